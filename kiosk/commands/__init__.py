@@ -1,0 +1,1 @@
+"""Subcommands of the ``kiosk`` command line (see :mod:`kiosk.cli`)."""

@@ -1,0 +1,140 @@
+"""Tile sets: which letters exist, how many of each, what each scores.
+
+A tile set is data (a TOML file under ``kiosk/rules/data/tilesets/``), never code: other distributions
+are new files. Conventions used across the project:
+
+* a lettered tile is its upper-case letter (``"A"``, ``"Ä"``);
+* a blank on the board is the lower-case letter it was designated as (``"a"``), as in GCG;
+* a blank in a rack, or a blank whose letter is not yet known, is ``"?"``.
+
+Source: English counts and values from seed ``004`` ("LETTER DISTRIBUTIONS", 100 tiles, 187 points) and
+``docs/variants.md``; German from the German edition (102 tiles, with Ä, Ö, Ü).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+from pathlib import Path
+
+BLANK = "?"
+
+
+class TileSetError(ValueError):
+    """A tile-set file is missing, unreadable or inconsistent (message names the file and key)."""
+
+
+@dataclass(frozen=True)
+class TileSet:
+    """An immutable tile distribution.
+
+    Attributes:
+        name: short name (``"english"``).
+        counts: letter -> number of tiles of that letter (blanks not included).
+        values: letter -> points of that letter's tile.
+        blanks: number of blank tiles (each scores 0 points).
+        rack_size: tiles on a full rack (7); playing all of them earns the bingo bonus.
+    """
+
+    name: str
+    counts: dict[str, int]
+    values: dict[str, int]
+    blanks: int = 2
+    rack_size: int = 7
+    language: str = ""
+    _bag: Counter = field(default=None, repr=False, compare=False, hash=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        bag = Counter(self.counts)
+        if self.blanks:
+            bag[BLANK] = self.blanks
+        object.__setattr__(self, "_bag", bag)
+
+    @property
+    def letters(self) -> tuple[str, ...]:
+        """The tile letters in file order (``("A", ..., "Z")``, German adds ``"Ä", "Ö", "Ü"``)."""
+        return tuple(self.counts)
+
+    @property
+    def total_tiles(self) -> int:
+        """All tiles in the set, blanks included (100 English, 102 German)."""
+        return sum(self.counts.values()) + self.blanks
+
+    def full_bag(self) -> Counter:
+        """A fresh Counter of every tile (blanks as ``"?"``)."""
+        return Counter(self._bag)
+
+    def tile_value(self, tile: str) -> int:
+        """Points of one tile as it lies on the board or in a rack.
+
+        ``"?"`` and lower-case (designated blank) score 0. Raises ``KeyError`` for a letter not in the set.
+        """
+        if tile == BLANK or tile.islower():
+            return 0
+        return self.values[tile]
+
+    def rack_value(self, tiles: str) -> int:
+        """Sum of tile values of a rack string such as ``"AEQ?"`` (points)."""
+        return sum(self.tile_value(t) for t in tiles)
+
+    def is_letter(self, ch: str) -> bool:
+        """True when ``ch`` (either case) is a letter of this set."""
+        return ch.upper() in self.values
+
+
+def _parse(text: str, origin: str) -> TileSet:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TileSetError(f"{origin}: not valid TOML: {exc}") from None
+    for key in ("name", "tiles"):
+        if key not in data:
+            raise TileSetError(f"{origin}: missing key '{key}'")
+    counts: dict[str, int] = {}
+    values: dict[str, int] = {}
+    for letter, spec in data["tiles"].items():
+        if len(letter) != 1 or not letter.isupper():
+            raise TileSetError(f"{origin}: tiles.{letter}: a tile is one upper-case letter")
+        if not (isinstance(spec, list) and len(spec) == 2 and all(isinstance(x, int) and x >= 0 for x in spec)):
+            raise TileSetError(f"{origin}: tiles.{letter}: expected [count, value] of whole numbers")
+        counts[letter], values[letter] = spec
+    return TileSet(
+        name=str(data["name"]),
+        counts=counts,
+        values=values,
+        blanks=int(data.get("blanks", 2)),
+        rack_size=int(data.get("rack_size", 7)),
+        language=str(data.get("language", "")),
+    )
+
+
+@cache
+def load_tile_set(name_or_path: str = "english") -> TileSet:
+    """Load a tile set by bundled name (``"english"``, ``"german"``) or from a TOML file path.
+
+    Raises:
+        TileSetError: unknown name, unreadable file or bad content (the message names file and key).
+    """
+    path = Path(name_or_path)
+    if path.suffix == ".toml" or path.exists():
+        try:
+            return _parse(path.read_text(encoding="utf-8"), str(path))
+        except OSError as exc:
+            raise TileSetError(f"{path}: cannot read tile set: {exc.strerror}") from None
+    res = resources.files("kiosk.rules") / "data" / "tilesets" / f"{name_or_path}.toml"
+    if not res.is_file():
+        raise TileSetError(f"unknown tile set '{name_or_path}' (bundled: {', '.join(bundled_tile_sets())})")
+    return _parse(res.read_text(encoding="utf-8"), f"tileset {name_or_path}")
+
+
+def bundled_tile_sets() -> list[str]:
+    """Names of the tile sets shipped with the package."""
+    folder = resources.files("kiosk.rules") / "data" / "tilesets"
+    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+
+
+ENGLISH = load_tile_set("english")
+GERMAN = load_tile_set("german")
