@@ -1,0 +1,1 @@
+"""Vision: read the physical board from camera frames (OpenCV), and the synthetic camera that renders boards."""
