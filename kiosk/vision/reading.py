@@ -1,0 +1,126 @@
+"""What the board reader returns: one reading of the 225 squares of one camera frame.
+
+These are plain value types shared by the reader (:mod:`kiosk.vision.reader`), the temporal gate
+(:mod:`kiosk.vision.gating`), the diff (:mod:`kiosk.vision.diff`) and the synthetic camera's tests.
+Squares are indexed ``row * 15 + col`` with row 1 / column A first (as :mod:`kiosk.rules.board`).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+import numpy as np
+
+SIZE = 15
+N_SQUARES = SIZE * SIZE
+
+EMPTY_CHAR = "."
+BLANK_CHAR = "?"
+UNSURE_CHAR = "#"
+
+
+class SquareState(enum.Enum):
+    """What one square holds as read by the camera."""
+
+    EMPTY = "empty"
+    TILE = "tile"      # a lettered tile; ``SquareReading.letter`` holds its upper-case letter
+    BLANK = "blank"    # a blank tile (no glyph)
+    UNSURE = "unsure"  # occluded (hand, glare) or doubtful: the judge must look
+
+
+@dataclass(frozen=True)
+class SquareReading:
+    """One square: its state, the letter (upper-case, only for ``TILE``) and a confidence in [0, 1]."""
+
+    state: SquareState
+    letter: str | None = None
+    confidence: float = 1.0
+
+    def char(self) -> str:
+        """The square as one character of :meth:`BoardReading.grid`: ``.``, the letter, ``?`` or ``#``."""
+        if self.state is SquareState.EMPTY:
+            return EMPTY_CHAR
+        if self.state is SquareState.BLANK:
+            return BLANK_CHAR
+        if self.state is SquareState.TILE and self.letter:
+            return self.letter
+        return UNSURE_CHAR
+
+
+EMPTY_SQUARE = SquareReading(SquareState.EMPTY, None, 1.0)
+UNSURE_SQUARE = SquareReading(SquareState.UNSURE, None, 0.0)
+
+
+@dataclass(frozen=True)
+class FrameQuality:
+    """Per-frame verdict. ``verdict`` is ``"ok"`` or a short reason (``"no board found"``, ``"blurred"``...)."""
+
+    board_found: bool
+    sharp: bool
+    glare: bool
+    hand: bool
+    verdict: str = "ok"
+
+    @property
+    def ok(self) -> bool:
+        """True when the frame may be used for a reading (board found, sharp, no hand over the board)."""
+        return self.verdict == "ok"
+
+
+@dataclass(frozen=True)
+class BoardReading:
+    """A reading of one frame.
+
+    Attributes:
+        squares: 225 :class:`SquareReading`, index ``row * 15 + col``.
+        homography: 3x3 float64, image px -> canonical warp px (see :mod:`kiosk.vision.geometry`), or None
+            when no board was found.
+        quality: the frame's :class:`FrameQuality`.
+        timings_ms: stage name -> milliseconds (``"total"`` always present).
+        doubts: square index -> why it is unsure (``"hand"``, ``"glare"``, ``"low confidence"`` ...).
+    """
+
+    squares: tuple[SquareReading, ...]
+    homography: np.ndarray | None
+    quality: FrameQuality
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    doubts: dict[int, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if len(self.squares) != N_SQUARES:
+            raise ValueError(f"BoardReading needs {N_SQUARES} squares, got {len(self.squares)}")
+
+    def grid(self) -> list[str]:
+        """15 strings of 15 characters, row 1 first: ``.`` empty, letter, ``?`` blank tile, ``#`` unsure."""
+        chars = [s.char() for s in self.squares]
+        return ["".join(chars[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE)]
+
+    @classmethod
+    def unreadable(cls, verdict: str, *, board_found: bool = False, homography: np.ndarray | None = None,
+                   timings_ms: dict[str, float] | None = None, sharp: bool = False, glare: bool = False,
+                   hand: bool = False) -> BoardReading:
+        """A reading whose every square is unsure, with ``verdict`` saying why (bad frame, no board...)."""
+        return cls(
+            squares=(UNSURE_SQUARE,) * N_SQUARES,
+            homography=homography,
+            quality=FrameQuality(board_found=board_found, sharp=sharp, glare=glare, hand=hand, verdict=verdict),
+            timings_ms=dict(timings_ms or {"total": 0.0}),
+        )
+
+    @classmethod
+    def from_grid(cls, rows: list[str], confidence: float = 1.0) -> BoardReading:
+        """A reading built from 15 grid strings (tests, replays): ``.``, letter, ``?``, ``#``."""
+        if len(rows) != SIZE or any(len(r) != SIZE for r in rows):
+            raise ValueError("from_grid needs 15 strings of 15 characters")
+        squares = []
+        for ch in "".join(rows):
+            if ch == EMPTY_CHAR:
+                squares.append(SquareReading(SquareState.EMPTY, None, confidence))
+            elif ch == BLANK_CHAR:
+                squares.append(SquareReading(SquareState.BLANK, None, confidence))
+            elif ch == UNSURE_CHAR:
+                squares.append(UNSURE_SQUARE)
+            else:
+                squares.append(SquareReading(SquareState.TILE, ch.upper(), confidence))
+        return cls(tuple(squares), None, FrameQuality(True, True, False, False, "ok"), {"total": 0.0})
