@@ -1,0 +1,66 @@
+"""``kiosk replay FILE.gcg...``: recompute every score of GCG records and report where they differ."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+NAME = "replay"
+HELP = "replay GCG game records, recomputing every score; report mismatches and rule errors"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("files", nargs="+", metavar="FILE.gcg", help="GCG records to replay")
+    p.add_argument("--tiles", default="auto", help="tile set: english, german, a .toml file, or auto (default: from the record)")
+    p.add_argument("--json", action="store_true", help="one JSON object per game, then the summary")
+    p.add_argument("--quiet", action="store_true", help="only the summary line")
+
+
+def run(args: argparse.Namespace) -> int:
+    from kiosk.rules.gcg import GcgError, read_gcg
+    from kiosk.rules.replay import ReplayProblem, replay_game
+    from kiosk.rules.tiles import TileSetError, load_tile_set
+
+    tile_set = None
+    if args.tiles != "auto":
+        try:
+            tile_set = load_tile_set(args.tiles)
+        except TileSetError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+    games = moves = mismatches = errors = 0
+    out = sys.stdout
+    for path in args.files:
+        games += 1
+        try:
+            game = read_gcg(path)
+        except GcgError as exc:
+            errors += 1
+            problems = [ReplayProblem(exc.file, exc.line, "error", exc.message)]
+            res = None
+        else:
+            res = replay_game(game, tile_set)
+            problems = res.problems
+            moves += res.moves
+            if not args.quiet:
+                for w in game.warnings:
+                    print(f"{w}  (warning)", file=out)
+        mismatches += sum(1 for p in problems if p.kind == "mismatch")
+        errors += sum(1 for p in problems if p.kind == "error")
+        if args.json:
+            print(json.dumps({
+                "file": path, "moves": res.moves if res else 0,
+                "tile_set": res.tile_set.name if res else None,
+                "players": res.players if res else [], "totals": res.totals if res else [],
+                "ended": res.ended if res else None, "end_style": res.end_style if res else None,
+                "problems": [{"line": p.line, "kind": p.kind, "message": p.message,
+                              "computed": p.computed, "recorded": p.recorded} for p in problems],
+            }, ensure_ascii=False), file=out)
+        elif not args.quiet:
+            for p in problems:
+                print(p, file=out)
+    if errors:
+        print(f"{errors} errors (records that break the rules or cannot be read; see above)", file=out)
+    print(f"{games} games, {moves} moves, {mismatches} mismatches", file=out)
+    return 0 if mismatches == 0 and errors == 0 else 1

@@ -1,0 +1,437 @@
+"""GCG game records: reading, the event model, and writing.
+
+Format: the GCG spec (Poslfit, v1.2, 2019) as real files use it (``docs/gcg.md``): pragmas ``#player1``/``#player2``
+(``#player3``/``#player4`` for multi-player records), ``#title``, ``#description``, ``#id``, ``#lexicon``,
+``#note`` (with continuation lines), ``#rack1``/``#rack2``, ``#incomplete``, ``#character-encoding``...; event
+lines ``>NICK: fields SCORE CUMULATIVE`` (trailing tokens after the cumulative score — cross-words in old
+Quackle files — are ignored). Lines end in LF, CRLF or CR. The file is ISO-8859-1 unless line 1 says
+``#character-encoding UTF-8``; a file that decodes as UTF-8 without the header is read as UTF-8 (common in
+the wild).
+
+Reading never raises on bad content: :func:`parse_gcg` returns a :class:`GcgGame` whose ``errors`` name file,
+line and what is wrong, holding every event before the first bad line (later lines are still read where they
+make sense, so one typo does not hide the rest of the game). Only an unreadable file raises
+:class:`GcgError` from :func:`read_gcg`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+
+from kiosk.rules.board import Coordinate, CoordinateError, parse_coordinate
+
+MAX_LINE = 512  # longest line GCG engines (MAGPIE) accept; longer lines are reported, not dropped
+
+
+class EventKind(StrEnum):
+    """GCG event kinds (``docs/gcg.md`` table)."""
+
+    PLAY = "play"                    # >Ann: ANTHER? N8 ANoTHER +73 416
+    PASS = "pass"                    # >Ann: U - +0 380
+    EXCHANGE = "exchange"            # >Ann: EQSSPO? -QO +0 268  or  -2 +0 268
+    WITHDRAWN = "withdrawn"          # >Ann: MOULAGD -- -76 354  (phony withdrawn)
+    CHALLENGE_BONUS = "challenge"    # >Ann: DROWNUG (challenge) +5 289
+    END_RACK = "end_rack"            # >Ann: (G) +4 539  /  >Bob: FWLI (FWLI) -10 426
+    TIME_PENALTY = "time"            # >Bob: ISBALI (time) -10 409
+
+
+class GcgError(ValueError):
+    """A GCG problem at a place: ``file:line: message``."""
+
+    def __init__(self, file: str, line: int, message: str) -> None:
+        self.file, self.line, self.message = file, line, message
+        super().__init__(f"{file}:{line}: {message}" if line else f"{file}: {message}")
+
+
+@dataclass
+class Player:
+    nick: str
+    name: str
+
+
+@dataclass
+class GcgEvent:
+    """One event line.
+
+    Attributes:
+        kind: the :class:`EventKind`.
+        nick: the player's nickname.
+        rack: the rack token (``"?AEINRT"``), ``""`` when the line gives none.
+        score: the signed score field (points), e.g. ``+73`` -> 73, ``-76`` -> -76.
+        cumulative: that player's recorded running total after the event.
+        line: 1-based line number in the file (0 for events built in code).
+        coordinate: start of the main word (PLAY).
+        word: the whole word in the file's notation normalised to: upper-case letter = a tile placed or
+            written out, lower-case = a blank, ``.`` = a square already covered; parenthesised letters
+            (played-through) are stored in ``through`` positions.
+        through: indices into ``word`` that the file marked as played-through with parentheses.
+        tiles: exchanged tiles (EXCHANGE, may be ``""`` with ``count`` set) or the rack in parentheses (END_RACK).
+        count: number of tiles exchanged (EXCHANGE).
+        notes: ``#note`` texts that follow this event.
+        trailing: tokens after the cumulative score (ignored; kept for round trips).
+    """
+
+    kind: EventKind
+    nick: str
+    rack: str = ""
+    score: int = 0
+    cumulative: int = 0
+    line: int = 0
+    coordinate: Coordinate | None = None
+    word: str = ""
+    through: tuple[int, ...] = ()
+    tiles: str = ""
+    count: int = 0
+    notes: list[str] = field(default_factory=list)
+    trailing: tuple[str, ...] = ()
+
+
+@dataclass
+class GcgGame:
+    """A parsed GCG file.
+
+    Attributes:
+        players: in turn order (player 1 moves first).
+        events: the event lines that parsed, in file order.
+        pragmas: other pragmas, keyword -> list of values (``title``, ``lexicon``, ``id``, ...).
+        racks: ``#rackN`` pragmas, player index (0-based) -> rack.
+        errors: problems found while reading (each names file and line).
+        warnings: tolerated oddities (each names file and line).
+        notes: notes written before the first event.
+    """
+
+    name: str = ""
+    players: list[Player] = field(default_factory=list)
+    events: list[GcgEvent] = field(default_factory=list)
+    pragmas: dict[str, list[str]] = field(default_factory=dict)
+    racks: dict[int, str] = field(default_factory=dict)
+    rack_lines: dict[int, int] = field(default_factory=dict)
+    errors: list[GcgError] = field(default_factory=list)
+    warnings: list[GcgError] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    incomplete: bool = False
+    encoding: str = "UTF-8"
+
+    @property
+    def lexicon(self) -> str | None:
+        v = self.pragmas.get("lexicon")
+        return v[-1] if v else None
+
+    @property
+    def title(self) -> str | None:
+        v = self.pragmas.get("title")
+        return v[-1] if v else None
+
+    def player_index(self, nick: str) -> int:
+        for i, p in enumerate(self.players):
+            if p.nick == nick:
+                return i
+        return -1
+
+
+_SIGNED = re.compile(r"^[+-]\d+$")
+_UNSIGNED = re.compile(r"^\d+$")
+_CUMUL = re.compile(r"^-?\d+$")
+
+
+class _RackPattern:
+    """Upper-case letters of any alphabet (Ä, Ł, ...) and ``?``."""
+
+    @staticmethod
+    def match(tok: str) -> bool:
+        return all(ch == "?" or (ch.isalpha() and ch.isupper()) for ch in tok)
+
+
+class _WordPattern:
+    """Letters of any alphabet (either case), ``.`` and parentheses."""
+
+    @staticmethod
+    def match(tok: str) -> bool:
+        return all(ch in ".()" or ch.isalpha() for ch in tok)
+
+
+_RACK = _RackPattern()
+_WORD_CHARS = _WordPattern()
+_ENCODINGS = {"UTF-8": "utf-8", "UTF8": "utf-8", "ISO-8859-1": "latin-1", "ISO8859-1": "latin-1", "LATIN-1": "latin-1",
+              "ASCII": "ascii", "US-ASCII": "ascii"}
+
+
+def decode_gcg(raw: bytes, name: str = "<gcg>") -> tuple[str, str, list[GcgError]]:
+    """Decode GCG bytes; returns (text, encoding name, warnings). Raises :class:`GcgError` for an unsupported
+    ``#character-encoding`` or bytes invalid in the declared encoding."""
+    warnings: list[GcgError] = []
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    first = raw.split(b"\n", 1)[0].strip()
+    m = re.match(rb"#character-encoding\s+(\S+)", first)
+    if m:
+        declared = m.group(1).decode("ascii", "replace").upper()
+        codec = _ENCODINGS.get(declared)
+        if codec is None:
+            raise GcgError(name, 1, f"unsupported character encoding '{declared}' (UTF-8, ISO-8859-1 or ASCII)")
+        try:
+            return raw.decode(codec), declared, warnings
+        except UnicodeDecodeError as exc:
+            line = raw[: exc.start].count(b"\n") + 1
+            raise GcgError(name, line, f"invalid {declared} byte 0x{raw[exc.start]:02x}") from None
+    try:
+        return raw.decode("utf-8"), "UTF-8", warnings
+    except UnicodeDecodeError:
+        return raw.decode("latin-1"), "ISO-8859-1", warnings
+
+
+def read_gcg(path: str | Path) -> GcgGame:
+    """Read and parse a GCG file. Raises :class:`GcgError` only if the file cannot be read or decoded;
+    content problems are in the returned game's ``errors``."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise GcgError(str(path), 0, f"cannot read: {exc.strerror or exc}") from None
+    text, enc, _ = decode_gcg(raw, str(path))
+    game = parse_gcg(text, str(path))
+    game.encoding = enc
+    return game
+
+
+def _parse_word(tok: str) -> tuple[str, tuple[int, ...]] | None:
+    if not _WORD_CHARS.match(tok):
+        return None
+    word: list[str] = []
+    through: list[int] = []
+    depth = 0
+    for ch in tok:
+        if ch == "(":
+            if depth:
+                return None
+            depth = 1
+        elif ch == ")":
+            if not depth:
+                return None
+            depth = 0
+        else:
+            if depth:
+                through.append(len(word))
+            word.append(ch)
+    if depth or not word:
+        return None
+    return "".join(word), tuple(through)
+
+
+def parse_event(text: str, name: str = "<gcg>", line: int = 0) -> GcgEvent:
+    """Parse one event line (starting with ``>``). Raises :class:`GcgError` naming the line and the fault."""
+    body = text[1:]
+    nick, sep, rest = body.partition(":")
+    nick = nick.strip()
+    if not sep or not nick or " " in nick:
+        raise GcgError(name, line, f"event line has no '>NICK:' prefix: {text.strip()[:60]!r}")
+    toks = rest.split()
+    k = next((i for i in range(len(toks) - 1) if _SIGNED.match(toks[i]) and _CUMUL.match(toks[i + 1])), None)
+    if k is None:  # some recorders write the score without its sign ("-OOU 0 0")
+        k = next((i for i in range(1, len(toks) - 1) if _UNSIGNED.match(toks[i]) and _CUMUL.match(toks[i + 1])), None)
+    if k is None:
+        raise GcgError(name, line, f"no score and cumulative total found in {rest.strip()[:60]!r}")
+    pre, score, cumulative, trailing = toks[:k], int(toks[k]), int(toks[k + 1]), tuple(toks[k + 2:])
+    ev = GcgEvent(EventKind.PASS, nick, score=score, cumulative=cumulative, line=line, trailing=trailing)
+
+    def take_rack(tokens: list[str], n_after: int) -> list[str]:
+        # tokens = [RACK?] + n_after fields
+        if len(tokens) == n_after:
+            return tokens
+        if len(tokens) == n_after + 1:
+            rack = tokens[0]
+            if not _RACK.match(rack) or len(rack) > 7:
+                raise GcgError(name, line, f"malformed rack '{rack}' (up to 7 letters or '?')")
+            ev.rack = rack
+            return tokens[1:]
+        raise GcgError(name, line, f"cannot read event fields {' '.join(tokens)!r}")
+
+    last = pre[-1] if pre else ""
+    if last == "(challenge)":
+        take_rack(pre, 1)
+        ev.kind = EventKind.CHALLENGE_BONUS
+    elif last == "(time)":
+        take_rack(pre, 1)
+        ev.kind = EventKind.TIME_PENALTY
+    elif last.startswith("(") and last.endswith(")"):
+        take_rack(pre, 1)
+        tiles = last[1:-1]
+        if not _RACK.match(tiles) or not tiles:
+            raise GcgError(name, line, f"malformed end-of-game rack '{last}'")
+        ev.kind, ev.tiles = EventKind.END_RACK, tiles
+    elif last == "--":
+        take_rack(pre, 1)
+        ev.kind = EventKind.WITHDRAWN
+    elif last == "-":
+        take_rack(pre, 1)
+        ev.kind = EventKind.PASS
+    elif last.startswith("-") and len(pre) <= 2:
+        take_rack(pre, 1)
+        ev.kind = EventKind.EXCHANGE
+        spec = last[1:]
+        if spec.isdigit():
+            ev.count = int(spec)
+        elif _RACK.match(spec) and spec:
+            ev.tiles, ev.count = spec, len(spec)
+        else:
+            raise GcgError(name, line, f"malformed exchange '{last}'")
+        if not 1 <= ev.count <= 7:
+            raise GcgError(name, line, f"malformed exchange '{last}': 1 to 7 tiles")
+    else:
+        fields_ = take_rack(pre, 2) if len(pre) in (2, 3) else None
+        if fields_ is None:
+            raise GcgError(name, line, f"cannot read event fields {' '.join(pre)!r} (expected RACK COORD WORD)")
+        coord_tok, word_tok = fields_
+        try:
+            ev.coordinate = parse_coordinate(coord_tok)
+        except CoordinateError as exc:
+            if len(pre) == 2 and _RACK.match(coord_tok):
+                raise GcgError(name, line, f"no coordinate before word '{word_tok}'") from None
+            raise GcgError(name, line, f"invalid coordinate: {exc}") from None
+        parsed = _parse_word(word_tok)
+        if parsed is None:
+            raise GcgError(name, line, f"malformed word '{word_tok}'")
+        ev.kind = EventKind.PLAY
+        ev.word, ev.through = parsed
+    return ev
+
+
+def parse_gcg(text: str, name: str = "<gcg>") -> GcgGame:
+    """Parse GCG text (already decoded). Never raises on content; see module docstring."""
+    game = GcgGame(name=name)
+    last_note_target: list[str] | None = None
+    seen_event = False
+    nicks_seen: set[str] = set()
+    for i, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
+        line = raw.rstrip()
+        if len(raw) > MAX_LINE:
+            game.warnings.append(GcgError(name, i, f"invalid line length {len(raw)} (GCG readers accept {MAX_LINE}); kept"))
+        if not line.strip():
+            last_note_target = None if not line else last_note_target
+            continue
+        if line.startswith("#"):
+            kw, _, val = line[1:].partition(" ")
+            kw = kw.strip().lower()
+            val = val.strip()
+            last_note_target = None
+            if kw in ("player1", "player2", "player3", "player4"):
+                idx = int(kw[-1]) - 1
+                parts = val.split(None, 1)
+                if not parts:
+                    game.errors.append(GcgError(name, i, f"#{kw} needs a nickname"))
+                    continue
+                if seen_event:
+                    game.errors.append(GcgError(name, i, f"#{kw} after the first move: players must be named before any move"))
+                if idx < len(game.players) and game.players[idx] is not None:
+                    game.errors.append(GcgError(name, i, f"#{kw} given twice"))
+                    continue
+                if parts[0] in nicks_seen:
+                    game.warnings.append(GcgError(name, i, f"duplicate nickname '{parts[0]}': its moves are assigned by turn order"))
+                while len(game.players) <= idx:
+                    game.players.append(None)  # type: ignore[arg-type]
+                game.players[idx] = Player(parts[0], parts[1] if len(parts) > 1 else parts[0])
+                nicks_seen.add(parts[0])
+            elif kw == "note":
+                target = game.events[-1].notes if game.events else game.notes
+                target.append(val)
+                last_note_target = target
+            elif kw in ("rack1", "rack2", "rack3", "rack4"):
+                rack = val.replace(" ", "")
+                if not _RACK.match(rack) or len(rack) > 7:
+                    game.errors.append(GcgError(name, i, f"malformed #{kw} '{val}'"))
+                else:
+                    game.racks[int(kw[-1]) - 1] = rack
+                    game.rack_lines[int(kw[-1]) - 1] = i
+            elif kw == "incomplete":
+                game.incomplete = True
+            elif kw == "character-encoding":
+                if i != 1:
+                    game.warnings.append(GcgError(name, i, "#character-encoding must be the first line; ignored here"))
+            else:
+                game.pragmas.setdefault(kw, []).append(val)
+            continue
+        if line.startswith(">"):
+            last_note_target = None
+            if game.racks:
+                game.errors.append(GcgError(name, i, "event after the #rack pragma (a #rack line ends the record)"))
+            try:
+                ev = parse_event(line, name, i)
+            except GcgError as exc:
+                game.errors.append(exc)
+                seen_event = True
+                continue
+            seen_event = True
+            if len([p for p in game.players if p]) < 2:
+                game.errors.append(GcgError(name, i, "move before both players are named (#player1, #player2)"))
+                continue
+            if game.player_index(ev.nick) < 0:
+                game.errors.append(GcgError(name, i, f"player '{ev.nick}' does not exist (players: {', '.join(p.nick for p in game.players if p)})"))
+                continue
+            game.events.append(ev)
+            continue
+        if last_note_target is not None:
+            last_note_target[-1] += "\n" + line
+            continue
+        game.warnings.append(GcgError(name, i, f"line ignored (neither pragma nor event): {line[:40]!r}"))
+    if any(p is None for p in game.players):
+        game.errors.append(GcgError(name, 0, "player numbers have a gap (#player1, #player2 ...)"))
+        game.players = [p for p in game.players if p]
+    return game
+
+
+# ---------------------------------------------------------------------------------------------- writing
+
+def format_event(ev: GcgEvent) -> str:
+    """One event as a GCG line (without notes)."""
+    rack = ev.rack
+    sc = f"{ev.score:+d}"
+    if ev.kind is EventKind.PLAY:
+        assert ev.coordinate is not None
+        word = "".join(f"({ch})" if i in ev.through else ch for i, ch in enumerate(ev.word)).replace(")(", "")
+        body = f"{rack} {ev.coordinate} {word}"
+    elif ev.kind is EventKind.PASS:
+        body = f"{rack} -"
+    elif ev.kind is EventKind.EXCHANGE:
+        body = f"{rack} -{ev.tiles or ev.count}"
+    elif ev.kind is EventKind.WITHDRAWN:
+        body = f"{rack} --"
+    elif ev.kind is EventKind.CHALLENGE_BONUS:
+        body = f"{rack} (challenge)"
+    elif ev.kind is EventKind.END_RACK:
+        body = f"{rack} ({ev.tiles})"
+    else:
+        body = f"{rack} (time)"
+    return f">{ev.nick}: {body.strip()} {sc} {ev.cumulative}"
+
+
+def write_gcg(game: GcgGame) -> str:
+    """The game as GCG text (UTF-8 with its header line, LF line ends). ``parse_gcg(write_gcg(g))`` gives back
+    the same players, pragmas, events and notes."""
+    out = ["#character-encoding UTF-8"]
+    for i, p in enumerate(game.players, start=1):
+        out.append(f"#player{i} {p.nick} {p.name}".rstrip())
+    for kw, values in game.pragmas.items():
+        for v in values:
+            out.append(f"#{kw} {v}".rstrip())
+    for n in game.notes:
+        out.append(f"#note {n}")
+    for ev in game.events:
+        out.append(format_event(ev))
+        for n in ev.notes:
+            out.append(f"#note {n}")
+    for idx, rack in sorted(game.racks.items()):
+        out.append(f"#rack{idx + 1} {rack}")
+    if game.incomplete:
+        out.append("#incomplete")
+    return "\n".join(out) + "\n"
+
+
+def game_positions(path: str | Path) -> list:
+    """The board (:class:`~kiosk.rules.board.Board`) after each move of a GCG file that changed it, in order
+    (plays, and withdrawn phonies taking tiles off). Stops where the record breaks a rule."""
+    from kiosk.rules.replay import replay_game  # replay builds on this module
+
+    return replay_game(read_gcg(path), positions=True).positions

@@ -1,0 +1,378 @@
+"""Replaying a GCG record on a fresh board: every score recomputed, every rule of the record checked.
+
+The replay never trusts a recorded score: each tile-placing move is scored from the board alone
+(:func:`kiosk.rules.scoring.score_play`) and compared with the record; running totals, challenge bonuses,
+withdrawn phonies, end-of-game rack adjustments and time penalties are applied and checked against the
+recorded cumulative totals.
+
+Rules checked (GCG spec v1.2 and ``docs/gcg.md`` "Rules the engines agree on"):
+
+* turns alternate; a withdrawal or a challenge bonus follows the same player's play;
+* racks hold only tiles that exist (full set minus the board) and the tiles played or exchanged;
+* an exchange needs at least 7 tiles in the bag;
+* the game ends when a player empties the rack with the bag empty (the opponent may still pass or challenge),
+  or after six successive scoreless turns (passes, exchanges, withdrawn plays; a tile play scoring 0 is not
+  scoreless); after that only end-rack lines and then time penalties may follow;
+* end-rack points: the player who went out gets 2x the opponent's rack (NASPA style) in one line, or 1x while
+  the opponent loses 1x in a line of his own (WESPA style); after six scoreless turns each player loses his
+  own rack's value.
+
+A problem is either a *mismatch* (a recorded number differs from the computed one: the replay reports it and
+continues from the recorded total) or an *error* (the record breaks a rule or cannot be read: the replay
+reports it and stops that game; the moves before it still count).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from kiosk.rules.board import Board, CoordinateError, square_name
+from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame
+from kiosk.rules.placement import PlacementError
+from kiosk.rules.scoring import score_play
+from kiosk.rules.tiles import BLANK, ENGLISH, GERMAN, TileSet, bundled_tile_sets, load_tile_set
+from kiosk.rules.variants import STANDARD, ScoringRules
+
+SCORELESS_TURNS_TO_END = 6
+
+
+@dataclass(frozen=True)
+class ReplayProblem:
+    """One finding. ``kind`` is ``"mismatch"`` or ``"error"``; ``computed``/``recorded`` in points (mismatch)."""
+
+    file: str
+    line: int
+    kind: str
+    message: str
+    computed: int | None = None
+    recorded: int | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        if self.kind == "mismatch":
+            return f"{where}: mismatch: {self.message}: computed {self.computed}, recorded {self.recorded}"
+        return f"{where}: error: {self.message}"
+
+
+@dataclass
+class ReplayResult:
+    """Outcome of one game's replay.
+
+    Attributes:
+        moves: tile-placing moves scored.
+        totals: each player's total after the last event replayed (points).
+        ended: ``"out"``, ``"six_scoreless"`` or ``None`` (record unfinished or stopped by an error).
+        positions: the board after each move that changed it (when asked for).
+        end_style: ``"2x"`` or ``"1x"`` where the record has end-rack points.
+    """
+
+    name: str
+    tile_set: TileSet
+    players: list[str]
+    moves: int = 0
+    totals: list[int] = field(default_factory=list)
+    problems: list[ReplayProblem] = field(default_factory=list)
+    ended: str | None = None
+    end_style: str | None = None
+    positions: list[Board] = field(default_factory=list)
+    board: Board = field(default_factory=Board)
+
+    @property
+    def mismatches(self) -> list[ReplayProblem]:
+        return [p for p in self.problems if p.kind == "mismatch"]
+
+    @property
+    def errors(self) -> list[ReplayProblem]:
+        return [p for p in self.problems if p.kind == "error"]
+
+
+class _Stop(Exception):
+    pass
+
+
+def guess_tile_set(game: GcgGame) -> TileSet:
+    """The tile set a record uses: its ``#tile-distribution``/``#tile-set`` pragma when it names a bundled set,
+    else German when its racks and words use letters only the German set has, else English."""
+    for key in ("tile-distribution", "tile-set"):
+        for value in game.pragmas.get(key, []):
+            word = value.split()[0].lower() if value.split() else ""
+            if word in bundled_tile_sets():
+                return load_tile_set(word)
+    letters = set()
+    for ev in game.events:
+        letters.update(ch.upper() for ch in ev.rack + ev.word + ev.tiles if ch.isalpha())
+    if letters - set(ENGLISH.values) and not letters - set(GERMAN.values):
+        return GERMAN
+    return ENGLISH
+
+
+def _board_tiles(board: Board) -> Counter:
+    return Counter(BLANK if c.islower() else c for c in board.cells if c)
+
+
+class _Replayer:
+    def __init__(self, game: GcgGame, tile_set: TileSet, rules: ScoringRules, positions: bool) -> None:
+        self.game = game
+        self.ts = tile_set
+        self.rules = rules
+        self.keep_positions = positions
+        n = len(game.players)
+        self.n = n
+        self.res = ReplayResult(game.name, tile_set, [p.nick for p in game.players], totals=[0] * n)
+        self.board = self.res.board
+        self.full = tile_set.full_bag()
+        self.sizes = [min(tile_set.rack_size, 10**9)] * n
+        self.bag = tile_set.total_tiles - n * tile_set.rack_size
+        self.turn = 0
+        self.scoreless = 0
+        self.last_play: dict | None = None
+        self.phase = "playing"  # playing | out | six | over
+        self.out_player = -1
+        self.end_lines: set[int] = set()
+        self.time_lines: set[int] = set()
+
+    # -- reporting
+    def error(self, ev: GcgEvent | None, msg: str, fatal: bool = True) -> None:
+        """Report a rule error; a fatal one (the board or turn order can no longer be trusted) stops the game,
+        a rack inconsistency (racks never change the board or the scores) is reported and the replay goes on."""
+        self.res.problems.append(ReplayProblem(self.game.name, ev.line if ev else 0, "error", msg))
+        if fatal:
+            raise _Stop
+
+    def mismatch(self, ev: GcgEvent, msg: str, computed: int, recorded: int) -> None:
+        self.res.problems.append(ReplayProblem(self.game.name, ev.line, "mismatch", msg, computed, recorded))
+
+    # -- helpers
+    def unseen(self) -> Counter:
+        return self.full - _board_tiles(self.board)
+
+    def check_exists(self, ev: GcgEvent, tiles: str, what: str) -> None:
+        if not tiles:
+            return
+        extra = Counter(tiles) - self.unseen()
+        if extra:
+            unknown = "".join(sorted({t for t in extra if t != BLANK and not self.ts.is_letter(t)}))
+            if unknown:
+                self.error(ev, f"{what} '{tiles}': {unknown} not tiles of the {self.ts.name} set (give the record's tile set with --tiles)")
+            self.error(ev, f"{what} '{tiles}' not in bag: tiles {''.join(sorted(extra.elements()))} do not exist besides the board",
+                       fatal=False)
+
+    def player_of(self, ev: GcgEvent, expected: int) -> int:
+        idxs = [i for i, p in enumerate(self.game.players) if p.nick == ev.nick]
+        return expected if expected in idxs else idxs[0]
+
+    def settle(self, ev: GcgEvent, p: int, delta: int) -> None:
+        self.res.totals[p] += delta
+        if self.res.totals[p] != ev.cumulative:
+            self.mismatch(ev, f"{ev.nick}'s total", self.res.totals[p], ev.cumulative)
+            self.res.totals[p] = ev.cumulative
+
+    def after_scoreless(self) -> None:
+        self.scoreless += 1
+        if self.scoreless >= SCORELESS_TURNS_TO_END and self.n == 2:
+            self.phase = "six"
+            self.res.ended = "six_scoreless"
+
+    # -- events
+    def run(self) -> ReplayResult:
+        first_error = min((e.line for e in self.game.errors if e.line), default=None)
+        for e in self.game.errors:
+            if e.line == 0:
+                self.res.problems.append(ReplayProblem(self.game.name, 0, "error", e.message))
+        try:
+            for ev in self.game.events:
+                if first_error is not None and ev.line > first_error:
+                    break
+                self.apply(ev)
+            for idx, rack in sorted(self.game.racks.items()):
+                self.check_exists(None, rack, f"#rack{idx + 1}")  # type: ignore[arg-type]
+        except _Stop:
+            pass
+        if first_error is not None:
+            err = next(e for e in self.game.errors if e.line == first_error)
+            if not self.res.errors or self.res.errors[0].line > first_error:
+                self.res.problems.append(ReplayProblem(self.game.name, first_error, "error", err.message))
+        self.res.problems.sort(key=lambda pr: pr.line)
+        return self.res
+
+    def apply(self, ev: GcgEvent) -> None:
+        k = ev.kind
+        if k in (EventKind.PLAY, EventKind.PASS, EventKind.EXCHANGE):
+            p = self.player_of(ev, self.turn)
+            if self.phase == "out" and k is EventKind.PASS and p != self.out_player:
+                self.settle(ev, p, ev.score)  # the opponent accepts the out-play
+                return
+            if self.phase != "playing":
+                self.error(ev, f"move after the game ended ({'a player went out' if self.phase == 'out' else 'six scoreless turns' if self.phase == 'six' else 'end-of-game lines given'})")
+            if p != self.turn:
+                self.error(ev, f"{ev.nick} moves out of turn: it is {self.game.players[self.turn].nick}'s turn")
+            self.check_exists(ev, ev.rack, "rack")
+            if k is EventKind.PLAY:
+                self.play(ev, p)
+            else:
+                if ev.score != 0:
+                    self.mismatch(ev, "a pass or exchange scores 0", 0, ev.score)
+                if k is EventKind.EXCHANGE:
+                    if ev.tiles and ev.rack and Counter(ev.tiles) - Counter(ev.rack):
+                        self.error(ev, f"exchanged tiles '{ev.tiles}' not in rack '{ev.rack}'", fatal=False)
+                    if self.bag < 7:
+                        self.error(ev, f"exchange with only {self.bag} tiles in the bag (at least 7 needed)")
+                    if ev.count > self.sizes[p]:
+                        self.error(ev, f"exchange of {ev.count} tiles from a rack of {self.sizes[p]}")
+                self.last_play = None
+                self.settle(ev, p, 0)
+                self.turn = (p + 1) % self.n
+                self.after_scoreless()
+        elif k is EventKind.WITHDRAWN:
+            self.withdraw(ev)
+        elif k is EventKind.CHALLENGE_BONUS:
+            lp = self.last_play
+            if lp is None:
+                self.error(ev, "challenge bonus without a play to challenge (the previous turn placed no tiles)")
+            if ev.nick != self.game.players[lp["player"]].nick:
+                self.error(ev, f"challenge bonus for {ev.nick}, but the challenged play was {self.game.players[lp['player']].nick}'s")
+            if ev.score <= 0:
+                self.error(ev, f"challenge bonus of {ev.score}: must be positive")
+            self.settle(ev, lp["player"], ev.score)
+        elif k is EventKind.END_RACK:
+            self.end_rack(ev)
+        elif k is EventKind.TIME_PENALTY:
+            p = self.player_of(ev, 0)
+            if self.phase == "playing":
+                self.error(ev, "time penalty before the game ended (it follows the end-of-game rack lines)")
+            if self.phase in ("out", "six") and not self.end_lines:
+                self.error(ev, "time penalty before the end-of-game rack points")
+            if self.phase == "six" and len(self.end_lines) < self.n:
+                self.error(ev, "time penalty between the players' rack penalties")
+            if p in self.time_lines:
+                self.error(ev, f"second time penalty for {ev.nick}")
+            if ev.score > 0:
+                self.error(ev, f"time penalty of {ev.score:+d}: must be negative")
+            self.time_lines.add(p)
+            self.settle(ev, p, ev.score)
+
+    def play(self, ev: GcgEvent, p: int) -> None:
+        assert ev.coordinate is not None
+        try:
+            squares = ev.coordinate.squares(len(ev.word))
+        except CoordinateError:
+            self.error(ev, f"illegal play: {ev.coordinate} {ev.word} runs off the board (out of bounds)")
+        cells = self.board.cells
+        tiles: list[tuple[int, str]] = []
+        for i, (sq, ch) in enumerate(zip(squares, ev.word)):
+            have = cells[sq]
+            if ch == "." or i in ev.through:
+                if not have:
+                    self.error(ev, f"illegal play: {ev.word} plays through {square_name(sq)}, which is empty")
+                if ch != "." and have.upper() != ch.upper():
+                    self.error(ev, f"illegal play: {square_name(sq)} holds {have}, not {ch}")
+            elif have:
+                if have.upper() != ch.upper():
+                    self.error(ev, f"illegal play: {square_name(sq)} already holds {have} (overwrite with {ch})")
+            else:
+                if not self.ts.is_letter(ch):
+                    self.error(ev, f"'{ch}' is not a tile of the {self.ts.name} set")
+                tiles.append((sq, ch))
+        if not tiles:
+            self.error(ev, f"illegal play: {ev.coordinate} {ev.word} places no tile (every square is already covered)")
+        used = "".join(BLANK if t.islower() else t for _, t in tiles)
+        if ev.rack and Counter(used) - Counter(ev.rack):
+            missing = "".join(sorted((Counter(used) - Counter(ev.rack)).elements()))
+            self.error(ev, f"played tile(s) {missing} not in rack '{ev.rack}'", fatal=False)
+        self.check_exists(ev, used, "played tiles")
+        if len(tiles) > self.sizes[p]:
+            self.error(ev, f"plays {len(tiles)} tiles from a rack of {self.sizes[p]}")
+        try:
+            ps = score_play(self.board, tiles, self.ts, self.rules, across=ev.coordinate.across)
+        except PlacementError as exc:
+            self.error(ev, f"illegal play: {exc}")
+        if ps.coordinate != ev.coordinate:
+            self.res.problems.append(ReplayProblem(self.game.name, ev.line, "error", f"coordinate {ev.coordinate} is not the start of the word ({ps.coordinate})"))
+            raise _Stop
+        applied = ps.total
+        if ps.total != ev.score:
+            self.mismatch(ev, f"{ev.coordinate} {ev.word} scores", ps.total, ev.score)
+            applied = ev.score
+        self.board.place(tiles)
+        self.res.moves += 1
+        lp = {"player": p, "squares": [sq for sq, _ in tiles], "applied": applied, "rack": ev.rack,
+              "sizes": list(self.sizes), "bag": self.bag, "scoreless": self.scoreless, "phase": self.phase}
+        self.sizes[p] -= len(tiles)
+        draw = min(len(tiles), self.bag)
+        self.sizes[p] += draw
+        self.bag -= draw
+        self.scoreless = 0
+        self.last_play = lp
+        self.settle(ev, p, applied)
+        self.turn = (p + 1) % self.n
+        if self.bag == 0 and self.sizes[p] == 0:
+            self.phase = "out"
+            self.out_player = p
+            self.res.ended = "out"
+        if self.keep_positions:
+            self.res.positions.append(self.board.copy())
+
+    def withdraw(self, ev: GcgEvent) -> None:
+        lp = self.last_play
+        if lp is None:
+            self.error(ev, "phony withdrawn, but the previous turn placed no tiles")
+        owner = self.game.players[lp["player"]].nick
+        if ev.nick != owner:
+            self.error(ev, f"{ev.nick} withdraws a play that was {owner}'s")
+        if ev.rack and lp["rack"] and Counter(ev.rack) != Counter(lp["rack"]):
+            self.error(ev, f"rack '{ev.rack}' returned after the phony does not match the play's rack '{lp['rack']}'", fatal=False)
+        p = lp["player"]
+        self.board.remove(lp["squares"])
+        self.sizes = lp["sizes"]
+        self.bag = lp["bag"]
+        self.scoreless = lp["scoreless"]
+        self.phase = lp["phase"]
+        if self.res.ended == "out" and self.phase == "playing":
+            self.res.ended = None
+        self.last_play = None
+        legacy = ev.score == 0 and lp["applied"] != 0  # old Quackle: "-- +0" with the total dropping
+        if not legacy and ev.score != -lp["applied"]:
+            self.mismatch(ev, "withdrawn play takes off", -lp["applied"], ev.score)
+        self.settle(ev, p, -lp["applied"])
+        self.after_scoreless()
+        if self.keep_positions:
+            self.res.positions.append(self.board.copy())
+
+    def end_rack(self, ev: GcgEvent) -> None:
+        p = self.player_of(ev, self.out_player if ev.score >= 0 else 1 - self.out_player if self.n == 2 else 0)
+        if self.phase == "playing":
+            self.error(ev, "end-of-game rack line before the game ended")
+        if p in self.end_lines:
+            self.error(ev, f"second end-of-game rack line for {ev.nick}")
+        value = self.ts.rack_value(ev.tiles)
+        unseen = self.unseen()
+        if self.phase == "out" and p == self.out_player:
+            if Counter(ev.tiles) != unseen:
+                self.error(ev, f"end rack '{ev.tiles}' is not the opponent's rack: unseen tiles are '{''.join(sorted(unseen.elements()))}'")
+            if ev.score == 2 * value:
+                self.res.end_style = "2x"
+            elif ev.score == value:
+                self.res.end_style = "1x"
+            else:
+                self.mismatch(ev, f"end rack ({ev.tiles}) worth 2 x {value}", 2 * value, ev.score)
+            self.end_lines.add(p)
+            self.settle(ev, p, ev.score)
+            return
+        # own-rack penalty: after six scoreless turns, or the opponent's -1x line (WESPA style)
+        if ev.rack and Counter(ev.rack) != Counter(ev.tiles):
+            self.error(ev, f"rack '{ev.rack}' differs from the rack counted '({ev.tiles})'", fatal=False)
+        if Counter(ev.tiles) - unseen:
+            self.error(ev, f"end rack '{ev.tiles}' not in bag: those tiles are not unseen")
+        if self.phase == "out" and Counter(ev.tiles) != unseen:
+            self.error(ev, f"end rack '{ev.tiles}' is not the player's rack: unseen tiles are '{''.join(sorted(unseen.elements()))}'")
+        if ev.score != -value:
+            self.mismatch(ev, f"own rack ({ev.tiles}) penalty", -value, ev.score)
+        self.end_lines.add(p)
+        self.settle(ev, p, ev.score)
+
+
+def replay_game(game: GcgGame, tile_set: TileSet | None = None, rules: ScoringRules = STANDARD,
+                positions: bool = False) -> ReplayResult:
+    """Replay a parsed GCG game (see module docstring). ``tile_set`` defaults to :func:`guess_tile_set`."""
+    return _Replayer(game, tile_set or guess_tile_set(game), rules, positions).run()
