@@ -1,0 +1,113 @@
+"""Sans-IO link layer of the clock protocol: sequence numbers, ACK and retransmit, duplicates, heartbeat, loss.
+
+Shared by the RP2040 firmware (MicroPython) and the host (CPython). The caller moves bytes: ``receive(data,
+now_ms)`` with what came in, ``tick(now_ms)`` regularly, and writes ``take_output()`` to the wire. Times are
+milliseconds of the caller's monotonic clock.
+
+Reliable messages (BUTTON, DISPLAY, STATUS) go stop-and-wait: one in flight, retransmitted every ``rto_ms``
+until its ACK arrives, keeping its sequence number across retransmits and across a reconnect, so the receiver
+can recognise a copy it already delivered (``duplicates`` counter).
+"""
+
+try:
+    from firmware_bridge.firmware import proto
+except ImportError:  # on the microcontroller the modules sit side by side
+    import proto
+
+
+class Link:
+    """One end of the link. ``active`` gates all output except what the caller sends with ``send_raw``."""
+
+    def __init__(self, rto_ms=120, heartbeat_ms=1000, loss_ms=2500, queue_max=32):
+        self.rto_ms = rto_ms
+        self.heartbeat_ms = heartbeat_ms
+        self.loss_ms = loss_ms
+        self.queue_max = queue_max
+        self.decoder = proto.FrameDecoder()
+        self.active = False
+        self.tx_seq = 0
+        self.pending = []          # [(type, body)] waiting for their turn
+        self.inflight = None       # [seq, type, body, sent_ms, tries]
+        self.rx_last_seq = None
+        self.last_rx_ms = None
+        self.last_hb_ms = None
+        self.out = bytearray()
+        self.counters = {"retransmits": 0, "duplicates": 0, "queue_overflow": 0, "stray_acks": 0}
+
+    # ---- sending ----
+    def send(self, mtype, body):
+        """Queue a reliable message (delivered once, in order). The oldest is dropped when the queue is full."""
+        if len(self.pending) >= self.queue_max:
+            self.pending.pop(0)
+            self.counters["queue_overflow"] += 1
+        self.pending.append((mtype, bytes(body)))
+
+    def send_raw(self, mtype, body=b""):
+        """Send an unacknowledged message now (HELLO, HELLO_REPLY, HEARTBEAT), whether active or not."""
+        self.out.extend(proto.encode_frame(mtype, 0, body))
+
+    def take_output(self):
+        """Bytes to write to the wire since the last call."""
+        data = bytes(self.out)
+        self.out = bytearray()
+        return data
+
+    # ---- receiving ----
+    def receive(self, data, now_ms):
+        """Feed received bytes; returns the delivered messages as a list of ``(type, body)``."""
+        delivered = []
+        for mtype, seq, body in self.decoder.feed(data):
+            self.last_rx_ms = now_ms
+            if mtype == proto.ACK:
+                inf = self.inflight
+                if inf is not None and len(body) == 1 and body[0] == inf[0]:
+                    self.inflight = None
+                else:
+                    self.counters["stray_acks"] += 1
+            elif mtype in proto.RELIABLE:
+                self.out.extend(proto.encode_frame(proto.ACK, 0, bytes((seq,))))
+                if seq == self.rx_last_seq:
+                    self.counters["duplicates"] += 1
+                else:
+                    self.rx_last_seq = seq
+                    delivered.append((mtype, body))
+            else:
+                delivered.append((mtype, body))
+        return delivered
+
+    def reset_rx(self):
+        """Forget the last delivered sequence number (the peer restarted and counts afresh)."""
+        self.rx_last_seq = None
+
+    def drop_pending(self):
+        """Discard queued and in-flight reliable messages."""
+        self.pending = []
+        self.inflight = None
+
+    # ---- time ----
+    def tick(self, now_ms):
+        """Send the next reliable message, retransmit one unacknowledged past ``rto_ms``, send heartbeats."""
+        if not self.active:
+            return
+        inf = self.inflight
+        if inf is None and self.pending:
+            mtype, body = self.pending.pop(0)
+            inf = self.inflight = [self.tx_seq, mtype, body, now_ms, 1]
+            self.tx_seq = (self.tx_seq + 1) & 0xFF
+            self.out.extend(proto.encode_frame(mtype, inf[0], body))
+        elif inf is not None and now_ms - inf[3] >= self.rto_ms:
+            inf[3] = now_ms
+            inf[4] += 1
+            self.counters["retransmits"] += 1
+            self.out.extend(proto.encode_frame(inf[1], inf[0], inf[2]))
+        if self.last_hb_ms is None or now_ms - self.last_hb_ms >= self.heartbeat_ms:
+            self.last_hb_ms = now_ms
+            self.out.extend(proto.encode_frame(proto.HEARTBEAT, 0, proto.pack_heartbeat(now_ms)))
+
+    def alive(self, now_ms):
+        """True when a good frame arrived within ``loss_ms``."""
+        return self.last_rx_ms is not None and now_ms - self.last_rx_ms < self.loss_ms
+
+    def dropped(self):
+        """Bad frames dropped by reason (dict)."""
+        return dict(self.decoder.dropped)

@@ -1,0 +1,324 @@
+"""Host side of the clock link: pyserial, handshake, heartbeats, reconnection, press delivery, display updates.
+
+:class:`SerialClockLink` runs one background thread that owns the port. It opens ``port`` (the udev symlink
+``/dev/scrabble-clock``), says HELLO, and after the reply streams heartbeats; when the port errors (cable
+pulled) or nothing good arrives for ``loss_ms`` (2.5 s: link loss is declared within 3 s) it closes the port
+and keeps trying to reopen it every ``reconnect_ms``. Presses carry the microcontroller's ms, mapped onto the
+host's monotonic ms by the smallest (host - MCU) offset of recent heartbeats.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from firmware_bridge.firmware import proto
+from firmware_bridge.firmware.link import Link
+from kiosk.devices.buttons import ButtonPress, _Queue
+from kiosk.devices.display import faces
+from kiosk.devices.health import DeviceHealth, HealthTracker, monotonic_ms
+from kiosk.devices.sevenseg import ClockFace
+
+DEFAULT_PORT = "/dev/scrabble-clock"
+HELLO_EVERY_MS = 400
+
+
+class OffsetEstimator:
+    """host ms - MCU ms, as the minimum over the last ``window`` samples (the least-delayed one wins; the
+    window follows crystal drift)."""
+
+    def __init__(self, window: int = 8) -> None:
+        self.samples: deque[int] = deque(maxlen=window)
+
+    def add(self, host_ms: int, mcu_ms: int) -> None:
+        self.samples.append(host_ms - mcu_ms)
+
+    def to_host(self, mcu_ms: int, host_now: int) -> int:
+        if not self.samples:
+            return host_now
+        return min(mcu_ms + min(self.samples), host_now)
+
+    def clear(self) -> None:
+        self.samples.clear()
+
+
+class SerialClockLink:
+    """The clock microcontroller over USB serial.
+
+    ``port``: device path (udev symlink); ``serial_factory(port, baudrate) -> pyserial-like`` (default
+    ``serial.Serial``); ``clock``: monotonic ms. Use :meth:`buttons` and :meth:`display` for the kiosk's
+    ButtonSource / ClockDisplay views, :meth:`health` for the link itself.
+    """
+
+    def __init__(self, port: str = DEFAULT_PORT, baudrate: int = 115200, loss_ms: int = 2500,
+                 reconnect_ms: int = 500, serial_factory: Callable[[str, int], Any] | None = None,
+                 clock: Callable[[], int] = monotonic_ms) -> None:
+        if not 500 <= loss_ms <= 3000:
+            raise ValueError(f"clock link loss_ms must be 500..3000 (loss declared within 3 s), got {loss_ms}")
+        self.port = port
+        self.baudrate = baudrate
+        self.loss_ms = loss_ms
+        self.reconnect_ms = reconnect_ms
+        self._factory = serial_factory or _pyserial
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._presses = _Queue()
+        self._faces: list[ClockFace | None] = [None, None]
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._ser: Any = None
+        self._link: Link | None = None
+        self.connected = False
+        self.firmware = ""
+        self.boot_id: int | None = None
+        self._last_counter: int | None = None
+        self._offset = OffsetEstimator()
+        self.display_ok: bool | None = None
+        self.totals: dict[str, int] = {}
+        self._health = HealthTracker("clock-link", "serial", "down", f"{port} not opened yet")
+        self._connected_evt = threading.Event()
+
+    # ---- public ----
+    def start(self) -> SerialClockLink:
+        if self._thread is None:
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="clock-link", daemon=True)
+            self._thread.start()
+        return self
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+        self._close_port("closed")
+
+    def wait_connected(self, timeout_s: float) -> bool:
+        """Block until the handshake is done (True) or ``timeout_s`` passes (False)."""
+        return self._connected_evt.wait(timeout_s)
+
+    def poll(self) -> list[ButtonPress]:
+        return self._presses.drain()
+
+    def show_faces(self, left: ClockFace, right: ClockFace) -> None:
+        """Show two faces; sent now if connected (replacing a queued older one), else on reconnect."""
+        with self._lock:
+            for side, face in enumerate((left, right)):
+                if self._faces[side] == face:
+                    continue
+                self._faces[side] = face
+                if self.connected and self._link is not None:
+                    self._queue_display(self._link, side, face)
+
+    def health(self) -> DeviceHealth:
+        with self._lock:
+            self._health.set_counters(self._counters())
+        return self._health.snapshot()
+
+    def buttons(self) -> SerialButtons:
+        return SerialButtons(self)
+
+    def display(self) -> SerialDisplay:
+        return SerialDisplay(self)
+
+    # ---- thread ----
+    def _counters(self) -> dict[str, int]:
+        c = dict(self.totals)
+        if self._link is not None:
+            for k, v in self._link.counters.items():
+                c[k] = c.get(k, 0) + v
+            for k, v in self._link.dropped().items():
+                c["dropped_" + k] = c.get("dropped_" + k, 0) + v
+        return c
+
+    def _fold_counters(self) -> None:
+        if self._link is not None:
+            self.totals = self._counters()
+
+    def _close_port(self, why: str) -> None:
+        with self._lock:
+            was = self.connected
+            self.connected = False
+            self._connected_evt.clear()
+            self._fold_counters()
+            self._link = None
+            ser, self._ser = self._ser, None
+        if ser is not None:
+            try:
+                ser.close()
+            except Exception:  # closing a dead port can fail in several ways; it is gone either way
+                pass
+        if was:
+            self.totals["link_losses"] = self.totals.get("link_losses", 0) + 1
+        self._health.set("down", why)
+
+    def _open_port(self) -> bool:
+        try:
+            ser = self._factory(self.port, self.baudrate)
+        except Exception as exc:  # pyserial raises SerialException/OSError/ValueError for a missing device
+            self._health.set("down", f"{self.port} cannot be opened: {exc}")
+            return False
+        with self._lock:
+            self._ser = ser
+            self._link = Link(loss_ms=self.loss_ms)
+            self.totals["opens"] = self.totals.get("opens", 0) + 1
+        last = self._health.snapshot().detail if self.totals.get("opens", 0) > 1 else ""
+        self._health.set("down", f"{self.port} open, waiting for the clock's HELLO_REPLY"
+                         + (f" (last: {last})" if last else ""))
+        return True
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            if self._ser is None and not self._open_port():
+                self._stop.wait(self.reconnect_ms / 1000)
+                continue
+            try:
+                self._session()
+            except Exception as exc:  # SerialException / OSError when unplugged; anything else is logged as such
+                self._close_port(f"{self.port}: {type(exc).__name__}: {exc}")
+                self._stop.wait(self.reconnect_ms / 1000)
+
+    def _session(self) -> None:
+        ser, link = self._ser, self._link
+        assert ser is not None and link is not None
+        opened = self._clock()
+        last_hello: int | None = None
+        while not self._stop.is_set():
+            now = self._clock()
+            if not self.connected:
+                if now - opened > self.loss_ms * 2:
+                    self._close_port(f"{self.port}: no answer to HELLO (wrong device or firmware?)")
+                    self._stop.wait(self.reconnect_ms / 1000)
+                    return
+                if last_hello is None or now - last_hello >= HELLO_EVERY_MS:
+                    last_hello = now
+                    link.send_raw(proto.HELLO, proto.pack_hello())
+            n = ser.in_waiting
+            data = ser.read(n if n else 1)
+            now = self._clock()
+            if data:
+                with self._lock:
+                    messages = link.receive(data, now)
+                for mtype, body in messages:
+                    if self._handle(link, mtype, body, now) is False:
+                        return
+            if self.connected and not link.alive(now):
+                self._close_port(f"{self.port}: link lost (no heartbeat for {self.loss_ms} ms)")
+                return
+            with self._lock:
+                link.tick(now)
+                out = link.take_output()
+            if out:
+                ser.write(out)
+
+    def _handle(self, link: Link, mtype: int, body: bytes, now: int) -> bool:
+        if mtype == proto.HELLO_REPLY:
+            try:
+                version, mcu_ms, boot_id, firmware = proto.unpack_hello_reply(body)
+            except ValueError:
+                self.totals["malformed"] = self.totals.get("malformed", 0) + 1
+                return True
+            if version != proto.PROTOCOL_VERSION:
+                self._close_port(f"clock firmware {firmware!r} speaks protocol v{version}, "
+                                 f"this kiosk speaks v{proto.PROTOCOL_VERSION}: update the firmware")
+                self._stop.wait(5)
+                return False
+            with self._lock:
+                if boot_id != self.boot_id:
+                    link.reset_rx()
+                    self._last_counter = None
+                    self._offset.clear()
+                self.boot_id, self.firmware = boot_id, firmware
+                self._offset.add(now, mcu_ms)
+                link.drop_pending()
+                link.active = True
+                self.connected = True
+                for side, face in enumerate(self._faces):
+                    if face is not None:
+                        self._queue_display(link, side, face)
+            self._connected_evt.set()
+            self._health.set("ok", f"{self.port}: {firmware}, boot {boot_id}")
+        elif mtype == proto.HEARTBEAT and len(body) == 4 and self.connected:
+            self._offset.add(now, int.from_bytes(body, "big"))
+        elif mtype == proto.BUTTON and self.connected:
+            try:
+                side, mcu_ms, counter = proto.unpack_button(body)
+            except ValueError:
+                self.totals["malformed"] = self.totals.get("malformed", 0) + 1
+                return True
+            last = self._last_counter
+            if last is not None and ((counter - last) & 0xFFFF == 0 or (counter - last) & 0xFFFF > 0x8000):
+                self.totals["duplicate_presses"] = self.totals.get("duplicate_presses", 0) + 1
+                return True
+            self._last_counter = counter
+            self._presses.put(ButtonPress(proto.SIDES[side], self._offset.to_host(mcu_ms, now), mcu_ms))
+        elif mtype == proto.STATUS:
+            try:
+                self.display_ok, errors = proto.unpack_status(body)
+            except ValueError:
+                self.totals["malformed"] = self.totals.get("malformed", 0) + 1
+                return True
+            self.totals["mcu_i2c_errors"] = errors
+        return True
+
+    def _queue_display(self, link: Link, side: int, face: ClockFace) -> None:
+        link.pending = [(t, b) for (t, b) in link.pending if not (t == proto.DISPLAY and b[0] == side)]
+        flags = proto.DISPLAY_COLON if face.colon else 0
+        link.send(proto.DISPLAY, proto.pack_display(side, face.segments(), flags))
+
+
+def _pyserial(port: str, baudrate: int) -> Any:
+    import serial
+
+    return serial.Serial(port, baudrate, timeout=0.02, write_timeout=0.5)
+
+
+class SerialButtons:
+    """ButtonSource view of a :class:`SerialClockLink` (starts it)."""
+
+    def __init__(self, link: SerialClockLink) -> None:
+        self.link = link.start()
+
+    def poll(self) -> list[ButtonPress]:
+        return self.link.poll()
+
+    def health(self) -> DeviceHealth:
+        h = self.link.health()
+        return DeviceHealth("buttons", "serial", h.state, h.detail, h.since_ms, h.counters)
+
+    def close(self) -> None:
+        self.link.close()
+
+
+class SerialDisplay:
+    """ClockDisplay view of a :class:`SerialClockLink` (starts it). ``blink_overtime`` is done by the MCU."""
+
+    def __init__(self, link: SerialClockLink) -> None:
+        self.link = link.start()
+
+    def show(self, left_ms: int, right_ms: int, left_overtime: bool = False, right_overtime: bool = False) -> None:
+        left, right = faces(left_ms, right_ms, left_overtime, right_overtime)
+        self.link.show_faces(left, right)
+
+    def health(self) -> DeviceHealth:
+        h = self.link.health()
+        state, detail = h.state, h.detail
+        if state == "ok" and self.link.display_ok is False:
+            state, detail = "down", "the clock reports its display's I2C failing"
+        return DeviceHealth("display", "serial", state, detail, h.since_ms, h.counters)
+
+    def close(self) -> None:
+        self.link.close()
+
+
+def wait_until(pred: Callable[[], bool], timeout_s: float, step_s: float = 0.01) -> bool:
+    """Poll ``pred`` until true or ``timeout_s``; returns its last value (tests and tools)."""
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(step_s)
+    return pred()

@@ -1,0 +1,256 @@
+"""Builds the kiosk's devices from its config dict.
+
+Config (all sections optional; defaults in brackets)::
+
+    {"buttons": {"backend": "gpio" | "serial" | "keyboard" | "scripted" ["keyboard"],
+                 # gpio:     "pins": {"left": 17, "right": 27, "pause": 22, "judge": 23}, "debounce_ms": 20,
+                 #           "active_low": true
+                 # keyboard: "keys": {"z": "left", "m": "right", ...}
+                 # scripted: "script": [[at_ms, "left"], ...]
+                 },
+     "display": {"backend": "ht16k33" | "serial" | "simulated" | "null" ["simulated"],
+                 # ht16k33:  "bus": 1, "addresses": {"left": "0x70", "right": "0x71"}, "brightness": 15,
+                 #           "retries": 2, "blink_overtime": false
+                 },
+     "serial":  {"port": "/dev/scrabble-clock", "baudrate": 115200},   # shared by serial buttons + display
+     "camera":  {"backend": "picamera2" | "opencv" | "replay" | "synthetic" | "none" ["none"],
+                 # picamera2: "size": [2028, 1520], "mode": "still", "camera_num": 0,
+                 #            "exposure_us", "analogue_gain", "colour_gains": [r, b]  (from the calibration profile)
+                 # opencv:    "device": 0 or "/dev/video0", "size": [1920, 1080], "exposure", "wb_temperature"
+                 # replay:    "path": folder or video, "loop": true
+                 # synthetic: "seed": 0, "level": ...   (needs the board callable)
+                 }}
+
+A bad config raises :class:`DeviceConfigError` naming the key; missing or failing hardware never raises here:
+the device is built with health "down" and the kiosk goes on without it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk.devices.buttons import ButtonSource, KeyboardButtons, ScriptedButtons
+from kiosk.devices.camera import Camera, CameraError, UnavailableCamera
+from kiosk.devices.display import ClockDisplay, NullDisplay, SimulatedDisplay
+from kiosk.devices.health import DeviceHealth
+
+BUTTON_BACKENDS = ("gpio", "serial", "keyboard", "scripted")
+DISPLAY_BACKENDS = ("ht16k33", "serial", "simulated", "null")
+CAMERA_BACKENDS = ("picamera2", "opencv", "replay", "synthetic", "none")
+DEFAULT_PINS = {"left": 17, "right": 27, "pause": 22, "judge": 23}
+
+
+class DeviceConfigError(ValueError):
+    """The device config is wrong; the message names the key."""
+
+
+def _section(config: Mapping[str, Any], name: str) -> dict[str, Any]:
+    sec = config.get(name) or {}
+    if not isinstance(sec, Mapping):
+        raise DeviceConfigError(f"devices config: [{name}] must be a table/dict, got {type(sec).__name__}")
+    return dict(sec)
+
+
+def _backend(sec: Mapping[str, Any], name: str, allowed: tuple[str, ...], default: str) -> str:
+    b = sec.get("backend", default)
+    if b not in allowed:
+        raise DeviceConfigError(f"{name}.backend: {b!r} is not one of {', '.join(allowed)}")
+    return str(b)
+
+
+def _int(value: Any, key: str) -> int:
+    """An int from an int or a string like "0x70"."""
+    if isinstance(value, bool):
+        raise DeviceConfigError(f"{key}: expected an integer, got {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        try:
+            return int(value, 0)
+        except ValueError:
+            pass
+    raise DeviceConfigError(f"{key}: expected an integer, got {value!r}")
+
+
+def _size(value: Any, key: str) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise DeviceConfigError(f"{key}: expected [width, height] px, got {value!r}")
+    w, h = (_int(v, key) for v in value)
+    if w <= 0 or h <= 0:
+        raise DeviceConfigError(f"{key}: width and height must be > 0, got {value!r}")
+    return w, h
+
+
+def _unknown(sec: Mapping[str, Any], name: str, known: set[str]) -> None:
+    extra = sorted(set(sec) - known - {"backend"})
+    if extra:
+        raise DeviceConfigError(f"{name}: unknown key(s) {', '.join(extra)}; known: {', '.join(sorted(known))}")
+
+
+def build_serial_link(config: Mapping[str, Any]) -> Any:
+    """The shared :class:`firmware_bridge.host.SerialClockLink` from config["serial"] (not started)."""
+    from firmware_bridge.host import DEFAULT_PORT, SerialClockLink
+
+    sec = _section(config, "serial")
+    _unknown(sec, "serial", {"port", "baudrate", "loss_ms"})
+    try:
+        return SerialClockLink(str(sec.get("port", DEFAULT_PORT)), _int(sec.get("baudrate", 115200), "serial.baudrate"),
+                               loss_ms=_int(sec.get("loss_ms", 2500), "serial.loss_ms"))
+    except ValueError as exc:
+        raise DeviceConfigError(f"serial: {exc}") from None
+
+
+def build_buttons(config: Mapping[str, Any], serial_link: Any = None) -> ButtonSource:
+    """ButtonSource from config["buttons"]; ``serial_link`` shares one link with the display."""
+    sec = _section(config, "buttons")
+    backend = _backend(sec, "buttons", BUTTON_BACKENDS, "keyboard")
+    try:
+        if backend == "gpio":
+            _unknown(sec, "buttons", {"pins", "debounce_ms", "active_low"})
+            from kiosk.devices.gpio_buttons import GpioButtons
+
+            pins = sec.get("pins", DEFAULT_PINS)
+            if not isinstance(pins, Mapping):
+                raise DeviceConfigError(f"buttons.pins: expected {{side: BCM pin}}, got {pins!r}")
+            return GpioButtons({s: _int(p, f"buttons.pins.{s}") for s, p in pins.items()},
+                               _int(sec.get("debounce_ms", 20), "buttons.debounce_ms"),
+                               bool(sec.get("active_low", True)))
+        if backend == "serial":
+            _unknown(sec, "buttons", set())
+            from firmware_bridge.host import SerialButtons
+
+            return SerialButtons(serial_link or build_serial_link(config))
+        if backend == "keyboard":
+            _unknown(sec, "buttons", {"keys"})
+            return KeyboardButtons(sec.get("keys"))
+        _unknown(sec, "buttons", {"script"})
+        return ScriptedButtons(sec.get("script", ()))
+    except DeviceConfigError:
+        raise
+    except ValueError as exc:
+        raise DeviceConfigError(str(exc)) from None
+
+
+def build_display(config: Mapping[str, Any], serial_link: Any = None) -> ClockDisplay:
+    """ClockDisplay from config["display"]."""
+    sec = _section(config, "display")
+    backend = _backend(sec, "display", DISPLAY_BACKENDS, "simulated")
+    try:
+        if backend == "ht16k33":
+            _unknown(sec, "display", {"bus", "addresses", "brightness", "retries", "blink_overtime"})
+            from kiosk.devices.ht16k33 import HT16K33Display
+
+            addrs = sec.get("addresses", {"left": 0x70, "right": 0x71})
+            if not isinstance(addrs, Mapping):
+                raise DeviceConfigError(f"display.addresses: expected {{left: addr, right: addr}}, got {addrs!r}")
+            return HT16K33Display({s: _int(a, f"display.addresses.{s}") for s, a in addrs.items()},
+                                  _int(sec.get("bus", 1), "display.bus"),
+                                  _int(sec.get("brightness", 15), "display.brightness"),
+                                  _int(sec.get("retries", 2), "display.retries"),
+                                  bool(sec.get("blink_overtime", False)))
+        if backend == "serial":
+            _unknown(sec, "display", set())
+            from firmware_bridge.host import SerialDisplay
+
+            return SerialDisplay(serial_link or build_serial_link(config))
+        _unknown(sec, "display", set())
+        return SimulatedDisplay() if backend == "simulated" else NullDisplay()
+    except DeviceConfigError:
+        raise
+    except ValueError as exc:
+        raise DeviceConfigError(str(exc)) from None
+
+
+def build_camera(config: Mapping[str, Any], board: Callable[[], Any] | None = None) -> Camera:
+    """Camera from config["camera"]; ``board`` (callable -> physical Board) feeds the synthetic camera.
+    A camera that cannot start comes back as one whose capture raises CameraError (health "down")."""
+    sec = _section(config, "camera")
+    backend = _backend(sec, "camera", CAMERA_BACKENDS, "none")
+    try:
+        if backend == "picamera2":
+            _unknown(sec, "camera", {"size", "mode", "camera_num", "exposure_us", "analogue_gain", "colour_gains"})
+            from kiosk.devices.camera_picamera2 import Picamera2Camera
+
+            gains = sec.get("colour_gains")
+            if gains is not None and (not isinstance(gains, (list, tuple)) or len(gains) != 2):
+                raise DeviceConfigError(f"camera.colour_gains: expected [red, blue], got {gains!r}")
+            return Picamera2Camera(_size(sec.get("size", (2028, 1520)), "camera.size") or (2028, 1520),
+                                   str(sec.get("mode", "still")), _int(sec.get("camera_num", 0), "camera.camera_num"),
+                                   sec.get("exposure_us"), sec.get("analogue_gain"),
+                                   (float(gains[0]), float(gains[1])) if gains is not None else None)
+        if backend == "opencv":
+            _unknown(sec, "camera", {"device", "size", "exposure", "wb_temperature"})
+            from kiosk.devices.camera_opencv import OpenCVCamera
+
+            dev = sec.get("device", 0)
+            return OpenCVCamera(dev, _size(sec.get("size"), "camera.size"), sec.get("exposure"),
+                                sec.get("wb_temperature"))
+        if backend == "replay":
+            _unknown(sec, "camera", {"path", "loop"})
+            from kiosk.devices.camera_replay import ReplayCamera
+
+            if "path" not in sec:
+                raise DeviceConfigError("camera.path: the replay backend needs a folder of images or a video file")
+            try:
+                return ReplayCamera(sec["path"], bool(sec.get("loop", True)))
+            except CameraError as exc:
+                return UnavailableCamera(str(exc), "replay")
+        if backend == "synthetic":
+            _unknown(sec, "camera", {"seed", "level"})
+            from kiosk.devices.camera_synthetic import SyntheticCamera
+
+            if board is None:
+                raise DeviceConfigError("camera.backend synthetic needs the kiosk's current-board callable")
+            return SyntheticCamera(board, _int(sec.get("seed", 0), "camera.seed"), sec.get("level"))
+        _unknown(sec, "camera", set())
+        return UnavailableCamera("no camera configured: moves are entered by hand", "none", "absent")
+    except DeviceConfigError:
+        raise
+    except (ValueError, TypeError) as exc:
+        raise DeviceConfigError(f"camera: {exc}") from None
+
+
+@dataclass
+class Devices:
+    """Everything the kiosk talks to, built by :func:`build_devices`."""
+
+    buttons: ButtonSource
+    display: ClockDisplay
+    camera: Camera
+    serial_link: Any = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def health(self) -> list[DeviceHealth]:
+        """Health of every device (and of the serial link when there is one)."""
+        out = [self.buttons.health(), self.display.health(), self.camera.health()]
+        if self.serial_link is not None:
+            out.append(self.serial_link.health())
+        return out
+
+    def close(self) -> None:
+        for dev in (self.buttons, self.display, self.camera, self.serial_link):
+            if dev is not None:
+                dev.close()
+
+
+def build_devices(config: Mapping[str, Any], board: Callable[[], Any] | None = None) -> Devices:
+    """All devices from the kiosk config; serial buttons and a serial display share one link."""
+    if not isinstance(config, Mapping):
+        raise DeviceConfigError(f"devices config must be a dict, got {type(config).__name__}")
+    _unknown(config, "devices config", {"buttons", "display", "camera", "serial"})
+    link = None
+    uses_serial = [_section(config, s).get("backend") == "serial" for s in ("buttons", "display")]
+    if any(uses_serial):
+        link = build_serial_link(config)
+    buttons = build_buttons(config, link)
+    try:
+        display = build_display(config, link)
+        camera = build_camera(config, board)
+    except DeviceConfigError:
+        buttons.close()
+        raise
+    return Devices(buttons, display, camera, link)
