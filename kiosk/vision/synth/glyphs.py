@@ -1,0 +1,126 @@
+"""Letter and digit shapes for tile faces, as anti-aliased ink masks.
+
+Fonts: ``"sans"`` is pygame's bundled FreeSans Bold (GPL with font exception, shipped inside pygame); the
+``"hershey-*"`` fonts are OpenCV's built-in Hershey vector fonts. Hershey fonts have no umlauts, so Ä, Ö, Ü
+are drawn as the base letter with two dots.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import cache
+
+import cv2
+import numpy as np
+
+FONTS = ("sans", "hershey-simplex", "hershey-duplex", "hershey-triplex", "hershey-complex")
+_HERSHEY = {
+    "hershey-simplex": (cv2.FONT_HERSHEY_SIMPLEX, 0.085),
+    "hershey-duplex": (cv2.FONT_HERSHEY_DUPLEX, 0.085),
+    "hershey-triplex": (cv2.FONT_HERSHEY_TRIPLEX, 0.075),
+    "hershey-complex": (cv2.FONT_HERSHEY_COMPLEX, 0.07),
+}
+_REF_PX = 160  # reference cap height at which glyphs are drawn before scaling
+_UMLAUTS = {"Ä": "A", "Ö": "O", "Ü": "U"}
+
+
+@dataclass(frozen=True)
+class Glyph:
+    """An ink mask (float32 HxW, 0..1) and where it sits: ``(x0, y0)`` of its top-left relative to the pen
+    origin on the baseline, at cap height ``cap_px``; ``advance`` is its ink width (px)."""
+
+    mask: np.ndarray
+    x0: float
+    y0: float
+    cap_px: float
+
+    @property
+    def advance(self) -> float:
+        return float(self.mask.shape[1])
+
+
+def _crop(mask: np.ndarray, origin: tuple[int, int]) -> tuple[np.ndarray, float, float]:
+    ys, xs = np.nonzero(mask > 0.02)
+    if len(xs) == 0:
+        raise ValueError("glyph has no ink")
+    y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1
+    return mask[y0:y1, x0:x1], float(x0 - origin[0]), float(y0 - origin[1])
+
+
+@cache
+def _pygame_font(px: int):  # noqa: ANN202 - pygame type
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    if not pygame.font.get_init():
+        pygame.font.init()
+    path = os.path.join(os.path.dirname(pygame.__file__), "freesansbold.ttf")
+    return pygame.font.Font(path, px)
+
+
+def _render_sans(ch: str) -> tuple[np.ndarray, float, float, float]:
+    import pygame
+
+    font = _pygame_font(int(_REF_PX * 1.4))
+    surf = font.render(ch, True, (255, 255, 255), (0, 0, 0))
+    arr = pygame.surfarray.array3d(surf)[:, :, 0].T.astype(np.float32) / 255.0  # H x W
+    baseline = font.get_ascent()
+    mask, x0, y0 = _crop(arr, (0, baseline))
+    href = font.render("H", True, (255, 255, 255), (0, 0, 0))
+    harr = pygame.surfarray.array3d(href)[:, :, 0].T
+    ys = np.nonzero(harr.max(1) > 5)[0]
+    cap = float(ys.max() - ys.min() + 1)
+    return mask, x0, y0, cap
+
+
+def _render_hershey(ch: str, font: str) -> tuple[np.ndarray, float, float, float]:
+    face, thick_frac = _HERSHEY[font]
+    scale = _REF_PX / 22.0  # Hershey cap height is ~22 units at scale 1... measured below anyway
+    thick = max(1, int(round(_REF_PX * thick_frac)))
+    base = _UMLAUTS.get(ch, ch)
+    (tw, th), _ = cv2.getTextSize("H", face, scale, thick)
+    canvas = np.zeros((int(_REF_PX * 2.4), int(_REF_PX * 2.4)), np.uint8)
+    org = (int(_REF_PX * 0.5), int(_REF_PX * 1.8))
+    cv2.putText(canvas, base, org, face, scale, 255, thick, cv2.LINE_AA)
+    href = np.zeros_like(canvas)
+    cv2.putText(href, "H", org, face, scale, 255, thick, cv2.LINE_AA)
+    ys = np.nonzero(href.max(1) > 5)[0]
+    cap = float(ys.max() - ys.min() + 1)
+    if base != ch:  # umlaut dots above the letter
+        xs = np.nonzero(canvas.max(0) > 5)[0]
+        cx, w = (xs.min() + xs.max()) / 2, xs.max() - xs.min()
+        top = ys.min()
+        r = max(2, int(thick * 0.8))
+        for dx in (-0.22 * w, 0.22 * w):
+            cv2.circle(canvas, (int(cx + dx), int(top - 0.22 * cap)), r, 255, -1, cv2.LINE_AA)
+    mask, x0, y0 = _crop(canvas.astype(np.float32) / 255.0, org)
+    return mask, x0, y0, cap
+
+
+@cache
+def reference_glyph(ch: str, font: str) -> Glyph:
+    """The glyph of ``ch`` in ``font`` at the reference size (cached).
+
+    Raises:
+        ValueError: unknown font name.
+    """
+    if font == "sans":
+        mask, x0, y0, cap = _render_sans(ch)
+    elif font in _HERSHEY:
+        mask, x0, y0, cap = _render_hershey(ch, font)
+    else:
+        raise ValueError(f"unknown tile font {font!r} (known: {', '.join(FONTS)})")
+    return Glyph(mask, x0, y0, cap)
+
+
+@cache
+def scaled_glyph(ch: str, font: str, cap_px: float) -> Glyph:
+    """The glyph of ``ch`` scaled so that a capital H is ``cap_px`` tall (cached; float32 mask 0..1)."""
+    g = reference_glyph(ch, font)
+    s = cap_px / g.cap_px
+    h, w = g.mask.shape
+    nh, nw = max(1, int(round(h * s))), max(1, int(round(w * s)))
+    mask = cv2.resize(g.mask, (nw, nh), interpolation=cv2.INTER_AREA)
+    return Glyph(np.clip(mask, 0, 1), g.x0 * s, g.y0 * s, cap_px)
