@@ -91,13 +91,12 @@ def score_play(
     rules: ScoringRules = STANDARD,
     *,
     game_word_available: bool = True,
-    rack_size: int | None = None,
     across: bool | None = None,
 ) -> PlayScore:
     """Validate and score placing ``tiles`` ((square, tile): ``"A"`` lettered, ``"a"`` a blank as A) on ``board``.
 
-    ``rack_size`` is the number of tiles that earns the bingo (default ``tile_set.rack_size``, 7): emptying a
-    shorter rack at the end of the game is no bingo (GCG engines agree; ``docs/gcg.md``). ``across`` picks the
+    The bingo needs a full rack's worth of tiles (``tile_set.rack_size``, 7): emptying a shorter rack at the end
+    of the game is no bingo (GCG engines agree; ``docs/gcg.md``). ``across`` picks the
     main word's direction for a single tile that forms words both ways (the score is the same either way).
 
     Raises:
@@ -138,7 +137,7 @@ def score_play(
             last = ws.squares[-1]
             if last in new and new[last].upper() == "S" and len(ws.squares) >= 3 and all(q not in new for q in ws.squares[:-1]):
                 raise PlacementError("plural_s", [last], ws.word.upper())
-    bingo = rules.bingo_bonus if len(new) == (rack_size or tile_set.rack_size) else 0
+    bingo = rules.bingo_bonus if len(new) == tile_set.rack_size else 0
     gw_bonus = 0
     if rules.game_word and game_word_available:
         for ws in words:
