@@ -12,14 +12,17 @@ from kiosk.devices.health import DeviceHealth, HealthTracker, monotonic_ms
 
 
 class SyntheticCamera:
-    """``board``: callable returning the physical Board now on the table; ``seed``: base seed (each capture
-    uses seed + frame number, so repeated shots differ like real ones unless ``fixed_seed``); ``level``:
-    render_board's difficulty level; ``render``: injects the renderer (default kiosk.vision.synth.render_board)."""
+    """``board``: callable returning the physical Board now on the table; ``seed``: the scene (camera pose,
+    board and table style: a fixed camera watching one game), passed as ``scene_seed``; each capture renders
+    with ``seed`` + frame number so repeated shots differ like real ones (light, noise, a hand) unless
+    ``fixed_seed``; ``level``: render_board's realism level ("easy"/"typical"/"hard"); ``size`` (w, h) px;
+    ``render``: injects the renderer (default kiosk.vision.synth.render_board)."""
 
     def __init__(self, board: Callable[[], Any], seed: int = 0, level: Any = None, fixed_seed: bool = False,
-                 render: Callable[..., Any] | None = None) -> None:
+                 size: tuple[int, int] | None = None, render: Callable[..., Any] | None = None) -> None:
         self.board = board
         self.seed = seed
+        self.size = size
         self.level = level
         self.fixed_seed = fixed_seed
         self.frames = 0
@@ -39,9 +42,11 @@ class SyntheticCamera:
     def capture(self) -> tuple[int, np.ndarray]:
         render = self._renderer()
         seed = self.seed if self.fixed_seed else self.seed + self.frames
-        kwargs: dict[str, Any] = {"seed": seed}
+        kwargs: dict[str, Any] = {"seed": seed, "scene_seed": self.seed}
         if self.level is not None:
             kwargs["level"] = self.level
+        if self.size is not None:
+            kwargs["size"] = self.size
         try:
             result = render(self.board(), **kwargs)
         except Exception as exc:  # a renderer bug must not take the kiosk down

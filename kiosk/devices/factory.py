@@ -200,12 +200,13 @@ def build_camera(config: Mapping[str, Any], board: Callable[[], Any] | None = No
             except CameraError as exc:
                 return UnavailableCamera(str(exc), "replay")
         if backend == "synthetic":
-            _unknown(sec, "camera", {"seed", "level"})
+            _unknown(sec, "camera", {"seed", "level", "size"})
             from kiosk.devices.camera_synthetic import SyntheticCamera
 
             if board is None:
                 raise DeviceConfigError("camera.backend synthetic needs the kiosk's current-board callable")
-            return SyntheticCamera(board, _int(sec.get("seed", 0), "camera.seed"), sec.get("level"))
+            return SyntheticCamera(board, _int(sec.get("seed", 0), "camera.seed"), sec.get("level"),
+                                   size=_size(sec.get("size"), "camera.size"))
         _unknown(sec, "camera", set())
         return UnavailableCamera("no camera configured: moves are entered by hand", "none", "absent")
     except DeviceConfigError:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
@@ -37,11 +37,11 @@ class GpioButtons:
     ``debounce_ms`` (default 20 ms) is how long a level must hold. Presses are confirmed by the edge
     callbacks and by :meth:`poll`, which the main loop calls; ``timestamp_ms`` is the first edge's monotonic ms.
     A failure to open the pins leaves the source empty with health "down" instead of raising.
-    ``gpio`` injects the module (tests pass a fake); default imports RPi.GPIO.
+    ``gpio`` injects the module (tests pass a fake); default imports RPi.GPIO. ``clock``: monotonic ms.
     """
 
     def __init__(self, pins: Mapping[str, int], debounce_ms: int = 20, active_low: bool = True,
-                 gpio: Any = None) -> None:
+                 gpio: Any = None, clock: Callable[[], int] = monotonic_ms) -> None:
         if not pins:
             raise ValueError("buttons.pins: at least one side -> BCM pin is needed")
         self.pins: dict[str, int] = {}
@@ -56,6 +56,7 @@ class GpioButtons:
             raise ValueError(f"buttons.debounce_ms must be an int 0..1000, got {debounce_ms!r}")
         self.debounce_ms = debounce_ms
         self.active_low = active_low
+        self._clock = clock
         self._by_pin = {pin: side for side, pin in self.pins.items()}
         self._deb = {pin: Debouncer(debounce_ms) for pin in self._by_pin}
         self._lock = threading.Lock()
@@ -102,11 +103,11 @@ class GpioButtons:
         if self._gpio is None or channel not in self._deb:
             return
         self._health.count("edges")
-        self._sample(channel, monotonic_ms())
+        self._sample(channel, self._clock())
 
     def poll(self, now_ms: int | None = None) -> list[ButtonPress]:
         if self._gpio is not None:
-            now = monotonic_ms() if now_ms is None else now_ms
+            now = self._clock() if now_ms is None else now_ms
             for pin in self._by_pin:
                 self._sample(pin, now)
         return self._queue.drain()

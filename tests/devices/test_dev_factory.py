@@ -1,0 +1,115 @@
+"""Building devices from the kiosk config: backends, shared serial link, clear config errors, no crash when
+hardware is absent."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from firmware_bridge.host import SerialButtons, SerialDisplay, wait_until
+from firmware_bridge.simulator import FirmwareSimulator
+from kiosk.devices import (
+    CameraError,
+    DeviceConfigError,
+    KeyboardButtons,
+    ScriptedButtons,
+    SimulatedDisplay,
+    build_buttons,
+    build_camera,
+    build_devices,
+    build_display,
+)
+from kiosk.devices.display import NullDisplay
+from kiosk.devices.gpio_buttons import GpioButtons
+
+
+def test_defaults_are_the_demo_devices() -> None:
+    devs = build_devices({})
+    assert isinstance(devs.buttons, KeyboardButtons) and isinstance(devs.display, SimulatedDisplay)
+    states = {h.device: h.state for h in devs.health()}
+    assert states == {"buttons": "ok", "display": "ok", "camera": "absent"}
+    with pytest.raises(CameraError):
+        devs.camera.capture()
+    devs.close()
+
+
+def test_scripted_null_and_replay(tmp_path: Path) -> None:
+    cv2.imwrite(str(tmp_path / "a.png"), np.zeros((8, 8, 3), np.uint8))
+    devs = build_devices({"buttons": {"backend": "scripted", "script": [[0, "left"]]},
+                          "display": {"backend": "null"},
+                          "camera": {"backend": "replay", "path": str(tmp_path)}})
+    assert isinstance(devs.buttons, ScriptedButtons) and isinstance(devs.display, NullDisplay)
+    assert devs.camera.capture()[1].shape == (8, 8, 3)
+    assert [p.side for p in devs.buttons.poll()] == ["left"]
+
+
+def test_gpio_and_ht16k33_without_hardware_are_down_not_fatal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "RPi", None)
+    monkeypatch.setitem(sys.modules, "RPi.GPIO", None)
+    import types
+
+    fake = types.ModuleType("smbus2")
+
+    def no_bus(n: int) -> None:
+        raise FileNotFoundError(f"/dev/i2c-{n}")
+
+    fake.SMBus = no_bus  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "smbus2", fake)
+    devs = build_devices({"buttons": {"backend": "gpio", "pins": {"left": "17", "right": 27}},
+                          "display": {"backend": "ht16k33", "addresses": {"left": "0x70", "right": "0x71"}},
+                          "camera": {"backend": "picamera2"}})
+    assert isinstance(devs.buttons, GpioButtons) and devs.buttons.pins == {"left": 17, "right": 27}
+    states = {h.device: h.state for h in devs.health()}
+    assert states == {"buttons": "down", "display": "down", "camera": "down"}
+    devs.display.show(1000, 1000)
+    assert devs.buttons.poll() == []
+
+
+def test_serial_buttons_and_display_share_one_link(tmp_path: Path) -> None:
+    sim = FirmwareSimulator(tmp_path / "clock")
+    sim.plug()
+    devs = build_devices({"buttons": {"backend": "serial"}, "display": {"backend": "serial"},
+                          "serial": {"port": str(tmp_path / "clock")}})
+    try:
+        assert isinstance(devs.buttons, SerialButtons) and isinstance(devs.display, SerialDisplay)
+        assert devs.buttons.link is devs.display.link is devs.serial_link
+        assert devs.serial_link.wait_connected(5)
+        devs.display.show(3_000, 4_000)
+        assert wait_until(lambda: sim.display_text(1) == " 0:04", 2)
+        assert {h.device for h in devs.health()} == {"buttons", "display", "camera", "clock-link"}
+    finally:
+        devs.close()
+        sim.unplug()
+
+
+@pytest.mark.parametrize("config,match", [
+    ({"buttons": {"backend": "morse"}}, r"buttons\.backend: 'morse'"),
+    ({"buttons": {"backend": "gpio", "pins": {"left": "x"}}}, r"buttons\.pins\.left"),
+    ({"buttons": {"backend": "gpio", "debounce": 5}}, r"unknown key\(s\) debounce"),
+    ({"buttons": {"backend": "scripted", "script": [[1, "up"]]}}, r"script\[0\]"),
+    ({"display": {"backend": "ht16k33", "brightness": 99}}, "brightness"),
+    ({"display": {"backend": "ht16k33", "addresses": [112]}}, "display.addresses"),
+    ({"camera": {"backend": "replay"}}, "camera.path"),
+    ({"camera": {"backend": "synthetic"}}, "board callable"),
+    ({"camera": {"backend": "opencv", "size": [0, 5]}}, "camera.size"),
+    ({"camera": {"backend": "picamera2", "colour_gains": 2}}, "colour_gains"),
+    ({"camera": {"backend": "picamera2", "mode": "video"}}, "camera.mode"),
+    ({"serial": {"loss_ms": 9000}, "buttons": {"backend": "serial"}}, "loss_ms"),
+    ({"buttons": "gpio"}, r"\[buttons\] must be a table"),
+    ({"clock": {}}, "unknown key"),
+])
+def test_config_errors_name_the_key(config: dict, match: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "picamera2", None)
+    with pytest.raises(DeviceConfigError, match=match):
+        build_devices(config)
+
+
+def test_single_builders() -> None:
+    assert isinstance(build_buttons({"buttons": {"backend": "keyboard", "keys": {"a": "left"}}}), KeyboardButtons)
+    assert isinstance(build_display({}), SimulatedDisplay)
+    missing = build_camera({"camera": {"backend": "replay", "path": "/nonexistent/frames"}})
+    assert missing.health().state == "down" and "does not exist" in missing.health().detail

@@ -1,0 +1,116 @@
+"""sd_notify over a real unix datagram socket, and the progress-gated watchdog."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from kiosk.devices.sdnotify import SdNotifier, Watchdog, watchdog_interval_s
+
+
+@pytest.fixture
+def sock(tmp_path: Path):
+    path = str(tmp_path / "notify")
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    s.bind(path)
+    s.settimeout(0.05)
+    yield path, s
+    s.close()
+
+
+def drain(s: socket.socket, seconds: float = 0.1) -> list[str]:
+    out, end = [], time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            out.append(s.recv(4096).decode())
+        except TimeoutError:
+            pass
+    return out
+
+
+def test_ready_status_watchdog_messages(sock) -> None:
+    path, s = sock
+    n = SdNotifier(env={"NOTIFY_SOCKET": path})
+    assert n.enabled
+    assert n.ready("reading board")
+    assert n.watchdog() and n.status("camera down")
+    assert drain(s) == ["READY=1\nSTATUS=reading board", "WATCHDOG=1", "STATUS=camera down"]
+    n.close()
+
+
+def test_abstract_socket_name() -> None:
+    name = f"kiosk-test-{os.getpid()}"
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    s.bind("\0" + name)
+    s.settimeout(1)
+    try:
+        assert SdNotifier(env={"NOTIFY_SOCKET": "@" + name}).ready()
+        assert s.recv(100) == b"READY=1"
+    finally:
+        s.close()
+
+
+def test_without_systemd_everything_is_a_no_op(tmp_path: Path) -> None:
+    n = SdNotifier(env={})
+    assert not n.enabled and not n.ready() and not n.watchdog()
+    gone = SdNotifier(env={"NOTIFY_SOCKET": str(tmp_path / "nobody")})
+    assert gone.watchdog() is False and gone.errors == 1
+
+
+def test_watchdog_interval_from_environment() -> None:
+    assert watchdog_interval_s({"WATCHDOG_USEC": "10000000"}) == 5.0
+    assert watchdog_interval_s({"WATCHDOG_USEC": "10000000", "WATCHDOG_PID": str(os.getpid())}) == 5.0
+    assert watchdog_interval_s({"WATCHDOG_USEC": "10000000", "WATCHDOG_PID": "1"}) is None
+    assert watchdog_interval_s({}) is None and watchdog_interval_s({"WATCHDOG_USEC": "x"}) is None
+
+
+def test_hung_main_loop_stops_the_pings(sock) -> None:
+    path, s = sock
+    wd = Watchdog(SdNotifier(env={"NOTIFY_SOCKET": path}), interval_s=0.05).start()
+    hang = threading.Event()
+    stop = threading.Event()
+
+    def main_loop() -> None:
+        while not stop.is_set():
+            if hang.is_set():
+                stop.wait()  # stuck (e.g. a blocking read that never returns)
+                return
+            wd.progress()
+            time.sleep(0.01)
+
+    t = threading.Thread(target=main_loop)
+    t.start()
+    try:
+        healthy = drain(s, 0.5)
+        assert healthy.count("WATCHDOG=1") >= 5
+        hang.set()
+        time.sleep(0.12)  # at most one ping for progress made just before the hang
+        drain(s, 0.0)
+        assert drain(s, 0.5) == []
+        assert wd.missed >= 5
+    finally:
+        stop.set()
+        t.join()
+        wd.stop()
+
+
+def test_check_is_the_decision() -> None:
+    sent: list[str] = []
+
+    class Rec(SdNotifier):
+        def notify(self, *fields: str) -> bool:
+            sent.extend(fields)
+            return True
+
+    wd = Watchdog(Rec(env={}), 1.0)
+    assert wd.check() is False
+    wd.progress()
+    assert wd.check() is True and wd.check() is False
+    assert sent == ["WATCHDOG=1"]
+    with pytest.raises(ValueError):
+        Watchdog(Rec(env={}), 0)
