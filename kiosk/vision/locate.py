@@ -1,0 +1,322 @@
+"""Board localisation: find the homography image px -> canonical warp px (:mod:`kiosk.vision.geometry`).
+
+Three ways, in the reader's order of preference:
+
+* :func:`from_corners` -- given the grid's outer corners (A1, O1, O15, A15) in image px, then refined on the
+  printed grid lines (so a rough quad, e.g. the board's outer edge, is enough);
+* :func:`find_markers` -- the four ArUco markers (``DICT_4X4_50``, ids 0..3) beside the grid corners;
+* :func:`find_grid` -- marker-less fall-back: the board's grid lines (dark lines on a coloured board, or light
+  lines on a beige one), searched from a rough quad (default: the whole frame).
+
+All functions return a 3x3 float64 homography or None; they never raise on a bad frame.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from kiosk.vision.geometry import (
+    DEFAULT_GEOMETRY,
+    SIZE,
+    WARP_CELL_PX,
+    WARP_MARGIN_PX,
+    BoardGeometry,
+    warp_grid_corners,
+)
+
+# Rough canvas used to search the grid: the rough quad maps to [0, ROUGH_PX]^2 inside a margin.
+ROUGH_PX = 600
+ROUGH_MARGIN = 30
+_CANVAS = ROUGH_PX + 2 * ROUGH_MARGIN
+_CLAHE = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
+MIN_GRID_POINTS = 24          # intersections needed to trust a grid fit
+MAX_REPROJ_PX = 2.5           # RANSAC threshold on the rough canvas, px
+
+
+def order_corners(pts: np.ndarray) -> np.ndarray:
+    """Return 4x2 float32 points as given (A1, O1, O15, A15); raises ValueError if not 4 finite points."""
+    a = np.asarray(pts, np.float32).reshape(-1, 2)
+    if a.shape != (4, 2) or not np.all(np.isfinite(a)):
+        raise ValueError(f"corners: expected 4 points (x, y), got shape {a.shape}")
+    return a
+
+
+def homography_from_grid_corners(corners: np.ndarray) -> np.ndarray:
+    """Homography (3x3 float64) image px -> canonical warp px from the grid's 4 outer corners (A1,O1,O15,A15)."""
+    return cv2.getPerspectiveTransform(order_corners(corners), warp_grid_corners()).astype(np.float64)
+
+
+def grid_corners_in_image(h: np.ndarray) -> np.ndarray:
+    """The grid's outer corners (4x2 float32 image px) for homography ``h`` (image -> canonical)."""
+    inv = np.linalg.inv(h)
+    return cv2.perspectiveTransform(warp_grid_corners().reshape(-1, 1, 2), inv).reshape(4, 2)
+
+
+# ---------------------------------------------------------------- ArUco markers
+
+_DETECTORS: dict[str, cv2.aruco.ArucoDetector] = {}
+
+
+def _detector(name: str) -> cv2.aruco.ArucoDetector:
+    if name not in _DETECTORS:
+        dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, name))
+        params = cv2.aruco.DetectorParameters()
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        _DETECTORS[name] = cv2.aruco.ArucoDetector(dictionary, params)
+    return _DETECTORS[name]
+
+
+def find_markers(gray: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY,
+                 max_side_px: int = 1400) -> np.ndarray | None:
+    """Homography from the ArUco corner markers, or None when fewer than 3 of the 4 are found.
+
+    ``gray``: H x W uint8. The frame is searched at most ``max_side_px`` on its long side (speed).
+    With 3 markers the 12 marker corners still fix the homography.
+    """
+    scale = min(1.0, max_side_px / max(gray.shape[:2]))
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    corners, ids, _ = _detector(geometry.aruco_dictionary).detectMarkers(small)
+    if ids is None:
+        return None
+    img_pts, mm_pts = [], []
+    seen = set()
+    for c, i in zip(corners, ids.ravel()):
+        i = int(i)
+        if i in geometry.marker_ids and i not in seen:
+            seen.add(i)
+            img_pts.append(c.reshape(4, 2) / scale)
+            mm_pts.append(geometry.marker_corners_mm(geometry.marker_ids.index(i)))
+    if len(seen) < 3:
+        return None
+    src = np.concatenate(img_pts).astype(np.float32)
+    mm = np.concatenate(mm_pts).astype(np.float32)
+    px_per_mm = SIZE * WARP_CELL_PX / geometry.grid_mm
+    dst = mm * px_per_mm + warp_grid_corners()[0]
+    h, _ = cv2.findHomography(src, dst, 0)
+    return None if h is None else h.astype(np.float64)
+
+
+# ---------------------------------------------------------------- grid lines
+
+def _line_maps(gray: np.ndarray, pitch_guess: float) -> tuple[np.ndarray, np.ndarray]:
+    """Vertical- and horizontal-line strength maps (float32) of a roughly top-down board image."""
+    k = max(3, int(pitch_guess * 0.18) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
+    dark = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel).astype(np.float32)
+    light = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, kernel).astype(np.float32)
+    run = max(5, int(pitch_guess * 0.6))
+    maps = []
+    for img in (dark, light):
+        v = cv2.morphologyEx(img, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, run)))
+        h = cv2.morphologyEx(img, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (run, 1)))
+        maps.append((v, h))
+    # choose the polarity whose lines are the more periodic (the stronger long thin structures)
+    (dv, dh), (lv, lh) = maps
+    return (dv, dh) if dv.sum() + dh.sum() >= lv.sum() + lh.sum() else (lv, lh)
+
+
+def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
+               near: float | None = None) -> tuple[float, float, float]:
+    """Best (offset, pitch, score) of 16 equally spaced lines on a 1-D profile.
+
+    ``valid`` (same length, 0..1) says how much of each profile position lies inside the camera frame; lines
+    outside the frame are not counted (a board partly out of view), but at least 15 must be inside.
+    ``near``: only offsets within a third of a pitch of it are tried (local polish).
+    """
+    n = len(profile)
+    prof = profile / np.maximum(valid, 0.25)
+    prof = np.minimum(prof / (np.percentile(prof, 97) + 1e-6), 1.5)  # one very strong edge must not rule
+    xs = np.arange(n, dtype=np.float32)
+    best = (0.0, 0.0, -1.0)
+    k = np.arange(SIZE + 1, dtype=np.float32)
+    for p in pitches:
+        span = p * SIZE
+        if near is None:
+            offsets = np.arange(-p, n - span + p, 1.0, dtype=np.float32)
+        else:
+            offsets = np.arange(near - p / 3, near + p / 3, 0.5, dtype=np.float32)
+        pos = offsets[:, None] + k[None, :] * p
+        on = np.interp(pos, xs, prof, left=0, right=0)
+        seen = np.interp(pos, xs, valid, left=0, right=0) > 0.5
+        mid = np.interp(offsets[:, None] + (k[None, :SIZE] + 0.5) * p, xs, prof, left=0, right=0)
+        outside = np.interp(offsets[:, None] + np.array([-1.0, SIZE + 1.0])[None, :] * p, xs, prof, left=0, right=0)
+        n_seen = seen.sum(axis=1)
+        on_seen = np.where(seen, on, np.nan)
+        with np.errstate(all="ignore"):
+            mean_on = np.nanmean(on_seen, axis=1)
+            min_on = np.nanmin(np.where(seen, on, np.inf), axis=1)
+        # every visible line must be present (min), cells between lines must be line-free (median), and there
+        # must be no grid line one pitch beyond either end
+        score = mean_on + min_on - np.median(mid, axis=1) - 0.5 * outside.max(axis=1)
+        score = np.where(n_seen >= SIZE, score, -1.0)
+        i = int(np.nanargmax(score))
+        if score[i] > best[2]:
+            best = (float(offsets[i]), float(p), float(score[i]))
+    return best
+
+
+def _refine_points(vmap: np.ndarray, hmap: np.ndarray, ox: float, px: float, oy: float, py: float
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """Locate grid intersections near their predicted places; returns (found px Nx2, grid index Nx2)."""
+    rad = max(2, int(min(px, py) * 0.22))
+    prod = cv2.GaussianBlur(vmap, (0, 0), 1.0) * cv2.GaussianBlur(hmap, (0, 0), 1.0)
+    found, index = [], []
+    h, w = prod.shape
+    thresh = np.percentile(prod, 97) * 0.15 + 1e-3
+    for j in range(SIZE + 1):
+        for i in range(SIZE + 1):
+            x, y = ox + i * px, oy + j * py
+            x0, x1 = int(round(x)) - rad, int(round(x)) + rad + 1
+            y0, y1 = int(round(y)) - rad, int(round(y)) + rad + 1
+            if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+                continue
+            win = prod[y0:y1, x0:x1]
+            yy, xx = np.unravel_index(int(np.argmax(win)), win.shape)
+            if win[yy, xx] < thresh:
+                continue
+            # sub-pixel: centroid of the 3x3 neighbourhood
+            cy, cx = y0 + yy, x0 + xx
+            if 1 <= yy < win.shape[0] - 1 and 1 <= xx < win.shape[1] - 1:
+                nb = win[yy - 1:yy + 2, xx - 1:xx + 2]
+                s = nb.sum() + 1e-6
+                cx += float((nb.sum(axis=0) * np.array([-1, 0, 1])).sum() / s)
+                cy += float((nb.sum(axis=1) * np.array([-1, 0, 1])).sum() / s)
+            found.append((cx, cy))
+            index.append((i, j))
+    return np.array(found, np.float32).reshape(-1, 2), np.array(index, np.float32).reshape(-1, 2)
+
+
+def _rough_homography(quad: np.ndarray) -> np.ndarray:
+    dst = np.array([[0, 0], [ROUGH_PX, 0], [ROUGH_PX, ROUGH_PX], [0, ROUGH_PX]], np.float32) + ROUGH_MARGIN
+    return cv2.getPerspectiveTransform(order_corners(quad), dst).astype(np.float64)
+
+
+def refine_grid(gray: np.ndarray, h_img_to_canon: np.ndarray, search: bool = True) -> np.ndarray | None:
+    """Refine a homography (image -> canonical) on the printed grid lines; None when no grid is seen.
+
+    With ``search`` the grid's size and place are searched over the whole rough canvas (the quad may be the
+    board's outer edge or the whole frame); without, only a local correction is allowed.
+    """
+    quad = grid_corners_in_image(h_img_to_canon)
+    rough = _rough_homography(quad)
+    canvas = cv2.warpPerspective(gray, rough, (_CANVAS, _CANVAS), flags=cv2.INTER_AREA)
+    inside = cv2.warpPerspective(np.full(gray.shape[:2], 255, np.uint8), rough, (_CANVAS, _CANVAS),
+                                 flags=cv2.INTER_NEAREST).astype(np.float32) / 255.0
+    canvas = _CLAHE.apply(canvas)  # dim or uneven light: equalise locally before looking for thin lines
+    pitch0 = ROUGH_PX / SIZE
+    vmap, hmap = _line_maps(canvas, pitch0 * (0.8 if search else 1.0))
+    if search:
+        pitches = np.arange(pitch0 * 0.45, pitch0 * 1.12, 0.25, dtype=np.float32)
+    else:
+        pitches = np.arange(pitch0 * 0.95, pitch0 * 1.05, 0.1, dtype=np.float32)
+    near = None if search else float(ROUGH_MARGIN)
+    ox, px, sx = _fit_lines(vmap.sum(axis=0), inside.mean(axis=0), pitches, near)
+    oy, py, sy = _fit_lines(hmap.sum(axis=1), inside.mean(axis=1), pitches, near)
+    if min(sx, sy) <= 0.05 or px <= 0 or py <= 0 or abs(px - py) > 0.15 * max(px, py) * 2:
+        return None
+    pts, idx = _refine_points(vmap, hmap, ox, px, oy, py)
+    if len(pts) < MIN_GRID_POINTS:
+        return None
+    canon = idx * WARP_CELL_PX + warp_grid_corners()[0]
+    h_rough_to_canon, inliers = cv2.findHomography(pts, canon, cv2.RANSAC, MAX_REPROJ_PX * WARP_CELL_PX / px)
+    if h_rough_to_canon is None or inliers is None or int(inliers.sum()) < MIN_GRID_POINTS:
+        return None
+    return (h_rough_to_canon @ rough).astype(np.float64)
+
+
+def _layout_fit(cells_lab: np.ndarray, valid: np.ndarray, classes: np.ndarray) -> float:
+    """How clearly the premium squares differ in colour from the plain ones (Lab units; higher = better fit).
+
+    ``cells_lab``: 225x3 float, ``valid``: 225 bool (cell inside the frame), ``classes``: 225 premium codes.
+    Tile-like cells (bright, colourless) are left out: tiles hide the premium colours.
+    """
+    chroma = np.hypot(cells_lab[:, 1] - 128, cells_lab[:, 2] - 128)
+    tile_like = (chroma < 15) & (cells_lab[:, 0] > np.median(cells_lab[:, 0]))
+    valid = valid & ~tile_like  # tiles hide the premium colours: leave them out
+    x = cells_lab[valid]
+    if len(x) < 100:
+        return -1e9
+    cls = classes[valid]
+    plain = x[cls == "."]
+    if len(plain) < 20:
+        return -1e9
+    d = np.minimum(np.linalg.norm(x - np.median(plain, axis=0), axis=1), 60.0)
+    # each premium class's typical cell must differ from the plain squares (median: robust to a few misfits)
+    per_class = [np.median(d[cls == c]) for c in np.unique(cls) if c != "." and np.any(cls == c)]
+    return float(np.mean(per_class) - np.median(d[cls == "."])) if per_class else -1e9
+
+
+def fix_layout_shift(bgr: np.ndarray, h: np.ndarray, layout: tuple[str, ...] | None = None) -> np.ndarray:
+    """Correct a grid fit that is one or two squares off, using the premium squares' colours.
+
+    Tries the fit shifted by -2..+2 squares on each axis and keeps the shift under which the premium layout
+    best explains the cells' colours. A board whose premiums are not coloured keeps ``h``.
+    """
+    if bgr.ndim != 3:
+        return h
+    if layout is None:
+        from kiosk.rules.board import LAYOUT as layout
+    classes = np.array(list(layout))
+    cell = 8
+    m = WARP_MARGIN_PX
+    f = cell / WARP_CELL_PX
+    scale = np.array([[f, 0, -m * f], [0, f, -m * f], [0, 0, 1]], np.float64)
+    ones = np.full(bgr.shape[:2], 255, np.uint8)
+    results = []
+    for dy in (-2, -1, 0, 1, 2):
+        for dx in (-2, -1, 0, 1, 2):
+            shift = np.array([[1, 0, -dx * WARP_CELL_PX], [0, 1, -dy * WARP_CELL_PX], [0, 0, 1]], np.float64)
+            hs = shift @ h
+            small = cv2.warpPerspective(bgr, scale @ hs, (SIZE * cell, SIZE * cell), flags=cv2.INTER_AREA)
+            inside = cv2.warpPerspective(ones, scale @ hs, (SIZE * cell, SIZE * cell), flags=cv2.INTER_NEAREST)
+            lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+            core = lab.reshape(SIZE, cell, SIZE, cell, 3)[:, 2:-2, :, 2:-2].mean(axis=(1, 3)).reshape(-1, 3)
+            valid = inside.reshape(SIZE, cell, SIZE, cell).min(axis=(1, 3)).ravel() > 0
+            results.append((_layout_fit(core, valid, classes), (dx, dy), hs))
+    best = max(results, key=lambda t: t[0])
+    here = next(r for r in results if r[1] == (0, 0))
+    # move only when the shifted fit is clearly better (plain-coloured boards give small differences)
+    return best[2] if best[0] > here[0] + 8.0 else h
+
+
+def _gray(image: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+
+
+def _search_then_polish(image: np.ndarray, h0: np.ndarray) -> np.ndarray | None:
+    gray = _gray(image)
+    first = refine_grid(gray, h0, search=True)
+    if first is None:
+        return None
+    first = fix_layout_shift(image, first)
+    # a second, local pass corrects the remaining perspective error
+    again = refine_grid(gray, first, search=False)
+    return again if again is not None else first
+
+
+def from_corners(image: np.ndarray, corners: np.ndarray, refine: bool = True) -> np.ndarray:
+    """Homography from given grid corners (A1, O1, O15, A15 image px), refined on grid lines when possible.
+
+    ``image``: BGR (H x W x 3) or grey uint8. The refinement may move the corners (e.g. when the given quad is
+    the board's outer edge); if it finds no grid the given corners are used as they are.
+    Raises ValueError for malformed corners.
+    """
+    h = homography_from_grid_corners(corners)
+    if not refine:
+        return h
+    better = _search_then_polish(image, h)
+    return h if better is None else better
+
+
+def find_grid(image: np.ndarray, quad: np.ndarray | None = None) -> np.ndarray | None:
+    """Marker-less fall-back: homography from the board's grid lines, searched inside ``quad`` (default: frame).
+
+    ``image``: BGR or grey uint8; returns None when no 15x15 grid is seen.
+    """
+    hgt, wid = image.shape[:2]
+    if quad is None:
+        side = min(hgt, wid)
+        x0, y0 = (wid - side) / 2, (hgt - side) / 2
+        quad = np.array([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]], np.float32)
+    return _search_then_polish(image, homography_from_grid_corners(quad))
