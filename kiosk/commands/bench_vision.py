@@ -1,0 +1,117 @@
+"""``kiosk bench-vision``: the board reader's accuracy on synthetic frames of real games' positions.
+
+Renders ``--frames`` positions of ../shared/corpus/gcg games per realism level with the synthetic camera,
+reads each with :class:`kiosk.vision.reader.BoardReader`, prints the vision issue's figures (occupancy, letter,
+blank, whole-board accuracy, unsure share of errors) against the bars, and writes a confusion matrix PNG,
+a breakdown by style and annotated PNGs of frames with errors into ``--out``. Exit 0 when the bars are met.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+NAME = "bench-vision"
+HELP = "measure the board reader on synthetic frames of real games (accuracy figures, confusion matrix PNG)"
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"size {text!r}: expected WIDTHxHEIGHT, e.g. 2028x1520") from None
+    return w, h
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--level", nargs="+", default=["typical", "hard"], choices=["easy", "typical", "hard"],
+                        help="realism levels to measure (default: typical hard)")
+    parser.add_argument("--frames", type=int, default=500, help="frames per level (default 500)")
+    parser.add_argument("--seed", type=int, default=0, help="choice of positions and frames (default 0)")
+    parser.add_argument("--size", type=_size, default=(2028, 1520), help="frame size WxH px (default 2028x1520)")
+    parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    parser.add_argument("--shared", type=Path, default=Path("../shared"), help="shared data folder (default ../shared)")
+    parser.add_argument("--out", type=Path, default=Path("bench-vision-out"), help="folder for the PNGs")
+    parser.add_argument("--samples", type=int, default=8, help="annotated error frames to save per level")
+
+
+def run(args: argparse.Namespace) -> int:
+    import multiprocessing as mp
+    import time
+
+    from kiosk.vision.synth import bench
+
+    if args.frames < 1 or args.workers < 1:
+        print("bench-vision: --frames and --workers must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        from kiosk.vision.reader import BoardReader  # noqa: F401 - checked here to fail early and clearly
+    except ImportError as exc:
+        print(f"bench-vision: the board reader is not available ({exc}); nothing to measure", file=sys.stderr)
+        return 2
+    try:
+        samples = bench.corpus_samples(args.shared, args.frames, args.seed)
+    except FileNotFoundError as exc:
+        print(f"bench-vision: {exc}", file=sys.stderr)
+        return 2
+    args.out.mkdir(parents=True, exist_ok=True)
+    all_ok = True
+    ctx = mp.get_context("fork")
+    for level in args.level:
+        tasks = [(i, s.board.cells, s.tile_set.name, level, args.size, args.seed) for i, s in enumerate(samples)]
+        tally = bench.Tally()
+        failed: list[bench.FrameResult] = []
+        t0 = time.perf_counter()
+        with ctx.Pool(args.workers) as pool:
+            for n, fr in enumerate(pool.imap_unordered(bench.read_one, tasks, chunksize=2), 1):
+                tally.add(fr)
+                if fr.wrong_squares():
+                    failed.append(fr)
+                if n % 25 == 0 or n == len(tasks):
+                    f = tally.figures()
+                    print(f"  {level}: {n}/{len(tasks)} frames, letters {f['letters']:.2f}%, "
+                          f"exact boards {f['exact_boards']:.1f}%, {time.perf_counter() - t0:.0f} s",
+                          file=sys.stderr, flush=True)
+        all_ok &= _report(level, tally, failed, samples, args)
+    return 0 if all_ok else 1
+
+
+def _report(level: str, tally, failed: list, samples: list, args: argparse.Namespace) -> bool:
+    from kiosk.vision.synth import bench
+    from kiosk.vision.synth.render import render_board
+
+    f = tally.figures()
+    bars = bench.BARS.get(level, {})
+    print(f"== {level}: {tally.frames} frames of real-game positions ({tally.letters} lettered tiles, "
+          f"{tally.blanks} blanks, {tally.squares} visible squares)")
+    ok = True
+    for key, label in (("occupancy", "occupancy"), ("letters", "letter accuracy"), ("blanks", "blanks read as blank"),
+                       ("exact_boards", "whole-board exact"), ("unsure_share_of_errors", "unsure share of tile errors")):
+        bar = bars.get(key)
+        verdict = "" if bar is None else ("  ok" if f[key] >= bar else f"  BELOW the {bar}% bar")
+        ok &= bar is None or f[key] >= bar
+        print(f"  {label:30s} {f[key]:7.3f}%{verdict}")
+    print(f"  tile errors: {tally.tile_errors} ({tally.tile_errors_unsure} unsure); empty squares read unsure: "
+          f"{tally.empty_read_unsure}; frames not 'ok': {tally.not_ok_frames}")
+    ms = sorted(tally.read_ms)
+    print(f"  reader time per frame: median {ms[len(ms) // 2]:.0f} ms, 95th pct {ms[int(0.95 * (len(ms) - 1))]:.0f} ms")
+    print("  tile accuracy by style: " + ", ".join(f"{k} {100 * r / n:.2f}% of {n}" for k, (n, r) in sorted(tally.by_key.items())))
+    worst = sorted(((n, t, r) for (t, r), n in tally.confusion.items() if t != r), reverse=True)[:10]
+    if worst:
+        print("  most frequent confusions (truth>read x n): " + ", ".join(f"{t}>{r} x{n}" for n, t, r in worst))
+    if tally.error_causes:
+        print("  tile errors by frame condition: " + "; ".join(f"{k}: {n}" for k, n in tally.error_causes.most_common()))
+    png = args.out / f"confusion-{level}.png"
+    figs = ", ".join(f"{k} {v:.2f}%" for k, v in f.items())
+    bench.confusion_png(tally, png, f"{level}: {tally.frames} frames; {figs}")
+    print(f"  confusion matrix: {png}")
+    for fr in sorted(failed, key=lambda r: -len(r.wrong_squares()))[:args.samples]:
+        s = samples[fr.index]
+        frame = render_board(s.board, seed=bench.frame_seed(level, fr.index, args.seed), level=level,
+                             tile_set=s.tile_set, size=args.size)
+        path = args.out / f"errors-{level}-{fr.index:04d}.png"
+        bench.annotated_png(frame.image, frame.grid_corners_px, fr, path)
+        print(f"  errors in frame {fr.index} ({s.source}; {fr.meta.get('tile_style')}/{fr.meta.get('font')}/"
+              f"{fr.meta.get('board_style')}, verdict {fr.verdict!r}): {len(fr.wrong_squares())} squares -> {path}")
+    return ok

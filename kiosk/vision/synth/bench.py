@@ -1,0 +1,276 @@
+"""Accuracy of a board reader on synthetic frames: positions of real games -> rendered frames -> readings ->
+the figures of the vision issue, a confusion matrix and annotated samples of the errors.
+
+Scoring (per frame, squares a hand covers are left out of the tile figures):
+
+* occupancy: a square is right when it is read empty iff it is empty (``#`` unsure counts as wrong);
+* letter accuracy: lettered tiles read as their letter;
+* blank accuracy: blank tiles read as ``?``;
+* whole board: every uncovered square exactly right, covered squares right or ``#``;
+* unsure share of errors: among tiles read wrong, the share read ``#`` (doubt) rather than a wrong
+  letter, ``?`` or empty.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from kiosk.rules.board import SIZE, Board
+from kiosk.rules.tiles import ENGLISH, GERMAN, TileSet
+
+UNSURE = "#"
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One position to render: the board, its tile set, where it came from (file name and move index)."""
+
+    board: Board
+    tile_set: TileSet
+    source: str
+
+
+def corpus_samples(shared_dir: str | Path, n: int, seed: int = 0) -> list[Sample]:
+    """``n`` positions drawn (seeded, without replacement) from every game in ``shared_dir``/corpus/gcg/real and
+    selfplay (the board after each move), German games with the German tile set.
+
+    Raises:
+        FileNotFoundError: the corpus folder is missing or holds no usable game.
+    """
+    from kiosk.rules.gcg import game_positions
+
+    root = Path(shared_dir) / "corpus" / "gcg"
+    files = sorted(glob.glob(str(root / "real" / "*.gcg"))) + sorted(glob.glob(str(root / "selfplay" / "*.gcg")))
+    if not files:
+        raise FileNotFoundError(f"no GCG games under {root}/real or {root}/selfplay")
+    pool: list[Sample] = []
+    for f in files:
+        try:
+            boards = game_positions(f)
+        except Exception:  # noqa: BLE001 - a broken record only loses its positions
+            continue
+        for i, b in enumerate(boards):
+            letters = {c.upper() for c in b.cells if c}
+            ts = ENGLISH if letters <= set(ENGLISH.values) else GERMAN if letters <= set(GERMAN.values) else None
+            if ts is not None and b.tiles_on_board:
+                pool.append(Sample(b, ts, f"{os.path.basename(f)}#{i + 1}"))
+    if not pool:
+        raise FileNotFoundError(f"no usable positions in the games under {root}")
+    rng = np.random.default_rng(seed)
+    idx = rng.choice(len(pool), size=min(n, len(pool)), replace=False)
+    return [pool[int(i)] for i in idx]
+
+
+@dataclass
+class FrameResult:
+    """Truth vs reading of one frame (grids of 15 strings) plus what was drawn (``meta`` of the frame)."""
+
+    index: int
+    truth: list[str]
+    read: list[str]
+    occluded: set[int]
+    meta: dict
+    verdict: str = "ok"
+    read_ms: float = 0.0
+
+    def wrong_squares(self) -> list[int]:
+        """Squares read differently from the truth (covered squares read ``#`` are not wrong)."""
+        out = []
+        for sq in range(SIZE * SIZE):
+            t, r = self.truth[sq // SIZE][sq % SIZE], self.read[sq // SIZE][sq % SIZE]
+            if t != r and not (sq in self.occluded and r == UNSURE):
+                out.append(sq)
+        return out
+
+
+@dataclass
+class Tally:
+    """Running totals over frames (see the module doc for the definitions)."""
+
+    frames: int = 0
+    exact: int = 0
+    squares: int = 0
+    occupancy_right: int = 0
+    letters: int = 0
+    letters_right: int = 0
+    blanks: int = 0
+    blanks_right: int = 0
+    tile_errors: int = 0
+    tile_errors_unsure: int = 0
+    empty_read_unsure: int = 0
+    not_ok_frames: int = 0
+    confusion: Counter = field(default_factory=Counter)     # (truth char, read char) -> count
+    by_key: dict = field(default_factory=dict)              # "tile_style=wooden" -> [tiles, right]
+    error_causes: Counter = field(default_factory=Counter)
+    read_ms: list = field(default_factory=list)
+
+    def add(self, fr: FrameResult) -> None:
+        """Add one frame's result."""
+        self.frames += 1
+        self.read_ms.append(fr.read_ms)
+        if fr.verdict != "ok":
+            self.not_ok_frames += 1
+        exact = True
+        turned = {int(k) for k in fr.meta.get("turned_tiles", {})}
+        keys = [f"{k}={fr.meta.get(k)}" for k in ("tile_style", "font", "board_style")]
+        for sq in range(SIZE * SIZE):
+            t, r = fr.truth[sq // SIZE][sq % SIZE], fr.read[sq // SIZE][sq % SIZE]
+            covered = sq in fr.occluded
+            if t != r and not (covered and r == UNSURE):
+                exact = False
+            if covered:
+                continue
+            self.confusion[(t, r)] += 1
+            self.squares += 1
+            self.occupancy_right += (t == ".") == (r == ".") and r != UNSURE
+            if t == "." and r == UNSURE:
+                self.empty_read_unsure += 1
+            if t == ".":
+                continue
+            if t == "?":
+                self.blanks += 1
+                self.blanks_right += r == "?"
+            else:
+                self.letters += 1
+                self.letters_right += r == t
+            for k in keys:
+                tot = self.by_key.setdefault(k, [0, 0])
+                tot[0] += 1
+                tot[1] += r == t
+            if r != t:
+                self.tile_errors += 1
+                self.tile_errors_unsure += r == UNSURE
+                causes = []
+                if sq in turned:
+                    causes.append("turned tile")
+                if fr.meta.get("glare"):
+                    causes.append("frame has glare")
+                if fr.meta.get("motion_blur"):
+                    causes.append("motion blur")
+                if fr.meta.get("hand"):
+                    causes.append("hand in frame")
+                if fr.meta.get("shadow"):
+                    causes.append("body shadow")
+                self.error_causes[", ".join(causes) or "no special effect"] += 1
+        self.exact += exact
+
+    def figures(self) -> dict[str, float]:
+        """The issue's figures in percent (NaN where there is nothing to count)."""
+        def pct(a: int, b: int) -> float:
+            return 100.0 * a / b if b else float("nan")
+        return {
+            "occupancy": pct(self.occupancy_right, self.squares),
+            "letters": pct(self.letters_right, self.letters),
+            "blanks": pct(self.blanks_right, self.blanks),
+            "exact_boards": pct(self.exact, self.frames),
+            "unsure_share_of_errors": pct(self.tile_errors_unsure, self.tile_errors),
+        }
+
+
+BARS = {"typical": {"occupancy": 100.0, "letters": 99.9, "blanks": 99.5, "exact_boards": 98.0},
+        "hard": {"unsure_share_of_errors": 90.0}}
+
+
+def confusion_png(tally: Tally, path: str | Path, title: str) -> None:
+    """Write the confusion matrix (rows: truth, columns: reading; log-scaled colour, counts printed) as PNG."""
+    truths = sorted({t for t, _ in tally.confusion}, key=_order)
+    reads = sorted({r for _, r in tally.confusion} | set(truths), key=_order)
+    cell, left, top = 26, 40, 70
+    h, w = top + cell * len(truths) + 10, left + cell * len(reads) + 10
+    img = np.full((h, w, 3), 255, np.uint8)
+    cv2.putText(img, title, (8, 22), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
+    cv2.putText(img, "rows: truth   columns: read   (# = unsure, ? = blank, . = empty)", (8, 42),
+                cv2.FONT_HERSHEY_SIMPLEX, 0.4, (60, 60, 60), 1, cv2.LINE_AA)
+    peak = max(tally.confusion.values(), default=1)
+    for j, r in enumerate(reads):
+        cv2.putText(img, r, (left + j * cell + 8, top - 8), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 1, cv2.LINE_AA)
+    for i, t in enumerate(truths):
+        y = top + i * cell
+        cv2.putText(img, t, (12, y + 18), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 0), 1, cv2.LINE_AA)
+        for j, r in enumerate(reads):
+            n = tally.confusion.get((t, r), 0)
+            x = left + j * cell
+            if n:
+                level = np.log1p(n) / np.log1p(peak)
+                colour = (255 - 150 * level, 255 - 60 * level, 255 - 150 * level) if t == r else \
+                    ((90, 160, 255) if r == UNSURE else (60, 60, 230))
+                cv2.rectangle(img, (x, y), (x + cell - 1, y + cell - 1), colour, -1)
+                txt = str(n) if n < 1000 else f"{n // 1000}k"
+                cv2.putText(img, txt, (x + 2, y + 17), cv2.FONT_HERSHEY_SIMPLEX, 0.3, (0, 0, 0), 1, cv2.LINE_AA)
+            cv2.rectangle(img, (x, y), (x + cell - 1, y + cell - 1), (220, 220, 220), 1)
+    cv2.imwrite(str(path), img)
+
+
+def _order(ch: str) -> tuple[int, str]:
+    return (0 if ch == "." else 2 if ch == "?" else 3 if ch == UNSURE else 1, ch)
+
+
+def annotated_png(image: np.ndarray, grid_corners_px: np.ndarray, fr: FrameResult, path: str | Path,
+                  cell_px: int = 64) -> None:
+    """Write a top-down view of a frame (warped with the true grid corners) with wrong squares boxed: red =
+    wrong reading, orange = unsure; each box labelled ``truth>read``. Left: the frame, small."""
+    m = 12
+    size = SIZE * cell_px + 2 * m
+    dst = np.array([[m, m], [size - m, m], [size - m, size - m], [m, size - m]], np.float32)
+    H = cv2.getPerspectiveTransform(np.asarray(grid_corners_px, np.float32), dst)
+    top = cv2.warpPerspective(image, H, (size, size), flags=cv2.INTER_AREA)
+    for sq in fr.wrong_squares():
+        r, c = divmod(sq, SIZE)
+        t, g = fr.truth[r][c], fr.read[r][c]
+        colour = (0, 140, 255) if g == UNSURE else (0, 0, 255)
+        x0, y0 = m + c * cell_px, m + r * cell_px
+        cv2.rectangle(top, (x0 + 1, y0 + 1), (x0 + cell_px - 2, y0 + cell_px - 2), colour, 2)
+        cv2.putText(top, f"{t}>{g}", (x0 + 3, y0 + 14), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (255, 255, 255), 3,
+                    cv2.LINE_AA)
+        cv2.putText(top, f"{t}>{g}", (x0 + 3, y0 + 14), cv2.FONT_HERSHEY_SIMPLEX, 0.45, colour, 1, cv2.LINE_AA)
+    for sq in fr.occluded:
+        r, c = divmod(sq, SIZE)
+        x0, y0 = m + c * cell_px, m + r * cell_px
+        cv2.line(top, (x0 + 4, y0 + cell_px - 4), (x0 + cell_px - 4, y0 + 4), (200, 200, 0), 1)
+    small = cv2.resize(image, (int(image.shape[1] * size / image.shape[0]), size), interpolation=cv2.INTER_AREA)
+    cv2.imwrite(str(path), np.hstack([small, top]))
+
+
+# ---------------------------------------------------------------- running a reader over rendered frames
+
+_READER = None
+
+
+def frame_seed(level: str, index: int, seed: int) -> int:
+    """The render seed of frame ``index`` of a benchmark run (each frame is its own scene)."""
+    return (seed * 1_000_003 + index * 7919 + {"easy": 1, "typical": 2, "hard": 3}.get(level, 4)) & 0x7FFFFFFF
+
+
+def read_one(task: tuple) -> FrameResult:
+    """Render one sample and read it with the project's ``BoardReader`` (one reader per process).
+
+    ``task`` = (index, board cells, tile-set name, level, (w, h), seed). A reader exception is recorded as an
+    all-unsure reading with the verdict ``"reader raised ..."``, never propagated.
+    """
+    global _READER
+    from kiosk.rules.tiles import load_tile_set
+    from kiosk.vision.synth.render import render_board
+
+    index, cells, ts_name, level, size, seed = task
+    ts = load_tile_set(ts_name)
+    if _READER is None or _READER[0] != ts_name:
+        from kiosk.vision.reader import BoardReader
+        _READER = (ts_name, BoardReader(ts))
+    frame = render_board(Board(cells), seed=frame_seed(level, index, seed), level=level, tile_set=ts, size=size)
+    import time
+    t0 = time.perf_counter()
+    try:
+        reading = _READER[1].read(frame.image)
+        grid, verdict = reading.grid(), reading.quality.verdict
+    except Exception as exc:  # noqa: BLE001 - the benchmark reports reader crashes, it does not stop on them
+        grid, verdict = [UNSURE * SIZE] * SIZE, f"reader raised {type(exc).__name__}: {exc}"
+    ms = 1000 * (time.perf_counter() - t0)
+    meta = {k: v for k, v in frame.meta.items() if k != "camera"}
+    return FrameResult(index, frame.truth, list(grid), set(frame.occluded), meta, verdict, ms)

@@ -1,0 +1,172 @@
+"""The synthetic camera: determinism, ground truth consistency, geometry, clear errors."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from kiosk.rules.board import LAYOUT, SIZE, TLS, TWS, Board
+from kiosk.rules.tiles import GERMAN
+from kiosk.vision.geometry import DEFAULT_GEOMETRY, WARP_SIZE_PX, cell_rect, warp_grid_corners
+from kiosk.vision.synth import LEVELS, RenderError, render_board
+from kiosk.vision.synth.boards import random_board
+from kiosk.vision.synth.render import make_scene
+
+SMALL = (1014, 760)
+
+
+def _warp(frame) -> np.ndarray:
+    H = cv2.getPerspectiveTransform(frame.grid_corners_px, warp_grid_corners())
+    return cv2.warpPerspective(frame.image, H, (WARP_SIZE_PX, WARP_SIZE_PX), flags=cv2.INTER_AREA)
+
+
+def _cell_mean(warp: np.ndarray, sq: int, inset: int = 12) -> np.ndarray:
+    x0, y0, x1, y1 = cell_rect(sq // SIZE, sq % SIZE)
+    return warp[y0 + inset:y1 - inset, x0 + inset:x1 - inset].reshape(-1, 3).mean(0)
+
+
+def test_synth_same_seed_same_frame_other_seed_other_frame():
+    board = random_board(1, 40)
+    a = render_board(board, seed=5, level="typical", size=SMALL)
+    b = render_board(board, seed=5, level="typical", size=SMALL)
+    c = render_board(board, seed=6, level="typical", size=SMALL)
+    assert np.array_equal(a.image, b.image)
+    assert {k: v for k, v in a.meta.items() if k != "timings_ms"} == {k: v for k, v in b.meta.items() if k != "timings_ms"}
+    assert np.array_equal(a.grid_corners_px, b.grid_corners_px)
+    assert not np.array_equal(a.image, c.image)
+    assert np.abs(a.grid_corners_px - c.grid_corners_px).max() > 1.0  # another scene: another camera pose
+
+
+def test_synth_fixed_scene_keeps_camera_and_tiles_frame_seed_varies_the_rest():
+    board = random_board(2, 50)
+    a = render_board(board, seed=1, scene_seed=42, level="typical", size=SMALL)
+    b = render_board(board, seed=2, scene_seed=42, level="typical", size=SMALL)
+    assert np.array_equal(a.grid_corners_px, b.grid_corners_px)
+    for key in ("board_style", "tile_style", "font", "turned_tiles"):
+        assert a.meta[key] == b.meta[key]
+    assert not np.array_equal(a.image, b.image)
+    # same pose and tiles: the frames differ by light and noise only, not by geometry
+    diff = cv2.absdiff(cv2.GaussianBlur(a.image, (0, 0), 3), cv2.GaussianBlur(b.image, (0, 0), 3))
+    assert np.median(diff) < 40
+
+
+def test_synth_truth_matches_board_blanks_are_question_marks():
+    rows = ["." * 15] * 15
+    rows[7] = "...CAt?ED......"
+    board = Board.from_rows(rows)
+    frame = render_board(board, seed=3, level="easy", size=SMALL)
+    assert frame.truth[7] == "...CA??ED......"
+    assert all(r == "." * 15 for i, r in enumerate(frame.truth) if i != 7)
+    assert "#" not in "".join(frame.truth)
+    assert frame.image.shape == (SMALL[1], SMALL[0], 3) and frame.image.dtype == np.uint8
+    assert frame.occluded == set()
+
+
+def test_synth_full_size_default():
+    frame = render_board(random_board(4, 80), seed=9)
+    assert frame.image.shape == (1520, 2028, 3)
+    assert frame.meta["level"] == "typical"
+    assert frame.grid_corners_px.shape == (4, 2)
+
+
+@pytest.mark.parametrize("level", ["easy", "typical", "hard"])
+def test_synth_markers_detected_where_the_camera_model_puts_them(level):
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    det = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
+    board = random_board(5, 70)
+    seeds = range(3) if level != "hard" else [11]
+    for seed in seeds:
+        frame = render_board(board, seed=seed, level=LEVELS[level].with_(hand_prob=0.0, glare_prob=0.0))
+        corners, ids, _ = det.detectMarkers(frame.image)
+        if level == "hard" and (ids is None or len(ids) < 4):
+            continue  # hard frames may blur markers beyond detection; easy/typical may not
+        assert ids is not None and sorted(ids.ravel().tolist()) == [0, 1, 2, 3], (level, seed)
+        scene = make_scene(seed, LEVELS[level], (2028, 1520), DEFAULT_GEOMETRY)
+        for c, i in zip(corners, ids.ravel()):
+            expected = scene.camera.project(DEFAULT_GEOMETRY.marker_corners_mm(int(i)))
+            err = np.abs(c.reshape(4, 2) - expected).max()
+            assert err < 1.0, (level, seed, int(i), err)
+
+
+@pytest.mark.parametrize("level,seed", [("easy", 0), ("easy", 1), ("typical", 2), ("typical", 3)])
+def test_synth_grid_corners_put_the_premium_squares_where_the_layout_says(level, seed):
+    frame = render_board(Board(), seed=seed, level=LEVELS[level].with_(board_styles=("classic",)))
+    warp = _warp(frame)
+    for sq in range(SIZE * SIZE):
+        b, g, r = _cell_mean(warp, sq)
+        if LAYOUT[sq] == TWS:
+            assert r > g + 50 and r > b + 50, (sq, (b, g, r))
+        elif LAYOUT[sq] == TLS:
+            assert b > r + 50, (sq, (b, g, r))
+        elif LAYOUT[sq] == "." and sq != SIZE * SIZE // 2:
+            assert abs(r - b) < 70 and r >= b, (sq, (b, g, r))  # tan/beige
+
+
+def test_synth_tiles_appear_exactly_on_their_squares():
+    board = random_board(7, 60)
+    kwargs = dict(seed=4, scene_seed=4, level=LEVELS["easy"].with_(noise_sigma=(0.0, 0.0)))
+    with_tiles = _warp(render_board(board, **kwargs))
+    empty = _warp(render_board(Board(), **kwargs))
+    for sq in range(SIZE * SIZE):
+        d = np.abs(_cell_mean(with_tiles, sq, inset=8) - _cell_mean(empty, sq, inset=8)).max()
+        x0, y0, x1, y1 = cell_rect(sq // SIZE, sq % SIZE)
+        var = with_tiles[y0 + 8:y1 - 8, x0 + 8:x1 - 8].std()
+        if board[sq]:
+            assert d > 8 or var > 20, sq
+        else:
+            assert d < 6, sq
+
+
+def test_synth_blank_tiles_have_no_glyph():
+    rows = ["." * 15] * 15
+    rows[7] = "......AeA......"
+    frame = render_board(Board.from_rows(rows), seed=2, level=LEVELS["easy"].with_(tile_styles=("plastic",)))
+    warp = cv2.cvtColor(_warp(frame), cv2.COLOR_BGR2GRAY)
+
+    def dark_share(sq: int) -> float:
+        x0, y0, x1, y1 = cell_rect(sq // SIZE, sq % SIZE)
+        cell = warp[y0 + 6:y1 - 6, x0 + 6:x1 - 6]
+        return float((cell < 100).mean())
+
+    assert dark_share(7 * 15 + 7) < 0.01          # blank: nothing printed
+    assert dark_share(7 * 15 + 6) > 0.08          # an A: ink
+    assert dark_share(7 * 15 + 8) > 0.08
+
+
+def test_synth_hand_marks_the_squares_it_covers():
+    board = random_board(8, 60)
+    level = LEVELS["typical"].with_(hand_prob=1.0)
+    found = 0
+    for seed in range(3):
+        frame = render_board(board, seed=seed, level=level, size=SMALL)
+        assert frame.meta["hand"] is True
+        found += bool(frame.occluded)
+        plain = render_board(board, seed=seed, level=level.with_(hand_prob=0.0), size=SMALL)
+        # covered squares look different from the same frame without the hand; far squares look the same
+        warp_h, warp_p = _warp(frame), _warp(plain)
+        for sq in frame.occluded:
+            x0, y0, x1, y1 = cell_rect(sq // SIZE, sq % SIZE)
+            assert np.abs(warp_h[y0:y1, x0:x1].astype(int) - warp_p[y0:y1, x0:x1]).max() > 25
+    assert found >= 2
+
+
+def test_synth_german_tiles_and_umlauts_render():
+    rows = ["." * 15] * 15
+    rows[7] = ".....ÄÖÜS......"
+    frame = render_board(Board.from_rows(rows), seed=1, level="easy", tile_set=GERMAN, size=SMALL)
+    assert frame.truth[7] == ".....ÄÖÜS......"
+
+
+def test_synth_bad_input_gives_clear_errors():
+    with pytest.raises(RenderError, match="H8.*'1'"):
+        render_board(Board.from_rows(["." * 15] * 7 + [".......1......."] + ["." * 15] * 7), seed=0)
+    with pytest.raises(RenderError, match="Ä"):
+        render_board(Board.from_rows(["." * 15] * 7 + [".......Ä......."] + ["." * 15] * 7), seed=0)
+    with pytest.raises(RenderError, match="Board"):
+        render_board(["." * 15] * 15, seed=0)  # type: ignore[arg-type]
+    with pytest.raises(RenderError, match="size"):
+        render_board(Board(), seed=0, size=(10, 10))
+    with pytest.raises(ValueError, match="unknown realism level 'medium'"):
+        render_board(Board(), seed=0, level="medium")
