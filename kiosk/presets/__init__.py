@@ -1,0 +1,1 @@
+"""Bundled rule presets: one TOML file per rule sheet (loaded by :mod:`kiosk.referee.presets`)."""

@@ -1,0 +1,365 @@
+"""The referee's event model: plain, immutable, JSON-serialisable values.
+
+Every event has ``t`` (the kiosk's time in ms, non-decreasing through a game) and a ``type`` string.
+``event.to_dict()`` gives ``{"type": ..., "t": ..., ...}``; :func:`event_from_dict` is its inverse and raises
+:class:`EventError` naming the bad field. Players are 0-based indexes into ``GameStarted.players``; squares are
+``row * 15 + col`` (:mod:`kiosk.rules.board`); tiles follow :mod:`kiosk.rules.tiles` (``"A"`` tile, ``"a"``
+designated blank, ``"?"`` blank not yet designated).
+
+Events the app sends (from the clock, the camera, the touchscreen, the judge) and events that
+:meth:`kiosk.referee.Referee.tick` produces when a time limit falls due are the same kind of value, so the
+journal replays both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, fields
+from typing import Any, ClassVar
+
+
+class EventError(ValueError):
+    """A dict is not a valid event (unknown type, missing or mistyped field); the message names the field."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Base of all events. ``t``: kiosk time in ms."""
+
+    type: ClassVar[str] = ""
+    t: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"type": ..., "t": ..., <fields>}`` with lists for tuples (JSON-ready)."""
+        out: dict[str, Any] = {"type": self.type}
+        for f in fields(self):
+            out[f.name] = _plain(getattr(self, f.name))
+        return out
+
+
+def _plain(v: Any) -> Any:
+    if isinstance(v, tuple | list):
+        return [_plain(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _plain(x) for k, x in v.items()}
+    return v
+
+
+# ------------------------------------------------------------------------------------------- game set-up
+
+
+@dataclass(frozen=True)
+class GameStarted(Event):
+    """A game begins: ``preset`` is the full preset dict (:meth:`Preset.to_dict`) so a journal replays alone.
+
+    ``players``: 2-4 names in turn order starting with ``first``; racks of 7 are drawn at once.
+    """
+
+    type: ClassVar[str] = "game_started"
+    preset: dict = field(default_factory=dict)
+    players: tuple[str, ...] = ()
+    first: int = 0
+    game_id: str = ""
+
+
+# ------------------------------------------------------------------------------------------ turn events
+
+
+@dataclass(frozen=True)
+class Play(Event):
+    """A board reading accepted at the clock press: ``player`` placed ``tiles`` ((square, tile), ...).
+
+    ``"?"`` marks a blank whose letter is still to be designated (:class:`BlankDesignated`).
+    """
+
+    type: ClassVar[str] = "play"
+    player: int = 0
+    tiles: tuple[tuple[int, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class BlankDesignated(Event):
+    """The letter (``"E"``) a blank played at ``square`` stands for; given once, never changed."""
+
+    type: ClassVar[str] = "blank_designated"
+    player: int = 0
+    square: int = 0
+    letter: str = ""
+
+
+@dataclass(frozen=True)
+class Pass(Event):
+    """``player`` passes (clock press with no change on the board)."""
+
+    type: ClassVar[str] = "pass"
+    player: int = 0
+
+
+@dataclass(frozen=True)
+class Exchange(Event):
+    """``player`` exchanges ``count`` tiles (the bag size does not change)."""
+
+    type: ClassVar[str] = "exchange"
+    player: int = 0
+    count: int = 0
+
+
+@dataclass(frozen=True)
+class Drew(Event):
+    """The player who just played has drawn replacement tiles (closes the hold window where the preset says)."""
+
+    type: ClassVar[str] = "drew"
+    player: int = 0
+
+
+# ------------------------------------------------------------------------------------- holds, challenges
+
+
+@dataclass(frozen=True)
+class Hold(Event):
+    """``player`` calls "hold" on the last play (considering a challenge)."""
+
+    type: ClassVar[str] = "hold"
+    player: int = 0
+
+
+@dataclass(frozen=True)
+class HoldReleased(Event):
+    """``player`` releases his hold: the play stands."""
+
+    type: ClassVar[str] = "hold_released"
+    player: int = 0
+
+
+@dataclass(frozen=True)
+class CourtesyNotice(Event):
+    """Due event: the hold has lasted the courtesy time; the player who played may draw tiles kept apart."""
+
+    type: ClassVar[str] = "courtesy_notice"
+
+
+@dataclass(frozen=True)
+class CourtesyDraw(Event):
+    """The held player drew his replacement tiles and keeps them apart from his rack."""
+
+    type: ClassVar[str] = "courtesy_draw"
+    player: int = 0
+
+
+@dataclass(frozen=True)
+class Challenge(Event):
+    """``player`` challenges the last play; ``words`` are the challenged words (empty = every word formed)."""
+
+    type: ClassVar[str] = "challenge"
+    player: int = 0
+    words: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ChallengeRuled(Event):
+    """The ruling on the open challenge (lexicon, confirmed by the judge ``judge``).
+
+    ``acceptable``: every challenged word is good (and the play may stand). ``invalid``: the failing words
+    (shown only where the preset lets the ruling name them).
+    """
+
+    type: ClassVar[str] = "challenge_ruled"
+    acceptable: bool = True
+    invalid: tuple[str, ...] = ()
+    judge: str = ""
+
+
+@dataclass(frozen=True)
+class ChallengeWithdrawn(Event):
+    """The challenger withdraws his challenge before the ruling (nsf: misunderstood blank), without penalty."""
+
+    type: ClassVar[str] = "challenge_withdrawn"
+    player: int = 0
+
+
+@dataclass(frozen=True)
+class TilesRemoved(Event):
+    """The board reading shows the tiles of a withdrawn play gone; play resumes."""
+
+    type: ClassVar[str] = "tiles_removed"
+
+
+@dataclass(frozen=True)
+class OutplayAccepted(Event):
+    """The opponent accepts the out-play (no challenge): the game ends."""
+
+    type: ClassVar[str] = "outplay_accepted"
+    player: int = 0
+
+
+@dataclass(frozen=True)
+class WindowClosed(Event):
+    """Due event: the hold/challenge window (or the out-play window) ran out."""
+
+    type: ClassVar[str] = "window_closed"
+
+
+# ---------------------------------------------------------------------------------------------- time
+
+
+@dataclass(frozen=True)
+class TimeWarning(Event):
+    """Due event: ``kind`` "turn" or "session" time has ``remaining_ms`` left."""
+
+    type: ClassVar[str] = "time_warning"
+    kind: str = "session"
+    remaining_ms: int = 0
+    player: int = -1
+
+
+@dataclass(frozen=True)
+class TurnTimeExpired(Event):
+    """Due event: ``player`` used the whole per-turn limit."""
+
+    type: ClassVar[str] = "turn_time_expired"
+    player: int = 0
+
+
+@dataclass(frozen=True)
+class OvertimeStarted(Event):
+    """Due event: ``player``'s game time ran out; overtime penalties now accrue."""
+
+    type: ClassVar[str] = "overtime_started"
+    player: int = 0
+
+
+@dataclass(frozen=True)
+class OvertimeCapExceeded(Event):
+    """Due event: ``player`` went past the preset's overtime cap and loses the game."""
+
+    type: ClassVar[str] = "overtime_cap_exceeded"
+    player: int = 0
+
+
+@dataclass(frozen=True)
+class SessionTimeUp(Event):
+    """Due event: the session time limit is reached; the game is called (players enter racks)."""
+
+    type: ClassVar[str] = "session_time_up"
+
+
+# ---------------------------------------------------------------------------------------- judge, end
+
+
+@dataclass(frozen=True)
+class ClockNeutralised(Event):
+    """The clock is stopped for ``reason`` (judge call, recount); nobody's time runs."""
+
+    type: ClassVar[str] = "clock_neutralised"
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class ClockResumed(Event):
+    """The neutralised clock restarts for the player on move."""
+
+    type: ClassVar[str] = "clock_resumed"
+
+
+@dataclass(frozen=True)
+class JudgeAdjustment(Event):
+    """The judge adds ``points`` (may be negative) to ``player`` for ``reason``."""
+
+    type: ClassVar[str] = "judge_adjustment"
+    player: int = 0
+    points: int = 0
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class GameCalled(Event):
+    """The game is ended by the judge / captain (no plays possible, time called); racks are entered next."""
+
+    type: ClassVar[str] = "game_called"
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class RacksEntered(Event):
+    """Players' remaining racks at the end (``racks[i]`` for player i; ``"?"`` for a blank)."""
+
+    type: ClassVar[str] = "racks_entered"
+    racks: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class KioskResumed(Event):
+    """The kiosk restarted from its journal at ``t``; it was down since ``down_since`` (charged to nobody)."""
+
+    type: ClassVar[str] = "kiosk_resumed"
+    down_since: int = 0
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.type: cls
+    for cls in (GameStarted, Play, BlankDesignated, Pass, Exchange, Drew, Hold, HoldReleased, CourtesyNotice,
+                CourtesyDraw, Challenge, ChallengeRuled, ChallengeWithdrawn, TilesRemoved, OutplayAccepted,
+                WindowClosed, TimeWarning, TurnTimeExpired, OvertimeStarted, OvertimeCapExceeded, SessionTimeUp,
+                ClockNeutralised, ClockResumed, JudgeAdjustment, GameCalled, RacksEntered, KioskResumed)
+}
+
+
+def _coerce(cls_name: str, name: str, kind: str, val: Any) -> Any:
+    where = f"{cls_name}.{name}"
+    if kind == "int":
+        if isinstance(val, bool) or not isinstance(val, int):
+            raise EventError(f"{where}: expected a whole number, got {val!r}")
+        return val
+    if kind == "bool":
+        if not isinstance(val, bool):
+            raise EventError(f"{where}: expected true/false, got {val!r}")
+        return val
+    if kind == "str":
+        if not isinstance(val, str):
+            raise EventError(f"{where}: expected a string, got {val!r}")
+        return val
+    if kind == "dict":
+        if not isinstance(val, dict):
+            raise EventError(f"{where}: expected an object, got {val!r}")
+        return val
+    if kind == "strs":
+        if not isinstance(val, list | tuple) or not all(isinstance(x, str) for x in val):
+            raise EventError(f"{where}: expected a list of strings, got {val!r}")
+        return tuple(val)
+    if kind == "tiles":
+        ok = isinstance(val, list | tuple) and all(
+            isinstance(x, list | tuple) and len(x) == 2 and isinstance(x[0], int) and not isinstance(x[0], bool)
+            and isinstance(x[1], str) for x in val)
+        if not ok:
+            raise EventError(f"{where}: expected a list of [square, tile] pairs, got {val!r}")
+        return tuple((int(sq), tile) for sq, tile in val)
+    raise AssertionError(kind)
+
+
+_KINDS = {"int": "int", "bool": "bool", "str": "str", "dict": "dict", "tuple[str, ...]": "strs",
+          "tuple[tuple[int, str], ...]": "tiles"}
+
+
+def event_from_dict(data: Any) -> Event:
+    """Rebuild an event from :meth:`Event.to_dict` output (e.g. a journal row or a stream message).
+
+    Raises:
+        EventError: not a dict, unknown ``type``, unknown/missing/mistyped field (named in the message).
+    """
+    if not isinstance(data, dict):
+        raise EventError(f"an event is an object with a 'type', got {type(data).__name__}")
+    kind = data.get("type")
+    cls = EVENT_TYPES.get(kind)  # type: ignore[arg-type]
+    if cls is None:
+        raise EventError(f"unknown event type {kind!r} (known: {', '.join(sorted(EVENT_TYPES))})")
+    known = {f.name: f for f in fields(cls)}
+    for key in data:
+        if key != "type" and key not in known:
+            raise EventError(f"{kind}.{key}: unknown field")
+    if "t" not in data:
+        raise EventError(f"{kind}.t: missing field (time in ms)")
+    args = {}
+    for name, f in known.items():
+        if name not in data:
+            continue
+        args[name] = _coerce(kind, name, _KINDS[str(f.type)], data[name])
+    return cls(**args)

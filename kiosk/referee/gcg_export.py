@@ -1,0 +1,94 @@
+"""GCG export of a refereed game (written with :mod:`kiosk.rules.gcg`, read back by ``kiosk replay``).
+
+Lines written from the referee's history: plays, passes (a turn lost to a failed challenge or the turn limit
+is a pass), exchanges (``-N``: the kiosk knows only the count), withdrawn phonies (``--``), challenge bonuses
+(``(challenge)``), end-of-game rack points (out player's ``(RACK) +N``; each player's own-rack ``-N``) and
+overtime penalties (``(time)``). The camera cannot see racks, so the rack field is left out where the
+referee does not know it (the GCG spec allows it; ``kiosk replay`` accepts it).
+
+GCG has no line for a penalty deducted from a player's score during the game (``team`` challenge penalties,
+a judge's adjustment): those become ``#note`` lines and are left out of the GCG running totals, which the
+note says. Holds, courtesy draws and rulings are written as notes too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from kiosk.referee.state import GameState
+from kiosk.rules.board import parse_coordinate
+from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame, Player, write_gcg
+
+
+def _nicks(names: tuple[str, ...]) -> list[str]:
+    out: list[str] = []
+    for i, name in enumerate(names):
+        nick = re.sub(r"[^\w]", "_", name.strip()) or f"p{i + 1}"
+        while nick in out:
+            nick += f"_{i + 1}"
+        out.append(nick)
+    return out
+
+
+def to_gcg_game(state: GameState, *, lexicon: str | None = None, title: str | None = None) -> GcgGame:
+    """The refereed game (a :class:`GameState`, e.g. ``Referee.state``) as a :class:`GcgGame`.
+
+    Raises:
+        ValueError: the game has not started.
+    """
+    if not state.players:
+        raise ValueError("no game to export: the game has not started")
+    nicks = _nicks(state.players)
+    game = GcgGame(name=title or "kiosk game", players=[Player(n, name) for n, name in zip(nicks, state.players)])
+    if title:
+        game.pragmas["title"] = [title]
+    if lexicon:
+        game.pragmas["lexicon"] = [lexicon]
+    game.pragmas["description"] = [f"refereed by the kiosk under preset {state.preset}"]
+    totals = [0] * len(state.players)
+    events = game.events
+    for rec in state.history:
+        p = rec.player
+        nick = nicks[p]
+        kind = rec.kind
+        if kind in ("challenge_penalty", "phony_penalty", "judge"):
+            what = {"challenge_penalty": "penalty for a failed challenge", "phony_penalty": "penalty for a phony",
+                    "judge": f"judge adjustment: {rec.note}"}[kind]
+            note = f"{state.players[p]} {rec.points:+d} ({what}; not in the GCG totals)"
+            (events[-1].notes if events else game.notes).append(note)
+            continue
+        totals[p] += rec.points
+        ev: GcgEvent
+        if kind == "play":
+            lp = rec.play
+            assert lp is not None
+            ev = GcgEvent(EventKind.PLAY, nick, score=rec.points, cumulative=totals[p],
+                          coordinate=parse_coordinate(lp.coordinate), word=lp.word)
+        elif kind in ("pass", "lost_turn"):
+            ev = GcgEvent(EventKind.PASS, nick, score=0, cumulative=totals[p])
+            if kind == "lost_turn":
+                ev.notes.append(f"{state.players[p]} loses this turn ({rec.note})")
+        elif kind == "exchange":
+            ev = GcgEvent(EventKind.EXCHANGE, nick, score=0, cumulative=totals[p], count=rec.count)
+        elif kind == "withdrawn":
+            ev = GcgEvent(EventKind.WITHDRAWN, nick, score=rec.points, cumulative=totals[p])
+        elif kind == "challenge_bonus":
+            ev = GcgEvent(EventKind.CHALLENGE_BONUS, nick, score=rec.points, cumulative=totals[p])
+        elif kind == "end_rack":
+            ev = GcgEvent(EventKind.END_RACK, nick, score=rec.points, cumulative=totals[p], tiles=rec.rack)
+        elif kind == "own_rack":
+            ev = GcgEvent(EventKind.END_RACK, nick, rack=rec.rack, score=rec.points, cumulative=totals[p],
+                          tiles=rec.rack)
+        elif kind == "time_penalty":
+            ev = GcgEvent(EventKind.TIME_PENALTY, nick, score=rec.points, cumulative=totals[p])
+        else:  # pragma: no cover - every history kind is handled above
+            raise ValueError(f"unknown history line {kind}")
+        events.append(ev)
+    if state.result is None:
+        game.incomplete = True
+    return game
+
+
+def export_gcg(state: GameState, *, lexicon: str | None = None, title: str | None = None) -> str:
+    """GCG text of the refereed game (UTF-8, LF). See :func:`to_gcg_game`."""
+    return write_gcg(to_gcg_game(state, lexicon=lexicon, title=title))

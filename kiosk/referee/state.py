@@ -1,0 +1,192 @@
+"""Read-only values the referee hands out: the state snapshot, results of ``apply``, prompts, the game result.
+
+Everything here is frozen and made of tuples, so two snapshots compare equal exactly when the games are in
+the same state (the journal's crash test relies on that).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk.referee.clock import ClockState
+
+# phases
+NOT_STARTED = "not_started"
+PLAYING = "playing"          # a player is on move (a challenge window on the previous play may be open)
+DESIGNATING = "designating"  # a play waits for its blanks' letters (clock neutralised)
+CHALLENGED = "challenged"    # a challenge waits for its ruling (clock neutralised)
+REMOVING = "removing"        # a withdrawn play's tiles must come off the board before play resumes
+OUTPLAY = "outplay"          # the out-play window: the opponent may only accept, hold or challenge
+RACK_ENTRY = "rack_entry"    # the game ended without an out-play: players enter their racks
+OVER = "over"
+
+
+@dataclass(frozen=True)
+class Result:
+    """What :meth:`Referee.apply` did.
+
+    Attributes:
+        accepted: the event took effect (and was added to the accepted events).
+        reason: why it was refused (for the screen), or a short note when accepted.
+        code: machine code of a refusal ("wrong_player", "window_closed", "impossible_tiles", a
+            :class:`PlacementError` code ...).
+        judge: the refusal needs the judge (usually a camera misread: tiles that cannot exist).
+        squares: squares the refusal is about (to mark on the board view).
+    """
+
+    accepted: bool
+    reason: str = ""
+    code: str = ""
+    judge: bool = False
+    squares: tuple[int, ...] = ()
+
+    def __bool__(self) -> bool:
+        return self.accepted
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Something the kiosk must show or ask now.
+
+    ``kind`` is one of: "designate_blank", "challenge_window", "hold", "courtesy_draw", "challenge_ruling",
+    "remove_tiles", "outplay_window", "rack_entry", "clock_neutralised", "game_over".
+    ``player``: whom it addresses (-1: everyone / the judge); ``until_ms``: when it lapses, if it does.
+    ``data``: kind-specific details as sorted (key, value) pairs.
+    """
+
+    kind: str
+    player: int
+    text: str
+    until_ms: int | None = None
+    squares: tuple[int, ...] = ()
+    data: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class PlayRecord:
+    """A tile play as the referee keeps it (also what GCG export writes).
+
+    Attributes:
+        player: who played. tiles: ((square, tile), ...) with blanks lower-case once designated.
+        coordinate: GCG coordinate of the main word ("8D"); word: the main word (lower-case blanks).
+        words: every word formed (main first). score: points of the play (0 until scored).
+        rack_before: tiles the player had (count). drawn: tiles drawn after it; kept_apart: drawn under the
+        courtesy rule and kept apart. game_word_bonus: points from the game word. off_centre_first: a first
+        play missing the centre. outplay: the play emptied the rack with the bag empty.
+        withdrawn: challenged off. bonus: points the challenged player got for a failed challenge.
+    """
+
+    player: int
+    tiles: tuple[tuple[int, str], ...]
+    coordinate: str = ""
+    word: str = ""
+    words: tuple[str, ...] = ()
+    score: int = 0
+    rack_before: int = 7
+    to_draw: int = 0
+    drawn: int = 0
+    kept_apart: int = 0
+    game_word_bonus: int = 0
+    off_centre_first: bool = False
+    outplay: bool = False
+    withdrawn: bool = False
+    bonus: int = 0
+    t: int = 0
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One line of the game's history (for GCG export and the scoresheet).
+
+    ``kind``: "play", "pass", "exchange", "withdrawn", "lost_turn", "challenge_bonus", "challenge_penalty",
+    "phony_penalty", "end_rack", "own_rack", "time_penalty", "judge". ``points``: change to the player's score.
+    """
+
+    kind: str
+    player: int
+    points: int
+    total: int
+    play: PlayRecord | None = None
+    count: int = 0
+    rack: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """The finished game.
+
+    Attributes:
+        reason: "out_play", "six_scoreless", "called", "time_limit", "phony_loses", "challenge_loses",
+            "overtime_cap".
+        final: scores after every adjustment. before_racks: scores before the rack adjustment.
+        rack_adjust / time_penalty: per player. racks: final racks (known or entered).
+        wins: win credit per player (1, 0.5 each for a tie under "half", 0).
+        went_out: who played out, or None. forfeit: who lost by rule (cap, TRIPLE), or None.
+    """
+
+    reason: str
+    final: tuple[int, ...]
+    before_racks: tuple[int, ...]
+    rack_adjust: tuple[int, ...]
+    time_penalty: tuple[int, ...]
+    racks: tuple[str, ...]
+    wins: tuple[float, ...]
+    went_out: int | None = None
+    forfeit: int | None = None
+
+
+@dataclass(frozen=True)
+class GameState:
+    """Read-only snapshot of the refereed game (for the UI, the stream and tests).
+
+    Attributes:
+        phase: one of the phase constants of this module. on_move: the player whose turn it is (or None).
+        scores: running scores (points). board: 225 cells ("" empty). bag: tiles in the bag (tiles kept apart
+        under the courtesy rule are out of it). racks: tiles on each rack (count; kept-apart tiles not
+        included). kept_apart: courtesy tiles held by the player who played. unseen: (tile, count) pairs of
+        the full set minus the board (bag plus every rack). clock: the chess clock at ``last_t``.
+        scoreless_run: successive scoreless turns. last_play: the play that can still be challenged or the
+        most recent one. window_until_ms: when the hold/challenge window closes (None: until the next turn
+        or closed). hold_by / hold_since_ms: the hold in progress. challenge_by: the open challenge.
+        skip_next: players who lose their next turn. game_word_available: the game word bonus is unclaimed.
+        result: the finished game. history: every scoring line. downtime_ms: time the kiosk was down,
+        charged to nobody. last_t: time of the last accepted event. events: count of accepted events.
+    """
+
+    phase: str
+    preset: str
+    players: tuple[str, ...]
+    on_move: int | None
+    turn: int
+    scores: tuple[int, ...]
+    board: tuple[str, ...]
+    bag: int
+    racks: tuple[int, ...]
+    kept_apart: int
+    unseen: tuple[tuple[str, int], ...]
+    clock: ClockState | None
+    scoreless_run: int
+    last_play: PlayRecord | None
+    window_open: bool
+    window_until_ms: int | None
+    hold_by: int | None
+    hold_since_ms: int | None
+    courtesy_given: bool
+    challenge_by: int | None
+    challenge_words: tuple[str, ...]
+    ruling: str
+    skip_next: tuple[bool, ...]
+    game_word_available: bool
+    neutralised: str
+    overtime_notified: tuple[bool, ...]
+    warnings_given: tuple[str, ...]
+    pending_blanks: tuple[int, ...]
+    result: GameResult | None
+    history: tuple[TurnRecord, ...]
+    downtime_ms: int
+    last_t: int
+    started_t: int
+    events: int
+    notes: tuple[str, ...] = field(default=())
