@@ -16,8 +16,8 @@ The premium layout is data (``data/layouts/standard.txt``); the centre H8 is a D
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from importlib import resources
+from typing import NamedTuple
 
 SIZE = 15
 COLUMNS = "ABCDEFGHIJKLMNO"
@@ -63,8 +63,7 @@ def team_label(sq: int) -> str:
     return f"{COLUMNS[sq // SIZE]}{sq % SIZE + 1}"
 
 
-@dataclass(frozen=True, slots=True)
-class Coordinate:
+class Coordinate(NamedTuple):
     """Where a word starts and which way it runs.
 
     Attributes:

@@ -142,7 +142,8 @@ class _RackPattern:
 
     @staticmethod
     def match(tok: str) -> bool:
-        return all(ch == "?" or (ch.isalpha() and ch.isupper()) for ch in tok)
+        letters = tok.replace("?", "")
+        return not letters or (letters.isalpha() and letters.isupper())
 
 
 class _WordPattern:
@@ -150,7 +151,8 @@ class _WordPattern:
 
     @staticmethod
     def match(tok: str) -> bool:
-        return all(ch in ".()" or ch.isalpha() for ch in tok)
+        letters = tok.replace(".", "").replace("(", "").replace(")", "")
+        return not letters or letters.isalpha()
 
 
 _RACK = _RackPattern()

@@ -91,6 +91,11 @@ class _Stop(Exception):
     pass
 
 
+def _not_within(tiles: str, rack: str) -> bool:
+    """True when ``tiles`` uses some letter more often than ``rack`` holds it."""
+    return any(tiles.count(ch) > rack.count(ch) for ch in set(tiles))
+
+
 def guess_tile_set(game: GcgGame) -> TileSet:
     """The tile set a record uses: its ``#tile-distribution``/``#tile-set`` pragma when it names a bundled set,
     else German when its racks and words use letters only the German set has, else English."""
@@ -99,16 +104,10 @@ def guess_tile_set(game: GcgGame) -> TileSet:
             word = value.split()[0].lower() if value.split() else ""
             if word in bundled_tile_sets():
                 return load_tile_set(word)
-    letters = set()
-    for ev in game.events:
-        letters.update(ch.upper() for ch in ev.rack + ev.word + ev.tiles if ch.isalpha())
+    letters = {ch for ch in "".join(ev.rack + ev.word + ev.tiles for ev in game.events).upper() if ch.isalpha()}
     if letters - set(ENGLISH.values) and not letters - set(GERMAN.values):
         return GERMAN
     return ENGLISH
-
-
-def _board_tiles(board: Board) -> Counter:
-    return Counter(BLANK if c.islower() else c for c in board.cells if c)
 
 
 class _Replayer:
@@ -119,9 +118,13 @@ class _Replayer:
         self.keep_positions = positions
         n = len(game.players)
         self.n = n
+        self.seats: dict[str, list[int]] = {}
+        for i, pl in enumerate(game.players):
+            self.seats.setdefault(pl.nick, []).append(i)
         self.res = ReplayResult(game.name, tile_set, [p.nick for p in game.players], totals=[0] * n)
         self.board = self.res.board
         self.full = tile_set.full_bag()
+        self._unseen = dict(self.full)  # full set minus the board, kept up to date on every place/remove
         self.sizes = [min(tile_set.rack_size, 10**9)] * n
         self.bag = tile_set.total_tiles - n * tile_set.rack_size
         self.turn = 0
@@ -145,10 +148,19 @@ class _Replayer:
 
     # -- helpers
     def unseen(self) -> Counter:
-        return self.full - _board_tiles(self.board)
+        """Tiles not on the board (blanks as ``?``): the bag plus every rack."""
+        return Counter({t: n for t, n in self._unseen.items() if n > 0})
+
+    def _move_tiles(self, tiles: list[str], sign: int) -> None:
+        for t in tiles:
+            key = BLANK if t.islower() else t
+            self._unseen[key] = self._unseen.get(key, 0) - sign
 
     def check_exists(self, ev: GcgEvent, tiles: str, what: str) -> None:
         if not tiles:
+            return
+        unseen = self._unseen
+        if all(tiles.count(t) <= unseen.get(t, 0) for t in set(tiles)):
             return
         extra = Counter(tiles) - self.unseen()
         if extra:
@@ -159,7 +171,8 @@ class _Replayer:
                        fatal=False)
 
     def player_of(self, ev: GcgEvent, expected: int) -> int:
-        idxs = [i for i, p in enumerate(self.game.players) if p.nick == ev.nick]
+        """The player index of an event's nick (records with one nick for two players: by turn order)."""
+        idxs = self.seats[ev.nick]
         return expected if expected in idxs else idxs[0]
 
     def settle(self, ev: GcgEvent, p: int, delta: int) -> None:
@@ -214,7 +227,7 @@ class _Replayer:
                 if ev.score != 0:
                     self.mismatch(ev, "a pass or exchange scores 0", 0, ev.score)
                 if k is EventKind.EXCHANGE:
-                    if ev.tiles and ev.rack and Counter(ev.tiles) - Counter(ev.rack):
+                    if ev.tiles and ev.rack and _not_within(ev.tiles, ev.rack):
                         self.error(ev, f"exchanged tiles '{ev.tiles}' not in rack '{ev.rack}'", fatal=False)
                     if self.bag < 7:
                         self.error(ev, f"exchange with only {self.bag} tiles in the bag (at least 7 needed)")
@@ -277,10 +290,12 @@ class _Replayer:
         if not tiles:
             self.error(ev, f"illegal play: {ev.coordinate} {ev.word} places no tile (every square is already covered)")
         used = "".join(BLANK if t.islower() else t for _, t in tiles)
-        if ev.rack and Counter(used) - Counter(ev.rack):
+        if not ev.rack:
+            self.check_exists(ev, used, "played tiles")  # with a rack, the rack was checked already
+        elif _not_within(used, ev.rack):
             missing = "".join(sorted((Counter(used) - Counter(ev.rack)).elements()))
             self.error(ev, f"played tile(s) {missing} not in rack '{ev.rack}'", fatal=False)
-        self.check_exists(ev, used, "played tiles")
+            self.check_exists(ev, used, "played tiles")
         if len(tiles) > self.sizes[p]:
             self.error(ev, f"plays {len(tiles)} tiles from a rack of {self.sizes[p]}")
         try:
@@ -295,6 +310,7 @@ class _Replayer:
             self.mismatch(ev, f"{ev.coordinate} {ev.word} scores", ps.total, ev.score)
             applied = ev.score
         self.board.place(tiles)
+        self._move_tiles([t for _, t in tiles], +1)
         self.res.moves += 1
         lp = {"player": p, "squares": [sq for sq, _ in tiles], "applied": applied, "rack": ev.rack,
               "sizes": list(self.sizes), "bag": self.bag, "scoreless": self.scoreless, "phase": self.phase}
@@ -323,6 +339,7 @@ class _Replayer:
         if ev.rack and lp["rack"] and Counter(ev.rack) != Counter(lp["rack"]):
             self.error(ev, f"rack '{ev.rack}' returned after the phony does not match the play's rack '{lp['rack']}'", fatal=False)
         p = lp["player"]
+        self._move_tiles([self.board[sq] for sq in lp["squares"]], -1)
         self.board.remove(lp["squares"])
         self.sizes = lp["sizes"]
         self.bag = lp["bag"]

@@ -13,7 +13,7 @@ game word (seed 001), the ``team`` plural-S ban (seed 004), the ``nsf`` off-cent
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from kiosk.rules.board import LETTER_MULTIPLIER, SIZE, WORD_MULTIPLIER, Board, Coordinate
 from kiosk.rules.placement import PlacementError, validate_placement
@@ -21,8 +21,7 @@ from kiosk.rules.tiles import ENGLISH, TileSet
 from kiosk.rules.variants import STANDARD, ScoringRules
 
 
-@dataclass(frozen=True, slots=True)
-class WordScore:
+class WordScore(NamedTuple):
     """One word a play formed.
 
     Attributes:
@@ -38,8 +37,7 @@ class WordScore:
     main: bool
 
 
-@dataclass(frozen=True, slots=True)
-class PlayScore:
+class PlayScore(NamedTuple):
     """The scored play.
 
     Attributes:
