@@ -18,7 +18,7 @@ from kiosk.rules.board import DLS, DWS, LAYOUT, SIZE, TLS, TWS
 from kiosk.vision.geometry import DEFAULT_GEOMETRY, BoardGeometry
 from kiosk.vision.synth.textures import cloth, smooth_noise, wood
 
-TABLE_MM = 70.0       # table visible around the board inside the texture (beyond it the texture is mirrored)
+TABLE_MM = 120.0      # table visible around the board inside the texture (beyond it the texture is mirrored)
 BOARD_STYLES = ("classic", "green")
 TABLE_STYLES = ("wood", "grey-cloth", "blue-cloth")
 _SHIFT = 4            # cv2 sub-pixel drawing bits
@@ -38,13 +38,14 @@ class BoardStyle:
     label_ink: tuple[int, int, int]
     star_ink: tuple[int, int, int]
     line_mm: float
+    crease: bool = False  # a folding board: the hinge line across the middle
 
 
 STYLES: dict[str, BoardStyle] = {
     "classic": BoardStyle(  # the familiar beige board: tan squares, cream lines, red/pink/blue premium squares
         plain=(160, 184, 200), lines=(226, 236, 240), edge=(150, 176, 194), rim=(40, 40, 110),
         premium={TWS: (52, 44, 196), DWS: (160, 160, 236), TLS: (190, 120, 30), DLS: (232, 206, 150)},
-        label_ink=(30, 30, 30), star_ink=(20, 20, 20), line_mm=1.0),
+        label_ink=(30, 30, 30), star_ink=(20, 20, 20), line_mm=1.0, crease=True),
     "green": BoardStyle(  # a club/tournament board: green squares, dark lines, white frame
         plain=(54, 118, 26), lines=(25, 45, 25), edge=(232, 234, 230), rim=(60, 60, 60),
         premium={TWS: (50, 40, 215), DWS: (120, 135, 240), TLS: (150, 60, 20), DLS: (220, 180, 110)},
@@ -163,6 +164,12 @@ def board_texture(style: str = "classic", table: str = "wood", ppm: float = 4.0,
         elif kind in _LABELS:
             ink = (245, 245, 245) if kind in (TWS, TLS) else st.label_ink  # white print on the dark squares
             _text_centred(img, _LABELS[kind], (centre[0], centre[1]), (cell - st.line_mm) * ppm, ink)
+    if st.crease:  # the fold runs across the middle of row 8: a thin dark gap with a lit edge beside it
+        y = g / 2 + 0.3
+        _rect(img, tex, -b, y - 0.35, g + b, y + 0.35, tuple(int(c * 0.55) for c in st.plain))
+        band = img.copy()
+        _rect(band, tex, -b, y + 0.35, g + b, y + 1.6, (255, 255, 255))
+        cv2.addWeighted(band, 0.08, img, 0.92, 0, dst=img)
     # print texture: slight unevenness of the printed surface
     rng = np.random.default_rng(BOARD_STYLES.index(style) + 101)
     shade = 1.0 + 0.03 * smooth_noise(rng, (n, n), (6, 6))

@@ -122,6 +122,23 @@ def motion_blur(img: np.ndarray, length_px: float, angle_deg: float) -> np.ndarr
     return cv2.filter2D(img, -1, k)
 
 
+def chroma_subsample(img: np.ndarray) -> np.ndarray:
+    """YUV 4:2:0 round trip: the colour (Cr, Cb) at half resolution, the brightness untouched."""
+    ycc = cv2.cvtColor(img, cv2.COLOR_BGR2YCrCb)
+    h, w = img.shape[:2]
+    for ch in (1, 2):
+        half = cv2.resize(ycc[:, :, ch], (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA)
+        ycc[:, :, ch] = cv2.resize(half, (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR)
+
+
+def sharpen(img: np.ndarray, amount: float, sigma_px: float = 1.2) -> np.ndarray:
+    """The camera's unsharp masking: ``img + amount * (img - blur(img))`` (overshoot halos, louder noise)."""
+    if amount <= 0.01:
+        return img
+    return cv2.addWeighted(img, 1 + amount, cv2.GaussianBlur(img, (0, 0), sigma_px), -amount, 0)
+
+
 @cache
 def _noise_pool(h: int, w: int) -> np.ndarray:
     pool = np.random.default_rng(12345).standard_normal((h + 64, w + 64, 3), np.float32)

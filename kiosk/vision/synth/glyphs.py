@@ -21,6 +21,7 @@ _HERSHEY = {
     "hershey-triplex": (cv2.FONT_HERSHEY_TRIPLEX, 0.075),
     "hershey-complex": (cv2.FONT_HERSHEY_COMPLEX, 0.07),
 }
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pygame is imported lazily, for its font only
 _REF_PX = 160  # reference cap height at which glyphs are drawn before scaling
 _UMLAUTS = {"Ä": "A", "Ö": "O", "Ü": "U"}
 
@@ -51,7 +52,6 @@ def _crop(mask: np.ndarray, origin: tuple[int, int]) -> tuple[np.ndarray, float,
 @cache
 def _pygame_font(px: int):  # noqa: ANN202 - pygame type
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
     if not pygame.font.get_init():

@@ -9,7 +9,8 @@ Levels:
 * ``"typical"``: a tournament hall with a fixed overhead camera (Raspberry Pi HQ/v2 class, 2028x1520): slight
   tilt and board rotation, mild lens distortion, ceiling-light gradients and colour casts, the occasional glare
   spot or body shadow, slight defocus, sensor noise, JPEG on half the frames, tiles a little off-centre and
-  askew, now and then one upside down or sideways, rarely a hand over the board.
+  askew, now and then one upside down or sideways, the players' racks beside the board, rarely a hand over
+  the board.
 * ``"hard"``: a badly placed camera and a poor room: strong tilt, any board rotation, strong distortion,
   harsh light, glare, shadows, blur, noise, heavy JPEG, hands over the board often.
 """
@@ -55,14 +56,17 @@ class RealismParams:
     shadow_prob: float = 0.2                      # a person's shadow over part of the board
     shadow_strength: Range = (0.15, 0.35)
     # optics and sensor
-    defocus_sigma_px: Range = (0.4, 1.1)
+    defocus_sigma_px: Range = (0.5, 1.3)
     motion_blur_prob: float = 0.05
     motion_blur_px: Range = (2.0, 4.0)
-    noise_sigma: Range = (1.5, 4.0)               # grey levels (0..255), before JPEG
+    noise_sigma: Range = (2.0, 5.0)               # grey levels (0..255), before JPEG
+    chroma_subsampling: bool = True               # YUV 4:2:0 from the camera pipeline: colour at half resolution
     jpeg_prob: float = 0.5
-    jpeg_quality: Range = (80, 95)
-    # people
+    jpeg_quality: Range = (70, 92)
+    sharpen: Range = (0.2, 0.6)                   # the camera's own unsharp masking (amount), after the noise
+    # people and things
     hand_prob: float = 0.03
+    racks_prob: float = 0.6                       # the players' tile racks on the table beside the board
 
     def with_(self, **changes: object) -> RealismParams:
         """A copy with some knobs changed (e.g. ``LEVELS["typical"].with_(hand_prob=1.0)``)."""
@@ -95,8 +99,11 @@ LEVELS: dict[str, RealismParams] = {
         defocus_sigma_px=(0.3, 0.6),
         motion_blur_prob=0.0,
         noise_sigma=(1.0, 2.0),
+        chroma_subsampling=False,
         jpeg_prob=0.0,
+        sharpen=(0.0, 0.2),
         hand_prob=0.0,
+        racks_prob=0.0,
     ),
     "typical": RealismParams(name="typical"),
     "hard": RealismParams(
@@ -130,7 +137,9 @@ LEVELS: dict[str, RealismParams] = {
         noise_sigma=(4.0, 9.0),
         jpeg_prob=1.0,
         jpeg_quality=(45, 85),
+        sharpen=(0.3, 1.0),
         hand_prob=0.3,
+        racks_prob=0.8,
     ),
 }
 

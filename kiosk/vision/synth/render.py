@@ -23,6 +23,7 @@ from kiosk.vision.synth.board_art import TABLE_MM, TABLE_STYLES, BoardTexture, b
 from kiosk.vision.synth.camera import Camera, make_camera, texture_maps
 from kiosk.vision.synth.hand import draw_hand
 from kiosk.vision.synth.levels import RealismParams, get_level
+from kiosk.vision.synth.racks import draw_racks
 from kiosk.vision.synth.tile_art import TileLook, face_shape, pick_look, tile_face
 
 _SHIFT = 4
@@ -116,6 +117,25 @@ def _tile_rng(scene_seed: int, sq: int, ch: str) -> np.random.Generator:
     return np.random.default_rng([scene_seed & 0xFFFFFFFF, sq, ord(ch)])
 
 
+def paste_face(tex: np.ndarray, face: np.ndarray, centre_px: np.ndarray, angle: float, sx: float, sy: float) -> None:
+    """Composite a face (SxSx4 premultiplied, see :func:`tile_face`) into ``tex`` (uint8, in place): scaled by
+    ``sx`` across and ``sy`` down its own axes, turned by ``angle`` (rad), centred at ``centre_px``."""
+    size = face.shape[0]
+    c, s = math.cos(angle), math.sin(angle)
+    A = np.array([[c * sx, -s * sy], [s * sx, c * sy]])
+    r = int(math.ceil(size * max(sx, sy) * 0.75)) + 2
+    x0, y0 = int(centre_px[0]) - r, int(centre_px[1]) - r
+    cs = (size - 1) / 2
+    offset = np.array([centre_px[0] - x0, centre_px[1] - y0]) - A @ np.array([cs, cs])
+    M = np.hstack([A, offset[:, None]]).astype(np.float32)
+    if x0 < 0 or y0 < 0 or x0 + 2 * r + 1 > tex.shape[1] or y0 + 2 * r + 1 > tex.shape[0]:
+        return  # off the texture
+    warped = cv2.warpAffine(face, M, (2 * r + 1, 2 * r + 1), flags=cv2.INTER_LINEAR)
+    roi = tex[y0:y0 + 2 * r + 1, x0:x0 + 2 * r + 1]
+    a = warped[:, :, 3:4]
+    roi[:] = (roi * (1 - a) + warped[:, :, :3] + 0.5).astype(np.uint8)
+
+
 def _draw_tiles(tex: np.ndarray, bt: BoardTexture, board: Board, tile_set: TileSet, look: TileLook,
                 camera: Camera, p: RealismParams, scene_seed: int, light: np.ndarray, geometry: BoardGeometry,
                 thickness: float, meta: dict) -> None:
@@ -146,7 +166,6 @@ def _draw_tiles(tex: np.ndarray, bt: BoardTexture, board: Board, tile_set: TileS
     half = geometry.tile_mm / 2
     for i in order:
         _blend_alpha(tex, shadow, bt.to_px((centres[i] + light)[None])[0], 0.35)
-    cs = (size - 1) / 2
     for i in order:
         sq, ch = squares[i], board.cells[squares[i]]
         _, ang_deg, turn, variant = jitter[i]
@@ -159,18 +178,7 @@ def _draw_tiles(tex: np.ndarray, bt: BoardTexture, board: Board, tile_set: TileS
                            cv2.LINE_AA, _SHIFT)
         lettered = ch != BLANK and not ch.islower()
         face = tile_face(ch if lettered else None, tile_set.values.get(ch) if lettered else None, look, size, variant)
-        total = ang + math.radians(90 * turn)
-        c, s = math.cos(total) * zoom, math.sin(total) * zoom
-        tc = bt.to_px(top[None])[0]
-        r = int(math.ceil(size * zoom * 0.75)) + 2
-        x0, y0 = int(tc[0]) - r, int(tc[1]) - r
-        M = np.array([[c, -s, tc[0] - x0 - (c * cs - s * cs)], [s, c, tc[1] - y0 - (s * cs + c * cs)]], np.float32)
-        warped = cv2.warpAffine(face, M, (2 * r + 1, 2 * r + 1), flags=cv2.INTER_LINEAR)
-        roi = tex[y0:y0 + 2 * r + 1, x0:x0 + 2 * r + 1]
-        if roi.shape[:2] != warped.shape[:2]:
-            continue  # off the texture (cannot happen on a 15x15 board inside its texture)
-        a = warped[:, :, 3:4]
-        roi[:] = (roi * (1 - a) + warped[:, :, :3] + 0.5).astype(np.uint8)
+        paste_face(tex, face, bt.to_px(top[None])[0], ang + math.radians(90 * turn), zoom, zoom)
 
 
 def _occluded(camera: Camera, hand: np.ndarray, geometry: BoardGeometry, thickness: float) -> set[int]:
@@ -243,6 +251,7 @@ def make_scene(scene_seed: int, p: RealismParams, size: tuple[int, int], geometr
 
 
 _MAPS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
+_TILED: dict[tuple, tuple[np.ndarray, dict]] = {}  # last textures with their tiles drawn
 
 
 def _maps(scene: Scene, bt: BoardTexture, extent_mm: float) -> tuple[np.ndarray, np.ndarray]:
@@ -281,10 +290,21 @@ def render_board(board: Board, *, seed: int, level: str | RealismParams = "typic
     meta: dict = {"level": p.name, "seed": int(seed), "scene_seed": scene_seed, **scene.meta}
     # --- top-down texture with tiles, seen through the camera
     bt = board_texture(scene.board_style, scene.table, scene.ppm, geometry)
-    tex = bt.image.copy()
     t0 = time.perf_counter()
-    _draw_tiles(tex, bt, board, tile_set, scene.look, camera, p, scene_seed, np.array(scene.light_mm), geometry,
-                thickness, meta)
+    key = (scene_seed, p, (w, h), geometry, tile_set.name, tuple(board.cells))
+    if key in _TILED:  # the same board seen again by the same camera (a demo between moves)
+        tex, turned = _TILED[key]
+        tex = tex.copy()
+        meta["turned_tiles"] = dict(turned)
+    else:
+        tex = bt.image.copy()
+        _draw_tiles(tex, bt, board, tile_set, scene.look, camera, p, scene_seed, np.array(scene.light_mm), geometry,
+                    thickness, meta)
+        if len(_TILED) >= 2:
+            _TILED.pop(next(iter(_TILED)))
+        _TILED[key] = (tex.copy(), dict(meta["turned_tiles"]))
+    if rng.random() < p.racks_prob:
+        meta["racks"] = draw_racks(tex, bt, rng, scene.look, tile_set, geometry, paste_face)
     t1 = time.perf_counter()
     mu, mv = _maps(scene, bt, tex.shape[1] / bt.ppm)
     img = cv2.remap(tex, mu, mv, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
@@ -339,6 +359,11 @@ def render_board(board: Board, *, seed: int, level: str | RealismParams = "typic
     noise = _u(rng, p.noise_sigma)
     img = effects.sensor_noise(img, rng, noise)
     meta["noise_sigma"] = round(noise, 2)
+    amount = _u(rng, p.sharpen)
+    img = effects.sharpen(img, amount)
+    meta["sharpen"] = round(amount, 2)
+    if p.chroma_subsampling:
+        img = effects.chroma_subsample(img)
     if rng.random() < p.jpeg_prob:
         q = int(round(_u(rng, p.jpeg_quality)))
         img = effects.jpeg(img, q)

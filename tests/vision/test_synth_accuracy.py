@@ -1,0 +1,64 @@
+"""The board reader's accuracy on a small fixed set of synthetic frames of real games (the vision issue's bars).
+
+These measure :class:`kiosk.vision.reader.BoardReader` (the reader engineer's) on the synthetic camera's
+frames; they fail, not skip, while the reader is missing or below the bars. ``kiosk bench-vision`` measures
+the same on 500 frames per level.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from kiosk.vision.synth import bench
+
+SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
+needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=f"../shared is absent ({SHARED}): corpus positions needed")
+
+TYPICAL_FRAMES = 30
+HARD_FRAMES = 16
+
+
+def _run(level: str, n: int, seed: int) -> tuple[bench.Tally, list[bench.FrameResult]]:
+    samples = bench.corpus_samples(SHARED, n, seed=seed)
+    tally, results = bench.Tally(), []
+    for i, s in enumerate(samples):
+        fr = bench.read_one((i, s.board.cells, s.tile_set.name, level, (2028, 1520), seed))
+        tally.add(fr)
+        results.append(fr)
+    return tally, results
+
+
+def _describe(results: list[bench.FrameResult]) -> str:
+    lines = []
+    for fr in results:
+        wrong = fr.wrong_squares()
+        if wrong:
+            pairs = ", ".join(f"{'ABCDEFGHIJKLMNO'[sq % 15]}{sq // 15 + 1}:{fr.truth[sq // 15][sq % 15]}>"
+                              f"{fr.read[sq // 15][sq % 15]}" for sq in wrong[:8])
+            lines.append(f"frame {fr.index} ({fr.meta.get('tile_style')}/{fr.meta.get('font')}/"
+                         f"{fr.meta.get('board_style')}, {fr.verdict}): {pairs}")
+    return "\n".join(lines[:12])
+
+
+@pytest.mark.slow
+@needs_shared
+def test_synth_reader_accuracy_typical():
+    tally, results = _run("typical", TYPICAL_FRAMES, seed=101)
+    f = tally.figures()
+    detail = f"{f}\n{_describe(results)}"
+    assert f["occupancy"] == 100.0, detail
+    assert f["letters"] >= 99.9, detail
+    assert tally.blanks == 0 or f["blanks"] >= 99.5, detail
+    assert f["exact_boards"] >= 98.0, detail
+
+
+@pytest.mark.slow
+@needs_shared
+def test_synth_reader_says_unsure_rather_than_wrong_on_hard_frames():
+    tally, results = _run("hard", HARD_FRAMES, seed=202)
+    f = tally.figures()
+    assert tally.letters > 500  # the set is not trivially small
+    if tally.tile_errors:
+        assert f["unsure_share_of_errors"] >= 90.0, f"{f}\n{_describe(results)}"

@@ -1,0 +1,67 @@
+"""The benchmark's scoring (kiosk.vision.synth.bench): figures, confusion PNG, annotated error PNG."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from kiosk.rules.board import Board
+from kiosk.vision.synth import render_board
+from kiosk.vision.synth.bench import FrameResult, Tally, annotated_png, confusion_png
+
+EMPTY = ["." * 15] * 15
+
+
+def _grid(**cells: str) -> list[str]:
+    rows = [list(r) for r in EMPTY]
+    for name, ch in cells.items():
+        col, row = "ABCDEFGHIJKLMNO".index(name[0]), int(name[1:]) - 1
+        rows[row][col] = ch
+    return ["".join(r) for r in rows]
+
+
+def test_synth_bench_perfect_reading_scores_100():
+    truth = _grid(H8="C", I8="A", J8="?")
+    t = Tally()
+    t.add(FrameResult(0, truth, list(truth), set(), {}))
+    f = t.figures()
+    assert f["occupancy"] == f["letters"] == f["blanks"] == f["exact_boards"] == 100.0
+    assert math.isnan(f["unsure_share_of_errors"])
+
+
+def test_synth_bench_counts_wrong_unsure_and_covered_squares():
+    truth = _grid(H8="C", I8="A", J8="?", K8="T")
+    read = _grid(H8="G", I8="#", J8="?", K8="T", A1="#")   # C misread, A unsure, an empty square unsure
+    t = Tally()
+    t.add(FrameResult(0, truth, read, set(), {"tile_style": "wooden"}))
+    f = t.figures()
+    assert t.letters == 3 and t.letters_right == 1
+    assert t.tile_errors == 2 and t.tile_errors_unsure == 1
+    assert f["unsure_share_of_errors"] == 50.0
+    assert t.empty_read_unsure == 1
+    assert f["occupancy"] == 100.0 * 223 / 225  # strict: both squares read "#" are occupancy misses
+    assert f["exact_boards"] == 0.0
+    assert t.confusion[("C", "G")] == 1 and t.confusion[("A", "#")] == 1
+    # a square under a hand read '#' is neither counted nor an exact-board failure
+    t2 = Tally()
+    t2.add(FrameResult(1, truth, _grid(H8="#", I8="A", J8="?", K8="T"), {7 * 15 + 7}, {}))
+    assert t2.figures()["exact_boards"] == 100.0 and t2.letters == 2 and t2.letters_right == 2  # H8 left out
+
+
+def test_synth_bench_pngs_are_written(tmp_path):
+    truth = _grid(H8="C", I8="A")
+    read = _grid(H8="G", I8="#")
+    t = Tally()
+    fr = FrameResult(0, truth, read, set(), {})
+    t.add(fr)
+    confusion_png(t, tmp_path / "c.png", "test")
+    img = cv2.imread(str(tmp_path / "c.png"))
+    assert img is not None and img.shape[0] > 50
+    frame = render_board(Board.from_rows(truth), seed=1, level="easy", size=(1014, 760))
+    annotated_png(frame.image, frame.grid_corners_px, fr, tmp_path / "a.png")
+    a = cv2.imread(str(tmp_path / "a.png"))
+    assert a is not None
+    red = (a[:, :, 2] > 200) & (a[:, :, 1] < 60) & (a[:, :, 0] < 60)
+    assert red.sum() > 100 and np.any(a != 0)  # the misread square is boxed in red
