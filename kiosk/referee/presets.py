@@ -11,6 +11,7 @@ Every problem in a file raises :class:`PresetError` whose message names the file
 
 from __future__ import annotations
 
+import json
 import tomllib
 from dataclasses import asdict, dataclass, field, fields
 from importlib import resources
@@ -149,8 +150,8 @@ class Preset:
         return ScoringRules(**self.scoring)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-able dict (milliseconds), accepted back by :func:`preset_from_dict`."""
-        return asdict(self)
+        """Plain JSON dict (milliseconds; lists, not tuples), accepted back by :func:`preset_from_dict`."""
+        return json.loads(json.dumps(asdict(self)))
 
 
 # ----------------------------------------------------------------------------------------------- parsing

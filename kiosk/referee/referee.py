@@ -430,8 +430,15 @@ class Referee:
             neutralised=g.neutralised, overtime_notified=tuple(g.overtime_notified), warnings_given=g.warnings,
             pending_blanks=tuple(sq for sq, t in g.pending if t == BLANK), result=g.result,
             history=tuple(g.history), downtime_ms=g.downtime, last_t=g.last_t, started_t=g.started_t,
-            events=len(self._events), notes=tuple(g.notes),
+            events=len(self._events), notes=tuple(g.notes), to_draw=_to_draw(g),
         )
+
+
+def _to_draw(g: _Game) -> int:
+    lp = g.last_play
+    if lp is None or not g.window_open or lp.drawn or lp.kept_apart or lp.withdrawn:
+        return 0
+    return min(lp.to_draw, g.bag)
 
 
 # =========================================================================================== handlers

@@ -190,3 +190,54 @@ def _deal_racks(ref: Referee, rng: random.Random) -> tuple[str, ...]:
         pool = pool[n:]
     return tuple(racks)
 
+
+
+def tiles_for(board: tuple[str, ...] | list[str], coordinate: str, word: str) -> tuple[tuple[int, str], ...]:
+    """The new tiles of a play written GCG-style (``"8D"``, ``"QUIRT"``) on ``board`` (225 cells).
+
+    Letters over occupied squares (or ``"."``) are played through; lower case is a designated blank, ``"?"``
+    a blank still to designate. Raises ``ValueError`` when a letter disagrees with the tile already there.
+    """
+    from kiosk.rules.board import parse_coordinate
+
+    squares = parse_coordinate(coordinate).squares(len(word))
+    out = []
+    for sq, ch in zip(squares, word):
+        have = board[sq]
+        if have:
+            if ch not in (".", have) and ch.upper() != have.upper():
+                raise ValueError(f"{coordinate} {word}: square {sq} holds {have}, not {ch}")
+            continue
+        if ch == ".":
+            raise ValueError(f"{coordinate} {word}: '.' over an empty square {sq}")
+        out.append((sq, ch))
+    return tuple(out)
+
+
+class Script:
+    """Drive a referee with terse calls (tests, demos, the kiosk's demo mode).
+
+    ``Script("nsf")`` starts a game at t = 0 ms; ``s.play(0, "8D", "QUIRT", 30_000)`` places the tiles of a
+    GCG-style play; ``s.do(Pass, 40_000, player=1)`` applies any event. Every call returns the referee's
+    :class:`Result`; ``s.ref`` is the referee, ``s.state`` its state.
+    """
+
+    def __init__(self, preset: str | Preset = "nsf", players: tuple[str, ...] = ("Ann", "Bob"), *, t: int = 0,
+                 first: int = 0) -> None:
+        p = load_preset(preset) if isinstance(preset, str) else preset
+        self.ref = Referee()
+        res = self.ref.apply(GameStarted(t=t, preset=p.to_dict(), players=players, first=first))
+        if not res.accepted:
+            raise ValueError(f"cannot start the game: {res.reason}")
+
+    @property
+    def state(self):  # type: ignore[no-untyped-def]
+        return self.ref.state
+
+    def do(self, cls: type[Event], t: int, **fields: object):  # type: ignore[no-untyped-def]
+        """Apply ``cls(t=t, **fields)``."""
+        return self.ref.apply(cls(t=t, **fields))  # type: ignore[call-arg]
+
+    def play(self, player: int, coordinate: str, word: str, t: int):  # type: ignore[no-untyped-def]
+        """Apply a :class:`Play` of the new tiles of ``word`` at ``coordinate`` (see :func:`tiles_for`)."""
+        return self.ref.apply(Play(t=t, player=player, tiles=tiles_for(self.ref.state.board, coordinate, word)))

@@ -153,6 +153,9 @@ class GameState:
         skip_next: players who lose their next turn. game_word_available: the game word bonus is unclaimed.
         result: the finished game. history: every scoring line. downtime_ms: time the kiosk was down,
         charged to nobody. last_t: time of the last accepted event. events: count of accepted events.
+        to_draw: replacement tiles the player of the last play has still to draw (held back while the play
+        can be challenged; 0 once drawn; they are still in ``bag``). Always: bag + racks + kept_apart + board
+        tiles = the full set (outside the blank designation step, whose tiles are not on the board yet).
     """
 
     phase: str
@@ -190,3 +193,4 @@ class GameState:
     started_t: int
     events: int
     notes: tuple[str, ...] = field(default=())
+    to_draw: int = 0
