@@ -17,9 +17,9 @@ import numpy as np
 FONTS = ("sans", "hershey-simplex", "hershey-duplex", "hershey-triplex", "hershey-complex")
 _HERSHEY = {
     "hershey-simplex": (cv2.FONT_HERSHEY_SIMPLEX, 0.085),
-    "hershey-duplex": (cv2.FONT_HERSHEY_DUPLEX, 0.085),
-    "hershey-triplex": (cv2.FONT_HERSHEY_TRIPLEX, 0.075),
-    "hershey-complex": (cv2.FONT_HERSHEY_COMPLEX, 0.07),
+    "hershey-duplex": (cv2.FONT_HERSHEY_DUPLEX, 0.065),
+    "hershey-triplex": (cv2.FONT_HERSHEY_TRIPLEX, 0.055),
+    "hershey-complex": (cv2.FONT_HERSHEY_COMPLEX, 0.05),
 }
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pygame is imported lazily, for its font only
 _REF_PX = 160  # reference cap height at which glyphs are drawn before scaling

@@ -46,7 +46,8 @@ def pick_look(style: str, font: str, rng: np.random.Generator) -> TileLook:
     Raises:
         ValueError: unknown style.
     """
-    j = 1.0 + 0.03 * rng.integers(-2, 3, 3)  # a few discrete shades, so faces can be cached across frames
+    # a few discrete shades (so faces can be cached across frames): brightness, and a faint tint
+    j = (1.0 + 0.03 * int(rng.integers(-2, 3))) * (1.0 + 0.015 * rng.integers(-1, 2, 3))
     if style == "wooden":
         face = tuple(float(c) for c in np.array((118, 170, 214)) * j)
         return TileLook(style, face, (28, 28, 30), 0.72, font)
@@ -90,15 +91,26 @@ def _wood_stock(size: int) -> np.ndarray:
 
 def _ink_layer(ch: str, value: int | None, look: TileLook, size: int) -> np.ndarray:
     ink = np.zeros((size, size), np.float32)
-    g = scaled_glyph(ch, look.font, look.letter_cap * size)
-    x = look.letter_centre_x * size - g.advance / 2
+    cap = look.letter_cap * size
+    g = scaled_glyph(ch, look.font, cap)
+    # keep the letter clear of the value digit: fit its ink (Q's tail, wide W) into the letter box
+    box_right, box_bottom = (0.70 if value is not None and value >= 10 else 0.80) * size, 0.84 * size
+    h_ink, w_ink = g.mask.shape
+    x = look.letter_centre_x * size - w_ink / 2
     y = look.letter_baseline * size + g.y0
+    fit = min(1.0, (box_right - 0.10 * size) / w_ink, (box_bottom - 0.12 * size) / max(1.0, y + h_ink - 0.12 * size))
+    if fit < 1.0:
+        g = scaled_glyph(ch, look.font, round(cap * fit, 1))
+        h_ink, w_ink = g.mask.shape
+        x = min(look.letter_centre_x * size - w_ink / 2, box_right - w_ink)
+        y = look.letter_baseline * size + g.y0
     _blit(ink, g.mask, x, y)
     if value is not None:
         digits = str(value)
         right = look.digit_right * size
+        dcap = look.digit_cap * size * (0.85 if len(digits) > 1 else 1.0)
         for d in reversed(digits):
-            dg = scaled_glyph(d, look.font, look.digit_cap * size)
+            dg = scaled_glyph(d, look.font, dcap)
             right -= dg.advance
             _blit(ink, dg.mask, right, look.digit_baseline * size + dg.y0)
             right -= 0.02 * size
