@@ -243,9 +243,14 @@ def annotated_png(image: np.ndarray, grid_corners_px: np.ndarray, fr: FrameResul
 _READER = None
 
 
+HELD_OUT_BIT = 1 << 30  # benchmark seeds have this bit set: train models on seeds below 2**30 only
+
+
 def frame_seed(level: str, index: int, seed: int) -> int:
-    """The render seed of frame ``index`` of a benchmark run (each frame is its own scene)."""
-    return (seed * 1_000_003 + index * 7919 + {"easy": 1, "typical": 2, "hard": 3}.get(level, 4)) & 0x7FFFFFFF
+    """The render seed (also the scene seed) of frame ``index`` of a benchmark run. Always >= 2**30: models
+    trained on synthetic frames must use seeds below 2**30 so the benchmark measures unseen scenes."""
+    return ((seed * 1_000_003 + index * 7919 + {"easy": 1, "typical": 2, "hard": 3}.get(level, 4)) % HELD_OUT_BIT) \
+        | HELD_OUT_BIT
 
 
 def read_one(task: tuple) -> FrameResult:
