@@ -89,6 +89,11 @@ def generate_moves(board: Board, rack: str, lex: TrieLexicon, tile_set: TileSet 
     return list(out.values())
 
 
+def _has_prefix(trie, prefix: str) -> bool:
+    """True when some word starts with ``prefix`` (marisa's has_keys_with_prefix is deprecated)."""
+    return next(trie.iterkeys(prefix), None) is not None
+
+
 def _fit(window, allowed, cells, rack, trie, letters, prefix, placed, board, tile_set, out, across) -> None:
     i = len(prefix)
     if i == len(window):
@@ -103,7 +108,7 @@ def _fit(window, allowed, cells, rack, trie, letters, prefix, placed, board, til
     sq = window[i]
     if cells[sq]:
         nxt = prefix + cells[sq].upper()
-        if trie.has_keys_with_prefix(nxt):
+        if _has_prefix(trie, nxt):
             _fit(window, allowed, cells, rack, trie, letters, nxt, placed, board, tile_set, out, across)
         return
     ok = allowed[i]
@@ -113,7 +118,7 @@ def _fit(window, allowed, cells, rack, trie, letters, prefix, placed, board, til
             if ok is not None and letter not in ok:
                 continue
             nxt = prefix + letter
-            if not trie.has_keys_with_prefix(nxt):
+            if not _has_prefix(trie, nxt):
                 continue
             rack[ch] -= 1
             placed.append((sq, letter if ch != BLANK else letter.lower()))
