@@ -1,0 +1,53 @@
+"""The marker sheet: real size in PNG and PDF, and the printed markers are detectable with the right ids."""
+
+from __future__ import annotations
+
+import re
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.markers import render_marker_sheet
+from calibration.printing import png_dpi, write_real_size
+from kiosk.vision.geometry import DEFAULT_GEOMETRY
+
+
+def test_sheet_markers_are_real_size_and_detected() -> None:
+    sheet = render_marker_sheet(dpi=300)
+    assert sheet.image.shape == (round(297 / 25.4 * 300), round(210 / 25.4 * 300))
+    side_px = DEFAULT_GEOMETRY.marker_mm / 25.4 * 300
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50)
+    corners, ids, _ = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters()).detectMarkers(sheet.image)
+    assert ids is not None and sorted(ids.ravel().tolist()) == [0, 1, 2, 3]
+    for c in corners:
+        edge = np.linalg.norm(c[0, 0] - c[0, 1])
+        assert abs(edge - side_px) <= 2.0, edge  # a printed marker is marker_mm wide
+
+
+def test_png_carries_dpi_and_pdf_page_is_a4(tmp_path: Path) -> None:
+    sheet = render_marker_sheet(dpi=150)
+    png = write_real_size(tmp_path / "m.png", sheet.image, sheet.dpi, sheet.width_mm, sheet.height_mm)
+    assert abs(png_dpi(png.read_bytes()) - 150) < 0.1
+    back = cv2.imread(str(png), cv2.IMREAD_GRAYSCALE)
+    assert np.array_equal(back, sheet.image)
+    pdf = write_real_size(tmp_path / "m.pdf", sheet.image, sheet.dpi, sheet.width_mm, sheet.height_mm).read_bytes()
+    assert pdf.startswith(b"%PDF-1.4") and pdf.rstrip().endswith(b"%%EOF")
+    box = re.search(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", pdf)
+    assert box and abs(float(box[1]) - 595.276) < 0.01 and abs(float(box[2]) - 841.89) < 0.01  # A4 in points
+    m = re.search(rb"/Length (\d+) >>\nstream\n", pdf)
+    data = pdf[m.end():m.end() + int(m[1])]
+    assert zlib.decompress(data) == sheet.image.tobytes()
+    start = int(re.search(rb"startxref\n(\d+)", pdf)[1])
+    assert pdf[start:start + 4] == b"xref"
+
+
+def test_bad_sheet_requests() -> None:
+    with pytest.raises(ValueError, match="paper"):
+        render_marker_sheet(paper="a0")
+    with pytest.raises(ValueError, match="dpi"):
+        render_marker_sheet(dpi=20)
+    with pytest.raises(ValueError, match="png or .pdf"):
+        write_real_size("/tmp/x.jpg", np.zeros((2, 2), np.uint8), 300, 1, 1)
