@@ -112,12 +112,14 @@ class Journal:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise JournalError(f"{self.path.parent}: cannot create the journal folder: {exc.strerror}") from None
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None, timeout=5.0)
         except sqlite3.Error as exc:
             raise JournalError(f"{self.path}: cannot open the journal: {exc}") from None
         try:
+            # no table at all: a new file, or a creation cut short before its schema committed (no event can
+            # have been written without the schema, so nothing is lost by creating it now)
+            fresh = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
             self._setup(fresh, max_bytes)
             if not fresh:
                 self._verify()
@@ -216,8 +218,27 @@ class Journal:
             raise JournalError(f"{self.path}: cannot write the journal: {exc}") from None
 
     def new_game(self, started_ms: int) -> int:
-        """Open a new game record; returns its id."""
+        """Open a new, empty game record; returns its id (:meth:`start_game` also records the first event)."""
         return self._write(lambda db: db.execute("INSERT INTO games (started_ms) VALUES (?)", (started_ms,)).lastrowid)
+
+    def start_game(self, event: Event) -> int:
+        """Open a new game record and append its first event (``game_started``) in one transaction; returns its id.
+
+        Raises:
+            JournalFull / JournalError: as :meth:`append`; then neither the game nor the event exists.
+        """
+        body = json.dumps(event.to_dict(), separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+
+        def tx(db: sqlite3.Connection) -> int:
+            game = db.execute("INSERT INTO games (started_ms) VALUES (?)", (event.t,)).lastrowid
+            assert game is not None
+            db.execute("INSERT INTO events (game, seq, t, type, body, crc) VALUES (?, 1, ?, ?, ?, ?)",
+                       (game, event.t, event.type, body, _crc(game, 1, body)))
+            return game
+
+        game = self._write(tx)
+        self._next_seq[game] = 2
+        return game
 
     def append(self, game: int, event: Event, *, finished: bool = False) -> int:
         """Record ``event`` as the next event of ``game``, durably (fsync); returns its sequence number (1, 2 ...).
@@ -271,6 +292,11 @@ class Journal:
     def last_heartbeat(self, game: int) -> int | None:
         row = self._db.execute("SELECT t FROM heartbeat WHERE game=?", (game,)).fetchone()
         return row[0] if row else None
+
+    def settings(self) -> dict[str, object]:
+        """The durability settings in force: ``journal_mode`` ("wal") and ``synchronous`` (2 = FULL)."""
+        return {"journal_mode": self._db.execute("PRAGMA journal_mode").fetchone()[0],
+                "synchronous": self._db.execute("PRAGMA synchronous").fetchone()[0]}
 
     def close(self) -> None:
         self._db.close()

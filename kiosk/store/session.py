@@ -13,7 +13,7 @@ from pathlib import Path
 
 from kiosk.referee.events import Event, GameStarted, KioskResumed
 from kiosk.referee.referee import Referee
-from kiosk.referee.state import OVER, GameState, Result
+from kiosk.referee.state import NOT_STARTED, OVER, GameState, Result
 from kiosk.store.journal import Journal, JournalError
 
 
@@ -43,9 +43,12 @@ class GameSession:
         journal = Journal(path, max_bytes=max_bytes)
         game = journal.unfinished_game()
         ref = Referee()
+        events = journal.events(game) if game is not None else []
+        if not events:  # an empty game record (older journals wrote it apart from its first event)
+            game = None
         if game is not None:
             try:
-                ref = Referee.from_events(journal.events(game))
+                ref = Referee.from_events(events)
             except ValueError as exc:
                 journal.close()
                 raise JournalError(f"{path}: game {game} does not replay: {exc}") from None
@@ -61,7 +64,7 @@ class GameSession:
     @property
     def in_game(self) -> bool:
         """A game is in progress (started, not over)."""
-        return self.game is not None and self.referee.state.phase != OVER
+        return self.game is not None and self.referee.state.phase not in (OVER, NOT_STARTED)
 
     def resume(self, now_ms: int) -> Result | None:
         """After :meth:`open`: record that the kiosk was down from the last sign of life until ``now_ms``.
@@ -93,8 +96,7 @@ class GameSession:
             prepared = fresh.prepare(event)
             if not prepared.result.accepted:
                 return prepared.result
-            game = self.journal.new_game(event.t)
-            self.journal.append(game, event)
+            game = self.journal.start_game(event)
             fresh.commit(prepared)
             self.referee, self.game = fresh, game
             return prepared.result
