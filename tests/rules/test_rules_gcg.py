@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SHARED, needs_shared
 from kiosk.rules.gcg import EventKind, GcgError, decode_gcg, parse_gcg, read_gcg, write_gcg
+from shared_data import SHARED, needs_shared
 
 SAMPLE = """#character-encoding UTF-8
 #player1 Ann Ann Example

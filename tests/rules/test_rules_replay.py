@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SHARED, needs_shared
 from kiosk.cli import main
 from kiosk.rules.gcg import game_positions, parse_gcg, read_gcg
 from kiosk.rules.replay import replay_game
 from kiosk.rules.tiles import GERMAN
+from shared_data import SHARED, needs_shared
 
 CORPUS = SHARED / "corpus" / "gcg"
 # Named after the fault each must trigger (as ../shared/checks/measure.py), except exchange_with_seven_in_bag:
