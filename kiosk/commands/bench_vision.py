@@ -34,6 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shared", type=Path, default=Path("../shared"), help="shared data folder (default ../shared)")
     parser.add_argument("--out", type=Path, default=Path("bench-vision-out"), help="folder for the PNGs")
     parser.add_argument("--samples", type=int, default=8, help="annotated error frames to save per level")
+    parser.add_argument("--sheet", type=int, default=0, metavar="N",
+                        help="only write a contact sheet of the first N frames per level (no reader needed)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,16 +48,26 @@ def run(args: argparse.Namespace) -> int:
         print("bench-vision: --frames and --workers must be at least 1", file=sys.stderr)
         return 2
     try:
+        samples = bench.corpus_samples(args.shared, args.sheet or args.frames, args.seed)
+    except FileNotFoundError as exc:
+        print(f"bench-vision: {exc}", file=sys.stderr)
+        return 2
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        print(f"bench-vision: cannot create {args.out}: {exc.strerror}", file=sys.stderr)
+        return 2
+    if args.sheet:
+        for level in args.level:
+            path = args.out / f"sheet-{level}.png"
+            bench.contact_sheet(samples, level, args.seed, path, args.size)
+            print(f"{level}: {len(samples)} frames -> {path}")
+        return 0
+    try:
         from kiosk.vision.reader import BoardReader  # noqa: F401 - checked here to fail early and clearly
     except ImportError as exc:
         print(f"bench-vision: the board reader is not available ({exc}); nothing to measure", file=sys.stderr)
         return 2
-    try:
-        samples = bench.corpus_samples(args.shared, args.frames, args.seed)
-    except FileNotFoundError as exc:
-        print(f"bench-vision: {exc}", file=sys.stderr)
-        return 2
-    args.out.mkdir(parents=True, exist_ok=True)
     all_ok = True
     ctx = mp.get_context("fork")
     for level in args.level:

@@ -279,3 +279,24 @@ def read_one(task: tuple) -> FrameResult:
     ms = 1000 * (time.perf_counter() - t0)
     meta = {k: v for k, v in frame.meta.items() if k != "camera"}
     return FrameResult(index, frame.truth, list(grid), set(frame.occluded), meta, verdict, ms)
+
+
+def contact_sheet(samples: list[Sample], level: str, seed: int, path: str | Path, size: tuple[int, int] = (2028, 1520),
+                  columns: int = 3, thumb_w: int = 640) -> None:
+    """Write a PNG of the benchmark's first frames at ``level`` (thumbnails, each captioned with its styles)."""
+    from kiosk.vision.synth.render import render_board
+
+    thumbs = []
+    for i, s in enumerate(samples):
+        fr = render_board(s.board, seed=frame_seed(level, i, seed), level=level, tile_set=s.tile_set, size=size)
+        t = cv2.resize(fr.image, (thumb_w, int(thumb_w * size[1] / size[0])), interpolation=cv2.INTER_AREA)
+        m = fr.meta
+        cap = f"{i}: {m['tile_style']}/{m['font']}/{m['board_style']}" + (" hand" if m.get("hand") else "") + \
+            (" glare" if m.get("glare") else "") + (" motion" if m.get("motion_blur") else "")
+        cv2.putText(t, cap, (6, 18), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (255, 255, 255), 3, cv2.LINE_AA)
+        cv2.putText(t, cap, (6, 18), cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 1, cv2.LINE_AA)
+        thumbs.append(t)
+    while len(thumbs) % columns:
+        thumbs.append(np.zeros_like(thumbs[0]))
+    rows = [np.hstack(thumbs[r:r + columns]) for r in range(0, len(thumbs), columns)]
+    cv2.imwrite(str(path), np.vstack(rows))

@@ -18,7 +18,8 @@ from kiosk.rules.board import DLS, DWS, LAYOUT, SIZE, TLS, TWS
 from kiosk.vision.geometry import DEFAULT_GEOMETRY, BoardGeometry
 from kiosk.vision.synth.textures import cloth, smooth_noise, wood
 
-TABLE_MM = 120.0      # table visible around the board inside the texture (beyond it the texture is mirrored)
+TABLE_MM = 150.0      # table around the board inside the texture (seen beyond it: the outer FOLD_MM mirrored)
+FOLD_MM = 25.0        # outer band of the table, kept free of objects, mirrored to fill the rest of the view
 BOARD_STYLES = ("classic", "green")
 TABLE_STYLES = ("wood", "grey-cloth", "blue-cloth")
 _SHIFT = 4            # cv2 sub-pixel drawing bits

@@ -36,9 +36,9 @@ class RealismParams:
     centre_offset_frac: float = 0.03              # board centre off the image centre (fraction of the image)
     distortion_k1: Range = (-0.10, 0.03)          # OpenCV radial k1 (barrel < 0 < pincushion)
     # tiles
-    tile_offset_mm: float = 0.6                   # s.d. of a tile's centre from its square's centre (clipped at 2 s.d.)
-    tile_rotation_deg: float = 2.5                # s.d. of a tile's small rotation (clipped at 2 s.d.)
-    tile_turn_prob: float = 0.01                  # per tile: lies sideways or upside down (90/180/270)
+    tile_offset_mm: float = 0.8                   # s.d. of a tile's centre from its square's centre (clipped at 2 s.d.)
+    tile_rotation_deg: float = 3.0                # s.d. of a tile's small rotation (clipped at 2 s.d.)
+    tile_turn_prob: float = 0.005                 # per tile: lies sideways or upside down (90/180/270)
     tile_thickness_mm: Range = (3.5, 4.8)         # tile height (parallax and visible sides)
     tile_styles: tuple[str, ...] = ("wooden", "plastic", "tournament")
     fonts: tuple[str, ...] = ("sans", "hershey-simplex", "hershey-duplex", "hershey-triplex")
@@ -49,9 +49,9 @@ class RealismParams:
     vignetting: Range = (0.0, 0.15)               # relative darkening at the image corners
     colour_temp_k: Range = (3300.0, 6500.0)       # light source; the camera's white balance removes most of it
     white_balance: Range = (0.70, 0.95)           # fraction of the colour cast the auto white balance removes
-    glare_prob: float = 0.25
+    glare_prob: float = 0.2
     glare_spots: Range = (1, 1)
-    glare_strength: Range = (0.25, 0.6)           # added light at the spot's centre, fraction of full scale
+    glare_strength: Range = (0.15, 0.35)          # added light at the spot's centre, fraction of full scale
     glare_radius_mm: Range = (6.0, 14.0)
     shadow_prob: float = 0.2                      # a person's shadow over part of the board
     shadow_strength: Range = (0.15, 0.35)
@@ -115,8 +115,8 @@ LEVELS: dict[str, RealismParams] = {
         board_fill=(0.62, 0.95),
         centre_offset_frac=0.06,
         distortion_k1=(-0.25, 0.08),
-        tile_offset_mm=1.0,
-        tile_rotation_deg=5.0,
+        tile_offset_mm=1.5,
+        tile_rotation_deg=6.0,
         tile_turn_prob=0.05,
         tile_thickness_mm=(3.5, 5.0),
         fonts=("sans", "hershey-simplex", "hershey-duplex", "hershey-triplex", "hershey-complex"),

@@ -30,7 +30,7 @@ def draw_racks(tex: np.ndarray, bt: BoardTexture, rng: np.random.Generator, look
     size = int(round(geometry.tile_mm * bt.ppm))
     drawn = []
     for side in (0, 1):
-        gap = rng.uniform(8, 40)
+        gap = rng.uniform(5, 30)  # stays clear of the texture's mirrored outer band (board_art.FOLD_MM)
         along = g / 2 + rng.uniform(-60, 60)
         depth_pos = -b - gap - RACK_MM[1] / 2 if side == 0 else g + b + gap + RACK_MM[1] / 2
         centre = np.array([along, depth_pos]) if axis == 0 else np.array([depth_pos, along])

@@ -19,7 +19,7 @@ from kiosk.rules.board import SIZE, Board
 from kiosk.rules.tiles import BLANK, ENGLISH, TileSet
 from kiosk.vision.geometry import DEFAULT_GEOMETRY, BoardGeometry
 from kiosk.vision.synth import effects
-from kiosk.vision.synth.board_art import TABLE_MM, TABLE_STYLES, BoardTexture, board_texture
+from kiosk.vision.synth.board_art import FOLD_MM, TABLE_STYLES, BoardTexture, board_texture
 from kiosk.vision.synth.camera import Camera, make_camera, texture_maps
 from kiosk.vision.synth.hand import draw_hand
 from kiosk.vision.synth.levels import RealismParams, get_level
@@ -260,7 +260,7 @@ def _maps(scene: Scene, bt: BoardTexture, extent_mm: float) -> tuple[np.ndarray,
     if key not in _MAPS:
         if len(_MAPS) >= 4:
             _MAPS.pop(next(iter(_MAPS)))
-        _MAPS[key] = texture_maps(cam, bt.origin_mm, extent_mm, bt.ppm, fold_band_mm=TABLE_MM - 5)
+        _MAPS[key] = texture_maps(cam, bt.origin_mm, extent_mm, bt.ppm, fold_band_mm=FOLD_MM)
     return _MAPS[key]
 
 

@@ -36,7 +36,7 @@ class TileLook:
     gloss: float = 0.0           # bevel highlight strength
 
 
-_TOURNAMENT_FACES = ((40, 30, 120), (95, 45, 25), (40, 40, 40), (50, 90, 35), (100, 40, 90))
+_TOURNAMENT_FACES = ((40, 30, 120), (95, 45, 25), (40, 40, 40), (100, 40, 90))  # maroon, navy, black, purple
 _TOURNAMENT_INKS = ((235, 240, 242), (60, 215, 245))
 
 
