@@ -110,40 +110,29 @@ def test_dws_doubles_a_word_through_an_old_tile():
     assert ps.total == 14
 
 
-def test_seed001_scoring4_two_dws_x4_and_three_tws_x27():
-    b = Board.from_rows([
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-        "...............",
-    ])
-    # fake an occupied board so later plays are legal: put a tile at H8 and build lines off it
-    b.place([(CENTRE, "A")])
-    # row 2 DWS at B2 and N2: a 13-letter run B2..N2 touching nothing is not connected; put a column of tiles
-    col = [("H" + str(r), "E") for r in range(3, 8)]
-    for name, t in col:
-        b.place([(parse_coordinate(name).start, t)])
-    ps = score_play(b, tiles_for(b, "2B", "AAAAAAAAAAAAA"))   # H2 touches H3; B2 and N2 are DWS
-    # letters: 13 x 1, with DLS? row 2 has TLS at F2 and J2 -> +2 +2 -> 17; cross word H2-H8 "AEEEEEA"
-    main = next(w for w in ps.words if w.main)
-    assert main.score == (13 + 2 + 2) * 4
-    b2 = Board()
-    b2.place([(CENTRE, "A")] + [(parse_coordinate(f"H{r}").start, "E") for r in range(2, 8)])
-    ps = score_play(b2, tiles_for(b2, "1A", "AAAAAAAAAAAAAAA"))  # A1..O1: TWS at A1, H1, O1 -> x27
-    main = next(w for w in ps.words if w.main)
-    # row 1 DLS at D1 and L1: 15 + 1 + 1 = 17; three TWS -> x27
-    assert main.score == 17 * 27
+def test_seed001_scoring4_two_dws_in_one_word_x4():
+    b = Board()
+    play(b, "H6", "TEA")                       # H6..H8 through the centre
+    # RETAINS on E5..K5 covers the DWS at E5 and K5; its A on H5 also forms ATEA down (plain squares)
+    ps = play(b, "5E", "RETAINS")
+    main = ps.words[0]
+    assert main.word == "RETAINS" and main.score == 7 * 4
+    assert [w.score for w in ps.words[1:]] == [4]
+    assert ps.total == 28 + 4 + 50
+
+
+def test_two_tws_in_one_word_x9():
+    b = Board()
+    b.place([(parse_coordinate("D1").start + 15 * r, "E") for r in range(8)])   # a column D1..D8
+    ps = score_play(b, tiles_for(b, "1A", "AAA.AAAA"))                          # A1 and H1 are TWS
+    assert ps.words[0].score == 8 * 9 and ps.total == 72 + 50
+
+
+def test_dws_and_tws_in_one_word_x6_seed002_off_centre_opening():
+    b = Board()
+    play(b, "8B", "AAAAA", NSF)                # opening off the centre (nsf): B8..F8, D8 DLS doubles one A
+    ps = play(b, "8A", "E.....EE", NSF)        # new tiles on A8 (TWS), G8 and H8 (the centre DWS)
+    assert ps.total == 8 * 6
 
 
 def test_seed001_bonus1_seven_tiles_score_50_more():
