@@ -1,0 +1,61 @@
+"""``kiosk stream-game FILE.gcg --mqtt HOST:PORT [--board N]``: publish a recorded game to a broker as a table."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+NAME = "stream-game"
+HELP = "referee a recorded GCG game and publish its events to an MQTT broker as table N (demo board)"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("file", metavar="FILE.gcg", help="the recorded game")
+    p.add_argument("--mqtt", required=True, metavar="HOST:PORT", help="the broker (port default 1883)")
+    p.add_argument("--board", type=int, default=0, metavar="N", help="table number (default 0)")
+    p.add_argument("--preset", default="naspa", help="rule preset the referee applies (default naspa)")
+    p.add_argument("--root", default="scrabble/local", help="topic root (default scrabble/local)")
+    p.add_argument("--pace", type=float, default=0.0, metavar="S", help="seconds between events (default 0)")
+    p.add_argument("--timeout", type=float, default=30.0, metavar="S", help="wait this long for the broker")
+    p.add_argument("--username", help="broker user name")
+    p.add_argument("--password-env", default="KIOSK_MQTT_PASSWORD", metavar="VAR",
+                   help="environment variable holding the broker password (default KIOSK_MQTT_PASSWORD)")
+    p.add_argument("--tls-ca", metavar="FILE", help="CA certificate: connect with TLS and verify the broker")
+    p.add_argument("--records", metavar="DIR", help="also write the game's GCG and result file here")
+
+
+def run(args: argparse.Namespace) -> int:
+    from kiosk.stream.demo import PublishError, parse_host_port, publish_game
+    from kiosk.stream.gcg_events import GcgDemoError
+    from kiosk.stream.mqtt import MqttConfigError
+
+    try:
+        host, port = parse_host_port(args.mqtt)
+    except ValueError as exc:
+        print(f"error: --mqtt: {exc}", file=sys.stderr)
+        return 2
+    if args.board < 0:
+        print(f"error: --board: {args.board} must be >= 0", file=sys.stderr)
+        return 2
+    password = os.environ.get(args.password_env) if args.username else None
+
+    def progress(i: int, n: int) -> None:
+        if i == n or i % 20 == 0:
+            print(f"\r{i}/{n} events", end="\n" if i == n else "", file=sys.stderr, flush=True)
+
+    try:
+        rep = publish_game(args.file, host, port, args.board, preset=args.preset, root=args.root, pace_s=args.pace,
+                           timeout_s=args.timeout, username=args.username, password=password, tls_ca=args.tls_ca,
+                           records_dir=args.records, progress=progress)
+    except (GcgDemoError, MqttConfigError, PublishError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"error: {args.file}: {exc}", file=sys.stderr)
+        return 1
+    print(f"board {args.board}: game {rep.game_id}: {rep.events} events published to {host}:{port} "
+          f"under {args.root} in {rep.seconds:.2f} s (boot {rep.boot})")
+    for e in rep.errors:
+        print(f"warning: {e}", file=sys.stderr)
+    return 0

@@ -1,0 +1,336 @@
+"""The tournament bus: an MQTT publisher (paho-mqtt 2.x, QoS 1) that never blocks the referee.
+
+Topics (``root`` defaults to ``scrabble/local``; one tree per tournament, e.g. ``scrabble/nationals-2026``)::
+
+    {root}/board/{N}/status              retained presence {"online": true|false}; the Last Will sets false
+    {root}/board/{N}/event/{type}        public events (behind the broadcast delay)
+    {root}/board/{N}/snapshot            retained latest public snapshot (late joiners)
+    {root}/board/{N}/tick                public 1 Hz clock tick
+    {root}/judge/board/{N}/event/{type}  the same, live, for the tournament desk (restrict with broker ACLs)
+    {root}/judge/board/{N}/snapshot      retained latest live snapshot
+    {root}/judge/board/{N}/tick
+
+Every payload is a stream message (:mod:`kiosk.stream.envelope`): boot id, per-boot counter ``n`` and the
+game's event ``seq``, so a subscriber drops duplicates (QoS 1 may deliver twice; a reconnect re-sends).
+
+Reliability: :meth:`MqttPublisher.on_message` (called by the hub) only appends to an in-memory outbox. A
+sender thread publishes the outbox in order while connected and tracks the broker's PUBACKs. When the broker
+goes away the kiosk keeps refereeing; paho reconnects in the background, and on every (re)connection the
+sender re-publishes every event not yet acknowledged, in order, then the latest retained snapshots. A message
+that was in flight at the cut may thus arrive twice - with the same ``seq``, so subscribers drop it
+(:class:`kiosk.stream.subscriber.Follower`). After a kiosk restart the hub is seeded from the journal and
+the whole game is re-published (again recognisable by ``seq``).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kiosk.referee.state import GameState
+from kiosk.stream.envelope import encode, envelope
+
+log = logging.getLogger(__name__)
+
+
+class MqttConfigError(ValueError):
+    """A bad MQTT setting (message names the setting)."""
+
+
+@dataclass(frozen=True)
+class MqttConfig:
+    """Where and how to publish.
+
+    Attributes:
+        host / port: the broker (1883 plain, 8883 TLS usually). board: table number.
+        root: topic root (no trailing slash, no wildcards).
+        username / password: broker credentials (None: anonymous).
+        tls_ca: CA certificate file to verify the broker (setting it switches TLS on); tls_cert / tls_key:
+            client certificate and key (optional); tls_insecure: skip the host name check (test rigs only).
+        tls: force TLS with the system CAs even without ``tls_ca``.
+        keepalive_s: MQTT keepalive (s). reconnect_min_s / reconnect_max_s: reconnect back-off (s).
+        client_id: default ``kiosk-board{N}-{boot}``.
+        channels: which channels to publish ("judge", "public").
+    """
+
+    host: str
+    port: int = 1883
+    board: int = 0
+    root: str = "scrabble/local"
+    username: str | None = None
+    password: str | None = None
+    tls: bool = False
+    tls_ca: str | None = None
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    tls_insecure: bool = False
+    keepalive_s: int = 15
+    reconnect_min_s: int = 1
+    reconnect_max_s: int = 10
+    client_id: str | None = None
+    channels: frozenset[str] = frozenset({"judge", "public"})
+
+    def check(self) -> None:
+        """Raise :class:`MqttConfigError` naming the first bad setting."""
+        if not self.host or not isinstance(self.host, str):
+            raise MqttConfigError("mqtt host: empty")
+        if not isinstance(self.port, int) or not 0 < self.port < 65536:
+            raise MqttConfigError(f"mqtt port: {self.port!r} is not a TCP port (1-65535)")
+        if not isinstance(self.board, int) or self.board < 0:
+            raise MqttConfigError(f"mqtt board: {self.board!r} must be a whole number >= 0")
+        if not self.root or any(c in self.root for c in "#+\0") or self.root.endswith("/") or self.root.startswith("/"):
+            raise MqttConfigError(f"mqtt root: {self.root!r} must be a topic path without wildcards or edge slashes")
+        if self.password is not None and self.username is None:
+            raise MqttConfigError("mqtt password: given without a username")
+        for name in ("tls_ca", "tls_cert", "tls_key"):
+            path = getattr(self, name)
+            if path is not None and not Path(path).is_file():
+                raise MqttConfigError(f"mqtt {name}: {path} is not a readable file")
+        if self.tls_key and not self.tls_cert:
+            raise MqttConfigError("mqtt tls_key: given without tls_cert")
+        if not 1 <= self.reconnect_min_s <= self.reconnect_max_s:
+            raise MqttConfigError("mqtt reconnect: need 1 <= reconnect_min_s <= reconnect_max_s (seconds)")
+
+
+def topics(root: str, board: int) -> dict[str, str]:
+    """Topic prefixes of a board: ``status``, ``public`` and ``judge`` (append ``/event/{type}``,
+    ``/snapshot`` or ``/tick``)."""
+    return {"status": f"{root}/board/{board}/status", "public": f"{root}/board/{board}",
+            "judge": f"{root}/judge/board/{board}"}
+
+
+def message_topic(root: str, msg: dict[str, Any]) -> str:
+    """The topic a stream message goes to (see module doc)."""
+    t = topics(root, msg["board"])
+    base = t[msg["channel"]]
+    if msg["kind"] == "event":
+        return f"{base}/event/{msg['event']['type']}"
+    if msg["kind"] == "presence":
+        return t["status"]
+    return f"{base}/{msg['kind']}"
+
+
+@dataclass
+class _Item:
+    topic: str
+    payload: bytes
+
+
+class MqttPublisher:
+    """A hub sink publishing to one broker (see module doc). ``start()`` connects in the background and
+    returns at once; ``stop()`` publishes "offline", waits briefly for the outbox and disconnects.
+
+    Raises:
+        MqttConfigError: from the constructor, for a bad setting.
+    """
+
+    def __init__(self, config: MqttConfig, *, boot: str | None = None) -> None:
+        config.check()
+        self.config = config
+        self.channels = frozenset(config.channels)
+        self.boot = boot or uuid.uuid4().hex[:12]
+        self._items: list[_Item] = []           # every event message, in order (positions are indexes)
+        self._acked_upto = 0                    # positions < this are acknowledged by the broker
+        self._acked: set[int] = set()
+        self._next = 0                          # next position to send on this connection
+        self._mids: dict[int, int] = {}         # paho mid -> position
+        self._acks: queue.SimpleQueue[int] = queue.SimpleQueue()
+        self._retained: dict[str, _Item] = {}   # topic -> latest retained snapshot, re-sent on reconnect
+        self._dirty_retained: set[str] = set()
+        self._ticks: dict[str, _Item] = {}
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._connected = False
+        self._gen = 0                            # connection generation (increments on every CONNACK)
+        self._sent_gen = 0
+        self.connections = 0
+        self.published = 0
+        self.errors: list[str] = []
+        self._client = self._make_client()
+        self._thread: threading.Thread | None = None
+
+    # ------------------------------------------------------------------------------------------ set-up
+    def _presence(self, online: bool) -> bytes:
+        msg = envelope("presence", "public", game_id="", board=self.config.board, boot=self.boot,
+                       n=max(1, self.connections), seq=0, ts=_wall(), online=online)
+        return encode(msg)
+
+    def _make_client(self) -> Any:
+        import paho.mqtt.client as mqtt
+
+        c = self.config
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
+                             client_id=c.client_id or f"kiosk-board{c.board}-{self.boot}", clean_session=True)
+        client.will_set(topics(c.root, c.board)["status"], self._presence(False), qos=1, retain=True)
+        if c.username is not None:
+            client.username_pw_set(c.username, c.password)
+        if c.tls or c.tls_ca:
+            try:
+                client.tls_set(ca_certs=c.tls_ca, certfile=c.tls_cert, keyfile=c.tls_key)
+            except (OSError, ValueError) as exc:
+                raise MqttConfigError(f"mqtt tls: cannot load the certificates: {exc}") from None
+            if c.tls_insecure:
+                client.tls_insecure_set(True)
+        client.reconnect_delay_set(c.reconnect_min_s, c.reconnect_max_s)
+        client.max_queued_messages_set(0)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_publish = self._on_publish
+        return client
+
+    def start(self) -> MqttPublisher:
+        """Connect in the background (unreachable broker: keeps retrying) and start the sender thread."""
+        c = self.config
+        self._stop.clear()
+        self._client.connect_async(c.host, c.port, keepalive=c.keepalive_s)
+        self._client.loop_start()
+        self._thread = threading.Thread(target=self._run, name=f"mqtt-board-{c.board}", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, flush_s: float = 2.0) -> None:
+        """Wait up to ``flush_s`` for the outbox, publish "offline" (retained), disconnect, stop threads."""
+        self.wait_acked(flush_s)
+        if self._connected:
+            try:
+                info = self._client.publish(topics(self.config.root, self.config.board)["status"],
+                                            self._presence(False), qos=1, retain=True)
+                info.wait_for_publish(timeout=1.0)
+            except (RuntimeError, ValueError) as exc:
+                self._error(f"mqtt: offline presence not sent: {exc}")
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    # ------------------------------------------------------------------------------------------ sink
+    def on_message(self, msg: dict[str, Any], state: GameState | None) -> None:
+        """Hub sink entry: queue ``msg`` (events in the outbox; snapshots/ticks as latest-only). Never blocks."""
+        topic = message_topic(self.config.root, msg)
+        item = _Item(topic, encode(msg))
+        with self._lock:
+            if msg["kind"] == "event":
+                self._items.append(item)
+            elif msg["kind"] == "snapshot":
+                self._retained[topic] = item
+                self._dirty_retained.add(topic)
+            elif msg["kind"] == "tick":
+                self._ticks[topic] = item
+        self._wake.set()
+
+    # ------------------------------------------------------------------------------------------ status
+    @property
+    def connected(self) -> bool:
+        return self._connected
+
+    def pending(self) -> int:
+        """Event messages not yet acknowledged by the broker."""
+        with self._lock:
+            return len(self._items) - self._acked_upto
+
+    def wait_acked(self, timeout_s: float) -> bool:
+        """Block (not for the referee loop!) until every queued event is acknowledged; False on timeout."""
+        import time
+
+        end = time.monotonic() + timeout_s
+        while time.monotonic() < end:
+            if self.pending() == 0:
+                return True
+            self._wake.set()
+            time.sleep(0.01)
+        return self.pending() == 0
+
+    # ------------------------------------------------------------------------------------------ paho callbacks
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
+        if getattr(reason_code, "is_failure", False):
+            self._error(f"mqtt: broker {self.config.host}:{self.config.port} refused the connection: {reason_code}")
+            return
+        self.connections += 1
+        self._connected = True
+        self._gen += 1
+        self._wake.set()
+
+    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
+        if self._connected:
+            log.info("mqtt: disconnected from %s:%s (%s); reconnecting", self.config.host, self.config.port,
+                     reason_code)
+        self._connected = False
+
+    def _on_publish(self, client: Any, userdata: Any, mid: int, reason_code: Any, properties: Any) -> None:
+        self._acks.put(mid)  # handled on the sender thread (paho holds its own locks here)
+        self._wake.set()
+
+    # ------------------------------------------------------------------------------------------ sender
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self._wake.wait(0.05)
+            self._wake.clear()
+            try:
+                self._send()
+            except Exception as exc:  # the sender must survive anything
+                self._error(f"mqtt sender: {type(exc).__name__}: {exc}")
+
+    def _take_acks(self) -> None:
+        while True:
+            try:
+                mid = self._acks.get_nowait()
+            except queue.Empty:
+                break
+            pos = self._mids.pop(mid, None)
+            if pos is not None and pos >= self._acked_upto:
+                self._acked.add(pos)
+        while self._acked_upto in self._acked:
+            self._acked.discard(self._acked_upto)
+            self._acked_upto += 1
+
+    def _send(self) -> None:
+        import paho.mqtt.client as mqtt
+
+        with self._lock:
+            self._take_acks()
+            if not self._connected:
+                return
+            client = self._client
+            if self._sent_gen != self._gen:  # a new connection: presence, then everything unacknowledged
+                self._sent_gen = self._gen
+                self._mids.clear()
+                self._acked.clear()
+                self._next = self._acked_upto
+                client.publish(topics(self.config.root, self.config.board)["status"], self._presence(True),
+                               qos=1, retain=True)
+                self._dirty_retained = set(self._retained)
+            while self._next < len(self._items):
+                item = self._items[self._next]
+                info = client.publish(item.topic, item.payload, qos=1)
+                if info.rc != mqtt.MQTT_ERR_SUCCESS:
+                    return  # connection lost; the next CONNACK restarts from the last acknowledged event
+                self._mids[info.mid] = self._next
+                self._next += 1
+                self.published += 1
+            for topic in sorted(self._dirty_retained):
+                info = client.publish(topic, self._retained[topic].payload, qos=1, retain=True)
+                if info.rc != mqtt.MQTT_ERR_SUCCESS:
+                    return
+            self._dirty_retained.clear()
+            ticks, self._ticks = self._ticks, {}
+            for item in ticks.values():
+                client.publish(item.topic, item.payload, qos=1)
+
+    def _error(self, text: str) -> None:
+        log.warning("%s", text)
+        self.errors.append(text)
+        del self.errors[:-100]
+
+
+def _wall() -> int:
+    import time
+
+    return int(time.time() * 1000)

@@ -1,0 +1,247 @@
+"""The kiosk's live view over HTTP (aiohttp): one page for spectators / OBS, a Server-Sent-Events stream,
+the overlay fields and the public GCG.
+
+Routes (all public data is behind the broadcast delay)::
+
+    GET /                     the live page (board, scores, clocks, last move) - an OBS browser source
+    GET /static/{app.js,style.css}
+    GET /stream               SSE: the latest snapshot at once, then every public message
+                              (``event: snapshot|event|tick``, ``id:`` = the message counter n)
+    GET /state.json           the latest public snapshot message (204 before a game)
+    GET /layout.json          premium squares (225 codes) and tile values, for the page
+    GET /overlay/             the overlay field names (JSON); GET /overlay/{name}: one field (text)
+    GET /judge/stream?token=  SSE of the live judge channel - only when a judge token is configured
+
+No page asset comes from outside the kiosk (no CDN): everything is in ``kiosk/stream/web/``.
+:class:`LiveServer` is a hub sink; it runs its own asyncio loop on a thread (:meth:`LiveServer.start`), or
+:meth:`LiveServer.make_app` gives the aiohttp application to mount in the kiosk's own loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+from kiosk.referee.state import GameState
+from kiosk.stream.envelope import encode
+from kiosk.stream.overlay import OverlayWriter
+
+log = logging.getLogger(__name__)
+
+WEB_DIR = Path(__file__).with_name("web")
+_STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
+_QUEUE_MAX = 2000  # a client further behind than this is cut off (it reconnects and gets a fresh snapshot)
+
+
+class LiveServer:
+    """HTTP server + hub sink (see module doc).
+
+    Args:
+        overlay: the :class:`OverlayWriter` whose fields ``/overlay/`` serves (None: no overlay routes data).
+        host / port: where to listen (port 0: any free port; read :attr:`port` after :meth:`start`).
+        judge_token: enables ``/judge/stream?token=...`` (compared in constant time); None disables it.
+        tile_set: tile set whose letter values the page shows ("english", "german" or a .toml path).
+    """
+
+    def __init__(self, overlay: OverlayWriter | None = None, *, host: str = "127.0.0.1", port: int = 8080,
+                 judge_token: str | None = None, tile_set: str = "english") -> None:
+        self.overlay = overlay
+        self.host = host
+        self.port = port
+        self.judge_token = judge_token
+        self.tile_set = tile_set
+        self.channels = frozenset({"public", "judge"} if judge_token else {"public"})
+        self._latest: dict[str, dict[str, Any]] = {}
+        self._clients: dict[str, set[asyncio.Queue[dict[str, Any] | None]]] = {"public": set(), "judge": set()}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._runner: Any = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._failed: BaseException | None = None
+
+    # ------------------------------------------------------------------------------------------ sink
+    def on_message(self, msg: dict[str, Any], state: GameState | None) -> None:
+        """Hub sink entry (hub thread): remember the latest snapshot and pass ``msg`` to the SSE clients."""
+        ch = msg["channel"]
+        if msg["kind"] == "snapshot":
+            self._latest[ch] = msg
+        loop = self._loop
+        if loop is not None and self._clients[ch]:
+            loop.call_soon_threadsafe(self._fan_out, ch, msg)
+
+    def _fan_out(self, ch: str, msg: dict[str, Any]) -> None:
+        for q in list(self._clients[ch]):
+            if q.qsize() >= _QUEUE_MAX:
+                self._clients[ch].discard(q)
+                q.put_nowait(None)  # tells the handler to end this slow client's stream
+            else:
+                q.put_nowait(msg)
+
+    # ------------------------------------------------------------------------------------------ app
+    def make_app(self) -> Any:
+        """The aiohttp ``web.Application`` with every route."""
+        from aiohttp import web
+
+        app = web.Application()
+        app.router.add_get("/", self._index)
+        app.router.add_get("/static/{name}", self._static)
+        app.router.add_get("/stream", self._stream_public)
+        app.router.add_get("/judge/stream", self._stream_judge)
+        app.router.add_get("/state.json", self._state)
+        app.router.add_get("/layout.json", self._layout)
+        app.router.add_get("/overlay/", self._overlay_index)
+        app.router.add_get("/overlay/{name}", self._overlay_field)
+        return app
+
+    async def _index(self, request: Any) -> Any:
+        from aiohttp import web
+
+        return web.Response(body=(WEB_DIR / "index.html").read_bytes(), content_type="text/html", charset="utf-8",
+                            headers={"Cache-Control": "no-cache"})
+
+    async def _static(self, request: Any) -> Any:
+        from aiohttp import web
+
+        name = request.match_info["name"]
+        if name not in _STATIC:
+            raise web.HTTPNotFound(text=f"no static file {name!r} (have: {', '.join(_STATIC)})")
+        return web.Response(body=(WEB_DIR / name).read_bytes(), content_type=_STATIC[name], charset="utf-8",
+                            headers={"Cache-Control": "no-cache"})
+
+    async def _state(self, request: Any) -> Any:
+        from aiohttp import web
+
+        msg = self._latest.get("public")
+        if msg is None:
+            return web.Response(status=204)
+        return web.Response(body=encode(msg), content_type="application/json")
+
+    async def _layout(self, request: Any) -> Any:
+        from aiohttp import web
+
+        from kiosk.rules.board import LAYOUT
+        from kiosk.rules.tiles import TileSetError, load_tile_set
+
+        try:
+            ts = load_tile_set(self.tile_set)
+            values = dict(ts.values)
+        except TileSetError as exc:
+            log.warning("live page: tile set %s: %s", self.tile_set, exc)
+            values = {}
+        return web.json_response({"layout": "".join(LAYOUT), "values": values})
+
+    async def _overlay_index(self, request: Any) -> Any:
+        from aiohttp import web
+
+        names = sorted(self.overlay.current) if self.overlay else []
+        return web.json_response({"fields": names})
+
+    async def _overlay_field(self, request: Any) -> Any:
+        from aiohttp import web
+
+        name = request.match_info["name"]
+        if self.overlay is None or name not in self.overlay.current:
+            raise web.HTTPNotFound(text=f"no overlay field {name!r}; see /overlay/ for the list")
+        return web.Response(text=self.overlay.current[name], content_type="text/plain", charset="utf-8",
+                            headers={"Cache-Control": "no-store", "Access-Control-Allow-Origin": "*"})
+
+    async def _stream_public(self, request: Any) -> Any:
+        return await self._sse(request, "public")
+
+    async def _stream_judge(self, request: Any) -> Any:
+        from aiohttp import web
+
+        if not self.judge_token:
+            raise web.HTTPNotFound(text="the judge stream is not enabled on this kiosk")
+        given = request.query.get("token", "")
+        if not hmac.compare_digest(given.encode(), self.judge_token.encode()):
+            raise web.HTTPForbidden(text="judge stream: wrong or missing token")
+        return await self._sse(request, "judge")
+
+    async def _sse(self, request: Any, ch: str) -> Any:
+        from aiohttp import web
+
+        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+                                           "X-Accel-Buffering": "no"})
+        await resp.prepare(request)
+        q: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self._clients[ch].add(q)
+        try:
+            await resp.write(b"retry: 2000\n\n")
+            latest = self._latest.get(ch)
+            if latest is not None:
+                await resp.write(_sse_frame(latest))
+            while True:
+                try:
+                    msg = await asyncio.wait_for(q.get(), timeout=15)
+                except TimeoutError:
+                    await resp.write(b": keep-alive\n\n")
+                    continue
+                if msg is None:
+                    break
+                await resp.write(_sse_frame(msg))
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self._clients[ch].discard(q)
+        return resp
+
+    # ------------------------------------------------------------------------------------------ thread
+    def start(self, timeout_s: float = 10.0) -> LiveServer:
+        """Serve on a background thread; returns once listening. Raises ``OSError`` if the port is taken."""
+        self._thread = threading.Thread(target=self._serve, name="stream-http", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(timeout_s):
+            raise OSError(f"live server did not start on {self.host}:{self.port} within {timeout_s} s")
+        if self._failed is not None:
+            raise OSError(f"live server cannot listen on {self.host}:{self.port}: {self._failed}")
+        return self
+
+    def _serve(self) -> None:
+        from aiohttp import web
+
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        try:
+            self._runner = web.AppRunner(self.make_app(), access_log=None)
+            loop.run_until_complete(self._runner.setup())
+            site = web.TCPSite(self._runner, self.host, self.port)
+            loop.run_until_complete(site.start())
+            self.port = self._runner.addresses[0][1]
+        except BaseException as exc:  # reported by start()
+            self._failed = exc
+            self._ready.set()
+            loop.close()
+            return
+        self._loop = loop
+        self._ready.set()
+        loop.run_forever()
+        loop.run_until_complete(self._runner.cleanup())
+        loop.close()
+
+    def stop(self) -> None:
+        """End every SSE stream and stop serving."""
+        loop = self._loop
+        if loop is None:
+            return
+        for ch in self._clients:
+            for q in list(self._clients[ch]):
+                loop.call_soon_threadsafe(q.put_nowait, None)
+        loop.call_soon_threadsafe(loop.stop)
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._loop = None
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.host}:{self.port}/"
+
+
+def _sse_frame(msg: dict[str, Any]) -> bytes:
+    data = json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+    return f"event: {msg['kind']}\nid: {msg['n']}\ndata: {data}\n\n".encode()
