@@ -1,0 +1,270 @@
+"""``kiosk calibrate ...`` subcommands. Heavy imports (OpenCV, pygame) stay inside the handlers.
+
+Every handler returns an exit code: 0 done, 1 the calibration was refused (reason printed), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from calibration import CalibrationError
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+
+
+def _pattern(text: str) -> tuple[int, int]:
+    try:
+        cols, rows = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"pattern {text!r}: expected COLSxROWS inner corners, e.g. 9x6") from None
+    return cols, rows
+
+
+def _corners(text: str) -> list[tuple[float, float]]:
+    try:
+        pts = [tuple(float(v) for v in p.split(",")) for p in text.replace(";", " ").split()]
+    except ValueError:
+        pts = []
+    if len(pts) != 4 or any(len(p) != 2 for p in pts):
+        raise argparse.ArgumentTypeError(f"corners {text!r}: expected 4 points 'x,y x,y x,y x,y' (A1 O1 O15 A15)")
+    return [(p[0], p[1]) for p in pts]
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def _read_image(path: Path) -> Any:
+    import cv2
+
+    if not path.is_file():
+        raise CalibrationError(f"{path}: no such image")
+    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if img is None:
+        raise CalibrationError(f"{path}: not a readable image")
+    return img
+
+
+def _frame(args: argparse.Namespace) -> Any:
+    """One frame from --image or from --camera (a kiosk camera backend)."""
+    if args.image:
+        return _read_image(args.image)
+    from kiosk.devices import CameraError, build_camera
+
+    cfg: dict[str, Any] = {"backend": args.camera}
+    if args.camera == "opencv" and args.device is not None:
+        cfg["device"] = int(args.device) if args.device.isdigit() else args.device
+    cam = build_camera({"camera": cfg})
+    try:
+        return cam.capture()[1]
+    except CameraError as exc:
+        raise CalibrationError(f"camera: {exc}") from exc
+    finally:
+        cam.close()
+
+
+def _add_source(p: argparse.ArgumentParser) -> None:
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--image", type=Path, help="a photo of the board to use")
+    src.add_argument("--camera", choices=["picamera2", "opencv"], help="take the frame from this camera")
+    p.add_argument("--device", help="opencv camera index or path (default 0)")
+
+
+def _write_png(path: Path, image: Any) -> None:
+    import cv2
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not cv2.imwrite(str(path), image):
+        raise CalibrationError(f"{path}: could not write the PNG")
+    _say(f"wrote {path}")
+
+
+# ---------------------------------------------------------------- markers
+
+def cmd_markers(args: argparse.Namespace) -> int:
+    from calibration.markers import render_marker_sheet
+    from calibration.printing import write_real_size
+
+    sheet = render_marker_sheet(dpi=args.dpi, paper=args.paper)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    write_real_size(args.out, sheet.image, sheet.dpi, sheet.width_mm, sheet.height_mm)
+    print(f"wrote {args.out}: {args.paper.upper()} at {args.dpi:g} dpi; print at 100 % (no 'fit to page') and "
+          "check the 100 mm scale bar")
+    return 0
+
+
+# ---------------------------------------------------------------- intrinsics
+
+def _photos(paths: list[Path]) -> list[Path]:
+    out: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            out += sorted(q for q in p.iterdir() if q.suffix.lower() in IMAGE_SUFFIXES)
+        elif p.is_file():
+            out.append(p)
+        else:
+            raise CalibrationError(f"{p}: no such photo or folder")
+    return out
+
+
+def cmd_intrinsics(args: argparse.Namespace) -> int:
+    import cv2
+
+    from calibration.intrinsics import calibrate_intrinsics, report_image
+
+    paths = _photos(args.photos)
+
+    def photos() -> Any:
+        for i, p in enumerate(paths, 1):
+            _say(f"[{i}/{len(paths)}] {p.name}")
+            yield p.name, cv2.imread(str(p), cv2.IMREAD_COLOR)
+
+    result = calibrate_intrinsics(photos(), args.pattern, args.square_mm, args.max_rms, progress=lambda s: _say("  " + s))
+    k = result.K
+    print(f"RMS reprojection error {result.rms_px:.3f} px over {len(result.per_view_px)} photos "
+          f"(limit {args.max_rms:g} px); fx {k[0, 0]:.1f} fy {k[1, 1]:.1f} cx {k[0, 2]:.1f} cy {k[1, 2]:.1f}; "
+          f"dist {' '.join(f'{d:+.4f}' for d in result.dist)}")
+    for name, why in result.rejected.items():
+        print(f"  not used: {name}: {why}")
+    if args.report:
+        first = next(iter(result.corners))
+        _write_png(args.report, report_image(result, cv2.imread(str(next(p for p in paths if p.name == first)))))
+    _save(args, "intrinsics", result)
+    return 0
+
+
+# ---------------------------------------------------------------- pose
+
+def cmd_pose(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from calibration.pose import overlay_image, pose_from_corners, pose_from_markers, tap_corners
+
+    frame = _frame(args)
+    if args.corners:
+        pose = pose_from_corners(frame, np.array(args.corners, np.float32))
+    elif args.tap:
+        pose = pose_from_corners(frame, tap_corners(frame, tuple(args.screen)))
+    else:
+        pose = pose_from_markers(frame)
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in pose.grid_corners_px)
+    print(f"board pose from {pose.method}: grid corners A1 O1 O15 A15 at {corners} px")
+    if args.report:
+        _write_png(args.report, overlay_image(frame, pose))
+    _save(args, "pose", pose)
+    return 0
+
+
+# ---------------------------------------------------------------- exposure
+
+def cmd_exposure(args: argparse.Namespace) -> int:
+    from calibration.exposure import check_frame_white, lock_picamera2
+
+    if args.camera == "picamera2":
+        from kiosk.devices.camera_picamera2 import Picamera2Camera
+
+        cam = Picamera2Camera()
+        if cam.health().state != "ok":
+            raise CalibrationError(f"camera: {cam.health().detail}")
+        try:
+            lock = lock_picamera2(cam, progress=_say)
+        finally:
+            cam.close()
+        print(f"locked: exposure {lock.exposure_us} us, analogue gain {lock.analogue_gain:.2f}, "
+              f"colour gains red {lock.colour_gains[0]:.3f} blue {lock.colour_gains[1]:.3f}")
+    else:
+        lock = check_frame_white(_frame(args))
+    m = lock.measure
+    if m is not None:
+        print(f"paper white B,G,R {m.white_bgr[0]:.0f},{m.white_bgr[1]:.0f},{m.white_bgr[2]:.0f} on {m.markers} "
+              f"marker(s), {100 * m.clipped:.1f} % clipped")
+    for note in lock.notes:
+        print(f"  note: {note}")
+    _save(args, "exposure", lock)
+    return 0
+
+
+# ---------------------------------------------------------------- glyphs
+
+def cmd_glyphs(args: argparse.Namespace) -> int:
+    from calibration.glyphs import capture_glyphs
+
+    frames = [_read_image(p) for p in _photos(args.images)] if args.images else None
+    result = capture_glyphs(frames, args.layout, camera=args.camera, count=args.count, progress=_say,
+                            sheet_png=args.report)
+    print(result.summary())
+    _save(args, "glyphs", result)
+    return 0
+
+
+# ---------------------------------------------------------------- the profile
+
+def _save(args: argparse.Namespace, kind: str, result: Any) -> None:
+    if args.profile is None:
+        _say("no --profile given: result not saved")
+        return
+    from calibration.profile_io import save_result
+
+    save_result(args.profile, kind, result)
+    print(f"saved {kind} into {args.profile}")
+
+
+SUBCOMMANDS: dict[str, tuple[str, Callable[[argparse.Namespace], int]]] = {
+    "markers": ("print the ArUco marker sheet at real size (PNG or PDF)", cmd_markers),
+    "intrinsics": ("camera intrinsics from chessboard photos (refused above --max-rms px)", cmd_intrinsics),
+    "pose": ("board pose from the markers, --corners or --tap (touchscreen)", cmd_pose),
+    "exposure": ("lock exposure and white balance on the marker paper", cmd_exposure),
+    "glyphs": ("capture a laid-out tile set, label it and train the tile classifier", cmd_glyphs),
+}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    sub = parser.add_subparsers(dest="calibrate_step", metavar="STEP")
+    for name, (help_text, _) in SUBCOMMANDS.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        if name != "markers":
+            p.add_argument("--profile", type=Path, help="calibration profile to update")
+        if name == "markers":
+            p.add_argument("--out", type=Path, default=Path("markers.pdf"), help="PNG or PDF file (default markers.pdf)")
+            p.add_argument("--dpi", type=float, default=300, help="resolution (default 300)")
+            p.add_argument("--paper", choices=["a4", "letter"], default="a4")
+        elif name == "intrinsics":
+            p.add_argument("photos", nargs="+", type=Path, help="chessboard photos or folders of them")
+            p.add_argument("--pattern", type=_pattern, default=(9, 6), help="inner corners COLSxROWS (default 9x6)")
+            p.add_argument("--square-mm", type=float, default=25.0, help="chessboard square side, mm (default 25)")
+            p.add_argument("--max-rms", type=float, default=1.0, help="refuse above this RMS error, px (default 1)")
+            p.add_argument("--report", type=Path, help="write a PNG of the result")
+        elif name == "pose":
+            _add_source(p)
+            how = p.add_mutually_exclusive_group()
+            how.add_argument("--corners", type=_corners, help="grid corners 'x,y x,y x,y x,y' (A1 O1 O15 A15), px")
+            how.add_argument("--tap", action="store_true", help="tap the 4 grid corners on the touchscreen")
+            p.add_argument("--screen", type=int, nargs=2, default=(800, 480), metavar=("W", "H"))
+            p.add_argument("--report", type=Path, help="write a PNG with the grid drawn over the frame")
+        elif name == "exposure":
+            _add_source(p)
+        elif name == "glyphs":
+            p.add_argument("--images", nargs="+", type=Path, help="photos of the laid-out tiles (else --camera)")
+            p.add_argument("--camera", choices=["picamera2", "opencv"], help="capture from this camera")
+            p.add_argument("--count", type=int, default=5, help="frames to capture from the camera (default 5)")
+            p.add_argument("--layout", type=Path, help="tile layout file (default: the full English bag from A1)")
+            p.add_argument("--report", type=Path, help="write a contact sheet PNG of the labelled tiles")
+
+
+def run(args: argparse.Namespace) -> int:
+    step = getattr(args, "calibrate_step", None)
+    if step is None:
+        print("kiosk calibrate: choose a step: " + ", ".join(SUBCOMMANDS), file=sys.stderr)
+        return 2
+    try:
+        return SUBCOMMANDS[step][1](args)
+    except CalibrationError as exc:
+        print(f"kiosk calibrate {step}: refused: {exc}", file=sys.stderr)
+        return 1
+    except (OSError, ValueError) as exc:
+        print(f"kiosk calibrate {step}: {exc}", file=sys.stderr)
+        return 2

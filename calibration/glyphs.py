@@ -1,0 +1,177 @@
+"""Tile glyph capture: lay out a known set of tiles on the board, photograph it, cut out every tile, label it
+from the layout, and train the reader's tile classifier on the samples (its trainer reports the
+cross-validated accuracy).
+
+Layout: 15 lines of 15 characters as the reader writes boards: ``.`` empty square, an upper-case letter for a
+lettered tile, ``?`` for a blank. The default lays the whole English bag out from A1, row by row, in
+alphabetical order with the two blanks last.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from calibration import CalibrationError
+from kiosk.vision.geometry import SIZE, WARP_SIZE_PX, cell_rect
+
+Sample = tuple[np.ndarray, str]  # (BGR crop of one square in the canonical warp, label)
+
+
+def default_layout(tile_set: str = "english") -> list[str]:
+    """The whole bag of ``tile_set`` laid out from A1 row by row (letters A..Z, then the blanks)."""
+    from kiosk.rules.tiles import load_tile_set
+
+    ts = load_tile_set(tile_set)
+    tiles = "".join(letter * n for letter, n in sorted(ts.counts.items())) + "?" * ts.blanks
+    if len(tiles) > SIZE * SIZE:
+        raise CalibrationError(f"{len(tiles)} tiles do not fit on the board")
+    tiles = tiles.ljust(SIZE * SIZE, ".")
+    return [tiles[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)]
+
+
+def load_layout(path: Path) -> list[str]:
+    """Read and check a layout file; CalibrationError names the line and column of a bad character."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CalibrationError(f"{path}: cannot read the layout: {exc}") from None
+    rows = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+    if len(rows) != SIZE:
+        raise CalibrationError(f"{path}: expected {SIZE} rows of {SIZE} characters, got {len(rows)} rows")
+    for r, row in enumerate(rows, 1):
+        if len(row) != SIZE:
+            raise CalibrationError(f"{path}: row {r} has {len(row)} characters, expected {SIZE}")
+        for c, ch in enumerate(row, 1):
+            if not (ch == "." or ch == "?" or (ch.isalpha() and ch.isupper())):
+                raise CalibrationError(f"{path}: row {r} column {c}: {ch!r} is not '.', '?' or an upper-case letter")
+    if all(ch == "." for row in rows for ch in row):
+        raise CalibrationError(f"{path}: the layout has no tiles")
+    return rows
+
+
+def crop_tiles(image: np.ndarray, homography: np.ndarray, layout: Sequence[str]) -> list[Sample]:
+    """Cut out each laid-out tile: warp ``image`` to the canonical top-down board with ``homography``
+    (image px -> warp px) and take every occupied square's cell, labelled from ``layout``."""
+    warp = cv2.warpPerspective(image, homography, (WARP_SIZE_PX, WARP_SIZE_PX), flags=cv2.INTER_AREA)
+    out: list[Sample] = []
+    for r, row in enumerate(layout):
+        for c, ch in enumerate(row):
+            if ch != ".":
+                x0, y0, x1, y1 = cell_rect(r, c)
+                out.append((warp[y0:y1, x0:x1].copy(), ch))
+    return out
+
+
+def contact_sheet(samples: Sequence[Sample], columns: int = 20) -> np.ndarray:
+    """A PNG-ready grid of the tile crops, each with its label underneath, so a person can check the labels."""
+    if not samples:
+        raise CalibrationError("no tile samples to show")
+    ch, cw = samples[0][0].shape[:2]
+    rows = (len(samples) + columns - 1) // columns
+    sheet = np.full((rows * (ch + 18), columns * (cw + 4), 3), 255, np.uint8)
+    for i, (crop, label) in enumerate(samples):
+        y, x = (i // columns) * (ch + 18), (i % columns) * (cw + 4)
+        sheet[y:y + ch, x:x + cw] = crop
+        cv2.putText(sheet, label, (x + cw // 2 - 5, y + ch + 14), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 200), 1,
+                    cv2.LINE_AA)
+    return sheet
+
+
+@dataclass
+class GlyphCapture:
+    """``samples`` (crop, label); ``frames``: photos used; ``cv_accuracy``: the trainer's cross-validated
+    accuracy (0..1) or None when no trainer ran; ``model``: what the trainer returned (goes to the profile)."""
+
+    samples: list[Sample]
+    frames: int
+    cv_accuracy: float | None = None
+    model: Any = None
+    skipped: dict[int, str] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        counts = Counter(label for _, label in self.samples)
+        text = f"{len(self.samples)} tile samples of {len(counts)} labels from {self.frames} photo(s)"
+        if self.skipped:
+            text += f"; {len(self.skipped)} photo(s) skipped"
+        if self.cv_accuracy is not None:
+            text += f"; cross-validated accuracy {100 * self.cv_accuracy:.1f} %"
+        return text
+
+
+Trainer = Callable[[list[Sample]], tuple[Any, float]]
+
+
+def capture_glyphs(frames: Iterable[np.ndarray] | None, layout: Path | Sequence[str] | None = None,
+                   camera: str | None = None, count: int = 5, progress: Callable[[str], None] | None = None,
+                   sheet_png: Path | None = None, train: Trainer | None = None) -> GlyphCapture:
+    """Collect labelled tile samples from ``frames`` (or ``count`` captures of ``camera``), locating the board
+    by its markers in each, write the contact sheet, then train with ``train(samples) -> (model, cv
+    accuracy)``. Raises CalibrationError when no photo shows the board."""
+    from calibration.pose import pose_from_markers
+
+    rows = default_layout() if layout is None else (load_layout(layout) if isinstance(layout, Path) else list(layout))
+    if frames is None:
+        frames = _capture(camera, count, progress)
+    samples: list[Sample] = []
+    used = 0
+    skipped: dict[int, str] = {}
+    for i, frame in enumerate(frames):
+        try:
+            pose = pose_from_markers(frame)
+        except CalibrationError as exc:
+            skipped[i] = str(exc)
+            if progress:
+                progress(f"photo {i + 1}: skipped: {exc}")
+            continue
+        got = crop_tiles(frame, pose.homography, rows)
+        samples += got
+        used += 1
+        if progress:
+            progress(f"photo {i + 1}: {len(got)} tiles")
+    if not samples:
+        raise CalibrationError("no photo showed the board's markers: " + "; ".join(skipped.values()))
+    result = GlyphCapture(samples, used, skipped=skipped)
+    if sheet_png is not None:
+        ok = cv2.imwrite(str(sheet_png), contact_sheet(samples[: len(samples) // max(used, 1)]))
+        if not ok:
+            raise CalibrationError(f"{sheet_png}: could not write the contact sheet")
+    trainer = train or _vision_trainer()
+    if progress:
+        progress(f"training on {len(samples)} samples ...")
+    result.model, result.cv_accuracy = trainer(samples)
+    return result
+
+
+def _capture(camera: str | None, count: int, progress: Callable[[str], None] | None) -> list[np.ndarray]:
+    if camera is None:
+        raise CalibrationError("give photos (--images) or a camera (--camera)")
+    from kiosk.devices import CameraError, build_camera
+
+    cam = build_camera({"camera": {"backend": camera}})
+    frames = []
+    try:
+        for i in range(count):
+            frames.append(cam.capture()[1])
+            if progress:
+                progress(f"captured {i + 1}/{count}")
+    except CameraError as exc:
+        raise CalibrationError(f"camera: {exc}") from exc
+    finally:
+        cam.close()
+    return frames
+
+
+def _vision_trainer() -> Trainer:
+    """The board reader's glyph-classifier trainer (kiosk.vision); CalibrationError until it is available."""
+    try:
+        from calibration.profile_io import glyph_trainer
+    except ImportError as exc:
+        raise CalibrationError(f"the tile classifier trainer is not available: {exc}") from exc
+    return glyph_trainer()

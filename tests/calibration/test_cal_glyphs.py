@@ -1,0 +1,77 @@
+"""Tile glyph capture on synthetic photos of a laid-out bag: every tile cut out and labelled from the layout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration import CalibrationError
+from calibration.glyphs import capture_glyphs, contact_sheet, crop_tiles, default_layout, load_layout
+from calibration.pose import pose_from_markers
+from kiosk.rules.board import Board
+
+
+def laid_out_board(rows: list[str]) -> Board:
+    # the renderer draws a lower-case letter as a blank tile (no glyph)
+    return Board.from_rows(["".join("a" if ch == "?" else ch for ch in row) for row in rows])
+
+
+def test_default_layout_is_the_whole_bag() -> None:
+    rows = default_layout()
+    flat = "".join(rows)
+    assert len(rows) == 15 and all(len(r) == 15 for r in rows)
+    assert flat.count("E") == 12 and flat.count("?") == 2 and len(flat.replace(".", "")) == 100
+    assert rows[0].startswith("AAAAAAAAAB")
+
+
+def test_layout_file_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "layout.txt"
+    bad.write_text("\n".join(["." * 15] * 14))
+    with pytest.raises(CalibrationError, match="15 rows"):
+        load_layout(bad)
+    bad.write_text("\n".join(["." * 15] * 14 + ["..x" + "." * 12]))
+    with pytest.raises(CalibrationError, match="row 15 column 3"):
+        load_layout(bad)
+    bad.write_text("\n".join(["." * 15] * 15))
+    with pytest.raises(CalibrationError, match="no tiles"):
+        load_layout(bad)
+    with pytest.raises(CalibrationError, match="cannot read"):
+        load_layout(tmp_path / "missing.txt")
+
+
+def test_capture_cuts_and_labels_every_tile(tmp_path: Path) -> None:
+    from kiosk.vision.synth import render_board
+
+    rows = default_layout()
+    photos = [render_board(laid_out_board(rows), seed=s, scene_seed=5, level="easy", size=(1280, 960)).image
+              for s in (1, 2)]
+    empty = render_board(Board(), seed=1, scene_seed=5, level="easy", size=(1280, 960)).image
+    seen: list[list[tuple[np.ndarray, str]]] = []
+
+    def trainer(samples):
+        seen.append(samples)
+        return "model", 0.97
+
+    result = capture_glyphs(photos + [np.zeros((100, 100, 3), np.uint8)], rows, sheet_png=tmp_path / "sheet.png",
+                            train=trainer)
+    assert result.frames == 2 and list(result.skipped) == [2]
+    assert len(result.samples) == 200 and result.cv_accuracy == 0.97 and result.model == "model"
+    labels = [lab for _, lab in result.samples[:100]]
+    assert labels == [ch for ch in "".join(rows) if ch != "."]
+    # the crops really are tiles: each differs from the same square on the empty board
+    empty_crops = crop_tiles(empty, pose_from_markers(empty).homography, rows)
+    diffs = [np.abs(a.astype(int) - b.astype(int)).mean() for (a, _), (b, _) in zip(result.samples, empty_crops)]
+    assert min(diffs) > 8
+    sheet = cv2.imread(str(tmp_path / "sheet.png"))
+    assert sheet is not None and sheet.shape[0] > 200
+    assert "cross-validated accuracy 97.0 %" in result.summary()
+
+
+def test_no_board_in_any_photo() -> None:
+    with pytest.raises(CalibrationError, match="no photo showed"):
+        capture_glyphs([np.zeros((200, 200, 3), np.uint8)], default_layout(), train=lambda s: (None, 0.0))
+    with pytest.raises(CalibrationError, match="no tile samples"):
+        contact_sheet([])
