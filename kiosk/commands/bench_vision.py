@@ -34,6 +34,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--shared", type=Path, default=Path("../shared"), help="shared data folder (default ../shared)")
     parser.add_argument("--out", type=Path, default=Path("bench-vision-out"), help="folder for the PNGs")
     parser.add_argument("--samples", type=int, default=8, help="annotated error frames to save per level")
+    parser.add_argument("--speed", type=int, default=0, metavar="N",
+                        help="only time render_board over N frames per level (no reader needed)")
     parser.add_argument("--sheet", type=int, default=0, metavar="N",
                         help="only write a contact sheet of the first N frames per level (no reader needed)")
 
@@ -48,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         print("bench-vision: --frames and --workers must be at least 1", file=sys.stderr)
         return 2
     try:
-        samples = bench.corpus_samples(args.shared, args.sheet or args.frames, args.seed)
+        samples = bench.corpus_samples(args.shared, args.speed or args.sheet or args.frames, args.seed)
     except FileNotFoundError as exc:
         print(f"bench-vision: {exc}", file=sys.stderr)
         return 2
@@ -57,6 +59,10 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"bench-vision: cannot create {args.out}: {exc.strerror}", file=sys.stderr)
         return 2
+    if args.speed:
+        for level in args.level:
+            _speed(samples, level, args)
+        return 0
     if args.sheet:
         for level in args.level:
             path = args.out / f"sheet-{level}.png"
@@ -87,6 +93,39 @@ def run(args: argparse.Namespace) -> int:
                           file=sys.stderr, flush=True)
         all_ok &= _report(level, tally, failed, samples, args)
     return 0 if all_ok else 1
+
+
+def _speed(samples: list, level: str, args: argparse.Namespace) -> None:
+    """Print render_board times (ms): a new scene per frame; one fixed camera with a new position per frame
+    (a demo after each move); one fixed camera re-shooting the same position (a demo between moves)."""
+    import time
+
+    from kiosk.vision.synth import bench
+    from kiosk.vision.synth.render import render_board
+
+    def timed(fn) -> list[float]:
+        out = []
+        for i, s in enumerate(samples):
+            t0 = time.perf_counter()
+            fn(i, s)
+            out.append(1000 * (time.perf_counter() - t0))
+        return sorted(out)
+
+    seed0 = bench.frame_seed(level, 0, args.seed)
+    render_board(samples[0].board, seed=seed0, level=level, tile_set=samples[0].tile_set, size=args.size)  # warm-up
+    runs = {
+        "new scene per frame": timed(lambda i, s: render_board(s.board, seed=bench.frame_seed(level, i, args.seed),
+                                                                level=level, tile_set=s.tile_set, size=args.size)),
+        "fixed camera, new position": timed(lambda i, s: render_board(s.board, seed=i, scene_seed=seed0, level=level,
+                                                                       tile_set=s.tile_set, size=args.size)),
+        "fixed camera, same position": timed(lambda i, s: render_board(samples[0].board, seed=i, scene_seed=seed0,
+                                                                        level=level, tile_set=samples[0].tile_set,
+                                                                        size=args.size)),
+    }
+    w, h = args.size
+    for name, ms in runs.items():
+        print(f"{level} {w}x{h} {name:28s} median {ms[len(ms) // 2]:6.1f} ms, 90th pct {ms[int(0.9 * (len(ms) - 1))]:6.1f} ms"
+              f" ({len(ms)} frames)")
 
 
 def _report(level: str, tally, failed: list, samples: list, args: argparse.Namespace) -> bool:

@@ -131,7 +131,7 @@ def _markers(img: np.ndarray, tex: BoardTexture, geometry: BoardGeometry) -> Non
         roi[:] = (roi * (1 - a) + ink * a).astype(np.uint8)
 
 
-@lru_cache(maxsize=4)
+@lru_cache(maxsize=6)
 def board_texture(style: str = "classic", table: str = "wood", ppm: float = 4.0,
                   geometry: BoardGeometry = DEFAULT_GEOMETRY) -> BoardTexture:
     """The empty board texture for a board ``style`` on a ``table`` style, ``ppm`` px/mm (cached; don't modify).
@@ -148,7 +148,8 @@ def board_texture(style: str = "classic", table: str = "wood", ppm: float = 4.0,
     origin = -(b + TABLE_MM)
     n = int(math.ceil((g - 2 * origin) * ppm))
     tex = BoardTexture(np.zeros((n, n, 3), np.uint8), origin, ppm)
-    img = cv2.convertScaleAbs(_table(table, (n, n), ppm))
+    half = (n + 1) // 2  # the table needs no fine detail: drawn at half resolution
+    img = cv2.resize(cv2.convertScaleAbs(_table(table, (half, half), ppm / 2)), (n, n), interpolation=cv2.INTER_LINEAR)
     # board: rim, edge, grid background (the line colour shows between the squares)
     _rect(img, tex, -b, -b, g + b, g + b, st.rim)
     _rect(img, tex, -b + 1.5, -b + 1.5, g + b - 1.5, g + b - 1.5, st.edge)

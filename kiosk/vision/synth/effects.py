@@ -75,8 +75,10 @@ def apply_field(img: np.ndarray, field: np.ndarray) -> np.ndarray:
     """Multiply a uint8 BGR frame by the interpolated gain field (result uint8, saturating)."""
     h, w = img.shape[:2]
     fh, fw = field.shape[:2]
-    full = cv2.resize(field, (fw * FIELD_STEP, fh * FIELD_STEP), interpolation=cv2.INTER_LINEAR)[:h, :w]
-    return cv2.multiply(img, full, dtype=cv2.CV_8U)
+    # gains as uint8 with 1.0 = 128 (steps of 1/128: below the noise), interpolated and applied in uint8
+    small = cv2.convertScaleAbs(field, alpha=128.0)
+    full = cv2.resize(small, (fw * FIELD_STEP, fh * FIELD_STEP), interpolation=cv2.INTER_LINEAR)[:h, :w]
+    return cv2.multiply(img, full, scale=1.0 / 128.0)
 
 
 def add_glare(img: np.ndarray, centre_px: tuple[float, float], radius_px: float, strength: float,
@@ -132,11 +134,11 @@ def chroma_subsample(img: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(ycc, cv2.COLOR_YCrCb2BGR)
 
 
-def sharpen(img: np.ndarray, amount: float, sigma_px: float = 1.2) -> np.ndarray:
-    """The camera's unsharp masking: ``img + amount * (img - blur(img))`` (overshoot halos, louder noise)."""
+def sharpen(img: np.ndarray, amount: float) -> np.ndarray:
+    """The camera's unsharp masking: ``img + amount * (img - box3x3(img))`` (overshoot halos, louder noise)."""
     if amount <= 0.01:
         return img
-    return cv2.addWeighted(img, 1 + amount, cv2.GaussianBlur(img, (0, 0), sigma_px), -amount, 0)
+    return cv2.addWeighted(img, 1 + amount, cv2.blur(img, (3, 3)), -amount, 0)
 
 
 @cache

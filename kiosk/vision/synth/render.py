@@ -362,12 +362,12 @@ def render_board(board: Board, *, seed: int, level: str | RealismParams = "typic
     amount = _u(rng, p.sharpen)
     img = effects.sharpen(img, amount)
     meta["sharpen"] = round(amount, 2)
-    if p.chroma_subsampling:
-        img = effects.chroma_subsample(img)
     if rng.random() < p.jpeg_prob:
         q = int(round(_u(rng, p.jpeg_quality)))
-        img = effects.jpeg(img, q)
+        img = effects.jpeg(img, q)  # OpenCV's JPEG subsamples the colour 4:2:0 itself
         meta["jpeg_quality"] = q
+    elif p.chroma_subsampling:
+        img = effects.chroma_subsample(img)
     t3 = time.perf_counter()
     meta["timings_ms"] = {"tiles": round(1000 * (t1 - t0), 1), "project": round(1000 * (t2 - t1), 1),
                           "effects": round(1000 * (t3 - t2), 1), "total": round(1000 * (t3 - t_start), 1)}
