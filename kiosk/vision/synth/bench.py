@@ -14,6 +14,7 @@ Scoring (per frame, squares a hand covers are left out of the tile figures):
 from __future__ import annotations
 
 import glob
+import math
 import os
 from collections import Counter
 from dataclasses import dataclass, field
@@ -150,8 +151,8 @@ class Tally:
                 causes = []
                 if sq in turned:
                     causes.append("turned tile")
-                if fr.meta.get("glare"):
-                    causes.append("frame has glare")
+                if _under_glare(sq, fr.meta.get("glare", [])):
+                    causes.append("glare on the square")
                 if fr.meta.get("motion_blur"):
                     causes.append("motion blur")
                 if fr.meta.get("hand"):
@@ -172,6 +173,13 @@ class Tally:
             "exact_boards": pct(self.exact, self.frames),
             "unsure_share_of_errors": pct(self.tile_errors_unsure, self.tile_errors),
         }
+
+
+def _under_glare(sq: int, spots: list[dict], cell_mm: float = 19.05) -> bool:
+    """True when square ``sq`` lies within 2 s.d. of a glare spot (see the frame's ``meta["glare"]``)."""
+    cx, cy = (sq % SIZE + 0.5) * cell_mm, (sq // SIZE + 0.5) * cell_mm
+    return any(math.hypot(cx - g["centre_mm"][0], cy - g["centre_mm"][1]) < 2 * g.get("radius_mm", 10.0) + cell_mm / 2
+               for g in spots)
 
 
 BARS = {"typical": {"occupancy": 100.0, "letters": 99.9, "blanks": 99.5, "exact_boards": 98.0},
@@ -240,7 +248,7 @@ def annotated_png(image: np.ndarray, grid_corners_px: np.ndarray, fr: FrameResul
 
 # ---------------------------------------------------------------- running a reader over rendered frames
 
-_READER = None
+_READERS: dict[str, object] = {}  # one BoardReader per tile set, per process
 
 
 HELD_OUT_BIT = 1 << 30  # benchmark seeds have this bit set: train models on seeds below 2**30 only
@@ -259,20 +267,20 @@ def read_one(task: tuple) -> FrameResult:
     ``task`` = (index, board cells, tile-set name, level, (w, h), seed). A reader exception is recorded as an
     all-unsure reading with the verdict ``"reader raised ..."``, never propagated.
     """
-    global _READER
     from kiosk.rules.tiles import load_tile_set
     from kiosk.vision.synth.render import render_board
 
     index, cells, ts_name, level, size, seed = task
     ts = load_tile_set(ts_name)
-    if _READER is None or _READER[0] != ts_name:
+    if ts_name not in _READERS:
         from kiosk.vision.reader import BoardReader
-        _READER = (ts_name, BoardReader(ts))
+        _READERS[ts_name] = BoardReader(ts)
+    reader = _READERS[ts_name]
     frame = render_board(Board(cells), seed=frame_seed(level, index, seed), level=level, tile_set=ts, size=size)
     import time
     t0 = time.perf_counter()
     try:
-        reading = _READER[1].read(frame.image)
+        reading = reader.read(frame.image)
         grid, verdict = reading.grid(), reading.quality.verdict
     except Exception as exc:  # noqa: BLE001 - the benchmark reports reader crashes, it does not stop on them
         grid, verdict = [UNSURE * SIZE] * SIZE, f"reader raised {type(exc).__name__}: {exc}"

@@ -341,11 +341,13 @@ def render_board(board: Board, *, seed: int, level: str | RealismParams = "typic
         for _ in range(int(round(_u(rng, p.glare_spots)))):
             at_mm = rng.uniform(0, geometry.grid_mm, 2)
             c = camera.project(np.array([[at_mm[0], at_mm[1], -thickness]]))[0]
-            radius = _u(rng, p.glare_radius_mm) * px_per_mm
+            radius_mm = _u(rng, p.glare_radius_mm)
+            radius = radius_mm * px_per_mm
             strength = _u(rng, p.glare_strength)
             effects.add_glare(img, (float(c[0]), float(c[1])), radius, strength,
                               aspect=float(rng.uniform(0.5, 1.0)), angle_deg=float(rng.uniform(0, 180)))
-            glare.append({"centre_mm": [round(float(v), 1) for v in at_mm], "radius_px": round(radius, 1),
+            glare.append({"centre_mm": [round(float(v), 1) for v in at_mm], "radius_mm": round(radius_mm, 1),
+                          "radius_px": round(radius, 1),
                           "strength": round(strength, 3)})
     meta["glare"] = glare
     # --- optics and sensor
