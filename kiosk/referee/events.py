@@ -65,6 +65,18 @@ class GameStarted(Event):
 
 
 @dataclass(frozen=True)
+class ClockPressed(Event):
+    """``player`` pressed his side of the clock: his turn ends at ``t`` and the next player's time runs.
+
+    Optional: the board reading that follows (:class:`Play`, or :class:`Pass` / :class:`Exchange`) says what
+    the turn was and may come later; without a press, the turn event's own ``t`` is the press.
+    """
+
+    type: ClassVar[str] = "clock_pressed"
+    player: int = 0
+
+
+@dataclass(frozen=True)
 class Play(Event):
     """A board reading accepted at the clock press: ``player`` placed ``tiles`` ((square, tile), ...).
 
@@ -296,7 +308,7 @@ class KioskResumed(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.type: cls
-    for cls in (GameStarted, Play, BlankDesignated, Pass, Exchange, Drew, Hold, HoldReleased, CourtesyNotice,
+    for cls in (GameStarted, ClockPressed, Play, BlankDesignated, Pass, Exchange, Drew, Hold, HoldReleased, CourtesyNotice,
                 CourtesyDraw, Challenge, ChallengeRuled, ChallengeWithdrawn, TilesRemoved, OutplayAccepted,
                 WindowClosed, TimeWarning, TurnTimeExpired, OvertimeStarted, OvertimeCapExceeded, SessionTimeUp,
                 ClockNeutralised, ClockResumed, JudgeAdjustment, GameCalled, RacksEntered, KioskResumed)

@@ -30,6 +30,7 @@ from kiosk.referee.events import (
     ChallengeRuled,
     ChallengeWithdrawn,
     ClockNeutralised,
+    ClockPressed,
     ClockResumed,
     CourtesyDraw,
     CourtesyNotice,
@@ -122,6 +123,7 @@ class _Game:
         self.warnings: tuple[str, ...] = ()
         self.pending: tuple[tuple[int, str], ...] = ()
         self.pending_player = 0
+        self.pressed_at: int | None = None
         self.removing: tuple[int, ...] = ()
         self.end_reason = ""
         self.went_out: int | None = None
@@ -335,6 +337,8 @@ class Referee:
         elif g.phase == OVER and g.result is not None:
             out.append(Prompt("game_over", -1, _result_text(g), data=(("wins", g.result.wins),)))
         if g.phase == PLAYING:
+            if g.pressed_at is not None and g.on_move is not None:
+                out.append(Prompt("read_board", g.on_move, f"{g.name(g.on_move)} pressed the clock: reading the board"))
             if g.neutralised:
                 out.append(Prompt("clock_neutralised", -1, f"clock stopped: {g.neutralised}"))
             if g.hold_by is not None:
@@ -430,7 +434,7 @@ class Referee:
             neutralised=g.neutralised, overtime_notified=tuple(g.overtime_notified), warnings_given=g.warnings,
             pending_blanks=tuple(sq for sq, t in g.pending if t == BLANK), result=g.result,
             history=tuple(g.history), downtime_ms=g.downtime, last_t=g.last_t, started_t=g.started_t,
-            events=len(self._events), notes=tuple(g.notes), to_draw=_to_draw(g),
+            events=len(self._events), notes=tuple(g.notes), to_draw=_to_draw(g), pressed_at=g.pressed_at,
         )
 
 
@@ -565,9 +569,26 @@ def _end_outplay(g: _Game, t: int) -> None:
         g.on_move = None
 
 
+def _turn_time(g: _Game, ev: Event) -> int:
+    """When the turn ended: the clock press if one was reported, else the event itself (ms)."""
+    return g.pressed_at if g.pressed_at is not None else ev.t
+
+
+def _on_clock_pressed(g: _Game, ev: ClockPressed) -> None:
+    _need_phase(g, ev, PLAYING)
+    _need_on_move(g, ev, ev.player)
+    if g.pressed_at is not None:
+        raise Refused(f"clock_pressed: {g.name(ev.player)} pressed already at {g.pressed_at} ms; waiting for the "
+                      "board reading", "already_pressed")
+    g.pressed_at = ev.t
+    g.clock.start(g.nxt(ev.player), ev.t)
+
+
 def _on_play(g: _Game, ev: Play) -> None:
     _need_phase(g, ev, PLAYING)
     _need_on_move(g, ev, ev.player)
+    t_turn = _turn_time(g, ev)
+    g.pressed_at = None
     tiles = tuple((int(sq), t) for sq, t in ev.tiles)
     if not tiles:
         raise Refused("play: no tiles were placed (a clock press without tiles is a pass)", "no_tiles", judge=True)
@@ -597,9 +618,9 @@ def _on_play(g: _Game, ev: Play) -> None:
     g.pending_player = p
     if any(t == BLANK for _, t in tiles):
         g.phase = DESIGNATING
-        g.clock.stop(ev.t)
+        g.clock.stop(max(t_turn, g.clock.at))
         return
-    _score_pending(g, ev.t)
+    _score_pending(g, max(t_turn, g.clock.at))
 
 
 def _on_blank_designated(g: _Game, ev: BlankDesignated) -> None:
@@ -680,16 +701,20 @@ def _score_pending(g: _Game, t: int) -> None:
 def _on_pass(g: _Game, ev: Pass) -> None:
     _need_phase(g, ev, PLAYING)
     _need_on_move(g, ev, ev.player)
+    t_turn = max(_turn_time(g, ev), g.clock.at)
+    g.pressed_at = None
     _close_window(g)
     g.record("pass", ev.player, 0)
     g.scoreless += 1
     g.last_play = None
-    _next_turn(g, ev.player, ev.t)
+    _next_turn(g, ev.player, t_turn)
 
 
 def _on_exchange(g: _Game, ev: Exchange) -> None:
     _need_phase(g, ev, PLAYING)
     _need_on_move(g, ev, ev.player)
+    t_turn = max(_turn_time(g, ev), g.clock.at)
+    g.pressed_at = None
     ex = g.preset.exchange
     if not ex.allowed:
         raise Refused(f"exchanges are not allowed under '{g.preset.name}'", "exchange_not_allowed")
@@ -709,7 +734,7 @@ def _on_exchange(g: _Game, ev: Exchange) -> None:
     g.record("exchange", p, 0, count=n)
     g.scoreless += 1
     g.last_play = None
-    _next_turn(g, p, ev.t)
+    _next_turn(g, p, t_turn)
 
 
 def _on_drew(g: _Game, ev: Drew) -> None:
@@ -742,8 +767,6 @@ def _on_hold(g: _Game, ev: Hold) -> None:
         raise Refused(f"hold: {g.name(g.hold_by)} already holds", "already_held")
     if g.phase == PLAYING and ev.player != g.on_move:
         raise Refused(f"hold: only {g.name(g.on_move)} (on move) may hold", "wrong_player")  # type: ignore[arg-type]
-    if g.last_play is not None and g.last_play.drawn:
-        raise Refused("hold: the play's tiles are already drawn", "window_closed")
     g.hold_by = ev.player
     g.hold_since = ev.t
     g.courtesy_given = False
@@ -1071,7 +1094,7 @@ def _on_kiosk_resumed(g: _Game, ev: KioskResumed) -> None:
 
 
 _HANDLERS = {
-    Play: _on_play, BlankDesignated: _on_blank_designated, Pass: _on_pass, Exchange: _on_exchange, Drew: _on_drew,
+    ClockPressed: _on_clock_pressed, Play: _on_play, BlankDesignated: _on_blank_designated, Pass: _on_pass, Exchange: _on_exchange, Drew: _on_drew,
     Hold: _on_hold, HoldReleased: _on_hold_released, CourtesyNotice: _on_courtesy_notice,
     CourtesyDraw: _on_courtesy_draw, Challenge: _on_challenge, ChallengeRuled: _on_challenge_ruled,
     ChallengeWithdrawn: _on_challenge_withdrawn, TilesRemoved: _on_tiles_removed,

@@ -16,6 +16,7 @@ from kiosk.referee.events import (
     BlankDesignated,
     Challenge,
     ChallengeRuled,
+    ClockPressed,
     CourtesyDraw,
     Event,
     Exchange,
@@ -169,6 +170,8 @@ def random_game(preset: str | Preset = "nsf", seed: int = 0, players: tuple[str,
         if squares is None or len(letters) != len(squares):
             go(Pass(t=t, player=me))
             continue
+        if rng.random() < 0.5 and go(ClockPressed(t=t, player=me)):
+            t += 800  # the board reading arrives after the press
         if not go(Play(t=t, player=me, tiles=tuple(zip(squares, letters)))):
             go(Pass(t=t, player=me))
     return events

@@ -49,7 +49,7 @@ class Result:
 class Prompt:
     """Something the kiosk must show or ask now.
 
-    ``kind`` is one of: "designate_blank", "challenge_window", "hold", "courtesy_draw", "challenge_ruling",
+    ``kind`` is one of: "read_board", "designate_blank", "challenge_window", "hold", "courtesy_draw", "challenge_ruling",
     "remove_tiles", "outplay_window", "rack_entry", "clock_neutralised", "game_over".
     ``player``: whom it addresses (-1: everyone / the judge); ``until_ms``: when it lapses, if it does.
     ``data``: kind-specific details as sorted (key, value) pairs.
@@ -85,6 +85,7 @@ class PlayRecord:
     score: int = 0
     rack_before: int = 7
     to_draw: int = 0
+    pressed_at: int | None = None
     drawn: int = 0
     kept_apart: int = 0
     game_word_bonus: int = 0
@@ -156,6 +157,7 @@ class GameState:
         to_draw: replacement tiles the player of the last play has still to draw (held back while the play
         can be challenged; 0 once drawn; they are still in ``bag``). Always: bag + racks + kept_apart + board
         tiles = the full set (outside the blank designation step, whose tiles are not on the board yet).
+        pressed_at: the clock press whose board reading is awaited (ms), or None.
     """
 
     phase: str
@@ -194,3 +196,4 @@ class GameState:
     events: int
     notes: tuple[str, ...] = field(default=())
     to_draw: int = 0
+    pressed_at: int | None = None

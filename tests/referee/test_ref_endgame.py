@@ -55,12 +55,12 @@ def test_ref_outplay_window_then_double_rack_under_nsf():
     out, opp = st.last_play.player, 1 - st.last_play.player
     assert st.clock.running is None and st.bag == 0 and st.racks[out] == 0
     prompt = ref.pending_prompts()[0]
-    assert prompt.kind == "outplay_window" and prompt.player == opp and prompt.until_ms == st.last_t + 5_000
+    assert prompt.kind == "outplay_window" and prompt.player == opp and prompt.until_ms == st.last_play.t + 5_000
     rack_value = ENGLISH.rack_value(unseen_str(st))
     before = st.scores
     assert ref.apply(Pass(t=st.last_t + 1_000, player=opp)).code == "wrong_phase"  # only accept or challenge
     due = ref.tick(st.last_t + 6_000)
-    assert due == [WindowClosed(t=st.last_t + 5_000)]
+    assert due == [WindowClosed(t=max(st.last_t, st.last_play.t + 5_000))]
     ref.apply(due[0])
     r = ref.state.result
     assert ref.state.phase == "over" and r.reason == "out_play" and r.went_out == out

@@ -185,3 +185,22 @@ def test_ref_tiles_are_conserved_at_every_step(preset):
             assert st.bag + sum(st.racks) + st.kept_apart + board == 100, (ev, st.phase)
             assert all(0 <= r <= 7 for r in st.racks) and st.bag >= 0
             assert sum(v for _, v in st.unseen) == 100 - board
+
+
+def test_ref_clock_press_then_board_reading():
+    from kiosk.referee.events import ClockPressed
+
+    s = Script("nsf")
+    assert s.do(ClockPressed, 30_000, player=0)
+    assert s.state.clock.running == 1 and s.state.pressed_at == 30_000
+    assert [p.kind for p in s.ref.pending_prompts()] == ["read_board"]
+    assert s.do(ClockPressed, 30_500, player=0).code == "already_pressed"
+    assert s.play(1, "8D", "QUIRT", 31_000).code == "wrong_player"
+    assert s.play(0, "8D", "QUIRT", 31_500)  # the reading arrives 1.5 s after the press
+    st = s.state
+    assert st.window_until_ms == 50_000 and st.pressed_at is None  # the window runs from the press
+    assert s.ref.clock_remaining(0, 40_000) == 25 * 60_000 - 30_000
+    assert s.ref.clock_remaining(1, 40_000) == 25 * 60_000 - 10_000
+    assert s.do(ClockPressed, 45_000, player=1)
+    assert s.do(Pass, 46_000, player=1)
+    assert s.ref.clock_remaining(1, 60_000) == 25 * 60_000 - 15_000
