@@ -1,0 +1,89 @@
+"""The reading canvas: the board warped top-down at ``CELL_PX`` px per square, and per-square measurements.
+
+The canvas is the canonical warp of :mod:`kiosk.vision.geometry` scaled to ``CELL_PX`` pixels per square with a
+margin of ``PAD_PX`` (so tiles leaning over their square's edge stay in view). Square (row, col) occupies
+``[PAD + col*CELL, PAD + (col+1)*CELL)`` horizontally, same vertically.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from kiosk.rules.board import LAYOUT
+from kiosk.vision.geometry import SIZE, WARP_CELL_PX, WARP_MARGIN_PX
+
+CELL_PX = 48
+PAD_PX = 12
+CANVAS_PX = 2 * PAD_PX + SIZE * CELL_PX
+_CORE = slice(10, CELL_PX - 10)   # the centre of a square, clear of its edges (px within the square)
+
+
+def canvas_homography(h_img_to_canon: np.ndarray) -> np.ndarray:
+    """Homography image px -> reading-canvas px, from the image -> canonical warp homography (3x3 float64)."""
+    f = CELL_PX / WARP_CELL_PX
+    off = PAD_PX - WARP_MARGIN_PX * f
+    s = np.array([[f, 0, off], [0, f, off], [0, 0, 1]], np.float64)
+    return s @ h_img_to_canon
+
+
+def warp_canvas(image: np.ndarray, h_img_to_canon: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(canvas BGR CANVAS_PX x CANVAS_PX x 3 uint8, inside mask CANVAS_PX^2 uint8 255 = seen by the camera)."""
+    m = canvas_homography(h_img_to_canon)
+    canvas = cv2.warpPerspective(image, m, (CANVAS_PX, CANVAS_PX), flags=cv2.INTER_AREA,
+                                 borderMode=cv2.BORDER_REPLICATE)
+    ones = np.full(image.shape[:2], 255, np.uint8)
+    inside = cv2.warpPerspective(ones, m, (CANVAS_PX, CANVAS_PX), flags=cv2.INTER_NEAREST)
+    return canvas, inside
+
+
+def cell_origin(sq: int) -> tuple[int, int]:
+    """(x0, y0) of square ``sq`` in the reading canvas, px."""
+    r, c = divmod(sq, SIZE)
+    return PAD_PX + c * CELL_PX, PAD_PX + r * CELL_PX
+
+
+def cell_crop(canvas: np.ndarray, sq: int, grow: int = 0) -> np.ndarray:
+    """The square ``sq`` of the canvas, grown by ``grow`` px on every side (view, not a copy)."""
+    x0, y0 = cell_origin(sq)
+    return canvas[y0 - grow:y0 + CELL_PX + grow, x0 - grow:x0 + CELL_PX + grow]
+
+
+@dataclass(frozen=True)
+class CellStats:
+    """Per-square measurements of one canvas (arrays of 225 rows).
+
+    Attributes:
+        colour: 225x3 float32, median BGR of each square's centre.
+        texture: 225 float32, std of grey level in the centre (0..255 units).
+        edges: 225 float32, fraction of edge pixels (Canny) in the centre.
+        seen: 225 float32, fraction of the square inside the camera frame.
+    """
+
+    colour: np.ndarray
+    texture: np.ndarray
+    edges: np.ndarray
+    seen: np.ndarray
+
+
+def cell_stats(canvas: np.ndarray, inside: np.ndarray) -> CellStats:
+    """Measure every square of a reading canvas (BGR) and its inside mask."""
+    g = PAD_PX
+    n = SIZE * CELL_PX
+    body = canvas[g:g + n, g:g + n]
+    grid = body.reshape(SIZE, CELL_PX, SIZE, CELL_PX, 3)[:, _CORE, :, _CORE]
+    colour = np.median(grid.reshape(SIZE, grid.shape[1], SIZE, grid.shape[3], 3).transpose(0, 2, 1, 3, 4)
+                       .reshape(SIZE * SIZE, -1, 3), axis=1).astype(np.float32)
+    grey = cv2.cvtColor(body, cv2.COLOR_BGR2GRAY)
+    gg = grey.reshape(SIZE, CELL_PX, SIZE, CELL_PX)[:, _CORE, :, _CORE].astype(np.float32)
+    texture = gg.std(axis=(1, 3)).reshape(-1)
+    edges_img = cv2.Canny(grey, 40, 120)
+    ee = edges_img.reshape(SIZE, CELL_PX, SIZE, CELL_PX)[:, _CORE, :, _CORE]
+    edges = (ee > 0).mean(axis=(1, 3)).reshape(-1).astype(np.float32)
+    seen = (inside[g:g + n, g:g + n].reshape(SIZE, CELL_PX, SIZE, CELL_PX) > 0).mean(axis=(1, 3)).reshape(-1)
+    return CellStats(colour, texture.astype(np.float32), edges, seen.astype(np.float32))
+
+
+PREMIUM_CLASSES = np.array(list(LAYOUT))

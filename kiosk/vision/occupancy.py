@@ -1,0 +1,106 @@
+"""Occupancy: which squares hold a tile.
+
+Each square is compared with what an empty square of its premium class looks like *in the same frame*: the
+board's own squares are the colour reference, so premium colours, printed labels (their texture is shared by
+the whole class) and colour casts cancel out. Light that varies over the board is removed first by a robust
+smooth fit of the plain squares' colour (von Kries per channel). A small network (:mod:`kiosk.vision.mlp`)
+turns the resulting per-square features into P(tile).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kiosk.vision.cells import PREMIUM_CLASSES, CellStats
+from kiosk.vision.geometry import SIZE
+from kiosk.vision.mlp import Classifier, ModelError
+
+N_FEATURES = 14
+_EPS = 20.0
+
+
+def _design(xy: np.ndarray) -> np.ndarray:
+    x, y = xy[:, 0], xy[:, 1]
+    return np.stack([np.ones_like(x), x, y, x * x, y * y, x * y], axis=1)
+
+
+_RC = np.stack(np.divmod(np.arange(SIZE * SIZE), SIZE), axis=1)[:, ::-1].astype(np.float64) / (SIZE - 1) - 0.5
+_DESIGN = _design(_RC)
+
+
+def illumination(log_colour: np.ndarray, plain: np.ndarray) -> np.ndarray:
+    """Smooth per-channel log-colour field (225x3) fitted robustly to the plain squares (tiles are outliers)."""
+    # start from the plain squares near their median colour (tiles are far away), then fit and re-select
+    med = np.median(log_colour[plain], axis=0)
+    res = np.linalg.norm(log_colour - med, axis=1)
+    use = plain & (res < 2.5 * np.median(res[plain]) + 0.1)
+    field = np.tile(med, (len(log_colour), 1))
+    for _ in range(3):
+        if use.sum() < 12:
+            break
+        coef, *_ = np.linalg.lstsq(_DESIGN[use], log_colour[use], rcond=None)
+        field = _DESIGN @ coef
+        res = np.linalg.norm(log_colour - field, axis=1)
+        new = plain & (res < 3.0 * np.median(res[use]) + 0.05)
+        if np.array_equal(new, use):
+            break
+        use = new
+    return field
+
+
+def features(stats: CellStats) -> np.ndarray:
+    """Per-square feature matrix (225 x N_FEATURES float32) for the occupancy model."""
+    logc = np.log(stats.colour.astype(np.float64) + _EPS)
+    plain = PREMIUM_CLASSES == "."
+    norm = logc - illumination(logc, plain)          # 0 = looks like a plain square under this light
+    grey = norm.mean(axis=1, keepdims=True)
+    ref = np.zeros_like(norm)
+    tex = np.log(stats.texture.astype(np.float64) + 1.0)
+    tex_ref = np.zeros_like(tex)
+    edge_ref = np.zeros_like(tex)
+    # tiles on plain squares (the plain class is never half covered) give the tiles' colour in this frame;
+    # a premium class's reference then leaves out its cells that look like that (a class may be mostly covered)
+    d_plain = np.linalg.norm(norm, axis=1)
+    tile_like = plain & (d_plain > max(0.25, 3.0 * float(np.median(d_plain[plain]))))
+    tile_colour = np.median(norm[tile_like], axis=0) if tile_like.sum() >= 3 else None
+    for c in np.unique(PREMIUM_CLASSES):
+        m = c == PREMIUM_CLASSES
+        keep = m
+        if c != "." and tile_colour is not None:
+            far = m & (np.linalg.norm(norm - tile_colour, axis=1) > 0.2)
+            if far.sum() >= 3:
+                keep = far
+        ref[m] = np.median(norm[keep], axis=0)
+        tex_ref[m] = np.median(tex[keep])
+        edge_ref[m] = np.median(stats.edges[keep])
+    diff = norm - ref                                # difference from an empty square of the same class
+    f = np.column_stack([
+        diff,                                        # 3: colour change vs class (log ratio per channel)
+        np.linalg.norm(diff, axis=1),                # 1
+        diff - diff.mean(axis=1, keepdims=True),     # 3: chromatic part of the change
+        norm - grey,                                 # 3: chroma relative to the plain squares
+        tex - tex_ref,                               # 1: texture change vs class
+        tex,                                         # 1
+        stats.edges - edge_ref,                      # 1
+        stats.seen,                                  # 1
+    ])
+    return f.astype(np.float32)
+
+
+class OccupancyModel:
+    """P(tile) per square from :func:`features` (a :class:`kiosk.vision.mlp.Classifier` with labels "0"/"1")."""
+
+    def __init__(self, net: Classifier) -> None:
+        if net.labels != ["0", "1"] or net.n_features != N_FEATURES:
+            raise ModelError(f"occupancy model: expected labels 0/1 and {N_FEATURES} features")
+        self.net = net
+
+    @classmethod
+    def train(cls, x: np.ndarray, y: np.ndarray, seed: int = 0) -> OccupancyModel:
+        """Train on features ``x`` (N x N_FEATURES) and labels ``y`` (N, 1 = tile, 0 = empty)."""
+        labels = np.where(np.asarray(y).astype(int) > 0, "1", "0")
+        return cls(Classifier.fit(x, labels, hidden=32, epochs=40, seed=seed))
+
+    def predict_proba(self, x: np.ndarray) -> np.ndarray:
+        """P(tile) for each row of ``x`` (N floats in 0..1)."""
+        return self.net.predict_proba(x)[:, 1]
