@@ -75,8 +75,9 @@ class OverlayWriter:
     def __init__(self, folder: str | Path | None, board: int) -> None:
         self.folder = Path(folder) if folder is not None else None
         self.board = board
-        self.current: dict[str, str] = {"table.txt": f"Table {board}"}
+        self.current: dict[str, str] = {}
         self.errors: list[str] = []
+        self._update({"table.txt": f"Table {board}"})
 
     def on_message(self, msg: dict[str, Any], state: GameState | None) -> None:
         if msg["kind"] == "snapshot":

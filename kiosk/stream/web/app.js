@@ -35,12 +35,14 @@
     resetCells();
   }
 
+  function emptyCell(c) {
+    c.className = "cell" + (c.dataset.premium ? " " + c.dataset.premium : "");
+    c.dataset.tile = "";
+    c.textContent = c.dataset.premium || "";
+  }
+
   function resetCells() {
-    for (const c of boardEl.children) {
-      c.classList.remove("tile", "blank", "last");
-      c.dataset.tile = "";
-      c.textContent = c.dataset.premium || "";
-    }
+    for (const c of boardEl.children) emptyCell(c);
   }
 
   function renderBoard(rows, lastSquares) {
@@ -51,7 +53,7 @@
         const ch = rows[r][col];
         const c = boardEl.children[sq];
         if (ch === ".") {
-          if (c.dataset.tile) { c.classList.remove("tile", "blank", "last"); c.dataset.tile = ""; c.textContent = c.dataset.premium || ""; }
+          if (c.dataset.tile) emptyCell(c);
           continue;
         }
         c.dataset.tile = ch;
