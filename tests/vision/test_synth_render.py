@@ -169,5 +169,7 @@ def test_synth_bad_input_gives_clear_errors():
         render_board(["." * 15] * 15, seed=0)  # type: ignore[arg-type]
     with pytest.raises(RenderError, match="size"):
         render_board(Board(), seed=0, size=(10, 10))
+    with pytest.raises(RenderError, match="seed must be an integer"):
+        render_board(Board(), seed="7")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown realism level 'medium'"):
         render_board(Board(), seed=0, level="medium")

@@ -29,9 +29,10 @@ def kelvin_to_bgr(kelvin: float) -> np.ndarray:
 
 
 def light_field(rng: np.random.Generator, size: tuple[int, int], *, brightness: float, gradient: float,
-                vignetting: float, kelvin: float, white_balance: float) -> np.ndarray:
+                vignetting: float, kelvin: float, white_balance: float, flicker: float = 0.0) -> np.ndarray:
     """Low-resolution gain field (float32 h x w x 3, one sample per ``FIELD_STEP`` px): exposure, uneven
-    light (``gradient`` peak-to-peak), vignetting and the colour cast left after white balance."""
+    light (``gradient`` peak-to-peak), vignetting, rolling-shutter flicker bands (relative depth) and the
+    colour cast left after white balance (``white_balance`` = the fraction removed)."""
     w, h = size
     fw, fh = -(-w // FIELD_STEP), -(-h // FIELD_STEP)
     ys, xs = np.mgrid[0:fh, 0:fw].astype(np.float32)
@@ -42,6 +43,9 @@ def light_field(rng: np.random.Generator, size: tuple[int, int], *, brightness: 
     uneven = 0.6 * lin / max(1e-6, np.ptp(lin)) + 0.4 * blob / 2
     gain = brightness * (1 + gradient * (uneven - uneven.mean()))
     gain *= 1 - vignetting * (xn ** 2 + yn ** 2) * 2
+    if flicker > 0:  # rolling shutter under 100/120 Hz light: horizontal bands down the frame
+        period = rng.uniform(0.15, 0.5) * fh
+        gain *= 1 + flicker * np.sin(2 * math.pi * ys / period + rng.uniform(0, 2 * math.pi))
     cast = kelvin_to_bgr(kelvin) / kelvin_to_bgr(5500.0)
     cast = cast ** (1 - white_balance)
     cast = cast / cast.mean()

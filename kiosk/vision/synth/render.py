@@ -282,6 +282,9 @@ def render_board(board: Board, *, seed: int, level: str | RealismParams = "typic
     t_start = time.perf_counter()
     p = get_level(level)
     _check(board, tile_set, size)
+    for name, value in (("seed", seed), ("scene_seed", scene_seed)):
+        if value is not None and not isinstance(value, int | np.integer):
+            raise RenderError(f"{name} must be an integer, got {value!r}")
     w, h = int(size[0]), int(size[1])
     scene_seed = int(seed) if scene_seed is None else int(scene_seed)
     scene = make_scene(scene_seed, p, (w, h), geometry)
@@ -313,7 +316,7 @@ def render_board(board: Board, *, seed: int, level: str | RealismParams = "typic
     occluded: set[int] = set()
     field = effects.light_field(rng, (w, h), brightness=_u(rng, p.brightness), gradient=_u(rng, p.light_gradient),
                                 vignetting=_u(rng, p.vignetting), kelvin=_u(rng, p.colour_temp_k),
-                                white_balance=_u(rng, p.white_balance))
+                                white_balance=_u(rng, p.white_balance), flicker=_u(rng, p.flicker))
     meta["hand"] = bool(rng.random() < p.hand_prob)
     if meta["hand"]:
         sq = int(rng.integers(SIZE * SIZE))
