@@ -1,0 +1,122 @@
+"""Where the kiosk keeps its files, and the config file of ``kiosk run``.
+
+Config file (TOML)::
+
+    [table]
+    players = ["Ann", "Bob"]          # names for the first game (the new-game screen can change them)
+    preset = "nsf"                    # bundled preset name or a .toml path
+    judge_pin = "2468"                # digits; required
+    journal = "/var/lib/scrabble-kiosk/journal.sqlite"   # default: the user's data folder
+    tiles = "english"                 # tile set the reader expects (the preset's by default)
+    [screen]
+    size = [800, 480]                 # window / framebuffer size in px
+    fullscreen = true
+    [vision]
+    profile = "/etc/scrabble-kiosk/calibration"   # the reader's calibration profile (optional)
+    stable_frames = 2
+    [devices]                         # passed to kiosk.devices.factory.build_devices
+    buttons = {backend = "gpio"}
+    camera = {backend = "picamera2"}
+
+Every problem raises :class:`ConfigError` naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+APP_NAME = "scrabble-kiosk"
+
+
+class ConfigError(ValueError):
+    """The config file is missing, unreadable or has a bad key (the message names file and key)."""
+
+
+def data_dir() -> Path:
+    """The user's data folder for the kiosk: ``$XDG_DATA_HOME/scrabble-kiosk`` (default ``~/.local/share/...``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / APP_NAME
+
+
+@dataclass
+class KioskConfig:
+    """``kiosk run``'s settings (see module doc); sizes in px."""
+
+    players: tuple[str, ...] = ("Player 1", "Player 2")
+    preset: str = "nsf"
+    judge_pin: str = ""
+    journal: Path = field(default_factory=lambda: data_dir() / "journal.sqlite")
+    tiles: str = ""
+    size: tuple[int, int] = (800, 480)
+    fullscreen: bool = True
+    profile: str | None = None
+    stable_frames: int = 2
+    devices: dict[str, Any] = field(default_factory=dict)
+
+
+_KNOWN = {"table": {"players", "preset", "judge_pin", "journal", "tiles"}, "screen": {"size", "fullscreen"},
+          "vision": {"profile", "stable_frames"}, "devices": None}
+
+
+def load_config(path: str | Path) -> KioskConfig:
+    """Read and check a config file.
+
+    Raises:
+        ConfigError: unreadable file, unknown section or key, wrong type (names file and key).
+    """
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"{p}: cannot read the config file: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{p}: not valid TOML: {exc}") from None
+    for sec, val in data.items():
+        if sec not in _KNOWN:
+            raise ConfigError(f"{p}: [{sec}]: unknown section (known: {', '.join(_KNOWN)})")
+        if not isinstance(val, dict):
+            raise ConfigError(f"{p}: [{sec}]: expected a table")
+        keys = _KNOWN[sec]
+        if keys is not None:
+            for k in val:
+                if k not in keys:
+                    raise ConfigError(f"{p}: {sec}.{k}: unknown key (known: {', '.join(sorted(keys))})")
+    cfg = KioskConfig()
+    t, s, v = data.get("table", {}), data.get("screen", {}), data.get("vision", {})
+    if "players" in t:
+        pl = t["players"]
+        if not isinstance(pl, list) or len(pl) != 2 or not all(isinstance(x, str) and x.strip() for x in pl):
+            raise ConfigError(f"{p}: table.players: expected two non-empty names")
+        cfg.players = tuple(pl)
+    for key in ("preset", "judge_pin", "tiles"):
+        if key in t:
+            if not isinstance(t[key], str):
+                raise ConfigError(f"{p}: table.{key}: expected a string")
+            setattr(cfg, key, t[key])
+    if not cfg.judge_pin or not cfg.judge_pin.isdigit():
+        raise ConfigError(f"{p}: table.judge_pin: required, digits only (e.g. \"2468\")")
+    if "journal" in t:
+        if not isinstance(t["journal"], str):
+            raise ConfigError(f"{p}: table.journal: expected a path")
+        cfg.journal = Path(t["journal"]).expanduser()
+    if "size" in s:
+        sz = s["size"]
+        if not (isinstance(sz, list) and len(sz) == 2 and all(isinstance(x, int) and 240 <= x <= 4000 for x in sz)):
+            raise ConfigError(f"{p}: screen.size: expected [width, height] in px, 240..4000")
+        cfg.size = (sz[0], sz[1])
+    if "fullscreen" in s:
+        if not isinstance(s["fullscreen"], bool):
+            raise ConfigError(f"{p}: screen.fullscreen: expected true or false")
+        cfg.fullscreen = s["fullscreen"]
+    if "profile" in v:
+        cfg.profile = str(v["profile"])
+    if "stable_frames" in v:
+        if not isinstance(v["stable_frames"], int) or not 1 <= v["stable_frames"] <= 10:
+            raise ConfigError(f"{p}: vision.stable_frames: expected a whole number 1..10")
+        cfg.stable_frames = v["stable_frames"]
+    cfg.devices = dict(data.get("devices", {}))
+    return cfg

@@ -1,0 +1,191 @@
+"""``kiosk demo``: the kiosk refereeing a recorded game at a simulated table, end to end.
+
+Simulated players put each recorded move on the simulated physical board, the synthetic camera renders it,
+the kiosk reads it in its vision worker, validates and scores it through the journaled referee, and the
+players answer the kiosk's prompts as the record says (:mod:`kiosk.app.record_players`). At the end the
+kiosk's scores are compared with the record: exit 0 only when every move and the final scores agree; the last
+line is ``final: NICK1 S1, NICK2 S2``. With a journal that holds this record's unfinished game (the process was
+killed), the demo resumes it where the journal ends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from kiosk.app.config import data_dir
+from kiosk.app.kiosk import Kiosk
+from kiosk.app.pin import PinGate
+from kiosk.app.reader import ReaderUnavailable, make_reader
+from kiosk.app.record_players import (
+    RecordError,
+    RecordPlayers,
+    check_history,
+    final_table,
+    move_line,
+    plan_record,
+)
+from kiosk.app.simtable import SimClock, SimulatedTable
+from kiosk.app.vision_worker import VisionWorker
+from kiosk.referee.events import GameStarted
+from kiosk.rules.gcg import GcgError, read_gcg
+from kiosk.store import GameSession, JournalError
+
+DEMO_PIN = "1234"
+BUILTIN_GAME = Path(__file__).resolve().parent.parent / "data" / "games" / "builtin.gcg"
+
+
+@dataclass
+class DemoOptions:
+    """``kiosk demo`` settings: the record, the journal (None: one per record in the data folder), game-time
+    speed (0: as fast as possible), camera frame size (w, h px), realism level, scene seed, and a UI hook
+    called every loop turn with the kiosk (returns False when the window was closed)."""
+
+    game: Path = BUILTIN_GAME
+    journal: Path | None = None
+    speed: float = 0.0
+    size: tuple[int, int] = (2028, 1520)
+    level: str = "typical"
+    scene_seed: int = 7
+    stable_frames: int = 2
+    ui: Callable[[Kiosk], bool] | None = None
+    max_seconds: float | None = None
+
+
+@dataclass
+class DemoResult:
+    """Outcome: exit code, the kiosk's final scores, mismatch lines, and figures for the report."""
+
+    code: int
+    scores: tuple[int, ...] = ()
+    mismatches: tuple[str, ...] = ()
+    judge_fixes: int = 0
+    frames_read: int = 0
+    renders: int = 0
+    resumed: bool = False
+    seconds: float = 0.0
+
+
+def record_id(path: Path) -> str:
+    """The game id a record's demo game gets in the journal (sha1 of the file's bytes)."""
+    return "demo:" + hashlib.sha1(path.read_bytes()).hexdigest()[:16]
+
+
+def run_demo(opts: DemoOptions, out: Callable[[str], None] = print) -> DemoResult:
+    """Referee ``opts.game`` at the simulated table (see module doc). Never raises for bad input: problems
+    are printed and give exit code 2 (bad record, journal, reader) or 1 (scores differ, game not finished)."""
+    t_start = time.perf_counter()
+    path = Path(opts.game)
+    try:
+        game = read_gcg(path)
+    except (GcgError, OSError) as exc:
+        out(f"error: {exc}")
+        return DemoResult(2)
+    try:
+        plan = plan_record(game)
+    except RecordError as exc:
+        out(f"error: {exc}")
+        return DemoResult(2)
+    gid = record_id(path)
+    journal = opts.journal or data_dir() / "demo" / f"{path.stem[:40]}-{gid[5:13]}.sqlite"
+    try:
+        session = GameSession.open(journal)
+    except JournalError as exc:
+        out(f"error: journal: {exc}")
+        return DemoResult(2)
+    clock = SimClock(0, opts.speed)
+    resumed = False
+    if session.in_game:
+        first = session.referee.events[0]
+        if not isinstance(first, GameStarted) or first.game_id != gid:
+            out(f"error: journal {journal} holds another unfinished game "
+                f"({getattr(first, 'game_id', '?') or 'no id'}); give another --journal path")
+            session.close()
+            return DemoResult(2)
+        clock.set_at_least(session.state.last_t + 60_000)
+        session.resume(clock())
+        resumed = True
+        out(f"resuming {plan.name} from {journal} after event {len(session.referee.events)}")
+    table = SimulatedTable(plan.tile_set, clock, scene_seed=opts.scene_seed, level=opts.level, size=opts.size)
+    try:
+        read = make_reader(plan.tile_set)
+    except ReaderUnavailable as exc:
+        out(f"error: {exc}")
+        session.close()
+        return DemoResult(2)
+    vision = VisionWorker(table, read, stable_frames=opts.stable_frames, interval_ms=100, clock=clock)
+    kiosk = Kiosk(session, vision, None, PinGate(DEMO_PIN), clock)
+    players = RecordPlayers(plan, kiosk, table, clock, DEMO_PIN)
+    if not resumed:
+        res = kiosk.start_game(plan.preset.to_dict(), plan.nicks, 0, gid)
+        if not res:
+            out(f"error: the kiosk refuses the game: {res.reason}")
+            return DemoResult(2)
+        out(f"refereeing {plan.name}: {plan.nicks[0]} vs {plan.nicks[1]} under {plan.preset.name}, "
+            f"journal {journal}")
+    else:
+        players.restore_table()
+    for note in plan.notes:
+        out(note)
+    vision.start()
+    printed = len([h for h in session.state.history if h.kind not in ("end_rack", "own_rack", "time_penalty", "judge")])
+    pos = players.position(session.state)
+    outcome_done = False
+    try:
+        while True:
+            step = players.step()
+            if step.text and step.text != "game over" and (step.done or "judge" in step.text
+                                                          or "refus" in step.text):
+                out("  " + step.text)
+            for line in kiosk.poll():
+                if line.startswith(("no reading", "board problem", "refused")):
+                    out("  kiosk: " + line)
+            st = session.state
+            hist = [h for h in st.history if h.kind not in ("end_rack", "own_rack", "time_penalty", "judge")]
+            while printed < len(hist) and printed < len(plan.events):
+                h = hist[printed]
+                out(f"{printed + 1:3d} " + move_line(plan.events[printed], h.points, h.total))
+                printed += 1
+            new_pos = players.position(st)
+            if new_pos != pos:
+                pos = new_pos
+                players.reset_retries()
+            if step.done:
+                outcome_done = True
+                break
+            if opts.ui is not None and not opts.ui(kiosk):
+                out("window closed")
+                break
+            if opts.max_seconds is not None and time.perf_counter() - t_start > opts.max_seconds:
+                out(f"stopped after {opts.max_seconds:.0f} s")
+                break
+            if step.text is None:
+                time.sleep(0.002)
+    except RecordError as exc:
+        out(f"error: {exc}")
+    finally:
+        vision.stop()
+    st = session.state
+    mismatches = check_history(plan, st)
+    for line in final_table(st, plan.nicks):
+        out(line)
+    scores = st.result.final if st.result else st.scores
+    ok = outcome_done and st.result is not None and not mismatches and tuple(scores) == tuple(plan.finals)
+    if st.result is not None and tuple(scores) != tuple(plan.finals):
+        mismatches.append(f"final scores: kiosk {list(scores)}, record {list(plan.finals)}")
+    for m in mismatches:
+        out("mismatch: " + m)
+    secs = time.perf_counter() - t_start
+    out(f"vision: {vision.frames_read} frames read, {table.renders} frames rendered "
+        f"({table.render_ms / max(1, table.renders):.0f} ms each), judge corrected {players.judge_fixes} square(s); "
+        f"{secs:.1f} s")
+    session.close()
+    out(f"final: {plan.nicks[0]} {scores[0]}, {plan.nicks[1]} {scores[1]}")
+    return DemoResult(0 if ok else 1, tuple(scores), tuple(mismatches), players.judge_fixes, vision.frames_read,
+                      table.renders, resumed, secs)
+
+
+__all__ = ["BUILTIN_GAME", "DEMO_PIN", "DemoOptions", "DemoResult", "run_demo", "record_id"]

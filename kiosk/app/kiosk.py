@@ -1,0 +1,411 @@
+"""One table's kiosk: the event loop's owner of the referee (through the journaled session).
+
+Everything that happens at the table arrives here as a call on the loop's thread: clock presses
+(:meth:`Kiosk.press`), touchscreen actions (:meth:`Kiosk.act`), and :meth:`Kiosk.poll` from the loop's timer,
+which collects the vision worker's answers and the referee's due time events. Every referee event goes
+through :class:`kiosk.store.GameSession` (journal first), then to the listeners (screen, stream).
+
+A clock press by the player on move asks the vision worker for a stable reading; the answer is compared with
+the referee's board (:func:`kiosk.app.board_diff.board_change`). No change is a pass (or the exchange the
+player chose on the screen), new tiles are a play; anything the rules do not allow (an old tile changed or
+gone, a doubtful square, floating tiles) is shown as a board problem with its squares: the player fixes the
+board and presses again, or the judge corrects the squares. The kiosk never scores a guess.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk.app.board_diff import BoardChange, BoardProblem, board_change
+from kiosk.app.pin import PinGate
+from kiosk.app.vision_worker import StableReading, VisionWorker
+from kiosk.referee.events import (
+    BlankDesignated,
+    Challenge,
+    ChallengeRuled,
+    CourtesyDraw,
+    Event,
+    Exchange,
+    GameCalled,
+    GameStarted,
+    Hold,
+    HoldReleased,
+    JudgeAdjustment,
+    OutplayAccepted,
+    Pass,
+    Play,
+    RacksEntered,
+    TilesRemoved,
+)
+from kiosk.referee.state import (
+    CHALLENGED,
+    DESIGNATING,
+    NOT_STARTED,
+    OUTPLAY,
+    OVER,
+    PLAYING,
+    RACK_ENTRY,
+    REMOVING,
+    GameState,
+    Prompt,
+    Result,
+)
+from kiosk.rules.board import square_name
+from kiosk.store.session import GameSession
+from kiosk.vision.reading import BoardReading
+
+log = logging.getLogger("kiosk.app")
+
+SIDE_PLAYER = {"left": 0, "right": 1}
+
+
+@dataclass
+class PendingPress:
+    """A clock press waiting for its stable reading."""
+
+    player: int
+    t: int
+    ticket: int
+    exchange: int = 0
+
+
+@dataclass
+class KioskView:
+    """What the screen shows besides the referee's state (all set on the loop's thread).
+
+    Attributes:
+        message: one line for everybody (last outcome or refusal). problem: the board problem being shown.
+        problem_squares: squares to mark. reading: the last stable reading (board as read).
+        exchange: the exchange count the player on move chose (0: none). waiting: a press is being read.
+        judge_unlocked_until: judge menu open until (ms). log: outcome lines (headless output).
+    """
+
+    message: str = ""
+    problem: tuple[BoardProblem, ...] = ()
+    problem_text: str = ""
+    problem_squares: tuple[int, ...] = ()
+    needs_judge: bool = False
+    reading: BoardReading | None = None
+    exchange: int = 0
+    waiting: bool = False
+    judge_until: int = 0
+    corrections: dict[int, str] = field(default_factory=dict)
+    removal_left: tuple[int, ...] = ()
+
+
+class Kiosk:
+    """The controller of one table.
+
+    Args:
+        session: the journaled game (:meth:`GameSession.open`).
+        vision: the camera worker, or None (no camera: presses are passes only unless the judge enters moves).
+        lexicon: ``word in lexicon`` for the ruling suggested to the judge (upper-case words).
+        pin: the judge's PIN gate.
+        clock: the kiosk's time in ms (monotonic, or the demo's simulated time).
+        listeners: called with (event, state) after each accepted event (screen refresh, stream).
+    """
+
+    def __init__(self, session: GameSession, vision: VisionWorker | None, lexicon: Any, pin: PinGate,
+                 clock: Callable[[], int], listeners: list[Callable[[Event, GameState], None]] | None = None) -> None:
+        self.session = session
+        self.vision = vision
+        self.lexicon = lexicon
+        self.pin = pin
+        self.clock = clock
+        self.listeners = list(listeners or [])
+        self.view = KioskView()
+        self.pending: PendingPress | None = None
+        self._removal_ticket: int | None = None
+
+    # -------------------------------------------------------------------------------------------- state
+    @property
+    def state(self) -> GameState:
+        return self.session.state
+
+    def prompts(self) -> list[Prompt]:
+        return self.session.referee.pending_prompts()
+
+    def now(self) -> int:
+        """The kiosk's time for the next event: the clock, never before the last event (ms)."""
+        return max(self.clock(), self.state.last_t)
+
+    def remaining_ms(self, player: int) -> int | None:
+        """``player``'s clock at the kiosk's time (negative in overtime), or None without a chess clock."""
+        return self.session.referee.clock_remaining(player, self.now())
+
+    def ruling_suggestion(self) -> ChallengeRuled | None:
+        """The lexicon's ruling on the open challenge (for the judge to confirm), or None."""
+        if self.lexicon is None:
+            return None
+        return self.session.referee.challenge_ruling(self.lexicon, self.now())
+
+    # -------------------------------------------------------------------------------------------- events
+    def apply(self, event: Event) -> Result:
+        """Journal and apply ``event``; tell the listeners. A refusal is shown as the message."""
+        res = self.session.apply(event)
+        if res.accepted:
+            st = self.session.state
+            for fn in self.listeners:
+                try:
+                    fn(event, st)
+                except Exception:  # a listener (stream, screen) must never stop the referee
+                    log.exception("listener failed on %s", event.type)
+        else:
+            self.view.message = res.reason
+            log.info("refused %s: %s", event.type, res.reason)
+        return res
+
+    def start_game(self, preset: dict, players: tuple[str, ...], first: int = 0, game_id: str = "") -> Result:
+        """Start a game (``preset``: :meth:`Preset.to_dict`)."""
+        self.view = KioskView()
+        return self.apply(GameStarted(t=self.clock(), preset=preset, players=players, first=first, game_id=game_id))
+
+    # -------------------------------------------------------------------------------------------- clock
+    def press(self, side: str, t_ms: int | None = None) -> str:
+        """A clock button: ``side`` "left" (player 1) / "right" (player 2) / "pause" / "judge".
+
+        Returns what the press did (for logs). The player on move ends his turn by pressing his own side; the
+        move is taken from the next stable reading (see module doc).
+        """
+        st = self.state
+        t = self.now() if t_ms is None else max(t_ms, st.last_t)
+        if side == "judge":
+            self.view.message = "judge called: enter the PIN"
+            return "judge"
+        if side == "pause":
+            return "pause ignored"
+        player = SIDE_PLAYER.get(side)
+        if player is None:
+            return f"unknown side {side!r}"
+        if st.phase == REMOVING:
+            self._ask_removal(t)
+            return "checking the board for the withdrawn tiles"
+        if st.phase != PLAYING or st.on_move != player:
+            self.view.message = self._press_refusal(st, player)
+            return self.view.message
+        if self.pending is not None:
+            return "already reading the board"
+        if self.vision is None:
+            return self._finish_press(player, t, None, self.view.exchange)
+        ticket = self.vision.request(t)
+        self.pending = PendingPress(player, t, ticket, self.view.exchange)
+        self.view.waiting = True
+        self.view.message = "reading the board..."
+        return "reading"
+
+    def _press_refusal(self, st: GameState, player: int) -> str:
+        if st.phase == NOT_STARTED:
+            return "no game in progress"
+        if st.phase == DESIGNATING:
+            return "say which letter each blank stands for first"
+        if st.phase == CHALLENGED:
+            return "the judge is ruling on the challenge"
+        if st.phase in (OUTPLAY, RACK_ENTRY, OVER):
+            return "the game is ending: use the screen"
+        who = st.players[st.on_move] if st.on_move is not None else "nobody"
+        return f"it is {who}'s turn, not {st.players[player]}'s"
+
+    def _finish_press(self, player: int, t: int, reading: BoardReading | None, exchange: int) -> str:
+        st = self.state
+        if exchange:
+            self.view.exchange = 0
+            res = self.apply(Exchange(t=t, player=player, count=exchange))
+            return f"exchange {exchange}: {'ok' if res else res.reason}"
+        if reading is None:
+            res = self.apply(Pass(t=t, player=player))
+            return "pass" if res else res.reason
+        grid = list(reading.grid())
+        if self.view.corrections:
+            chars = list("".join(grid))
+            for sq, ch in self.view.corrections.items():
+                chars[sq] = ch
+            grid = ["".join(chars[r * 15:(r + 1) * 15]) for r in range(15)]
+        change = board_change(st.board, grid)
+        self.view.reading = reading
+        if not change.ok:
+            self._show_problem(change.problems, "the board does not read right: fix it and press again, or call "
+                               "the judge", judge=any(p.kind != "unsure" for p in change.problems))
+            return "board problem: " + "; ".join(p.text for p in change.problems)
+        if not change.new_tiles:
+            res = self.apply(Pass(t=t, player=player))
+            self._clear_problem(res)
+            return "pass" if res else res.reason
+        res = self.apply(Play(t=t, player=player, tiles=change.new_tiles))
+        if not res.accepted:
+            self._show_problem(tuple(BoardProblem(sq, res.code, res.reason) for sq in res.squares), res.reason,
+                               judge=res.judge, squares=res.squares or change.squares)
+            return f"refused: {res.reason}"
+        self._clear_problem(res)
+        return "play"
+
+    def _show_problem(self, problems: tuple[BoardProblem, ...], text: str, *, judge: bool,
+                      squares: tuple[int, ...] | None = None) -> None:
+        self.view.problem = problems
+        self.view.problem_text = text
+        self.view.problem_squares = tuple(squares if squares is not None else (p.square for p in problems))
+        self.view.needs_judge = judge
+        self.view.message = text
+
+    def _clear_problem(self, res: Result) -> None:
+        if res.accepted:
+            self.view.problem = ()
+            self.view.problem_text = ""
+            self.view.problem_squares = ()
+            self.view.needs_judge = False
+            self.view.corrections = {}
+            lp = self.state.last_play
+            self.view.message = ""
+            if lp is not None and self.state.history and self.state.history[-1].kind == "play":
+                self.view.message = f"{self.state.players[lp.player]}: {lp.coordinate} {lp.word} {lp.score}"
+
+    def _ask_removal(self, t: int) -> None:
+        if self.vision is not None and self._removal_ticket is None:
+            self._removal_ticket = self.vision.request(t)
+
+    # -------------------------------------------------------------------------------------------- loop
+    def poll(self) -> list[str]:
+        """Collect stable readings and apply due time events; returns outcome lines (for logs)."""
+        out: list[str] = []
+        if self.vision is not None:
+            for ans in self.vision.results():
+                out.append(self._on_reading(ans))
+            if self.state.phase == REMOVING and self._removal_ticket is None and not self.vision.waiting():
+                self._ask_removal(self.now())
+        if self.session.in_game:
+            for ev, res in self.session.advance(self.now()):
+                if res.accepted:
+                    for fn in self.listeners:
+                        fn(ev, self.state)
+                    out.append(ev.type)
+        return out
+
+    def _on_reading(self, ans: StableReading) -> str:
+        if self._removal_ticket == ans.ticket:
+            self._removal_ticket = None
+            return self._check_removed(ans)
+        p = self.pending
+        if p is None or p.ticket != ans.ticket:
+            return "stale reading"
+        self.pending = None
+        self.view.waiting = False
+        if ans.reading is None:
+            self._show_problem((), f"no reading: {ans.error}; press again, or call the judge", judge=True, squares=())
+            return "no reading: " + ans.error
+        return self._finish_press(p.player, max(p.t, self.state.last_t), ans.reading, p.exchange)
+
+    def _check_removed(self, ans: StableReading) -> str:
+        st = self.state
+        if st.phase != REMOVING or ans.reading is None:
+            return "removal check skipped"
+        lp = st.last_play
+        squares = tuple(sq for sq, _ in lp.tiles) if lp else ()
+        grid = "".join(ans.reading.grid())
+        left = [sq for sq in squares if grid[sq] != "."]
+        self.view.reading = ans.reading
+        if left:
+            self.view.removal_left = tuple(left)
+            self.view.message = "take the withdrawn tiles off: " + ", ".join(square_name(s) for s in left)
+            return "tiles still on the board"
+        res = self.apply(TilesRemoved(t=self.now()))
+        if res:
+            self.view.removal_left = ()
+            self.view.corrections = {}
+            self.view.message = "tiles removed: play on"
+        return "tiles removed" if res else res.reason
+
+    # -------------------------------------------------------------------------------------------- touch
+    def act(self, action: str, **kw: Any) -> Result:
+        """A touchscreen action. ``action`` and its arguments:
+
+        "hold" / "release" / "challenge" (player), "courtesy_draw" (player), "designate" (player, square,
+        letter), "exchange" (count: 0 cancels), "accept_outplay" (player), "rule" (acceptable, pin),
+        "racks" (racks: tuple of str), "judge_unlock" (pin), "correct" (square, char), "adjust" (player,
+        points, reason), "call_game" (reason). Returns the referee's result (or a local one).
+        """
+        t = self.now()
+        try:
+            if action == "hold":
+                return self.apply(Hold(t=t, player=int(kw["player"])))
+            if action == "release":
+                return self.apply(HoldReleased(t=t, player=int(kw["player"])))
+            if action == "challenge":
+                return self.apply(Challenge(t=t, player=int(kw["player"]), words=tuple(kw.get("words", ()))))
+            if action == "courtesy_draw":
+                return self.apply(CourtesyDraw(t=t, player=int(kw["player"])))
+            if action == "designate":
+                return self.apply(BlankDesignated(t=t, player=int(kw["player"]), square=int(kw["square"]),
+                                                  letter=str(kw["letter"])))
+            if action == "exchange":
+                return self._choose_exchange(int(kw["count"]))
+            if action == "accept_outplay":
+                return self.apply(OutplayAccepted(t=t, player=int(kw["player"])))
+            if action == "rule":
+                ok, msg = self.pin.check(str(kw.get("pin", "")), t, "challenge ruling")
+                if not ok:
+                    self.view.message = msg
+                    return Result(False, msg, "pin")
+                acceptable = bool(kw["acceptable"])
+                sugg = self.ruling_suggestion()
+                invalid = tuple(kw.get("invalid", ())) or (sugg.invalid if sugg and not acceptable else ())
+                res = self.apply(ChallengeRuled(t=t, acceptable=acceptable, invalid=invalid,
+                                                judge=str(kw.get("judge", "judge"))))
+                if res:
+                    self.view.message = f"ruling: {self.state.ruling}"
+                return res
+            if action == "racks":
+                return self.apply(RacksEntered(t=t, racks=tuple(kw["racks"])))
+            if action == "judge_unlock":
+                ok, msg = self.pin.check(str(kw.get("pin", "")), t, "judge menu")
+                self.view.message = msg
+                if ok:
+                    self.view.judge_until = t + 120_000
+                return Result(ok, msg, "" if ok else "pin")
+            if action in ("correct", "adjust", "call_game"):
+                if t >= self.view.judge_until:
+                    return Result(False, "the judge menu is locked: enter the PIN", "pin")
+                if action == "correct":
+                    return self._correct(int(kw["square"]), str(kw["char"]))
+                if action == "adjust":
+                    return self.apply(JudgeAdjustment(t=t, player=int(kw["player"]), points=int(kw["points"]),
+                                                      reason=str(kw.get("reason", ""))))
+                return self.apply(GameCalled(t=t, reason=str(kw.get("reason", ""))))
+        except (KeyError, TypeError, ValueError) as exc:
+            msg = f"{action}: bad input ({exc})"
+            self.view.message = msg
+            return Result(False, msg, "bad_input")
+        return Result(False, f"unknown action {action!r}", "bad_input")
+
+    def _choose_exchange(self, count: int) -> Result:
+        st = self.state
+        if st.phase != PLAYING or st.on_move is None:
+            return Result(False, "no exchange now", "wrong_phase")
+        if count < 0 or count > st.racks[st.on_move]:
+            return Result(False, f"exchange: choose 1..{st.racks[st.on_move]} tiles", "bad_count")
+        self.view.exchange = count
+        self.view.message = (f"{st.players[st.on_move]} exchanges {count}: put them in the bag, draw, press the clock"
+                             if count else "exchange cancelled")
+        return Result(True, self.view.message)
+
+    def _correct(self, square: int, char: str) -> Result:
+        """Judge: what the camera should have read on ``square`` for the next press ("." empty, letter, "?")."""
+        if not 0 <= square < 225:
+            return Result(False, f"square {square} is not on the board", "bad_input")
+        ch = char.upper() if char not in (".", "?") else char
+        if len(ch) != 1:
+            return Result(False, "correct: one character (letter, '?' blank or '.' empty)", "bad_input")
+        self.view.corrections[square] = ch
+        self.view.problem_squares = tuple(s for s in self.view.problem_squares if s != square)
+        self.view.message = f"judge: {square_name(square)} is {ch}; press the clock again"
+        log.info("judge correction %s -> %s", square_name(square), ch)
+        return Result(True, self.view.message)
+
+    # -------------------------------------------------------------------------------------------- misc
+    def board_change(self, reading: BoardReading) -> BoardChange:
+        """The change ``reading`` shows against the referee's board (for views and tests)."""
+        return board_change(self.state.board, reading.grid())
+
+    def phase_needs_screen(self) -> bool:
+        return self.state.phase in (DESIGNATING, CHALLENGED, OUTPLAY, RACK_ENTRY, OVER)

@@ -1,0 +1,41 @@
+"""The board reader the kiosk uses: :class:`kiosk.vision.reader.BoardReader`, set up once per table."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from kiosk.rules.tiles import TileSet
+from kiosk.vision.reading import BoardReading
+
+
+class ReaderUnavailable(RuntimeError):
+    """The vision reader cannot be set up (module missing, bad calibration profile); the message says why."""
+
+
+def make_reader(tile_set: TileSet, profile: Any = None,
+                corners: np.ndarray | None = None) -> Callable[[np.ndarray], BoardReading]:
+    """A callable frame (BGR uint8 HxWx3) -> :class:`BoardReading` for ``tile_set``.
+
+    ``profile``: the calibration profile (path or object) the reader accepts, or None for its defaults;
+    ``corners``: the board's grid corners in the frame (4x2 px) when known (fixed camera), else the reader
+    locates the board itself.
+
+    Raises:
+        ReaderUnavailable: ``kiosk.vision.reader`` is missing or refuses the set-up.
+    """
+    try:
+        from kiosk.vision.reader import BoardReader
+    except ImportError as exc:
+        raise ReaderUnavailable(f"the board reader (kiosk.vision.reader) is not available: {exc}") from None
+    try:
+        reader = BoardReader(tile_set, profile)
+    except Exception as exc:  # the reader's own error types: report, never a traceback
+        raise ReaderUnavailable(f"the board reader cannot start: {type(exc).__name__}: {exc}") from None
+
+    def read(frame: np.ndarray) -> BoardReading:
+        return reader.read(frame, corners=corners)
+
+    return read

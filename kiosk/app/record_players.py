@@ -1,0 +1,351 @@
+"""The simulated people of the demo: two players and a judge acting out a recorded GCG game at the table.
+
+They only do what people at a real table do: put the tiles of the recorded move on the physical board, press
+their side of the clock, tap the screen (blank letters, exchange count, hold, challenge, accept the out-play,
+racks at the end), take withdrawn tiles back, and, as the judge, enter the PIN and confirm the recorded
+ruling (real games use other lexicons, so the record's ruling stands). They never tell the kiosk what is on the
+board: the kiosk reads it with the camera. When the kiosk asks the judge about squares it cannot read, the
+judge looks at the table and corrects exactly those squares (counted in :attr:`RecordPlayers.judge_fixes`).
+
+They are reactive: each :meth:`RecordPlayers.step` looks at the kiosk's state and the next recorded event,
+so a kiosk restarted from its journal is simply picked up where it stands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from kiosk.app.kiosk import Kiosk
+from kiosk.app.simtable import SimClock, SimulatedTable
+from kiosk.referee.presets import Preset, load_preset
+from kiosk.referee.simulate import tiles_for
+from kiosk.referee.state import CHALLENGED, DESIGNATING, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING, GameState
+from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame
+from kiosk.rules.replay import replay_game
+from kiosk.rules.tiles import BLANK, TileSet
+
+SIDES = ("left", "right")
+END_KINDS = (EventKind.END_RACK, EventKind.TIME_PENALTY)
+HISTORY_KIND = {EventKind.PLAY: "play", EventKind.PASS: "pass", EventKind.EXCHANGE: "exchange",
+                EventKind.WITHDRAWN: "withdrawn", EventKind.CHALLENGE_BONUS: "challenge_bonus"}
+THINK_MS = 15_000
+PLACE_MS = 1_500
+
+
+class RecordError(ValueError):
+    """The record cannot be played at the table (malformed, unsupported); the message names file and line."""
+
+
+@dataclass
+class RecordPlan:
+    """A record prepared for the table: players, tile set, the preset that follows the record's rules, the
+    events in table order and the end lines."""
+
+    name: str
+    nicks: tuple[str, ...]
+    tile_set: TileSet
+    preset: Preset
+    events: list[GcgEvent]
+    end_lines: list[GcgEvent]
+    finals: tuple[int, ...]
+    ended: str | None
+    notes: list[str] = field(default_factory=list)
+
+
+def plan_record(game: GcgGame, base_preset: str = "nsf") -> RecordPlan:
+    """Check ``game`` with the rules replay and derive the preset its scores follow.
+
+    The preset: ``base_preset`` with the record's tile set, its end-rack style (2x: the player who goes out
+    gets twice the opponent's rack; 1x: each side's own line) and its challenge bonus (``(challenge) +N``).
+
+    Raises:
+        RecordError: parse errors, rule errors in the record, not two players.
+    """
+    if game.errors:
+        raise RecordError(f"{game.name}: unreadable record: {game.errors[0]}")
+    if len(game.players) != 2:
+        raise RecordError(f"{game.name}: the kiosk referees two players, the record has {len(game.players)}")
+    res = replay_game(game)
+    errors = [p for p in res.problems if p.kind == "error"]
+    if errors:
+        raise RecordError(f"{game.name}: the record breaks the rules: {errors[0]}")
+    notes = [f"record: {p}" for p in res.problems]
+    p = load_preset(base_preset)
+    bonuses = sorted({ev.score for ev in game.events if ev.kind == EventKind.CHALLENGE_BONUS})
+    bonus = bonuses[0] if bonuses else p.challenge.wrong_bonus
+    per_word = len(bonuses) > 1  # e.g. +10 and +5 in one record: five points per challenged word
+    if per_word and any(b % bonus for b in bonuses):
+        raise RecordError(f"{game.name}: challenge bonuses {bonuses} follow no per-game or per-word rule")
+    challenge = replace(p.challenge, wrong_bonus=bonus, wrong_bonus_per_word=per_word, wrong_penalty=0,
+                        wrong_loses_turn=False, phony_penalty=0, off_centre_challengeable=False,
+                        rule="custom" if bonus not in (0, 10) else p.challenge.rule)
+    end = replace(p.end, out_adjustment="standard" if res.end_style == "1x" else "double",
+                  no_out_adjustment="own_rack", scoreless_needs_nonzero=False)
+    preset = replace(p, name=f"{p.name}-as-recorded", tile_set=res.tile_set.name, challenge=challenge, end=end,
+                     description=f"{p.description} (adapted to the record {game.name})")
+    events = [ev for ev in game.events if ev.kind not in END_KINDS]
+    # after the last play went out, a recorded pass of the opponent is his acceptance of the out-play
+    if res.ended == "out":
+        last_play = max(i for i, ev in enumerate(events) if ev.kind == EventKind.PLAY)
+        events = events[:last_play + 1] + [ev for ev in events[last_play + 1:] if ev.kind != EventKind.PASS]
+    finals = tuple(res.totals) if res.totals else (0, 0)
+    return RecordPlan(game.name, tuple(pl.nick for pl in game.players), res.tile_set, preset, events,
+                      [ev for ev in game.events if ev.kind in END_KINDS], finals, res.ended, notes)
+
+
+@dataclass
+class StepOutcome:
+    """What one step did: a line for the log, or None when the people wait for the kiosk."""
+
+    text: str | None
+    done: bool = False
+
+
+class RecordPlayers:
+    """Two players and a judge acting out ``plan`` at ``table`` with ``kiosk`` (see module doc)."""
+
+    def __init__(self, plan: RecordPlan, kiosk: Kiosk, table: SimulatedTable, clock: SimClock, pin: str,
+                 *, think_ms: int = THINK_MS) -> None:
+        self.plan = plan
+        self.kiosk = kiosk
+        self.table = table
+        self.clock = clock
+        self.pin = pin
+        self.think_ms = think_ms
+        self.judge_fixes = 0
+        self.presses = 0
+        self._retries = 0
+        self._tapped_exchange = False
+        self._placed_for: int | None = None
+
+    def player_of(self, ev: GcgEvent) -> int:
+        return self.plan.nicks.index(ev.nick)
+
+    # -------------------------------------------------------------------------------------------- position
+    def position(self, st: GameState) -> int:
+        """Index of the next recorded event the table has not acted out yet (from the referee's history).
+
+        Raises:
+            RecordError: the kiosk's history departs from the record (names the event).
+        """
+        hist = [h for h in st.history if h.kind not in ("end_rack", "own_rack", "time_penalty", "judge")]
+        for i, h in enumerate(hist):
+            if i >= len(self.plan.events):
+                raise RecordError(f"the kiosk recorded more turns than the record has ({h.kind})")
+            ev = self.plan.events[i]
+            if HISTORY_KIND.get(ev.kind) != h.kind or self.player_of(ev) != h.player:
+                raise RecordError(f"line {ev.line}: the record has {ev.kind} by {ev.nick}, the kiosk recorded "
+                                  f"{h.kind} by {st.players[h.player]}")
+        return len(hist)
+
+    def restore_table(self) -> None:
+        """After a restart: the table holds the referee's board, plus a play still waiting for its blanks."""
+        st = self.kiosk.state
+        cells = list(st.board)
+        if st.phase == DESIGNATING:
+            ev = self.plan.events[self.position(st)]
+            for sq, tile in tiles_for(st.board, str(ev.coordinate), ev.word):
+                cells[sq] = tile
+        self.table.set_board(cells)
+
+    # -------------------------------------------------------------------------------------------- acting
+    def step(self) -> StepOutcome:
+        """Do the next thing a person at the table would do now (or nothing while the kiosk is busy)."""
+        k = self.kiosk
+        st = k.state
+        if k.pending is not None or k.vision is not None and k.vision.waiting():
+            return StepOutcome(None)
+        if st.phase == OVER:
+            return StepOutcome("game over", done=True)
+        i = self.position(st)
+        nxt = self.plan.events[i] if i < len(self.plan.events) else None
+        if k.view.problem_squares or k.view.needs_judge or (k.view.problem_text and st.phase == PLAYING):
+            return self._judge_fix()
+        if st.phase == DESIGNATING:
+            return self._designate(nxt)
+        if st.phase == CHALLENGED:
+            return self._rule(nxt)
+        if st.phase == REMOVING:
+            lp = st.last_play
+            assert lp is not None
+            on_table = self.table.board().cells
+            if not any(on_table[sq] for sq, _ in lp.tiles):
+                return StepOutcome(None)  # the kiosk has yet to see the tiles gone
+            self.clock.advance(2_000)
+            self.table.remove([sq for sq, _ in lp.tiles])
+            self.clock.advance(PLACE_MS)
+            k.press(SIDES[lp.player])
+            return StepOutcome(f"{st.players[lp.player]} takes the withdrawn tiles back")
+        if st.phase == OUTPLAY:
+            lp = st.last_play
+            assert lp is not None
+            opp = 1 - lp.player
+            self.clock.advance(1_000)
+            if nxt is not None and nxt.kind in (EventKind.WITHDRAWN, EventKind.CHALLENGE_BONUS):
+                res = k.act("challenge", player=opp)
+                return StepOutcome(f"{st.players[opp]} challenges the out-play: {res.reason or 'ok'}")
+            res = k.act("accept_outplay", player=opp)
+            return StepOutcome(f"{st.players[opp]} accepts the out-play" + ("" if res else f": {res.reason}"))
+        if st.phase == RACK_ENTRY:
+            return self._racks(st)
+        if st.phase != PLAYING:
+            return StepOutcome(f"the kiosk is in an unexpected phase {st.phase}", done=True)
+        if nxt is None:
+            return StepOutcome("the record ends here but the game is not over", done=True)
+        if nxt.kind in (EventKind.WITHDRAWN, EventKind.CHALLENGE_BONUS):
+            lp = st.last_play
+            challenger = 1 - self.player_of(nxt)
+            if lp is not None and lp.t:
+                self.clock.set_at_least(lp.t + 3_000)
+            res = k.act("challenge", player=challenger, words=self._challenged_words(nxt, st))
+            return StepOutcome(f"{st.players[challenger]} challenges" + ("" if res else f": {res.reason}"),
+                               done=not res.accepted)
+        return self._turn(nxt, st)
+
+    def _challenged_words(self, ev: GcgEvent, st: GameState) -> tuple[str, ...]:
+        """All words formed, or (five points per word) as many as the recorded bonus pays for."""
+        ch = self.plan.preset.challenge
+        words = st.last_play.words if st.last_play else ()
+        if ev.kind == EventKind.CHALLENGE_BONUS and ch.wrong_bonus_per_word and ch.wrong_bonus:
+            return tuple(w.upper() for w in words[:max(1, ev.score // ch.wrong_bonus)])
+        return ()
+
+    def _turn(self, ev: GcgEvent, st: GameState) -> StepOutcome:
+        p = self.player_of(ev)
+        k = self.kiosk
+        if st.on_move != p:
+            return StepOutcome(f"line {ev.line}: the record has {ev.nick} on move, the kiosk has "
+                               f"{st.players[st.on_move] if st.on_move is not None else 'nobody'}", done=True)
+        self._think(p, st)
+        if ev.kind == EventKind.PLAY:
+            if self._placed_for != ev.line:
+                tiles = tiles_for(st.board, str(ev.coordinate), ev.word)
+                self.table.place(tiles)
+                self._placed_for = ev.line
+        elif ev.kind == EventKind.EXCHANGE:
+            count = ev.count or len(ev.tiles)
+            res = k.act("exchange", count=count)
+            if not res:
+                return StepOutcome(f"line {ev.line}: exchange refused: {res.reason}", done=True)
+        self.clock.advance(PLACE_MS)
+        self.presses += 1
+        k.press(SIDES[p])
+        return StepOutcome(None)
+
+    def _think(self, p: int, st: GameState) -> None:
+        """Time on the player's clock before he acts; on his last turn, the overtime his record shows."""
+        think = self.think_ms
+        pen = sum(-e.score for e in self.plan.end_lines if e.kind == EventKind.TIME_PENALTY and self.player_of(e) == p)
+        if pen > 0 and self._last_turn_of(p, st):
+            unit = self.kiosk.session.referee.preset.clock.overtime_unit_ms  # type: ignore[union-attr]
+            per = self.kiosk.session.referee.preset.clock.overtime_penalty_points or 10  # type: ignore[union-attr]
+            want_overtime = (pen // per - 1) * unit + unit // 2
+            rem = self.kiosk.remaining_ms(p)
+            if rem is not None:
+                think = max(think, rem + want_overtime - PLACE_MS)
+        self.clock.advance(think)
+
+    def _last_turn_of(self, p: int, st: GameState) -> bool:
+        i = self.position(st)
+        later = [e for e in self.plan.events[i + 1:] if self.player_of(e) == p and
+                 e.kind in (EventKind.PLAY, EventKind.PASS, EventKind.EXCHANGE)]
+        return not later
+
+    def _designate(self, ev: GcgEvent | None) -> StepOutcome:
+        st = self.kiosk.state
+        if ev is None or ev.kind != EventKind.PLAY:
+            return StepOutcome("a blank waits for its letter but the record has no such play", done=True)
+        squares = ev.coordinate.squares(len(ev.word)) if ev.coordinate else []
+        letters = dict(zip(squares, ev.word))
+        sq = st.pending_blanks[0]
+        letter = letters.get(sq, "")
+        self.clock.advance(2_000)
+        res = self.kiosk.act("designate", player=self.player_of(ev), square=sq, letter=letter.upper())
+        return StepOutcome(f"{ev.nick} says the blank is {letter.upper()}" + ("" if res else f": {res.reason}"),
+                           done=not res.accepted)
+
+    def _rule(self, ev: GcgEvent | None) -> StepOutcome:
+        acceptable = ev is not None and ev.kind == EventKind.CHALLENGE_BONUS
+        self.clock.advance(20_000)
+        res = self.kiosk.act("rule", acceptable=acceptable, pin=self.pin, judge="demo judge")
+        verdict = "acceptable" if acceptable else "unacceptable"
+        return StepOutcome(f"judge confirms the recorded ruling: {verdict}" + ("" if res else f": {res.reason}"),
+                           done=not res.accepted)
+
+    def _racks(self, st: GameState) -> StepOutcome:
+        racks = ["", ""]
+        for e in self.plan.end_lines:
+            if e.kind == EventKind.END_RACK and e.score < 0:
+                racks[self.player_of(e)] = e.tiles
+        self.clock.advance(10_000)
+        res = self.kiosk.act("racks", racks=tuple(racks))
+        return StepOutcome(f"racks entered: {racks[0] or '-'} / {racks[1] or '-'}" + ("" if res else f": {res.reason}"),
+                           done=not res.accepted)
+
+    def _judge_fix(self) -> StepOutcome:
+        """The kiosk asked about squares: the judge looks at the table, corrects them, the player presses again."""
+        k = self.kiosk
+        st = k.state
+        self._retries += 1
+        if self._retries > 3:
+            return StepOutcome(f"the kiosk still cannot read the board: {k.view.problem_text}", done=True)
+        self.clock.advance(5_000)
+        truth = self.table.board().cells
+        if not k.act("judge_unlock", pin=self.pin):
+            return StepOutcome("the judge PIN was refused", done=True)
+        fixed = []
+        for sq in k.view.problem_squares:
+            tile = truth[sq]
+            ch = "." if not tile else (BLANK if tile.islower() else tile)
+            k.act("correct", square=sq, char=ch)
+            fixed.append(sq)
+        self.judge_fixes += len(fixed)
+        k.view.problem_squares = ()
+        k.view.needs_judge = False
+        problem = k.view.problem_text
+        k.view.problem_text = ""
+        if st.phase == PLAYING and st.on_move is not None:
+            self.clock.advance(PLACE_MS)
+            k.press(SIDES[st.on_move])
+        elif st.phase == REMOVING and st.last_play is not None:
+            k.press(SIDES[st.last_play.player])
+        return StepOutcome(f"judge called ({problem}); corrected {len(fixed)} square(s)")
+
+    def reset_retries(self) -> None:
+        self._retries = 0
+
+
+def check_history(plan: RecordPlan, st: GameState) -> list[str]:
+    """Every way the kiosk's scores differ from the record's (empty: they agree), one line each."""
+    out: list[str] = []
+    hist = [h for h in st.history if h.kind not in ("end_rack", "own_rack", "time_penalty", "judge")]
+    for ev, h in zip(plan.events, hist):
+        legacy = ev.kind == EventKind.WITHDRAWN and ev.score == 0  # old "-- +0" lines: only the total drops
+        if (h.points != ev.score and not legacy) or h.total != ev.cumulative:
+            out.append(f"line {ev.line}: {ev.nick} {ev.kind}: kiosk {h.points:+d} = {h.total}, record "
+                       f"{ev.score:+d} = {ev.cumulative}")
+    return out
+
+
+def move_line(ev: GcgEvent, h_points: int, h_total: int) -> str:
+    """One line of the demo's output for a recorded event and the kiosk's score for it."""
+    what = {EventKind.PLAY: f"{ev.coordinate} {ev.word}", EventKind.PASS: "pass",
+            EventKind.EXCHANGE: f"exchange {ev.count or len(ev.tiles)}", EventKind.WITHDRAWN: "phony withdrawn",
+            EventKind.CHALLENGE_BONUS: "failed challenge bonus"}.get(ev.kind, str(ev.kind))
+    legacy = ev.kind == EventKind.WITHDRAWN and ev.score == 0
+    ok = "ok" if h_total == ev.cumulative and (legacy or h_points == ev.score) else f"MISMATCH (record {ev.score:+d} = {ev.cumulative})"
+    return f"{ev.nick}: {what} {h_points:+d} = {h_total}  {ok}"
+
+
+def final_table(st: GameState, nicks: Sequence[str]) -> list[str]:
+    """The final table as printed at the end of the demo."""
+    r = st.result
+    lines = []
+    if r is None:
+        return [f"not finished: {', '.join(f'{n} {s}' for n, s in zip(nicks, st.scores))}"]
+    lines.append(f"game over ({r.reason})")
+    for i, n in enumerate(nicks):
+        lines.append(f"  {n:<12} before racks {r.before_racks[i]:>4}  racks {r.rack_adjust[i]:+4d}  "
+                     f"time {-r.time_penalty[i]:+4d}  final {r.final[i]:>4}  wins {r.wins[i]:g}")
+    return lines

@@ -1,0 +1,147 @@
+"""The demo's simulated table: the physical board the simulated hands change, the camera above it, the clock.
+
+:class:`SimClock` is the demo's time (ms): virtual (advanced by the simulated players; a headless demo runs as
+fast as the machine allows) or running ``speed`` times faster than the wall clock (the windowed demo).
+:class:`SimulatedTable` holds the physical board and is the kiosk's camera: ``capture()`` renders the board as
+it is now with the synthetic camera (:func:`kiosk.vision.synth.render_board`). A still board is rendered once
+and the frame reused (the sensor sees the same scene); a frame showing a hand is followed by a fresh one (the
+hand moves away).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import numpy as np
+
+from kiosk.devices.camera import CameraError, check_frame
+from kiosk.devices.health import DeviceHealth, HealthTracker
+from kiosk.rules.board import Board
+from kiosk.rules.tiles import TileSet
+
+
+class SimClock:
+    """The demo's clock in ms. ``speed`` 0: virtual time, moved only by :meth:`advance`; ``speed`` > 0: game
+    time runs ``speed`` times faster than the wall clock (and :meth:`advance` also sleeps for the scaled time)."""
+
+    def __init__(self, start_ms: int = 0, speed: float = 0.0) -> None:
+        if speed < 0:
+            raise ValueError(f"speed must be >= 0, got {speed}")
+        self.speed = speed
+        self._base = start_ms
+        self._wall0 = time.monotonic()
+        self._lock = threading.Lock()
+
+    def __call__(self) -> int:
+        with self._lock:
+            if self.speed:
+                return self._base + int((time.monotonic() - self._wall0) * 1000 * self.speed)
+            return self._base
+
+    def advance(self, ms: int) -> None:
+        """Let ``ms`` of game time pass (sleeps ``ms / speed`` when running against the wall clock)."""
+        if ms <= 0:
+            return
+        if self.speed:
+            time.sleep(ms / 1000 / self.speed)
+            return
+        with self._lock:
+            self._base += int(ms)
+
+    def set_at_least(self, t_ms: int) -> None:
+        """Move the clock forward to ``t_ms`` if it is behind (after a resume from the journal)."""
+        with self._lock:
+            now = self._base + (int((time.monotonic() - self._wall0) * 1000 * self.speed) if self.speed else 0)
+            if now < t_ms:
+                self._base += t_ms - now
+
+
+class SimulatedTable:
+    """The physical board plus the synthetic camera looking at it (implements the Camera protocol).
+
+    Args:
+        tile_set: the tiles on the table. clock: the demo's clock (frame timestamps).
+        scene_seed: the camera pose, board and tile styles of this table. level: realism level ("typical").
+        size: frame size (w, h) px. render: injects the renderer (default ``render_board``).
+    """
+
+    def __init__(self, tile_set: TileSet, clock: Callable[[], int], *, scene_seed: int = 7, level: str = "typical",
+                 size: tuple[int, int] = (2028, 1520), render: Callable[..., Any] | None = None) -> None:
+        self.tile_set = tile_set
+        self.clock = clock
+        self.scene_seed = scene_seed
+        self.level = level
+        self.size = size
+        self._render = render
+        self._board = Board()
+        self._version = 0
+        self._lock = threading.Lock()
+        self._cache: tuple[int, int, np.ndarray, bool] | None = None  # version, seed, image, showed a hand
+        self._seed = 0
+        self.renders = 0
+        self.render_ms = 0.0
+        self._health = HealthTracker("camera", "simulated-table")
+
+    # ------------------------------------------------------------------------------------------ the hands
+    def board(self) -> Board:
+        """A copy of the physical board now."""
+        with self._lock:
+            return self._board.copy()
+
+    def place(self, tiles: Iterable[tuple[int, str]]) -> None:
+        """Hands put tiles down: ((square, tile), ...); a blank is its lower-case letter (drawn without glyph)."""
+        with self._lock:
+            self._board.place(list(tiles))
+            self._version += 1
+
+    def remove(self, squares: Iterable[int]) -> None:
+        """Hands take tiles off."""
+        with self._lock:
+            self._board.remove(list(squares))
+            self._version += 1
+
+    def set_board(self, cells: Iterable[str]) -> None:
+        """The whole board at once (the table as found after a kiosk restart)."""
+        with self._lock:
+            self._board = Board(list(cells))
+            self._version += 1
+
+    # ------------------------------------------------------------------------------------------ camera
+    def capture(self) -> tuple[int, np.ndarray]:
+        """(ms, BGR frame) of the board now; raises CameraError when the renderer fails."""
+        with self._lock:
+            t = self.clock()
+            board = self._board.copy()
+            version = self._version
+            cache = self._cache
+        if cache is not None and cache[0] == version and not cache[3]:
+            return t, cache[2]
+        self._seed += 1
+        render = self._render
+        if render is None:
+            from kiosk.vision.synth import render_board
+
+            render = render_board
+        t0 = time.perf_counter()
+        try:
+            frame = render(board, seed=self.scene_seed * 100_003 + self._seed, scene_seed=self.scene_seed,
+                           level=self.level, tile_set=self.tile_set, size=self.size)
+        except Exception as exc:  # a renderer bug must not take the kiosk down
+            self._health.set("down", f"render failed: {exc}")
+            raise CameraError(f"synthetic camera: render failed: {exc}") from exc
+        self.render_ms += (time.perf_counter() - t0) * 1000
+        self.renders += 1
+        image = check_frame(frame.image, "synthetic camera")
+        with self._lock:
+            self._cache = (version, self._seed, image, bool(getattr(frame, "occluded", ())))
+        self._health.set("ok", f"level {self.level}")
+        return t, image
+
+    def health(self) -> DeviceHealth:
+        return self._health.snapshot()
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,194 @@
+"""The camera and the board reader in a worker thread, so the screen never waits for a frame or a reading.
+
+The worker captures and reads frames continuously (paced by ``interval_ms`` while nobody waits) and keeps the
+latest readings. The event loop asks :meth:`VisionWorker.request` for a *stable* reading after a clock press
+and polls :meth:`VisionWorker.results`: a stable reading is ``stable_frames`` successive readings that agree
+square for square, all of usable frames, the newest from a frame captured at or after the press. When the
+board was already still before the press, that is one capture and one reading after the press.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk.devices.camera import CameraError
+from kiosk.devices.health import monotonic_ms
+from kiosk.vision.reading import BoardReading
+
+
+@dataclass(frozen=True)
+class StableReading:
+    """Answer to a :meth:`VisionWorker.request`.
+
+    Attributes:
+        ticket: the request's ticket. reading: the newest reading of the stable run (None on failure).
+        frame_ms: capture time of that frame (monotonic ms). error: why there is no reading (camera down,
+        board never still within ``timeout_ms``). read_ms: time spent reading that frame (ms).
+    """
+
+    ticket: int
+    reading: BoardReading | None
+    frame_ms: int
+    error: str = ""
+    read_ms: float = 0.0
+    frames: int = 0
+
+
+@dataclass
+class _Request:
+    ticket: int
+    since_ms: int
+    deadline_ms: int
+    frames: int = 0
+
+
+@dataclass
+class _Latest:
+    reading: BoardReading | None = None
+    frame_ms: int = 0
+    run: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
+
+
+class VisionWorker:
+    """Runs ``camera.capture()`` and ``read(frame)`` in a daemon thread.
+
+    Args:
+        camera: a :class:`kiosk.devices.camera.Camera` (capture -> (ms, BGR frame); raises CameraError).
+        read: frame (BGR uint8 HxWx3) -> :class:`BoardReading` (the board reader, already set up).
+        stable_frames: successive agreeing readings needed (>= 1).
+        interval_ms: pause between frames while no request waits (ms).
+        timeout_ms: a request not answered within this time fails with the reason (ms).
+        clock: monotonic ms (injectable for tests).
+    """
+
+    def __init__(self, camera: Any, read: Callable[[Any], BoardReading], *, stable_frames: int = 2,
+                 interval_ms: int = 250, timeout_ms: int = 15_000, clock: Callable[[], int] = monotonic_ms) -> None:
+        if stable_frames < 1:
+            raise ValueError(f"stable_frames must be >= 1, got {stable_frames}")
+        self.camera = camera
+        self.read = read
+        self.stable_frames = stable_frames
+        self.interval_ms = interval_ms
+        self.timeout_ms = timeout_ms
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._requests: list[_Request] = []
+        self._done: list[StableReading] = []
+        self._latest = _Latest()
+        self._ticket = 0
+        self._thread: threading.Thread | None = None
+        self.last_error = ""
+        self.frames_read = 0
+
+    # ----------------------------------------------------------------------------------------- control
+    def start(self) -> VisionWorker:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="vision", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self, timeout_s: float = 5.0) -> None:
+        self._stop.set()
+        self._wake.set()
+        if self._thread is not None:
+            self._thread.join(timeout_s)
+            self._thread = None
+
+    def request(self, since_ms: int | None = None) -> int:
+        """Ask for a stable reading whose newest frame is captured at or after ``since_ms`` (default: now).
+        Returns a ticket; the answer comes from :meth:`results`."""
+        now = self.clock()
+        with self._lock:
+            self._ticket += 1
+            self._requests.append(_Request(self._ticket, now if since_ms is None else since_ms,
+                                           now + self.timeout_ms))
+            ticket = self._ticket
+        self._wake.set()
+        return ticket
+
+    def cancel(self, ticket: int) -> None:
+        with self._lock:
+            self._requests = [r for r in self._requests if r.ticket != ticket]
+
+    def results(self) -> list[StableReading]:
+        """Answers ready since the last call (never blocks)."""
+        with self._lock:
+            out, self._done = self._done, []
+        return out
+
+    def latest(self) -> BoardReading | None:
+        """The most recent reading (for the live board view), or None."""
+        with self._lock:
+            return self._latest.reading
+
+    def step(self) -> None:
+        """Capture and read one frame and answer what can be answered (the thread's body; tests call it)."""
+        t0 = time.perf_counter()
+        try:
+            frame_ms, frame = self.camera.capture()
+        except CameraError as exc:
+            self.last_error = f"camera: {exc}"
+            self._fail_due(self.last_error)
+            return
+        t1 = time.perf_counter()
+        try:
+            reading = self.read(frame)
+        except Exception as exc:  # a reader bug must not take the kiosk down: report it, keep going
+            self.last_error = f"board reader failed: {type(exc).__name__}: {exc}"
+            self._fail_due(self.last_error)
+            return
+        read_ms = (time.perf_counter() - t1) * 1000
+        self.frames_read += 1
+        grid = tuple(reading.grid()) if reading.quality.ok else None
+        with self._lock:
+            lt = self._latest
+            lt.reading, lt.frame_ms = reading, frame_ms
+            if grid is None:
+                lt.run = []
+                self.last_error = f"frame not usable: {reading.quality.verdict}"
+            elif lt.run and lt.run[-1][1] == grid:
+                lt.run.append((frame_ms, grid))
+            else:
+                lt.run = [(frame_ms, grid)]
+            del lt.run[:-self.stable_frames]
+            stable = len(lt.run) >= self.stable_frames
+            keep = []
+            for r in self._requests:
+                r.frames += 1
+                if stable and frame_ms >= r.since_ms:
+                    self._done.append(StableReading(r.ticket, reading, frame_ms, "", read_ms, r.frames))
+                else:
+                    keep.append(r)
+            self._requests = keep
+        self._fail_due(self.last_error or "the board did not keep still", (time.perf_counter() - t0) * 1000)
+
+    def _fail_due(self, why: str, _spent: float = 0.0) -> None:
+        now = self.clock()
+        with self._lock:
+            keep = []
+            for r in self._requests:
+                if now >= r.deadline_ms:
+                    self._done.append(StableReading(r.ticket, None, now, f"no stable reading within "
+                                                    f"{self.timeout_ms / 1000:.0f} s: {why}", 0.0, r.frames))
+                else:
+                    keep.append(r)
+            self._requests = keep
+
+    def waiting(self) -> bool:
+        with self._lock:
+            return bool(self._requests)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.step()
+            if not self.waiting():
+                self._wake.wait(self.interval_ms / 1000)
+                self._wake.clear()
+            elif self.last_error.startswith("camera"):
+                time.sleep(0.05)
