@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from kiosk.referee.events import (
     Challenge,
     ChallengeRuled,
@@ -61,8 +63,9 @@ def test_ref_nsf_valid_play_challenged_gives_ten_and_challenger_keeps_turn():
     assert s.do(Challenge, 51_000, player=1).code == "window_closed"
 
 
-def test_ref_double_challenger_loses_next_turn():
-    s = nsf_after_quirt("school")
+@pytest.mark.parametrize("preset", ["school", "club-reading", "home"])
+def test_ref_double_challenger_loses_next_turn(preset):
+    s = nsf_after_quirt(preset)
     s.do(Challenge, 35_000, player=1)
     assert s.do(ChallengeRuled, 40_000, acceptable=True)
     st = s.state
@@ -244,3 +247,21 @@ def test_ref_single_tile_centre_rule_unaffected():
     s = Script("nsf")
     assert s.play(0, "8G", "AT", 1_000)
     assert s.state.board[CENTRE] == "T"
+
+
+@pytest.mark.parametrize("preset", ["school", "club-reading", "home"])
+def test_ref_phony_comes_off_with_no_points_and_the_turn_lost(preset):
+    s = nsf_after_quirt(preset)
+    s.do(Challenge, 35_000, player=1)
+    s.do(ChallengeRuled, 40_000, acceptable=False)
+    st = s.state
+    assert st.scores == (0, 0) and st.racks == (7, 7) and st.on_move == 1 and st.phase == "removing"
+
+
+def test_ref_school_challenge_until_the_next_turn_starts():
+    s = nsf_after_quirt("school")
+    assert s.state.window_until_ms is None and s.ref.tick(1_000_000) == []
+    assert s.do(Challenge, 600_000, player=1)  # ten minutes later: still before Bob's turn ended
+    s = nsf_after_quirt("school")
+    s.do(Pass, 40_000, player=1)
+    assert s.do(Challenge, 41_000, player=0).code == "window_closed"

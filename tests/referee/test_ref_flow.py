@@ -204,3 +204,24 @@ def test_ref_clock_press_then_board_reading():
     assert s.do(ClockPressed, 45_000, player=1)
     assert s.do(Pass, 46_000, player=1)
     assert s.ref.clock_remaining(1, 60_000) == 25 * 60_000 - 15_000
+
+
+def test_ref_school_exchange_any_turn_even_with_few_tiles_in_the_bag():
+    ref = Referee()
+    for ev in random_game("school", seed=3):
+        assert ref.apply(ev)
+        st = ref.state
+        if st.phase == "playing" and st.on_move is not None and 0 < st.bag - st.to_draw < 7 and st.racks[st.on_move]:
+            break
+    else:
+        pytest.fail("no position with 1-6 tiles in the bag")
+    res = ref.apply(Exchange(t=st.last_t + 1, player=st.on_move, count=1))
+    assert res.accepted and ref.state.bag == st.bag - st.to_draw
+
+
+def test_ref_team_refuses_a_plural_s():
+    s = Script("team")
+    s.play(0, "8G", "CAT", 1_000)
+    res = s.play(1, "8G", "CATS", 2_000)
+    assert not res.accepted and res.code == "plural_s" and res.squares == (CENTRE + 2,)
+    assert s.play(1, "8G", "CATE", 2_000)
