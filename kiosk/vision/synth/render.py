@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from functools import cache
 
 import cv2
 import numpy as np
@@ -24,7 +23,7 @@ from kiosk.vision.synth.camera import Camera, make_camera, texture_maps
 from kiosk.vision.synth.hand import draw_hand
 from kiosk.vision.synth.levels import RealismParams, get_level
 from kiosk.vision.synth.racks import draw_racks
-from kiosk.vision.synth.tile_art import TileLook, face_shape, pick_look, tile_face
+from kiosk.vision.synth.tile_art import TileLook, pick_look, tile_face
 
 _SHIFT = 4
 
@@ -88,22 +87,25 @@ def truth_grid(board: Board) -> list[str]:
     return out
 
 
-@cache
-def _shadow_sprite(size: int, blur: float) -> np.ndarray:
-    alpha, _ = face_shape(size)
-    pad = int(math.ceil(3 * blur)) + 1
-    big = np.pad(alpha, pad)
-    return cv2.GaussianBlur(big, (0, 0), blur)
-
-
-def _blend_alpha(img: np.ndarray, sprite: np.ndarray, centre: np.ndarray, darkness: float) -> None:
-    """Darken ``img`` by ``darkness * sprite`` with the sprite centred at ``centre`` (px, rounded)."""
-    sh, sw = sprite.shape
-    x0, y0 = int(round(centre[0] - (sw - 1) / 2)), int(round(centre[1] - (sh - 1) / 2))
-    if x0 < 0 or y0 < 0 or x0 + sw > img.shape[1] or y0 + sh > img.shape[0]:
+def _cast_shadows(tex: np.ndarray, bt: BoardTexture, centres: np.ndarray, angles_deg: np.ndarray, half: float,
+                  light: np.ndarray, softness_mm: float, darkness: float) -> None:
+    """Darken the board (in place) where the tiles' shadows fall: each tile's footprint swept by ``light``
+    (mm), blurred by ``softness_mm``, ``darkness`` at the core."""
+    if not len(centres):
         return
-    roi = img[y0:y0 + sh, x0:x0 + sw]
-    roi[:] = (roi * (1 - darkness * sprite)[:, :, None] + 0.5).astype(np.uint8)
+    pad = np.abs(light).max() + half + 4 * softness_mm + 2
+    lo = np.floor(bt.to_px((centres.min(0) - pad)[None])[0]).astype(int).clip(0)
+    hi = np.ceil(bt.to_px((centres.max(0) + pad)[None])[0]).astype(int).clip(max=tex.shape[0] - 1)
+    mask = np.zeros((hi[1] - lo[1], hi[0] - lo[0]), np.uint8)
+    for c, a in zip(centres, angles_deg):
+        ang = math.radians(float(a))
+        pts = np.vstack([_corners(c, half, ang), _corners(c + light, half, ang)])
+        hull = cv2.convexHull((bt.to_px(pts) - lo).astype(np.float32)).reshape(-1, 2)
+        cv2.fillConvexPoly(mask, np.round(hull * (1 << _SHIFT)).astype(np.int32), 255, cv2.LINE_AA, _SHIFT)
+    soft = cv2.GaussianBlur(mask, (0, 0), max(0.3, softness_mm * bt.ppm))
+    keep = cv2.convertScaleAbs(soft, alpha=-darkness * 128 / 255, beta=128)  # 128 = no change
+    roi = tex[lo[1]:hi[1], lo[0]:hi[0]]
+    roi[:] = cv2.multiply(roi, cv2.merge([keep, keep, keep]), scale=1 / 128)
 
 
 def _corners(centre_mm: np.ndarray, half: float, angle: float) -> np.ndarray:
@@ -137,8 +139,8 @@ def paste_face(tex: np.ndarray, face: np.ndarray, centre_px: np.ndarray, angle: 
 
 
 def _draw_tiles(tex: np.ndarray, bt: BoardTexture, board: Board, tile_set: TileSet, look: TileLook,
-                camera: Camera, p: RealismParams, scene_seed: int, light: np.ndarray, geometry: BoardGeometry,
-                thickness: float, meta: dict) -> None:
+                camera: Camera, p: RealismParams, scene_seed: int, light: np.ndarray, softness_mm: float,
+                darkness: float, geometry: BoardGeometry, thickness: float, meta: dict) -> None:
     """Composite every tile into the top-down texture ``tex`` (uint8, in place): contact shadow, the sides the
     camera sees, the face at its height (parallax and zoom), small offset and rotation, now and then a turn."""
     ppm = bt.ppm
@@ -146,7 +148,6 @@ def _draw_tiles(tex: np.ndarray, bt: BoardTexture, board: Board, tile_set: TileS
     cam = camera.centre_mm
     height = -cam[2]
     zoom = height / (height - thickness)
-    shadow = _shadow_sprite(size, blur=0.8 * ppm)
     squares = [sq for sq, ch in enumerate(board.cells) if ch]
     if not squares:
         meta["turned_tiles"] = {}
@@ -164,8 +165,7 @@ def _draw_tiles(tex: np.ndarray, bt: BoardTexture, board: Board, tile_set: TileS
     order = np.argsort(-np.linalg.norm(centres - cam[:2], axis=1))
     side_colour = tuple(float(c) * look.side_shade for c in look.face)
     half = geometry.tile_mm / 2
-    for i in order:
-        _blend_alpha(tex, shadow, bt.to_px((centres[i] + light)[None])[0], 0.35)
+    _cast_shadows(tex, bt, centres, np.array([j[1] for j in jitter]), half, light, softness_mm, darkness)
     for i in order:
         sq, ch = squares[i], board.cells[squares[i]]
         _, ang_deg, turn, variant = jitter[i]
@@ -215,6 +215,8 @@ class Scene:
     look: TileLook
     thickness_mm: float
     light_mm: tuple[float, float]
+    shadow_softness_mm: float
+    shadow_darkness: float
     ppm: float
     px_per_mm: float
     meta: dict
@@ -242,12 +244,15 @@ def make_scene(scene_seed: int, p: RealismParams, size: tuple[int, int], geometr
     font = str(rng.choice(p.fonts))
     look = pick_look(tile_style, font, rng)
     thickness = _u(rng, p.tile_thickness_mm)
-    light = tuple(float(v) for v in rng.uniform(0.4, 1.4, 2) * rng.choice([-1, 1], 2))
+    reach, light_dir = _u(rng, p.tile_shadow_mm), rng.uniform(0, 2 * math.pi)
+    light = (reach * math.cos(light_dir), reach * math.sin(light_dir))
+    shadow_soft, shadow_dark = _u(rng, p.tile_shadow_softness_mm), _u(rng, p.tile_shadow_darkness)
     meta = {"camera": {k: (round(v, 3) if isinstance(v, float) else v) for k, v in cam_kw.items()}}
     meta["camera"]["focal_px"] = round(float(camera.K[0, 0]), 1)
     meta.update(board_style=board_style, table=table, tile_style=tile_style, font=font,
                 tile_thickness_mm=round(thickness, 2), texture_ppm=ppm, board_px_per_mm=round(px_per_mm, 3))
-    return Scene(camera, board_style, table, look, thickness, light, ppm, px_per_mm, meta)
+    meta["tile_shadow"] = {"mm": round(reach, 2), "softness_mm": round(shadow_soft, 2), "darkness": round(shadow_dark, 2)}
+    return Scene(camera, board_style, table, look, thickness, light, shadow_soft, shadow_dark, ppm, px_per_mm, meta)
 
 
 _MAPS: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
@@ -301,8 +306,8 @@ def render_board(board: Board, *, seed: int, level: str | RealismParams = "typic
         meta["turned_tiles"] = dict(turned)
     else:
         tex = bt.image.copy()
-        _draw_tiles(tex, bt, board, tile_set, scene.look, camera, p, scene_seed, np.array(scene.light_mm), geometry,
-                    thickness, meta)
+        _draw_tiles(tex, bt, board, tile_set, scene.look, camera, p, scene_seed, np.array(scene.light_mm),
+                    scene.shadow_softness_mm, scene.shadow_darkness, geometry, thickness, meta)
         if len(_TILED) >= 2:
             _TILED.pop(next(iter(_TILED)))
         _TILED[key] = (tex.copy(), dict(meta["turned_tiles"]))
