@@ -10,7 +10,10 @@ was seen before.
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -69,3 +72,69 @@ class Follower:
     def count(self, board: int, channel: str = "judge") -> int:
         """Events received for ``board`` on ``channel`` over all its games."""
         return sum(len(v) for (b, ch, _), v in self.events.items() if b == board and ch == channel)
+
+
+class DeskSubscriber:
+    """A tournament-desk MQTT subscriber (paho, QoS 1, persistent session) feeding a :class:`Follower`.
+
+    Args:
+        host / port: the broker. topics: subscriptions (wildcards allowed), e.g.
+            ``["scrabble/local/judge/board/+/event/#"]``. client_id: a stable id - with ``clean_session=False``
+            the broker keeps queuing QoS 1 messages for it while it is away (and across a broker restart with
+            persistence). on_message: optional callback ``(topic, msg, status)`` after each message.
+
+    ``raw`` keeps (topic, message) pairs in arrival order. Access ``follower`` / ``raw`` under ``lock``.
+    Raises ``OSError`` when the broker cannot be reached, ``TimeoutError`` if the subscription is not granted.
+    """
+
+    def __init__(self, host: str, port: int, topics: list[str], client_id: str = "desk", *,
+                 username: str | None = None, password: str | None = None, keep_raw: bool = True,
+                 on_message: Callable[[str, dict[str, Any], str], None] | None = None) -> None:
+        import paho.mqtt.client as mqtt
+
+        self.follower = Follower()
+        self.lock = threading.Lock()
+        self.raw: list[tuple[str, dict[str, Any]]] = []
+        self.keep_raw = keep_raw
+        self._callback = on_message
+        self._subscribed = threading.Event()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False)
+        if username:
+            self.client.username_pw_set(username, password)
+        self.client.reconnect_delay_set(1, 1)
+        self.client.on_connect = lambda c, u, f, rc, p: c.subscribe([(t, 1) for t in topics])
+        self.client.on_subscribe = lambda *a: self._subscribed.set()
+        self.client.on_message = self._on_message
+        self.client.connect(host, port, keepalive=5)
+        self.client.loop_start()
+        if not self._subscribed.wait(5):
+            self.close()
+            raise TimeoutError(f"desk: no subscription granted by {host}:{port} within 5 s")
+
+    def _on_message(self, client: Any, userdata: Any, m: Any) -> None:
+        try:
+            msg = json.loads(m.payload)
+        except ValueError:
+            msg = None
+        with self.lock:
+            status = self.follower.feed(msg) if isinstance(msg, dict) and "kind" in msg else \
+                self.follower.feed_payload(m.payload)
+            if self.keep_raw and isinstance(msg, dict):
+                self.raw.append((m.topic, msg))
+        if self._callback is not None and isinstance(msg, dict):
+            self._callback(m.topic, msg, status)
+
+    def wait_for(self, pred: Callable[[Follower], bool], timeout: float = 30.0) -> bool:
+        """Poll ``pred(follower)`` (under the lock) until true or ``timeout`` seconds pass."""
+        end = time.monotonic() + timeout
+        while True:
+            with self.lock:
+                if pred(self.follower):
+                    return True
+            if time.monotonic() >= end:
+                return False
+            time.sleep(0.02)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()

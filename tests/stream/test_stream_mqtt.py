@@ -6,20 +6,17 @@ Will; retained snapshots for late joiners; credentials. Skipped only when mosqui
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
-import threading
 import time
 
-import paho.mqtt.client as mqtt
 import pytest
 
 from kiosk.referee.simulate import random_game
 from kiosk.stream.broker import LocalBroker, mosquitto_path
 from kiosk.stream.hub import StreamHub
 from kiosk.stream.mqtt import MqttConfig, MqttConfigError, MqttPublisher
-from kiosk.stream.subscriber import Follower
+from kiosk.stream.subscriber import DeskSubscriber
 
 pytestmark = pytest.mark.skipif(mosquitto_path() is None, reason="mosquitto is not installed (scripts/system-packages.txt)")
 
@@ -31,42 +28,8 @@ def broker():
     b.close()
 
 
-class Desk:
-    """A tournament-desk subscriber with a persistent session (QoS 1), feeding a Follower."""
-
-    def __init__(self, port: int, topics: list[str], client_id: str = "desk", username=None, password=None):
-        self.follower = Follower()
-        self.lock = threading.Lock()
-        self.raw: list[tuple[str, dict]] = []
-        self.subscribed = threading.Event()
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id, clean_session=False)
-        if username:
-            self.client.username_pw_set(username, password)
-        self.client.reconnect_delay_set(1, 1)
-        self.client.on_connect = lambda c, u, f, rc, p: c.subscribe([(t, 1) for t in topics])
-        self.client.on_subscribe = lambda *a: self.subscribed.set()
-        self.client.on_message = self._on_message
-        self.client.connect("127.0.0.1", port, keepalive=5)
-        self.client.loop_start()
-        assert self.subscribed.wait(5), "desk could not subscribe"
-
-    def _on_message(self, client, userdata, m):
-        with self.lock:
-            self.follower.feed_payload(m.payload)
-            self.raw.append((m.topic, json.loads(m.payload)))
-
-    def wait_for(self, pred, timeout=30.0) -> bool:
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            with self.lock:
-                if pred(self.follower):
-                    return True
-            time.sleep(0.02)
-        return False
-
-    def close(self):
-        self.client.disconnect()
-        self.client.loop_stop()
+def Desk(port: int, topics: list[str], client_id: str = "desk", username=None, password=None) -> DeskSubscriber:
+    return DeskSubscriber("127.0.0.1", port, topics, client_id, username=username, password=password)
 
 
 def _board(port: int, board: int, root: str, **kw) -> tuple[StreamHub, MqttPublisher]:
