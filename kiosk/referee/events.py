@@ -35,6 +35,18 @@ class Event:
             out[f.name] = _plain(getattr(self, f.name))
         return out
 
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Event:
+        """Rebuild an event from :meth:`to_dict` output (any type: dispatches on ``data["type"]``).
+
+        Raises:
+            EventError: unknown type, unknown/missing/mistyped field, or a type other than ``cls``.
+        """
+        ev = event_from_dict(data)
+        if not isinstance(ev, cls):
+            raise EventError(f"expected a '{cls.type}' event, got '{ev.type}'")
+        return ev
+
 
 def _plain(v: Any) -> Any:
     if isinstance(v, tuple | list):

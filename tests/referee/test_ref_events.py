@@ -56,3 +56,12 @@ def test_ref_game_started_carries_the_whole_preset():
     ev = GameStarted(t=0, preset=p.to_dict(), players=("Ann", "Bob"))
     back = event_from_dict(json.loads(json.dumps(ev.to_dict())))
     assert preset_from_dict(back.preset) == p
+
+
+def test_ref_event_class_from_dict():
+    from kiosk.referee.events import Event, Pass
+
+    d = Pass(t=3, player=1).to_dict()
+    assert Event.from_dict(d) == Pass.from_dict(d) == Pass(t=3, player=1)
+    with pytest.raises(EventError, match="expected a 'play' event, got 'pass'"):
+        Play.from_dict(d)

@@ -186,3 +186,17 @@ def test_ref_export_writes_challenge_withdrawn_time_and_end_lines():
     assert lines[-1] == ">Ann: (time) -10 41"
     res = replay_game(parse_gcg(text, "x"))
     assert [str(p) for p in res.problems] == [] and res.totals == [41, -7]
+
+
+def test_ref_kiosk_replay_command_accepts_the_export(tmp_path, capsys):
+    import argparse
+
+    from kiosk.commands import replay
+
+    ref = Referee.from_events(random_game("nsf", seed=21))
+    path = tmp_path / "game.gcg"
+    path.write_text(export_gcg(ref.state, title="kiosk replay check"), encoding="utf-8")
+    parser = argparse.ArgumentParser()
+    replay.add_arguments(parser)
+    assert replay.run(parser.parse_args([str(path)])) == 0
+    assert "1 games" in capsys.readouterr().out
