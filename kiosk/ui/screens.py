@@ -1,0 +1,434 @@
+"""The screens. Each ``draw_*`` paints one screen of :class:`kiosk.ui.app.KioskUI` on a :class:`Canvas` and
+registers its buttons; :func:`screen_for` says which screen the kiosk's state calls for.
+
+Layout: landscape (800x480 by default): the board on the left in a square of the screen's height, the panel on
+the right; portrait (e.g. 720x1280): the board on top, the panel below. Sizes are in design px of a 480-px short
+side, scaled to the screen (``Canvas.unit``); buttons are at least 56 design px high (a fingertip).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from kiosk.referee.state import CHALLENGED, DESIGNATING, NOT_STARTED, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING
+from kiosk.rules.board import square_name
+from kiosk.ui.board_view import draw_board
+from kiosk.ui.widgets import AMBER, BG, BLUE, DIM, FG, GREEN, PANEL, RED, Canvas, grid_rects, rows_of, split_h
+
+if TYPE_CHECKING:
+    from kiosk.ui.app import KioskUI
+
+BUTTON_H = 56
+
+
+def layout(size: tuple[int, int]) -> tuple[pygame.Rect, pygame.Rect]:
+    """(board area, panel area) for a screen of ``size`` px."""
+    w, h = size
+    if w >= h:
+        side = min(h, w * 3 // 5)
+        return pygame.Rect(0, 0, side, h), pygame.Rect(side, 0, w - side, h)
+    return pygame.Rect(0, 0, w, w), pygame.Rect(0, w, w, h - w)
+
+
+def clock_text(ms: int | None) -> str:
+    """``m:ss`` of a clock (``-m:ss`` in overtime), or ``--:--`` without a chess clock."""
+    if ms is None:
+        return "--:--"
+    sign = "-" if ms < 0 else ""
+    s = abs(ms) // 1000 if ms >= 0 else (abs(ms) + 999) // 1000
+    return f"{sign}{s // 60}:{s % 60:02d}"
+
+
+def screen_for(ui: KioskUI) -> str:
+    """The name of the screen to show now."""
+    st = ui.kiosk.state
+    if ui.overlay in ("pin", "judge", "judge_correct", "judge_adjust"):
+        return ui.overlay
+    if st.phase == NOT_STARTED or ui.overlay == "new_game":
+        return "new_game"
+    if st.phase == DESIGNATING:
+        return "blank"
+    if st.phase == CHALLENGED:
+        return "ruling"
+    if st.phase == REMOVING:
+        return "remove"
+    if st.phase == OUTPLAY:
+        return "outplay"
+    if st.phase == RACK_ENTRY:
+        return "racks"
+    if st.phase == OVER:
+        return "over"
+    if st.hold_by is not None:
+        return "hold"
+    if ui.overlay == "exchange":
+        return "exchange"
+    if ui.kiosk.view.problem_text:
+        return "problem"
+    return "main"
+
+
+# ------------------------------------------------------------------------------------------------ pieces
+
+
+def _board(ui: KioskUI, cv: Canvas, area: pygame.Rect, *, tappable: bool = False) -> None:
+    st = ui.kiosk.state
+    view = ui.kiosk.view
+    lp = st.last_play
+    new = [sq for sq, _ in lp.tiles] if lp is not None and not lp.withdrawn else []
+    marked = set(view.problem_squares) | set(view.removal_left)
+    if st.phase == REMOVING and lp is not None:
+        marked |= {sq for sq, _ in lp.tiles}
+    cells = list(st.board)
+    pending: dict[int, str] = {}
+    if st.phase == DESIGNATING:
+        pending = {sq: "?" for sq in st.pending_blanks}
+        marked |= set(st.pending_blanks)
+    doubtful: list[int] = []
+    if view.reading is not None and st.phase == PLAYING and view.problem_text:
+        grid = "".join(view.reading.grid())
+        doubtful = [i for i, ch in enumerate(grid) if ch == "#"]
+    if ui.selected is not None:
+        marked.add(ui.selected)
+    draw_board(cv, area, cells, new=new, marked=marked, doubtful=doubtful, pending=pending, tappable=tappable)
+
+
+def _scores(ui: KioskUI, cv: Canvas, area: pygame.Rect) -> None:
+    st = ui.kiosk.state
+    rows = split_h(area, 1, 0)[0]
+    parts = rows_of(rows, [0, 0], cv.px(4))
+    for p, rect in enumerate(parts[:len(st.players)]):
+        on_move = st.on_move == p
+        pygame.draw.rect(cv.surface, (58, 66, 78) if on_move else PANEL, rect, border_radius=cv.px(6))
+        if on_move:
+            pygame.draw.rect(cv.surface, GREEN, pygame.Rect(rect.x, rect.y, cv.px(6), rect.h))
+        inner = rect.inflate(-cv.px(16), -cv.px(4))
+        top, bottom = rows_of(inner, [0, 0])
+        left, right = split_h(top, 2, cv.px(4))
+        cv.text(st.players[p], left, 26)
+        cv.text(str(st.scores[p]), right, 34, align="right")
+        rem = ui.kiosk.remaining_ms(p)
+        cl, tag = split_h(bottom, 2, cv.px(4))
+        cv.text(clock_text(rem), cl, 28, RED if rem is not None and rem < 0 else FG)
+        cv.text("on move" if on_move else "", tag, 20, GREEN, align="right")
+
+
+def _info(ui: KioskUI, cv: Canvas, area: pygame.Rect) -> None:
+    st = ui.kiosk.state
+    unseen = sum(n for _, n in st.unseen)
+    a, b, c = rows_of(area, [0, 0, 0])
+    cv.text(f"bag {st.bag}   unseen {unseen}", a, 22, DIM)
+    lp = st.last_play
+    if lp is not None:
+        who = st.players[lp.player]
+        state = " (withdrawn)" if lp.withdrawn else ""
+        cv.text(f"{who}: {lp.coordinate} {lp.word} {lp.score}{state}", b, 24)
+        cv.text(", ".join(w.upper() for w in lp.words), c, 20, DIM)
+    elif st.history:
+        h = st.history[-1]
+        cv.text(f"{st.players[h.player]}: {h.kind} {h.points:+d}", b, 24)
+
+
+def _panel(cv: Canvas, area: pygame.Rect) -> pygame.Rect:
+    pygame.draw.rect(cv.surface, BG, area)
+    return area.inflate(-cv.px(12), -cv.px(12))
+
+
+# ------------------------------------------------------------------------------------------------ screens
+
+
+def draw_main(ui: KioskUI, cv: Canvas) -> None:
+    st = ui.kiosk.state
+    board, panel = layout(cv.surface.get_size())
+    _board(ui, cv, board)
+    inner = _panel(cv, panel)
+    bh = cv.px(BUTTON_H)
+    sc, info, msg, b1, b2 = rows_of(inner, [cv.px(150), 0, cv.px(30), bh, bh], cv.px(6))
+    _scores(ui, cv, sc)
+    _info(ui, cv, info)
+    cv.text(ui.kiosk.view.message, msg, 20, AMBER)
+    window = st.phase == PLAYING and st.window_open and st.last_play is not None and not st.last_play.withdrawn
+    hold, chal = split_h(b1, 2, cv.px(6))
+    cv.button(hold, "Hold", "hold", enabled=window and ui.kiosk.session.referee.preset.challenge.holds)
+    cv.button(chal, "Challenge", "challenge", enabled=window, color=(150, 70, 60))
+    ex, judge = split_h(b2, 2, cv.px(6))
+    cv.button(ex, "Exchange", "exchange_open", enabled=st.phase == PLAYING and st.bag >= 1)
+    cv.button(judge, "Judge", "judge_open", color=(60, 70, 120))
+
+
+def draw_problem(ui: KioskUI, cv: Canvas) -> None:
+    view = ui.kiosk.view
+    board, panel = layout(cv.surface.get_size())
+    _board(ui, cv, board)
+    inner = _panel(cv, panel)
+    bh = cv.px(BUTTON_H)
+    title, *lines, b = rows_of(inner, [cv.px(40), 0, 0, 0, 0, bh], cv.px(4))
+    cv.text("Check the board", title, 30, RED)
+    texts = [p.text for p in view.problem[:3]] or [view.problem_text]
+    if len(view.problem) > 3:
+        texts.append(f"... and {len(view.problem) - 3} more")
+    for rect, t in zip(lines, texts + ["fix the tiles and press the clock again,", "or call the judge"][:4 - len(texts)]):
+        cv.text(t, rect, 20)
+    cv.button(b, "Judge", "judge_open", color=(60, 70, 120))
+
+
+def draw_blank(ui: KioskUI, cv: Canvas) -> None:
+    st = ui.kiosk.state
+    board, panel = layout(cv.surface.get_size())
+    _board(ui, cv, board)
+    inner = _panel(cv, panel)
+    sq = st.pending_blanks[0] if st.pending_blanks else None
+    title, keys = rows_of(inner, [cv.px(44), 0], cv.px(6))
+    who = ui.kiosk.prompts()[0].player if ui.kiosk.prompts() else 0
+    cv.text(f"{st.players[who]}: blank on {square_name(sq) if sq is not None else '?'} is...", title, 26)
+    letters = list(ui.kiosk.session.referee.tile_set.letters) if ui.kiosk.session.referee.tile_set else []
+    cols = 6 if len(letters) > 28 else 5 if inner.w < inner.h * 1.2 else 6
+    for rect, letter in zip(grid_rects(keys, len(letters), cols, cv.px(4)), letters):
+        cv.button(rect, letter, "letter", letter=letter, size=30)
+
+
+def draw_exchange(ui: KioskUI, cv: Canvas) -> None:
+    st = ui.kiosk.state
+    board, panel = layout(cv.surface.get_size())
+    _board(ui, cv, board)
+    inner = _panel(cv, panel)
+    p = st.on_move if st.on_move is not None else 0
+    title, keys, cancel = rows_of(inner, [cv.px(44), 0, cv.px(BUTTON_H)], cv.px(6))
+    cv.text(f"{st.players[p]}: exchange how many tiles?", title, 26)
+    n = st.racks[p] if st.racks else 7
+    for rect, k in zip(grid_rects(keys, n, 4, cv.px(6)), range(1, n + 1)):
+        cv.button(rect, str(k), "exchange", count=k, size=34)
+    cv.button(cancel, "Cancel", "exchange", count=0)
+
+
+def draw_hold(ui: KioskUI, cv: Canvas) -> None:
+    st = ui.kiosk.state
+    board, panel = layout(cv.surface.get_size())
+    _board(ui, cv, board)
+    inner = _panel(cv, panel)
+    bh = cv.px(BUTTON_H)
+    title, timer, note, words, b1, b2 = rows_of(inner, [cv.px(40), cv.px(60), cv.px(30), 0, bh, bh], cv.px(6))
+    holder = st.hold_by if st.hold_by is not None else 0
+    cv.text(f"{st.players[holder]} holds", title, 30, AMBER)
+    held = max(0, ui.kiosk.now() - (st.hold_since_ms or ui.kiosk.now()))
+    cv.text(clock_text(held), timer, 48, align="center")
+    if st.courtesy_given and st.last_play is not None:
+        cv.text(f"1 min: {st.players[st.last_play.player]} may draw, kept apart", note, 20, AMBER)
+    else:
+        cv.text("clock stopped for the hold" if st.clock and st.clock.running is None else "", note, 20, DIM)
+    if st.last_play is not None:
+        cv.text(", ".join(w.upper() for w in st.last_play.words), words, 26)
+    rel, chal = split_h(b1, 2, cv.px(6))
+    cv.button(rel, "Release", "release", color=(60, 110, 70))
+    cv.button(chal, "Challenge", "challenge", color=(150, 70, 60))
+    cv.button(b2, "Courtesy draw", "courtesy_draw", enabled=st.courtesy_given)
+
+
+def draw_ruling(ui: KioskUI, cv: Canvas) -> None:
+    st = ui.kiosk.state
+    board, panel = layout(cv.surface.get_size())
+    _board(ui, cv, board)
+    inner = _panel(cv, panel)
+    bh = cv.px(BUTTON_H)
+    title, w1, w2, sugg, b1 = rows_of(inner, [cv.px(40), 0, 0, cv.px(36), bh], cv.px(6))
+    who = st.players[st.challenge_by] if st.challenge_by is not None else "lexicon check"
+    cv.text(f"Challenge by {who}" if st.challenge_by is not None else who, title, 28, AMBER)
+    words = list(st.challenge_words)
+    half = (len(words) + 1) // 2
+    cv.text(", ".join(words[:half]), w1, 30)
+    cv.text(", ".join(words[half:]), w2, 30)
+    s = ui.kiosk.ruling_suggestion()
+    if s is not None:
+        cv.text("lexicon: " + ("acceptable" if s.acceptable else "NOT acceptable"), sugg, 22,
+                GREEN if s.acceptable else RED)
+    else:
+        cv.text("judge: check the words", sugg, 22, DIM)
+    ok, bad = split_h(b1, 2, cv.px(6))
+    cv.button(ok, "Acceptable", "rule", acceptable=True, color=(60, 110, 70))
+    cv.button(bad, "Unacceptable", "rule", acceptable=False, color=(150, 70, 60))
+
+
+def draw_pin(ui: KioskUI, cv: Canvas) -> None:
+    board, panel = layout(cv.surface.get_size())
+    _board(ui, cv, board)
+    inner = _panel(cv, panel)
+    title, entry, keys = rows_of(inner, [cv.px(36), cv.px(44), 0], cv.px(6))
+    cv.text("Judge: enter the PIN" if ui.pin_purpose == "judge" else
+            f"Judge PIN to rule {'acceptable' if ui.pin_purpose == 'rule:1' else 'unacceptable'}", title, 24)
+    cv.text("*" * len(ui.pin_buffer) or "-", entry, 36, align="center")
+    labels = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "Clear", "0", "OK"]
+    for rect, lab in zip(grid_rects(keys, 12, 3, cv.px(6)), labels):
+        if lab == "OK":
+            cv.button(rect, lab, "pin_ok", color=(60, 110, 70), size=28)
+        elif lab == "Clear":
+            cv.button(rect, lab, "pin_clear", size=22)
+        else:
+            cv.button(rect, lab, "pin_digit", digit=lab, size=32)
+    if ui.kiosk.view.message and "PIN" in ui.kiosk.view.message:
+        msg = pygame.Rect(board.x, board.bottom - cv.px(30), board.w, cv.px(28))
+        pygame.draw.rect(cv.surface, BG, msg)
+        cv.text(ui.kiosk.view.message, msg, 22, RED, align="center")
+
+
+def draw_remove(ui: KioskUI, cv: Canvas) -> None:
+    st = ui.kiosk.state
+    board, panel = layout(cv.surface.get_size())
+    _board(ui, cv, board)
+    inner = _panel(cv, panel)
+    title, ruling, who, rest = rows_of(inner, [cv.px(40), cv.px(36), cv.px(60), 0], cv.px(6))
+    cv.text("Play withdrawn", title, 30, RED)
+    cv.text(st.ruling or "", ruling, 22)
+    lp = st.last_play
+    if lp is not None:
+        cv.text(f"{st.players[lp.player]}: take the marked tiles back", who, 22)
+    cv.text("the game goes on when they are gone", rows_of(rest, [cv.px(30), 0])[0], 20, DIM)
+
+
+def draw_outplay(ui: KioskUI, cv: Canvas) -> None:
+    st = ui.kiosk.state
+    board, panel = layout(cv.surface.get_size())
+    _board(ui, cv, board)
+    inner = _panel(cv, panel)
+    bh = cv.px(BUTTON_H)
+    sc, title, b1, b2 = rows_of(inner, [cv.px(150), 0, bh, bh], cv.px(6))
+    _scores(ui, cv, sc)
+    lp = st.last_play
+    opp = 1 - lp.player if lp is not None else 1
+    left = (st.window_until_ms or ui.kiosk.now()) - ui.kiosk.now()
+    cv.text(f"{st.players[lp.player] if lp else '?'} went out - {st.players[opp]}: accept? "
+            f"({max(0, left) // 1000} s)", title, 22, AMBER)
+    cv.button(b1, "Accept", "accept_outplay", color=(60, 110, 70))
+    hold, chal = split_h(b2, 2, cv.px(6))
+    cv.button(hold, "Hold", "hold", enabled=ui.kiosk.session.referee.preset.challenge.holds)
+    cv.button(chal, "Challenge", "challenge", color=(150, 70, 60))
+
+
+def draw_racks(ui: KioskUI, cv: Canvas) -> None:
+    st = ui.kiosk.state
+    board, panel = layout(cv.surface.get_size())
+    _board(ui, cv, board)
+    inner = _panel(cv, panel)
+    bh = cv.px(50)
+    title, r0, r1, keys, b = rows_of(inner, [cv.px(32), cv.px(34), cv.px(34), 0, bh], cv.px(4))
+    cv.text("Game over: enter the tiles left on each rack", title, 20)
+    for p, rect in ((0, r0), (1, r1)):
+        mark = ">" if ui.rack_player == p else " "
+        cv.text(f"{mark} {st.players[p]} ({st.racks[p]}): {ui.racks[p] or '-'}", rect, 24,
+                AMBER if ui.rack_player == p else FG)
+    avail = ui.rack_choices()
+    for rect, (tile, n) in zip(grid_rects(keys, max(1, len(avail)), 6, cv.px(3)), avail):
+        cv.button(rect, tile if n < 2 else f"{tile}{n}", "rack_letter", letter=tile, size=22)
+    nxt, back, done = split_h(b, 3, cv.px(4))
+    cv.button(nxt, "Next rack", "rack_next")
+    cv.button(back, "Delete", "rack_back")
+    cv.button(done, "Done", "rack_done", color=(60, 110, 70))
+
+
+def draw_over(ui: KioskUI, cv: Canvas) -> None:
+    st = ui.kiosk.state
+    r = st.result
+    board, panel = layout(cv.surface.get_size())
+    _board(ui, cv, board)
+    inner = _panel(cv, panel)
+    bh = cv.px(BUTTON_H)
+    title, head, p0, p1, winner, reason, b = rows_of(
+        inner, [cv.px(40), cv.px(28), cv.px(40), cv.px(40), cv.px(44), 0, bh], cv.px(4))
+    cv.text("Final", title, 32)
+    cols = [0.34, 0.22, 0.22, 0.22]
+
+    def row(rect: pygame.Rect, cells: list[str], size: float, colour: tuple[int, int, int] = FG) -> None:
+        x = rect.x
+        for frac, text in zip(cols, cells):
+            w = int(rect.w * frac)
+            cv.text(text, pygame.Rect(x, rect.y, w - cv.px(4), rect.h), size, colour,
+                    align="left" if x == rect.x else "right")
+            x += w
+
+    row(head, ["", "score", "racks", "final"], 18, DIM)
+    if r is not None:
+        for p, rect in ((0, p0), (1, p1)):
+            adj = r.rack_adjust[p] - r.time_penalty[p]
+            row(rect, [st.players[p], str(r.before_racks[p]), f"{adj:+d}", str(r.final[p])], 26)
+        winners = [st.players[i] for i in range(len(st.players)) if r.wins[i] == 1.0]
+        cv.text(f"{winners[0]} wins" if winners else "Tie: half a win each", winner, 32, GREEN)
+        cv.text(f"({r.reason.replace('_', ' ')})", reason, 20, DIM)
+    cv.button(b, "New game", "new_game_open", color=BLUE)
+
+
+def draw_new_game(ui: KioskUI, cv: Canvas) -> None:
+    board, panel = layout(cv.surface.get_size())
+    _board(ui, cv, board)
+    inner = _panel(cv, panel)
+    bh = cv.px(BUTTON_H)
+    title, p0, p1, preset, b1, b2 = rows_of(inner, [cv.px(40), cv.px(36), cv.px(36), 0, bh, bh], cv.px(6))
+    cv.text("New game", title, 32)
+    cv.text(f"1: {ui.new_players[0]}", p0, 26)
+    cv.text(f"2: {ui.new_players[1]}", p1, 26)
+    cv.text(f"rules: {ui.new_preset}", rows_of(preset, [cv.px(36), 0])[0], 24, AMBER)
+    swap, rules = split_h(b1, 2, cv.px(6))
+    cv.button(swap, "Swap", "new_swap")
+    cv.button(rules, "Rules", "new_preset_next")
+    cv.button(b2, "Start", "new_start", color=(60, 110, 70))
+
+
+def draw_judge(ui: KioskUI, cv: Canvas) -> None:
+    st = ui.kiosk.state
+    board, panel = layout(cv.surface.get_size())
+    _board(ui, cv, board)
+    inner = _panel(cv, panel)
+    bh = cv.px(50)
+    title, *bs = rows_of(inner, [cv.px(36), bh, bh, bh, bh, bh, 0], cv.px(5))
+    cv.text("Judge menu", title, 30, AMBER)
+    playing = st.phase not in (NOT_STARTED, OVER)
+    cv.button(bs[0], "Correct a square", "judge_correct_open", enabled=playing)
+    cv.button(bs[1], "Adjust a score", "judge_adjust_open", enabled=playing)
+    cv.button(bs[2], "End the game", "judge_end", enabled=playing and st.phase in (PLAYING, REMOVING))
+    cv.button(bs[3], "Rules (before move 1)", "judge_preset", enabled=playing and not st.history)
+    cv.button(bs[4], "Close", "judge_close", color=(60, 70, 120))
+
+
+def draw_judge_correct(ui: KioskUI, cv: Canvas) -> None:
+    board, panel = layout(cv.surface.get_size())
+    _board(ui, cv, board, tappable=True)
+    inner = _panel(cv, panel)
+    title, keys, b = rows_of(inner, [cv.px(40), 0, cv.px(BUTTON_H)], cv.px(5))
+    sel = ui.selected
+    cv.text(f"{square_name(sel)} is:" if sel is not None else "tap a square on the board", title, 24)
+    letters = list(ui.kiosk.session.referee.tile_set.letters) if ui.kiosk.session.referee.tile_set else []
+    choices = [*letters, "?", "."]
+    for rect, ch in zip(grid_rects(keys, len(choices), 6, cv.px(3)), choices):
+        label = {"?": "blank", ".": "empty"}.get(ch, ch)
+        cv.button(rect, label, "judge_correct", char=ch, enabled=sel is not None, size=22)
+    cv.button(b, "Back", "judge_open_menu", color=(60, 70, 120))
+
+
+REASONS = ("misscored", "penalty", "recount")
+
+
+def draw_judge_adjust(ui: KioskUI, cv: Canvas) -> None:
+    st = ui.kiosk.state
+    board, panel = layout(cv.surface.get_size())
+    _board(ui, cv, board)
+    inner = _panel(cv, panel)
+    bh = cv.px(50)
+    title, who, pts, steps1, steps2, reason, b = rows_of(inner, [cv.px(36), bh, cv.px(40), bh, bh, bh, 0], cv.px(5))
+    cv.text("Adjust a score", title, 28, AMBER)
+    for p, rect in enumerate(split_h(who, 2, cv.px(5))):
+        cv.button(rect, st.players[p], "adj_player", player=p, color=BLUE if ui.adj_player == p else (64, 74, 88))
+    cv.text(f"{ui.adj_points:+d} points, {ui.adj_reason}", pts, 28, align="center")
+    for rect, d in zip(split_h(steps1, 3, cv.px(5)), (-10, -5, -1)):
+        cv.button(rect, f"{d}", "adj_points", delta=d)
+    for rect, d in zip(split_h(steps2, 3, cv.px(5)), (1, 5, 10)):
+        cv.button(rect, f"+{d}", "adj_points", delta=d)
+    for rect, rsn in zip(split_h(reason, 3, cv.px(5)), REASONS):
+        cv.button(rect, rsn, "adj_reason", reason=rsn, size=20, color=BLUE if ui.adj_reason == rsn else (64, 74, 88))
+    ok, back = split_h(pygame.Rect(b.x, b.bottom - bh, b.w, bh), 2, cv.px(5))
+    cv.button(ok, "Apply", "adj_apply", enabled=ui.adj_points != 0, color=(60, 110, 70))
+    cv.button(back, "Back", "judge_open_menu", color=(60, 70, 120))
+
+
+SCREENS = {"main": draw_main, "problem": draw_problem, "blank": draw_blank, "exchange": draw_exchange,
+           "hold": draw_hold, "ruling": draw_ruling, "pin": draw_pin, "remove": draw_remove, "outplay": draw_outplay,
+           "racks": draw_racks, "over": draw_over, "new_game": draw_new_game, "judge": draw_judge,
+           "judge_correct": draw_judge_correct, "judge_adjust": draw_judge_adjust}

@@ -1,0 +1,133 @@
+"""Drawing helpers: fitted text (never outside its box: shrunk, and any overflow recorded), buttons, layout."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pygame
+
+BG = (24, 28, 33)
+PANEL = (38, 44, 52)
+FG = (236, 238, 240)
+DIM = (150, 158, 168)
+RED = (230, 60, 55)
+GREEN = (70, 180, 90)
+AMBER = (240, 180, 40)
+BLUE = (70, 130, 220)
+BUTTON = (64, 74, 88)
+BUTTON_OFF = (46, 50, 56)
+
+_FONTS: dict[int, pygame.font.Font] = {}
+
+
+def font(px: int) -> pygame.font.Font:
+    """pygame's bundled font at ``px`` pixels (cached)."""
+    px = max(6, int(px))
+    f = _FONTS.get(px)
+    if f is None:
+        if not pygame.font.get_init():
+            pygame.font.init()
+        f = _FONTS[px] = pygame.font.Font(None, px)
+    return f
+
+
+@dataclass
+class Overflow:
+    """Text that did not fit its box even at the smallest size: ``text``, box, needed width (px)."""
+
+    text: str
+    rect: tuple[int, int, int, int]
+    width: int
+
+
+@dataclass
+class Canvas:
+    """A surface plus the drawing context of one frame: ``unit`` (px per design px of the 480-px short side),
+    the buttons drawn (for hit tests) and text overflows (for the screenshot tests)."""
+
+    surface: pygame.Surface
+    unit: float
+    buttons: list[Button] = field(default_factory=list)
+    overflows: list[Overflow] = field(default_factory=list)
+
+    def px(self, v: float) -> int:
+        return max(1, round(v * self.unit))
+
+    def text(self, text: str, rect: pygame.Rect, size: float, color: tuple[int, int, int] = FG,
+             align: str = "left", min_size: float = 14) -> pygame.Rect:
+        """Draw ``text`` inside ``rect`` at ``size`` design px, shrunk down to ``min_size`` to fit; if it still
+        does not fit it is cut and recorded in :attr:`overflows`. Returns the drawn text's rect."""
+        px = self.px(size)
+        lo = self.px(min_size)
+        f = font(px)
+        w, h = f.size(text)
+        while (w > rect.w or h > rect.h) and px > lo:
+            px -= 1
+            f = font(px)
+            w, h = f.size(text)
+        if w > rect.w or h > rect.h:
+            self.overflows.append(Overflow(text, tuple(rect), w))
+        img = f.render(text, True, color)
+        if align == "center":
+            pos = img.get_rect(center=rect.center)
+        elif align == "right":
+            pos = img.get_rect(midright=rect.midright)
+        else:
+            pos = img.get_rect(midleft=rect.midleft)
+        clip = self.surface.get_clip()
+        self.surface.set_clip(rect)
+        self.surface.blit(img, pos)
+        self.surface.set_clip(clip)
+        return pos.clip(rect)
+
+    def button(self, rect: pygame.Rect, label: str, action: str, *, enabled: bool = True,
+               color: tuple[int, int, int] = BUTTON, size: float = 24, **kw: Any) -> Button:
+        """Draw a button and register it for taps (a disabled one is drawn dim and ignores taps)."""
+        b = Button(pygame.Rect(rect), label, action, kw, enabled)
+        pygame.draw.rect(self.surface, color if enabled else BUTTON_OFF, b.rect, border_radius=self.px(8))
+        inner = b.rect.inflate(-self.px(8), -self.px(4))
+        self.text(label, inner, size, FG if enabled else DIM, align="center", min_size=14)
+        self.buttons.append(b)
+        return b
+
+
+@dataclass
+class Button:
+    """A tappable area: ``action`` and its arguments ``kw`` go to the UI's action handler."""
+
+    rect: pygame.Rect
+    label: str
+    action: str
+    kw: dict[str, Any]
+    enabled: bool = True
+
+
+def grid_rects(area: pygame.Rect, n: int, cols: int, gap: int) -> list[pygame.Rect]:
+    """``n`` equal cells in ``cols`` columns filling ``area`` (row-major), ``gap`` px apart."""
+    rows = max(1, -(-n // cols))
+    w = (area.w - gap * (cols - 1)) // cols
+    h = (area.h - gap * (rows - 1)) // rows
+    return [pygame.Rect(area.x + (i % cols) * (w + gap), area.y + (i // cols) * (h + gap), w, h) for i in range(n)]
+
+
+def rows_of(area: pygame.Rect, heights: list[int], gap: int = 0) -> list[pygame.Rect]:
+    """Split ``area`` top to bottom into rows of ``heights`` px; a 0 height shares what the others leave."""
+    fixed = sum(heights) + gap * (len(heights) - 1)
+    n_rest = heights.count(0)
+    rest = max(0, area.h - fixed) // max(1, n_rest)
+    out, y = [], area.y
+    for h in heights:
+        hh = h or rest
+        out.append(pygame.Rect(area.x, y, area.w, hh))
+        y += hh + gap
+    return out
+
+
+def split_h(area: pygame.Rect, n: int, gap: int) -> list[pygame.Rect]:
+    """``n`` equal side-by-side parts of ``area``."""
+    return grid_rects(area, n, n, gap)
+
+
+Handler = Callable[[str, dict[str, Any]], None]
