@@ -533,12 +533,18 @@ def _finish(g: _Game, t: int, reason: str, racks: tuple[str, ...], went_out: int
     values = [g.tile_set.rack_value(r) for r in racks]
     adj = [0] * g.n if forfeit is not None else endgame.rack_adjustments(p, values, went_out)
     before = tuple(g.scores)
-    for i in range(g.n):
-        if went_out is not None and i == went_out and adj[i]:
-            others = "".join(r for j, r in enumerate(racks) if j != i)
-            g.record("end_rack", i, adj[i], rack=others)
-    for i in range(g.n):
-        if adj[i] and not (went_out is not None and i == went_out):
+    # rack lines are written even when worth 0, so that a record's end (and any time penalty after it) is complete
+    if forfeit is None and went_out is not None:
+        rule = p.end.out_adjustment
+        if rule in ("standard", "double"):
+            others = "".join(r for j, r in enumerate(racks) if j != went_out)
+            g.record("end_rack", went_out, adj[went_out], rack=others)
+        if rule in ("standard", "own_only"):
+            for i in range(g.n):
+                if i != went_out:
+                    g.record("own_rack", i, adj[i], rack=racks[i])
+    elif forfeit is None and p.end.no_out_adjustment == "own_rack":
+        for i in range(g.n):
             g.record("own_rack", i, adj[i], rack=racks[i])
     pen = endgame.time_penalties(p, g.clock.used)
     for i in range(g.n):

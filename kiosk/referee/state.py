@@ -6,7 +6,8 @@ the same state (the journal's crash test relies on that).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import json
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from kiosk.referee.clock import ClockState
@@ -20,6 +21,11 @@ REMOVING = "removing"        # a withdrawn play's tiles must come off the board 
 OUTPLAY = "outplay"          # the out-play window: the opponent may only accept, hold or challenge
 RACK_ENTRY = "rack_entry"    # the game ended without an out-play: players enter their racks
 OVER = "over"
+
+
+def _to_json_dict(value: Any) -> dict[str, Any]:
+    """A frozen dataclass as a plain JSON dict (tuples become lists)."""
+    return json.loads(json.dumps(asdict(value)))
 
 
 @dataclass(frozen=True)
@@ -44,6 +50,10 @@ class Result:
     def __bool__(self) -> bool:
         return self.accepted
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON dict (for the stream / the UI process)."""
+        return _to_json_dict(self)
+
 
 @dataclass(frozen=True)
 class Prompt:
@@ -61,6 +71,12 @@ class Prompt:
     until_ms: int | None = None
     squares: tuple[int, ...] = ()
     data: tuple[tuple[str, Any], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON dict; ``data`` becomes an object."""
+        out = _to_json_dict(self)
+        out["data"] = {k: v for k, v in out["data"]}
+        return out
 
 
 @dataclass(frozen=True)
@@ -86,6 +102,10 @@ class PlayRecord:
     rack_before: int = 7
     to_draw: int = 0
     pressed_at: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON dict of the whole snapshot (for the event stream and the UI process)."""
+        return _to_json_dict(self)
     drawn: int = 0
     kept_apart: int = 0
     game_word_bonus: int = 0
@@ -197,3 +217,7 @@ class GameState:
     notes: tuple[str, ...] = field(default=())
     to_draw: int = 0
     pressed_at: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON dict of the whole snapshot (for the event stream and the UI process)."""
+        return _to_json_dict(self)

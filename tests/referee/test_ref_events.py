@@ -65,3 +65,15 @@ def test_ref_event_class_from_dict():
     assert Event.from_dict(d) == Pass.from_dict(d) == Pass(t=3, player=1)
     with pytest.raises(EventError, match="expected a 'play' event, got 'pass'"):
         Play.from_dict(d)
+
+
+def test_ref_state_prompts_and_results_serialise_for_the_stream():
+    from kiosk.referee.simulate import Script
+
+    s = Script("nsf")
+    res = s.play(0, "8D", "QUIRT", 30_000)
+    d = json.loads(json.dumps(s.state.to_dict()))
+    assert d["scores"] == [48, 0] and d["last_play"]["word"] == "QUIRT" and d["clock"]["running"] == 1
+    prompt = s.ref.pending_prompts()[0].to_dict()
+    assert prompt["kind"] == "challenge_window" and prompt["until_ms"] == 50_000
+    assert res.to_dict() == {"accepted": True, "reason": "", "code": "", "judge": False, "squares": []}
