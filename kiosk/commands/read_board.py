@@ -1,0 +1,117 @@
+"""``kiosk read-board IMAGE...``: read boards from photos and print them as 15 x 15 grids.
+
+Per image, in the order given: 15 lines of 15 characters (row 1 first, column A first; ``.`` empty, the letter
+of a tile, ``?`` a blank tile, ``#`` occluded or unsure), then one line ``# NAME: TOTAL ms, verdict ...`` with
+the timing. ``--json`` prints one JSON list instead. An unreadable image is reported on stderr (naming it) and
+the others are still read; the exit code is then 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+NAME = "read-board"
+HELP = "read Scrabble boards from camera images and print them as 15x15 grids"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG ...)")
+    parser.add_argument("--calibration", metavar="FILE", help="calibration profile (JSON) to use")
+    parser.add_argument("--corners", metavar="'x,y x,y x,y x,y'",
+                        help="the grid's outer corners in image px: A1, O1, O15, A15 (may be rough)")
+    parser.add_argument("--tiles", choices=("english", "german"), default=None,
+                        help="tile set (default: the profile's, else english)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of grids")
+
+
+def parse_corners(text: str):  # -> np.ndarray (4x2 float32)
+    """Parse ``"x,y x,y x,y x,y"``; raises ValueError with a message saying what is wrong."""
+    import numpy as np
+
+    parts = text.replace(";", " ").split()
+    if len(parts) != 4:
+        raise ValueError(f"--corners: expected 4 points 'x,y x,y x,y x,y', got {len(parts)}")
+    pts = []
+    for i, p in enumerate(parts, 1):
+        xy = p.split(",")
+        try:
+            if len(xy) != 2:
+                raise ValueError
+            pts.append((float(xy[0]), float(xy[1])))
+        except ValueError:
+            raise ValueError(f"--corners: point {i} {p!r} is not 'x,y'") from None
+    a = np.array(pts, np.float32)
+    if not np.all(np.isfinite(a)):
+        raise ValueError("--corners: coordinates must be finite numbers")
+    return a
+
+
+def _imread(path: str):  # -> np.ndarray | str (error)
+    import cv2
+    import numpy as np
+
+    try:
+        data = np.fromfile(path, np.uint8)
+    except OSError as exc:
+        return f"cannot open: {exc.strerror or exc}"
+    if data.size == 0:
+        return "empty file"
+    img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    if img is None:
+        return "not a readable image (unknown format or corrupt data)"
+    return img
+
+
+def run(args: argparse.Namespace) -> int:
+    from kiosk.rules.tiles import load_tile_set
+    from kiosk.vision.mlp import ModelError
+    from kiosk.vision.profile import ProfileError, load_profile
+    from kiosk.vision.reader import BoardReader
+
+    corners = None
+    if args.corners:
+        try:
+            corners = parse_corners(args.corners)
+        except ValueError as exc:
+            print(f"kiosk read-board: {exc}", file=sys.stderr)
+            return 2
+    try:
+        profile = load_profile(args.calibration) if args.calibration else None
+        name = args.tiles or (profile.tile_set if profile else "english")
+        reader = BoardReader(load_tile_set(name), profile)
+    except (ProfileError, ModelError, ValueError) as exc:
+        print(f"kiosk read-board: {exc}", file=sys.stderr)
+        return 2
+
+    failed = 0
+    results = []
+    for path in args.images:
+        img = _imread(path)
+        if isinstance(img, str):
+            print(f"kiosk read-board: {path}: {img}", file=sys.stderr)
+            failed += 1
+            if args.json:
+                results.append({"image": path, "error": img})
+            continue
+        reading = reader.read(img, corners)
+        grid = reading.grid()
+        t = reading.timings_ms
+        if args.json:
+            results.append({
+                "image": path, "grid": grid, "verdict": reading.quality.verdict,
+                "quality": {"board_found": reading.quality.board_found, "sharp": reading.quality.sharp,
+                            "glare": reading.quality.glare, "hand": reading.quality.hand},
+                "timings_ms": t,
+                "doubts": {f"{'ABCDEFGHIJKLMNO'[sq % 15]}{sq // 15 + 1}": why for sq, why in sorted(reading.doubts.items())},
+            })
+            continue
+        print("\n".join(grid))
+        stages = ", ".join(f"{k} {v:.1f}" for k, v in t.items() if k != "total" and not k.startswith("locate_"))
+        unsure = sum(row.count("#") for row in grid)
+        print(f"# {path}: {t.get('total', 0.0):.1f} ms ({stages}); {reading.quality.verdict}"
+              + (f"; {unsure} unsure squares" if unsure else ""), flush=True)
+    if args.json:
+        print(json.dumps(results, ensure_ascii=False, indent=1))
+    return 1 if failed else 0

@@ -1,0 +1,1 @@
+"""Shipped default models of the board reader (built by ``python -m kiosk.vision.train defaults``)."""

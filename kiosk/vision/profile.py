@@ -1,0 +1,201 @@
+"""Calibration profile: one versioned JSON file describing a camera + board + tile set installation.
+
+Format (``format`` = ``"kiosk-vision-profile"``, ``version`` = 1)::
+
+    {
+      "format": "kiosk-vision-profile", "version": 1,
+      "tile_set": "english",                       # kiosk.rules.tiles.load_tile_set name
+      "camera": {"matrix": [[fx,0,cx],[0,fy,cy],[0,0,1]] | null,      # pixels
+                 "distortion": [k1,k2,p1,p2,k3] | null,                 # OpenCV model
+                 "image_size": [width, height] | null},                 # px the matrix was measured at
+      "board": {"mode": "markers" | "fixed" | "search",               # how to find the board
+                "grid_corners_px": [[x,y] x4] | null,                   # A1,O1,O15,A15 outer corners (fixed mode)
+                "homography": [[...] x3] | null},                       # image px -> canonical warp px (fixed)
+      "camera_settings": {"exposure_us": int | null, "analogue_gain": float | null,
+                          "awb_gains": [red, blue] | null, "auto_exposure": bool},
+      "glyph_model": {"path": "file.npz" | null, "data": "<base64 npz>" | null},   # null both: built-in default
+      "occupancy_model": {"path": ... | null, "data": ... | null},
+      "notes": "free text (how it was made)"
+    }
+
+A relative ``path`` is resolved against the profile file's folder. :func:`load_profile` raises
+:class:`ProfileError` for a missing or corrupt file, another format version, or bad fields (the message names
+the file and the field).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+FORMAT = "kiosk-vision-profile"
+VERSION = 1
+BOARD_MODES = ("markers", "fixed", "search")
+
+
+class ProfileError(ValueError):
+    """A calibration profile cannot be used (message names the file and field)."""
+
+
+@dataclass
+class ModelRef:
+    """Where a trained model lives: a file path (relative to the profile) or embedded base64 data."""
+
+    path: str | None = None
+    data: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"path": self.path, "data": self.data}
+
+
+@dataclass
+class CalibrationProfile:
+    """An installation's calibration (see the module docstring for the JSON form and units)."""
+
+    tile_set: str = "english"
+    camera_matrix: np.ndarray | None = None        # 3x3 float64, px
+    distortion: np.ndarray | None = None           # (5,) float64
+    image_size: tuple[int, int] | None = None      # (width, height) px
+    board_mode: str = "markers"
+    grid_corners_px: np.ndarray | None = None      # 4x2 float32
+    homography: np.ndarray | None = None           # 3x3 float64
+    camera_settings: dict[str, Any] = field(default_factory=dict)
+    glyph_model: ModelRef = field(default_factory=ModelRef)
+    occupancy_model: ModelRef = field(default_factory=ModelRef)
+    notes: str = ""
+    source: Path | None = None                     # the file it was loaded from (for relative model paths)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON-ready dict of this profile."""
+        def arr(a: np.ndarray | None) -> list | None:
+            return None if a is None else np.asarray(a).tolist()
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "tile_set": self.tile_set,
+            "camera": {"matrix": arr(self.camera_matrix), "distortion": arr(self.distortion),
+                       "image_size": list(self.image_size) if self.image_size else None},
+            "board": {"mode": self.board_mode, "grid_corners_px": arr(self.grid_corners_px),
+                      "homography": arr(self.homography)},
+            "camera_settings": dict(self.camera_settings),
+            "glyph_model": self.glyph_model.to_dict(),
+            "occupancy_model": self.occupancy_model.to_dict(),
+            "notes": self.notes,
+        }
+
+    def save(self, path: str | Path) -> None:
+        """Write the profile as JSON (UTF-8)."""
+        Path(path).write_text(json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+    def resolve(self, ref: ModelRef) -> tuple[str, str | bytes] | None:
+        """("data", base64 text) or ("file", bytes) for a model reference, None for the built-in default.
+
+        Raises ProfileError when a referenced file cannot be read.
+        """
+        if ref.data:
+            return "data", ref.data
+        if ref.path:
+            p = Path(ref.path)
+            if not p.is_absolute() and self.source is not None:
+                p = self.source.parent / p
+            try:
+                return "file", p.read_bytes()
+            except OSError as exc:
+                raise ProfileError(f"{self.source or 'profile'}: model file {p}: {exc.strerror or exc}") from None
+        return None
+
+
+def _matrix(value: Any, shape: tuple[int, ...], where: str) -> np.ndarray | None:
+    if value is None:
+        return None
+    try:
+        a = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ProfileError(f"{where}: not a numeric array") from None
+    if a.shape != shape or not np.all(np.isfinite(a)):
+        raise ProfileError(f"{where}: expected finite numbers of shape {shape}, got {a.shape}")
+    return a
+
+
+def _model_ref(value: Any, where: str) -> ModelRef:
+    if value is None:
+        return ModelRef()
+    if not isinstance(value, dict) or set(value) - {"path", "data"}:
+        raise ProfileError(f"{where}: expected {{\"path\": ..., \"data\": ...}}")
+    for k in ("path", "data"):
+        if value.get(k) is not None and not isinstance(value[k], str):
+            raise ProfileError(f"{where}.{k}: expected a string or null")
+    return ModelRef(value.get("path"), value.get("data"))
+
+
+def profile_from_dict(d: Any, origin: str = "profile") -> CalibrationProfile:
+    """Validate and convert a parsed JSON dict; raises ProfileError naming ``origin`` and the field."""
+    if not isinstance(d, dict):
+        raise ProfileError(f"{origin}: not a JSON object")
+    if d.get("format") != FORMAT:
+        raise ProfileError(f"{origin}: not a kiosk vision profile (format {d.get('format')!r})")
+    if d.get("version") != VERSION:
+        raise ProfileError(f"{origin}: profile format version {d.get('version')!r}, this kiosk reads version "
+                           f"{VERSION}; recalibrate or convert it")
+    cam = d.get("camera") or {}
+    board = d.get("board") or {}
+    if not isinstance(cam, dict) or not isinstance(board, dict):
+        raise ProfileError(f"{origin}: 'camera' and 'board' must be objects")
+    dist = cam.get("distortion")
+    dist_a = None
+    if dist is not None:
+        dist_a = _matrix(dist, (len(dist),) if isinstance(dist, list) else (5,), f"{origin}: camera.distortion")
+        if dist_a is not None and len(dist_a) not in (4, 5, 8, 12, 14):
+            raise ProfileError(f"{origin}: camera.distortion: expected 4, 5, 8, 12 or 14 coefficients")
+    size = cam.get("image_size")
+    if size is not None and (not isinstance(size, list) or len(size) != 2
+                             or not all(isinstance(v, int) and v > 0 for v in size)):
+        raise ProfileError(f"{origin}: camera.image_size: expected [width, height] in px")
+    mode = board.get("mode", "markers")
+    if mode not in BOARD_MODES:
+        raise ProfileError(f"{origin}: board.mode {mode!r}: expected one of {', '.join(BOARD_MODES)}")
+    corners = _matrix(board.get("grid_corners_px"), (4, 2), f"{origin}: board.grid_corners_px")
+    hom = _matrix(board.get("homography"), (3, 3), f"{origin}: board.homography")
+    if mode == "fixed" and corners is None and hom is None:
+        raise ProfileError(f"{origin}: board.mode 'fixed' needs grid_corners_px or homography")
+    tile_set = d.get("tile_set", "english")
+    if not isinstance(tile_set, str):
+        raise ProfileError(f"{origin}: tile_set: expected a name")
+    settings = d.get("camera_settings") or {}
+    if not isinstance(settings, dict):
+        raise ProfileError(f"{origin}: camera_settings: expected an object")
+    return CalibrationProfile(
+        tile_set=tile_set,
+        camera_matrix=_matrix(cam.get("matrix"), (3, 3), f"{origin}: camera.matrix"),
+        distortion=dist_a,
+        image_size=tuple(size) if size else None,
+        board_mode=mode,
+        grid_corners_px=None if corners is None else corners.astype(np.float32),
+        homography=hom,
+        camera_settings=settings,
+        glyph_model=_model_ref(d.get("glyph_model"), f"{origin}: glyph_model"),
+        occupancy_model=_model_ref(d.get("occupancy_model"), f"{origin}: occupancy_model"),
+        notes=str(d.get("notes", "")),
+    )
+
+
+def load_profile(path: str | Path) -> CalibrationProfile:
+    """Read a profile file. Raises ProfileError (missing, unreadable, not JSON, wrong version, bad field)."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ProfileError(f"{p}: cannot read the calibration profile: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise ProfileError(f"{p}: not a text (UTF-8 JSON) file") from None
+    try:
+        d = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ProfileError(f"{p}: corrupt profile, not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    prof = profile_from_dict(d, str(p))
+    prof.source = p
+    return prof

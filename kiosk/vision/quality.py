@@ -1,0 +1,70 @@
+"""Per-frame quality: sharpness, glare and a hand or arm over the board, measured on the reading canvas.
+
+All functions take the reading canvas (BGR, see :mod:`kiosk.vision.cells`) and return per-square masks or
+numbers; the reader turns them into :class:`kiosk.vision.reading.FrameQuality` and unsure squares.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from kiosk.vision.cells import CELL_PX, PAD_PX, PREMIUM_CLASSES
+from kiosk.vision.geometry import SIZE
+
+SHARPNESS_MIN = 60.0         # variance of the Laplacian of the grid area (grey levels^2) below = blurred
+GLARE_LEVEL = 245            # a pixel this bright in every channel is blown out
+GLARE_SQUARE_FRACTION = 0.12  # a square with this much blown-out area cannot be read
+HAND_SQUARE_FRACTION = 0.35  # a square this much covered by skin-coloured pixels is occluded
+
+
+def _per_square(mask: np.ndarray) -> np.ndarray:
+    n = SIZE * CELL_PX
+    body = mask[PAD_PX:PAD_PX + n, PAD_PX:PAD_PX + n].astype(np.float32)
+    return body.reshape(SIZE, CELL_PX, SIZE, CELL_PX).mean(axis=(1, 3)).reshape(-1)
+
+
+def sharpness(canvas: np.ndarray) -> float:
+    """Variance of the Laplacian over the grid (grey levels^2); a sharp board with lines is well above 100."""
+    n = SIZE * CELL_PX
+    grey = cv2.cvtColor(canvas[PAD_PX:PAD_PX + n, PAD_PX:PAD_PX + n], cv2.COLOR_BGR2GRAY)
+    return float(cv2.Laplacian(grey, cv2.CV_32F, ksize=3).var())
+
+
+def glare_squares(canvas: np.ndarray) -> np.ndarray:
+    """Fraction (225 floats) of each square that is blown out (all channels >= GLARE_LEVEL)."""
+    blown = (canvas.min(axis=2) >= GLARE_LEVEL).astype(np.uint8)
+    return _per_square(blown)
+
+
+def skin_squares(canvas: np.ndarray) -> np.ndarray:
+    """Fraction (225 floats) of each square covered by skin-coloured pixels not explained by the board.
+
+    Skin: YCrCb chroma in the usual skin range. A premium class whose own colour falls in that range (pink
+    squares) is judged against its class: only skin well beyond the class's typical fraction counts.
+    """
+    ycc = cv2.cvtColor(canvas, cv2.COLOR_BGR2YCrCb)
+    y, cr, cb = ycc[..., 0], ycc[..., 1], ycc[..., 2]
+    skin = ((cr >= 138) & (cr <= 178) & (cb >= 80) & (cb <= 128) & (y >= 40)).astype(np.uint8)
+    frac = _per_square(skin)
+    out = frac.copy()
+    for c in np.unique(PREMIUM_CLASSES):
+        m = c == PREMIUM_CLASSES
+        out[m] = np.clip(frac[m] - np.median(frac[m]), 0, 1)
+    return out
+
+
+def hand_squares(canvas: np.ndarray, not_board: np.ndarray) -> np.ndarray:
+    """Boolean 225: squares a hand/arm covers -- skin-coloured and part of a connected blob of >= 3 such
+    squares, or squares unlike both board and tile (``not_board``, 225 bool) joined to such a blob."""
+    skin = skin_squares(canvas) >= HAND_SQUARE_FRACTION
+    grid = skin.reshape(SIZE, SIZE).astype(np.uint8)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(grid, connectivity=8)
+    hand = np.zeros((SIZE, SIZE), bool)
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] >= 3:
+            hand |= lab == i
+    if hand.any():
+        grown = cv2.dilate(hand.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        hand |= grown & not_board.reshape(SIZE, SIZE)
+    return hand.reshape(-1)

@@ -1,0 +1,249 @@
+"""The board reader: one camera frame in, one :class:`kiosk.vision.reading.BoardReading` out.
+
+Pipeline (timings in ``BoardReading.timings_ms`` under these names):
+
+1. ``check``: the frame must be a uint8 array (grey is converted, but flagged), big enough;
+2. ``undistort``: lens undistortion with the profile's camera matrix (cached remap);
+3. ``locate``: given corners (refined on the grid lines) > profile's fixed homography > ArUco markers >
+   marker-less grid search (:mod:`kiosk.vision.locate`);
+4. ``warp``: the reading canvas (:mod:`kiosk.vision.cells`);
+5. ``occupancy``: P(tile) per square (:mod:`kiosk.vision.occupancy`);
+6. ``quality``: sharpness, glare, hand (:mod:`kiosk.vision.quality`);
+7. ``letters``: glyphs of the occupied squares (:mod:`kiosk.vision.glyphs`).
+
+Doubt is never hidden: a square whose occupancy or letter is not clear, or that lies under glare or a hand,
+is ``UNSURE`` with the reason in ``BoardReading.doubts``.
+"""
+
+from __future__ import annotations
+
+import time
+from functools import cache
+from importlib import resources
+
+import cv2
+import numpy as np
+
+from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
+from kiosk.vision import locate
+from kiosk.vision.cells import cell_crop, cell_stats, warp_canvas
+from kiosk.vision.glyphs import GlyphClassifier, normalise_glyph
+from kiosk.vision.mlp import Classifier, ModelError
+from kiosk.vision.occupancy import OccupancyModel, features
+from kiosk.vision.profile import CalibrationProfile
+from kiosk.vision.quality import SHARPNESS_MIN, glare_squares, hand_squares, sharpness
+from kiosk.vision.reading import (
+    EMPTY_SQUARE,
+    N_SQUARES,
+    BoardReading,
+    FrameQuality,
+    SquareReading,
+    SquareState,
+)
+
+MIN_FRAME_PX = 160
+TILE_P = 0.7          # P(tile) at or above: a tile
+EMPTY_P = 0.3         # P(tile) at or below: empty; between: unsure
+LETTER_P = 0.6        # letter probability below which the letter is reported unsure
+SEEN_MIN = 0.7        # fraction of a square inside the frame needed to read it
+GLYPH_GROW_PX = 5     # tile crops are the square grown by this much on each side
+
+
+@cache
+def _packaged(name: str) -> bytes:
+    try:
+        return (resources.files("kiosk.vision.models") / name).read_bytes()
+    except (FileNotFoundError, OSError):
+        raise ModelError(f"built-in model kiosk/vision/models/{name} is missing; run "
+                         f"`python -m kiosk.vision.train` to build it") from None
+
+
+def default_glyph_model(tile_set_name: str) -> GlyphClassifier:
+    """The shipped glyph classifier for a tile set (``"english"``, ``"german"``); raises ModelError."""
+    return GlyphClassifier(Classifier.from_bytes(_packaged(f"glyphs_{tile_set_name}.npz"),
+                                                 f"glyphs_{tile_set_name}.npz"), tile_set_name)
+
+
+def default_occupancy_model() -> OccupancyModel:
+    """The shipped occupancy model; raises ModelError."""
+    return OccupancyModel(Classifier.from_bytes(_packaged("occupancy.npz"), "occupancy.npz"))
+
+
+class BoardReader:
+    """Reads boards from frames. Construct once per camera; :meth:`read` is not thread-safe.
+
+    Raises ModelError / ProfileError at construction when the models cannot be loaded.
+    """
+
+    def __init__(self, tile_set: TileSet = ENGLISH, profile: CalibrationProfile | None = None) -> None:
+        self.profile = profile
+        self.tile_set = tile_set
+        if profile is not None and profile.tile_set and tile_set is ENGLISH and profile.tile_set != "english":
+            self.tile_set = load_tile_set(profile.tile_set)
+        self.letters = set(self.tile_set.letters)
+        self.glyphs = self._load_glyphs()
+        self.occupancy = self._load_occupancy()
+        self._undistort_maps: tuple[tuple[int, int], np.ndarray, np.ndarray] | None = None
+
+    def _load_glyphs(self) -> GlyphClassifier:
+        ref = self.profile.resolve(self.profile.glyph_model) if self.profile else None
+        if ref is None:
+            name = self.tile_set.name if self.tile_set.name in ("english", "german") else "english"
+            return default_glyph_model(name)
+        kind, blob = ref
+        if kind == "data":
+            return GlyphClassifier.from_text(str(blob), "profile glyph_model", self.tile_set.name)
+        return GlyphClassifier(Classifier.from_bytes(bytes(blob), "profile glyph_model file"), self.tile_set.name)
+
+    def _load_occupancy(self) -> OccupancyModel:
+        ref = self.profile.resolve(self.profile.occupancy_model) if self.profile else None
+        if ref is None:
+            return default_occupancy_model()
+        kind, blob = ref
+        if kind == "data":
+            import base64
+            blob = base64.b64decode(str(blob))
+        return OccupancyModel(Classifier.from_bytes(bytes(blob), "profile occupancy_model"))
+
+    # ------------------------------------------------------------------ stages
+
+    def _undistort(self, frame: np.ndarray) -> np.ndarray:
+        p = self.profile
+        if p is None or p.camera_matrix is None or p.distortion is None:
+            return frame
+        h, w = frame.shape[:2]
+        k = p.camera_matrix.copy()
+        if p.image_size and tuple(p.image_size) != (w, h):  # matrix measured at another resolution: scale it
+            sx, sy = w / p.image_size[0], h / p.image_size[1]
+            k[0] *= sx
+            k[1] *= sy
+        if self._undistort_maps is None or self._undistort_maps[0] != (w, h):
+            m1, m2 = cv2.initUndistortRectifyMap(k, p.distortion, None, k, (w, h), cv2.CV_16SC2)
+            self._undistort_maps = ((w, h), m1, m2)
+        _, m1, m2 = self._undistort_maps
+        return cv2.remap(frame, m1, m2, cv2.INTER_LINEAR)
+
+    def _locate(self, frame: np.ndarray, corners: np.ndarray | None) -> tuple[np.ndarray | None, str]:
+        if corners is not None:
+            return locate.from_corners(frame, corners), "corners"
+        p = self.profile
+        if p is not None and p.board_mode == "fixed":
+            if p.homography is not None:
+                return p.homography, "fixed"
+            return locate.homography_from_grid_corners(p.grid_corners_px), "fixed"
+        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        h = locate.find_markers(grey)
+        if h is not None:
+            return h, "markers"
+        return locate.find_grid(frame), "grid"
+
+    # ------------------------------------------------------------------ public
+
+    def read(self, frame: np.ndarray, corners: np.ndarray | None = None) -> BoardReading:
+        """Read one frame (BGR H x W x 3 uint8). Never raises for a bad frame: the reading's quality says why.
+
+        ``corners``: optional 4x2 px, outer corners of the grid in the order A1, O1, O15, A15 (may be rough:
+        they are refined on the grid lines).
+        """
+        t0 = time.perf_counter()
+        timings: dict[str, float] = {}
+
+        def lap(name: str, since: float) -> float:
+            now = time.perf_counter()
+            timings[name] = round((now - since) * 1000, 2)
+            return now
+
+        grey_input = False
+        if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8:
+            what = type(frame).__name__ if not isinstance(frame, np.ndarray) else f"dtype {frame.dtype}"
+            return BoardReading.unreadable(f"bad frame: expected a uint8 image array, got {what}")
+        if frame.ndim == 2 or (frame.ndim == 3 and frame.shape[2] == 1):
+            frame = cv2.cvtColor(frame.reshape(frame.shape[:2]), cv2.COLOR_GRAY2BGR)
+            grey_input = True
+        elif frame.ndim == 3 and frame.shape[2] == 4:
+            frame = cv2.cvtColor(frame, cv2.COLOR_BGRA2BGR)
+        if frame.ndim != 3 or frame.shape[2] != 3:
+            return BoardReading.unreadable(f"bad frame: shape {frame.shape}, expected H x W x 3")
+        if min(frame.shape[:2]) < MIN_FRAME_PX:
+            return BoardReading.unreadable(f"frame too small ({frame.shape[1]}x{frame.shape[0]} px)")
+        if float(frame.max()) - float(frame.min()) < 20:
+            return BoardReading.unreadable("blank frame (no contrast: camera covered, off or overexposed)")
+        t = lap("check", t0)
+        frame = self._undistort(frame)
+        t = lap("undistort", t)
+        try:
+            h, how = self._locate(frame, corners)
+        except ValueError as exc:
+            return BoardReading.unreadable(f"bad corners: {exc}")
+        t = lap("locate", t)
+        if h is None or not np.all(np.isfinite(h)):
+            timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
+            return BoardReading.unreadable("no board found", timings_ms=timings)
+        canvas, inside = warp_canvas(frame, h)
+        stats = cell_stats(canvas, inside)
+        t = lap("warp", t)
+        p_tile = self.occupancy.predict_proba(features(stats))
+        t = lap("occupancy", t)
+        sharp_v = sharpness(canvas)
+        glare = glare_squares(canvas) >= 0.12
+        not_board = (p_tile > EMPTY_P) & (p_tile < TILE_P)
+        hand = hand_squares(canvas, not_board)
+        seen = stats.seen >= SEEN_MIN
+        t = lap("quality", t)
+
+        squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
+        doubts: dict[int, str] = {}
+        grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
+        to_read: list[int] = []
+        glyph_imgs: list[np.ndarray] = []
+        for sq in range(N_SQUARES):
+            p = float(p_tile[sq])
+            if not seen[sq]:
+                doubts[sq] = "outside the camera view"
+            elif hand[sq]:
+                doubts[sq] = "hand over the square"
+            elif p <= EMPTY_P:
+                squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - p, 3))
+                continue
+            elif p < TILE_P:
+                doubts[sq] = f"tile or empty? (P(tile) {p:.2f})"
+            elif glare[sq]:
+                doubts[sq] = "glare"
+            else:
+                g = normalise_glyph(cell_crop(grey, sq, GLYPH_GROW_PX))
+                if g is None:
+                    squares[sq] = SquareReading(SquareState.BLANK, None, round(p, 3))
+                else:
+                    to_read.append(sq)
+                    glyph_imgs.append(g)
+                continue
+            squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
+        for sq, pred in zip(to_read, self.glyphs.predict(glyph_imgs)):
+            conf = float(p_tile[sq]) * pred.confidence
+            if pred.letter not in self.letters:
+                doubts[sq] = f"'{pred.letter}' is not a letter of the {self.tile_set.name} set"
+                squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
+            elif pred.confidence < LETTER_P:
+                doubts[sq] = f"letter {pred.letter} or {pred.runner_up}? ({pred.confidence:.2f})"
+                squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
+            else:
+                squares[sq] = SquareReading(SquareState.TILE, pred.letter, round(conf, 3))
+        lap("letters", t)
+
+        is_sharp = sharp_v >= SHARPNESS_MIN
+        has_glare = bool(glare.any())
+        has_hand = bool(hand.any())
+        if grey_input:
+            verdict = "grey-scale frame: a colour camera is needed"
+        elif has_hand:
+            verdict = "hand over the board"
+        elif not is_sharp:
+            verdict = f"blurred (sharpness {sharp_v:.0f} < {SHARPNESS_MIN:.0f})"
+        elif not seen.all():
+            verdict = "board partly outside the frame"
+        else:
+            verdict = "ok"
+        timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
+        timings["locate_" + how] = timings["locate"]
+        quality = FrameQuality(board_found=True, sharp=is_sharp, glare=has_glare, hand=has_hand, verdict=verdict)
+        return BoardReading(tuple(squares), h, quality, timings, doubts)
