@@ -591,6 +591,9 @@ def _on_clock_pressed(g: _Game, ev: ClockPressed) -> None:
 
 
 def _on_play(g: _Game, ev: Play) -> None:
+    if g.phase == DESIGNATING and ev.player == g.pending_player:  # a corrected reading replaces the pending one
+        g.phase = PLAYING
+        g.pending = ()
     _need_phase(g, ev, PLAYING)
     _need_on_move(g, ev, ev.player)
     t_turn = _turn_time(g, ev)

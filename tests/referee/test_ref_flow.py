@@ -225,3 +225,13 @@ def test_ref_team_refuses_a_plural_s():
     res = s.play(1, "8G", "CATS", 2_000)
     assert not res.accepted and res.code == "plural_s" and res.squares == (CENTRE + 2,)
     assert s.play(1, "8G", "CATE", 2_000)
+
+
+def test_ref_corrected_reading_replaces_a_play_waiting_for_its_blank():
+    s = Script("nsf")
+    s.play(0, "8G", "C?T", 10_000)
+    assert s.state.phase == "designating"
+    assert s.play(1, "8G", "CAT", 11_000).code == "wrong_phase"
+    assert s.play(0, "8G", "CAT", 12_000)  # the camera misread the A as a blank
+    st = s.state
+    assert st.phase == "playing" and st.board[CENTRE] == "A" and st.scores == (10, 0)
