@@ -147,7 +147,7 @@ def draw_main(ui: KioskUI, cv: Canvas) -> None:
     sc, info, msg, b1, b2 = rows_of(inner, [cv.px(150), 0, cv.px(30), bh, bh], cv.px(6))
     _scores(ui, cv, sc)
     _info(ui, cv, info)
-    cv.text(ui.kiosk.view.message, msg, 20, AMBER)
+    cv.text(ui.kiosk.view.message, msg, 20, AMBER, min_size=12)
     window = st.phase == PLAYING and st.window_open and st.last_play is not None and not st.last_play.withdrawn
     hold, chal = split_h(b1, 2, cv.px(6))
     cv.button(hold, "Hold", "hold", enabled=window and ui.kiosk.session.referee.preset.challenge.holds)
@@ -163,13 +163,15 @@ def draw_problem(ui: KioskUI, cv: Canvas) -> None:
     _board(ui, cv, board)
     inner = _panel(cv, panel)
     bh = cv.px(BUTTON_H)
-    title, *lines, b = rows_of(inner, [cv.px(40), 0, 0, 0, 0, bh], cv.px(4))
+    title, what, lines, hint, b = rows_of(inner, [cv.px(40), cv.px(80), 0, cv.px(56), bh], cv.px(4))
     cv.text("Check the board", title, 30, RED)
-    texts = [p.text for p in view.problem[:3]] or [view.problem_text]
-    if len(view.problem) > 3:
-        texts.append(f"... and {len(view.problem) - 3} more")
-    for rect, t in zip(lines, texts + ["fix the tiles and press the clock again,", "or call the judge"][:4 - len(texts)]):
+    cv.paragraph(view.problem_text, what, 20, AMBER)
+    texts = [p.text for p in view.problem[:4]]
+    if len(view.problem) > 4:
+        texts.append(f"... and {len(view.problem) - 4} more")
+    for rect, t in zip(rows_of(lines, [0] * max(1, len(texts))), texts):
         cv.text(t, rect, 20)
+    cv.paragraph("Fix the marked tiles and press the clock again, or call the judge.", hint, 20, DIM)
     cv.button(b, "Judge", "judge_open", color=(60, 70, 120))
 
 
@@ -317,7 +319,8 @@ def draw_racks(ui: KioskUI, cv: Canvas) -> None:
         cv.text(f"{mark} {st.players[p]} ({st.racks[p]}): {ui.racks[p] or '-'}", rect, 24,
                 AMBER if ui.rack_player == p else FG)
     avail = ui.rack_choices()
-    for rect, (tile, n) in zip(grid_rects(keys, max(1, len(avail)), 6, cv.px(3)), avail):
+    cols = 9 if keys.w > keys.h * 1.5 else 6
+    for rect, (tile, n) in zip(grid_rects(keys, max(1, len(avail)), cols, cv.px(3)), avail):
         cv.button(rect, tile if n < 2 else f"{tile}{n}", "rack_letter", letter=tile, size=22)
     nxt, back, done = split_h(b, 3, cv.px(4))
     cv.button(nxt, "Next rack", "rack_next")

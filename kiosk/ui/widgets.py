@@ -82,6 +82,31 @@ class Canvas:
         self.surface.set_clip(clip)
         return pos.clip(rect)
 
+    def paragraph(self, text: str, rect: pygame.Rect, size: float, color: tuple[int, int, int] = FG,
+                  min_size: float = 16) -> None:
+        """Draw ``text`` word-wrapped inside ``rect``, shrinking down to ``min_size`` until the lines fit
+        (recorded in :attr:`overflows` if they never do)."""
+        px, lo = self.px(size), self.px(min_size)
+        while True:
+            f = font(px)
+            lines: list[str] = []
+            for word in text.split():
+                if lines and f.size(lines[-1] + " " + word)[0] <= rect.w:
+                    lines[-1] += " " + word
+                else:
+                    lines.append(word)
+            line_h = f.get_linesize()
+            fits = len(lines) * line_h <= rect.h and all(f.size(ln)[0] <= rect.w for ln in lines)
+            if fits or px <= lo:
+                break
+            px -= 1
+        if not fits:
+            self.overflows.append(Overflow(text, tuple(rect), max((f.size(ln)[0] for ln in lines), default=0)))
+        y = rect.y
+        for ln in lines:
+            self.text(ln, pygame.Rect(rect.x, y, rect.w, line_h), px / self.unit, color, min_size=px / self.unit)
+            y += line_h
+
     def button(self, rect: pygame.Rect, label: str, action: str, *, enabled: bool = True,
                color: tuple[int, int, int] = BUTTON, size: float = 24, **kw: Any) -> Button:
         """Draw a button and register it for taps (a disabled one is drawn dim and ignores taps)."""

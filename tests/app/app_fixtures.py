@@ -1,0 +1,85 @@
+"""Shared set-up for the app tests: a kiosk whose vision worker reads a settable board grid.
+
+The camera and reader here are test doubles for the kiosk's orchestration tests only (the reader itself is
+tested in tests/vision, the whole pipeline by the demo tests): the "frame" is the grid the test sets.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+
+from kiosk.app.kiosk import Kiosk
+from kiosk.app.pin import PinGate
+from kiosk.app.vision_worker import VisionWorker
+from kiosk.referee.presets import load_preset
+from kiosk.store import GameSession
+from kiosk.vision.reading import BoardReading
+
+PIN = "2468"
+EMPTY = ["." * 15] * 15
+
+
+class GridTable:
+    """Camera double: ``grid`` is what the camera sees now; frames are stamped with the test clock."""
+
+    def __init__(self, clock) -> None:  # type: ignore[no-untyped-def]
+        self.grid = list(EMPTY)
+        self.clock = clock
+        self.fail = ""
+
+    def put(self, coord_squares: dict[int, str]) -> None:
+        chars = list("".join(self.grid))
+        for sq, ch in coord_squares.items():
+            chars[sq] = ch
+        self.grid = ["".join(chars[r * 15:(r + 1) * 15]) for r in range(15)]
+
+    def capture(self):  # type: ignore[no-untyped-def]
+        from kiosk.devices.camera import CameraError
+
+        if self.fail:
+            raise CameraError(self.fail)
+        return self.clock(), np.array([list(r) for r in self.grid])
+
+    def health(self):  # type: ignore[no-untyped-def]
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def read_grid(frame: np.ndarray) -> BoardReading:
+    return BoardReading.from_grid(["".join(row) for row in frame])
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 0
+
+    def __call__(self) -> int:
+        return self.t
+
+
+def make_kiosk(tmp: Path, preset: str = "nsf", stable_frames: int = 2):  # type: ignore[no-untyped-def]
+    clock = Clock()
+    table = GridTable(clock)
+    worker = VisionWorker(table, read_grid, stable_frames=stable_frames, timeout_ms=5_000, clock=clock)
+    session = GameSession.open(tmp / "journal.sqlite")
+    kiosk = Kiosk(session, worker, None, PinGate(PIN), clock)
+    res = kiosk.start_game(load_preset(preset).to_dict(), ("Ann", "Bob"))
+    assert res.accepted, res.reason
+    return kiosk, table, clock, worker
+
+
+def settle(kiosk: Kiosk, worker: VisionWorker, steps: int = 6) -> list[str]:
+    """Run the worker (in this thread) and the kiosk's poll until the press is answered."""
+    out: list[str] = []
+    for _ in range(steps):
+        worker.step()
+        out += kiosk.poll()
+        if kiosk.pending is None and not worker.waiting():
+            break
+        time.sleep(0)
+    return out

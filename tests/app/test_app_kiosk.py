@@ -1,0 +1,160 @@
+"""The kiosk's orchestration: a clock press reads the board, the move is validated, scored, journaled;
+anything the rules do not allow is shown with its squares and never scored."""
+
+from app_fixtures import PIN, make_kiosk, settle
+
+from kiosk.referee.state import CHALLENGED, DESIGNATING, PLAYING, REMOVING
+from kiosk.rules.board import parse_coordinate
+from kiosk.store import GameSession
+
+
+def word_squares(coord: str, word: str) -> dict[int, str]:
+    return dict(zip(parse_coordinate(coord).squares(len(word)), word))
+
+
+def test_press_reads_the_board_scores_the_play_and_journals_it(tmp_path):
+    kiosk, table, clock, worker = make_kiosk(tmp_path)
+    settle(kiosk, worker)
+    table.put(word_squares("8D", "QUIRT"))
+    clock.t = 30_000
+    assert kiosk.press("left") == "reading"
+    settle(kiosk, worker)
+    st = kiosk.state
+    assert st.scores == (48, 0) and st.on_move == 1
+    assert st.last_play is not None and st.last_play.word == "QUIRT"
+    assert "QUIRT 48" in kiosk.view.message
+    kiosk.session.close()
+    again = GameSession.open(tmp_path / "journal.sqlite")
+    assert again.state == st  # every accepted event went through the journal
+
+
+def test_press_waits_for_a_frame_after_the_press(tmp_path):
+    kiosk, table, clock, worker = make_kiosk(tmp_path)
+    settle(kiosk, worker)  # the empty board is stable before anything happens
+    table.put(word_squares("8D", "QUIRT"))
+    clock.t = 10_000
+    kiosk.press("left")
+    worker.step()  # first frame of the new board: not yet stable (differs from the previous reading)
+    kiosk.poll()
+    assert kiosk.pending is not None and kiosk.state.on_move == 0
+    worker.step()
+    kiosk.poll()
+    assert kiosk.pending is None and kiosk.state.scores == (48, 0)
+
+
+def test_no_change_is_a_pass_and_the_exchange_chosen_on_screen_is_an_exchange(tmp_path):
+    kiosk, table, clock, worker = make_kiosk(tmp_path)
+    clock.t = 5_000
+    kiosk.press("left")
+    settle(kiosk, worker)
+    assert kiosk.state.history[-1].kind == "pass" and kiosk.state.on_move == 1
+    assert kiosk.act("exchange", count=3).accepted
+    clock.t = 9_000
+    kiosk.press("right")
+    settle(kiosk, worker)
+    h = kiosk.state.history[-1]
+    assert (h.kind, h.player, h.count) == ("exchange", 1, 3)
+
+
+def test_wrong_side_press_is_refused_without_an_event(tmp_path):
+    kiosk, table, clock, worker = make_kiosk(tmp_path)
+    events = kiosk.state.events
+    assert "Ann's turn" in kiosk.press("right")
+    assert kiosk.state.events == events and kiosk.pending is None
+
+
+def test_changed_old_tile_and_unsure_square_are_shown_never_scored(tmp_path):
+    kiosk, table, clock, worker = make_kiosk(tmp_path)
+    table.put(word_squares("8D", "QUIRT"))
+    clock.t = 10_000
+    kiosk.press("left")
+    settle(kiosk, worker)
+    events = kiosk.state.events
+    table.put({112: "O", 127: "A", 142: "#"})  # H8 (old T) now reads O; new tile on H9; H10 doubtful
+    clock.t = 20_000
+    kiosk.press("right")
+    settle(kiosk, worker)
+    assert kiosk.state.events == events and kiosk.state.on_move == 1
+    assert set(kiosk.view.problem_squares) == {112, 142}
+    assert kiosk.view.needs_judge
+    # the judge corrects the camera on those squares; the press is then accepted
+    assert not kiosk.act("correct", square=112, char="T").accepted  # menu locked without the PIN
+    assert kiosk.act("judge_unlock", pin=PIN).accepted
+    assert kiosk.act("correct", square=112, char="T").accepted
+    assert kiosk.act("correct", square=142, char="T").accepted
+    clock.t = 30_000
+    kiosk.press("right")
+    settle(kiosk, worker)
+    assert kiosk.state.history[-1].kind == "play"
+    assert kiosk.state.last_play.tiles == ((127, "A"), (142, "T"))
+    assert kiosk.view.problem_squares == () and kiosk.view.corrections == {}
+
+
+def test_floating_tiles_are_refused_with_their_squares(tmp_path):
+    kiosk, table, clock, worker = make_kiosk(tmp_path)
+    table.put(word_squares("8D", "QUIRT"))
+    clock.t = 10_000
+    kiosk.press("left")
+    settle(kiosk, worker)
+    table.put({0: "A", 1: "T"})  # A1-B1: not connected to anything
+    clock.t = 20_000
+    kiosk.press("right")
+    settle(kiosk, worker)
+    assert kiosk.state.history[-1].player == 0
+    assert kiosk.view.problem_text and set(kiosk.view.problem_squares) <= {0, 1}
+
+
+def test_blank_is_designated_before_the_play_scores(tmp_path):
+    kiosk, table, clock, worker = make_kiosk(tmp_path)
+    table.put(word_squares("8D", "QUI?T"))
+    clock.t = 10_000
+    kiosk.press("left")
+    settle(kiosk, worker)
+    assert kiosk.state.phase == DESIGNATING and kiosk.state.pending_blanks == (111,)
+    assert not kiosk.act("designate", player=0, square=111, letter="1").accepted
+    assert kiosk.act("designate", player=0, square=111, letter="r").accepted
+    st = kiosk.state
+    assert st.phase == PLAYING and st.last_play.word == "QUIrT" and st.scores == (46, 0)
+
+
+def test_phony_challenged_off_waits_for_the_tiles_to_leave_the_board(tmp_path):
+    kiosk, table, clock, worker = make_kiosk(tmp_path)
+    table.put(word_squares("8D", "QXIRT"))
+    clock.t = 10_000
+    kiosk.press("left")
+    settle(kiosk, worker)
+    clock.t = 12_000
+    assert kiosk.act("challenge", player=1).accepted
+    assert kiosk.state.phase == CHALLENGED
+    assert not kiosk.act("rule", acceptable=False, pin="0000").accepted
+    assert kiosk.act("rule", acceptable=False, pin=PIN).accepted
+    assert kiosk.state.phase == REMOVING and kiosk.state.scores == (0, 0)
+    settle(kiosk, worker)  # the tiles are still there: the kiosk keeps waiting and marks them
+    assert kiosk.state.phase == REMOVING and set(kiosk.view.removal_left) == set(range(108, 113))
+    table.put({sq: "." for sq in range(108, 113)})
+    clock.t = 20_000
+    for _ in range(4):
+        settle(kiosk, worker)
+    assert kiosk.state.phase == PLAYING and kiosk.state.on_move == 1
+
+
+def test_no_stable_reading_is_reported_not_guessed(tmp_path):
+    kiosk, table, clock, worker = make_kiosk(tmp_path)
+    table.fail = "cable unplugged"
+    clock.t = 10_000
+    kiosk.press("left")
+    worker.step()
+    kiosk.poll()
+    assert kiosk.pending is not None
+    clock.t = 16_000
+    worker.step()
+    kiosk.poll()
+    assert kiosk.pending is None and kiosk.state.history == ()
+    assert "cable unplugged" in kiosk.view.problem_text
+
+
+def test_bad_touch_input_is_a_message_not_an_exception(tmp_path):
+    kiosk, *_ = make_kiosk(tmp_path)
+    res = kiosk.act("designate", player="x", square=1, letter="A")
+    assert not res.accepted and "bad input" in res.reason
+    assert not kiosk.act("frobnicate").accepted

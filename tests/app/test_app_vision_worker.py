@@ -1,0 +1,70 @@
+"""The vision worker: stable readings only, from frames after the press; failures reported in time."""
+
+import time
+
+from app_fixtures import Clock, GridTable, read_grid
+
+from kiosk.app.vision_worker import VisionWorker
+
+
+def test_stable_needs_agreeing_frames_and_a_frame_after_the_request():
+    clock = Clock()
+    table = GridTable(clock)
+    w = VisionWorker(table, read_grid, stable_frames=3, clock=clock)
+    clock.t = 100
+    w.step()
+    w.step()
+    ticket = w.request(since_ms=200)
+    w.step()  # third agreeing frame, but taken at 100 < 200
+    assert w.results() == []
+    clock.t = 200
+    w.step()
+    (ans,) = w.results()
+    assert ans.ticket == ticket and ans.reading is not None and ans.frame_ms == 200
+
+
+def test_a_change_restarts_the_run():
+    clock = Clock()
+    table = GridTable(clock)
+    w = VisionWorker(table, read_grid, stable_frames=2, clock=clock)
+    w.step()
+    w.request(0)
+    table.put({112: "A"})
+    w.step()
+    assert w.results() == []
+    w.step()
+    (ans,) = w.results()
+    assert ans.reading.grid()[7][7] == "A"
+
+
+def test_reader_errors_and_timeouts_are_answers_not_crashes():
+    clock = Clock()
+    table = GridTable(clock)
+
+    def broken(frame):
+        raise RuntimeError("model file damaged")
+
+    w = VisionWorker(table, broken, timeout_ms=1_000, clock=clock)
+    w.request(0)
+    w.step()
+    assert w.results() == []
+    clock.t = 1_000
+    w.step()
+    (ans,) = w.results()
+    assert ans.reading is None and "model file damaged" in ans.error
+
+
+def test_thread_answers_requests():
+    clock = Clock()
+    table = GridTable(clock)
+    w = VisionWorker(table, read_grid, interval_ms=10, clock=clock).start()
+    try:
+        ticket = w.request()
+        deadline = time.monotonic() + 5
+        got = []
+        while not got and time.monotonic() < deadline:
+            got = w.results()
+            time.sleep(0.005)
+        assert got and got[0].ticket == ticket
+    finally:
+        w.stop()

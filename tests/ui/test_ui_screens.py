@@ -1,0 +1,194 @@
+"""Screenshot tests: every screen at 800x480 and 720x1280, driven by posted touch events, saved as PNGs under
+artifacts/ui/; a screen whose text does not fit its box fails."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+from ui_fixtures import ARTIFACTS, PIN, make_kiosk, play
+
+from kiosk.referee.events import TilesRemoved
+from kiosk.ui.app import KioskUI
+from kiosk.ui.screens import clock_text
+
+SIZES = [(800, 480), (720, 1280)]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _display():
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.display.quit()
+
+
+def touch(ui: KioskUI, label: str, **match) -> None:
+    """Post a finger tap on the button (plus SDL's synthetic mouse copy) and let the UI handle the queue."""
+    ui.draw()
+    for b in ui.buttons:
+        if b.enabled and label in (b.label, b.action) and all(b.kw.get(k) == v for k, v in match.items()):
+            x, y = b.rect.center
+            w, h = ui.size
+            pygame.event.clear()
+            for kind in (pygame.FINGERDOWN, pygame.FINGERUP):
+                pygame.event.post(pygame.event.Event(kind, x=x / w, y=y / h, touch_id=1, finger_id=0, dx=0, dy=0,
+                                                     pressure=1.0))
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(x, y), button=1, touch=True))
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(x, y), button=1, touch=True))
+            acted = [a for a in (ui.handle_event(e) for e in pygame.event.get()) if a]
+            assert acted == [b.action], f"tap on {label!r} acted {acted}"
+            return
+    raise AssertionError(f"screen {ui.screen}: no enabled button {label!r} {match}")
+
+
+def shot(ui: KioskUI, name: str, expect: str) -> None:
+    screen = ui.draw()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    w, h = ui.size
+    pygame.image.save(ui.surface, str(ARTIFACTS / f"{name}-{w}x{h}.png"))
+    assert screen == expect
+    assert not ui.overflows, f"{name}: text outside its box: {[o.text for o in ui.overflows]}"
+    for b in ui.buttons:
+        if b.label:
+            assert b.rect.h >= 40 * min(w, h) / 480, f"{name}: button {b.label!r} too small for a finger"
+            assert ui.surface.get_rect().contains(b.rect), f"{name}: button {b.label!r} off the screen"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_every_screen(tmp_path, size):
+    k, c = make_kiosk(tmp_path)
+    ui = KioskUI(k, size, players=("Annabel", "Bartholomew"))
+    shot(ui, "01-main-start", "main")
+    assert play(k, c, 0, "8D", "QUIRT")
+    shot(ui, "02-main-after-play", "main")
+    c.t += 3_000
+    touch(ui, "Hold")
+    assert k.state.hold_by == 1
+    shot(ui, "03-hold", "hold")
+    c.t += 61_000
+    k.poll()
+    assert k.state.courtesy_given
+    shot(ui, "04-hold-courtesy", "hold")
+    touch(ui, "Challenge")
+    shot(ui, "05-ruling", "ruling")
+    touch(ui, "Unacceptable")
+    shot(ui, "06-pin", "pin")
+    for d in "1111":
+        touch(ui, d)
+    touch(ui, "OK")
+    assert "wrong PIN" in k.view.message
+    shot(ui, "07-pin-wrong", "pin")
+    for d in PIN:
+        touch(ui, d)
+    touch(ui, "OK")
+    shot(ui, "08-remove-tiles", "remove")
+    c.t += 2_000
+    assert k.apply(TilesRemoved(t=c.t))
+    assert play(k, c, 1, "H4", "JIn?")
+    shot(ui, "09-blank-picker", "blank")
+    touch(ui, "letter", letter="X")
+    assert k.state.last_play.word == "JInx"
+    touch(ui, "Exchange")
+    shot(ui, "10-exchange", "exchange")
+    touch(ui, "exchange", count=0)
+    k.view.problem_text = "the board does not read right: fix it and press again, or call the judge"
+    k.view.problem_squares = (0, 1)
+    shot(ui, "11-board-problem", "problem")
+    k.view.problem_text, k.view.problem_squares = "", ()
+    touch(ui, "Judge")
+    for d in PIN:
+        touch(ui, d)
+    touch(ui, "OK")
+    shot(ui, "12-judge-menu", "judge")
+    touch(ui, "Adjust a score")
+    touch(ui, "+5")
+    shot(ui, "13-judge-adjust", "judge_adjust")
+    touch(ui, "Apply")
+    assert k.state.history[-1].kind == "judge" and k.state.history[-1].points == 5
+    touch(ui, "Correct a square")
+    touch(ui, "square", square=112)
+    shot(ui, "14-judge-correct", "judge_correct")
+    touch(ui, "Back")
+    touch(ui, "Close")
+    c.t += 1_600_000
+    k.poll()
+    assert k.remaining_ms(0) < 0
+    shot(ui, "15-main-overtime", "main")
+    touch(ui, "Judge")
+    for d in PIN:
+        touch(ui, d)
+    touch(ui, "OK")
+    touch(ui, "End the game")
+    shot(ui, "16-rack-entry", "racks")
+    for p in (0, 1):
+        ui.rack_player = p
+        while len(ui.racks[p]) < k.state.racks[p]:
+            touch(ui, "rack_letter", letter=ui.rack_choices()[0][0])
+    touch(ui, "Done")
+    shot(ui, "17-final-table", "over")
+    assert k.state.result is not None
+    touch(ui, "New game")
+    shot(ui, "18-new-game", "new_game")
+
+
+def test_out_play_window_screen(tmp_path):
+    from kiosk.referee.simulate import random_game
+
+    for seed in range(40):  # a scripted random game whose last play goes out
+        k, c = make_kiosk(tmp_path / str(seed))
+        events = random_game("nsf", seed=seed, players=("Annabel", "Bartholomew"))
+        for ev in events[1:]:
+            if k.state.phase == "outplay":
+                break
+            assert k.apply(ev), ev
+        if k.state.phase == "outplay":
+            break
+    else:
+        pytest.fail("no scripted game reached an out-play")
+    c.t = k.state.last_t
+    ui = KioskUI(k, (800, 480))
+    shot(ui, "19-outplay-window", "outplay")
+    touch(ui, "Accept")
+    shot(ui, "20-final-after-outplay", "over")
+
+
+def test_synthetic_mouse_copy_of_a_touch_is_ignored_but_a_real_click_acts(tmp_path):
+    k, c = make_kiosk(tmp_path)
+    ui = KioskUI(k, (800, 480))
+    ui.draw()
+    b = next(b for b in ui.buttons if b.label == "Exchange")
+    assert ui.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=b.rect.center, button=1, touch=True)) is None
+    assert ui.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=b.rect.center, button=1, touch=True)) is None
+    assert ui.overlay is None
+    ui.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=b.rect.center, button=1, touch=False))
+    assert ui.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=b.rect.center, button=1,
+                                              touch=False)) == "exchange_open"
+    # a press that slides off the button before release is no tap
+    ui.draw()
+    b = next(b for b in ui.buttons if b.label == "Cancel")
+    ui.handle_event(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=b.rect.center, button=1, touch=False))
+    assert ui.handle_event(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=(1, 1), button=1, touch=False)) is None
+
+
+def test_players_cannot_reach_the_judge_menu_without_the_pin(tmp_path):
+    k, c = make_kiosk(tmp_path)
+    ui = KioskUI(k, (800, 480))
+    touch(ui, "Judge")
+    for _ in range(3):
+        for d in "9999":
+            touch(ui, d)
+        touch(ui, "OK")
+    assert ui.screen != "judge" and ui.draw() == "pin"
+    for d in PIN:
+        touch(ui, d)
+    touch(ui, "OK")
+    assert ui.draw() == "pin" and "wait" in k.view.message  # locked out even with the right PIN
+    assert k.pin.wrong_total == 3
+
+
+def test_clock_text():
+    assert clock_text(25 * 60_000) == "25:00"
+    assert clock_text(61_500) == "1:01"
+    assert clock_text(-1) == "-0:01"
+    assert clock_text(-61_000) == "-1:01"
+    assert clock_text(None) == "--:--"
