@@ -6,7 +6,7 @@ which collects the vision worker's answers and the referee's due time events. Ev
 through :class:`kiosk.store.GameSession` (journal first), then to the listeners (screen, stream).
 
 A clock press by the player on move asks the vision worker for a stable reading; the answer is compared with
-the referee's board (:func:`kiosk.app.board_diff.board_change`). No change is a pass (or the exchange the
+the referee's board (:func:`kiosk.vision.diff.diff_boards`). No change is a pass (or the exchange the
 player chose on the screen), new tiles are a play; anything the rules do not allow (an old tile changed or
 gone, a doubtful square, floating tiles) is shown as a board problem with its squares: the player fixes the
 board and presses again, or the judge corrects the squares. The kiosk never scores a guess.
@@ -19,7 +19,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kiosk.app.board_diff import BoardChange, BoardProblem, board_change
 from kiosk.app.pin import PinGate
 from kiosk.app.vision_worker import StableReading, VisionWorker
 from kiosk.referee.events import (
@@ -55,6 +54,7 @@ from kiosk.referee.state import (
 )
 from kiosk.rules.board import square_name
 from kiosk.store.session import GameSession
+from kiosk.vision.diff import Anomaly, BoardDiff, diff_boards
 from kiosk.vision.reading import BoardReading
 
 log = logging.getLogger("kiosk.app")
@@ -84,7 +84,7 @@ class KioskView:
     """
 
     message: str = ""
-    problem: tuple[BoardProblem, ...] = ()
+    problem: tuple[Anomaly, ...] = ()
     problem_text: str = ""
     problem_squares: tuple[int, ...] = ()
     needs_judge: bool = False
@@ -209,7 +209,6 @@ class Kiosk:
         return f"it is {who}'s turn, not {st.players[player]}'s"
 
     def _finish_press(self, player: int, t: int, reading: BoardReading | None, exchange: int) -> str:
-        st = self.state
         if exchange:
             self.view.exchange = 0
             res = self.apply(Exchange(t=t, player=player, count=exchange))
@@ -223,25 +222,25 @@ class Kiosk:
             for sq, ch in self.view.corrections.items():
                 chars[sq] = ch
             grid = ["".join(chars[r * 15:(r + 1) * 15]) for r in range(15)]
-        change = board_change(st.board, grid)
+        change = self.board_change(grid)
         self.view.reading = reading
-        if not change.ok:
-            self._show_problem(change.problems, "the board does not read right: fix it and press again, or call "
-                               "the judge", judge=any(p.kind != "unsure" for p in change.problems))
-            return "board problem: " + "; ".join(p.text for p in change.problems)
-        if not change.new_tiles:
+        if not change.clean:
+            self._show_problem(change.anomalies, "the board does not read right: fix it and press again, or call "
+                               "the judge", judge=any(p.kind != "unsure" for p in change.anomalies))
+            return "board problem: " + "; ".join(p.detail for p in change.anomalies)
+        if not change.placed:
             res = self.apply(Pass(t=t, player=player))
             self._clear_problem(res)
             return "pass" if res else res.reason
-        res = self.apply(Play(t=t, player=player, tiles=change.new_tiles))
+        res = self.apply(Play(t=t, player=player, tiles=change.placed))
         if not res.accepted:
-            self._show_problem(tuple(BoardProblem(sq, res.code, res.reason) for sq in res.squares), res.reason,
-                               judge=res.judge, squares=res.squares or change.squares)
+            self._show_problem(tuple(Anomaly(res.code, sq, "", "", res.reason) for sq in res.squares), res.reason,
+                               judge=res.judge, squares=res.squares or tuple(sq for sq, _ in change.placed))
             return f"refused: {res.reason}"
         self._clear_problem(res)
         return "play"
 
-    def _show_problem(self, problems: tuple[BoardProblem, ...], text: str, *, judge: bool,
+    def _show_problem(self, problems: tuple[Anomaly, ...], text: str, *, judge: bool,
                       squares: tuple[int, ...] | None = None) -> None:
         self.view.problem = problems
         self.view.problem_text = text
@@ -403,9 +402,10 @@ class Kiosk:
         return Result(True, self.view.message)
 
     # -------------------------------------------------------------------------------------------- misc
-    def board_change(self, reading: BoardReading) -> BoardChange:
-        """The change ``reading`` shows against the referee's board (for views and tests)."""
-        return board_change(self.state.board, reading.grid())
+    def board_change(self, grid: list[str]) -> BoardDiff:
+        """What ``grid`` (15 strings as :meth:`BoardReading.grid`) shows against the referee's board: placed
+        tiles and anomalies for the judge (:func:`kiosk.vision.diff.diff_boards`)."""
+        return diff_boards("".join(c or "." for c in self.state.board), grid)
 
     def phase_needs_screen(self) -> bool:
         return self.state.phase in (DESIGNATING, CHALLENGED, OUTPLAY, RACK_ENTRY, OVER)

@@ -166,7 +166,7 @@ def draw_problem(ui: KioskUI, cv: Canvas) -> None:
     title, what, lines, hint, b = rows_of(inner, [cv.px(40), cv.px(80), 0, cv.px(56), bh], cv.px(4))
     cv.text("Check the board", title, 30, RED)
     cv.paragraph(view.problem_text, what, 20, AMBER)
-    texts = [p.text for p in view.problem[:4]]
+    texts = [p.detail for p in view.problem[:4]]
     if len(view.problem) > 4:
         texts.append(f"... and {len(view.problem) - 4} more")
     for rect, t in zip(rows_of(lines, [0] * max(1, len(texts))), texts):
