@@ -70,10 +70,16 @@ def run(args: argparse.Namespace) -> int:
             print(f"{level}: {len(samples)} frames -> {path}")
         return 0
     try:
-        from kiosk.vision.reader import BoardReader  # noqa: F401 - checked here to fail early and clearly
+        from kiosk.vision.reader import BoardReader
     except ImportError as exc:
         print(f"bench-vision: the board reader is not available ({exc}); nothing to measure", file=sys.stderr)
         return 2
+    for ts in {s.tile_set.name: s.tile_set for s in samples}.values():  # fail early and clearly if a reader cannot be built
+        try:
+            BoardReader(ts)
+        except Exception as exc:  # noqa: BLE001 - report, don't trace back
+            print(f"bench-vision: cannot build a BoardReader for the {ts.name} tile set: {exc}", file=sys.stderr)
+            return 2
     all_ok = True
     ctx = mp.get_context("fork")
     for level in args.level:
