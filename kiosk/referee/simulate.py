@@ -75,8 +75,11 @@ def _placements(ref: Referee, rng: random.Random, count: int) -> list[int] | Non
 
 
 def random_game(preset: str | Preset = "nsf", seed: int = 0, players: tuple[str, ...] = ("Ann", "Bob"),
-                max_events: int = 400) -> list[Event]:
-    """A complete random game under ``preset`` as a list of events the referee accepts (deterministic in ``seed``)."""
+                max_events: int = 400, pass_rate: float = 0.05) -> list[Event]:
+    """A complete random game under ``preset`` as a list of events the referee accepts (deterministic in ``seed``).
+
+    ``pass_rate``: chance that a turn is a pass (raise it to get six-scoreless endings).
+    """
     rng = random.Random(seed)
     p = load_preset(preset) if isinstance(preset, str) else preset
     ref = Referee()
@@ -146,10 +149,10 @@ def random_game(preset: str | Preset = "nsf", seed: int = 0, players: tuple[str,
         if st.phase != PLAYING or st.on_move != me:
             continue
         roll = rng.random()
-        if roll < 0.05:
+        if roll < pass_rate:
             go(Pass(t=t, player=me))
             continue
-        if roll < 0.11 and st.bag >= max(p.exchange.min_bag, 1) and st.racks[me]:
+        if roll < pass_rate + 0.06 and st.bag >= max(p.exchange.min_bag, 1) and st.racks[me]:
             n = st.racks[me] if p.exchange.counts == "one_or_all" and rng.random() < 0.5 else 1
             go(Exchange(t=t, player=me, count=min(n, st.racks[me], st.bag)))
             continue

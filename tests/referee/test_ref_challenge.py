@@ -265,3 +265,14 @@ def test_ref_school_challenge_until_the_next_turn_starts():
     s = nsf_after_quirt("school")
     s.do(Pass, 40_000, player=1)
     assert s.do(Challenge, 41_000, player=0).code == "window_closed"
+
+
+def test_ref_single_no_penalty_for_a_failed_challenge():
+    p = load_preset("nsf")
+    single = replace(p, name="single", challenge=replace(p.challenge, rule="single", wrong_bonus=0))
+    s = Script(single)
+    s.play(0, "8D", "QUIRT", 30_000)
+    s.do(Challenge, 35_000, player=1)
+    s.do(ChallengeRuled, 40_000, acceptable=True)
+    st = s.state
+    assert st.scores == (48, 0) and st.on_move == 1 and st.history[-1].kind == "play"

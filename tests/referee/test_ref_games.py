@@ -75,3 +75,21 @@ def _value(rack: str) -> int:
     from kiosk.rules.tiles import ENGLISH
 
     return ENGLISH.rack_value(rack)
+
+
+@pytest.mark.parametrize("preset", bundled_presets())
+def test_ref_whole_games_ending_in_six_scoreless_turns(preset):
+    endings = Counter()
+    for seed in range(6):
+        events = random_game(preset, seed, players_for(preset, seed), pass_rate=0.55)
+        st = Referee.from_events(events).state
+        assert st.phase == "over"
+        endings[st.result.reason] += 1
+        if st.result.reason == "six_scoreless":
+            p = load_preset(preset)
+            assert events[-1].type == "racks_entered"
+            values = [_value(r) for r in st.result.racks]
+            expect = [-v for v in values] if p.end.no_out_adjustment == "own_rack" else [0] * len(values)
+            assert list(st.result.rack_adjust) == expect
+            assert st.scoreless_run >= 6
+    assert endings["six_scoreless"] > 0, endings
