@@ -173,3 +173,16 @@ def test_synth_bad_input_gives_clear_errors():
         render_board(Board(), seed="7")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="unknown realism level 'medium'"):
         render_board(Board(), seed=0, level="medium")
+
+
+def test_synth_same_frame_in_another_process():
+    import hashlib
+    import subprocess
+    import sys
+
+    code = ("import hashlib\nfrom kiosk.vision.synth import render_board\nfrom kiosk.vision.synth.boards import random_board\n"
+            "print(hashlib.sha1(render_board(random_board(11, 70), seed=3, level='hard', size=(1014, 760))"
+            ".image.tobytes()).hexdigest())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    here = hashlib.sha1(render_board(random_board(11, 70), seed=3, level="hard", size=(1014, 760)).image.tobytes())
+    assert out.stdout.strip() == here.hexdigest()
