@@ -184,3 +184,17 @@ def test_store_session_refuses_events_without_a_game(tmp_path):
     res = sess.apply(Play(t=0, player=0, tiles=((112, "A"),)))
     assert not res.accepted and res.code == "not_started"
     sess.close()
+
+
+def test_store_events_that_no_longer_replay_are_reported(tmp_path):
+    from kiosk.store import JournalError
+
+    path = tmp_path / "j.sqlite"
+    sess = GameSession.open(path)
+    start(sess)
+    sess.close()
+    j = Journal(path)
+    j.append(j.unfinished_game(), Pass(t=10, player=1))  # recorded directly: Bob is not on move
+    j.close()
+    with pytest.raises(JournalError, match=r"does not replay: event 2 \(pass at 10 ms\) is refused on replay: pass: it is Ann's turn"):
+        GameSession.open(path)
