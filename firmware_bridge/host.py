@@ -273,7 +273,7 @@ class SerialClockLink:
 def _pyserial(port: str, baudrate: int) -> Any:
     import serial
 
-    return serial.Serial(port, baudrate, timeout=0.02, write_timeout=0.5)
+    return serial.Serial(port, baudrate, timeout=0.005, write_timeout=0.5)
 
 
 class SerialButtons:

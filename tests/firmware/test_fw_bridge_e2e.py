@@ -37,7 +37,7 @@ def test_press_arrives_once_with_host_timestamp_and_display_updates(rig) -> None
     time.sleep(0.1)
     presses = buttons.poll()
     assert [p.side for p in presses] == ["right"]
-    assert before - 5 <= presses[0].timestamp_ms <= before + 60  # mapped onto the host clock via heartbeats
+    assert before - 5 <= presses[0].timestamp_ms <= before + 150  # mapped onto the host clock, not the MCU's
     assert presses[0].source_ms is not None and presses[0].source_ms >= 100_000
     assert buttons.poll() == []
     display.show(25 * 60_000, -65_000, False, True)
