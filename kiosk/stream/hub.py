@@ -182,6 +182,9 @@ class StreamHub:
                     continue
                 if self._feed_safe(self._judge, ev, ts):
                     made += 2
+                    if self.delay_ms == 0 and not self._delayed:  # no delay: the public view is the judge view
+                        made += 2 * self._feed_safe(self._public, ev, ts)
+                        continue
                     release = (now if seeded else ts) + self.delay_ms
                     self._delayed.append(_Pending(release, ev, ts))
             while self._delayed and self._delayed[0].release_wall <= now:
@@ -212,18 +215,27 @@ class StreamHub:
             return False
 
     def _feed(self, ch: _Channel, ev: Event, ts: int) -> bool:
-        if isinstance(ev, GameStarted):
-            ch.ref = Referee()
-            ch.game_id = ev.game_id or f"board{self.board}-{ev.t}"
-        res = ch.ref.apply(ev)
-        if not res.accepted:
-            self._error(f"stream ({ch.name}): {ev.type} at {ev.t} ms does not follow the events so far "
-                        f"({res.reason}); not streamed")
-            return False
+        # without a delay the public channel is fed right after the judge channel with the same event: it
+        # shares the judge's mirror and snapshot instead of refereeing the game a second time
+        shared = ch is self._public and self.delay_ms == 0
+        if shared:
+            ch.ref, ch.game_id = self._judge.ref, self._judge.game_id
+        else:
+            if isinstance(ev, GameStarted):
+                ch.ref = Referee()
+                ch.game_id = ev.game_id or f"board{self.board}-{ev.t}"
+            res = ch.ref.apply(ev)
+            if not res.accepted:
+                self._error(f"stream ({ch.name}): {ev.type} at {ev.t} ms does not follow the events so far "
+                            f"({res.reason}); not streamed")
+                return False
         state = ch.ref.state
-        now_k = self._now_ms() - ch.delay_ms
+        if shared and self._judge.latest is not None:
+            snap = self._judge.latest["state"]
+        else:
+            snap = snapshot(state, self._now_ms() - ch.delay_ms)
         self._emit(ch, "event", state, ts, event=redact(ev.to_dict()))
-        ch.latest = self._emit(ch, "snapshot", state, ts, state=snapshot(state, now_k))
+        ch.latest = self._emit(ch, "snapshot", state, ts, state=snap)
         return True
 
     def _tick(self, ch: _Channel, now: int) -> int:

@@ -140,9 +140,9 @@ class MqttPublisher:
         self._next = 0                          # next position to send on this connection
         self._mids: dict[int, int] = {}         # paho mid -> position
         self._acks: queue.SimpleQueue[int] = queue.SimpleQueue()
-        self._retained: dict[str, _Item] = {}   # topic -> latest retained snapshot, re-sent on reconnect
+        self._retained: dict[str, dict[str, Any]] = {}  # topic -> latest snapshot, re-sent on every connection
         self._dirty_retained: set[str] = set()
-        self._ticks: dict[str, _Item] = {}
+        self._ticks: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -215,15 +215,15 @@ class MqttPublisher:
     def on_message(self, msg: dict[str, Any], state: GameState | None) -> None:
         """Hub sink entry: queue ``msg`` (events in the outbox; snapshots/ticks as latest-only). Never blocks."""
         topic = message_topic(self.config.root, msg)
-        item = _Item(topic, encode(msg))
+        kind = msg["kind"]
         with self._lock:
-            if msg["kind"] == "event":
-                self._items.append(item)
-            elif msg["kind"] == "snapshot":
-                self._retained[topic] = item
+            if kind == "event":
+                self._items.append(_Item(topic, encode(msg)))
+            elif kind == "snapshot":  # latest only: encoded when sent (most are superseded before)
+                self._retained[topic] = msg
                 self._dirty_retained.add(topic)
-            elif msg["kind"] == "tick":
-                self._ticks[topic] = item
+            elif kind == "tick":
+                self._ticks[topic] = msg
         self._wake.set()
 
     # ------------------------------------------------------------------------------------------ status
@@ -316,13 +316,13 @@ class MqttPublisher:
                 self._next += 1
                 self.published += 1
             for topic in sorted(self._dirty_retained):
-                info = client.publish(topic, self._retained[topic].payload, qos=1, retain=True)
+                info = client.publish(topic, encode(self._retained[topic]), qos=1, retain=True)
                 if info.rc != mqtt.MQTT_ERR_SUCCESS:
                     return
             self._dirty_retained.clear()
             ticks, self._ticks = self._ticks, {}
-            for item in ticks.values():
-                client.publish(item.topic, item.payload, qos=1)
+            for topic, msg in ticks.items():
+                client.publish(topic, encode(msg), qos=1)
 
     def _error(self, text: str) -> None:
         log.warning("%s", text)
