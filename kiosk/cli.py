@@ -21,11 +21,25 @@ def build_parser() -> argparse.ArgumentParser:
     for info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
             continue
-        mod = importlib.import_module(f"kiosk.commands.{info.name}")
+        try:
+            mod = importlib.import_module(f"kiosk.commands.{info.name}")
+            mod.add_arguments(argparse.ArgumentParser(add_help=False))  # fails here rather than below
+        except Exception as exc:  # one broken command must not take the others down
+            p = sub.add_parser(info.name.replace("_", "-"), help=f"(unavailable: {exc})", add_help=False)
+            p.add_argument("rest", nargs=argparse.REMAINDER)
+            p.set_defaults(_run=_unavailable(info.name, exc))
+            continue
         p = sub.add_parser(mod.NAME, help=mod.HELP, description=mod.HELP)
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
     return parser
+
+
+def _unavailable(name: str, exc: Exception):
+    def run(_args: argparse.Namespace) -> int:
+        print(f"error: the '{name}' command cannot start: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
+    return run
 
 
 def main(argv: list[str] | None = None) -> int:

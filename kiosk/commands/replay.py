@@ -13,6 +13,8 @@ HELP = "replay GCG game records, recomputing every score; report mismatches and 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="FILE.gcg", help="GCG records to replay")
     p.add_argument("--tiles", default="auto", help="tile set: english, german, a .toml file, or auto (default: from the record)")
+    p.add_argument("--preset", help="score under an event preset (name such as club-reading, or a .toml file): "
+                   "its scoring rules and exchange limit; default: standard tournament rules as GCG engines use")
     p.add_argument("--json", action="store_true", help="one JSON object per game, then the summary")
     p.add_argument("--quiet", action="store_true", help="only the summary line")
 
@@ -23,6 +25,17 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.rules.tiles import TileSetError, load_tile_set
 
     tile_set = None
+    rules_kw: dict = {}
+    if args.preset:
+        from kiosk.referee.presets import PresetError, load_preset
+
+        try:
+            preset = load_preset(args.preset)
+            rules_kw = {"rules": preset.scoring_rules(),
+                        "exchange_min_bag": preset.exchange.min_bag if preset.exchange.allowed else 10**6}
+        except (PresetError, ValueError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
     if args.tiles != "auto":
         try:
             tile_set = load_tile_set(args.tiles)
@@ -40,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
             problems = [ReplayProblem(exc.file, exc.line, "error", exc.message)]
             res = None
         else:
-            res = replay_game(game, tile_set)
+            res = replay_game(game, tile_set, **rules_kw)
             problems = res.problems
             moves += res.moves
             if not args.quiet:

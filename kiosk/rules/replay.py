@@ -111,10 +111,13 @@ def guess_tile_set(game: GcgGame) -> TileSet:
 
 
 class _Replayer:
-    def __init__(self, game: GcgGame, tile_set: TileSet, rules: ScoringRules, positions: bool) -> None:
+    def __init__(self, game: GcgGame, tile_set: TileSet, rules: ScoringRules, positions: bool,
+                 exchange_min_bag: int = 7) -> None:
         self.game = game
         self.ts = tile_set
         self.rules = rules
+        self.exchange_min_bag = exchange_min_bag
+        self.game_word_available = True
         self.keep_positions = positions
         n = len(game.players)
         self.n = n
@@ -229,8 +232,8 @@ class _Replayer:
                 if k is EventKind.EXCHANGE:
                     if ev.tiles and ev.rack and _not_within(ev.tiles, ev.rack):
                         self.error(ev, f"exchanged tiles '{ev.tiles}' not in rack '{ev.rack}'", fatal=False)
-                    if self.bag < 7:
-                        self.error(ev, f"exchange with only {self.bag} tiles in the bag (at least 7 needed)")
+                    if self.bag < self.exchange_min_bag:
+                        self.error(ev, f"exchange with only {self.bag} tiles in the bag (at least {self.exchange_min_bag} needed)")
                     if ev.count > self.sizes[p]:
                         self.error(ev, f"exchange of {ev.count} tiles from a rack of {self.sizes[p]}")
                 self.last_play = None
@@ -299,7 +302,8 @@ class _Replayer:
         if len(tiles) > self.sizes[p]:
             self.error(ev, f"plays {len(tiles)} tiles from a rack of {self.sizes[p]}")
         try:
-            ps = score_play(self.board, tiles, self.ts, self.rules, across=ev.coordinate.across)
+            ps = score_play(self.board, tiles, self.ts, self.rules, across=ev.coordinate.across,
+                            game_word_available=self.game_word_available)
         except PlacementError as exc:
             self.error(ev, f"illegal play: {exc}")
         if ps.coordinate != ev.coordinate:
@@ -313,7 +317,10 @@ class _Replayer:
         self._move_tiles([t for _, t in tiles], +1)
         self.res.moves += 1
         lp = {"player": p, "squares": [sq for sq, _ in tiles], "applied": applied, "rack": ev.rack,
-              "sizes": list(self.sizes), "bag": self.bag, "scoreless": self.scoreless, "phase": self.phase}
+              "sizes": list(self.sizes), "bag": self.bag, "scoreless": self.scoreless, "phase": self.phase,
+              "game_word": self.game_word_available}
+        if ps.game_word_bonus:
+            self.game_word_available = False
         self.sizes[p] -= len(tiles)
         draw = min(len(tiles), self.bag)
         self.sizes[p] += draw
@@ -345,6 +352,7 @@ class _Replayer:
         self.bag = lp["bag"]
         self.scoreless = lp["scoreless"]
         self.phase = lp["phase"]
+        self.game_word_available = lp["game_word"]
         if self.res.ended == "out" and self.phase == "playing":
             self.res.ended = None
         self.last_play = None
@@ -390,6 +398,8 @@ class _Replayer:
 
 
 def replay_game(game: GcgGame, tile_set: TileSet | None = None, rules: ScoringRules = STANDARD,
-                positions: bool = False) -> ReplayResult:
-    """Replay a parsed GCG game (see module docstring). ``tile_set`` defaults to :func:`guess_tile_set`."""
-    return _Replayer(game, tile_set or guess_tile_set(game), rules, positions).run()
+                positions: bool = False, exchange_min_bag: int = 7) -> ReplayResult:
+    """Replay a parsed GCG game (see module docstring). ``tile_set`` defaults to :func:`guess_tile_set`;
+    ``rules`` and ``exchange_min_bag`` (tiles that must be in the bag for an exchange) come from the event's
+    preset when it is not the standard tournament one (GCG engines: 7)."""
+    return _Replayer(game, tile_set or guess_tile_set(game), rules, positions, exchange_min_bag).run()

@@ -151,3 +151,18 @@ def test_cli_errors_are_clear(args, code, capsys):
     out = capsys.readouterr()
     assert "Traceback" not in out.out + out.err
     assert "error" in (out.out + out.err)
+
+
+def test_preset_rules_game_word_and_exchange_limit(capsys, tmp_path):
+    text = "#player1 a a\n#player2 b b\n>a: ADEGINR 8B READING +110 110\n"
+    # standard rules: READING is just a bingo (20 + 50); club-reading: the word scores triple, once (seed 001 bonus 2)
+    assert replay_game(parse_gcg(text.replace("+110 110", "+70 70"), "r")).problems == []
+    p = tmp_path / "r.gcg"
+    p.write_text(text, encoding="utf-8")
+    assert main(["replay", "--preset", "club-reading", str(p)]) == 0
+    assert main(["replay", str(p)]) == 1
+    assert "computed 70, recorded 110" in capsys.readouterr().out
+    assert main(["replay", "--preset", "no-such-preset", str(p)]) == 2
+    late = "#player1 a a\n#player2 b b\n" + ">a: ADEGINR 8B READING +70 70\n>b: EIOUUUV -UUU +0 0\n"
+    assert replay_game(parse_gcg(late, "x"), exchange_min_bag=100).errors
+    assert not replay_game(parse_gcg(late, "x"), exchange_min_bag=0).problems
