@@ -115,6 +115,9 @@ def message_topic(root: str, msg: dict[str, Any]) -> str:
     return f"{base}/{msg['kind']}"
 
 
+_TRIM = 512  # acknowledged outbox entries kept before trimming
+
+
 @dataclass
 class _Item:
     topic: str
@@ -134,7 +137,8 @@ class MqttPublisher:
         self.config = config
         self.channels = frozenset(config.channels)
         self.boot = boot or uuid.uuid4().hex[:12]
-        self._items: list[_Item] = []           # every event message, in order (positions are indexes)
+        self._items: list[_Item] = []           # event messages from position _base on, in order
+        self._base = 0                          # position of _items[0] (acknowledged items are trimmed)
         self._acked_upto = 0                    # positions < this are acknowledged by the broker
         self._acked: set[int] = set()
         self._next = 0                          # next position to send on this connection
@@ -234,7 +238,7 @@ class MqttPublisher:
     def pending(self) -> int:
         """Event messages not yet acknowledged by the broker."""
         with self._lock:
-            return len(self._items) - self._acked_upto
+            return self._base + len(self._items) - self._acked_upto
 
     def wait_acked(self, timeout_s: float) -> bool:
         """Block (not for the referee loop!) until every queued event is acknowledged; False on timeout."""
@@ -290,6 +294,9 @@ class MqttPublisher:
         while self._acked_upto in self._acked:
             self._acked.discard(self._acked_upto)
             self._acked_upto += 1
+        if self._acked_upto - self._base >= _TRIM:  # keep memory bounded over a long day of games
+            del self._items[:self._acked_upto - self._base]
+            self._base = self._acked_upto
 
     def _send(self) -> None:
         import paho.mqtt.client as mqtt
@@ -307,8 +314,8 @@ class MqttPublisher:
                 client.publish(topics(self.config.root, self.config.board)["status"], self._presence(True),
                                qos=1, retain=True)
                 self._dirty_retained = set(self._retained)
-            while self._next < len(self._items):
-                item = self._items[self._next]
+            while self._next < self._base + len(self._items):
+                item = self._items[self._next - self._base]
                 info = client.publish(item.topic, item.payload, qos=1)
                 if info.rc != mqtt.MQTT_ERR_SUCCESS:
                     return  # connection lost; the next CONNACK restarts from the last acknowledged event

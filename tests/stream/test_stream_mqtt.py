@@ -205,3 +205,60 @@ def test_bad_settings_are_named(kw, what):
     base = {"host": "127.0.0.1", "port": 1883}
     with pytest.raises(MqttConfigError, match=what):
         MqttPublisher(MqttConfig(**{**base, **kw}))
+
+
+def test_tls_broker_verified_with_the_ca(tmp_path):
+    if subprocess.run(["openssl", "version"], capture_output=True).returncode != 0:
+        pytest.skip("openssl is not installed")
+    key, cert = tmp_path / "broker.key", tmp_path / "broker.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True)
+    b = LocalBroker(extra=(f"cafile {cert}", f"certfile {cert}", f"keyfile {key}"))
+    b.start()
+    try:
+        events = random_game("nsf", seed=13)[:6]
+        hub, pub = _board(b.port, 1, "scrabble/tls", tls_ca=str(cert))
+        plain_hub, plain = _board(b.port, 2, "scrabble/tls")  # no TLS against a TLS listener: never connects
+        for h, p in ((hub, pub), (plain_hub, plain)):
+            h.start()
+            p.start()
+            for ev in events:
+                h.publish(ev)
+        assert pub.wait_acked(10) and pub.connected
+        assert not plain.connected and plain.pending() == 2 * len(events)
+        for h, p in ((hub, pub), (plain_hub, plain)):
+            h.stop()
+            p.stop(flush_s=0.1)
+    finally:
+        b.close()
+
+
+def test_a_day_of_games_keeps_the_outbox_bounded_across_an_outage(broker):
+    root = "scrabble/day"
+    desk = Desk(broker.port, [f"{root}/judge/board/8/event/#"], client_id="desk-day")
+    games = [random_game("nsf", seed=s) for s in (201, 202, 203, 204)]
+    hub, pub = _board(broker.port, 8, root, reconnect_min_s=1, reconnect_max_s=1)
+    hub.start()
+    pub.start()
+    try:
+        for i, game in enumerate(games):
+            if i == 2:
+                assert desk.wait_for(lambda f: f.count(8) == len(games[0]) + len(games[1]), 15)
+                broker.stop()
+            for ev in game:
+                hub.publish(ev)
+            if i == 2:
+                time.sleep(0.3)
+                broker.start()
+        total = sum(len(g) for g in games)
+        assert desk.wait_for(lambda f: f.count(8) == total, 30), f"{desk.follower.count(8)} of {total}"
+        assert desk.follower.gaps == []
+        for s, game in zip((201, 202, 203, 204), games):
+            assert desk.follower.events[(8, "judge", f"sim-{s}")] == [e.to_dict() for e in game]
+        assert pub.wait_acked(10)
+        assert pub._base > 0 and len(pub._items) < 512  # acknowledged entries were trimmed
+    finally:
+        hub.stop()
+        pub.stop(flush_s=0.2)
+        desk.close()
