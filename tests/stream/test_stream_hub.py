@@ -238,7 +238,7 @@ def test_publish_never_waits_for_a_slow_sink():
         for ev in events:
             hub.publish(ev)
         took = time.perf_counter() - t0
-        assert took < 0.05, f"publish blocked for {took:.3f} s"
+        assert took < 0.5, f"publish blocked for {took:.3f} s (the sink blocks for 5 s)"
         release.set()
         end = time.monotonic() + 10
         while not hub.idle() and time.monotonic() < end:

@@ -100,6 +100,13 @@ def test_routes_overlay_fields_and_files(live):
     assert _get(server.url + "static/..%2Fserver.py")[0] == 404
     assert _get(server.url + "judge/stream")[0] == 403
     assert _get(server.url + "judge/stream?token=wrong")[0] == 403
+    with urllib.request.urlopen(server.url + "judge/stream?token=desk-secret", timeout=5) as r:
+        assert r.status == 200 and r.headers["Content-Type"].startswith("text/event-stream")
+        head = b""
+        while b"data: " not in head or not head.endswith(b"\n\n"):
+            head += r.readline()
+        judge_first = json.loads(head.split(b"data: ", 1)[1])
+        assert judge_first["channel"] == "judge" and judge_first["seq"] == 3
     layout = json.loads(_get(server.url + "layout.json")[1])
     assert layout["layout"][H8] == "D" and layout["values"]["Q"] == 10
     page = _get(server.url)[1]
