@@ -143,16 +143,33 @@ def cmd_pose(args: argparse.Namespace) -> int:
     import numpy as np
 
     from calibration.pose import overlay_image, pose_from_corners, pose_from_markers, tap_corners
+    from calibration.profile_io import load_or_new, undistort
 
+    profile = load_or_new(args.profile) if args.profile else None
     frame = _frame(args)
+    if profile is not None and profile.camera_matrix is not None:
+        frame = undistort(frame, profile)  # the reader locates the board on undistorted frames
+        _say("frame undistorted with the profile's intrinsics")
+    k = dist = None
+    if profile is not None and profile.camera_matrix is not None:
+        k = np.array(profile.camera_matrix, np.float64)
+        h, w = frame.shape[:2]
+        if profile.image_size and tuple(profile.image_size) != (w, h):
+            k[0] *= w / profile.image_size[0]
+            k[1] *= h / profile.image_size[1]
+        dist = np.zeros(5)  # the frame is undistorted already
     if args.corners:
-        pose = pose_from_corners(frame, np.array(args.corners, np.float32))
+        pose = pose_from_corners(frame, np.array(args.corners, np.float32), K=k, dist=dist)
     elif args.tap:
-        pose = pose_from_corners(frame, tap_corners(frame, tuple(args.screen)))
+        pose = pose_from_corners(frame, tap_corners(frame, tuple(args.screen)), K=k, dist=dist)
     else:
-        pose = pose_from_markers(frame)
+        pose = pose_from_markers(frame, K=k, dist=dist)
+    if args.mode:
+        pose.mode = args.mode
     corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in pose.grid_corners_px)
-    print(f"board pose from {pose.method}: grid corners A1 O1 O15 A15 at {corners} px")
+    print(f"board pose from {pose.method}: grid corners A1 O1 O15 A15 at {corners} px; reader mode {pose.mode}")
+    if pose.camera_height_mm is not None:
+        print(f"camera {pose.camera_height_mm:.0f} mm above the board, tilted {pose.tilt_deg:.1f} deg")
     if args.report:
         _write_png(args.report, overlay_image(frame, pose))
     _save(args, "pose", pose)
@@ -184,6 +201,9 @@ def cmd_exposure(args: argparse.Namespace) -> int:
               f"marker(s), {100 * m.clipped:.1f} % clipped")
     for note in lock.notes:
         print(f"  note: {note}")
+    if lock.exposure_us is None:
+        print("light is usable; exposure is locked into the profile only on a Pi camera (--camera picamera2)")
+        return 0
     _save(args, "exposure", lock)
     return 0
 
@@ -194,8 +214,10 @@ def cmd_glyphs(args: argparse.Namespace) -> int:
     from calibration.glyphs import capture_glyphs
 
     frames = [_read_image(p) for p in _photos(args.images)] if args.images else None
+    if frames is None and args.camera is None:
+        raise CalibrationError("give photos of the laid-out tiles (--images) or a camera (--camera)")
     result = capture_glyphs(frames, args.layout, camera=args.camera, count=args.count, progress=_say,
-                            sheet_png=args.report)
+                            sheet_png=args.report, tile_set=args.tile_set)
     print(result.summary())
     _save(args, "glyphs", result)
     return 0
@@ -244,6 +266,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             how.add_argument("--corners", type=_corners, help="grid corners 'x,y x,y x,y x,y' (A1 O1 O15 A15), px")
             how.add_argument("--tap", action="store_true", help="tap the 4 grid corners on the touchscreen")
             p.add_argument("--screen", type=int, nargs=2, default=(800, 480), metavar=("W", "H"))
+            p.add_argument("--mode", choices=["markers", "fixed"],
+                           help="how the reader finds the board later (default: markers when found by them, "
+                                "fixed for given corners)")
             p.add_argument("--report", type=Path, help="write a PNG with the grid drawn over the frame")
         elif name == "exposure":
             _add_source(p)
@@ -251,7 +276,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             p.add_argument("--images", nargs="+", type=Path, help="photos of the laid-out tiles (else --camera)")
             p.add_argument("--camera", choices=["picamera2", "opencv"], help="capture from this camera")
             p.add_argument("--count", type=int, default=5, help="frames to capture from the camera (default 5)")
-            p.add_argument("--layout", type=Path, help="tile layout file (default: the full English bag from A1)")
+            p.add_argument("--layout", type=Path, help="tile layout file (default: the whole bag from A1, row by row)")
+            p.add_argument("--tile-set", default="english", help="tile set name (default english)")
             p.add_argument("--report", type=Path, help="write a contact sheet PNG of the labelled tiles")
 
 
@@ -265,6 +291,6 @@ def run(args: argparse.Namespace) -> int:
     except CalibrationError as exc:
         print(f"kiosk calibrate {step}: refused: {exc}", file=sys.stderr)
         return 1
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError) as exc:  # includes kiosk.vision.profile.ProfileError
         print(f"kiosk calibrate {step}: {exc}", file=sys.stderr)
         return 2

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from calibration import CalibrationError
-from kiosk.vision.geometry import SIZE, WARP_SIZE_PX, cell_rect
+from kiosk.vision.geometry import SIZE
 
 Sample = tuple[np.ndarray, str]  # (BGR crop of one square in the canonical warp, label)
 
@@ -57,15 +57,18 @@ def load_layout(path: Path) -> list[str]:
 
 
 def crop_tiles(image: np.ndarray, homography: np.ndarray, layout: Sequence[str]) -> list[Sample]:
-    """Cut out each laid-out tile: warp ``image`` to the canonical top-down board with ``homography``
-    (image px -> warp px) and take every occupied square's cell, labelled from ``layout``."""
-    warp = cv2.warpPerspective(image, homography, (WARP_SIZE_PX, WARP_SIZE_PX), flags=cv2.INTER_AREA)
+    """Cut out each laid-out tile as the reader sees it: ``image`` warped with ``homography`` (image px ->
+    canonical warp px) onto the reader's canvas, every occupied square's cell grown by the reader's margin,
+    labelled from ``layout``."""
+    from kiosk.vision.cells import cell_crop, warp_canvas
+    from kiosk.vision.reader import GLYPH_GROW_PX
+
+    canvas, _ = warp_canvas(image, homography)
     out: list[Sample] = []
     for r, row in enumerate(layout):
         for c, ch in enumerate(row):
             if ch != ".":
-                x0, y0, x1, y1 = cell_rect(r, c)
-                out.append((warp[y0:y1, x0:x1].copy(), ch))
+                out.append((cell_crop(canvas, r * SIZE + c, GLYPH_GROW_PX).copy(), ch))
     return out
 
 
@@ -110,13 +113,14 @@ Trainer = Callable[[list[Sample]], tuple[Any, float]]
 
 def capture_glyphs(frames: Iterable[np.ndarray] | None, layout: Path | Sequence[str] | None = None,
                    camera: str | None = None, count: int = 5, progress: Callable[[str], None] | None = None,
-                   sheet_png: Path | None = None, train: Trainer | None = None) -> GlyphCapture:
+                   sheet_png: Path | None = None, train: Trainer | None = None,
+                   tile_set: str = "english") -> GlyphCapture:
     """Collect labelled tile samples from ``frames`` (or ``count`` captures of ``camera``), locating the board
     by its markers in each, write the contact sheet, then train with ``train(samples) -> (model, cv
     accuracy)``. Raises CalibrationError when no photo shows the board."""
     from calibration.pose import pose_from_markers
 
-    rows = default_layout() if layout is None else (load_layout(layout) if isinstance(layout, Path) else list(layout))
+    rows = default_layout(tile_set) if layout is None else (load_layout(layout) if isinstance(layout, Path) else list(layout))
     if frames is None:
         frames = _capture(camera, count, progress)
     samples: list[Sample] = []
@@ -142,7 +146,7 @@ def capture_glyphs(frames: Iterable[np.ndarray] | None, layout: Path | Sequence[
         ok = cv2.imwrite(str(sheet_png), contact_sheet(samples[: len(samples) // max(used, 1)]))
         if not ok:
             raise CalibrationError(f"{sheet_png}: could not write the contact sheet")
-    trainer = train or _vision_trainer()
+    trainer = train or _vision_trainer(tile_set)
     if progress:
         progress(f"training on {len(samples)} samples ...")
     result.model, result.cv_accuracy = trainer(samples)
@@ -168,10 +172,8 @@ def _capture(camera: str | None, count: int, progress: Callable[[str], None] | N
     return frames
 
 
-def _vision_trainer() -> Trainer:
-    """The board reader's glyph-classifier trainer (kiosk.vision); CalibrationError until it is available."""
-    try:
-        from calibration.profile_io import glyph_trainer
-    except ImportError as exc:
-        raise CalibrationError(f"the tile classifier trainer is not available: {exc}") from exc
-    return glyph_trainer()
+def _vision_trainer(tile_set: str) -> Trainer:
+    """The board reader's glyph-classifier trainer (kiosk.vision.glyphs.build_glyph_classifier)."""
+    from calibration.profile_io import glyph_trainer
+
+    return glyph_trainer(tile_set)

@@ -23,13 +23,16 @@ CORNER_NAMES = ("A1 (top-left)", "O1 (top-right)", "O15 (bottom-right)", "A15 (b
 @dataclass
 class BoardPose:
     """``homography``: 3x3 float64 image px -> canonical warp px; ``grid_corners_px``: 4x2 float32 image px of
-    the grid's outer corners (A1, O1, O15, A15); ``method``: "markers" or "corners"; with intrinsics also
+    the grid's outer corners (A1, O1, O15, A15); ``method``: "markers" or "corners"; ``mode``: how the reader
+    should find the board later ("markers": detect them in every frame; "fixed": reuse this homography, for
+    a camera and board that do not move); with intrinsics also
     ``rvec``/``tvec`` (board mm -> camera), ``camera_height_mm`` above the board and ``tilt_deg`` of the
     optical axis from straight down, and ``reprojection_px`` of the grid corners."""
 
     homography: np.ndarray
     grid_corners_px: np.ndarray
     method: str
+    mode: str = "markers"
     rvec: np.ndarray | None = None
     tvec: np.ndarray | None = None
     camera_height_mm: float | None = None
@@ -96,7 +99,7 @@ def pose_from_corners(image: np.ndarray, corners: np.ndarray, geometry: BoardGeo
         raise CalibrationError(f"corners: expected 4 points (x, y), got {np.asarray(corners).shape}") from exc
     _check_quad(pts, image)
     h = from_corners(image, pts, refine=refine)
-    return _with_intrinsics(BoardPose(h, grid_corners_in_image(h), "corners"), geometry, K, dist)
+    return _with_intrinsics(BoardPose(h, grid_corners_in_image(h), "corners", "fixed"), geometry, K, dist)
 
 
 def overlay_image(image: np.ndarray, pose: BoardPose) -> np.ndarray:

@@ -165,10 +165,27 @@ def build_display(config: Mapping[str, Any], serial_link: Any = None) -> ClockDi
         raise DeviceConfigError(str(exc)) from None
 
 
-def build_camera(config: Mapping[str, Any], board: Callable[[], Any] | None = None) -> Camera:
-    """Camera from config["camera"]; ``board`` (callable -> physical Board) feeds the synthetic camera.
-    A camera that cannot start comes back as one whose capture raises CameraError (health "down")."""
+def profile_camera_settings(profile: Any) -> dict[str, Any]:
+    """The locked exposure / white balance of a calibration profile (kiosk.vision.profile.CalibrationProfile
+    ``camera_settings``) as picamera2 config keys: exposure_us, analogue_gain, colour_gains."""
+    cs = dict(getattr(profile, "camera_settings", None) or {})
+    if cs.get("auto_exposure", False):
+        return {}
+    out: dict[str, Any] = {}
+    for src, dst in (("exposure_us", "exposure_us"), ("analogue_gain", "analogue_gain"), ("awb_gains", "colour_gains")):
+        if cs.get(src) is not None:
+            out[dst] = cs[src]
+    return out
+
+
+def build_camera(config: Mapping[str, Any], board: Callable[[], Any] | None = None, profile: Any = None) -> Camera:
+    """Camera from config["camera"]; ``board`` (callable -> physical Board) feeds the synthetic camera;
+    ``profile`` (the calibration profile) gives a Pi camera its locked exposure and white balance unless the
+    config sets them. A camera that cannot start comes back as one whose capture raises CameraError
+    (health "down")."""
     sec = _section(config, "camera")
+    if profile is not None and sec.get("backend") == "picamera2":
+        sec = {**profile_camera_settings(profile), **sec}
     backend = _backend(sec, "camera", CAMERA_BACKENDS, "none")
     try:
         if backend == "picamera2":
@@ -238,8 +255,9 @@ class Devices:
                 dev.close()
 
 
-def build_devices(config: Mapping[str, Any], board: Callable[[], Any] | None = None) -> Devices:
-    """All devices from the kiosk config; serial buttons and a serial display share one link."""
+def build_devices(config: Mapping[str, Any], board: Callable[[], Any] | None = None, profile: Any = None) -> Devices:
+    """All devices from the kiosk config; serial buttons and a serial display share one link; ``profile``:
+    the calibration profile (camera settings)."""
     if not isinstance(config, Mapping):
         raise DeviceConfigError(f"devices config must be a dict, got {type(config).__name__}")
     _unknown(config, "devices config", {"buttons", "display", "camera", "serial"})
@@ -250,7 +268,7 @@ def build_devices(config: Mapping[str, Any], board: Callable[[], Any] | None = N
     buttons = build_buttons(config, link)
     try:
         display = build_display(config, link)
-        camera = build_camera(config, board)
+        camera = build_camera(config, board, profile)
     except DeviceConfigError:
         buttons.close()
         raise

@@ -113,3 +113,18 @@ def test_single_builders() -> None:
     assert isinstance(build_display({}), SimulatedDisplay)
     missing = build_camera({"camera": {"backend": "replay", "path": "/nonexistent/frames"}})
     assert missing.health().state == "down" and "does not exist" in missing.health().detail
+
+
+def test_pi_camera_takes_locked_settings_from_the_profile(monkeypatch: pytest.MonkeyPatch) -> None:
+    from dev_fakes import FakePicamera2, fake_picamera2_module
+
+    from kiosk.vision.profile import CalibrationProfile
+
+    monkeypatch.setitem(sys.modules, "picamera2", fake_picamera2_module())
+    prof = CalibrationProfile(camera_settings={"exposure_us": 12000, "analogue_gain": 1.5, "awb_gains": [2.1, 1.4],
+                                               "auto_exposure": False})
+    build_camera({"camera": {"backend": "picamera2", "size": [64, 48]}}, profile=prof)
+    assert FakePicamera2.instances[-1].controls == {"AeEnable": False, "ExposureTime": 12000, "AnalogueGain": 1.5,
+                                                    "AwbEnable": False, "ColourGains": (2.1, 1.4)}
+    build_camera({"camera": {"backend": "picamera2", "size": [64, 48], "exposure_us": 5000}}, profile=prof)
+    assert FakePicamera2.instances[-1].controls["ExposureTime"] == 5000  # the config wins
