@@ -123,6 +123,11 @@ class StreamHub:
         self._inbox.append((event, self._wall(), False))
         self._wake.set()
 
+    def on_accepted(self, event: Event, state: object = None) -> None:
+        """Listener form of :meth:`publish` for :class:`kiosk.app.kiosk.Kiosk` (``listeners=[hub.on_accepted]``,
+        called with (event, state) after each accepted event); the state is not needed."""
+        self.publish(event)
+
     def seed(self, events: Iterable[Event | dict[str, Any]]) -> None:
         """After a kiosk restart: the game's events so far (from the journal), in order. They go to the judge
         channel at once and to the public channel ``delay_ms`` from now (never earlier)."""
