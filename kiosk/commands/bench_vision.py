@@ -33,6 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--shared", type=Path, default=Path("../shared"), help="shared data folder (default ../shared)")
     parser.add_argument("--out", type=Path, default=Path("bench-vision-out"), help="folder for the PNGs")
+    parser.add_argument("--tile-sets", nargs="+", default=["english", "german"], choices=["english", "german"],
+                        help="games of these tile sets only (default: both; the German games are 4 of ~300)")
     parser.add_argument("--samples", type=int, default=8, help="annotated error frames to save per level")
     parser.add_argument("--speed", type=int, default=0, metavar="N",
                         help="only time render_board over N frames per level (no reader needed)")
@@ -50,7 +52,8 @@ def run(args: argparse.Namespace) -> int:
         print("bench-vision: --frames and --workers must be at least 1", file=sys.stderr)
         return 2
     try:
-        samples = bench.corpus_samples(args.shared, args.speed or args.sheet or args.frames, args.seed)
+        samples = bench.corpus_samples(args.shared, args.speed or args.sheet or args.frames, args.seed,
+                                       tuple(args.tile_sets))
     except FileNotFoundError as exc:
         print(f"bench-vision: {exc}", file=sys.stderr)
         return 2
@@ -151,6 +154,7 @@ def _report(level: str, tally, failed: list, samples: list, args: argparse.Names
         print(f"  {label:30s} {f[key]:7.3f}%{verdict}")
     print(f"  tile errors: {tally.tile_errors} ({tally.tile_errors_unsure} unsure); empty squares read unsure: "
           f"{tally.empty_read_unsure}; frames not 'ok': {tally.not_ok_frames}")
+    print("  frame verdicts: " + "; ".join(f"{k}: {n}" for k, n in tally.verdicts.most_common()))
     ms = sorted(tally.read_ms)
     print(f"  reader time per frame: median {ms[len(ms) // 2]:.0f} ms, 95th pct {ms[int(0.95 * (len(ms) - 1))]:.0f} ms")
     print("  tile accuracy by style: " + ", ".join(f"{k} {100 * r / n:.2f}% of {n}" for k, (n, r) in sorted(tally.by_key.items())))

@@ -38,9 +38,11 @@ class Sample:
     source: str
 
 
-def corpus_samples(shared_dir: str | Path, n: int, seed: int = 0) -> list[Sample]:
+def corpus_samples(shared_dir: str | Path, n: int, seed: int = 0, tile_sets: tuple[str, ...] = ("english", "german")
+                   ) -> list[Sample]:
     """``n`` positions drawn (seeded, without replacement) from every game in ``shared_dir``/corpus/gcg/real and
-    selfplay (the board after each move), German games with the German tile set.
+    selfplay (the board after each move), German games with the German tile set; ``tile_sets`` limits the
+    games to those sets.
 
     Raises:
         FileNotFoundError: the corpus folder is missing or holds no usable game.
@@ -60,7 +62,7 @@ def corpus_samples(shared_dir: str | Path, n: int, seed: int = 0) -> list[Sample
         for i, b in enumerate(boards):
             letters = {c.upper() for c in b.cells if c}
             ts = ENGLISH if letters <= set(ENGLISH.values) else GERMAN if letters <= set(GERMAN.values) else None
-            if ts is not None and b.tiles_on_board:
+            if ts is not None and ts.name in tile_sets and b.tiles_on_board:
                 pool.append(Sample(b, ts, f"{os.path.basename(f)}#{i + 1}"))
     if not pool:
         raise FileNotFoundError(f"no usable positions in the games under {root}")
@@ -111,11 +113,13 @@ class Tally:
     by_key: dict = field(default_factory=dict)              # "tile_style=wooden" -> [tiles, right]
     error_causes: Counter = field(default_factory=Counter)
     read_ms: list = field(default_factory=list)
+    verdicts: Counter = field(default_factory=Counter)      # "verdict (hand drawn: yes/no)" -> frames
 
     def add(self, fr: FrameResult) -> None:
         """Add one frame's result."""
         self.frames += 1
         self.read_ms.append(fr.read_ms)
+        self.verdicts[f"{fr.verdict} (hand drawn: {'yes' if fr.meta.get('hand') else 'no'})"] += 1
         if fr.verdict != "ok":
             self.not_ok_frames += 1
         exact = True
