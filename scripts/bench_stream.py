@@ -98,11 +98,46 @@ def run(boards: int, interval_ms: float, mode: str, port: int, root: str) -> dic
         pub.stop(flush_s=0.1)
     desk.close()
     gaps = desk.follower.gaps
-    return {"mode": mode, "boards": boards, "events": total, "received": len(lat), "gaps": len(gaps),
+    return {"mode": mode, "boards": boards, "events": total, "received": len(lat), "gaps": len(gaps), "lat": lat,
             "median_ms": round(statistics.median(lat), 2) if lat else None,
             "p99_ms": round(percentile(lat, 99), 2) if lat else None,
             "max_ms": round(max(lat), 2) if lat else None, "seconds": round(elapsed, 2),
             "interval_ms": interval_ms if mode == "paced" else None}
+
+
+def draw_cdf(results: list[dict], path: Path) -> None:
+    """Latency CDF per load (log-scale ms axis) as a PNG: what share of events arrived within x ms."""
+    import cv2
+    import numpy as np
+
+    w, h, m = 900, 480, 70
+    img = np.full((h, w, 3), 255, np.uint8)
+    lo, hi = 0.1, 10_000.0
+
+    def x_of(ms: float) -> int:
+        return int(m + (np.log10(min(max(ms, lo), hi)) - np.log10(lo)) / (np.log10(hi) - np.log10(lo)) * (w - 2 * m))
+
+    def y_of(q: float) -> int:
+        return int(h - m - q * (h - 2 * m))
+
+    for ms in (0.1, 1, 10, 100, 1000, 10_000):
+        cv2.line(img, (x_of(ms), m), (x_of(ms), h - m), (225, 225, 225), 1)
+        cv2.putText(img, f"{ms:g} ms", (x_of(ms) - 25, h - m + 22), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (60, 60, 60), 1)
+    for q in (0, 0.5, 1):
+        cv2.line(img, (m, y_of(q)), (w - m, y_of(q)), (225, 225, 225), 1)
+        cv2.putText(img, f"{q:.0%}", (m - 45, y_of(q) + 5), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (60, 60, 60), 1)
+    colours = [(200, 90, 20), (30, 30, 200)]
+    for i, r in enumerate(results):
+        lat = sorted(r["lat"])
+        if not lat:
+            continue
+        pts = np.array([[x_of(v), y_of((k + 1) / len(lat))] for k, v in enumerate(lat)], np.int32)
+        cv2.polylines(img, [pts], False, colours[i % 2], 2)
+        label = f"{r['mode']}: median {r['median_ms']} ms, p99 {r['p99_ms']} ms ({r['events']} events)"
+        cv2.putText(img, label, (m + 10, m - 30 + 22 * i), cv2.FONT_HERSHEY_SIMPLEX, 0.55, colours[i % 2], 1)
+    cv2.putText(img, f"kiosk event -> MQTT subscriber, {results[0]['boards']} boards (share of events within x)",
+                (m, 25), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (0, 0, 0), 1)
+    cv2.imwrite(str(path), img)
 
 
 def main() -> int:
@@ -121,8 +156,12 @@ def main() -> int:
                   f"median={r['median_ms']} ms p99={r['p99_ms']} ms max={r['max_ms']} ms ({r['seconds']} s)")
     out = Path(args.json)
     out.parent.mkdir(parents=True, exist_ok=True)
+    png = out.with_suffix(".png")
+    draw_cdf(results, png)
+    for r in results:
+        del r["lat"]
     out.write_text(json.dumps(results, indent=1) + "\n")
-    print(f"wrote {out}", file=sys.stderr)
+    print(f"wrote {out} and {png}", file=sys.stderr)
     return 0 if all(r["received"] == r["events"] and r["gaps"] == 0 for r in results) else 1
 
 
