@@ -212,12 +212,14 @@ def cmd_exposure(args: argparse.Namespace) -> int:
 
 def cmd_glyphs(args: argparse.Namespace) -> int:
     from calibration.glyphs import capture_glyphs
+    from calibration.profile_io import glyph_trainer
 
     frames = [_read_image(p) for p in _photos(args.images)] if args.images else None
     if frames is None and args.camera is None:
         raise CalibrationError("give photos of the laid-out tiles (--images) or a camera (--camera)")
     result = capture_glyphs(frames, args.layout, camera=args.camera, count=args.count, progress=_say,
-                            sheet_png=args.report, tile_set=args.tile_set)
+                            sheet_png=args.report, tile_set=args.tile_set,
+                            train=glyph_trainer(args.tile_set, folds=args.folds))
     print(result.summary())
     _save(args, "glyphs", result)
     return 0
@@ -278,6 +280,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             p.add_argument("--count", type=int, default=5, help="frames to capture from the camera (default 5)")
             p.add_argument("--layout", type=Path, help="tile layout file (default: the whole bag from A1, row by row)")
             p.add_argument("--tile-set", default="english", help="tile set name (default english)")
+            p.add_argument("--folds", type=int, default=4, help="cross-validation folds (default 4)")
             p.add_argument("--report", type=Path, help="write a contact sheet PNG of the labelled tiles")
 
 

@@ -48,9 +48,11 @@ def render_marker_sheet(geometry: BoardGeometry = DEFAULT_GEOMETRY, dpi: float =
     scale = 0.9 * dpi / 300
     thick = max(1, round(2 * dpi / 300))
     boxes: dict[int, tuple[int, int, int]] = {}
+    places = ((0, 0), (1, 0), (1, 1), (0, 1))  # each marker where it goes on the board: A1, O1, O15, A15
     for k, mid in enumerate(geometry.marker_ids):
-        cx = round(((k % 2) + 0.5) * cell_w * ppmm)
-        cy = round((25 + (k // 2 + 0.5) * cell_h) * ppmm)
+        col, row = places[k]
+        cx = round((col + 0.5) * cell_w * ppmm)
+        cy = round((25 + (row + 0.5) * cell_h) * ppmm)
         marker = cv2.aruco.generateImageMarker(dictionary, mid, side)
         x0, y0 = cx - side // 2, cy - side // 2
         img[y0:y0 + side, x0:x0 + side] = marker

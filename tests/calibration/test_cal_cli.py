@@ -73,3 +73,26 @@ def test_bad_inputs_give_messages_not_tracebacks(tmp_path: Path, capsys: pytest.
     assert "expected 4 points" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["calibrate", "intrinsics", "x", "--pattern", "nine"])
+
+
+def test_glyphs_step_trains_and_saves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from kiosk.rules.board import Board
+    from kiosk.vision.profile import load_profile
+    from kiosk.vision.synth import render_board
+
+    layout = ["QQQQQZZZZZ.....", "XXXXX.........."] + ["." * 15] * 13
+    (tmp_path / "layout.txt").write_text("# three letters\n" + "\n".join(layout) + "\n")
+    for s in (1, 2):
+        f = render_board(Board.from_rows(layout), seed=s, scene_seed=8, level="easy", size=(1024, 768))
+        cv2.imwrite(str(tmp_path / f"tiles{s}.png"), f.image)
+    prof = tmp_path / "profile.json"
+    code = main(["calibrate", "glyphs", "--images", str(tmp_path / "tiles1.png"), str(tmp_path / "tiles2.png"),
+                 "--layout", str(tmp_path / "layout.txt"), "--folds", "2", "--report", str(tmp_path / "sheet.png"),
+                 "--profile", str(prof)])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    assert "30 tile samples of 3 labels from 2 photo(s); cross-validated accuracy" in out.out
+    assert load_profile(prof).glyph_model.data
+    assert cv2.imread(str(tmp_path / "sheet.png")) is not None
+    assert main(["calibrate", "glyphs", "--layout", str(tmp_path / "layout.txt")]) == 1
+    assert "--images" in capsys.readouterr().err
