@@ -40,17 +40,18 @@ class BoardStyle:
     star_ink: tuple[int, int, int]
     line_mm: float
     crease: bool = False  # a folding board: the hinge line across the middle
+    edging: str = "none"  # premium squares spill into plain neighbours: "teeth" (triangles) or "dots"
 
 
 STYLES: dict[str, BoardStyle] = {
     "classic": BoardStyle(  # the familiar beige board: tan squares, cream lines, red/pink/blue premium squares
         plain=(160, 184, 200), lines=(226, 236, 240), edge=(150, 176, 194), rim=(40, 40, 110),
         premium={TWS: (52, 44, 196), DWS: (160, 160, 236), TLS: (190, 120, 30), DLS: (232, 206, 150)},
-        label_ink=(30, 30, 30), star_ink=(20, 20, 20), line_mm=1.0, crease=True),
+        label_ink=(30, 30, 30), star_ink=(20, 20, 20), line_mm=1.0, crease=True, edging="teeth"),
     "green": BoardStyle(  # a club/tournament board: green squares, dark lines, white frame
         plain=(54, 118, 26), lines=(25, 45, 25), edge=(232, 234, 230), rim=(60, 60, 60),
         premium={TWS: (50, 40, 215), DWS: (120, 135, 240), TLS: (150, 60, 20), DLS: (220, 180, 110)},
-        label_ink=(245, 245, 245), star_ink=(30, 30, 30), line_mm=0.8),
+        label_ink=(245, 245, 245), star_ink=(30, 30, 30), line_mm=0.8, edging="dots"),
 }
 
 
@@ -97,6 +98,29 @@ def _star(img: np.ndarray, centre_px: tuple[float, float], r: float, colour) -> 
         rr = r if i % 2 == 0 else r * 0.42
         pts.append((centre_px[0] + rr * math.cos(a), centre_px[1] + rr * math.sin(a)))
     cv2.fillPoly(img, [_fx(np.array(pts))], colour, cv2.LINE_AA, _SHIFT)
+
+
+def _edging(img: np.ndarray, tex: BoardTexture, sq: int, cell: float, st: BoardStyle) -> None:
+    """Decorate premium square ``sq`` where it meets a plain square: three small triangles ("teeth") or
+    three rows of dots in the premium colour reaching into the neighbour, as printed boards do."""
+    r, c = divmod(sq, SIZE)
+    colour = st.premium[LAYOUT[sq]]
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        nr, nc = r + dr, c + dc
+        if not (0 <= nr < SIZE and 0 <= nc < SIZE) or LAYOUT[nr * SIZE + nc] != ".":
+            continue
+        # edge midpoint, outward normal n and tangent t, in mm
+        mid = np.array([(c + 0.5 + dc * 0.5) * cell, (r + 0.5 + dr * 0.5) * cell])
+        n, t = np.array([dc, dr], float), np.array([dr, dc], float)
+        for k in (-1, 0, 1):
+            base = mid + t * k * cell * 0.22
+            if st.edging == "teeth":
+                pts = [base - t * 1.6, base + t * 1.6, base + n * 2.2]
+                cv2.fillConvexPoly(img, _fx(tex.to_px(np.array(pts))), colour, cv2.LINE_AA, _SHIFT)
+            else:
+                for d in (1.4, 3.0):
+                    ctr = base + n * d
+                    _rect(img, tex, ctr[0] - 0.55, ctr[1] - 0.55, ctr[0] + 0.55, ctr[1] + 0.55, colour)
 
 
 def _table(style: str, shape: tuple[int, int], ppm: float) -> np.ndarray:
@@ -166,6 +190,9 @@ def board_texture(style: str = "classic", table: str = "wood", ppm: float = 4.0,
         elif kind in _LABELS:
             ink = (245, 245, 245) if kind in (TWS, TLS) else st.label_ink  # white print on the dark squares
             _text_centred(img, _LABELS[kind], (centre[0], centre[1]), (cell - st.line_mm) * ppm, ink)
+    for sq in range(SIZE * SIZE):
+        if LAYOUT[sq] in st.premium and st.edging != "none":
+            _edging(img, tex, sq, cell, st)
     if st.crease:  # the fold runs across the middle of row 8: a thin dark gap with a lit edge beside it
         y = g / 2 + 0.3
         _rect(img, tex, -b, y - 0.35, g + b, y + 0.35, tuple(int(c * 0.55) for c in st.plain))
