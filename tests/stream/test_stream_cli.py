@@ -18,12 +18,13 @@ from kiosk.stream.subscriber import DeskSubscriber
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 GAME = SHARED / "corpus" / "gcg" / "real" / "domino14_macondo__gcgio_testdata__doug_v_emely.gcg"
-pytestmark = pytest.mark.skipif(mosquitto_path() is None, reason="mosquitto is not installed (scripts/system-packages.txt)")
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared (corpus of GCG games) is absent")
 
 
 @pytest.fixture
 def broker():
+    if mosquitto_path() is None:
+        pytest.fail("mosquitto is not installed: install the Debian packages in scripts/system-packages.txt")
     b = LocalBroker().start()
     yield b
     b.close()

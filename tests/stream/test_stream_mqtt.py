@@ -6,6 +6,7 @@ Will; retained snapshots for late joiners; credentials. Skipped only when mosqui
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import time
@@ -18,11 +19,11 @@ from kiosk.stream.hub import StreamHub
 from kiosk.stream.mqtt import MqttConfig, MqttConfigError, MqttPublisher
 from kiosk.stream.subscriber import DeskSubscriber
 
-pytestmark = pytest.mark.skipif(mosquitto_path() is None, reason="mosquitto is not installed (scripts/system-packages.txt)")
-
 
 @pytest.fixture
 def broker():
+    if mosquitto_path() is None:
+        pytest.fail("mosquitto is not installed: install the Debian packages in scripts/system-packages.txt")
     b = LocalBroker().start()
     yield b
     b.close()
@@ -208,8 +209,8 @@ def test_bad_settings_are_named(kw, what):
 
 
 def test_tls_broker_verified_with_the_ca(tmp_path):
-    if subprocess.run(["openssl", "version"], capture_output=True).returncode != 0:
-        pytest.skip("openssl is not installed")
+    if shutil.which("openssl") is None:
+        pytest.fail("openssl is not installed: install the Debian packages in scripts/system-packages.txt")
     key, cert = tmp_path / "broker.key", tmp_path / "broker.pem"
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
                     "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],

@@ -1,7 +1,8 @@
 """The live view: HTTP routes, the SSE stream, overlay fields, and the page in a real headless Chromium.
 
-The Chromium test is skipped only when chromium / chromedriver / selenium are not installed (see
-scripts/system-packages.txt); its screenshot is kept as artifacts/stream/live_board.png.
+The Chromium test needs chromium, chromium-driver (scripts/system-packages.txt) and selenium (pip extra
+'dev'); it fails with that message when they are missing. Its screenshot is kept as
+artifacts/stream/live_board.png.
 """
 
 from __future__ import annotations
@@ -146,12 +147,15 @@ def test_sse_sends_the_latest_snapshot_then_the_stream(live):
 
 
 def _chrome():
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip extra 'dev')")
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.fail("selenium is not installed (pip extra 'dev' in pyproject.toml)")
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     driver_path = shutil.which("chromedriver") or "/usr/bin/chromedriver"
     if chromium is None or not Path(driver_path).exists():
-        pytest.skip("chromium / chromium-driver are not installed (scripts/system-packages.txt)")
-    from selenium.webdriver.chrome.service import Service
+        pytest.fail("chromium / chromium-driver are not installed: install scripts/system-packages.txt")
 
     opts = webdriver.ChromeOptions()
     opts.binary_location = chromium
