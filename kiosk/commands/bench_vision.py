@@ -31,7 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="choice of positions and frames (default 0)")
     parser.add_argument("--size", type=_size, default=(2028, 1520), help="frame size WxH px (default 2028x1520)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
-    parser.add_argument("--shared", type=Path, default=Path("../shared"), help="shared data folder (default ../shared)")
+    parser.add_argument("--shared", type=Path, default=None,
+                        help="shared data folder (default: ../shared from here, else beside the project)")
     parser.add_argument("--out", type=Path, default=Path("bench-vision-out"), help="folder for the PNGs")
     parser.add_argument("--tile-sets", nargs="+", default=["english", "german"], choices=["english", "german"],
                         help="games of these tile sets only (default: both; the German games are 4 of ~300)")
@@ -51,6 +52,9 @@ def run(args: argparse.Namespace) -> int:
     if args.frames < 1 or args.workers < 1:
         print("bench-vision: --frames and --workers must be at least 1", file=sys.stderr)
         return 2
+    if args.shared is None:
+        here = Path("../shared")
+        args.shared = here if here.is_dir() else Path(__file__).resolve().parents[2] / ".." / "shared"
     try:
         samples = bench.corpus_samples(args.shared, args.speed or args.sheet or args.frames, args.seed,
                                        tuple(args.tile_sets))
