@@ -2,8 +2,9 @@
 
 The four markers (DICT_4X4_50 ids 0..3) go beside the grid corners A1, O1, O15, A15, each marker's centre
 ``marker_offset_mm`` outside the grid corner along both axes. The sheet prints each marker at
-``marker_mm`` with a white quiet zone, a centre cross, its id and where it goes, and a 100 mm scale bar to
-check that the printer did not scale the page.
+``marker_mm`` with a white quiet zone, centre ticks, its id and where it goes, an L at the exact place of its
+grid corner (cut the paper and lay the L on the board's grid corner), and a 100 mm scale bar to check that
+the printer did not scale the page.
 """
 
 from __future__ import annotations
@@ -64,12 +65,22 @@ def render_marker_sheet(geometry: BoardGeometry = DEFAULT_GEOMETRY, dpi: float =
             a = (cx + dx * (side // 2 + quiet), cy + dy * (side // 2 + quiet))
             b = (a[0] + dx * tick, a[1] + dy * tick)
             cv2.line(img, a, b, 0, thick)
+        # the grid corner this marker belongs to, as an L along the grid's two edges: lay it on the corner
+        gx, gy = geometry.grid_corners_mm()[k] - geometry.marker_centres_mm()[k]
+        sx, sy = (1 if gx > 0 else -1), (1 if gy > 0 else -1)
+        corner = (cx + round(gx * ppmm), cy + round(gy * ppmm))
+        arm = round(12 * ppmm)
+        cv2.line(img, corner, (corner[0] + sx * arm, corner[1]), 0, thick)
+        cv2.line(img, corner, (corner[0], corner[1] + sy * arm), 0, thick)
+        cv2.putText(img, f"grid corner {CORNER_NAMES[k].split()[0]}", (corner[0] + (sx - 1) * arm // 2 + sx * 4,
+                    corner[1] + sy * round(5 * ppmm)), font, scale * 0.6, 0, max(1, thick // 2), cv2.LINE_AA)
         lines = [f"id {mid}: beside {CORNER_NAMES[k]}",
                  f"centre {geometry.marker_offset_mm:g} mm out from the grid corner on both axes"]
         for j, text in enumerate(lines):
             (tw, _), _ = cv2.getTextSize(text, font, scale * (1 if j == 0 else 0.7), thick)
-            org = (cx - tw // 2, y0 + side + quiet + round((10 + 7 * j) * ppmm))
-            cv2.putText(img, text, org, font, scale * (1 if j == 0 else 0.7), 0, thick, cv2.LINE_AA)
+            above = y0 - quiet - round((14 - 7 * j) * ppmm)  # when the L is below the marker
+            ty = above if sy > 0 else y0 + side + quiet + round((10 + 7 * j) * ppmm)
+            cv2.putText(img, text, (cx - tw // 2, ty), font, scale * (1 if j == 0 else 0.7), 0, thick, cv2.LINE_AA)
     title = f"Scrabble kiosk markers {geometry.aruco_dictionary}, {geometry.marker_mm:g} mm - print at 100 %"
     cv2.putText(img, title, (round(10 * ppmm), round(12 * ppmm)), font, scale * 0.8, 0, thick, cv2.LINE_AA)
     y = round((hmm - 15) * ppmm)

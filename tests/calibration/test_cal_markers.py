@@ -51,3 +51,18 @@ def test_bad_sheet_requests() -> None:
         render_marker_sheet(dpi=20)
     with pytest.raises(ValueError, match="png or .pdf"):
         write_real_size("/tmp/x.jpg", np.zeros((2, 2), np.uint8), 300, 1, 1)
+
+
+def test_each_marker_shows_its_grid_corner_at_the_offset() -> None:
+    sheet = render_marker_sheet(dpi=300)
+    ppmm = 300 / 25.4
+    off = DEFAULT_GEOMETRY.marker_offset_mm * ppmm
+    for mid, (sx, sy) in zip((0, 1, 2, 3), ((1, 1), (-1, 1), (-1, -1), (1, -1))):
+        x0, y0, side = sheet.marker_boxes_px[mid]
+        cx, cy = x0 + side / 2, y0 + side / 2
+        corner = (round(cx + sx * off), round(cy + sy * off))
+        patch = sheet.image[corner[1] - 2:corner[1] + 3, corner[0] - 2:corner[0] + 3]
+        assert patch.min() < 60, f"no L at grid corner of marker {mid}"
+        # the L's arms run along the grid edges, away from the marker
+        arm = (round(corner[0] + sx * 8 * ppmm), corner[1])
+        assert sheet.image[arm[1] - 2:arm[1] + 3, arm[0]].min() < 60
