@@ -10,7 +10,9 @@ from kiosk.devices.camera import Camera, CameraError
 from kiosk.devices.display import ClockDisplay, NullDisplay, SimulatedDisplay
 from kiosk.devices.factory import DeviceConfigError, Devices, build_buttons, build_camera, build_devices, build_display
 from kiosk.devices.health import DeviceHealth, monotonic_ms
+from kiosk.devices.sdnotify import SdNotifier, Watchdog, start_watchdog
 
 __all__ = ["SIDES", "ButtonPress", "ButtonSource", "Camera", "CameraError", "ClockDisplay", "DeviceConfigError",
            "DeviceHealth", "Devices", "KeyboardButtons", "NullDisplay", "ScriptedButtons", "SimulatedDisplay",
-           "build_buttons", "build_camera", "build_devices", "build_display", "monotonic_ms"]
+           "SdNotifier", "Watchdog", "build_buttons", "build_camera", "build_devices", "build_display",
+           "monotonic_ms", "start_watchdog"]

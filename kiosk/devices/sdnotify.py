@@ -125,3 +125,23 @@ class Watchdog:
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None
+
+
+def start_watchdog(notifier: SdNotifier | None = None, env: Mapping[str, str] | None = None) -> Watchdog | None:
+    """Start a :class:`Watchdog` at half systemd's WatchdogSec when the service has one (else None).
+
+    Typical use in the kiosk's main loop::
+
+        notifier = SdNotifier()
+        watchdog = start_watchdog(notifier)
+        notifier.ready("devices up")
+        while running:
+            ...one iteration...
+            if watchdog:
+                watchdog.progress()
+    """
+    notifier = notifier or SdNotifier(env=env)
+    interval = watchdog_interval_s(env)
+    if interval is None or not notifier.enabled:
+        return None
+    return Watchdog(notifier, interval).start()

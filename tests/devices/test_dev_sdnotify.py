@@ -117,3 +117,18 @@ def test_check_is_the_decision() -> None:
     assert sent == ["WATCHDOG=1"]
     with pytest.raises(ValueError):
         Watchdog(Rec(env={}), 0)
+
+
+def test_start_watchdog_only_under_a_systemd_watchdog(sock) -> None:
+    from kiosk.devices.sdnotify import start_watchdog
+
+    path, s = sock
+    assert start_watchdog(env={}) is None
+    assert start_watchdog(env={"NOTIFY_SOCKET": path}) is None  # no WatchdogSec
+    wd = start_watchdog(env={"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "100000"})
+    try:
+        assert wd is not None and wd.interval_s == 0.05
+        wd.progress()
+        assert "WATCHDOG=1" in drain(s, 0.3)
+    finally:
+        wd.stop()
