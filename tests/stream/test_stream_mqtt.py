@@ -11,10 +11,12 @@ import subprocess
 import sys
 import time
 
+import jsonschema
 import pytest
 
 from kiosk.referee.simulate import random_game
 from kiosk.stream.broker import LocalBroker, mosquitto_path
+from kiosk.stream.envelope import load_schema
 from kiosk.stream.hub import StreamHub
 from kiosk.stream.mqtt import MqttConfig, MqttConfigError, MqttPublisher
 from kiosk.stream.subscriber import DeskSubscriber
@@ -68,6 +70,9 @@ def test_fifty_boards_publish_whole_games_at_once_and_every_event_arrives_once_i
         for seqs in per_board_seqs.values():  # first arrivals are in order (duplicates only repeat old numbers)
             firsts = list(dict.fromkeys(seqs))
             assert firsts == sorted(firsts)
+        validator = jsonschema.Draft202012Validator(load_schema())
+        for _, m in desk.raw[::25]:
+            validator.validate(m)
     finally:
         for hub, pub in boards:
             hub.stop()
@@ -132,6 +137,9 @@ def test_late_joiner_gets_the_retained_snapshot_and_presence(broker):
         assert snap["kind"] == "snapshot" and snap["seq"] == len(events)
         assert snap["state"]["phase"] == "over"
         assert by_topic[f"{root}/board/3/status"]["online"] is True
+        validator = jsonschema.Draft202012Validator(load_schema())
+        for _, m in late.raw:  # the payloads on the wire follow the published schema (presence included)
+            validator.validate(m)
         late.close()
     finally:
         hub.stop()
