@@ -146,3 +146,15 @@ def test_overlay_fields_follow_broadcast_conventions():
     assert len(f["blanks.txt"].split()) == len(blanks)
     assert unseen_text("BA?AE") == "AA B E ?"
     assert clock_text(25 * 60_000) == "25:00" and clock_text(-65_000) == "-1:05" and clock_text(None) == ""
+
+
+def test_three_player_game_fields_and_records():
+    events = random_game("home", seed=2, players=("Ann", "Bob", "Cy"))
+    ref = Referee.from_events(events)
+    f = fields(snapshot(ref.state), 1)
+    s = ref.state.scores
+    assert f["score.txt"] == f"{s[0]} - {s[1]} - {s[2]}" and f["player3_name.txt"] == "Cy"
+    assert f["player3_clock.txt"] == "" and f["player4_name.txt"] == ""  # no chess clock for 3 players
+    res = result_dict(ref.state)
+    assert isinstance(res["spread"], list) and res["spread"][0] == s[0] - max(s[1], s[2])
+    assert parse_gcg(gcg_text(ref.state)).errors == []
