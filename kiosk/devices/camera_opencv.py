@@ -39,7 +39,12 @@ class OpenCVCamera:
         import cv2
 
         self._last_try = monotonic_ms()
-        cap = self._factory(self.device) if self._factory else cv2.VideoCapture(self.device)
+        try:
+            cap = self._factory(self.device) if self._factory else cv2.VideoCapture(self.device)
+        except cv2.error as exc:
+            self._health.count("open_errors")
+            self._health.set("down", f"webcam {self.device!r} could not be opened: {exc}")
+            return False
         if cap is None or not cap.isOpened():
             self._health.count("open_errors")
             self._health.set("down", f"webcam {self.device!r} could not be opened")

@@ -22,6 +22,12 @@ def picamera2_controls(exposure_us: int | None, analogue_gain: float | None,
                        colour_gains: tuple[float, float] | None) -> dict[str, Any]:
     """libcamera controls that fix exposure (µs, gain) and white balance (red, blue gains); {} = all auto."""
     controls: dict[str, Any] = {}
+    for name, v in (("exposure_us", exposure_us), ("analogue_gain", analogue_gain)):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+            raise ValueError(f"camera.{name} must be a number, got {v!r}")
+    if colour_gains is not None and (len(colour_gains) != 2 or not all(
+            isinstance(g, (int, float)) and not isinstance(g, bool) for g in colour_gains)):
+        raise ValueError(f"camera.colour_gains must be two numbers [red, blue], got {colour_gains!r}")
     if exposure_us is not None:
         if exposure_us <= 0:
             raise ValueError(f"camera.exposure_us must be > 0, got {exposure_us}")

@@ -85,6 +85,12 @@ def _size(value: Any, key: str) -> tuple[int, int] | None:
     return w, h
 
 
+def _bool(value: Any, key: str) -> bool:
+    if not isinstance(value, bool):
+        raise DeviceConfigError(f"{key}: expected true or false, got {value!r}")
+    return value
+
+
 def _unknown(sec: Mapping[str, Any], name: str, known: set[str]) -> None:
     extra = sorted(set(sec) - known - {"backend"})
     if extra:
@@ -118,7 +124,7 @@ def build_buttons(config: Mapping[str, Any], serial_link: Any = None) -> ButtonS
                 raise DeviceConfigError(f"buttons.pins: expected {{side: BCM pin}}, got {pins!r}")
             return GpioButtons({s: _int(p, f"buttons.pins.{s}") for s, p in pins.items()},
                                _int(sec.get("debounce_ms", 20), "buttons.debounce_ms"),
-                               bool(sec.get("active_low", True)))
+                               _bool(sec.get("active_low", True), "buttons.active_low"))
         if backend == "serial":
             _unknown(sec, "buttons", set())
             from firmware_bridge.host import SerialButtons
@@ -126,13 +132,19 @@ def build_buttons(config: Mapping[str, Any], serial_link: Any = None) -> ButtonS
             return SerialButtons(serial_link or build_serial_link(config))
         if backend == "keyboard":
             _unknown(sec, "buttons", {"keys"})
-            return KeyboardButtons(sec.get("keys"))
+            keys = sec.get("keys")
+            if keys is not None and not (isinstance(keys, Mapping) and all(isinstance(k, str) for k in keys)):
+                raise DeviceConfigError(f"buttons.keys: expected {{key name: side}}, got {keys!r}")
+            return KeyboardButtons(keys)
         _unknown(sec, "buttons", {"script"})
-        return ScriptedButtons(sec.get("script", ()))
+        script = sec.get("script", [])
+        if not isinstance(script, (list, tuple)):
+            raise DeviceConfigError(f"buttons.script: expected a list of [at_ms, side], got {script!r}")
+        return ScriptedButtons(script)
     except DeviceConfigError:
         raise
-    except ValueError as exc:
-        raise DeviceConfigError(str(exc)) from None
+    except (ValueError, TypeError) as exc:
+        raise DeviceConfigError(f"buttons: {exc}") from None
 
 
 def build_display(config: Mapping[str, Any], serial_link: Any = None) -> ClockDisplay:
@@ -151,7 +163,7 @@ def build_display(config: Mapping[str, Any], serial_link: Any = None) -> ClockDi
                                   _int(sec.get("bus", 1), "display.bus"),
                                   _int(sec.get("brightness", 15), "display.brightness"),
                                   _int(sec.get("retries", 2), "display.retries"),
-                                  bool(sec.get("blink_overtime", False)))
+                                  _bool(sec.get("blink_overtime", False), "display.blink_overtime"))
         if backend == "serial":
             _unknown(sec, "display", set())
             from firmware_bridge.host import SerialDisplay
@@ -161,8 +173,8 @@ def build_display(config: Mapping[str, Any], serial_link: Any = None) -> ClockDi
         return SimulatedDisplay() if backend == "simulated" else NullDisplay()
     except DeviceConfigError:
         raise
-    except ValueError as exc:
-        raise DeviceConfigError(str(exc)) from None
+    except (ValueError, TypeError) as exc:
+        raise DeviceConfigError(f"display: {exc}") from None
 
 
 def profile_camera_settings(profile: Any) -> dict[str, Any]:
@@ -198,19 +210,25 @@ def build_camera(config: Mapping[str, Any], board: Callable[[], Any] | None = No
             return Picamera2Camera(_size(sec.get("size", (2028, 1520)), "camera.size") or (2028, 1520),
                                    str(sec.get("mode", "still")), _int(sec.get("camera_num", 0), "camera.camera_num"),
                                    sec.get("exposure_us"), sec.get("analogue_gain"),
-                                   (float(gains[0]), float(gains[1])) if gains is not None else None)
+                                   tuple(gains) if gains is not None else None)
         if backend == "opencv":
             _unknown(sec, "camera", {"device", "size", "exposure", "wb_temperature"})
             from kiosk.devices.camera_opencv import OpenCVCamera
 
             dev = sec.get("device", 0)
+            if isinstance(dev, bool) or not isinstance(dev, (int, str)):
+                raise DeviceConfigError(f"camera.device: expected an index or a device path, got {dev!r}")
+            for key in ("exposure", "wb_temperature"):
+                v = sec.get(key)
+                if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
+                    raise DeviceConfigError(f"camera.{key}: expected a number, got {v!r}")
             return OpenCVCamera(dev, _size(sec.get("size"), "camera.size"), sec.get("exposure"),
                                 sec.get("wb_temperature"))
         if backend == "replay":
             _unknown(sec, "camera", {"path", "loop"})
             from kiosk.devices.camera_replay import ReplayCamera
 
-            if "path" not in sec:
+            if not isinstance(sec.get("path"), str) or not sec["path"]:
                 raise DeviceConfigError("camera.path: the replay backend needs a folder of images or a video file")
             try:
                 return ReplayCamera(sec["path"], bool(sec.get("loop", True)))

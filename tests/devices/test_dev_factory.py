@@ -9,6 +9,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from firmware_bridge.host import SerialButtons, SerialDisplay, wait_until
 from firmware_bridge.simulator import FirmwareSimulator
@@ -128,3 +130,39 @@ def test_pi_camera_takes_locked_settings_from_the_profile(monkeypatch: pytest.Mo
                                                     "AwbEnable": False, "ColourGains": (2.1, 1.4)}
     build_camera({"camera": {"backend": "picamera2", "size": [64, 48], "exposure_us": 5000}}, profile=prof)
     assert FakePicamera2.instances[-1].controls["ExposureTime"] == 5000  # the config wins
+
+
+
+_values = st.recursive(st.none() | st.booleans() | st.integers(-5, 200) | st.floats(allow_nan=True) | st.text(max_size=6),
+                       lambda v: st.lists(v, max_size=3) | st.dictionaries(st.text(max_size=6), v, max_size=3),
+                       max_leaves=6)
+_KEYS = {
+    ("buttons", "scripted"): ["script"], ("buttons", "keyboard"): ["keys"],
+    ("buttons", "gpio"): ["pins", "debounce_ms", "active_low"],
+    ("display", "ht16k33"): ["addresses", "bus", "brightness", "retries", "blink_overtime"],
+    ("camera", "replay"): ["path", "loop"], ("camera", "opencv"): ["device", "size", "exposure", "wb_temperature"],
+    ("camera", "picamera2"): ["size", "mode", "camera_num", "exposure_us", "analogue_gain", "colour_gains"],
+    ("camera", "synthetic"): ["seed", "level", "size"],
+}
+
+
+@st.composite
+def _configs(draw) -> dict:
+    section, backend = draw(st.sampled_from(sorted(_KEYS)))
+    keys = draw(st.lists(st.sampled_from(_KEYS[(section, backend)]), unique=True))
+    return {section: {"backend": backend, **{k: draw(_values) for k in keys}}}
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                  HealthCheck.function_scoped_fixture])
+@given(config=_configs())
+def test_any_config_gives_devices_or_a_config_error(monkeypatch: pytest.MonkeyPatch, config: dict) -> None:
+    for mod in ("RPi", "RPi.GPIO", "picamera2", "smbus2"):
+        monkeypatch.setitem(sys.modules, mod, None)
+    try:
+        devs = build_devices(config, board=lambda: None)
+    except DeviceConfigError as exc:
+        assert str(exc)
+        return
+    devs.health()
+    devs.close()
