@@ -223,6 +223,14 @@ def _parse_word(tok: str) -> tuple[str, tuple[int, ...]] | None:
     return "".join(word), tuple(through)
 
 
+def _is_coordinate(tok: str) -> bool:
+    try:
+        parse_coordinate(tok)
+    except CoordinateError:
+        return False
+    return True
+
+
 def parse_event(text: str, name: str = "<gcg>", line: int = 0) -> GcgEvent:
     """Parse one event line (starting with ``>``). Raises :class:`GcgError` naming the line and the fault."""
     body = text[1:]
@@ -258,7 +266,7 @@ def parse_event(text: str, name: str = "<gcg>", line: int = 0) -> GcgEvent:
     elif last == "(time)":
         take_rack(pre, 1)
         ev.kind = EventKind.TIME_PENALTY
-    elif last.startswith("(") and last.endswith(")"):
+    elif last.startswith("(") and last.endswith(")") and not (len(pre) >= 2 and _is_coordinate(pre[-2])):
         take_rack(pre, 1)
         tiles = last[1:-1]
         if not _RACK.match(tiles) or not tiles:

@@ -44,6 +44,13 @@ def test_parenthesised_played_through_letters_and_trailing_crosswords():
     assert ev.word == "DON" and ev.through == (0,) and ev.trailing == ("DO,", "ON")
 
 
+def test_word_starting_and_ending_with_played_through_letters_is_a_play():
+    g = parse_gcg("#player1 Ann Ann\n#player2 b b\n>Ann: EUX E5 (O)XUE(T) +20 292\n>Ann: (OT) +4 296\n", "x")
+    assert [e.kind for e in g.events] == [EventKind.PLAY, EventKind.END_RACK]
+    assert g.events[0].word == "OXUET" and g.events[0].through == (0, 4)
+    assert write_gcg(g).splitlines()[-2] == ">Ann: EUX E5 (O)XUE(T) +20 292"
+
+
 def test_exchange_count_only_and_unsigned_score():
     g = parse_gcg("#player1 a a\n#player2 b b\n>a: IIIU -4 +0 0\n>b: EINOOSU -OOU 0 0\n", "x")
     assert g.events[0].count == 4 and g.events[0].tiles == ""
