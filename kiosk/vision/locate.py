@@ -206,13 +206,16 @@ def refine_grid(gray: np.ndarray, h_img_to_canon: np.ndarray, search: bool = Tru
     canvas = _CLAHE.apply(canvas)  # dim or uneven light: equalise locally before looking for thin lines
     pitch0 = ROUGH_PX / SIZE
     vmap, hmap = _line_maps(canvas, pitch0 * (0.8 if search else 1.0))
-    if search:
-        pitches = np.arange(pitch0 * 0.45, pitch0 * 1.12, 0.25, dtype=np.float32)
-    else:
-        pitches = np.arange(pitch0 * 0.95, pitch0 * 1.05, 0.1, dtype=np.float32)
     near = None if search else float(ROUGH_MARGIN)
-    ox, px, sx = _fit_lines(vmap.sum(axis=0), inside.mean(axis=0), pitches, near)
-    oy, py, sy = _fit_lines(hmap.sum(axis=1), inside.mean(axis=1), pitches, near)
+    fits = []
+    for prof, valid in ((vmap.sum(axis=0), inside.mean(axis=0)), (hmap.sum(axis=1), inside.mean(axis=1))):
+        if search:   # coarse, then fine around the best pitch
+            _, p1, _ = _fit_lines(prof, valid, np.arange(pitch0 * 0.45, pitch0 * 1.12, 0.6, dtype=np.float32))
+            pitches = np.arange(p1 - 0.6, p1 + 0.61, 0.15, dtype=np.float32)
+        else:
+            pitches = np.arange(pitch0 * 0.95, pitch0 * 1.05, 0.1, dtype=np.float32)
+        fits.append(_fit_lines(prof, valid, pitches, near))
+    (ox, px, sx), (oy, py, sy) = fits
     if min(sx, sy) <= 0.05 or px <= 0 or py <= 0 or abs(px - py) > 0.15 * max(px, py) * 2:
         return None
     pts, idx = _refine_points(vmap, hmap, ox, px, oy, py)
@@ -258,22 +261,27 @@ def fix_layout_shift(bgr: np.ndarray, h: np.ndarray, layout: tuple[str, ...] | N
     if layout is None:
         from kiosk.rules.board import LAYOUT as layout
     classes = np.array(list(layout))
-    cell = 8
+    cell, extra = 8, 2                    # 8 px per square, 2 squares of border around the grid
     m = WARP_MARGIN_PX
     f = cell / WARP_CELL_PX
-    scale = np.array([[f, 0, -m * f], [0, f, -m * f], [0, 0, 1]], np.float64)
-    ones = np.full(bgr.shape[:2], 255, np.uint8)
+    off = -m * f + extra * cell
+    scale = np.array([[f, 0, off], [0, f, off], [0, 0, 1]], np.float64)
+    side = (SIZE + 2 * extra) * cell
+    small = cv2.warpPerspective(bgr, scale @ h, (side, side), flags=cv2.INTER_AREA)
+    inside = cv2.warpPerspective(np.full(bgr.shape[:2], 255, np.uint8), scale @ h, (side, side),
+                                 flags=cv2.INTER_NEAREST)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+    n = SIZE + 2 * extra
+    cores = lab.reshape(n, cell, n, cell, 3)[:, 2:-2, :, 2:-2].mean(axis=(1, 3))
+    seen = inside.reshape(n, cell, n, cell).min(axis=(1, 3)) > 0
     results = []
-    for dy in (-2, -1, 0, 1, 2):
-        for dx in (-2, -1, 0, 1, 2):
+    for dy in range(-extra, extra + 1):
+        for dx in range(-extra, extra + 1):
+            win = (slice(extra + dy, extra + dy + SIZE), slice(extra + dx, extra + dx + SIZE))
+            core = cores[win].reshape(-1, 3)
+            valid = seen[win].ravel()
             shift = np.array([[1, 0, -dx * WARP_CELL_PX], [0, 1, -dy * WARP_CELL_PX], [0, 0, 1]], np.float64)
-            hs = shift @ h
-            small = cv2.warpPerspective(bgr, scale @ hs, (SIZE * cell, SIZE * cell), flags=cv2.INTER_AREA)
-            inside = cv2.warpPerspective(ones, scale @ hs, (SIZE * cell, SIZE * cell), flags=cv2.INTER_NEAREST)
-            lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
-            core = lab.reshape(SIZE, cell, SIZE, cell, 3)[:, 2:-2, :, 2:-2].mean(axis=(1, 3)).reshape(-1, 3)
-            valid = inside.reshape(SIZE, cell, SIZE, cell).min(axis=(1, 3)).ravel() > 0
-            results.append((_layout_fit(core, valid, classes), (dx, dy), hs))
+            results.append((_layout_fit(core, valid, classes), (dx, dy), shift @ h))
     best = max(results, key=lambda t: t[0])
     here = next(r for r in results if r[1] == (0, 0))
     # move only when the shifted fit is clearly better (plain-coloured boards give small differences)
@@ -284,7 +292,15 @@ def _gray(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
 
 
+SEARCH_MAX_SIDE_PX = 1000  # the grid is searched on a copy at most this big (the canvas is 660 px anyway)
+
+
 def _search_then_polish(image: np.ndarray, h0: np.ndarray) -> np.ndarray | None:
+    scale = min(1.0, SEARCH_MAX_SIDE_PX / max(image.shape[:2]))
+    s = np.diag([scale, scale, 1.0])
+    if scale < 1.0:
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    h0 = h0 @ np.linalg.inv(s)          # homography of the reduced image
     gray = _gray(image)
     first = refine_grid(gray, h0, search=True)
     if first is None:
@@ -292,7 +308,8 @@ def _search_then_polish(image: np.ndarray, h0: np.ndarray) -> np.ndarray | None:
     first = fix_layout_shift(image, first)
     # a second, local pass corrects the remaining perspective error
     again = refine_grid(gray, first, search=False)
-    return again if again is not None else first
+    best = again if again is not None else first
+    return best @ s
 
 
 def from_corners(image: np.ndarray, corners: np.ndarray, refine: bool = True) -> np.ndarray:

@@ -15,8 +15,8 @@ from kiosk.vision.cells import PREMIUM_CLASSES, CellStats
 from kiosk.vision.geometry import SIZE
 from kiosk.vision.mlp import Classifier, ModelError
 
-N_FEATURES = 14
-_EPS = 20.0
+N_FEATURES = 16
+_EPS_FRACTION = 0.35
 
 
 def _design(xy: np.ndarray) -> np.ndarray:
@@ -50,8 +50,11 @@ def illumination(log_colour: np.ndarray, plain: np.ndarray) -> np.ndarray:
 
 def features(stats: CellStats) -> np.ndarray:
     """Per-square feature matrix (225 x N_FEATURES float32) for the occupancy model."""
-    logc = np.log(stats.colour.astype(np.float64) + _EPS)
     plain = PREMIUM_CLASSES == "."
+    colour = stats.colour.astype(np.float64)
+    # the offset keeps dark channels from dominating; it scales with the light so a dim frame looks the same
+    eps = max(2.0, _EPS_FRACTION * float(np.median(colour[plain].mean(axis=1))))
+    logc = np.log(colour + eps)
     norm = logc - illumination(logc, plain)          # 0 = looks like a plain square under this light
     grey = norm.mean(axis=1, keepdims=True)
     ref = np.zeros_like(norm)
@@ -74,6 +77,13 @@ def features(stats: CellStats) -> np.ndarray:
         tex_ref[m] = np.median(tex[keep])
         edge_ref[m] = np.median(stats.edges[keep])
     diff = norm - ref                                # difference from an empty square of the same class
+    if tile_colour is not None:
+        to_tile = np.linalg.norm(norm - tile_colour, axis=1)
+        dc = (norm - norm.mean(axis=1, keepdims=True)) - (tile_colour - tile_colour.mean())
+        to_tile_chroma = np.linalg.norm(dc, axis=1)
+    else:                                            # no tile on a plain square yet: no estimate
+        to_tile = np.full(len(norm), 2.0)
+        to_tile_chroma = np.full(len(norm), 2.0)
     f = np.column_stack([
         diff,                                        # 3: colour change vs class (log ratio per channel)
         np.linalg.norm(diff, axis=1),                # 1
@@ -83,6 +93,8 @@ def features(stats: CellStats) -> np.ndarray:
         tex,                                         # 1
         stats.edges - edge_ref,                      # 1
         stats.seen,                                  # 1
+        to_tile,                                     # 1: colour distance to this frame's tiles
+        to_tile_chroma,                              # 1: same, brightness left out
     ])
     return f.astype(np.float32)
 

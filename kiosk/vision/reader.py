@@ -131,10 +131,10 @@ class BoardReader:
             if p.homography is not None:
                 return p.homography, "fixed"
             return locate.homography_from_grid_corners(p.grid_corners_px), "fixed"
-        grey = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        h = locate.find_markers(grey)
-        if h is not None:
-            return h, "markers"
+        if p is None or p.board_mode == "markers":
+            h = locate.find_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+            if h is not None:
+                return h, "markers"
         return locate.find_grid(frame), "grid"
 
     # ------------------------------------------------------------------ public

@@ -1,14 +1,15 @@
 """Build the reader's models: the shipped defaults, or a calibration profile from an installation's samples.
 
-    python -m kiosk.vision.train defaults [--synthetic 80] [--shared ../shared] [--out kiosk/vision/models]
+    python -m kiosk.vision.train collect SAMPLES.npz [--synthetic 80] [--shared ../shared]
+    python -m kiosk.vision.train defaults SAMPLES.npz [--out kiosk/vision/models] [--folds 3]
     python -m kiosk.vision.train profile OUT.json --templates DIR [--frames IMG TRUTH CORNERS ...]
                                          [--tiles german] [--synthetic 30]
 
-``defaults`` renders synthetic boards with :mod:`kiosk.vision.synth` (every tile style and font of the
+``collect`` renders synthetic boards with :mod:`kiosk.vision.synth` (every tile style and font of the
 renderer, English and German sets) and, when ``--shared`` is given, adds the calibration material the
 acceptance rules allow: the letter templates of ``photos/scrabscrap/letter-templates``, the first 5 frames
 of each ``scrabscrap/game0N`` and the ``scrabscrap-lighting/board-*`` frames (never the ``err-*`` frames or
-any later game frame). ``profile`` trains a glyph model for one installation and writes a profile embedding it.
+any later game frame); ``defaults`` trains the shipped models from them. ``profile`` trains a glyph model for one installation and writes a profile embedding it.
 Progress goes to stderr.
 """
 
@@ -152,34 +153,55 @@ def shared_samples(shared: Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], l
     return occ, glyphs, templates
 
 
-def build_defaults(out: Path, n_synth: int, shared: Path | None) -> None:
-    """Train and write occupancy.npz, glyphs_english.npz, glyphs_german.npz into ``out``."""
-    out.mkdir(parents=True, exist_ok=True)
-    occ_x, occ_y = [], []
-    glyphs: dict[str, list[Sample]] = {"english": [], "german": []}
+def collect(cache: Path, n_synth: int, shared: Path | None) -> None:
+    """Render / read every training sample once and store them in ``cache`` (a .npz)."""
+    data: dict[str, list] = {"ox_synth": [], "oy_synth": [], "ox_real": [], "oy_real": []}
+    glyphs: dict[str, list[Sample]] = {"english": [], "german": [], "german_real": [], "templates": []}
     for tiles, n, seed0 in (("english", n_synth, 1000), ("german", max(n_synth // 2, 1), 5000)):
         for x, y, g in synthetic(n, tiles, seed0):
-            occ_x.append(x)
-            occ_y.append(y)
+            data["ox_synth"].append(x)
+            data["oy_synth"].append(y)
             glyphs[tiles] += g
     if shared is not None:
         occ, frame_glyphs, templates = shared_samples(shared)
         for x, y in occ:
-            occ_x.append(x)
-            occ_y.append(y)
-        # the real German tiles are the scarce, most valuable samples: weigh them up by repetition
-        glyphs["german"] += frame_glyphs * 3 + templates * 6
-    x = np.concatenate(occ_x)
-    y = np.concatenate(occ_y)
+            data["ox_real"].append(x)
+            data["oy_real"].append(y)
+        glyphs["german_real"] = frame_glyphs
+        glyphs["templates"] = templates
+    arrays = {k: (np.concatenate(v) if v else np.zeros((0,))) for k, v in data.items()}
+    for k, v in glyphs.items():
+        arrays[f"g_{k}"] = np.stack([g for g, _ in v]) if v else np.zeros((0, 32, 32), np.float32)
+        arrays[f"l_{k}"] = np.array([lab for _, lab in v])
+    np.savez_compressed(cache, **arrays)
+    log(f"samples cached in {cache}")
+
+
+def fit_defaults(cache: Path, out: Path, real_weight: int = 8, epochs: int = 30, folds: int = 0) -> None:
+    """Train occupancy.npz, glyphs_english.npz, glyphs_german.npz into ``out`` from a :func:`collect` cache.
+
+    Real calibration squares are repeated ``real_weight`` times (they are few but they are the real thing).
+    """
+    out.mkdir(parents=True, exist_ok=True)
+    z = np.load(cache)
+    xs, ys = [z["ox_synth"]], [z["oy_synth"]]
+    if len(z["ox_real"]):
+        xs += [z["ox_real"]] * real_weight
+        ys += [z["oy_real"]] * real_weight
+    x, y = np.concatenate(xs), np.concatenate(ys)
     log(f"occupancy: {len(x)} squares ({int(y.sum())} tiles)")
-    model = OccupancyModel.train(x, y)
-    (out / "occupancy.npz").write_bytes(model.net.to_bytes())
-    for name, samples in glyphs.items():
+    (out / "occupancy.npz").write_bytes(OccupancyModel.train(x, y).net.to_bytes())
+
+    def samples(key: str) -> list[Sample]:
+        return list(zip(list(z[f"g_{key}"]), [str(v) for v in z[f"l_{key}"]]))
+
+    sets = {"english": samples("english"),
+            "german": samples("german") + samples("german_real") * 3 + samples("templates") * 6}
+    for name, smp in sets.items():
         t = time.time()
-        clf, acc = build_glyph_classifier(samples, folds=3, tile_set_name=name)
+        clf, acc = build_glyph_classifier(smp, folds=folds, tile_set_name=name, epochs=epochs)
         (out / f"glyphs_{name}.npz").write_bytes(clf.net.to_bytes())
-        log(f"glyphs {name}: {len(samples)} samples, cross-validated letter accuracy {acc:.4f} "
-            f"({time.time() - t:.0f} s)")
+        log(f"glyphs {name}: {len(smp)} samples, cross-validated letter accuracy {acc:.4f} ({time.time() - t:.0f} s)")
 
 
 def build_profile(out: Path, templates: Path | None, tiles: str, n_synth: int, notes: str) -> float:
@@ -200,18 +222,24 @@ def build_profile(out: Path, templates: Path | None, tiles: str, n_synth: int, n
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m kiosk.vision.train", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    d = sub.add_parser("defaults", help="train the shipped default models")
-    d.add_argument("--synthetic", type=int, default=80, help="synthetic English frames (German: half)")
-    d.add_argument("--shared", type=Path, default=None, help="the shared data folder (../shared)")
+    c = sub.add_parser("collect", help="render/read the training samples into a cache file")
+    c.add_argument("cache", type=Path)
+    c.add_argument("--synthetic", type=int, default=80, help="synthetic English frames (German: half)")
+    c.add_argument("--shared", type=Path, default=None, help="the shared data folder (../shared)")
+    d = sub.add_parser("defaults", help="train the shipped default models from a sample cache")
+    d.add_argument("cache", type=Path)
     d.add_argument("--out", type=Path, default=Path(__file__).parent / "models")
+    d.add_argument("--folds", type=int, default=0, help="also cross-validate the glyph models (slow)")
     p = sub.add_parser("profile", help="write a calibration profile with a glyph model trained on templates")
     p.add_argument("out", type=Path)
     p.add_argument("--templates", type=Path, default=None, help="folder of letter images A.png, B.png ...")
     p.add_argument("--tiles", default="english")
     p.add_argument("--synthetic", type=int, default=20)
     args = ap.parse_args(argv)
-    if args.cmd == "defaults":
-        build_defaults(args.out, args.synthetic, args.shared)
+    if args.cmd == "collect":
+        collect(args.cache, args.synthetic, args.shared)
+    elif args.cmd == "defaults":
+        fit_defaults(args.cache, args.out, folds=args.folds)
     else:
         acc = build_profile(args.out, args.templates, args.tiles, args.synthetic,
                             notes=f"glyph model from templates {args.templates} + {args.synthetic} synthetic frames")

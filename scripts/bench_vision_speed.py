@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Speed of the board reader on one core: median ms per reading of a 2028 x 1520 frame, and diff + hand-over.
+
+    .venv/bin/python scripts/bench_vision_speed.py [--frames 20] [--mode markers|fixed|grid|corners]
+
+Frames come from the synthetic camera (``kiosk.vision.synth``, level "typical", boards of 20-90 tiles).
+Modes: ``markers`` (default: ArUco localisation every frame), ``fixed`` (calibrated homography reused, the
+fixed-camera mode), ``grid`` (marker-less search), ``corners`` (given corners, refined on the grid lines).
+Budgets: <= 80 ms here per reading; a Raspberry Pi 5 is about 2-3x slower, so the Pi budget is <= 250 ms.
+Prints the per-stage medians too. Runs on one core (OpenCV and BLAS threads set to 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--frames", type=int, default=20)
+    ap.add_argument("--mode", choices=("markers", "fixed", "grid", "corners"), default="markers")
+    args = ap.parse_args()
+
+    import cv2
+    import numpy as np
+
+    cv2.setNumThreads(1)
+    from kiosk.rules.tiles import ENGLISH
+    from kiosk.vision import locate
+    from kiosk.vision.gating import ReadingGate
+    from kiosk.vision.profile import CalibrationProfile
+    from kiosk.vision.reader import BoardReader
+    from kiosk.vision.reading import BoardReading
+    from kiosk.vision.synth import render_board
+    from kiosk.vision.synth.boards import random_board
+
+    frames = []
+    for i in range(args.frames):
+        board = random_board(100 + i, 20 + (i * 7) % 70, ENGLISH)
+        frames.append(render_board(board, seed=100 + i, level="typical"))
+        print(f"rendered {i + 1}/{args.frames}", end="\r", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    reader = BoardReader(ENGLISH)
+    per_stage: dict[str, list[float]] = {}
+    totals = []
+    right = squares = 0
+    for fr in frames:
+        corners = None
+        if args.mode == "fixed":
+            reader.profile = CalibrationProfile(board_mode="fixed",
+                                                homography=locate.homography_from_grid_corners(fr.grid_corners_px))
+        elif args.mode == "corners":
+            corners = fr.grid_corners_px
+        elif args.mode == "grid":
+            reader.profile = CalibrationProfile(board_mode="search")
+        img = fr.image
+        reader.read(img, corners)               # warm-up (caches)
+        t0 = time.perf_counter()
+        r = reader.read(img, corners)
+        totals.append((time.perf_counter() - t0) * 1000)
+        for k, v in r.timings_ms.items():
+            per_stage.setdefault(k, []).append(v)
+        grid = r.grid()
+        right += sum(a == b for tr, rr in zip(fr.truth, grid) for a, b in zip(tr, rr))
+        squares += 225
+    print(f"reading, mode {args.mode}: median {statistics.median(totals):.1f} ms per 2028x1520 frame "
+          f"(min {min(totals):.1f}, max {max(totals):.1f}; {len(totals)} frames; {right}/{squares} squares right)")
+    print("  stages (median ms): " + ", ".join(f"{k} {statistics.median(v):.1f}" for k, v in per_stage.items()
+                                              if k != "total"))
+    # diff + hand-over: the gate diffing a crowded new reading against the previous accepted board
+    prev = BoardReading.from_grid(frames[-1].truth)
+    new_rows = [row.replace(".", "E", 1) if i % 3 == 0 else row for i, row in enumerate(frames[-1].truth)]
+    new = BoardReading.from_grid(new_rows)
+    times = []
+    for i in range(500):
+        gate = ReadingGate(stable_ms=0, start=prev.grid())
+        gate.press(i)
+        t0 = time.perf_counter()
+        acc = gate.feed(i, new)
+        times.append((time.perf_counter() - t0) * 1000)
+        assert acc is not None
+    print(f"diff + hand-over: median {statistics.median(times):.3f} ms, max {max(times):.3f} ms (bar 5 ms)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
