@@ -91,12 +91,14 @@ def run(args: argparse.Namespace) -> int:
     ctx = mp.get_context("fork")
     for level in args.level:
         tasks = [(i, s.board.cells, s.tile_set.name, level, args.size, args.seed) for i, s in enumerate(samples)]
-        tally = bench.Tally()
+        tally, ok_only = bench.Tally(), bench.Tally()
         failed: list[bench.FrameResult] = []
         t0 = time.perf_counter()
         with ctx.Pool(args.workers) as pool:
             for n, fr in enumerate(pool.imap_unordered(bench.read_one, tasks, chunksize=2), 1):
                 tally.add(fr)
+                if fr.verdict == "ok":
+                    ok_only.add(fr)
                 if fr.wrong_squares():
                     failed.append(fr)
                 if n % 25 == 0 or n == len(tasks):
@@ -105,6 +107,9 @@ def run(args: argparse.Namespace) -> int:
                           f"exact boards {f['exact_boards']:.1f}%, {time.perf_counter() - t0:.0f} s",
                           file=sys.stderr, flush=True)
         all_ok &= _report(level, tally, failed, samples, args)
+        f = ok_only.figures()
+        print(f"  (only the {ok_only.frames} frames the reader called 'ok': " +
+              ", ".join(f"{k} {v:.3f}%" for k, v in f.items()) + ")")
     return 0 if all_ok else 1
 
 
