@@ -33,9 +33,11 @@ def test_press_arrives_once_with_host_timestamp_and_display_updates(rig) -> None
     assert link.health().state == "ok" and "clockfw" in link.health().detail
     before = monotonic_ms()
     sim.press("right", hold_ms=300)  # held 300 ms: still one press
+    presses: list = []
+    assert wait_until(lambda: bool(presses.extend(buttons.poll()) or presses), 3)
     assert wait_until(lambda: sim.levels[1] is False, 2)
-    time.sleep(0.1)
-    presses = buttons.poll()
+    time.sleep(0.2)
+    presses += buttons.poll()
     assert [p.side for p in presses] == ["right"]
     assert before - 5 <= presses[0].timestamp_ms <= before + 150  # mapped onto the host clock, not the MCU's
     assert presses[0].source_ms is not None and presses[0].source_ms >= 100_000
@@ -81,8 +83,8 @@ def test_garbage_on_the_line_makes_no_phantom_press(rig) -> None:
     import random
 
     rng = random.Random(7)
-    for _ in range(50):
-        sim.inject(bytes(rng.getrandbits(8) for _ in range(rng.randint(1, 80))))
+    for _ in range(50):  # 50 runs of noise, each ended by a delimiter: each is a frame to drop
+        sim.inject(bytes(rng.randint(1, 255) for _ in range(rng.randint(1, 80))) + b"\x00")
     good = proto.encode_frame(proto.BUTTON, 200, proto.pack_button(0, 1, 999))
     sim.inject(good[:-4] + b"\x00")                     # truncated press
     bad = bytearray(good)
@@ -91,7 +93,7 @@ def test_garbage_on_the_line_makes_no_phantom_press(rig) -> None:
     time.sleep(0.5)
     assert link.poll() == []
     counters = link.health().counters
-    assert sum(v for k, v in counters.items() if k.startswith("dropped_")) >= 10
+    assert sum(v for k, v in counters.items() if k.startswith("dropped_")) >= 50
     assert link.connected
     sim.press("judge")
     assert wait_until(lambda: bool(link.poll()), 2)
