@@ -56,7 +56,10 @@ def _ink_mask(norm: np.ndarray) -> np.ndarray:
         touches = x <= 0 or y <= 0 or x + ww >= w or y + hh >= h
         cx, cy = cents[i]
         in_band = cx < band or cy < band or cx > w - band or cy > h - band
-        if not touches and not in_band and area >= 3:
+        # the tile's own edge or the gap to a neighbour: a long thin line near the crop border
+        edge_line = (min(ww, hh) <= 4 and max(ww, hh) >= 0.22 * min(h, w)
+                     and min(cx, cy, w - cx, h - cy) < 0.22 * min(h, w))
+        if not touches and not in_band and not edge_line and area >= 3:
             keep[i] = True
             biggest = max(biggest, area)
     for i in range(1, n):  # specks far smaller than the letter are noise (umlaut dots are ~5% of it)
@@ -100,19 +103,18 @@ def normalise_glyph(grey: np.ndarray) -> np.ndarray | None:
 
 
 _BINS = 9
-_GRID = 4
+_GRID = 6
 
 
 def glyph_features(glyph: np.ndarray) -> np.ndarray:
-    """Descriptor of a normalised glyph (float32 vector): HOG-style gradient histograms (4x4 cells x 9
+    """Descriptor of a normalised glyph (float32 vector): HOG-style gradient histograms (6x6 cells x 9
     orientations, signed, per-cell L2-normalised) and the glyph at 8x8."""
     gx = cv2.Sobel(glyph, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(glyph, cv2.CV_32F, 0, 1, ksize=3)
     mag, ang = cv2.cartToPolar(gx, gy, angleInDegrees=True)
     b = (ang * (_BINS / 360.0)).astype(np.int32) % _BINS
-    c = GLYPH_PX // _GRID
     hist = np.zeros((_GRID, _GRID, _BINS), np.float32)
-    cy = np.arange(GLYPH_PX) // c
+    cy = (np.arange(GLYPH_PX) * _GRID) // GLYPH_PX
     cell_index = (cy[:, None] * _GRID + cy[None, :]).ravel()
     np.add.at(hist.reshape(-1, _BINS), (cell_index, b.ravel()), mag.ravel())
     hist /= np.linalg.norm(hist, axis=2, keepdims=True) + 1e-3

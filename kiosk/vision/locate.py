@@ -30,6 +30,8 @@ ROUGH_PX = 600
 ROUGH_MARGIN = 30
 _CANVAS = ROUGH_PX + 2 * ROUGH_MARGIN
 _CLAHE = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
+MIN_CONTRAST_SEARCH = 9.0     # line / mid-cell strength needed to believe a grid was found (boards: 18-40)
+MIN_CONTRAST_LOCAL = 5.0
 MIN_GRID_POINTS = 24          # intersections needed to trust a grid fit
 MAX_REPROJ_PX = 2.5           # RANSAC threshold on the rough canvas, px
 
@@ -117,8 +119,11 @@ def _line_maps(gray: np.ndarray, pitch_guess: float) -> tuple[np.ndarray, np.nda
 
 
 def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
-               near: float | None = None) -> tuple[float, float, float]:
-    """Best (offset, pitch, score) of 16 equally spaced lines on a 1-D profile.
+               near: float | None = None) -> tuple[float, float, float, float]:
+    """Best (offset, pitch, score, contrast) of 16 equally spaced lines on a 1-D profile.
+
+    ``contrast``: mean line strength over the median strength mid-way between lines (a printed grid gives
+    well over 15, noise or a plain surface a few units).
 
     ``valid`` (same length, 0..1) says how much of each profile position lies inside the camera frame; lines
     outside the frame are not counted (a board partly out of view), but at least 15 must be inside.
@@ -128,7 +133,7 @@ def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
     prof = profile / np.maximum(valid, 0.25)
     prof = np.minimum(prof / (np.percentile(prof, 97) + 1e-6), 1.5)  # one very strong edge must not rule
     xs = np.arange(n, dtype=np.float32)
-    best = (0.0, 0.0, -1.0)
+    best = (0.0, 0.0, -1.0, 0.0)
     k = np.arange(SIZE + 1, dtype=np.float32)
     for p in pitches:
         span = p * SIZE
@@ -152,7 +157,7 @@ def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
         score = np.where(n_seen >= SIZE, score, -1.0)
         i = int(np.nanargmax(score))
         if score[i] > best[2]:
-            best = (float(offsets[i]), float(p), float(score[i]))
+            best = (float(offsets[i]), float(p), float(score[i]), float(mean_on[i] / (np.median(mid[i]) + 0.02)))
     return best
 
 
@@ -210,12 +215,14 @@ def refine_grid(gray: np.ndarray, h_img_to_canon: np.ndarray, search: bool = Tru
     fits = []
     for prof, valid in ((vmap.sum(axis=0), inside.mean(axis=0)), (hmap.sum(axis=1), inside.mean(axis=1))):
         if search:   # coarse, then fine around the best pitch
-            _, p1, _ = _fit_lines(prof, valid, np.arange(pitch0 * 0.45, pitch0 * 1.12, 0.6, dtype=np.float32))
+            _, p1, _, _ = _fit_lines(prof, valid, np.arange(pitch0 * 0.45, pitch0 * 1.12, 0.6, dtype=np.float32))
             pitches = np.arange(p1 - 0.6, p1 + 0.61, 0.15, dtype=np.float32)
         else:
             pitches = np.arange(pitch0 * 0.95, pitch0 * 1.05, 0.1, dtype=np.float32)
         fits.append(_fit_lines(prof, valid, pitches, near))
-    (ox, px, sx), (oy, py, sy) = fits
+    (ox, px, sx, cx), (oy, py, sy, cy) = fits
+    if min(cx, cy) < (MIN_CONTRAST_SEARCH if search else MIN_CONTRAST_LOCAL):
+        return None
     if min(sx, sy) <= 0.05 or px <= 0 or py <= 0 or abs(px - py) > 0.15 * max(px, py) * 2:
         return None
     pts, idx = _refine_points(vmap, hmap, ox, px, oy, py)

@@ -37,11 +37,12 @@ def glare_squares(canvas: np.ndarray) -> np.ndarray:
     return _per_square(blown)
 
 
-def skin_squares(canvas: np.ndarray) -> np.ndarray:
+def skin_squares(canvas: np.ndarray, empty: np.ndarray | None = None) -> np.ndarray:
     """Fraction (225 floats) of each square covered by skin-coloured pixels not explained by the board.
 
     Skin: YCrCb chroma in the usual skin range. A premium class whose own colour falls in that range (pink
-    squares) is judged against its class: only skin well beyond the class's typical fraction counts.
+    squares) is judged against its class: only skin well beyond the class's typical fraction counts, the
+    typical fraction being taken over the class's squares that look empty (``empty``, 225 bool, if given).
     """
     ycc = cv2.cvtColor(canvas, cv2.COLOR_BGR2YCrCb)
     y, cr, cb = ycc[..., 0], ycc[..., 1], ycc[..., 2]
@@ -54,12 +55,17 @@ def skin_squares(canvas: np.ndarray) -> np.ndarray:
     return out
 
 
-def hand_squares(canvas: np.ndarray, not_board: np.ndarray) -> np.ndarray:
+def hand_squares(canvas: np.ndarray, not_board: np.ndarray, empty: np.ndarray | None = None,
+                 tile: np.ndarray | None = None) -> np.ndarray:
     """Boolean 225: squares a hand/arm covers -- skin-coloured and part of a connected blob of >= 3 such
-    squares, or squares unlike both board and tile (``not_board``, 225 bool) joined to such a blob."""
-    skin = skin_squares(canvas) >= HAND_SQUARE_FRACTION
+    squares (side by side), or squares unlike both board and tile (``not_board``, 225 bool) joined to such a
+    blob. ``empty`` (225 bool): squares that look empty, the reference for each premium class's colour;
+    ``tile`` (225 bool): squares that clearly hold a tile (under warm light tiles look skin-coloured)."""
+    skin = skin_squares(canvas, empty) >= HAND_SQUARE_FRACTION
+    if tile is not None:
+        skin &= ~tile
     grid = skin.reshape(SIZE, SIZE).astype(np.uint8)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(grid, connectivity=8)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(grid, connectivity=4)
     hand = np.zeros((SIZE, SIZE), bool)
     for i in range(1, n):
         if stats[i, cv2.CC_STAT_AREA] >= 3:

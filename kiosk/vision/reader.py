@@ -187,7 +187,7 @@ class BoardReader:
         sharp_v = sharpness(canvas)
         glare = glare_squares(canvas) >= 0.12
         not_board = (p_tile > EMPTY_P) & (p_tile < TILE_P)
-        hand = hand_squares(canvas, not_board)
+        hand = hand_squares(canvas, not_board, p_tile <= EMPTY_P, p_tile >= TILE_P)
         seen = stats.seen >= SEEN_MIN
         t = lap("quality", t)
 
