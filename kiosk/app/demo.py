@@ -41,8 +41,9 @@ BUILTIN_GAME = Path(__file__).resolve().parent.parent / "data" / "games" / "buil
 @dataclass
 class DemoOptions:
     """``kiosk demo`` settings: the record, the journal (None: one per record in the data folder), game-time
-    speed (0: as fast as possible), camera frame size (w, h px), realism level, scene seed, and a UI hook
-    called every loop turn with the kiosk (returns False when the window was closed)."""
+    speed (0: as fast as possible), camera frame size (w, h px), realism level, scene seed, a UI hook
+    called every loop turn with the kiosk (returns False when the window was closed), and the wall-clock
+    seconds without progress after which the demo gives up (s)."""
 
     game: Path = BUILTIN_GAME
     journal: Path | None = None
@@ -53,6 +54,7 @@ class DemoOptions:
     stable_frames: int = 2
     ui: Callable[[Kiosk], bool] | None = None
     max_seconds: float | None = None
+    stall_seconds: float = 90.0
 
 
 @dataclass
@@ -133,6 +135,8 @@ def run_demo(opts: DemoOptions, out: Callable[[str], None] = print) -> DemoResul
     vision.start()
     printed = len([h for h in session.state.history if h.kind not in ("end_rack", "own_rack", "time_penalty", "judge")])
     pos = players.position(session.state)
+    phase = session.state.phase
+    stalled_since = time.perf_counter()
     outcome_done = False
     try:
         while True:
@@ -150,9 +154,14 @@ def run_demo(opts: DemoOptions, out: Callable[[str], None] = print) -> DemoResul
                 out(f"{printed + 1:3d} " + move_line(plan.events[printed], h.points, h.total))
                 printed += 1
             new_pos = players.position(st)
-            if new_pos != pos:
-                pos = new_pos
+            if new_pos != pos or st.phase != phase:
+                pos, phase = new_pos, st.phase
                 players.reset_retries()
+                stalled_since = time.perf_counter()
+            elif time.perf_counter() - stalled_since > opts.stall_seconds:
+                out(f"  stuck for {opts.stall_seconds:.0f} s at record event {pos + 1} ({st.phase}): "
+                    f"{kiosk.view.message or kiosk.view.problem_text or 'no progress'}")
+                break
             if step.done:
                 outcome_done = True
                 break

@@ -25,6 +25,7 @@ from kiosk.referee.events import (
     BlankDesignated,
     Challenge,
     ChallengeRuled,
+    ClockPressed,
     CourtesyDraw,
     Event,
     Exchange,
@@ -148,6 +149,8 @@ class Kiosk:
         res = self.session.apply(event)
         if res.accepted:
             st = self.session.state
+            if isinstance(event, BlankDesignated) and st.phase != DESIGNATING:
+                self.view.corrections = {}
             for fn in self.listeners:
                 try:
                     fn(event, st)
@@ -183,11 +186,15 @@ class Kiosk:
         if st.phase == REMOVING:
             self._ask_removal(t)
             return "checking the board for the withdrawn tiles"
-        if st.phase != PLAYING or st.on_move != player:
+        if st.phase == DESIGNATING and st.on_move == player and self.view.corrections:
+            pass  # the judge corrected the reading of a play waiting for its blanks: read it again
+        elif st.phase != PLAYING or st.on_move != player:
             self.view.message = self._press_refusal(st, player)
             return self.view.message
         if self.pending is not None:
             return "already reading the board"
+        if st.phase == PLAYING and st.pressed_at is None:
+            self.apply(ClockPressed(t=t, player=player))  # his time stops now, not when the reading comes
         if self.vision is None:
             return self._finish_press(player, t, None, self.view.exchange)
         ticket = self.vision.request(t)
@@ -254,7 +261,8 @@ class Kiosk:
             self.view.problem_text = ""
             self.view.problem_squares = ()
             self.view.needs_judge = False
-            self.view.corrections = {}
+            if self.state.phase != DESIGNATING:  # the judge's corrections hold until the move is complete
+                self.view.corrections = {}
             lp = self.state.last_play
             self.view.message = ""
             if lp is not None and self.state.history and self.state.history[-1].kind == "play":
@@ -322,7 +330,8 @@ class Kiosk:
         "hold" / "release" / "challenge" (player), "courtesy_draw" (player), "designate" (player, square,
         letter), "exchange" (count: 0 cancels), "accept_outplay" (player), "rule" (acceptable, pin),
         "racks" (racks: tuple of str), "judge_unlock" (pin), "correct" (square, char), "adjust" (player,
-        points, reason), "call_game" (reason). Returns the referee's result (or a local one).
+        points, reason), "call_game" (reason), "confirm_removed" (the judge saw a withdrawn play's tiles go).
+        Returns the referee's result (or a local one).
         """
         t = self.now()
         try:
@@ -362,7 +371,7 @@ class Kiosk:
                 if ok:
                     self.view.judge_until = t + 120_000
                 return Result(ok, msg, "" if ok else "pin")
-            if action in ("correct", "adjust", "call_game"):
+            if action in ("correct", "adjust", "call_game", "confirm_removed"):
                 if t >= self.view.judge_until:
                     return Result(False, "the judge menu is locked: enter the PIN", "pin")
                 if action == "correct":
@@ -370,6 +379,11 @@ class Kiosk:
                 if action == "adjust":
                     return self.apply(JudgeAdjustment(t=t, player=int(kw["player"]), points=int(kw["points"]),
                                                       reason=str(kw.get("reason", ""))))
+                if action == "confirm_removed":  # the judge saw the withdrawn tiles go (camera could not)
+                    res = self.apply(TilesRemoved(t=t))
+                    if res:
+                        self.view.removal_left, self.view.corrections = (), {}
+                    return res
                 return self.apply(GameCalled(t=t, reason=str(kw.get("reason", ""))))
         except (KeyError, TypeError, ValueError) as exc:
             msg = f"{action}: bad input ({exc})"

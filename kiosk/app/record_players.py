@@ -21,6 +21,7 @@ from kiosk.app.simtable import SimClock, SimulatedTable
 from kiosk.referee.presets import Preset, load_preset
 from kiosk.referee.simulate import tiles_for
 from kiosk.referee.state import CHALLENGED, DESIGNATING, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING, GameState
+from kiosk.rules.board import square_name
 from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame
 from kiosk.rules.replay import replay_game
 from kiosk.rules.tiles import BLANK, TileSet
@@ -145,8 +146,11 @@ class RecordPlayers:
         cells = list(st.board)
         if st.phase == DESIGNATING:
             ev = self.plan.events[self.position(st)]
-            for sq, tile in tiles_for(st.board, str(ev.coordinate), ev.word):
-                cells[sq] = tile
+            try:
+                for sq, tile in tiles_for(st.board, str(ev.coordinate), ev.word):
+                    cells[sq] = tile
+            except ValueError as exc:
+                raise RecordError(f"line {ev.line}: the journal's board does not fit the record: {exc}") from None
         self.table.set_board(cells)
 
     # -------------------------------------------------------------------------------------------- acting
@@ -220,7 +224,10 @@ class RecordPlayers:
         self._think(p, st)
         if ev.kind == EventKind.PLAY:
             if self._placed_for != ev.line:
-                tiles = tiles_for(st.board, str(ev.coordinate), ev.word)
+                try:  # the hands go by the tiles on the table, whatever the kiosk made of them
+                    tiles = tiles_for(self.table.board().cells, str(ev.coordinate), ev.word)
+                except ValueError as exc:
+                    return StepOutcome(f"line {ev.line}: cannot lay the recorded move on the table: {exc}", done=True)
                 self.table.place(tiles)
                 self._placed_for = ev.line
         elif ev.kind == EventKind.EXCHANGE:
@@ -253,16 +260,27 @@ class RecordPlayers:
         return not later
 
     def _designate(self, ev: GcgEvent | None) -> StepOutcome:
+        """The player says what his blank stands for: the letter of the blank he put there (on the table)."""
         st = self.kiosk.state
-        if ev is None or ev.kind != EventKind.PLAY:
-            return StepOutcome("a blank waits for its letter but the record has no such play", done=True)
-        squares = ev.coordinate.squares(len(ev.word)) if ev.coordinate else []
-        letters = dict(zip(squares, ev.word))
         sq = st.pending_blanks[0]
-        letter = letters.get(sq, "")
+        tile = self.table.board().cells[sq]
+        player = st.on_move if st.on_move is not None else 0
+        if ev is not None and ev.kind == EventKind.PLAY:
+            player = self.player_of(ev)
+        if not tile.islower():  # a misread: the judge corrects the square and the player presses again
+            self._retries += 1
+            if self._retries > 3 or not self.kiosk.act("judge_unlock", pin=self.pin):
+                return StepOutcome(f"the kiosk asks for a blank on {square_name(sq)}, but the table has "
+                                   f"{tile or 'no tile'} there", done=True)
+            self.kiosk.act("correct", square=sq, char=tile or ".")
+            self.judge_fixes += 1
+            self.clock.advance(PLACE_MS)
+            self.kiosk.press(SIDES[player])
+            return StepOutcome(f"judge called: {square_name(sq)} holds {tile or 'no tile'}, not a blank; "
+                               "corrected 1 square(s)")
         self.clock.advance(2_000)
-        res = self.kiosk.act("designate", player=self.player_of(ev), square=sq, letter=letter.upper())
-        return StepOutcome(f"{ev.nick} says the blank is {letter.upper()}" + ("" if res else f": {res.reason}"),
+        res = self.kiosk.act("designate", player=player, square=sq, letter=tile.upper())
+        return StepOutcome(f"{st.players[player]} says the blank is {tile.upper()}" + ("" if res else f": {res.reason}"),
                            done=not res.accepted)
 
     def _rule(self, ev: GcgEvent | None) -> StepOutcome:

@@ -3,9 +3,10 @@
 :class:`SimClock` is the demo's time (ms): virtual (advanced by the simulated players; a headless demo runs as
 fast as the machine allows) or running ``speed`` times faster than the wall clock (the windowed demo).
 :class:`SimulatedTable` holds the physical board and is the kiosk's camera: ``capture()`` renders the board as
-it is now with the synthetic camera (:func:`kiosk.vision.synth.render_board`). A still board is rendered once
-and the frame reused (the sensor sees the same scene); a frame showing a hand is followed by a fresh one (the
-hand moves away).
+it is now with the synthetic camera (:func:`kiosk.vision.synth.render_board`). Like a camera streaming video,
+a still board gives a steady supply of frames: the first ``pool`` captures of a board state each render a new
+frame (new light, noise, perhaps a hand), later captures cycle through them at no cost, each stamped with the
+time of the capture. Rendering is the simulation's cost, not the camera's, so it is kept off the hot path.
 """
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ class SimulatedTable:
     """
 
     def __init__(self, tile_set: TileSet, clock: Callable[[], int], *, scene_seed: int = 7, level: str = "typical",
-                 size: tuple[int, int] = (2028, 1520), render: Callable[..., Any] | None = None) -> None:
+                 size: tuple[int, int] = (2028, 1520), render: Callable[..., Any] | None = None,
+                 pool: int = 4) -> None:
         self.tile_set = tile_set
         self.clock = clock
         self.scene_seed = scene_seed
@@ -79,7 +81,10 @@ class SimulatedTable:
         self._board = Board()
         self._version = 0
         self._lock = threading.Lock()
-        self._cache: tuple[int, int, np.ndarray, bool] | None = None  # version, seed, image, showed a hand
+        self.pool = max(1, pool)
+        self._frames: list[np.ndarray] = []  # frames of the board version ``_frames_version``
+        self._frames_version = -1
+        self._next = 0
         self._seed = 0
         self.renders = 0
         self.render_ms = 0.0
@@ -116,10 +121,13 @@ class SimulatedTable:
             t = self.clock()
             board = self._board.copy()
             version = self._version
-            cache = self._cache
-        if cache is not None and cache[0] == version and not cache[3]:
-            return t, cache[2]
-        self._seed += 1
+            if self._frames_version != version:
+                self._frames, self._frames_version, self._next = [], version, 0
+            if len(self._frames) >= self.pool:
+                self._next = (self._next + 1) % len(self._frames)
+                return t, self._frames[self._next]
+            self._seed += 1
+            seed = self.scene_seed * 100_003 + self._seed
         render = self._render
         if render is None:
             from kiosk.vision.synth import render_board
@@ -127,8 +135,8 @@ class SimulatedTable:
             render = render_board
         t0 = time.perf_counter()
         try:
-            frame = render(board, seed=self.scene_seed * 100_003 + self._seed, scene_seed=self.scene_seed,
-                           level=self.level, tile_set=self.tile_set, size=self.size)
+            frame = render(board, seed=seed, scene_seed=self.scene_seed, level=self.level, tile_set=self.tile_set,
+                           size=self.size)
         except Exception as exc:  # a renderer bug must not take the kiosk down
             self._health.set("down", f"render failed: {exc}")
             raise CameraError(f"synthetic camera: render failed: {exc}") from exc
@@ -136,7 +144,8 @@ class SimulatedTable:
         self.renders += 1
         image = check_frame(frame.image, "synthetic camera")
         with self._lock:
-            self._cache = (version, self._seed, image, bool(getattr(frame, "occluded", ())))
+            if self._frames_version == version:
+                self._frames.append(image)
         self._health.set("ok", f"level {self.level}")
         return t, image
 

@@ -85,6 +85,8 @@ class VisionWorker:
         self._thread: threading.Thread | None = None
         self.last_error = ""
         self.frames_read = 0
+        self._last_frame: Any = None
+        self._last_frame_ms = -1
 
     # ----------------------------------------------------------------------------------------- control
     def start(self) -> VisionWorker:
@@ -136,6 +138,10 @@ class VisionWorker:
             self.last_error = f"camera: {exc}"
             self._fail_due(self.last_error)
             return
+        if frame is self._last_frame and frame_ms == self._last_frame_ms:
+            self._fail_due(self.last_error or "no new frame")
+            return  # the very same frame again: nothing new to read
+        self._last_frame, self._last_frame_ms = frame, frame_ms
         t1 = time.perf_counter()
         try:
             reading = self.read(frame)

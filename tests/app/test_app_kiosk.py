@@ -56,6 +56,17 @@ def test_no_change_is_a_pass_and_the_exchange_chosen_on_screen_is_an_exchange(tm
     assert (h.kind, h.player, h.count) == ("exchange", 1, 3)
 
 
+def test_the_press_stops_the_players_time_before_the_reading_arrives(tmp_path):
+    kiosk, table, clock, worker = make_kiosk(tmp_path)
+    table.put(word_squares("8D", "QUIRT"))
+    clock.t = 10_000
+    kiosk.press("left")
+    clock.t = 14_000  # the reading takes (here) 4 s: not charged to Ann
+    settle(kiosk, worker)
+    assert kiosk.state.scores == (48, 0)
+    assert kiosk.remaining_ms(0) == 25 * 60_000 - 10_000
+
+
 def test_wrong_side_press_is_refused_without_an_event(tmp_path):
     kiosk, table, clock, worker = make_kiosk(tmp_path)
     events = kiosk.state.events
@@ -69,12 +80,13 @@ def test_changed_old_tile_and_unsure_square_are_shown_never_scored(tmp_path):
     clock.t = 10_000
     kiosk.press("left")
     settle(kiosk, worker)
-    events = kiosk.state.events
+    history = kiosk.state.history
     table.put({112: "O", 127: "A", 142: "#"})  # H8 (old T) now reads O; new tile on H9; H10 doubtful
     clock.t = 20_000
     kiosk.press("right")
     settle(kiosk, worker)
-    assert kiosk.state.events == events and kiosk.state.on_move == 1
+    assert kiosk.state.history == history and kiosk.state.on_move == 1
+    assert kiosk.session.referee.events[-1].type == "clock_pressed"  # his time stopped at the press
     assert set(kiosk.view.problem_squares) == {112, 142}
     assert kiosk.view.needs_judge
     # the judge corrects the camera on those squares; the press is then accepted

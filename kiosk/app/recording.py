@@ -1,0 +1,367 @@
+"""``kiosk demo --recording DIR``: re-referee a real game recorded by the ScrabScrap camera system.
+
+A recording folder holds ``game.ini`` (player names, the board's corners in the frame), ``game.csv`` (every
+button press: ``Move, Button, State, Coord, Word, Points, Score1, Score2``) and ``image-N.jpg`` (the frame
+taken at move N); ``game.gcg`` (optional) gives the blanks' letters the camera cannot know. The recorded frames
+are the kiosk's camera, the recorded presses its clock, the recorded blank letters and challenge outcomes answer
+its prompts; the kiosk reads, validates and scores every move itself and compares with the record. Where the
+kiosk asks the judge about squares, the judge's eyes are the folder's ``truth/image-N.txt`` (counted and
+reported). The record uses German tiles and its event's rules: 30 minutes each, 10 points per started minute
+of overtime, a failed challenge costs the challenger 10 points, a successful one withdraws the play.
+
+Coordinates in ``game.csv``: letter first = across from that row letter and column number (``H4`` is the
+standard ``8D``); number first = down (``5G`` is ``E7``).
+"""
+
+from __future__ import annotations
+
+import configparser
+import csv
+import json
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import numpy as np
+
+from kiosk.app.kiosk import Kiosk
+from kiosk.app.pin import PinGate
+from kiosk.app.reader import ReaderUnavailable, make_reader
+from kiosk.app.simtable import SimClock
+from kiosk.app.vision_worker import VisionWorker
+from kiosk.devices.camera import CameraError
+from kiosk.devices.health import DeviceHealth, HealthTracker
+from kiosk.referee.presets import Preset, load_preset
+from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING
+from kiosk.rules.board import COLUMNS
+from kiosk.rules.gcg import EventKind, GcgError, read_gcg
+from kiosk.rules.tiles import GERMAN
+from kiosk.store import GameSession, JournalError
+
+PIN = "1234"
+SIDES = ("left", "right")
+MOVE_MS = 30_000
+
+
+class RecordingError(ValueError):
+    """The folder is not a readable recording; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class Press:
+    """One ``game.csv`` row."""
+
+    line: int
+    move: int
+    button: str
+    state: str
+    coord: str
+    word: str
+    points: int
+    scores: tuple[int, int]
+
+
+@dataclass
+class Recording:
+    """A parsed recording folder."""
+
+    folder: Path
+    names: tuple[str, str]
+    corners: np.ndarray
+    presses: list[Press]
+    blanks: dict[int, str] = field(default_factory=dict)  # line of game.csv -> blank letters in word order
+
+    def frame_path(self, move: int) -> Path | None:
+        p = self.folder / f"image-{move}.jpg"
+        return p if p.exists() else None
+
+
+def standard_coordinate(coord: str) -> str:
+    """The recording system's coordinate as standard GCG (``H4`` -> ``8D``, ``5G`` -> ``E7``).
+
+    Raises:
+        ValueError: not a coordinate.
+    """
+    m = re.fullmatch(r"([A-Oa-o])(\d{1,2})|(\d{1,2})([A-Oa-o])", coord.strip())
+    if not m:
+        raise ValueError(f"{coord!r} is not a board coordinate")
+    if m.group(1):
+        row, col = ord(m.group(1).upper()) - 64, int(m.group(2))
+        if not 1 <= col <= 15:
+            raise ValueError(f"{coord!r}: column {col} is off the board")
+        return f"{row}{COLUMNS[col - 1]}"
+    col, row = int(m.group(3)), ord(m.group(4).upper()) - 64
+    if not 1 <= col <= 15:
+        raise ValueError(f"{coord!r}: column {col} is off the board")
+    return f"{COLUMNS[col - 1]}{row}"
+
+
+def read_recording(folder: str | Path) -> Recording:
+    """Parse a recording folder (see module doc). Raises :class:`RecordingError` naming file and line."""
+    d = Path(folder)
+    ini_path, csv_path = d / "game.ini", d / "game.csv"
+    for p in (ini_path, csv_path):
+        if not p.is_file():
+            raise RecordingError(f"{p}: missing (a recording folder holds game.ini, game.csv and image-N.jpg)")
+    ini = configparser.ConfigParser()
+    try:
+        ini.read(ini_path, encoding="utf-8")
+        sec = ini["default"]
+        names = (sec.get("name1", "Player 1").strip(), sec.get("name2", "Player 2").strip())
+        corners = np.array(json.loads(sec["warp-coord"]), dtype=np.float32)
+    except (configparser.Error, KeyError, ValueError, UnicodeDecodeError) as exc:
+        raise RecordingError(f"{ini_path}: [default] needs name1, name2 and warp-coord: {exc}") from None
+    if corners.shape != (4, 2):
+        raise RecordingError(f"{ini_path}: warp-coord: expected 4 [x, y] points, got shape {corners.shape}")
+    presses: list[Press] = []
+    try:
+        text = csv_path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RecordingError(f"{csv_path}: unreadable: {exc}") from None
+    for i, row in enumerate(csv.reader(text.splitlines(), skipinitialspace=True), start=1):
+        if i == 1 or not row or not "".join(row).strip():
+            continue
+        cells = [c.strip() for c in row]
+        if len(cells) < 8:
+            raise RecordingError(f"{csv_path}:{i}: expected 8 columns (Move, Button, State, Coord, Word, Points, "
+                                 f"Score1, Score2), got {len(cells)}")
+        try:
+            presses.append(Press(i, int(cells[0]), cells[1].lower(), cells[2].upper(), cells[3], cells[4],
+                                 int(cells[5] or 0), (int(cells[6]), int(cells[7]))))
+        except ValueError as exc:
+            raise RecordingError(f"{csv_path}:{i}: {exc}") from None
+        if presses[-1].button not in ("green", "red", "yellow", "doubt0", "doubt1", "reset", "eog"):
+            raise RecordingError(f"{csv_path}:{i}: unknown button {cells[1]!r}")
+    if not presses:
+        raise RecordingError(f"{csv_path}: no presses recorded")
+    rec = Recording(d, names, corners, presses)
+    rec.blanks = _blank_letters(rec)
+    return rec
+
+
+def _blank_letters(rec: Recording) -> dict[int, str]:
+    """Letters of the blanks (``_`` in game.csv) from game.gcg, matched by word shape in order."""
+    out: dict[int, str] = {}
+    gcg = rec.folder / "game.gcg"
+    plays: list[str] = []
+    if gcg.is_file():
+        try:
+            plays = [ev.word for ev in read_gcg(gcg).events if ev.kind == EventKind.PLAY]
+        except (GcgError, OSError):
+            plays = []
+    used: set[int] = set()
+    for p in rec.presses:
+        if p.button not in ("green", "red") or "_" not in p.word and not any(c.islower() for c in p.word):
+            continue
+        pattern = re.compile("".join("[a-zäöü]" if c == "_" else re.escape(c) if c == "." else
+                                     f"[{c}{c.upper()}]" if c.islower() else f"[{c}.]" for c in p.word) + "$")
+        letters = [c.upper() for c in p.word if c.islower()]
+        for j, w in enumerate(plays):
+            if j not in used and len(w) == len(p.word) and pattern.match(w):
+                used.add(j)
+                letters = [c.upper() for c, pc in zip(w, p.word) if pc == "_" or pc.islower()]
+                break
+        out[p.line] = "".join(letters)
+    return out
+
+
+def recording_preset(tile_set: str = "german") -> Preset:
+    """The rules the recordings' event applied (see module doc)."""
+    p = load_preset("nsf")
+    return replace(p, name="scrabscrap-2019", tile_set=tile_set,
+                   clock=replace(p.clock, game_ms=30 * 60_000, overtime_penalty_points=10, overtime_unit_ms=60_000),
+                   challenge=replace(p.challenge, rule="custom", wrong_bonus=0, wrong_penalty=10, window_ms=20_000,
+                                     off_centre_challengeable=False),
+                   description="German club tournament 2019 as recorded: 30 min, failed challenge -10")
+
+
+class RecordingCamera:
+    """The recorded frames as the kiosk's camera: :meth:`show` switches to the frame of a move."""
+
+    def __init__(self, clock: Callable[[], int]) -> None:
+        self.clock = clock
+        self.frame: np.ndarray | None = None
+        self.path: Path | None = None
+        self._health = HealthTracker("camera", "recording")
+
+    def show(self, path: Path) -> None:
+        import cv2
+
+        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if img is None:
+            raise CameraError(f"recorded frame {path} is unreadable")
+        self.frame, self.path = img, path
+
+    def capture(self) -> tuple[int, np.ndarray]:
+        if self.frame is None:
+            raise CameraError("no recorded frame yet")
+        return self.clock(), self.frame
+
+    def health(self) -> DeviceHealth:
+        return self._health.snapshot()
+
+    def close(self) -> None:
+        pass
+
+
+class _Referee:
+    """Drives the kiosk through the recorded presses and compares every score."""
+
+    def __init__(self, rec: Recording, kiosk: Kiosk, camera: RecordingCamera, clock: SimClock,
+                 out: Callable[[str], None]) -> None:
+        self.rec, self.kiosk, self.camera, self.clock, self.out = rec, kiosk, camera, clock, out
+        self.mismatches: list[str] = []
+        self.judge_fixes = 0
+
+    def wait(self, timeout_s: float = 60.0) -> None:
+        end = time.monotonic() + timeout_s
+        while time.monotonic() < end:
+            self.kiosk.poll()
+            if self.kiosk.pending is None:
+                return
+            time.sleep(0.002)
+
+    def truth(self, move: int) -> str | None:
+        p = self.rec.folder / "truth" / f"image-{move}.txt"
+        return "".join(p.read_text(encoding="utf-8").split()) if p.is_file() else None
+
+    def move(self, p: Press) -> None:
+        k = self.kiosk
+        player = 0 if p.button == "green" else 1
+        frame = self.rec.frame_path(p.move)
+        if frame is not None:
+            self.camera.show(frame)
+        self.clock.advance(MOVE_MS)
+        for attempt in range(3):
+            k.press(SIDES[player])
+            self.wait()
+            if not k.view.problem_text:
+                break
+            truth = self.truth(p.move)
+            squares = k.view.problem_squares
+            self.out(f"  move {p.move}: the kiosk asks the judge: {k.view.problem_text} "
+                     f"({', '.join(a.detail for a in k.view.problem) or 'no squares'})")
+            if truth is None or not squares or attempt == 2:
+                break
+            k.act("judge_unlock", pin=PIN)
+            for sq in squares:
+                k.act("correct", square=sq, char=truth[sq])
+            self.judge_fixes += len(squares)
+            k.view.problem_text = ""
+        if k.state.phase == DESIGNATING:
+            letters = self.rec.blanks.get(p.line, "")
+            for i, sq in enumerate(k.state.pending_blanks):
+                letter = letters[i] if i < len(letters) else ""
+                res = k.act("designate", player=player, square=sq, letter=letter or "E")
+                if not letter:
+                    self.out(f"  move {p.move}: the record does not say the blank's letter; designated E")
+                if not res:
+                    self.out(f"  move {p.move}: designation refused: {res.reason}")
+        self.compare(p, {"play", "pass", "exchange"})
+
+    def compare(self, p: Press, kinds: set[str]) -> None:
+        st = self.kiosk.state
+        h = st.history[-1] if st.history else None
+        label = f"move {p.move} ({self.rec.names[0 if p.button in ('green', 'doubt1') else 1]} {p.coord} {p.word})"
+        if h is None or h.kind not in kinds:
+            self.mismatches.append(f"{label}: the kiosk recorded no {'/'.join(sorted(kinds))} "
+                                   f"({self.kiosk.view.message or st.phase})")
+            self.out(f"{p.move:3d} {p.coord:>4} {p.word:<10} record {p.points:+4d} | kiosk: nothing scored  MISMATCH")
+            return
+        lp = st.last_play
+        got = f"{lp.coordinate} {lp.word}" if h.kind == "play" and lp is not None else h.kind
+        ok = h.points == p.points and tuple(st.scores) == p.scores
+        self.out(f"{p.move:3d} {p.coord:>4} {p.word:<10} record {p.points:+4d} = {p.scores[0]}:{p.scores[1]} | "
+                 f"kiosk {got} {h.points:+d} = {st.scores[0]}:{st.scores[1]}  {'ok' if ok else 'MISMATCH'}")
+        if h.points != p.points:
+            self.mismatches.append(f"{label}: recorded {p.points:+d}, the kiosk scores {h.points:+d}")
+        elif tuple(st.scores) != p.scores:
+            self.mismatches.append(f"{label}: recorded totals {p.scores[0]}:{p.scores[1]}, the kiosk has "
+                                   f"{st.scores[0]}:{st.scores[1]}")
+
+    def run(self) -> None:
+        k = self.kiosk
+        for p in self.rec.presses:
+            st = k.state
+            if p.button in ("green", "red"):
+                if st.phase == REMOVING:  # the record resumed play: the judge saw the tiles go
+                    k.act("judge_unlock", pin=PIN)
+                    k.act("confirm_removed")
+                self.move(p)
+            elif p.button == "yellow":
+                self.clock.advance(3_000)
+                if p.state.startswith("P") and st.phase == PLAYING and st.window_open and st.hold_by is None:
+                    k.act("hold", player=st.on_move)
+                elif p.state.startswith("S") and st.phase == REMOVING:
+                    k.act("judge_unlock", pin=PIN)
+                    k.act("confirm_removed")
+                elif p.state.startswith("S") and st.hold_by is not None:
+                    k.act("release", player=st.hold_by)
+            elif p.button.startswith("doubt"):
+                challenger = int(p.button[-1])
+                self.clock.advance(2_000)
+                res = k.act("challenge", player=challenger)
+                if not res:
+                    self.out(f"  move {p.move}: challenge refused: {res.reason}")
+                self.clock.advance(30_000)
+                withdrawn = p.coord.strip() == "--"
+                k.act("rule", acceptable=not withdrawn, pin=PIN, judge="recorded ruling")
+                self.compare(p, {"withdrawn"} if withdrawn else {"challenge_penalty"})
+            elif p.button in ("reset", "eog"):
+                self.out(f"  move {p.move}: the recording ends the game ({p.button})")
+                break
+
+
+def run_recording(folder: str | Path, *, journal: Path | None = None, out: Callable[[str], None] = print) -> int:
+    """Re-referee a recording (see module doc); prints every move, the mismatches and ``final: ...`` last.
+    Returns 0 when every recorded move and total agree, 1 when not, 2 for a bad folder / reader / journal."""
+    t0 = time.perf_counter()
+    try:
+        rec = read_recording(folder)
+    except RecordingError as exc:
+        out(f"error: {exc}")
+        return 2
+    clock = SimClock(0, 0.0)
+    camera = RecordingCamera(clock)
+    try:
+        read = make_reader(GERMAN, corners=rec.corners)
+    except ReaderUnavailable as exc:
+        out(f"error: {exc}")
+        return 2
+    import tempfile
+
+    path = journal or Path(tempfile.mkdtemp(prefix="kiosk-recording-")) / "journal.sqlite"
+    try:
+        session = GameSession.open(path)
+    except JournalError as exc:
+        out(f"error: journal: {exc}")
+        return 2
+    if session.in_game:
+        out(f"error: journal {path} holds an unfinished game; give another --journal path")
+        return 2
+    worker = VisionWorker(camera, read, stable_frames=1, interval_ms=50, clock=clock)
+    kiosk = Kiosk(session, worker, None, PinGate(PIN), clock)
+    res = kiosk.start_game(recording_preset().to_dict(), rec.names, 0, f"recording:{rec.folder.name}")
+    if not res:
+        out(f"error: the kiosk refuses the game: {res.reason}")
+        return 2
+    out(f"re-refereeing {rec.folder}: {rec.names[0]} vs {rec.names[1]} (German tiles, failed challenge -10)")
+    ref = _Referee(rec, kiosk, camera, clock, out)
+    worker.start()
+    try:
+        ref.run()
+    finally:
+        worker.stop()
+    st = kiosk.state
+    last = rec.presses[-1].scores
+    for m in ref.mismatches:
+        out("mismatch: " + m)
+    if tuple(st.scores) != last:
+        out(f"the kiosk's totals {st.scores[0]}:{st.scores[1]} differ from the recorded {last[0]}:{last[1]}")
+    out(f"vision: {worker.frames_read} frames read, the judge corrected {ref.judge_fixes} square(s); "
+        f"{time.perf_counter() - t0:.1f} s")
+    session.close()
+    out(f"final: {rec.names[0]} {st.scores[0]}, {rec.names[1]} {st.scores[1]}")
+    return 0 if not ref.mismatches and tuple(st.scores) == last else 1
