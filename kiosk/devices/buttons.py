@@ -80,7 +80,7 @@ class ScriptedButtons:
             try:
                 at, side = item
                 at = int(at)
-            except (TypeError, ValueError) as exc:
+            except (TypeError, ValueError, OverflowError) as exc:
                 raise ValueError(f"buttons.script[{i}]: expected [at_ms, side], got {item!r}") from exc
             if at < 0:
                 raise ValueError(f"buttons.script[{i}]: at_ms must be >= 0, got {at}")

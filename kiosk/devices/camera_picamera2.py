@@ -8,6 +8,7 @@ Frames come as picamera2's "RGB888" format, which is laid out B, G, R per pixel:
 from __future__ import annotations
 
 import importlib
+import math
 from typing import Any
 
 import numpy as np
@@ -23,8 +24,8 @@ def picamera2_controls(exposure_us: int | None, analogue_gain: float | None,
     """libcamera controls that fix exposure (µs, gain) and white balance (red, blue gains); {} = all auto."""
     controls: dict[str, Any] = {}
     for name, v in (("exposure_us", exposure_us), ("analogue_gain", analogue_gain)):
-        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
-            raise ValueError(f"camera.{name} must be a number, got {v!r}")
+        if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)):
+            raise ValueError(f"camera.{name} must be a finite number, got {v!r}")
     if colour_gains is not None and (len(colour_gains) != 2 or not all(
             isinstance(g, (int, float)) and not isinstance(g, bool) for g in colour_gains)):
         raise ValueError(f"camera.colour_gains must be two numbers [red, blue], got {colour_gains!r}")

@@ -27,6 +27,7 @@ the device is built with health "down" and the kiosk goes on without it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -143,7 +144,7 @@ def build_buttons(config: Mapping[str, Any], serial_link: Any = None) -> ButtonS
         return ScriptedButtons(script)
     except DeviceConfigError:
         raise
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, ArithmeticError) as exc:
         raise DeviceConfigError(f"buttons: {exc}") from None
 
 
@@ -173,7 +174,7 @@ def build_display(config: Mapping[str, Any], serial_link: Any = None) -> ClockDi
         return SimulatedDisplay() if backend == "simulated" else NullDisplay()
     except DeviceConfigError:
         raise
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, ArithmeticError) as exc:
         raise DeviceConfigError(f"display: {exc}") from None
 
 
@@ -220,8 +221,8 @@ def build_camera(config: Mapping[str, Any], board: Callable[[], Any] | None = No
                 raise DeviceConfigError(f"camera.device: expected an index or a device path, got {dev!r}")
             for key in ("exposure", "wb_temperature"):
                 v = sec.get(key)
-                if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float))):
-                    raise DeviceConfigError(f"camera.{key}: expected a number, got {v!r}")
+                if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)):
+                    raise DeviceConfigError(f"camera.{key}: expected a finite number, got {v!r}")
             return OpenCVCamera(dev, _size(sec.get("size"), "camera.size"), sec.get("exposure"),
                                 sec.get("wb_temperature"))
         if backend == "replay":
@@ -246,7 +247,7 @@ def build_camera(config: Mapping[str, Any], board: Callable[[], Any] | None = No
         return UnavailableCamera("no camera configured: moves are entered by hand", "none", "absent")
     except DeviceConfigError:
         raise
-    except (ValueError, TypeError) as exc:
+    except (ValueError, TypeError, ArithmeticError) as exc:
         raise DeviceConfigError(f"camera: {exc}") from None
 
 

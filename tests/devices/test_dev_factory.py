@@ -3,6 +3,7 @@ hardware is absent."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -153,7 +154,7 @@ def _configs(draw) -> dict:
     return {section: {"backend": backend, **{k: draw(_values) for k in keys}}}
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+@settings(max_examples=int(os.environ.get("DEV_FUZZ_EXAMPLES", "300")), deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                   HealthCheck.function_scoped_fixture])
 @given(config=_configs())
 def test_any_config_gives_devices_or_a_config_error(monkeypatch: pytest.MonkeyPatch, config: dict) -> None:
