@@ -83,7 +83,9 @@ PY
 
 step "udev rule for the clock (/dev/scrabble-clock)"
 install -m 0644 "$SRC/systemd/99-scrabble-clock.rules" /etc/udev/rules.d/99-scrabble-clock.rules
-udevadm control --reload-rules && udevadm trigger --subsystem-match=tty || true
+if ! { udevadm control --reload-rules && udevadm trigger --subsystem-match=tty; }; then
+    echo "warning: udev did not reload; unplug and replug the clock (or reboot)" >&2
+fi
 
 step "systemd service"
 install -d -m 0750 -o root -g "$SERVICE_USER" /etc/scrabble-kiosk
