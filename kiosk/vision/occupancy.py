@@ -116,3 +116,19 @@ class OccupancyModel:
     def predict_proba(self, x: np.ndarray) -> np.ndarray:
         """P(tile) for each row of ``x`` (N floats in 0..1)."""
         return self.net.predict_proba(x)[:, 1]
+
+
+def nearest_colour_says_tile(f: np.ndarray) -> np.ndarray:
+    """Per square (225 int8): +1 when its colour is clearly nearer this frame's tiles than an empty square of
+    its class, -1 when clearly nearer the empty square, 0 when it cannot tell (or no tile colour is known).
+
+    ``f``: the :func:`features` matrix. Used to settle squares the model is unsure about: within one frame all
+    tiles share a colour, so a darkened (shadowed) empty square is nearer its class than the tiles.
+    """
+    d_empty = f[:, 3]
+    d_tile = f[:, 14]
+    known = ~np.isclose(d_tile, 2.0)
+    out = np.zeros(len(f), np.int8)
+    out[known & (d_tile * 2.0 < d_empty)] = 1
+    out[known & (d_empty * 2.0 < d_tile)] = -1
+    return out

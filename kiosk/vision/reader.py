@@ -29,7 +29,7 @@ from kiosk.vision import locate
 from kiosk.vision.cells import cell_crop, cell_stats, warp_canvas
 from kiosk.vision.glyphs import GlyphClassifier, normalise_glyph
 from kiosk.vision.mlp import Classifier, ModelError
-from kiosk.vision.occupancy import OccupancyModel, features
+from kiosk.vision.occupancy import OccupancyModel, features, nearest_colour_says_tile
 from kiosk.vision.profile import CalibrationProfile
 from kiosk.vision.quality import SHARPNESS_MIN, glare_squares, hand_squares, sharpness
 from kiosk.vision.reading import (
@@ -182,7 +182,15 @@ class BoardReader:
         canvas, inside = warp_canvas(frame, h)
         stats = cell_stats(canvas, inside)
         t = lap("warp", t)
-        p_tile = self.occupancy.predict_proba(features(stats))
+        feats = features(stats)
+        p_tile = self.occupancy.predict_proba(feats)
+        vote = nearest_colour_says_tile(feats)
+        unsure = (p_tile > EMPTY_P) & (p_tile < TILE_P)
+        # settle the model's doubts with this frame's own colours where they are clear
+        # (a square clearly coloured like an empty square, not like this frame's tiles, is no tile: shadows,
+        # dark objects)
+        p_tile = np.where((vote < 0) & (p_tile < 0.99), EMPTY_P - 0.01,
+                          np.where(unsure & (vote > 0), TILE_P + 0.01, p_tile))
         t = lap("occupancy", t)
         sharp_v = sharpness(canvas)
         glare = glare_squares(canvas) >= 0.12
