@@ -30,7 +30,6 @@ def main() -> int:
     args = ap.parse_args()
 
     import cv2
-    import numpy as np
 
     cv2.setNumThreads(1)
     from kiosk.rules.tiles import ENGLISH

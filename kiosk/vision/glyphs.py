@@ -23,7 +23,8 @@ import numpy as np
 from kiosk.vision.mlp import Classifier, ModelError
 
 GLYPH_PX = 32
-MIN_CONTRAST = 28          # grey levels between tile face and ink below which the tile shows no glyph
+MIN_CONTRAST = 12          # grey levels between tile face and ink below which the tile shows no glyph
+MIN_REL_CONTRAST = 0.3     # ... and as a fraction of the brightest grey level in the tile's middle
 MIN_INK_FRACTION = 0.012   # ink pixels (fraction of the crop) below which the tile is a blank
 BLANK = "?"
 
@@ -77,10 +78,13 @@ def normalise_glyph(grey: np.ndarray) -> np.ndarray | None:
     """
     g = grey.astype(np.float32)
     h, w = g.shape
-    lo, hi = np.percentile(g, (3, 97))
-    if hi - lo < MIN_CONTRAST:
-        return None
     centre = g[h // 4:h - h // 4, w // 4:w - w // 4]
+    c_lo, c_hi = np.percentile(centre, (2, 98))
+    # the tile's middle is plain (wood grain, mottling): a blank. Contrast relative to the brightest part, so
+    # that a dim frame's ink still counts
+    if c_hi - c_lo < MIN_CONTRAST or (c_hi - c_lo) < MIN_REL_CONTRAST * c_hi:
+        return None
+    lo, hi = np.percentile(g, (3, 97))
     face = float(np.median(centre))
     if face > (lo + hi) / 2:        # light tile, dark ink: turn ink bright
         g = hi - g
@@ -91,6 +95,9 @@ def normalise_glyph(grey: np.ndarray) -> np.ndarray | None:
     norm = np.clip(g / span * 255, 0, 255).astype(np.uint8)
     ink = _ink_mask(norm)
     if ink.mean() < MIN_INK_FRACTION:
+        return None
+    n_big = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)[2][1:, cv2.CC_STAT_AREA]
+    if n_big.size == 0 or n_big.max() < 0.5 * MIN_INK_FRACTION * ink.size:  # only specks: a blank
         return None
     ys, xs = np.nonzero(ink)
     y0, y1, x0, x1 = ys.min(), ys.max() + 1, xs.min(), xs.max() + 1

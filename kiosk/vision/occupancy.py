@@ -132,3 +132,8 @@ def nearest_colour_says_tile(f: np.ndarray) -> np.ndarray:
     out[known & (d_tile * 2.0 < d_empty)] = 1
     out[known & (d_empty * 2.0 < d_tile)] = -1
     return out
+
+
+def tile_colour_known(f: np.ndarray) -> bool:
+    """True when the frame's tile colour could be estimated (some tile lies on a plain square)."""
+    return not bool(np.all(np.isclose(f[:, 14], 2.0)))

@@ -56,14 +56,18 @@ def skin_squares(canvas: np.ndarray, empty: np.ndarray | None = None) -> np.ndar
 
 
 def hand_squares(canvas: np.ndarray, not_board: np.ndarray, empty: np.ndarray | None = None,
-                 tile: np.ndarray | None = None) -> np.ndarray:
+                 tile: np.ndarray | None = None, unlike_empty: np.ndarray | None = None) -> np.ndarray:
     """Boolean 225: squares a hand/arm covers -- skin-coloured and part of a connected blob of >= 3 such
     squares (side by side), or squares unlike both board and tile (``not_board``, 225 bool) joined to such a
     blob. ``empty`` (225 bool): squares that look empty, the reference for each premium class's colour;
-    ``tile`` (225 bool): squares that clearly hold a tile (under warm light tiles look skin-coloured)."""
+    ``tile`` (225 bool): squares that clearly hold a tile (under warm light tiles look skin-coloured);
+    ``unlike_empty`` (225 bool): squares that do not look like an empty square of their class (tan boards
+    are skin-coloured themselves)."""
     skin = skin_squares(canvas, empty) >= HAND_SQUARE_FRACTION
     if tile is not None:
         skin &= ~tile
+    if unlike_empty is not None:
+        skin &= unlike_empty
     grid = skin.reshape(SIZE, SIZE).astype(np.uint8)
     n, lab, stats, _ = cv2.connectedComponentsWithStats(grid, connectivity=4)
     hand = np.zeros((SIZE, SIZE), bool)

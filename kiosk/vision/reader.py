@@ -26,10 +26,10 @@ import numpy as np
 
 from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
-from kiosk.vision.cells import cell_crop, cell_stats, warp_canvas
+from kiosk.vision.cells import PREMIUM_CLASSES, cell_crop, cell_stats, warp_canvas
 from kiosk.vision.glyphs import GlyphClassifier, normalise_glyph
 from kiosk.vision.mlp import Classifier, ModelError
-from kiosk.vision.occupancy import OccupancyModel, features, nearest_colour_says_tile
+from kiosk.vision.occupancy import OccupancyModel, features, nearest_colour_says_tile, tile_colour_known
 from kiosk.vision.profile import CalibrationProfile
 from kiosk.vision.quality import SHARPNESS_MIN, glare_squares, hand_squares, sharpness
 from kiosk.vision.reading import (
@@ -46,6 +46,7 @@ TILE_P = 0.7          # P(tile) at or above: a tile
 EMPTY_P = 0.3         # P(tile) at or below: empty; between: unsure
 LETTER_P = 0.6        # letter probability below which the letter is reported unsure
 SEEN_MIN = 0.7        # fraction of a square inside the frame needed to read it
+HAND_UNLIKE = 0.3     # colour change (log units) from an empty square beyond which skin may be a hand
 GLYPH_GROW_PX = 5     # tile crops are the square grown by this much on each side
 
 
@@ -191,11 +192,16 @@ class BoardReader:
         # dark objects)
         p_tile = np.where((vote < 0) & (p_tile < 0.99), EMPTY_P - 0.01,
                           np.where(unsure & (vote > 0), TILE_P + 0.01, p_tile))
+        if not tile_colour_known(feats):
+            # no tile on any plain square: every move covers one (the first through H8 too), so a premium
+            # square that differs from its class is its print (the star, labels), not a tile
+            premium = PREMIUM_CLASSES != "."
+            p_tile = np.where(premium & (p_tile < 0.99), np.minimum(p_tile, EMPTY_P - 0.01), p_tile)
         t = lap("occupancy", t)
         sharp_v = sharpness(canvas)
         glare = glare_squares(canvas) >= 0.12
         not_board = (p_tile > EMPTY_P) & (p_tile < TILE_P)
-        hand = hand_squares(canvas, not_board, p_tile <= EMPTY_P, p_tile >= TILE_P)
+        hand = hand_squares(canvas, not_board, p_tile <= EMPTY_P, p_tile >= TILE_P, feats[:, 3] > HAND_UNLIKE)
         seen = stats.seen >= SEEN_MIN
         t = lap("quality", t)
 

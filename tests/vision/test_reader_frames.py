@@ -1,0 +1,88 @@
+"""The reader on bad and synthetic frames: clear verdicts, no exceptions, markers found."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+
+from kiosk.rules.board import Board
+from kiosk.rules.tiles import ENGLISH
+from kiosk.vision import locate
+from kiosk.vision.reader import BoardReader
+from kiosk.vision.reading import N_SQUARES, SquareState
+from kiosk.vision.synth import render_board
+
+
+@cache
+def reader() -> BoardReader:
+    return BoardReader(ENGLISH)
+
+
+@cache
+def frame():
+    board = Board.from_rows(["..............."] * 6 + [".....QUIZ......", ".......A.......", ".......x.......",
+                                                       ".......E......."] + ["..............."] * 5)
+    return render_board(board, seed=11, level="easy", size=(1014, 760))
+
+
+@pytest.mark.parametrize("bad, reason", [
+    (np.zeros((760, 1014, 3), np.uint8), "blank frame"),
+    (np.full((760, 1014, 3), 255, np.uint8), "blank frame"),
+    (np.zeros((40, 60, 3), np.uint8), "too small"),
+    (np.zeros((760, 1014, 3), np.float32), "uint8"),
+    (np.zeros((5,), np.uint8), "shape"),
+    ("not an image", "uint8"),
+])
+def test_reader_bad_frames_get_a_verdict(bad, reason):
+    r = reader().read(bad)
+    assert not r.quality.ok and reason in r.quality.verdict
+    assert not r.quality.board_found
+    assert len(r.squares) == N_SQUARES and all(s.state is SquareState.UNSURE for s in r.squares)
+    assert r.grid() == ["#" * 15] * 15
+
+
+def test_reader_noise_frame_has_no_board():
+    rng = np.random.default_rng(1)
+    noise = rng.integers(0, 255, (760, 1014, 3), dtype=np.uint8)
+    r = reader().read(noise)
+    assert r.quality.verdict == "no board found" and r.homography is None
+
+
+def test_reader_grey_frame_is_flagged_not_accepted():
+    grey = frame().image.mean(axis=2).astype(np.uint8)
+    r = reader().read(grey)
+    assert r.quality.board_found and not r.quality.ok and "grey" in r.quality.verdict
+
+
+def test_reader_half_board_is_flagged():
+    img = frame().image
+    half = np.ascontiguousarray(img[:, : img.shape[1] // 2])
+    r = reader().read(half)
+    assert not r.quality.ok
+    grid = r.grid()
+    # nothing outside the view is invented: the right half of the board is unsure or the board is not found
+    assert all(row[10:] == "#####" for row in grid)
+
+
+def test_reader_markers_locate_the_grid_within_2px():
+    fr = frame()
+    import cv2
+    h = locate.find_markers(cv2.cvtColor(fr.image, cv2.COLOR_BGR2GRAY))
+    assert h is not None
+    err = np.abs(locate.grid_corners_in_image(h) - fr.grid_corners_px).max()
+    assert err < 2.5, err
+
+
+def test_reader_reads_a_synthetic_board():
+    fr = frame()
+    r = reader().read(fr.image)
+    assert r.quality.board_found and r.timings_ms["total"] > 0
+    assert r.grid() == fr.truth, "\n".join(r.grid())
+    assert r.squares[8 * 15 + 7].state is SquareState.BLANK
+
+
+def test_reader_bad_corners_give_verdict():
+    r = reader().read(frame().image, corners=np.zeros((3, 2)))
+    assert not r.quality.ok and "corners" in r.quality.verdict

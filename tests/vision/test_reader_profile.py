@@ -1,0 +1,92 @@
+"""Calibration profile file: round trip, clear errors; glyph classifier building with cross-validation."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from kiosk.vision.glyphs import GLYPH_PX, build_glyph_classifier
+from kiosk.vision.mlp import ModelError
+from kiosk.vision.profile import CalibrationProfile, ModelRef, ProfileError, load_profile
+
+
+def test_reader_profile_round_trip(tmp_path):
+    p = CalibrationProfile(tile_set="german", camera_matrix=np.eye(3) * 1000, distortion=np.array([-0.1, 0.01, 0, 0, 0]),
+                           image_size=(2028, 1520), board_mode="fixed",
+                           grid_corners_px=np.array([[1, 2], [3, 4], [5, 6], [7, 8]], np.float32),
+                           camera_settings={"exposure_us": 8000}, glyph_model=ModelRef(path="g.npz"))
+    f = tmp_path / "p.json"
+    p.save(f)
+    q = load_profile(f)
+    assert q.tile_set == "german" and q.board_mode == "fixed" and q.image_size == (2028, 1520)
+    assert np.allclose(q.camera_matrix, p.camera_matrix) and np.allclose(q.grid_corners_px, p.grid_corners_px)
+    assert q.camera_settings == {"exposure_us": 8000} and q.glyph_model.path == "g.npz"
+    with pytest.raises(ProfileError, match="g.npz"):
+        q.resolve(q.glyph_model)      # the referenced model file does not exist
+
+
+@pytest.mark.parametrize("content, message", [
+    ("{not json", "not valid JSON"),
+    ('{"format": "kiosk-vision-profile", "version": 99}', "version 99"),
+    ('{"format": "other"}', "not a kiosk vision profile"),
+    ('[1, 2]', "not a JSON object"),
+    ('{"format": "kiosk-vision-profile", "version": 1, "camera": {"matrix": [[1, 2]]}}', "camera.matrix"),
+    ('{"format": "kiosk-vision-profile", "version": 1, "board": {"mode": "fixed"}}', "fixed"),
+    ('{"format": "kiosk-vision-profile", "version": 1, "board": {"mode": "magic"}}', "board.mode"),
+])
+def test_reader_profile_errors_name_file_and_field(tmp_path, content, message):
+    f = tmp_path / "bad.json"
+    f.write_text(content, encoding="utf-8")
+    with pytest.raises(ProfileError, match=message) as exc:
+        load_profile(f)
+    assert "bad.json" in str(exc.value)
+
+
+def test_reader_profile_missing_file(tmp_path):
+    with pytest.raises(ProfileError, match="cannot read"):
+        load_profile(tmp_path / "nope.json")
+
+
+def _glyph(kind: str, rng) -> np.ndarray:
+    g = np.zeros((GLYPH_PX, GLYPH_PX), np.float32)
+    if kind == "I":
+        g[4:28, 14:18] = 1
+    elif kind == "L":
+        g[4:28, 8:12] = 1
+        g[24:28, 8:24] = 1
+    else:  # "O"
+        g[4:28, 6:10] = g[4:28, 22:26] = g[4:8, 6:26] = g[24:28, 6:26] = 1
+    return np.clip(g + rng.normal(0, 0.05, g.shape).astype(np.float32), 0, 1)
+
+
+def test_reader_build_glyph_classifier_reports_cross_validated_accuracy():
+    rng = np.random.default_rng(0)
+    samples = [(_glyph(k, rng), k) for k in "ILO" for _ in range(6)]
+    clf, acc = build_glyph_classifier(samples, folds=3, augment=2, epochs=40, hidden=32)
+    assert 0.9 <= acc <= 1.0
+    preds = clf.predict([_glyph("L", rng), np.rot90(_glyph("L", rng)).copy()])
+    assert [p.letter for p in preds] == ["L", "L"] and preds[1].turns == 1
+    with pytest.raises(ModelError, match="2 letters"):
+        build_glyph_classifier([(_glyph("I", rng), "I")], folds=0)
+    with pytest.raises(ModelError, match="upper-case"):
+        build_glyph_classifier([(_glyph("I", rng), "ii")], folds=0)
+
+
+def test_reader_profile_embedded_model_is_used(tmp_path):
+    from kiosk.rules.tiles import ENGLISH
+    from kiosk.vision.reader import BoardReader
+    rng = np.random.default_rng(0)
+    clf, _ = build_glyph_classifier([(_glyph(k, rng), k) for k in "ILO" for _ in range(3)], folds=0, epochs=5,
+                                    hidden=8)
+    p = CalibrationProfile(glyph_model=ModelRef(data=clf.to_text()))
+    f = tmp_path / "p.json"
+    p.save(f)
+    r = BoardReader(ENGLISH, load_profile(f))
+    assert r.glyphs.letters == ["I", "L", "O"]
+    d = json.loads(f.read_text())
+    d["glyph_model"]["data"] = "@@@"
+    f.write_text(json.dumps(d))
+    with pytest.raises(ModelError, match="base64"):
+        BoardReader(ENGLISH, load_profile(f))

@@ -1,0 +1,84 @@
+"""The reader on real photos from ../shared/photos (skipped only when ../shared is absent)."""
+
+from __future__ import annotations
+
+import configparser
+import json
+from functools import cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from kiosk.rules.tiles import GERMAN, load_tile_set
+from kiosk.vision.reader import BoardReader
+
+SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
+PHOTOS = SHARED / "photos"
+needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=f"../shared is absent ({SHARED}): real photos needed")
+
+# a fixed sample of late (crowded) frames, never among the first 5 used for calibration
+SAMPLE = [("game01", 27), ("game02", 25), ("game03", 30), ("game04", 24), ("game04", 27)]
+
+
+@cache
+def german_reader() -> BoardReader:
+    return BoardReader(GERMAN)
+
+
+def _truth(path: Path) -> list[str]:
+    return path.read_text(encoding="utf-8").split()
+
+
+def _corners(game: Path) -> np.ndarray:
+    ini = configparser.ConfigParser()
+    ini.read(game / "game.ini")
+    return np.float32(json.loads(ini["default"]["warp-coord"]))
+
+
+def _score(truth: list[str], got: list[str]) -> tuple[int, int, int]:
+    tiles = right = occ = 0
+    for tr, rr in zip(truth, got):
+        for a, b in zip(tr, rr):
+            if a != ".":
+                tiles += 1
+                right += a == b
+            occ += (a == ".") != (b == ".")
+    return tiles, right, occ
+
+
+@needs_shared
+@pytest.mark.slow
+def test_reader_real_scrabscrap_sample_frames():
+    tiles = right = occ = 0
+    report = []
+    for game, n in SAMPLE:
+        d = PHOTOS / "scrabscrap" / game
+        r = german_reader().read(cv2.imread(str(d / f"image-{n}.jpg")), _corners(d))
+        t, ok, o = _score(_truth(d / "truth" / f"image-{n}.txt"), r.grid())
+        tiles, right, occ = tiles + t, right + ok, occ + o
+        report.append(f"{game}/{n}: {ok}/{t} letters, {o} occupancy errors")
+    assert occ == 0, report
+    assert right / tiles >= 0.99, report
+
+
+@needs_shared
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["err-01", "err-11", "err-19"])
+def test_reader_real_lighting_frames_without_corners(name):
+    d = PHOTOS / "scrabscrap-lighting"
+    r = german_reader().read(cv2.imread(str(d / f"{name}.jpg")))
+    assert r.quality.board_found
+    tiles, right, occ = _score(_truth(d / "truth-err.txt"), r.grid())
+    assert occ == 0 and right >= tiles - 1, "\n".join(r.grid())
+
+
+@needs_shared
+@pytest.mark.slow
+def test_reader_real_empty_board_reads_empty():
+    img = cv2.imread(str(PHOTOS / "misc" / "empty-board.jpg"))
+    r = BoardReader(load_tile_set("english")).read(img)
+    grid = r.grid()
+    assert r.quality.board_found
+    assert all(ch == "." for row in grid for ch in row), "\n".join(grid)
