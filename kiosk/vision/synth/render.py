@@ -125,7 +125,7 @@ def paste_face(tex: np.ndarray, face: np.ndarray, centre_px: np.ndarray, angle: 
     size = face.shape[0]
     c, s = math.cos(angle), math.sin(angle)
     A = np.array([[c * sx, -s * sy], [s * sx, c * sy]])
-    r = int(math.ceil(size * max(sx, sy) * 0.75)) + 2
+    r = int(math.ceil(size / 2 * max(sx, sy) * (abs(c) + abs(s)))) + 2  # half the turned face's extent
     x0, y0 = int(centre_px[0]) - r, int(centre_px[1]) - r
     cs = (size - 1) / 2
     offset = np.array([centre_px[0] - x0, centre_px[1] - y0]) - A @ np.array([cs, cs])
@@ -302,16 +302,17 @@ def render_board(board: Board, *, seed: int, level: str | RealismParams = "typic
     key = (scene_seed, p, (w, h), geometry, tile_set.name, tuple(board.cells))
     if key in _TILED:  # the same board seen again by the same camera (a demo between moves)
         tex, turned = _TILED[key]
-        tex = tex.copy()
         meta["turned_tiles"] = dict(turned)
     else:
         tex = bt.image.copy()
         _draw_tiles(tex, bt, board, tile_set, scene.look, camera, p, scene_seed, np.array(scene.light_mm),
                     scene.shadow_softness_mm, scene.shadow_darkness, geometry, thickness, meta)
+        tex.setflags(write=False)
         if len(_TILED) >= 2:
             _TILED.pop(next(iter(_TILED)))
-        _TILED[key] = (tex.copy(), dict(meta["turned_tiles"]))
-    if rng.random() < p.racks_prob:
+        _TILED[key] = (tex, dict(meta["turned_tiles"]))
+    if rng.random() < p.racks_prob:  # drawn on a copy: the cached texture stays as it is
+        tex = tex.copy()
         meta["racks"] = draw_racks(tex, bt, rng, scene.look, tile_set, geometry, paste_face)
     t1 = time.perf_counter()
     mu, mv = _maps(scene, bt, tex.shape[1] / bt.ppm)
