@@ -32,10 +32,15 @@ def canvas_homography(h_img_to_canon: np.ndarray) -> np.ndarray:
 def warp_canvas(image: np.ndarray, h_img_to_canon: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(canvas BGR CANVAS_PX x CANVAS_PX x 3 uint8, inside mask CANVAS_PX^2 uint8 255 = seen by the camera)."""
     m = canvas_homography(h_img_to_canon)
-    canvas = cv2.warpPerspective(image, m, (CANVAS_PX, CANVAS_PX), flags=cv2.INTER_AREA,
+    canvas = cv2.warpPerspective(image, m, (CANVAS_PX, CANVAS_PX), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE)
-    ones = np.full(image.shape[:2], 255, np.uint8)
-    inside = cv2.warpPerspective(ones, m, (CANVAS_PX, CANVAS_PX), flags=cv2.INTER_NEAREST)
+    # the frame's outline mapped into the canvas (cheaper than warping a full-size mask)
+    h, w = image.shape[:2]
+    outline = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float32).reshape(-1, 1, 2)
+    poly = cv2.perspectiveTransform(outline, m).reshape(-1, 2)
+    inside = np.zeros((CANVAS_PX, CANVAS_PX), np.uint8)
+    if np.all(np.isfinite(poly)) and np.abs(poly).max() < 1e6:
+        cv2.fillPoly(inside, [np.round(poly).astype(np.int32)], 255)
     return canvas, inside
 
 

@@ -111,6 +111,8 @@ def normalise_glyph(grey: np.ndarray) -> np.ndarray | None:
 
 _BINS = 9
 _GRID = 6
+_CY = (np.arange(GLYPH_PX) * _GRID) // GLYPH_PX
+_CELL_INDEX = (_CY[:, None] * _GRID + _CY[None, :]).ravel()
 
 
 def glyph_features(glyph: np.ndarray) -> np.ndarray:
@@ -120,12 +122,11 @@ def glyph_features(glyph: np.ndarray) -> np.ndarray:
     gy = cv2.Sobel(glyph, cv2.CV_32F, 0, 1, ksize=3)
     mag, ang = cv2.cartToPolar(gx, gy, angleInDegrees=True)
     b = (ang * (_BINS / 360.0)).astype(np.int32) % _BINS
-    hist = np.zeros((_GRID, _GRID, _BINS), np.float32)
-    cy = (np.arange(GLYPH_PX) * _GRID) // GLYPH_PX
-    cell_index = (cy[:, None] * _GRID + cy[None, :]).ravel()
-    np.add.at(hist.reshape(-1, _BINS), (cell_index, b.ravel()), mag.ravel())
+    flat = _CELL_INDEX * _BINS + b.ravel()
+    hist = np.bincount(flat, weights=mag.ravel(), minlength=_GRID * _GRID * _BINS).astype(np.float32)
+    hist = hist.reshape(_GRID, _GRID, _BINS)
     hist /= np.linalg.norm(hist, axis=2, keepdims=True) + 1e-3
-    small = cv2.resize(glyph, (8, 8), interpolation=cv2.INTER_AREA)
+    small = glyph.reshape(8, GLYPH_PX // 8, 8, GLYPH_PX // 8).mean(axis=(1, 3))
     return np.concatenate([hist.ravel(), small.ravel()]).astype(np.float32)
 
 

@@ -69,34 +69,62 @@ def _detector(name: str) -> cv2.aruco.ArucoDetector:
     return _DETECTORS[name]
 
 
-def find_markers(gray: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY,
-                 max_side_px: int = 1400) -> np.ndarray | None:
-    """Homography from the ArUco corner markers, or None when fewer than 3 of the 4 are found.
-
-    ``gray``: H x W uint8. The frame is searched at most ``max_side_px`` on its long side (speed).
-    With 3 markers the 12 marker corners still fix the homography.
-    """
-    scale = min(1.0, max_side_px / max(gray.shape[:2]))
-    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
-    corners, ids, _ = _detector(geometry.aruco_dictionary).detectMarkers(small)
-    if ids is None:
+def _markers_to_homography(found: dict[int, np.ndarray], geometry: BoardGeometry) -> np.ndarray | None:
+    if len(found) < 3:
         return None
-    img_pts, mm_pts = [], []
-    seen = set()
-    for c, i in zip(corners, ids.ravel()):
-        i = int(i)
-        if i in geometry.marker_ids and i not in seen:
-            seen.add(i)
-            img_pts.append(c.reshape(4, 2) / scale)
-            mm_pts.append(geometry.marker_corners_mm(geometry.marker_ids.index(i)))
-    if len(seen) < 3:
-        return None
-    src = np.concatenate(img_pts).astype(np.float32)
-    mm = np.concatenate(mm_pts).astype(np.float32)
+    ids = sorted(found)
+    src = np.concatenate([found[i] for i in ids]).astype(np.float32)
+    mm = np.concatenate([geometry.marker_corners_mm(geometry.marker_ids.index(i)) for i in ids]).astype(np.float32)
     px_per_mm = SIZE * WARP_CELL_PX / geometry.grid_mm
     dst = mm * px_per_mm + warp_grid_corners()[0]
     h, _ = cv2.findHomography(src, dst, 0)
     return None if h is None else h.astype(np.float64)
+
+
+def _detect(gray: np.ndarray, geometry: BoardGeometry, scale: float, offset: tuple[int, int] = (0, 0)
+            ) -> dict[int, np.ndarray]:
+    small = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else gray
+    corners, ids, _ = _detector(geometry.aruco_dictionary).detectMarkers(small)
+    found: dict[int, np.ndarray] = {}
+    if ids is not None:
+        for c, i in zip(corners, ids.ravel()):
+            if int(i) in geometry.marker_ids and int(i) not in found:
+                found[int(i)] = c.reshape(4, 2) / scale + np.array(offset, np.float32)
+    return found
+
+
+def find_markers(gray: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY, max_side_px: int = 1100,
+                 previous: np.ndarray | None = None) -> np.ndarray | None:
+    """Homography from the ArUco corner markers, or None when fewer than 3 of the 4 are found.
+
+    ``gray``: H x W uint8. The frame is searched at most ``max_side_px`` on its long side (speed). With
+    ``previous`` (the last homography of a steady camera) only small windows around the predicted markers are
+    searched first, at full resolution; the whole frame is searched when that fails. With 3 markers the 12
+    marker corners still fix the homography.
+    """
+    if previous is not None:
+        inv = np.linalg.inv(previous)
+        px_per_mm = SIZE * WARP_CELL_PX / geometry.grid_mm
+        found: dict[int, np.ndarray] = {}
+        hgt, wid = gray.shape[:2]
+        for k, mid in enumerate(geometry.marker_ids):
+            c_mm = geometry.marker_corners_mm(k) * px_per_mm + warp_grid_corners()[0]
+            c_img = cv2.perspectiveTransform(c_mm.reshape(-1, 1, 2).astype(np.float64), inv).reshape(-1, 2)
+            side = float(np.ptp(c_img[:, 0]) + np.ptp(c_img[:, 1])) / 2
+            x0, y0 = np.floor(c_img.min(axis=0) - side).astype(int)
+            x1, y1 = np.ceil(c_img.max(axis=0) + side).astype(int)
+            x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, wid), min(y1, hgt)
+            if x1 - x0 < 16 or y1 - y0 < 16:
+                continue
+            roi = np.ascontiguousarray(gray[y0:y1, x0:x1])
+            hit = _detect(roi, geometry, 1.0, (x0, y0))
+            if mid in hit:
+                found[mid] = hit[mid]
+        h = _markers_to_homography(found, geometry)
+        if h is not None:
+            return h
+    scale = min(1.0, max_side_px / max(gray.shape[:2]))
+    return _markers_to_homography(_detect(gray, geometry, scale), geometry)
 
 
 # ---------------------------------------------------------------- grid lines

@@ -85,6 +85,7 @@ class BoardReader:
         self.glyphs = self._load_glyphs()
         self.occupancy = self._load_occupancy()
         self._undistort_maps: tuple[tuple[int, int], np.ndarray, np.ndarray] | None = None
+        self._last_markers: np.ndarray | None = None   # steady camera: look for the markers where they were
 
     def _load_glyphs(self) -> GlyphClassifier:
         ref = self.profile.resolve(self.profile.glyph_model) if self.profile else None
@@ -133,7 +134,8 @@ class BoardReader:
                 return p.homography, "fixed"
             return locate.homography_from_grid_corners(p.grid_corners_px), "fixed"
         if p is None or p.board_mode == "markers":
-            h = locate.find_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))
+            h = locate.find_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), previous=self._last_markers)
+            self._last_markers = h
             if h is not None:
                 return h, "markers"
         return locate.find_grid(frame), "grid"
