@@ -241,10 +241,12 @@ class _Referee:
                 break
             truth = self.truth(p.move)
             squares = k.view.problem_squares
+            details = list(dict.fromkeys(a.detail for a in k.view.problem))
             self.out(f"  move {p.move}: the kiosk asks the judge: {k.view.problem_text} "
-                     f"({', '.join(a.detail for a in k.view.problem) or 'no squares'})")
+                     f"({'; '.join(details[:3]) or 'no squares'})")
             if truth is None or not squares or attempt == 2:
                 break
+            self.clock.advance(10_000)  # the judge comes and looks
             k.act("judge_unlock", pin=PIN)
             for sq in squares:
                 k.act("correct", square=sq, char=truth[sq])

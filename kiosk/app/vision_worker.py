@@ -42,7 +42,7 @@ class StableReading:
 class _Request:
     ticket: int
     since_ms: int
-    deadline_ms: int
+    deadline: float  # time.monotonic() s
     frames: int = 0
 
 
@@ -61,7 +61,7 @@ class VisionWorker:
         read: frame (BGR uint8 HxWx3) -> :class:`BoardReading` (the board reader, already set up).
         stable_frames: successive agreeing readings needed (>= 1).
         interval_ms: pause between frames while no request waits (ms).
-        timeout_ms: a request not answered within this time fails with the reason (ms).
+        timeout_ms: a request not answered within this much wall-clock time fails with the reason (ms).
         clock: monotonic ms (injectable for tests).
     """
 
@@ -109,7 +109,7 @@ class VisionWorker:
         with self._lock:
             self._ticket += 1
             self._requests.append(_Request(self._ticket, now if since_ms is None else since_ms,
-                                           now + self.timeout_ms))
+                                           time.monotonic() + self.timeout_ms / 1000))
             ticket = self._ticket
         self._wake.set()
         return ticket
@@ -175,11 +175,11 @@ class VisionWorker:
         self._fail_due(self.last_error or "the board did not keep still", (time.perf_counter() - t0) * 1000)
 
     def _fail_due(self, why: str, _spent: float = 0.0) -> None:
-        now = self.clock()
+        now, wall = self.clock(), time.monotonic()
         with self._lock:
             keep = []
             for r in self._requests:
-                if now >= r.deadline_ms:
+                if wall >= r.deadline:
                     self._done.append(StableReading(r.ticket, None, now, f"no stable reading within "
                                                     f"{self.timeout_ms / 1000:.0f} s: {why}", 0.0, r.frames))
                 else:

@@ -65,7 +65,7 @@ class Clock:
 def make_kiosk(tmp: Path, preset: str = "nsf", stable_frames: int = 2):  # type: ignore[no-untyped-def]
     clock = Clock()
     table = GridTable(clock)
-    worker = VisionWorker(table, read_grid, stable_frames=stable_frames, timeout_ms=5_000, clock=clock)
+    worker = VisionWorker(table, read_grid, stable_frames=stable_frames, timeout_ms=1_000, clock=clock)
     session = GameSession.open(tmp / "journal.sqlite")
     kiosk = Kiosk(session, worker, None, PinGate(PIN), clock)
     res = kiosk.start_game(load_preset(preset).to_dict(), ("Ann", "Bob"))
