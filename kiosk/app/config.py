@@ -14,6 +14,11 @@ Config file (TOML)::
     [vision]
     profile = "/etc/scrabble-kiosk/calibration"   # the reader's calibration profile (optional)
     stable_frames = 2
+    [stream]                          # optional: publish the game
+    board = 7                         # table number
+    delay_s = 120                     # public channel delay
+    mqtt_host = "desk.local"          # MQTT tournament bus (optional)
+    live_port = 8080                  # live web page on this port (optional)
     [devices]                         # passed to kiosk.devices.factory.build_devices
     buttons = {backend = "gpio"}
     camera = {backend = "picamera2"}
@@ -56,10 +61,12 @@ class KioskConfig:
     profile: str | None = None
     stable_frames: int = 2
     devices: dict[str, Any] = field(default_factory=dict)
+    stream: dict[str, Any] = field(default_factory=dict)
 
 
 _KNOWN = {"table": {"players", "preset", "judge_pin", "journal", "tiles"}, "screen": {"size", "fullscreen"},
-          "vision": {"profile", "stable_frames"}, "devices": None}
+          "vision": {"profile", "stable_frames"}, "stream": {"board", "delay_s", "mqtt_host", "mqtt_port",
+                                                             "live_port"}, "devices": None}
 
 
 def load_config(path: str | Path) -> KioskConfig:
@@ -119,4 +126,11 @@ def load_config(path: str | Path) -> KioskConfig:
             raise ConfigError(f"{p}: vision.stable_frames: expected a whole number 1..10")
         cfg.stable_frames = v["stable_frames"]
     cfg.devices = dict(data.get("devices", {}))
+    st = dict(data.get("stream", {}))
+    for key in ("board", "delay_s", "mqtt_port", "live_port"):
+        if key in st and (isinstance(st[key], bool) or not isinstance(st[key], int) or st[key] < 0):
+            raise ConfigError(f"{p}: stream.{key}: expected a whole number >= 0")
+    if "mqtt_host" in st and not isinstance(st["mqtt_host"], str):
+        raise ConfigError(f"{p}: stream.mqtt_host: expected a host name")
+    cfg.stream = st
     return cfg

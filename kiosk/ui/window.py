@@ -13,11 +13,13 @@ from kiosk.ui.app import KioskUI
 class DemoWindow:
     """Opens the display at ``size`` px; :meth:`frame` (called every loop turn) handles input and redraws.
 
-    ``keys``: an optional handler for key events (the keyboard clock buttons).
+    ``keys``: an optional handler for key events (the keyboard clock buttons); ``players`` / ``preset``: the
+    new-game screen's defaults.
     """
 
     def __init__(self, size: tuple[int, int] = (800, 480), fullscreen: bool = False,
-                 keys: Callable[[pygame.event.Event], object] | None = None, fps: int = 30) -> None:
+                 keys: Callable[[pygame.event.Event], object] | None = None, fps: int = 30,
+                 players: tuple[str, ...] = ("Player 1", "Player 2"), preset: str = "nsf") -> None:
         pygame.display.init()
         pygame.font.init()
         flags = pygame.FULLSCREEN if fullscreen else 0
@@ -27,11 +29,13 @@ class DemoWindow:
         self.ui: KioskUI | None = None
         self.clock = pygame.time.Clock()
         self.fps = fps
+        self.players = (players[0], players[1])
+        self.preset = preset
 
     def frame(self, kiosk: Kiosk) -> bool:
         """One turn: events, draw, flip. Returns False when the window was closed."""
         if self.ui is None or self.ui.kiosk is not kiosk:
-            self.ui = KioskUI(kiosk, surface=self.display)
+            self.ui = KioskUI(kiosk, surface=self.display, players=self.players, preset=self.preset)
         for event in pygame.event.get():
             if event.type == pygame.QUIT:
                 return False

@@ -1,0 +1,174 @@
+"""``kiosk run``: one table with the backends its config names (Pi hardware), in one event loop.
+
+The loop (about 30 turns a second) takes the clock buttons' presses (stamped when they happened), the
+touchscreen's taps, the vision worker's readings and the referee's due time events, in that order, on this one
+thread; the journaled session sees every event first, then the screen and the stream. Every few seconds it
+writes a heartbeat (so a restart charges the downtime to nobody), shows the clocks on the clock display and
+tells systemd's watchdog that the loop is alive.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+from kiosk.app.config import KioskConfig
+from kiosk.app.kiosk import SIDE_PLAYER, Kiosk
+from kiosk.app.pin import PinGate
+from kiosk.app.reader import ReaderUnavailable, make_reader
+from kiosk.app.vision_worker import VisionWorker
+from kiosk.devices.health import monotonic_ms
+from kiosk.referee.presets import PresetError, bundled_presets, load_preset
+from kiosk.rules.tiles import load_tile_set
+from kiosk.store import GameSession, JournalError
+
+log = logging.getLogger("kiosk.run")
+
+
+def wall_ms() -> int:
+    """The kiosk's clock for events: wall-clock ms (survives a reboot, unlike the monotonic clock)."""
+    return int(time.time() * 1000)
+
+
+def _stream(cfg: KioskConfig, session: GameSession) -> tuple[Any, list[Callable[..., None]]]:
+    if not cfg.stream:
+        return None, []
+    from kiosk.stream import LiveServer, MqttConfig, MqttPublisher, OverlayWriter, StreamHub
+
+    hub = StreamHub(board=int(cfg.stream.get("board", 0)), delay_ms=int(cfg.stream.get("delay_s", 0)) * 1000)
+    if cfg.stream.get("mqtt_host"):
+        hub.add_sink(MqttPublisher(MqttConfig(host=cfg.stream["mqtt_host"], port=int(cfg.stream.get("mqtt_port", 1883)),
+                                              board=int(cfg.stream.get("board", 0)))).start())
+    if cfg.stream.get("live_port"):
+        overlay = OverlayWriter(None, board=int(cfg.stream.get("board", 0)))
+        hub.add_sink(overlay)
+        hub.add_sink(LiveServer(overlay, host="0.0.0.0", port=int(cfg.stream["live_port"])).start())
+    hub.seed(session.referee.events)
+    hub.start()
+    return hub, [lambda ev, st: hub.publish(ev)]
+
+
+def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | None = None) -> int:
+    """Run the table until the window closes (or ``max_seconds``). Returns the exit code; problems are logged
+    and shown, never raised (a device that fails is reported "down" and the kiosk goes on without it)."""
+    from kiosk.devices import KeyboardButtons, build_devices
+    from kiosk.devices.factory import DeviceConfigError
+    from kiosk.devices.sdnotify import SdNotifier, start_watchdog
+
+    try:
+        preset = load_preset(cfg.preset)
+        tile_set = load_tile_set(cfg.tiles or preset.tile_set)
+    except (PresetError, ValueError) as exc:
+        print(f"kiosk run: {exc}")
+        return 2
+    try:
+        session = GameSession.open(cfg.journal)
+    except JournalError as exc:
+        print(f"kiosk run: journal: {exc}")
+        return 2
+    try:
+        devices = build_devices(cfg.devices)
+    except DeviceConfigError as exc:
+        print(f"kiosk run: config [devices]: {exc}")
+        session.close()
+        return 2
+    resumed = session.resume(wall_ms())
+    if resumed is not None:
+        log.info("resumed game %s: %s", session.game, resumed.reason or "ok")
+    profile = None
+    if cfg.profile:
+        from kiosk.vision.profile import ProfileError, load_profile
+
+        try:
+            profile = load_profile(cfg.profile)
+        except ProfileError as exc:
+            print(f"kiosk run: calibration profile: {exc}")
+            session.close()
+            devices.close()
+            return 2
+    vision = None
+    try:
+        vision = VisionWorker(devices.camera, make_reader(tile_set, profile), stable_frames=cfg.stable_frames,
+                              clock=wall_ms).start()
+    except ReaderUnavailable as exc:
+        print(f"kiosk run: {exc}: moves must be entered by the judge")
+    hub, listeners = _stream(cfg, session)
+    kiosk = Kiosk(session, vision, _lexicon(), PinGate(cfg.judge_pin), wall_ms, listeners)
+    window = None
+    screen = not headless and bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or cfg.fullscreen)
+    if not session.in_game and not screen:  # no new-game screen: the config's players start at once
+        res = kiosk.start_game(preset.to_dict(), cfg.players)
+        log.info("new game %s vs %s under %s: %s", *cfg.players, preset.name, res.reason or "ok")
+    if screen:
+        from kiosk.ui.window import DemoWindow
+
+        keys = devices.buttons.handle_event if isinstance(devices.buttons, KeyboardButtons) else None
+        window = DemoWindow(cfg.size, fullscreen=cfg.fullscreen, keys=keys, players=cfg.players,
+                            preset=preset.name if preset.name in bundled_presets() else "nsf")
+    notifier = SdNotifier()
+    watchdog = start_watchdog(notifier)
+    notifier.ready("kiosk running")
+    start = time.monotonic()
+    last_beat = 0.0
+    try:
+        while max_seconds is None or time.monotonic() - start < max_seconds:
+            for press in devices.buttons.poll():
+                ago = max(0, monotonic_ms() - press.timestamp_ms)
+                outcome = kiosk.press(press.side, wall_ms() - ago)
+                log.info("press %s: %s", press.side, outcome)
+            if window is not None and not window.frame(kiosk):
+                break
+            kiosk.poll()
+            now = time.monotonic()
+            if now - last_beat >= 5:
+                last_beat = now
+                session.heartbeat(kiosk.now())
+                _show_clocks(kiosk, devices.display)
+            if watchdog is not None:
+                watchdog.progress()
+            if window is None:
+                time.sleep(0.03)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        notifier.stopping()
+        if watchdog is not None:
+            watchdog.stop()
+        if vision is not None:
+            vision.stop()
+        if hub is not None:
+            hub.stop()
+        if window is not None:
+            window.close()
+        devices.close()
+        session.close()
+    return 0
+
+
+def _show_clocks(kiosk: Kiosk, display: Any) -> None:
+    st = kiosk.state
+    if len(st.players) != 2:
+        return
+    rem = [kiosk.remaining_ms(p) for p in range(2)]
+    if rem[0] is None or rem[1] is None:
+        return
+    try:
+        display.show(max(rem[0], -rem[0]), max(rem[1], -rem[1]), rem[0] < 0, rem[1] < 0)
+    except Exception:  # the display is a nicety: never stop the referee for it
+        log.exception("clock display failed")
+
+
+def _lexicon() -> Any:
+    try:
+        from kiosk.rules.lexicon import default_lexicon
+
+        return default_lexicon()
+    except Exception as exc:  # the judge still rules; he only loses the suggestion
+        log.warning("no lexicon for challenge suggestions: %s", exc)
+        return None
+
+
+__all__ = ["SIDE_PLAYER", "run_table", "wall_ms"]

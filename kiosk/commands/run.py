@@ -1,0 +1,30 @@
+"""``kiosk run``: run one table with the backends its config file names (the Raspberry Pi kiosk)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+NAME = "run"
+HELP = "run a table: clock buttons, camera, board reader, referee, touchscreen, journal (config file)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, required=True, help="the table's config file (TOML)")
+    parser.add_argument("--headless", action="store_true", help="no screen (buttons and camera only)")
+    parser.add_argument("--seconds", type=float, help="stop after this many seconds (tests)")
+
+
+def run(args: argparse.Namespace) -> int:
+    import logging
+
+    from kiosk.app.config import ConfigError, load_config
+    from kiosk.app.table import run_table
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    try:
+        cfg = load_config(args.config)
+    except ConfigError as exc:
+        print(f"kiosk run: {exc}")
+        return 2
+    return run_table(cfg, headless=args.headless, max_seconds=args.seconds)
