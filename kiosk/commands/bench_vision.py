@@ -3,7 +3,8 @@
 Renders ``--frames`` positions of ../shared/corpus/gcg games per realism level with the synthetic camera,
 reads each with :class:`kiosk.vision.reader.BoardReader`, prints the vision issue's figures (occupancy, letter,
 blank, whole-board accuracy, unsure share of errors) against the bars, and writes a confusion matrix PNG,
-a breakdown by style and annotated PNGs of frames with errors into ``--out``. Exit 0 when the bars are met.
+annotated PNGs of frames with errors and every frame's truth, reading and render details
+(``frames-LEVEL.jsonl``) into ``--out``. Exit 0 when the bars are met.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    import json
     import multiprocessing as mp
     import time
 
@@ -94,9 +96,14 @@ def run(args: argparse.Namespace) -> int:
         tally, ok_only = bench.Tally(), bench.Tally()
         failed: list[bench.FrameResult] = []
         t0 = time.perf_counter()
-        with ctx.Pool(args.workers) as pool:
+        log = (args.out / f"frames-{level}.jsonl").open("w", encoding="utf-8")
+        with log, ctx.Pool(args.workers) as pool:
             for n, fr in enumerate(pool.imap_unordered(bench.read_one, tasks, chunksize=2), 1):
                 tally.add(fr)
+                log.write(json.dumps({"index": fr.index, "source": samples[fr.index].source, "verdict": fr.verdict,
+                                      "truth": fr.truth, "read": fr.read, "occluded": sorted(fr.occluded),
+                                      "wrong": fr.wrong_squares(), "read_ms": round(fr.read_ms, 1),
+                                      "meta": fr.meta}, default=str) + "\n")
                 if fr.verdict == "ok":
                     ok_only.add(fr)
                 if fr.wrong_squares():
