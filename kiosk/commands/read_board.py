@@ -24,6 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tiles", choices=("english", "german"), default=None,
                         help="tile set (default: the profile's, else english)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of grids")
+    parser.add_argument("--annotate", metavar="DIR",
+                        help="also write DIR/NAME.read.png: the board as read, doubtful squares in red")
 
 
 def parse_corners(text: str):  # -> np.ndarray (4x2 float32)
@@ -97,6 +99,15 @@ def run(args: argparse.Namespace) -> int:
             continue
         reading = reader.read(img, corners)
         grid = reading.grid()
+        if args.annotate:
+            from pathlib import Path
+
+            from kiosk.vision.annotate import write_annotated_png
+            try:
+                Path(args.annotate).mkdir(parents=True, exist_ok=True)
+                write_annotated_png(img, reading, Path(args.annotate) / (Path(path).stem + ".read.png"))
+            except OSError as exc:
+                print(f"kiosk read-board: --annotate {args.annotate}: {exc}", file=sys.stderr)
         t = reading.timings_ms
         if args.json:
             results.append({

@@ -24,7 +24,7 @@ from kiosk.vision.mlp import Classifier, ModelError
 
 GLYPH_PX = 32
 MIN_CONTRAST = 12          # grey levels between tile face and ink below which the tile shows no glyph
-MIN_REL_CONTRAST = 0.3     # ... and as a fraction of the brightest grey level in the tile's middle
+MIN_REL_CONTRAST = 0.2     # ... and as a fraction of the brightest grey level in the tile's middle
 MIN_INK_FRACTION = 0.012   # ink pixels (fraction of the crop) below which the tile is a blank
 BLANK = "?"
 

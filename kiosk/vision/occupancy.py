@@ -16,6 +16,7 @@ from kiosk.vision.geometry import SIZE
 from kiosk.vision.mlp import Classifier, ModelError
 
 N_FEATURES = 16
+MIN_TILE_SEPARATION = 0.6  # log-colour distance between tiles and plain squares for the colour vote
 _EPS_FRACTION = 0.35
 
 
@@ -127,8 +128,11 @@ def nearest_colour_says_tile(f: np.ndarray) -> np.ndarray:
     """
     d_empty = f[:, 3]
     d_tile = f[:, 14]
-    known = ~np.isclose(d_tile, 2.0)
     out = np.zeros(len(f), np.int8)
+    known = ~np.isclose(d_tile, 2.0)
+    # only when the tiles stand out from the board (cream on green: yes; tan wood on a tan board: no)
+    if not known.any() or float(np.median(d_tile[PREMIUM_CLASSES == "."])) < MIN_TILE_SEPARATION:
+        return out
     out[known & (d_tile * 2.0 < d_empty)] = 1
     out[known & (d_empty * 2.0 < d_tile)] = -1
     return out
