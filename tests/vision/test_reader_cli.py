@@ -58,3 +58,12 @@ def test_reader_cli_missing_file(capsys, tmp_path):
     rc = main(["read-board", str(tmp_path / "missing.jpg")])
     err = capsys.readouterr().err
     assert rc == 1 and "missing.jpg" in err
+
+
+def test_reader_cli_annotate_writes_png(board_png, capsys, tmp_path):
+    path, truth = board_png
+    rc = main(["read-board", str(path), "--annotate", str(tmp_path / "ann")])
+    capsys.readouterr()
+    png = tmp_path / "ann" / "board.read.png"
+    img = cv2.imread(str(png))
+    assert rc == 0 and img is not None and img.shape[1] == 2 * img.shape[0]
