@@ -94,6 +94,7 @@ class KioskView:
     waiting: bool = False
     judge_until: int = 0
     corrections: dict[int, str] = field(default_factory=dict)
+    confirmed: dict[int, str] = field(default_factory=dict)
     removal_left: tuple[int, ...] = ()
 
 
@@ -150,7 +151,7 @@ class Kiosk:
         if res.accepted:
             st = self.session.state
             if isinstance(event, BlankDesignated) and st.phase != DESIGNATING:
-                self.view.corrections = {}
+                self._promote_corrections()
             for fn in self.listeners:
                 try:
                     fn(event, st)
@@ -224,9 +225,10 @@ class Kiosk:
             res = self.apply(Pass(t=t, player=player))
             return "pass" if res else res.reason
         grid = list(reading.grid())
-        if self.view.corrections:
+        fixes = {**self._confirmed_now(), **self.view.corrections}
+        if fixes:
             chars = list("".join(grid))
-            for sq, ch in self.view.corrections.items():
+            for sq, ch in fixes.items():
                 chars[sq] = ch
             grid = ["".join(chars[r * 15:(r + 1) * 15]) for r in range(15)]
         change = self.board_change(grid)
@@ -262,7 +264,7 @@ class Kiosk:
             self.view.problem_squares = ()
             self.view.needs_judge = False
             if self.state.phase != DESIGNATING:  # the judge's corrections hold until the move is complete
-                self.view.corrections = {}
+                self._promote_corrections()
             lp = self.state.last_play
             self.view.message = ""
             if lp is not None and self.state.history and self.state.history[-1].kind == "play":
@@ -403,17 +405,47 @@ class Kiosk:
         return Result(True, self.view.message)
 
     def _correct(self, square: int, char: str) -> Result:
-        """Judge: what the camera should have read on ``square`` for the next press ("." empty, letter, "?")."""
+        """Judge: what the camera should have read on ``square`` ("." empty, letter, "?" blank).
+
+        A correction that confirms a tile already on the referee's board holds as long as that tile stays (the
+        camera keeps missing it, e.g. a blank); any other correction holds for the move being read."""
         if not 0 <= square < 225:
             return Result(False, f"square {square} is not on the board", "bad_input")
         ch = char.upper() if char not in (".", "?") else char
         if len(ch) != 1:
             return Result(False, "correct: one character (letter, '?' blank or '.' empty)", "bad_input")
-        self.view.corrections[square] = ch
+        have = self.state.board[square]
+        if have and ch == ("?" if have.islower() else have):
+            self.view.confirmed[square] = ch
+            if self.vision is not None:
+                self.vision.set_overrides(self._confirmed_now())
+        else:
+            self.view.corrections[square] = ch
         self.view.problem_squares = tuple(s for s in self.view.problem_squares if s != square)
         self.view.message = f"judge: {square_name(square)} is {ch}; press the clock again"
         log.info("judge correction %s -> %s", square_name(square), ch)
         return Result(True, self.view.message)
+
+    def _promote_corrections(self) -> None:
+        """The move is complete: corrections that put a tile now on the referee's board keep holding (the
+        camera missed that tile once, it will likely miss it again); the others end with the move."""
+        board = self.state.board
+        for sq, ch in self.view.corrections.items():
+            if board[sq] and ch == ("?" if board[sq].islower() else board[sq]):
+                self.view.confirmed[sq] = ch
+        self.view.corrections = {}
+        if self.vision is not None:
+            self.vision.set_overrides(self._confirmed_now())
+
+    def _confirmed_now(self) -> dict[int, str]:
+        """The judge's confirmations whose tile is still on the referee's board."""
+        board = self.state.board
+        keep = {sq: ch for sq, ch in self.view.confirmed.items() if board[sq]}
+        if len(keep) != len(self.view.confirmed):
+            self.view.confirmed = keep
+            if self.vision is not None:
+                self.vision.set_overrides(keep)
+        return keep
 
     # -------------------------------------------------------------------------------------------- misc
     def board_change(self, grid: list[str]) -> BoardDiff:

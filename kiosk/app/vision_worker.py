@@ -2,8 +2,8 @@
 
 The worker captures and reads frames continuously (paced by ``interval_ms`` while nobody waits) and keeps the
 latest readings. The event loop asks :meth:`VisionWorker.request` for a *stable* reading after a clock press
-and polls :meth:`VisionWorker.results`: a stable reading is ``stable_frames`` successive readings that agree
-square for square, all of usable frames, the newest from a frame captured at or after the press. When the
+and polls :meth:`VisionWorker.results`: a stable reading fuses the latest usable frames square by square (most
+of them agree on every square, and the newest, captured at or after the press, contradicts none). When the
 board was already still before the press, that is one capture and one reading after the press.
 """
 
@@ -17,7 +17,15 @@ from typing import Any
 
 from kiosk.devices.camera import CameraError
 from kiosk.devices.health import monotonic_ms
-from kiosk.vision.reading import BoardReading
+from kiosk.vision.reading import (
+    BLANK_CHAR,
+    EMPTY_CHAR,
+    UNSURE_CHAR,
+    UNSURE_SQUARE,
+    BoardReading,
+    SquareReading,
+    SquareState,
+)
 
 
 @dataclass(frozen=True)
@@ -50,7 +58,16 @@ class _Request:
 class _Latest:
     reading: BoardReading | None = None
     frame_ms: int = 0
-    run: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)
+    run: list[tuple[int, tuple[str, ...], BoardReading]] = field(default_factory=list)
+
+
+def _square_of(ch: str) -> SquareReading:
+    """The square reading the judge settled: ``.`` empty, ``?`` blank, else a lettered tile."""
+    if ch == EMPTY_CHAR:
+        return SquareReading(SquareState.EMPTY, None, 1.0)
+    if ch == BLANK_CHAR:
+        return SquareReading(SquareState.BLANK, None, 1.0)
+    return SquareReading(SquareState.TILE, ch.upper(), 1.0)
 
 
 class VisionWorker:
@@ -59,7 +76,8 @@ class VisionWorker:
     Args:
         camera: a :class:`kiosk.devices.camera.Camera` (capture -> (ms, BGR frame); raises CameraError).
         read: frame (BGR uint8 HxWx3) -> :class:`BoardReading` (the board reader, already set up).
-        stable_frames: successive agreeing readings needed (>= 1).
+        stable_frames: how many of the latest frames must agree on each square (>= 1); the worker weighs
+            ``stable_frames + 1`` frames (one doubtful frame per square is outvoted; see :meth:`_fuse`).
         interval_ms: pause between frames while no request waits (ms).
         timeout_ms: a request not answered within this much wall-clock time fails with the reason (ms).
         clock: monotonic ms (injectable for tests).
@@ -72,6 +90,7 @@ class VisionWorker:
         self.camera = camera
         self.read = read
         self.stable_frames = stable_frames
+        self.window = stable_frames + 1 if stable_frames > 1 else 1
         self.interval_ms = interval_ms
         self.timeout_ms = timeout_ms
         self.clock = clock
@@ -85,6 +104,7 @@ class VisionWorker:
         self._thread: threading.Thread | None = None
         self.last_error = ""
         self.frames_read = 0
+        self._overrides: dict[int, str] = {}
         self._last_frame: Any = None
         self._last_frame_ms = -1
 
@@ -151,28 +171,68 @@ class VisionWorker:
             return
         read_ms = (time.perf_counter() - t1) * 1000
         self.frames_read += 1
-        grid = tuple(reading.grid()) if reading.quality.ok else None
+        grid = self._apply_overrides(reading.grid()) if reading.quality.ok else None
         with self._lock:
             lt = self._latest
             lt.reading, lt.frame_ms = reading, frame_ms
             if grid is None:
-                lt.run = []
                 self.last_error = f"frame not usable: {reading.quality.verdict}"
-            elif lt.run and lt.run[-1][1] == grid:
-                lt.run.append((frame_ms, grid))
+                fused, agreed = None, False
             else:
-                lt.run = [(frame_ms, grid)]
-            del lt.run[:-self.stable_frames]
-            stable = len(lt.run) >= self.stable_frames
+                lt.run.append((frame_ms, grid, reading))
+                del lt.run[:-self.window]
+                fused, agreed = self._fuse(lt.run)
+                if not agreed:
+                    self.last_error = "the frames disagree (the board is moving, or squares are doubtful)"
             keep = []
             for r in self._requests:
-                r.frames += 1
-                if stable and frame_ms >= r.since_ms:
-                    self._done.append(StableReading(r.ticket, reading, frame_ms, "", read_ms, r.frames))
+                if frame_ms >= r.since_ms and grid is not None:
+                    r.frames += 1
+                # frames that keep disagreeing after the press: their disputed squares go to the judge
+                settled = agreed or r.frames >= 2 * self.window + 1
+                if fused is not None and settled and frame_ms >= r.since_ms:
+                    self._done.append(StableReading(r.ticket, fused, frame_ms, "", read_ms, r.frames))
                 else:
                     keep.append(r)
             self._requests = keep
         self._fail_due(self.last_error or "the board did not keep still", (time.perf_counter() - t0) * 1000)
+
+    def _fuse(self, run: list[tuple[int, tuple[str, ...], BoardReading]]) -> tuple[BoardReading | None, bool]:
+        """The reading of the last frames and whether they agree (None until ``window`` frames are in).
+
+        Square by square, the character most of the ``window`` frames read (a doubtful ``#`` in one frame does
+        not outvote the others); the frames agree when every square has such a majority and the newest frame
+        contradicts none. So a change on the board (new tiles in the newest frame, the old board in the others)
+        waits for more frames, while one doubtful square in each of several frames (glare, a shadow) does not
+        keep the board from being still. Squares without a majority are UNSURE in the reading.
+        """
+        if len(run) < self.window:
+            return None, False
+        need = self.window // 2 + 1
+        flat = ["".join(g) for _, g, _ in run]
+        newest = flat[-1]
+        agreed = True
+        out: list[SquareReading] = []
+        for sq in range(225):
+            counts: dict[str, int] = {}
+            for g in flat:
+                if g[sq] != UNSURE_CHAR:
+                    counts[g[sq]] = counts.get(g[sq], 0) + 1
+            best = max(counts, key=lambda c: counts[c]) if counts else UNSURE_CHAR
+            sure = best != UNSURE_CHAR and counts[best] >= need and \
+                sum(1 for n in counts.values() if n == counts[best]) == 1
+            if newest[sq] != UNSURE_CHAR and (not sure or newest[sq] != best):
+                agreed = False
+            if not sure:
+                out.append(UNSURE_SQUARE)
+                continue
+            ov = self._overrides.get(sq)
+            if ov is not None:
+                out.append(_square_of(ov))
+                continue
+            out.append(next(rd.squares[sq] for (_, _, rd), g in zip(reversed(run), reversed(flat)) if g[sq] == best))
+        last = run[-1][2]
+        return BoardReading(tuple(out), last.homography, last.quality, dict(last.timings_ms), dict(last.doubts)), agreed
 
     def _fail_due(self, why: str, _spent: float = 0.0) -> None:
         now, wall = self.clock(), time.monotonic()
@@ -185,6 +245,22 @@ class VisionWorker:
                 else:
                     keep.append(r)
             self._requests = keep
+
+    def set_overrides(self, overrides: dict[int, str]) -> None:
+        """Squares whose reading the judge has settled (square -> grid character); they no longer count for
+        stability (a blank the camera keeps missing must not keep the board from being still)."""
+        with self._lock:
+            self._overrides = dict(overrides)
+
+    def _apply_overrides(self, rows: list[str]) -> tuple[str, ...]:
+        with self._lock:
+            ov = dict(self._overrides)
+        if not ov:
+            return tuple(rows)
+        chars = list("".join(rows))
+        for sq, ch in ov.items():
+            chars[sq] = ch
+        return tuple("".join(chars[r * 15:(r + 1) * 15]) for r in range(15))
 
     def waiting(self) -> bool:
         with self._lock:

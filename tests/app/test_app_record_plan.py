@@ -1,0 +1,78 @@
+"""Records prepared for the table: the preset follows the record's rules; recordings parse precisely."""
+
+from pathlib import Path
+
+import pytest
+
+from kiosk.app.record_players import RecordError, plan_record
+from kiosk.app.recording import RecordingError, read_recording, standard_coordinate
+from kiosk.rules.gcg import parse_gcg
+
+SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
+NO_SHARED = not SHARED.is_dir()
+
+GAME_2X = """#player1 Ann Ann
+#player2 Bob Bob
+>Ann: AEINRST 8D NASTIER +66 66
+>Bob: EQU I7 Q.E +22 22
+>Bob: EQU (challenge) +5 27
+"""
+
+
+def test_preset_follows_the_record():
+    plan = plan_record(parse_gcg(GAME_2X, "t.gcg"))
+    assert plan.nicks == ("Ann", "Bob")
+    assert plan.preset.challenge.wrong_bonus == 5 and not plan.preset.challenge.wrong_bonus_per_word
+    assert plan.preset.end.out_adjustment == "double"
+    assert [ev.kind.value for ev in plan.events] == ["play", "play", "challenge"]
+
+
+def test_varying_challenge_bonuses_are_per_word():
+    text = GAME_2X + ">Ann: DEF 9C DEF +10 76\n>Ann: DEF (challenge) +10 86\n"
+    plan = plan_record(parse_gcg(text, "t.gcg"))
+    assert plan.preset.challenge.wrong_bonus == 5 and plan.preset.challenge.wrong_bonus_per_word
+
+
+def test_bad_records_are_refused_with_a_reason():
+    with pytest.raises(RecordError, match="three|two players"):
+        plan_record(parse_gcg("#player1 A A\n#player2 B B\n#player3 C C\n>A: AB 8H AB +8 8\n", "t.gcg"))
+    with pytest.raises(RecordError, match="t.gcg"):
+        plan_record(parse_gcg("#player1 A A\n#player2 B B\n>A: QQ 8H QQ +99 99\n", "t.gcg"))
+
+
+@pytest.mark.parametrize("coord, std", [("H4", "8D"), ("5G", "E7"), ("15L", "O12"), ("A7", "1G"), ("o15", "15O")])
+def test_recording_coordinates(coord, std):
+    assert standard_coordinate(coord) == std
+
+
+@pytest.mark.parametrize("coord", ["", "Z1", "16A", "H0", "H16", "88"])
+def test_bad_recording_coordinates(coord):
+    with pytest.raises(ValueError):
+        standard_coordinate(coord)
+
+
+def test_bad_recording_folders(tmp_path):
+    with pytest.raises(RecordingError, match="game.ini: missing"):
+        read_recording(tmp_path)
+    (tmp_path / "game.ini").write_text("[default]\nname1 = A\nname2 = B\nwarp-coord = [[0, 0], [1, 1]]\n")
+    (tmp_path / "game.csv").write_text("Move, Button\n")
+    with pytest.raises(RecordingError, match="warp-coord"):
+        read_recording(tmp_path)
+    (tmp_path / "game.ini").write_text("[default]\nname1 = A\nname2 = B\nwarp-coord = [[0,0],[9,0],[9,9],[0,9]]\n")
+    (tmp_path / "game.csv").write_text("Move, Button, State, Coord, Word, Points, Score1, Score2\n"
+                                       '1, "blue", "S1", "H4", "AB", 5, 5, 0\n')
+    with pytest.raises(RecordingError, match=r"game.csv:2: unknown button 'blue'"):
+        read_recording(tmp_path)
+    (tmp_path / "game.csv").write_text("Move, Button, State, Coord, Word, Points, Score1, Score2\n"
+                                       '1, "green", "S1", "H4", "AB", x, 5, 0\n')
+    with pytest.raises(RecordingError, match="game.csv:2"):
+        read_recording(tmp_path)
+
+
+@pytest.mark.skipif(NO_SHARED, reason="../shared (the recorded games) is absent")
+def test_recording_parses_with_blank_letters_from_the_gcg():
+    rec = read_recording(SHARED / "photos" / "scrabscrap" / "game01")
+    assert rec.names == ("Stefan", "Hanns")
+    assert rec.presses[-1].scores == (377, 374)
+    zag = next(p for p in rec.presses if p.word == "ZAG_NDE")
+    assert rec.blanks[zag.line] == "E"
