@@ -107,10 +107,11 @@ def run_demo(opts: DemoOptions, out: Callable[[str], None] = print) -> DemoResul
                 f"({getattr(first, 'game_id', '?') or 'no id'}); give another --journal path")
             session.close()
             return DemoResult(2)
+        done = len(session.referee.events)
         clock.set_at_least(session.state.last_t + 60_000)
         session.resume(clock())
         resumed = True
-        out(f"resuming {plan.name} from {journal} after event {len(session.referee.events)}")
+        out(f"resuming {plan.name} from {journal} after event {done}")
     table = SimulatedTable(plan.tile_set, clock, scene_seed=opts.scene_seed, level=opts.level, size=opts.size)
     try:
         read = make_reader(plan.tile_set)
