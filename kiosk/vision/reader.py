@@ -44,7 +44,7 @@ from kiosk.vision.reading import (
 MIN_FRAME_PX = 160
 TILE_P = 0.7          # P(tile) at or above: a tile
 EMPTY_P = 0.3         # P(tile) at or below: empty; between: unsure
-LETTER_P = 0.6        # letter probability below which the letter is reported unsure
+LETTER_P = 0.7        # letter probability below which the letter is reported unsure
 SEEN_MIN = 0.7        # fraction of a square inside the frame needed to read it
 HAND_UNLIKE = 0.3     # colour change (log units) from an empty square beyond which skin may be a hand
 GLYPH_GROW_PX = 5     # tile crops are the square grown by this much on each side
