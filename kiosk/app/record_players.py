@@ -175,7 +175,17 @@ class RecordPlayers:
             assert lp is not None
             on_table = self.table.board().cells
             if not any(on_table[sq] for sq, _ in lp.tiles):
-                return StepOutcome(None)  # the kiosk has yet to see the tiles gone
+                if not self.kiosk.view.removal_left:
+                    return StepOutcome(None)  # the kiosk has yet to see the tiles gone
+                # the kiosk still reads a tile there: the judge looks at the table and confirms they are off
+                self._retries += 1
+                self.clock.advance(5_000)
+                if self._retries > 3 or not self.kiosk.act("judge_unlock", pin=self.pin):
+                    return StepOutcome("the kiosk keeps seeing the withdrawn tiles", done=True)
+                res = self.kiosk.act("confirm_removed")
+                self.judge_fixes += len(self.kiosk.view.removal_left) if not res else 1
+                return StepOutcome("judge called: the withdrawn tiles are off the board" +
+                                   ("" if res else f": {res.reason}"))
             self.clock.advance(2_000)
             self.table.remove([sq for sq, _ in lp.tiles])
             self.clock.advance(PLACE_MS)

@@ -104,10 +104,10 @@ def test_headless_demo_referees_real_games_to_their_recorded_scores(tmp_path):
     failures = []
     for f in games:
         lines: list[str] = []
-        res = run_demo(DemoOptions(game=f, journal=tmp_path / f"{f.stem}.sqlite", stall_seconds=45),
-                       out=lines.append)
+        res = run_demo(DemoOptions(game=f, journal=tmp_path / f"{f.stem}.sqlite", size=(1014, 760),
+                                   stall_seconds=15), out=lines.append)
         if res.code != 0:
-            failures.append(f"{f.name}: " + "; ".join(ln.strip() for ln in lines
-                                                       if "MISMATCH" in ln or ln.startswith(("mismatch", "error"))
-                                                       or "stuck" in ln)[:400])
+            why = [ln.strip() for ln in lines if "MISMATCH" in ln or ln.startswith(("mismatch", "error"))
+                   or "stuck" in ln or "still cannot" in ln or "not finished" in ln]
+            failures.append(f"{f.name}: " + "; ".join(why)[:400])
     assert not failures, f"{len(failures)} of {len(games)} games differ from the record:\n" + "\n".join(failures)
