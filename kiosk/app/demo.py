@@ -122,6 +122,14 @@ def run_demo(opts: DemoOptions, out: Callable[[str], None] = print) -> DemoResul
     vision = VisionWorker(table, read, stable_frames=opts.stable_frames, interval_ms=100, clock=clock)
     kiosk = Kiosk(session, vision, None, PinGate(DEMO_PIN), clock)
     players = RecordPlayers(plan, kiosk, table, clock, DEMO_PIN)
+    if opts.ui is not None:
+        ui = opts.ui
+
+        def keep_screen_live() -> None:
+            kiosk.poll()
+            ui(kiosk)
+
+        clock.on_wait = keep_screen_live
     if not resumed:
         res = kiosk.start_game(plan.preset.to_dict(), plan.nicks, 0, gid)
         if not res:

@@ -26,12 +26,14 @@ from kiosk.rules.tiles import TileSet
 
 class SimClock:
     """The demo's clock in ms. ``speed`` 0: virtual time, moved only by :meth:`advance`; ``speed`` > 0: game
-    time runs ``speed`` times faster than the wall clock (and :meth:`advance` also sleeps for the scaled time)."""
+    time runs ``speed`` times faster than the wall clock (and :meth:`advance` waits the scaled time, calling
+    :attr:`on_wait` meanwhile so a window stays live)."""
 
     def __init__(self, start_ms: int = 0, speed: float = 0.0) -> None:
         if speed < 0:
             raise ValueError(f"speed must be >= 0, got {speed}")
         self.speed = speed
+        self.on_wait: Callable[[], object] | None = None  # called every ~30 ms while advance() waits (the UI)
         self._base = start_ms
         self._wall0 = time.monotonic()
         self._lock = threading.Lock()
@@ -47,7 +49,11 @@ class SimClock:
         if ms <= 0:
             return
         if self.speed:
-            time.sleep(ms / 1000 / self.speed)
+            end = time.monotonic() + ms / 1000 / self.speed
+            while (left := end - time.monotonic()) > 0:
+                time.sleep(min(left, 0.03))
+                if self.on_wait is not None:
+                    self.on_wait()  # the window keeps drawing and taking taps while the simulated people wait
             return
         with self._lock:
             self._base += int(ms)
