@@ -452,6 +452,3 @@ class Kiosk:
         """What ``grid`` (15 strings as :meth:`BoardReading.grid`) shows against the referee's board: placed
         tiles and anomalies for the judge (:func:`kiosk.vision.diff.diff_boards`)."""
         return diff_boards("".join(c or "." for c in self.state.board), grid)
-
-    def phase_needs_screen(self) -> bool:
-        return self.state.phase in (DESIGNATING, CHALLENGED, OUTPLAY, RACK_ENTRY, OVER)

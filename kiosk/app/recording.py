@@ -270,12 +270,16 @@ class _Referee:
         if h is None or h.kind not in kinds:
             self.mismatches.append(f"{label}: the kiosk recorded no {'/'.join(sorted(kinds))} "
                                    f"({self.kiosk.view.message or st.phase})")
-            self.out(f"{p.move:3d} {p.coord:>4} {p.word:<10} record {p.points:+4d} | kiosk: nothing scored  MISMATCH")
+            self.out(f"{p.move:3d} {p.coord:>8} {p.word:<10} record {p.points:+4d} | kiosk: nothing scored  MISMATCH")
             return
         lp = st.last_play
         got = f"{lp.coordinate} {lp.word}" if h.kind == "play" and lp is not None else h.kind
         ok = h.points == p.points and tuple(st.scores) == p.scores
-        self.out(f"{p.move:3d} {p.coord:>4} {p.word:<10} record {p.points:+4d} = {p.scores[0]}:{p.scores[1]} | "
+        try:
+            where = p.coord if p.coord in ("-", "--") else f"{p.coord}={standard_coordinate(p.coord)}"
+        except ValueError:
+            where = p.coord
+        self.out(f"{p.move:3d} {where:>8} {p.word:<10} record {p.points:+4d} = {p.scores[0]}:{p.scores[1]} | "
                  f"kiosk {got} {h.points:+d} = {st.scores[0]}:{st.scores[1]}  {'ok' if ok else 'MISMATCH'}")
         if h.points != p.points:
             self.mismatches.append(f"{label}: recorded {p.points:+d}, the kiosk scores {h.points:+d}")
