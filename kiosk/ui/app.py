@@ -224,6 +224,9 @@ class KioskUI:
             res = k.act("adjust", player=self.adj_player, points=self.adj_points, reason=self.adj_reason)
             if res:
                 self.overlay, self.adj_points = "judge", 0
+        elif action == "judge_removed":
+            k.act("confirm_removed")
+            self.overlay = None
         elif action == "judge_end":
             k.act("call_game", reason="ended by the judge")
             self.overlay = None

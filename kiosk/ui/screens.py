@@ -278,13 +278,14 @@ def draw_remove(ui: KioskUI, cv: Canvas) -> None:
     board, panel = layout(cv.surface.get_size())
     _board(ui, cv, board)
     inner = _panel(cv, panel)
-    title, ruling, who, rest = rows_of(inner, [cv.px(40), cv.px(36), cv.px(60), 0], cv.px(6))
+    title, ruling, who, rest, b = rows_of(inner, [cv.px(40), cv.px(36), cv.px(60), 0, cv.px(BUTTON_H)], cv.px(6))
     cv.text("Play withdrawn", title, 30, RED)
     cv.text(st.ruling or "", ruling, 22)
     lp = st.last_play
     if lp is not None:
         cv.text(f"{st.players[lp.player]}: take the marked tiles back", who, 22)
     cv.text("the game goes on when they are gone", rows_of(rest, [cv.px(30), 0])[0], 20, DIM)
+    cv.button(b, "Judge", "judge_open", color=(60, 70, 120))
 
 
 def draw_outplay(ui: KioskUI, cv: Canvas) -> None:
@@ -381,14 +382,15 @@ def draw_judge(ui: KioskUI, cv: Canvas) -> None:
     _board(ui, cv, board)
     inner = _panel(cv, panel)
     bh = cv.px(50)
-    title, *bs = rows_of(inner, [cv.px(36), bh, bh, bh, bh, bh, 0], cv.px(5))
+    title, *bs = rows_of(inner, [cv.px(36), bh, bh, bh, bh, bh, bh, 0], cv.px(5))
     cv.text("Judge menu", title, 30, AMBER)
     playing = st.phase not in (NOT_STARTED, OVER)
     cv.button(bs[0], "Correct a square", "judge_correct_open", enabled=playing)
     cv.button(bs[1], "Adjust a score", "judge_adjust_open", enabled=playing)
-    cv.button(bs[2], "End the game", "judge_end", enabled=playing and st.phase in (PLAYING, REMOVING))
-    cv.button(bs[3], "Rules (before move 1)", "judge_preset", enabled=playing and not st.history)
-    cv.button(bs[4], "Close", "judge_close", color=(60, 70, 120))
+    cv.button(bs[2], "Withdrawn tiles are off", "judge_removed", enabled=st.phase == REMOVING)
+    cv.button(bs[3], "End the game", "judge_end", enabled=playing and st.phase in (PLAYING, REMOVING))
+    cv.button(bs[4], "Rules (before move 1)", "judge_preset", enabled=playing and not st.history)
+    cv.button(bs[5], "Close", "judge_close", color=(60, 70, 120))
 
 
 def draw_judge_correct(ui: KioskUI, cv: Canvas) -> None:
