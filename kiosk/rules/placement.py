@@ -98,51 +98,53 @@ def validate_placement(board: Board, tiles: Sequence[tuple[int, str]], rules: Sc
             _diagnose(cells, tiles)
     if len(set(squares)) != len(squares):
         _diagnose(cells, tiles)
-    rows = {sq // SIZE for sq in squares}
-    cols = {sq % SIZE for sq in squares}
-    if len(rows) > 1 and len(cols) > 1:
-        raise PlacementError("not_in_line", squares)
-    new = set(squares)
-    if len(squares) > 1:
-        across = len(rows) == 1
+    n = len(squares)
+    if n > 1:
+        lo, hi = min(squares), max(squares)
+        if lo // SIZE == hi // SIZE:
+            across = True
+        elif all(sq % SIZE == lo % SIZE for sq in squares):
+            across = False
+        else:
+            raise PlacementError("not_in_line", squares)
     else:
-        sq = squares[0]
+        sq = lo = hi = squares[0]
         c = sq % SIZE
         r = sq // SIZE
         horiz = (c > 0 and bool(cells[sq - 1])) or (c < SIZE - 1 and bool(cells[sq + 1]))
         vert = (r > 0 and bool(cells[sq - SIZE])) or (r < SIZE - 1 and bool(cells[sq + SIZE]))
-        if horiz and vert and across is not None:
-            pass
-        else:
+        if not (horiz and vert and across is not None):
             across = horiz or not vert
     step = 1 if across else SIZE
-    lo, hi = min(squares), max(squares)
-    gaps = [s for s in range(lo, hi + 1, step) if s not in new and not cells[s]]
-    if gaps:
-        raise PlacementError("gap", gaps)
+    if hi - lo >= n * step:  # the line between the ends holds more squares than tiles: old tiles must fill them
+        new = set(squares)
+        gaps = [s for s in range(lo, hi + 1, step) if s not in new and not cells[s]]
+        if gaps:
+            raise PlacementError("gap", gaps)
     # extend over old tiles on both ends
-    def line_pos(s: int) -> int:
-        return s % SIZE if across else s // SIZE
+    first_in_line = lo - (lo % SIZE if across else (lo // SIZE) * SIZE)
+    last_in_line = hi + ((SIZE - 1 - hi % SIZE) if across else (SIZE - 1 - hi // SIZE) * SIZE)
     start = lo
-    while line_pos(start) > 0 and cells[start - step]:
+    while start > first_in_line and cells[start - step]:
         start -= step
     end = hi
-    while line_pos(end) < SIZE - 1 and cells[end + step]:
+    while end < last_in_line and cells[end + step]:
         end += step
     main = tuple(range(start, end + 1, step))
     coord = Coordinate(start // SIZE, start % SIZE, across)
-    if board.is_empty():
-        off_centre = CENTRE not in new
+    if board.tiles_on_board == 0:
+        off_centre = CENTRE not in squares
         if off_centre and rules.first_play_covers_centre and rules.off_centre_first_play == "illegal":
             raise PlacementError("first_not_centre", squares)
         if len(main) < max(2, rules.first_play_min_tiles):
             raise PlacementError("first_too_short", squares)
         return PlayShape(coord, main, off_centre and rules.first_play_covers_centre)
-    if len(main) > len(squares):
+    if len(main) > n:
         return PlayShape(coord, main)
+    # no old tile along the line: the play must touch one across it
+    cross = SIZE if across else 1
     for sq in squares:
-        r, c = divmod(sq, SIZE)
-        if ((c > 0 and cells[sq - 1]) or (c < SIZE - 1 and cells[sq + 1])
-                or (r > 0 and cells[sq - SIZE]) or (r < SIZE - 1 and cells[sq + SIZE])):
+        p = sq // SIZE if across else sq % SIZE
+        if (p > 0 and cells[sq - cross]) or (p < SIZE - 1 and cells[sq + cross]):
             return PlayShape(coord, main)
     raise PlacementError("not_connected", squares)

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from kiosk.rules.board import Board, CoordinateError, square_name
+from kiosk.rules.board import SIZE, Board, square_name
 from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame
 from kiosk.rules.placement import PlacementError
 from kiosk.rules.scoring import score_play
@@ -127,6 +127,7 @@ class _Replayer:
         self.res = ReplayResult(game.name, tile_set, [p.nick for p in game.players], totals=[0] * n)
         self.board = self.res.board
         self.full = tile_set.full_bag()
+        self.valid_letters = set(tile_set.letters) | {ch.lower() for ch in tile_set.letters}
         self._unseen = dict(self.full)  # full set minus the board, kept up to date on every place/remove
         self.sizes = [min(tile_set.rack_size, 10**9)] * n
         self.bag = tile_set.total_tiles - n * tile_set.rack_size
@@ -269,16 +270,21 @@ class _Replayer:
             self.settle(ev, p, ev.score)
 
     def play(self, ev: GcgEvent, p: int) -> None:
-        assert ev.coordinate is not None
-        try:
-            squares = ev.coordinate.squares(len(ev.word))
-        except CoordinateError:
-            self.error(ev, f"illegal play: {ev.coordinate} {ev.word} runs off the board (out of bounds)")
+        coord = ev.coordinate
+        assert coord is not None
+        word = ev.word
+        if (coord.col if coord.across else coord.row) + len(word) > SIZE:
+            self.error(ev, f"illegal play: {coord} {word} runs off the board (out of bounds)")
         cells = self.board.cells
+        valid = self.valid_letters
+        through = ev.through
         tiles: list[tuple[int, str]] = []
-        for i, (sq, ch) in enumerate(zip(squares, ev.word)):
+        step = 1 if coord.across else SIZE
+        sq = coord.row * SIZE + coord.col - step
+        for i, ch in enumerate(word):
+            sq += step
             have = cells[sq]
-            if ch == "." or i in ev.through:
+            if ch == "." or (through and i in through):
                 if not have:
                     self.error(ev, f"illegal play: {ev.word} plays through {square_name(sq)}, which is empty")
                 if ch != "." and have.upper() != ch.upper():
@@ -287,7 +293,7 @@ class _Replayer:
                 if have.upper() != ch.upper():
                     self.error(ev, f"illegal play: {square_name(sq)} already holds {have} (overwrite with {ch})")
             else:
-                if not self.ts.is_letter(ch):
+                if ch not in valid:
                     self.error(ev, f"'{ch}' is not a tile of the {self.ts.name} set")
                 tiles.append((sq, ch))
         if not tiles:
