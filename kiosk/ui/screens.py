@@ -130,9 +130,12 @@ def _info(ui: KioskUI, cv: Canvas, area: pygame.Rect) -> None:
         cv.text(f"{st.players[h.player]}: {h.kind} {h.points:+d}", b, 24)
 
 
-def _panel(cv: Canvas, area: pygame.Rect) -> pygame.Rect:
-    pygame.draw.rect(cv.surface, BG, area)
-    return area.inflate(-cv.px(12), -cv.px(12))
+def _board_and_panel(ui: KioskUI, cv: Canvas, *, tappable: bool = False) -> pygame.Rect:
+    """Draw the board in its area and clear the panel; returns the panel's inner rect for the screen."""
+    board, panel = layout(cv.surface.get_size())
+    _board(ui, cv, board, tappable=tappable)
+    pygame.draw.rect(cv.surface, BG, panel)
+    return panel.inflate(-cv.px(12), -cv.px(12))
 
 
 # ------------------------------------------------------------------------------------------------ screens
@@ -140,9 +143,7 @@ def _panel(cv: Canvas, area: pygame.Rect) -> pygame.Rect:
 
 def draw_main(ui: KioskUI, cv: Canvas) -> None:
     st = ui.kiosk.state
-    board, panel = layout(cv.surface.get_size())
-    _board(ui, cv, board)
-    inner = _panel(cv, panel)
+    inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
     sc, info, msg, b1, b2 = rows_of(inner, [cv.px(150), 0, cv.px(30), bh, bh], cv.px(6))
     _scores(ui, cv, sc)
@@ -159,9 +160,7 @@ def draw_main(ui: KioskUI, cv: Canvas) -> None:
 
 def draw_problem(ui: KioskUI, cv: Canvas) -> None:
     view = ui.kiosk.view
-    board, panel = layout(cv.surface.get_size())
-    _board(ui, cv, board)
-    inner = _panel(cv, panel)
+    inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
     title, what, lines, hint, b = rows_of(inner, [cv.px(40), cv.px(80), 0, cv.px(56), bh], cv.px(4))
     cv.text("Check the board", title, 30, RED)
@@ -177,9 +176,7 @@ def draw_problem(ui: KioskUI, cv: Canvas) -> None:
 
 def draw_blank(ui: KioskUI, cv: Canvas) -> None:
     st = ui.kiosk.state
-    board, panel = layout(cv.surface.get_size())
-    _board(ui, cv, board)
-    inner = _panel(cv, panel)
+    inner = _board_and_panel(ui, cv)
     sq = st.pending_blanks[0] if st.pending_blanks else None
     title, keys = rows_of(inner, [cv.px(44), 0], cv.px(6))
     who = ui.kiosk.prompts()[0].player if ui.kiosk.prompts() else 0
@@ -192,9 +189,7 @@ def draw_blank(ui: KioskUI, cv: Canvas) -> None:
 
 def draw_exchange(ui: KioskUI, cv: Canvas) -> None:
     st = ui.kiosk.state
-    board, panel = layout(cv.surface.get_size())
-    _board(ui, cv, board)
-    inner = _panel(cv, panel)
+    inner = _board_and_panel(ui, cv)
     p = st.on_move if st.on_move is not None else 0
     title, keys, cancel = rows_of(inner, [cv.px(44), 0, cv.px(BUTTON_H)], cv.px(6))
     cv.text(f"{st.players[p]}: exchange how many tiles?", title, 26)
@@ -206,9 +201,7 @@ def draw_exchange(ui: KioskUI, cv: Canvas) -> None:
 
 def draw_hold(ui: KioskUI, cv: Canvas) -> None:
     st = ui.kiosk.state
-    board, panel = layout(cv.surface.get_size())
-    _board(ui, cv, board)
-    inner = _panel(cv, panel)
+    inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
     title, timer, note, words, b1, b2 = rows_of(inner, [cv.px(40), cv.px(60), cv.px(30), 0, bh, bh], cv.px(6))
     holder = st.hold_by if st.hold_by is not None else 0
@@ -229,9 +222,7 @@ def draw_hold(ui: KioskUI, cv: Canvas) -> None:
 
 def draw_ruling(ui: KioskUI, cv: Canvas) -> None:
     st = ui.kiosk.state
-    board, panel = layout(cv.surface.get_size())
-    _board(ui, cv, board)
-    inner = _panel(cv, panel)
+    inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
     title, w1, w2, sugg, b1 = rows_of(inner, [cv.px(40), 0, 0, cv.px(36), bh], cv.px(6))
     who = st.players[st.challenge_by] if st.challenge_by is not None else "lexicon check"
@@ -252,9 +243,7 @@ def draw_ruling(ui: KioskUI, cv: Canvas) -> None:
 
 
 def draw_pin(ui: KioskUI, cv: Canvas) -> None:
-    board, panel = layout(cv.surface.get_size())
-    _board(ui, cv, board)
-    inner = _panel(cv, panel)
+    inner = _board_and_panel(ui, cv)
     title, entry, keys = rows_of(inner, [cv.px(36), cv.px(44), 0], cv.px(6))
     cv.text("Judge: enter the PIN" if ui.pin_purpose == "judge" else
             f"Judge PIN to rule {'acceptable' if ui.pin_purpose == 'rule:1' else 'unacceptable'}", title, 24)
@@ -268,6 +257,7 @@ def draw_pin(ui: KioskUI, cv: Canvas) -> None:
         else:
             cv.button(rect, lab, "pin_digit", digit=lab, size=32)
     if ui.kiosk.view.message and "PIN" in ui.kiosk.view.message:
+        board = layout(cv.surface.get_size())[0]
         msg = pygame.Rect(board.x, board.bottom - cv.px(30), board.w, cv.px(28))
         pygame.draw.rect(cv.surface, BG, msg)
         cv.text(ui.kiosk.view.message, msg, 22, RED, align="center")
@@ -275,9 +265,7 @@ def draw_pin(ui: KioskUI, cv: Canvas) -> None:
 
 def draw_remove(ui: KioskUI, cv: Canvas) -> None:
     st = ui.kiosk.state
-    board, panel = layout(cv.surface.get_size())
-    _board(ui, cv, board)
-    inner = _panel(cv, panel)
+    inner = _board_and_panel(ui, cv)
     title, ruling, who, rest, b = rows_of(inner, [cv.px(40), cv.px(36), cv.px(60), 0, cv.px(BUTTON_H)], cv.px(6))
     cv.text("Play withdrawn", title, 30, RED)
     cv.text(st.ruling or "", ruling, 22)
@@ -290,9 +278,7 @@ def draw_remove(ui: KioskUI, cv: Canvas) -> None:
 
 def draw_outplay(ui: KioskUI, cv: Canvas) -> None:
     st = ui.kiosk.state
-    board, panel = layout(cv.surface.get_size())
-    _board(ui, cv, board)
-    inner = _panel(cv, panel)
+    inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
     sc, title, b1, b2 = rows_of(inner, [cv.px(150), 0, bh, bh], cv.px(6))
     _scores(ui, cv, sc)
@@ -309,9 +295,7 @@ def draw_outplay(ui: KioskUI, cv: Canvas) -> None:
 
 def draw_racks(ui: KioskUI, cv: Canvas) -> None:
     st = ui.kiosk.state
-    board, panel = layout(cv.surface.get_size())
-    _board(ui, cv, board)
-    inner = _panel(cv, panel)
+    inner = _board_and_panel(ui, cv)
     bh = cv.px(50)
     title, r0, r1, keys, b = rows_of(inner, [cv.px(32), cv.px(34), cv.px(34), 0, bh], cv.px(4))
     cv.text("Game over: enter the tiles left on each rack", title, 20)
@@ -332,9 +316,7 @@ def draw_racks(ui: KioskUI, cv: Canvas) -> None:
 def draw_over(ui: KioskUI, cv: Canvas) -> None:
     st = ui.kiosk.state
     r = st.result
-    board, panel = layout(cv.surface.get_size())
-    _board(ui, cv, board)
-    inner = _panel(cv, panel)
+    inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
     title, head, p0, p1, winner, reason, b = rows_of(
         inner, [cv.px(40), cv.px(28), cv.px(40), cv.px(40), cv.px(44), 0, bh], cv.px(4))
@@ -361,9 +343,7 @@ def draw_over(ui: KioskUI, cv: Canvas) -> None:
 
 
 def draw_new_game(ui: KioskUI, cv: Canvas) -> None:
-    board, panel = layout(cv.surface.get_size())
-    _board(ui, cv, board)
-    inner = _panel(cv, panel)
+    inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
     title, p0, p1, preset, b1, b2 = rows_of(inner, [cv.px(40), cv.px(36), cv.px(36), 0, bh, bh], cv.px(6))
     cv.text("New game", title, 32)
@@ -378,9 +358,7 @@ def draw_new_game(ui: KioskUI, cv: Canvas) -> None:
 
 def draw_judge(ui: KioskUI, cv: Canvas) -> None:
     st = ui.kiosk.state
-    board, panel = layout(cv.surface.get_size())
-    _board(ui, cv, board)
-    inner = _panel(cv, panel)
+    inner = _board_and_panel(ui, cv)
     bh = cv.px(50)
     gap = cv.px(4)
     bh = min(bh, (inner.h - cv.px(36) - 6 * gap) // 6)
@@ -396,9 +374,7 @@ def draw_judge(ui: KioskUI, cv: Canvas) -> None:
 
 
 def draw_judge_correct(ui: KioskUI, cv: Canvas) -> None:
-    board, panel = layout(cv.surface.get_size())
-    _board(ui, cv, board, tappable=True)
-    inner = _panel(cv, panel)
+    inner = _board_and_panel(ui, cv, tappable=True)
     title, keys, b = rows_of(inner, [cv.px(40), 0, cv.px(BUTTON_H)], cv.px(5))
     sel = ui.selected
     cv.text(f"{square_name(sel)} is:" if sel is not None else "tap a square on the board", title, 24)
@@ -415,9 +391,7 @@ REASONS = ("misscored", "penalty", "recount")
 
 def draw_judge_adjust(ui: KioskUI, cv: Canvas) -> None:
     st = ui.kiosk.state
-    board, panel = layout(cv.surface.get_size())
-    _board(ui, cv, board)
-    inner = _panel(cv, panel)
+    inner = _board_and_panel(ui, cv)
     bh = cv.px(50)
     title, who, pts, steps1, steps2, reason, b = rows_of(inner, [cv.px(36), bh, cv.px(40), bh, bh, bh, 0], cv.px(5))
     cv.text("Adjust a score", title, 28, AMBER)
