@@ -204,7 +204,9 @@ class VisionWorker:
         not outvote the others); the frames agree when every square has such a majority and the newest frame
         contradicts none. So a change on the board (new tiles in the newest frame, the old board in the others)
         waits for more frames, while one doubtful square in each of several frames (glare, a shadow) does not
-        keep the board from being still. Squares without a majority are UNSURE in the reading.
+        keep the board from being still. A square read empty in most frames but as a tile in one is not
+        settled by the vote (a tile the reader misses now and then, like a blank, must not vanish silently).
+        Squares without a clear majority are UNSURE in the reading.
         """
         if len(run) < self.window:
             return None, False
@@ -220,7 +222,8 @@ class VisionWorker:
                     counts[g[sq]] = counts.get(g[sq], 0) + 1
             best = max(counts, key=lambda c: counts[c]) if counts else UNSURE_CHAR
             sure = best != UNSURE_CHAR and counts[best] >= need and \
-                sum(1 for n in counts.values() if n == counts[best]) == 1
+                sum(1 for n in counts.values() if n == counts[best]) == 1 and \
+                not (best == EMPTY_CHAR and len(counts) > 1)  # a tile seen in any frame is not outvoted by "empty"
             if newest[sq] != UNSURE_CHAR and (not sure or newest[sq] != best):
                 agreed = False
             if not sure:
