@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Scrabble referee kiosk on Raspberry Pi OS (Bookworm or later, 64-bit) as a systemd service.
 # Run as root from a checkout:  sudo systemd/install.sh [--no-enable]
-# See docs/raspberry-pi.md for what it does and why.
+# See the Raspberry Pi section of README.md for what it does and why.
 set -euo pipefail
 
 PREFIX=/opt/scrabble-kiosk
