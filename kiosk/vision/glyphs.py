@@ -41,9 +41,16 @@ class GlyphPrediction:
     turns: int
 
 
-def _ink_mask(norm: np.ndarray) -> np.ndarray:
-    """Ink (bright after normalisation) without the parts touching the crop border (neighbours, edges)."""
+def _ink_mask(norm: np.ndarray, cut: int = 0) -> np.ndarray:
+    """Ink (bright after normalisation) without the parts touching the crop border (neighbours, edges).
+
+    ``cut``: px of the thresholded crop's outer band to clear first (parts the letter touches there).
+    """
     _, mask = cv2.threshold(norm, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+    if cut:
+        inner = np.zeros_like(mask)
+        inner[cut:-cut, cut:-cut] = mask[cut:-cut, cut:-cut]
+        mask = inner
     n, lab, stats, cents = cv2.connectedComponentsWithStats(mask, connectivity=8)
     h, w = mask.shape
     band = max(3, int(0.12 * min(h, w)))    # tile edges, gaps and neighbours' ink live near the crop border
@@ -95,7 +102,11 @@ def normalise_glyph(grey: np.ndarray) -> np.ndarray | None:
     norm = np.clip(g / span * 255, 0, 255).astype(np.uint8)
     ink = _ink_mask(norm)
     if ink.mean() < MIN_INK_FRACTION:
-        return None
+        # the letter may touch a dark tile edge / gap (Otsu joins them into one border component, which is
+        # dropped): cut the crop's outer band off and look again
+        ink = _ink_mask(norm, cut=max(3, int(0.12 * min(norm.shape))))
+        if ink.mean() < MIN_INK_FRACTION:
+            return None
     n_big = cv2.connectedComponentsWithStats(ink.astype(np.uint8), connectivity=8)[2][1:, cv2.CC_STAT_AREA]
     if n_big.size == 0 or n_big.max() < 0.5 * MIN_INK_FRACTION * ink.size:  # only specks: a blank
         return None

@@ -1,16 +1,23 @@
-"""Build the reader's models: the shipped defaults, or a calibration profile from an installation's samples.
+"""Build the reader's models: the shipped defaults (synthetic only), or a calibration profile for one installation.
 
-    python -m kiosk.vision.train collect SAMPLES.npz [--synthetic 80] [--shared ../shared]
+    python -m kiosk.vision.train collect SAMPLES.npz [--synthetic 180]
     python -m kiosk.vision.train defaults SAMPLES.npz [--out kiosk/vision/models] [--folds 3]
-    python -m kiosk.vision.train profile OUT.json --templates DIR [--frames IMG TRUTH CORNERS ...]
-                                         [--tiles german] [--synthetic 30]
+    python -m kiosk.vision.train profile OUT.json --templates DIR [--game DIR ...] [--first 5]
+                                         [--tiles german] [--synthetic 20]
 
-``collect`` renders synthetic boards with :mod:`kiosk.vision.synth` (every tile style and font of the
-renderer, English and German sets) and, when ``--shared`` is given, adds the calibration material the
-acceptance rules allow: the letter templates of ``photos/scrabscrap/letter-templates``, the first 5 frames
-of each ``scrabscrap/game0N`` and the ``scrabscrap-lighting/board-*`` frames (never the ``err-*`` frames or
-any later game frame); ``defaults`` trains the shipped models from them. ``profile`` trains a glyph model for one installation and writes a profile embedding it.
-Progress goes to stderr.
+``collect`` renders synthetic boards with :mod:`kiosk.vision.synth` (every board and tile style and font of
+the renderer, English and German sets, seeds below 2**30: the benchmark's seeds are not used) and caches their
+samples; ``defaults`` trains the shipped models (``occupancy.npz``, ``glyphs_english.npz``,
+``glyphs_german.npz``) from such a cache and refuses a cache holding anything but synthetic samples: the
+shipped models must not embed any photo material.
+
+``profile`` is how an installation calibrates from its own material: letter images (``A.png`` ... light ink on
+dark, tightly cropped, e.g. ScrabScrap's ``letter-templates/default``) and optionally the first frames of
+recorded games (ScrabScrap folder layout: ``game.ini`` with ``[default] warp-coord``, ``image-N.jpg``,
+``truth/image-N.txt``; only frames 1..``--first`` are used). It writes a profile (see
+:mod:`kiosk.vision.profile`) embedding a glyph model trained on that material plus synthetic glyphs of the
+tile set, and, when game frames are given, an occupancy model trained on them plus synthetic squares. Use it
+with ``kiosk read-board --calibration OUT.json`` or the kiosk's config. Progress goes to stderr.
 """
 
 from __future__ import annotations
@@ -19,7 +26,6 @@ import argparse
 import base64
 import configparser
 import json
-import re
 import sys
 import time
 from collections.abc import Iterator
@@ -124,51 +130,54 @@ def template_samples(folder: Path) -> list[Sample]:
     return out
 
 
-def shared_samples(shared: Path) -> tuple[list[tuple[np.ndarray, np.ndarray]], list[Sample], list[Sample]]:
-    """Calibration material from ../shared: (occupancy rows, German frame glyphs, template glyphs)."""
-    occ, glyphs = [], []
-    photos = shared / "photos"
-    for game in sorted((photos / "scrabscrap").glob("game0*")):
-        ini = configparser.ConfigParser()
-        ini.read(game / "game.ini")
+def game_samples(game: Path, first: int) -> tuple[list[tuple[np.ndarray, np.ndarray]], list[Sample]]:
+    """(occupancy rows per frame, tile glyphs) of frames 1..``first`` of a recorded game folder.
+
+    ``game``: ScrabScrap layout (``game.ini`` ``[default] warp-coord`` = the grid corners in px,
+    ``image-N.jpg``, ``truth/image-N.txt`` with 15 rows). Raises ValueError naming the file that is missing
+    or malformed.
+    """
+    ini = configparser.ConfigParser()
+    if not ini.read(game / "game.ini"):
+        raise ValueError(f"{game / 'game.ini'}: missing (a game folder needs its grid corners)")
+    try:
         corners = np.float32(json.loads(ini["default"]["warp-coord"]))
-        for t in sorted((game / "truth").glob("image-*.txt")):
-            n = int(re.search(r"(\d+)\.txt$", t.name).group(1))
-            if n > 5:
-                continue
-            img = cv2.imread(str(game / (t.stem + ".jpg")))
-            res = frame_samples(img, _truth(t), corners)
-            if res:
-                occ.append(res[:2])
-                glyphs += res[2]
-    light = photos / "scrabscrap-lighting"
-    for f in sorted(light.glob("board-*.jpg")):
-        truth = light / ("truth-board-04.txt" if f.stem.endswith("04") else "truth-board-00-03.txt")
-        res = frame_samples(cv2.imread(str(f)), _truth(truth), None)
+        if corners.shape != (4, 2):
+            raise ValueError
+    except (KeyError, ValueError, TypeError):
+        raise ValueError(f"{game / 'game.ini'}: [default] warp-coord is not 4 [x, y] corners") from None
+    occ: list[tuple[np.ndarray, np.ndarray]] = []
+    glyphs: list[Sample] = []
+    for n in range(1, first + 1):
+        t = game / "truth" / f"image-{n}.txt"
+        f = game / f"image-{n}.jpg"
+        if not t.is_file() or not f.is_file():
+            continue
+        truth = _truth(t)
+        if len(truth) != 15 or any(len(r) != 15 for r in truth):
+            raise ValueError(f"{t}: expected 15 rows of 15 characters")
+        img = cv2.imread(str(f))
+        if img is None:
+            raise ValueError(f"{f}: not an image")
+        res = frame_samples(img, truth, corners)
         if res:
             occ.append(res[:2])
             glyphs += res[2]
-    templates = template_samples(photos / "scrabscrap" / "letter-templates" / "default")
-    log(f"  shared: {len(occ)} frames, {len(glyphs)} tile glyphs, {len(templates)} templates")
-    return occ, glyphs, templates
+    return occ, glyphs
 
 
-def collect(cache: Path, n_synth: int, shared: Path | None) -> None:
-    """Render / read every training sample once and store them in ``cache`` (a .npz)."""
-    data: dict[str, list] = {"ox_synth": [], "oy_synth": [], "ox_real": [], "oy_real": []}
-    glyphs: dict[str, list[Sample]] = {"english": [], "german": [], "german_real": [], "templates": []}
+SYNTHETIC_KEYS = ("ox_synth", "oy_synth", "g_english", "l_english", "g_german", "l_german")
+
+
+def collect(cache: Path, n_synth: int) -> None:
+    """Render ``n_synth`` English and ``n_synth // 2`` German synthetic boards and cache their samples (.npz)."""
+    data: dict[str, list] = {"ox_synth": [], "oy_synth": []}
+    glyphs: dict[str, list[Sample]] = {"english": [], "german": []}
     for tiles, n, seed0 in (("english", n_synth, 1000), ("german", max(n_synth // 2, 1), 5000)):
         for x, y, g in synthetic(n, tiles, seed0):
             data["ox_synth"].append(x)
             data["oy_synth"].append(y)
             glyphs[tiles] += g
-    if shared is not None:
-        occ, frame_glyphs, templates = shared_samples(shared)
-        for x, y in occ:
-            data["ox_real"].append(x)
-            data["oy_real"].append(y)
-        glyphs["german_real"] = frame_glyphs
-        glyphs["templates"] = templates
     arrays = {k: (np.concatenate(v) if v else np.zeros((0,))) for k, v in data.items()}
     for k, v in glyphs.items():
         arrays[f"g_{k}"] = np.stack([g for g, _ in v]) if v else np.zeros((0, 32, 32), np.float32)
@@ -177,44 +186,77 @@ def collect(cache: Path, n_synth: int, shared: Path | None) -> None:
     log(f"samples cached in {cache}")
 
 
-def fit_defaults(cache: Path, out: Path, real_weight: int = 8, epochs: int = 30, folds: int = 0) -> None:
+def fit_defaults(cache: Path, out: Path, epochs: int = 30, folds: int = 0) -> None:
     """Train occupancy.npz, glyphs_english.npz, glyphs_german.npz into ``out`` from a :func:`collect` cache.
 
-    Real calibration squares are repeated ``real_weight`` times (they are few but they are the real thing).
+    Raises ValueError when the cache holds anything but synthetic samples (an older cache with photo
+    material): the shipped defaults are trained on rendered frames only.
     """
-    out.mkdir(parents=True, exist_ok=True)
     z = np.load(cache)
-    xs, ys = [z["ox_synth"]], [z["oy_synth"]]
-    if len(z["ox_real"]):
-        xs += [z["ox_real"]] * real_weight
-        ys += [z["oy_real"]] * real_weight
-    x, y = np.concatenate(xs), np.concatenate(ys)
+    foreign = sorted(k for k in z.files if k not in SYNTHETIC_KEYS and z[k].size)
+    if foreign:
+        raise ValueError(f"{cache}: holds non-synthetic samples ({', '.join(foreign)}); the shipped models are "
+                         f"trained on synthetic frames only: re-run `collect`; calibrate real material with "
+                         f"`profile`")
+    out.mkdir(parents=True, exist_ok=True)
+    x, y = z["ox_synth"], z["oy_synth"]
     log(f"occupancy: {len(x)} squares ({int(y.sum())} tiles)")
     (out / "occupancy.npz").write_bytes(OccupancyModel.train(x, y).net.to_bytes())
 
     def samples(key: str) -> list[Sample]:
         return list(zip(list(z[f"g_{key}"]), [str(v) for v in z[f"l_{key}"]]))
 
-    sets = {"english": samples("english"),
-            "german": samples("german") + samples("german_real") * 3 + samples("templates") * 6}
-    for name, smp in sets.items():
+    for name in ("english", "german"):
+        smp = samples(name)
         t = time.time()
         clf, acc = build_glyph_classifier(smp, folds=folds, tile_set_name=name, epochs=epochs)
         (out / f"glyphs_{name}.npz").write_bytes(clf.net.to_bytes())
         log(f"glyphs {name}: {len(smp)} samples, cross-validated letter accuracy {acc:.4f} ({time.time() - t:.0f} s)")
 
 
-def build_profile(out: Path, templates: Path | None, tiles: str, n_synth: int, notes: str) -> float:
-    """Write a profile whose embedded glyph model is trained on the templates (+ synthetic glyphs)."""
+def build_profile(out: Path, templates: Path | None, tiles: str, n_synth: int, notes: str,
+                  games: list[Path] | None = None, first: int = 5, real_weight: int = 8,
+                  folds: int = 3) -> float:
+    """Write a calibration profile to ``out`` and return the glyph model's cross-validated letter accuracy.
+
+    The embedded glyph model is trained on the letter images in ``templates`` (x8), the tile glyphs of frames
+    1..``first`` of each game folder in ``games`` (x3) and the glyphs of ``n_synth`` synthetic frames of the
+    tile set ``tiles``. With game frames, an occupancy model (their squares x ``real_weight`` plus the
+    synthetic squares) is embedded too. Raises ValueError for missing or malformed material (naming it).
+    """
+    if templates is None and not games:
+        raise ValueError("give letter images (--templates DIR) and/or game folders (--game DIR)")
     samples: list[Sample] = []
     if templates is not None:
-        samples += template_samples(templates) * 8
-    for _, _, g in synthetic(n_synth, tiles, 9000):
+        if not templates.is_dir():
+            raise ValueError(f"{templates}: not a folder of letter images")
+        tpl = template_samples(templates)
+        if not tpl:
+            raise ValueError(f"{templates}: no letter images (A.png, B.png ...)")
+        log(f"  templates: {len(tpl)} letters")
+        samples += tpl * 8
+    occ_x: list[np.ndarray] = []
+    occ_y: list[np.ndarray] = []
+    for game in games or []:
+        occ, g = game_samples(game, first)
+        log(f"  {game}: {len(occ)} frames, {len(g)} tile glyphs")
+        samples += g * 3
+        for x, y in occ:
+            occ_x += [x] * real_weight
+            occ_y += [y] * real_weight
+    for x, y, g in synthetic(n_synth, tiles, 9000):
         samples += g
-    clf, acc = build_glyph_classifier(samples, folds=3, tile_set_name=tiles)
+        if occ_x:
+            occ_x.append(x)
+            occ_y.append(y)
+    clf, acc = build_glyph_classifier(samples, folds=folds, tile_set_name=tiles)
+    occ_ref = ModelRef()
+    if occ_x:
+        model = OccupancyModel.train(np.concatenate(occ_x), np.concatenate(occ_y))
+        occ_ref = ModelRef(data=base64.b64encode(model.net.to_bytes()).decode("ascii"))
     prof = CalibrationProfile(tile_set=tiles, board_mode="search",
                               glyph_model=ModelRef(data=base64.b64encode(clf.net.to_bytes()).decode("ascii")),
-                              notes=notes)
+                              occupancy_model=occ_ref, notes=notes)
     prof.save(out)
     return acc
 
@@ -222,28 +264,39 @@ def build_profile(out: Path, templates: Path | None, tiles: str, n_synth: int, n
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m kiosk.vision.train", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
-    c = sub.add_parser("collect", help="render/read the training samples into a cache file")
+    c = sub.add_parser("collect", help="render synthetic boards and cache their training samples")
     c.add_argument("cache", type=Path)
-    c.add_argument("--synthetic", type=int, default=80, help="synthetic English frames (German: half)")
-    c.add_argument("--shared", type=Path, default=None, help="the shared data folder (../shared)")
-    d = sub.add_parser("defaults", help="train the shipped default models from a sample cache")
+    c.add_argument("--synthetic", type=int, default=180, help="synthetic English frames (German: half)")
+    d = sub.add_parser("defaults", help="train the shipped default models from a synthetic sample cache")
     d.add_argument("cache", type=Path)
     d.add_argument("--out", type=Path, default=Path(__file__).parent / "models")
     d.add_argument("--folds", type=int, default=0, help="also cross-validate the glyph models (slow)")
-    p = sub.add_parser("profile", help="write a calibration profile with a glyph model trained on templates")
+    p = sub.add_parser("profile", help="write a calibration profile from an installation's own material")
     p.add_argument("out", type=Path)
     p.add_argument("--templates", type=Path, default=None, help="folder of letter images A.png, B.png ...")
-    p.add_argument("--tiles", default="english")
-    p.add_argument("--synthetic", type=int, default=20)
+    p.add_argument("--game", type=Path, action="append", default=[],
+                   help="recorded game folder (game.ini, image-N.jpg, truth/image-N.txt); repeatable")
+    p.add_argument("--first", type=int, default=5, help="use frames 1..N of each game (default 5)")
+    p.add_argument("--tiles", choices=("english", "german"), default="english")
+    p.add_argument("--synthetic", type=int, default=20, help="synthetic frames of the tile set to add")
+    p.add_argument("--folds", type=int, default=3, help="cross-validation folds for the reported accuracy")
     args = ap.parse_args(argv)
-    if args.cmd == "collect":
-        collect(args.cache, args.synthetic, args.shared)
-    elif args.cmd == "defaults":
-        fit_defaults(args.cache, args.out, folds=args.folds)
-    else:
-        acc = build_profile(args.out, args.templates, args.tiles, args.synthetic,
-                            notes=f"glyph model from templates {args.templates} + {args.synthetic} synthetic frames")
-        log(f"wrote {args.out}; cross-validated letter accuracy {acc:.4f}")
+    try:
+        if args.cmd == "collect":
+            collect(args.cache, args.synthetic)
+        elif args.cmd == "defaults":
+            fit_defaults(args.cache, args.out, folds=args.folds)
+        else:
+            if args.first < 1:
+                raise ValueError("--first must be at least 1")
+            notes = (f"glyph model from templates {args.templates}, first {args.first} frames of "
+                     f"{[str(g) for g in args.game]}, {args.synthetic} synthetic frames")
+            acc = build_profile(args.out, args.templates, args.tiles, args.synthetic, notes,
+                                games=args.game, first=args.first, folds=args.folds)
+            log(f"wrote {args.out}; cross-validated letter accuracy {acc:.4f}")
+    except (ValueError, OSError) as exc:
+        log(f"error: {exc}")
+        return 2
     return 0
 
 

@@ -90,3 +90,46 @@ def test_reader_profile_embedded_model_is_used(tmp_path):
     f.write_text(json.dumps(d))
     with pytest.raises(ModelError, match="base64"):
         BoardReader(ENGLISH, load_profile(f))
+
+
+def test_reader_train_defaults_refuses_non_synthetic_samples(tmp_path):
+    from kiosk.vision import train
+
+    cache = tmp_path / "mixed.npz"
+    np.savez(cache, ox_synth=np.zeros((4, 16)), oy_synth=np.zeros(4), ox_real=np.ones((2, 16)),
+             g_templates=np.zeros((1, GLYPH_PX, GLYPH_PX), np.float32), l_templates=np.array(["A"]))
+    out = tmp_path / "models"
+    with pytest.raises(ValueError, match="non-synthetic samples") as exc:
+        train.fit_defaults(cache, out)
+    assert "ox_real" in str(exc.value) and "g_templates" in str(exc.value)
+    assert not out.exists()        # nothing written
+
+
+def test_reader_train_cli_offers_no_shared_input_for_defaults(capsys):
+    from kiosk.vision import train
+
+    with pytest.raises(SystemExit):
+        train.main(["collect", "x.npz", "--shared", "../shared"])
+    assert "unrecognized arguments: --shared" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--tiles", "german"], "give letter images"),
+    (["--templates", "/nonexistent/letters"], "not a folder of letter images"),
+])
+def test_reader_train_profile_bad_material_is_a_clear_error(tmp_path, capsys, args, message):
+    from kiosk.vision import train
+
+    assert train.main(["profile", str(tmp_path / "p.json"), *args]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "p.json").exists()
+
+
+def test_reader_train_profile_game_folder_errors(tmp_path):
+    from kiosk.vision import train
+
+    with pytest.raises(ValueError, match="game.ini"):
+        train.game_samples(tmp_path, 5)
+    (tmp_path / "game.ini").write_text("[default]\nwarp-coord = [[1, 2]]\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="warp-coord"):
+        train.game_samples(tmp_path, 5)
