@@ -27,7 +27,7 @@ import numpy as np
 from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.cells import PREMIUM_CLASSES, cell_crop, cell_stats, warp_canvas
-from kiosk.vision.glyphs import GlyphClassifier, normalise_glyph
+from kiosk.vision.glyphs import GlyphClassifier, GlyphPrediction, normalise_glyph
 from kiosk.vision.mlp import Classifier, ModelError
 from kiosk.vision.occupancy import OccupancyModel, features, nearest_colour_says_tile, tile_colour_known
 from kiosk.vision.profile import CalibrationProfile
@@ -44,7 +44,11 @@ from kiosk.vision.reading import (
 MIN_FRAME_PX = 160
 TILE_P = 0.7          # P(tile) at or above: a tile
 EMPTY_P = 0.3         # P(tile) at or below: empty; between: unsure
+EMPTY_P_SURE = 0.1    # ... in a degraded frame, without the colour vote's support: at or below this
 LETTER_P = 0.7        # letter probability below which the letter is reported unsure
+LETTER_P_DEGRADED = 0.95  # ... in a frame where many letters are doubtful (see _degraded)
+DEGRADED_SHARE = 0.1  # share of doubtful letters above which a frame is degraded
+DEGRADED_MIN_TILES = 6
 SEEN_MIN = 0.7        # fraction of a square inside the frame needed to read it
 HAND_UNLIKE = 0.3     # colour change (log units) from an empty square beyond which skin may be a hand
 GLYPH_GROW_PX = 5     # tile crops are the square grown by this much on each side
@@ -68,6 +72,15 @@ def default_glyph_model(tile_set_name: str) -> GlyphClassifier:
 def default_occupancy_model() -> OccupancyModel:
     """The shipped occupancy model; raises ModelError."""
     return OccupancyModel(Classifier.from_bytes(_packaged("occupancy.npz"), "occupancy.npz"))
+
+
+def _degraded(preds: list[GlyphPrediction]) -> bool:
+    """True when so many of a frame's letters are doubtful (blur, shadow) that its clear-looking ones are
+    suspect too: more than DEGRADED_SHARE of at least DEGRADED_MIN_TILES letters below LETTER_P."""
+    if len(preds) < DEGRADED_MIN_TILES:
+        return False
+    doubtful = sum(pr.confidence < LETTER_P for pr in preds)
+    return doubtful > DEGRADED_SHARE * len(preds)
 
 
 class BoardReader:
@@ -189,9 +202,12 @@ class BoardReader:
         p_tile = self.occupancy.predict_proba(feats)
         vote = nearest_colour_says_tile(feats)
         unsure = (p_tile > EMPTY_P) & (p_tile < TILE_P)
-        # settle the model's doubts with this frame's own colours where they are clear
-        # (a square clearly coloured like an empty square, not like this frame's tiles, is no tile: shadows,
-        # dark objects)
+        # settle the model's doubts with this frame's own colours where they are clear (a square clearly
+        # coloured like an empty square, not like this frame's tiles, is no tile: shadows, dark objects).
+        # Kept for later: the empties that are only weakly so (a tile by the model but empty by colour, or a
+        # P(tile) above EMPTY_P_SURE without a colour vote): in a degraded frame (see _degraded) they are doubts
+        weak_empty = ((vote < 0) & (p_tile >= TILE_P) & (p_tile < 0.99)) | \
+            ((vote >= 0) & (p_tile > EMPTY_P_SURE) & (p_tile <= EMPTY_P))
         p_tile = np.where((vote < 0) & (p_tile < 0.99), EMPTY_P - 0.01,
                           np.where(unsure & (vote > 0), TILE_P + 0.01, p_tile))
         if not tile_colour_known(feats):
@@ -234,16 +250,34 @@ class BoardReader:
                     glyph_imgs.append(g)
                 continue
             squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
-        for sq, pred in zip(to_read, self.glyphs.predict(glyph_imgs)):
+        preds = self.glyphs.predict(glyph_imgs)
+        degraded = _degraded(preds)
+        letter_p = LETTER_P_DEGRADED if degraded else LETTER_P
+        for sq, pred in zip(to_read, preds):
             conf = float(p_tile[sq]) * pred.confidence
             if pred.letter not in self.letters:
                 doubts[sq] = f"'{pred.letter}' is not a letter of the {self.tile_set.name} set"
                 squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
-            elif pred.confidence < LETTER_P:
-                doubts[sq] = f"letter {pred.letter} or {pred.runner_up}? ({pred.confidence:.2f})"
+            elif pred.confidence < letter_p:
+                doubts[sq] = f"letter {pred.letter} or {pred.runner_up}? ({pred.confidence:.2f}" + \
+                    (", many doubtful letters in this frame)" if degraded else ")")
                 squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
             else:
                 squares[sq] = SquareReading(SquareState.TILE, pred.letter, round(conf, 3))
+        if degraded:
+            for sq in np.flatnonzero(weak_empty):
+                if squares[sq].state is SquareState.EMPTY:
+                    doubts[int(sq)] = "empty or a shadowed tile? (many doubtful letters in this frame)"
+                    squares[sq] = SquareReading(SquareState.UNSURE, None, 0.5)
+        blanks = [sq for sq in range(N_SQUARES) if squares[sq].state is SquareState.BLANK]
+        if blanks and (len(blanks) > self.tile_set.blanks or degraded):
+            # more blank-looking tiles than the set has blanks: letters lost to blur or shadow, and which
+            # ones are the real blanks cannot be told; in a frame of doubtful letters no blank is sure either
+            why = (f"{len(blanks)} tiles without a letter, the set has {self.tile_set.blanks} blanks"
+                   if len(blanks) > self.tile_set.blanks else "no letter found in a frame of doubtful letters")
+            for sq in blanks:
+                doubts[sq] = why
+                squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
         lap("letters", t)
 
         is_sharp = sharp_v >= SHARPNESS_MIN
