@@ -213,8 +213,10 @@ class BoardReader:
         if not tile_colour_known(feats):
             # no tile on any plain square: every move covers one (the first through H8 too), so a premium
             # square that differs from its class is its print (the star, labels), not a tile
+            # (even a confident one: the model may call the star a tile) unless some plain square reads as a tile
             premium = PREMIUM_CLASSES != "."
-            p_tile = np.where(premium & (p_tile < 0.99), np.minimum(p_tile, EMPTY_P - 0.01), p_tile)
+            sure = 0.99 if (p_tile[~premium] >= TILE_P).any() else 1.01
+            p_tile = np.where(premium & (p_tile < sure), np.minimum(p_tile, EMPTY_P - 0.01), p_tile)
         t = lap("occupancy", t)
         sharp_v = sharpness(canvas)
         glare = glare_squares(canvas) >= 0.12

@@ -280,6 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--tiles", choices=("english", "german"), default="english")
     p.add_argument("--synthetic", type=int, default=20, help="synthetic frames of the tile set to add")
     p.add_argument("--folds", type=int, default=3, help="cross-validation folds for the reported accuracy")
+    p.add_argument("--real-weight", type=int, default=8, help="repeats of each game frame's squares (occupancy)")
     args = ap.parse_args(argv)
     try:
         if args.cmd == "collect":
@@ -292,7 +293,8 @@ def main(argv: list[str] | None = None) -> int:
             notes = (f"glyph model from templates {args.templates}, first {args.first} frames of "
                      f"{[str(g) for g in args.game]}, {args.synthetic} synthetic frames")
             acc = build_profile(args.out, args.templates, args.tiles, args.synthetic, notes,
-                                games=args.game, first=args.first, folds=args.folds)
+                                games=args.game, first=args.first, folds=args.folds,
+                                real_weight=args.real_weight)
             log(f"wrote {args.out}; cross-validated letter accuracy {acc:.4f}")
     except (ValueError, OSError) as exc:
         log(f"error: {exc}")
