@@ -16,8 +16,12 @@ standard ``8D``); number first = down (``5G`` is ``E7``).
 from __future__ import annotations
 
 import configparser
+import contextlib
 import csv
+import hashlib
+import io
 import json
+import os
 import re
 import time
 from collections.abc import Callable
@@ -320,9 +324,39 @@ class _Referee:
                 break
 
 
-def run_recording(folder: str | Path, *, journal: Path | None = None, out: Callable[[str], None] = print) -> int:
+def recording_profile(folder: Path, out: Callable[[str], None] = print) -> Path | None:
+    """The calibration profile for a recording: a ScrabScrap recording keeps that system's letter images of the
+    same tiles beside the game folders (``../letter-templates/default``), the calibration material the event
+    allows. The profile is built from them once (about 2-3 minutes) and cached; None when there are none.
+
+    Raises ValueError when the letter images are malformed (naming them)."""
+    templates = folder.parent / "letter-templates" / "default"
+    if not templates.is_dir():
+        return None
+    from kiosk.rules.lexicon import cache_dir
+
+    stamp = hashlib.sha1("".join(f"{p.name}:{p.stat().st_size}:{int(p.stat().st_mtime)}"
+                                 for p in sorted(templates.iterdir())).encode()).hexdigest()[:12]
+    cached = cache_dir() / "profiles" / f"letter-templates-{stamp}.json"
+    if not cached.exists():
+        from kiosk.vision.train import build_profile
+
+        out(f"calibrating the reader from the recording's letter images {templates} (once; cached in {cached}) ...")
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_name(cached.name + f".{os.getpid()}.tmp")
+        with contextlib.redirect_stderr(io.StringIO()):  # its progress lines would land after our final line
+            acc = build_profile(tmp, templates, "german", 20, f"glyph model from the letter templates {templates}")
+        os.replace(tmp, cached)
+        out(f"calibrated: cross-validated letter accuracy {acc:.1%}")
+    return cached
+
+
+def run_recording(folder: str | Path, *, journal: Path | None = None, out: Callable[[str], None] = print,
+                  calibration: Path | None = None) -> int:
     """Re-referee a recording (see module doc); prints every move, the mismatches and ``final: ...`` last.
-    Returns 0 when every recorded move and total agree, 1 when not, 2 for a bad folder / reader / journal."""
+    ``calibration``: a profile for the reader; default: built from the recording's letter images
+    (:func:`recording_profile`). Returns 0 when every recorded move and total agree, 1 when not, 2 for a bad
+    folder / reader / journal."""
     t0 = time.perf_counter()
     try:
         rec = read_recording(folder)
@@ -332,7 +366,14 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
     clock = SimClock(0, 0.0)
     camera = RecordingCamera(clock)
     try:
-        read = make_reader(GERMAN, corners=rec.corners)
+        from kiosk.vision.profile import ProfileError, load_profile
+
+        profile_path = calibration or recording_profile(Path(folder), out)
+        profile = load_profile(profile_path) if profile_path else None
+        read = make_reader(GERMAN, profile=profile, corners=rec.corners)
+    except (ValueError, ProfileError) as exc:
+        out(f"error: calibration: {exc}")
+        return 2
     except ReaderUnavailable as exc:
         out(f"error: {exc}")
         return 2

@@ -12,6 +12,9 @@ HELP = "referee a recorded game end to end: simulated players, synthetic camera,
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", type=Path, help="GCG record to play (default: the built-in game)")
+    parser.add_argument("--calibration", type=Path, default=None,
+                        help="calibration profile for the reader (default for --recording: built once from the "
+                             "recording's letter images beside it)")
     parser.add_argument("--recording", type=Path,
                         help="a recorded real game (frames + game.csv + game.ini) to re-referee")
     parser.add_argument("--headless", action="store_true", help="no window (default when there is no display)")
@@ -43,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if args.recording is not None:
         from kiosk.app.recording import run_recording
 
-        return run_recording(args.recording, journal=args.journal)
+        return run_recording(args.recording, journal=args.journal, calibration=args.calibration)
     from kiosk.app.demo import BUILTIN_GAME, DemoOptions, run_demo
 
     if args.level not in ("easy", "typical", "hard"):
