@@ -1,10 +1,14 @@
-"""The reader on real photos from ../shared/photos (skipped only when ../shared is absent)."""
+"""The reader on real photos from ../shared/photos (skipped only when ../shared is absent).
+
+The shipped models are synthetic-only; real boards are read the way an event would: with a calibration profile
+built by ``python -m kiosk.vision.train profile`` from the allowed calibration material (the letter templates and
+the first 5 frames of each game), written into a temp folder here; the sample frames are later ones.
+"""
 
 from __future__ import annotations
 
 import configparser
 import json
-from functools import cache
 from pathlib import Path
 
 import cv2
@@ -12,6 +16,8 @@ import numpy as np
 import pytest
 
 from kiosk.rules.tiles import GERMAN, load_tile_set
+from kiosk.vision import train
+from kiosk.vision.profile import load_profile
 from kiosk.vision.reader import BoardReader
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
@@ -22,9 +28,33 @@ needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=f"../shared is abs
 SAMPLE = [("game01", 27), ("game02", 25), ("game03", 30), ("game04", 24), ("game04", 27)]
 
 
-@cache
-def german_reader() -> BoardReader:
-    return BoardReader(GERMAN)
+TEMPLATES = PHOTOS / "scrabscrap" / "letter-templates" / "default"
+
+
+def _calibrated(tmp_path_factory, with_games: bool) -> BoardReader:
+    """A German reader with a profile built by the CLI into a temp folder from the allowed material."""
+    out = tmp_path_factory.mktemp("calibration") / "scrabscrap.json"
+    games = [a for g in sorted((PHOTOS / "scrabscrap").glob("game0*")) for a in ("--game", str(g))] \
+        if with_games else []
+    rc = train.main(["profile", str(out), "--templates", str(TEMPLATES), *games, "--first", "5",
+                     "--tiles", "german", "--synthetic", "20", "--folds", "0"])
+    assert rc == 0 and out.is_file()
+    prof = load_profile(out)
+    assert prof.tile_set == "german" and prof.glyph_model.data and "templates" in prof.notes
+    assert bool(prof.occupancy_model.data) == with_games
+    return BoardReader(GERMAN, prof)
+
+
+@pytest.fixture(scope="module")
+def game_calibrated_reader(tmp_path_factory) -> BoardReader:
+    """Calibrated from the letter templates and the first 5 frames of each game (own occupancy model)."""
+    return _calibrated(tmp_path_factory, True)
+
+
+@pytest.fixture(scope="module")
+def template_calibrated_reader(tmp_path_factory) -> BoardReader:
+    """Calibrated from the letter templates only (the shipped synthetic occupancy model)."""
+    return _calibrated(tmp_path_factory, False)
 
 
 def _truth(path: Path) -> list[str]:
@@ -50,12 +80,12 @@ def _score(truth: list[str], got: list[str]) -> tuple[int, int, int]:
 
 @needs_shared
 @pytest.mark.slow
-def test_reader_real_scrabscrap_sample_frames():
+def test_reader_real_scrabscrap_sample_frames_with_game_profile(game_calibrated_reader):
     tiles = right = occ = 0
     report = []
     for game, n in SAMPLE:
         d = PHOTOS / "scrabscrap" / game
-        r = german_reader().read(cv2.imread(str(d / f"image-{n}.jpg")), _corners(d))
+        r = game_calibrated_reader.read(cv2.imread(str(d / f"image-{n}.jpg")), _corners(d))
         t, ok, o = _score(_truth(d / "truth" / f"image-{n}.txt"), r.grid())
         tiles, right, occ = tiles + t, right + ok, occ + o
         report.append(f"{game}/{n}: {ok}/{t} letters, {o} occupancy errors")
@@ -65,10 +95,10 @@ def test_reader_real_scrabscrap_sample_frames():
 
 @needs_shared
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["err-01", "err-11", "err-19"])
-def test_reader_real_lighting_frames_without_corners(name):
+@pytest.mark.parametrize("name", ["err-01", "err-05", "err-19"])
+def test_reader_real_lighting_frames_without_corners(template_calibrated_reader, name):
     d = PHOTOS / "scrabscrap-lighting"
-    r = german_reader().read(cv2.imread(str(d / f"{name}.jpg")))
+    r = template_calibrated_reader.read(cv2.imread(str(d / f"{name}.jpg")))
     assert r.quality.board_found
     tiles, right, occ = _score(_truth(d / "truth-err.txt"), r.grid())
     assert occ == 0 and right >= tiles - 1, "\n".join(r.grid())
