@@ -89,6 +89,10 @@ fi
 
 step "systemd service"
 install -d -m 0750 -o root -g "$SERVICE_USER" /etc/scrabble-kiosk
+if [ ! -e /etc/scrabble-kiosk/kiosk.toml ]; then
+    install -m 0640 -o root -g "$SERVICE_USER" "$SRC/systemd/kiosk.toml.example" /etc/scrabble-kiosk/kiosk.toml
+    echo "wrote /etc/scrabble-kiosk/kiosk.toml: set the judge PIN and the players there" >&2
+fi
 install -m 0644 "$SRC/systemd/scrabble-kiosk.service" /etc/systemd/system/scrabble-kiosk.service
 systemctl daemon-reload
 if [ "$ENABLE" -eq 1 ]; then
