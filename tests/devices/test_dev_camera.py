@@ -191,9 +191,6 @@ def test_synthetic_render_error_is_a_camera_error() -> None:
 
 
 def test_synthetic_with_the_real_renderer() -> None:
-    synth = pytest.importorskip("kiosk.vision.synth", reason="kiosk.vision.synth not merged yet")
-    if not hasattr(synth, "render_board"):
-        pytest.skip("kiosk.vision.synth.render_board not merged yet")
     from kiosk.rules.board import Board
 
     cam = SyntheticCamera(Board, seed=1, level="easy", size=(640, 480))
