@@ -129,7 +129,7 @@ class _Replayer:
         self.full = tile_set.full_bag()
         self.valid_letters = set(tile_set.letters) | {ch.lower() for ch in tile_set.letters}
         self._unseen = dict(self.full)  # full set minus the board, kept up to date on every place/remove
-        self.sizes = [min(tile_set.rack_size, 10**9)] * n
+        self.sizes = [tile_set.rack_size] * n
         self.bag = tile_set.total_tiles - n * tile_set.rack_size
         self.turn = 0
         self.scoreless = 0
