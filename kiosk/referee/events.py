@@ -295,6 +295,27 @@ class JudgeAdjustment(Event):
 
 
 @dataclass(frozen=True)
+class MoveUndone(Event):
+    """The judge takes back the last turn (play, pass or exchange, with everything that followed it: blank
+    letters, hold, challenge, window): board, bag, racks, scores and history return to just before that turn's
+    clock press, and its player is on move again (e.g. after the camera misread his tiles). Time used
+    meanwhile stays used. ``reason`` is required; repeated, it takes back earlier turns one by one."""
+
+    type: ClassVar[str] = "move_undone"
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class PresetChanged(Event):
+    """The judge changes the rules (``preset``: :meth:`Preset.to_dict`) of a game in which nobody has moved
+    yet; players, first player and tile set stay (the tile set must not change: the racks are drawn)."""
+
+    type: ClassVar[str] = "preset_changed"
+    preset: dict = field(default_factory=dict)
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class GameCalled(Event):
     """The game is ended by the judge / captain (no plays possible, time called); racks are entered next."""
 
@@ -323,7 +344,8 @@ EVENT_TYPES: dict[str, type[Event]] = {
     for cls in (GameStarted, ClockPressed, Play, BlankDesignated, Pass, Exchange, Drew, Hold, HoldReleased, CourtesyNotice,
                 CourtesyDraw, Challenge, ChallengeRuled, ChallengeWithdrawn, TilesRemoved, OutplayAccepted,
                 WindowClosed, TimeWarning, TurnTimeExpired, OvertimeStarted, OvertimeCapExceeded, SessionTimeUp,
-                ClockNeutralised, ClockResumed, JudgeAdjustment, GameCalled, RacksEntered, KioskResumed)
+                ClockNeutralised, ClockResumed, JudgeAdjustment, MoveUndone, PresetChanged, GameCalled, RacksEntered,
+                KioskResumed)
 }
 
 

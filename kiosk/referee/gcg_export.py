@@ -45,6 +45,8 @@ def to_gcg_game(state: GameState, *, lexicon: str | None = None, title: str | No
     if lexicon:
         game.pragmas["lexicon"] = [lexicon]
     game.pragmas["description"] = [f"refereed by the kiosk under preset {state.preset}"]
+    # the judge's undos and rules changes (GCG has no line for them): notes at the top, with their times
+    game.notes += [n for n in state.notes if ": judge " in n]
     totals = [0] * len(state.players)
     events = game.events
     for rec in state.history:

@@ -43,11 +43,13 @@ from kiosk.referee.events import (
     HoldReleased,
     JudgeAdjustment,
     KioskResumed,
+    MoveUndone,
     OutplayAccepted,
     OvertimeCapExceeded,
     OvertimeStarted,
     Pass,
     Play,
+    PresetChanged,
     RacksEntered,
     SessionTimeUp,
     TilesRemoved,
@@ -133,6 +135,9 @@ class _Game:
         self.notes: list[str] = []
         self.last_t = t
         self.started_t = t
+        # the game as it stood just before the last turn began (its clock press, or the play/pass/exchange
+        # itself when no press was reported): what the judge's MoveUndone returns to; a chain, one per turn
+        self.turn_start: _Game | None = None
 
     def copy(self) -> _Game:
         g = copy.copy(self)
@@ -260,8 +265,10 @@ class Referee:
         if ev.t < self._g.last_t:
             raise Refused(f"{ev.type} at {ev.t} ms is earlier than the last event ({self._g.last_t} ms)", "time_order")
         g = self._g.copy()
-        if g.phase == OVER and not isinstance(ev, KioskResumed):
+        if g.phase == OVER and not isinstance(ev, KioskResumed | MoveUndone):
             raise Refused(f"the game is over: '{ev.type}' is not allowed", "game_over")
+        if isinstance(ev, MoveUndone):
+            return _undo_turn(self._g, ev)
         handler = _HANDLERS.get(type(ev))
         if handler is None:
             raise Refused(f"unknown event type '{ev.type}'", "bad_event")
@@ -269,7 +276,10 @@ class Referee:
             p = ev.player  # type: ignore[attr-defined]
             if not isinstance(p, int) or not 0 <= p < g.n:
                 raise Refused(f"{ev.type}: player {p!r} is not in this game (0..{g.n - 1})", "bad_player")
+        before = self._g
         handler(g, ev)
+        if _begins_turn(before, ev):
+            g.turn_start = before
         g.last_t = ev.t
         return g
 
@@ -1087,6 +1097,66 @@ def _on_judge_adjustment(g: _Game, ev: JudgeAdjustment) -> None:
     g.record("judge", ev.player, ev.points, note=ev.reason)
 
 
+def _begins_turn(before: _Game, ev: Event) -> bool:
+    """True when ``ev`` (accepted on ``before``) starts a new turn: a clock press, or a play, pass or exchange
+    that no press announced (a corrected reading of a play waiting for its blanks is the same turn)."""
+    if isinstance(ev, ClockPressed):
+        return True
+    return isinstance(ev, Play | Pass | Exchange) and before.pressed_at is None and before.phase == PLAYING
+
+
+def _undo_turn(current: _Game, ev: MoveUndone) -> _Game:
+    """The judge takes back the last turn (:class:`MoveUndone`): the game returns to how it stood before that
+    turn's first event; the clocks keep the time used so far and the mover's time runs again from ``ev.t``."""
+    if not ev.reason.strip():
+        raise Refused("move_undone: give a reason", "no_reason")
+    if current.turn_start is None:
+        raise Refused("move_undone: no turn to take back", "nothing_to_undo")
+    g = current.turn_start.copy()
+    mover = g.on_move
+    clock = current.clock.copy()
+    if mover is not None and not g.neutralised:
+        clock.start(mover, ev.t, new_turn=False)
+    else:
+        clock.stop(ev.t)
+    clock.turn_used = g.clock.turn_used
+    g.clock = clock
+    taken = current.history[len(g.history):]
+    what = ", ".join(f"{h.kind} by {current.players[h.player]} ({h.points:+d})" for h in taken) or \
+        "a clock press not yet scored"
+    g.notes = list(current.notes) + [f"{ev.t}: judge took back {what}: {ev.reason.strip()}"]
+    g.downtime = current.downtime
+    g.overtime_notified = list(current.overtime_notified)
+    g.last_t = ev.t
+    return g
+
+
+def _on_preset_changed(g: _Game, ev: PresetChanged) -> None:
+    if g.history or g.turn_start is not None or g.pressed_at is not None or g.phase != PLAYING:
+        raise Refused("preset_changed: the rules can change only before the first move", "game_under_way")
+    try:
+        preset = preset_from_dict(ev.preset)
+        preset.scoring_rules()
+    except (PresetError, ValueError, TypeError) as exc:
+        raise Refused(f"preset_changed: bad preset: {exc}", "bad_preset") from None
+    if preset.tile_set != g.tile_set.name:
+        raise Refused(f"preset_changed: '{preset.name}' uses the {preset.tile_set} tiles, this game the "
+                      f"{g.tile_set.name} tiles: start a new game", "bad_preset")
+    if not preset.min_players <= g.n <= preset.max_players:
+        raise Refused(f"preset_changed: '{preset.name}' is for {preset.min_players}-{preset.max_players} players",
+                      "bad_players")
+    fresh = _Game(preset, g.tile_set, g.players, g.started_t)
+    fresh.on_move = g.on_move
+    fresh.clock = ChessClock(g.n, preset.clock.game_ms if g.n == 2 else None)
+    fresh.clock.used = list(g.clock.used)
+    fresh.clock.since, fresh.clock.at = g.clock.since, g.clock.at
+    fresh.clock.running, fresh.clock.turn_used = g.clock.running, g.clock.turn_used
+    fresh.notes = list(g.notes) + [f"{ev.t}: judge changed the rules to '{preset.name}'"
+                                   + (f": {ev.reason.strip()}" if ev.reason.strip() else "")]
+    fresh.downtime = g.downtime
+    g.__dict__.update(fresh.__dict__)
+
+
 def _on_kiosk_resumed(g: _Game, ev: KioskResumed) -> None:
     if not g.last_t <= ev.down_since <= ev.t:
         raise Refused(f"kiosk_resumed: down_since {ev.down_since} ms must lie between the last event "
@@ -1111,7 +1181,7 @@ _HANDLERS = {
     TurnTimeExpired: _on_turn_time_expired, OvertimeStarted: _on_overtime_started,
     OvertimeCapExceeded: _on_overtime_cap, SessionTimeUp: _on_session_time_up, GameCalled: _on_game_called,
     RacksEntered: _on_racks_entered, ClockNeutralised: _on_clock_neutralised, ClockResumed: _on_clock_resumed,
-    JudgeAdjustment: _on_judge_adjustment, KioskResumed: _on_kiosk_resumed,
+    JudgeAdjustment: _on_judge_adjustment, KioskResumed: _on_kiosk_resumed, PresetChanged: _on_preset_changed,
 }
 
 
