@@ -65,6 +65,7 @@ class DemoResult:
     scores: tuple[int, ...] = ()
     mismatches: tuple[str, ...] = ()
     judge_fixes: int = 0
+    judge_undos: int = 0
     frames_read: int = 0
     renders: int = 0
     resumed: bool = False
@@ -158,6 +159,9 @@ def run_demo(opts: DemoOptions, out: Callable[[str], None] = print) -> DemoResul
                     out("  kiosk: " + line)
             st = session.state
             hist = [h for h in st.history if h.kind not in ("end_rack", "own_rack", "time_penalty", "judge")]
+            if printed > len(hist):  # the judge took a turn back: print it again when it is played again
+                out(f"    (turn {len(hist) + 1} taken back)")
+                printed = len(hist)
             while printed < len(hist) and printed < len(plan.events):
                 h = hist[printed]
                 out(f"{printed + 1:3d} " + move_line(plan.events[printed], h.points, h.total))
@@ -198,12 +202,12 @@ def run_demo(opts: DemoOptions, out: Callable[[str], None] = print) -> DemoResul
         out("mismatch: " + m)
     secs = time.perf_counter() - t_start
     out(f"vision: {vision.frames_read} frames read, {table.renders} frames rendered "
-        f"({table.render_ms / max(1, table.renders):.0f} ms each), judge corrected {players.judge_fixes} square(s); "
-        f"{secs:.1f} s")
+        f"({table.render_ms / max(1, table.renders):.0f} ms each), judge corrected {players.judge_fixes} square(s) "
+        f"and took back {players.judge_undos} misread move(s); {secs:.1f} s")
     session.close()
     out(f"final: {plan.nicks[0]} {scores[0]}, {plan.nicks[1]} {scores[1]}")
-    return DemoResult(0 if ok else 1, tuple(scores), tuple(mismatches), players.judge_fixes, vision.frames_read,
-                      table.renders, resumed, secs)
+    return DemoResult(0 if ok else 1, tuple(scores), tuple(mismatches), players.judge_fixes, players.judge_undos,
+                      vision.frames_read, table.renders, resumed, secs)
 
 
 __all__ = ["BUILTIN_GAME", "DEMO_PIN", "DemoOptions", "DemoResult", "run_demo", "record_id"]

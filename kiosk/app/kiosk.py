@@ -34,9 +34,11 @@ from kiosk.referee.events import (
     Hold,
     HoldReleased,
     JudgeAdjustment,
+    MoveUndone,
     OutplayAccepted,
     Pass,
     Play,
+    PresetChanged,
     RacksEntered,
     TilesRemoved,
 )
@@ -331,8 +333,10 @@ class Kiosk:
 
         "hold" / "release" / "challenge" (player), "courtesy_draw" (player), "designate" (player, square,
         letter), "exchange" (count: 0 cancels), "accept_outplay" (player), "rule" (acceptable, pin),
-        "racks" (racks: tuple of str), "judge_unlock" (pin), "correct" (square, char), "adjust" (player,
-        points, reason), "call_game" (reason), "confirm_removed" (the judge saw a withdrawn play's tiles go).
+        "racks" (racks: tuple of str), "judge_unlock" (pin), and behind the judge's PIN: "correct" (square,
+        char), "adjust" (player, points, reason), "undo" (reason: take back the last turn), "change_preset"
+        (preset: :meth:`Preset.to_dict`, before the first move), "call_game" (reason), "confirm_removed" (the
+        judge saw a withdrawn play's tiles go).
         Returns the referee's result (or a local one).
         """
         t = self.now()
@@ -373,11 +377,18 @@ class Kiosk:
                 if ok:
                     self.view.judge_until = t + 120_000
                 return Result(ok, msg, "" if ok else "pin")
-            if action in ("correct", "adjust", "call_game", "confirm_removed"):
+            if action in ("correct", "adjust", "undo", "change_preset", "call_game", "confirm_removed"):
                 if t >= self.view.judge_until:
                     return Result(False, "the judge menu is locked: enter the PIN", "pin")
                 if action == "correct":
                     return self._correct(int(kw["square"]), str(kw["char"]))
+                if action == "undo":
+                    return self._undo(t, str(kw.get("reason", "")))
+                if action == "change_preset":
+                    res = self.apply(PresetChanged(t=t, preset=dict(kw["preset"]), reason=str(kw.get("reason", ""))))
+                    if res:
+                        self.view.message = f"rules changed to {self.state.preset}"
+                    return res
                 if action == "adjust":
                     return self.apply(JudgeAdjustment(t=t, player=int(kw["player"]), points=int(kw["points"]),
                                                       reason=str(kw.get("reason", ""))))
@@ -392,6 +403,24 @@ class Kiosk:
             self.view.message = msg
             return Result(False, msg, "bad_input")
         return Result(False, f"unknown action {action!r}", "bad_input")
+
+    def _undo(self, t: int, reason: str) -> Result:
+        """Judge: take back the last turn (:class:`MoveUndone`); the board problem, the reading in progress
+        and the corrections for that move are dropped; the player on move presses the clock again."""
+        if self.pending is not None:
+            return Result(False, "the board is being read: wait for the reading, then undo", "busy")
+        res = self.apply(MoveUndone(t=t, reason=reason.strip() or "taken back by the judge"))
+        if res:
+            self.view.problem, self.view.problem_text, self.view.problem_squares = (), "", ()
+            self.view.needs_judge = False
+            self.view.corrections = {}
+            self.view.exchange = 0
+            self._confirmed_now()
+            st = self.state
+            who = st.players[st.on_move] if st.on_move is not None else "nobody"
+            self.view.message = f"judge took the last turn back: {who} to move; fix the board, press the clock"
+            log.info("judge undo: %s", reason)
+        return res
 
     def _choose_exchange(self, count: int) -> Result:
         st = self.state

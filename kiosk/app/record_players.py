@@ -6,6 +6,9 @@ racks at the end), take withdrawn tiles back, and, as the judge, enter the PIN a
 ruling (real games use other lexicons, so the record's ruling stands). They never tell the kiosk what is on the
 board: the kiosk reads it with the camera. When the kiosk asks the judge about squares it cannot read, the
 judge looks at the table and corrects exactly those squares (counted in :attr:`RecordPlayers.judge_fixes`).
+When the move the kiosk shows is not what lies on the table (a silent misread), the players notice it as
+players at a real table would, and the judge takes the turn back and corrects the misread squares
+(:attr:`RecordPlayers.judge_undos`).
 
 They are reactive: each :meth:`RecordPlayers.step` looks at the kiosk's state and the next recorded event,
 so a kiosk restarted from its journal is simply picked up where it stands.
@@ -115,6 +118,8 @@ class RecordPlayers:
         self.pin = pin
         self.think_ms = think_ms
         self.judge_fixes = 0
+        self.judge_undos = 0
+        self._checked_turns = -1
         self.presses = 0
         self._retries = 0
         self._tapped_exchange = False
@@ -160,6 +165,12 @@ class RecordPlayers:
         st = k.state
         if k.pending is not None or k.vision is not None and k.vision.waiting():
             return StepOutcome(None)
+        if len(st.history) != self._checked_turns and st.phase in (PLAYING, OUTPLAY, RACK_ENTRY, OVER) \
+                and not k.view.problem_squares:  # the kiosk has just recorded a turn: does its board match?
+            wrong = self._misread_squares(st)
+            if wrong:
+                return self._take_back(wrong)
+            self._checked_turns = len(st.history)
         if st.phase == OVER:
             return StepOutcome("game over", done=True)
         i = self.position(st)
@@ -339,6 +350,42 @@ class RecordPlayers:
         elif st.phase == REMOVING and st.last_play is not None:
             k.press(SIDES[st.last_play.player])
         return StepOutcome(f"judge called ({problem}); corrected {len(fixed)} square(s)")
+
+    def _misread_squares(self, st: GameState) -> list[int]:
+        """Squares where the kiosk's board (as its screen shows it after a move) differs from the tiles on the
+        table: what players and judge would notice at a glance."""
+        table = self.table.board().cells
+        return [sq for sq, have in enumerate(st.board) if (have or "") != (table[sq] or "")]
+
+    def _take_back(self, wrong: list[int]) -> StepOutcome:
+        """The players see a move on the screen that is not what lies on the table: the judge takes the turn
+        back, tells the kiosk what the misread squares hold, and the player presses the clock again."""
+        k = self.kiosk
+        self._retries += 1
+        names = ", ".join(square_name(sq) for sq in wrong)
+        if self._retries > 3:
+            return StepOutcome(f"the kiosk's board keeps differing from the table at {names}", done=True)
+        self.clock.advance(5_000)
+        if not k.act("judge_unlock", pin=self.pin):
+            return StepOutcome("the judge PIN was refused", done=True)
+        res = k.act("undo", reason=f"the kiosk's board differs from the table at {names}")
+        if not res:
+            return StepOutcome(f"the kiosk's board differs from the table at {names} and the judge cannot take the "
+                               f"move back: {res.reason}", done=True)
+        self.judge_undos += 1
+        self._checked_turns = len(k.state.history)
+        truth = self.table.board().cells
+        for sq in wrong:  # what the camera got wrong there, for the reading of the move played again
+            tile = truth[sq]
+            k.act("correct", square=sq, char="." if not tile else (BLANK if tile.islower() else tile))
+        fixed = len(wrong)
+        self.judge_fixes += fixed
+        st = k.state
+        if st.phase == PLAYING and st.on_move is not None:
+            self.clock.advance(PLACE_MS)
+            k.press(SIDES[st.on_move])
+        return StepOutcome(f"judge called: the kiosk's board differs from the table at {names}; took the turn back "
+                           f"and corrected {fixed} square(s)")
 
     def reset_retries(self) -> None:
         self._retries = 0

@@ -16,7 +16,7 @@ import pygame
 
 from kiosk.app.kiosk import Kiosk
 from kiosk.referee.presets import bundled_presets, load_preset
-from kiosk.referee.state import RACK_ENTRY
+from kiosk.referee.state import NOT_STARTED, OVER, RACK_ENTRY
 from kiosk.ui.screens import SCREENS, screen_for
 from kiosk.ui.widgets import BG, Button, Canvas, Overflow
 
@@ -227,11 +227,15 @@ class KioskUI:
         elif action == "judge_removed":
             k.act("confirm_removed")
             self.overlay = None
+        elif action == "judge_undo":
+            k.act("undo", reason="taken back by the judge at the table")
+            self.overlay = None
         elif action == "judge_end":
             k.act("call_game", reason="ended by the judge")
             self.overlay = None
         elif action == "judge_preset":
-            k.view.message = "rules change: end this game (no move yet) and start a new one with other rules"
+            k.view.message = "rules change before move 1: choose the rules, then Start"
+            self.new_preset = k.state.preset if k.state.preset in bundled_presets() else self.new_preset
             self.overlay = "new_game"
 
     def _new_game(self, action: str) -> None:
@@ -245,7 +249,11 @@ class KioskUI:
             self.new_preset = names[(i + 1) % len(names)]
         elif action == "new_start":
             preset = load_preset(self.new_preset)
-            res = self.kiosk.start_game(preset.to_dict(), self.new_players)
+            st = self.kiosk.state
+            if st.phase not in (NOT_STARTED, OVER) and not st.history:  # the judge's rules change before move 1
+                res = self.kiosk.act("change_preset", preset=preset.to_dict(), reason="changed before the first move")
+            else:
+                res = self.kiosk.start_game(preset.to_dict(), self.new_players)
             if res:
                 self.overlay = None
             else:

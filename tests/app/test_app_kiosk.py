@@ -172,3 +172,48 @@ def test_bad_touch_input_is_a_message_not_an_exception(tmp_path):
     res = kiosk.act("designate", player="x", square=1, letter="A")
     assert not res.accepted and "bad input" in res.reason
     assert not kiosk.act("frobnicate").accepted
+
+
+def test_judge_takes_back_a_misread_move_and_the_corrected_reading_scores(tmp_path):
+    kiosk, table, clock, worker = make_kiosk(tmp_path)
+    settle(kiosk, worker)
+    # a blank lies on H8 (the end of QUIRt) but the camera misses it: the kiosk scores QUIR
+    table.put(word_squares("8D", "QUIR"))
+    clock.t = 30_000
+    kiosk.press("left")
+    settle(kiosk, worker)
+    assert kiosk.state.last_play.word == "QUIR"
+    assert not kiosk.act("undo", reason="misread").accepted  # behind the judge's PIN
+    assert kiosk.act("judge_unlock", pin=PIN).accepted
+    res = kiosk.act("undo", reason="the blank on H8 was missed")
+    assert res.accepted, res.reason
+    st = kiosk.state
+    assert st.history == () and st.on_move == 0 and st.board[parse_coordinate("8D").squares(4)[0]] == ""
+    assert "took the last turn back" in kiosk.view.message
+    # the judge tells the camera about H8, the player presses again: the blank asks for its letter
+    assert kiosk.act("correct", square=112, char="?").accepted
+    clock.t = 40_000
+    kiosk.press("left")
+    settle(kiosk, worker)
+    assert kiosk.state.phase == DESIGNATING and kiosk.state.pending_blanks == (112,)
+    assert kiosk.act("designate", player=0, square=112, letter="T").accepted
+    assert kiosk.state.last_play.word == "QUIRt" and kiosk.state.scores == (46, 0)
+    kiosk.session.close()
+    again = GameSession.open(tmp_path / "journal.sqlite")
+    assert again.state == kiosk.state  # the undo is journaled like any event
+
+
+def test_judge_changes_the_rules_before_the_first_move_only(tmp_path):
+    from kiosk.referee.presets import load_preset
+
+    kiosk, table, clock, worker = make_kiosk(tmp_path)
+    wespa = load_preset("wespa").to_dict()
+    assert not kiosk.act("change_preset", preset=wespa).accepted  # locked
+    kiosk.act("judge_unlock", pin=PIN)
+    assert kiosk.act("change_preset", preset=wespa).accepted and kiosk.state.preset == "wespa"
+    table.put(word_squares("8D", "QUIRT"))
+    clock.t = 30_000
+    kiosk.press("left")
+    settle(kiosk, worker)
+    res = kiosk.act("change_preset", preset=load_preset("nsf").to_dict())
+    assert not res.accepted and "before the first move" in res.reason

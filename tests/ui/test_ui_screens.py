@@ -196,3 +196,30 @@ def test_clock_text():
     assert clock_text(-1) == "-0:01"
     assert clock_text(-61_000) == "-1:01"
     assert clock_text(None) == "--:--"
+
+
+def test_judge_undoes_the_last_move_and_changes_rules_before_move_one_by_touch(tmp_path):
+    k, c = make_kiosk(tmp_path)
+    ui = KioskUI(k, (800, 480))
+    players = k.state.players
+
+    def unlock() -> None:
+        touch(ui, "Judge")
+        for d in PIN:
+            touch(ui, d)
+        touch(ui, "OK")
+        assert ui.draw() == "judge"
+
+    unlock()
+    touch(ui, "Rules (before move 1)")
+    assert ui.draw() == "new_game"
+    while ui.new_preset != "wespa":
+        touch(ui, "Rules")
+    touch(ui, "Start")
+    assert k.state.preset == "wespa" and k.state.history == ()
+    assert k.state.players == players  # the same game, other rules
+    assert play(k, c, 0, "8D", "QUIRT")
+    unlock()
+    touch(ui, "Undo the last move")
+    assert k.state.history == () and k.state.on_move == 0 and ui.draw() == "main"
+    assert "took the last turn back" in k.view.message
