@@ -41,6 +41,7 @@ from kiosk.referee.presets import Preset, load_preset
 from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING
 from kiosk.rules.board import COLUMNS
 from kiosk.rules.gcg import EventKind, GcgError, read_gcg
+from kiosk.rules.replay import replay_game
 from kiosk.rules.tiles import GERMAN
 from kiosk.store import GameSession, JournalError
 
@@ -169,6 +170,20 @@ def _blank_letters(rec: Recording) -> dict[int, str]:
                 break
         out[p.line] = "".join(letters)
     return out
+
+
+def record_errors(rec: Recording) -> list[str]:
+    """Where the recording's own ``game.gcg`` (the same game with racks) is wrong: one line per problem the
+    rules replay finds in it (mis-added totals, a move scored other than its tiles score, a tile not in the
+    rack), naming file and line; the kiosk referees from ``game.csv`` and says so. Empty without game.gcg."""
+    gcg = rec.folder / "game.gcg"
+    if not gcg.is_file():
+        return []
+    try:
+        res = replay_game(read_gcg(gcg), GERMAN)
+    except (GcgError, OSError, ValueError) as exc:
+        return [f"record: {gcg} cannot be read ({exc}); the kiosk followed game.csv"]
+    return [f"record is wrong: {p} (the kiosk followed game.csv, whose scores it reproduces)" for p in res.problems]
 
 
 def recording_preset(tile_set: str = "german") -> Preset:
@@ -407,6 +422,8 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
         out("mismatch: " + m)
     if tuple(st.scores) != last:
         out(f"the kiosk's totals {st.scores[0]}:{st.scores[1]} differ from the recorded {last[0]}:{last[1]}")
+    for line in record_errors(rec):
+        out(line)
     out(f"vision: {worker.frames_read} frames read, the judge corrected {ref.judge_fixes} square(s); "
         f"{time.perf_counter() - t0:.1f} s")
     session.close()

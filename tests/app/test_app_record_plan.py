@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from kiosk.app.record_players import RecordError, plan_record
-from kiosk.app.recording import RecordingError, read_recording, standard_coordinate
+from kiosk.app.recording import RecordingError, read_recording, record_errors, standard_coordinate
 from kiosk.rules.gcg import parse_gcg
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
@@ -76,3 +76,16 @@ def test_recording_parses_with_blank_letters_from_the_gcg():
     assert rec.presses[-1].scores == (377, 374)
     zag = next(p for p in rec.presses if p.word == "ZAG_NDE")
     assert rec.blanks[zag.line] == "E"
+
+
+@pytest.mark.skipif(NO_SHARED, reason="../shared (the recorded games) is absent")
+def test_a_recordings_wrong_game_gcg_is_named_line_by_line():
+    folder = SHARED / "photos" / "scrabscrap"
+    errs = record_errors(read_recording(folder / "game03"))
+    assert any("game03/game.gcg:20: mismatch: Johannes's total: computed 309, recorded 308" in e for e in errs)
+    assert any("game.gcg:26: mismatch: Johannes's total: computed 256, recorded 257" in e for e in errs)
+    assert all(e.startswith("record is wrong: ") and "followed game.csv" in e for e in errs)
+    # game01's game.gcg scores 13A .ÄLE 32 where its tiles (and game.csv) make 22
+    assert any("game01/game.gcg:28: mismatch: 13A .ÄLE scores: computed 22, recorded 32" in e
+               for e in record_errors(read_recording(folder / "game01")))
+    assert record_errors(read_recording(folder / "game02")) == []
