@@ -334,10 +334,13 @@ class RecordPlayers:
         if not k.act("judge_unlock", pin=self.pin):
             return StepOutcome("the judge PIN was refused", done=True)
         fixed = []
-        for sq in k.view.problem_squares:
-            tile = truth[sq]
-            ch = "." if not tile else (BLANK if tile.islower() else tile)
-            k.act("correct", square=sq, char=ch)
+        # the squares the kiosk marks, and any other square where the board as read (on the screen) is not
+        # what lies on the table (e.g. a blank read as empty that leaves the marked tiles floating)
+        seen = "".join(k.view.reading.grid()) if k.view.reading is not None else ""
+        wanted = {sq: "." if not tile else (BLANK if tile.islower() else tile) for sq, tile in enumerate(truth)}
+        misread = [sq for sq, ch in enumerate(seen) if ch != wanted[sq] and ch != "#"]
+        for sq in dict.fromkeys([*k.view.problem_squares, *misread]):
+            k.act("correct", square=sq, char=wanted[sq])
             fixed.append(sq)
         self.judge_fixes += len(fixed)
         k.view.problem_squares = ()

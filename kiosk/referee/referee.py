@@ -639,7 +639,7 @@ def _on_play(g: _Game, ev: Play) -> None:
         g.phase = DESIGNATING
         g.clock.stop(max(t_turn, g.clock.at))
         return
-    _score_pending(g, max(t_turn, g.clock.at))
+    _score_pending(g, max(t_turn, g.clock.at), shown=ev.t)
 
 
 def _on_blank_designated(g: _Game, ev: BlankDesignated) -> None:
@@ -672,7 +672,10 @@ def _on_blank_designated(g: _Game, ev: BlankDesignated) -> None:
         _score_pending(g, ev.t)
 
 
-def _score_pending(g: _Game, t: int) -> None:
+def _score_pending(g: _Game, t: int, shown: int | None = None) -> None:
+    """Score the pending play as of its clock press ``t`` (ms). ``shown``: when the kiosk shows it (the reading
+    arrived, ms): the out-play window runs from then, since the opponent cannot challenge a play before
+    seeing it (the press may be seconds earlier when a judge had to fix the reading)."""
     p, tiles = g.pending_player, g.pending
     try:
         ps = score_play(g.board, tiles, g.tile_set, g.rules, game_word_available=g.game_word_available)
@@ -707,7 +710,7 @@ def _score_pending(g: _Game, t: int) -> None:
     if outplay:
         g.phase = OUTPLAY
         g.clock.stop(t)
-        g.window_until = t + ch.outplay_window_ms
+        g.window_until = max(t, shown if shown is not None else t) + ch.outplay_window_ms
         g.on_move = g.nxt(p)
         return
     g.phase = PLAYING

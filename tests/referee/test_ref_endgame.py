@@ -55,12 +55,15 @@ def test_ref_outplay_window_then_double_rack_under_nsf():
     out, opp = st.last_play.player, 1 - st.last_play.player
     assert st.clock.running is None and st.bag == 0 and st.racks[out] == 0
     prompt = ref.pending_prompts()[0]
-    assert prompt.kind == "outplay_window" and prompt.player == opp and prompt.until_ms == st.last_play.t + 5_000
+    # 5 s from when the kiosk shows the out-play (its reading, here 800 ms after the clock press)
+    shown = ref.events[-1].t
+    assert shown > st.last_play.t
+    assert prompt.kind == "outplay_window" and prompt.player == opp and prompt.until_ms == shown + 5_000
     rack_value = ENGLISH.rack_value(unseen_str(st))
     before = st.scores
     assert ref.apply(Pass(t=st.last_t + 1_000, player=opp)).code == "wrong_phase"  # only accept or challenge
     due = ref.tick(st.last_t + 6_000)
-    assert due == [WindowClosed(t=max(st.last_t, st.last_play.t + 5_000))]
+    assert due == [WindowClosed(t=shown + 5_000)]
     ref.apply(due[0])
     r = ref.state.result
     assert ref.state.phase == "over" and r.reason == "out_play" and r.went_out == out
@@ -306,3 +309,17 @@ def test_ref_judge_neutralises_the_clock():
     assert s.play(0, "8D", "QUIRT", 20_000).code == "neutralised"
     assert s.do(ClockResumed, 70_000)
     assert s.ref.clock_remaining(0, 80_000) == 25 * 60_000 - 20_000
+
+
+def test_ref_outplay_window_is_not_eaten_by_a_judge_fixing_the_reading():
+    """The opponent cannot challenge an out-play before the kiosk shows it: when the judge needed 30 s to fix
+    the reading after the press, the 5 s window still runs from the accepted play."""
+    probe = at_outplay("nsf")
+    events = list(probe.events)
+    play = events[-1]
+    assert play.type == "play"
+    ref = Referee.from_events(events[:-1])
+    late = type(play)(t=play.t + 30_000, player=play.player, tiles=play.tiles)
+    assert ref.apply(late)
+    assert ref.state.phase == "outplay" and ref.tick(late.t + 4_000) == []
+    assert [e.type for e in ref.tick(late.t + 5_000)] == ["window_closed"]
