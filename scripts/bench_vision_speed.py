@@ -8,7 +8,7 @@ Modes: ``markers`` (default: ArUco localisation every frame, searched where the 
 frame -- a steady kiosk camera; ``--cold`` searches the whole frame), ``fixed`` (calibrated homography reused, the
 fixed-camera mode), ``grid`` (marker-less search), ``corners`` (given corners, refined on the grid lines).
 Budgets: <= 80 ms here per reading; a Raspberry Pi 5 is about 2-3x slower, so the Pi budget is <= 250 ms.
-Prints the per-stage medians too. Runs on one core (OpenCV and BLAS threads set to 1).
+Prints the per-stage medians too, and the square network's time for 60 and for 225 squares. Runs on one core (OpenCV and BLAS threads set to 1).
 """
 
 from __future__ import annotations
@@ -79,6 +79,22 @@ def main() -> int:
           f"(min {min(totals):.1f}, max {max(totals):.1f}; {len(totals)} frames; {right}/{squares} squares right)")
     print("  stages (median ms): " + ", ".join(f"{k} {statistics.median(v):.1f}" for k, v in per_stage.items()
                                               if k != "total"))
+    # the square network alone (letters, blanks, occupancy doubts): real crops of the last frame
+    if reader.squarenet is not None:
+        import numpy as np
+
+        from kiosk.vision.cells import cell_crop, warp_canvas
+        from kiosk.vision.reader import SQUARE_GROW_PX
+        canvas, _ = warp_canvas(frames[-1].image, locate.from_corners(frames[-1].image, frames[-1].grid_corners_px))
+        grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
+        crops = [np.ascontiguousarray(cell_crop(grey, sq, SQUARE_GROW_PX)) for sq in range(225)]
+        for n in (60, 225):
+            ts = []
+            for _ in range(20):
+                t0 = time.perf_counter()
+                reader.squarenet.predict(crops[:n])
+                ts.append((time.perf_counter() - t0) * 1000)
+            print(f"square network (OpenCV dnn): median {statistics.median(ts):.1f} ms for {n} squares")
     # diff + hand-over: the gate diffing a crowded new reading against the previous accepted board
     prev = BoardReading.from_grid(frames[-1].truth)
     new_rows = [row.replace(".", "E", 1) if i % 3 == 0 else row for i, row in enumerate(frames[-1].truth)]

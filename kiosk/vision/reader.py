@@ -9,7 +9,10 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
 4. ``warp``: the reading canvas (:mod:`kiosk.vision.cells`);
 5. ``occupancy``: P(tile) per square (:mod:`kiosk.vision.occupancy`);
 6. ``quality``: sharpness, glare, hand (:mod:`kiosk.vision.quality`);
-7. ``letters``: glyphs of the occupied squares (:mod:`kiosk.vision.glyphs`).
+7. ``letters``: the square network (:mod:`kiosk.vision.squarenet`, ONNX run by OpenCV's dnn module) on every
+   square the occupancy model does not call surely empty: letters, blanks, and its empty/tile opinion settles
+   occupancy doubts; with a calibration profile that embeds a glyph model, that model reads the glyphs of the
+   occupied squares instead (:mod:`kiosk.vision.glyphs`).
 
 Doubt is never hidden: a square whose occupancy or letter is not clear, or that lies under glare or a hand,
 is ``UNSURE`` with the reason in ``BoardReading.doubts``.
@@ -17,6 +20,7 @@ is ``UNSURE`` with the reason in ``BoardReading.doubts``.
 
 from __future__ import annotations
 
+import math
 import time
 from functools import cache
 from importlib import resources
@@ -40,6 +44,8 @@ from kiosk.vision.reading import (
     SquareReading,
     SquareState,
 )
+from kiosk.vision.squarenet import GROW_PX as SQUARE_NET_GROW_PX
+from kiosk.vision.squarenet import SquareNet, SquarePrediction
 
 MIN_FRAME_PX = 160
 TILE_P = 0.7          # P(tile) at or above: a tile
@@ -52,6 +58,13 @@ DEGRADED_MIN_TILES = 6
 SEEN_MIN = 0.7        # fraction of a square inside the frame needed to read it
 HAND_UNLIKE = 0.3     # colour change (log units) from an empty square beyond which skin may be a hand
 GLYPH_GROW_PX = 5     # tile crops are the square grown by this much on each side
+SQUARE_GROW_PX = SQUARE_NET_GROW_PX  # ... for the square network
+NET_SKIP_P = 0.001    # P(tile) at or below which the square network is not asked (the square is empty)
+NET_SURE = 0.98       # the network's P(empty) at or above: it is sure (weak empties of a degraded frame stay)
+NET_WEIGHT = 1.0      # weight of the network's log-odds of a tile against the occupancy model's
+VOTE_LOGIT = 2.0      # log-odds the colour vote adds (+1 tile-coloured) or takes (-1 coloured like the board)
+EVIDENCE_SURE = 3.0   # summed log-odds of a tile beyond which a square is a tile (or, below minus it, empty)
+BLANK_P = 0.9         # the network's P(blank | tile) at or above: a blank tile
 
 
 @cache
@@ -69,6 +82,12 @@ def default_glyph_model(tile_set_name: str) -> GlyphClassifier:
                                                  f"glyphs_{tile_set_name}.npz"), tile_set_name)
 
 
+def default_square_net(tile_set_name: str) -> SquareNet:
+    """The shipped square network for a tile set (``"english"``, ``"german"``); raises ModelError."""
+    name = f"squares_{tile_set_name}"
+    return SquareNet.from_files(_packaged(f"{name}.onnx"), _packaged(f"{name}.json"), f"{name}.onnx")
+
+
 def default_occupancy_model() -> OccupancyModel:
     """The shipped occupancy model; raises ModelError."""
     return OccupancyModel(Classifier.from_bytes(_packaged("occupancy.npz"), "occupancy.npz"))
@@ -81,6 +100,101 @@ def _degraded(preds: list[GlyphPrediction]) -> bool:
         return False
     doubtful = sum(pr.confidence < LETTER_P for pr in preds)
     return doubtful > DEGRADED_SHARE * len(preds)
+
+
+def _doubt_blanks(squares: list[SquareReading], doubts: dict[int, str], set_blanks: int, degraded: bool) -> None:
+    """Turn every BLANK of ``squares`` UNSURE (in place, reason in ``doubts``) when there are more of them than
+    the set has blanks (letters lost to blur or shadow: which are the real blanks cannot be told) or the
+    frame is ``degraded`` (in a frame of doubtful letters no blank is sure either)."""
+    blanks = [sq for sq in range(N_SQUARES) if squares[sq].state is SquareState.BLANK]
+    if blanks and (len(blanks) > set_blanks or degraded):
+        why = (f"{len(blanks)} tiles without a letter, the set has {set_blanks} blanks"
+               if len(blanks) > set_blanks else "no letter found in a frame of doubtful letters")
+        for sq in blanks:
+            doubts[sq] = why
+            squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
+
+
+def _sigmoid(x: float) -> float:
+    return 1 / (1 + math.exp(-x))
+
+
+def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen: np.ndarray, hand: np.ndarray, glare: np.ndarray,
+                weak_empty: np.ndarray, preds: dict[int, SquarePrediction], letters: set[str], tile_set: TileSet
+                ) -> tuple[list[SquareReading], dict[int, str]]:
+    """The readings of the 225 squares from the occupancy model's ``p_tile`` (after the colour vote, 225 floats),
+    its own ``p_model`` (before),
+    the colour vote (225 int, see :func:`nearest_colour_says_tile`) and the square network's predictions
+    ``preds`` (by square; a square without one is empty); see :meth:`BoardReader._squares_net`. ``letters``:
+    the tile set's letters. Returns (readings, doubts by square)."""
+    squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
+    doubts: dict[int, str] = {}
+    tiles: list[int] = []
+    for sq in range(N_SQUARES):
+        p = float(p_tile[sq])
+        q = preds.get(sq)
+        if not seen[sq]:
+            doubts[sq] = "outside the camera view"
+        elif hand[sq]:
+            doubts[sq] = "hand over the square"
+        elif q is None:
+            squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - p, 3))
+            continue
+        else:
+            # evidence for a tile, in log-odds: the occupancy model (its own P(tile), or lower where the premium
+            # rule lowered it), the frame's colour vote, and the network (whose weak spot is a plain blank
+            # against an empty square: the occupancy features see the frame's colours, it does not)
+            p_occ = float(p_model[sq]) if vote[sq] < 0 else min(float(p_model[sq]), p)
+            if p_model[sq] <= 0:      # the premium rule: the square shows its print (no tile is on the board)
+                squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - p, 3))
+                continue
+            evidence = _logit(p_occ) + VOTE_LOGIT * float(vote[sq]) + NET_WEIGHT * _logit(q.p_tile)
+            if evidence <= -EVIDENCE_SURE:
+                squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - _sigmoid(evidence), 3))
+                continue
+            if evidence < EVIDENCE_SURE:
+                doubts[sq] = f"tile or empty? (P(tile) {p_occ:.2f}, network {q.p_tile:.2f})"
+            elif glare[sq]:
+                doubts[sq] = "glare"
+            else:
+                tiles.append(sq)
+                continue
+        squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
+    lettered = [sq for sq in tiles if preds[sq].p_blank < preds[sq].p_tile / 2]
+    degraded = len(lettered) >= DEGRADED_MIN_TILES and \
+        sum(preds[sq].letter_given_tile < LETTER_P for sq in lettered) > DEGRADED_SHARE * len(lettered)
+    letter_p = LETTER_P_DEGRADED if degraded else LETTER_P
+    for sq in tiles:
+        q = preds[sq]
+        p_blank = q.p_blank / max(q.p_tile, 1e-9)      # P(blank | a tile)
+        p_letter = q.p_letter / max(q.p_tile, 1e-9)    # P(this letter | a tile)
+        conf = round(q.p_tile * max(p_blank, p_letter), 3)
+        if p_blank >= BLANK_P:
+            squares[sq] = SquareReading(SquareState.BLANK, None, conf)
+        elif p_letter >= letter_p and q.letter in letters:
+            squares[sq] = SquareReading(SquareState.TILE, q.letter, conf)
+        else:
+            if q.letter not in letters:
+                doubts[sq] = f"'{q.letter}' is not a letter of the {tile_set.name} set"
+            elif p_blank > p_letter:
+                doubts[sq] = f"blank or letter {q.letter}? (blank {p_blank:.2f})"
+            else:
+                doubts[sq] = f"letter {q.letter} or {q.runner_up}? ({p_letter:.2f}" + \
+                    (", many doubtful letters in this frame)" if degraded else ")")
+            squares[sq] = SquareReading(SquareState.UNSURE, None, conf)
+    if degraded:
+        for sq in np.flatnonzero(weak_empty):
+            q = preds.get(int(sq))
+            if squares[sq].state is SquareState.EMPTY and (q is None or q.p_empty < NET_SURE):
+                doubts[int(sq)] = "empty or a shadowed tile? (many doubtful letters in this frame)"
+                squares[sq] = SquareReading(SquareState.UNSURE, None, 0.5)
+    _doubt_blanks(squares, doubts, tile_set.blanks, degraded)
+    return squares, doubts
 
 
 class BoardReader:
@@ -96,15 +210,21 @@ class BoardReader:
             self.tile_set = load_tile_set(profile.tile_set)
         self.letters = set(self.tile_set.letters)
         self.glyphs = self._load_glyphs()
+        # without a calibration profile's own glyph model, squares are read by the shipped square network
+        has_own_glyphs = profile is not None and profile.resolve(profile.glyph_model) is not None
+        self.squarenet: SquareNet | None = None if has_own_glyphs else default_square_net(self._set_name())
         self.occupancy = self._load_occupancy()
         self._undistort_maps: tuple[tuple[int, int], np.ndarray, np.ndarray] | None = None
         self._last_markers: np.ndarray | None = None   # steady camera: look for the markers where they were
 
+    def _set_name(self) -> str:
+        """The shipped models' tile set for this reader's (``"english"`` for a set without its own)."""
+        return self.tile_set.name if self.tile_set.name in ("english", "german") else "english"
+
     def _load_glyphs(self) -> GlyphClassifier:
         ref = self.profile.resolve(self.profile.glyph_model) if self.profile else None
         if ref is None:
-            name = self.tile_set.name if self.tile_set.name in ("english", "german") else "english"
-            return default_glyph_model(name)
+            return default_glyph_model(self._set_name())
         kind, blob = ref
         if kind == "data":
             return GlyphClassifier.from_text(str(blob), "profile glyph_model", self.tile_set.name)
@@ -153,6 +273,73 @@ class BoardReader:
                 return h, "markers"
         return locate.find_grid(frame), "grid"
 
+    def _squares_glyphs(self, canvas: np.ndarray, p_tile: np.ndarray, seen: np.ndarray, hand: np.ndarray,
+                        glare: np.ndarray, weak_empty: np.ndarray) -> tuple[list[SquareReading], dict[int, str]]:
+        """Squares read with a glyph classifier (a calibration profile's): occupancy from ``p_tile`` (225),
+        letters from :func:`normalise_glyph` + the HOG classifier. Returns (225 readings, doubts)."""
+        squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
+        doubts: dict[int, str] = {}
+        grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
+        to_read: list[int] = []
+        glyph_imgs: list[np.ndarray] = []
+        for sq in range(N_SQUARES):
+            p = float(p_tile[sq])
+            if not seen[sq]:
+                doubts[sq] = "outside the camera view"
+            elif hand[sq]:
+                doubts[sq] = "hand over the square"
+            elif p <= EMPTY_P:
+                squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - p, 3))
+                continue
+            elif p < TILE_P:
+                doubts[sq] = f"tile or empty? (P(tile) {p:.2f})"
+            elif glare[sq]:
+                doubts[sq] = "glare"
+            else:
+                g = normalise_glyph(cell_crop(grey, sq, GLYPH_GROW_PX))
+                if g is None:
+                    squares[sq] = SquareReading(SquareState.BLANK, None, round(p, 3))
+                else:
+                    to_read.append(sq)
+                    glyph_imgs.append(g)
+                continue
+            squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
+        preds = self.glyphs.predict(glyph_imgs)
+        degraded = _degraded(preds)
+        letter_p = LETTER_P_DEGRADED if degraded else LETTER_P
+        for sq, pred in zip(to_read, preds):
+            conf = float(p_tile[sq]) * pred.confidence
+            if pred.letter not in self.letters:
+                doubts[sq] = f"'{pred.letter}' is not a letter of the {self.tile_set.name} set"
+                squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
+            elif pred.confidence < letter_p:
+                doubts[sq] = f"letter {pred.letter} or {pred.runner_up}? ({pred.confidence:.2f}" + \
+                    (", many doubtful letters in this frame)" if degraded else ")")
+                squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
+            else:
+                squares[sq] = SquareReading(SquareState.TILE, pred.letter, round(conf, 3))
+        if degraded:
+            for sq in np.flatnonzero(weak_empty):
+                if squares[sq].state is SquareState.EMPTY:
+                    doubts[int(sq)] = "empty or a shadowed tile? (many doubtful letters in this frame)"
+                    squares[sq] = SquareReading(SquareState.UNSURE, None, 0.5)
+        _doubt_blanks(squares, doubts, self.tile_set.blanks, degraded)
+        return squares, doubts
+
+    def _squares_net(self, canvas: np.ndarray, p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray,
+                     seen: np.ndarray, hand: np.ndarray, glare: np.ndarray, weak_empty: np.ndarray
+                     ) -> tuple[list[SquareReading], dict[int, str]]:
+        """Squares read with the square network (:mod:`kiosk.vision.squarenet`): the network reads every
+        square in view (no hand) the occupancy model does not call surely empty; its empty/tile opinion
+        settles the occupancy model's doubts and its weak empties (a plain blank on a plain board), and where
+        both are sure and disagree the square is unsure. Returns (225 readings, doubts)."""
+        assert self.squarenet is not None
+        grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
+        ask = [sq for sq in range(N_SQUARES) if seen[sq] and not hand[sq] and p_model[sq] > 0
+               and max(p_tile[sq], p_model[sq]) > NET_SKIP_P]
+        preds = dict(zip(ask, self.squarenet.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in ask])))
+        return combine_net(p_tile, p_model, vote, seen, hand, glare, weak_empty, preds, self.letters, self.tile_set)
+
     # ------------------------------------------------------------------ public
 
     def read(self, frame: np.ndarray, corners: np.ndarray | None = None) -> BoardReading:
@@ -200,6 +387,8 @@ class BoardReader:
         t = lap("warp", t)
         feats = features(stats)
         p_tile = self.occupancy.predict_proba(feats)
+        p_model = p_tile.copy()     # the model's own P(tile), before the colour vote (0 where the premium rule
+        #                             below says a square shows its print)
         vote = nearest_colour_says_tile(feats)
         unsure = (p_tile > EMPTY_P) & (p_tile < TILE_P)
         # settle the model's doubts with this frame's own colours where they are clear (a square clearly
@@ -216,7 +405,9 @@ class BoardReader:
             # (even a confident one: the model may call the star a tile) unless some plain square reads as a tile
             premium = PREMIUM_CLASSES != "."
             sure = 0.99 if (p_tile[~premium] >= TILE_P).any() else 1.01
-            p_tile = np.where(premium & (p_tile < sure), np.minimum(p_tile, EMPTY_P - 0.01), p_tile)
+            print_only = premium & (p_tile < sure)
+            p_tile = np.where(print_only, np.minimum(p_tile, EMPTY_P - 0.01), p_tile)
+            p_model = np.where(print_only, 0.0, p_model)   # the square network is not asked either
         t = lap("occupancy", t)
         sharp_v = sharpness(canvas)
         glare = glare_squares(canvas) >= 0.12
@@ -225,61 +416,10 @@ class BoardReader:
         seen = stats.seen >= SEEN_MIN
         t = lap("quality", t)
 
-        squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
-        doubts: dict[int, str] = {}
-        grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
-        to_read: list[int] = []
-        glyph_imgs: list[np.ndarray] = []
-        for sq in range(N_SQUARES):
-            p = float(p_tile[sq])
-            if not seen[sq]:
-                doubts[sq] = "outside the camera view"
-            elif hand[sq]:
-                doubts[sq] = "hand over the square"
-            elif p <= EMPTY_P:
-                squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - p, 3))
-                continue
-            elif p < TILE_P:
-                doubts[sq] = f"tile or empty? (P(tile) {p:.2f})"
-            elif glare[sq]:
-                doubts[sq] = "glare"
-            else:
-                g = normalise_glyph(cell_crop(grey, sq, GLYPH_GROW_PX))
-                if g is None:
-                    squares[sq] = SquareReading(SquareState.BLANK, None, round(p, 3))
-                else:
-                    to_read.append(sq)
-                    glyph_imgs.append(g)
-                continue
-            squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
-        preds = self.glyphs.predict(glyph_imgs)
-        degraded = _degraded(preds)
-        letter_p = LETTER_P_DEGRADED if degraded else LETTER_P
-        for sq, pred in zip(to_read, preds):
-            conf = float(p_tile[sq]) * pred.confidence
-            if pred.letter not in self.letters:
-                doubts[sq] = f"'{pred.letter}' is not a letter of the {self.tile_set.name} set"
-                squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
-            elif pred.confidence < letter_p:
-                doubts[sq] = f"letter {pred.letter} or {pred.runner_up}? ({pred.confidence:.2f}" + \
-                    (", many doubtful letters in this frame)" if degraded else ")")
-                squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
-            else:
-                squares[sq] = SquareReading(SquareState.TILE, pred.letter, round(conf, 3))
-        if degraded:
-            for sq in np.flatnonzero(weak_empty):
-                if squares[sq].state is SquareState.EMPTY:
-                    doubts[int(sq)] = "empty or a shadowed tile? (many doubtful letters in this frame)"
-                    squares[sq] = SquareReading(SquareState.UNSURE, None, 0.5)
-        blanks = [sq for sq in range(N_SQUARES) if squares[sq].state is SquareState.BLANK]
-        if blanks and (len(blanks) > self.tile_set.blanks or degraded):
-            # more blank-looking tiles than the set has blanks: letters lost to blur or shadow, and which
-            # ones are the real blanks cannot be told; in a frame of doubtful letters no blank is sure either
-            why = (f"{len(blanks)} tiles without a letter, the set has {self.tile_set.blanks} blanks"
-                   if len(blanks) > self.tile_set.blanks else "no letter found in a frame of doubtful letters")
-            for sq in blanks:
-                doubts[sq] = why
-                squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
+        if self.squarenet is not None:
+            squares, doubts = self._squares_net(canvas, p_tile, p_model, vote, seen, hand, glare, weak_empty)
+        else:
+            squares, doubts = self._squares_glyphs(canvas, p_tile, seen, hand, glare, weak_empty)
         lap("letters", t)
 
         is_sharp = sharp_v >= SHARPNESS_MIN

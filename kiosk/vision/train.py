@@ -2,6 +2,8 @@
 
     python -m kiosk.vision.train collect SAMPLES.npz [--synthetic 180]
     python -m kiosk.vision.train defaults SAMPLES.npz [--out kiosk/vision/models] [--folds 3]
+    python -m kiosk.vision.train squares SQUARES.npz [--english 600] [--german 400] [--workers 2]
+    python -m kiosk.vision.train cnn SQUARES.npz [MORE.npz ...] [--epochs 8] [--out kiosk/vision/models]
     python -m kiosk.vision.train profile OUT.json --templates DIR [--game DIR ...] [--first 5]
                                          [--tiles german] [--synthetic 20]
 
@@ -10,6 +12,12 @@ the renderer, English and German sets, seeds below 2**30: the benchmark's seeds 
 samples; ``defaults`` trains the shipped models (``occupancy.npz``, ``glyphs_english.npz``,
 ``glyphs_german.npz``) from such a cache and refuses a cache holding anything but synthetic samples: the
 shipped models must not embed any photo material.
+
+``squares`` renders training boards (every style, font, English and German, "typical" and "hard", about 10%
+of the tiles blanks, seeds below 2**30) and caches square crops with their labels and flags (hand over the
+square, tile turned by the renderer); ``cnn`` trains the square network on such caches (needs the ``train``
+extra: torch, onnx) and writes ``squares_english.onnx`` / ``squares_german.onnx`` with their label files
+(:mod:`kiosk.vision.squarenet_train`).
 
 ``profile`` is how an installation calibrates from its own material: letter images (``A.png`` ... light ink on
 dark, tightly cropped, e.g. ScrabScrap's ``letter-templates/default``) and optionally the first frames of
@@ -166,6 +174,73 @@ def game_samples(game: Path, first: int) -> tuple[list[tuple[np.ndarray, np.ndar
     return occ, glyphs
 
 
+SQUARE_GROW_CACHE = 8   # cached square crops are grown this much (room for shifts and turns when augmenting)
+
+
+def _render_squares(args: tuple[int, str, str, float]) -> dict[str, np.ndarray] | None:
+    """Square crops of one rendered training board: every tile, every empty square next to a tile, and a
+    third of the other empty squares; None when the board is not found.
+
+    ``args`` = (seed < 2**30, level, tile-set name, blank share). Returns ``crops`` (N x C x C uint8 grey,
+    C = CELL_PX + 2 * SQUARE_GROW_CACHE), ``labels`` (N: '.', '?' or the letter), ``turned`` (N int: the
+    tile's turn in degrees, 0 upright), ``occluded`` (N bool: a hand covers the square).
+    """
+    seed, level, tiles, blank_share = args
+    from kiosk.vision.synth import render_board
+    from kiosk.vision.synth.bench import HELD_OUT_BIT
+    from kiosk.vision.synth.boards import random_board
+    if seed >= HELD_OUT_BIT:
+        raise ValueError(f"training seed {seed} is in the benchmark's range (>= 2**30)")
+    ts = load_tile_set(tiles)
+    rng = np.random.default_rng([seed, 77])
+    board = random_board(seed, int(rng.integers(8, 100)), ts, blank_share=blank_share)
+    fr = render_board(board, seed=seed, level=level, tile_set=ts)
+    h = locate.find_markers(cv2.cvtColor(fr.image, cv2.COLOR_BGR2GRAY))
+    if h is None:
+        h = locate.find_grid(fr.image)
+    if h is None:
+        return None
+    canvas, inside = warp_canvas(fr.image, h)
+    seen = cell_stats(canvas, inside).seen
+    grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
+    grey = cv2.copyMakeBorder(grey, 8, 8, 8, 8, cv2.BORDER_REPLICATE)   # room for the grown crop at the edge
+    flat = "".join(fr.truth)
+    occupied = np.array([ch != "." for ch in flat]).reshape(15, 15)
+    near = cv2.dilate(occupied.astype(np.uint8), np.ones((3, 3), np.uint8)).ravel() > 0
+    turned = {int(k): int(v) for k, v in (fr.meta.get("turned_tiles") or {}).items()}
+    keep = [sq for sq in range(225) if seen[sq] >= 0.7 and (flat[sq] != "." or near[sq] or rng.random() < 0.33)]
+    from kiosk.vision.cells import cell_origin
+    g = SQUARE_GROW_CACHE
+    crops = []
+    for sq in keep:
+        x0, y0 = cell_origin(sq)
+        crops.append(grey[y0 + 8 - g:y0 + 8 + 48 + g, x0 + 8 - g:x0 + 8 + 48 + g])
+    return {"crops": np.stack(crops), "labels": np.array([flat[sq] for sq in keep]),
+            "turned": np.array([turned.get(sq, 0) for sq in keep], np.int16),
+            "occluded": np.array([sq in fr.occluded for sq in keep])}
+
+
+def collect_squares(cache: Path, n_english: int, n_german: int, workers: int = 2, blank_share: float = 0.1) -> None:
+    """Render training boards (English seeds from 20000, German from 60000; 2/3 "typical", 1/3 "hard"; about
+    ``blank_share`` of the tiles blanks) and cache their square crops in ``cache`` (.npz, see
+    :func:`_render_squares`; plus ``tiles``: the set of each crop). Progress on stderr."""
+    jobs = [(20000 + i, "hard" if i % 3 == 2 else "typical", "english", blank_share) for i in range(n_english)]
+    jobs += [(60000 + i, "hard" if i % 3 == 2 else "typical", "german", blank_share) for i in range(n_german)]
+    parts: dict[str, list[np.ndarray]] = {"crops": [], "labels": [], "turned": [], "occluded": [], "tiles": []}
+    t0 = time.time()
+    with ProcessPoolExecutor(workers) as pool:
+        for i, (job, res) in enumerate(zip(jobs, pool.map(_render_squares, jobs, chunksize=4))):
+            if res is not None:
+                for k, v in res.items():
+                    parts[k].append(v)
+                parts["tiles"].append(np.array([job[2]] * len(res["labels"])))
+            if (i + 1) % 20 == 0 or i + 1 == len(jobs):
+                log(f"  squares: {i + 1}/{len(jobs)} frames, {sum(len(x) for x in parts['labels'])} crops "
+                    f"({time.time() - t0:.0f} s)")
+    np.savez(cache, **{k: np.concatenate(v) for k, v in parts.items()})
+    log(f"square crops cached in {cache}")
+
+
 SYNTHETIC_KEYS = ("ox_synth", "oy_synth", "g_english", "l_english", "g_german", "l_german")
 
 
@@ -267,6 +342,22 @@ def main(argv: list[str] | None = None) -> int:
     c = sub.add_parser("collect", help="render synthetic boards and cache their training samples")
     c.add_argument("cache", type=Path)
     c.add_argument("--synthetic", type=int, default=180, help="synthetic English frames (German: half)")
+    q = sub.add_parser("squares", help="render synthetic boards and cache square crops for the square network")
+    q.add_argument("cache", type=Path)
+    q.add_argument("--english", type=int, default=480, help="English frames")
+    q.add_argument("--german", type=int, default=240, help="German frames")
+    q.add_argument("--workers", type=int, default=2)
+    q.add_argument("--blank-share", type=float, default=0.1, help="share of training tiles made blanks")
+    n = sub.add_parser("cnn", help="train the square network (needs the `train` extra: torch, onnx) and write "
+                                   "squares_english/german.onnx + .json")
+    n.add_argument("caches", type=Path, nargs="+", help="caches written by `squares`")
+    n.add_argument("--out", type=Path, default=Path(__file__).parent / "models")
+    n.add_argument("--epochs", type=int, default=12)
+    n.add_argument("--per-epoch", type=int, default=80000, help="crops drawn (and augmented) per epoch")
+    n.add_argument("--threads", type=int, default=2)
+    n.add_argument("--init", type=Path, default=None, help="fine-tune this exported squares_german.onnx")
+    n.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one-cycle)")
+    n.add_argument("--blank-repeat", type=int, default=1, help="draw each blank tile this many times")
     d = sub.add_parser("defaults", help="train the shipped default models from a synthetic sample cache")
     d.add_argument("cache", type=Path)
     d.add_argument("--out", type=Path, default=Path(__file__).parent / "models")
@@ -285,6 +376,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.cmd == "collect":
             collect(args.cache, args.synthetic)
+        elif args.cmd == "cnn":
+            from kiosk.vision.squarenet_train import train as train_cnn
+            t = time.time()
+            figs = train_cnn(args.caches, args.out, epochs=args.epochs, per_epoch=args.per_epoch,
+                             threads=args.threads, init=args.init, lr=args.lr,
+                             blank_repeat=args.blank_repeat)
+            log(f"square network trained in {time.time() - t:.0f} s; held out: {figs}")
+        elif args.cmd == "squares":
+            collect_squares(args.cache, args.english, args.german, args.workers, args.blank_share)
         elif args.cmd == "defaults":
             fit_defaults(args.cache, args.out, folds=args.folds)
         else:

@@ -10,10 +10,12 @@ from kiosk.rules.board import CENTRE, SIZE, Board
 from kiosk.rules.tiles import BLANK, ENGLISH, TileSet
 
 
-def random_board(seed: int, n_tiles: int = 60, tile_set: TileSet = ENGLISH) -> Board:
+def random_board(seed: int, n_tiles: int = 60, tile_set: TileSet = ENGLISH, blank_share: float = 0.0) -> Board:
     """A board of about ``n_tiles`` tiles (at most the set's total) laid as crossing words from the centre.
 
     Blanks from the bag are placed as lower-case letters (designated blanks). Deterministic by ``seed``.
+    ``blank_share`` (0..1, training boards only) turns about that share of the lettered tiles into blanks too
+    (far more than the set has: a reader's training needs many); 0 leaves the board as drawn from the bag.
     """
     rng = np.random.default_rng(seed)
     bag = [t for t, n in tile_set.full_bag().items() for _ in range(n)]
@@ -59,4 +61,7 @@ def random_board(seed: int, n_tiles: int = 60, tile_set: TileSet = ENGLISH) -> B
         for s in new:
             cells[s] = take()
         placed += len(new)
+    if blank_share > 0:
+        extra = np.random.default_rng([seed, 0xB1A4]).random(len(cells)) < blank_share
+        cells = [c.lower() if c and m else c for c, m in zip(cells, extra)]
     return Board(cells)

@@ -1,0 +1,146 @@
+"""The square classifier: a small convolutional network (ONNX, run by OpenCV's dnn module) that reads one
+square of the reading canvas as ``empty``, ``blank`` (a tile without glyph) or a letter with its quarter turns.
+
+Input: the square's grey crop grown by ``GROW_PX`` on each side (``CELL_PX + 2 * GROW_PX`` px square, see
+:func:`kiosk.vision.cells.cell_crop`), resized to ``INPUT_PX`` square (area interpolation) and normalised per
+crop: minus its median, divided by a robust spread (2nd..98th percentile, at least ``MIN_SPREAD`` grey
+levels), so light level and contrast matter little while a plain crop stays plain.
+
+Labels: ``"empty"``, ``"blank"`` and letter + quarter turns counter-clockwise (``"A0"`` ... ``"Z3"``, German
+adds ``Ä`` ``Ö`` ``Ü``), as :class:`kiosk.vision.glyphs.GlyphClassifier`. The network is trained by
+:mod:`kiosk.vision.squarenet_train` (torch, only needed to train); the package ships the ONNX files and
+their label lists (``squares_<set>.onnx`` + ``squares_<set>.json``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from kiosk.vision.cells import CELL_PX
+from kiosk.vision.mlp import ModelError
+
+INPUT_PX = 32
+GROW_PX = 5
+CROP_PX = CELL_PX + 2 * GROW_PX
+MIN_SPREAD = 16.0
+EMPTY = "empty"
+BLANK = "blank"
+
+
+def prepare(crops: list[np.ndarray] | np.ndarray) -> np.ndarray:
+    """Network input (N x 1 x INPUT_PX x INPUT_PX float32) from grey uint8 crops of ``CROP_PX`` square
+    (other sizes are resized too)."""
+    out = np.empty((len(crops), 1, INPUT_PX, INPUT_PX), np.float32)
+    for i, c in enumerate(crops):
+        out[i, 0] = cv2.resize(c, (INPUT_PX, INPUT_PX), interpolation=cv2.INTER_AREA)
+    return normalise(out)
+
+
+def normalise(x: np.ndarray) -> np.ndarray:
+    """Per-crop robust normalisation of ``x`` (N x ... float32 grey levels), in place; returns ``x``: minus the
+    median, divided by the 2nd..98th percentile spread (order statistics; at least MIN_SPREAD)."""
+    if not len(x):
+        return x
+    flat = x.reshape(len(x), -1)
+    n = flat.shape[1]
+    ks = [int(0.02 * (n - 1)), (n - 1) // 2, int(round(0.98 * (n - 1)))]
+    lo, med, hi = np.partition(flat, ks, axis=1)[:, ks].T
+    spread = np.maximum(hi - lo, MIN_SPREAD)
+    flat -= med[:, None]
+    flat /= spread[:, None]
+    return x
+
+
+@dataclass(frozen=True)
+class SquarePrediction:
+    """The network's reading of one square.
+
+    Attributes:
+        p_empty: P(no tile), 0..1.
+        p_blank: P(blank tile), 0..1.
+        letter: most likely letter (turns summed), upper-case.
+        p_letter: its probability (0..1, of all classes).
+        runner_up: the next most likely letter.
+        turns: quarter turns counter-clockwise of the best letter.
+    """
+
+    p_empty: float
+    p_blank: float
+    letter: str
+    p_letter: float
+    runner_up: str
+    turns: int
+
+    @property
+    def p_tile(self) -> float:
+        """P(a tile, lettered or blank)."""
+        return 1.0 - self.p_empty
+
+    @property
+    def letter_given_tile(self) -> float:
+        """P(letter | a lettered tile): the letter's share of the lettered classes."""
+        rest = 1.0 - self.p_empty - self.p_blank
+        return self.p_letter / rest if rest > 1e-9 else 0.0
+
+
+class SquareNet:
+    """A trained square network with its labels. :meth:`predict` is not thread-safe (one per reader)."""
+
+    def __init__(self, onnx: bytes, labels: list[str], origin: str = "square model") -> None:
+        if len(labels) < 3 or labels[0] != EMPTY or labels[1] != BLANK or \
+                any(len(lab) < 2 or not lab[-1].isdigit() for lab in labels[2:]):
+            raise ModelError(f"{origin}: labels must be 'empty', 'blank', then letter+turns")
+        try:
+            self.net = cv2.dnn.readNetFromONNX(np.frombuffer(onnx, np.uint8))
+        except cv2.error as exc:
+            raise ModelError(f"{origin}: OpenCV cannot load the ONNX network ({str(exc).strip()[:200]})") from None
+        self.labels = labels
+        self.letters = sorted({lab[:-1] for lab in labels[2:]})
+        self._letter_of = np.array([self.letters.index(lab[:-1]) for lab in labels[2:]])
+        self._turns_of = np.array([int(lab[-1]) for lab in labels[2:]])
+        self._one_hot = np.zeros((len(labels) - 2, len(self.letters)), np.float32)
+        self._one_hot[np.arange(len(labels) - 2), self._letter_of] = 1.0
+
+    @classmethod
+    def from_files(cls, onnx: bytes, meta_json: bytes | str, origin: str = "square model") -> SquareNet:
+        """Load from the ONNX bytes and the JSON beside it (``{"labels": [...], "input_px": 32, ...}``)."""
+        try:
+            meta = json.loads(meta_json)
+            labels = [str(x) for x in meta["labels"]]
+            px, grow = int(meta.get("input_px", INPUT_PX)), int(meta.get("grow_px", GROW_PX))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ModelError(f"{origin}: bad label file ({exc})") from None
+        if (px, grow) != (INPUT_PX, GROW_PX):
+            raise ModelError(f"{origin}: made for {px} px input / {grow} px grown crops, this reader uses "
+                             f"{INPUT_PX} / {GROW_PX}")
+        return cls(onnx, labels, origin)
+
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Class probabilities (N x len(labels) float32, rows sum to 1) of grey crops (see :func:`prepare`)."""
+        if not len(crops):
+            return np.zeros((0, len(self.labels)), np.float32)
+        self.net.setInput(prepare(crops))
+        z = self.net.forward().reshape(len(crops), -1).astype(np.float32)
+        if z.shape[1] != len(self.labels):
+            raise ModelError(f"square model: {z.shape[1]} outputs for {len(self.labels)} labels")
+        z -= z.max(axis=1, keepdims=True)
+        np.exp(z, out=z)
+        z /= z.sum(axis=1, keepdims=True)
+        return z
+
+    def predict(self, crops: list[np.ndarray]) -> list[SquarePrediction]:
+        """One :class:`SquarePrediction` per grey crop."""
+        p = self.probabilities(crops)
+        per_letter = p[:, 2:] @ self._one_hot
+        order = np.argsort(-per_letter, axis=1)
+        out = []
+        for i, row in enumerate(p):
+            best, second = int(order[i, 0]), int(order[i, 1]) if per_letter.shape[1] > 1 else int(order[i, 0])
+            turns = int(self._turns_of[int(np.argmax(np.where(self._letter_of == best, row[2:], -1)))])
+            out.append(SquarePrediction(float(row[0]), float(row[1]), self.letters[best],
+                                        float(per_letter[i, best]), self.letters[second], turns))
+        return out

@@ -1,0 +1,269 @@
+"""Training of the square network (:mod:`kiosk.vision.squarenet`) from cached synthetic square crops.
+
+Needs the optional ``train`` extra (torch, onnx); the reader itself only loads the exported ONNX files with
+OpenCV. Entry point: ``python -m kiosk.vision.train cnn CACHE.npz [CACHE2.npz ...]`` (caches written by
+``python -m kiosk.vision.train squares``). One network is trained on the English and German crops together
+(labels: empty, blank, letters A-Z Ä Ö Ü x 4 quarter turns); ``squares_german.onnx`` is that network and
+``squares_english.onnx`` the same network with the output layer cut to the English labels (softmax over them).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from kiosk.vision.squarenet import BLANK, CROP_PX, EMPTY, GROW_PX, INPUT_PX, normalise
+
+TURNS = 4
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def load_caches(paths: list[Path]) -> dict[str, np.ndarray]:
+    """Concatenate square caches (see ``kiosk.vision.train.collect_squares``); raises ValueError when a cache
+    lacks a key or holds non-synthetic material."""
+    keys = ("crops", "labels", "turned", "occluded", "tiles")
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in keys}
+    for p in paths:
+        z = np.load(p)
+        missing = [k for k in keys if k not in z.files]
+        extra = [k for k in z.files if k not in keys]
+        if missing or extra:
+            raise ValueError(f"{p}: not a synthetic square cache (missing {missing}, unexpected {extra})")
+        for k in keys:
+            parts[k].append(z[k])
+    return {k: np.concatenate(v) for k, v in parts.items()}
+
+
+def label_list(letters: list[str]) -> list[str]:
+    """``["empty", "blank", "A0", "A1", ...]`` for the sorted ``letters``."""
+    return [EMPTY, BLANK] + [f"{c}{k}" for c in sorted(letters) for k in range(TURNS)]
+
+
+def augment_batch(crops: np.ndarray, rng: np.random.Generator, strength: float = 1.0
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """(network input N x 1 x INPUT_PX^2 float32, quarter turns N int) from cached crops (N x C x C uint8,
+    C >= CROP_PX): each turned by a random number of quarter turns, shifted (up to 3 px), rotated (+-6 deg),
+    scaled (+-6%), sometimes blurred, given noise and a contrast/gamma change, then prepared exactly as the
+    reader prepares its crops (area resize, robust normalisation). ``strength`` 0 gives plain crops."""
+    n, c = len(crops), crops.shape[1]
+    out = np.empty((n, 1, INPUT_PX, INPUT_PX), np.float32)
+    turns = rng.integers(0, TURNS, n) if strength > 0 else np.zeros(n, np.int64)
+    for i in range(n):
+        img = np.rot90(crops[i], int(turns[i]))
+        if strength > 0:
+            ang = rng.uniform(-6, 6) * strength
+            sc = 1.0 + rng.uniform(-0.06, 0.06) * strength
+            m = cv2.getRotationMatrix2D((c / 2, c / 2), ang, sc)
+            m[:, 2] += rng.uniform(-3, 3, 2) * strength - (c - CROP_PX) / 2
+            img = cv2.warpAffine(np.ascontiguousarray(img), m, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR,
+                                 borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+            if rng.random() < 0.35:
+                img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.6) * strength)
+            if rng.random() < 0.5:
+                g = np.exp(rng.uniform(-0.35, 0.35) * strength)
+                img = 255.0 * (np.clip(img, 0, 255) / 255.0) ** g
+            img = img * rng.uniform(0.6, 1.2) + rng.uniform(-20, 20)
+            if rng.random() < 0.6:
+                img = img + rng.normal(0, rng.uniform(1, 7) * strength, img.shape).astype(np.float32)
+        else:
+            g = (c - CROP_PX) // 2
+            img = np.ascontiguousarray(img[g:g + CROP_PX, g:g + CROP_PX]).astype(np.float32)
+        out[i, 0] = cv2.resize(img.astype(np.float32), (INPUT_PX, INPUT_PX), interpolation=cv2.INTER_AREA)
+    return normalise(out), turns
+
+
+def _targets(labels: np.ndarray, turned: np.ndarray, turns: np.ndarray, index: dict[str, int], n_cls: int
+             ) -> np.ndarray:
+    """N x n_cls bool: the classes a crop may be. One class, except a tile the renderer turned (its turn in the
+    crop is not tracked): any turn of its letter."""
+    mask = np.zeros((len(labels), n_cls), bool)
+    for i, (lab, tdeg, k) in enumerate(zip(labels, turned, turns)):
+        if lab == ".":
+            mask[i, 0] = True
+        elif lab == "?":
+            mask[i, 1] = True
+        elif tdeg:
+            for j in range(TURNS):
+                mask[i, index[f"{lab}{j}"]] = True
+        else:
+            mask[i, index[f"{lab}{int(k)}"]] = True
+    return mask
+
+
+def build_net(n_cls: int, batch_norm: bool = True):  # noqa: ANN201 - torch is imported lazily
+    """The network: 3 conv blocks (16/32/64 channels, 3x3, batch norm, ReLU, 2x2 max pool) on the
+    INPUT_PX^2 crop, then one dense layer to ``n_cls`` logits. ``batch_norm=False``: the same with the batch
+    norms folded into the convolutions (as exported; for fine-tuning an exported network)."""
+    from torch import nn
+    layers: list = []
+    for c_in, c_out in ((1, 16), (16, 32), (32, 64)):
+        layers += [nn.Conv2d(c_in, c_out, 3, padding=1)] + ([nn.BatchNorm2d(c_out)] if batch_norm else []) + \
+            [nn.ReLU(), nn.MaxPool2d(2)]
+    return nn.Sequential(*layers, nn.Flatten(), nn.Dropout(0.2), nn.Linear(64 * (INPUT_PX // 8) ** 2, n_cls))
+
+
+def load_exported(path: Path, names: list[str]):  # noqa: ANN201
+    """An exported network (``squares_german.onnx``, labels ``names``) as a trainable torch network without
+    batch norm (:func:`build_net`); raises ValueError when its labels or shapes differ."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    meta = json.loads(path.with_suffix(".json").read_text(encoding="utf-8"))
+    if meta["labels"] != names:
+        raise ValueError(f"{path}: its labels differ from the caches' ({len(meta['labels'])} vs {len(names)})")
+    inits = {i.name: numpy_helper.to_array(i) for i in onnx.load(str(path)).graph.initializer}
+    net = build_net(len(names), batch_norm=False)
+    convs = [m for m in net if isinstance(m, torch.nn.Conv2d)]
+    for node, conv in zip([n for n in onnx.load(str(path)).graph.node if n.op_type == "Conv"], convs):
+        conv.weight.data = torch.from_numpy(inits[node.input[1]].copy())
+        conv.bias.data = torch.from_numpy(inits[node.input[2]].copy())
+    gemm = next(n for n in onnx.load(str(path)).graph.node if n.op_type == "Gemm")
+    net[-1].weight.data = torch.from_numpy(inits[gemm.input[1]].copy())
+    net[-1].bias.data = torch.from_numpy(inits[gemm.input[2]].copy())
+    return net
+
+
+def train(caches: list[Path], out: Path, epochs: int = 12, per_epoch: int = 80000, threads: int = 2,
+          seed: int = 0, init: Path | None = None, lr: float = 3e-3, blank_repeat: int = 1) -> dict[str, float]:
+    """Train the square network on ``caches`` and write ``squares_{english,german}.{onnx,json}`` into ``out``.
+
+    Each epoch draws ``per_epoch`` crops (all lettered and blank tiles when they fit, blanks ``blank_repeat``
+    times, then empties), augmented afresh. 4% of the crops are held out (by crop) for the reported
+    accuracies. ``init``: fine-tune an exported ``squares_german.onnx`` instead of starting afresh (use a
+    lower ``lr``). Returns the held-out figures.
+    """
+    import torch
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    d = load_caches(caches)
+    use = ~d["occluded"]
+    crops, labels, turned, tiles = d["crops"][use], d["labels"][use], d["turned"][use], d["tiles"][use]
+    letters = sorted({str(x) for x in labels} - {".", "?"})
+    names = label_list(letters)
+    index = {lab: i for i, lab in enumerate(names)}
+    held = rng.random(len(labels)) < 0.04
+    train_idx, val_idx = np.flatnonzero(~held), np.flatnonzero(held)
+    is_tile = labels != "."
+    log(f"square crops: {len(labels)} ({int(is_tile.sum())} tiles, {int((labels == '?').sum())} blanks, "
+        f"{int((turned != 0).sum())} turned), {len(names)} classes; {len(val_idx)} held out")
+    net = build_net(len(names)) if init is None else load_exported(init, names)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    batch = 256
+    steps = epochs * (per_epoch // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    t0 = time.time()
+    tiles_tr = train_idx[is_tile[train_idx]]
+    blanks_tr = train_idx[labels[train_idx] == "?"]
+    tiles_tr = np.concatenate([tiles_tr] + [blanks_tr] * (blank_repeat - 1))
+    empty_tr = train_idx[~is_tile[train_idx]]
+    for ep in range(epochs):
+        n_t = min(len(tiles_tr), int(per_epoch * 0.7))
+        pick = np.concatenate([rng.choice(tiles_tr, n_t, replace=blank_repeat > 1),
+                               rng.choice(empty_tr, min(len(empty_tr), per_epoch - n_t), replace=False)])
+        rng.shuffle(pick)
+        pick = pick[:(len(pick) // batch) * batch]
+        net.train()
+        loss_sum = 0.0
+        for b in range(0, len(pick), batch):
+            idx = pick[b:b + batch]
+            x, k = augment_batch(crops[idx], rng)
+            mask = torch.from_numpy(_targets(labels[idx], turned[idx], k, index, len(names)))
+            logits = net(torch.from_numpy(x))
+            loss = (logits.logsumexp(1) - logits.masked_fill(~mask, float("-inf")).logsumexp(1)).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            loss_sum += loss.item() * len(idx)
+        figs = evaluate(net, crops[val_idx], labels[val_idx], names)
+        log(f"  epoch {ep + 1}/{epochs}: loss {loss_sum / len(pick):.4f}, held out: "
+            + ", ".join(f"{k} {v:.4f}" for k, v in figs.items()) + f" ({time.time() - t0:.0f} s)")
+        if ep + 1 < epochs:     # a usable model after every epoch (a long run can be tried while it trains)
+            export(net, names, out, tiles, figs, quiet=True)
+    net.eval()
+    figs = evaluate(net, crops[val_idx], labels[val_idx], names)
+    export(net, names, out, tiles, figs)
+    return figs
+
+
+def evaluate(net, crops: np.ndarray, labels: np.ndarray, names: list[str]) -> dict[str, float]:  # noqa: ANN001
+    """Held-out figures of ``net`` on plain (unaugmented, upright) crops: accuracy on letters (turns summed),
+    blanks, empties."""
+    import torch
+    net.eval()
+    with torch.no_grad():
+        probs = []
+        for b in range(0, len(crops), 1024):
+            x, _ = augment_batch(crops[b:b + 1024], np.random.default_rng(0), strength=0.0)
+            probs.append(torch.softmax(net(torch.from_numpy(x)), 1).numpy())
+    p = np.concatenate(probs) if probs else np.zeros((0, len(names)))
+    net.train()
+    letters = sorted({n[:-1] for n in names[2:]})
+    per = np.zeros((len(p), 2 + len(letters)), np.float32)
+    per[:, :2] = p[:, :2]
+    for j, n in enumerate(names[2:]):
+        per[:, 2 + letters.index(n[:-1])] += p[:, 2 + j]
+    cls = np.array([".", "?"] + letters)[per.argmax(1)] if len(p) else np.array([])
+    out = {}
+    for what, sel in (("letters", (labels != ".") & (labels != "?")), ("blanks", labels == "?"),
+                      ("empty", labels == ".")):
+        out[what] = float((cls[sel] == labels[sel]).mean()) if sel.any() else float("nan")
+    return out
+
+
+def export(net, names: list[str], out: Path, tiles: np.ndarray, figs: dict[str, float],  # noqa: ANN001
+           quiet: bool = False) -> None:
+    """Write ``squares_german.onnx`` (all labels) and ``squares_english.onnx`` (the output layer cut to the
+    English labels) with their JSON label files into ``out``; checks OpenCV's dnn reads them as torch does."""
+    import copy
+
+    import torch
+
+    from kiosk.rules.tiles import load_tile_set
+    from kiosk.vision.squarenet import SquareNet
+
+    out.mkdir(parents=True, exist_ok=True)
+    net = net.eval()
+    probe = torch.randn(7, 1, INPUT_PX, INPUT_PX)
+    for set_name in ("english", "german"):
+        ts_letters = set(load_tile_set(set_name).letters)
+        keep = [i for i, n in enumerate(names) if i < 2 or n[:-1] in ts_letters]
+        sub = copy.deepcopy(net)
+        fc = sub[-1]
+        fc.weight.data = fc.weight.data[keep].clone()
+        fc.bias.data = fc.bias.data[keep].clone()
+        fc.out_features = len(keep)
+        path = out / f"squares_{set_name}.onnx"
+        torch.onnx.export(sub, (probe[:1],), str(path), dynamo=False, opset_version=13, input_names=["x"],
+                          output_names=["logits"], dynamic_axes={"x": {0: "n"}, "logits": {0: "n"}})
+        labels = [names[i] for i in keep]
+        meta = {"labels": labels, "input_px": INPUT_PX, "grow_px": GROW_PX,
+                "trained_on": f"synthetic frames only (kiosk.vision.synth, seeds < 2**30): "
+                              f"{int((tiles == 'english').sum())} English and {int((tiles == 'german').sum())} "
+                              f"German square crops",
+                "held_out": {k: round(v, 5) for k, v in figs.items()}}
+        (out / f"squares_{set_name}.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n",
+                                                      encoding="utf-8")
+        with torch.no_grad():
+            ref = sub(probe).numpy()
+        cvnet = SquareNet(path.read_bytes(), labels, str(path)).net
+        cvnet.setInput(probe.numpy())
+        got = cvnet.forward()
+        err = float(np.abs(got - ref).max())
+        if err > 1e-3:
+            raise ValueError(f"{path}: OpenCV's output differs from torch's by {err}")
+        if not quiet:
+            log(f"wrote {path} ({path.stat().st_size // 1024} KiB, {len(labels)} labels; "
+                f"dnn vs torch max diff {err:.1e})")
+    net.train()

@@ -1,0 +1,87 @@
+"""The shipped square network (kiosk.vision.squarenet): loads through OpenCV's dnn module, reads rendered
+squares (training seeds are below 2**30; these use other seeds), and the reader uses it for blanks."""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from importlib import resources
+
+import cv2
+import numpy as np
+import pytest
+
+from kiosk.rules.board import Board
+from kiosk.rules.tiles import ENGLISH, GERMAN
+from kiosk.vision import locate
+from kiosk.vision.cells import cell_crop, warp_canvas
+from kiosk.vision.mlp import ModelError
+from kiosk.vision.reader import BoardReader, default_square_net
+from kiosk.vision.reading import SquareState
+from kiosk.vision.squarenet import CROP_PX, GROW_PX, INPUT_PX, SquareNet, prepare
+from kiosk.vision.synth import render_board
+from kiosk.vision.synth.boards import random_board
+
+
+@pytest.mark.parametrize("name, tile_set", [("english", ENGLISH), ("german", GERMAN)])
+def test_shipped_square_nets_load_with_their_labels(name, tile_set):
+    net = default_square_net(name)
+    assert net.labels[:2] == ["empty", "blank"]
+    assert set(net.letters) == set(tile_set.letters)
+    assert len(net.labels) == 2 + 4 * len(tile_set.letters)
+    meta = json.loads((resources.files("kiosk.vision.models") / f"squares_{name}.json").read_text("utf-8"))
+    assert "synthetic" in meta["trained_on"] and meta["input_px"] == INPUT_PX and meta["grow_px"] == GROW_PX
+
+
+def test_square_net_rejects_bad_models():
+    onnx = (resources.files("kiosk.vision.models") / "squares_english.onnx").read_bytes()
+    with pytest.raises(ModelError, match="labels"):
+        SquareNet(onnx, ["A0", "B0", "C0"])
+    with pytest.raises(ModelError, match="ONNX"):
+        SquareNet(b"not a network", ["empty", "blank", "A0"])
+    with pytest.raises(ModelError, match="label file"):
+        SquareNet.from_files(onnx, "{not json")
+
+
+def test_prepare_normalises_light_and_contrast():
+    rng = np.random.default_rng(3)
+    crop = rng.integers(60, 200, (CROP_PX, CROP_PX)).astype(np.uint8)
+    dim = (crop.astype(np.float32) * 0.5 + 10).astype(np.uint8)
+    a, b = prepare([crop]), prepare([dim])
+    assert a.shape == (1, 1, INPUT_PX, INPUT_PX) and a.dtype == np.float32
+    assert np.abs(a - b).max() < 0.05
+    flat = prepare([np.full((CROP_PX, CROP_PX), 120, np.uint8)])
+    assert np.abs(flat).max() == 0.0          # a plain crop stays plain (no noise blown up)
+    assert prepare([]).shape == (0, 1, INPUT_PX, INPUT_PX)
+
+
+@cache
+def _frame(seed: int, tiles: str):
+    ts = ENGLISH if tiles == "english" else GERMAN
+    board = random_board(seed, 70, ts, blank_share=0.1)
+    return render_board(board, seed=seed, level="typical", tile_set=ts)
+
+
+@pytest.mark.parametrize("seed, tiles", [(700001, "english"), (700002, "german")])
+def test_square_net_reads_rendered_squares(seed, tiles):
+    fr = _frame(seed, tiles)
+    h = locate.from_corners(fr.image, fr.grid_corners_px)
+    canvas, _ = warp_canvas(fr.image, h)
+    grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
+    truth = "".join(fr.truth)
+    squares = [sq for sq in range(225) if sq not in fr.occluded]
+    preds = default_square_net(tiles).predict([cell_crop(grey, sq, GROW_PX) for sq in squares])
+    read = ["." if p.p_empty > 0.5 else "?" if p.p_blank > 0.5 else p.letter for p in preds]
+    right = sum(r == truth[sq] for sq, r in zip(squares, read))
+    assert right >= 0.98 * len(squares), [(sq, truth[sq], r) for sq, r in zip(squares, read) if r != truth[sq]]
+    blanks = [sq for sq in squares if truth[sq] == "?"]
+    assert blanks and sum(read[squares.index(sq)] == "?" for sq in blanks) >= 0.8 * len(blanks)
+
+
+def test_reader_reads_a_plain_blank_on_a_plain_board():
+    """A blank (no glyph) among lettered tiles is a BLANK, not an empty square."""
+    board = Board.from_rows(["..............."] * 7 + ["....FLANEUr...."] + ["..............."] * 7)
+    fr = render_board(board, seed=123457, level="easy", tile_set=ENGLISH, size=(1014, 760))
+    r = BoardReader(ENGLISH).read(fr.image)
+    assert r.grid()[7] == "....FLANEU?....", (r.grid()[7], r.doubts)
+    assert r.squares[7 * 15 + 10].state is SquareState.BLANK
