@@ -28,6 +28,7 @@ from importlib import resources
 import cv2
 import numpy as np
 
+from kiosk.rules.board import CENTRE
 from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.cells import PREMIUM_CLASSES, cell_crop, cell_stats, warp_canvas
@@ -62,8 +63,10 @@ SQUARE_GROW_PX = SQUARE_NET_GROW_PX  # ... for the square network
 NET_SKIP_P = 0.001    # P(tile) at or below which the square network is not asked (the square is empty)
 NET_SURE = 0.98       # the network's P(empty) at or above: it is sure (weak empties of a degraded frame stay)
 NET_WEIGHT = 1.0      # weight of the network's log-odds of a tile against the occupancy model's
+NET_EMPTY_LOGIT_MAX = 4.0  # ... of an empty square at most (it knows letters; plain skin or shadow fools it)
 VOTE_LOGIT = 2.0      # log-odds the colour vote adds (+1 tile-coloured) or takes (-1 coloured like the board)
 EVIDENCE_SURE = 3.0   # summed log-odds of a tile beyond which a square is a tile (or, below minus it, empty)
+PRINT_LETTER_P = 0.95  # the network's P(letter) at or above which a premium square's "print" is a tile
 BLANK_P = 0.9         # the network's P(blank | tile) at or above: a blank tile
 
 
@@ -150,10 +153,17 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
             # rule lowered it), the frame's colour vote, and the network (whose weak spot is a plain blank
             # against an empty square: the occupancy features see the frame's colours, it does not)
             p_occ = float(p_model[sq]) if vote[sq] < 0 else min(float(p_model[sq]), p)
-            if p_model[sq] <= 0:      # the premium rule: the square shows its print (no tile is on the board)
-                squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - p, 3))
+            if p_model[sq] <= 0:
+                # the premium rule says the square shows its print (no tile colour known in this frame): only a
+                # letter the network is sure of is a tile there (print labels are not letters to it)
+                if q.p_letter >= PRINT_LETTER_P and q.letter in letters and not glare[sq]:
+                    tiles.append(sq)
+                else:
+                    squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - p, 3))
                 continue
-            evidence = _logit(p_occ) + VOTE_LOGIT * float(vote[sq]) + NET_WEIGHT * _logit(q.p_tile)
+            # the network alone may not empty a square: what it calls empty may be a hand, skin or a shadow
+            net = max(_logit(q.p_tile), -NET_EMPTY_LOGIT_MAX)
+            evidence = _logit(p_occ) + VOTE_LOGIT * float(vote[sq]) + NET_WEIGHT * net
             if evidence <= -EVIDENCE_SURE:
                 squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - _sigmoid(evidence), 3))
                 continue
@@ -335,8 +345,10 @@ class BoardReader:
         both are sure and disagree the square is unsure. Returns (225 readings, doubts)."""
         assert self.squarenet is not None
         grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
-        ask = [sq for sq in range(N_SQUARES) if seen[sq] and not hand[sq] and p_model[sq] > 0
-               and max(p_tile[sq], p_model[sq]) > NET_SKIP_P]
+        # asked: squares in view that the occupancy model does not call surely empty, and premium squares the
+        # premium rule calls print (p_model 0) but the centre star (its print can look like a letter)
+        ask = [sq for sq in range(N_SQUARES) if seen[sq] and not hand[sq] and
+               (max(p_tile[sq], p_model[sq]) > NET_SKIP_P or (p_model[sq] <= 0 and sq != CENTRE))]
         preds = dict(zip(ask, self.squarenet.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in ask])))
         return combine_net(p_tile, p_model, vote, seen, hand, glare, weak_empty, preds, self.letters, self.tile_set)
 
@@ -407,7 +419,7 @@ class BoardReader:
             sure = 0.99 if (p_tile[~premium] >= TILE_P).any() else 1.01
             print_only = premium & (p_tile < sure)
             p_tile = np.where(print_only, np.minimum(p_tile, EMPTY_P - 0.01), p_tile)
-            p_model = np.where(print_only, 0.0, p_model)   # the square network is not asked either
+            p_model = np.where(print_only, 0.0, p_model)   # the square network must be sure of a letter there
         t = lap("occupancy", t)
         sharp_v = sharpness(canvas)
         glare = glare_squares(canvas) >= 0.12

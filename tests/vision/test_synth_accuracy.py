@@ -43,10 +43,11 @@ def _describe(results: list[bench.FrameResult]) -> str:
 
 
 # Issue 6's bars at the typical level are occupancy 100%, letters >= 99.9%, blanks >= 99.5%, whole boards
-# >= 98% (measured over 500 frames by `kiosk bench-vision`). The reader does not meet them yet (issue 6 stays
-# open); this test holds the level reached on its fixed set (2026-11-29: occupancy 99.27, letters 97.26,
-# blanks 84.4, whole boards 43.3) so that no change makes it worse. Raise the floors as the reader improves.
-TYPICAL_FLOOR = {"occupancy": 99.0, "letters": 96.5, "blanks": 80.0, "exact_boards": 40.0}
+# >= 98% (measured over 500 frames by `kiosk bench-vision`). The reader does not meet them all yet (issue 6 stays
+# open); this test holds the level reached on its fixed set so that no change makes it worse (2026-11-29, the
+# square network: occupancy 99.80, letters 99.87, blanks 84.4 (27 of 32), whole boards 86.7; before it: 99.27,
+# 97.26, 84.4, 43.3). Raise the floors as the reader improves.
+TYPICAL_FLOOR = {"occupancy": 99.6, "letters": 99.7, "blanks": 80.0, "exact_boards": 80.0}
 
 
 @pytest.mark.slow
