@@ -224,6 +224,12 @@ class BoardReader:
         has_own_glyphs = profile is not None and profile.resolve(profile.glyph_model) is not None
         self.squarenet: SquareNet | None = None if has_own_glyphs else default_square_net(self._set_name())
         self.occupancy = self._load_occupancy()
+        # with an installation's own occupancy model (calibration profile), the shipped one still votes: the
+        # installation's model knows its board only under the light of its calibration frames, the shipped one
+        # has seen every kind of light but not this board; a square is a tile only as far as both say so
+        # (the lower P(tile)), so a lighting fault the calibration frames never showed cannot make a tile alone
+        own = profile is not None and bool(profile.occupancy_model.path or profile.occupancy_model.data)
+        self.occupancy_general: OccupancyModel | None = default_occupancy_model() if own else None
         self._undistort_maps: tuple[tuple[int, int], np.ndarray, np.ndarray] | None = None
         self._last_markers: np.ndarray | None = None   # steady camera: look for the markers where they were
 
@@ -399,6 +405,8 @@ class BoardReader:
         t = lap("warp", t)
         feats = features(stats)
         p_tile = self.occupancy.predict_proba(feats)
+        if self.occupancy_general is not None:
+            p_tile = np.minimum(p_tile, self.occupancy_general.predict_proba(feats))
         p_model = p_tile.copy()     # the model's own P(tile), before the colour vote (0 where the premium rule
         #                             below says a square shows its print)
         vote = nearest_colour_says_tile(feats)
