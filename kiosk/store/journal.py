@@ -107,7 +107,8 @@ class Journal:
         if marker.exists():
             report = marker.read_text(encoding="utf-8")
             raise JournalCorrupt(f"{self.path}: a damaged journal was kept aside and not yet acknowledged "
-                                 f"by an operator:\n{report}", None, report)
+                                 f"by an operator (after reading the report below, run `kiosk journal acknowledge "
+                                 f"{self.path}` to use this path again):\n{report}", None, report)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -196,7 +197,8 @@ class Journal:
                 os.replace(p, p.with_name(p.name + f".corrupt-{n}"))
         report = f"journal {self.path} is damaged: {why}. The files were kept aside as {kept} (and its -wal/-shm)."
         _blocked_marker(self.path).write_text(report + "\n", encoding="utf-8")
-        raise JournalCorrupt(report, kept, report)
+        raise JournalCorrupt(f"{report} This path stays blocked until an operator runs `kiosk journal acknowledge "
+                             f"{self.path}` (no new game can silently replace a lost one).", kept, report)
 
     # --------------------------------------------------------------------------------------- writing
     def _write(self, fn, *args):  # type: ignore[no-untyped-def]
