@@ -2,8 +2,8 @@
 
 Per image, in the order given: 15 lines of 15 characters (row 1 first, column A first; ``.`` empty, the letter
 of a tile, ``?`` a blank tile, ``#`` occluded or unsure), then one line ``# NAME: TOTAL ms, verdict ...`` with
-the timing. ``--json`` prints one JSON list instead. An unreadable image is reported on stderr (naming it) and
-the others are still read; the exit code is then 1.
+the timing. ``--json`` prints one JSON list instead. An unreadable image, or one in which no board is found, is
+reported on stderr (naming it and why) and the others are still read; the exit code is then 1.
 """
 
 from __future__ import annotations
@@ -99,6 +99,9 @@ def run(args: argparse.Namespace) -> int:
             continue
         reading = reader.read(img, corners)
         grid = reading.grid()
+        if not reading.quality.board_found:
+            print(f"kiosk read-board: {path}: no board read: {reading.quality.verdict}", file=sys.stderr)
+            failed += 1
         if args.annotate:
             from pathlib import Path
 
@@ -121,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(grid))
         stages = ", ".join(f"{k} {v:.1f}" for k, v in t.items() if k != "total" and not k.startswith("locate_"))
         unsure = sum(row.count("#") for row in grid)
-        print(f"# {path}: {t.get('total', 0.0):.1f} ms ({stages}); {reading.quality.verdict}"
+        print(f"# {path}: {t.get('total', 0.0):.1f} ms" + (f" ({stages})" if stages else "") + f"; {reading.quality.verdict}"
               + (f"; {unsure} unsure squares" if unsure else ""), flush=True)
     if args.json:
         print(json.dumps(results, ensure_ascii=False, indent=1))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import cv2
+import numpy as np
 import pytest
 
 from kiosk.cli import main
@@ -67,3 +68,13 @@ def test_reader_cli_annotate_writes_png(board_png, capsys, tmp_path):
     png = tmp_path / "ann" / "board.read.png"
     img = cv2.imread(str(png))
     assert rc == 0 and img is not None and img.shape[1] == 2 * img.shape[0]
+
+
+def test_reader_cli_frame_without_a_board_is_reported_and_fails(capsys, tmp_path):
+    tiny = tmp_path / "tiny.png"
+    cv2.imwrite(str(tiny), np.full((10, 10, 3), 128, np.uint8))
+    rc = main(["read-board", str(tiny)])
+    out, err = capsys.readouterr()
+    assert rc == 1 and "tiny.png: no board read: frame too small (10x10 px)" in err
+    rows = out.splitlines()
+    assert len(rows) == 16 and all(r == "#" * 15 for r in rows[:15]) and "()" not in rows[15]
