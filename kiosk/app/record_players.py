@@ -68,6 +68,8 @@ def plan_record(game: GcgGame, base_preset: str = "nsf") -> RecordPlan:
     """
     if game.errors:
         raise RecordError(f"{game.name}: unreadable record: {game.errors[0]}")
+    if not game.players and not game.events:
+        raise RecordError(f"{game.name}: not a game record (no #player lines and no moves)")
     if len(game.players) != 2:
         raise RecordError(f"{game.name}: the kiosk referees two players, the record has {len(game.players)}")
     res = replay_game(game)

@@ -87,6 +87,9 @@ class ReplayResult:
         return [p for p in self.problems if p.kind == "error"]
 
 
+KNOWN_GAME_TYPES = ("classic",)  # ``#game-type`` values scored by these rules (Woogles writes "classic")
+
+
 class _Stop(Exception):
     pass
 
@@ -193,6 +196,16 @@ class _Replayer:
 
     # -- events
     def run(self) -> ReplayResult:
+        if not self.game.players and not self.game.events:  # an empty or binary file: nothing was recorded
+            self.res.problems.append(ReplayProblem(self.game.name, 0, "error",
+                                                   "not a game record: no #player lines and no moves (GCG spec)"))
+            return self.res
+        kinds = [v.split()[0].lower() for v in self.game.pragmas.get("game-type", []) if v.split()]
+        unknown = [k for k in kinds if k not in KNOWN_GAME_TYPES]
+        if unknown:  # another game (e.g. a Woogles variant) would be scored by the wrong rules
+            self.res.problems.append(ReplayProblem(self.game.name, 0, "error", f"#game-type {unknown[0]}: not a "
+                                                   f"game type the kiosk scores (known: {', '.join(KNOWN_GAME_TYPES)})"))
+            return self.res
         first_error = min((e.line for e in self.game.errors if e.line), default=None)
         for e in self.game.errors:
             if e.line == 0:

@@ -166,3 +166,20 @@ def test_preset_rules_game_word_and_exchange_limit(capsys, tmp_path):
     late = "#player1 a a\n#player2 b b\n" + ">a: ADEGINR 8B READING +70 70\n>b: EIOUUUV -UUU +0 0\n"
     assert replay_game(parse_gcg(late, "x"), exchange_min_bag=100).errors
     assert not replay_game(parse_gcg(late, "x"), exchange_min_bag=0).problems
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "not a game record: no #player lines and no moves"),
+    ("\x00\x17\xff binary \x01\n\x02\x03", "not a game record: no #player lines and no moves"),
+    ("#game-type lonify\n#player1 A A\n#player2 B B\n>A: AEITW 8D WAITE +24 24\n",
+     "#game-type lonify: not a game type the kiosk scores"),
+])
+def test_records_that_are_no_scrabble_game_are_errors(text, message):
+    res = replay_game(parse_gcg(text, "x.gcg"))
+    assert [p.kind for p in res.problems] == ["error"] and message in res.problems[0].message
+    assert res.moves == 0
+
+
+def test_classic_game_type_is_scored():
+    res = replay_game(parse_gcg("#game-type classic\n#player1 A A\n#player2 B B\n>A: AEITW 8D WAITE +24 24\n", "x"))
+    assert not res.problems and res.moves == 1
