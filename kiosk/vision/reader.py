@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Collection, Sequence
 from functools import cache
 from importlib import resources
 
@@ -32,7 +33,7 @@ from kiosk.rules.board import CENTRE
 from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.cells import PREMIUM_CLASSES, cell_crop, cell_stats, warp_canvas
-from kiosk.vision.glyphs import GlyphClassifier, GlyphPrediction, normalise_glyph
+from kiosk.vision.glyphs import GlyphClassifier, normalise_glyph
 from kiosk.vision.mlp import Classifier, ModelError
 from kiosk.vision.occupancy import OccupancyModel, features, nearest_colour_says_tile, tile_colour_known
 from kiosk.vision.profile import CalibrationProfile
@@ -96,13 +97,24 @@ def default_occupancy_model() -> OccupancyModel:
     return OccupancyModel(Classifier.from_bytes(_packaged("occupancy.npz"), "occupancy.npz"))
 
 
-def _degraded(preds: list[GlyphPrediction]) -> bool:
+def _degraded(confidences: Sequence[float]) -> bool:
     """True when so many of a frame's letters are doubtful (blur, shadow) that its clear-looking ones are
-    suspect too: more than DEGRADED_SHARE of at least DEGRADED_MIN_TILES letters below LETTER_P."""
-    if len(preds) < DEGRADED_MIN_TILES:
+    suspect too: more than DEGRADED_SHARE of at least DEGRADED_MIN_TILES letters below LETTER_P.
+    ``confidences``: P(letter) of each lettered tile read in the frame."""
+    if len(confidences) < DEGRADED_MIN_TILES:
         return False
-    doubtful = sum(pr.confidence < LETTER_P for pr in preds)
-    return doubtful > DEGRADED_SHARE * len(preds)
+    doubtful = sum(c < LETTER_P for c in confidences)
+    return doubtful > DEGRADED_SHARE * len(confidences)
+
+
+def _doubt_weak_empties(squares: list[SquareReading], doubts: dict[int, str], weak_empty: np.ndarray,
+                        spare: Collection[int] = ()) -> None:
+    """In a degraded frame: turn the weakly empty squares (``weak_empty``, 225 bool) still read EMPTY into
+    UNSURE (in place, reason in ``doubts``), except the squares in ``spare`` (known surely empty)."""
+    for sq in np.flatnonzero(weak_empty):
+        if squares[sq].state is SquareState.EMPTY and int(sq) not in spare:
+            doubts[int(sq)] = "empty or a shadowed tile? (many doubtful letters in this frame)"
+            squares[sq] = SquareReading(SquareState.UNSURE, None, 0.5)
 
 
 def _doubt_blanks(squares: list[SquareReading], doubts: dict[int, str], set_blanks: int, degraded: bool) -> None:
@@ -176,8 +188,7 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
                 continue
         squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
     lettered = [sq for sq in tiles if preds[sq].p_blank < preds[sq].p_tile / 2]
-    degraded = len(lettered) >= DEGRADED_MIN_TILES and \
-        sum(preds[sq].letter_given_tile < LETTER_P for sq in lettered) > DEGRADED_SHARE * len(lettered)
+    degraded = _degraded([preds[sq].letter_given_tile for sq in lettered])
     letter_p = LETTER_P_DEGRADED if degraded else LETTER_P
     for sq in tiles:
         q = preds[sq]
@@ -197,12 +208,8 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
                 doubts[sq] = f"letter {q.letter} or {q.runner_up}? ({p_letter:.2f}" + \
                     (", many doubtful letters in this frame)" if degraded else ")")
             squares[sq] = SquareReading(SquareState.UNSURE, None, conf)
-    if degraded:
-        for sq in np.flatnonzero(weak_empty):
-            q = preds.get(int(sq))
-            if squares[sq].state is SquareState.EMPTY and (q is None or q.p_empty < NET_SURE):
-                doubts[int(sq)] = "empty or a shadowed tile? (many doubtful letters in this frame)"
-                squares[sq] = SquareReading(SquareState.UNSURE, None, 0.5)
+    if degraded:  # the network's sure empties stay empty
+        _doubt_weak_empties(squares, doubts, weak_empty, {sq for sq, q in preds.items() if q.p_empty >= NET_SURE})
     _doubt_blanks(squares, doubts, tile_set.blanks, degraded)
     return squares, doubts
 
@@ -321,7 +328,7 @@ class BoardReader:
                 continue
             squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
         preds = self.glyphs.predict(glyph_imgs)
-        degraded = _degraded(preds)
+        degraded = _degraded([pr.confidence for pr in preds])
         letter_p = LETTER_P_DEGRADED if degraded else LETTER_P
         for sq, pred in zip(to_read, preds):
             conf = float(p_tile[sq]) * pred.confidence
@@ -335,10 +342,7 @@ class BoardReader:
             else:
                 squares[sq] = SquareReading(SquareState.TILE, pred.letter, round(conf, 3))
         if degraded:
-            for sq in np.flatnonzero(weak_empty):
-                if squares[sq].state is SquareState.EMPTY:
-                    doubts[int(sq)] = "empty or a shadowed tile? (many doubtful letters in this frame)"
-                    squares[sq] = SquareReading(SquareState.UNSURE, None, 0.5)
+            _doubt_weak_empties(squares, doubts, weak_empty)
         _doubt_blanks(squares, doubts, self.tile_set.blanks, degraded)
         return squares, doubts
 
