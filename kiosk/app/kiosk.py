@@ -58,7 +58,7 @@ from kiosk.referee.state import (
 from kiosk.rules.board import square_name
 from kiosk.store.session import GameSession
 from kiosk.vision.diff import Anomaly, BoardDiff, diff_boards
-from kiosk.vision.reading import BoardReading
+from kiosk.vision.reading import BoardReading, seen_as
 
 log = logging.getLogger("kiosk.app")
 
@@ -444,7 +444,7 @@ class Kiosk:
         if len(ch) != 1:
             return Result(False, "correct: one character (letter, '?' blank or '.' empty)", "bad_input")
         have = self.state.board[square]
-        if have and ch == ("?" if have.islower() else have):
+        if have and ch == seen_as(have):
             self.view.confirmed[square] = ch
             if self.vision is not None:
                 self.vision.set_overrides(self._confirmed_now())
@@ -460,7 +460,7 @@ class Kiosk:
         camera missed that tile once, it will likely miss it again); the others end with the move."""
         board = self.state.board
         for sq, ch in self.view.corrections.items():
-            if board[sq] and ch == ("?" if board[sq].islower() else board[sq]):
+            if board[sq] and ch == seen_as(board[sq]):
                 self.view.confirmed[sq] = ch
         self.view.corrections = {}
         if self.vision is not None:

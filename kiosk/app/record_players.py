@@ -27,7 +27,8 @@ from kiosk.referee.state import CHALLENGED, DESIGNATING, OUTPLAY, OVER, PLAYING,
 from kiosk.rules.board import square_name
 from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame
 from kiosk.rules.replay import replay_game
-from kiosk.rules.tiles import BLANK, TileSet
+from kiosk.rules.tiles import TileSet
+from kiosk.vision.reading import seen_as
 
 SIDES = ("left", "right")
 END_KINDS = (EventKind.END_RACK, EventKind.TIME_PENALTY)
@@ -339,7 +340,7 @@ class RecordPlayers:
         # the squares the kiosk marks, and any other square where the board as read (on the screen) is not
         # what lies on the table (e.g. a blank read as empty that leaves the marked tiles floating)
         seen = "".join(k.view.reading.grid()) if k.view.reading is not None else ""
-        wanted = {sq: "." if not tile else (BLANK if tile.islower() else tile) for sq, tile in enumerate(truth)}
+        wanted = {sq: seen_as(tile) for sq, tile in enumerate(truth)}
         misread = [sq for sq, ch in enumerate(seen) if ch != wanted[sq] and ch != "#"]
         for sq in dict.fromkeys([*k.view.problem_squares, *misread]):
             k.act("correct", square=sq, char=wanted[sq])
@@ -381,8 +382,7 @@ class RecordPlayers:
         self._checked_turns = len(k.state.history)
         truth = self.table.board().cells
         for sq in wrong:  # what the camera got wrong there, for the reading of the move played again
-            tile = truth[sq]
-            k.act("correct", square=sq, char="." if not tile else (BLANK if tile.islower() else tile))
+            k.act("correct", square=sq, char=seen_as(truth[sq]))
         fixed = len(wrong)
         self.judge_fixes += fixed
         st = k.state

@@ -1150,10 +1150,8 @@ def _on_preset_changed(g: _Game, ev: PresetChanged) -> None:
                       "bad_players")
     fresh = _Game(preset, g.tile_set, g.players, g.started_t)
     fresh.on_move = g.on_move
-    fresh.clock = ChessClock(g.n, preset.clock.game_ms if g.n == 2 else None)
-    fresh.clock.used = list(g.clock.used)
-    fresh.clock.since, fresh.clock.at = g.clock.since, g.clock.at
-    fresh.clock.running, fresh.clock.turn_used = g.clock.running, g.clock.turn_used
+    fresh.clock = g.clock.copy()  # the time used so far stays; the new rules' game time applies
+    fresh.clock.game_ms = preset.clock.game_ms if g.n == 2 else None
     fresh.notes = list(g.notes) + [f"{ev.t}: judge changed the rules to '{preset.name}'"
                                    + (f": {ev.reason.strip()}" if ev.reason.strip() else "")]
     fresh.downtime = g.downtime

@@ -20,6 +20,14 @@ BLANK_CHAR = "?"
 UNSURE_CHAR = "#"
 
 
+def seen_as(cell: str) -> str:
+    """The character a right reading shows for a board cell (``""`` empty, ``"A"`` tile, ``"a"`` designated or
+    ``"?"`` undesignated blank): ``.`` empty, the letter, ``?`` any blank (the camera cannot see its letter)."""
+    if not cell:
+        return EMPTY_CHAR
+    return BLANK_CHAR if cell == BLANK_CHAR or cell.islower() else cell
+
+
 class SquareState(enum.Enum):
     """What one square holds as read by the camera."""
 
