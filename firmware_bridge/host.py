@@ -139,21 +139,21 @@ class SerialClockLink:
             self.totals = self._counters()
 
     def _close_port(self, why: str) -> None:
-        with self._lock:
+        with self._lock:  # "not connected" and health "down" become visible together
             was = self.connected
             self.connected = False
             self._connected_evt.clear()
             self._fold_counters()
             self._link = None
             ser, self._ser = self._ser, None
+            if was:
+                self.totals["link_losses"] = self.totals.get("link_losses", 0) + 1
+            self._health.set("down", why)
         if ser is not None:
             try:
                 ser.close()
             except Exception:  # closing a dead port can fail in several ways; it is gone either way
                 pass
-        if was:
-            self.totals["link_losses"] = self.totals.get("link_losses", 0) + 1
-        self._health.set("down", why)
 
     def _open_port(self) -> bool:
         try:
@@ -235,12 +235,12 @@ class SerialClockLink:
                 self._offset.add(now, mcu_ms)
                 link.drop_pending()
                 link.active = True
-                self.connected = True
+                self.connected = True  # ... visible together with health "ok"
+                self._health.set("ok", f"{self.port}: {firmware}, boot {boot_id}")
                 for side, face in enumerate(self._faces):
                     if face is not None:
                         self._queue_display(link, side, face)
             self._connected_evt.set()
-            self._health.set("ok", f"{self.port}: {firmware}, boot {boot_id}")
         elif mtype == proto.HEARTBEAT and len(body) == 4 and self.connected:
             self._offset.add(now, int.from_bytes(body, "big"))
         elif mtype == proto.BUTTON and self.connected:
