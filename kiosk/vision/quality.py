@@ -61,26 +61,109 @@ def skin_squares(canvas: np.ndarray, empty: np.ndarray | None = None) -> np.ndar
     return out
 
 
+_HALF = CELL_PX // _STEP
+_RIM_PX = 3              # a square's rim at half resolution (6 canvas px): where grid lines and tile edges lie
+_CELL_MASK = np.zeros((_HALF, _HALF), np.float32)
+_CELL_MASK[:_RIM_PX] = _CELL_MASK[-_RIM_PX:] = 1
+_CELL_MASK[:, :_RIM_PX] = _CELL_MASK[:, -_RIM_PX:] = 1
+_RIM_SHARE = float(_CELL_MASK.mean())
+_RIM_W = np.tile(_CELL_MASK, (SIZE, SIZE))
+_RING = np.zeros((SIZE, SIZE), bool)     # the board's outer squares: an arm reaches in over them
+_RING[[0, -1], :] = _RING[:, [0, -1]] = True
+
+HAND_FLAT = 0.35        # rim contrast below this share of an empty square's (of its class): no line shows
+HAND_FLAT_EDGE = 0.6    # ... below this for a square next to such a blob: partly covered
+HAND_COLOUR = 12.0      # Lab distance from its class's empty colour beyond which a flat square is no bare board
+HAND_MIN_SQUARES = 3    # a hand covers at least this many squares side by side
+HAND_BIG = 8            # a flat blob this large is a hand even if it does not reach the board's edge
+
+
+def _square_views(canvas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(rim contrast 225 float32, mean BGR of each square's middle third 15x15x3 uint8), at half resolution
+    (averaged, which with the Sobel's own smoothing keeps sensor noise from passing for grid lines)."""
+    n = SIZE * CELL_PX
+    h = n // _STEP
+    g = cv2.resize(canvas[PAD_PX:PAD_PX + n, PAD_PX:PAD_PX + n], (h, h), interpolation=cv2.INTER_AREA)
+    grey = cv2.GaussianBlur(cv2.cvtColor(g, cv2.COLOR_BGR2GRAY), (3, 3), 0)
+    mag = cv2.add(cv2.convertScaleAbs(cv2.Sobel(grey, cv2.CV_16S, 1, 0)),
+                  cv2.convertScaleAbs(cv2.Sobel(grey, cv2.CV_16S, 0, 1)))
+
+    def means(img: np.ndarray) -> np.ndarray:
+        return cv2.resize(img, (SIZE, SIZE), interpolation=cv2.INTER_AREA)
+
+    rim = means(cv2.multiply(mag, _RIM_W, dtype=cv2.CV_32F)).reshape(-1) / _RIM_SHARE
+    level = means(grey.astype(np.float32)).reshape(-1)
+    rim = rim / (level + 20.0)   # contrast, not brightness
+    core = cv2.resize(g, (3 * SIZE, 3 * SIZE), interpolation=cv2.INTER_AREA)[1::3, 1::3]   # middle third
+    return rim.astype(np.float32), core
+
+
+def _class_reference(values: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """For every square, the median of ``values`` over the ``ref`` squares of its premium class (all ``ref``
+    squares when its class has fewer than 4 of them; all squares when there are none)."""
+    base = ref if ref.sum() >= 4 else np.ones(len(ref), bool)
+    overall = np.median(values[base], axis=0)
+    out = np.empty_like(values)
+    for c in np.unique(PREMIUM_CLASSES):
+        m = c == PREMIUM_CLASSES
+        out[m] = np.median(values[m & base], axis=0) if (m & base).sum() >= 4 else overall
+    return out
+
+
+def flat_squares(canvas: np.ndarray, empty: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """(flatness 225 float, unlike 225 bool): each square's rim contrast as a share of an empty square's of its
+    class (a hand or arm hides grid lines and tile edges: it is smooth and out of focus), and whether its colour
+    is unlike an empty square of its class and not blown out (``empty``: 225 bool, the squares that look empty;
+    default all). No tile colour test: a tile is never flat (its edges and glyph), and light skin is tile-coloured."""
+    rim, core = _square_views(canvas)
+    col = cv2.cvtColor(core, cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+    emp = empty if empty is not None else np.ones(SIZE * SIZE, bool)
+    flat = rim / np.maximum(_class_reference(rim, emp), 1e-3)
+    dist = np.linalg.norm(col - _class_reference(col, emp), axis=1)
+    blown = core.reshape(-1, 3).min(axis=1) >= GLARE_LEVEL - 10   # glare: flat and white, but no hand
+    return flat, (dist > HAND_COLOUR) & ~blown
+
+
 def hand_squares(canvas: np.ndarray, not_board: np.ndarray, empty: np.ndarray | None = None,
                  tile: np.ndarray | None = None, unlike_empty: np.ndarray | None = None) -> np.ndarray:
-    """Boolean 225: squares a hand/arm covers -- skin-coloured and part of a connected blob of >= 3 such
-    squares (side by side), or squares unlike both board and tile (``not_board``, 225 bool) joined to such a
-    blob. ``empty`` (225 bool): squares that look empty, the reference for each premium class's colour;
-    ``tile`` (225 bool): squares that clearly hold a tile (under warm light tiles look skin-coloured);
-    ``unlike_empty`` (225 bool): squares that do not look like an empty square of their class (tan boards
-    are skin-coloured themselves)."""
+    """Boolean 225: squares a hand/arm covers.
+
+    Two cues, either suffices: (1) skin-coloured squares in a connected blob of >= 3 (side by side), grown by
+    squares unlike both board and tile (``not_board``, 225 bool); (2) a flat blob: squares whose rims show no
+    grid line or tile edge (see :func:`flat_squares`) and whose colour is not the board's, >= 3 side by side and
+    reaching the board's outer squares (an arm comes from outside) or large, grown by neighbours nearly as flat
+    and as unlike the board (partly covered). Glare (blown-out squares) is no hand. ``empty`` (225 bool): squares that
+    look empty, the reference for each premium class's colour; ``tile`` (225 bool): squares that clearly hold a
+    tile (under warm light tiles look skin-coloured); ``unlike_empty`` (225 bool): squares that do not look like
+    an empty square of their class (tan boards are skin-coloured themselves)."""
     skin = skin_squares(canvas, empty) >= HAND_SQUARE_FRACTION
     if tile is not None:
         skin &= ~tile
     if unlike_empty is not None:
         skin &= unlike_empty
-    grid = skin.reshape(SIZE, SIZE).astype(np.uint8)
-    n, lab, stats, _ = cv2.connectedComponentsWithStats(grid, connectivity=4)
-    hand = np.zeros((SIZE, SIZE), bool)
-    for i in range(1, n):
-        if stats[i, cv2.CC_STAT_AREA] >= 3:
-            hand |= lab == i
+    hand = _blobs(skin.reshape(SIZE, SIZE), HAND_MIN_SQUARES)
     if hand.any():
         grown = cv2.dilate(hand.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
         hand |= grown & not_board.reshape(SIZE, SIZE)
-    return hand.reshape(-1)
+    flat, unlike = flat_squares(canvas, empty)
+    core = ((flat < HAND_FLAT) & unlike).reshape(SIZE, SIZE)
+    arm = _blobs(core, HAND_MIN_SQUARES, touching=_RING, big=HAND_BIG)
+    if arm.any():
+        near = cv2.dilate(arm.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        arm |= near & ((flat < HAND_FLAT_EDGE) & unlike).reshape(SIZE, SIZE)
+    return (hand | arm).reshape(-1)
+
+
+def _blobs(mask: np.ndarray, min_area: int, touching: np.ndarray | None = None, big: int = 0) -> np.ndarray:
+    """The 4-connected blobs of ``mask`` (15x15 bool) of >= ``min_area`` squares (and, if ``touching`` is given,
+    that overlap it or have >= ``big`` squares)."""
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=4)
+    out = np.zeros(mask.shape, bool)
+    for i in range(1, n):
+        area = stats[i, cv2.CC_STAT_AREA]
+        if area < min_area:
+            continue
+        blob = lab == i
+        if touching is None or area >= big or (blob & touching).any():
+            out |= blob
+    return out

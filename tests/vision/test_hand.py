@@ -1,0 +1,59 @@
+"""A hand or arm over the board is found (the frame's verdict, the squares under it), and hand-free frames of
+the same scenes raise no false alarm (a false "hand" verdict would block the kiosk)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kiosk.rules.tiles import ENGLISH, GERMAN
+from kiosk.vision.reader import BoardReader
+from kiosk.vision.synth.boards import random_board
+from kiosk.vision.synth.levels import get_level
+from kiosk.vision.synth.render import render_board
+
+HAND = "hand over the board"
+# (board seed, tiles, tile set, frame seed): typical frames whose hand covers many squares (light skin on a
+# beige board with cream tiles; a hand over wooden tiles with a blue sleeve entering from the bottom)
+CASES = [(1000, 20, ENGLISH, 7_000_000), (1003, 41, GERMAN, 7_000_003)]
+
+
+@pytest.fixture(scope="module")
+def readers() -> dict[str, BoardReader]:
+    return {ts.name: BoardReader(ts) for ts in (ENGLISH, GERMAN)}
+
+
+def _frame(case, hand_prob: float):
+    board_seed, n_tiles, tile_set, seed = case
+    board = random_board(board_seed, n_tiles=n_tiles, tile_set=tile_set)
+    level = get_level("typical").with_(hand_prob=hand_prob)
+    return render_board(board, seed=seed, level=level, tile_set=tile_set, size=(2028, 1520))
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"board{c[0]}")
+def test_hand_is_found(case, readers) -> None:
+    fr = _frame(case, 1.0)
+    assert fr.meta["hand"] and len(fr.occluded) > 30
+    r = readers[case[2].name].read(fr.image)
+    assert r.quality.hand and r.quality.verdict == HAND
+    flagged = {sq for sq, why in r.doubts.items() if why == "hand over the square"}
+    assert len(flagged) >= 0.25 * len(fr.occluded)
+    assert len(flagged - fr.occluded) <= 1      # the squares flagged are those under the hand
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda c: f"board{c[0]}")
+def test_no_hand_no_alarm(case, readers) -> None:
+    fr = _frame(case, 0.0)
+    assert not fr.meta["hand"]
+    r = readers[case[2].name].read(fr.image)
+    assert not r.quality.hand and r.quality.verdict != HAND
+
+
+def test_flat_squares_shape() -> None:
+    from kiosk.vision.cells import CANVAS_PX
+    from kiosk.vision.quality import flat_squares, hand_squares
+
+    canvas = np.full((CANVAS_PX, CANVAS_PX, 3), 128, np.uint8)
+    flat, unlike = flat_squares(canvas)
+    assert flat.shape == (225,) and unlike.shape == (225,) and not unlike.any()
+    assert not hand_squares(canvas, np.zeros(225, bool)).any()   # a uniform canvas: no board, but no hand
