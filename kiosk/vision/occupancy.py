@@ -49,14 +49,30 @@ def illumination(log_colour: np.ndarray, plain: np.ndarray) -> np.ndarray:
     return field
 
 
-def features(stats: CellStats) -> np.ndarray:
-    """Per-square feature matrix (225 x N_FEATURES float32) for the occupancy model."""
+def normalised_colour(stats: CellStats, known_tiles: np.ndarray | None = None) -> np.ndarray:
+    """Each square's light-corrected log colour (225 x 3 float64): 0 = looks like a plain empty square under
+    this frame's light at that place (see :func:`illumination`). ``known_tiles`` (225 bool): squares known to
+    hold a tile, left out of the fit."""
     plain = PREMIUM_CLASSES == "."
+    if known_tiles is not None and (plain & ~known_tiles).sum() >= 12:
+        plain = plain & ~known_tiles
     colour = stats.colour.astype(np.float64)
     # the offset keeps dark channels from dominating; it scales with the light so a dim frame looks the same
     eps = max(2.0, _EPS_FRACTION * float(np.median(colour[plain].mean(axis=1))))
     logc = np.log(colour + eps)
-    norm = logc - illumination(logc, plain)          # 0 = looks like a plain square under this light
+    return logc - illumination(logc, plain)
+
+
+def features(stats: CellStats, norm: np.ndarray | None = None, known_tiles: np.ndarray | None = None
+             ) -> np.ndarray:
+    """Per-square feature matrix (225 x N_FEATURES float32) for the occupancy model. ``norm``: the
+    :func:`normalised_colour` of ``stats`` (with the same ``known_tiles``) when already computed;
+    ``known_tiles`` (225 bool): squares known to hold a tile (letters read surely), left out of the empty
+    squares' references and taken as tiles for this frame's tile colour."""
+    plain = PREMIUM_CLASSES == "."
+    known = np.zeros(len(PREMIUM_CLASSES), bool) if known_tiles is None else np.asarray(known_tiles, bool)
+    if norm is None:
+        norm = normalised_colour(stats, known_tiles)
     grey = norm.mean(axis=1, keepdims=True)
     ref = np.zeros_like(norm)
     tex = np.log(stats.texture.astype(np.float64) + 1.0)
@@ -65,13 +81,13 @@ def features(stats: CellStats) -> np.ndarray:
     # tiles on plain squares (the plain class is never half covered) give the tiles' colour in this frame;
     # a premium class's reference then leaves out its cells that look like that (a class may be mostly covered)
     d_plain = np.linalg.norm(norm, axis=1)
-    tile_like = plain & (d_plain > max(0.25, 3.0 * float(np.median(d_plain[plain]))))
+    tile_like = plain & ((d_plain > max(0.25, 3.0 * float(np.median(d_plain[plain])))) | known)
     tile_colour = np.median(norm[tile_like], axis=0) if tile_like.sum() >= 3 else None
     for c in np.unique(PREMIUM_CLASSES):
         m = c == PREMIUM_CLASSES
-        keep = m
+        keep = m & ~known if (m & ~known).sum() >= 3 else m
         if c != "." and tile_colour is not None:
-            far = m & (np.linalg.norm(norm - tile_colour, axis=1) > 0.2)
+            far = keep & (np.linalg.norm(norm - tile_colour, axis=1) > 0.2)
             if far.sum() >= 3:
                 keep = far
         ref[m] = np.median(norm[keep], axis=0)

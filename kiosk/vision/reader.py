@@ -10,9 +10,11 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
 5. ``occupancy``: P(tile) per square (:mod:`kiosk.vision.occupancy`);
 6. ``quality``: sharpness, glare, hand (:mod:`kiosk.vision.quality`);
 7. ``letters``: the square network (:mod:`kiosk.vision.squarenet`, ONNX run by OpenCV's dnn module) on every
-   square the occupancy model does not call surely empty: letters, blanks, and its empty/tile opinion settles
-   occupancy doubts; with a calibration profile that embeds a glyph model, that model reads the glyphs of the
-   occupied squares instead (:mod:`kiosk.vision.glyphs`).
+   square the occupancy model does not call surely empty: letters, blanks, and its empty/tile opinion. The
+   letters it is sure of are then left out of the frame's empty-square colour references and occupancy is
+   measured again; where the summed opinions leave a square open, the settle model
+   (:mod:`kiosk.vision.settle`) decides if it is sure. With a calibration profile that embeds a glyph model,
+   that model reads the glyphs of the occupied squares instead (:mod:`kiosk.vision.glyphs`).
 
 Doubt is never hidden: a square whose occupancy or letter is not clear, or that lies under glare or a hand,
 is ``UNSURE`` with the reason in ``BoardReading.doubts``.
@@ -32,12 +34,18 @@ import numpy as np
 from kiosk.rules.board import CENTRE
 from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
-from kiosk.vision.cells import PREMIUM_CLASSES, cell_crop, cell_stats, warp_canvas
+from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, warp_canvas
 from kiosk.vision.glyphs import GlyphClassifier, normalise_glyph
 from kiosk.vision.mlp import Classifier, ModelError
-from kiosk.vision.occupancy import OccupancyModel, features, nearest_colour_says_tile, tile_colour_known
+from kiosk.vision.occupancy import (
+    OccupancyModel,
+    features,
+    nearest_colour_says_tile,
+    normalised_colour,
+    tile_colour_known,
+)
 from kiosk.vision.profile import CalibrationProfile
-from kiosk.vision.quality import SHARPNESS_MIN, glare_squares, hand_squares, sharpness
+from kiosk.vision.quality import GLARE_SQUARE_FRACTION, SHARPNESS_MIN, glare_squares, hand_squares, sharpness
 from kiosk.vision.reading import (
     EMPTY_SQUARE,
     N_SQUARES,
@@ -46,6 +54,7 @@ from kiosk.vision.reading import (
     SquareReading,
     SquareState,
 )
+from kiosk.vision.settle import SettleModel, settle_features
 from kiosk.vision.squarenet import GROW_PX as SQUARE_NET_GROW_PX
 from kiosk.vision.squarenet import SquareNet, SquarePrediction
 
@@ -69,6 +78,10 @@ VOTE_LOGIT = 2.0      # log-odds the colour vote adds (+1 tile-coloured) or take
 EVIDENCE_SURE = 3.0   # summed log-odds of a tile beyond which a square is a tile (or, below minus it, empty)
 PRINT_LETTER_P = 0.95  # the network's P(letter) at or above which a premium square's "print" is a tile
 BLANK_P = 0.9         # the network's P(blank | tile) at or above: a blank tile
+KNOWN_LETTER_P = 0.98  # the network's P(letter) at or above which a square is a known tile for the colour references
+KNOWN_MIN = 3         # known tiles needed to measure the colour references again without them
+SETTLE_TILE = 0.97    # the settle model's P(tile) at or above: a tile (see kiosk.vision.settle)
+SETTLE_EMPTY = 0.03   # ... at or below: empty; between: unsure
 
 
 @cache
@@ -95,6 +108,12 @@ def default_square_net(tile_set_name: str) -> SquareNet:
 def default_occupancy_model() -> OccupancyModel:
     """The shipped occupancy model; raises ModelError."""
     return OccupancyModel(Classifier.from_bytes(_packaged("occupancy.npz"), "occupancy.npz"))
+
+
+def default_settle_model() -> SettleModel:
+    """The shipped tile-or-empty model of the square-network path (:mod:`kiosk.vision.settle`); raises
+    ModelError."""
+    return SettleModel(Classifier.from_bytes(_packaged("settle.npz"), "settle.npz"))
 
 
 def _degraded(confidences: Sequence[float]) -> bool:
@@ -140,13 +159,15 @@ def _sigmoid(x: float) -> float:
 
 
 def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen: np.ndarray, hand: np.ndarray, glare: np.ndarray,
-                weak_empty: np.ndarray, preds: dict[int, SquarePrediction], letters: set[str], tile_set: TileSet
-                ) -> tuple[list[SquareReading], dict[int, str]]:
+                weak_empty: np.ndarray, preds: dict[int, SquarePrediction], letters: set[str], tile_set: TileSet,
+                settled: dict[int, float] | None = None) -> tuple[list[SquareReading], dict[int, str]]:
     """The readings of the 225 squares from the occupancy model's ``p_tile`` (after the colour vote, 225 floats),
     its own ``p_model`` (before),
     the colour vote (225 int, see :func:`nearest_colour_says_tile`) and the square network's predictions
     ``preds`` (by square; a square without one is empty); see :meth:`BoardReader._squares_net`. ``letters``:
-    the tile set's letters. Returns (readings, doubts by square)."""
+    the tile set's letters. ``settled``: the settle model's P(tile) by square (:mod:`kiosk.vision.settle`); where
+    the summed log-odds leave a square open, it decides when it is sure (at most SETTLE_EMPTY or at least
+    SETTLE_TILE). Returns (readings, doubts by square)."""
     squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
     doubts: dict[int, str] = {}
     tiles: list[int] = []
@@ -176,11 +197,20 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
             # the network alone may not empty a square: what it calls empty may be a hand, skin or a shadow
             net = max(_logit(q.p_tile), -NET_EMPTY_LOGIT_MAX)
             evidence = _logit(p_occ) + VOTE_LOGIT * float(vote[sq]) + NET_WEIGHT * net
+            if -EVIDENCE_SURE < evidence < EVIDENCE_SURE and settled is not None and sq in settled:
+                # the summed opinions leave it open: the settle model, which has learnt when to trust which
+                # opinion (and knows the colour of this frame's surely read tiles), decides where it is sure
+                ps = settled[sq]
+                if ps <= SETTLE_EMPTY:
+                    evidence = -EVIDENCE_SURE
+                elif ps >= SETTLE_TILE:
+                    evidence = EVIDENCE_SURE
             if evidence <= -EVIDENCE_SURE:
                 squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - _sigmoid(evidence), 3))
                 continue
             if evidence < EVIDENCE_SURE:
-                doubts[sq] = f"tile or empty? (P(tile) {p_occ:.2f}, network {q.p_tile:.2f})"
+                doubts[sq] = f"tile or empty? (P(tile) {p_occ:.2f}, network {q.p_tile:.2f}" + \
+                    (f", both {settled[sq]:.2f})" if settled is not None and sq in settled else ")")
             elif glare[sq]:
                 doubts[sq] = "glare"
             else:
@@ -217,10 +247,13 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
 class BoardReader:
     """Reads boards from frames. Construct once per camera; :meth:`read` is not thread-safe.
 
-    Raises ModelError / ProfileError at construction when the models cannot be loaded.
+    Raises ModelError / ProfileError at construction when the models cannot be loaded. ``settle=False``: the
+    square-network path sums the three opinions' log-odds instead of asking the settle model (for training
+    that model: set ``record_settle_rows`` to keep each read's input rows in ``last_settle_rows``).
     """
 
-    def __init__(self, tile_set: TileSet = ENGLISH, profile: CalibrationProfile | None = None) -> None:
+    def __init__(self, tile_set: TileSet = ENGLISH, profile: CalibrationProfile | None = None, *,
+                 settle: bool = True) -> None:
         self.profile = profile
         self.tile_set = tile_set
         if profile is not None and profile.tile_set and tile_set is ENGLISH and profile.tile_set != "english":
@@ -230,6 +263,10 @@ class BoardReader:
         # without a calibration profile's own glyph model, squares are read by the shipped square network
         has_own_glyphs = profile is not None and profile.resolve(profile.glyph_model) is not None
         self.squarenet: SquareNet | None = None if has_own_glyphs else default_square_net(self._set_name())
+        self.settle: SettleModel | None = None if has_own_glyphs or not settle else default_settle_model()
+        # the settle model's input rows of the last read (squares, N x F), for training it (kiosk.vision.train)
+        self.record_settle_rows = False
+        self.last_settle_rows: tuple[list[int], np.ndarray] | None = None
         self.occupancy = self._load_occupancy()
         # with an installation's own occupancy model (calibration profile), the shipped one still votes: the
         # installation's model knows its board only under the light of its calibration frames, the shipped one
@@ -346,21 +383,76 @@ class BoardReader:
         _doubt_blanks(squares, doubts, self.tile_set.blanks, degraded)
         return squares, doubts
 
-    def _squares_net(self, canvas: np.ndarray, p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray,
-                     seen: np.ndarray, hand: np.ndarray, glare: np.ndarray, weak_empty: np.ndarray
-                     ) -> tuple[list[SquareReading], dict[int, str]]:
+    def _squares_net(self, canvas: np.ndarray, stats: CellStats, occ: tuple, seen: np.ndarray, hand: np.ndarray,
+                     glare_share: np.ndarray) -> tuple[list[SquareReading], dict[int, str]]:
         """Squares read with the square network (:mod:`kiosk.vision.squarenet`): the network reads every
-        square in view (no hand) the occupancy model does not call surely empty; its empty/tile opinion
-        settles the occupancy model's doubts and its weak empties (a plain blank on a plain board), and where
-        both are sure and disagree the square is unsure. Returns (225 readings, doubts)."""
+        square in view (no hand) the occupancy model does not call surely empty; occupancy is measured again
+        without the letters it is sure of (``occ``: :meth:`_occupancy` of ``stats``, first pass); then
+        :func:`combine_net`. ``glare_share``: 225 floats. Returns (225 readings, doubts)."""
         assert self.squarenet is not None
         grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
-        # asked: squares in view that the occupancy model does not call surely empty, and premium squares the
-        # premium rule calls print (p_model 0) but the centre star (its print can look like a letter)
-        ask = [sq for sq in range(N_SQUARES) if seen[sq] and not hand[sq] and
-               (max(p_tile[sq], p_model[sq]) > NET_SKIP_P or (p_model[sq] <= 0 and sq != CENTRE))]
-        preds = dict(zip(ask, self.squarenet.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in ask])))
-        return combine_net(p_tile, p_model, vote, seen, hand, glare, weak_empty, preds, self.letters, self.tile_set)
+        preds: dict[int, SquarePrediction] = {}
+
+        def ask_net(p_tile: np.ndarray, p_model: np.ndarray) -> None:
+            # asked: squares in view that the occupancy model does not call surely empty, and premium squares
+            # the premium rule calls print (p_model 0) but the centre star (its print can look like a letter)
+            ask = [sq for sq in range(N_SQUARES) if seen[sq] and not hand[sq] and sq not in preds and
+                   (max(p_tile[sq], p_model[sq]) > NET_SKIP_P or (p_model[sq] <= 0 and sq != CENTRE))]
+            preds.update(zip(ask, self.squarenet.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in ask])))
+
+        ask_net(occ[2], occ[3])
+        # the letters the network is sure of are tiles: measured again without them, the frame's empty-square
+        # colours are the board's own (a crowded board's tiles otherwise pass for board colour where they cover
+        # most plain squares, and a plain blank there looks empty)
+        known = np.zeros(N_SQUARES, bool)
+        known[[sq for sq, q in preds.items() if q.p_letter >= KNOWN_LETTER_P]] = True
+        if known.sum() >= KNOWN_MIN:
+            occ = self._occupancy(stats, known)
+            ask_net(occ[2], occ[3])
+        feats, norm, p_tile, p_model, vote, weak_empty = occ
+        settled = None
+        if self.settle is not None or self.record_settle_rows:
+            rows = [sq for sq in preds if p_model[sq] > 0]
+            x = settle_features(feats, norm, p_model, p_tile, vote, glare_share, preds, rows)
+            self.last_settle_rows = (rows, x)
+            if self.settle is not None:
+                settled = dict(zip(rows, (float(v) for v in self.settle.predict_proba(x))))
+        return combine_net(p_tile, p_model, vote, seen, hand, glare_share >= GLARE_SQUARE_FRACTION, weak_empty,
+                           preds, self.letters, self.tile_set, settled)
+
+    def _occupancy(self, stats: CellStats, known_tiles: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """P(tile) per square from the occupancy model, the colour vote and the premium rule. ``known_tiles``
+        (225 bool): squares known to hold tiles (letters the square network is sure of), left out of the
+        frame's empty-square colour references. Returns (features, normalised colour, P(tile) after the vote and
+        premium rule, the model's own P(tile) (0 where the premium rule says the square shows its print),
+        vote, weak empties), arrays of 225 rows."""
+        norm = normalised_colour(stats, known_tiles)
+        feats = features(stats, norm, known_tiles)
+        p_tile = self.occupancy.predict_proba(feats)
+        if self.occupancy_general is not None:
+            p_tile = np.minimum(p_tile, self.occupancy_general.predict_proba(feats))
+        p_model = p_tile.copy()
+        vote = nearest_colour_says_tile(feats)
+        unsure = (p_tile > EMPTY_P) & (p_tile < TILE_P)
+        # settle the model's doubts with this frame's own colours where they are clear (a square clearly
+        # coloured like an empty square, not like this frame's tiles, is no tile: shadows, dark objects).
+        # Kept for later: the empties that are only weakly so (a tile by the model but empty by colour, or a
+        # P(tile) above EMPTY_P_SURE without a colour vote): in a degraded frame (see _degraded) they are doubts
+        weak_empty = ((vote < 0) & (p_tile >= TILE_P) & (p_tile < 0.99)) | \
+            ((vote >= 0) & (p_tile > EMPTY_P_SURE) & (p_tile <= EMPTY_P))
+        p_tile = np.where((vote < 0) & (p_tile < 0.99), EMPTY_P - 0.01,
+                          np.where(unsure & (vote > 0), TILE_P + 0.01, p_tile))
+        if not tile_colour_known(feats):
+            # no tile on any plain square: every move covers one (the first through H8 too), so a premium
+            # square that differs from its class is its print (the star, labels), not a tile
+            # (even a confident one: the model may call the star a tile) unless some plain square reads as a tile
+            premium = PREMIUM_CLASSES != "."
+            sure = 0.99 if (p_tile[~premium] >= TILE_P).any() else 1.01
+            print_only = premium & (p_tile < sure)
+            p_tile = np.where(print_only, np.minimum(p_tile, EMPTY_P - 0.01), p_tile)
+            p_model = np.where(print_only, 0.0, p_model)   # the square network must be sure of a letter there
+        return feats, norm, p_tile, p_model, vote, weak_empty
 
     # ------------------------------------------------------------------ public
 
@@ -407,41 +499,19 @@ class BoardReader:
         canvas, inside = warp_canvas(frame, h)
         stats = cell_stats(canvas, inside)
         t = lap("warp", t)
-        feats = features(stats)
-        p_tile = self.occupancy.predict_proba(feats)
-        if self.occupancy_general is not None:
-            p_tile = np.minimum(p_tile, self.occupancy_general.predict_proba(feats))
-        p_model = p_tile.copy()     # the model's own P(tile), before the colour vote (0 where the premium rule
-        #                             below says a square shows its print)
-        vote = nearest_colour_says_tile(feats)
-        unsure = (p_tile > EMPTY_P) & (p_tile < TILE_P)
-        # settle the model's doubts with this frame's own colours where they are clear (a square clearly
-        # coloured like an empty square, not like this frame's tiles, is no tile: shadows, dark objects).
-        # Kept for later: the empties that are only weakly so (a tile by the model but empty by colour, or a
-        # P(tile) above EMPTY_P_SURE without a colour vote): in a degraded frame (see _degraded) they are doubts
-        weak_empty = ((vote < 0) & (p_tile >= TILE_P) & (p_tile < 0.99)) | \
-            ((vote >= 0) & (p_tile > EMPTY_P_SURE) & (p_tile <= EMPTY_P))
-        p_tile = np.where((vote < 0) & (p_tile < 0.99), EMPTY_P - 0.01,
-                          np.where(unsure & (vote > 0), TILE_P + 0.01, p_tile))
-        if not tile_colour_known(feats):
-            # no tile on any plain square: every move covers one (the first through H8 too), so a premium
-            # square that differs from its class is its print (the star, labels), not a tile
-            # (even a confident one: the model may call the star a tile) unless some plain square reads as a tile
-            premium = PREMIUM_CLASSES != "."
-            sure = 0.99 if (p_tile[~premium] >= TILE_P).any() else 1.01
-            print_only = premium & (p_tile < sure)
-            p_tile = np.where(print_only, np.minimum(p_tile, EMPTY_P - 0.01), p_tile)
-            p_model = np.where(print_only, 0.0, p_model)   # the square network must be sure of a letter there
+        occ = self._occupancy(stats)
+        feats, norm, p_tile, p_model, vote, weak_empty = occ
         t = lap("occupancy", t)
         sharp_v = sharpness(canvas)
-        glare = glare_squares(canvas) >= 0.12
+        glare_share = glare_squares(canvas)
+        glare = glare_share >= GLARE_SQUARE_FRACTION
         not_board = (p_tile > EMPTY_P) & (p_tile < TILE_P)
         hand = hand_squares(canvas, not_board, p_tile <= EMPTY_P, p_tile >= TILE_P, feats[:, 3] > HAND_UNLIKE)
         seen = stats.seen >= SEEN_MIN
         t = lap("quality", t)
 
         if self.squarenet is not None:
-            squares, doubts = self._squares_net(canvas, p_tile, p_model, vote, seen, hand, glare, weak_empty)
+            squares, doubts = self._squares_net(canvas, stats, occ, seen, hand, glare_share)
         else:
             squares, doubts = self._squares_glyphs(canvas, p_tile, seen, hand, glare, weak_empty)
         lap("letters", t)

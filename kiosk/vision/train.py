@@ -220,12 +220,15 @@ def _render_squares(args: tuple[int, str, str, float]) -> dict[str, np.ndarray] 
             "occluded": np.array([sq in fr.occluded for sq in keep])}
 
 
-def collect_squares(cache: Path, n_english: int, n_german: int, workers: int = 2, blank_share: float = 0.1) -> None:
-    """Render training boards (English seeds from 20000, German from 60000; 2/3 "typical", 1/3 "hard"; about
-    ``blank_share`` of the tiles blanks) and cache their square crops in ``cache`` (.npz, see
-    :func:`_render_squares`; plus ``tiles``: the set of each crop). Progress on stderr."""
-    jobs = [(20000 + i, "hard" if i % 3 == 2 else "typical", "english", blank_share) for i in range(n_english)]
-    jobs += [(60000 + i, "hard" if i % 3 == 2 else "typical", "german", blank_share) for i in range(n_german)]
+def collect_squares(cache: Path, n_english: int, n_german: int, workers: int = 2, blank_share: float = 0.1,
+                    seed0: int = 0) -> None:
+    """Render training boards (English seeds from 20000 + ``seed0``, German from 60000 + ``seed0``; 2/3
+    "typical", 1/3 "hard"; about ``blank_share`` of the tiles blanks) and cache their square crops in ``cache``
+    (.npz, see :func:`_render_squares`; plus ``tiles``: the set of each crop). Progress on stderr."""
+    jobs = [(20000 + seed0 + i, "hard" if i % 3 == 2 else "typical", "english", blank_share)
+            for i in range(n_english)]
+    jobs += [(60000 + seed0 + i, "hard" if i % 3 == 2 else "typical", "german", blank_share)
+             for i in range(n_german)]
     parts: dict[str, list[np.ndarray]] = {"crops": [], "labels": [], "turned": [], "occluded": [], "tiles": []}
     t0 = time.time()
     with ProcessPoolExecutor(workers) as pool:
@@ -239,6 +242,83 @@ def collect_squares(cache: Path, n_english: int, n_german: int, workers: int = 2
                     f"({time.time() - t0:.0f} s)")
     np.savez(cache, **{k: np.concatenate(v) for k, v in parts.items()})
     log(f"square crops cached in {cache}")
+
+
+def _settle_rows(args: tuple[int, str, str, float]) -> dict[str, np.ndarray] | None:
+    """The settle model's input rows of one rendered training board (:mod:`kiosk.vision.settle`): every square
+    the square network reads, hands left out. ``args`` = (seed < 2**30, level, tile-set name, blank share).
+    Returns ``x`` (N x F float32), ``y`` (N int: 1 tile, 0 empty), ``blank`` (N bool), ``frame`` (N int: the
+    seed); None when the board is not found."""
+    seed, level, tiles, blank_share = args
+    from kiosk.vision.reader import BoardReader
+    from kiosk.vision.synth import render_board
+    from kiosk.vision.synth.bench import HELD_OUT_BIT
+    from kiosk.vision.synth.boards import random_board
+    if seed >= HELD_OUT_BIT:
+        raise ValueError(f"training seed {seed} is in the benchmark's range (>= 2**30)")
+    ts = load_tile_set(tiles)
+    reader = _SETTLE_READERS.get(tiles)
+    if reader is None:
+        reader = _SETTLE_READERS[tiles] = BoardReader(ts, settle=False)
+        reader.record_settle_rows = True
+    rng = np.random.default_rng([seed, 91])
+    board = random_board(seed, int(rng.integers(4, 100)), ts, blank_share=blank_share)
+    fr = render_board(board, seed=seed, level=level, tile_set=ts)
+    reader.last_settle_rows = None
+    reading = reader.read(fr.image)
+    if not reading.quality.board_found or reader.last_settle_rows is None:
+        return None
+    rows, x = reader.last_settle_rows
+    flat = "".join(fr.truth)
+    keep = [i for i, sq in enumerate(rows) if sq not in fr.occluded]
+    return {"x": x[keep], "y": np.array([flat[rows[i]] != "." for i in keep], np.int8),
+            "blank": np.array([flat[rows[i]] == "?" for i in keep]), "frame": np.full(len(keep), seed)}
+
+
+_SETTLE_READERS: dict[str, object] = {}
+
+
+def train_settle(out: Path, n_english: int, n_german: int, workers: int = 2, blank_share: float = 0.1,
+                 cache: Path | None = None) -> None:
+    """Render training boards (English seeds from 100000, German from 140000; 2/3 "typical", 1/3 "hard"),
+    collect the settle model's rows (cached in ``cache`` when given, reused when it exists), train the model
+    and write it to ``out`` (``settle.npz``). Progress and held-out figures on stderr."""
+    from kiosk.vision.settle import SettleModel
+    if cache is not None and cache.exists():
+        z = np.load(cache)
+        data = {k: z[k] for k in z.files}
+        log(f"settle rows from {cache}: {len(data['y'])}")
+    else:
+        jobs = [(100000 + i, "hard" if i % 3 == 2 else "typical", "english", blank_share) for i in range(n_english)]
+        jobs += [(140000 + i, "hard" if i % 3 == 2 else "typical", "german", blank_share) for i in range(n_german)]
+        parts: dict[str, list[np.ndarray]] = {"x": [], "y": [], "blank": [], "frame": []}
+        t0 = time.time()
+        with ProcessPoolExecutor(workers) as pool:
+            for i, res in enumerate(pool.map(_settle_rows, jobs, chunksize=4)):
+                if res is not None:
+                    for k, v in res.items():
+                        parts[k].append(v)
+                if (i + 1) % 25 == 0 or i + 1 == len(jobs):
+                    log(f"  settle: {i + 1}/{len(jobs)} frames, {sum(len(v) for v in parts['y'])} squares "
+                        f"({time.time() - t0:.0f} s)")
+        data = {k: np.concatenate(v) for k, v in parts.items()}
+        if cache is not None:
+            np.savez_compressed(cache, **data)
+    x, y = data["x"], data["y"]
+    held = np.isin(data["frame"], np.unique(data["frame"])[::10])     # every 10th frame held out
+    model = SettleModel.train(x[~held], y[~held])
+    p = model.predict_proba(x[held])
+    yh = y[held] > 0
+    from kiosk.vision.reader import SETTLE_EMPTY, SETTLE_TILE
+    wrong = ((p >= SETTLE_TILE) & ~yh) | ((p <= SETTLE_EMPTY) & yh)
+    unsure = (p > SETTLE_EMPTY) & (p < SETTLE_TILE)
+    bl = data["blank"][held]
+    log(f"settle model: {int((~held).sum())} rows trained, {int(held.sum())} held out: "
+        f"{int(wrong.sum())} settled wrong, {int(unsure.sum())} unsure; blanks: {int(bl.sum())}, "
+        f"{int((bl & wrong).sum())} wrong, {int((bl & unsure).sum())} unsure")
+    model = SettleModel.train(x, y)
+    out.write_bytes(model.net.to_bytes())
+    log(f"wrote {out}")
 
 
 SYNTHETIC_KEYS = ("ox_synth", "oy_synth", "g_english", "l_english", "g_german", "l_german")
@@ -348,6 +428,7 @@ def main(argv: list[str] | None = None) -> int:
     q.add_argument("--german", type=int, default=240, help="German frames")
     q.add_argument("--workers", type=int, default=2)
     q.add_argument("--blank-share", type=float, default=0.1, help="share of training tiles made blanks")
+    q.add_argument("--seed0", type=int, default=0, help="offset of the frames' seeds (another set of scenes)")
     n = sub.add_parser("cnn", help="train the square network (needs the `train` extra: torch, onnx) and write "
                                    "squares_english/german.onnx + .json")
     n.add_argument("caches", type=Path, nargs="+", help="caches written by `squares`")
@@ -358,6 +439,13 @@ def main(argv: list[str] | None = None) -> int:
     n.add_argument("--init", type=Path, default=None, help="fine-tune this exported squares_german.onnx")
     n.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one-cycle)")
     n.add_argument("--blank-repeat", type=int, default=1, help="draw each blank tile this many times")
+    st = sub.add_parser("settle", help="render synthetic boards and train the tile-or-empty settle model")
+    st.add_argument("--out", type=Path, default=Path(__file__).parent / "models" / "settle.npz")
+    st.add_argument("--english", type=int, default=900, help="English frames")
+    st.add_argument("--german", type=int, default=300, help="German frames")
+    st.add_argument("--workers", type=int, default=2)
+    st.add_argument("--blank-share", type=float, default=0.1, help="share of training tiles made blanks")
+    st.add_argument("--cache", type=Path, default=None, help="keep (or reuse) the collected rows here (.npz)")
     d = sub.add_parser("defaults", help="train the shipped default models from a synthetic sample cache")
     d.add_argument("cache", type=Path)
     d.add_argument("--out", type=Path, default=Path(__file__).parent / "models")
@@ -383,8 +471,10 @@ def main(argv: list[str] | None = None) -> int:
                              threads=args.threads, init=args.init, lr=args.lr,
                              blank_repeat=args.blank_repeat)
             log(f"square network trained in {time.time() - t:.0f} s; held out: {figs}")
+        elif args.cmd == "settle":
+            train_settle(args.out, args.english, args.german, args.workers, args.blank_share, args.cache)
         elif args.cmd == "squares":
-            collect_squares(args.cache, args.english, args.german, args.workers, args.blank_share)
+            collect_squares(args.cache, args.english, args.german, args.workers, args.blank_share, args.seed0)
         elif args.cmd == "defaults":
             fit_defaults(args.cache, args.out, folds=args.folds)
         else:

@@ -1,0 +1,97 @@
+"""Tile or empty, settled: one learned verdict per square from everything the reader knows about it.
+
+The reader has three opinions on whether a square holds a tile: the occupancy model (colour and texture
+against the empty squares of the same premium class in this frame), the frame's colour vote, and the square
+network (the crop's shapes: glyph, tile edges, printed labels). Each fails somewhere the others do not: a
+plain blank on a beige board looks empty in grey, a cream tile on a green board may be called board-coloured
+under a colour cast, a red triple-word square looks like a tile to the colour model but not to the network.
+This module's small network (:class:`kiosk.vision.mlp.Classifier`, labels ``"0"`` empty / ``"1"`` tile) weighs
+them, with one more clue the occupancy model lacks: the colour of the tiles whose letters the square network
+is sure of (a blank is tile-coloured, an empty square is not).
+
+It is trained on synthetic frames only (``python -m kiosk.vision.train settle``; seeds below 2**30, so the
+benchmark's frames are never seen). The shipped model is ``kiosk/vision/models/settle.npz``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from kiosk.vision.cells import PREMIUM_CLASSES
+from kiosk.vision.mlp import Classifier, ModelError
+from kiosk.vision.squarenet import SquarePrediction
+
+SURE_LETTER_P = 0.95      # the network's P(letter) at or above which a tile's colour is a reference
+MIN_REFERENCES = 3        # sure letters needed for a tile colour
+_CLASSES = (".", "d", "t", "D", "T")   # plain, DLS, TLS, DWS, TWS (see kiosk/data layout)
+N_FEATURES = 31
+
+
+def _logit(p: np.ndarray | float, lim: float = 9.0) -> np.ndarray:
+    p = np.clip(np.asarray(p, np.float64), 1e-4, 1 - 1e-4)
+    return np.clip(np.log(p / (1 - p)), -lim, lim)
+
+
+def settle_features(feats: np.ndarray, norm: np.ndarray, p_model: np.ndarray, p_tile: np.ndarray,
+                    vote: np.ndarray, glare: np.ndarray, preds: Mapping[int, SquarePrediction],
+                    squares: list[int]) -> np.ndarray:
+    """Feature rows (len(squares) x N_FEATURES float32) for the squares ``squares`` (each with a prediction in
+    ``preds``).
+
+    ``feats``: the occupancy features (225 x 16, :func:`kiosk.vision.occupancy.features`); ``norm``: the
+    squares' light-corrected log colour (225 x 3, :func:`kiosk.vision.occupancy.normalised_colour`);
+    ``p_model`` / ``p_tile``: the occupancy model's P(tile) before / after the colour vote and premium rule;
+    ``vote``: the colour vote (225 int, -1/0/+1); ``glare``: glare share per square (225 floats 0..1).
+    """
+    sure = [sq for sq, q in preds.items() if q.p_letter >= SURE_LETTER_P and p_model[sq] > 0.5]
+    if len(sure) >= MIN_REFERENCES:
+        ref = np.median(norm[sure], axis=0)
+        to_ref = np.linalg.norm(norm - ref, axis=1)
+        chroma = (norm - norm.mean(axis=1, keepdims=True)) - (ref - ref.mean())
+        to_ref_chroma = np.linalg.norm(chroma, axis=1)
+        spread = float(np.median(to_ref[sure])) + 0.02      # how alike the sure tiles are to each other
+        known = 1.0
+    else:
+        to_ref = to_ref_chroma = np.full(len(norm), 2.0)
+        spread, known = 1.0, 0.0
+    rows = []
+    for sq in squares:
+        q = preds[sq]
+        p_blank = q.p_blank / max(q.p_tile, 1e-9)
+        rows.append([
+            float(_logit(p_model[sq])), float(_logit(p_tile[sq])), float(vote[sq]),
+            float(_logit(q.p_tile)), float(_logit(p_blank)), float(_logit(q.p_letter)),
+            to_ref[sq], to_ref_chroma[sq], to_ref[sq] / spread, known, float(glare[sq]),
+            *[float(PREMIUM_CLASSES[sq] == c) for c in _CLASSES[1:]],
+            *feats[sq].tolist(),
+        ])
+    x = np.asarray(rows, np.float32).reshape(len(squares), -1)
+    if x.shape[1] != N_FEATURES and len(squares):
+        raise AssertionError(f"settle features: {x.shape[1]} columns, expected {N_FEATURES}")
+    return x
+
+
+class SettleModel:
+    """P(tile) per square from :func:`settle_features` (a :class:`Classifier` with labels "0"/"1")."""
+
+    def __init__(self, net: Classifier) -> None:
+        if net.labels != ["0", "1"] or net.n_features != N_FEATURES:
+            raise ModelError(f"settle model: expected labels 0/1 and {N_FEATURES} features "
+                             f"(got {net.labels}, {net.n_features}); rebuild it with "
+                             f"`python -m kiosk.vision.train settle`")
+        self.net = net
+
+    @classmethod
+    def train(cls, x: np.ndarray, y: np.ndarray, seed: int = 0, epochs: int = 40) -> SettleModel:
+        """Train on rows ``x`` (N x N_FEATURES) and labels ``y`` (N, 1 = tile, 0 = empty)."""
+        labels = np.where(np.asarray(y).astype(int) > 0, "1", "0")
+        return cls(Classifier.fit(x, labels, hidden=48, epochs=epochs, seed=seed))
+
+    def predict_proba(self, x: np.ndarray) -> np.ndarray:
+        """P(tile) for each row of ``x`` (N floats in 0..1)."""
+        if not len(x):
+            return np.zeros(0, np.float32)
+        return self.net.predict_proba(x)[:, 1]
+

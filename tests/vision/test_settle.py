@@ -1,0 +1,74 @@
+"""Tile or empty on a crowded board: the colour references leave out the tiles the square network is sure of,
+and the shipped settle model (kiosk.vision.settle) decides the squares the summed opinions leave open."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kiosk.vision.cells import PREMIUM_CLASSES, CellStats
+from kiosk.vision.mlp import Classifier, ModelError
+from kiosk.vision.occupancy import features, normalised_colour
+from kiosk.vision.reader import BoardReader, default_settle_model
+from kiosk.vision.settle import N_FEATURES, SettleModel
+
+BOARD_BGR = (150.0, 185.0, 205.0)    # a beige board
+TILE_BGR = (120.0, 170.0, 215.0)     # wooden tiles, not far from it
+
+
+def _crowded_stats(share: float = 0.6) -> tuple[CellStats, np.ndarray]:
+    """Stats of a board whose plain squares are ``share`` covered by wooden tiles (more than half: their
+    colour is the plain squares' median), with light falling off to one side. Returns (stats, tiles)."""
+    rng = np.random.default_rng(3)
+    plain = np.flatnonzero(PREMIUM_CLASSES == ".")
+    tiles = np.zeros(225, bool)
+    tiles[rng.choice(plain, int(share * len(plain)), replace=False)] = True
+    col = np.where(tiles[:, None], TILE_BGR, BOARD_BGR)
+    light = 1.0 - 0.25 * (np.arange(225) % 15) / 14.0
+    colour = (col * light[:, None]).astype(np.float32)
+    return CellStats(colour, np.full(225, 4.0, np.float32), np.full(225, 0.02, np.float32),
+                     np.ones(225, np.float32)), tiles
+
+
+def test_known_tiles_are_left_out_of_the_empty_squares_colour():
+    stats, tiles = _crowded_stats()
+    plain = PREMIUM_CLASSES == "."
+    # measured with the tiles in the fit, the wooden tiles pass for the board and the bare squares stand out
+    blind = np.linalg.norm(normalised_colour(stats), axis=1)
+    assert np.median(blind[tiles]) < np.median(blind[plain & ~tiles])
+    # told which squares surely hold tiles (the network's sure letters), the bare board is the reference
+    seeing = np.linalg.norm(normalised_colour(stats, tiles), axis=1)
+    assert np.all(seeing[plain & ~tiles] < 0.02)
+    assert np.all(seeing[tiles] > 0.1)
+    f = features(stats, known_tiles=tiles)
+    assert f.shape == (225, 16)
+    assert np.all(f[plain & ~tiles, 3] < 0.02)           # colour change vs its class: none for bare squares
+    assert np.all(f[tiles, 14] < 0.02)                   # the tiles' own colour is this frame's tile colour
+
+
+def test_shipped_settle_model_loads_and_rejects_a_wrong_one():
+    model = default_settle_model()
+    assert model.net.n_features == N_FEATURES
+    x = np.zeros((2, N_FEATURES), np.float32)
+    p = model.predict_proba(x)
+    assert p.shape == (2,) and np.all((p >= 0) & (p <= 1))
+    wrong = Classifier.fit(np.random.default_rng(0).normal(size=(40, 5)), ["0", "1"] * 20, hidden=4, epochs=1)
+    with pytest.raises(ModelError, match="settle model"):
+        SettleModel(wrong)
+
+
+def test_reader_keeps_the_settle_rows_it_decided_on():
+    from kiosk.rules.tiles import ENGLISH
+    from kiosk.vision.synth import render_board
+    from kiosk.vision.synth.boards import random_board
+
+    board = random_board(2**30 + 4321, 40, ENGLISH)
+    frame = render_board(board, seed=2**30 + 4321, level="easy", tile_set=ENGLISH)
+    reader = BoardReader(ENGLISH)
+    reading = reader.read(frame.image)
+    assert reading.quality.board_found
+    squares, rows = reader.last_settle_rows
+    assert rows.shape == (len(squares), N_FEATURES)
+    occupied = {sq for sq in range(225) if "".join(frame.truth)[sq] != "."}
+    assert occupied <= set(squares)                      # every tile was looked at by the network
+    assert reading.grid() == frame.truth
