@@ -31,7 +31,7 @@ from importlib import resources
 import cv2
 import numpy as np
 
-from kiosk.rules.board import CENTRE
+from kiosk.rules.board import CENTRE, SIZE
 from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, warp_canvas
@@ -79,9 +79,10 @@ EVIDENCE_SURE = 3.0   # summed log-odds of a tile beyond which a square is a til
 PRINT_LETTER_P = 0.95  # the network's P(letter) at or above which a premium square's "print" is a tile
 BLANK_P = 0.9         # the network's P(blank | tile) at or above: a blank tile
 KNOWN_LETTER_P = 0.98  # the network's P(letter) at or above which a square is a known tile for the colour references
+GLARE_LETTER_P = 0.995  # P(letter | tile) at or above which a letter under glare is kept (else the square is unsure)
 KNOWN_MIN = 3         # known tiles needed to measure the colour references again without them
-SETTLE_TILE = 0.97    # the settle model's P(tile) at or above: a tile (see kiosk.vision.settle)
-SETTLE_EMPTY = 0.03   # ... at or below: empty; between: unsure
+SETTLE_TILE = 0.9     # the settle model's P(tile) at or above: a tile (see kiosk.vision.settle)
+SETTLE_EMPTY = 0.1    # ... at or below: empty; between: unsure
 
 
 @cache
@@ -149,6 +150,18 @@ def _doubt_blanks(squares: list[SquareReading], doubts: dict[int, str], set_blan
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
 
 
+def _doubt_fingers(squares: list[SquareReading], doubts: dict[int, str], hand: np.ndarray) -> None:
+    """Turn every BLANK next to a square a hand covers (``hand``, 225 bool) UNSURE (in place, reason in
+    ``doubts``): a finger reaching past the detected hand looks like a tile without a letter."""
+    if not hand.any():
+        return
+    near = cv2.dilate(hand.reshape(SIZE, SIZE).astype(np.uint8), np.ones((3, 3), np.uint8)).reshape(-1) > 0
+    for sq in np.flatnonzero(near):
+        if squares[sq].state is SquareState.BLANK:
+            doubts[int(sq)] = "blank tile or a finger? (next to the hand)"
+            squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
+
+
 def _logit(p: float) -> float:
     p = min(max(p, 1e-4), 1 - 1e-4)
     return math.log(p / (1 - p))
@@ -211,13 +224,11 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
             if evidence < EVIDENCE_SURE:
                 doubts[sq] = f"tile or empty? (P(tile) {p_occ:.2f}, network {q.p_tile:.2f}" + \
                     (f", both {settled[sq]:.2f})" if settled is not None and sq in settled else ")")
-            elif glare[sq]:
-                doubts[sq] = "glare"
             else:
-                tiles.append(sq)
+                tiles.append(sq)    # under glare too: only a letter read surely is kept (below)
                 continue
         squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
-    lettered = [sq for sq in tiles if preds[sq].p_blank < preds[sq].p_tile / 2]
+    lettered = [sq for sq in tiles if preds[sq].p_blank < preds[sq].p_tile / 2 and not glare[sq]]
     degraded = _degraded([preds[sq].letter_given_tile for sq in lettered])
     letter_p = LETTER_P_DEGRADED if degraded else LETTER_P
     for sq in tiles:
@@ -225,7 +236,11 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
         p_blank = q.p_blank / max(q.p_tile, 1e-9)      # P(blank | a tile)
         p_letter = q.p_letter / max(q.p_tile, 1e-9)    # P(this letter | a tile)
         conf = round(q.p_tile * max(p_blank, p_letter), 3)
-        if p_blank >= BLANK_P:
+        if glare[sq] and not (p_letter >= GLARE_LETTER_P and q.letter in letters):
+            # glare washes ink out: a tile there may look blank or like another letter (E as F)
+            doubts[sq] = "glare"
+            squares[sq] = SquareReading(SquareState.UNSURE, None, conf)
+        elif p_blank >= BLANK_P:
             squares[sq] = SquareReading(SquareState.BLANK, None, conf)
         elif p_letter >= letter_p and q.letter in letters:
             squares[sq] = SquareReading(SquareState.TILE, q.letter, conf)
@@ -240,6 +255,7 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
             squares[sq] = SquareReading(SquareState.UNSURE, None, conf)
     if degraded:  # the network's sure empties stay empty
         _doubt_weak_empties(squares, doubts, weak_empty, {sq for sq, q in preds.items() if q.p_empty >= NET_SURE})
+    _doubt_fingers(squares, doubts, hand)
     _doubt_blanks(squares, doubts, tile_set.blanks, degraded)
     return squares, doubts
 
@@ -380,6 +396,7 @@ class BoardReader:
                 squares[sq] = SquareReading(SquareState.TILE, pred.letter, round(conf, 3))
         if degraded:
             _doubt_weak_empties(squares, doubts, weak_empty)
+        _doubt_fingers(squares, doubts, hand)
         _doubt_blanks(squares, doubts, self.tile_set.blanks, degraded)
         return squares, doubts
 
@@ -393,22 +410,26 @@ class BoardReader:
         grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
         preds: dict[int, SquarePrediction] = {}
 
-        def ask_net(p_tile: np.ndarray, p_model: np.ndarray) -> None:
-            # asked: squares in view that the occupancy model does not call surely empty, and premium squares
-            # the premium rule calls print (p_model 0) but the centre star (its print can look like a letter)
-            ask = [sq for sq in range(N_SQUARES) if seen[sq] and not hand[sq] and sq not in preds and
-                   (max(p_tile[sq], p_model[sq]) > NET_SKIP_P or (p_model[sq] <= 0 and sq != CENTRE))]
+        def ask_net(want: np.ndarray) -> None:
+            ask = [sq for sq in np.flatnonzero(want & seen & ~hand).tolist() if sq not in preds]
             preds.update(zip(ask, self.squarenet.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in ask])))
 
-        ask_net(occ[2], occ[3])
-        # the letters the network is sure of are tiles: measured again without them, the frame's empty-square
-        # colours are the board's own (a crowded board's tiles otherwise pass for board colour where they cover
-        # most plain squares, and a plain blank there looks empty)
+        # first the squares the occupancy model calls tiles; the letters the network is sure of are tiles:
+        # measured again without them, the frame's empty-square colours are the board's own (a crowded board's
+        # tiles otherwise pass for board colour where they cover most plain squares, and a plain blank there
+        # looks empty)
+        ask_net(occ[2] >= TILE_P)
         known = np.zeros(N_SQUARES, bool)
         known[[sq for sq, q in preds.items() if q.p_letter >= KNOWN_LETTER_P]] = True
+        p_first = np.maximum(occ[2], occ[3])
         if known.sum() >= KNOWN_MIN:
             occ = self._occupancy(stats, known)
-            ask_net(occ[2], occ[3])
+        # then every square the occupancy model does not call surely empty (in either measurement), and the
+        # premium squares the premium rule calls print (p_model 0) but the centre star (its print can look like
+        # a letter)
+        print_only = occ[3] <= 0
+        print_only[CENTRE] = False
+        ask_net((np.maximum(p_first, np.maximum(occ[2], occ[3])) > NET_SKIP_P) | print_only)
         feats, norm, p_tile, p_model, vote, weak_empty = occ
         settled = None
         if self.settle is not None or self.record_settle_rows:
@@ -441,7 +462,7 @@ class BoardReader:
         # P(tile) above EMPTY_P_SURE without a colour vote): in a degraded frame (see _degraded) they are doubts
         weak_empty = ((vote < 0) & (p_tile >= TILE_P) & (p_tile < 0.99)) | \
             ((vote >= 0) & (p_tile > EMPTY_P_SURE) & (p_tile <= EMPTY_P))
-        p_tile = np.where((vote < 0) & (p_tile < 0.99), EMPTY_P - 0.01,
+        p_tile = np.where((vote < 0) & (p_tile < 0.99), np.minimum(p_tile, EMPTY_P - 0.01),
                           np.where(unsure & (vote > 0), TILE_P + 0.01, p_tile))
         if not tile_colour_known(feats):
             # no tile on any plain square: every move covers one (the first through H8 too), so a premium

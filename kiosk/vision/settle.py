@@ -56,19 +56,19 @@ def settle_features(feats: np.ndarray, norm: np.ndarray, p_model: np.ndarray, p_
     else:
         to_ref = to_ref_chroma = np.full(len(norm), 2.0)
         spread, known = 1.0, 0.0
-    rows = []
-    for sq in squares:
-        q = preds[sq]
-        p_blank = q.p_blank / max(q.p_tile, 1e-9)
-        rows.append([
-            float(_logit(p_model[sq])), float(_logit(p_tile[sq])), float(vote[sq]),
-            float(_logit(q.p_tile)), float(_logit(p_blank)), float(_logit(q.p_letter)),
-            to_ref[sq], to_ref_chroma[sq], to_ref[sq] / spread, known, float(glare[sq]),
-            *[float(PREMIUM_CLASSES[sq] == c) for c in _CLASSES[1:]],
-            *feats[sq].tolist(),
-        ])
-    x = np.asarray(rows, np.float32).reshape(len(squares), -1)
-    if x.shape[1] != N_FEATURES and len(squares):
+    sq = np.asarray(squares, np.intp)
+    q = [preds[int(k)] for k in sq]
+    p_tile_net = np.array([v.p_tile for v in q], np.float64)
+    p_blank = np.array([v.p_blank for v in q], np.float64) / np.maximum(p_tile_net, 1e-9)
+    premium = PREMIUM_CLASSES[sq]
+    x = np.column_stack([
+        _logit(p_model[sq]), _logit(p_tile[sq]), vote[sq].astype(np.float64),
+        _logit(p_tile_net), _logit(p_blank), _logit(np.array([v.p_letter for v in q], np.float64)),
+        to_ref[sq], to_ref_chroma[sq], to_ref[sq] / spread, np.full(len(sq), known), glare[sq].astype(np.float64),
+        *[(premium == c).astype(np.float64) for c in _CLASSES[1:]],
+        feats[sq].astype(np.float64),
+    ]).astype(np.float32) if len(sq) else np.zeros((0, N_FEATURES), np.float32)
+    if x.shape[1] != N_FEATURES:
         raise AssertionError(f"settle features: {x.shape[1]} columns, expected {N_FEATURES}")
     return x
 
