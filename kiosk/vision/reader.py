@@ -150,16 +150,25 @@ def _doubt_blanks(squares: list[SquareReading], doubts: dict[int, str], set_blan
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
 
 
-def _doubt_fingers(squares: list[SquareReading], doubts: dict[int, str], hand: np.ndarray) -> None:
-    """Turn every BLANK next to a square a hand covers (``hand``, 225 bool) UNSURE (in place, reason in
-    ``doubts``): a finger reaching past the detected hand looks like a tile without a letter."""
+def _doubt_fingers(squares: list[SquareReading], doubts: dict[int, str], hand: np.ndarray, set_blanks: int = 2
+                   ) -> None:
+    """Turn BLANKs a finger may be UNSURE (in place, reason in ``doubts``): a finger reaching past the detected
+    hand (``hand``, 225 bool) looks like a tile without a letter. Every BLANK next to the hand; then, while the
+    frame still has more BLANKs than the set has blanks (``set_blanks``), the one nearest the hand."""
     if not hand.any():
         return
-    near = cv2.dilate(hand.reshape(SIZE, SIZE).astype(np.uint8), np.ones((3, 3), np.uint8)).reshape(-1) > 0
-    for sq in np.flatnonzero(near):
-        if squares[sq].state is SquareState.BLANK:
-            doubts[int(sq)] = "blank tile or a finger? (next to the hand)"
-            squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
+    grid = hand.reshape(SIZE, SIZE)
+    dist = cv2.distanceTransform((~grid).astype(np.uint8), cv2.DIST_L2, 3).reshape(-1)
+    blanks = sorted((float(dist[sq]), sq) for sq in range(N_SQUARES) if squares[sq].state is SquareState.BLANK)
+    for i, (d, sq) in enumerate(blanks):
+        if d < 1.5:
+            doubts[sq] = "blank tile or a finger? (next to the hand)"
+        elif len(blanks) - i > set_blanks:
+            doubts[sq] = f"blank tile or a finger? ({len(blanks)} tiles without a letter, the set has " \
+                f"{set_blanks} blanks; this one is nearest the hand)"
+        else:
+            break
+        squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
 
 
 def _logit(p: float) -> float:
@@ -255,7 +264,7 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
             squares[sq] = SquareReading(SquareState.UNSURE, None, conf)
     if degraded:  # the network's sure empties stay empty
         _doubt_weak_empties(squares, doubts, weak_empty, {sq for sq, q in preds.items() if q.p_empty >= NET_SURE})
-    _doubt_fingers(squares, doubts, hand)
+    _doubt_fingers(squares, doubts, hand, tile_set.blanks)
     _doubt_blanks(squares, doubts, tile_set.blanks, degraded)
     return squares, doubts
 
@@ -396,7 +405,7 @@ class BoardReader:
                 squares[sq] = SquareReading(SquareState.TILE, pred.letter, round(conf, 3))
         if degraded:
             _doubt_weak_empties(squares, doubts, weak_empty)
-        _doubt_fingers(squares, doubts, hand)
+        _doubt_fingers(squares, doubts, hand, self.tile_set.blanks)
         _doubt_blanks(squares, doubts, self.tile_set.blanks, degraded)
         return squares, doubts
 

@@ -41,3 +41,22 @@ def test_network_reads_the_tiles_and_few_other_squares(seed):
     # network read all 225 squares on some boards: 50 ms instead of 13)
     assert tiles <= len(asked) + 2 and len(asked) <= tiles + 30, (tiles, len(asked))
     assert sum(s.state is SquareState.UNSURE for s in reading.squares) <= 3
+
+
+def test_more_blanks_than_the_set_has_the_one_nearest_the_hand_is_the_finger():
+    squares = [EMPTY_SQUARE] * 225
+    hand = np.zeros(225, bool)
+    hand[[14 * 15 + 0, 13 * 15 + 0, 12 * 15 + 0]] = True           # A15, A14, A13: an arm from the left
+    blank = SquareReading(SquareState.BLANK, None, 0.95)
+    for sq in (12 * 15 + 3, 2 * 15 + 10, 4 * 15 + 12):              # D13 (3 squares from the arm), K3, M5
+        squares[sq] = blank
+    doubts: dict[int, str] = {}
+    _doubt_fingers(squares, doubts, hand, set_blanks=2)
+    assert squares[12 * 15 + 3].state is SquareState.UNSURE and "nearest the hand" in doubts[12 * 15 + 3]
+    assert squares[2 * 15 + 10].state is SquareState.BLANK and squares[4 * 15 + 12].state is SquareState.BLANK
+    # as many blanks as the set has, none beside the hand: all stay
+    squares[12 * 15 + 3] = blank
+    squares[4 * 15 + 12] = EMPTY_SQUARE
+    doubts.clear()
+    _doubt_fingers(squares, doubts, hand, set_blanks=2)
+    assert not doubts
