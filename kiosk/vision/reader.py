@@ -410,11 +410,11 @@ class BoardReader:
         return squares, doubts
 
     def _squares_net(self, canvas: np.ndarray, stats: CellStats, occ: tuple, seen: np.ndarray, hand: np.ndarray,
-                     glare_share: np.ndarray) -> tuple[list[SquareReading], dict[int, str]]:
+                     glare_share: np.ndarray, sharp_v: float) -> tuple[list[SquareReading], dict[int, str]]:
         """Squares read with the square network (:mod:`kiosk.vision.squarenet`): the network reads every
         square in view (no hand) the occupancy model does not call surely empty; occupancy is measured again
         without the letters it is sure of (``occ``: :meth:`_occupancy` of ``stats``, first pass); then
-        :func:`combine_net`. ``glare_share``: 225 floats. Returns (225 readings, doubts)."""
+        :func:`combine_net`. ``glare_share``: 225 floats; ``sharp_v``: the frame's sharpness. Returns (225 readings, doubts)."""
         assert self.squarenet is not None
         grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
         preds: dict[int, SquarePrediction] = {}
@@ -443,7 +443,7 @@ class BoardReader:
         settled = None
         if self.settle is not None or self.record_settle_rows:
             rows = [sq for sq in preds if p_model[sq] > 0]
-            x = settle_features(feats, norm, p_model, p_tile, vote, glare_share, preds, rows)
+            x = settle_features(feats, norm, p_model, p_tile, vote, glare_share, preds, rows, sharp_v)
             self.last_settle_rows = (rows, x)
             if self.settle is not None:
                 settled = dict(zip(rows, (float(v) for v in self.settle.predict_proba(x))))
@@ -541,7 +541,7 @@ class BoardReader:
         t = lap("quality", t)
 
         if self.squarenet is not None:
-            squares, doubts = self._squares_net(canvas, stats, occ, seen, hand, glare_share)
+            squares, doubts = self._squares_net(canvas, stats, occ, seen, hand, glare_share, sharp_v)
         else:
             squares, doubts = self._squares_glyphs(canvas, p_tile, seen, hand, glare, weak_empty)
         lap("letters", t)

@@ -15,6 +15,7 @@ benchmark's frames are never seen). The shipped model is ``kiosk/vision/models/s
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 
 import numpy as np
@@ -26,7 +27,7 @@ from kiosk.vision.squarenet import SquarePrediction
 SURE_LETTER_P = 0.95      # the network's P(letter) at or above which a tile's colour is a reference
 MIN_REFERENCES = 3        # sure letters needed for a tile colour
 _CLASSES = (".", "d", "t", "D", "T")   # plain, DLS, TLS, DWS, TWS (see kiosk/data layout)
-N_FEATURES = 31
+N_FEATURES = 33
 
 
 def _logit(p: np.ndarray | float, lim: float = 9.0) -> np.ndarray:
@@ -36,14 +37,16 @@ def _logit(p: np.ndarray | float, lim: float = 9.0) -> np.ndarray:
 
 def settle_features(feats: np.ndarray, norm: np.ndarray, p_model: np.ndarray, p_tile: np.ndarray,
                     vote: np.ndarray, glare: np.ndarray, preds: Mapping[int, SquarePrediction],
-                    squares: list[int]) -> np.ndarray:
+                    squares: list[int], sharpness: float = 300.0) -> np.ndarray:
     """Feature rows (len(squares) x N_FEATURES float32) for the squares ``squares`` (each with a prediction in
     ``preds``).
 
     ``feats``: the occupancy features (225 x 16, :func:`kiosk.vision.occupancy.features`); ``norm``: the
     squares' light-corrected log colour (225 x 3, :func:`kiosk.vision.occupancy.normalised_colour`);
     ``p_model`` / ``p_tile``: the occupancy model's P(tile) before / after the colour vote and premium rule;
-    ``vote``: the colour vote (225 int, -1/0/+1); ``glare``: glare share per square (225 floats 0..1).
+    ``vote``: the colour vote (225 int, -1/0/+1); ``glare``: glare share per square (225 floats 0..1);
+    ``sharpness``: the frame's (:func:`kiosk.vision.quality.sharpness`). With the share of the frame's lettered
+    tiles whose letter the network doubts, it tells the model how far to trust this frame's clues.
     """
     sure = [sq for sq, q in preds.items() if q.p_letter >= SURE_LETTER_P and p_model[sq] > 0.5]
     if len(sure) >= MIN_REFERENCES:
@@ -56,6 +59,9 @@ def settle_features(feats: np.ndarray, norm: np.ndarray, p_model: np.ndarray, p_
     else:
         to_ref = to_ref_chroma = np.full(len(norm), 2.0)
         spread, known = 1.0, 0.0
+    lettered = [q.letter_given_tile for q in preds.values() if q.p_tile > 0.5 and q.p_blank < q.p_tile / 2]
+    doubtful = sum(v < 0.7 for v in lettered) / len(lettered) if lettered else 0.0
+    frame = [math.log1p(max(sharpness, 0.0)), doubtful]
     sq = np.asarray(squares, np.intp)
     q = [preds[int(k)] for k in sq]
     p_tile_net = np.array([v.p_tile for v in q], np.float64)
@@ -66,7 +72,7 @@ def settle_features(feats: np.ndarray, norm: np.ndarray, p_model: np.ndarray, p_
         _logit(p_tile_net), _logit(p_blank), _logit(np.array([v.p_letter for v in q], np.float64)),
         to_ref[sq], to_ref_chroma[sq], to_ref[sq] / spread, np.full(len(sq), known), glare[sq].astype(np.float64),
         *[(premium == c).astype(np.float64) for c in _CLASSES[1:]],
-        feats[sq].astype(np.float64),
+        feats[sq].astype(np.float64), np.tile(frame, (len(sq), 1)),
     ]).astype(np.float32) if len(sq) else np.zeros((0, N_FEATURES), np.float32)
     if x.shape[1] != N_FEATURES:
         raise AssertionError(f"settle features: {x.shape[1]} columns, expected {N_FEATURES}")

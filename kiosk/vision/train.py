@@ -272,7 +272,7 @@ def _settle_rows(args: tuple[int, str, str, float]) -> dict[str, np.ndarray] | N
     flat = "".join(fr.truth)
     keep = [i for i, sq in enumerate(rows) if sq not in fr.occluded]
     return {"x": x[keep], "y": np.array([flat[rows[i]] != "." for i in keep], np.int8),
-            "blank": np.array([flat[rows[i]] == "?" for i in keep]), "frame": np.full(len(keep), seed)}
+            "blank": np.array([flat[rows[i]] == "?" for i in keep], bool), "frame": np.full(len(keep), seed)}
 
 
 _SETTLE_READERS: dict[str, object] = {}
@@ -304,7 +304,7 @@ def train_settle(out: Path, n_english: int, n_german: int, workers: int = 2, bla
         data = {k: np.concatenate(v) for k, v in parts.items()}
         if cache is not None:
             np.savez_compressed(cache, **data)
-    x, y = data["x"], data["y"]
+    x, y = data["x"], data["y"].astype(int)
     held = np.isin(data["frame"], np.unique(data["frame"])[::10])     # every 10th frame held out
     model = SettleModel.train(x[~held], y[~held])
     p = model.predict_proba(x[held])
@@ -312,7 +312,7 @@ def train_settle(out: Path, n_english: int, n_german: int, workers: int = 2, bla
     from kiosk.vision.reader import SETTLE_EMPTY, SETTLE_TILE
     wrong = ((p >= SETTLE_TILE) & ~yh) | ((p <= SETTLE_EMPTY) & yh)
     unsure = (p > SETTLE_EMPTY) & (p < SETTLE_TILE)
-    bl = data["blank"][held]
+    bl = data["blank"][held].astype(bool)
     log(f"settle model: {int((~held).sum())} rows trained, {int(held.sum())} held out: "
         f"{int(wrong.sum())} settled wrong, {int(unsure.sum())} unsure; blanks: {int(bl.sum())}, "
         f"{int((bl & wrong).sum())} wrong, {int((bl & unsure).sum())} unsure")
