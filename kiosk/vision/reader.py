@@ -27,6 +27,7 @@ import time
 from collections.abc import Collection, Sequence
 from functools import cache
 from importlib import resources
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -115,6 +116,17 @@ def default_settle_model() -> SettleModel:
     """The shipped tile-or-empty model of the square-network path (:mod:`kiosk.vision.settle`); raises
     ModelError."""
     return SettleModel(Classifier.from_bytes(_packaged("settle.npz"), "settle.npz"))
+
+
+class Occupancy(NamedTuple):
+    """One measurement of which squares hold tiles (:meth:`BoardReader._occupancy`); arrays of 225 rows."""
+
+    feats: np.ndarray       # the occupancy features (225 x 16, :func:`kiosk.vision.occupancy.features`)
+    norm: np.ndarray        # light-corrected log colour (225 x 3, :func:`normalised_colour`)
+    p_tile: np.ndarray      # P(tile) after the colour vote and the premium rule
+    p_model: np.ndarray     # the model's own P(tile) (0 where the premium rule says the square shows its print)
+    vote: np.ndarray        # the colour vote (-1 / 0 / +1, :func:`nearest_colour_says_tile`)
+    weak_empty: np.ndarray  # squares only weakly empty (bool): doubts in a degraded frame
 
 
 def _degraded(confidences: Sequence[float]) -> bool:
@@ -409,7 +421,7 @@ class BoardReader:
         _doubt_blanks(squares, doubts, self.tile_set.blanks, degraded)
         return squares, doubts
 
-    def _squares_net(self, canvas: np.ndarray, stats: CellStats, occ: tuple, seen: np.ndarray, hand: np.ndarray,
+    def _squares_net(self, canvas: np.ndarray, stats: CellStats, occ: Occupancy, seen: np.ndarray, hand: np.ndarray,
                      glare_share: np.ndarray, sharp_v: float) -> tuple[list[SquareReading], dict[int, str]]:
         """Squares read with the square network (:mod:`kiosk.vision.squarenet`): the network reads every
         square in view (no hand) the occupancy model does not call surely empty; occupancy is measured again
@@ -427,18 +439,18 @@ class BoardReader:
         # measured again without them, the frame's empty-square colours are the board's own (a crowded board's
         # tiles otherwise pass for board colour where they cover most plain squares, and a plain blank there
         # looks empty)
-        ask_net(occ[2] >= TILE_P)
+        ask_net(occ.p_tile >= TILE_P)
         known = np.zeros(N_SQUARES, bool)
         known[[sq for sq, q in preds.items() if q.p_letter >= KNOWN_LETTER_P]] = True
-        p_first = np.maximum(occ[2], occ[3])
+        p_first = np.maximum(occ.p_tile, occ.p_model)
         if known.sum() >= KNOWN_MIN:
             occ = self._occupancy(stats, known)
         # then every square the occupancy model does not call surely empty (in either measurement), and the
         # premium squares the premium rule calls print (p_model 0) but the centre star (its print can look like
         # a letter)
-        print_only = occ[3] <= 0
+        print_only = occ.p_model <= 0
         print_only[CENTRE] = False
-        ask_net((np.maximum(p_first, np.maximum(occ[2], occ[3])) > NET_SKIP_P) | print_only)
+        ask_net((np.maximum(p_first, np.maximum(occ.p_tile, occ.p_model)) > NET_SKIP_P) | print_only)
         feats, norm, p_tile, p_model, vote, weak_empty = occ
         settled = None
         if self.settle is not None or self.record_settle_rows:
@@ -450,13 +462,10 @@ class BoardReader:
         return combine_net(p_tile, p_model, vote, seen, hand, glare_share >= GLARE_SQUARE_FRACTION, weak_empty,
                            preds, self.letters, self.tile_set, settled)
 
-    def _occupancy(self, stats: CellStats, known_tiles: np.ndarray | None = None
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def _occupancy(self, stats: CellStats, known_tiles: np.ndarray | None = None) -> Occupancy:
         """P(tile) per square from the occupancy model, the colour vote and the premium rule. ``known_tiles``
         (225 bool): squares known to hold tiles (letters the square network is sure of), left out of the
-        frame's empty-square colour references. Returns (features, normalised colour, P(tile) after the vote and
-        premium rule, the model's own P(tile) (0 where the premium rule says the square shows its print),
-        vote, weak empties), arrays of 225 rows."""
+        frame's empty-square colour references."""
         norm = normalised_colour(stats, known_tiles)
         feats = features(stats, norm, known_tiles)
         p_tile = self.occupancy.predict_proba(feats)
@@ -482,7 +491,7 @@ class BoardReader:
             print_only = premium & (p_tile < sure)
             p_tile = np.where(print_only, np.minimum(p_tile, EMPTY_P - 0.01), p_tile)
             p_model = np.where(print_only, 0.0, p_model)   # the square network must be sure of a letter there
-        return feats, norm, p_tile, p_model, vote, weak_empty
+        return Occupancy(feats, norm, p_tile, p_model, vote, weak_empty)
 
     # ------------------------------------------------------------------ public
 
@@ -530,7 +539,7 @@ class BoardReader:
         stats = cell_stats(canvas, inside)
         t = lap("warp", t)
         occ = self._occupancy(stats)
-        feats, norm, p_tile, p_model, vote, weak_empty = occ
+        feats, p_tile, weak_empty = occ.feats, occ.p_tile, occ.weak_empty
         t = lap("occupancy", t)
         sharp_v = sharpness(canvas)
         glare_share = glare_squares(canvas)

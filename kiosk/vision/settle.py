@@ -37,7 +37,7 @@ def _logit(p: np.ndarray | float, lim: float = 9.0) -> np.ndarray:
 
 def settle_features(feats: np.ndarray, norm: np.ndarray, p_model: np.ndarray, p_tile: np.ndarray,
                     vote: np.ndarray, glare: np.ndarray, preds: Mapping[int, SquarePrediction],
-                    squares: list[int], sharpness: float = 300.0) -> np.ndarray:
+                    squares: list[int], sharpness: float) -> np.ndarray:
     """Feature rows (len(squares) x N_FEATURES float32) for the squares ``squares`` (each with a prediction in
     ``preds``).
 

@@ -183,7 +183,8 @@ def _render_squares(args: tuple[int, str, str, float]) -> dict[str, np.ndarray] 
 
     ``args`` = (seed < 2**30, level, tile-set name, blank share). Returns ``crops`` (N x C x C uint8 grey,
     C = CELL_PX + 2 * SQUARE_GROW_CACHE), ``labels`` (N: '.', '?' or the letter), ``turned`` (N int: the
-    tile's turn in degrees, 0 upright), ``occluded`` (N bool: a hand covers the square).
+    tile's turn in degrees, 0 upright), ``occluded`` (N bool: a hand covers the square), ``tiles`` (N: the
+    tile set's name).
     """
     seed, level, tiles, blank_share = args
     from kiosk.vision.synth import render_board
@@ -217,7 +218,36 @@ def _render_squares(args: tuple[int, str, str, float]) -> dict[str, np.ndarray] 
         crops.append(grey[y0 + 8 - g:y0 + 8 + 48 + g, x0 + 8 - g:x0 + 8 + 48 + g])
     return {"crops": np.stack(crops), "labels": np.array([flat[sq] for sq in keep]),
             "turned": np.array([turned.get(sq, 0) for sq in keep], np.int16),
-            "occluded": np.array([sq in fr.occluded for sq in keep])}
+            "occluded": np.array([sq in fr.occluded for sq in keep]), "tiles": np.array([tiles] * len(keep))}
+
+
+def _training_jobs(english_seed: int, german_seed: int, n_english: int, n_german: int, blank_share: float
+                   ) -> list[tuple[int, str, str, float]]:
+    """(seed, level, tile-set name, blank share) of each training frame: ``n_english`` English frames from seed
+    ``english_seed``, ``n_german`` German ones from ``german_seed``; every third "hard", the others "typical"."""
+    def level(i: int) -> str:
+        return "hard" if i % 3 == 2 else "typical"
+    return [(english_seed + i, level(i), "english", blank_share) for i in range(n_english)] + \
+        [(german_seed + i, level(i), "german", blank_share) for i in range(n_german)]
+
+
+def _render_all(render, jobs: list, workers: int, what: str, unit: str) -> dict[str, np.ndarray]:  # noqa: ANN001
+    """Run ``render`` (one job -> dict of arrays, or None) over ``jobs`` in ``workers`` processes and concatenate
+    its arrays by key; progress on stderr (``what``: the stage, ``unit``: what the rows are)."""
+    parts: dict[str, list[np.ndarray]] = {}
+    t0 = time.time()
+    rows = 0
+    with ProcessPoolExecutor(workers) as pool:
+        for i, res in enumerate(pool.map(render, jobs, chunksize=4)):
+            if res is not None:
+                for k, v in res.items():
+                    parts.setdefault(k, []).append(v)
+                rows += len(next(iter(res.values())))
+            if (i + 1) % 25 == 0 or i + 1 == len(jobs):
+                log(f"  {what}: {i + 1}/{len(jobs)} frames, {rows} {unit} ({time.time() - t0:.0f} s)")
+    if not parts:
+        raise ValueError(f"{what}: no board was found in any of the {len(jobs)} training frames")
+    return {k: np.concatenate(v) for k, v in parts.items()}
 
 
 def collect_squares(cache: Path, n_english: int, n_german: int, workers: int = 2, blank_share: float = 0.1,
@@ -225,22 +255,8 @@ def collect_squares(cache: Path, n_english: int, n_german: int, workers: int = 2
     """Render training boards (English seeds from 20000 + ``seed0``, German from 60000 + ``seed0``; 2/3
     "typical", 1/3 "hard"; about ``blank_share`` of the tiles blanks) and cache their square crops in ``cache``
     (.npz, see :func:`_render_squares`; plus ``tiles``: the set of each crop). Progress on stderr."""
-    jobs = [(20000 + seed0 + i, "hard" if i % 3 == 2 else "typical", "english", blank_share)
-            for i in range(n_english)]
-    jobs += [(60000 + seed0 + i, "hard" if i % 3 == 2 else "typical", "german", blank_share)
-             for i in range(n_german)]
-    parts: dict[str, list[np.ndarray]] = {"crops": [], "labels": [], "turned": [], "occluded": [], "tiles": []}
-    t0 = time.time()
-    with ProcessPoolExecutor(workers) as pool:
-        for i, (job, res) in enumerate(zip(jobs, pool.map(_render_squares, jobs, chunksize=4))):
-            if res is not None:
-                for k, v in res.items():
-                    parts[k].append(v)
-                parts["tiles"].append(np.array([job[2]] * len(res["labels"])))
-            if (i + 1) % 20 == 0 or i + 1 == len(jobs):
-                log(f"  squares: {i + 1}/{len(jobs)} frames, {sum(len(x) for x in parts['labels'])} crops "
-                    f"({time.time() - t0:.0f} s)")
-    np.savez(cache, **{k: np.concatenate(v) for k, v in parts.items()})
+    jobs = _training_jobs(20000 + seed0, 60000 + seed0, n_english, n_german, blank_share)
+    np.savez(cache, **_render_all(_render_squares, jobs, workers, "squares", "crops"))
     log(f"square crops cached in {cache}")
 
 
@@ -289,19 +305,8 @@ def train_settle(out: Path, n_english: int, n_german: int, workers: int = 2, bla
         data = {k: z[k] for k in z.files}
         log(f"settle rows from {cache}: {len(data['y'])}")
     else:
-        jobs = [(100000 + i, "hard" if i % 3 == 2 else "typical", "english", blank_share) for i in range(n_english)]
-        jobs += [(140000 + i, "hard" if i % 3 == 2 else "typical", "german", blank_share) for i in range(n_german)]
-        parts: dict[str, list[np.ndarray]] = {"x": [], "y": [], "blank": [], "frame": []}
-        t0 = time.time()
-        with ProcessPoolExecutor(workers) as pool:
-            for i, res in enumerate(pool.map(_settle_rows, jobs, chunksize=4)):
-                if res is not None:
-                    for k, v in res.items():
-                        parts[k].append(v)
-                if (i + 1) % 25 == 0 or i + 1 == len(jobs):
-                    log(f"  settle: {i + 1}/{len(jobs)} frames, {sum(len(v) for v in parts['y'])} squares "
-                        f"({time.time() - t0:.0f} s)")
-        data = {k: np.concatenate(v) for k, v in parts.items()}
+        jobs = _training_jobs(100000, 140000, n_english, n_german, blank_share)
+        data = _render_all(_settle_rows, jobs, workers, "settle", "squares")
         if cache is not None:
             np.savez_compressed(cache, **data)
     x, y = data["x"], data["y"].astype(int)
@@ -441,8 +446,8 @@ def main(argv: list[str] | None = None) -> int:
     n.add_argument("--blank-repeat", type=int, default=1, help="draw each blank tile this many times")
     st = sub.add_parser("settle", help="render synthetic boards and train the tile-or-empty settle model")
     st.add_argument("--out", type=Path, default=Path(__file__).parent / "models" / "settle.npz")
-    st.add_argument("--english", type=int, default=900, help="English frames")
-    st.add_argument("--german", type=int, default=300, help="German frames")
+    st.add_argument("--english", type=int, default=1800, help="English frames (the shipped model: 1800)")
+    st.add_argument("--german", type=int, default=600, help="German frames (the shipped model: 600)")
     st.add_argument("--workers", type=int, default=2)
     st.add_argument("--blank-share", type=float, default=0.1, help="share of training tiles made blanks")
     st.add_argument("--cache", type=Path, default=None, help="keep (or reuse) the collected rows here (.npz)")
