@@ -16,6 +16,7 @@ SHARPNESS_MIN = 60.0         # variance of the Laplacian of the grid area (grey 
 GLARE_LEVEL = 245            # a pixel this bright in every channel is blown out
 GLARE_SQUARE_FRACTION = 0.12  # a square with this much blown-out area cannot be read
 HAND_SQUARE_FRACTION = 0.35  # a square this much covered by skin-coloured pixels is occluded
+HAND_REACH_FRACTION = 0.2   # ... this much, next to a square of the hand: the hand reaches over it (fingers)
 
 
 _STEP = 2  # masks are measured on every second pixel (the fractions hardly change, the cost halves twice)
@@ -136,9 +137,15 @@ def hand_squares(canvas: np.ndarray, not_board: np.ndarray, empty: np.ndarray | 
     look empty, the reference for each premium class's colour; ``tile`` (225 bool): squares that clearly hold a
     tile (under warm light tiles look skin-coloured); ``unlike_empty`` (225 bool): squares that do not look like
     an empty square of their class (tan boards are skin-coloured themselves)."""
-    skin = skin_squares(canvas, empty) >= HAND_SQUARE_FRACTION
+    skin_share = skin_squares(canvas, empty)
+    skin = skin_share >= HAND_SQUARE_FRACTION
+    reach = skin_share >= HAND_REACH_FRACTION
     if tile is not None:
         skin &= ~tile
+        if tile.sum() >= 4:   # tiles count by the skin they show beyond the frame's typical tile (warm light)
+            reach[tile] = skin_share[tile] - np.median(skin_share[tile]) >= HAND_REACH_FRACTION
+        else:
+            reach &= ~tile
     if unlike_empty is not None:
         skin &= unlike_empty
     hand = _blobs(skin.reshape(SIZE, SIZE), HAND_MIN_SQUARES)
@@ -151,7 +158,17 @@ def hand_squares(canvas: np.ndarray, not_board: np.ndarray, empty: np.ndarray | 
     if arm.any():
         near = cv2.dilate(arm.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
         arm |= near & ((flat < HAND_FLAT_EDGE) & unlike).reshape(SIZE, SIZE)
-    return (hand | arm).reshape(-1)
+    found = hand | arm
+    if found.any():
+        found = _grow(found, (reach | ((flat < HAND_FLAT_EDGE) & unlike)).reshape(SIZE, SIZE))
+    return found.reshape(-1)
+
+
+def _grow(seed: np.ndarray, reach: np.ndarray) -> np.ndarray:
+    """``seed`` (15x15 bool) grown square by square (4-connected) through ``reach`` (15x15 bool) until it stops."""
+    n, lab = cv2.connectedComponents((seed | reach).astype(np.uint8), connectivity=4)
+    keep = np.unique(lab[seed])
+    return np.isin(lab, keep[keep > 0])
 
 
 def _blobs(mask: np.ndarray, min_area: int, touching: np.ndarray | None = None, big: int = 0) -> np.ndarray:

@@ -68,6 +68,8 @@ LETTER_P_DEGRADED = 0.95  # ... in a frame where many letters are doubtful (see 
 DEGRADED_SHARE = 0.1  # share of doubtful letters above which a frame is degraded
 DEGRADED_MIN_TILES = 6
 SEEN_MIN = 0.7        # fraction of a square inside the frame needed to read it
+NEAR_HAND_LETTER_P = 0.999  # next to a hand a letter needs this P(letter | tile) (a finger may hide a stroke)
+TURN_BELOW_P = 0.95   # a tile's best class (a letter or blank) below this share of P(tile): read in 4 turns
 HAND_UNLIKE = 0.3     # colour change (log units) from an empty square beyond which skin may be a hand
 GLYPH_GROW_PX = 5     # tile crops are the square grown by this much on each side
 SQUARE_GROW_PX = SQUARE_NET_GROW_PX  # ... for the square network
@@ -183,6 +185,12 @@ def _doubt_fingers(squares: list[SquareReading], doubts: dict[int, str], hand: n
         squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
 
 
+def _next_to(mask: np.ndarray) -> np.ndarray:
+    """Boolean 225: squares next to (8 neighbours) but not in ``mask`` (225 bool)."""
+    grid = mask.reshape(SIZE, SIZE).astype(np.uint8)
+    return (cv2.dilate(grid, np.ones((3, 3), np.uint8)) > grid).reshape(-1)
+
+
 def _logit(p: float) -> float:
     p = min(max(p, 1e-4), 1 - 1e-4)
     return math.log(p / (1 - p))
@@ -205,6 +213,7 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
     squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
     doubts: dict[int, str] = {}
     tiles: list[int] = []
+    near_hand = _next_to(hand)
     for sq in range(N_SQUARES):
         p = float(p_tile[sq])
         q = preds.get(sq)
@@ -231,7 +240,8 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
             # the network alone may not empty a square: what it calls empty may be a hand, skin or a shadow
             net = max(_logit(q.p_tile), -NET_EMPTY_LOGIT_MAX)
             evidence = _logit(p_occ) + VOTE_LOGIT * float(vote[sq]) + NET_WEIGHT * net
-            if -EVIDENCE_SURE < evidence < EVIDENCE_SURE and settled is not None and sq in settled:
+            if -EVIDENCE_SURE < evidence < EVIDENCE_SURE and settled is not None and sq in settled and \
+                    not near_hand[sq]:
                 # the summed opinions leave it open: the settle model, which has learnt when to trust which
                 # opinion (and knows the colour of this frame's surely read tiles), decides where it is sure
                 ps = settled[sq]
@@ -239,7 +249,10 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
                     evidence = -EVIDENCE_SURE
                 elif ps >= SETTLE_TILE:
                     evidence = EVIDENCE_SURE
-            if evidence <= -EVIDENCE_SURE:
+            if evidence <= -EVIDENCE_SURE and near_hand[sq] and max(q.p_tile, p_occ) >= 0.5:
+                # a finger over a tile hides its letter: the network or the colours see a tile, the sum says board
+                doubts[sq] = f"tile under a finger? (next to the hand; P(tile) {p_occ:.2f}, network {q.p_tile:.2f})"
+            elif evidence <= -EVIDENCE_SURE:
                 squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - _sigmoid(evidence), 3))
                 continue
             if evidence < EVIDENCE_SURE:
@@ -263,6 +276,10 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
             squares[sq] = SquareReading(SquareState.UNSURE, None, conf)
         elif p_blank >= BLANK_P:
             squares[sq] = SquareReading(SquareState.BLANK, None, conf)
+        elif near_hand[sq] and p_letter < NEAR_HAND_LETTER_P and q.letter in letters:
+            # a finger over part of a letter can leave another letter (O as U, F as R)
+            doubts[sq] = f"letter {q.letter}, or part of one under a finger? ({p_letter:.3f}, next to the hand)"
+            squares[sq] = SquareReading(SquareState.UNSURE, None, conf)
         elif p_letter >= letter_p and q.letter in letters:
             squares[sq] = SquareReading(SquareState.TILE, q.letter, conf)
         else:
@@ -451,6 +468,12 @@ class BoardReader:
         print_only = occ.p_model <= 0
         print_only[CENTRE] = False
         ask_net((np.maximum(p_first, np.maximum(occ.p_tile, occ.p_model)) > NET_SKIP_P) | print_only)
+        # a tile whose letter (or blank) the network doubts is read again in its four quarter turns
+        unsure = [sq for sq, q in preds.items()
+                  if q.p_tile >= 0.5 and max(q.p_blank, q.p_letter) < TURN_BELOW_P * q.p_tile]
+        if unsure:
+            preds.update(zip(unsure, self.squarenet.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in unsure],
+                                                            turned=True)))
         feats, norm, p_tile, p_model, vote, weak_empty = occ
         settled = None
         if self.settle is not None or self.record_settle_rows:

@@ -104,6 +104,10 @@ class SquareNet:
         self._turns_of = np.array([int(lab[-1]) for lab in labels[2:]])
         self._one_hot = np.zeros((len(labels) - 2, len(self.letters)), np.float32)
         self._one_hot[np.arange(len(labels) - 2), self._letter_of] = 1.0
+        # _turned[k][j]: the class that label j becomes when the crop is turned k quarter turns counter-clockwise
+        index = {lab: j for j, lab in enumerate(labels)}
+        self._turned = [np.array([j if j < 2 else index.get(f"{lab[:-1]}{(int(lab[-1]) + k) % 4}", -1)
+                                  for j, lab in enumerate(labels)]) for k in range(4)]
 
     @classmethod
     def from_files(cls, onnx: bytes, meta_json: bytes | str, origin: str = "square model") -> SquareNet:
@@ -132,9 +136,20 @@ class SquareNet:
         z /= z.sum(axis=1, keepdims=True)
         return z
 
-    def predict(self, crops: list[np.ndarray]) -> list[SquarePrediction]:
-        """One :class:`SquarePrediction` per grey crop."""
-        p = self.probabilities(crops)
+    def probabilities_turned(self, crops: list[np.ndarray]) -> np.ndarray:
+        """Class probabilities (as :meth:`probabilities`) averaged over each crop read in its four quarter turns
+        (each turned reading mapped back to the crop's own orientation). A letter the network reads poorly in one
+        orientation (a worn stroke, a value digit against the glyph) it often reads surely in the others; costs
+        four readings per crop. Labels without all four turns fall back to one reading."""
+        if not len(crops) or any((t < 0).any() for t in self._turned):
+            return self.probabilities(crops)
+        n = len(crops)
+        p = self.probabilities([np.ascontiguousarray(np.rot90(c, k)) for k in range(4) for c in crops])
+        return sum(p[k * n:(k + 1) * n][:, self._turned[k]] for k in range(4)) / 4.0
+
+    def predict(self, crops: list[np.ndarray], turned: bool = False) -> list[SquarePrediction]:
+        """One :class:`SquarePrediction` per grey crop; ``turned``: from :meth:`probabilities_turned`."""
+        p = self.probabilities_turned(crops) if turned else self.probabilities(crops)
         per_letter = p[:, 2:] @ self._one_hot
         order = np.argsort(-per_letter, axis=1)
         out = []

@@ -57,3 +57,18 @@ def test_flat_squares_shape() -> None:
     flat, unlike = flat_squares(canvas)
     assert flat.shape == (225,) and unlike.shape == (225,) and not unlike.any()
     assert not hand_squares(canvas, np.zeros(225, bool)).any()   # a uniform canvas: no board, but no hand
+
+
+def test_squares_under_the_hand_are_never_guessed(readers) -> None:
+    """The hand's fingers reach past its palm: every covered square reads as its truth or unsure, never as
+    empty or a wrong letter (before the hand was grown over its fingers, 30 of them did)."""
+    level = get_level("typical").with_(hand_prob=1.0)
+    wrong, covered = [], 0
+    for k in (0, 3, 5, 7, 10, 13, 16, 18, 19, 22):
+        tile_set = ENGLISH if k % 2 == 0 else GERMAN
+        board = random_board(2000 + k, n_tiles=30 + (k * 7) % 60, tile_set=tile_set)
+        fr = render_board(board, seed=7_100_000 + k, level=level, tile_set=tile_set, size=(2028, 1520))
+        grid, truth = "".join(readers[tile_set.name].read(fr.image).grid()), "".join(fr.truth)
+        covered += len(fr.occluded)
+        wrong += [(k, sq, truth[sq], grid[sq]) for sq in fr.occluded if grid[sq] not in (truth[sq], "#")]
+    assert covered > 300 and not wrong, wrong

@@ -85,3 +85,28 @@ def test_reader_reads_a_plain_blank_on_a_plain_board():
     r = BoardReader(ENGLISH).read(fr.image)
     assert r.grid()[7] == "....FLANEU?....", (r.grid()[7], r.doubts)
     assert r.squares[7 * 15 + 10].state is SquareState.BLANK
+
+
+def test_turned_reading_maps_each_turn_back_to_the_crops_own_orientation():
+    """probabilities_turned reads the four quarter turns and maps each back: a crop turned once reads as the
+    crop itself with every letter's turn one more (same four images, so equal to float error), and the letters
+    of a rendered frame read at least as well as in one reading."""
+    fr = _frame(700001, "english")
+    h = locate.from_corners(fr.image, fr.grid_corners_px)
+    grey = cv2.cvtColor(warp_canvas(fr.image, h)[0], cv2.COLOR_BGR2GRAY)
+    net = default_square_net("english")
+    tiles = [sq for sq in range(225) if fr.truth[sq // 15][sq % 15] not in ".?" and sq not in fr.occluded]
+    crops = [cell_crop(grey, sq, GROW_PX) for sq in tiles]
+    p = net.probabilities_turned(crops)
+    p_turned = net.probabilities_turned([np.ascontiguousarray(np.rot90(c)) for c in crops])
+    once = [net.labels.index(f"{lab[:-1]}{(int(lab[-1]) + 1) % 4}") if i >= 2 else i
+            for i, lab in enumerate(net.labels)]
+    assert np.allclose(p_turned[:, once], p, atol=1e-5)
+    assert np.allclose(p.sum(axis=1), 1.0, atol=1e-5)
+    truth = [fr.truth[sq // 15][sq % 15] for sq in tiles]
+    one = sum(q.letter == t for q, t in zip(net.predict(crops), truth))
+    four = net.predict(crops, turned=True)
+    assert sum(q.letter == t for q, t in zip(four, truth)) >= one >= 0.98 * len(tiles)
+    turned = {int(sq) for sq in fr.meta.get("turned_tiles", {})}
+    upright = [q.turns for sq, q, t in zip(tiles, four, truth) if q.letter == t and sq not in turned]
+    assert upright and not any(upright)     # the turns are the crop's own
