@@ -456,10 +456,10 @@ class BoardReader:
         # measured again without them, the frame's empty-square colours are the board's own (a crowded board's
         # tiles otherwise pass for board colour where they cover most plain squares, and a plain blank there
         # looks empty)
-        ask_net(occ.p_tile >= TILE_P)
+        p_first = np.maximum(occ.p_tile, occ.p_model)
+        ask_net(p_first > NET_SKIP_P)
         known = np.zeros(N_SQUARES, bool)
         known[[sq for sq, q in preds.items() if q.p_letter >= KNOWN_LETTER_P]] = True
-        p_first = np.maximum(occ.p_tile, occ.p_model)
         if known.sum() >= KNOWN_MIN:
             occ = self._occupancy(stats, known)
         # then every square the occupancy model does not call surely empty (in either measurement), and the
