@@ -185,6 +185,11 @@ def _doubt_fingers(squares: list[SquareReading], doubts: dict[int, str], hand: n
         squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
 
 
+def _tile_sureness(q: SquarePrediction) -> float:
+    """How sure the network is which tile a square holds: its best class (a letter or blank) given a tile."""
+    return max(q.p_blank, q.p_letter) / max(q.p_tile, 1e-9)
+
+
 def _next_to(mask: np.ndarray) -> np.ndarray:
     """Boolean 225: squares next to (8 neighbours) but not in ``mask`` (225 bool)."""
     grid = mask.reshape(SIZE, SIZE).astype(np.uint8)
@@ -468,12 +473,12 @@ class BoardReader:
         print_only = occ.p_model <= 0
         print_only[CENTRE] = False
         ask_net((np.maximum(p_first, np.maximum(occ.p_tile, occ.p_model)) > NET_SKIP_P) | print_only)
-        # a tile whose letter (or blank) the network doubts is read again in its four quarter turns
-        unsure = [sq for sq, q in preds.items()
-                  if q.p_tile >= 0.5 and max(q.p_blank, q.p_letter) < TURN_BELOW_P * q.p_tile]
+        # a tile whose letter (or blank) the network doubts is read again in its four quarter turns; the surer
+        # reading stands (turned, some fonts' M and W, or V and A, look alike and the average doubts them)
+        unsure = [sq for sq, q in preds.items() if q.p_tile >= 0.5 and _tile_sureness(q) < TURN_BELOW_P]
         if unsure:
-            preds.update(zip(unsure, self.squarenet.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in unsure],
-                                                            turned=True)))
+            turned = self.squarenet.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in unsure], turned=True)
+            preds.update((sq, q) for sq, q in zip(unsure, turned) if _tile_sureness(q) > _tile_sureness(preds[sq]))
         feats, norm, p_tile, p_model, vote, weak_empty = occ
         settled = None
         if self.settle is not None or self.record_settle_rows:
