@@ -68,8 +68,11 @@ LETTER_P_DEGRADED = 0.95  # ... in a frame where many letters are doubtful (see 
 DEGRADED_SHARE = 0.1  # share of doubtful letters above which a frame is degraded
 DEGRADED_MIN_TILES = 6
 SEEN_MIN = 0.7        # fraction of a square inside the frame needed to read it
+FINGER_REACH = 1.5     # squares (centre to centre) from the hand found within which a finger may hide a tile
 NEAR_HAND_LETTER_P = 0.999  # next to a hand a letter needs this P(letter | tile) (a finger may hide a stroke)
 TURN_BELOW_P = 0.95   # a tile's best class (a letter or blank) below this share of P(tile): read in 4 turns
+GRID_DOUBT_SHARE = 0.3  # a grid found without markers whose non-empty squares are more than this share unsure
+GRID_CHECK_MIN = 10    # ... (with at least this many non-empty squares) is not trusted at all
 HAND_UNLIKE = 0.3     # colour change (log units) from an empty square beyond which skin may be a hand
 GLYPH_GROW_PX = 5     # tile crops are the square grown by this much on each side
 SQUARE_GROW_PX = SQUARE_NET_GROW_PX  # ... for the square network
@@ -175,7 +178,7 @@ def _doubt_fingers(squares: list[SquareReading], doubts: dict[int, str], hand: n
     dist = cv2.distanceTransform((~grid).astype(np.uint8), cv2.DIST_L2, 3).reshape(-1)
     blanks = sorted((float(dist[sq]), sq) for sq in range(N_SQUARES) if squares[sq].state is SquareState.BLANK)
     for i, (d, sq) in enumerate(blanks):
-        if d < 1.5:
+        if d < FINGER_REACH:
             doubts[sq] = "blank tile or a finger? (next to the hand)"
         elif len(blanks) - i > set_blanks:
             doubts[sq] = f"blank tile or a finger? ({len(blanks)} tiles without a letter, the set has " \
@@ -190,10 +193,11 @@ def _tile_sureness(q: SquarePrediction) -> float:
     return max(q.p_blank, q.p_letter) / max(q.p_tile, 1e-9)
 
 
-def _next_to(mask: np.ndarray) -> np.ndarray:
-    """Boolean 225: squares next to (8 neighbours) but not in ``mask`` (225 bool)."""
-    grid = mask.reshape(SIZE, SIZE).astype(np.uint8)
-    return (cv2.dilate(grid, np.ones((3, 3), np.uint8)) > grid).reshape(-1)
+def _near(mask: np.ndarray, reach: float = FINGER_REACH) -> np.ndarray:
+    """Boolean 225: squares not in ``mask`` (225 bool) whose centre lies within ``reach`` squares of one in it."""
+    grid = mask.reshape(SIZE, SIZE)
+    dist = cv2.distanceTransform((~grid).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+    return ((dist > 0) & (dist < reach)).reshape(-1)
 
 
 def _logit(p: float) -> float:
@@ -218,7 +222,7 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
     squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
     doubts: dict[int, str] = {}
     tiles: list[int] = []
-    near_hand = _next_to(hand)
+    near_hand = _near(hand)
     for sq in range(N_SQUARES):
         p = float(p_tile[sq])
         q = preds.get(sq)
@@ -586,6 +590,17 @@ class BoardReader:
         is_sharp = sharp_v >= SHARPNESS_MIN
         has_glare = bool(glare.any())
         has_hand = bool(hand.any())
+        if how == "grid" and not has_hand:
+            # a grid found without markers may lie a few squares off or at the wrong scale; read through it, the
+            # squares straddle tile edges and most are doubtful: then no square of it is trusted
+            held = [sq.state is not SquareState.EMPTY for sq in squares]
+            doubtful = sum(sq.state is SquareState.UNSURE for sq in squares)
+            if sum(held) >= GRID_CHECK_MIN and doubtful > GRID_DOUBT_SHARE * sum(held):
+                timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
+                return BoardReading.unreadable(
+                    f"grid uncertain: {doubtful} of the {sum(held)} squares not read empty are unsure (board "
+                    "found without markers; give the corners or calibrate the camera)", board_found=True,
+                    homography=h, timings_ms=timings, sharp=sharp_v >= SHARPNESS_MIN, glare=has_glare)
         if grey_input:
             verdict = "grey-scale frame: a colour camera is needed"
         elif has_hand:
