@@ -45,11 +45,14 @@ def _describe(results: list[bench.FrameResult]) -> str:
 # Issue 6's bars at the typical level are occupancy 100%, letters >= 99.9%, blanks >= 99.5%, whole boards
 # >= 98% (measured over 500 frames by `kiosk bench-vision`). The reader does not meet them all yet (issue 6 stays
 # open); this test holds the level reached on its fixed set so that no change makes it worse. Measured on this
-# set (2026-11-29, session 3: colour references without the sure letters, the settle model): occupancy 100.0,
+# set (2026-11-29, session 4: the hand grown over its fingers, doubtful letters read in four turns): occupancy
+# 100.0, letters 100.0, blanks 100.0 (32 of 32), whole boards 96.7 (29 of 30; frame 16 has a hand over the
+# board, with fingers read as two blanks and a B beyond it); session 3 (colour references without the sure
+# letters, the settle model): occupancy 100.0,
 # letters 100.0, blanks 100.0 (32 of 32), whole boards 93.3 (28 of 30; the other two have a hand over the board);
 # session 2 (square network): 99.80, 99.87, 84.4, 86.7; before it: 99.27, 97.26, 84.4, 43.3. Raise the floors as
 # the reader improves.
-TYPICAL_FLOOR = {"occupancy": 99.95, "letters": 99.9, "blanks": 96.0, "exact_boards": 90.0}
+TYPICAL_FLOOR = {"occupancy": 99.95, "letters": 99.9, "blanks": 96.0, "exact_boards": 93.0}
 
 
 @pytest.mark.slow
