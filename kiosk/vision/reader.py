@@ -12,12 +12,14 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
 7. ``letters``: the square network (:mod:`kiosk.vision.squarenet`, ONNX run by OpenCV's dnn module) on every
    square the occupancy model does not call surely empty: letters, blanks, and its empty/tile opinion. The
    letters it is sure of are then left out of the frame's empty-square colour references and occupancy is
-   measured again; where the summed opinions leave a square open, the settle model
-   (:mod:`kiosk.vision.settle`) decides if it is sure. With a calibration profile that embeds a glyph model,
-   that model reads the glyphs of the occupied squares instead (:mod:`kiosk.vision.glyphs`).
+   measured again; a tile whose letter it doubts is read again in its four quarter turns (the surer reading
+   stands); where the summed opinions leave a square open, the settle model (:mod:`kiosk.vision.settle`)
+   decides if it is sure. With a calibration profile that embeds a glyph model, that model reads the glyphs of
+   the occupied squares instead (:mod:`kiosk.vision.glyphs`).
 
-Doubt is never hidden: a square whose occupancy or letter is not clear, or that lies under glare or a hand,
-is ``UNSURE`` with the reason in ``BoardReading.doubts``.
+Doubt is never hidden: a square whose occupancy or letter is not clear, or that lies under glare or a hand
+(or next to it, where a finger may reach), is ``UNSURE`` with the reason in ``BoardReading.doubts``; a grid
+found without markers that reads mostly doubts is not read at all (verdict "grid uncertain").
 """
 
 from __future__ import annotations
@@ -218,7 +220,9 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
     ``preds`` (by square; a square without one is empty); see :meth:`BoardReader._squares_net`. ``letters``:
     the tile set's letters. ``settled``: the settle model's P(tile) by square (:mod:`kiosk.vision.settle`); where
     the summed log-odds leave a square open, it decides when it is sure (at most SETTLE_EMPTY or at least
-    SETTLE_TILE). Returns (readings, doubts by square)."""
+    SETTLE_TILE). Within FINGER_REACH of the hand (``hand``) a square the network or the occupancy model calls
+    a tile is not emptied, the settle model is not asked and a letter needs NEAR_HAND_LETTER_P. Returns
+    (readings, doubts by square)."""
     squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
     doubts: dict[int, str] = {}
     tiles: list[int] = []
