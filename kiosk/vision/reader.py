@@ -176,8 +176,7 @@ def _doubt_fingers(squares: list[SquareReading], doubts: dict[int, str], hand: n
     frame still has more BLANKs than the set has blanks (``set_blanks``), the one nearest the hand."""
     if not hand.any():
         return
-    grid = hand.reshape(SIZE, SIZE)
-    dist = cv2.distanceTransform((~grid).astype(np.uint8), cv2.DIST_L2, 3).reshape(-1)
+    dist = _distance_to(hand)
     blanks = sorted((float(dist[sq]), sq) for sq in range(N_SQUARES) if squares[sq].state is SquareState.BLANK)
     for i, (d, sq) in enumerate(blanks):
         if d < FINGER_REACH:
@@ -195,11 +194,17 @@ def _tile_sureness(q: SquarePrediction) -> float:
     return max(q.p_blank, q.p_letter) / max(q.p_tile, 1e-9)
 
 
+def _distance_to(mask: np.ndarray) -> np.ndarray:
+    """225 floats: each square's distance (in squares, centre to centre) to the nearest square of ``mask`` (225
+    bool; 0 inside it)."""
+    grid = mask.reshape(SIZE, SIZE)
+    return cv2.distanceTransform((~grid).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE).reshape(-1)
+
+
 def _near(mask: np.ndarray, reach: float = FINGER_REACH) -> np.ndarray:
     """Boolean 225: squares not in ``mask`` (225 bool) whose centre lies within ``reach`` squares of one in it."""
-    grid = mask.reshape(SIZE, SIZE)
-    dist = cv2.distanceTransform((~grid).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
-    return ((dist > 0) & (dist < reach)).reshape(-1)
+    dist = _distance_to(mask)
+    return (dist > 0) & (dist < reach)
 
 
 def _logit(p: float) -> float:
@@ -597,14 +602,14 @@ class BoardReader:
         if how == "grid" and not has_hand:
             # a grid found without markers may lie a few squares off or at the wrong scale; read through it, the
             # squares straddle tile edges and most are doubtful: then no square of it is trusted
-            held = [sq.state is not SquareState.EMPTY for sq in squares]
+            held = sum(sq.state is not SquareState.EMPTY for sq in squares)
             doubtful = sum(sq.state is SquareState.UNSURE for sq in squares)
-            if sum(held) >= GRID_CHECK_MIN and doubtful > GRID_DOUBT_SHARE * sum(held):
+            if held >= GRID_CHECK_MIN and doubtful > GRID_DOUBT_SHARE * held:
                 timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
                 return BoardReading.unreadable(
-                    f"grid uncertain: {doubtful} of the {sum(held)} squares not read empty are unsure (board "
+                    f"grid uncertain: {doubtful} of the {held} squares not read empty are unsure (board "
                     "found without markers; give the corners or calibrate the camera)", board_found=True,
-                    homography=h, timings_ms=timings, sharp=sharp_v >= SHARPNESS_MIN, glare=has_glare)
+                    homography=h, timings_ms=timings, sharp=is_sharp, glare=has_glare)
         if grey_input:
             verdict = "grey-scale frame: a colour camera is needed"
         elif has_hand:

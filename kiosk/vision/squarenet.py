@@ -105,9 +105,11 @@ class SquareNet:
         self._one_hot = np.zeros((len(labels) - 2, len(self.letters)), np.float32)
         self._one_hot[np.arange(len(labels) - 2), self._letter_of] = 1.0
         # _turned[k][j]: the class that label j becomes when the crop is turned k quarter turns counter-clockwise
+        # (None when some letter lacks a turn: then a crop is read once)
         index = {lab: j for j, lab in enumerate(labels)}
-        self._turned = [np.array([j if j < 2 else index.get(f"{lab[:-1]}{(int(lab[-1]) + k) % 4}", -1)
-                                  for j, lab in enumerate(labels)]) for k in range(4)]
+        turned = [np.array([j if j < 2 else index.get(f"{lab[:-1]}{(int(lab[-1]) + k) % 4}", -1)
+                            for j, lab in enumerate(labels)]) for k in range(4)]
+        self._turned: list[np.ndarray] | None = None if any((t < 0).any() for t in turned) else turned
 
     @classmethod
     def from_files(cls, onnx: bytes, meta_json: bytes | str, origin: str = "square model") -> SquareNet:
@@ -141,7 +143,7 @@ class SquareNet:
         (each turned reading mapped back to the crop's own orientation). A letter the network reads poorly in one
         orientation (a worn stroke, a value digit against the glyph) it often reads surely in the others; costs
         four readings per crop. Labels without all four turns fall back to one reading."""
-        if not len(crops) or any((t < 0).any() for t in self._turned):
+        if not len(crops) or self._turned is None:
             return self.probabilities(crops)
         n = len(crops)
         p = self.probabilities([np.ascontiguousarray(np.rot90(c, k)) for k in range(4) for c in crops])
