@@ -40,9 +40,18 @@ def sharpness(canvas: np.ndarray) -> float:
     return float(cv2.Laplacian(grey, cv2.CV_32F, ksize=3).var())
 
 
+GLARE_SPOT_PX = 3            # a blown-out patch narrower than this (sampled px: 6 canvas px) is ink, not glare
+
+
 def glare_squares(canvas: np.ndarray) -> np.ndarray:
-    """Fraction (225 floats) of each square that is blown out (all channels >= GLARE_LEVEL)."""
-    return _per_square(_grid_area(canvas).min(axis=2) >= GLARE_LEVEL)
+    """Fraction (225 floats) of each square that is blown out (all channels >= GLARE_LEVEL) in patches at least
+    GLARE_SPOT_PX wide (a morphological opening). White ink on a dark tile (tournament tiles) is blown out too,
+    but in strokes a few px wide (a W's strokes covered 12% of its square and were taken for glare), where a
+    glare spot is a broad patch. A wider opening would also eat the noise-speckled rim of a glare spot (a Y under
+    glare then read A, silently); a local mean instead of the opening flags bright cream blanks."""
+    blown = (_grid_area(canvas).min(axis=2) >= GLARE_LEVEL).astype(np.uint8)
+    spots = cv2.morphologyEx(blown, cv2.MORPH_OPEN, np.ones((GLARE_SPOT_PX, GLARE_SPOT_PX), np.uint8))
+    return _per_square(spots)
 
 
 def skin_squares(canvas: np.ndarray, empty: np.ndarray | None = None) -> np.ndarray:
