@@ -16,14 +16,13 @@ import pytest
 from kiosk.app.recording import run_recording
 from kiosk.rules.gcg import read_gcg
 from kiosk.store import Journal
+from shared_data import HAVE_SHARED, SHARED, needs_shared
 
 ROOT = Path(__file__).resolve().parents[2]
-SHARED = ROOT / ".." / "shared"
-NO_SHARED = not SHARED.is_dir()
 BUILTIN = ROOT / "kiosk" / "data" / "games" / "builtin.gcg"
 
 
-@pytest.mark.skipif(NO_SHARED, reason="../shared (the recorded games) is absent")
+@needs_shared
 @pytest.mark.parametrize("game", ["game01", "game03"])
 def test_recording_re_refereed_to_every_recorded_score(game, tmp_path):
     """game01: 27 moves; game03: two phonies challenged off (the judge confirms the recorded rulings)."""
@@ -73,7 +72,7 @@ def test_killed_demo_resumes_from_its_journal(tmp_path):
     assert kinds.count("game_started") == 1 and "kiosk_resumed" in kinds
 
 
-ENGLISH_REAL = sorted((SHARED / "corpus" / "gcg" / "real").glob("*.gcg")) if not NO_SHARED else []
+ENGLISH_REAL = sorted((SHARED / "corpus" / "gcg" / "real").glob("*.gcg")) if HAVE_SHARED else []
 
 
 def _short_english_games(n: int) -> list[Path]:
@@ -95,7 +94,7 @@ def _short_english_games(n: int) -> list[Path]:
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(NO_SHARED, reason="../shared (the game corpus) is absent")
+@needs_shared
 def test_headless_demo_referees_real_games_to_their_recorded_scores(tmp_path):
     from kiosk.app.demo import DemoOptions, run_demo
 

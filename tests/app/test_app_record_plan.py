@@ -1,15 +1,11 @@
 """Records prepared for the table: the preset follows the record's rules; recordings parse precisely."""
 
-from pathlib import Path
-
 import pytest
 
 from kiosk.app.record_players import RecordError, plan_record
 from kiosk.app.recording import RecordingError, read_recording, record_errors, standard_coordinate
 from kiosk.rules.gcg import parse_gcg
-
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-NO_SHARED = not SHARED.is_dir()
+from shared_data import SHARED, needs_shared
 
 GAME_2X = """#player1 Ann Ann
 #player2 Bob Bob
@@ -69,7 +65,7 @@ def test_bad_recording_folders(tmp_path):
         read_recording(tmp_path)
 
 
-@pytest.mark.skipif(NO_SHARED, reason="../shared (the recorded games) is absent")
+@needs_shared
 def test_recording_parses_with_blank_letters_from_the_gcg():
     rec = read_recording(SHARED / "photos" / "scrabscrap" / "game01")
     assert rec.names == ("Stefan", "Hanns")
@@ -78,7 +74,7 @@ def test_recording_parses_with_blank_letters_from_the_gcg():
     assert rec.blanks[zag.line] == "E"
 
 
-@pytest.mark.skipif(NO_SHARED, reason="../shared (the recorded games) is absent")
+@needs_shared
 def test_a_recordings_wrong_game_gcg_is_named_line_by_line():
     folder = SHARED / "photos" / "scrabscrap"
     errs = record_errors(read_recording(folder / "game03"))

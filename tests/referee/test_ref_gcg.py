@@ -30,10 +30,9 @@ from kiosk.referee.presets import load_preset
 from kiosk.referee.simulate import random_game, tiles_for
 from kiosk.rules.gcg import EventKind, parse_gcg, read_gcg
 from kiosk.rules.replay import replay_game
+from shared_data import SHARED, needs_shared
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 CORPUS = SHARED / "corpus" / "gcg"
-needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=f"../shared is absent ({SHARED}): corpus test skipped")
 
 
 def corpus_files(limit_real: int = 60, limit_self: int = 25) -> list[Path]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -15,10 +14,9 @@ from kiosk.stream.broker import LocalBroker, free_port, mosquitto_path
 from kiosk.stream.hub import StreamHub
 from kiosk.stream.mqtt import MqttConfig, MqttPublisher
 from kiosk.stream.subscriber import DeskSubscriber
+from shared_data import SHARED, needs_shared
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 GAME = SHARED / "corpus" / "gcg" / "real" / "domino14_macondo__gcgio_testdata__doug_v_emely.gcg"
-needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared (corpus of GCG games) is absent")
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import json
 import re
-from pathlib import Path
 
 import pytest
 
@@ -22,10 +21,9 @@ from kiosk.stream.overlay import clock_text, fields, unseen_text
 from kiosk.stream.records import RecordsWriter, gcg_text, result_dict
 from kiosk.stream.schema_gen import schema_text
 from kiosk.stream.snapshot import snapshot
+from shared_data import SHARED, needs_shared
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 CORPUS = SHARED / "corpus" / "gcg"
-needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared (corpus of GCG games) is absent")
 
 
 def test_schema_file_is_generated_from_the_current_event_model():

@@ -5,8 +5,6 @@ left the square unsure (a frame of the benchmark without any glare)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import cv2
 import numpy as np
 import pytest
@@ -17,11 +15,9 @@ from kiosk.vision.quality import GLARE_SQUARE_FRACTION, glare_squares
 from kiosk.vision.reader import BoardReader
 from kiosk.vision.synth import bench
 from kiosk.vision.synth.render import render_board
+from shared_data import SHARED, needs_shared
 
 NAVY = (90, 40, 20)   # BGR
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-needs_shared = pytest.mark.skipif(not SHARED.is_dir(),
-                                  reason=f"../shared is absent ({SHARED}): the benchmark's game positions needed")
 
 
 def _canvas() -> np.ndarray:

@@ -19,10 +19,9 @@ from kiosk.rules.tiles import GERMAN, load_tile_set
 from kiosk.vision import train
 from kiosk.vision.profile import load_profile
 from kiosk.vision.reader import BoardReader
+from shared_data import SHARED, needs_shared
 
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 PHOTOS = SHARED / "photos"
-needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=f"../shared is absent ({SHARED}): real photos needed")
 
 # a fixed sample of late (crowded) frames, never among the first 5 used for calibration
 SAMPLE = [("game01", 27), ("game02", 25), ("game03", 30), ("game04", 24), ("game04", 27)]

@@ -7,14 +7,10 @@ the same on 500 frames per level.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from kiosk.vision.synth import bench
-
-SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
-needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason=f"../shared is absent ({SHARED}): corpus positions needed")
+from shared_data import SHARED, needs_shared
 
 TYPICAL_FRAMES = 30
 HARD_FRAMES = 16
