@@ -49,13 +49,15 @@ def illumination(log_colour: np.ndarray, plain: np.ndarray) -> np.ndarray:
     return field
 
 
-def normalised_colour(stats: CellStats, known_tiles: np.ndarray | None = None) -> np.ndarray:
+def normalised_colour(stats: CellStats, known_tiles: np.ndarray | None = None,
+                      hidden: np.ndarray | None = None) -> np.ndarray:
     """Each square's light-corrected log colour (225 x 3 float64): 0 = looks like a plain empty square under
     this frame's light at that place (see :func:`illumination`). ``known_tiles`` (225 bool): squares known to
-    hold a tile, left out of the fit."""
+    hold a tile; ``hidden`` (225 bool): squares a hand hides; both are left out of the fit."""
     plain = PREMIUM_CLASSES == "."
-    if known_tiles is not None and (plain & ~known_tiles).sum() >= 12:
-        plain = plain & ~known_tiles
+    out = _left_out(known_tiles, hidden)
+    if out.any() and (plain & ~out).sum() >= 12:
+        plain = plain & ~out
     colour = stats.colour.astype(np.float64)
     # the offset keeps dark channels from dominating; it scales with the light so a dim frame looks the same
     eps = max(2.0, _EPS_FRACTION * float(np.median(colour[plain].mean(axis=1))))
@@ -63,16 +65,28 @@ def normalised_colour(stats: CellStats, known_tiles: np.ndarray | None = None) -
     return logc - illumination(logc, plain)
 
 
-def features(stats: CellStats, norm: np.ndarray | None = None, known_tiles: np.ndarray | None = None
-             ) -> np.ndarray:
+def _left_out(known_tiles: np.ndarray | None, hidden: np.ndarray | None) -> np.ndarray:
+    """225 bool: the squares no empty-square reference may come from (known tiles, squares a hand hides)."""
+    out = np.zeros(len(PREMIUM_CLASSES), bool)
+    for mask in (known_tiles, hidden):
+        if mask is not None:
+            out |= np.asarray(mask, bool)
+    return out
+
+
+def features(stats: CellStats, norm: np.ndarray | None = None, known_tiles: np.ndarray | None = None,
+             hidden: np.ndarray | None = None) -> np.ndarray:
     """Per-square feature matrix (225 x N_FEATURES float32) for the occupancy model. ``norm``: the
-    :func:`normalised_colour` of ``stats`` (with the same ``known_tiles``) when already computed;
-    ``known_tiles`` (225 bool): squares known to hold a tile (letters read surely), left out of the empty
-    squares' references and taken as tiles for this frame's tile colour."""
+    :func:`normalised_colour` of ``stats`` (with the same ``known_tiles`` and ``hidden``) when already
+    computed; ``known_tiles`` (225 bool): squares known to hold a tile (letters read surely), left out of the
+    empty squares' references and taken as tiles for this frame's tile colour; ``hidden`` (225 bool): squares a
+    hand hides, left out of both (a hand over half of a premium class would set that class's colour)."""
     plain = PREMIUM_CLASSES == "."
     known = np.zeros(len(PREMIUM_CLASSES), bool) if known_tiles is None else np.asarray(known_tiles, bool)
+    hide = np.zeros(len(PREMIUM_CLASSES), bool) if hidden is None else np.asarray(hidden, bool)
+    out = known | hide
     if norm is None:
-        norm = normalised_colour(stats, known_tiles)
+        norm = normalised_colour(stats, known_tiles, hidden)
     grey = norm.mean(axis=1, keepdims=True)
     ref = np.zeros_like(norm)
     tex = np.log(stats.texture.astype(np.float64) + 1.0)
@@ -81,11 +95,12 @@ def features(stats: CellStats, norm: np.ndarray | None = None, known_tiles: np.n
     # tiles on plain squares (the plain class is never half covered) give the tiles' colour in this frame;
     # a premium class's reference then leaves out its cells that look like that (a class may be mostly covered)
     d_plain = np.linalg.norm(norm, axis=1)
-    tile_like = plain & ((d_plain > max(0.25, 3.0 * float(np.median(d_plain[plain])))) | known)
+    plain_seen = plain & ~hide if (plain & ~hide).sum() >= 12 else plain
+    tile_like = plain_seen & ((d_plain > max(0.25, 3.0 * float(np.median(d_plain[plain_seen])))) | known)
     tile_colour = np.median(norm[tile_like], axis=0) if tile_like.sum() >= 3 else None
     for c in np.unique(PREMIUM_CLASSES):
         m = c == PREMIUM_CLASSES
-        keep = m & ~known if (m & ~known).sum() >= 3 else m
+        keep = next((k for k in (m & ~out, m & ~hide) if k.sum() >= 3), m)
         if c != "." and tile_colour is not None:
             far = keep & (np.linalg.norm(norm - tile_colour, axis=1) > 0.2)
             if far.sum() >= 3:

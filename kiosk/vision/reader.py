@@ -479,7 +479,7 @@ class BoardReader:
         known = np.zeros(N_SQUARES, bool)
         known[[sq for sq, q in preds.items() if q.p_letter >= KNOWN_LETTER_P]] = True
         if known.sum() >= KNOWN_MIN:
-            occ = self._occupancy(stats, known)
+            occ = self._occupancy(stats, known, hand)
         # then every square the occupancy model does not call surely empty (in either measurement), and the
         # premium squares the premium rule calls print (p_model 0) but the centre star (its print can look like
         # a letter)
@@ -503,12 +503,13 @@ class BoardReader:
         return combine_net(p_tile, p_model, vote, seen, hand, glare_share >= GLARE_SQUARE_FRACTION, weak_empty,
                            preds, self.letters, self.tile_set, settled)
 
-    def _occupancy(self, stats: CellStats, known_tiles: np.ndarray | None = None) -> Occupancy:
+    def _occupancy(self, stats: CellStats, known_tiles: np.ndarray | None = None,
+                   hidden: np.ndarray | None = None) -> Occupancy:
         """P(tile) per square from the occupancy model, the colour vote and the premium rule. ``known_tiles``
-        (225 bool): squares known to hold tiles (letters the square network is sure of), left out of the
-        frame's empty-square colour references."""
-        norm = normalised_colour(stats, known_tiles)
-        feats = features(stats, norm, known_tiles)
+        (225 bool): squares known to hold tiles (letters the square network is sure of); ``hidden`` (225 bool):
+        squares under the hand found; both are left out of the frame's empty-square colour references."""
+        norm = normalised_colour(stats, known_tiles, hidden)
+        feats = features(stats, norm, known_tiles, hidden)
         p_tile = self.occupancy.predict_proba(feats)
         if self.occupancy_general is not None:
             p_tile = np.minimum(p_tile, self.occupancy_general.predict_proba(feats))
@@ -587,6 +588,11 @@ class BoardReader:
         glare = glare_share >= GLARE_SQUARE_FRACTION
         not_board = (p_tile > EMPTY_P) & (p_tile < TILE_P)
         hand = hand_squares(canvas, not_board, p_tile <= EMPTY_P, p_tile >= TILE_P, feats[:, 3] > HAND_UNLIKE)
+        if hand.any():
+            # measured again without the hand: skin over half of a premium class would set that class's colour
+            # (a navy triple-letter square then looks like a tile beside the hand)
+            occ = self._occupancy(stats, hidden=hand)
+            feats, p_tile, weak_empty = occ.feats, occ.p_tile, occ.weak_empty
         seen = stats.seen >= SEEN_MIN
         t = lap("quality", t)
 

@@ -8,9 +8,11 @@ import pytest
 
 from kiosk.rules.tiles import ENGLISH, GERMAN
 from kiosk.vision.reader import BoardReader
+from kiosk.vision.synth import bench
 from kiosk.vision.synth.boards import random_board
 from kiosk.vision.synth.levels import get_level
 from kiosk.vision.synth.render import render_board
+from shared_data import SHARED, needs_shared
 
 HAND = "hand over the board"
 # (board seed, tiles, tile set, frame seed): typical frames whose hand covers many squares (light skin on a
@@ -74,3 +76,40 @@ def test_squares_under_the_hand_are_never_guessed(readers) -> None:
         covered += len(fr.occluded)
         wrong += [(k, sq, truth[sq], grid[sq]) for sq in fr.occluded if grid[sq] not in (truth[sq], "#")]
     assert covered > 300 and len(wrong) <= 3, wrong
+
+
+def test_hidden_squares_set_no_class_colour() -> None:
+    """Skin over half of the triple-letter squares must not become their empty colour: measured with the hand's
+    squares left out, a visible (navy) triple-letter square looks like its class, not like a tile."""
+    from kiosk.vision.cells import PREMIUM_CLASSES, CellStats
+    from kiosk.vision.occupancy import features
+
+    beige, navy, skin, wood = (170, 200, 215), (110, 50, 20), (130, 165, 230), (70, 140, 200)   # BGR
+    colour = np.array([navy if c == "t" else beige for c in PREMIUM_CLASSES], np.float32)
+    colour[[112, 113, 114, 115, 116, 117, 118, 127, 142]] = wood           # a word of wooden tiles
+    tls = np.flatnonzero(PREMIUM_CLASSES == "t")
+    hand = np.zeros(225, bool)
+    hand[tls[:7]] = True
+    hand[[90, 91, 92, 105, 106, 107]] = True
+    colour[hand] = skin
+    n = len(colour)
+    stats = CellStats(colour, np.full(n, 4.0, np.float32), np.full(n, 0.02, np.float32), np.ones(n, np.float32))
+    visible = tls[~hand[tls]]
+    assert features(stats)[visible, 3].min() > 1.0           # the class's colour taken from the skin
+    assert features(stats, hidden=hand)[visible, 3].max() < 0.05
+
+
+@needs_shared
+def test_hand_over_a_premium_class_leaves_its_squares_empty() -> None:
+    """Typical benchmark frame 439: a hand covers 6 of the 12 navy triple-letter squares of a green board. With
+    the skin taken for their empty colour, the two visible ones (J2, F10) read unsure (a tile? F10's print an E
+    or F?); measured without the hand they read empty, and nothing outside the hand is wrong."""
+    sample = bench.corpus_samples(SHARED, 500, 0, ("english", "german"))[439]
+    fr = render_board(sample.board, seed=bench.frame_seed("typical", 439, 0), level="typical",
+                      tile_set=sample.tile_set, size=(2028, 1520))
+    assert fr.meta["hand"]
+    r = BoardReader(sample.tile_set).read(fr.image)
+    assert r.quality.verdict == HAND
+    grid, truth = "".join(r.grid()), "".join(fr.truth)
+    assert grid[1 * 15 + 9] == grid[9 * 15 + 5] == "."
+    assert [sq for sq in range(225) if sq not in fr.occluded and grid[sq] != truth[sq]] == []
