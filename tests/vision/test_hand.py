@@ -113,3 +113,20 @@ def test_hand_over_a_premium_class_leaves_its_squares_empty() -> None:
     grid, truth = "".join(r.grid()), "".join(fr.truth)
     assert grid[1 * 15 + 9] == grid[9 * 15 + 5] == "."
     assert [sq for sq in range(225) if sq not in fr.occluded and grid[sq] != truth[sq]] == []
+
+
+@needs_shared
+def test_fingers_read_as_blanks_reveal_a_hand_not_found() -> None:
+    """Typical benchmark frame 190: a motion-blurred hand over the beige board shows the grid lines through it
+    and is not found; its fingers read as 5 tiles without a letter, so with the real blank (D11, navy tournament
+    tile) the frame had 6 and all were doubted. Four of them side by side are fingers: the frame says "hand"
+    and the real blank reads as a blank."""
+    sample = bench.corpus_samples(SHARED, 500, 0, ("english", "german"))[190]
+    fr = render_board(sample.board, seed=bench.frame_seed("typical", 190, 0), level="typical",
+                      tile_set=sample.tile_set, size=(2028, 1520))
+    assert fr.meta["hand"]
+    r = BoardReader(sample.tile_set).read(fr.image)
+    assert r.quality.verdict == HAND
+    grid, truth = "".join(r.grid()), "".join(fr.truth)
+    assert truth[10 * 15 + 3] == grid[10 * 15 + 3] == "?"
+    assert [sq for sq in range(225) if sq not in fr.occluded and grid[sq] != truth[sq]] == []

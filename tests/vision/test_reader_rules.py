@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from kiosk.rules.tiles import ENGLISH
-from kiosk.vision.reader import BoardReader, _doubt_fingers
+from kiosk.vision.reader import BoardReader, _doubt_fingers, _find_finger_blanks
 from kiosk.vision.reading import EMPTY_SQUARE, SquareReading, SquareState
 from kiosk.vision.synth import render_board
 from kiosk.vision.synth.boards import random_board
@@ -60,3 +60,41 @@ def test_more_blanks_than_the_set_has_the_one_nearest_the_hand_is_the_finger():
     doubts.clear()
     _doubt_fingers(squares, doubts, hand, set_blanks=2)
     assert not doubts
+
+
+def _sq(name: str) -> int:
+    """``"M7"`` -> square index (row 7, column M)."""
+    return (int(name[1:]) - 1) * 15 + ord(name[0]) - ord("A")
+
+
+def test_blanks_side_by_side_beyond_the_sets_are_fingers():
+    """Typical benchmark frame 190: a blurred hand the grid lines show through is not found; its fingers read
+    as four blanks in a diagonal chain (M7 L8 M9 N10), one more under it (O8), the real blank elsewhere (D11)."""
+    squares = [EMPTY_SQUARE] * 225
+    blank = SquareReading(SquareState.BLANK, None, 0.95)
+    for name in ("M7", "L8", "M9", "N10", "O8", "D11"):
+        squares[_sq(name)] = blank
+    doubts: dict[int, str] = {}
+    hand = _find_finger_blanks(squares, doubts, np.zeros(225, bool), set_blanks=2)
+    fingers = {_sq(n) for n in ("M7", "L8", "M9", "N10")}
+    assert set(np.flatnonzero(hand)) == fingers == set(doubts)
+    assert all(squares[sq].state is SquareState.UNSURE and doubts[sq].startswith("hand over the square")
+               for sq in fingers)
+    assert squares[_sq("O8")].state is squares[_sq("D11")].state is SquareState.BLANK
+    # the hand found then doubts the blanks beside it and, the set having 2 blanks, none else: O8 and D11 stay
+    _doubt_fingers(squares, doubts, hand, set_blanks=2)
+    assert squares[_sq("D11")].state is SquareState.BLANK
+
+
+@pytest.mark.parametrize(("names", "set_blanks"), [(("D8", "E8", "K3"), 2), (("D8", "E8"), 2),
+                                                  (("D8", "E9", "F10"), 3)])
+def test_blanks_a_set_can_hold_are_no_hand(names, set_blanks):
+    """Two blanks side by side (a word may hold both) and a third tile without a letter apart: no group of 3, no
+    hand (the count rule doubts them later); three side by side in a set of 3 blanks: no excess, no hand."""
+    squares = [EMPTY_SQUARE] * 225
+    for name in names:
+        squares[_sq(name)] = SquareReading(SquareState.BLANK, None, 0.95)
+    doubts: dict[int, str] = {}
+    before = list(squares)
+    hand = _find_finger_blanks(squares, doubts, np.zeros(225, bool), set_blanks=set_blanks)
+    assert not hand.any() and not doubts and squares == before
