@@ -8,7 +8,8 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
    marker-less grid search (:mod:`kiosk.vision.locate`);
 4. ``warp``: the reading canvas (:mod:`kiosk.vision.cells`);
 5. ``occupancy``: P(tile) per square (:mod:`kiosk.vision.occupancy`);
-6. ``quality``: sharpness, glare, hand (:mod:`kiosk.vision.quality`);
+6. ``quality``: sharpness, glare, hand (:mod:`kiosk.vision.quality`); with a hand found, occupancy is measured
+   again with the squares under it left out of the empty-square colour references;
 7. ``letters``: the square network (:mod:`kiosk.vision.squarenet`, ONNX run by OpenCV's dnn module) on every
    square the occupancy model does not call surely empty: letters, blanks, and its empty/tile opinion. The
    letters it is sure of are then left out of the frame's empty-square colour references and occupancy is
@@ -18,7 +19,8 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
    the occupied squares instead (:mod:`kiosk.vision.glyphs`).
 
 Doubt is never hidden: a square whose occupancy or letter is not clear, or that lies under glare or a hand
-(or next to it, where a finger may reach), is ``UNSURE`` with the reason in ``BoardReading.doubts``; a grid
+(or next to it, where a finger may reach; fingers that read as blanks, more than the set has and side by side,
+are a hand too), is ``UNSURE`` with the reason in ``BoardReading.doubts``; a grid
 found without markers that reads mostly doubts is not read at all (verdict "grid uncertain").
 """
 
