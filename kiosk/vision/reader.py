@@ -629,6 +629,7 @@ class BoardReader:
         seen = stats.seen >= SEEN_MIN
         t = lap("quality", t)
 
+        hand_seen = bool(hand.any())    # before fingers among the blanks (an off grid reads rows of blanks)
         if self.squarenet is not None:
             squares, doubts, hand = self._squares_net(canvas, stats, occ, seen, hand, glare_share, sharp_v)
         else:
@@ -638,7 +639,7 @@ class BoardReader:
         is_sharp = sharp_v >= SHARPNESS_MIN
         has_glare = bool(glare.any())
         has_hand = bool(hand.any())
-        if how == "grid" and not has_hand:
+        if how == "grid" and not hand_seen:
             # a grid found without markers may lie a few squares off or at the wrong scale; read through it, the
             # squares straddle tile edges and most are doubtful: then no square of it is trusted
             held = sum(sq.state is not SquareState.EMPTY for sq in squares)
