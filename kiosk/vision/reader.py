@@ -67,7 +67,9 @@ MIN_FRAME_PX = 160
 TILE_P = 0.7          # P(tile) at or above: a tile
 EMPTY_P = 0.3         # P(tile) at or below: empty; between: unsure
 EMPTY_P_SURE = 0.1    # ... in a degraded frame, without the colour vote's support: at or below this
-LETTER_P = 0.7        # letter probability below which the letter is reported unsure
+LETTER_P = 0.7        # letter probability below which the letter is reported unsure (glyph classifier) or doubtful
+NET_LETTER_P = 0.8    # the square network's P(letter | tile) below which its letter is reported unsure: 4 to 1
+                      # over all else (on real tiles its wrong letters came at 0.70-0.94: an A for an Ä, a Y for a V)
 LETTER_P_DEGRADED = 0.95  # ... in a frame where many letters are doubtful (see _degraded)
 DEGRADED_SHARE = 0.1  # share of doubtful letters above which a frame is degraded
 DEGRADED_MIN_TILES = 6
@@ -309,7 +311,7 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
         squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
     lettered = [sq for sq in tiles if preds[sq].p_blank < preds[sq].p_tile / 2 and not glare[sq]]
     degraded = _degraded([preds[sq].letter_given_tile for sq in lettered])
-    letter_p = LETTER_P_DEGRADED if degraded else LETTER_P
+    letter_p = LETTER_P_DEGRADED if degraded else NET_LETTER_P
     for sq in tiles:
         q = preds[sq]
         p_blank = q.p_blank / max(q.p_tile, 1e-9)      # P(blank | a tile)
