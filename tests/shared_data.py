@@ -12,3 +12,15 @@ SHARED = (ROOT / ".." / "shared").resolve()
 HAVE_SHARED = SHARED.is_dir()
 
 needs_shared = pytest.mark.skipif(not HAVE_SHARED, reason=f"../shared is absent ({SHARED}): real-data test skipped")
+
+
+def benchmark_frame(level: str, index: int):
+    """Frame ``index`` of ``kiosk bench-vision`` at ``level`` (default seed and size: the frames the vision
+    figures are measured on) and its tile set: (SyntheticFrame, TileSet). Needs ``../shared`` (its games)."""
+    from kiosk.vision.synth import bench
+    from kiosk.vision.synth.render import render_board
+
+    sample = bench.corpus_samples(SHARED, 500, 0, ("english", "german"))[index]
+    frame = render_board(sample.board, seed=bench.frame_seed(level, index, 0), level=level,
+                         tile_set=sample.tile_set, size=(2028, 1520))
+    return frame, sample.tile_set

@@ -13,9 +13,7 @@ from kiosk.vision.cells import CELL_PX, PAD_PX
 from kiosk.vision.geometry import SIZE
 from kiosk.vision.quality import GLARE_SQUARE_FRACTION, glare_squares
 from kiosk.vision.reader import BoardReader
-from kiosk.vision.synth import bench
-from kiosk.vision.synth.render import render_board
-from shared_data import SHARED, needs_shared
+from shared_data import benchmark_frame, needs_shared
 
 NAVY = (90, 40, 20)   # BGR
 
@@ -51,11 +49,9 @@ def test_white_strokes_are_ink_and_a_spot_is_glare() -> None:
 def test_white_letters_of_benchmark_frames_are_no_glare(index: int) -> None:
     """Two typical benchmark frames without glare, tournament tiles with white letters (H and W in one, W and
     B in the other) that were read as glare: no square is called glare and every tile reads."""
-    sample = bench.corpus_samples(SHARED, 500, 0, ("english", "german"))[index]
-    fr = render_board(sample.board, seed=bench.frame_seed("typical", index, 0), level="typical",
-                      tile_set=sample.tile_set, size=(2028, 1520))
+    fr, tile_set = benchmark_frame("typical", index)
     assert fr.meta["tile_style"] == "tournament" and not fr.meta["glare"] and not fr.meta["hand"]
-    r = BoardReader(sample.tile_set).read(fr.image)
+    r = BoardReader(tile_set).read(fr.image)
     assert not r.quality.glare
     assert "glare" not in r.doubts.values()
     assert r.grid() == fr.truth

@@ -8,11 +8,10 @@ import pytest
 
 from kiosk.rules.tiles import ENGLISH, GERMAN
 from kiosk.vision.reader import BoardReader
-from kiosk.vision.synth import bench
 from kiosk.vision.synth.boards import random_board
 from kiosk.vision.synth.levels import get_level
 from kiosk.vision.synth.render import render_board
-from shared_data import SHARED, needs_shared
+from shared_data import benchmark_frame, needs_shared
 
 HAND = "hand over the board"
 # (board seed, tiles, tile set, frame seed): typical frames whose hand covers many squares (light skin on a
@@ -99,20 +98,25 @@ def test_hidden_squares_set_no_class_colour() -> None:
     assert features(stats, hidden=hand)[visible, 3].max() < 0.05
 
 
+def _read_benchmark_hand_frame(index: int) -> tuple[str, str]:
+    """Read typical benchmark frame ``index`` (a hand drawn over the board): the verdict is "hand" and every
+    square the hand does not cover reads right. Returns (read, truth), 225 characters each."""
+    fr, tile_set = benchmark_frame("typical", index)
+    assert fr.meta["hand"]
+    r = BoardReader(tile_set).read(fr.image)
+    assert r.quality.verdict == HAND
+    grid, truth = "".join(r.grid()), "".join(fr.truth)
+    assert [sq for sq in range(225) if sq not in fr.occluded and grid[sq] != truth[sq]] == []
+    return grid, truth
+
+
 @needs_shared
 def test_hand_over_a_premium_class_leaves_its_squares_empty() -> None:
     """Typical benchmark frame 439: a hand covers 6 of the 12 navy triple-letter squares of a green board. With
     the skin taken for their empty colour, the two visible ones (J2, F10) read unsure (a tile? F10's print an E
     or F?); measured without the hand they read empty, and nothing outside the hand is wrong."""
-    sample = bench.corpus_samples(SHARED, 500, 0, ("english", "german"))[439]
-    fr = render_board(sample.board, seed=bench.frame_seed("typical", 439, 0), level="typical",
-                      tile_set=sample.tile_set, size=(2028, 1520))
-    assert fr.meta["hand"]
-    r = BoardReader(sample.tile_set).read(fr.image)
-    assert r.quality.verdict == HAND
-    grid, truth = "".join(r.grid()), "".join(fr.truth)
+    grid, truth = _read_benchmark_hand_frame(439)
     assert grid[1 * 15 + 9] == grid[9 * 15 + 5] == "."
-    assert [sq for sq in range(225) if sq not in fr.occluded and grid[sq] != truth[sq]] == []
 
 
 @needs_shared
@@ -121,12 +125,5 @@ def test_fingers_read_as_blanks_reveal_a_hand_not_found() -> None:
     and is not found; its fingers read as 5 tiles without a letter, so with the real blank (D11, navy tournament
     tile) the frame had 6 and all were doubted. Four of them side by side are fingers: the frame says "hand"
     and the real blank reads as a blank."""
-    sample = bench.corpus_samples(SHARED, 500, 0, ("english", "german"))[190]
-    fr = render_board(sample.board, seed=bench.frame_seed("typical", 190, 0), level="typical",
-                      tile_set=sample.tile_set, size=(2028, 1520))
-    assert fr.meta["hand"]
-    r = BoardReader(sample.tile_set).read(fr.image)
-    assert r.quality.verdict == HAND
-    grid, truth = "".join(r.grid()), "".join(fr.truth)
+    grid, truth = _read_benchmark_hand_frame(190)
     assert truth[10 * 15 + 3] == grid[10 * 15 + 3] == "?"
-    assert [sq for sq in range(225) if sq not in fr.occluded and grid[sq] != truth[sq]] == []
