@@ -55,9 +55,10 @@ def normalised_colour(stats: CellStats, known_tiles: np.ndarray | None = None,
     this frame's light at that place (see :func:`illumination`). ``known_tiles`` (225 bool): squares known to
     hold a tile; ``hidden`` (225 bool): squares a hand hides; both are left out of the fit."""
     plain = PREMIUM_CLASSES == "."
-    out = _left_out(known_tiles, hidden)
-    if out.any() and (plain & ~out).sum() >= 12:
-        plain = plain & ~out
+    for out in (_left_out(known_tiles, hidden), _left_out(known_tiles, None), _left_out(None, hidden)):
+        if out.any() and (plain & ~out).sum() >= 12:     # too few left: leave out less
+            plain = plain & ~out
+            break
     colour = stats.colour.astype(np.float64)
     # the offset keeps dark channels from dominating; it scales with the light so a dim frame looks the same
     eps = max(2.0, _EPS_FRACTION * float(np.median(colour[plain].mean(axis=1))))

@@ -190,10 +190,14 @@ def _find_finger_blanks(squares: list[SquareReading], doubts: dict[int, str], ha
     grid = np.zeros((SIZE, SIZE), np.uint8)
     grid.reshape(-1)[blanks] = 1
     n, labels, sizes, _ = cv2.connectedComponentsWithStats(grid, connectivity=8)
-    fingers = np.isin(labels.reshape(-1), [i for i in range(1, n) if sizes[i, cv2.CC_STAT_AREA] >= FINGER_GROUP])
-    for sq in np.flatnonzero(fingers):
-        doubts[int(sq)] = f"hand over the square ({int(fingers.sum())} tiles without a letter side by side: fingers)"
-        squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
+    fingers = np.zeros(N_SQUARES, bool)
+    for i in range(1, n):
+        if sizes[i, cv2.CC_STAT_AREA] >= FINGER_GROUP:
+            group = np.flatnonzero(labels.reshape(-1) == i)
+            fingers[group] = True
+            for sq in group:
+                doubts[int(sq)] = f"hand over the square ({len(group)} tiles without a letter side by side: fingers)"
+                squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
     return hand | fingers
 
 
@@ -254,9 +258,9 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
     the tile set's letters. ``settled``: the settle model's P(tile) by square (:mod:`kiosk.vision.settle`); where
     the summed log-odds leave a square open, it decides when it is sure (at most SETTLE_EMPTY or at least
     SETTLE_TILE). Within FINGER_REACH of the hand (``hand``) a square the network or the occupancy model calls
-    a tile is not emptied, the settle model is not asked and a letter needs NEAR_HAND_LETTER_P. Returns
-    (readings, doubts by square, the hand: ``hand`` and the fingers found among the blanks, 225 bool; see
-    :func:`_find_finger_blanks`)."""
+    a tile is not emptied, the settle model is not asked and a letter needs NEAR_HAND_LETTER_P; fingers found
+    among the blanks (:func:`_find_finger_blanks`) join the hand and the squares are read again. Returns
+    (readings, doubts by square, the hand: ``hand`` and those fingers, 225 bool)."""
     squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
     doubts: dict[int, str] = {}
     tiles: list[int] = []
@@ -340,7 +344,14 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
             squares[sq] = SquareReading(SquareState.UNSURE, None, conf)
     if degraded:  # the network's sure empties stay empty
         _doubt_weak_empties(squares, doubts, weak_empty, {sq for sq, q in preds.items() if q.p_empty >= NET_SURE})
-    hand = _find_finger_blanks(squares, doubts, hand, tile_set.blanks)
+    found = _find_finger_blanks(squares, doubts, hand, tile_set.blanks)
+    if (found & ~hand).any():
+        # fingers found among the blanks: read again with them as hand, so the squares beside them get the
+        # near-hand rules (a tile there is not emptied, its letter needs NEAR_HAND_LETTER_P)
+        again, doubts_again, found = combine_net(p_tile, p_model, vote, seen, found, glare, weak_empty, preds,
+                                                 letters, tile_set, settled)
+        doubts_again.update((sq, doubts[sq]) for sq in np.flatnonzero(found & ~hand).tolist() if sq in doubts)
+        return again, doubts_again, found
     _doubt_fingers(squares, doubts, hand, tile_set.blanks)
     _doubt_blanks(squares, doubts, tile_set.blanks, degraded)
     return squares, doubts, hand
@@ -494,7 +505,7 @@ class BoardReader:
                      ) -> tuple[list[SquareReading], dict[int, str], np.ndarray]:
         """Squares read with the square network (:mod:`kiosk.vision.squarenet`): the network reads every
         square in view (no hand) the occupancy model does not call surely empty; occupancy is measured again
-        without the letters it is sure of (``occ``: :meth:`_occupancy` of ``stats``, first pass); then
+        without the letters it is sure of (``occ``: :meth:`_occupancy` of ``stats``, without the hand found); then
         :func:`combine_net`. ``glare_share``: 225 floats; ``sharp_v``: the frame's sharpness. Returns (225
         readings, doubts, the hand with the fingers found among the blanks)."""
         assert self.squarenet is not None

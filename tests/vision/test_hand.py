@@ -98,6 +98,24 @@ def test_hidden_squares_set_no_class_colour() -> None:
     assert features(stats, hidden=hand)[visible, 3].max() < 0.05
 
 
+def test_hidden_squares_set_no_light_field() -> None:
+    """A sleeve little darker than the board over six columns passes the light fit's outlier test and bends the
+    fitted light; left out of the fit, the plain squares beside it normalise to the board's own colour (0)."""
+    from kiosk.vision.cells import PREMIUM_CLASSES, CellStats
+    from kiosk.vision.occupancy import normalised_colour
+
+    colour = np.array([(170, 200, 215) if c == "." else (110, 50, 20) for c in PREMIUM_CLASSES], np.float32)
+    arm = np.zeros((15, 15), bool)
+    arm[:, 9:] = True                                      # from the right edge over six columns
+    arm = arm.reshape(-1)
+    colour[arm] = (155, 188, 215)                          # a beige sleeve, a little darker than the board
+    n = len(colour)
+    stats = CellStats(colour, np.full(n, 4.0, np.float32), np.full(n, 0.02, np.float32), np.ones(n, np.float32))
+    beside = np.flatnonzero((PREMIUM_CLASSES == ".") & ~arm)
+    assert np.abs(normalised_colour(stats)[beside]).max() > 0.02
+    assert np.abs(normalised_colour(stats, hidden=arm)[beside]).max() < 1e-6
+
+
 def _read_benchmark_hand_frame(index: int) -> tuple[str, str]:
     """Read typical benchmark frame ``index`` (a hand drawn over the board): the verdict is "hand" and every
     square the hand does not cover reads right. Returns (read, truth), 225 characters each."""

@@ -81,9 +81,10 @@ def test_blanks_side_by_side_beyond_the_sets_are_fingers():
     assert all(squares[sq].state is SquareState.UNSURE and doubts[sq].startswith("hand over the square")
                for sq in fingers)
     assert squares[_sq("O8")].state is squares[_sq("D11")].state is SquareState.BLANK
-    # the hand found then doubts the blanks beside it and, the set having 2 blanks, none else: O8 and D11 stay
+    # the hand found then doubts the blanks beside it and, the set having 2 blanks, none else: O8 (in the
+    # frame a finger over an M, 2.2 squares from the chain) and D11 stay blanks
     _doubt_fingers(squares, doubts, hand, set_blanks=2)
-    assert squares[_sq("D11")].state is SquareState.BLANK
+    assert squares[_sq("O8")].state is squares[_sq("D11")].state is SquareState.BLANK
 
 
 @pytest.mark.parametrize(("names", "set_blanks"), [(("D8", "E8", "K3"), 2), (("D8", "E8"), 2),
@@ -109,7 +110,7 @@ def test_a_letter_the_network_gives_less_than_4_to_1_is_reported_unsure(p_letter
     from kiosk.vision.reader import NET_LETTER_P, combine_net
     from kiosk.vision.squarenet import SquarePrediction
 
-    assert NET_LETTER_P == 0.8
+    assert 0.75 < NET_LETTER_P <= 0.85
     sq = _sq("K10")
     p_tile = np.zeros(225)
     p_tile[sq] = 0.99
