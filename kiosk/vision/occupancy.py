@@ -18,6 +18,7 @@ from kiosk.vision.mlp import Classifier, ModelError
 N_FEATURES = 16
 MIN_TILE_SEPARATION = 0.6  # log-colour distance between tiles and plain squares for the colour vote
 _EPS_FRACTION = 0.35
+FIT_MIN_SQUARES = 12       # plain squares needed to fit the light (6 coefficients per channel, with outliers)
 
 
 def _design(xy: np.ndarray) -> np.ndarray:
@@ -37,7 +38,7 @@ def illumination(log_colour: np.ndarray, plain: np.ndarray) -> np.ndarray:
     use = plain & (res < 2.5 * np.median(res[plain]) + 0.1)
     field = np.tile(med, (len(log_colour), 1))
     for _ in range(3):
-        if use.sum() < 12:
+        if use.sum() < FIT_MIN_SQUARES:
             break
         coef, *_ = np.linalg.lstsq(_DESIGN[use], log_colour[use], rcond=None)
         field = _DESIGN @ coef
@@ -56,7 +57,7 @@ def normalised_colour(stats: CellStats, known_tiles: np.ndarray | None = None,
     hold a tile; ``hidden`` (225 bool): squares a hand hides; both are left out of the fit."""
     plain = PREMIUM_CLASSES == "."
     for out in (_left_out(known_tiles, hidden), _left_out(known_tiles, None), _left_out(None, hidden)):
-        if out.any() and (plain & ~out).sum() >= 12:     # too few left: leave out less
+        if out.any() and (plain & ~out).sum() >= FIT_MIN_SQUARES:     # too few left: leave out less
             plain = plain & ~out
             break
     colour = stats.colour.astype(np.float64)
@@ -83,8 +84,8 @@ def features(stats: CellStats, norm: np.ndarray | None = None, known_tiles: np.n
     empty squares' references and taken as tiles for this frame's tile colour; ``hidden`` (225 bool): squares a
     hand hides, left out of both (a hand over half of a premium class would set that class's colour)."""
     plain = PREMIUM_CLASSES == "."
-    known = np.zeros(len(PREMIUM_CLASSES), bool) if known_tiles is None else np.asarray(known_tiles, bool)
-    hide = np.zeros(len(PREMIUM_CLASSES), bool) if hidden is None else np.asarray(hidden, bool)
+    known = _left_out(known_tiles, None)
+    hide = _left_out(None, hidden)
     out = known | hide
     if norm is None:
         norm = normalised_colour(stats, known_tiles, hidden)
@@ -96,7 +97,7 @@ def features(stats: CellStats, norm: np.ndarray | None = None, known_tiles: np.n
     # tiles on plain squares (the plain class is never half covered) give the tiles' colour in this frame;
     # a premium class's reference then leaves out its cells that look like that (a class may be mostly covered)
     d_plain = np.linalg.norm(norm, axis=1)
-    plain_seen = plain & ~hide if (plain & ~hide).sum() >= 12 else plain
+    plain_seen = plain & ~hide if (plain & ~hide).sum() >= FIT_MIN_SQUARES else plain
     tile_like = plain_seen & ((d_plain > max(0.25, 3.0 * float(np.median(d_plain[plain_seen])))) | known)
     tile_colour = np.median(norm[tile_like], axis=0) if tile_like.sum() >= 3 else None
     for c in np.unique(PREMIUM_CLASSES):

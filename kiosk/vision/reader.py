@@ -161,11 +161,16 @@ def _doubt_weak_empties(squares: list[SquareReading], doubts: dict[int, str], we
             squares[sq] = SquareReading(SquareState.UNSURE, None, 0.5)
 
 
+def _blanks(squares: list[SquareReading]) -> list[int]:
+    """The squares read BLANK (a tile without a letter)."""
+    return [sq for sq in range(N_SQUARES) if squares[sq].state is SquareState.BLANK]
+
+
 def _doubt_blanks(squares: list[SquareReading], doubts: dict[int, str], set_blanks: int, degraded: bool) -> None:
     """Turn every BLANK of ``squares`` UNSURE (in place, reason in ``doubts``) when there are more of them than
     the set has blanks (letters lost to blur or shadow: which are the real blanks cannot be told) or the
     frame is ``degraded`` (in a frame of doubtful letters no blank is sure either)."""
-    blanks = [sq for sq in range(N_SQUARES) if squares[sq].state is SquareState.BLANK]
+    blanks = _blanks(squares)
     if blanks and (len(blanks) > set_blanks or degraded):
         why = (f"{len(blanks)} tiles without a letter, the set has {set_blanks} blanks"
                if len(blanks) > set_blanks else "no letter found in a frame of doubtful letters")
@@ -184,7 +189,7 @@ def _find_finger_blanks(squares: list[SquareReading], doubts: dict[int, str], ha
     Measured on 800 training frames (seeds 340000-340399 "typical" with a hand in half of them, 350000-350399
     "hard" with a hand in a third): it finds 16 and 15 of the 63 and 44 hands missed, and fires in no frame
     without a hand; 2 blanks lie in the groups it found (next to fingers), 0 other uncovered squares."""
-    blanks = [sq for sq in range(N_SQUARES) if squares[sq].state is SquareState.BLANK]
+    blanks = _blanks(squares)
     if len(blanks) <= set_blanks:
         return hand
     grid = np.zeros((SIZE, SIZE), np.uint8)
@@ -209,7 +214,7 @@ def _doubt_fingers(squares: list[SquareReading], doubts: dict[int, str], hand: n
     if not hand.any():
         return
     dist = _distance_to(hand)
-    blanks = sorted((float(dist[sq]), sq) for sq in range(N_SQUARES) if squares[sq].state is SquareState.BLANK)
+    blanks = sorted((float(dist[sq]), sq) for sq in _blanks(squares))
     for i, (d, sq) in enumerate(blanks):
         if d < FINGER_REACH:
             doubts[sq] = "blank tile or a finger? (next to the hand)"
@@ -345,13 +350,14 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
     if degraded:  # the network's sure empties stay empty
         _doubt_weak_empties(squares, doubts, weak_empty, {sq for sq, q in preds.items() if q.p_empty >= NET_SURE})
     found = _find_finger_blanks(squares, doubts, hand, tile_set.blanks)
-    if (found & ~hand).any():
+    fingers = np.flatnonzero(found & ~hand).tolist()
+    if fingers:
         # fingers found among the blanks: read again with them as hand, so the squares beside them get the
-        # near-hand rules (a tile there is not emptied, its letter needs NEAR_HAND_LETTER_P)
-        again, doubts_again, found = combine_net(p_tile, p_model, vote, seen, found, glare, weak_empty, preds,
-                                                 letters, tile_set, settled)
-        doubts_again.update((sq, doubts[sq]) for sq in np.flatnonzero(found & ~hand).tolist() if sq in doubts)
-        return again, doubts_again, found
+        # near-hand rules (a tile there is not emptied, its letter needs NEAR_HAND_LETTER_P); they keep their reason
+        again, doubts_again, hand_again = combine_net(p_tile, p_model, vote, seen, found, glare, weak_empty, preds,
+                                                      letters, tile_set, settled)
+        doubts_again.update((sq, doubts[sq]) for sq in fingers)
+        return again, doubts_again, hand_again
     _doubt_fingers(squares, doubts, hand, tile_set.blanks)
     _doubt_blanks(squares, doubts, tile_set.blanks, degraded)
     return squares, doubts, hand
