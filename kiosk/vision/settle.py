@@ -6,8 +6,9 @@ network (the crop's shapes: glyph, tile edges, printed labels). Each fails somew
 plain blank on a beige board looks empty in grey, a cream tile on a green board may be called board-coloured
 under a colour cast, a red triple-word square looks like a tile to the colour model but not to the network.
 This module's small network (:class:`kiosk.vision.mlp.Classifier`, labels ``"0"`` empty / ``"1"`` tile) weighs
-them, with one more clue the occupancy model lacks: the colour of the tiles whose letters the square network
-is sure of (a blank is tile-coloured, an empty square is not).
+them, with clues the occupancy model lacks: the colour of the tiles whose letters the square network is sure of
+(a blank is tile-coloured, an empty square is not), and how far a square's hue stands from the frame's empty
+squares measured in their own spread (:func:`chroma_contrast`: a shadow darkens a square but keeps its hue).
 
 It is trained on synthetic frames only (``python -m kiosk.vision.train settle``; seeds below 2**30, so the
 benchmark's frames are never seen). The shipped model is ``kiosk/vision/models/settle.npz``.
@@ -26,13 +27,44 @@ from kiosk.vision.squarenet import SquarePrediction
 
 SURE_LETTER_P = 0.95      # the network's P(letter) at or above which a tile's colour is a reference
 MIN_REFERENCES = 3        # sure letters needed for a tile colour
+CHROMA_SPREAD_MIN = 0.003  # floor of the empty squares' hue spread (log-colour units) in chroma_contrast
 _CLASSES = (".", "d", "t", "D", "T")   # plain, DLS, TLS, DWS, TWS (see kiosk/data layout)
-N_FEATURES = 33
+N_FEATURES = 36
 
 
 def _logit(p: np.ndarray | float, lim: float = 9.0) -> np.ndarray:
     p = np.clip(np.asarray(p, np.float64), 1e-4, 1 - 1e-4)
     return np.clip(np.log(p / (1 - p)), -lim, lim)
+
+
+def chroma_contrast(feats: np.ndarray, sure: list[int], tile_like: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How each square's hue stands against this frame's empty squares: (z_empty, z_tile, along), 225 floats each.
+
+    ``feats``: the occupancy features (225 x 16; columns 4..6 are the square's chromatic change against an empty
+    square of its premium class, brightness left out); ``sure``: squares holding a letter the network is sure
+    of; ``tile_like`` (225 bool): squares any opinion calls more likely a tile, left out of the empty reference.
+    ``z_empty``: distance from the median hue change of the plain squares that are neither (the frame's empty
+    squares), in units of their own median distance (at least CHROMA_SPREAD_MIN); ``z_tile``: distance from the
+    sure tiles' median hue change in the same units (0 without MIN_REFERENCES sure tiles); ``along``: position
+    on the line from the empty hue (0) to the sure tiles' hue (1), clipped to -3..3 (0 without them). Within
+    one frame empty squares agree on hue to a few thousandths even under a shadow, so a tile of the board's
+    brightness (a wooden blank on a beige board in shade) still stands out by tens of spreads.
+    """
+    c = feats[:, 4:7].astype(np.float64)
+    plain = PREMIUM_CLASSES == "."
+    ref = plain & ~tile_like
+    ref[sure] = False
+    if ref.sum() < MIN_REFERENCES:
+        ref = plain
+    centre = np.median(c[ref], axis=0)
+    dist = np.linalg.norm(c - centre, axis=1)
+    spread = max(float(np.median(dist[ref])), CHROMA_SPREAD_MIN)
+    if len(sure) < MIN_REFERENCES:
+        return dist / spread, np.zeros(len(c)), np.zeros(len(c))
+    way = np.median(c[sure], axis=0) - centre
+    along = (c - centre) @ way / max(float(way @ way), 1e-12)
+    return dist / spread, np.linalg.norm(c - (centre + way), axis=1) / spread, np.clip(along, -3.0, 3.0)
 
 
 def settle_features(feats: np.ndarray, norm: np.ndarray, p_model: np.ndarray, p_tile: np.ndarray,
@@ -46,7 +78,8 @@ def settle_features(feats: np.ndarray, norm: np.ndarray, p_model: np.ndarray, p_
     ``p_model`` / ``p_tile``: the occupancy model's P(tile) before / after the colour vote and premium rule;
     ``vote``: the colour vote (225 int, -1/0/+1); ``glare``: glare share per square (225 floats 0..1);
     ``sharpness``: the frame's (:func:`kiosk.vision.quality.sharpness`). With the share of the frame's lettered
-    tiles whose letter the network doubts, it tells the model how far to trust this frame's clues.
+    tiles whose letter the network doubts, it tells the model how far to trust this frame's clues; with
+    :func:`chroma_contrast`, where the square's hue stands between the frame's empty squares and its tiles.
     """
     sure = [sq for sq, q in preds.items() if q.p_letter >= SURE_LETTER_P and p_model[sq] > 0.5]
     if len(sure) >= MIN_REFERENCES:
@@ -62,6 +95,9 @@ def settle_features(feats: np.ndarray, norm: np.ndarray, p_model: np.ndarray, p_
     lettered = [q.letter_given_tile for q in preds.values() if q.p_tile > 0.5 and q.p_blank < q.p_tile / 2]
     doubtful = sum(v < 0.7 for v in lettered) / len(lettered) if lettered else 0.0
     frame = [math.log1p(max(sharpness, 0.0)), doubtful]
+    tile_like = np.maximum(p_model, p_tile) >= 0.5
+    tile_like[[k for k, v in preds.items() if v.p_tile >= 0.5]] = True
+    z_empty, z_tile, along = chroma_contrast(feats, sure, tile_like)
     sq = np.asarray(squares, np.intp)
     q = [preds[int(k)] for k in sq]
     p_tile_net = np.array([v.p_tile for v in q], np.float64)
@@ -73,6 +109,7 @@ def settle_features(feats: np.ndarray, norm: np.ndarray, p_model: np.ndarray, p_
         to_ref[sq], to_ref_chroma[sq], to_ref[sq] / spread, np.full(len(sq), known), glare[sq].astype(np.float64),
         *[(premium == c).astype(np.float64) for c in _CLASSES[1:]],
         feats[sq].astype(np.float64), np.tile(frame, (len(sq), 1)),
+        np.log1p(z_empty[sq]), np.log1p(z_tile[sq]), along[sq],
     ]).astype(np.float32) if len(sq) else np.zeros((0, N_FEATURES), np.float32)
     if x.shape[1] != N_FEATURES:
         raise AssertionError(f"settle features: {x.shape[1]} columns, expected {N_FEATURES}")

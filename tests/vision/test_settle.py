@@ -11,6 +11,7 @@ from kiosk.vision.mlp import Classifier, ModelError
 from kiosk.vision.occupancy import features, normalised_colour
 from kiosk.vision.reader import BoardReader, default_settle_model
 from kiosk.vision.settle import N_FEATURES, SettleModel
+from shared_data import benchmark_frame, needs_shared
 
 BOARD_BGR = (150.0, 185.0, 205.0)    # a beige board
 TILE_BGR = (120.0, 170.0, 215.0)     # wooden tiles, not far from it
@@ -72,3 +73,41 @@ def test_reader_keeps_the_settle_rows_it_decided_on():
     occupied = {sq for sq in range(225) if "".join(frame.truth)[sq] != "."}
     assert occupied <= set(squares)                      # every tile was looked at by the network
     assert reading.grid() == frame.truth
+
+
+def test_chroma_contrast_tells_a_shaded_tile_from_a_shaded_square():
+    """A wooden tile in shade is as dark as the board but keeps the tiles' hue; a shaded empty square keeps
+    (nearly) the board's: the blank sits at the sure tiles' hue, the shaded square far from it."""
+    from kiosk.vision.settle import chroma_contrast
+
+    rng = np.random.default_rng(5)
+    stats, tiles = _crowded_stats(0.3)
+    colour = stats.colour.astype(np.float64) * rng.normal(1.0, 0.003, (225, 3))   # sensor noise
+    plain = np.flatnonzero((PREMIUM_CLASSES == ".") & ~tiles)
+    shaded_tile, shaded_empty = int(plain[10]), int(plain[20])
+    colour[shaded_tile] = np.array(TILE_BGR) * 0.8      # a blank in shade: the board's brightness, the tiles' hue
+    colour[shaded_empty] *= 0.8                         # an empty square in the same shade
+    stats = CellStats(colour.astype(np.float32), stats.texture, stats.edges, stats.seen)
+    f = features(stats)
+    sure = np.flatnonzero(tiles).tolist()
+    tile_like = tiles.copy()
+    z_empty, z_tile, along = chroma_contrast(f, sure, tile_like)
+    assert z_empty[shaded_tile] > 2 * z_empty[shaded_empty] > 0      # both moved, the blank twice as far
+    assert abs(along[shaded_tile] - 1.0) < 0.1 and along[shaded_empty] < 0.5   # the blank sits at the tiles' hue
+    assert z_tile[shaded_tile] < 1 < 10 < z_tile[shaded_empty]
+    # the tiles' hue is unknown without MIN_REFERENCES sure tiles: the distance to the empty squares stays
+    z_alone, z_tile0, along0 = chroma_contrast(f, sure[:2], tile_like)
+    assert np.allclose(z_alone[shaded_tile], z_empty[shaded_tile], rtol=0.2)
+    assert not z_tile0.any() and not along0.any()
+
+
+@needs_shared
+def test_a_wooden_blank_in_shade_on_the_beige_board_reads_blank():
+    """Benchmark frame 49 ("typical"): a wooden blank at D3 under body shadow is as bright as the beige board; the
+    grey crop leaves the square network unsure (P(tile) 0.55) and the occupancy model calls it empty (0.33).
+    Its hue, measured in the spread of the frame's empty squares, is the tiles' (chroma_contrast): the settle
+    model reads it blank (it was '#', 'tile or empty?'), and the whole board reads exactly."""
+    fr, tile_set = benchmark_frame("typical", 49)
+    reading = BoardReader(tile_set).read(fr.image)
+    assert fr.truth[2][3] == "?"
+    assert reading.grid() == fr.truth
