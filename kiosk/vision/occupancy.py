@@ -81,7 +81,8 @@ def features(stats: CellStats, norm: np.ndarray | None = None, known_tiles: np.n
     """Per-square feature matrix (225 x N_FEATURES float32) for the occupancy model. ``norm``: the
     :func:`normalised_colour` of ``stats`` (with the same ``known_tiles`` and ``hidden``) when already
     computed; ``known_tiles`` (225 bool): squares known to hold a tile (letters read surely), left out of the
-    empty squares' references and taken as tiles for this frame's tile colour; ``hidden`` (225 bool): squares a
+    empty squares' references (a class keeps even a single square that is neither known nor hidden as its
+    reference) and taken as tiles for this frame's tile colour; ``hidden`` (225 bool): squares a
     hand hides, left out of both (a hand over half of a premium class would set that class's colour)."""
     plain = PREMIUM_CLASSES == "."
     known = _left_out(known_tiles, None)
@@ -102,7 +103,9 @@ def features(stats: CellStats, norm: np.ndarray | None = None, known_tiles: np.n
     tile_colour = np.median(norm[tile_like], axis=0) if tile_like.sum() >= 3 else None
     for c in np.unique(PREMIUM_CLASSES):
         m = c == PREMIUM_CLASSES
-        keep = next((k for k in (m & ~out, m & ~hide) if k.sum() >= 3), m)
+        # the class's squares neither known tiles nor hidden; of a class all but covered by known tiles (7 of the
+        # 8 triple-word squares late in a game) the one or two left, rather than the known tiles' colour
+        keep = next((k for k, n in ((m & ~out, 3), (m & ~out, 1), (m & ~hide, 3)) if k.sum() >= n), m)
         if c != "." and tile_colour is not None:
             far = keep & (np.linalg.norm(norm - tile_colour, axis=1) > 0.2)
             if far.sum() >= 3:

@@ -47,6 +47,31 @@ def test_known_tiles_are_left_out_of_the_empty_squares_colour():
     assert np.all(f[tiles, 14] < 0.02)                   # the tiles' own colour is this frame's tile colour
 
 
+def test_a_class_all_but_covered_keeps_its_last_empty_square_as_reference():
+    """Late in a game 7 of the 8 triple-word squares hold tiles the network is sure of: the class's empty
+    colour is its one square left, not the median of its 8 (the tiles' colour, against which a tile there
+    looked like an empty triple-word square). Benchmark frame 123 ("typical"): a T at A15 read '#'."""
+    tws = np.flatnonzero(PREMIUM_CLASSES == "T")
+    stats, _ = _crowded_stats(0.0)
+    colour = stats.colour.copy()
+    colour[tws] = (60.0, 60.0, 200.0)                   # red triple-word squares
+    tiles = np.zeros(225, bool)
+    tiles[tws[1:]] = True                               # all but the first covered by black tournament tiles
+    colour[tiles] = (40.0, 40.0, 40.0)
+    stats = CellStats(colour, stats.texture, stats.edges, stats.seen)
+    f = features(stats, known_tiles=tiles)
+    assert f[tws[0], 3] < 0.02                          # the bare one is its class's empty colour
+    assert np.all(f[tws[1:], 3] > 0.5)                  # the tiles differ from it
+
+
+@needs_shared
+def test_a_late_game_tile_on_a_covered_premium_class_is_read():
+    fr, tile_set = benchmark_frame("typical", 123)
+    reading = BoardReader(tile_set).read(fr.image)
+    assert fr.truth[14][0] == "T"
+    assert reading.grid() == fr.truth
+
+
 def test_shipped_settle_model_loads_and_rejects_a_wrong_one():
     model = default_settle_model()
     assert model.net.n_features == N_FEATURES
