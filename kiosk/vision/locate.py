@@ -3,7 +3,8 @@
 Three ways, in the reader's order of preference:
 
 * :func:`from_corners` -- given the grid's outer corners (A1, O1, O15, A15) in image px, then refined on the
-  printed grid lines (so a rough quad, e.g. the board's outer edge, is enough);
+  printed grid lines (so a rough quad, e.g. the board's outer edge, is enough; corners the lines confirm are
+  never moved by whole squares);
 * :func:`find_markers` -- the four ArUco markers (``DICT_4X4_50``, ids 0..3) beside the grid corners;
 * :func:`find_grid` -- marker-less fall-back: the board's grid lines (dark lines on a coloured board, or light
   lines on a beige one), searched from a rough quad (default: the whole frame).
@@ -330,12 +331,17 @@ def _gray(image: np.ndarray) -> np.ndarray:
 SEARCH_MAX_SIDE_PX = 1000  # the grid is searched on a copy at most this big (the canvas is 660 px anyway)
 
 
-def _search_then_polish(image: np.ndarray, h0: np.ndarray) -> np.ndarray | None:
+def _reduced(image: np.ndarray, h0: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(image at most SEARCH_MAX_SIDE_PX on its long side, ``h0`` for it, the scale matrix: full px -> reduced)."""
     scale = min(1.0, SEARCH_MAX_SIDE_PX / max(image.shape[:2]))
     s = np.diag([scale, scale, 1.0])
     if scale < 1.0:
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    h0 = h0 @ np.linalg.inv(s)          # homography of the reduced image
+    return image, h0 @ np.linalg.inv(s), s
+
+
+def _search_then_polish(image: np.ndarray, h0: np.ndarray) -> np.ndarray | None:
+    image, h0, s = _reduced(image, h0)
     gray = _gray(image)
     first = refine_grid(gray, h0, search=True)
     if first is None:
@@ -347,18 +353,45 @@ def _search_then_polish(image: np.ndarray, h0: np.ndarray) -> np.ndarray | None:
     return best @ s
 
 
+def _polish(image: np.ndarray, h0: np.ndarray) -> np.ndarray | None:
+    """Only the local pass of :func:`refine_grid` from ``h0`` (full-size px), or None when the printed lines are
+    not found within a third of a square of where ``h0`` puts them."""
+    image, h0, s = _reduced(image, h0)
+    local = refine_grid(_gray(image), h0, search=False)
+    return None if local is None else local @ s
+
+
+CORNER_SLIP_SQUARES = 0.75  # a searched grid this far (squares) from given corners the lines confirm has slipped
+
+
+def _corner_shift_squares(h_a: np.ndarray, h_b: np.ndarray) -> float:
+    """Largest distance between the grid corners two homographies put in the image, in squares (of ``h_a``)."""
+    a, b = grid_corners_in_image(h_a), grid_corners_in_image(h_b)
+    square = float(np.linalg.norm(a[1] - a[0]) + np.linalg.norm(a[2] - a[3])) / (2 * SIZE)
+    return float(np.linalg.norm(a - b, axis=1).max()) / max(square, 1e-6)
+
+
 def from_corners(image: np.ndarray, corners: np.ndarray, refine: bool = True) -> np.ndarray:
     """Homography from given grid corners (A1, O1, O15, A15 image px), refined on grid lines when possible.
 
-    ``image``: BGR (H x W x 3) or grey uint8. The refinement may move the corners (e.g. when the given quad is
-    the board's outer edge); if it finds no grid the given corners are used as they are.
-    Raises ValueError for malformed corners.
+    ``image``: BGR (H x W x 3) or grey uint8. The grid is searched from the given quad (which may be rough: the
+    search may move the corners, e.g. when the quad is the board's outer edge) and, beside that, polished
+    locally where the quad says it is. When the printed lines confirm the given corners (the local polish finds
+    all 16 lines within a third of a square) and the search ends CORNER_SLIP_SQUARES or more away from them, the
+    search has slipped by whole squares (a board's border lines, pale premium colours) and the polished corners
+    are used; if neither finds a grid the given corners are used as they are. Raises ValueError for malformed
+    corners.
     """
     h = homography_from_grid_corners(corners)
     if not refine:
         return h
-    better = _search_then_polish(image, h)
-    return h if better is None else better
+    searched = _search_then_polish(image, h)
+    if searched is not None and _corner_shift_squares(h, searched) < CORNER_SLIP_SQUARES:
+        return searched
+    local = _polish(image, h)
+    if local is not None:
+        return local
+    return h if searched is None else searched
 
 
 def find_grid(image: np.ndarray, quad: np.ndarray | None = None) -> np.ndarray | None:
