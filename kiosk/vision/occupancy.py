@@ -16,6 +16,8 @@ from kiosk.vision.geometry import SIZE
 from kiosk.vision.mlp import Classifier, ModelError
 
 N_FEATURES = 16
+HUE_CHANGE = slice(4, 7)   # feature columns: the chromatic part of a square's colour change against its class
+HUE = slice(7, 10)         # feature columns: a square's chroma relative to the plain squares (class-independent)
 MIN_TILE_SEPARATION = 0.6  # log-colour distance between tiles and plain squares for the colour vote
 _EPS_FRACTION = 0.35
 FIT_MIN_SQUARES = 12       # plain squares needed to fit the light (6 coefficients per channel, with outliers)
@@ -105,7 +107,8 @@ def features(stats: CellStats, norm: np.ndarray | None = None, known_tiles: np.n
         m = c == PREMIUM_CLASSES
         # the class's squares neither known tiles nor hidden; of a class all but covered by known tiles (7 of the
         # 8 triple-word squares late in a game) the one or two left, rather than the known tiles' colour
-        keep = next((k for k, n in ((m & ~out, 3), (m & ~out, 1), (m & ~hide, 3)) if k.sum() >= n), m)
+        bare = m & ~out
+        keep = next((k for k, n in ((bare, 3), (bare, 1), (m & ~hide, 3)) if k.sum() >= n), m)
         if c != "." and tile_colour is not None:
             far = keep & (np.linalg.norm(norm - tile_colour, axis=1) > 0.2)
             if far.sum() >= 3:

@@ -23,11 +23,13 @@ import numpy as np
 
 from kiosk.vision.cells import PREMIUM_CLASSES
 from kiosk.vision.mlp import Classifier, ModelError
+from kiosk.vision.occupancy import FIT_MIN_SQUARES, HUE, HUE_CHANGE
 from kiosk.vision.squarenet import SquarePrediction
 
 SURE_LETTER_P = 0.95      # the network's P(letter) at or above which a tile's colour is a reference
 MIN_REFERENCES = 3        # sure letters needed for a tile colour
 CHROMA_SPREAD_MIN = 0.003  # floor of the empty squares' hue spread (log-colour units) in chroma_contrast
+HUE_WAY_MIN = 3.0          # spreads between the board's and the tiles' chroma for a square's place between them
 _CLASSES = (".", "d", "t", "D", "T")   # plain, DLS, TLS, DWS, TWS (see kiosk/data layout)
 N_FEATURES = 36
 
@@ -38,33 +40,41 @@ def _logit(p: np.ndarray | float, lim: float = 9.0) -> np.ndarray:
 
 
 def chroma_contrast(feats: np.ndarray, sure: list[int], tile_like: np.ndarray
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """How each square's hue stands against this frame's empty squares: (z_empty, z_tile, along), 225 floats each.
+                    ) -> tuple[np.ndarray, np.ndarray, float]:
+    """How each square's hue stands against this frame's empty squares: (z_empty 225 floats, along 225 floats,
+    spread float).
 
-    ``feats``: the occupancy features (225 x 16; columns 4..6 are the square's chromatic change against an empty
-    square of its premium class, brightness left out); ``sure``: squares holding a letter the network is sure
-    of; ``tile_like`` (225 bool): squares any opinion calls more likely a tile, left out of the empty reference.
-    ``z_empty``: distance from the median hue change of the plain squares that are neither (the frame's empty
-    squares), in units of their own median distance (at least CHROMA_SPREAD_MIN); ``z_tile``: distance from the
-    sure tiles' median hue change in the same units (0 without MIN_REFERENCES sure tiles); ``along``: position
-    on the line from the empty hue (0) to the sure tiles' hue (1), clipped to -3..3 (0 without them). Within
-    one frame empty squares agree on hue to a few thousandths even under a shadow, so a tile of the board's
-    brightness (a wooden blank on a beige board in shade) still stands out by tens of spreads.
+    ``feats``: the occupancy features (225 x 16, :func:`kiosk.vision.occupancy.features`); ``sure``: square
+    indices (0..224) holding a letter the network is sure of; ``tile_like`` (225 bool): squares any opinion calls
+    more likely a tile. The reference is the plain squares that are neither (the frame's empty squares; with
+    fewer than FIT_MIN_SQUARES of them, leaving out less: only the sure letters, then nothing).
+
+    ``spread``: the reference squares' median distance from their median hue change (columns HUE_CHANGE: the
+    chromatic part of a square's change against an empty square of its own class, so an empty premium square
+    is near 0 too), at least CHROMA_SPREAD_MIN log-colour units. ``z_empty``: each square's distance from that
+    median in spreads. ``along``: where the square's chroma (columns HUE, class-independent, so a tile on any
+    square is at the tiles' chroma) lies on the line from the reference squares' chroma (0) to the sure
+    tiles' (1), clipped to -3..3; 0 for all without MIN_REFERENCES sure tiles or when the tiles' chroma is
+    within HUE_WAY_MIN spreads of the board's (no line to lie on). Within one frame empty squares agree on hue
+    to a few thousandths even in shade, so a tile as bright as the board (a wooden blank on a beige board in
+    shade) still stands tens of spreads away.
     """
-    c = feats[:, 4:7].astype(np.float64)
+    change = feats[:, HUE_CHANGE].astype(np.float64)
     plain = PREMIUM_CLASSES == "."
-    ref = plain & ~tile_like
-    ref[sure] = False
-    if ref.sum() < MIN_REFERENCES:
-        ref = plain
-    centre = np.median(c[ref], axis=0)
-    dist = np.linalg.norm(c - centre, axis=1)
-    spread = max(float(np.median(dist[ref])), CHROMA_SPREAD_MIN)
-    if len(sure) < MIN_REFERENCES:
-        return dist / spread, np.zeros(len(c)), np.zeros(len(c))
-    way = np.median(c[sure], axis=0) - centre
-    along = (c - centre) @ way / max(float(way @ way), 1e-12)
-    return dist / spread, np.linalg.norm(c - (centre + way), axis=1) / spread, np.clip(along, -3.0, 3.0)
+    not_sure = plain.copy()
+    not_sure[sure] = False
+    ref = next((r for r in (not_sure & ~tile_like, not_sure) if r.sum() >= FIT_MIN_SQUARES), plain)
+    centre = np.median(change[ref], axis=0)
+    z = np.linalg.norm(change - centre, axis=1)
+    spread = max(float(np.median(z[ref])), CHROMA_SPREAD_MIN)
+    along = np.zeros(len(feats))
+    if len(sure) >= MIN_REFERENCES:
+        hue = feats[:, HUE].astype(np.float64)
+        board = np.median(hue[ref], axis=0)
+        way = np.median(hue[sure], axis=0) - board
+        if float(np.linalg.norm(way)) >= HUE_WAY_MIN * spread:
+            along = np.clip((hue - board) @ way / float(way @ way), -3.0, 3.0)
+    return z / spread, along, spread
 
 
 def settle_features(feats: np.ndarray, norm: np.ndarray, p_model: np.ndarray, p_tile: np.ndarray,
@@ -78,8 +88,10 @@ def settle_features(feats: np.ndarray, norm: np.ndarray, p_model: np.ndarray, p_
     ``p_model`` / ``p_tile``: the occupancy model's P(tile) before / after the colour vote and premium rule;
     ``vote``: the colour vote (225 int, -1/0/+1); ``glare``: glare share per square (225 floats 0..1);
     ``sharpness``: the frame's (:func:`kiosk.vision.quality.sharpness`). With the share of the frame's lettered
-    tiles whose letter the network doubts, it tells the model how far to trust this frame's clues; with
-    :func:`chroma_contrast`, where the square's hue stands between the frame's empty squares and its tiles.
+    tiles whose letter the network doubts, it tells the model how far to trust this frame's clues. The last three
+    columns place the square's hue between the frame's empty squares and its tiles (:func:`chroma_contrast`):
+    log(1 + its distance from the empty squares' hue change, in their spread), log(1 + its chroma's distance
+    from the sure tiles', in the same spread; 0 without them) and its place on the line between the two.
     """
     sure = [sq for sq, q in preds.items() if q.p_letter >= SURE_LETTER_P and p_model[sq] > 0.5]
     if len(sure) >= MIN_REFERENCES:
@@ -97,7 +109,8 @@ def settle_features(feats: np.ndarray, norm: np.ndarray, p_model: np.ndarray, p_
     frame = [math.log1p(max(sharpness, 0.0)), doubtful]
     tile_like = np.maximum(p_model, p_tile) >= 0.5
     tile_like[[k for k, v in preds.items() if v.p_tile >= 0.5]] = True
-    z_empty, z_tile, along = chroma_contrast(feats, sure, tile_like)
+    z_empty, along, hue_spread = chroma_contrast(feats, sure, tile_like)
+    z_tile = to_ref_chroma / hue_spread if known else np.zeros(len(norm))   # from the sure tiles' chroma
     sq = np.asarray(squares, np.intp)
     q = [preds[int(k)] for k in sq]
     p_tile_net = np.array([v.p_tile for v in q], np.float64)

@@ -10,7 +10,7 @@ from kiosk.vision.cells import PREMIUM_CLASSES, CellStats
 from kiosk.vision.mlp import Classifier, ModelError
 from kiosk.vision.occupancy import features, normalised_colour
 from kiosk.vision.reader import BoardReader, default_settle_model
-from kiosk.vision.settle import N_FEATURES, SettleModel
+from kiosk.vision.settle import CHROMA_SPREAD_MIN, N_FEATURES, SettleModel, chroma_contrast
 from shared_data import benchmark_frame, needs_shared
 
 BOARD_BGR = (150.0, 185.0, 205.0)    # a beige board
@@ -66,6 +66,8 @@ def test_a_class_all_but_covered_keeps_its_last_empty_square_as_reference():
 
 @needs_shared
 def test_a_late_game_tile_on_a_covered_premium_class_is_read():
+    """Benchmark frame 123 ("typical"): 7 of the 8 triple-word squares hold tiles; the T at A15 read '#' (the
+    class's empty colour was the tiles' colour: occupancy P(tile) 0.01). The whole board now reads exactly."""
     fr, tile_set = benchmark_frame("typical", 123)
     reading = BoardReader(tile_set).read(fr.image)
     assert fr.truth[14][0] == "T"
@@ -100,30 +102,52 @@ def test_reader_keeps_the_settle_rows_it_decided_on():
     assert reading.grid() == frame.truth
 
 
-def test_chroma_contrast_tells_a_shaded_tile_from_a_shaded_square():
-    """A wooden tile in shade is as dark as the board but keeps the tiles' hue; a shaded empty square keeps
-    (nearly) the board's: the blank sits at the sure tiles' hue, the shaded square far from it."""
-    from kiosk.vision.settle import chroma_contrast
-
+def _shaded_frame(tile_bgr: tuple[float, float, float] = TILE_BGR) -> tuple[np.ndarray, np.ndarray, dict[str, int]]:
+    """Occupancy features of a board 30% covered by tiles of colour ``tile_bgr`` (sensor noise 0.3%), with a
+    blank in shade (the board's brightness, the tiles' hue), an empty square in the same shade, and a tile on a
+    red triple-word square. Returns (features 225 x 16, the lettered tiles 225 bool, named squares)."""
     rng = np.random.default_rng(5)
     stats, tiles = _crowded_stats(0.3)
-    colour = stats.colour.astype(np.float64) * rng.normal(1.0, 0.003, (225, 3))   # sensor noise
-    plain = np.flatnonzero((PREMIUM_CLASSES == ".") & ~tiles)
-    shaded_tile, shaded_empty = int(plain[10]), int(plain[20])
-    colour[shaded_tile] = np.array(TILE_BGR) * 0.8      # a blank in shade: the board's brightness, the tiles' hue
-    colour[shaded_empty] *= 0.8                         # an empty square in the same shade
+    light = 1.0 - 0.25 * (np.arange(225) % 15) / 14.0          # as _crowded_stats: falling off to one side
+    colour = np.where(tiles[:, None], tile_bgr, BOARD_BGR) * light[:, None] * rng.normal(1.0, 0.003, (225, 3))
+    bare = np.flatnonzero((PREMIUM_CLASSES == ".") & ~tiles)
+    tws = np.flatnonzero(PREMIUM_CLASSES == "T")
+    at = {"shaded_blank": int(bare[10]), "shaded_empty": int(bare[20]), "tile_on_tws": int(tws[0]),
+          "empty_tws": int(tws[1])}
+    colour[tws] = (60.0, 60.0, 200.0)
+    colour[at["shaded_blank"]] = np.array(tile_bgr) * 0.8
+    colour[at["shaded_empty"]] *= 0.8
+    colour[at["tile_on_tws"]] = tile_bgr
+    tiles = tiles.copy()
+    tiles[at["tile_on_tws"]] = True
     stats = CellStats(colour.astype(np.float32), stats.texture, stats.edges, stats.seen)
-    f = features(stats)
+    return features(stats, known_tiles=tiles), tiles, at
+
+
+def test_chroma_contrast_places_a_shaded_blank_at_the_tiles_hue():
+    """A wooden blank in shade is as dark as the board but keeps the tiles' hue; an empty square in the same
+    shade keeps (nearly) the board's. A tile on a red triple-word square is at the tiles' chroma too (the line
+    is measured on chroma against the plain squares, not against the square's own class)."""
+    f, tiles, at = _shaded_frame()
     sure = np.flatnonzero(tiles).tolist()
-    tile_like = tiles.copy()
-    z_empty, z_tile, along = chroma_contrast(f, sure, tile_like)
-    assert z_empty[shaded_tile] > 2 * z_empty[shaded_empty] > 0      # both moved, the blank twice as far
-    assert abs(along[shaded_tile] - 1.0) < 0.1 and along[shaded_empty] < 0.5   # the blank sits at the tiles' hue
-    assert z_tile[shaded_tile] < 1 < 10 < z_tile[shaded_empty]
-    # the tiles' hue is unknown without MIN_REFERENCES sure tiles: the distance to the empty squares stays
-    z_alone, z_tile0, along0 = chroma_contrast(f, sure[:2], tile_like)
-    assert np.allclose(z_alone[shaded_tile], z_empty[shaded_tile], rtol=0.2)
-    assert not z_tile0.any() and not along0.any()
+    z_empty, along, spread = chroma_contrast(f, sure, tiles)
+    assert CHROMA_SPREAD_MIN <= spread < 0.02
+    assert z_empty[at["shaded_blank"]] > 2 * z_empty[at["shaded_empty"]] > 0   # both moved, the blank twice as far
+    assert abs(along[at["shaded_blank"]] - 1.0) < 0.1 and along[at["shaded_empty"]] < 0.5
+    assert abs(along[at["tile_on_tws"]] - 1.0) < 0.1 and abs(along[at["empty_tws"]] - 1.0) > 0.5
+    # without MIN_REFERENCES sure tiles there is no line: z_empty alone (its reference keeps leaving the tiles out)
+    z_alone, along0, _ = chroma_contrast(f, sure[:2], tiles)
+    assert np.allclose(z_alone, z_empty) and not along0.any()
+
+
+def test_chroma_contrast_without_a_hue_between_board_and_tiles():
+    """Tiles of the board's own colour: no line to place a square on (``along`` 0, not noise stretched to
+    +-3). With every square called tile-like the reference leaves out less instead of failing."""
+    f, tiles, _ = _shaded_frame(tile_bgr=BOARD_BGR)
+    _, along, _ = chroma_contrast(f, np.flatnonzero(tiles).tolist(), tiles)
+    assert not along.any()
+    z_empty, _, spread = chroma_contrast(f, [], np.ones(225, bool))
+    assert np.isfinite(z_empty).all() and spread >= CHROMA_SPREAD_MIN
 
 
 @needs_shared
