@@ -15,7 +15,7 @@ import numpy as np
 
 from calibration import CalibrationError
 from kiosk.vision.geometry import DEFAULT_GEOMETRY, SIZE, WARP_SIZE_PX, BoardGeometry, warp_grid_corners
-from kiosk.vision.locate import find_markers, from_corners, grid_corners_in_image
+from kiosk.vision.locate import corners_problem, find_markers, from_corners, grid_corners_in_image
 
 CORNER_NAMES = ("A1 (top-left)", "O1 (top-right)", "O15 (bottom-right)", "A15 (bottom-left)")
 
@@ -45,14 +45,10 @@ def _gray(image: np.ndarray) -> np.ndarray:
 
 
 def _check_quad(corners: np.ndarray, image: np.ndarray) -> None:
-    h, w = image.shape[:2]
-    area = cv2.contourArea(corners.astype(np.float32))
-    if area < 0.02 * w * h:
-        raise CalibrationError(f"the board covers only {100 * area / (w * h):.1f} % of the frame; move the camera "
-                               "closer or check the corners")
-    signed = sum(corners[i, 0] * corners[(i + 1) % 4, 1] - corners[(i + 1) % 4, 0] * corners[i, 1] for i in range(4))
-    if signed <= 0 or not cv2.isContourConvex(corners.astype(np.float32).reshape(-1, 1, 2)):
-        raise CalibrationError("the corners must go A1, O1, O15, A15 clockwise around a convex board")
+    problem = corners_problem(corners, image.shape)
+    if problem is not None:
+        raise CalibrationError(f"{problem}; move the camera closer or check the corners"
+                               if "covers only" in problem else problem)
 
 
 def _with_intrinsics(pose: BoardPose, geometry: BoardGeometry, K: np.ndarray | None,

@@ -20,7 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG ...)")
     parser.add_argument("--calibration", metavar="FILE", help="calibration profile (JSON) to use")
     parser.add_argument("--corners", metavar="'x,y x,y x,y x,y'",
-                        help="the grid's outer corners in image px: A1, O1, O15, A15 (may be rough)")
+                        help="the grid's outer corners in image px: A1, O1, O15, A15, clockwise as seen in the "
+                             "image (may be rough: they are refined on the grid lines; corners that cannot be the "
+                             "grid, mirrored, tiny or mostly outside the image, are refused)")
     parser.add_argument("--tiles", choices=("english", "german"), default=None,
                         help="tile set (default: the profile's, else english)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of grids")
@@ -60,7 +62,11 @@ def _imread(path: str):  # -> np.ndarray | str (error)
         return f"cannot open: {exc.strerror or exc}"
     if data.size == 0:
         return "empty file"
-    img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    try:
+        img = cv2.imdecode(data, cv2.IMREAD_COLOR)
+    except cv2.error as exc:    # e.g. a header claiming more pixels than OpenCV's decoder allows
+        why = (str(exc).split("error:", 1)[-1].strip().splitlines() or ["decoding failed"])[0]
+        return f"not a readable image (OpenCV: {why})"
     if img is None:
         return "not a readable image (unknown format or corrupt data)"
     return img

@@ -78,3 +78,48 @@ def test_reader_cli_frame_without_a_board_is_reported_and_fails(capsys, tmp_path
     assert rc == 1 and "tiny.png: no board read: frame too small (10x10 px)" in err
     rows = out.splitlines()
     assert len(rows) == 16 and all(r == "#" * 15 for r in rows[:15]) and "()" not in rows[15]
+
+
+def _png_claiming(width: int, height: int) -> bytes:
+    """A tiny PNG whose header claims ``width`` x ``height`` px (a decompression bomb's header)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0")) + chunk(b"IEND", b"")
+
+
+def test_reader_cli_an_image_too_large_to_decode_is_reported_and_the_others_read(board_png, capsys, tmp_path):
+    """OpenCV refuses to decode a header of 50000 x 50000 px with an exception (not None): it ended the whole
+    batch with a traceback, and with --json printed nothing at all."""
+    import json
+    path, truth = board_png
+    bomb = tmp_path / "bomb.png"
+    bomb.write_bytes(_png_claiming(50000, 50000))
+    rc = main(["read-board", str(bomb), str(path), "--json"])
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    assert rc == 1 and "bomb.png: not a readable image (OpenCV:" in err and "Traceback" not in err
+    assert "not a readable image" in data[0]["error"] and data[1]["grid"] == truth
+
+
+@pytest.mark.parametrize("corners, message", [
+    ("{A15} {O15} {O1} {A1}", "clockwise"),                      # the board's mirror image
+    ("{A1} {A15} {O15} {O1}", "clockwise"),                      # counter-clockwise
+    ("10,10 13,10 13,13 10,13", "covers only 0.0 %"),            # a few px
+    ("100000,100000 100900,100000 100900,100900 100000,100900", "100 % of the grid outside"),
+    ("0,0 500,500 1000,1000 0,1000", "clockwise"),               # three corners on a line
+])
+def test_reader_cli_corners_that_cannot_be_the_grid_are_refused(board_png, capsys, corners, message):
+    """Corners in the wrong order read the board mirrored, a tiny quad read an empty board 'blurred', corners
+    far outside read it all '.' with no doubt: each is now refused, naming why, and the image fails. (The
+    corners are the fixture's: the same seed and size render the same camera.)"""
+    path, _ = board_png
+    fr = render_board(Board.from_rows(["..............."] * 15), seed=5, level="easy", size=(1014, 760))
+    at = dict(zip(("A1", "O1", "O15", "A15"), (f"{x:.0f},{y:.0f}" for x, y in fr.grid_corners_px)))
+    rc = main(["read-board", str(path), "--corners", corners.format(**at)])
+    out, err = capsys.readouterr()
+    assert rc == 1 and "no board read: bad corners: " in err and message in err and "Traceback" not in err
+    assert out.splitlines()[:15] == ["#" * 15] * 15
