@@ -39,14 +39,14 @@ def _say(text: str) -> None:
 
 
 def _read_image(path: Path) -> Any:
-    import cv2
+    from kiosk.vision.images import ImageError, read_image
 
     if not path.is_file():
         raise CalibrationError(f"{path}: no such image")
-    img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    if img is None:
-        raise CalibrationError(f"{path}: not a readable image")
-    return img
+    try:
+        return read_image(path)
+    except ImageError as exc:
+        raise CalibrationError(str(exc)) from None
 
 
 def _frame(args: argparse.Namespace) -> Any:
@@ -112,16 +112,19 @@ def _photos(paths: list[Path]) -> list[Path]:
 
 
 def cmd_intrinsics(args: argparse.Namespace) -> int:
-    import cv2
-
     from calibration.intrinsics import calibrate_intrinsics, report_image
+    from kiosk.vision.images import ImageError, read_image
 
     paths = _photos(args.photos)
 
     def photos() -> Any:
         for i, p in enumerate(paths, 1):
             _say(f"[{i}/{len(paths)}] {p.name}")
-            yield p.name, cv2.imread(str(p), cv2.IMREAD_COLOR)
+            try:
+                yield p.name, read_image(p)
+            except ImageError as exc:
+                _say(f"  {exc}")
+                yield p.name, None     # calibrate_intrinsics lists it as rejected
 
     result = calibrate_intrinsics(photos(), args.pattern, args.square_mm, args.max_rms, progress=lambda s: _say("  " + s))
     k = result.K
@@ -132,7 +135,7 @@ def cmd_intrinsics(args: argparse.Namespace) -> int:
         print(f"  not used: {name}: {why}")
     if args.report:
         first = next(iter(result.corners))
-        _write_png(args.report, report_image(result, cv2.imread(str(next(p for p in paths if p.name == first)))))
+        _write_png(args.report, report_image(result, _read_image(next(p for p in paths if p.name == first))))
     _save(args, "intrinsics", result)
     return 0
 

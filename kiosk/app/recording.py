@@ -206,11 +206,12 @@ class RecordingCamera:
         self._health = HealthTracker("camera", "recording")
 
     def show(self, path: Path) -> None:
-        import cv2
+        from kiosk.vision.images import ImageError, read_image
 
-        img = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if img is None:
-            raise CameraError(f"recorded frame {path} is unreadable")
+        try:
+            img = read_image(path)
+        except ImageError as exc:
+            raise CameraError(f"recorded frame unreadable: {exc}") from None
         self.frame, self.path = img, path
 
     def capture(self) -> tuple[int, np.ndarray]:

@@ -52,28 +52,9 @@ def parse_corners(text: str):  # -> np.ndarray (4x2 float32)
     return a
 
 
-def _imread(path: str):  # -> np.ndarray | str (error)
-    import cv2
-    import numpy as np
-
-    try:
-        data = np.fromfile(path, np.uint8)
-    except OSError as exc:
-        return f"cannot open: {exc.strerror or exc}"
-    if data.size == 0:
-        return "empty file"
-    try:
-        img = cv2.imdecode(data, cv2.IMREAD_COLOR)
-    except cv2.error as exc:    # e.g. a header claiming more pixels than OpenCV's decoder allows
-        why = (str(exc).split("error:", 1)[-1].strip().splitlines() or ["decoding failed"])[0]
-        return f"not a readable image (OpenCV: {why})"
-    if img is None:
-        return "not a readable image (unknown format or corrupt data)"
-    return img
-
-
 def run(args: argparse.Namespace) -> int:
     from kiosk.rules.tiles import load_tile_set
+    from kiosk.vision.images import ImageError, read_image
     from kiosk.vision.mlp import ModelError
     from kiosk.vision.profile import ProfileError, load_profile
     from kiosk.vision.reader import BoardReader
@@ -96,12 +77,13 @@ def run(args: argparse.Namespace) -> int:
     failed = 0
     results = []
     for path in args.images:
-        img = _imread(path)
-        if isinstance(img, str):
-            print(f"kiosk read-board: {path}: {img}", file=sys.stderr)
+        try:
+            img = read_image(path)
+        except ImageError as exc:
+            print(f"kiosk read-board: {exc}", file=sys.stderr)
             failed += 1
             if args.json:
-                results.append({"image": path, "error": img})
+                results.append({"image": path, "error": str(exc).removeprefix(f"{path}: ")})
             continue
         reading = reader.read(img, corners)
         grid = reading.grid()

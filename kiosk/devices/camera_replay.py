@@ -49,7 +49,7 @@ class ReplayCamera:
     def capture(self) -> tuple[int, np.ndarray]:
         if self._video is not None:
             return self._capture_video()
-        import cv2
+        from kiosk.vision.images import ImageError, read_image
 
         if self.index >= len(self._files):
             if not self.loop:
@@ -58,10 +58,11 @@ class ReplayCamera:
             self.index = 0
         f = self._files[self.index]
         self.index += 1
-        frame = cv2.imread(str(f), cv2.IMREAD_COLOR)
-        if frame is None:
+        try:
+            frame = read_image(f)
+        except ImageError as exc:
             self._health.count("bad_files")
-            raise CameraError(f"replay image {f} is unreadable")
+            raise CameraError(f"replay image unreadable: {exc}") from None
         self._health.count("frames")
         return monotonic_ms(), check_frame(frame, str(f))
 

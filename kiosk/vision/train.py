@@ -47,6 +47,7 @@ from kiosk.rules.tiles import load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.cells import cell_crop, cell_stats, warp_canvas
 from kiosk.vision.glyphs import build_glyph_classifier, normalise_glyph
+from kiosk.vision.images import read_image
 from kiosk.vision.occupancy import OccupancyModel, features
 from kiosk.vision.profile import CalibrationProfile, ModelRef
 from kiosk.vision.reader import GLYPH_GROW_PX
@@ -127,9 +128,7 @@ def template_samples(folder: Path) -> list[Sample]:
     """Glyphs from letter-template images (``A.png`` ...: light ink on dark, tightly cropped)."""
     out = []
     for f in sorted(folder.glob("*.png")):
-        img = cv2.imdecode(np.fromfile(str(f), np.uint8), cv2.IMREAD_GRAYSCALE)
-        if img is None:
-            raise ValueError(f"{f}: not an image")
+        img = read_image(f, cv2.IMREAD_GRAYSCALE)       # ImageError is a ValueError naming the file
         letter = f.stem.upper()
         padded = cv2.copyMakeBorder(img, 8, 8, 8, 8, cv2.BORDER_CONSTANT, value=0)
         g = normalise_glyph(padded)
@@ -164,9 +163,7 @@ def game_samples(game: Path, first: int) -> tuple[list[tuple[np.ndarray, np.ndar
         truth = _truth(t)
         if len(truth) != 15 or any(len(r) != 15 for r in truth):
             raise ValueError(f"{t}: expected 15 rows of 15 characters")
-        img = cv2.imread(str(f))
-        if img is None:
-            raise ValueError(f"{f}: not an image")
+        img = read_image(f)
         res = frame_samples(img, truth, corners)
         if res:
             occ.append(res[:2])

@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from image_files import png_claiming
 from kiosk.cli import main
 from kiosk.rules.board import Board
 from kiosk.vision.synth import render_board
@@ -80,24 +81,13 @@ def test_reader_cli_frame_without_a_board_is_reported_and_fails(capsys, tmp_path
     assert len(rows) == 16 and all(r == "#" * 15 for r in rows[:15]) and "()" not in rows[15]
 
 
-def _png_claiming(width: int, height: int) -> bytes:
-    """A tiny PNG whose header claims ``width`` x ``height`` px (a decompression bomb's header)."""
-    import struct
-    import zlib
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0")) + chunk(b"IEND", b"")
-
-
 def test_reader_cli_an_image_too_large_to_decode_is_reported_and_the_others_read(board_png, capsys, tmp_path):
     """OpenCV refuses to decode a header of 50000 x 50000 px with an exception (not None): it ended the whole
     batch with a traceback, and with --json printed nothing at all."""
     import json
     path, truth = board_png
     bomb = tmp_path / "bomb.png"
-    bomb.write_bytes(_png_claiming(50000, 50000))
+    bomb.write_bytes(png_claiming(50000, 50000))
     rc = main(["read-board", str(bomb), str(path), "--json"])
     out, err = capsys.readouterr()
     data = json.loads(out)

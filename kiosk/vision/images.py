@@ -1,0 +1,38 @@
+"""Reading image files: one place that turns every way a file can fail to decode into a clear error.
+
+OpenCV signals a bad image two ways: ``None`` (unknown format, corrupt data) and an exception (``cv2.error``,
+e.g. a header claiming more pixels than its decoder allows, ``CV_IO_MAX_IMAGE_PIXELS``: a decompression bomb).
+:func:`read_image` turns both, and a missing or empty file, into :class:`ImageError` naming the file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+
+class ImageError(ValueError):
+    """An image file that cannot be read; the message names the file and why."""
+
+
+def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
+    """The decoded image (uint8: H x W x 3 BGR for ``IMREAD_COLOR``, H x W for ``IMREAD_GRAYSCALE``).
+
+    Reads the bytes itself (any path, non-ASCII names too) and decodes them with OpenCV. Raises ImageError
+    ("PATH: cannot open: ...", "PATH: empty file", "PATH: not a readable image (...)")."""
+    try:
+        data = np.fromfile(str(path), np.uint8)
+    except OSError as exc:
+        raise ImageError(f"{path}: cannot open: {exc.strerror or exc}") from None
+    if data.size == 0:
+        raise ImageError(f"{path}: empty file")
+    try:
+        img = cv2.imdecode(data, flags)
+    except cv2.error as exc:
+        why = (str(exc).split("error:", 1)[-1].strip().splitlines() or ["decoding failed"])[0]
+        raise ImageError(f"{path}: not a readable image (OpenCV: {why})") from None
+    if img is None:
+        raise ImageError(f"{path}: not a readable image (unknown format or corrupt data)")
+    return img

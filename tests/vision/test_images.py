@@ -1,0 +1,54 @@
+"""Every way an image file fails to decode is one clear ImageError naming the file (kiosk.vision.images)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from image_files import png_claiming
+from kiosk.vision.images import ImageError, read_image
+
+
+def test_read_image_reads_colour_and_grey(tmp_path):
+    path = tmp_path / "näme with space.png"
+    cv2.imwrite(str(tmp_path / "x.png"), np.full((6, 8, 3), (10, 20, 30), np.uint8))
+    (tmp_path / "x.png").rename(path)
+    assert read_image(path).shape == (6, 8, 3) and read_image(path)[0, 0].tolist() == [10, 20, 30]
+    assert read_image(path, cv2.IMREAD_GRAYSCALE).shape == (6, 8)
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    (None, "cannot open"),
+    (b"", "empty file"),
+    (b"not an image at all", "unknown format or corrupt data"),
+    (png_claiming(50000, 50000), "(OpenCV: "),        # raised cv2.error through every caller
+])
+def test_read_image_names_the_file_and_why(tmp_path, content, message):
+    path = tmp_path / "frame.png"
+    if content is not None:
+        path.write_bytes(content)
+    with pytest.raises(ImageError, match="frame.png") as err:
+        read_image(path)
+    assert message in str(err.value)
+
+
+def test_every_image_reader_survives_a_decompression_bomb_header(tmp_path, capsys):
+    """The replay camera, the recorded-game camera, the calibration tools and the profile trainer each read
+    images; a header OpenCV refuses raised cv2.error through all of them."""
+    from kiosk.app.recording import RecordingCamera
+    from kiosk.cli import main
+    from kiosk.devices.camera import CameraError
+    from kiosk.devices.camera_replay import ReplayCamera
+    from kiosk.vision.train import template_samples
+
+    bomb = tmp_path / "A.png"
+    bomb.write_bytes(png_claiming(50000, 50000))
+    with pytest.raises(CameraError, match="A.png"):
+        ReplayCamera(tmp_path).capture()
+    with pytest.raises(CameraError, match="A.png"):
+        RecordingCamera(lambda: 0).show(bomb)
+    assert main(["calibrate", "pose", "--image", str(bomb)]) == 1
+    assert "A.png: not a readable image (OpenCV:" in capsys.readouterr().err
+    with pytest.raises(ImageError, match="A.png"):
+        template_samples(tmp_path)
