@@ -21,7 +21,9 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
 Doubt is never hidden: a square whose occupancy or letter is not clear, or that lies under glare or a hand
 (or next to it, where a finger may reach; fingers that read as blanks, more than the set has and side by side,
 are a hand too), is ``UNSURE`` with the reason in ``BoardReading.doubts``; a grid
-found without markers that reads mostly doubts is not read at all (verdict "grid uncertain").
+found without markers that reads mostly doubts is not read at all (verdict "grid uncertain"), nor is a board
+whose letters the square network reads turned alike (verdict "board turned": corners given from the wrong
+corner, markers placed turned; the premium layout looks the same turned, the coordinates would not).
 """
 
 from __future__ import annotations
@@ -78,6 +80,8 @@ FINGER_REACH = 1.5     # squares (centre to centre) from the hand found within w
 FINGER_GROUP = 3       # BLANKs touching (8-connected) at least this many, beyond the set's blanks: fingers
 NEAR_HAND_LETTER_P = 0.999  # next to a hand a letter needs this P(letter | tile) (a finger may hide a stroke)
 TURN_BELOW_P = 0.95   # a tile's best class (a letter or blank) below this share of P(tile): read in 4 turns
+TURNED_SHARE = 0.6    # lettered tiles read turned by the same quarter turns beyond this share (of at least
+TURNED_MIN_TILES = 8  # ... this many): the whole board is turned in the reading (corners in the wrong order)
 GRID_DOUBT_SHARE = 0.3  # a grid found without markers whose non-empty squares are more than this share unsure
 GRID_CHECK_MIN = 10    # ... (with at least this many non-empty squares) is not trusted at all
 HAND_UNLIKE = 0.3     # colour change (log units) from an empty square beyond which skin may be a hand
@@ -224,6 +228,19 @@ def _doubt_fingers(squares: list[SquareReading], doubts: dict[int, str], hand: n
         else:
             break
         squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
+
+
+def board_turns(turns: Sequence[int]) -> int:
+    """Quarter turns (1..3, counter-clockwise) by which the whole board stands turned in a reading, else 0.
+
+    ``turns``: the quarter turns of each lettered tile read (the square network's best letter). A tile laid
+    turned happens; most of at least TURNED_MIN_TILES tiles turned alike (more than TURNED_SHARE) is the board:
+    its A1 is not where the reading put it."""
+    if len(turns) < TURNED_MIN_TILES:
+        return 0
+    counts = np.bincount(np.asarray(turns, np.intp) % 4, minlength=4)
+    k = int(np.argmax(counts[1:])) + 1
+    return k if counts[k] > TURNED_SHARE * len(turns) else 0
 
 
 def _tile_sureness(q: SquarePrediction) -> float:
@@ -508,12 +525,13 @@ class BoardReader:
 
     def _squares_net(self, canvas: np.ndarray, stats: CellStats, occ: Occupancy, seen: np.ndarray, hand: np.ndarray,
                      glare_share: np.ndarray, sharp_v: float
-                     ) -> tuple[list[SquareReading], dict[int, str], np.ndarray]:
+                     ) -> tuple[list[SquareReading], dict[int, str], np.ndarray, int]:
         """Squares read with the square network (:mod:`kiosk.vision.squarenet`): the network reads every
         square in view (no hand) the occupancy model does not call surely empty; occupancy is measured again
         without the letters it is sure of (``occ``: :meth:`_occupancy` of ``stats``, without the hand found); then
         :func:`combine_net`. ``glare_share``: 225 floats; ``sharp_v``: the frame's sharpness. Returns (225
-        readings, doubts, the hand with the fingers found among the blanks)."""
+        readings, doubts, the hand with the fingers found among the blanks, the quarter turns of the whole
+        board in the reading: :func:`board_turns` of the tiles read)."""
         assert self.squarenet is not None
         grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
         preds: dict[int, SquarePrediction] = {}
@@ -552,8 +570,10 @@ class BoardReader:
             self.last_settle_rows = (rows, x)
             if self.settle is not None:
                 settled = dict(zip(rows, (float(v) for v in self.settle.predict_proba(x))))
-        return combine_net(p_tile, p_model, vote, seen, hand, glare_share >= GLARE_SQUARE_FRACTION, weak_empty,
-                           preds, self.letters, self.tile_set, settled)
+        squares, doubts, hand = combine_net(p_tile, p_model, vote, seen, hand, glare_share >= GLARE_SQUARE_FRACTION,
+                                            weak_empty, preds, self.letters, self.tile_set, settled)
+        return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
+                                                   if squares[sq].state is SquareState.TILE])
 
     def _occupancy(self, stats: CellStats, known_tiles: np.ndarray | None = None,
                    hidden: np.ndarray | None = None) -> Occupancy:
@@ -649,11 +669,20 @@ class BoardReader:
         t = lap("quality", t)
 
         hand_seen = bool(hand.any())    # before fingers among the blanks (an off grid reads rows of blanks)
+        turns = 0
         if self.squarenet is not None:
-            squares, doubts, hand = self._squares_net(canvas, stats, occ, seen, hand, glare_share, sharp_v)
+            squares, doubts, hand, turns = self._squares_net(canvas, stats, occ, seen, hand, glare_share, sharp_v)
         else:
             squares, doubts, hand = self._squares_glyphs(canvas, p_tile, seen, hand, glare, weak_empty)
         lap("letters", t)
+        if turns:
+            # the letters stand turned: the reading is the board turned (corners given from the wrong corner,
+            # markers placed turned); its squares would be the wrong ones, so none is given
+            timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
+            return BoardReading.unreadable(
+                f"board turned: most letters read {90 * turns} degrees turned (counter-clockwise); give the corners "
+                "in the order A1, O1, O15, A15 or place the markers as printed", board_found=True, homography=h,
+                timings_ms=timings, sharp=sharp_v >= SHARPNESS_MIN, glare=bool(glare.any()))
 
         is_sharp = sharp_v >= SHARPNESS_MIN
         has_glare = bool(glare.any())

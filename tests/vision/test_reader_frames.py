@@ -86,3 +86,29 @@ def test_reader_reads_a_synthetic_board():
 def test_reader_bad_corners_give_verdict():
     r = reader().read(frame().image, corners=np.zeros((3, 2)))
     assert not r.quality.ok and "corners" in r.quality.verdict
+
+
+@pytest.mark.parametrize("start", [1, 2, 3])
+def test_reader_a_board_read_turned_is_not_read(start):
+    """Corners given from the wrong corner (clockwise, but starting at O1, O15 or A15): the premium layout looks
+    the same turned, so nothing but the letters tells; they all read turned alike. The board was read turned
+    (every word on the wrong squares); now no square is given and the verdict says why."""
+    from kiosk.rules.tiles import GERMAN
+    from kiosk.vision.synth.boards import random_board
+
+    board = random_board(2**30 + 77, 40, GERMAN)
+    fr = render_board(board, seed=2**30 + 77, level="easy", tile_set=GERMAN, size=(1014, 760))
+    german = BoardReader(GERMAN)
+    assert german.read(fr.image, corners=fr.grid_corners_px).grid() == fr.truth
+    r = german.read(fr.image, corners=np.roll(fr.grid_corners_px, -start, axis=0))
+    assert r.quality.board_found and r.quality.verdict.startswith(f"board turned: most letters read {90 * start} degrees")
+    assert set("".join(r.grid())) == {"#"}
+
+
+def test_board_turns_needs_most_of_enough_tiles_turned_alike():
+    from kiosk.vision.reader import board_turns
+
+    assert board_turns([1] * 8) == 1 and board_turns([3] * 6 + [0] * 3) == 3
+    assert board_turns([1] * 7) == 0                       # too few tiles to tell
+    assert board_turns([0] * 20 + [2] * 3) == 0            # a few tiles laid turned: they happen
+    assert board_turns([1] * 5 + [2] * 5) == 0             # no one turn for most
