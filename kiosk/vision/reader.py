@@ -22,7 +22,7 @@ Doubt is never hidden: a square whose occupancy or letter is not clear, or that 
 (or next to it, where a finger may reach; fingers that read as blanks, more than the set has and side by side,
 are a hand too), is ``UNSURE`` with the reason in ``BoardReading.doubts``; a grid
 found without markers that reads mostly doubts is not read at all (verdict "grid uncertain"), nor is a board
-whose letters the square network reads turned alike (verdict "board turned": corners given from the wrong
+whose letters read turned alike (verdict "board turned": corners given from the wrong
 corner, markers placed turned; the premium layout looks the same turned, the coordinates would not).
 """
 
@@ -471,10 +471,10 @@ class BoardReader:
 
     def _squares_glyphs(self, canvas: np.ndarray, p_tile: np.ndarray, seen: np.ndarray, hand: np.ndarray,
                         glare: np.ndarray, weak_empty: np.ndarray
-                        ) -> tuple[list[SquareReading], dict[int, str], np.ndarray]:
+                        ) -> tuple[list[SquareReading], dict[int, str], np.ndarray, int]:
         """Squares read with a glyph classifier (a calibration profile's): occupancy from ``p_tile`` (225),
         letters from :func:`normalise_glyph` + the HOG classifier. Returns (225 readings, doubts, the hand with
-        the fingers found among the blanks)."""
+        the fingers found among the blanks, the quarter turns of the whole board: :func:`board_turns`)."""
         squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
         doubts: dict[int, str] = {}
         grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
@@ -521,7 +521,8 @@ class BoardReader:
         hand = _find_finger_blanks(squares, doubts, hand, self.tile_set.blanks)
         _doubt_fingers(squares, doubts, hand, self.tile_set.blanks)
         _doubt_blanks(squares, doubts, self.tile_set.blanks, degraded)
-        return squares, doubts, hand
+        return squares, doubts, hand, board_turns([pred.turns for sq, pred in zip(to_read, preds)
+                                                   if squares[sq].state is SquareState.TILE])
 
     def _squares_net(self, canvas: np.ndarray, stats: CellStats, occ: Occupancy, seen: np.ndarray, hand: np.ndarray,
                      glare_share: np.ndarray, sharp_v: float
@@ -669,11 +670,10 @@ class BoardReader:
         t = lap("quality", t)
 
         hand_seen = bool(hand.any())    # before fingers among the blanks (an off grid reads rows of blanks)
-        turns = 0
         if self.squarenet is not None:
             squares, doubts, hand, turns = self._squares_net(canvas, stats, occ, seen, hand, glare_share, sharp_v)
         else:
-            squares, doubts, hand = self._squares_glyphs(canvas, p_tile, seen, hand, glare, weak_empty)
+            squares, doubts, hand, turns = self._squares_glyphs(canvas, p_tile, seen, hand, glare, weak_empty)
         lap("letters", t)
         if turns:
             # the letters stand turned: the reading is the board turned (corners given from the wrong corner,

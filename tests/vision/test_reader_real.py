@@ -94,6 +94,20 @@ def test_reader_real_scrabscrap_sample_frames_with_game_profile(game_calibrated_
 
 @needs_shared
 @pytest.mark.slow
+@pytest.mark.parametrize("start", [1, 3])
+def test_reader_real_calibrated_reader_refuses_a_board_read_turned(game_calibrated_reader, start):
+    """The calibration profile's glyph classifier reads turns too: a game frame read from corners that start at
+    O1 (or A15) is the board turned, every word on the wrong squares; it is not read ("board turned")."""
+    d = PHOTOS / "scrabscrap" / "game01"
+    img = cv2.imread(str(d / "image-27.jpg"))
+    assert game_calibrated_reader.read(img, _corners(d)).quality.verdict == "ok"
+    r = game_calibrated_reader.read(img, np.roll(_corners(d), -start, axis=0))
+    assert r.quality.verdict.startswith(f"board turned: most letters read {90 * start} degrees"), r.quality.verdict
+    assert set("".join(r.grid())) == {"#"}
+
+
+@needs_shared
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["err-01", "err-05", "err-19"])
 def test_reader_real_lighting_frames_without_corners(template_calibrated_reader, name):
     d = PHOTOS / "scrabscrap-lighting"
