@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"kiosk read-board: {exc}", file=sys.stderr)
             failed += 1
             if args.json:
-                results.append({"image": path, "error": str(exc).removeprefix(f"{path}: ")})
+                results.append({"image": path, "error": exc.reason})
             continue
         reading = reader.read(img, corners)
         grid = reading.grid()

@@ -14,25 +14,30 @@ import numpy as np
 
 
 class ImageError(ValueError):
-    """An image file that cannot be read; the message names the file and why."""
+    """An image file that cannot be read; the message is ``"PATH: REASON"``, both also kept as attributes."""
+
+    def __init__(self, path: str | Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
 
 
 def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
     """The decoded image (uint8: H x W x 3 BGR for ``IMREAD_COLOR``, H x W for ``IMREAD_GRAYSCALE``).
 
     Reads the bytes itself (any path, non-ASCII names too) and decodes them with OpenCV. Raises ImageError
-    ("PATH: cannot open: ...", "PATH: empty file", "PATH: not a readable image (...)")."""
+    (reason "cannot open: ...", "empty file" or "not a readable image (...)")."""
     try:
         data = np.fromfile(str(path), np.uint8)
     except OSError as exc:
-        raise ImageError(f"{path}: cannot open: {exc.strerror or exc}") from None
+        raise ImageError(path, f"cannot open: {exc.strerror or exc}") from None
     if data.size == 0:
-        raise ImageError(f"{path}: empty file")
+        raise ImageError(path, "empty file")
     try:
         img = cv2.imdecode(data, flags)
     except cv2.error as exc:
         why = (str(exc).split("error:", 1)[-1].strip().splitlines() or ["decoding failed"])[0]
-        raise ImageError(f"{path}: not a readable image (OpenCV: {why})") from None
+        raise ImageError(path, f"not a readable image (OpenCV: {why})") from None
     if img is None:
-        raise ImageError(f"{path}: not a readable image (unknown format or corrupt data)")
+        raise ImageError(path, "not a readable image (unknown format or corrupt data)")
     return img

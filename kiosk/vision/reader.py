@@ -675,6 +675,10 @@ class BoardReader:
         else:
             squares, doubts, hand, turns = self._squares_glyphs(canvas, p_tile, seen, hand, glare, weak_empty)
         lap("letters", t)
+
+        is_sharp = sharp_v >= SHARPNESS_MIN
+        has_glare = bool(glare.any())
+        has_hand = bool(hand.any())
         if turns:
             # the letters stand turned: the reading is the board turned (corners given from the wrong corner,
             # markers placed turned); its squares would be the wrong ones, so none is given
@@ -682,11 +686,7 @@ class BoardReader:
             return BoardReading.unreadable(
                 f"board turned: most letters read {90 * turns} degrees turned (counter-clockwise); give the corners "
                 "in the order A1, O1, O15, A15 or place the markers as printed", board_found=True, homography=h,
-                timings_ms=timings, sharp=sharp_v >= SHARPNESS_MIN, glare=bool(glare.any()))
-
-        is_sharp = sharp_v >= SHARPNESS_MIN
-        has_glare = bool(glare.any())
-        has_hand = bool(hand.any())
+                timings_ms=timings, sharp=is_sharp, glare=has_glare)
         if how == "grid" and not hand_seen:
             # a grid found without markers may lie a few squares off or at the wrong scale; read through it, the
             # squares straddle tile edges and most are doubtful: then no square of it is trusted

@@ -13,12 +13,16 @@ from kiosk.vision.synth import render_board
 
 
 @pytest.fixture(scope="module")
-def board_png(tmp_path_factory):
+def board_frame():
     board = Board.from_rows(["..............."] * 7 + [".....HOUSE....."] + ["..............."] * 7)
-    fr = render_board(board, seed=5, level="easy", size=(1014, 760))
+    return render_board(board, seed=5, level="easy", size=(1014, 760))
+
+
+@pytest.fixture(scope="module")
+def board_png(board_frame, tmp_path_factory):
     p = tmp_path_factory.mktemp("rb") / "board.png"
-    cv2.imwrite(str(p), fr.image)
-    return p, fr.truth
+    cv2.imwrite(str(p), board_frame.image)
+    return p, board_frame.truth
 
 
 def test_reader_cli_prints_15_rows_and_a_timing_line_per_image(board_png, capsys, tmp_path):
@@ -102,13 +106,11 @@ def test_reader_cli_an_image_too_large_to_decode_is_reported_and_the_others_read
     ("100000,100000 100900,100000 100900,100900 100000,100900", "100 % of the grid outside"),
     ("0,0 500,500 1000,1000 0,1000", "clockwise"),               # three corners on a line
 ])
-def test_reader_cli_corners_that_cannot_be_the_grid_are_refused(board_png, capsys, corners, message):
+def test_reader_cli_corners_that_cannot_be_the_grid_are_refused(board_frame, board_png, capsys, corners, message):
     """Corners in the wrong order read the board mirrored, a tiny quad read an empty board 'blurred', corners
-    far outside read it all '.' with no doubt: each is now refused, naming why, and the image fails. (The
-    corners are the fixture's: the same seed and size render the same camera.)"""
+    far outside read it all '.' with no doubt: each is now refused, naming why, and the image fails."""
     path, _ = board_png
-    fr = render_board(Board.from_rows(["..............."] * 15), seed=5, level="easy", size=(1014, 760))
-    at = dict(zip(("A1", "O1", "O15", "A15"), (f"{x:.0f},{y:.0f}" for x, y in fr.grid_corners_px)))
+    at = dict(zip(("A1", "O1", "O15", "A15"), (f"{x:.0f},{y:.0f}" for x, y in board_frame.grid_corners_px)))
     rc = main(["read-board", str(path), "--corners", corners.format(**at)])
     out, err = capsys.readouterr()
     assert rc == 1 and "no board read: bad corners: " in err and message in err and "Traceback" not in err
