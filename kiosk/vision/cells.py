@@ -73,14 +73,26 @@ class CellStats:
     seen: np.ndarray
 
 
+def _core_medians(body: np.ndarray) -> np.ndarray:
+    """Median BGR (225 x 3 float32, row-major squares) of each square's centre (``_CORE`` rows and columns) of
+    the grid area ``body`` (SIZE*CELL_PX square, BGR uint8). Exactly ``np.median`` (the mean of the two middle
+    values for an even count), found from per-square 256-bin histograms: twice as fast on 225 x 3 x 784 bytes."""
+    grid = body.reshape(SIZE, CELL_PX, SIZE, CELL_PX, 3)[:, _CORE, :, _CORE]     # row, y, col, x, channel
+    rows = grid.transpose(0, 2, 4, 1, 3).reshape(SIZE * SIZE * 3, -1)            # one row per square and channel
+    k = rows.shape[1]
+    offset = (np.arange(len(rows), dtype=np.int64) * 256)[:, None]
+    below = np.bincount((rows + offset).ravel(), minlength=len(rows) * 256).reshape(-1, 256).cumsum(axis=1)
+    low = (below <= (k - 1) // 2).sum(axis=1)      # the ((k-1)//2)-th smallest value (0-based)
+    high = (below <= k // 2).sum(axis=1)           # the (k//2)-th
+    return ((low + high) / 2).reshape(SIZE * SIZE, 3).astype(np.float32)
+
+
 def cell_stats(canvas: np.ndarray, inside: np.ndarray) -> CellStats:
     """Measure every square of a reading canvas (BGR) and its inside mask."""
     g = PAD_PX
     n = SIZE * CELL_PX
     body = canvas[g:g + n, g:g + n]
-    grid = body.reshape(SIZE, CELL_PX, SIZE, CELL_PX, 3)[:, _CORE, :, _CORE]
-    colour = np.median(grid.reshape(SIZE, grid.shape[1], SIZE, grid.shape[3], 3).transpose(0, 2, 1, 3, 4)
-                       .reshape(SIZE * SIZE, -1, 3), axis=1).astype(np.float32)
+    colour = _core_medians(body)
     grey = cv2.cvtColor(body, cv2.COLOR_BGR2GRAY)
     gg = grey.reshape(SIZE, CELL_PX, SIZE, CELL_PX)[:, _CORE, :, _CORE].astype(np.float32)
     texture = gg.std(axis=(1, 3)).reshape(-1)

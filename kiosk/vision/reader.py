@@ -637,7 +637,8 @@ class BoardReader:
             return BoardReading.unreadable(f"bad frame: shape {frame.shape}, expected H x W x 3")
         if min(frame.shape[:2]) < MIN_FRAME_PX:
             return BoardReading.unreadable(f"frame too small ({frame.shape[1]}x{frame.shape[0]} px)")
-        if float(frame.max()) - float(frame.min()) < 20:
+        low, high, _, _ = cv2.minMaxLoc(frame.reshape(frame.shape[0], -1))   # one pass over all channels
+        if high - low < 20:
             return BoardReading.unreadable("blank frame (no contrast: camera covered, off or overexposed)")
         t = lap("check", t0)
         frame = self._undistort(frame)
