@@ -47,8 +47,7 @@ def _gray(image: np.ndarray) -> np.ndarray:
 def _check_quad(corners: np.ndarray, image: np.ndarray) -> None:
     problem = corners_problem(corners, image.shape)
     if problem is not None:
-        raise CalibrationError(f"{problem}; move the camera closer or check the corners"
-                               if "covers only" in problem else problem)
+        raise CalibrationError(problem)
 
 
 def _with_intrinsics(pose: BoardPose, geometry: BoardGeometry, K: np.ndarray | None,
@@ -93,8 +92,10 @@ def pose_from_corners(image: np.ndarray, corners: np.ndarray, geometry: BoardGeo
         pts = np.asarray(corners, np.float32).reshape(4, 2)
     except ValueError as exc:
         raise CalibrationError(f"corners: expected 4 points (x, y), got {np.asarray(corners).shape}") from exc
-    _check_quad(pts, image)
-    h = from_corners(image, pts, refine=refine)
+    try:
+        h = from_corners(image, pts, refine=refine)   # refuses a quad that cannot be the grid, saying why
+    except ValueError as exc:
+        raise CalibrationError(str(exc)) from exc
     return _with_intrinsics(BoardPose(h, grid_corners_in_image(h), "corners", "fixed"), geometry, K, dist)
 
 

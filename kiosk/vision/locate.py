@@ -64,7 +64,7 @@ def corners_problem(corners: np.ndarray, shape: tuple[int, ...]) -> str | None:
         return "the corners must go A1, O1, O15, A15 clockwise (as seen in the image) around a convex quad"
     if signed < MIN_GRID_SHARE * w * h:
         return f"the grid covers only {100 * signed / (w * h):.1f} % of the {w}x{h} frame " \
-               f"(at least {100 * MIN_GRID_SHARE:.0f} %)"
+               f"(at least {100 * MIN_GRID_SHARE:.0f} %): move the camera closer or check the corners"
     frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
     inside, _ = cv2.intersectConvexConvex(a.astype(np.float32), frame)
     if inside < MIN_INSIDE_SHARE * signed:
