@@ -162,7 +162,8 @@ def _report(level: str, tally, failed: list, samples: list, args: argparse.Names
     print(f"== {level}: {tally.frames} frames of real-game positions ({tally.letters} lettered tiles, "
           f"{tally.blanks} blanks, {tally.squares} visible squares)")
     ok = True
-    for key, label in (("occupancy", "occupancy"), ("letters", "letter accuracy"), ("blanks", "blanks read as blank"),
+    for key, label in (("occupancy", "occupancy"), ("occupancy_sure", "occupancy, '#' a miss too"),
+                       ("letters", "letter accuracy"), ("blanks", "blanks read as blank"),
                        ("exact_boards", "whole-board exact"), ("unsure_share_of_errors", "unsure share of tile errors")):
         bar = bars.get(key)
         verdict = "" if bar is None else ("  ok" if f[key] >= bar else f"  BELOW the {bar}% bar")

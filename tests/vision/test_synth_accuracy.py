@@ -47,8 +47,9 @@ def _describe(results: list[bench.FrameResult]) -> str:
 # letters, the settle model): occupancy 100.0,
 # letters 100.0, blanks 100.0 (32 of 32), whole boards 93.3 (28 of 30; the other two have a hand over the board);
 # session 2 (square network): 99.80, 99.87, 84.4, 86.7; before it: 99.27, 97.26, 84.4, 43.3. Raise the floors as
-# the reader improves.
-TYPICAL_FLOOR = {"occupancy": 99.95, "letters": 99.9, "blanks": 96.0, "exact_boards": 93.0}
+# the reader improves. Occupancy as the bar counts it ('#' is not empty, as measure.py counts the real
+# photos) is held at the bar itself; the stricter count where a tile read '#' is a miss too, at 99.95.
+TYPICAL_FLOOR = {"occupancy": 100.0, "occupancy_sure": 99.95, "letters": 99.9, "blanks": 96.0, "exact_boards": 93.0}
 
 
 @pytest.mark.slow
@@ -58,6 +59,7 @@ def test_synth_reader_accuracy_typical():
     f = tally.figures()
     detail = f"{f}\n{_describe(results)}"
     assert f["occupancy"] >= TYPICAL_FLOOR["occupancy"], detail
+    assert f["occupancy_sure"] >= TYPICAL_FLOOR["occupancy_sure"], detail
     assert f["letters"] >= TYPICAL_FLOOR["letters"], detail
     assert tally.blanks == 0 or f["blanks"] >= TYPICAL_FLOOR["blanks"], detail
     assert f["exact_boards"] >= TYPICAL_FLOOR["exact_boards"], detail

@@ -27,7 +27,7 @@ def test_synth_bench_perfect_reading_scores_100():
     t = Tally()
     t.add(FrameResult(0, truth, list(truth), set(), {}))
     f = t.figures()
-    assert f["occupancy"] == f["letters"] == f["blanks"] == f["exact_boards"] == 100.0
+    assert f["occupancy"] == f["occupancy_sure"] == f["letters"] == f["blanks"] == f["exact_boards"] == 100.0
     assert math.isnan(f["unsure_share_of_errors"])
 
 
@@ -41,7 +41,8 @@ def test_synth_bench_counts_wrong_unsure_and_covered_squares():
     assert t.tile_errors == 2 and t.tile_errors_unsure == 1
     assert f["unsure_share_of_errors"] == 50.0
     assert t.empty_read_unsure == 1
-    assert f["occupancy"] == 100.0 * 223 / 225  # strict: both squares read "#" are occupancy misses
+    assert f["occupancy"] == 100.0 * 224 / 225  # the empty square read "#"; the tile read "#" is not empty
+    assert f["occupancy_sure"] == 100.0 * 223 / 225  # strict: both squares read "#" are occupancy misses
     assert f["exact_boards"] == 0.0
     assert t.confusion[("C", "G")] == 1 and t.confusion[("A", "#")] == 1
     # a square under a hand read '#' is neither counted nor an exact-board failure

@@ -3,7 +3,11 @@ the figures of the vision issue, a confusion matrix and annotated samples of the
 
 Scoring (per frame, squares a hand covers are left out of the tile figures):
 
-* occupancy: a square is right when it is read empty iff it is empty (``#`` unsure counts as wrong);
+* occupancy: a square is right when it is read empty iff it is empty, ``#`` (unsure) counting as not empty:
+  the vision issue's definition as ``../shared/checks/measure.py`` applies it to the real photos. ``#`` on an
+  empty square is a miss; ``#`` on a tile is a doubt about that tile, counted against the letter, blank and
+  whole-board figures (and in the next line);
+* occupancy, sure: the stricter count where ``#`` is a miss on any square (a tile read ``#`` too);
 * letter accuracy: lettered tiles read as their letter;
 * blank accuracy: blank tiles read as ``?``;
 * whole board: every uncovered square exactly right, covered squares right or ``#``;
@@ -102,6 +106,7 @@ class Tally:
     exact: int = 0
     squares: int = 0
     occupancy_right: int = 0
+    occupancy_sure_right: int = 0
     letters: int = 0
     letters_right: int = 0
     blanks: int = 0
@@ -136,7 +141,8 @@ class Tally:
                 continue
             self.confusion[(t, r)] += 1
             self.squares += 1
-            self.occupancy_right += (t == ".") == (r == ".") and r != UNSURE
+            self.occupancy_right += (t == ".") == (r == ".")
+            self.occupancy_sure_right += (t == ".") == (r == ".") and r != UNSURE
             if t == "." and r == UNSURE:
                 self.empty_read_unsure += 1
             if t == ".":
@@ -174,6 +180,7 @@ class Tally:
             return 100.0 * a / b if b else float("nan")
         return {
             "occupancy": pct(self.occupancy_right, self.squares),
+            "occupancy_sure": pct(self.occupancy_sure_right, self.squares),
             "letters": pct(self.letters_right, self.letters),
             "blanks": pct(self.blanks_right, self.blanks),
             "exact_boards": pct(self.exact, self.frames),
