@@ -133,13 +133,15 @@ def load_exported(path: Path, names: list[str]):  # noqa: ANN201
 
 
 def train(caches: list[Path], out: Path, epochs: int = 12, per_epoch: int = 80000, threads: int = 2,
-          seed: int = 0, init: Path | None = None, lr: float = 3e-3, blank_repeat: int = 1) -> dict[str, float]:
+          seed: int = 0, init: Path | None = None, lr: float = 3e-3, blank_repeat: int = 1,
+          repeat: dict[str, int] | None = None) -> dict[str, float]:
     """Train the square network on ``caches`` and write ``squares_{english,german}.{onnx,json}`` into ``out``.
 
     Each epoch draws ``per_epoch`` crops (all lettered and blank tiles when they fit, blanks ``blank_repeat``
-    times, then empties), augmented afresh. 4% of the crops are held out (by crop) for the reported
-    accuracies. ``init``: fine-tune an exported ``squares_german.onnx`` instead of starting afresh (use a
-    lower ``lr``). Returns the held-out figures.
+    times and the tiles of each label in ``repeat`` (``{"Ä": 6}``: a letter rare in the bag) that many times,
+    then empties), augmented afresh. 4% of the crops are held out (by crop) for the reported accuracies.
+    ``init``: fine-tune an exported ``squares_german.onnx`` instead of starting afresh (use a lower ``lr``).
+    Returns the held-out figures.
     """
     import torch
 
@@ -164,12 +166,14 @@ def train(caches: list[Path], out: Path, epochs: int = 12, per_epoch: int = 8000
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
     t0 = time.time()
     tiles_tr = train_idx[is_tile[train_idx]]
-    blanks_tr = train_idx[labels[train_idx] == "?"]
-    tiles_tr = np.concatenate([tiles_tr] + [blanks_tr] * (blank_repeat - 1))
+    times = {"?": blank_repeat, **(repeat or {})}
+    extra = [train_idx[labels[train_idx] == lab] for lab, n in times.items() for _ in range(n - 1)]
+    tiles_tr = np.concatenate([tiles_tr, *extra])
+    repeated = len(extra) > 0
     empty_tr = train_idx[~is_tile[train_idx]]
     for ep in range(epochs):
         n_t = min(len(tiles_tr), int(per_epoch * 0.7))
-        pick = np.concatenate([rng.choice(tiles_tr, n_t, replace=blank_repeat > 1),
+        pick = np.concatenate([rng.choice(tiles_tr, n_t, replace=repeated),
                                rng.choice(empty_tr, min(len(empty_tr), per_epoch - n_t), replace=False)])
         rng.shuffle(pick)
         pick = pick[:(len(pick) // batch) * batch]

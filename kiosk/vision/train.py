@@ -174,16 +174,17 @@ def game_samples(game: Path, first: int) -> tuple[list[tuple[np.ndarray, np.ndar
 SQUARE_GROW_CACHE = 8   # cached square crops are grown this much (room for shifts and turns when augmenting)
 
 
-def _render_squares(args: tuple[int, str, str, float]) -> dict[str, np.ndarray] | None:
+def _render_squares(args: tuple[int, str, str, float, tuple]) -> dict[str, np.ndarray] | None:
     """Square crops of one rendered training board: every tile, every empty square next to a tile, and a
     third of the other empty squares; None when the board is not found.
 
-    ``args`` = (seed < 2**30, level, tile-set name, blank share). Returns ``crops`` (N x C x C uint8 grey,
+    ``args`` = (seed < 2**30, level, tile-set name, blank share, letter shares as (letter, share) pairs).
+    Returns ``crops`` (N x C x C uint8 grey,
     C = CELL_PX + 2 * SQUARE_GROW_CACHE), ``labels`` (N: '.', '?' or the letter), ``turned`` (N int: the
     tile's turn in degrees, 0 upright), ``occluded`` (N bool: a hand covers the square), ``tiles`` (N: the
     tile set's name).
     """
-    seed, level, tiles, blank_share = args
+    seed, level, tiles, blank_share, letter_share = args
     from kiosk.vision.synth import render_board
     from kiosk.vision.synth.bench import HELD_OUT_BIT
     from kiosk.vision.synth.boards import random_board
@@ -191,7 +192,8 @@ def _render_squares(args: tuple[int, str, str, float]) -> dict[str, np.ndarray] 
         raise ValueError(f"training seed {seed} is in the benchmark's range (>= 2**30)")
     ts = load_tile_set(tiles)
     rng = np.random.default_rng([seed, 77])
-    board = random_board(seed, int(rng.integers(8, 100)), ts, blank_share=blank_share)
+    board = random_board(seed, int(rng.integers(8, 100)), ts, blank_share=blank_share,
+                         letter_share=dict(letter_share) if tiles == "german" else None)
     fr = render_board(board, seed=seed, level=level, tile_set=ts)
     h = locate.find_markers(cv2.cvtColor(fr.image, cv2.COLOR_BGR2GRAY))
     if h is None:
@@ -218,14 +220,15 @@ def _render_squares(args: tuple[int, str, str, float]) -> dict[str, np.ndarray] 
             "occluded": np.array([sq in fr.occluded for sq in keep]), "tiles": np.array([tiles] * len(keep))}
 
 
-def _training_jobs(english_seed: int, german_seed: int, n_english: int, n_german: int, blank_share: float
-                   ) -> list[tuple[int, str, str, float]]:
-    """(seed, level, tile-set name, blank share) of each training frame: ``n_english`` English frames from seed
-    ``english_seed``, ``n_german`` German ones from ``german_seed``; every third "hard", the others "typical"."""
+def _training_jobs(english_seed: int, german_seed: int, n_english: int, n_german: int, blank_share: float,
+                   letter_share: tuple[tuple[str, float], ...] = ()) -> list[tuple[int, str, str, float, tuple]]:
+    """(seed, level, tile-set name, blank share, letter shares) of each training frame: ``n_english`` English
+    frames from seed ``english_seed``, ``n_german`` German ones from ``german_seed``; every third "hard", the
+    others "typical". ``letter_share``: (letter, share) pairs for the German boards (see ``random_board``)."""
     def level(i: int) -> str:
         return "hard" if i % 3 == 2 else "typical"
-    return [(english_seed + i, level(i), "english", blank_share) for i in range(n_english)] + \
-        [(german_seed + i, level(i), "german", blank_share) for i in range(n_german)]
+    return [(english_seed + i, level(i), "english", blank_share, ()) for i in range(n_english)] + \
+        [(german_seed + i, level(i), "german", blank_share, letter_share) for i in range(n_german)]
 
 
 def _render_all(render, jobs: list, workers: int, what: str, unit: str) -> dict[str, np.ndarray]:  # noqa: ANN001
@@ -248,21 +251,23 @@ def _render_all(render, jobs: list, workers: int, what: str, unit: str) -> dict[
 
 
 def collect_squares(cache: Path, n_english: int, n_german: int, workers: int = 2, blank_share: float = 0.1,
-                    seed0: int = 0) -> None:
+                    seed0: int = 0, letter_share: tuple[tuple[str, float], ...] = ()) -> None:
     """Render training boards (English seeds from 20000 + ``seed0``, German from 60000 + ``seed0``; 2/3
     "typical", 1/3 "hard"; about ``blank_share`` of the tiles blanks) and cache their square crops in ``cache``
-    (.npz, see :func:`_render_squares`; plus ``tiles``: the set of each crop). Progress on stderr."""
-    jobs = _training_jobs(20000 + seed0, 60000 + seed0, n_english, n_german, blank_share)
+    (.npz, see :func:`_render_squares`; plus ``tiles``: the set of each crop). ``letter_share``: (letter,
+    share) pairs making letters rare in the German bag common on its boards. Progress on stderr."""
+    jobs = _training_jobs(20000 + seed0, 60000 + seed0, n_english, n_german, blank_share, letter_share)
     np.savez(cache, **_render_all(_render_squares, jobs, workers, "squares", "crops"))
     log(f"square crops cached in {cache}")
 
 
-def _settle_rows(args: tuple[int, str, str, float]) -> dict[str, np.ndarray] | None:
+def _settle_rows(args: tuple[int, str, str, float, tuple]) -> dict[str, np.ndarray] | None:
     """The settle model's input rows of one rendered training board (:mod:`kiosk.vision.settle`): every square
-    the square network reads, hands left out. ``args`` = (seed < 2**30, level, tile-set name, blank share).
+    the square network reads, hands left out. ``args`` = (seed < 2**30, level, tile-set name, blank share,
+    letter shares: not used here).
     Returns ``x`` (N x F float32), ``y`` (N int: 1 tile, 0 empty), ``blank`` (N bool), ``frame`` (N int: the
     seed); None when the board is not found."""
-    seed, level, tiles, blank_share = args
+    seed, level, tiles, blank_share, _ = args
     from kiosk.vision.reader import BoardReader
     from kiosk.vision.synth import render_board
     from kiosk.vision.synth.bench import HELD_OUT_BIT
@@ -418,6 +423,35 @@ def build_profile(out: Path, templates: Path | None, tiles: str, n_synth: int, n
     return acc
 
 
+def _letter_shares(specs: list[str]) -> tuple[tuple[str, float], ...]:
+    """``["ÄÖÜ=0.04"]`` -> ``(("Ä", 0.04), ("Ö", 0.04), ("Ü", 0.04))``. Raises ValueError naming a malformed
+    spec or shares adding up to more than 1."""
+    out: list[tuple[str, float]] = []
+    for spec in specs:
+        letters, _, share = spec.partition("=")
+        try:
+            value = float(share)
+        except ValueError:
+            value = -1.0
+        if not letters or not 0 < value <= 1:
+            raise ValueError(f"--letter-share {spec!r}: expected LETTERS=SHARE with 0 < SHARE <= 1, e.g. ÄÖÜ=0.04")
+        out += [(letter.upper(), value) for letter in letters]
+    if sum(v for _, v in out) > 1:
+        raise ValueError(f"--letter-share: the shares add up to {sum(v for _, v in out):.2f}, more than 1")
+    return tuple(out)
+
+
+def _letter_repeats(specs: list[str]) -> dict[str, int]:
+    """``["ÄÖÜ=6"]`` -> ``{"Ä": 6, "Ö": 6, "Ü": 6}``. Raises ValueError naming a malformed spec."""
+    out: dict[str, int] = {}
+    for spec in specs:
+        letters, _, n = spec.partition("=")
+        if not letters or not n.isdigit() or int(n) < 1:
+            raise ValueError(f"--repeat {spec!r}: expected LETTERS=N, e.g. ÄÖÜ=6")
+        out.update({letter.upper(): int(n) for letter in letters})
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m kiosk.vision.train", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -431,6 +465,9 @@ def main(argv: list[str] | None = None) -> int:
     q.add_argument("--workers", type=int, default=2)
     q.add_argument("--blank-share", type=float, default=0.1, help="share of training tiles made blanks")
     q.add_argument("--seed0", type=int, default=0, help="offset of the frames' seeds (another set of scenes)")
+    q.add_argument("--letter-share", action="append", default=[], metavar="LETTERS=SHARE",
+                   help="on German boards turn about SHARE of the tiles into each of LETTERS (rare letters: "
+                        "--letter-share ÄÖÜ=0.04)")
     n = sub.add_parser("cnn", help="train the square network (needs the `train` extra: torch, onnx) and write "
                                    "squares_english/german.onnx + .json")
     n.add_argument("caches", type=Path, nargs="+", help="caches written by `squares`")
@@ -441,6 +478,8 @@ def main(argv: list[str] | None = None) -> int:
     n.add_argument("--init", type=Path, default=None, help="fine-tune this exported squares_german.onnx")
     n.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one-cycle)")
     n.add_argument("--blank-repeat", type=int, default=1, help="draw each blank tile this many times")
+    n.add_argument("--repeat", action="append", default=[], metavar="LETTERS=N",
+                   help="draw each tile of these letters N times (letters rare in the bag: --repeat ÄÖÜ=6)")
     st = sub.add_parser("settle", help="render synthetic boards and train the tile-or-empty settle model")
     st.add_argument("--out", type=Path, default=Path(__file__).parent / "models" / "settle.npz")
     st.add_argument("--english", type=int, default=1800, help="English frames (the shipped model: 1800)")
@@ -471,12 +510,13 @@ def main(argv: list[str] | None = None) -> int:
             t = time.time()
             figs = train_cnn(args.caches, args.out, epochs=args.epochs, per_epoch=args.per_epoch,
                              threads=args.threads, init=args.init, lr=args.lr,
-                             blank_repeat=args.blank_repeat)
+                             blank_repeat=args.blank_repeat, repeat=_letter_repeats(args.repeat))
             log(f"square network trained in {time.time() - t:.0f} s; held out: {figs}")
         elif args.cmd == "settle":
             train_settle(args.out, args.english, args.german, args.workers, args.blank_share, args.cache)
         elif args.cmd == "squares":
-            collect_squares(args.cache, args.english, args.german, args.workers, args.blank_share, args.seed0)
+            collect_squares(args.cache, args.english, args.german, args.workers, args.blank_share, args.seed0,
+                            _letter_shares(args.letter_share))
         elif args.cmd == "defaults":
             fit_defaults(args.cache, args.out, folds=args.folds)
         else:

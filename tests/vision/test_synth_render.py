@@ -186,3 +186,34 @@ def test_synth_same_frame_in_another_process():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
     here = hashlib.sha1(render_board(random_board(11, 70), seed=3, level="hard", size=(1014, 760)).image.tobytes())
     assert out.stdout.strip() == here.hexdigest()
+
+
+def test_random_board_letter_share_makes_rare_letters_common_and_nothing_else():
+    plain = random_board(21, 90, GERMAN, blank_share=0.1)
+    boosted = random_board(21, 90, GERMAN, blank_share=0.1, letter_share={"Ä": 0.05, "Ö": 0.05, "Ü": 0.05})
+    assert boosted.cells == random_board(21, 90, GERMAN, blank_share=0.1,
+                                         letter_share={"Ä": 0.05, "Ö": 0.05, "Ü": 0.05}).cells   # deterministic
+    changed = [(a, b) for a, b in zip(plain.cells, boosted.cells) if a != b]
+    assert changed and all(b in "ÄÖÜ" for _, b in changed)
+    assert all(a and not a.islower() for a, _ in changed)        # only lettered tiles: no empty, no blank
+    umlauts = sum(c in ("Ä", "Ö", "Ü") for c in boosted.cells)
+    lettered = sum(bool(c) and not c.islower() for c in boosted.cells)
+    assert 0.08 <= umlauts / lettered <= 0.3                     # about 3 x 5% (plus the bag's own)
+    with pytest.raises(ValueError, match="'Ä' is not a letter of the english set"):
+        random_board(21, 90, letter_share={"Ä": 0.05})
+
+
+def test_training_cli_letter_specs_parse_and_name_what_is_wrong():
+    from kiosk.vision.train import _letter_repeats, _letter_shares, main
+    assert _letter_shares(["ÄÖÜ=0.05"]) == (("Ä", 0.05), ("Ö", 0.05), ("Ü", 0.05))
+    assert _letter_repeats(["äö=3", "?=2"]) == {"Ä": 3, "Ö": 3, "?": 2}
+    for bad in ("ÄÖÜ", "=0.1", "Ä=0", "Ä=x", "Ä=1.5"):
+        with pytest.raises(ValueError, match="--letter-share"):
+            _letter_shares([bad])
+    with pytest.raises(ValueError, match="add up to 1.20"):
+        _letter_shares(["ÄÖÜ=0.4"])
+    for bad in ("Ä=0", "Ä", "Ä=-1"):
+        with pytest.raises(ValueError, match="--repeat"):
+            _letter_repeats([bad])
+    assert main(["squares", "/nonexistent/x.npz", "--english", "0", "--german", "1",
+                 "--letter-share", "Ä=2"]) != 0

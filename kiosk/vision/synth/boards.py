@@ -4,18 +4,23 @@ game record is at hand. The words are not dictionary words; only the look matter
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 
 from kiosk.rules.board import CENTRE, SIZE, Board
 from kiosk.rules.tiles import BLANK, ENGLISH, TileSet
 
 
-def random_board(seed: int, n_tiles: int = 60, tile_set: TileSet = ENGLISH, blank_share: float = 0.0) -> Board:
+def random_board(seed: int, n_tiles: int = 60, tile_set: TileSet = ENGLISH, blank_share: float = 0.0,
+                 letter_share: Mapping[str, float] | None = None) -> Board:
     """A board of about ``n_tiles`` tiles (at most the set's total) laid as crossing words from the centre.
 
     Blanks from the bag are placed as lower-case letters (designated blanks). Deterministic by ``seed``.
     ``blank_share`` (0..1, training boards only) turns about that share of the lettered tiles into blanks too
     (far more than the set has: a reader's training needs many); 0 leaves the board as drawn from the bag.
+    ``letter_share`` (training boards only, e.g. ``{"Ä": 0.04}``) turns about that share of the lettered tiles
+    into each of those letters (letters of the set rare in the bag); None leaves them as drawn.
     """
     rng = np.random.default_rng(seed)
     bag = [t for t, n in tile_set.full_bag().items() for _ in range(n)]
@@ -64,4 +69,14 @@ def random_board(seed: int, n_tiles: int = 60, tile_set: TileSet = ENGLISH, blan
     if blank_share > 0:
         extra = np.random.default_rng([seed, 0xB1A4]).random(len(cells)) < blank_share
         cells = [c.lower() if c and m else c for c, m in zip(cells, extra)]
+    if letter_share:
+        pick = np.random.default_rng([seed, 0x1E77]).random(len(cells))
+        lettered = [bool(c) and not c.islower() for c in cells]
+        low = 0.0
+        for letter, share in letter_share.items():      # disjoint slices of [0, 1): one letter per tile at most
+            if letter not in tile_set.letters:
+                raise ValueError(f"letter_share: {letter!r} is not a letter of the {tile_set.name} set")
+            cells = [letter if is_lettered and low <= p < low + share else c
+                     for c, p, is_lettered in zip(cells, pick, lettered)]
+            low += share
     return Board(cells)
