@@ -87,6 +87,7 @@ GRID_CHECK_MIN = 10    # ... (with at least this many non-empty squares) is not 
 HAND_UNLIKE = 0.3     # colour change (log units) from an empty square beyond which skin may be a hand
 GLYPH_GROW_PX = 5     # tile crops are the square grown by this much on each side
 SQUARE_GROW_PX = SQUARE_NET_GROW_PX  # ... for the square network
+RECHECK_EMPTY_P = 0.01  # a calibrated reader asks the shipped network about squares called empty above this P(tile)
 NET_SKIP_P = 0.001    # P(tile) at or below which the square network is not asked (the square is empty)
 NET_SURE = 0.98       # the network's P(empty) at or above: it is sure (weak empties of a degraded frame stay)
 NET_WEIGHT = 1.0      # weight of the network's log-odds of a tile against the occupancy model's
@@ -399,6 +400,9 @@ class BoardReader:
         # without a calibration profile's own glyph model, squares are read by the shipped square network
         has_own_glyphs = profile is not None and profile.resolve(profile.glyph_model) is not None
         self.squarenet: SquareNet | None = None if has_own_glyphs else default_square_net(self._set_name())
+        # a profile's glyph model reads the letters; the shipped network still double-checks the squares the
+        # colours call empty but not surely (a dim frame made two lettered tiles look like the board)
+        self.tile_check: SquareNet | None = default_square_net(self._set_name()) if has_own_glyphs else None
         self.settle: SettleModel | None = None if has_own_glyphs or not settle else default_settle_model()
         # the settle model's input rows of the last read (squares, N x F), for training it (kiosk.vision.train)
         self.record_settle_rows = False
@@ -469,6 +473,33 @@ class BoardReader:
                 return h, "markers"
         return locate.find_grid(frame), "grid"
 
+    def _lettered_after_all(self, grey: np.ndarray, recheck: list[int], to_read: list[int],
+                            glyph_imgs: list[np.ndarray], squares: list[SquareReading], doubts: dict[int, str]
+                            ) -> dict[int, str]:
+        """Squares of ``recheck`` (called empty by the colours, not surely) that the shipped square network
+        (``tile_check``) sees as a lettered tile: P(tile) >= NET_SURE and P(letter | tile) >= NET_LETTER_P.
+        Each is queued for the profile's glyph model (appended to ``to_read`` / ``glyph_imgs``), or made a doubt
+        in ``squares`` / ``doubts`` when it shows no ink. Returns {square: the network's letter} for the letter
+        check. On the real lighting-fault frames two tiles of a dim frame (P(tile) 0.29 and 0.23 by the
+        colours) read 1.00 by the network; of the other 240 such squares of all the real games and lighting
+        frames, all empty, none went above 0.52."""
+        if not recheck or self.tile_check is None:
+            return {}
+        out: dict[int, str] = {}
+        preds = self.tile_check.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in recheck])
+        for sq, q in zip(recheck, preds):
+            if q.p_tile < NET_SURE or q.letter_given_tile < NET_LETTER_P or q.letter not in self.letters:
+                continue
+            g = normalise_glyph(cell_crop(grey, sq, GLYPH_GROW_PX))
+            if g is None:
+                doubts[sq] = f"tile or empty? (the colours say empty; the network reads {q.letter})"
+                squares[sq] = SquareReading(SquareState.UNSURE, None, round(q.p_tile, 3))
+            else:
+                to_read.append(sq)
+                glyph_imgs.append(g)
+                out[sq] = q.letter
+        return out
+
     def _squares_glyphs(self, canvas: np.ndarray, p_tile: np.ndarray, seen: np.ndarray, hand: np.ndarray,
                         glare: np.ndarray, weak_empty: np.ndarray
                         ) -> tuple[list[SquareReading], dict[int, str], np.ndarray, int]:
@@ -480,6 +511,7 @@ class BoardReader:
         grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
         to_read: list[int] = []
         glyph_imgs: list[np.ndarray] = []
+        recheck: list[int] = []
         for sq in range(N_SQUARES):
             p = float(p_tile[sq])
             if not seen[sq]:
@@ -488,6 +520,8 @@ class BoardReader:
                 doubts[sq] = "hand over the square"
             elif p <= EMPTY_P:
                 squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - p, 3))
+                if self.tile_check is not None and p > RECHECK_EMPTY_P:
+                    recheck.append(sq)
                 continue
             elif p < TILE_P:
                 doubts[sq] = f"tile or empty? (P(tile) {p:.2f})"
@@ -502,6 +536,7 @@ class BoardReader:
                     glyph_imgs.append(g)
                 continue
             squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
+        net_letter = self._lettered_after_all(grey, recheck, to_read, glyph_imgs, squares, doubts)
         preds = self.glyphs.predict(glyph_imgs)
         degraded = _degraded([pr.confidence for pr in preds])
         letter_p = LETTER_P_DEGRADED if degraded else LETTER_P
@@ -513,6 +548,10 @@ class BoardReader:
             elif pred.confidence < letter_p:
                 doubts[sq] = f"letter {pred.letter} or {pred.runner_up}? ({pred.confidence:.2f}" + \
                     (", many doubtful letters in this frame)" if degraded else ")")
+                squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
+            elif sq in net_letter and pred.letter != net_letter[sq]:
+                doubts[sq] = f"tile or empty? (the colours say empty; the network reads {net_letter[sq]}, " \
+                             f"the profile's glyphs {pred.letter})"
                 squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
             else:
                 squares[sq] = SquareReading(SquareState.TILE, pred.letter, round(conf, 3))

@@ -132,6 +132,22 @@ def test_reader_real_game_profile_reads_lighting_faults_without_phantom_tiles(ga
 
 @needs_shared
 @pytest.mark.slow
+def test_reader_real_game_profile_does_not_empty_the_tiles_of_a_dim_frame(game_calibrated_reader):
+    """err-11 is dim: both occupancy models (the profile's and the shipped one) put the T at I8 and the I at K8
+    below 0.3, and a calibrated reader, which has no square network for its letters, read them empty, silently.
+    The shipped network double-checks such squares (P(tile) 1.00 for both; no empty square of the real games
+    or lighting frames above 0.52): the T is read, the I (its glyph J or I?) is a doubt."""
+    d = PHOTOS / "scrabscrap-lighting"
+    truth = "".join(_truth(d / "truth-err.txt"))
+    r = game_calibrated_reader.read(cv2.imread(str(d / "err-11.jpg")))
+    grid = "".join(r.grid())
+    assert [sq for sq in range(225) if truth[sq] != "." and grid[sq] == "."] == []
+    assert grid[7 * 15 + 8] == "T"
+    assert all(a == b or b == "#" for a, b in zip(truth, grid)), "\n".join(r.grid())
+
+
+@needs_shared
+@pytest.mark.slow
 def test_reader_real_empty_board_reads_empty():
     img = cv2.imread(str(PHOTOS / "misc" / "empty-board.jpg"))
     r = BoardReader(load_tile_set("english")).read(img)
