@@ -68,8 +68,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
     try:
         profile = load_profile(args.calibration) if args.calibration else None
-        name = args.tiles or (profile.tile_set if profile else "english")
-        reader = BoardReader(load_tile_set(name), profile)
+        reader = BoardReader(load_tile_set(args.tiles) if args.tiles else None, profile)
     except (ProfileError, ModelError, ValueError) as exc:
         print(f"kiosk read-board: {exc}", file=sys.stderr)
         return 2

@@ -51,7 +51,7 @@ from kiosk.vision.occupancy import (
     normalised_colour,
     tile_colour_known,
 )
-from kiosk.vision.profile import CalibrationProfile
+from kiosk.vision.profile import CalibrationProfile, ProfileError
 from kiosk.vision.quality import GLARE_SQUARE_FRACTION, SHARPNESS_MIN, glare_squares, hand_squares, sharpness
 from kiosk.vision.reading import (
     EMPTY_SQUARE,
@@ -384,17 +384,24 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
 class BoardReader:
     """Reads boards from frames. Construct once per camera; :meth:`read` is not thread-safe.
 
-    Raises ModelError / ProfileError at construction when the models cannot be loaded. ``settle=False``: the
-    square-network path sums the three opinions' log-odds instead of asking the settle model (for training
+    ``tile_set``: the set to read (None: the profile's, else English). Raises ModelError / ProfileError at
+    construction when the models cannot be loaded or ``profile`` was made for another tile set. ``settle=False``:
+    the square-network path sums the three opinions' log-odds instead of asking the settle model (for training
     that model: set ``record_settle_rows`` to keep each read's input rows in ``last_settle_rows``).
     """
 
-    def __init__(self, tile_set: TileSet = ENGLISH, profile: CalibrationProfile | None = None, *,
+    def __init__(self, tile_set: TileSet | None = None, profile: CalibrationProfile | None = None, *,
                  settle: bool = True) -> None:
         self.profile = profile
+        made_for = profile.tile_set if profile is not None and profile.tile_set else None
+        if tile_set is None:
+            tile_set = load_tile_set(made_for) if made_for else ENGLISH
+        elif made_for and tile_set.name != made_for:
+            # its glyph model knows only its own set's letters (an English profile reads a German Ö as O)
+            raise ProfileError(f"{profile.source or 'calibration profile'}: made for {made_for} tiles, but the "
+                               f"reader is asked for {tile_set.name} tiles (calibrate for {tile_set.name}, or "
+                               f"read with the profile's set)")
         self.tile_set = tile_set
-        if profile is not None and profile.tile_set and tile_set is ENGLISH and profile.tile_set != "english":
-            self.tile_set = load_tile_set(profile.tile_set)
         self.letters = set(self.tile_set.letters)
         self.glyphs = self._load_glyphs()
         # without a calibration profile's own glyph model, squares are read by the shipped square network

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import cv2
 import numpy as np
 import pytest
 
@@ -133,3 +134,27 @@ def test_reader_train_profile_game_folder_errors(tmp_path):
     (tmp_path / "game.ini").write_text("[default]\nwarp-coord = [[1, 2]]\n", encoding="utf-8")
     with pytest.raises(ValueError, match="warp-coord"):
         train.game_samples(tmp_path, 5)
+
+
+def test_reader_profile_for_another_tile_set_is_refused(tmp_path):
+    """An English profile's glyph model has no Ö (it read MÖSEN as MOSEN); a German one asked for English tiles
+    read German letters. The reader takes the profile's set when none is asked for, and refuses a mismatch."""
+    from kiosk.rules.tiles import ENGLISH, GERMAN
+    from kiosk.vision.reader import BoardReader
+    f = tmp_path / "de.json"
+    CalibrationProfile(tile_set="german").save(f)
+    assert BoardReader(None, load_profile(f)).tile_set.name == "german"
+    assert BoardReader(GERMAN, load_profile(f)).tile_set.name == "german"
+    with pytest.raises(ProfileError, match=r"de.json: made for german tiles, but the reader is asked for english"):
+        BoardReader(ENGLISH, load_profile(f))
+    assert BoardReader().tile_set.name == "english"
+
+
+def test_read_board_cli_refuses_a_profile_for_another_tile_set(tmp_path, capsys):
+    from kiosk.cli import main
+    f = tmp_path / "de.json"
+    CalibrationProfile(tile_set="german").save(f)
+    img = tmp_path / "x.png"
+    cv2.imwrite(str(img), np.zeros((400, 400, 3), np.uint8))
+    assert main(["read-board", str(img), "--calibration", str(f), "--tiles", "english"]) == 2
+    assert "made for german tiles" in capsys.readouterr().err
