@@ -322,10 +322,26 @@ def fix_layout_shift(bgr: np.ndarray, h: np.ndarray, layout: tuple[str, ...] | N
     """
     if bgr.ndim != 3:
         return h
+    results = _layout_fits(bgr, h, 2, layout)
+    best = max(results, key=lambda t: t[0])
+    here = next(r for r in results if r[1] == (0, 0))
+    # move only when the shifted fit is clearly better (plain-coloured boards give small differences)
+    return best[2] if best[0] > here[0] + 8.0 else h
+
+
+def layout_fit(bgr: np.ndarray, h: np.ndarray, layout: tuple[str, ...] | None = None) -> float:
+    """How well the premium layout explains the squares' colours where ``h`` (image -> canonical) puts the grid
+    (:func:`_layout_fit`; Lab units, higher = better; -1e9 for a grey image or too few squares in view)."""
+    return _layout_fits(bgr, h, 0, layout)[0][0] if bgr.ndim == 3 else -1e9
+
+
+def _layout_fits(bgr: np.ndarray, h: np.ndarray, extra: int, layout: tuple[str, ...] | None
+                 ) -> list[tuple[float, tuple[int, int], np.ndarray]]:
+    """(layout fit, (dx, dy), shifted homography) of ``h`` shifted by -extra..+extra squares on each axis."""
     if layout is None:
         from kiosk.rules.board import LAYOUT as layout
     classes = np.array(list(layout))
-    cell, extra = 8, 2                    # 8 px per square, 2 squares of border around the grid
+    cell = 8                              # 8 px per square, ``extra`` squares of border around the grid
     m = WARP_MARGIN_PX
     f = cell / WARP_CELL_PX
     off = -m * f + extra * cell
@@ -346,10 +362,7 @@ def fix_layout_shift(bgr: np.ndarray, h: np.ndarray, layout: tuple[str, ...] | N
             valid = seen[win].ravel()
             shift = np.array([[1, 0, -dx * WARP_CELL_PX], [0, 1, -dy * WARP_CELL_PX], [0, 0, 1]], np.float64)
             results.append((_layout_fit(core, valid, classes), (dx, dy), shift @ h))
-    best = max(results, key=lambda t: t[0])
-    here = next(r for r in results if r[1] == (0, 0))
-    # move only when the shifted fit is clearly better (plain-coloured boards give small differences)
-    return best[2] if best[0] > here[0] + 8.0 else h
+    return results
 
 
 def _gray(image: np.ndarray) -> np.ndarray:
@@ -390,6 +403,9 @@ def _polish(image: np.ndarray, h0: np.ndarray) -> np.ndarray | None:
 
 
 CORNER_SLIP_SQUARES = 0.75  # a searched grid this far (squares) from given corners the lines confirm has slipped
+LAYOUT_OVERRULES = 30.0     # ... unless its premium-layout fit (Lab units) beats theirs by more than this: the
+# given corners are off (scrabscrap corners one square off: 53.9 against -2.9 and 11.0; declanfinerty's pale
+# premiums let the slipped search beat the right corners by 15.6)
 
 
 def _corner_shift_squares(h_a: np.ndarray, h_b: np.ndarray) -> float:
@@ -421,6 +437,11 @@ def from_corners(image: np.ndarray, corners: np.ndarray, refine: bool = True) ->
         return searched
     local = _polish(image, h)
     if local is not None:
+        if searched is not None:
+            small, _, s = _reduced(image, h)
+            s_inv = np.linalg.inv(s)
+            if layout_fit(small, searched @ s_inv) > layout_fit(small, local @ s_inv) + LAYOUT_OVERRULES:
+                return searched     # the given corners are whole squares off: the colours say so beyond doubt
         return local
     return h if searched is None else searched
 
