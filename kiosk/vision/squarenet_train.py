@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import cv2
@@ -32,9 +33,15 @@ def load_caches(paths: list[Path]) -> dict[str, np.ndarray]:
     keys = ("crops", "labels", "turned", "occluded", "tiles")
     parts: dict[str, list[np.ndarray]] = {k: [] for k in keys}
     for p in paths:
-        z = np.load(p)
-        missing = [k for k in keys if k not in z.files]
-        extra = [k for k in z.files if k not in keys]
+        try:
+            z = np.load(p, allow_pickle=False)
+            files = z.files
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile, AttributeError) as exc:
+            # AttributeError: a plain .npy array has no ``files``
+            raise ValueError(f"{p}: not a square cache written by `train squares` ({type(exc).__name__}: "
+                             f"{str(exc).splitlines()[0] if str(exc) else 'unreadable'})") from None
+        missing = [k for k in keys if k not in files]
+        extra = [k for k in files if k not in keys]
         if missing or extra:
             raise ValueError(f"{p}: not a synthetic square cache (missing {missing}, unexpected {extra})")
         for k in keys:
@@ -143,6 +150,11 @@ def train(caches: list[Path], out: Path, epochs: int = 12, per_epoch: int = 8000
     ``init``: fine-tune an exported ``squares_german.onnx`` instead of starting afresh (use a lower ``lr``).
     Returns the held-out figures.
     """
+    batch = 256
+    for name, value, least in (("epochs", epochs, 1), ("threads", threads, 1), ("per-epoch", per_epoch, batch),
+                               ("blank-repeat", blank_repeat, 1)):
+        if value < least:
+            raise ValueError(f"--{name} {value}: at least {least}")
     import torch
 
     torch.set_num_threads(threads)
@@ -161,11 +173,13 @@ def train(caches: list[Path], out: Path, epochs: int = 12, per_epoch: int = 8000
         f"{int((turned != 0).sum())} turned), {len(names)} classes; {len(val_idx)} held out")
     net = build_net(len(names)) if init is None else load_exported(init, names)
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
-    batch = 256
     steps = epochs * (per_epoch // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
     t0 = time.time()
     tiles_tr = train_idx[is_tile[train_idx]]
+    absent = sorted(set(repeat or {}) - {str(x) for x in labels})
+    if absent:
+        raise ValueError(f"--repeat: no tile of {', '.join(absent)} in the caches")
     times = {"?": blank_repeat, **(repeat or {})}
     extra = [train_idx[labels[train_idx] == lab] for lab, n in times.items() for _ in range(n - 1)]
     tiles_tr = np.concatenate([tiles_tr, *extra])
@@ -177,6 +191,8 @@ def train(caches: list[Path], out: Path, epochs: int = 12, per_epoch: int = 8000
                                rng.choice(empty_tr, min(len(empty_tr), per_epoch - n_t), replace=False)])
         rng.shuffle(pick)
         pick = pick[:(len(pick) // batch) * batch]
+        if not len(pick):
+            raise ValueError(f"the caches hold {len(train_idx)} training crops: too few for one batch of {batch}")
         net.train()
         loss_sum = 0.0
         for b in range(0, len(pick), batch):

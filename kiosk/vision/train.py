@@ -36,6 +36,7 @@ import configparser
 import json
 import sys
 import time
+import unicodedata
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -423,10 +424,28 @@ def build_profile(out: Path, templates: Path | None, tiles: str, n_synth: int, n
     return acc
 
 
+MAX_REPEAT = 100   # --repeat N at most (each repeat copies the letter's crops into every epoch's pool)
+
+
+def _spec_letters(option: str, spec: str, letters: str, allowed: set[str]) -> list[str]:
+    """The letters of a LETTERS=... spec (Unicode NFC, upper-cased, each in ``allowed``); ValueError otherwise."""
+    out = []
+    for ch in unicodedata.normalize("NFC", letters):
+        up = ch.upper()
+        if up not in allowed:
+            raise ValueError(f"{option} {spec!r}: {ch!r} is not a letter of the "
+                             f"{'German' if option == '--letter-share' else 'English or German'} set"
+                             + (" (blanks: --blank-repeat / --blank-share)" if ch == "?" else ""))
+        out.append(up)
+    return out
+
+
 def _letter_shares(specs: list[str]) -> tuple[tuple[str, float], ...]:
-    """``["ÄÖÜ=0.04"]`` -> ``(("Ä", 0.04), ("Ö", 0.04), ("Ü", 0.04))``. Raises ValueError naming a malformed
-    spec or shares adding up to more than 1."""
-    out: list[tuple[str, float]] = []
+    """``["ÄÖÜ=0.04"]`` -> ``(("Ä", 0.04), ("Ö", 0.04), ("Ü", 0.04))`` (letters of the German set; a letter
+    given twice keeps its last share). Raises ValueError naming a malformed spec or shares adding up to more
+    than 1."""
+    shares: dict[str, float] = {}
+    german = set(load_tile_set("german").letters)
     for spec in specs:
         letters, _, share = spec.partition("=")
         try:
@@ -435,21 +454,34 @@ def _letter_shares(specs: list[str]) -> tuple[tuple[str, float], ...]:
             value = -1.0
         if not letters or not 0 < value <= 1:
             raise ValueError(f"--letter-share {spec!r}: expected LETTERS=SHARE with 0 < SHARE <= 1, e.g. ÄÖÜ=0.04")
-        out += [(letter.upper(), value) for letter in letters]
-    if sum(v for _, v in out) > 1:
-        raise ValueError(f"--letter-share: the shares add up to {sum(v for _, v in out):.2f}, more than 1")
-    return tuple(out)
+        shares.update({letter: value for letter in _spec_letters("--letter-share", spec, letters, german)})
+    if sum(shares.values()) > 1 + 1e-9:
+        raise ValueError(f"--letter-share: the shares add up to {sum(shares.values()):.4g}, more than 1")
+    return tuple(shares.items())
 
 
 def _letter_repeats(specs: list[str]) -> dict[str, int]:
-    """``["ÄÖÜ=6"]`` -> ``{"Ä": 6, "Ö": 6, "Ü": 6}``. Raises ValueError naming a malformed spec."""
+    """``["ÄÖÜ=6"]`` -> ``{"Ä": 6, "Ö": 6, "Ü": 6}`` (letters of the English or German set; blanks have
+    --blank-repeat). Raises ValueError naming a malformed spec."""
     out: dict[str, int] = {}
+    allowed = set(load_tile_set("english").letters) | set(load_tile_set("german").letters)
     for spec in specs:
         letters, _, n = spec.partition("=")
-        if not letters or not n.isdigit() or int(n) < 1:
-            raise ValueError(f"--repeat {spec!r}: expected LETTERS=N, e.g. ÄÖÜ=6")
-        out.update({letter.upper(): int(n) for letter in letters})
+        if not letters or not (n.isascii() and n.isdigit()) or not 1 <= int(n) <= MAX_REPEAT:
+            raise ValueError(f"--repeat {spec!r}: expected LETTERS=N with 1 <= N <= {MAX_REPEAT}, e.g. ÄÖÜ=6")
+        out.update({letter: int(n) for letter in _spec_letters("--repeat", spec, letters, allowed)})
     return out
+
+
+def _cache_path(path: Path) -> Path:
+    """``path`` checked before any rendering: it must end in .npz (numpy would add it) and its folder exist."""
+    if path.suffix != ".npz":
+        raise ValueError(f"{path}: a cache file must end in .npz")
+    if not path.parent.is_dir():
+        raise ValueError(f"{path}: folder {path.parent} does not exist")
+    if path.is_dir():
+        raise ValueError(f"{path}: is a folder")
+    return path
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -503,9 +535,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--real-weight", type=int, default=8, help="repeats of each game frame's squares (occupancy)")
     args = ap.parse_args(argv)
     try:
+        if getattr(args, "workers", 1) < 1:
+            raise ValueError(f"--workers {args.workers}: at least 1")
         if args.cmd == "collect":
             collect(args.cache, args.synthetic)
         elif args.cmd == "cnn":
+            if args.out.exists() and not args.out.is_dir():
+                raise ValueError(f"--out {args.out}: exists and is not a folder")
             from kiosk.vision.squarenet_train import train as train_cnn
             t = time.time()
             figs = train_cnn(args.caches, args.out, epochs=args.epochs, per_epoch=args.per_epoch,
@@ -515,8 +551,11 @@ def main(argv: list[str] | None = None) -> int:
         elif args.cmd == "settle":
             train_settle(args.out, args.english, args.german, args.workers, args.blank_share, args.cache)
         elif args.cmd == "squares":
-            collect_squares(args.cache, args.english, args.german, args.workers, args.blank_share, args.seed0,
-                            _letter_shares(args.letter_share))
+            shares = _letter_shares(args.letter_share)
+            if shares and args.german < 1:
+                raise ValueError("--letter-share applies to German boards: give --german N")
+            collect_squares(_cache_path(args.cache), args.english, args.german, args.workers, args.blank_share,
+                            args.seed0, shares)
         elif args.cmd == "defaults":
             fit_defaults(args.cache, args.out, folds=args.folds)
         else:

@@ -203,17 +203,51 @@ def test_random_board_letter_share_makes_rare_letters_common_and_nothing_else():
         random_board(21, 90, letter_share={"Ä": 0.05})
 
 
-def test_training_cli_letter_specs_parse_and_name_what_is_wrong():
+def test_training_cli_letter_specs_parse_and_name_what_is_wrong(tmp_path):
     from kiosk.vision.train import _letter_repeats, _letter_shares, main
     assert _letter_shares(["ÄÖÜ=0.05"]) == (("Ä", 0.05), ("Ö", 0.05), ("Ü", 0.05))
-    assert _letter_repeats(["äö=3", "?=2"]) == {"Ä": 3, "Ö": 3, "?": 2}
-    for bad in ("ÄÖÜ", "=0.1", "Ä=0", "Ä=x", "Ä=1.5"):
-        with pytest.raises(ValueError, match="--letter-share"):
+    assert _letter_shares(["A\u0308=0.1"]) == (("Ä", 0.1),)           # a decomposed Ä is an Ä
+    assert _letter_shares(["Ä=0.6", "Ä=0.3"]) == (("Ä", 0.3),)           # the last share counts, once
+    assert _letter_repeats(["äö=3", "X=2"]) == {"Ä": 3, "Ö": 3, "X": 2}
+    for bad, message in (("ÄÖÜ", "expected LETTERS=SHARE"), ("=0.1", "expected"), ("Ä=0", "expected"),
+                         ("Ä=x", "expected"), ("Ä=1.5", "expected"), ("1=0.1", "'1' is not a letter of the German"),
+                         ("ß=0.1", "'ß' is not a letter"), ("Ä Ö=0.1", "' ' is not a letter")):
+        with pytest.raises(ValueError, match=f"--letter-share.*{message}"):
             _letter_shares([bad])
-    with pytest.raises(ValueError, match="add up to 1.20"):
+    with pytest.raises(ValueError, match="add up to 1.2, more than 1"):
         _letter_shares(["ÄÖÜ=0.4"])
-    for bad in ("Ä=0", "Ä", "Ä=-1"):
-        with pytest.raises(ValueError, match="--repeat"):
+    for bad, message in (("Ä=0", "1 <= N <= 100"), ("Ä", "LETTERS=N"), ("Ä=-1", "N"), ("Ä=²", "N"),
+                         ("Ä=1000", "N <= 100"), ("?=2", "--blank-repeat"), ("Ñ=3", "'Ñ' is not a letter")):
+        with pytest.raises(ValueError, match=f"--repeat.*{message}"):
             _letter_repeats([bad])
-    assert main(["squares", "/nonexistent/x.npz", "--english", "0", "--german", "1",
-                 "--letter-share", "Ä=2"]) != 0
+    # checked before any frame is rendered: each of these returns at once with exit 2
+    for argv in (["--german", "1", "--letter-share", "Ä=2"], ["--german", "0", "--letter-share", "Ä=0.1"],
+                 ["--german", "1", "--workers", "0"]):
+        assert main(["squares", str(tmp_path / "x.npz"), "--english", "0", *argv]) == 2
+    assert main(["squares", str(tmp_path / "missing" / "x.npz"), "--english", "0", "--german", "1"]) == 2
+    assert main(["squares", str(tmp_path / "x"), "--english", "0", "--german", "1"]) == 2
+    assert not list(tmp_path.iterdir())
+
+
+def test_random_board_letter_share_refuses_bad_shares():
+    for bad, message in (({"Ä": -0.5}, "0 < share <= 1"), ({"Ä": float("nan")}, "0 < share"), ({"Ä": 5}, "share"),
+                         ({"Ä": True}, "share"), ({"Ä": "0.1"}, "share"), ({"Ä": 0.6, "Ö": 0.6}, "add up to 1.2"),
+                         (["Ä"], "expected a mapping")):
+        with pytest.raises(ValueError, match=message):
+            random_board(3, 40, GERMAN, letter_share=bad)
+
+
+def test_square_caches_that_are_not_caches_are_named(tmp_path):
+    from kiosk.vision.squarenet_train import load_caches
+    empty = tmp_path / "empty.npz"
+    empty.write_bytes(b"")
+    npy = tmp_path / "a.npy"
+    np.save(npy, np.zeros(3))
+    text = tmp_path / "t.npz"
+    text.write_text("not a cache")
+    cut = tmp_path / "cut.npz"
+    np.savez(cut, crops=np.zeros((2, 4, 4), np.uint8))
+    cut.write_bytes(cut.read_bytes()[:100])
+    for path in (empty, npy, text, cut):
+        with pytest.raises(ValueError, match=f"{path.name}: not a square cache"):
+            load_caches([path])
