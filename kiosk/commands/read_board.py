@@ -60,7 +60,10 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.vision.reader import BoardReader
 
     corners = None
-    if args.corners:
+    if args.annotate == "":
+        print("kiosk read-board: --annotate: give a folder name", file=sys.stderr)
+        return 2
+    if args.corners is not None:
         try:
             corners = parse_corners(args.corners)
         except ValueError as exc:
@@ -75,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
 
     failed = 0
     results = []
+    annotated: set[str] = set()
     for path in args.images:
         try:
             img = read_image(path)
@@ -93,11 +97,17 @@ def run(args: argparse.Namespace) -> int:
             from pathlib import Path
 
             from kiosk.vision.annotate import write_annotated_png
+            name, n = Path(path).stem, 1
+            while name in annotated:     # two images of one name from different folders: keep both pictures
+                n += 1
+                name = f"{Path(path).stem}-{n}"
+            annotated.add(name)
             try:
                 Path(args.annotate).mkdir(parents=True, exist_ok=True)
-                write_annotated_png(img, reading, Path(args.annotate) / (Path(path).stem + ".read.png"))
+                write_annotated_png(img, reading, Path(args.annotate) / (name + ".read.png"))
             except OSError as exc:
                 print(f"kiosk read-board: --annotate {args.annotate}: {exc}", file=sys.stderr)
+                failed += 1
         t = reading.timings_ms
         if args.json:
             results.append({

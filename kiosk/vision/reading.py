@@ -108,12 +108,14 @@ class BoardReading:
     def unreadable(cls, verdict: str, *, board_found: bool = False, homography: np.ndarray | None = None,
                    timings_ms: dict[str, float] | None = None, sharp: bool = False, glare: bool = False,
                    hand: bool = False) -> BoardReading:
-        """A reading whose every square is unsure, with ``verdict`` saying why (bad frame, no board...)."""
+        """A reading whose every square is unsure, with ``verdict`` saying why (bad frame, no board...): the
+        verdict is each square's doubt too."""
         return cls(
             squares=(UNSURE_SQUARE,) * N_SQUARES,
             homography=homography,
             quality=FrameQuality(board_found=board_found, sharp=sharp, glare=glare, hand=hand, verdict=verdict),
             timings_ms=dict(timings_ms or {"total": 0.0}),
+            doubts=dict.fromkeys(range(N_SQUARES), verdict),
         )
 
     @classmethod

@@ -52,6 +52,8 @@ def test_reader_cli_json_and_corners(board_png, capsys):
     (["--corners", "1,2 3,4"], "expected 4 points"),
     (["--corners", "1,2 3,4 5,x 7,8"], "point 3"),
     (["--calibration", "/nonexistent/profile.json"], "cannot read"),
+    (["--corners", ""], "expected 4 points 'x,y x,y x,y x,y', got 0"),    # was silently ignored
+    (["--annotate", ""], "--annotate: give a folder name"),
 ])
 def test_reader_cli_bad_arguments(board_png, capsys, args, message):
     path, _ = board_png
@@ -73,6 +75,30 @@ def test_reader_cli_annotate_writes_png(board_png, capsys, tmp_path):
     png = tmp_path / "ann" / "board.read.png"
     img = cv2.imread(str(png))
     assert rc == 0 and img is not None and img.shape[1] == 2 * img.shape[0]
+
+
+def test_reader_cli_annotate_keeps_images_of_one_name_and_fails_when_it_cannot_write(board_png, capsys, tmp_path):
+    """Found by a helper: two images called image-20.jpg from two games wrote one picture (the second over the
+    first), and a picture that could not be written still exited 0."""
+    path, _ = board_png
+    other = tmp_path / "other" / path.name
+    other.parent.mkdir()
+    other.write_bytes(path.read_bytes())
+    assert main(["read-board", str(path), str(other), "--annotate", str(tmp_path / "ann")]) == 0
+    assert sorted(p.name for p in (tmp_path / "ann").iterdir()) == ["board-2.read.png", "board.read.png"]
+    a_file = tmp_path / "a_file"
+    a_file.write_text("")
+    assert main(["read-board", str(path), "--annotate", str(a_file)]) == 1
+    assert f"--annotate {a_file}" in capsys.readouterr().err
+
+
+def test_reader_cli_json_of_an_unread_frame_gives_every_square_its_doubt(capsys, tmp_path):
+    import json
+    tiny = tmp_path / "tiny.png"
+    cv2.imwrite(str(tiny), np.full((10, 10, 3), 128, np.uint8))
+    assert main(["read-board", str(tiny), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)[0]
+    assert len(data["doubts"]) == 225 and set(data["doubts"].values()) == {"frame too small (10x10 px)"}
 
 
 def test_reader_cli_frame_without_a_board_is_reported_and_fails(capsys, tmp_path):
