@@ -27,17 +27,24 @@ def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
 
     Reads the bytes itself (any path, non-ASCII names too) and decodes them with OpenCV. Raises ImageError
     (reason "cannot open: ...", "empty file" or "not a readable image (...)")."""
+    p = Path(path)
+    if p.exists() and not p.is_file():     # a folder, or a FIFO / device that would block the read forever
+        raise ImageError(path, "not a regular file")
     try:
         data = np.fromfile(str(path), np.uint8)
     except OSError as exc:
         raise ImageError(path, f"cannot open: {exc.strerror or exc}") from None
     if data.size == 0:
         raise ImageError(path, "empty file")
+    level = cv2.utils.logging.getLogLevel()
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)   # the error below says it, once
     try:
         img = cv2.imdecode(data, flags)
     except cv2.error as exc:
         why = (str(exc).split("error:", 1)[-1].strip().splitlines() or ["decoding failed"])[0]
         raise ImageError(path, f"not a readable image (OpenCV: {why})") from None
+    finally:
+        cv2.utils.logging.setLogLevel(level)
     if img is None:
         raise ImageError(path, "not a readable image (unknown format or corrupt data)")
     return img

@@ -33,6 +33,22 @@ def test_read_image_names_the_file_and_why(tmp_path, content, message):
     assert message in str(err.value)
 
 
+def test_read_image_refuses_what_is_not_a_regular_file_without_blocking(tmp_path, capfd):
+    """A FIFO named .jpg blocked read-board until killed; a broken GIF printed OpenCV's own log lines before
+    the clear error (found by a helper)."""
+    import os
+    fifo = tmp_path / "camera.jpg"
+    os.mkfifo(fifo)
+    for path in (fifo, tmp_path):
+        with pytest.raises(ImageError, match="not a regular file"):
+            read_image(path)
+    gif = tmp_path / "one.gif"
+    gif.write_bytes(b"GIF89a\x01\x00\x01\x00\x80\x00\x00")
+    with pytest.raises(ImageError, match="one.gif: not a readable image"):
+        read_image(gif)
+    assert "loadsave" not in capfd.readouterr().err
+
+
 def test_every_image_reader_survives_a_decompression_bomb_header(tmp_path, capsys):
     """The replay camera, the recorded-game camera, the calibration tools and the profile trainer each read
     images; a header OpenCV refuses raised cv2.error through all of them."""
