@@ -11,6 +11,7 @@ Serialisation: :meth:`Classifier.to_bytes` / :meth:`Classifier.from_bytes` (a co
 from __future__ import annotations
 
 import io
+import zipfile
 from dataclasses import dataclass
 
 import numpy as np
@@ -130,8 +131,8 @@ class Classifier:
         try:
             with np.load(io.BytesIO(data), allow_pickle=False) as z:
                 model = cls([str(s) for s in z["labels"]], z["mean"], z["scale"], z["w1"], z["b1"], z["w2"], z["b2"])
-        except (OSError, ValueError, KeyError) as exc:
-            raise ModelError(f"{origin}: not a classifier model ({exc})") from None
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:   # EOFError: no bytes at all
+            raise ModelError(f"{origin}: not a classifier model ({exc or type(exc).__name__})") from None
         f, h = model.w1.shape
         if model.mean.shape != (f,) or model.w2.shape != (h, len(model.labels)):
             raise ModelError(f"{origin}: inconsistent weight shapes")

@@ -116,8 +116,10 @@ def _matrix(value: Any, shape: tuple[int, ...], where: str) -> np.ndarray | None
         a = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
         raise ProfileError(f"{where}: not a numeric array") from None
-    if a.shape != shape or not np.all(np.isfinite(a)):
-        raise ProfileError(f"{where}: expected finite numbers of shape {shape}, got {a.shape}")
+    if a.shape != shape:
+        raise ProfileError(f"{where}: expected numbers of shape {shape}, got {a.shape}")
+    if not np.all(np.isfinite(a)):
+        raise ProfileError(f"{where}: holds NaN or infinity (expected finite numbers)")
     return a
 
 

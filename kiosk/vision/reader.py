@@ -433,19 +433,26 @@ class BoardReader:
         if ref is None:
             return default_glyph_model(self._set_name())
         kind, blob = ref
+        origin = f"{self.profile.source or 'calibration profile'}: glyph_model" if self.profile else "glyph_model"
         if kind == "data":
-            return GlyphClassifier.from_text(str(blob), "profile glyph_model", self.tile_set.name)
-        return GlyphClassifier(Classifier.from_bytes(bytes(blob), "profile glyph_model file"), self.tile_set.name)
+            return GlyphClassifier.from_text(str(blob), origin, self.tile_set.name)
+        return GlyphClassifier(Classifier.from_bytes(bytes(blob), f"{origin} file"), self.tile_set.name)
 
     def _load_occupancy(self) -> OccupancyModel:
         ref = self.profile.resolve(self.profile.occupancy_model) if self.profile else None
         if ref is None:
             return default_occupancy_model()
         kind, blob = ref
+        origin = f"{self.profile.source or 'calibration profile'}: occupancy_model" if self.profile else \
+            "occupancy_model"
         if kind == "data":
             import base64
-            blob = base64.b64decode(str(blob))
-        return OccupancyModel(Classifier.from_bytes(bytes(blob), "profile occupancy_model"))
+            import binascii
+            try:
+                blob = base64.b64decode(str(blob))
+            except (binascii.Error, ValueError) as exc:
+                raise ModelError(f"{origin}: not base64 model data ({exc})") from None
+        return OccupancyModel(Classifier.from_bytes(bytes(blob), origin))
 
     # ------------------------------------------------------------------ stages
 

@@ -158,3 +158,29 @@ def test_read_board_cli_refuses_a_profile_for_another_tile_set(tmp_path, capsys)
     cv2.imwrite(str(img), np.zeros((400, 400, 3), np.uint8))
     assert main(["read-board", str(img), "--calibration", str(f), "--tiles", "english"]) == 2
     assert "made for german tiles" in capsys.readouterr().err
+
+
+def test_reader_profile_model_errors_name_the_profile_file(tmp_path):
+    """A helper found 'profile glyph_model: not base64 ...' without the file, and a NaN homography reported as
+    'expected finite numbers of shape (3, 3), got (3, 3)'."""
+    from kiosk.vision.reader import BoardReader
+    f = tmp_path / "p.json"
+    CalibrationProfile(glyph_model=ModelRef(data="@@@")).save(f)
+    with pytest.raises(ModelError, match=r"p.json: glyph_model: not base64"):
+        BoardReader(None, load_profile(f))
+    CalibrationProfile(occupancy_model=ModelRef(data="@@@")).save(f)
+    with pytest.raises(ModelError, match=r"p.json: occupancy_model"):
+        BoardReader(None, load_profile(f))
+    d = json.loads(f.read_text())
+    d.setdefault("board", {})["homography"] = [[float("nan")] * 3] * 3
+    f.write_text(json.dumps(d))
+    with pytest.raises(ProfileError, match="board.homography: holds NaN or infinity"):
+        load_profile(f)
+
+
+def test_python_dash_m_kiosk_is_the_kiosk_command():
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-m", "kiosk", "--help"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "read-board" in out.stdout
+
