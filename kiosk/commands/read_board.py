@@ -90,7 +90,8 @@ def run(args: argparse.Namespace) -> int:
             continue
         reading = reader.read(img, corners)
         grid = reading.grid()
-        if not reading.quality.board_found:
+        if not reading.quality.board_found or all(row == "#" * 15 for row in grid):
+            # no board, or one refused as a whole (grid uncertain, board turned): nothing of it was read
             print(f"kiosk read-board: {path}: no board read: {reading.quality.verdict}", file=sys.stderr)
             failed += 1
         if args.annotate:

@@ -141,3 +141,17 @@ def test_reader_cli_corners_that_cannot_be_the_grid_are_refused(board_frame, boa
     out, err = capsys.readouterr()
     assert rc == 1 and "no board read: bad corners: " in err and message in err and "Traceback" not in err
     assert out.splitlines()[:15] == ["#" * 15] * 15
+
+
+def test_reader_cli_a_board_refused_as_a_whole_fails(capsys, tmp_path):
+    """A board read turned (corners from the wrong corner) is all '#': read-board says no board was read and
+    exits 1, as for a frame without a board (it exited 0, found by a helper on 'grid uncertain' frames)."""
+    from kiosk.vision.synth.boards import random_board
+    frame = render_board(random_board(3, 45), seed=4, level="easy", size=(1014, 760))
+    png = tmp_path / "turned.png"
+    cv2.imwrite(str(png), frame.image)
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in np.roll(frame.grid_corners_px, -1, axis=0))
+    rc = main(["read-board", str(png), "--corners", corners])
+    out, err = capsys.readouterr()
+    assert rc == 1 and "turned.png: no board read: board turned" in err, err
+    assert all(row == "#" * 15 for row in out.splitlines()[:15])
