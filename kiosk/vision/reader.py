@@ -95,7 +95,9 @@ NET_EMPTY_LOGIT_MAX = 4.0  # ... of an empty square at most (it knows letters; p
 VOTE_LOGIT = 2.0      # log-odds the colour vote adds (+1 tile-coloured) or takes (-1 coloured like the board)
 EVIDENCE_SURE = 3.0   # summed log-odds of a tile beyond which a square is a tile (or, below minus it, empty)
 PRINT_LETTER_P = 0.95  # the network's P(letter) at or above which a premium square's "print" is a tile
-BLANK_P = 0.9         # the network's P(blank | tile) at or above: a blank tile
+BLANK_P = 0.9         # the network's P(blank | tile) at or above: a tile without a letter (a blank, or a finger)
+BLANK_SURE_P = 0.98   # ... read as a blank only at or above this (true blanks read at 0.99+ on rendered frames;
+                      # real P tiles of faint grey ink at 0.90-0.95)
 KNOWN_LETTER_P = 0.98  # the network's P(letter) at or above which a square is a known tile for the colour references
 GLARE_LETTER_P = 0.995  # P(letter | tile) at or above which a letter under glare is kept (else the square is unsure)
 KNOWN_MIN = 3         # known tiles needed to measure the colour references again without them
@@ -378,6 +380,13 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
         return again, doubts_again, hand_again
     _doubt_fingers(squares, doubts, hand, tile_set.blanks)
     _doubt_blanks(squares, doubts, tile_set.blanks, degraded)
+    for sq in _blanks(squares):
+        q = preds[sq]
+        p_blank = q.p_blank / max(q.p_tile, 1e-9)
+        if p_blank < BLANK_SURE_P:
+            # a blank counts towards fingers from BLANK_P, but is read only when surer: faint ink passes for none
+            doubts[sq] = f"blank or letter {q.letter}? (blank {p_blank:.2f})"
+            squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
     return squares, doubts, hand
 
 
