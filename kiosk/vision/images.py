@@ -28,7 +28,11 @@ def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
     Reads the bytes itself (any path, non-ASCII names too) and decodes them with OpenCV. Raises ImageError
     (reason "cannot open: ...", "empty file" or "not a readable image (...)")."""
     p = Path(path)
-    if p.exists() and not p.is_file():     # a folder, or a FIFO / device that would block the read forever
+    try:
+        irregular = p.exists() and not p.is_file()   # a folder, or a FIFO / device that would block the read
+    except OSError as exc:                            # a name too long, a folder that may not be entered
+        raise ImageError(path, f"cannot open: {exc.strerror or exc}") from None
+    if irregular:
         raise ImageError(path, "not a regular file")
     try:
         data = np.fromfile(str(path), np.uint8)

@@ -403,6 +403,7 @@ def _polish(image: np.ndarray, h0: np.ndarray) -> np.ndarray | None:
 
 
 CORNER_SLIP_SQUARES = 0.75  # a searched grid this far (squares) from given corners the lines confirm has slipped
+NO_FIT = -1e8              # layout_fit below this: the colours could not be judged (too few squares in view)
 LAYOUT_OVERRULES = 30.0     # ... unless its premium-layout fit (Lab units) beats theirs by more than this: the
 # given corners are off (scrabscrap corners one square off: 53.9 against -2.9 and 11.0; declanfinerty's pale
 # premiums let the slipped search beat the right corners by 15.6)
@@ -423,7 +424,9 @@ def from_corners(image: np.ndarray, corners: np.ndarray, refine: bool = True) ->
     locally where the quad says it is. When the printed lines confirm the given corners (the local polish finds
     all 16 lines within a third of a square) and the search ends CORNER_SLIP_SQUARES or more away from them, the
     search has slipped by whole squares (a board's border lines, pale premium colours) and the polished corners
-    are used; if neither finds a grid the given corners are used as they are. Raises ValueError for malformed
+    are used, unless the premium layout fits the searched grid better by more than LAYOUT_OVERRULES (both fits
+    measured): then the given corners are whole squares off and the searched grid is used. If neither finds a
+    grid the given corners are used as they are. Raises ValueError for malformed
     corners or corners that cannot be the grid in this frame (:func:`corners_problem`: its message says why).
     """
     problem = corners_problem(corners, image.shape)
@@ -440,7 +443,8 @@ def from_corners(image: np.ndarray, corners: np.ndarray, refine: bool = True) ->
         if searched is not None:
             small, _, s = _reduced(image, h)
             s_inv = np.linalg.inv(s)
-            if layout_fit(small, searched @ s_inv) > layout_fit(small, local @ s_inv) + LAYOUT_OVERRULES:
+            fit_searched, fit_local = layout_fit(small, searched @ s_inv), layout_fit(small, local @ s_inv)
+            if min(fit_searched, fit_local) > NO_FIT and fit_searched > fit_local + LAYOUT_OVERRULES:
                 return searched     # the given corners are whole squares off: the colours say so beyond doubt
         return local
     return h if searched is None else searched

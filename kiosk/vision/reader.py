@@ -511,8 +511,8 @@ class BoardReader:
         out: dict[int, str] = {}
         preds = self.tile_check.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in recheck])
         for sq, q in zip(recheck, preds):
-            if q.p_tile < NET_SURE or q.letter_given_tile < NET_LETTER_P or q.letter not in self.letters:
-                continue
+            if q.p_tile < NET_SURE or q.p_letter / q.p_tile < NET_LETTER_P or q.letter not in self.letters:
+                continue    # P(letter | tile): a blank or a finger is no lettered tile
             g = normalise_glyph(cell_crop(grey, sq, GLYPH_GROW_PX))
             if g is None:
                 doubts[sq] = f"tile or empty? (the colours say empty; the network reads {q.letter})"

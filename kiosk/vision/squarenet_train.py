@@ -44,8 +44,11 @@ def load_caches(paths: list[Path]) -> dict[str, np.ndarray]:
         extra = [k for k in files if k not in keys]
         if missing or extra:
             raise ValueError(f"{p}: not a synthetic square cache (missing {missing}, unexpected {extra})")
-        for k in keys:
-            parts[k].append(z[k])
+        try:
+            for k in keys:
+                parts[k].append(z[k])
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:    # a damaged member (bad CRC)
+            raise ValueError(f"{p}: a damaged square cache ({type(exc).__name__}: {exc})") from None
     return {k: np.concatenate(v) for k, v in parts.items()}
 
 

@@ -68,3 +68,10 @@ def test_every_image_reader_survives_a_decompression_bomb_header(tmp_path, capsy
     assert "A.png: not a readable image (OpenCV:" in capsys.readouterr().err
     with pytest.raises(ImageError, match="A.png"):
         template_samples(tmp_path)
+
+
+def test_read_image_name_too_long_is_a_clear_error(tmp_path):
+    """Found by a reviewer: the check for a FIFO stat()ed the path first, and a name component over 255 bytes
+    escaped as a bare OSError (read-board printed a traceback)."""
+    with pytest.raises(ImageError, match="cannot open"):
+        read_image(tmp_path / ("a" * 300 + ".jpg"))

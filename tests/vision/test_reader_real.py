@@ -261,6 +261,22 @@ def test_reader_real_corners_a_square_off_are_corrected_by_the_premium_colours(s
 
 @needs_shared
 @pytest.mark.slow
+def test_reader_real_colours_that_cannot_be_judged_do_not_overrule_the_corners(monkeypatch):
+    """A reviewer found that a grid whose colours cannot be judged (layout_fit -1e9: too few squares in view,
+    a board partly out of the frame) lost to any searched grid. Both fits must be measured to overrule."""
+    from kiosk.vision import locate
+    d = PHOTOS / "scrabscrap" / "game01"
+    corners = _corners(d)
+    square = float(np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3])) / 30
+    shifted = corners + np.float32([square, 0])
+    fits = iter([53.9, -1e9])                       # searched grid, then the polished given corners
+    monkeypatch.setattr(locate, "layout_fit", lambda *a, **k: next(fits))
+    h = locate.from_corners(cv2.imread(str(d / "image-20.jpg")), shifted)
+    assert np.linalg.norm(locate.grid_corners_in_image(h) - shifted, axis=1).max() < square
+
+
+@needs_shared
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["df_board_001", "df_board_002", "df_board_003", "df_eval_board"])
 def test_reader_real_given_corners_are_not_moved_by_whole_squares(name):
     """declanfinerty's phone photos with their grid corners given: the grid search from those corners slipped by

@@ -123,3 +123,29 @@ def test_a_letter_the_network_gives_less_than_4_to_1_is_reported_unsure(p_letter
         assert doubts[sq] == f"letter A or Ä? ({p_letter:.2f})"
     else:
         assert squares[sq].letter == "A" and sq not in doubts
+
+
+def test_calibrated_recheck_takes_only_a_lettered_tile_from_the_network():
+    """A reviewer found the double check of a calibrated reader's empties judging the letter by its share of the
+    lettered classes only: a square the network reads as a blank (P(blank) 0.985) passed as 'the network reads
+    A' and went to the glyph model. Now P(letter | tile) must reach NET_LETTER_P."""
+    from kiosk.vision.cells import CANVAS_PX
+    from kiosk.vision.reader import EMPTY_SQUARE, BoardReader
+    from kiosk.vision.squarenet import SquarePrediction
+
+    class Net:
+        def __init__(self, pred):
+            self.pred = pred
+
+        def predict(self, crops, turned=False):
+            return [self.pred] * len(crops)
+
+    reader = BoardReader()
+    grey = np.zeros((CANVAS_PX, CANVAS_PX), np.uint8)        # no ink anywhere
+    for pred, lettered in ((SquarePrediction(0.005, 0.985, "A", 0.0085, "B", 0), False),
+                           (SquarePrediction(0.005, 0.001, "A", 0.99, "B", 0), True)):
+        reader.tile_check = Net(pred)
+        squares, doubts, to_read, imgs = [EMPTY_SQUARE] * 225, {}, [], []
+        assert reader._lettered_after_all(grey, [112], to_read, imgs, squares, doubts) == {}
+        # a lettered tile without ink is a doubt; a blank is left to the colours (empty)
+        assert (112 in doubts) is lettered and to_read == []

@@ -251,3 +251,15 @@ def test_square_caches_that_are_not_caches_are_named(tmp_path):
     for path in (empty, npy, text, cut):
         with pytest.raises(ValueError, match=f"{path.name}: not a square cache"):
             load_caches([path])
+
+
+def test_square_cache_with_a_damaged_member_is_named(tmp_path):
+    from kiosk.vision.squarenet_train import load_caches
+    path = tmp_path / "bad.npz"
+    np.savez(path, crops=np.arange(200000, dtype=np.uint8).reshape(-1, 8, 8) % 251, labels=np.array(["A"]),
+             turned=np.zeros(1, np.int16), occluded=np.zeros(1, bool), tiles=np.array(["english"]))
+    data = bytearray(path.read_bytes())
+    data[len(data) // 3] ^= 0xFF          # inside the crops member: its CRC no longer matches
+    path.write_bytes(bytes(data))
+    with pytest.raises(ValueError, match="bad.npz: a damaged square cache"):
+        load_caches([path])
