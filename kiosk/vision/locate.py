@@ -381,25 +381,16 @@ def _reduced(image: np.ndarray, h0: np.ndarray) -> tuple[np.ndarray, np.ndarray,
     return image, h0 @ np.linalg.inv(s), s
 
 
-def _search_then_polish(image: np.ndarray, h0: np.ndarray) -> np.ndarray | None:
-    image, h0, s = _reduced(image, h0)
-    gray = _gray(image)
+def _search_then_polish(image: np.ndarray, gray: np.ndarray, h0: np.ndarray) -> np.ndarray | None:
+    """The grid searched from ``h0``, its premium layout checked, then polished locally; ``image`` / ``gray``:
+    the reduced frame (:func:`_reduced`), ``h0`` and the result in its px. None when no grid is found."""
     first = refine_grid(gray, h0, search=True)
     if first is None:
         return None
     first = fix_layout_shift(image, first)
     # a second, local pass corrects the remaining perspective error
     again = refine_grid(gray, first, search=False)
-    best = again if again is not None else first
-    return best @ s
-
-
-def _polish(image: np.ndarray, h0: np.ndarray) -> np.ndarray | None:
-    """Only the local pass of :func:`refine_grid` from ``h0`` (full-size px), or None when the printed lines are
-    not found within a third of a square of where ``h0`` puts them."""
-    image, h0, s = _reduced(image, h0)
-    local = refine_grid(_gray(image), h0, search=False)
-    return None if local is None else local @ s
+    return again if again is not None else first
 
 
 CORNER_SLIP_SQUARES = 0.75  # a searched grid this far (squares) from given corners the lines confirm has slipped
@@ -435,19 +426,20 @@ def from_corners(image: np.ndarray, corners: np.ndarray, refine: bool = True) ->
     h = homography_from_grid_corners(corners)
     if not refine:
         return h
-    searched = _search_then_polish(image, h)
-    if searched is not None and _corner_shift_squares(h, searched) < CORNER_SLIP_SQUARES:
-        return searched
-    local = _polish(image, h)
+    small, h_small, s = _reduced(image, h)        # every candidate is found and judged on the reduced frame
+    gray = _gray(small)
+    searched = _search_then_polish(small, gray, h_small)
+    if searched is not None and _corner_shift_squares(h_small, searched) < CORNER_SLIP_SQUARES:
+        return searched @ s
+    # only the local pass: None when the printed lines are not within a third of a square of the given corners
+    local = refine_grid(gray, h_small, search=False)
     if local is not None:
         if searched is not None:
-            small, _, s = _reduced(image, h)
-            s_inv = np.linalg.inv(s)
-            fit_searched, fit_local = layout_fit(small, searched @ s_inv), layout_fit(small, local @ s_inv)
+            fit_searched, fit_local = layout_fit(small, searched), layout_fit(small, local)
             if min(fit_searched, fit_local) > NO_FIT and fit_searched > fit_local + LAYOUT_OVERRULES:
-                return searched     # the given corners are whole squares off: the colours say so beyond doubt
-        return local
-    return h if searched is None else searched
+                return searched @ s     # the given corners are whole squares off: the colours say so beyond doubt
+        return local @ s
+    return h if searched is None else searched @ s
 
 
 def find_grid(image: np.ndarray, quad: np.ndarray | None = None) -> np.ndarray | None:
@@ -460,4 +452,6 @@ def find_grid(image: np.ndarray, quad: np.ndarray | None = None) -> np.ndarray |
         side = min(hgt, wid)
         x0, y0 = (wid - side) / 2, (hgt - side) / 2
         quad = np.array([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]], np.float32)
-    return _search_then_polish(image, homography_from_grid_corners(quad))
+    small, h0, s = _reduced(image, homography_from_grid_corners(quad))
+    found = _search_then_polish(small, _gray(small), h0)
+    return None if found is None else found @ s
