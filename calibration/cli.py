@@ -41,8 +41,6 @@ def _say(text: str) -> None:
 def _read_image(path: Path) -> Any:
     from kiosk.vision.images import ImageError, read_image
 
-    if not path.is_file():
-        raise CalibrationError(f"{path}: no such image")
     try:
         return read_image(path)
     except ImageError as exc:

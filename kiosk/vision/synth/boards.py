@@ -70,7 +70,7 @@ def random_board(seed: int, n_tiles: int = 60, tile_set: TileSet = ENGLISH, blan
         extra = np.random.default_rng([seed, 0xB1A4]).random(len(cells)) < blank_share
         cells = [c.lower() if c and m else c for c, m in zip(cells, extra)]
     if letter_share is not None:
-        _check_letter_share(letter_share)
+        check_letter_share(letter_share)
     if letter_share:
         pick = np.random.default_rng([seed, 0x1E77]).random(len(cells))
         lettered = [bool(c) and not c.islower() for c in cells]
@@ -84,12 +84,13 @@ def random_board(seed: int, n_tiles: int = 60, tile_set: TileSet = ENGLISH, blan
     return Board(cells)
 
 
-def _check_letter_share(letter_share: Mapping[str, float]) -> None:
-    """ValueError unless ``letter_share`` maps letters to shares 0 < share <= 1 adding up to at most 1."""
+def check_letter_share(letter_share: Mapping[str, float], name: str = "letter_share") -> None:
+    """ValueError (its message starting with ``name``) unless ``letter_share`` maps letters to shares
+    0 < share <= 1 adding up to at most 1."""
     if not isinstance(letter_share, Mapping):
-        raise ValueError(f"letter_share: expected a mapping letter -> share, got {type(letter_share).__name__}")
+        raise ValueError(f"{name}: expected a mapping letter -> share, got {type(letter_share).__name__}")
     for letter, share in letter_share.items():
         if isinstance(share, bool) or not isinstance(share, (int, float)) or not 0 < share <= 1:
-            raise ValueError(f"letter_share[{letter!r}]: expected a share 0 < share <= 1, got {share!r}")
+            raise ValueError(f"{name}[{letter!r}]: expected a share 0 < share <= 1, got {share!r}")
     if sum(letter_share.values()) > 1 + 1e-9:
-        raise ValueError(f"letter_share: the shares add up to {sum(letter_share.values()):.4g}, more than 1")
+        raise ValueError(f"{name}: the shares add up to {sum(letter_share.values()):.4g}, more than 1")
