@@ -248,7 +248,7 @@ def board_turns(turns: Sequence[int]) -> int:
 
 def _tile_sureness(q: SquarePrediction) -> float:
     """How sure the network is which tile a square holds: its best class (a letter or blank) given a tile."""
-    return max(q.p_blank, q.p_letter) / max(q.p_tile, 1e-9)
+    return max(q.blank_if_tile, q.letter_if_tile)
 
 
 def _distance_to(mask: np.ndarray) -> np.ndarray:
@@ -343,8 +343,7 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
     letter_p = LETTER_P_DEGRADED if degraded else NET_LETTER_P
     for sq in tiles:
         q = preds[sq]
-        p_blank = q.p_blank / max(q.p_tile, 1e-9)      # P(blank | a tile)
-        p_letter = q.p_letter / max(q.p_tile, 1e-9)    # P(this letter | a tile)
+        p_blank, p_letter = q.blank_if_tile, q.letter_if_tile
         conf = round(q.p_tile * max(p_blank, p_letter), 3)
         if glare[sq] and not (p_letter >= GLARE_LETTER_P and q.letter in letters):
             # glare washes ink out: a tile there may look blank or like another letter (E as F)
@@ -382,7 +381,7 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
     _doubt_blanks(squares, doubts, tile_set.blanks, degraded)
     for sq in _blanks(squares):
         q = preds[sq]
-        p_blank = q.p_blank / max(q.p_tile, 1e-9)
+        p_blank = q.blank_if_tile
         if p_blank < BLANK_SURE_P:
             # a blank counts towards fingers from BLANK_P, but is read only when surer: faint ink passes for none
             doubts[sq] = f"blank or letter {q.letter}? (blank {p_blank:.2f})"
@@ -511,8 +510,8 @@ class BoardReader:
         out: dict[int, str] = {}
         preds = self.tile_check.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in recheck])
         for sq, q in zip(recheck, preds):
-            if q.p_tile < NET_SURE or q.p_letter / q.p_tile < NET_LETTER_P or q.letter not in self.letters:
-                continue    # P(letter | tile): a blank or a finger is no lettered tile
+            if q.p_tile < NET_SURE or q.letter_if_tile < NET_LETTER_P or q.letter not in self.letters:
+                continue    # a blank or a finger is no lettered tile
             g = normalise_glyph(cell_crop(grey, sq, GLYPH_GROW_PX))
             if g is None:
                 doubts[sq] = f"tile or empty? (the colours say empty; the network reads {q.letter})"

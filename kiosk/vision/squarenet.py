@@ -81,8 +81,20 @@ class SquarePrediction:
         return 1.0 - self.p_empty
 
     @property
+    def blank_if_tile(self) -> float:
+        """P(blank | a tile, lettered or blank)."""
+        return self.p_blank / max(self.p_tile, 1e-9)
+
+    @property
+    def letter_if_tile(self) -> float:
+        """P(this letter | a tile, lettered or blank): low for a tile the network calls a blank (unlike
+        :attr:`letter_given_tile`)."""
+        return self.p_letter / max(self.p_tile, 1e-9)
+
+    @property
     def letter_given_tile(self) -> float:
-        """P(letter | a lettered tile): the letter's share of the lettered classes."""
+        """P(letter | a lettered tile): the letter's share of the lettered classes (a blank's best letter can
+        score high here; :attr:`letter_if_tile` does not)."""
         rest = 1.0 - self.p_empty - self.p_blank
         return self.p_letter / rest if rest > 1e-9 else 0.0
 
