@@ -432,6 +432,12 @@ class BoardReader:
         self._undistort_maps: tuple[tuple[int, int], np.ndarray, np.ndarray] | None = None
         self._last_markers: np.ndarray | None = None   # steady camera: look for the markers where they were
 
+    def forget_board_pose(self) -> None:
+        """Forget where the markers were seen: the next read searches the whole frame (a new scene or camera;
+        the benchmark's frames are each their own scene, and a pose kept from another made readings depend on
+        the order the frames were read in)."""
+        self._last_markers = None
+
     def _set_name(self) -> str:
         """The shipped models' tile set for this reader's (``"english"`` for a set without its own)."""
         return self.tile_set.name if self.tile_set.name in ("english", "german") else "english"

@@ -289,6 +289,7 @@ def read_one(task: tuple) -> FrameResult:
         from kiosk.vision.reader import BoardReader
         _READERS[ts_name] = BoardReader(ts)
     reader = _READERS[ts_name]
+    reader.forget_board_pose()      # every sample is its own scene: its reading must not depend on the last one
     frame = render_board(Board(cells), seed=frame_seed(level, index, seed), level=level, tile_set=ts, size=size)
     import time
     t0 = time.perf_counter()
