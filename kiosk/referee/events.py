@@ -21,12 +21,23 @@ class EventError(ValueError):
     """A dict is not a valid event (unknown type, missing or mistyped field); the message names the field."""
 
 
+EVENT_TYPES: dict[str, type[Event]] = {}
+"""Every event class by its ``type`` string; each class adds itself when it is defined (:meth:`Event.__init_subclass__`)."""
+
+
 @dataclass(frozen=True)
 class Event:
     """Base of all events. ``t``: kiosk time in ms."""
 
     type: ClassVar[str] = ""
     t: int
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Register the new event class under its ``type`` (raises ``TypeError`` for a missing or taken type)."""
+        super().__init_subclass__(**kwargs)
+        if not cls.type or cls.type in EVENT_TYPES:
+            raise TypeError(f"event class {cls.__name__}: type {cls.type!r} is missing or already taken")
+        EVENT_TYPES[cls.type] = cls
 
     def to_dict(self) -> dict[str, Any]:
         """``{"type": ..., "t": ..., <fields>}`` with lists for tuples (JSON-ready)."""
@@ -339,14 +350,6 @@ class KioskResumed(Event):
     down_since: int = 0
 
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.type: cls
-    for cls in (GameStarted, ClockPressed, Play, BlankDesignated, Pass, Exchange, Drew, Hold, HoldReleased, CourtesyNotice,
-                CourtesyDraw, Challenge, ChallengeRuled, ChallengeWithdrawn, TilesRemoved, OutplayAccepted,
-                WindowClosed, TimeWarning, TurnTimeExpired, OvertimeStarted, OvertimeCapExceeded, SessionTimeUp,
-                ClockNeutralised, ClockResumed, JudgeAdjustment, MoveUndone, PresetChanged, GameCalled, RacksEntered,
-                KioskResumed)
-}
 
 
 def _coerce(cls_name: str, name: str, kind: str, val: Any) -> Any:

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from kiosk.referee import endgame
 from kiosk.referee.clock import ChessClock
@@ -57,6 +58,7 @@ from kiosk.referee.events import (
     TurnTimeExpired,
     WindowClosed,
 )
+from kiosk.referee.phase import ALLOWED, Phase, in_order
 from kiosk.referee.presets import Preset, PresetError, preset_from_dict
 from kiosk.referee.state import (
     CHALLENGED,
@@ -256,22 +258,22 @@ class Referee:
 
     # --------------------------------------------------------------------------------------- dispatch
     def _handle(self, ev: Event) -> _Game:
+        """The game ``ev`` leads to. Checks, in order: an event at all; its phase (:data:`ALLOWED`, the one
+        place that says what each phase allows); its time; its player; then the handler's own checks."""
         if not isinstance(ev, Event) or not isinstance(ev.t, int) or isinstance(ev.t, bool):
             raise Refused("not an event (expected a kiosk.referee.events value with a time t in ms)", "bad_event")
+        phase = self._g.phase if self._g is not None else Phase.NOT_STARTED
+        if phase not in ALLOWED.get(type(ev), frozenset()):
+            _refuse_phase(self._g, ev, phase)
         if isinstance(ev, GameStarted):
             return self._game_started(ev)
-        if self._g is None:
-            raise Refused(f"no game in progress: start a game before '{ev.type}'", "not_started")
+        assert self._g is not None
         if ev.t < self._g.last_t:
             raise Refused(f"{ev.type} at {ev.t} ms is earlier than the last event ({self._g.last_t} ms)", "time_order")
         g = self._g.copy()
-        if g.phase == OVER and not isinstance(ev, KioskResumed | MoveUndone):
-            raise Refused(f"the game is over: '{ev.type}' is not allowed", "game_over")
         if isinstance(ev, MoveUndone):
             return _undo_turn(self._g, ev)
-        handler = _HANDLERS.get(type(ev))
-        if handler is None:
-            raise Refused(f"unknown event type '{ev.type}'", "bad_event")
+        handler = _HANDLERS[type(ev)]
         if hasattr(ev, "player") and type(ev) not in (TimeWarning,):
             p = ev.player  # type: ignore[attr-defined]
             if not isinstance(p, int) or not 0 <= p < g.n:
@@ -284,8 +286,6 @@ class Referee:
         return g
 
     def _game_started(self, ev: GameStarted) -> _Game:
-        if self._g is not None:
-            raise Refused("a game is already in progress on this kiosk", "already_started")
         try:
             preset = preset_from_dict(ev.preset)
             tile_set = load_tile_set(preset.tile_set)
@@ -458,10 +458,25 @@ def _to_draw(g: _Game) -> int:
 # =========================================================================================== handlers
 
 
-def _need_phase(g: _Game, ev: Event, *phases: str) -> None:
-    if g.phase not in phases:
-        raise Refused(f"'{ev.type}' is not allowed now (the game is in '{g.phase}', needs {' or '.join(phases)})",
-                      "wrong_phase")
+def _wrong_phase(g: _Game, ev: Event, phases: frozenset[Phase]) -> Refused:
+    needs = " or ".join(in_order(phases))
+    return Refused(f"'{ev.type}' is not allowed now (the game is in '{g.phase}', needs {needs})", "wrong_phase")
+
+
+def _refuse_phase(g: _Game | None, ev: Event, phase: Phase) -> None:
+    """Raise the refusal of ``ev`` in ``phase``, which :data:`ALLOWED` does not allow it in."""
+    if isinstance(ev, GameStarted):
+        raise Refused("a game is already in progress on this kiosk", "already_started")
+    if g is None:
+        raise Refused(f"no game in progress: start a game before '{ev.type}'", "not_started")
+    if phase == OVER:
+        raise Refused(f"the game is over: '{ev.type}' is not allowed", "game_over")
+    if type(ev) not in ALLOWED:
+        raise Refused(f"unknown event type '{ev.type}'", "bad_event")
+    why = _WHY_NOT.get(type(ev))
+    if why is not None:
+        why(g, ev)
+    raise _wrong_phase(g, ev, ALLOWED[type(ev)])
 
 
 def _need_on_move(g: _Game, ev: Event, player: int) -> None:
@@ -591,7 +606,6 @@ def _turn_time(g: _Game, ev: Event) -> int:
 
 
 def _on_clock_pressed(g: _Game, ev: ClockPressed) -> None:
-    _need_phase(g, ev, PLAYING)
     _need_on_move(g, ev, ev.player)
     if g.pressed_at is not None:
         raise Refused(f"clock_pressed: {g.name(ev.player)} pressed already at {g.pressed_at} ms; waiting for the "
@@ -601,10 +615,11 @@ def _on_clock_pressed(g: _Game, ev: ClockPressed) -> None:
 
 
 def _on_play(g: _Game, ev: Play) -> None:
-    if g.phase == DESIGNATING and ev.player == g.pending_player:  # a corrected reading replaces the pending one
+    if g.phase == DESIGNATING:  # only a corrected reading, which replaces the pending one
+        if ev.player != g.pending_player:
+            raise _wrong_phase(g, ev, frozenset({PLAYING}))
         g.phase = PLAYING
         g.pending = ()
-    _need_phase(g, ev, PLAYING)
     _need_on_move(g, ev, ev.player)
     t_turn = _turn_time(g, ev)
     g.pressed_at = None
@@ -642,13 +657,15 @@ def _on_play(g: _Game, ev: Play) -> None:
     _score_pending(g, max(t_turn, g.clock.at), shown=ev.t)
 
 
+def _why_not_blank_designated(g: _Game, ev: BlankDesignated) -> None:
+    """Outside DESIGNATING: a blank of the last play designated already is said so."""
+    for sq, t in (g.last_play.tiles if g.last_play else ()):
+        if sq == ev.square and t.islower():
+            raise Refused(f"the blank on {square_name(sq)} was designated {t.upper()} already; a designation "
+                          "never changes", "already_designated", squares=[sq])
+
+
 def _on_blank_designated(g: _Game, ev: BlankDesignated) -> None:
-    if g.phase != DESIGNATING:
-        for sq, t in (g.last_play.tiles if g.last_play else ()):
-            if sq == ev.square and t.islower():
-                raise Refused(f"the blank on {square_name(sq)} was designated {t.upper()} already; a designation "
-                              "never changes", "already_designated", squares=[sq])
-        _need_phase(g, ev, DESIGNATING)
     if ev.player != g.pending_player:
         raise Refused(f"blank_designated: the blank belongs to {g.name(g.pending_player)}'s play", "wrong_player")
     letter = ev.letter.upper() if isinstance(ev.letter, str) else ""
@@ -721,7 +738,6 @@ def _score_pending(g: _Game, t: int, shown: int | None = None) -> None:
 
 
 def _on_pass(g: _Game, ev: Pass) -> None:
-    _need_phase(g, ev, PLAYING)
     _need_on_move(g, ev, ev.player)
     t_turn = max(_turn_time(g, ev), g.clock.at)
     g.pressed_at = None
@@ -733,7 +749,6 @@ def _on_pass(g: _Game, ev: Pass) -> None:
 
 
 def _on_exchange(g: _Game, ev: Exchange) -> None:
-    _need_phase(g, ev, PLAYING)
     _need_on_move(g, ev, ev.player)
     t_turn = max(_turn_time(g, ev), g.clock.at)
     g.pressed_at = None
@@ -781,7 +796,6 @@ def _window_open_for(g: _Game, ev: Event, player: int) -> None:
 
 
 def _on_hold(g: _Game, ev: Hold) -> None:
-    _need_phase(g, ev, PLAYING, OUTPLAY)
     if not g.preset.challenge.holds:
         raise Refused(f"holds are not part of '{g.preset.name}' rules: challenge or play", "no_holds")
     _window_open_for(g, ev, ev.player)
@@ -797,7 +811,6 @@ def _on_hold(g: _Game, ev: Hold) -> None:
 
 
 def _on_hold_released(g: _Game, ev: HoldReleased) -> None:
-    _need_phase(g, ev, PLAYING, OUTPLAY)
     if g.hold_by != ev.player:
         raise Refused(f"hold_released: {g.name(ev.player)} has no hold to release", "no_hold")
     if g.phase == OUTPLAY:
@@ -806,10 +819,14 @@ def _on_hold_released(g: _Game, ev: HoldReleased) -> None:
     _close_window(g)
 
 
+def _why_not_courtesy_notice(g: _Game, ev: CourtesyNotice) -> None:
+    raise Refused("courtesy_notice: no hold in progress", "no_hold")
+
+
 def _on_courtesy_notice(g: _Game, ev: CourtesyNotice) -> None:
     ms = g.preset.challenge.courtesy_ms
-    if g.hold_by is None or g.hold_since is None or ms is None or g.phase != PLAYING:
-        raise Refused("courtesy_notice: no hold in progress", "no_hold")
+    if g.hold_by is None or g.hold_since is None or ms is None:
+        _why_not_courtesy_notice(g, ev)
     if g.courtesy_given:
         raise Refused("courtesy_notice: already given", "already_given")
     if ev.t < g.hold_since + ms:
@@ -831,7 +848,6 @@ def _on_courtesy_draw(g: _Game, ev: CourtesyDraw) -> None:
 
 
 def _on_challenge(g: _Game, ev: Challenge) -> None:
-    _need_phase(g, ev, PLAYING, OUTPLAY)
     if g.preset.challenge.rule == "void":
         raise Refused("no challenges under VOID: the lexicon checks every play", "no_challenges")
     if g.neutralised:
@@ -855,7 +871,6 @@ def _on_challenge(g: _Game, ev: Challenge) -> None:
 
 
 def _on_challenge_withdrawn(g: _Game, ev: ChallengeWithdrawn) -> None:
-    _need_phase(g, ev, CHALLENGED)
     if g.challenge_by != ev.player:
         raise Refused(f"challenge_withdrawn: {g.name(ev.player)} has no challenge open", "wrong_player")
     g.challenge_by = None
@@ -870,7 +885,6 @@ def _on_challenge_withdrawn(g: _Game, ev: ChallengeWithdrawn) -> None:
 
 
 def _on_challenge_ruled(g: _Game, ev: ChallengeRuled) -> None:
-    _need_phase(g, ev, CHALLENGED)
     lp = g.last_play
     assert lp is not None
     ch = g.preset.challenge
@@ -959,7 +973,6 @@ def _unknown_racks(g: _Game) -> tuple[str, ...]:
 
 
 def _on_tiles_removed(g: _Game, ev: TilesRemoved) -> None:
-    _need_phase(g, ev, REMOVING)
     g.removing = ()
     g.phase = PLAYING
     assert g.on_move is not None
@@ -969,7 +982,6 @@ def _on_tiles_removed(g: _Game, ev: TilesRemoved) -> None:
 
 
 def _on_outplay_accepted(g: _Game, ev: OutplayAccepted) -> None:
-    _need_phase(g, ev, OUTPLAY)
     lp = g.last_play
     assert lp is not None
     if ev.player == lp.player:
@@ -979,9 +991,13 @@ def _on_outplay_accepted(g: _Game, ev: OutplayAccepted) -> None:
     _end_outplay(g, ev.t)
 
 
+def _why_not_window_closed(g: _Game, ev: WindowClosed) -> None:
+    raise Refused("window_closed: no timed window is open", "no_window")
+
+
 def _on_window_closed(g: _Game, ev: WindowClosed) -> None:
-    if g.phase not in (PLAYING, OUTPLAY) or not g.window_open or g.hold_by is not None or g.window_until is None:
-        raise Refused("window_closed: no timed window is open", "no_window")
+    if not g.window_open or g.hold_by is not None or g.window_until is None:
+        _why_not_window_closed(g, ev)
     if ev.t < g.window_until:
         raise Refused(f"window_closed: the window is open until {g.window_until} ms", "too_early")
     if g.phase == OUTPLAY:
@@ -1001,7 +1017,6 @@ def _on_time_warning(g: _Game, ev: TimeWarning) -> None:
 
 
 def _on_turn_time_expired(g: _Game, ev: TurnTimeExpired) -> None:
-    _need_phase(g, ev, PLAYING)
     lim = g.preset.clock.turn_limit_ms
     key = f"turn{g.turn}:expired"
     if lim is None or g.on_move != ev.player or key in g.warnings:
@@ -1036,18 +1051,30 @@ def _on_overtime_cap(g: _Game, ev: OvertimeCapExceeded) -> None:
     _finish(g, ev.t, "overtime_cap", _unknown_racks(g), None, forfeit=ev.player)
 
 
-def _on_session_time_up(g: _Game, ev: SessionTimeUp) -> None:
+def _session_due(g: _Game, ev: SessionTimeUp) -> None:
     lim = g.preset.clock.session_limit_ms
     if lim is None or ev.t < g.started_t + g.downtime + lim:
         raise Refused("session_time_up: the session time is not up", "too_early")
-    if g.phase in (RACK_ENTRY, OVER):
+
+
+def _why_not_session_time_up(g: _Game, ev: SessionTimeUp) -> None:
+    _session_due(g, ev)
+    if g.phase == RACK_ENTRY:
         raise Refused("session_time_up: the game has ended already", "wrong_phase")
+    _why_not_end(g)
+
+
+def _why_not_end(g: _Game) -> None:
+    """The game cannot be ended in the middle of a blank designation or a challenge."""
+    raise Refused(f"finish the {g.phase} step before ending the game", "wrong_phase")
+
+
+def _on_session_time_up(g: _Game, ev: SessionTimeUp) -> None:
+    _session_due(g, ev)
     _end_called(g, ev.t, "time_limit")
 
 
 def _end_called(g: _Game, t: int, reason: str) -> None:
-    if g.phase == CHALLENGED or g.phase == DESIGNATING:
-        raise Refused(f"finish the {g.phase} step before ending the game", "wrong_phase")
     if g.phase == OUTPLAY:
         _end_outplay(g, t)
         return
@@ -1056,17 +1083,25 @@ def _end_called(g: _Game, t: int, reason: str) -> None:
     _end_without_out(g, t, reason)
 
 
-def _on_game_called(g: _Game, ev: GameCalled) -> None:
+def _why_not_game_called(g: _Game, ev: GameCalled) -> None:
     if g.phase == RACK_ENTRY:
         raise Refused("game_called: the game has ended already; enter the racks", "wrong_phase")
+    _game_call_reason(ev)
+    _why_not_end(g)
+
+
+def _game_call_reason(ev: GameCalled) -> None:
     if not ev.reason.strip():
         raise Refused("game_called: give a reason (e.g. 'no plays possible', 'time called')", "no_reason")
+
+
+def _on_game_called(g: _Game, ev: GameCalled) -> None:
+    _game_call_reason(ev)
     _end_called(g, ev.t, "called")
     g.notes.append(f"{ev.t}: game called: {ev.reason}")
 
 
 def _on_racks_entered(g: _Game, ev: RacksEntered) -> None:
-    _need_phase(g, ev, RACK_ENTRY)
     racks = tuple(r.upper().replace(" ", "") for r in ev.racks)
     why = endgame.check_racks(racks, g.racks, g.unseen(), g.bag, g.tile_set, g.players)
     if why:
@@ -1075,7 +1110,6 @@ def _on_racks_entered(g: _Game, ev: RacksEntered) -> None:
 
 
 def _on_clock_neutralised(g: _Game, ev: ClockNeutralised) -> None:
-    _need_phase(g, ev, PLAYING)
     if g.neutralised:
         raise Refused(f"clock_neutralised: already neutralised ({g.neutralised})", "neutralised")
     if not ev.reason.strip():
@@ -1134,9 +1168,13 @@ def _undo_turn(current: _Game, ev: MoveUndone) -> _Game:
     return g
 
 
+def _why_not_preset_changed(g: _Game, ev: PresetChanged) -> None:
+    raise Refused("preset_changed: the rules can change only before the first move", "game_under_way")
+
+
 def _on_preset_changed(g: _Game, ev: PresetChanged) -> None:
-    if g.history or g.turn_start is not None or g.pressed_at is not None or g.phase != PLAYING:
-        raise Refused("preset_changed: the rules can change only before the first move", "game_under_way")
+    if g.history or g.turn_start is not None or g.pressed_at is not None:
+        _why_not_preset_changed(g, ev)
     try:
         preset = preset_from_dict(ev.preset)
         preset.scoring_rules()
@@ -1172,6 +1210,12 @@ def _on_kiosk_resumed(g: _Game, ev: KioskResumed) -> None:
             setattr(g, attr, v + down)
     g.notes.append(f"{ev.t}: kiosk resumed after {down} ms down (charged to nobody)")
 
+
+_WHY_NOT: dict[type[Event], Callable[[_Game, Any], None]] = {
+    BlankDesignated: _why_not_blank_designated, CourtesyNotice: _why_not_courtesy_notice,
+    WindowClosed: _why_not_window_closed, SessionTimeUp: _why_not_session_time_up, GameCalled: _why_not_game_called,
+    PresetChanged: _why_not_preset_changed,
+}
 
 _HANDLERS = {
     ClockPressed: _on_clock_pressed, Play: _on_play, BlankDesignated: _on_blank_designated, Pass: _on_pass, Exchange: _on_exchange, Drew: _on_drew,

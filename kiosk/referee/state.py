@@ -11,16 +11,17 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from kiosk.referee.clock import ClockState
+from kiosk.referee.phase import Phase
 
-# phases
-NOT_STARTED = "not_started"
-PLAYING = "playing"          # a player is on move (a challenge window on the previous play may be open)
-DESIGNATING = "designating"  # a play waits for its blanks' letters (clock neutralised)
-CHALLENGED = "challenged"    # a challenge waits for its ruling (clock neutralised)
-REMOVING = "removing"        # a withdrawn play's tiles must come off the board before play resumes
-OUTPLAY = "outplay"          # the out-play window: the opponent may only accept, hold or challenge
-RACK_ENTRY = "rack_entry"    # the game ended without an out-play: players enter their racks
-OVER = "over"
+# phases (kept as names for the modules that import them from here)
+NOT_STARTED = Phase.NOT_STARTED
+PLAYING = Phase.PLAYING
+DESIGNATING = Phase.DESIGNATING
+CHALLENGED = Phase.CHALLENGED
+REMOVING = Phase.REMOVING
+OUTPLAY = Phase.OUTPLAY
+RACK_ENTRY = Phase.RACK_ENTRY
+OVER = Phase.OVER
 
 
 def _to_json_dict(value: Any) -> dict[str, Any]:
