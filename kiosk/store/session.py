@@ -105,8 +105,7 @@ class GameSession:
         prepared = self.referee.prepare(event)
         if not prepared.result.accepted:
             return prepared.result
-        assert prepared.game is not None
-        self.journal.append(self.game, event, finished=prepared.game.phase == OVER)
+        self.journal.append(self.game, event, finished=prepared.ends_game)
         self.referee.commit(prepared)
         return prepared.result
 

@@ -1,0 +1,136 @@
+"""The judge's events (neutralise, resume, adjust, undo, change the rules), the kiosk's restart, and the
+lexicon's suggested ruling (:func:`suggest_ruling`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container
+
+from kiosk.referee.events import (
+    ChallengeRuled,
+    ClockNeutralised,
+    ClockResumed,
+    JudgeAdjustment,
+    KioskResumed,
+    MoveUndone,
+    PresetChanged,
+)
+from kiosk.referee.kinds import Code
+from kiosk.referee.model import GameModel, Refused, handles, refusal_for
+from kiosk.referee.phase import Phase
+from kiosk.referee.presets import PresetError, preset_from_dict
+
+
+def suggest_ruling(g: GameModel | None, lexicon: Container[str], t: int) -> ChallengeRuled | None:
+    """The ruling ``lexicon`` suggests at ``t`` ms for the open challenge (for the judge to confirm), or None.
+
+    ``lexicon`` supports ``word in lexicon`` (upper-case words). A first play off the centre under a
+    preset with ``off_centre_challengeable`` is unacceptable regardless of its words.
+    """
+    if g is None or g.phase != Phase.CHALLENGED or g.last_play is None:
+        return None
+    bad = tuple(w for w in g.challenge.words if w.upper() not in lexicon)
+    off = g.last_play.off_centre_first and g.preset.challenge.off_centre_challengeable and g.challenge.by is not None
+    return ChallengeRuled(t=t, acceptable=not bad and not off, invalid=bad)
+
+
+@handles(ClockNeutralised)
+def _on_clock_neutralised(g: GameModel, ev: ClockNeutralised) -> None:
+    if g.neutralised:
+        raise Refused(f"clock_neutralised: already neutralised ({g.neutralised})", Code.NEUTRALISED)
+    if not ev.reason.strip():
+        raise Refused("clock_neutralised: give a reason (judge call, recount ...)", Code.NO_REASON)
+    g.neutralised = ev.reason
+    g.clock.stop(ev.t)
+
+
+@handles(ClockResumed)
+def _on_clock_resumed(g: GameModel, ev: ClockResumed) -> None:
+    if not g.neutralised:
+        raise Refused("clock_resumed: the clock is not neutralised", Code.NOT_NEUTRALISED)
+    g.neutralised = ""
+    assert g.on_move is not None
+    g.clock.start(g.on_move, ev.t, new_turn=False)
+
+
+@handles(JudgeAdjustment)
+def _on_judge_adjustment(g: GameModel, ev: JudgeAdjustment) -> None:
+    if not ev.reason.strip():
+        raise Refused("judge_adjustment: give a reason", Code.NO_REASON)
+    if ev.points == 0:
+        raise Refused("judge_adjustment: 0 points changes nothing", Code.NO_POINTS)
+    g.record("judge", ev.player, ev.points, note=ev.reason)
+
+
+@handles(MoveUndone)
+def _undo_turn(current: GameModel, ev: MoveUndone) -> GameModel:
+    """The judge takes back the last turn (:class:`MoveUndone`): the game returns to how it stood before that
+    turn's first event; the clocks keep the time used so far and the mover's time runs again from ``ev.t``."""
+    if not ev.reason.strip():
+        raise Refused("move_undone: give a reason", Code.NO_REASON)
+    if current.turn_start is None:
+        raise Refused("move_undone: no turn to take back", Code.NOTHING_TO_UNDO)
+    g = current.turn_start.copy()
+    mover = g.on_move
+    clock = current.clock.copy()
+    if mover is not None and not g.neutralised:
+        clock.start(mover, ev.t, new_turn=False)
+    else:
+        clock.stop(ev.t)
+    clock.turn_used = g.clock.turn_used
+    g.clock = clock
+    taken = current.history[len(g.history):]
+    what = ", ".join(f"{h.kind} by {current.players[h.player]} ({h.points:+d})" for h in taken) or \
+        "a clock press not yet scored"
+    g.notes = list(current.notes) + [f"{ev.t}: judge took back {what}: {ev.reason.strip()}"]
+    g.downtime = current.downtime
+    g.overtime_notified = list(current.overtime_notified)
+    g.last_t = ev.t
+    return g
+
+
+@refusal_for(PresetChanged)
+def _why_not_preset_changed(g: GameModel, ev: PresetChanged) -> None:
+    raise Refused("preset_changed: the rules can change only before the first move", Code.GAME_UNDER_WAY)
+
+
+@handles(PresetChanged)
+def _on_preset_changed(g: GameModel, ev: PresetChanged) -> GameModel:
+    """The game starts afresh under the new rules; players, first player, time used and notes stay."""
+    if g.history or g.turn_start is not None or g.pending.pressed_at is not None:
+        _why_not_preset_changed(g, ev)
+    try:
+        preset = preset_from_dict(ev.preset)
+        preset.scoring_rules()
+    except (PresetError, ValueError, TypeError) as exc:
+        raise Refused(f"preset_changed: bad preset: {exc}", Code.BAD_PRESET) from None
+    if preset.tile_set != g.tile_set.name:
+        raise Refused(f"preset_changed: '{preset.name}' uses the {preset.tile_set} tiles, this game the "
+                      f"{g.tile_set.name} tiles: start a new game", Code.BAD_PRESET)
+    if not preset.min_players <= g.n <= preset.max_players:
+        raise Refused(f"preset_changed: '{preset.name}' is for {preset.min_players}-{preset.max_players} players",
+                      Code.BAD_PLAYERS)
+    fresh = GameModel.fresh(preset, g.tile_set, g.players, g.started_t)
+    fresh.on_move = g.on_move
+    fresh.clock = g.clock.copy()  # the time used so far stays; the new rules' game time applies
+    fresh.clock.game_ms = preset.clock.game_ms if g.n == 2 else None
+    fresh.notes = list(g.notes) + [f"{ev.t}: judge changed the rules to '{preset.name}'"
+                                   + (f": {ev.reason.strip()}" if ev.reason.strip() else "")]
+    fresh.downtime = g.downtime
+    return fresh
+
+
+@handles(KioskResumed)
+def _on_kiosk_resumed(g: GameModel, ev: KioskResumed) -> None:
+    if not g.last_t <= ev.down_since <= ev.t:
+        raise Refused(f"kiosk_resumed: down_since {ev.down_since} ms must lie between the last event "
+                      f"({g.last_t} ms) and now ({ev.t} ms)", Code.TIME_ORDER)
+    down = ev.t - ev.down_since
+    g.clock.advance(ev.down_since)
+    g.clock.skip(ev.t)
+    g.downtime += down
+    if g.window.until is not None:
+        g.window.until += down
+    if g.hold.since is not None:
+        g.hold.since += down
+    g.notes.append(f"{ev.t}: kiosk resumed after {down} ms down (charged to nobody)")
