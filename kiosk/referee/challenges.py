@@ -26,8 +26,9 @@ from kiosk.referee.events import (
     WindowClosed,
 )
 from kiosk.referee.kinds import Code, EndReason
-from kiosk.referee.model import GameModel, Refused, handles, refusal_for
+from kiosk.referee.model import GameModel, HoldState, Refused, Window, handles, refusal_for
 from kiosk.referee.phase import Phase
+from kiosk.referee.state import PlayRecord
 from kiosk.referee.turns import next_turn
 
 
@@ -143,47 +144,59 @@ def _on_challenge_ruled(g: GameModel, ev: ChallengeRuled) -> None:
     lp = g.last_play
     assert lp is not None
     ch = g.preset.challenge
-    challenger = g.challenge.by
-    void = challenger is None
+    void = g.challenge.by is None
     if ev.acceptable and lp.off_centre_first and ch.off_centre_challengeable and not void:
         raise Refused("challenge_ruled: a first play missing the centre comes off when challenged, whatever its "
                       "words (seed 002 I.E)", Code.OFF_CENTRE)
+    if ev.acceptable:
+        _play_stands(g, lp, ev.t)
+    else:
+        _play_comes_off(g, lp, ev)
+
+
+def _play_stands(g: GameModel, lp: PlayRecord, t: int) -> None:
+    """The ruling found every challenged word good: bonus or penalty for a failed challenge, then play on."""
+    ch = g.preset.challenge
+    challenger = g.challenge.by
+    p = lp.player
+    g.challenge.ruling = "acceptable"
+    g.challenge.by = None
+    if challenger is not None:
+        bonus = ch.wrong_bonus * (len(g.challenge.words) if ch.wrong_bonus_per_word else 1)
+        if bonus:
+            g.record("challenge_bonus", p, bonus)
+            g.last_play = replace(lp, bonus=bonus)
+        if ch.wrong_penalty:
+            g.record("challenge_penalty", challenger, -ch.wrong_penalty)
+        if ch.wrong_loses_game:
+            finish(g, t, EndReason.CHALLENGE_LOSES, unknown_racks(g), None, forfeit=challenger)
+            return
+    if lp.outplay:
+        end_outplay(g, t)
+        return
+    g.phase = Phase.PLAYING
+    g.close_window()
+    if challenger is None:  # VOID: the lexicon check passed, the turn passes on
+        next_turn(g, p, t)
+        return
+    if ch.wrong_loses_turn:
+        if challenger == g.on_move:
+            g.record("lost_turn", challenger, 0, note="failed challenge")
+            g.scoreless += 1
+            next_turn(g, challenger, t)
+        else:
+            g.skip_next[challenger] = True
+        return
+    assert g.on_move is not None
+    g.clock.start(g.on_move, t, new_turn=False)
+
+
+def _play_comes_off(g: GameModel, lp: PlayRecord, ev: ChallengeRuled) -> None:
+    """The ruling found a challenged word bad: the play's tiles go back to its player's rack (withdrawn)."""
+    ch = g.preset.challenge
+    void = g.challenge.by is None
     p = lp.player
     names_words = ch.ruling_names_words or void
-    if ev.acceptable:
-        g.challenge.ruling = "acceptable"
-        g.challenge.by = None
-        if not void:
-            bonus = ch.wrong_bonus * (len(g.challenge.words) if ch.wrong_bonus_per_word else 1)
-            if bonus:
-                g.record("challenge_bonus", p, bonus)
-                g.last_play = replace(lp, bonus=bonus)
-            if ch.wrong_penalty:
-                g.record("challenge_penalty", challenger, -ch.wrong_penalty)  # type: ignore[arg-type]
-            if ch.wrong_loses_game:
-                finish(g, ev.t, EndReason.CHALLENGE_LOSES, unknown_racks(g), None, forfeit=challenger)
-                return
-        if lp.outplay:
-            end_outplay(g, ev.t)
-            return
-        g.phase = Phase.PLAYING
-        g.close_window()
-        if void:
-            next_turn(g, p, ev.t)
-            return
-        assert challenger is not None
-        if ch.wrong_loses_turn:
-            if challenger == g.on_move:
-                g.record("lost_turn", challenger, 0, note="failed challenge")
-                g.scoreless += 1
-                next_turn(g, challenger, ev.t)
-            else:
-                g.skip_next[challenger] = True
-            return
-        assert g.on_move is not None
-        g.clock.start(g.on_move, ev.t, new_turn=False)
-        return
-    # unacceptable: the play comes off
     g.challenge.ruling = "unacceptable" + (f": {', '.join(ev.invalid)}" if names_words and ev.invalid else "")
     squares = tuple(sq for sq, _ in lp.tiles)
     g.board.remove(list(squares))
@@ -196,11 +209,8 @@ def _on_challenge_ruled(g: GameModel, ev: ChallengeRuled) -> None:
     if lp.game_word_bonus:
         g.game_word_available = True
     g.last_play = replace(lp, withdrawn=True, kept_apart=0, drawn=0)
-    g.window.open = False
-    g.window.until = None
-    g.hold.by = None
-    g.hold.since = None
-    g.hold.courtesy_given = False
+    g.window = Window()
+    g.hold = HoldState()
     g.challenge.by = None
     if void:  # refused before it stood: it never enters the history
         g.scores[p] -= lp.score

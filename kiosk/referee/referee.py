@@ -160,13 +160,18 @@ class Referee:
 
 
 def _dispatch(current: GameModel | None, ev: Event) -> GameModel:
-    """The game ``ev`` leads to from ``current`` (never changed). Checks, in order: an event at all; its phase
-    (:data:`~kiosk.referee.phase.ALLOWED`, the one place that says what each phase allows); its time; its
-    player; then the handler's own checks. Raises :class:`Refused`."""
+    """The game ``ev`` leads to from ``current`` (never changed). Raises :class:`Refused`.
+
+    The phase is looked up once in :data:`~kiosk.referee.phase.ALLOWED` (the one place that says what each
+    phase allows); handlers check only what the phase cannot say. Which fault is named when an event has
+    several: no game (or a game already) first, then the time, then a game that is over, then the player,
+    then any other phase.
+    """
     if not isinstance(ev, Event) or not isinstance(ev.t, int) or isinstance(ev.t, bool):
         raise Refused("not an event (expected a kiosk.referee.events value with a time t in ms)", Code.BAD_EVENT)
     phase = current.phase if current is not None else Phase.NOT_STARTED
-    if phase not in ALLOWED.get(type(ev), frozenset()):
+    allowed = phase in ALLOWED.get(type(ev), frozenset())
+    if not allowed and (current is None or isinstance(ev, GameStarted)):
         _refuse_phase(current, ev, phase)
     if isinstance(ev, GameStarted):
         return new_game(ev)
@@ -174,9 +179,13 @@ def _dispatch(current: GameModel | None, ev: Event) -> GameModel:
     if ev.t < current.last_t:
         raise Refused(f"{ev.type} at {ev.t} ms is earlier than the last event ({current.last_t} ms)",
                       Code.TIME_ORDER)
+    if not allowed and (phase == Phase.OVER or type(ev) not in HANDLERS):
+        _refuse_phase(current, ev, phase)
     p = getattr(ev, "player", None)
     if hasattr(ev, "player") and not isinstance(ev, TimeWarning) and not (isinstance(p, int) and 0 <= p < current.n):
         raise Refused(f"{ev.type}: player {p!r} is not in this game (0..{current.n - 1})", Code.BAD_PLAYER)
+    if not allowed:
+        _refuse_phase(current, ev, phase)
     g = current.copy()
     g = HANDLERS[type(ev)](g, ev) or g
     if begins_turn(current, ev):

@@ -31,7 +31,7 @@ from kiosk.referee.events import (
 )
 from kiosk.referee.presets import Preset, load_preset
 from kiosk.referee.referee import Referee
-from kiosk.referee.state import CHALLENGED, DESIGNATING, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING
+from kiosk.referee.state import CHALLENGED, DESIGNATING, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING, GameState
 from kiosk.rules.board import CENTRE, SIZE, Board
 from kiosk.rules.placement import PlacementError, validate_placement
 
@@ -80,104 +80,131 @@ def random_game(preset: str | Preset = "nsf", seed: int = 0, players: tuple[str,
 
     ``pass_rate``: chance that a turn is a pass (raise it to get six-scoreless endings).
     """
-    rng = random.Random(seed)
-    p = load_preset(preset) if isinstance(preset, str) else preset
-    ref = Referee()
+    sim = _RandomGame(load_preset(preset) if isinstance(preset, str) else preset, seed, players, pass_rate)
     t = 1_000
-    events: list[Event] = []
-
-    def go(ev: Event) -> bool:
-        res = ref.apply(ev)
-        if res.accepted:
-            events.append(ev)
-        return res.accepted
-
-    go(GameStarted(t=t, preset=p.to_dict(), players=players, game_id=f"sim-{seed}"))
+    sim.go(GameStarted(t=t, preset=sim.preset.to_dict(), players=players, game_id=f"sim-{seed}"))
     for _ in range(max_events):
-        st = ref.state
+        st = sim.ref.state
         if st.phase == OVER:
             break
-        t += rng.randint(2_000, 40_000)
+        t += sim.rng.randint(2_000, 40_000)
         t = max(t, st.last_t)
-        if st.phase == DESIGNATING:
-            go(BlankDesignated(t=t, player=_pending_player(ref), square=st.pending_blanks[0],
-                               letter=rng.choice("AEIOUST")))
-            continue
-        if st.phase == CHALLENGED:
-            go(ChallengeRuled(t=t, acceptable=rng.random() < 0.5, judge="sim"))
-            continue
-        if st.phase == REMOVING:
-            go(TilesRemoved(t=t))
-            continue
-        if st.phase == OUTPLAY:
-            lp = st.last_play
-            assert lp is not None
-            opp = (lp.player + 1) % len(players)
-            if p.challenge.rule != "void" and rng.random() < 0.3:
-                go(Challenge(t=lp.t + 1_000, player=opp))
-            else:
-                go(OutplayAccepted(t=lp.t + 1_000, player=opp))
-            continue
-        if st.phase == RACK_ENTRY:
-            go(RacksEntered(t=t, racks=_deal_racks(ref, rng)))
+        if sim.settle(st, t):
             continue
         if st.phase != PLAYING or st.on_move is None:
             break
-        me = st.on_move
-        lp = st.last_play
+        if sim.hold_or_challenge(st, st.on_move):
+            continue
+        t = sim.turn(t, st.on_move)
+    return sim.events
+
+
+class _RandomGame:
+    """The state of :func:`random_game`: the referee, the random source and the accepted events."""
+
+    def __init__(self, preset: Preset, seed: int, players: tuple[str, ...], pass_rate: float) -> None:
+        self.rng = random.Random(seed)
+        self.preset = preset
+        self.players = players
+        self.pass_rate = pass_rate
+        self.ref = Referee()
+        self.events: list[Event] = []
+
+    def go(self, ev: Event) -> bool:
+        """Apply ``ev``; keep it when accepted."""
+        res = self.ref.apply(ev)
+        if res.accepted:
+            self.events.append(ev)
+        return res.accepted
+
+    def settle(self, st: GameState, t: int) -> bool:
+        """Answer a phase other than PLAYING (blank letters, ruling, tiles off, out-play, racks); True if one was."""
+        rng, p = self.rng, self.preset
+        if st.phase == DESIGNATING:
+            self.go(BlankDesignated(t=t, player=_pending_player(self.ref), square=st.pending_blanks[0],
+                                    letter=rng.choice("AEIOUST")))
+        elif st.phase == CHALLENGED:
+            self.go(ChallengeRuled(t=t, acceptable=rng.random() < 0.5, judge="sim"))
+        elif st.phase == REMOVING:
+            self.go(TilesRemoved(t=t))
+        elif st.phase == OUTPLAY:
+            lp = st.last_play
+            assert lp is not None
+            opp = (lp.player + 1) % len(self.players)
+            if p.challenge.rule != "void" and rng.random() < 0.3:
+                self.go(Challenge(t=lp.t + 1_000, player=opp))
+            else:
+                self.go(OutplayAccepted(t=lp.t + 1_000, player=opp))
+        elif st.phase == RACK_ENTRY:
+            self.go(RacksEntered(t=t, racks=_deal_racks(self.ref, rng)))
+        else:
+            return False
+        return True
+
+    def hold_or_challenge(self, st: GameState, me: int) -> bool:
+        """Maybe hold or challenge the last play while its window is open; True if the turn went to that."""
+        lp, p, rng = st.last_play, self.preset, self.rng
         roll = rng.random()
-        if st.window_open and lp is not None and not lp.withdrawn and p.challenge.rule != "void":
-            wt = min(lp.t + 5_000, (st.window_until_ms or lp.t + 5_000))
-            if roll < 0.06 and p.challenge.holds:
-                if go(Hold(t=wt, player=me)):
-                    hold_end = wt + rng.choice((20_000, 70_000))
-                    if hold_end - wt >= (p.challenge.courtesy_ms or 10**12):
-                        for ev in ref.tick(hold_end):
-                            go(ev)
-                        go(CourtesyDraw(t=hold_end, player=lp.player))
-                    if rng.random() < 0.5:
-                        go(HoldReleased(t=hold_end, player=me))
-                    else:
-                        go(Challenge(t=hold_end, player=me))
-                    continue
-            elif roll < 0.14:
-                go(Challenge(t=wt, player=me))
-                continue
-        for ev in ref.tick(t):
-            go(ev)
-        st = ref.state
+        if not (st.window_open and lp is not None and not lp.withdrawn and p.challenge.rule != "void"):
+            return False
+        wt = min(lp.t + 5_000, (st.window_until_ms or lp.t + 5_000))
+        if roll < 0.06 and p.challenge.holds:
+            if self.go(Hold(t=wt, player=me)):
+                hold_end = wt + rng.choice((20_000, 70_000))
+                if hold_end - wt >= (p.challenge.courtesy_ms or 10**12):
+                    for ev in self.ref.tick(hold_end):
+                        self.go(ev)
+                    self.go(CourtesyDraw(t=hold_end, player=lp.player))
+                if rng.random() < 0.5:
+                    self.go(HoldReleased(t=hold_end, player=me))
+                else:
+                    self.go(Challenge(t=hold_end, player=me))
+                return True
+        elif roll < 0.14:
+            self.go(Challenge(t=wt, player=me))
+            return True
+        return False
+
+    def turn(self, t: int, me: int) -> int:
+        """``me``'s turn at ``t``: a pass, an exchange or a random play; returns the time it ended (ms)."""
+        rng, p = self.rng, self.preset
+        for ev in self.ref.tick(t):
+            self.go(ev)
+        st = self.ref.state
         if st.phase != PLAYING or st.on_move != me:
-            continue
+            return t
         roll = rng.random()
-        if roll < pass_rate:
-            go(Pass(t=t, player=me))
-            continue
-        if roll < pass_rate + 0.06 and st.bag >= max(p.exchange.min_bag, 1) and st.racks[me]:
+        if roll < self.pass_rate:
+            self.go(Pass(t=t, player=me))
+            return t
+        if roll < self.pass_rate + 0.06 and st.bag >= max(p.exchange.min_bag, 1) and st.racks[me]:
             n = st.racks[me] if p.exchange.counts == "one_or_all" and rng.random() < 0.5 else 1
-            go(Exchange(t=t, player=me, count=min(n, st.racks[me], st.bag)))
-            continue
+            self.go(Exchange(t=t, player=me, count=min(n, st.racks[me], st.bag)))
+            return t
         count = min(st.racks[me], rng.choice((1, 2, 2, 3, 3, 4, 7)))
-        if count == 0:
-            go(Pass(t=t, player=me))
-            continue
-        squares = _placements(ref, rng, count)
+        squares = _placements(self.ref, rng, count) if count else None
+        letters = self._letters(st, len(squares or ()))
+        if squares is None or len(letters) != len(squares):
+            self.go(Pass(t=t, player=me))
+            return t
+        if rng.random() < 0.5 and self.go(ClockPressed(t=t, player=me)):
+            t += 800  # the board reading arrives after the press
+        if not self.go(Play(t=t, player=me, tiles=tuple(zip(squares, letters, strict=True)))):
+            self.go(Pass(t=t, player=me))
+        return t
+
+    def _letters(self, st: GameState, count: int) -> list[str]:
+        """Up to ``count`` random tiles from the unseen ones (fewer when they run out)."""
         unseen = Counter(dict(st.unseen))
         letters: list[str] = []
-        for _sq in squares or []:
+        for _ in range(count):
             pool = [k for k, v in unseen.items() if v > 0]
             if not pool:
                 break
-            k = rng.choice(sorted(pool))
+            k = self.rng.choice(sorted(pool))
             unseen[k] -= 1
             letters.append(k)
-        if squares is None or len(letters) != len(squares):
-            go(Pass(t=t, player=me))
-            continue
-        if rng.random() < 0.5 and go(ClockPressed(t=t, player=me)):
-            t += 800  # the board reading arrives after the press
-        if not go(Play(t=t, player=me, tiles=tuple(zip(squares, letters)))):
-            go(Pass(t=t, player=me))
-    return events
+        return letters
 
 
 def _pending_player(ref: Referee) -> int:

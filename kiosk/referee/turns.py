@@ -79,6 +79,13 @@ def _on_clock_pressed(g: GameModel, ev: ClockPressed) -> None:
     g.clock.start(g.nxt(ev.player), ev.t)
 
 
+@refusal_for(Play)
+def _why_not_play(g: GameModel, ev: Play) -> None:
+    """Outside PLAYING a play is refused as needing PLAYING (DESIGNATING allows only the same player's
+    corrected reading)."""
+    raise wrong_phase(g, ev, frozenset({Phase.PLAYING}))
+
+
 @handles(Play)
 def _on_play(g: GameModel, ev: Play) -> None:
     if g.phase == Phase.DESIGNATING:  # only a corrected reading, which replaces the pending one
