@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import NoReturn
 
 from kiosk.referee.ending import (
     end_outplay,
@@ -70,7 +71,7 @@ def _on_hold_released(g: GameModel, ev: HoldReleased) -> None:
 
 
 @refusal_for(CourtesyNotice)
-def _why_not_courtesy_notice(g: GameModel, ev: CourtesyNotice) -> None:
+def _why_not_courtesy_notice(g: GameModel, ev: CourtesyNotice) -> NoReturn:
     raise Refused("courtesy_notice: no hold in progress", Code.NO_HOLD)
 
 
@@ -255,7 +256,7 @@ def _on_outplay_accepted(g: GameModel, ev: OutplayAccepted) -> None:
 
 
 @refusal_for(WindowClosed)
-def _why_not_window_closed(g: GameModel, ev: WindowClosed) -> None:
+def _why_not_window_closed(g: GameModel, ev: WindowClosed) -> NoReturn:
     raise Refused("window_closed: no timed window is open", Code.NO_WINDOW)
 
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from kiosk.referee import endgame
 from kiosk.referee.events import (
     GameCalled,
@@ -94,13 +96,13 @@ def end_called(g: GameModel, t: int, reason: EndReason) -> None:
     end_without_out(g, t, reason)
 
 
-def why_not_end(g: GameModel) -> None:
+def why_not_end(g: GameModel) -> NoReturn:
     """The game cannot be ended in the middle of a blank designation or a challenge."""
     raise Refused(f"finish the {g.phase} step before ending the game", Code.WRONG_PHASE)
 
 
 @refusal_for(GameCalled)
-def _why_not_game_called(g: GameModel, ev: GameCalled) -> None:
+def _why_not_game_called(g: GameModel, ev: GameCalled) -> NoReturn:
     if g.phase == Phase.RACK_ENTRY:
         raise Refused("game_called: the game has ended already; enter the racks", Code.WRONG_PHASE)
     game_call_reason(ev)

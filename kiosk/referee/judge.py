@@ -5,6 +5,7 @@ lexicon's suggested ruling (:func:`suggest_ruling`).
 from __future__ import annotations
 
 from collections.abc import Container
+from typing import NoReturn
 
 from kiosk.referee.events import (
     ChallengeRuled,
@@ -90,7 +91,7 @@ def _undo_turn(current: GameModel, ev: MoveUndone) -> GameModel:
 
 
 @refusal_for(PresetChanged)
-def _why_not_preset_changed(g: GameModel, ev: PresetChanged) -> None:
+def _why_not_preset_changed(g: GameModel, ev: PresetChanged) -> NoReturn:
     raise Refused("preset_changed: the rules can change only before the first move", Code.GAME_UNDER_WAY)
 
 

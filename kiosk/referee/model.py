@@ -152,9 +152,9 @@ class GameModel:
         return g
 
     # helpers ---------------------------------------------------------------------------------------------
-    def name(self, p: int | None) -> str:
+    def name(self, p: int) -> str:
         """Player ``p``'s name."""
-        return self.players[p]  # type: ignore[index]
+        return self.players[p]
 
     def nxt(self, p: int) -> int:
         """The player after ``p``."""
@@ -162,7 +162,7 @@ class GameModel:
 
     def unseen(self) -> Counter[str]:
         """Tiles not on the board (bag and racks), by tile."""
-        return endgame.unseen_tiles(self.tile_set, self.board.cells)  # type: ignore[no-any-return]
+        return endgame.unseen_tiles(self.tile_set, self.board.cells)
 
     def record(self, kind: str, player: int, points: int, *, play: PlayRecord | None = None, count: int = 0,
                rack: str = "", note: str = "") -> None:
@@ -225,6 +225,7 @@ def wrong_phase(g: GameModel, ev: Event, phases: frozenset[Phase]) -> Refused:
 
 # ------------------------------------------------------------------------------------------ registries
 E = TypeVar("E", bound=Event)
+R = TypeVar("R", bound=Callable[..., None])
 Handler = Callable[[GameModel, Any], "GameModel | None"]
 """Applies an event to a copy of the game, in place (returns None) or by returning the game that replaces it;
 raises :class:`Refused`."""
@@ -247,9 +248,9 @@ def handles(cls: type[E]) -> Callable[[Callable[[GameModel, E], GameModel | None
     return register
 
 
-def refusal_for(cls: type[E]) -> Callable[[Callable[[GameModel, E], None]], Callable[[GameModel, E], None]]:
+def refusal_for(cls: type[Event]) -> Callable[[R], R]:
     """Decorator: register the wording of ``cls``'s refusal in the phases it is not allowed in."""
-    def register(fn: Callable[[GameModel, E], None]) -> Callable[[GameModel, E], None]:
+    def register(fn: R) -> R:
         REFUSALS[cls] = fn
         return fn
     return register

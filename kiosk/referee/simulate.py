@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 from kiosk.referee import endgame
 from kiosk.referee.events import (
@@ -31,7 +32,7 @@ from kiosk.referee.events import (
 )
 from kiosk.referee.presets import Preset, load_preset
 from kiosk.referee.referee import Referee
-from kiosk.referee.state import CHALLENGED, DESIGNATING, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING, GameState
+from kiosk.referee.state import CHALLENGED, DESIGNATING, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING, GameState, Result
 from kiosk.rules.board import CENTRE, SIZE, Board
 from kiosk.rules.placement import PlacementError, validate_placement
 
@@ -264,13 +265,14 @@ class Script:
             raise ValueError(f"cannot start the game: {res.reason}")
 
     @property
-    def state(self):  # type: ignore[no-untyped-def]
+    def state(self) -> GameState:
+        """The referee's snapshot."""
         return self.ref.state
 
-    def do(self, cls: type[Event], t: int, **fields: object):  # type: ignore[no-untyped-def]
+    def do(self, cls: type[Event], t: int, **fields: Any) -> Result:
         """Apply ``cls(t=t, **fields)``."""
-        return self.ref.apply(cls(t=t, **fields))  # type: ignore[call-arg]
+        return self.ref.apply(cls(t=t, **fields))
 
-    def play(self, player: int, coordinate: str, word: str, t: int):  # type: ignore[no-untyped-def]
+    def play(self, player: int, coordinate: str, word: str, t: int) -> Result:
         """Apply a :class:`Play` of the new tiles of ``word`` at ``coordinate`` (see :func:`tiles_for`)."""
         return self.ref.apply(Play(t=t, player=player, tiles=tiles_for(self.ref.state.board, coordinate, word)))

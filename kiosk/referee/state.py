@@ -11,6 +11,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from kiosk.referee.clock import ClockState
+from kiosk.referee.kinds import EndReason, PromptKind
 from kiosk.referee.phase import Phase
 
 # phases (kept as names for the modules that import them from here)
@@ -26,7 +27,8 @@ OVER = Phase.OVER
 
 def _to_json_dict(value: Any) -> dict[str, Any]:
     """A frozen dataclass as a plain JSON dict (tuples become lists)."""
-    return json.loads(json.dumps(asdict(value)))
+    out: dict[str, Any] = json.loads(json.dumps(asdict(value)))
+    return out
 
 
 @dataclass(frozen=True)
@@ -36,8 +38,8 @@ class Result:
     Attributes:
         accepted: the event took effect (and was added to the accepted events).
         reason: why it was refused (for the screen), or a short note when accepted.
-        code: machine code of a refusal ("wrong_player", "window_closed", "impossible_tiles", a
-            :class:`PlacementError` code ...).
+        code: machine code of a refusal: a :class:`~kiosk.referee.kinds.Code` ("wrong_player",
+            "window_closed", "impossible_tiles" ...) or a :class:`PlacementError` code ("gap" ...).
         judge: the refusal needs the judge (usually a camera misread: tiles that cannot exist).
         squares: squares the refusal is about (to mark on the board view).
     """
@@ -60,13 +62,14 @@ class Result:
 class Prompt:
     """Something the kiosk must show or ask now.
 
-    ``kind`` is one of: "read_board", "designate_blank", "challenge_window", "hold", "courtesy_draw", "challenge_ruling",
-    "remove_tiles", "outplay_window", "rack_entry", "clock_neutralised", "game_over".
+    ``kind``: a :class:`~kiosk.referee.kinds.PromptKind` ("read_board", "designate_blank", "challenge_window",
+    "hold", "courtesy_draw", "challenge_ruling", "remove_tiles", "outplay_window", "rack_entry",
+    "clock_neutralised", "game_over").
     ``player``: whom it addresses (-1: everyone / the judge); ``until_ms``: when it lapses, if it does.
     ``data``: kind-specific details as sorted (key, value) pairs.
     """
 
-    kind: str
+    kind: PromptKind
     player: int
     text: str
     until_ms: int | None = None
@@ -140,15 +143,15 @@ class GameResult:
     """The finished game.
 
     Attributes:
-        reason: "out_play", "six_scoreless", "called", "time_limit", "phony_loses", "challenge_loses",
-            "overtime_cap".
+        reason: an :class:`~kiosk.referee.kinds.EndReason` ("out_play", "six_scoreless", "called",
+            "time_limit", "phony_loses", "challenge_loses", "overtime_cap").
         final: scores after every adjustment. before_racks: scores before the rack adjustment.
         rack_adjust / time_penalty: per player. racks: final racks (known or entered).
         wins: win credit per player (1, 0.5 each for a tie under "half", 0).
         went_out: who played out, or None. forfeit: who lost by rule (cap, TRIPLE), or None.
     """
 
-    reason: str
+    reason: EndReason
     final: tuple[int, ...]
     before_racks: tuple[int, ...]
     rack_adjust: tuple[int, ...]
@@ -164,7 +167,7 @@ class GameState:
     """Read-only snapshot of the refereed game (for the UI, the stream and tests).
 
     Attributes:
-        phase: one of the phase constants of this module. on_move: the player whose turn it is (or None).
+        phase: a :class:`~kiosk.referee.phase.Phase` (equal to its string). on_move: the player whose turn it is (or None).
         scores: running scores (points). board: 225 cells ("" empty). bag: tiles in the bag (tiles kept apart
         under the courtesy rule are out of it). racks: tiles on each rack (count; kept-apart tiles not
         included). kept_apart: courtesy tiles held by the player who played. unseen: (tile, count) pairs of
@@ -181,7 +184,7 @@ class GameState:
         pressed_at: the clock press whose board reading is awaited (ms), or None.
     """
 
-    phase: str
+    phase: Phase
     preset: str
     players: tuple[str, ...]
     on_move: int | None

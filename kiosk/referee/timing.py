@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import NoReturn
+
 from kiosk.referee.ending import (
     end_called,
     finish,
@@ -130,7 +132,7 @@ def session_due(g: GameModel, ev: SessionTimeUp) -> None:
 
 
 @refusal_for(SessionTimeUp)
-def _why_not_session_time_up(g: GameModel, ev: SessionTimeUp) -> None:
+def _why_not_session_time_up(g: GameModel, ev: SessionTimeUp) -> NoReturn:
     session_due(g, ev)
     if g.phase == Phase.RACK_ENTRY:
         raise Refused("session_time_up: the game has ended already", Code.WRONG_PHASE)

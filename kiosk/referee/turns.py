@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import NoReturn
 
 from kiosk.referee.ending import (
     end_without_out,
@@ -80,7 +81,7 @@ def _on_clock_pressed(g: GameModel, ev: ClockPressed) -> None:
 
 
 @refusal_for(Play)
-def _why_not_play(g: GameModel, ev: Play) -> None:
+def _why_not_play(g: GameModel, ev: Play) -> NoReturn:
     """Outside PLAYING a play is refused as needing PLAYING (DESIGNATING allows only the same player's
     corrected reading)."""
     raise wrong_phase(g, ev, frozenset({Phase.PLAYING}))
