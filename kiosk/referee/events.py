@@ -78,7 +78,7 @@ class GameStarted(Event):
     """
 
     type: ClassVar[str] = "game_started"
-    preset: dict = field(default_factory=dict)
+    preset: dict = field(default_factory=dict)  # type: ignore[type-arg]  # from_dict reads the annotation "dict"
     players: tuple[str, ...] = ()
     first: int = 0
     game_id: str = ""
@@ -322,7 +322,7 @@ class PresetChanged(Event):
     yet; players, first player and tile set stay (the tile set must not change: the racks are drawn)."""
 
     type: ClassVar[str] = "preset_changed"
-    preset: dict = field(default_factory=dict)
+    preset: dict = field(default_factory=dict)  # type: ignore[type-arg]  # from_dict reads the annotation "dict"
     reason: str = ""
 
 
@@ -410,5 +410,5 @@ def event_from_dict(data: Any) -> Event:
     for name, f in known.items():
         if name not in data:
             continue
-        args[name] = _coerce(kind, name, _KINDS[str(f.type)], data[name])
+        args[name] = _coerce(str(kind), name, _KINDS[str(f.type)], data[name])
     return cls(**args)

@@ -151,7 +151,8 @@ class Preset:
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON dict (milliseconds; lists, not tuples), accepted back by :func:`preset_from_dict`."""
-        return json.loads(json.dumps(asdict(self)))
+        out: dict[str, Any] = json.loads(json.dumps(asdict(self)))
+        return out
 
 
 # ----------------------------------------------------------------------------------------------- parsing
@@ -241,7 +242,7 @@ def _parse_scoring(origin: str, raw: Any, base: dict[str, Any]) -> dict[str, Any
             continue
         if want is int and (isinstance(val, bool) or not isinstance(val, int)):
             raise PresetError(f"{where}: expected a whole number")
-        if not isinstance(val, want):  # type: ignore[arg-type]
+        if not isinstance(val, want):
             raise PresetError(f"{where}: expected {want.__name__}")  # type: ignore[union-attr]
         choices = _CHOICES.get(("scoring", key))
         if choices and val not in choices:
@@ -303,6 +304,11 @@ def _check(p: Preset, origin: str) -> None:
         raise PresetError(f"{origin}: end.scoreless_turns: must be 1 or more (or false)")
 
 
+def _tuples(section: dict[str, Any]) -> dict[str, Any]:
+    """``section`` with its lists as tuples (a JSON preset section back to dataclass values)."""
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in section.items()}
+
+
 def preset_from_dict(data: dict[str, Any]) -> Preset:
     """Inverse of :meth:`Preset.to_dict` (as stored in a journal's ``game_started`` event).
 
@@ -314,7 +320,7 @@ def preset_from_dict(data: dict[str, Any]) -> Preset:
             name=data["name"], description=data.get("description", ""), source=data.get("source", ""),
             tile_set=data.get("tile_set", "english"), min_players=data["min_players"],
             max_players=data["max_players"], scoring=dict(data.get("scoring", {})),
-            clock=ClockRules(**{k: tuple(v) if isinstance(v, list) else v for k, v in data["clock"].items()}),
+            clock=ClockRules(**_tuples(data["clock"])),
             challenge=ChallengeRules(**data["challenge"]),
             exchange=ExchangeRules(**data["exchange"]),
             end=EndRules(**data["end"]),
