@@ -22,18 +22,26 @@ accepted event is journaled before it takes effect::
     session.referee.pending_prompts()                              # what the touchscreen shows / asks
     session.referee.challenge_ruling(lexicon, now_ms)              # lexicon's suggested ruling for the judge
 
-Modules: :mod:`~kiosk.referee.events` (event values), :mod:`~kiosk.referee.referee` (:class:`Referee`),
+Modules: :mod:`~kiosk.referee.events` (event values), :mod:`~kiosk.referee.referee` (:class:`Referee`, the
+dispatcher), :mod:`~kiosk.referee.phase` (:class:`Phase` and ``ALLOWED``, which events each phase allows; see
+``docs/phases.md``), :mod:`~kiosk.referee.kinds` (refusal codes, end reasons, prompt kinds),
 :mod:`~kiosk.referee.state` (snapshots, prompts, results), :mod:`~kiosk.referee.clock`,
 :mod:`~kiosk.referee.presets`, :mod:`~kiosk.referee.endgame`, :mod:`~kiosk.referee.gcg_export`,
 :mod:`~kiosk.referee.simulate` (scripted games and the :class:`~kiosk.referee.simulate.Script` driver).
+Private to the package: :mod:`~kiosk.referee.model` (the mutable game) and the handler modules
+:mod:`~kiosk.referee.turns`, :mod:`~kiosk.referee.challenges`, :mod:`~kiosk.referee.timing`,
+:mod:`~kiosk.referee.judge`, :mod:`~kiosk.referee.ending`, with :mod:`~kiosk.referee.prompts` and
+:mod:`~kiosk.referee.snapshot` reading the model out.
 """
 
 from kiosk.referee.events import Event, EventError, event_from_dict
+from kiosk.referee.kinds import Code, EndReason, PromptKind
+from kiosk.referee.phase import ALLOWED, Phase
 from kiosk.referee.presets import Preset, PresetError, bundled_presets, load_preset
 from kiosk.referee.referee import Prepared, Referee
 from kiosk.referee.state import GameResult, GameState, Prompt, Result
 
 __all__ = [
-    "Event", "EventError", "GameResult", "GameState", "Preset", "PresetError", "Prepared", "Prompt", "Referee",
-    "Result", "bundled_presets", "event_from_dict", "load_preset",
+    "ALLOWED", "Code", "EndReason", "Event", "EventError", "GameResult", "GameState", "Phase", "Preset", "PresetError",
+    "Prepared", "Prompt", "PromptKind", "Referee", "Result", "bundled_presets", "event_from_dict", "load_preset",
 ]
