@@ -30,18 +30,12 @@ from kiosk.referee.events import (
 from kiosk.referee.presets import PresetError, load_preset
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import OUTPLAY, OVER, PLAYING, RACK_ENTRY
-from kiosk.rules.board import CoordinateError
-from kiosk.rules.gcg import EventKind, GcgError, GcgEvent, GcgGame, read_gcg
+from kiosk.rules.gcg import EventKind, GcgError, GcgGame, read_gcg
+from kiosk.rules.placement import Placement
 
 
 class GcgDemoError(ValueError):
     """The record cannot be turned into referee events (``file:line: reason``)."""
-
-
-def _tiles(ev: GcgEvent) -> list[tuple[int, str]]:
-    assert ev.coordinate is not None
-    squares = ev.coordinate.squares(len(ev.word))
-    return [(sq, ch) for i, (sq, ch) in enumerate(zip(squares, ev.word)) if ch != "." and i not in ev.through]
 
 
 class _Driver:
@@ -96,15 +90,14 @@ class _Driver:
                 break
             nxt = evs[i + 1].kind if i + 1 < len(evs) else None
             if ev.kind is EventKind.PLAY:
+                assert ev.coordinate is not None
                 try:
-                    tiles = _tiles(ev)
-                except CoordinateError as exc:
+                    placement = Placement.from_word(None, ev.coordinate, ev.word, through=ev.through)
+                except ValueError as exc:
                     raise GcgDemoError(f"{self.name}:{ev.line}: {exc}") from None
-                self.go(Play(t=self.later(), player=p, tiles=tuple((sq, "?" if ch.islower() else ch)
-                                                                  for sq, ch in tiles)), ev.line)
-                for sq, ch in tiles:
-                    if ch.islower():
-                        self.go(BlankDesignated(t=self.later(2_000), player=p, square=sq, letter=ch.upper()), ev.line)
+                self.go(Play(t=self.later(), player=p, tiles=placement.undesignated), ev.line)
+                for sq, letter in placement.blanks:
+                    self.go(BlankDesignated(t=self.later(2_000), player=p, square=sq, letter=letter), ev.line)
                 if self.ref.state.phase == OUTPLAY and nxt not in (EventKind.WITHDRAWN, EventKind.CHALLENGE_BONUS):
                     self.go(OutplayAccepted(t=self.later(1_000), player=(p + 1) % len(players)), ev.line)
             elif ev.kind is EventKind.WITHDRAWN:
