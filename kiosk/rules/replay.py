@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from kiosk.rules.board import Board
 from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame
 from kiosk.rules.placement import Placement, PlacementError, WordError, WordFault
+from kiosk.rules.racks import NoOutAdjustment, OutAdjustment, rack_adjustments
 from kiosk.rules.scoring import score_play
 from kiosk.rules.tiles import BLANK, ENGLISH, GERMAN, TileSet, bundled_tile_sets, load_tile_set
 from kiosk.rules.variants import STANDARD, ScoringRules
@@ -372,14 +373,19 @@ class _Replayer:
         value = self.ts.rack_value(ev.tiles)
         unseen = self.unseen()
         if self.phase == "out" and p == self.out_player:
+            # the line's tiles are every other rack: what the out player gains for them under each style
+            values = [0] * self.n
+            values[(p + 1) % self.n] = value
+            double = rack_adjustments(values, p, OutAdjustment.DOUBLE, NoOutAdjustment.OWN_RACK)[p]
+            single = rack_adjustments(values, p, OutAdjustment.STANDARD, NoOutAdjustment.OWN_RACK)[p]
             if Counter(ev.tiles) != unseen:
                 self.error(ev, f"end rack '{ev.tiles}' is not the opponent's rack: unseen tiles are '{''.join(sorted(unseen.elements()))}'")
-            if ev.score == 2 * value:
+            if ev.score == double:
                 self.res.end_style = "2x"
-            elif ev.score == value:
+            elif ev.score == single:
                 self.res.end_style = "1x"
             else:
-                self.mismatch(ev, f"end rack ({ev.tiles}) worth 2 x {value}", 2 * value, ev.score)
+                self.mismatch(ev, f"end rack ({ev.tiles}) worth 2 x {value}", double, ev.score)
             self.end_lines.add(p)
             self.settle(ev, p, ev.score)
             return
@@ -390,8 +396,12 @@ class _Replayer:
             self.error(ev, f"end rack '{ev.tiles}' not in bag: those tiles are not unseen")
         if self.phase == "out" and Counter(ev.tiles) != unseen:
             self.error(ev, f"end rack '{ev.tiles}' is not the player's rack: unseen tiles are '{''.join(sorted(unseen.elements()))}'")
-        if ev.score != -value:
-            self.mismatch(ev, f"own rack ({ev.tiles}) penalty", -value, ev.score)
+        values = [0] * self.n
+        values[p] = value
+        went_out = self.out_player if self.phase == "out" else None
+        own = rack_adjustments(values, went_out, OutAdjustment.STANDARD, NoOutAdjustment.OWN_RACK)[p]
+        if ev.score != own:
+            self.mismatch(ev, f"own rack ({ev.tiles}) penalty", own, ev.score)
         self.end_lines.add(p)
         self.settle(ev, p, ev.score)
 

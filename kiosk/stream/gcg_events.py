@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from kiosk.referee import endgame
 from kiosk.referee.events import (
     BlankDesignated,
     Challenge,
@@ -32,6 +31,7 @@ from kiosk.referee.referee import Referee
 from kiosk.referee.state import OUTPLAY, OVER, PLAYING, RACK_ENTRY
 from kiosk.rules.gcg import EventKind, GcgError, GcgGame, read_gcg
 from kiosk.rules.placement import Placement
+from kiosk.rules.racks import split_racks
 
 
 class GcgDemoError(ValueError):
@@ -129,19 +129,10 @@ class _Driver:
             known = {**self.game.racks, **racks}
             entered = tuple(known.get(i, "") for i in range(len(st.players)))
             if any(len(r) != n for r, n in zip(entered, st.racks)):
-                entered = _consistent_racks(st.unseen, st.racks)
+                entered = split_racks(Counter(dict(st.unseen)), st.racks)
             self.go(RacksEntered(t=self.later(), racks=entered), 0)
         elif st.phase not in (PLAYING, OVER):
             raise GcgDemoError(f"{self.name}: the record ends in the middle of a turn ({st.phase})")
-
-
-def _consistent_racks(unseen: tuple[tuple[str, int], ...], counts: tuple[int, ...]) -> tuple[str, ...]:
-    pool = list(Counter(dict(unseen)).elements())
-    out = []
-    for n in counts:
-        out.append(endgame.rack_string(Counter(pool[:n])))
-        pool = pool[n:]
-    return tuple(out)
 
 
 def events_from_gcg(source: str | Path | GcgGame, preset: str = "naspa", *, step_ms: int = 15_000,
