@@ -22,10 +22,10 @@ from dataclasses import dataclass, field, replace
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.simtable import SimClock, SimulatedTable
 from kiosk.referee.presets import Preset, load_preset
-from kiosk.referee.simulate import tiles_for
 from kiosk.referee.state import CHALLENGED, DESIGNATING, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING, GameState
 from kiosk.rules.board import square_name
 from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame
+from kiosk.rules.placement import Placement
 from kiosk.rules.replay import replay_game
 from kiosk.rules.tiles import TileSet
 from kiosk.vision.reading import seen_as
@@ -155,7 +155,7 @@ class RecordPlayers:
         if st.phase == DESIGNATING:
             ev = self.plan.events[self.position(st)]
             try:
-                for sq, tile in tiles_for(st.board, str(ev.coordinate), ev.word):
+                for sq, tile in Placement.from_word(st.board, str(ev.coordinate), ev.word).tiles:
                     cells[sq] = tile
             except ValueError as exc:
                 raise RecordError(f"line {ev.line}: the journal's board does not fit the record: {exc}") from None
@@ -249,7 +249,7 @@ class RecordPlayers:
         if ev.kind == EventKind.PLAY:
             if self._placed_for != ev.line:
                 try:  # the hands go by the tiles on the table, whatever the kiosk made of them
-                    tiles = tiles_for(self.table.board().cells, str(ev.coordinate), ev.word)
+                    tiles = Placement.from_word(self.table.board().cells, str(ev.coordinate), ev.word).tiles
                 except ValueError as exc:
                     return StepOutcome(f"line {ev.line}: cannot lay the recorded move on the table: {exc}", done=True)
                 self.table.place(tiles)

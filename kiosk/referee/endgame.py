@@ -1,6 +1,7 @@
 """End of game: unseen tiles, checking entered racks, rack adjustments, overtime penalties, winners.
 
-Pure functions over counts and strings (points are whole points, times ms).
+Pure functions over counts and strings (points are whole points, times ms). The rack arithmetic itself
+(unseen tiles, rack strings, adjustments) is :mod:`kiosk.rules.racks`, which the record replay uses too.
 """
 
 from __future__ import annotations
@@ -10,24 +11,13 @@ from collections.abc import Sequence
 
 from kiosk.referee.clock import overtime_penalty
 from kiosk.referee.presets import Preset
+from kiosk.rules.racks import rack_adjustments as rules_rack_adjustments
+from kiosk.rules.racks import rack_string as rack_string  # re-exported: the referee's name for it
+from kiosk.rules.racks import unseen_tiles as unseen_tiles  # re-exported: the referee's name for it
 from kiosk.rules.tiles import BLANK, TileSet
 
 
-def unseen_tiles(tile_set: TileSet, board_cells: Sequence[str]) -> Counter:
-    """Full bag minus the tiles on the board (designated blanks count as ``"?"``): bag plus every rack."""
-    unseen = tile_set.full_bag()
-    for cell in board_cells:
-        if cell:
-            unseen[BLANK if cell.islower() else cell] -= 1
-    return +unseen
-
-
-def rack_string(tiles: Counter) -> str:
-    """A rack as a string in a stable order: letters alphabetically, blanks last (``"AEQ??"``)."""
-    return "".join(sorted(tiles.elements(), key=lambda t: (t == BLANK, t)))
-
-
-def check_racks(racks: Sequence[str], counts: Sequence[int], unseen: Counter, bag: int, tile_set: TileSet,
+def check_racks(racks: Sequence[str], counts: Sequence[int], unseen: Counter[str], bag: int, tile_set: TileSet,
                 players: Sequence[str]) -> str:
     """Why the entered ``racks`` cannot be right, or ``""`` when they can.
 
@@ -36,7 +26,7 @@ def check_racks(racks: Sequence[str], counts: Sequence[int], unseen: Counter, ba
     """
     if len(racks) != len(counts):
         return f"expected {len(counts)} racks (one per player), got {len(racks)}"
-    total: Counter = Counter()
+    total: Counter[str] = Counter()
     for i, rack in enumerate(racks):
         bad = [ch for ch in rack if ch != BLANK and ch not in tile_set.values]
         if bad:
@@ -53,23 +43,9 @@ def check_racks(racks: Sequence[str], counts: Sequence[int], unseen: Counter, ba
 
 
 def rack_adjustments(preset: Preset, rack_values: Sequence[int], went_out: int | None) -> list[int]:
-    """Points each player gains (+) or loses (-) for unplayed tiles under the preset's end rule."""
-    n = len(rack_values)
-    adj = [0] * n
-    if went_out is not None:
-        others = sum(v for i, v in enumerate(rack_values) if i != went_out)
-        rule = preset.end.out_adjustment
-        if rule == "standard":
-            adj = [-v for v in rack_values]
-            adj[went_out] = others
-        elif rule == "double":
-            adj[went_out] = 2 * others
-        elif rule == "own_only":
-            adj = [-v for v in rack_values]
-            adj[went_out] = 0
-    elif preset.end.no_out_adjustment == "own_rack":
-        adj = [-v for v in rack_values]
-    return adj
+    """Points each player gains (+) or loses (-) for unplayed tiles under the preset's end rule
+    (:func:`kiosk.rules.racks.rack_adjustments` with ``preset.end``'s rules)."""
+    return rules_rack_adjustments(rack_values, went_out, preset.end.out_adjustment, preset.end.no_out_adjustment)
 
 
 def time_penalties(preset: Preset, used_ms: Sequence[int]) -> list[int]:

@@ -34,7 +34,7 @@ from kiosk.referee.presets import Preset, load_preset
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import CHALLENGED, DESIGNATING, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING, GameState, Result
 from kiosk.rules.board import CENTRE, SIZE, Board
-from kiosk.rules.placement import PlacementError, validate_placement
+from kiosk.rules.placement import Placement, PlacementError, validate_placement
 
 
 def _placements(ref: Referee, rng: random.Random, count: int) -> list[int] | None:
@@ -227,25 +227,14 @@ def _deal_racks(ref: Referee, rng: random.Random) -> tuple[str, ...]:
 
 
 def tiles_for(board: tuple[str, ...] | list[str], coordinate: str, word: str) -> tuple[tuple[int, str], ...]:
-    """The new tiles of a play written GCG-style (``"8D"``, ``"QUIRT"``) on ``board`` (225 cells).
+    """The new tiles of a play written GCG-style (``"8D"``, ``"QUIRT"``) on ``board`` (225 cells):
+    :attr:`Placement.tiles <kiosk.rules.placement.Placement>` of :meth:`Placement.from_word`.
 
     Letters over occupied squares (or ``"."``) are played through; lower case is a designated blank, ``"?"``
-    a blank still to designate. Raises ``ValueError`` when a letter disagrees with the tile already there.
+    a blank still to designate. Raises ``ValueError`` (a :class:`~kiosk.rules.placement.WordError` or
+    :class:`~kiosk.rules.board.CoordinateError`) when the word does not fit the board.
     """
-    from kiosk.rules.board import parse_coordinate
-
-    squares = parse_coordinate(coordinate).squares(len(word))
-    out = []
-    for sq, ch in zip(squares, word):
-        have = board[sq]
-        if have:
-            if ch not in (".", have) and ch.upper() != have.upper():
-                raise ValueError(f"{coordinate} {word}: square {sq} holds {have}, not {ch}")
-            continue
-        if ch == ".":
-            raise ValueError(f"{coordinate} {word}: '.' over an empty square {sq}")
-        out.append((sq, ch))
-    return tuple(out)
+    return Placement.from_word(board, coordinate, word).tiles
 
 
 class Script:

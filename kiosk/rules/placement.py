@@ -7,14 +7,20 @@ first play covers the centre H8 (or, under ``nsf`` seed 002, may miss it) and fo
 Diagonals never count.
 
 Each violation raises :class:`PlacementError` with a reason ``code`` and the squares involved.
+
+:class:`Placement` is the other direction: a word written at a GCG coordinate (``8D QUIRT``) turned into the
+tiles it puts on a given board; :class:`WordError` names what does not fit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import NamedTuple
 
-from kiosk.rules.board import CENTRE, SIZE, Board, Coordinate, square_name
+from kiosk.rules.board import CENTRE, SIZE, Board, Coordinate, parse_coordinate, square_name
+from kiosk.rules.tiles import BLANK, TileSet
 from kiosk.rules.variants import STANDARD, ScoringRules
 
 CODES = {
@@ -148,3 +154,108 @@ def validate_placement(board: Board, tiles: Sequence[tuple[int, str]], rules: Sc
         if (p > 0 and cells[sq - cross]) or (p < SIZE - 1 and cells[sq + cross]):
             return PlayShape(coord, main)
     raise PlacementError("not_connected", squares)
+
+
+class WordFault(StrEnum):
+    """Why a word written at a coordinate does not fit the board (:class:`WordError` ``code``)."""
+
+    OFF_BOARD = "off_board"            # the word runs past the board's edge
+    THROUGH_EMPTY = "through_empty"    # a played-through letter ("." or in parentheses) over an empty square
+    NOT_AS_ON_BOARD = "not_as_on_board"  # a played-through letter differs from the tile on that square
+    OVERWRITE = "overwrite"            # a new letter over a square that holds another tile
+    NOT_A_TILE = "not_a_tile"          # a letter the tile set does not have
+
+
+class WordError(ValueError):
+    """A word does not fit the board at its coordinate.
+
+    Attributes:
+        code: the :class:`WordFault`.
+        square: the square at fault (``row*15+col``), None for :attr:`WordFault.OFF_BOARD`.
+    """
+
+    def __init__(self, code: WordFault, message: str, square: int | None = None) -> None:
+        self.code = code
+        self.square = square
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """A word written at a GCG coordinate, resolved against a board: which of its letters are new tiles.
+
+    Attributes:
+        coordinate: where the word starts and which way it runs (``8D`` across, ``D8`` down).
+        word: the whole word as written: upper-case letter = a tile, lower-case = a designated blank,
+            ``"?"`` = a blank not yet designated, ``"."`` = a square already covered.
+        squares: every square of the word in reading order (``row*15+col``), played-through ones included.
+        tiles: the new tiles, ``(square, tile)`` in reading order (the tile as written: ``"A"``, ``"a"``, ``"?"``).
+
+    Build it with :meth:`from_word`. ``tiles`` may be empty (every square already covered): whether that is
+    a legal play is for :func:`validate_placement` and the referee to say.
+    """
+
+    coordinate: Coordinate
+    word: str
+    squares: tuple[int, ...]
+    tiles: tuple[tuple[int, str], ...]
+
+    @classmethod
+    def from_word(cls, board: Board | Sequence[str] | None, coordinate: str | Coordinate, word: str, *,
+                  through: Collection[int] = (), tile_set: TileSet | None = None) -> Placement:
+        """Resolve ``word`` at ``coordinate`` on ``board`` (a :class:`Board` or its 225 cells).
+
+        A letter over an occupied square is played through when it is that tile's letter (either case); a
+        ``"."`` and the positions in ``through`` (indices into ``word``, GCG's parenthesised letters) must lie
+        over occupied squares. With ``tile_set``, every new letter must be one of its letters (either case).
+        ``board=None``: the notation alone says what is new (every letter but ``"."`` and ``through``), as a
+        record states it; whether that fits the board is then for the referee to judge.
+
+        Raises:
+            CoordinateError: ``coordinate`` is a string that is not GCG notation.
+            WordError: the word runs off the board, plays through an empty square, disagrees with a tile on
+                the board, or (with ``tile_set``) is not a tile of the set; the first fault in reading order.
+        """
+        coord = parse_coordinate(coordinate) if isinstance(coordinate, str) else coordinate
+        if (coord.col if coord.across else coord.row) + len(word) > SIZE:
+            raise WordError(WordFault.OFF_BOARD, f"{coord} {word} runs off the board (out of bounds)")
+        step = 1 if coord.across else SIZE
+        start = coord.row * SIZE + coord.col
+        squares = tuple(range(start, start + step * len(word), step))
+        tiles: list[tuple[int, str]] = []
+        if board is None:
+            return cls(coord, word, squares, tuple((sq, ch) for i, (sq, ch) in enumerate(zip(squares, word))
+                                                   if ch != "." and i not in through))
+        cells = board.cells if isinstance(board, Board) else board
+        for i, (sq, ch) in enumerate(zip(squares, word)):
+            have = cells[sq]
+            if ch == "." or (through and i in through):
+                if not have:
+                    raise WordError(WordFault.THROUGH_EMPTY,
+                                    f"{word} plays through {square_name(sq)}, which is empty", sq)
+                if ch != "." and have.upper() != ch.upper():
+                    raise WordError(WordFault.NOT_AS_ON_BOARD, f"{square_name(sq)} holds {have}, not {ch}", sq)
+            elif have:
+                if have.upper() != ch.upper():
+                    raise WordError(WordFault.OVERWRITE,
+                                    f"{square_name(sq)} already holds {have} (overwrite with {ch})", sq)
+            else:
+                if tile_set is not None and not tile_set.is_letter(ch):
+                    raise WordError(WordFault.NOT_A_TILE, f"'{ch}' is not a tile of the {tile_set.name} set", sq)
+                tiles.append((sq, ch))
+        return cls(coord, word, squares, tuple(tiles))
+
+    @property
+    def undesignated(self) -> tuple[tuple[int, str], ...]:
+        """The new tiles as a camera sees them: every blank as ``"?"`` (its letter is said at the table)."""
+        return tuple((sq, BLANK if ch.islower() else ch) for sq, ch in self.tiles)
+
+    @property
+    def blanks(self) -> tuple[tuple[int, str], ...]:
+        """The designated blanks among the new tiles: ``(square, upper-case letter)`` in reading order."""
+        return tuple((sq, ch.upper()) for sq, ch in self.tiles if ch.islower())
+
+    @property
+    def rack_tiles(self) -> str:
+        """The new tiles as they left the rack: letters, a blank as ``"?"`` (``"QUI?T"``)."""
+        return "".join(BLANK if ch.islower() else ch for _, ch in self.tiles)

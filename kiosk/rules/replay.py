@@ -27,9 +27,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from kiosk.rules.board import SIZE, Board, square_name
+from kiosk.rules.board import Board
 from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame
-from kiosk.rules.placement import PlacementError
+from kiosk.rules.placement import Placement, PlacementError, WordError, WordFault
+from kiosk.rules.racks import NoOutAdjustment, OutAdjustment, rack_adjustments
 from kiosk.rules.scoring import score_play
 from kiosk.rules.tiles import BLANK, ENGLISH, GERMAN, TileSet, bundled_tile_sets, load_tile_set
 from kiosk.rules.variants import STANDARD, ScoringRules
@@ -130,7 +131,6 @@ class _Replayer:
         self.res = ReplayResult(game.name, tile_set, [p.nick for p in game.players], totals=[0] * n)
         self.board = self.res.board
         self.full = tile_set.full_bag()
-        self.valid_letters = set(tile_set.letters) | {ch.lower() for ch in tile_set.letters}
         self._unseen = dict(self.full)  # full set minus the board, kept up to date on every place/remove
         self.sizes = [tile_set.rack_size] * n
         self.bag = tile_set.total_tiles - n * tile_set.rack_size
@@ -285,33 +285,14 @@ class _Replayer:
     def play(self, ev: GcgEvent, p: int) -> None:
         coord = ev.coordinate
         assert coord is not None
-        word = ev.word
-        if (coord.col if coord.across else coord.row) + len(word) > SIZE:
-            self.error(ev, f"illegal play: {coord} {word} runs off the board (out of bounds)")
-        cells = self.board.cells
-        valid = self.valid_letters
-        through = ev.through
-        tiles: list[tuple[int, str]] = []
-        step = 1 if coord.across else SIZE
-        sq = coord.row * SIZE + coord.col - step
-        for i, ch in enumerate(word):
-            sq += step
-            have = cells[sq]
-            if ch == "." or (through and i in through):
-                if not have:
-                    self.error(ev, f"illegal play: {ev.word} plays through {square_name(sq)}, which is empty")
-                if ch != "." and have.upper() != ch.upper():
-                    self.error(ev, f"illegal play: {square_name(sq)} holds {have}, not {ch}")
-            elif have:
-                if have.upper() != ch.upper():
-                    self.error(ev, f"illegal play: {square_name(sq)} already holds {have} (overwrite with {ch})")
-            else:
-                if ch not in valid:
-                    self.error(ev, f"'{ch}' is not a tile of the {self.ts.name} set")
-                tiles.append((sq, ch))
+        try:
+            placement = Placement.from_word(self.board, coord, ev.word, through=ev.through, tile_set=self.ts)
+        except WordError as exc:
+            self.error(ev, str(exc) if exc.code is WordFault.NOT_A_TILE else f"illegal play: {exc}")
+        tiles = list(placement.tiles)
         if not tiles:
             self.error(ev, f"illegal play: {ev.coordinate} {ev.word} places no tile (every square is already covered)")
-        used = "".join(BLANK if t.islower() else t for _, t in tiles)
+        used = placement.rack_tiles
         if not ev.rack:
             self.check_exists(ev, used, "played tiles")  # with a rack, the rack was checked already
         elif _not_within(used, ev.rack):
@@ -392,14 +373,19 @@ class _Replayer:
         value = self.ts.rack_value(ev.tiles)
         unseen = self.unseen()
         if self.phase == "out" and p == self.out_player:
+            # the line's tiles are every other rack: what the out player gains for them under each style
+            values = [0] * self.n
+            values[(p + 1) % self.n] = value
+            double = rack_adjustments(values, p, OutAdjustment.DOUBLE, NoOutAdjustment.OWN_RACK)[p]
+            single = rack_adjustments(values, p, OutAdjustment.STANDARD, NoOutAdjustment.OWN_RACK)[p]
             if Counter(ev.tiles) != unseen:
                 self.error(ev, f"end rack '{ev.tiles}' is not the opponent's rack: unseen tiles are '{''.join(sorted(unseen.elements()))}'")
-            if ev.score == 2 * value:
+            if ev.score == double:
                 self.res.end_style = "2x"
-            elif ev.score == value:
+            elif ev.score == single:
                 self.res.end_style = "1x"
             else:
-                self.mismatch(ev, f"end rack ({ev.tiles}) worth 2 x {value}", 2 * value, ev.score)
+                self.mismatch(ev, f"end rack ({ev.tiles}) worth 2 x {value}", double, ev.score)
             self.end_lines.add(p)
             self.settle(ev, p, ev.score)
             return
@@ -410,8 +396,12 @@ class _Replayer:
             self.error(ev, f"end rack '{ev.tiles}' not in bag: those tiles are not unseen")
         if self.phase == "out" and Counter(ev.tiles) != unseen:
             self.error(ev, f"end rack '{ev.tiles}' is not the player's rack: unseen tiles are '{''.join(sorted(unseen.elements()))}'")
-        if ev.score != -value:
-            self.mismatch(ev, f"own rack ({ev.tiles}) penalty", -value, ev.score)
+        values = [0] * self.n
+        values[p] = value
+        went_out = self.out_player if self.phase == "out" else None
+        own = rack_adjustments(values, went_out, OutAdjustment.STANDARD, NoOutAdjustment.OWN_RACK)[p]
+        if ev.score != own:
+            self.mismatch(ev, f"own rack ({ev.tiles}) penalty", own, ev.score)
         self.end_lines.add(p)
         self.settle(ev, p, ev.score)
 

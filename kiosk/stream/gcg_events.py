@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from kiosk.referee import endgame
 from kiosk.referee.events import (
     BlankDesignated,
     Challenge,
@@ -30,18 +29,13 @@ from kiosk.referee.events import (
 from kiosk.referee.presets import PresetError, load_preset
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import OUTPLAY, OVER, PLAYING, RACK_ENTRY
-from kiosk.rules.board import CoordinateError
-from kiosk.rules.gcg import EventKind, GcgError, GcgEvent, GcgGame, read_gcg
+from kiosk.rules.gcg import EventKind, GcgError, GcgGame, read_gcg
+from kiosk.rules.placement import Placement
+from kiosk.rules.racks import split_racks
 
 
 class GcgDemoError(ValueError):
     """The record cannot be turned into referee events (``file:line: reason``)."""
-
-
-def _tiles(ev: GcgEvent) -> list[tuple[int, str]]:
-    assert ev.coordinate is not None
-    squares = ev.coordinate.squares(len(ev.word))
-    return [(sq, ch) for i, (sq, ch) in enumerate(zip(squares, ev.word)) if ch != "." and i not in ev.through]
 
 
 class _Driver:
@@ -96,15 +90,14 @@ class _Driver:
                 break
             nxt = evs[i + 1].kind if i + 1 < len(evs) else None
             if ev.kind is EventKind.PLAY:
+                assert ev.coordinate is not None
                 try:
-                    tiles = _tiles(ev)
-                except CoordinateError as exc:
+                    placement = Placement.from_word(None, ev.coordinate, ev.word, through=ev.through)
+                except ValueError as exc:
                     raise GcgDemoError(f"{self.name}:{ev.line}: {exc}") from None
-                self.go(Play(t=self.later(), player=p, tiles=tuple((sq, "?" if ch.islower() else ch)
-                                                                  for sq, ch in tiles)), ev.line)
-                for sq, ch in tiles:
-                    if ch.islower():
-                        self.go(BlankDesignated(t=self.later(2_000), player=p, square=sq, letter=ch.upper()), ev.line)
+                self.go(Play(t=self.later(), player=p, tiles=placement.undesignated), ev.line)
+                for sq, letter in placement.blanks:
+                    self.go(BlankDesignated(t=self.later(2_000), player=p, square=sq, letter=letter), ev.line)
                 if self.ref.state.phase == OUTPLAY and nxt not in (EventKind.WITHDRAWN, EventKind.CHALLENGE_BONUS):
                     self.go(OutplayAccepted(t=self.later(1_000), player=(p + 1) % len(players)), ev.line)
             elif ev.kind is EventKind.WITHDRAWN:
@@ -136,19 +129,10 @@ class _Driver:
             known = {**self.game.racks, **racks}
             entered = tuple(known.get(i, "") for i in range(len(st.players)))
             if any(len(r) != n for r, n in zip(entered, st.racks)):
-                entered = _consistent_racks(st.unseen, st.racks)
+                entered = split_racks(Counter(dict(st.unseen)), st.racks)
             self.go(RacksEntered(t=self.later(), racks=entered), 0)
         elif st.phase not in (PLAYING, OVER):
             raise GcgDemoError(f"{self.name}: the record ends in the middle of a turn ({st.phase})")
-
-
-def _consistent_racks(unseen: tuple[tuple[str, int], ...], counts: tuple[int, ...]) -> tuple[str, ...]:
-    pool = list(Counter(dict(unseen)).elements())
-    out = []
-    for n in counts:
-        out.append(endgame.rack_string(Counter(pool[:n])))
-        pool = pool[n:]
-    return tuple(out)
 
 
 def events_from_gcg(source: str | Path | GcgGame, preset: str = "naspa", *, step_ms: int = 15_000,

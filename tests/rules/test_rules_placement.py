@@ -3,7 +3,8 @@
 import pytest
 
 from kiosk.rules.board import CENTRE, Board, parse_coordinate, square
-from kiosk.rules.placement import PlacementError, validate_placement
+from kiosk.rules.placement import Placement, PlacementError, WordError, WordFault, validate_placement
+from kiosk.rules.tiles import ENGLISH
 from kiosk.rules.variants import ScoringRules
 
 
@@ -88,3 +89,34 @@ def test_single_tile_forming_two_words_takes_the_hint(board):
 def test_error_lists_squares_by_name():
     err = code_of(Board(), line("1A", "CAT"))
     assert "A1" in str(err) and "C1" in str(err)
+
+
+def test_placement_from_word_new_tiles_through_and_blanks():
+    b = Board()
+    b.place(line("8D", "QUIRT"))
+    sq = parse_coordinate("F7").squares(4)  # F7 F8 F9 F10; F8 holds the I of QUIRT
+    for word, through in (("hIaS", (1,)), ("h.aS", ()), ("hIaS", ())):
+        pl = Placement.from_word(b, "F7", word, through=through)
+        assert pl.coordinate == parse_coordinate("F7") and pl.squares == tuple(sq) and pl.word == word
+        assert pl.tiles == ((sq[0], "h"), (sq[2], "a"), (sq[3], "S"))
+        assert pl.undesignated == ((sq[0], "?"), (sq[2], "?"), (sq[3], "S"))
+        assert pl.blanks == ((sq[0], "H"), (sq[2], "A")) and pl.rack_tiles == "??S"
+    assert Placement.from_word(b.cells, parse_coordinate("8D"), "QUIRT").tiles == ()  # all covered: no tile
+    # without a board the notation alone says what is new (a record's word, judged later by the referee)
+    assert Placement.from_word(None, "F7", "hOaS", through=(1,)).tiles == ((sq[0], "h"), (sq[2], "a"), (sq[3], "S"))
+    assert Placement.from_word(None, "8D", "QUIRT").tiles == tuple(line("8D", "QUIRT"))
+
+
+@pytest.mark.parametrize("coord, word, through, code, message", [
+    ("8K", "TOOLONG", (), WordFault.OFF_BOARD, "8K TOOLONG runs off the board (out of bounds)"),
+    ("F7", "H.AT", (2,), WordFault.THROUGH_EMPTY, "H.AT plays through F9, which is empty"),
+    ("F7", "HOAT", (1,), WordFault.NOT_AS_ON_BOARD, "F8 holds I, not O"),
+    ("F7", "HOAT", (), WordFault.OVERWRITE, "F8 already holds I (overwrite with O)"),
+    ("F7", "H.Ä", (), WordFault.NOT_A_TILE, "'Ä' is not a tile of the english set"),
+])
+def test_placement_from_word_names_the_first_fault(coord, word, through, code, message):
+    b = Board()
+    b.place(line("8D", "QUIRT"))
+    with pytest.raises(WordError) as exc:
+        Placement.from_word(b, coord, word, through=through, tile_set=ENGLISH)
+    assert exc.value.code is code and str(exc.value) == message

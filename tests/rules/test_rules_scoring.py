@@ -3,7 +3,7 @@
 import pytest
 
 from kiosk.rules.board import CENTRE, Board, parse_coordinate
-from kiosk.rules.placement import PlacementError
+from kiosk.rules.placement import Placement, PlacementError
 from kiosk.rules.scoring import score_play
 from kiosk.rules.tiles import ENGLISH, GERMAN
 from kiosk.rules.variants import STANDARD, ScoringRules
@@ -15,12 +15,7 @@ NSF = ScoringRules(off_centre_first_play="no_centre_dws")
 
 def tiles_for(board: Board, coord: str, word: str):
     """(square, tile) for the letters of ``word`` at ``coord`` that are not on the board ('.' = on the board)."""
-    c = parse_coordinate(coord)
-    out = []
-    for sq, ch in zip(c.squares(len(word)), word):
-        if ch != "." and not board[sq]:
-            out.append((sq, ch))
-    return out
+    return list(Placement.from_word(board, coord, word).tiles)
 
 
 def play(board: Board, coord: str, word: str, rules=STANDARD, tile_set=ENGLISH, **kw):
