@@ -24,6 +24,7 @@ from kiosk.app.pin import PinGate
 from kiosk.app.vision_worker import StableReading, VisionWorker
 from kiosk.control import commands as cmd
 from kiosk.control.port import KioskView
+from kiosk.control.side import Side
 from kiosk.referee.events import (
     BlankDesignated,
     Challenge,
@@ -66,8 +67,6 @@ from kiosk.vision.diff import Anomaly, BoardDiff, diff_boards
 from kiosk.vision.reading import BoardReading, seen_as
 
 log = logging.getLogger("kiosk.app")
-
-SIDE_PLAYER = {"left": 0, "right": 1}
 
 
 @dataclass
@@ -161,8 +160,8 @@ class Kiosk:
         return self.apply(GameStarted(t=self.clock(), preset=dict(preset), players=players, first=first, game_id=game_id))
 
     # -------------------------------------------------------------------------------------------- clock
-    def press(self, side: str, t_ms: int | None = None) -> str:
-        """A clock button: ``side`` "left" (player 1) / "right" (player 2) / "pause" / "judge".
+    def press(self, side: Side | str, t_ms: int | None = None) -> str:
+        """A clock button: a player's :class:`Side` (or its name: "left", "right" ...), "pause" or "judge".
 
         Returns what the press did (for logs). The player on move ends his turn by pressing his own side; the
         move is taken from the next stable reading (see module doc).
@@ -174,9 +173,14 @@ class Kiosk:
             return "judge"
         if side == "pause":
             return "pause ignored"
-        player = SIDE_PLAYER.get(side)
-        if player is None:
-            return f"unknown side {side!r}"
+        if isinstance(side, str):
+            try:
+                side = Side.named(side)
+            except ValueError:
+                return f"unknown side {side!r}"
+        player = side.seat
+        if st.players and player >= len(st.players):
+            return f"unknown side {side.name!r}: {len(st.players)} players"
         if st.phase == REMOVING:
             self._ask_removal(t)
             return "checking the board for the withdrawn tiles"
