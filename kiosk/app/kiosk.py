@@ -1,7 +1,7 @@
 """One table's kiosk: the event loop's owner of the referee (through the journaled session).
 
 Everything that happens at the table arrives here as a call on the loop's thread: clock presses
-(:meth:`Kiosk.press`), touchscreen actions (:meth:`Kiosk.act`), and :meth:`Kiosk.poll` from the loop's timer,
+(:meth:`Kiosk.press`), touchscreen commands (:meth:`Kiosk.handle`, :mod:`kiosk.control.commands`), and :meth:`Kiosk.poll` from the loop's timer,
 which collects the vision worker's answers and the referee's due time events. Every referee event goes
 through :class:`kiosk.store.GameSession` (journal first), then to the listeners (screen, stream).
 
@@ -14,13 +14,17 @@ board and presses again, or the judge corrects the squares. The kiosk never scor
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from kiosk.app.pin import PinGate
 from kiosk.app.vision_worker import StableReading, VisionWorker
+from kiosk.control import commands as cmd
+from kiosk.control.port import KioskView
+from kiosk.control.side import Side
 from kiosk.referee.events import (
     BlankDesignated,
     Challenge,
@@ -42,6 +46,7 @@ from kiosk.referee.events import (
     RacksEntered,
     TilesRemoved,
 )
+from kiosk.referee.presets import Preset
 from kiosk.referee.state import (
     CHALLENGED,
     DESIGNATING,
@@ -56,13 +61,12 @@ from kiosk.referee.state import (
     Result,
 )
 from kiosk.rules.board import square_name
+from kiosk.rules.tiles import TileSet
 from kiosk.store.session import GameSession
 from kiosk.vision.diff import Anomaly, BoardDiff, diff_boards
 from kiosk.vision.reading import BoardReading, seen_as
 
 log = logging.getLogger("kiosk.app")
-
-SIDE_PLAYER = {"left": 0, "right": 1}
 
 
 @dataclass
@@ -73,31 +77,6 @@ class PendingPress:
     t: int
     ticket: int
     exchange: int = 0
-
-
-@dataclass
-class KioskView:
-    """What the screen shows besides the referee's state (all set on the loop's thread).
-
-    Attributes:
-        message: one line for everybody (last outcome or refusal). problem: the board problem being shown.
-        problem_squares: squares to mark. reading: the last stable reading (board as read).
-        exchange: the exchange count the player on move chose (0: none). waiting: a press is being read.
-        judge_unlocked_until: judge menu open until (ms). log: outcome lines (headless output).
-    """
-
-    message: str = ""
-    problem: tuple[Anomaly, ...] = ()
-    problem_text: str = ""
-    problem_squares: tuple[int, ...] = ()
-    needs_judge: bool = False
-    reading: BoardReading | None = None
-    exchange: int = 0
-    waiting: bool = False
-    judge_until: int = 0
-    corrections: dict[int, str] = field(default_factory=dict)
-    confirmed: dict[int, str] = field(default_factory=dict)
-    removal_left: tuple[int, ...] = ()
 
 
 class Kiosk:
@@ -128,6 +107,16 @@ class Kiosk:
     @property
     def state(self) -> GameState:
         return self.session.state
+
+    @property
+    def preset(self) -> Preset | None:
+        """The rules of the game in progress (None before a game)."""
+        return self.session.referee.preset
+
+    @property
+    def tile_set(self) -> TileSet | None:
+        """The tile set of the game in progress (None before a game)."""
+        return self.session.referee.tile_set
 
     def prompts(self) -> list[Prompt]:
         return self.session.referee.pending_prompts()
@@ -164,14 +153,15 @@ class Kiosk:
             log.info("refused %s: %s", event.type, res.reason)
         return res
 
-    def start_game(self, preset: dict, players: tuple[str, ...], first: int = 0, game_id: str = "") -> Result:
+    def start_game(self, preset: Mapping[str, Any], players: tuple[str, ...], first: int = 0,
+                   game_id: str = "") -> Result:
         """Start a game (``preset``: :meth:`Preset.to_dict`)."""
         self.view = KioskView()
-        return self.apply(GameStarted(t=self.clock(), preset=preset, players=players, first=first, game_id=game_id))
+        return self.apply(GameStarted(t=self.clock(), preset=dict(preset), players=players, first=first, game_id=game_id))
 
     # -------------------------------------------------------------------------------------------- clock
-    def press(self, side: str, t_ms: int | None = None) -> str:
-        """A clock button: ``side`` "left" (player 1) / "right" (player 2) / "pause" / "judge".
+    def press(self, side: Side | str, t_ms: int | None = None) -> str:
+        """A clock button: a player's :class:`Side` (or its name: "left", "right" ...), "pause" or "judge".
 
         Returns what the press did (for logs). The player on move ends his turn by pressing his own side; the
         move is taken from the next stable reading (see module doc).
@@ -183,9 +173,14 @@ class Kiosk:
             return "judge"
         if side == "pause":
             return "pause ignored"
-        player = SIDE_PLAYER.get(side)
-        if player is None:
-            return f"unknown side {side!r}"
+        if isinstance(side, str):
+            try:
+                side = Side.named(side)
+            except ValueError:
+                return f"unknown side {side!r}"
+        player = side.seat
+        if st.players and player >= len(st.players):
+            return f"unknown side {side.name!r}: {len(st.players)} players"
         if st.phase == REMOVING:
             self._ask_removal(t)
             return "checking the board for the withdrawn tiles"
@@ -328,83 +323,127 @@ class Kiosk:
         return "tiles removed" if res else res.reason
 
     # -------------------------------------------------------------------------------------------- touch
-    def act(self, action: str, **kw: Any) -> Result:
-        """A touchscreen action. ``action`` and its arguments:
+    def handle(self, command: cmd.Command) -> Result:
+        """Carry out a touchscreen command (:mod:`kiosk.control.commands`) at the kiosk's time.
 
-        "hold" / "release" / "challenge" (player), "courtesy_draw" (player), "designate" (player, square,
-        letter), "exchange" (count: 0 cancels), "accept_outplay" (player), "rule" (acceptable, pin),
-        "racks" (racks: tuple of str), "judge_unlock" (pin), and behind the judge's PIN: "correct" (square,
-        char), "adjust" (player, points, reason), "undo" (reason: take back the last turn), "change_preset"
-        (preset: :meth:`Preset.to_dict`, before the first move), "call_game" (reason), "confirm_removed" (the
-        judge saw a withdrawn play's tiles go).
-        Returns the referee's result (or a local one).
+        Commands behind the judge's PIN (:class:`~kiosk.control.commands.JudgeCommand`) are refused while the
+        judge menu is locked. Returns the referee's result (or a local one); a refusal is shown as the message.
         """
         t = self.now()
+        if isinstance(command, cmd.JudgeCommand) and t >= self.view.judge_until:
+            return Result(False, "the judge menu is locked: enter the PIN", "pin")
         try:
-            if action == "hold":
-                return self.apply(Hold(t=t, player=int(kw["player"])))
-            if action == "release":
-                return self.apply(HoldReleased(t=t, player=int(kw["player"])))
-            if action == "challenge":
-                return self.apply(Challenge(t=t, player=int(kw["player"]), words=tuple(kw.get("words", ()))))
-            if action == "courtesy_draw":
-                return self.apply(CourtesyDraw(t=t, player=int(kw["player"])))
-            if action == "designate":
-                return self.apply(BlankDesignated(t=t, player=int(kw["player"]), square=int(kw["square"]),
-                                                  letter=str(kw["letter"])))
-            if action == "exchange":
-                return self._choose_exchange(int(kw["count"]))
-            if action == "accept_outplay":
-                return self.apply(OutplayAccepted(t=t, player=int(kw["player"])))
-            if action == "rule":
-                ok, msg = self.pin.check(str(kw.get("pin", "")), t, "challenge ruling")
-                if not ok:
-                    self.view.message = msg
-                    return Result(False, msg, "pin")
-                acceptable = bool(kw["acceptable"])
-                sugg = self.ruling_suggestion()
-                invalid = tuple(kw.get("invalid", ())) or (sugg.invalid if sugg and not acceptable else ())
-                res = self.apply(ChallengeRuled(t=t, acceptable=acceptable, invalid=invalid,
-                                                judge=str(kw.get("judge", "judge"))))
-                if res:
-                    self.view.message = f"ruling: {self.state.ruling}"
-                return res
-            if action == "racks":
-                return self.apply(RacksEntered(t=t, racks=tuple(kw["racks"])))
-            if action == "judge_unlock":
-                ok, msg = self.pin.check(str(kw.get("pin", "")), t, "judge menu")
-                self.view.message = msg
-                if ok:
-                    self.view.judge_until = t + 120_000
-                return Result(ok, msg, "" if ok else "pin")
-            if action in ("correct", "adjust", "undo", "change_preset", "call_game", "confirm_removed"):
-                if t >= self.view.judge_until:
-                    return Result(False, "the judge menu is locked: enter the PIN", "pin")
-                if action == "correct":
-                    return self._correct(int(kw["square"]), str(kw["char"]))
-                if action == "undo":
-                    return self._undo(t, str(kw.get("reason", "")))
-                if action == "change_preset":
-                    res = self.apply(PresetChanged(t=t, preset=dict(kw["preset"]), reason=str(kw.get("reason", ""))))
-                    if res:
-                        self.view.message = f"rules changed to {self.state.preset}"
-                    return res
-                if action == "adjust":
-                    return self.apply(JudgeAdjustment(t=t, player=int(kw["player"]), points=int(kw["points"]),
-                                                      reason=str(kw.get("reason", ""))))
-                if action == "confirm_removed":  # the judge saw the withdrawn tiles go (camera could not)
-                    res = self.apply(TilesRemoved(t=t))
-                    if res:
-                        self.view.removal_left, self.view.corrections = (), {}
-                    return res
-                return self.apply(GameCalled(t=t, reason=str(kw.get("reason", ""))))
+            return self._on(command, t)
+        except (KeyError, TypeError, ValueError) as exc:
+            msg = f"{command.name}: bad input ({exc})"
+            self.view.message = msg
+            return Result(False, msg, "bad_input")
+
+    def act(self, action: str, **kw: Any) -> Result:
+        """The command named ``action`` with loose keyword values (scripts, the simulated players): see
+        :func:`kiosk.control.commands.command_from` and :meth:`handle`. Bad input is a refusal, never raised."""
+        try:
+            command = cmd.command_from(action, kw)
+        except cmd.UnknownCommand:
+            return Result(False, f"unknown action {action!r}", "bad_input")
         except (KeyError, TypeError, ValueError) as exc:
             msg = f"{action}: bad input ({exc})"
             self.view.message = msg
             return Result(False, msg, "bad_input")
-        return Result(False, f"unknown action {action!r}", "bad_input")
+        return self.handle(command)
 
-    def _undo(self, t: int, reason: str) -> Result:
+    @functools.singledispatchmethod
+    def _on(self, command: cmd.Command, t: int) -> Result:
+        return Result(False, f"unknown action {command.name!r}", "bad_input")
+
+    @_on.register
+    def _hold(self, c: cmd.Hold, t: int) -> Result:
+        return self.apply(Hold(t=t, player=c.player))
+
+    @_on.register
+    def _release(self, c: cmd.Release, t: int) -> Result:
+        return self.apply(HoldReleased(t=t, player=c.player))
+
+    @_on.register
+    def _challenge(self, c: cmd.Challenge, t: int) -> Result:
+        return self.apply(Challenge(t=t, player=c.player, words=c.words))
+
+    @_on.register
+    def _courtesy_draw(self, c: cmd.CourtesyDraw, t: int) -> Result:
+        return self.apply(CourtesyDraw(t=t, player=c.player))
+
+    @_on.register
+    def _designate(self, c: cmd.Designate, t: int) -> Result:
+        return self.apply(BlankDesignated(t=t, player=c.player, square=c.square, letter=c.letter))
+
+    @_on.register
+    def _exchange(self, c: cmd.Exchange, t: int) -> Result:
+        return self._choose_exchange(c.count)
+
+    @_on.register
+    def _accept_outplay(self, c: cmd.AcceptOutplay, t: int) -> Result:
+        return self.apply(OutplayAccepted(t=t, player=c.player))
+
+    @_on.register
+    def _rule(self, c: cmd.Rule, t: int) -> Result:
+        ok, msg = self.pin.check(c.pin, t, "challenge ruling")
+        if not ok:
+            self.view.message = msg
+            return Result(False, msg, "pin")
+        sugg = self.ruling_suggestion()
+        invalid = c.invalid or (sugg.invalid if sugg and not c.acceptable else ())
+        res = self.apply(ChallengeRuled(t=t, acceptable=c.acceptable, invalid=invalid, judge=c.judge))
+        if res:
+            self.view.message = f"ruling: {self.state.ruling}"
+        return res
+
+    @_on.register
+    def _racks(self, c: cmd.Racks, t: int) -> Result:
+        return self.apply(RacksEntered(t=t, racks=c.racks))
+
+    @_on.register
+    def _judge_unlock(self, c: cmd.JudgeUnlock, t: int) -> Result:
+        ok, msg = self.pin.check(c.pin, t, "judge menu")
+        self.view.message = msg
+        if ok:
+            self.view.judge_until = t + 120_000
+        return Result(ok, msg, "" if ok else "pin")
+
+    @_on.register
+    def _start_game(self, c: cmd.StartGame, t: int) -> Result:
+        return self.start_game(c.preset, c.players, c.first, c.game_id)
+
+    @_on.register
+    def _correct(self, c: cmd.Correct, t: int) -> Result:
+        return self._correct_square(c.square, c.char)
+
+    @_on.register
+    def _undo(self, c: cmd.Undo, t: int) -> Result:
+        return self._undo_last(t, c.reason)
+
+    @_on.register
+    def _change_preset(self, c: cmd.ChangePreset, t: int) -> Result:
+        res = self.apply(PresetChanged(t=t, preset=dict(c.preset), reason=c.reason))
+        if res:
+            self.view.message = f"rules changed to {self.state.preset}"
+        return res
+
+    @_on.register
+    def _adjust(self, c: cmd.Adjust, t: int) -> Result:
+        return self.apply(JudgeAdjustment(t=t, player=c.player, points=c.points, reason=c.reason))
+
+    @_on.register
+    def _confirm_removed(self, c: cmd.ConfirmRemoved, t: int) -> Result:
+        res = self.apply(TilesRemoved(t=t))  # the judge saw the withdrawn tiles go (the camera could not)
+        if res:
+            self.view.removal_left, self.view.corrections = (), {}
+        return res
+
+    @_on.register
+    def _call_game(self, c: cmd.CallGame, t: int) -> Result:
+        return self.apply(GameCalled(t=t, reason=c.reason))
+
+    def _undo_last(self, t: int, reason: str) -> Result:
         """Judge: take back the last turn (:class:`MoveUndone`); the board problem, the reading in progress
         and the corrections for that move are dropped; the player on move presses the clock again."""
         if self.pending is not None:
@@ -433,7 +472,7 @@ class Kiosk:
                              if count else "exchange cancelled")
         return Result(True, self.view.message)
 
-    def _correct(self, square: int, char: str) -> Result:
+    def _correct_square(self, square: int, char: str) -> Result:
         """Judge: what the camera should have read on ``square`` ("." empty, letter, "?" blank).
 
         A correction that confirms a tile already on the referee's board holds as long as that tile stays (the

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kiosk.app.config import KioskConfig
-from kiosk.app.kiosk import SIDE_PLAYER, Kiosk
+from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate
 from kiosk.app.reader import ReaderUnavailable, make_reader
 from kiosk.app.vision_worker import VisionWorker
@@ -171,4 +171,4 @@ def _lexicon() -> Any:
         return None
 
 
-__all__ = ["SIDE_PLAYER", "run_table", "wall_ms"]
+__all__ = ["run_table", "wall_ms"]

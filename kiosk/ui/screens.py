@@ -1,5 +1,5 @@
-"""The screens. Each ``draw_*`` paints one screen of :class:`kiosk.ui.app.KioskUI` on a :class:`Canvas` and
-registers its buttons; :func:`screen_for` says which screen the kiosk's state calls for.
+"""The screens. Each ``draw_*`` paints one screen of the touchscreen (its :class:`TouchState` and the kiosk's
+state) on a :class:`Canvas` and registers its buttons; :func:`screen_for` says which screen the kiosk's state calls for.
 
 Layout: landscape (800x480 by default): the board on the left in a square of the screen's height, the panel on
 the right; portrait (e.g. 720x1280): the board on top, the panel below. Sizes are in design px of a 480-px short
@@ -8,17 +8,13 @@ side, scaled to the screen (``Canvas.unit``); buttons are at least 56 design px 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pygame
 
 from kiosk.referee.state import CHALLENGED, DESIGNATING, NOT_STARTED, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING
 from kiosk.rules.board import square_name
 from kiosk.ui.board_view import draw_board
+from kiosk.ui.touch_state import TouchState
 from kiosk.ui.widgets import AMBER, BG, BLUE, DIM, FG, GREEN, PANEL, RED, Canvas, grid_rects, rows_of, split_h
-
-if TYPE_CHECKING:
-    from kiosk.ui.app import KioskUI
 
 BUTTON_H = 56
 
@@ -41,7 +37,7 @@ def clock_text(ms: int | None) -> str:
     return f"{sign}{s // 60}:{s % 60:02d}"
 
 
-def screen_for(ui: KioskUI) -> str:
+def screen_for(ui: TouchState) -> str:
     """The name of the screen to show now."""
     st = ui.kiosk.state
     if ui.overlay in ("pin", "judge", "judge_correct", "judge_adjust"):
@@ -72,7 +68,19 @@ def screen_for(ui: KioskUI) -> str:
 # ------------------------------------------------------------------------------------------------ pieces
 
 
-def _board(ui: KioskUI, cv: Canvas, area: pygame.Rect, *, tappable: bool = False) -> None:
+def _holds(ui: TouchState) -> bool:
+    """The game's rules allow holds."""
+    preset = ui.kiosk.preset
+    return preset is not None and preset.challenge.holds
+
+
+def _letters(ui: TouchState) -> list[str]:
+    """The letters of the game's tile set (none before a game)."""
+    tile_set = ui.kiosk.tile_set
+    return list(tile_set.letters) if tile_set else []
+
+
+def _board(ui: TouchState, cv: Canvas, area: pygame.Rect, *, tappable: bool = False) -> None:
     st = ui.kiosk.state
     view = ui.kiosk.view
     lp = st.last_play
@@ -94,10 +102,10 @@ def _board(ui: KioskUI, cv: Canvas, area: pygame.Rect, *, tappable: bool = False
     draw_board(cv, area, cells, new=new, marked=marked, doubtful=doubtful, pending=pending, tappable=tappable)
 
 
-def _scores(ui: KioskUI, cv: Canvas, area: pygame.Rect) -> None:
+def _scores(ui: TouchState, cv: Canvas, area: pygame.Rect) -> None:
     st = ui.kiosk.state
     rows = split_h(area, 1, 0)[0]
-    parts = rows_of(rows, [0, 0], cv.px(4))
+    parts = rows_of(rows, [0] * ui.player_count(), cv.px(4))
     for p, rect in enumerate(parts[:len(st.players)]):
         on_move = st.on_move == p
         pygame.draw.rect(cv.surface, (58, 66, 78) if on_move else PANEL, rect, border_radius=cv.px(6))
@@ -114,7 +122,7 @@ def _scores(ui: KioskUI, cv: Canvas, area: pygame.Rect) -> None:
         cv.text("on move" if on_move else "", tag, 20, GREEN, align="right")
 
 
-def _info(ui: KioskUI, cv: Canvas, area: pygame.Rect) -> None:
+def _info(ui: TouchState, cv: Canvas, area: pygame.Rect) -> None:
     st = ui.kiosk.state
     unseen = sum(n for _, n in st.unseen)
     a, b, c = rows_of(area, [0, 0, 0])
@@ -130,7 +138,7 @@ def _info(ui: KioskUI, cv: Canvas, area: pygame.Rect) -> None:
         cv.text(f"{st.players[h.player]}: {h.kind} {h.points:+d}", b, 24)
 
 
-def _board_and_panel(ui: KioskUI, cv: Canvas, *, tappable: bool = False) -> pygame.Rect:
+def _board_and_panel(ui: TouchState, cv: Canvas, *, tappable: bool = False) -> pygame.Rect:
     """Draw the board in its area and clear the panel; returns the panel's inner rect for the screen."""
     board, panel = layout(cv.surface.get_size())
     _board(ui, cv, board, tappable=tappable)
@@ -141,7 +149,7 @@ def _board_and_panel(ui: KioskUI, cv: Canvas, *, tappable: bool = False) -> pyga
 # ------------------------------------------------------------------------------------------------ screens
 
 
-def draw_main(ui: KioskUI, cv: Canvas) -> None:
+def draw_main(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
@@ -151,14 +159,14 @@ def draw_main(ui: KioskUI, cv: Canvas) -> None:
     cv.text(ui.kiosk.view.message, msg, 20, AMBER, min_size=12)
     window = st.phase == PLAYING and st.window_open and st.last_play is not None and not st.last_play.withdrawn
     hold, chal = split_h(b1, 2, cv.px(6))
-    cv.button(hold, "Hold", "hold", enabled=window and ui.kiosk.session.referee.preset.challenge.holds)
+    cv.button(hold, "Hold", "hold", enabled=window and _holds(ui))
     cv.button(chal, "Challenge", "challenge", enabled=window, color=(150, 70, 60))
     ex, judge = split_h(b2, 2, cv.px(6))
     cv.button(ex, "Exchange", "exchange_open", enabled=st.phase == PLAYING and st.bag >= 1)
     cv.button(judge, "Judge", "judge_open", color=(60, 70, 120))
 
 
-def draw_problem(ui: KioskUI, cv: Canvas) -> None:
+def draw_problem(ui: TouchState, cv: Canvas) -> None:
     view = ui.kiosk.view
     inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
@@ -174,20 +182,20 @@ def draw_problem(ui: KioskUI, cv: Canvas) -> None:
     cv.button(b, "Judge", "judge_open", color=(60, 70, 120))
 
 
-def draw_blank(ui: KioskUI, cv: Canvas) -> None:
+def draw_blank(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
     sq = st.pending_blanks[0] if st.pending_blanks else None
     title, keys = rows_of(inner, [cv.px(44), 0], cv.px(6))
     who = ui.kiosk.prompts()[0].player if ui.kiosk.prompts() else 0
     cv.text(f"{st.players[who]}: blank on {square_name(sq) if sq is not None else '?'} is...", title, 26)
-    letters = list(ui.kiosk.session.referee.tile_set.letters) if ui.kiosk.session.referee.tile_set else []
+    letters = _letters(ui)
     cols = 6 if len(letters) > 28 else 5 if inner.w < inner.h * 1.2 else 6
     for rect, letter in zip(grid_rects(keys, len(letters), cols, cv.px(4)), letters):
         cv.button(rect, letter, "letter", letter=letter, size=30)
 
 
-def draw_exchange(ui: KioskUI, cv: Canvas) -> None:
+def draw_exchange(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
     p = st.on_move if st.on_move is not None else 0
@@ -199,7 +207,7 @@ def draw_exchange(ui: KioskUI, cv: Canvas) -> None:
     cv.button(cancel, "Cancel", "exchange", count=0)
 
 
-def draw_hold(ui: KioskUI, cv: Canvas) -> None:
+def draw_hold(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
@@ -220,7 +228,7 @@ def draw_hold(ui: KioskUI, cv: Canvas) -> None:
     cv.button(b2, "Courtesy draw", "courtesy_draw", enabled=st.courtesy_given)
 
 
-def draw_ruling(ui: KioskUI, cv: Canvas) -> None:
+def draw_ruling(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
@@ -242,7 +250,7 @@ def draw_ruling(ui: KioskUI, cv: Canvas) -> None:
     cv.button(bad, "Unacceptable", "rule", acceptable=False, color=(150, 70, 60))
 
 
-def draw_pin(ui: KioskUI, cv: Canvas) -> None:
+def draw_pin(ui: TouchState, cv: Canvas) -> None:
     inner = _board_and_panel(ui, cv)
     title, entry, keys = rows_of(inner, [cv.px(36), cv.px(44), 0], cv.px(6))
     cv.text("Judge: enter the PIN" if ui.pin_purpose == "judge" else
@@ -263,7 +271,7 @@ def draw_pin(ui: KioskUI, cv: Canvas) -> None:
         cv.text(ui.kiosk.view.message, msg, 22, RED, align="center")
 
 
-def draw_remove(ui: KioskUI, cv: Canvas) -> None:
+def draw_remove(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
     title, ruling, who, rest, b = rows_of(inner, [cv.px(40), cv.px(36), cv.px(60), 0, cv.px(BUTTON_H)], cv.px(6))
@@ -276,30 +284,30 @@ def draw_remove(ui: KioskUI, cv: Canvas) -> None:
     cv.button(b, "Judge", "judge_open", color=(60, 70, 120))
 
 
-def draw_outplay(ui: KioskUI, cv: Canvas) -> None:
+def draw_outplay(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
     sc, title, b1, b2 = rows_of(inner, [cv.px(150), 0, bh, bh], cv.px(6))
     _scores(ui, cv, sc)
     lp = st.last_play
-    opp = 1 - lp.player if lp is not None else 1
+    opp = ui.next_player(lp.player if lp is not None else 0)
     left = (st.window_until_ms or ui.kiosk.now()) - ui.kiosk.now()
     cv.text(f"{st.players[lp.player] if lp else '?'} went out - {st.players[opp]}: accept? "
             f"({max(0, left) // 1000} s)", title, 22, AMBER)
     cv.button(b1, "Accept", "accept_outplay", color=(60, 110, 70))
     hold, chal = split_h(b2, 2, cv.px(6))
-    cv.button(hold, "Hold", "hold", enabled=ui.kiosk.session.referee.preset.challenge.holds)
+    cv.button(hold, "Hold", "hold", enabled=_holds(ui))
     cv.button(chal, "Challenge", "challenge", color=(150, 70, 60))
 
 
-def draw_racks(ui: KioskUI, cv: Canvas) -> None:
+def draw_racks(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
     bh = cv.px(50)
-    title, r0, r1, keys, b = rows_of(inner, [cv.px(32), cv.px(34), cv.px(34), 0, bh], cv.px(4))
+    title, *rows, keys, b = rows_of(inner, [cv.px(32), *[cv.px(34)] * ui.player_count(), 0, bh], cv.px(4))
     cv.text("Game over: enter the tiles left on each rack", title, 20)
-    for p, rect in ((0, r0), (1, r1)):
+    for p, rect in enumerate(rows):
         mark = ">" if ui.rack_player == p else " "
         cv.text(f"{mark} {st.players[p]} ({st.racks[p]}): {ui.racks[p] or '-'}", rect, 24,
                 AMBER if ui.rack_player == p else FG)
@@ -313,13 +321,13 @@ def draw_racks(ui: KioskUI, cv: Canvas) -> None:
     cv.button(done, "Done", "rack_done", color=(60, 110, 70))
 
 
-def draw_over(ui: KioskUI, cv: Canvas) -> None:
+def draw_over(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     r = st.result
     inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
-    title, head, p0, p1, winner, reason, b = rows_of(
-        inner, [cv.px(40), cv.px(28), cv.px(40), cv.px(40), cv.px(44), 0, bh], cv.px(4))
+    title, head, *rows, winner, reason, b = rows_of(
+        inner, [cv.px(40), cv.px(28), *[cv.px(40)] * ui.player_count(), cv.px(44), 0, bh], cv.px(4))
     cv.text("Final", title, 32)
     cols = [0.34, 0.22, 0.22, 0.22]
 
@@ -333,7 +341,7 @@ def draw_over(ui: KioskUI, cv: Canvas) -> None:
 
     row(head, ["", "score", "racks", "final"], 18, DIM)
     if r is not None:
-        for p, rect in ((0, p0), (1, p1)):
+        for p, rect in enumerate(rows):
             adj = r.rack_adjust[p] - r.time_penalty[p]
             row(rect, [st.players[p], str(r.before_racks[p]), f"{adj:+d}", str(r.final[p])], 26)
         winners = [st.players[i] for i in range(len(st.players)) if r.wins[i] == 1.0]
@@ -342,13 +350,14 @@ def draw_over(ui: KioskUI, cv: Canvas) -> None:
     cv.button(b, "New game", "new_game_open", color=BLUE)
 
 
-def draw_new_game(ui: KioskUI, cv: Canvas) -> None:
+def draw_new_game(ui: TouchState, cv: Canvas) -> None:
     inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
-    title, p0, p1, preset, b1, b2 = rows_of(inner, [cv.px(40), cv.px(36), cv.px(36), 0, bh, bh], cv.px(6))
+    names = ui.new_players
+    title, *rows, preset, b1, b2 = rows_of(inner, [cv.px(40), *[cv.px(36)] * len(names), 0, bh, bh], cv.px(6))
     cv.text("New game", title, 32)
-    cv.text(f"1: {ui.new_players[0]}", p0, 26)
-    cv.text(f"2: {ui.new_players[1]}", p1, 26)
+    for i, (name, rect) in enumerate(zip(names, rows)):
+        cv.text(f"{i + 1}: {name}", rect, 26)
     cv.text(f"rules: {ui.new_preset}", rows_of(preset, [cv.px(36), 0])[0], 24, AMBER)
     swap, rules = split_h(b1, 2, cv.px(6))
     cv.button(swap, "Swap", "new_swap")
@@ -356,7 +365,7 @@ def draw_new_game(ui: KioskUI, cv: Canvas) -> None:
     cv.button(b2, "Start", "new_start", color=(60, 110, 70))
 
 
-def draw_judge(ui: KioskUI, cv: Canvas) -> None:
+def draw_judge(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
     bh = cv.px(50)
@@ -375,12 +384,12 @@ def draw_judge(ui: KioskUI, cv: Canvas) -> None:
     cv.button(bs[6], "Close", "judge_close", color=(60, 70, 120))
 
 
-def draw_judge_correct(ui: KioskUI, cv: Canvas) -> None:
+def draw_judge_correct(ui: TouchState, cv: Canvas) -> None:
     inner = _board_and_panel(ui, cv, tappable=True)
     title, keys, b = rows_of(inner, [cv.px(40), 0, cv.px(BUTTON_H)], cv.px(5))
     sel = ui.selected
     cv.text(f"{square_name(sel)} is:" if sel is not None else "tap a square on the board", title, 24)
-    letters = list(ui.kiosk.session.referee.tile_set.letters) if ui.kiosk.session.referee.tile_set else []
+    letters = _letters(ui)
     choices = [*letters, "?", "."]
     for rect, ch in zip(grid_rects(keys, len(choices), 6, cv.px(3)), choices):
         label = {"?": "blank", ".": "empty"}.get(ch, ch)
@@ -391,13 +400,13 @@ def draw_judge_correct(ui: KioskUI, cv: Canvas) -> None:
 REASONS = ("misscored", "penalty", "recount")
 
 
-def draw_judge_adjust(ui: KioskUI, cv: Canvas) -> None:
+def draw_judge_adjust(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
     bh = cv.px(50)
     title, who, pts, steps1, steps2, reason, b = rows_of(inner, [cv.px(36), bh, cv.px(40), bh, bh, bh, 0], cv.px(5))
     cv.text("Adjust a score", title, 28, AMBER)
-    for p, rect in enumerate(split_h(who, 2, cv.px(5))):
+    for p, rect in enumerate(split_h(who, ui.player_count(), cv.px(5))):
         cv.button(rect, st.players[p], "adj_player", player=p, color=BLUE if ui.adj_player == p else (64, 74, 88))
     cv.text(f"{ui.adj_points:+d} points, {ui.adj_reason}", pts, 28, align="center")
     for rect, d in zip(split_h(steps1, 3, cv.px(5)), (-10, -5, -1)):

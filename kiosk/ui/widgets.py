@@ -68,7 +68,7 @@ class Canvas:
             f = font(px)
             w, h = f.size(text)
         if w > rect.w or h > rect.h:
-            self.overflows.append(Overflow(text, tuple(rect), w))
+            self.overflows.append(Overflow(text, (rect.x, rect.y, rect.w, rect.h), w))
         img = f.render(text, True, color)
         if align == "center":
             pos = img.get_rect(center=rect.center)
@@ -101,7 +101,7 @@ class Canvas:
                 break
             px -= 1
         if not fits:
-            self.overflows.append(Overflow(text, tuple(rect), max((f.size(ln)[0] for ln in lines), default=0)))
+            self.overflows.append(Overflow(text, (rect.x, rect.y, rect.w, rect.h), max((f.size(ln)[0] for ln in lines), default=0)))
         y = rect.y
         for ln in lines:
             self.text(ln, pygame.Rect(rect.x, y, rect.w, line_h), px / self.unit, color, min_size=px / self.unit)

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pygame
 
-from kiosk.app.kiosk import Kiosk
+from kiosk.control.port import KioskPort
 from kiosk.ui.app import KioskUI
 
 
@@ -29,10 +29,10 @@ class DemoWindow:
         self.ui: KioskUI | None = None
         self.clock = pygame.time.Clock()
         self.fps = fps
-        self.players = (players[0], players[1])
+        self.players = tuple(players)
         self.preset = preset
 
-    def frame(self, kiosk: Kiosk) -> bool:
+    def frame(self, kiosk: KioskPort) -> bool:
         """One turn: events, draw, flip. Returns False when the window was closed."""
         if self.ui is None or self.ui.kiosk is not kiosk:
             self.ui = KioskUI(kiosk, surface=self.display, players=self.players, preset=self.preset)

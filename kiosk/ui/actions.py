@@ -1,0 +1,269 @@
+"""What a tap on each button does: :data:`ACTIONS` maps a button's action name to its handler, which changes
+the touchscreen's own state (:class:`TouchState`) and sends typed commands (:mod:`kiosk.control.commands`) to
+the kiosk. Players for a command are taken from the kiosk's state at the moment of the tap."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from kiosk.control import commands as cmd
+from kiosk.referee.presets import bundled_presets, load_preset
+from kiosk.referee.state import NOT_STARTED, OVER
+from kiosk.ui.touch_state import TouchState
+
+log = logging.getLogger("kiosk.ui")
+
+Action = Callable[[TouchState, Mapping[str, Any]], None]
+
+
+# -------------------------------------------------------------------------------------------- players
+
+
+def _challenger(ui: TouchState) -> int:
+    """Who holds or challenges: the holder, else the player after the last play's, else the player on move."""
+    st = ui.kiosk.state
+    if st.hold_by is not None:
+        return st.hold_by
+    if st.last_play is not None:
+        return ui.next_player(st.last_play.player)
+    return st.on_move if st.on_move is not None else 0
+
+
+def _hold(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.kiosk.handle(cmd.Hold(_challenger(ui)))
+
+
+def _challenge(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.kiosk.handle(cmd.Challenge(_challenger(ui)))
+
+
+def _release(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    st = ui.kiosk.state
+    on_move = st.on_move if st.on_move is not None else 0
+    ui.kiosk.handle(cmd.Release(st.hold_by if st.hold_by is not None else on_move))
+
+
+def _courtesy_draw(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    lp = ui.kiosk.state.last_play
+    if lp is not None:
+        ui.kiosk.handle(cmd.CourtesyDraw(lp.player))
+
+
+def _exchange_open(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.overlay = "exchange"
+
+
+def _exchange(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.kiosk.handle(cmd.Exchange(kw["count"]))
+    ui.overlay = None
+
+
+def _letter(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    st = ui.kiosk.state
+    prompts = ui.kiosk.prompts()
+    if st.pending_blanks and prompts:
+        ui.kiosk.handle(cmd.Designate(prompts[0].player, st.pending_blanks[0], kw["letter"]))
+
+
+def _accept_outplay(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    lp = ui.kiosk.state.last_play
+    ui.kiosk.handle(cmd.AcceptOutplay(ui.next_player(lp.player if lp is not None else 0)))
+
+
+# -------------------------------------------------------------------------------------------- the PIN pad
+
+
+def _rule(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.pin_purpose = "rule:1" if kw["acceptable"] else "rule:0"
+    ui.overlay, ui.pin_buffer = "pin", ""
+
+
+def _judge_open(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.pin_purpose = "judge"
+    ui.overlay, ui.pin_buffer = "pin", ""
+
+
+def _pin_digit(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    if len(ui.pin_buffer) < 8:
+        ui.pin_buffer += kw["digit"]
+
+
+def _pin_clear(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    if not ui.pin_buffer:
+        ui.overlay = None
+    ui.pin_buffer = ""
+
+
+def _pin_ok(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    entered, ui.pin_buffer = ui.pin_buffer, ""
+    if ui.pin_purpose.startswith("rule:"):
+        res = ui.kiosk.handle(cmd.Rule(acceptable=ui.pin_purpose == "rule:1", pin=entered))
+        if res.accepted or res.code != "pin":
+            ui.overlay = None
+        return
+    if ui.kiosk.handle(cmd.JudgeUnlock(entered)).accepted:
+        ui.overlay = "judge"
+
+
+# -------------------------------------------------------------------------------------------- end racks
+
+
+def _rack_letter(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    p = ui.rack_player
+    if len(ui.racks[p]) < ui.kiosk.state.racks[p] and any(t == kw["letter"] for t, _ in ui.rack_choices()):
+        ui.racks[p] += kw["letter"]
+
+
+def _rack_back(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.racks[ui.rack_player] = ui.racks[ui.rack_player][:-1]
+
+
+def _rack_next(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.rack_player = ui.next_player(ui.rack_player)
+
+
+def _rack_done(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.kiosk.handle(cmd.Racks(tuple(ui.racks)))
+
+
+# -------------------------------------------------------------------------------------------- the judge menu
+
+
+def _judge_only(action: Action) -> Action:
+    """The judge menu's actions: after its time is up they close it and ask for the PIN again."""
+
+    def guarded(ui: TouchState, kw: Mapping[str, Any]) -> None:
+        k = ui.kiosk
+        if k.now() >= k.view.judge_until:
+            ui.overlay = None
+            k.view.message = "the judge menu timed out: enter the PIN again"
+            return
+        action(ui, kw)
+
+    return guarded
+
+
+def _judge_close(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.overlay, ui.selected = None, None
+
+
+def _judge_open_menu(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.overlay, ui.selected = "judge", None
+
+
+def _judge_correct_open(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.overlay, ui.selected = "judge_correct", None
+
+
+def _square(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.selected = kw["square"]
+
+
+def _judge_correct(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    if ui.selected is not None:
+        ui.kiosk.handle(cmd.Correct(ui.selected, kw["char"]))
+        ui.selected = None
+
+
+def _judge_adjust_open(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.overlay, ui.adj_points = "judge_adjust", 0
+
+
+def _adj_player(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.adj_player = kw["player"]
+
+
+def _adj_points(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.adj_points += kw["delta"]
+
+
+def _adj_reason(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.adj_reason = kw["reason"]
+
+
+def _adj_apply(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    if ui.kiosk.handle(cmd.Adjust(ui.adj_player, ui.adj_points, ui.adj_reason)):
+        ui.overlay, ui.adj_points = "judge", 0
+
+
+def _judge_removed(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.kiosk.handle(cmd.ConfirmRemoved())
+    ui.overlay = None
+
+
+def _judge_undo(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.kiosk.handle(cmd.Undo("taken back by the judge at the table"))
+    ui.overlay = None
+
+
+def _judge_end(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.kiosk.handle(cmd.CallGame("ended by the judge"))
+    ui.overlay = None
+
+
+def _judge_preset(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    k = ui.kiosk
+    k.view.message = "rules change before move 1: choose the rules, then Start"
+    ui.new_preset = k.state.preset if k.state.preset in bundled_presets() else ui.new_preset
+    ui.overlay = "new_game"
+
+
+# -------------------------------------------------------------------------------------------- new game
+
+
+def _new_game_open(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.overlay = "new_game"
+
+
+def _new_swap(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.new_players = ui.new_players[1:] + ui.new_players[:1]
+
+
+def _new_preset_next(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    names = bundled_presets()
+    i = names.index(ui.new_preset) if ui.new_preset in names else -1
+    ui.new_preset = names[(i + 1) % len(names)]
+
+
+def _new_start(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    preset = load_preset(ui.new_preset).to_dict()
+    st = ui.kiosk.state
+    if st.phase not in (NOT_STARTED, OVER) and not st.history:  # the judge's rules change before move 1
+        res = ui.kiosk.handle(cmd.ChangePreset(preset, reason="changed before the first move"))
+    else:
+        res = ui.kiosk.handle(cmd.StartGame(preset, ui.new_players))
+    if res:
+        ui.overlay = None
+    else:
+        ui.kiosk.view.message = res.reason
+
+
+_JUDGE_MENU: dict[str, Action] = {
+    "judge_close": _judge_close, "judge_open_menu": _judge_open_menu, "judge_correct_open": _judge_correct_open,
+    "square": _square, "judge_correct": _judge_correct, "judge_adjust_open": _judge_adjust_open,
+    "adj_player": _adj_player, "adj_points": _adj_points, "adj_reason": _adj_reason, "adj_apply": _adj_apply,
+    "judge_removed": _judge_removed, "judge_undo": _judge_undo, "judge_end": _judge_end,
+    "judge_preset": _judge_preset,
+}
+
+ACTIONS: dict[str, Action] = {
+    "hold": _hold, "challenge": _challenge, "release": _release, "courtesy_draw": _courtesy_draw,
+    "exchange_open": _exchange_open, "exchange": _exchange, "letter": _letter, "accept_outplay": _accept_outplay,
+    "rule": _rule, "judge_open": _judge_open, "pin_digit": _pin_digit, "pin_clear": _pin_clear, "pin_ok": _pin_ok,
+    "rack_letter": _rack_letter, "rack_back": _rack_back, "rack_next": _rack_next, "rack_done": _rack_done,
+    **{name: _judge_only(fn) for name, fn in _JUDGE_MENU.items()},
+    "new_game_open": _new_game_open, "new_swap": _new_swap, "new_preset_next": _new_preset_next,
+    "new_start": _new_start,
+}
+"""Every button action the screens draw, by name."""
+
+
+def do(ui: TouchState, action: str, kw: Mapping[str, Any]) -> None:
+    """Carry out a button's ``action`` with its arguments ``kw`` (an unknown action is logged, not raised)."""
+    handler = ACTIONS.get(action)
+    if handler is None:
+        log.warning("unknown action %s", action)
+        return
+    handler(ui, kw)

@@ -1,0 +1,50 @@
+"""What the touchscreen remembers between taps (:class:`TouchState`): the overlay shown, the PIN being typed,
+the racks being entered, the judge's selections, the new-game choices. The screens draw from it and the
+kiosk's state; the actions change it and send commands to the kiosk."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from kiosk.control.port import KioskPort
+
+
+class TouchState:
+    """The touchscreen's own state, beside the kiosk it talks to.
+
+    Attributes:
+        kiosk: the table's kiosk (:class:`KioskPort`). overlay: the screen asked for on top of the state's
+        ("exchange", "pin", "judge", "judge_correct", "judge_adjust", "new_game") or None. pin_buffer: the
+        digits typed. pin_purpose: "judge" (open the menu), "rule:1" / "rule:0" (rule acceptable /
+        unacceptable). selected: the square the judge tapped. racks / rack_player: the end-of-game racks
+        typed so far (one per player) and whose is being typed. adj_player / adj_points / adj_reason: the
+        judge's score adjustment. new_players / new_preset: the new-game screen's choices.
+    """
+
+    def __init__(self, kiosk: KioskPort, players: tuple[str, ...], preset: str) -> None:
+        self.kiosk = kiosk
+        self.overlay: str | None = None
+        self.pin_buffer = ""
+        self.pin_purpose = "judge"
+        self.selected: int | None = None
+        self.racks = [""] * self.player_count()
+        self.rack_player = 0
+        self.adj_player = 0
+        self.adj_points = 0
+        self.adj_reason = "misscored"
+        self.new_players = tuple(players)
+        self.new_preset = preset
+
+    def player_count(self) -> int:
+        """Players in the game (2 before a game starts)."""
+        return len(self.kiosk.state.players) or 2
+
+    def next_player(self, player: int) -> int:
+        """The player after ``player`` in turn order (the one who may hold or challenge ``player``'s play)."""
+        return (player + 1) % self.player_count()
+
+    def rack_choices(self) -> list[tuple[str, int]]:
+        """Tiles still possible for the rack being entered: the unseen tiles minus those already typed."""
+        unseen = Counter(dict(self.kiosk.state.unseen))
+        unseen.subtract(Counter("".join(self.racks)))
+        return [(t, n) for t, n in sorted(unseen.items(), key=lambda kv: (kv[0] == "?", kv[0])) if n > 0]
