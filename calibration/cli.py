@@ -192,8 +192,9 @@ def cmd_exposure(args: argparse.Namespace) -> int:
             lock = lock_picamera2(cam, progress=_say)
         finally:
             cam.close()
-        print(f"locked: exposure {lock.exposure_us} us, analogue gain {lock.analogue_gain:.2f}, "
-              f"colour gains red {lock.colour_gains[0]:.3f} blue {lock.colour_gains[1]:.3f}")
+        gains = (f"colour gains red {lock.colour_gains[0]:.3f} blue {lock.colour_gains[1]:.3f}"
+                 if lock.colour_gains is not None else "colour gains not fixed")
+        print(f"locked: exposure {lock.exposure_us} us, analogue gain {lock.analogue_gain:.2f}, {gains}")
     else:
         lock = check_frame_white(_frame(args))
     m = lock.measure

@@ -66,7 +66,7 @@ def render_chessboard(K: np.ndarray, dist: np.ndarray, R: np.ndarray, t: np.ndar
     val[margin] = 245.0
     dark = on_board & ((i + j) % 2 == 0)
     val[dark] = 15.0
-    img = val.reshape(h * s, w * s).astype(np.float32)
+    img: np.ndarray = val.reshape(h * s, w * s).astype(np.float32)
     if s > 1:
         img = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
     return np.clip(img + 0.5, 0, 255).astype(np.uint8)
@@ -78,7 +78,7 @@ def random_views(K: np.ndarray, dist: np.ndarray, size: tuple[int, int], n: int,
     rng = np.random.default_rng(seed)
     cols, rows = pattern
     centre = np.array([(cols - 1) * square_mm / 2, (rows - 1) * square_mm / 2, 0.0])
-    views = []
+    views: list[np.ndarray] = []
     tries = 0
     while len(views) < n and tries < n * 20:
         tries += 1

@@ -70,7 +70,7 @@ def generate_moves(board: Board, rack: str, lex: TrieLexicon, tile_set: TileSet 
                     elif len(empties) == len(window) and not any(
                             _cross_letters(cells, sq, cross_step, lex, letters) is not None for sq in window):
                         continue
-                    allowed = []
+                    allowed: list[set[str] | None] = []
                     dead = False
                     for sq in window:
                         if cells[sq]:

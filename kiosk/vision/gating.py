@@ -76,7 +76,7 @@ class ReadingGate:
             self._grid = self._since = None     # hand, blur, no board: motion, start again
             return None
         grid = tuple(reading.grid())
-        if grid != self._grid:
+        if grid != self._grid or self._since is None:
             self._grid, self._since = grid, t
         if self._press is None or t < self._press or t - self._since < self.stable_ms:
             return None

@@ -195,7 +195,7 @@ def _augment(glyph: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A slightly rotated / scaled / blurred / thickened copy of a normalised glyph."""
     ang = rng.uniform(-5, 5)
     sc = rng.uniform(0.92, 1.06)
-    m = cv2.getRotationMatrix2D((GLYPH_PX / 2, GLYPH_PX / 2), ang, sc)
+    m = np.asarray(cv2.getRotationMatrix2D((GLYPH_PX / 2, GLYPH_PX / 2), ang, sc), np.float64)
     m[:, 2] += rng.uniform(-1.2, 1.2, 2)
     out = cv2.warpAffine(glyph, m, (GLYPH_PX, GLYPH_PX), flags=cv2.INTER_LINEAR)
     r = rng.random()

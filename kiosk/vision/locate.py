@@ -238,7 +238,7 @@ def _refine_points(vmap: np.ndarray, hmap: np.ndarray, ox: float, px: float, oy:
             if win[yy, xx] < thresh:
                 continue
             # sub-pixel: centroid of the 3x3 neighbourhood
-            cy, cx = y0 + yy, x0 + xx
+            cy, cx = float(y0 + yy), float(x0 + xx)
             if 1 <= yy < win.shape[0] - 1 and 1 <= xx < win.shape[1] - 1:
                 nb = win[yy - 1:yy + 2, xx - 1:xx + 2]
                 s = nb.sum() + 1e-6
@@ -339,7 +339,9 @@ def _layout_fits(bgr: np.ndarray, h: np.ndarray, extra: int, layout: tuple[str, 
                  ) -> list[tuple[float, tuple[int, int], np.ndarray]]:
     """(layout fit, (dx, dy), shifted homography) of ``h`` shifted by -extra..+extra squares on each axis."""
     if layout is None:
-        from kiosk.rules.board import LAYOUT as layout
+        from kiosk.rules.board import LAYOUT
+
+        layout = LAYOUT
     classes = np.array(list(layout))
     cell = 8                              # 8 px per square, ``extra`` squares of border around the grid
     m = WARP_MARGIN_PX

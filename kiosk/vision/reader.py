@@ -404,7 +404,7 @@ class BoardReader:
         made_for = profile.tile_set if profile is not None and profile.tile_set else None
         if tile_set is None:
             tile_set = load_tile_set(made_for) if made_for else ENGLISH
-        elif made_for and tile_set.name != made_for:
+        elif made_for and profile is not None and tile_set.name != made_for:
             # its glyph model knows only its own set's letters (an English profile reads a German Ö as O)
             raise ProfileError(f"{profile.source or 'calibration profile'}: made for {made_for} tiles, but the "
                                f"reader is asked for {tile_set.name} tiles (calibrate for {tile_set.name}, or "
@@ -446,27 +446,27 @@ class BoardReader:
         ref = self.profile.resolve(self.profile.glyph_model) if self.profile else None
         if ref is None:
             return default_glyph_model(self._set_name())
-        kind, blob = ref
+        _, blob = ref
         origin = f"{self.profile.source or 'calibration profile'}: glyph_model" if self.profile else "glyph_model"
-        if kind == "data":
-            return GlyphClassifier.from_text(str(blob), origin, self.tile_set.name)
-        return GlyphClassifier(Classifier.from_bytes(bytes(blob), f"{origin} file"), self.tile_set.name)
+        if isinstance(blob, str):       # ("data", base64 text); else ("file", bytes)
+            return GlyphClassifier.from_text(blob, origin, self.tile_set.name)
+        return GlyphClassifier(Classifier.from_bytes(blob, f"{origin} file"), self.tile_set.name)
 
     def _load_occupancy(self) -> OccupancyModel:
         ref = self.profile.resolve(self.profile.occupancy_model) if self.profile else None
         if ref is None:
             return default_occupancy_model()
-        kind, blob = ref
+        _, blob = ref
         origin = f"{self.profile.source or 'calibration profile'}: occupancy_model" if self.profile else \
             "occupancy_model"
-        if kind == "data":
+        if isinstance(blob, str):       # ("data", base64 text); else ("file", bytes)
             import base64
             import binascii
             try:
-                blob = base64.b64decode(str(blob))
+                blob = base64.b64decode(blob)
             except (binascii.Error, ValueError) as exc:
                 raise ModelError(f"{origin}: not base64 model data ({exc})") from None
-        return OccupancyModel(Classifier.from_bytes(bytes(blob), origin))
+        return OccupancyModel(Classifier.from_bytes(blob, origin))
 
     # ------------------------------------------------------------------ stages
 
@@ -493,7 +493,10 @@ class BoardReader:
         if p is not None and p.board_mode == "fixed":
             if p.homography is not None:
                 return p.homography, "fixed"
-            return locate.homography_from_grid_corners(p.grid_corners_px), "fixed"
+            if p.grid_corners_px is not None:
+                return locate.homography_from_grid_corners(p.grid_corners_px), "fixed"
+            raise ProfileError(f"{p.source or 'calibration profile'}: board mode 'fixed' needs grid_corners_px or "
+                               f"homography")
         if p is None or p.board_mode == "markers":
             h = locate.find_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), previous=self._last_markers)
             self._last_markers = h
@@ -601,12 +604,13 @@ class BoardReader:
         readings, doubts, the hand with the fingers found among the blanks, the quarter turns of the whole
         board in the reading: :func:`board_turns` of the tiles read)."""
         assert self.squarenet is not None
+        net = self.squarenet
         grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
         preds: dict[int, SquarePrediction] = {}
 
         def ask_net(want: np.ndarray) -> None:
             ask = [sq for sq in np.flatnonzero(want & seen & ~hand).tolist() if sq not in preds]
-            preds.update(zip(ask, self.squarenet.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in ask])))
+            preds.update(zip(ask, net.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in ask])))
 
         # first the squares the occupancy model calls tiles; the letters the network is sure of are tiles:
         # measured again without them, the frame's empty-square colours are the board's own (a crowded board's

@@ -159,7 +159,10 @@ class SquareNet:
             return self.probabilities(crops)
         n = len(crops)
         p = self.probabilities([np.ascontiguousarray(np.rot90(c, k)) for k in range(4) for c in crops])
-        return sum(p[k * n:(k + 1) * n][:, self._turned[k]] for k in range(4)) / 4.0
+        total = p[0:n][:, self._turned[0]]
+        for k in range(1, 4):
+            total = total + p[k * n:(k + 1) * n][:, self._turned[k]]
+        return total / 4.0
 
     def predict(self, crops: list[np.ndarray], turned: bool = False) -> list[SquarePrediction]:
         """One :class:`SquarePrediction` per grey crop; ``turned``: from :meth:`probabilities_turned`."""

@@ -37,9 +37,10 @@ import json
 import sys
 import time
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Iterator, Set
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -51,7 +52,7 @@ from kiosk.vision.glyphs import build_glyph_classifier, normalise_glyph
 from kiosk.vision.images import read_image
 from kiosk.vision.occupancy import OccupancyModel, features
 from kiosk.vision.profile import CalibrationProfile, ModelRef
-from kiosk.vision.reader import GLYPH_GROW_PX
+from kiosk.vision.reader import GLYPH_GROW_PX, BoardReader
 
 Sample = tuple[np.ndarray, str]
 
@@ -60,7 +61,7 @@ def log(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
 
 
-def frame_samples(image: np.ndarray, truth: list[str], corners: np.ndarray | None, skip: set[int] = frozenset()
+def frame_samples(image: np.ndarray, truth: list[str], corners: np.ndarray | None, skip: Set[int] = frozenset()
                   ) -> tuple[np.ndarray, np.ndarray, list[Sample]] | None:
     """(occupancy features 225xF, labels 225, glyph samples) of one labelled frame; None if no board found.
 
@@ -149,7 +150,7 @@ def game_samples(game: Path, first: int) -> tuple[list[tuple[np.ndarray, np.ndar
     if not ini.read(game / "game.ini"):
         raise ValueError(f"{game / 'game.ini'}: missing (a game folder needs its grid corners)")
     try:
-        corners = np.float32(json.loads(ini["default"]["warp-coord"]))
+        corners = np.asarray(json.loads(ini["default"]["warp-coord"]), np.float32)
         if corners.shape != (4, 2):
             raise ValueError
     except (KeyError, ValueError, TypeError):
@@ -258,7 +259,8 @@ def collect_squares(cache: Path, n_english: int, n_german: int, workers: int = 2
     (.npz, see :func:`_render_squares`; plus ``tiles``: the set of each crop). ``letter_share``: (letter,
     share) pairs making letters rare in the German bag common on its boards. Progress on stderr."""
     jobs = _training_jobs(20000 + seed0, 60000 + seed0, n_english, n_german, blank_share, letter_share)
-    np.savez(cache, **_render_all(_render_squares, jobs, workers, "squares", "crops"))
+    arrays: dict[str, Any] = _render_all(_render_squares, jobs, workers, "squares", "crops")
+    np.savez(cache, **arrays)
     log(f"square crops cached in {cache}")
 
 
@@ -269,7 +271,6 @@ def _settle_rows(args: tuple[int, str, str, float, tuple]) -> dict[str, np.ndarr
     Returns ``x`` (N x F float32), ``y`` (N int: 1 tile, 0 empty), ``blank`` (N bool), ``frame`` (N int: the
     seed); None when the board is not found."""
     seed, level, tiles, blank_share, _ = args
-    from kiosk.vision.reader import BoardReader
     from kiosk.vision.synth import render_board
     from kiosk.vision.synth.bench import HELD_OUT_BIT
     from kiosk.vision.synth.boards import random_board
@@ -294,7 +295,7 @@ def _settle_rows(args: tuple[int, str, str, float, tuple]) -> dict[str, np.ndarr
             "blank": np.array([flat[rows[i]] == "?" for i in keep], bool), "frame": np.full(len(keep), seed)}
 
 
-_SETTLE_READERS: dict[str, object] = {}
+_SETTLE_READERS: dict[str, BoardReader] = {}
 
 
 def train_settle(out: Path, n_english: int, n_german: int, workers: int = 2, blank_share: float = 0.1,
@@ -305,13 +306,14 @@ def train_settle(out: Path, n_english: int, n_german: int, workers: int = 2, bla
     from kiosk.vision.settle import SettleModel
     if cache is not None and cache.exists():
         z = np.load(cache)
-        data = {k: z[k] for k in z.files}
+        data: dict[str, Any] = {k: z[k] for k in z.files}
         log(f"settle rows from {cache}: {len(data['y'])}")
     else:
         jobs = _training_jobs(100000, 140000, n_english, n_german, blank_share)
         data = _render_all(_settle_rows, jobs, workers, "settle", "squares")
         if cache is not None:
-            np.savez_compressed(cache, **data)
+            rows: dict[str, Any] = data
+            np.savez_compressed(cache, **rows)
     x, y = data["x"], data["y"].astype(int)
     held = np.isin(data["frame"], np.unique(data["frame"])[::10])     # every 10th frame held out
     model = SettleModel.train(x[~held], y[~held])
@@ -341,7 +343,7 @@ def collect(cache: Path, n_synth: int) -> None:
             data["ox_synth"].append(x)
             data["oy_synth"].append(y)
             glyphs[tiles] += g
-    arrays = {k: (np.concatenate(v) if v else np.zeros((0,))) for k, v in data.items()}
+    arrays: dict[str, Any] = {k: (np.concatenate(v) if v else np.zeros((0,))) for k, v in data.items()}
     for k, v in glyphs.items():
         arrays[f"g_{k}"] = np.stack([g for g, _ in v]) if v else np.zeros((0, 32, 32), np.float32)
         arrays[f"l_{k}"] = np.array([lab for _, lab in v])

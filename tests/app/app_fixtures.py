@@ -10,15 +10,16 @@ import time
 from pathlib import Path
 
 import numpy as np
+from common_fixtures import PIN, ManualClock
+from common_fixtures import make_kiosk as _make_kiosk
 
 from kiosk.app.kiosk import Kiosk
-from kiosk.app.pin import PinGate
 from kiosk.app.vision_worker import VisionWorker
-from kiosk.referee.presets import load_preset
-from kiosk.store import GameSession
 from kiosk.vision.reading import BoardReading
 
-PIN = "2468"
+__all__ = ["PIN", "Clock", "GridTable", "make_kiosk", "read_grid", "settle"]
+
+Clock = ManualClock                 # the app tests' name for the shared test clock
 EMPTY = ["." * 15] * 15
 
 
@@ -54,22 +55,13 @@ def read_grid(frame: np.ndarray) -> BoardReading:
     return BoardReading.from_grid(["".join(row) for row in frame])
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 0
-
-    def __call__(self) -> int:
-        return self.t
-
-
-def make_kiosk(tmp: Path, preset: str = "nsf", stable_frames: int = 2):  # type: ignore[no-untyped-def]
-    clock = Clock()
+def make_kiosk(tmp: Path, preset: str = "nsf", stable_frames: int = 2
+               ) -> tuple[Kiosk, GridTable, ManualClock, VisionWorker]:
+    """A kiosk whose vision worker reads the :class:`GridTable`'s grid, its game between Ann and Bob started."""
+    clock = ManualClock()
     table = GridTable(clock)
     worker = VisionWorker(table, read_grid, stable_frames=stable_frames, timeout_ms=1_000, clock=clock)
-    session = GameSession.open(tmp / "journal.sqlite")
-    kiosk = Kiosk(session, worker, None, PinGate(PIN), clock)
-    res = kiosk.start_game(load_preset(preset).to_dict(), ("Ann", "Bob"))
-    assert res.accepted, res.reason
+    kiosk, _ = _make_kiosk(tmp, preset, players=("Ann", "Bob"), worker=worker, clock=clock)
     return kiosk, table, clock, worker
 
 

@@ -6,6 +6,7 @@ import sys
 import types
 
 import pytest
+from common_fixtures import ManualClock
 from dev_fakes import FakeGPIO
 
 from kiosk.devices.gpio_buttons import GpioButtons
@@ -13,16 +14,8 @@ from kiosk.devices.gpio_buttons import GpioButtons
 PINS = {"left": 17, "right": 27, "pause": 22}
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.t = 1000
-
-    def __call__(self) -> int:
-        return self.t
-
-
-def make(debounce: int = 20) -> tuple[GpioButtons, FakeGPIO, Clock]:
-    gpio, clock = FakeGPIO(), Clock()
+def make(debounce: int = 20) -> tuple[GpioButtons, FakeGPIO, ManualClock]:
+    gpio, clock = FakeGPIO(), ManualClock(1000)
     return GpioButtons(PINS, debounce, gpio=gpio, clock=clock), gpio, clock
 
 

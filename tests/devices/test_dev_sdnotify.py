@@ -6,6 +6,7 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,26 @@ def drain(s: socket.socket, seconds: float = 0.1) -> list[str]:
     finally:
         s.settimeout(0.05)
     return out
+
+
+def receive_until(s: socket.socket, done: Callable[[list[str]], bool], timeout_s: float = 10.0) -> list[str]:
+    """Messages received until ``done(messages)`` holds (or ``timeout_s`` passed: a bound for a loaded machine,
+    not a speed requirement), then everything already queued."""
+    out: list[str] = []
+    end = time.monotonic() + timeout_s
+    while not done(out) and time.monotonic() < end:
+        out += drain(s, 0.05)
+    return out + drain(s, 0.0)
+
+
+def wait_for(cond: Callable[[], bool], timeout_s: float = 10.0) -> bool:
+    """Whether ``cond()`` held within ``timeout_s`` (polled every 5 ms)."""
+    end = time.monotonic() + timeout_s
+    while not cond():
+        if time.monotonic() >= end:
+            return False
+        time.sleep(0.005)
+    return True
 
 
 def test_ready_status_watchdog_messages(sock) -> None:
@@ -80,14 +101,17 @@ def test_watchdog_interval_from_environment() -> None:
 
 
 def test_hung_main_loop_stops_the_pings(sock) -> None:
+    """Pings while the main loop makes progress; once it hangs, at most one more (for progress made just
+    before) and none over the next 5 watchdog checks. Waits on the watchdog's own checks, not on wall-clock
+    sleeps, so a loaded machine that runs the threads late cannot fail it."""
     path, s = sock
     wd = Watchdog(SdNotifier(env={"NOTIFY_SOCKET": path}), interval_s=0.05).start()
-    hang = threading.Event()
-    stop = threading.Event()
+    hang, hung, stop = threading.Event(), threading.Event(), threading.Event()
 
     def main_loop() -> None:
         while not stop.is_set():
             if hang.is_set():
+                hung.set()
                 stop.wait()  # stuck (e.g. a blocking read that never returns)
                 return
             wd.progress()
@@ -96,13 +120,17 @@ def test_hung_main_loop_stops_the_pings(sock) -> None:
     t = threading.Thread(target=main_loop)
     t.start()
     try:
-        healthy = drain(s, 0.5)
+        healthy = receive_until(s, lambda got: got.count("WATCHDOG=1") >= 5)
         assert healthy.count("WATCHDOG=1") >= 5
         hang.set()
-        time.sleep(0.12)
+        assert hung.wait(10)
+        drain(s, 0.0)                   # pings for progress made before the loop got stuck
+        missed = wd.missed
+        assert wait_for(lambda: wd.missed > missed)    # a check found no progress: the loop is stuck
         assert len(drain(s, 0.0)) <= 1  # at most one ping, for progress made just before the hang
-        assert drain(s, 0.5) == []
-        assert wd.missed >= 5
+        pings, missed = wd.pings, wd.missed
+        assert wait_for(lambda: wd.missed >= missed + 5)
+        assert drain(s, 0.0) == [] and wd.pings == pings
     finally:
         stop.set()
         t.join()
@@ -136,6 +164,6 @@ def test_start_watchdog_only_under_a_systemd_watchdog(sock) -> None:
     try:
         assert wd is not None and wd.interval_s == 0.05
         wd.progress()
-        assert "WATCHDOG=1" in drain(s, 0.3)
+        assert "WATCHDOG=1" in receive_until(s, lambda got: "WATCHDOG=1" in got)
     finally:
         wd.stop()

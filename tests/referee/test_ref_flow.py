@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 
 import pytest
 
-from kiosk.referee import Referee
+from kiosk.referee import Referee, Result
 from kiosk.referee.events import (
     BlankDesignated,
     Challenge,
@@ -25,9 +26,32 @@ from kiosk.rules.board import CENTRE
 from kiosk.rules.tiles import ENGLISH
 
 
-def refused_without_change(s: Script, res, code: str) -> None:
+def refused_without_change(s: Script, act: Callable[[], Result], code: str) -> Result:
+    """Run ``act`` (one event applied to ``s``) and check it was refused with ``code`` and a reason, and changed
+    nothing: the same state, pending prompts, event log and due events as before. Returns the refusal."""
+    before, prompts, events = s.state, s.ref.pending_prompts(), list(s.ref.events)
+    due = s.ref.tick(before.last_t + 3_600_000)
+    res = act()
     assert not res.accepted and res.code == code, res
     assert res.reason
+    assert s.state == before, "the refusal changed the game state"
+    assert s.ref.pending_prompts() == prompts, "the refusal changed the prompts"
+    assert list(s.ref.events) == events, "the refusal changed the event log"
+    assert s.ref.tick(before.last_t + 3_600_000) == due, "the refusal changed the events falling due"
+    return res
+
+
+def test_ref_refused_without_change_fails_on_a_refusal_that_changed_something():
+    """The helper itself: a refusal with the right code that came with a change (here a play accepted just
+    before it) is caught."""
+    s = Script("nsf")
+
+    def play_then_refused_pass() -> Result:
+        assert s.play(0, "8D", "QUIRT", 30_000)
+        return s.do(Pass, 9_000, player=1)
+
+    with pytest.raises(AssertionError, match="the refusal changed the game state"):
+        refused_without_change(s, play_then_refused_pass, "time_order")
 
 
 def test_ref_play_scores_and_tracks_tiles():
@@ -61,23 +85,21 @@ def test_ref_challenge_after_window_closed_is_refused_and_changes_nothing():
     s = Script("nsf")
     s.play(0, "8D", "QUIRT", 30_000)
     before, n = s.state, len(s.ref.events)
-    res = s.do(Challenge, 50_001, player=1)
-    refused_without_change(s, res, "window_closed")
+    res = refused_without_change(s, lambda: s.do(Challenge, 50_001, player=1), "window_closed")
     assert "window closed" in res.reason
     assert s.state == before and len(s.ref.events) == n
-    refused_without_change(s, s.do(Hold, 51_000, player=1), "window_closed")
+    refused_without_change(s, lambda: s.do(Hold, 51_000, player=1), "window_closed")
 
 
 def test_ref_wrong_player_and_time_order_refused():
     s = Script("nsf")
-    res = s.play(1, "8D", "QUIRT", 10_000)
-    refused_without_change(s, res, "wrong_player")
+    res = refused_without_change(s, lambda: s.play(1, "8D", "QUIRT", 10_000), "wrong_player")
     assert "Ann's turn" in res.reason
     s.play(0, "8D", "QUIRT", 10_000)
-    refused_without_change(s, s.do(Pass, 9_000, player=1), "time_order")
-    refused_without_change(s, s.do(Pass, 20_000, player=7), "bad_player")
-    refused_without_change(s, s.ref.apply(GameStarted(t=30_000, preset=load_preset("nsf").to_dict(),
-                                                      players=("X", "Y"))), "already_started")
+    refused_without_change(s, lambda: s.do(Pass, 9_000, player=1), "time_order")
+    refused_without_change(s, lambda: s.do(Pass, 20_000, player=7), "bad_player")
+    refused_without_change(s, lambda: s.ref.apply(GameStarted(t=30_000, preset=load_preset("nsf").to_dict(),
+                                                              players=("X", "Y"))), "already_started")
     assert Referee().apply(Pass(t=0, player=0)).code == "not_started"
 
 
@@ -111,13 +133,13 @@ def test_ref_exchange_keeps_bag_size_and_counts_scoreless():
     assert s.do(Exchange, 10_000, player=0, count=3)
     st = s.state
     assert st.bag == 86 and st.racks == (7, 7) and st.scoreless_run == 1 and st.on_move == 1
-    refused_without_change(s, s.do(Exchange, 11_000, player=1, count=8), "bad_count")
-    refused_without_change(s, s.do(Exchange, 11_000, player=1, count=0), "bad_count")
+    refused_without_change(s, lambda: s.do(Exchange, 11_000, player=1, count=8), "bad_count")
+    refused_without_change(s, lambda: s.do(Exchange, 11_000, player=1, count=0), "bad_count")
 
 
 def test_ref_team_exchange_one_or_all():
     s = Script("team")
-    refused_without_change(s, s.do(Exchange, 10_000, player=0, count=3), "bad_count")
+    refused_without_change(s, lambda: s.do(Exchange, 10_000, player=0, count=3), "bad_count")
     assert s.do(Exchange, 10_000, player=0, count=7)
     assert s.do(Exchange, 11_000, player=1, count=1)
 
@@ -129,15 +151,16 @@ def test_ref_blank_designation_once_only():
     assert st.phase == "designating" and st.pending_blanks == (CENTRE,)
     assert st.clock.running is None  # neutralised until the blank is designated
     assert [p.kind for p in s.ref.pending_prompts()] == ["designate_blank"]
-    refused_without_change(s, s.do(BlankDesignated, 11_000, player=0, square=CENTRE, letter="1"), "bad_letter")
-    refused_without_change(s, s.do(BlankDesignated, 11_000, player=0, square=CENTRE + 1, letter="A"),
+    refused_without_change(s, lambda: s.do(BlankDesignated, 11_000, player=0, square=CENTRE, letter="1"),
+                           "bad_letter")
+    refused_without_change(s, lambda: s.do(BlankDesignated, 11_000, player=0, square=CENTRE + 1, letter="A"),
                            "already_designated")
     assert s.do(BlankDesignated, 12_000, player=0, square=CENTRE, letter="a")
     st = s.state
     assert st.phase == "playing" and st.board[CENTRE] == "a" and st.scores == (8, 0)  # (C3 + blank 0 + T1) x2, H8 DWS
     assert st.last_play.word == "CaT"
-    res = s.do(BlankDesignated, 13_000, player=0, square=CENTRE, letter="O")
-    refused_without_change(s, res, "already_designated")
+    res = refused_without_change(s, lambda: s.do(BlankDesignated, 13_000, player=0, square=CENTRE, letter="O"),
+                                 "already_designated")
     assert "never changes" in res.reason
 
 

@@ -6,26 +6,15 @@ import subprocess
 import sys
 import time
 
-import pytest
-
 from kiosk.referee.simulate import random_game
 from kiosk.store.session import GameSession
-from kiosk.stream.broker import LocalBroker, free_port, mosquitto_path
+from kiosk.stream.broker import free_port
 from kiosk.stream.hub import StreamHub
 from kiosk.stream.mqtt import MqttConfig, MqttPublisher
 from kiosk.stream.subscriber import DeskSubscriber
 from shared_data import SHARED, needs_shared
 
 GAME = SHARED / "corpus" / "gcg" / "real" / "domino14_macondo__gcgio_testdata__doug_v_emely.gcg"
-
-
-@pytest.fixture
-def broker():
-    if mosquitto_path() is None:
-        pytest.fail("mosquitto is not installed: install the Debian packages in scripts/system-packages.txt")
-    b = LocalBroker().start()
-    yield b
-    b.close()
 
 
 def Desk(port: int, topics: list[str], client_id: str) -> DeskSubscriber:

@@ -9,6 +9,7 @@ from dataclasses import fields
 
 import jsonschema
 import pytest
+from common_fixtures import ManualClock
 
 from kiosk.referee.events import EVENT_TYPES, Challenge, GameStarted, JudgeAdjustment, Play
 from kiosk.referee.presets import load_preset
@@ -16,14 +17,6 @@ from kiosk.referee.referee import Referee
 from kiosk.referee.simulate import random_game
 from kiosk.stream.envelope import load_schema
 from kiosk.stream.hub import StreamHub
-
-
-class Clock:
-    def __init__(self, t: int = 1_000_000) -> None:
-        self.t = t
-
-    def __call__(self) -> int:
-        return self.t
 
 
 class Collect:
@@ -46,7 +39,7 @@ def validator():
 
 
 def _hub(delay_ms=0, tick_ms=1000):
-    wall = Clock()
+    wall = ManualClock(1_000_000)
     hub = StreamHub(4, delay_ms=delay_ms, tick_ms=tick_ms, wall=wall, now_ms=wall)
     sink = Collect({"judge", "public"})
     hub.add_sink(sink)

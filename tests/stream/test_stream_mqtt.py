@@ -15,20 +15,11 @@ import jsonschema
 import pytest
 
 from kiosk.referee.simulate import random_game
-from kiosk.stream.broker import LocalBroker, mosquitto_path
+from kiosk.stream.broker import LocalBroker
 from kiosk.stream.envelope import load_schema
 from kiosk.stream.hub import StreamHub
 from kiosk.stream.mqtt import MqttConfig, MqttConfigError, MqttPublisher
 from kiosk.stream.subscriber import DeskSubscriber
-
-
-@pytest.fixture
-def broker():
-    if mosquitto_path() is None:
-        pytest.fail("mosquitto is not installed: install the Debian packages in scripts/system-packages.txt")
-    b = LocalBroker().start()
-    yield b
-    b.close()
 
 
 def Desk(port: int, topics: list[str], client_id: str = "desk", username=None, password=None) -> DeskSubscriber:

@@ -24,12 +24,16 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from kiosk.rules.board import SIZE, Board
 from kiosk.rules.tiles import ENGLISH, GERMAN, TileSet
+
+if TYPE_CHECKING:
+    from kiosk.vision.reader import BoardReader
 
 UNSURE = "#"
 
@@ -261,7 +265,7 @@ def annotated_png(image: np.ndarray, grid_corners_px: np.ndarray, fr: FrameResul
 
 # ---------------------------------------------------------------- running a reader over rendered frames
 
-_READERS: dict[str, object] = {}  # one BoardReader per tile set, per process
+_READERS: dict[str, BoardReader] = {}  # one BoardReader per tile set, per process
 
 
 HELD_OUT_BIT = 1 << 30  # benchmark seeds have this bit set: train models on seeds below 2**30 only

@@ -178,12 +178,12 @@ def board_texture(style: str = "classic", table: str = "wood", ppm: float = 4.0,
     _rect(img, tex, -b, -b, g + b, g + b, st.rim)
     _rect(img, tex, -b + 1.5, -b + 1.5, g + b - 1.5, g + b - 1.5, st.edge)
     _rect(img, tex, -st.line_mm / 2, -st.line_mm / 2, g + st.line_mm / 2, g + st.line_mm / 2, st.lines)
-    half = st.line_mm / 2
+    inset = st.line_mm / 2
     for sq in range(SIZE * SIZE):
         r, c = divmod(sq, SIZE)
         kind = LAYOUT[sq]
         colour = st.premium.get(kind, st.plain)
-        _rect(img, tex, c * cell + half, r * cell + half, (c + 1) * cell - half, (r + 1) * cell - half, colour)
+        _rect(img, tex, c * cell + inset, r * cell + inset, (c + 1) * cell - inset, (r + 1) * cell - inset, colour)
         centre = tex.to_px(np.array([[(c + 0.5) * cell, (r + 0.5) * cell]]))[0]
         if sq == SIZE * SIZE // 2:
             _star(img, (centre[0], centre[1]), 0.36 * cell * ppm, st.star_ink)

@@ -56,7 +56,7 @@ def add_shadow(field: np.ndarray, rng: np.random.Generator, strength: float) -> 
     """Darken part of the light field in place with a soft-edged shadow (a person leaning over the board)
     entering from one side of the frame."""
     fh, fw = field.shape[:2]
-    mask = np.zeros((fh, fw), np.float32)
+    mask: np.ndarray = np.zeros((fh, fw), np.float32)
     side = int(rng.integers(4))
     depth = rng.uniform(0.2, 0.5)
     a, b = sorted(rng.uniform(0, 1, 2))
@@ -170,4 +170,7 @@ def jpeg(img: np.ndarray, quality: int) -> np.ndarray:
     ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
     if not ok:
         raise RuntimeError("JPEG encoding failed")
-    return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    if out is None:
+        raise RuntimeError("JPEG decoding failed")
+    return out

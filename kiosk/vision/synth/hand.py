@@ -22,8 +22,8 @@ def draw_hand(img: np.ndarray, rng: np.random.Generator, tip_px: tuple[float, fl
     # entry point on a random frame edge
     side = int(rng.integers(4))
     along = rng.uniform(0.2, 0.8)
-    entry = {0: (along * w, h + 50.0), 1: (along * w, -50.0), 2: (-50.0, along * h), 3: (w + 50.0, along * h)}[side]
-    entry = np.array(entry)
+    entry = np.array({0: (along * w, h + 50.0), 1: (along * w, -50.0), 2: (-50.0, along * h),
+                      3: (w + 50.0, along * h)}[side])
     d = tip - entry
     d /= max(1e-6, np.linalg.norm(d))
     n = np.array([-d[1], d[0]])
@@ -54,7 +54,7 @@ def draw_hand(img: np.ndarray, rng: np.random.Generator, tip_px: tuple[float, fl
     pad = int(4 * s) + 8
     x0, y0 = max(0, xs.min() - pad), max(0, ys.min() - pad)
     x1, y1 = min(w, xs.max() + pad + 1), min(h, ys.max() + pad + 1)
-    m = mask[y0:y1, x0:x1].astype(np.float32) / 255.0
+    m: np.ndarray = mask[y0:y1, x0:x1].astype(np.float32) / 255.0
     m = cv2.GaussianBlur(m, (0, 0), max(0.8, 1.5 * s))  # nearer the lens than the board: a little out of focus
     roundness = cv2.GaussianBlur(m, (0, 0), max(2.0, 12 * s))
     skin = np.array(SKIN_BGR[int(rng.integers(len(SKIN_BGR)))], np.float32) * rng.uniform(0.9, 1.1)

@@ -18,6 +18,7 @@ Levels:
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 Range = tuple[float, float]
 
@@ -72,7 +73,7 @@ class RealismParams:
     hand_prob: float = 0.03
     racks_prob: float = 0.6                       # the players' tile racks on the table beside the board
 
-    def with_(self, **changes: object) -> RealismParams:
+    def with_(self, **changes: Any) -> RealismParams:
         """A copy with some knobs changed (e.g. ``LEVELS["typical"].with_(hand_prob=1.0)``)."""
         return replace(self, **changes)
 

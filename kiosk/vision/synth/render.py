@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -224,7 +225,7 @@ def make_scene(scene_seed: int, p: RealismParams, size: tuple[int, int], geometr
     rot = _u(rng, p.board_rotation_deg)
     if rng.random() < p.board_turn_prob:
         rot += 90 * int(rng.integers(1, 4))
-    cam_kw = dict(height_mm=_u(rng, p.camera_height_mm), tilt_deg=_u(rng, p.tilt_deg),
+    cam_kw: dict[str, Any] = dict(height_mm=_u(rng, p.camera_height_mm), tilt_deg=_u(rng, p.tilt_deg),
                   tilt_dir_deg=float(rng.uniform(0, 360)), rotation_deg=rot, fill=_u(rng, p.board_fill),
                   offset_px=tuple(float(v) for v in rng.uniform(-1, 1, 2) * p.centre_offset_frac * np.array([w, h])),
                   k1=_u(rng, p.distortion_k1))
@@ -242,7 +243,7 @@ def make_scene(scene_seed: int, p: RealismParams, size: tuple[int, int], geometr
     reach, light_dir = _u(rng, p.tile_shadow_mm), rng.uniform(0, 2 * math.pi)
     light = (reach * math.cos(light_dir), reach * math.sin(light_dir))
     shadow_soft, shadow_dark = _u(rng, p.tile_shadow_softness_mm), _u(rng, p.tile_shadow_darkness)
-    meta = {"camera": {k: (round(v, 3) if isinstance(v, float) else v) for k, v in cam_kw.items()}}
+    meta: dict[str, Any] = {"camera": {k: (round(v, 3) if isinstance(v, float) else v) for k, v in cam_kw.items()}}
     meta["camera"]["focal_px"] = round(float(camera.K[0, 0]), 1)
     meta.update(board_style=board_style, table=table, tile_style=tile_style, font=font,
                 tile_thickness_mm=round(thickness, 2), texture_ppm=ppm, board_px_per_mm=round(px_per_mm, 3))

@@ -40,6 +40,12 @@ _TOURNAMENT_FACES = ((40, 30, 120), (95, 45, 25), (40, 40, 40), (100, 40, 90))  
 _TOURNAMENT_INKS = ((235, 240, 242), (60, 215, 245))
 
 
+def _tinted(bgr: tuple[float, float, float], j: np.ndarray) -> tuple[float, float, float]:
+    """``bgr`` (0..255) times the per-channel shade ``j``."""
+    b, g, r = (float(c) for c in np.array(bgr) * j)
+    return b, g, r
+
+
 def pick_look(style: str, font: str, rng: np.random.Generator) -> TileLook:
     """A random appearance of tile ``style`` using ``font``.
 
@@ -49,15 +55,13 @@ def pick_look(style: str, font: str, rng: np.random.Generator) -> TileLook:
     # a few discrete shades (so faces can be cached across frames): brightness, and a faint tint
     j = (1.0 + 0.03 * int(rng.integers(-2, 3))) * (1.0 + 0.015 * rng.integers(-1, 2, 3))
     if style == "wooden":
-        face = tuple(float(c) for c in np.array((118, 170, 214)) * j)
-        return TileLook(style, face, (28, 28, 30), 0.72, font)
+        return TileLook(style, _tinted((118, 170, 214), j), (28, 28, 30), 0.72, font)
     if style == "plastic":
-        face = tuple(float(c) for c in np.array((200, 228, 238)) * j)
-        return TileLook(style, face, (22, 22, 22), 0.80, font, gloss=0.08)
+        return TileLook(style, _tinted((200, 228, 238), j), (22, 22, 22), 0.80, font, gloss=0.08)
     if style == "tournament":
         face = _TOURNAMENT_FACES[int(rng.integers(len(_TOURNAMENT_FACES)))]
         ink = _TOURNAMENT_INKS[int(rng.integers(len(_TOURNAMENT_INKS)))]
-        return TileLook(style, tuple(float(c) for c in np.array(face) * j), ink, 0.65, font,
+        return TileLook(style, _tinted(face, j), ink, 0.65, font,
                         letter_cap=0.50, digit_cap=0.18, gloss=0.05)
     raise ValueError(f"unknown tile style {style!r} (known: {', '.join(TILE_STYLES)})")
 

@@ -1,0 +1,53 @@
+"""Test doubles and builders shared by the test folders: the settable test clock and the kiosk on a temporary
+journal. The pytest fixtures built on them (the MQTT broker, ...) are in ``tests/conftest.py``.
+
+Import as ``from common_fixtures import ManualClock, make_kiosk`` (``tests/`` is on ``sys.path`` through its
+conftest)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kiosk.app.kiosk import Kiosk
+    from kiosk.app.vision_worker import VisionWorker
+
+PIN = "2468"                        # the judge's PIN of every test kiosk
+
+
+class ManualClock:
+    """A clock (ms) that moves only when a test sets or advances ``t``; call it for the time now."""
+
+    def __init__(self, t: int = 0) -> None:
+        self.t = t
+
+    def __call__(self) -> int:
+        return self.t
+
+    def advance(self, ms: int) -> int:
+        """Move the time on by ``ms`` (>= 0) and return the new time."""
+        if ms < 0:
+            raise ValueError(f"a test clock does not go back ({ms} ms)")
+        self.t += ms
+        return self.t
+
+
+def make_kiosk(tmp: Path, preset: str = "nsf", *, players: tuple[str, ...] = ("Ann", "Bob"),
+               worker: VisionWorker | None = None, clock: ManualClock | None = None,
+               start: bool = True) -> tuple[Kiosk, ManualClock]:
+    """A kiosk journaling to ``tmp/journal.sqlite`` with the judge's PIN :data:`PIN`, no screen, the vision
+    worker ``worker`` (None: no camera) and ``clock`` (default: a new :class:`ManualClock` at 0 ms); with
+    ``start`` the game of ``players`` under ``preset`` is started (asserted accepted)."""
+    from kiosk.app.kiosk import Kiosk
+    from kiosk.app.pin import PinGate
+    from kiosk.referee.presets import load_preset
+    from kiosk.store import GameSession
+
+    clock = clock or ManualClock()
+    session = GameSession.open(tmp / "journal.sqlite")
+    kiosk = Kiosk(session, worker, None, PinGate(PIN), clock)
+    if start:
+        res = kiosk.start_game(load_preset(preset).to_dict(), players)
+        assert res.accepted, res.reason
+    return kiosk, clock
