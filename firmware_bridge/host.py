@@ -5,10 +5,18 @@
 pulled) or nothing good arrives for ``loss_ms`` (2.5 s: link loss is declared within 3 s) it closes the port
 and keeps trying to reopen it every ``reconnect_ms``. Presses carry the microcontroller's ms, mapped onto the
 host's monotonic ms by the smallest (host - MCU) offset of recent heartbeats.
+
+Sessions (protocol v2, see PROTOCOL.md): each handshake carries a fresh 32-bit nonce that the HELLO_REPLY must
+echo (a stale or forged reply is ignored); NO_SESSION from the clock (it was reset) starts a new handshake at
+once. Presses are checked against the boot id and the press counter: a copy is dropped, a jump ahead is held
+back and confirmed by a new handshake (the reply says how far the clock has counted), never let through
+blindly and never allowed to block the real presses after it. The press queue is bounded: when the kiosk
+does not poll, further presses stay unacknowledged on the clock, which keeps sending them.
 """
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 from collections import deque
@@ -17,9 +25,9 @@ from typing import Any
 
 from firmware_bridge.firmware import proto
 from firmware_bridge.firmware.link import Link
-from kiosk.devices.buttons import ButtonPress, _Queue
 from kiosk.devices.display import faces
 from kiosk.devices.health import DeviceHealth, HealthTracker, monotonic_ms
+from kiosk.devices.presses import ButtonPress, PressQueue
 from kiosk.devices.sevenseg import ClockFace
 
 DEFAULT_PORT = "/dev/scrabble-clock"
@@ -65,7 +73,7 @@ class SerialClockLink:
         self._factory = serial_factory or _pyserial
         self._clock = clock
         self._lock = threading.Lock()
-        self._presses = _Queue()
+        self._presses = PressQueue()
         self._faces: list[ClockFace | None] = [None, None]
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -75,6 +83,9 @@ class SerialClockLink:
         self.firmware = ""
         self.boot_id: int | None = None
         self._last_counter: int | None = None
+        self._rehandshaking = False
+        self._nonce: int | None = None          # the open handshake's nonce (None: no handshake open)
+        self._held: tuple[int, int, int, int] | None = None  # (side, mcu ms, counter, host ms) of a jump
         self._offset = OffsetEstimator()
         self.display_ok: bool | None = None
         self.totals: dict[str, int] = {}
@@ -125,6 +136,9 @@ class SerialClockLink:
         return SerialDisplay(self)
 
     # ---- thread ----
+    def _bump(self, name: str, by: int = 1) -> None:
+        self.totals[name] = self.totals.get(name, 0) + by
+
     def _counters(self) -> dict[str, int]:
         c = dict(self.totals)
         if self._link is not None:
@@ -140,7 +154,9 @@ class SerialClockLink:
 
     def _close_port(self, why: str) -> None:
         with self._lock:  # "not connected" and health "down" become visible together
-            was = self.connected
+            was = self.connected or self._rehandshaking
+            self._nonce = None
+            self._rehandshaking = False
             self.connected = False
             self._connected_evt.clear()
             self._fold_counters()
@@ -163,7 +179,8 @@ class SerialClockLink:
             return False
         with self._lock:
             self._ser = ser
-            self._link = Link(loss_ms=self.loss_ms)
+            self._link = Link(loss_ms=self.loss_ms, dedup=False, accept=self._accept)
+            self._nonce = None
             self.totals["opens"] = self.totals.get("opens", 0) + 1
         last = self._health.snapshot().detail if self.totals.get("opens", 0) > 1 else ""
         self._health.set("down", f"{self.port} open, waiting for the clock's HELLO_REPLY"
@@ -181,6 +198,22 @@ class SerialClockLink:
                 self._close_port(f"{self.port}: {type(exc).__name__}: {exc}")
                 self._stop.wait(self.reconnect_ms / 1000)
 
+    def _accept(self, mtype: int, body: bytes) -> bool:
+        """Back-pressure: a BUTTON is left unacknowledged (the clock sends it again) while the queue is full."""
+        return mtype != proto.BUTTON or not self._presses.full()
+
+    def _start_handshake(self, link: Link, why: str | None) -> None:
+        """Leave the session (nothing is acknowledged until the reply) and say HELLO with a fresh nonce."""
+        with self._lock:
+            link.active = False
+            self._nonce = secrets.randbits(32)
+            if self.connected:
+                self.connected = False
+                self._rehandshaking = True
+                self._connected_evt.clear()
+                self._bump("rehandshakes")
+                self._health.set("down", f"{self.port}: {why}; saying HELLO again")
+
     def _session(self) -> None:
         ser, link = self._ser, self._link
         assert ser is not None and link is not None
@@ -189,13 +222,16 @@ class SerialClockLink:
         while not self._stop.is_set():
             now = self._clock()
             if not self.connected:
+                if self._nonce is None:
+                    self._start_handshake(link, None)
+                    opened, last_hello = now, None
                 if now - opened > self.loss_ms * 2:
                     self._close_port(f"{self.port}: no answer to HELLO (wrong device or firmware?)")
                     self._stop.wait(self.reconnect_ms / 1000)
                     return
                 if last_hello is None or now - last_hello >= HELLO_EVERY_MS:
                     last_hello = now
-                    link.send_raw(proto.HELLO, proto.pack_hello())
+                    link.send_raw(proto.HELLO, proto.pack_hello(self._nonce or 0))
             n = ser.in_waiting
             data = ser.read(n if n else 1)
             now = self._clock()
@@ -216,52 +252,95 @@ class SerialClockLink:
 
     def _handle(self, link: Link, mtype: int, body: bytes, now: int) -> bool:
         if mtype == proto.HELLO_REPLY:
-            try:
-                version, mcu_ms, boot_id, firmware = proto.unpack_hello_reply(body)
-            except ValueError:
-                self.totals["malformed"] = self.totals.get("malformed", 0) + 1
-                return True
-            if version != proto.PROTOCOL_VERSION:
-                self._close_port(f"clock firmware {firmware!r} speaks protocol v{version}, "
-                                 f"this kiosk speaks v{proto.PROTOCOL_VERSION}: update the firmware")
-                self._stop.wait(5)
-                return False
-            with self._lock:
-                if boot_id != self.boot_id:
-                    link.reset_rx()
-                    self._last_counter = None
-                    self._offset.clear()
-                self.boot_id, self.firmware = boot_id, firmware
-                self._offset.add(now, mcu_ms)
-                link.drop_pending()
-                link.active = True
-                self.connected = True  # ... visible together with health "ok"
-                self._health.set("ok", f"{self.port}: {firmware}, boot {boot_id}")
-                for side, face in enumerate(self._faces):
-                    if face is not None:
-                        self._queue_display(link, side, face)
-            self._connected_evt.set()
+            return self._reply(link, body, now)
+        if mtype == proto.NO_SESSION:
+            if self.connected:
+                self._start_handshake(link, "the clock has no session (it was reset)")
         elif mtype == proto.HEARTBEAT and len(body) == 4 and self.connected:
             self._offset.add(now, int.from_bytes(body, "big"))
         elif mtype == proto.BUTTON and self.connected:
             try:
-                side, mcu_ms, counter = proto.unpack_button(body)
+                side, mcu_ms, counter, boot_id = proto.unpack_button(body)
             except ValueError:
-                self.totals["malformed"] = self.totals.get("malformed", 0) + 1
+                self._bump("malformed")
                 return True
-            last = self._last_counter
-            if last is not None and ((counter - last) & 0xFFFF == 0 or (counter - last) & 0xFFFF > 0x8000):
-                self.totals["duplicate_presses"] = self.totals.get("duplicate_presses", 0) + 1
+            if boot_id != self.boot_id:
+                self._bump("other_boot_presses")  # a stale or forged press of another boot
                 return True
-            self._last_counter = counter
-            self._presses.put(ButtonPress(proto.SIDES[side], self._offset.to_host(mcu_ms, now), mcu_ms))
+            self._press(link, side, mcu_ms, counter, now)
         elif mtype == proto.STATUS:
             try:
                 self.display_ok, errors = proto.unpack_status(body)
             except ValueError:
-                self.totals["malformed"] = self.totals.get("malformed", 0) + 1
+                self._bump("malformed")
                 return True
             self.totals["mcu_i2c_errors"] = errors
+        return True
+
+    def _press(self, link: Link, side: int, mcu_ms: int, counter: int, now: int) -> None:
+        last = self._last_counter if self._last_counter is not None else 0
+        ahead = (counter - last) & 0xFFFF
+        if ahead == 0 or ahead >= 0x8000:
+            self._bump("duplicate_presses")
+        elif ahead == 1:
+            self._deliver(side, mcu_ms, counter, now)
+        elif self._held is None:
+            self._held = (side, mcu_ms, counter, now)  # confirmed (or not) by the next HELLO_REPLY
+            self._bump("counter_jumps")
+            self._start_handshake(link, f"press counter jumped from {last} to {counter}")
+        else:
+            self._bump("implausible_presses")
+
+    def _deliver(self, side: int, mcu_ms: int, counter: int, now: int) -> None:
+        self._last_counter = counter
+        self._presses.put(ButtonPress(proto.SIDES[side], self._offset.to_host(mcu_ms, now), mcu_ms))
+
+    def _reply(self, link: Link, body: bytes, now: int) -> bool:
+        try:
+            version = proto.reply_version(body)
+            if version == proto.PROTOCOL_VERSION:
+                _, nonce, mcu_ms, boot_id, presses, acked, firmware = proto.unpack_hello_reply(body)
+        except ValueError:
+            self._bump("malformed")
+            return True
+        if version != proto.PROTOCOL_VERSION:
+            firmware = bytes(body[7 if version == 1 else proto.REPLY_FIXED:]).decode("ascii", "replace")
+            self._close_port(f"clock firmware {firmware!r} speaks protocol v{version}, "
+                             f"this kiosk speaks v{proto.PROTOCOL_VERSION}: update the firmware")
+            self._stop.wait(5)
+            return False
+        if self.connected or nonce != self._nonce:
+            self._bump("stray_replies")  # a late copy, or a reply to a HELLO this host did not send
+            return True
+        with self._lock:
+            last = self._last_counter
+            fresh = (boot_id != self.boot_id or last is None
+                     or (presses - last) & 0xFFFF >= 0x8000)  # the clock counts behind us: another boot
+            if fresh:
+                self._last_counter = acked
+                self._offset.clear()
+                self._held = None
+            self.boot_id, self.firmware = boot_id, firmware
+            self._offset.add(now, mcu_ms)
+            held, self._held = self._held, None
+            if held is not None:
+                base = self._last_counter or 0
+                ahead = (held[2] - base) & 0xFFFF
+                if 0 < ahead < 0x8000 and (presses - base) & 0xFFFF >= ahead:
+                    self._bump("presses_lost_on_clock", ahead - 1)  # the clock's own queue overflowed
+                    self._deliver(held[0], held[1], held[2], held[3])
+                elif 0 < ahead < 0x8000:
+                    self._bump("implausible_presses")  # the clock never counted that far
+            link.drop_pending()
+            link.active = True
+            self._nonce = None
+            self._rehandshaking = False
+            self.connected = True  # ... visible together with health "ok"
+            self._health.set("ok", f"{self.port}: {firmware}, boot {boot_id:08x}")
+            for side, face in enumerate(self._faces):
+                if face is not None:
+                    self._queue_display(link, side, face)
+        self._connected_evt.set()
         return True
 
     def _queue_display(self, link: Link, side: int, face: ClockFace) -> None:

@@ -7,6 +7,11 @@ milliseconds of the caller's monotonic clock.
 Reliable messages (BUTTON, DISPLAY, STATUS) go stop-and-wait: one in flight, retransmitted every ``rto_ms``
 until its ACK arrives, keeping its sequence number across retransmits and across a reconnect, so the receiver
 can recognise a copy it already delivered (``duplicates`` counter).
+
+Outside a session (``active`` False) a reliable frame is neither acknowledged nor delivered: it is counted in
+``outside_session`` (the firmware answers NO_SESSION), so a peer can never take such an ACK for a session.
+The queue of messages waiting to be sent is bounded (``queue_max``); beyond it the oldest message whose type
+is not in ``precious`` goes first (only when every queued message is precious is the oldest of them dropped).
 """
 
 try:
@@ -18,11 +23,18 @@ except ImportError:  # on the microcontroller the modules sit side by side
 class Link:
     """One end of the link. ``active`` gates all output except what the caller sends with ``send_raw``."""
 
-    def __init__(self, rto_ms=120, heartbeat_ms=1000, loss_ms=2500, queue_max=32):
+    def __init__(self, rto_ms=120, heartbeat_ms=1000, loss_ms=2500, queue_max=32, precious=(), dedup=True,
+                 accept=None):
+        """``dedup``: drop a reliable frame with the last delivered seq (False: deliver it, the caller
+        recognises copies itself); ``accept(type, body) -> bool``: False leaves a reliable frame unacknowledged
+        and undelivered, so the peer sends it again later (back-pressure; counted in ``refused``)."""
         self.rto_ms = rto_ms
         self.heartbeat_ms = heartbeat_ms
         self.loss_ms = loss_ms
         self.queue_max = queue_max
+        self.precious = precious
+        self.dedup = dedup
+        self.accept = accept
         self.decoder = proto.FrameDecoder()
         self.active = False
         self.tx_seq = 0
@@ -32,13 +44,20 @@ class Link:
         self.last_rx_ms = None
         self.last_hb_ms = None
         self.out = bytearray()
-        self.counters = {"retransmits": 0, "duplicates": 0, "queue_overflow": 0, "stray_acks": 0}
+        self.last_acked = None     # (type, body) of the last reliable message the peer acknowledged
+        self.outside_session = 0   # reliable frames received while not active (neither acked nor delivered)
+        self.counters = {"retransmits": 0, "duplicates": 0, "queue_overflow": 0, "stray_acks": 0, "refused": 0}
 
     # ---- sending ----
     def send(self, mtype, body):
-        """Queue a reliable message (delivered once, in order). The oldest is dropped when the queue is full."""
+        """Queue a reliable message (delivered once, in order); see the module doc for a full queue."""
         if len(self.pending) >= self.queue_max:
-            self.pending.pop(0)
+            drop = 0
+            for i in range(len(self.pending)):
+                if self.pending[i][0] not in self.precious:
+                    drop = i
+                    break
+            self.pending.pop(drop)
             self.counters["queue_overflow"] += 1
         self.pending.append((mtype, bytes(body)))
 
@@ -60,13 +79,22 @@ class Link:
             self.last_rx_ms = now_ms
             if mtype == proto.ACK:
                 inf = self.inflight
-                if inf is not None and len(body) == 1 and body[0] == inf[0]:
+                if not self.active:
+                    self.counters["stray_acks"] += 1
+                elif inf is not None and len(body) == 1 and body[0] == inf[0]:
                     self.inflight = None
+                    self.last_acked = (inf[1], inf[2])
                 else:
                     self.counters["stray_acks"] += 1
             elif mtype in proto.RELIABLE:
+                if not self.active:
+                    self.outside_session += 1
+                    continue
+                if self.accept is not None and not self.accept(mtype, body):
+                    self.counters["refused"] += 1
+                    continue
                 self.out.extend(proto.encode_frame(proto.ACK, 0, bytes((seq,))))
-                if seq == self.rx_last_seq:
+                if self.dedup and seq == self.rx_last_seq:
                     self.counters["duplicates"] += 1
                 else:
                     self.rx_last_seq = seq

@@ -9,6 +9,7 @@ Wiring (change PINS / I2C below to match your board):
 Everything that can be tested runs in app.ClockFirmware; this file only touches hardware.
 """
 
+import os
 import select
 import sys
 import time
@@ -57,7 +58,22 @@ def write_display(side, segments, flags):
 for a in DISPLAY_ADDRESSES:
     init_display(a)
 
-fw = ClockFirmware(read_buttons, write_display, boot_id=time.ticks_cpu() & 0xFFFF)
+
+
+def random_boot_id():
+    """32 random bits from the RP2040's ring oscillator (os.urandom); a reset must not repeat the last id."""
+    try:
+        b = os.urandom(4)
+        return (b[0] << 24 | b[1] << 16 | b[2] << 8 | b[3]) or 1
+    except (AttributeError, OSError, NotImplementedError):  # a port without urandom: mix what differs per boot
+        uid = machine.unique_id()
+        x = time.ticks_cpu() ^ (time.ticks_us() << 7)
+        for c in uid:
+            x = (x * 31 + c) & 0xFFFFFFFF
+        return x or 1
+
+
+fw = ClockFirmware(read_buttons, write_display, boot_id=random_boot_id())
 poller = select.poll()
 poller.register(sys.stdin.buffer, select.POLLIN)
 out = sys.stdout.buffer

@@ -11,7 +11,7 @@ header + body.
 
 import struct
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 MAX_BODY = 32
 HEADER_LEN = 3
 CRC_LEN = 2
@@ -19,16 +19,18 @@ MAX_FRAME = HEADER_LEN + MAX_BODY + CRC_LEN      # decoded bytes
 MAX_ENCODED = MAX_FRAME + MAX_FRAME // 254 + 1   # COBS overhead, delimiters excluded
 
 # message types
-HELLO = 0x01        # host -> MCU: u8 protocol version wanted; resets both link states
-HELLO_REPLY = 0x02  # MCU -> host: u8 protocol version, u32 MCU ms, u16 boot id, ascii firmware version
+HELLO = 0x01        # host -> MCU: u8 protocol version wanted, u32 host nonce; starts a session
+HELLO_REPLY = 0x02  # MCU -> host: u8 version, u32 nonce echoed, u32 MCU ms, u32 boot id, u16 last press counter,
+#                     u16 last acknowledged press counter, ascii firmware version
 HEARTBEAT = 0x03    # both ways, 1 Hz: u32 sender ms
 ACK = 0x04          # both ways: u8 acknowledged seq
-BUTTON = 0x10       # MCU -> host, reliable: u8 side, u32 MCU ms of the press edge, u16 press counter
+NO_SESSION = 0x05   # MCU -> host: u32 boot id; "I have no session": answers any host frame but HELLO outside one
+BUTTON = 0x10       # MCU -> host, reliable: u8 side, u32 MCU ms of the press edge, u16 press counter, u32 boot id
 DISPLAY = 0x20      # host -> MCU, reliable: u8 side, 4 x u8 segment bytes, u8 flags
 STATUS = 0x30       # MCU -> host, reliable: u8 flags (bit0 display ok), u16 i2c error count
 
 RELIABLE = (BUTTON, DISPLAY, STATUS)
-KNOWN = (HELLO, HELLO_REPLY, HEARTBEAT, ACK, BUTTON, DISPLAY, STATUS)
+KNOWN = (HELLO, HELLO_REPLY, HEARTBEAT, ACK, NO_SESSION, BUTTON, DISPLAY, STATUS)
 
 SIDES = ("left", "right", "pause", "judge")
 DISPLAY_COLON = 0x01
@@ -161,38 +163,65 @@ class FrameDecoder:
 
 # ---- message bodies ----
 
-def pack_hello(version=PROTOCOL_VERSION):
-    return struct.pack(">B", version)
+def pack_hello(nonce, version=PROTOCOL_VERSION):
+    """HELLO body: the protocol version the host speaks and its 32-bit nonce for this handshake."""
+    return struct.pack(">BI", version, nonce & 0xFFFFFFFF)
 
 
-def pack_hello_reply(version, mcu_ms, boot_id, firmware):
-    return struct.pack(">BIH", version, mcu_ms & 0xFFFFFFFF, boot_id & 0xFFFF) + firmware.encode()[:20]
+def unpack_hello(body):
+    """-> (version, nonce). A body of 1 byte (a protocol v1 host) has nonce 0. Raises ValueError when empty."""
+    if len(body) < 1:
+        raise ValueError("HELLO body empty")
+    if len(body) < 5:
+        return body[0], 0
+    return struct.unpack(">BI", body[:5])
+
+
+REPLY_FIXED = 17  # version, nonce, ms, boot id, press counter, acknowledged press counter
+
+
+def pack_hello_reply(version, nonce, mcu_ms, boot_id, presses, acked, firmware):
+    """HELLO_REPLY body; ``presses``: the counter of the last press made in this boot, ``acked``: of the last
+    press the host acknowledged (0: none yet); ``firmware``: ASCII, at most 15 bytes are sent."""
+    return struct.pack(">BIIIHH", version, nonce & 0xFFFFFFFF, mcu_ms & 0xFFFFFFFF, boot_id & 0xFFFFFFFF,
+                       presses & 0xFFFF, acked & 0xFFFF) + firmware.encode()[:MAX_BODY - REPLY_FIXED]
+
+
+def reply_version(body):
+    """The protocol version of a HELLO_REPLY of any version (its first byte). Raises ValueError when empty."""
+    if len(body) < 1:
+        raise ValueError("HELLO_REPLY body empty")
+    return body[0]
 
 
 def unpack_hello_reply(body):
-    """-> (version, mcu_ms, boot_id, firmware str). Raises ValueError when too short."""
-    if len(body) < 7:
+    """-> (version, nonce, mcu_ms, boot_id, presses, acked, firmware str). Raises ValueError when too short."""
+    if len(body) < REPLY_FIXED:
         raise ValueError("HELLO_REPLY body too short")
-    version, mcu_ms, boot_id = struct.unpack(">BIH", body[:7])
-    return version, mcu_ms, boot_id, bytes(body[7:]).decode("ascii", "replace")
+    version, nonce, mcu_ms, boot_id, presses, acked = struct.unpack(">BIIIHH", body[:REPLY_FIXED])
+    return version, nonce, mcu_ms, boot_id, presses, acked, bytes(body[REPLY_FIXED:]).decode("ascii", "replace")
+
+
+def pack_no_session(boot_id):
+    return struct.pack(">I", boot_id & 0xFFFFFFFF)
 
 
 def pack_heartbeat(ms):
     return struct.pack(">I", ms & 0xFFFFFFFF)
 
 
-def pack_button(side_index, mcu_ms, counter):
-    return struct.pack(">BIH", side_index, mcu_ms & 0xFFFFFFFF, counter & 0xFFFF)
+def pack_button(side_index, mcu_ms, counter, boot_id=0):
+    return struct.pack(">BIHI", side_index, mcu_ms & 0xFFFFFFFF, counter & 0xFFFF, boot_id & 0xFFFFFFFF)
 
 
 def unpack_button(body):
-    """-> (side index, MCU ms, press counter). Raises ValueError on a bad length or side."""
-    if len(body) != 7:
-        raise ValueError("BUTTON body must be 7 bytes")
-    side, ms, counter = struct.unpack(">BIH", body)
+    """-> (side index, MCU ms, press counter, boot id). Raises ValueError on a bad length or side."""
+    if len(body) != 11:
+        raise ValueError("BUTTON body must be 11 bytes")
+    side, ms, counter, boot_id = struct.unpack(">BIHI", body)
     if side >= len(SIDES):
         raise ValueError(f"BUTTON side {side} out of range")
-    return side, ms, counter
+    return side, ms, counter, boot_id
 
 
 def pack_display(side_index, segments, flags):

@@ -6,26 +6,16 @@ Timestamps are monotonic ms (:func:`kiosk.devices.health.monotonic_ms`); each pr
 
 from __future__ import annotations
 
-import threading
 from collections import deque
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from kiosk.devices.health import DeviceHealth, HealthTracker, monotonic_ms
+from kiosk.devices.presses import ButtonPress, PressQueue
+
+__all__ = ["SIDES", "ButtonPress", "ButtonSource", "KeyboardButtons", "PressQueue", "ScriptedButtons", "check_side"]
 
 SIDES: tuple[str, ...] = ("left", "right", "pause", "judge")
-
-
-@dataclass(frozen=True)
-class ButtonPress:
-    """One press: ``side`` in SIDES, ``timestamp_ms`` on the kiosk's monotonic ms clock (the first edge of the
-    press, not the moment it was confirmed); ``source_ms`` the clock microcontroller's own ms when it came
-    over the serial link (None otherwise)."""
-
-    side: str
-    timestamp_ms: int
-    source_ms: int | None = None
 
 
 @runtime_checkable
@@ -45,24 +35,6 @@ def check_side(side: str, where: str = "side") -> str:
     if side not in SIDES:
         raise ValueError(f"{where}: unknown button side {side!r}; expected one of {', '.join(SIDES)}")
     return side
-
-
-class _Queue:
-    """A thread-safe press queue shared by the backends."""
-
-    def __init__(self) -> None:
-        self._q: deque[ButtonPress] = deque()
-        self._lock = threading.Lock()
-
-    def put(self, press: ButtonPress) -> None:
-        with self._lock:
-            self._q.append(press)
-
-    def drain(self) -> list[ButtonPress]:
-        with self._lock:
-            out = list(self._q)
-            self._q.clear()
-        return out
 
 
 class ScriptedButtons:
@@ -86,7 +58,7 @@ class ScriptedButtons:
                 raise ValueError(f"buttons.script[{i}]: at_ms must be >= 0, got {at}")
             items.append((at, check_side(side, f"buttons.script[{i}]")))
         self._script = deque(sorted(items, key=lambda x: x[0]))
-        self._queue = _Queue()
+        self._queue = PressQueue()
         self._health = HealthTracker("buttons", "scripted")
 
     def press(self, side: str, timestamp_ms: int | None = None) -> None:
@@ -128,7 +100,7 @@ class KeyboardButtons:
             check_side(side, f"buttons.keys[{name!r}]")
         self.keys = {k.lower(): v for k, v in keys.items()}
         self._down: set[str] = set()
-        self._queue = _Queue()
+        self._queue = PressQueue()
         self._health = HealthTracker("buttons", "keyboard")
 
     def key_down(self, name: str, timestamp_ms: int | None = None) -> bool:

@@ -17,8 +17,9 @@ from types import ModuleType
 from typing import Any
 
 from firmware_bridge.firmware.debounce import Debouncer
-from kiosk.devices.buttons import ButtonPress, _Queue, check_side
+from kiosk.devices.buttons import check_side
 from kiosk.devices.health import DeviceHealth, HealthTracker, monotonic_ms
+from kiosk.devices.presses import ButtonPress, PressQueue
 
 INSTALL_HINT = "install rpi-lgpio (any Pi, required on a Pi 5) or RPi.GPIO (Pi 4 and older), not both"
 
@@ -60,7 +61,7 @@ class GpioButtons:
         self._by_pin = {pin: side for side, pin in self.pins.items()}
         self._deb = {pin: Debouncer(debounce_ms) for pin in self._by_pin}
         self._lock = threading.Lock()
-        self._queue = _Queue()
+        self._queue = PressQueue()
         self._health = HealthTracker("buttons", "gpio")
         self._gpio: Any = None
         self._open(gpio)

@@ -104,7 +104,7 @@ def test_protocol_version_mismatch_is_reported(tmp_path: Path) -> None:
     sim.plug()
     link = SerialClockLink(str(tmp_path / "clk")).start()
     try:
-        assert wait_until(lambda: "protocol v2" in link.health().detail, 3), link.health().detail
+        assert wait_until(lambda: f"protocol v{proto.PROTOCOL_VERSION + 1}" in link.health().detail, 3), link.health().detail
         assert not link.connected and link.health().state == "down"
     finally:
         link.close()
@@ -127,7 +127,8 @@ def test_duplicate_press_counter_across_reconnect_is_dropped() -> None:
 
     lk = Link()
     link.connected = True
-    body = proto.pack_button(1, 500, 42)
+    link.boot_id, link._last_counter = 0xABCD0123, 41
+    body = proto.pack_button(1, 500, 42, 0xABCD0123)
     link._handle(lk, proto.BUTTON, body, 1000)
     link._handle(lk, proto.BUTTON, body, 1010)  # the same press re-sent after a lost ACK and a reconnect
     assert [p.side for p in link.poll()] == ["right"]

@@ -66,10 +66,11 @@ def test_firmware_core_handshake_press_display_status() -> None:
     wire = Wire()
     fw = ClockFirmware(wire.read, wire.write, boot_id=7)
     host = Link()
-    out = fw.step(0, proto.encode_frame(proto.HELLO, 0, proto.pack_hello()))
+    host.active = True
+    out = fw.step(0, proto.encode_frame(proto.HELLO, 0, proto.pack_hello(99)))
     msgs = host.receive(out, 0)
     assert msgs[0][0] == proto.HELLO_REPLY
-    assert proto.unpack_hello_reply(msgs[0][1])[:3] == (proto.PROTOCOL_VERSION, 0, 7)
+    assert proto.unpack_hello_reply(msgs[0][1])[:4] == (proto.PROTOCOL_VERSION, 99, 0, 7)
     host.active = True
     wire.levels[1] = True
     got = msgs
@@ -79,7 +80,7 @@ def test_firmware_core_handshake_press_display_status() -> None:
         host.tick(now)
         got += host.receive(fw.step(now, host.take_output()), now)
     presses = [proto.unpack_button(b) for t, b in got if t == proto.BUTTON]
-    assert presses == [(1, 1, 1)]
+    assert presses == [(1, 1, 1, 7)]
     assert any(t == proto.STATUS for t, _ in got)
     host.send(proto.DISPLAY, proto.pack_display(0, b"\x06\x5b\x4f\x66", proto.DISPLAY_COLON))
     wire.fail = True
@@ -107,10 +108,10 @@ def test_firmware_ignores_garbage_and_keeps_presses_while_host_is_away() -> None
         fw.step(now)
     wire.levels[0] = False
     host = Link()
-    out = fw.step(200, proto.encode_frame(proto.HELLO, 0, proto.pack_hello()))
+    out = fw.step(200, proto.encode_frame(proto.HELLO, 0, proto.pack_hello(5)))
     host.active = True
     got = host.receive(out, 200)
     for now in range(201, 260):
         host.tick(now)
         got += host.receive(fw.step(now, host.take_output()), now)
-    assert [proto.unpack_button(b) for t, b in got if t == proto.BUTTON] == [(0, 50, 1)]
+    assert [proto.unpack_button(b) for t, b in got if t == proto.BUTTON] == [(0, 50, 1, 0)]

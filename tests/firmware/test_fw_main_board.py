@@ -128,7 +128,7 @@ class Board:
 
 
 def hello(board: Board) -> None:
-    board.host.send_raw(proto.HELLO, proto.pack_hello())
+    board.host.send_raw(proto.HELLO, proto.pack_hello(0xC0FFEE))
 
 
 def test_board_wiring_end_to_end() -> None:
@@ -145,11 +145,15 @@ def test_board_wiring_end_to_end() -> None:
     # both backpacks initialised as the datasheet says: oscillator on, display on, full brightness
     for addr in (0x70, 0x71):
         assert [d for a, d in board.i2c[:6] if a == addr] == [b"\x21", b"\x81", b"\xef"]
-    got = board.got
+    # the host's heartbeat before its HELLO is answered NO_SESSION, never acknowledged
+    assert board.got[0][0] == proto.NO_SESSION
+    got = [m for m in board.got if m[0] != proto.NO_SESSION]
     kinds = [t for t, _ in got]
     assert kinds[0] == proto.HELLO_REPLY
-    version, _, boot_id, firmware = proto.unpack_hello_reply(got[0][1])
-    assert version == proto.PROTOCOL_VERSION and boot_id == 0xBEEF and firmware.startswith("clockfw")
+    version, nonce, _, boot_id, _, _, firmware = proto.unpack_hello_reply(got[0][1])
+    assert version == proto.PROTOCOL_VERSION and nonce == 0xC0FFEE and firmware.startswith("clockfw")
+    assert boot_id != 0xBEEF  # not ticks_cpu() (16 bits, often repeated after a reset): os.urandom's 32 bits
+    assert all(proto.unpack_button(b)[3] == boot_id for t, b in got if t == proto.BUTTON)
     presses = [proto.unpack_button(b) for t, b in got if t == proto.BUTTON]
     assert len(presses) == 1 and presses[0][0] == 1 and 100 <= presses[0][1] <= 103
     # the DISPLAY for the right side went to 0x71: digits at RAM 0, 2, 6, 8, colon bit at 4

@@ -12,7 +12,7 @@ import pytest
 
 FIRMWARE = Path(__file__).resolve().parents[2] / "firmware_bridge" / "firmware"
 MODULES = sorted(p for p in FIRMWARE.glob("*.py"))
-ON_BOARD = {"struct", "sys", "time", "machine", "micropython", "select", "proto", "link", "debounce", "app"}
+ON_BOARD = {"os", "struct", "sys", "time", "machine", "micropython", "select", "proto", "link", "debounce", "app"}
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: p.name)

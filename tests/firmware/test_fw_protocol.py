@@ -50,7 +50,7 @@ def test_frame_round_trip_and_split_stream() -> None:
     for b in wire:  # byte by byte, as a slow UART would deliver it
         got += dec.feed(bytes([b]))
     assert got == [(proto.BUTTON, 42, body), (proto.HEARTBEAT, 0, b"\x00\x00\x00\x09")]
-    assert proto.unpack_button(got[0][2]) == (1, 123456, 7)
+    assert proto.unpack_button(got[0][2]) == (1, 123456, 7, 0)
     assert dec.dropped == {}
 
 
