@@ -66,7 +66,7 @@ class DeskServer:
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
         self._failed: BaseException | None = None
-        self._standings: tuple[int, dict[str, Any]] = (-1, {})
+        self._standings: tuple[Any, dict[str, Any]] = (None, {})
 
     # ------------------------------------------------------------------------------------------ state
     def _status(self) -> dict[str, Any]:
@@ -78,13 +78,13 @@ class DeskServer:
     def _standings_now(self) -> dict[str, Any]:
         if self.config is None:
             return {}
-        v = self.tables.results_version
-        if self._standings[0] != v:
-            running: dict[str, int] = {}
-            for g in self.tables.running():
-                if g.pairing is not None:
-                    running[g.pairing.division] = running.get(g.pairing.division, 0) + 1
-            self._standings = (v, standings(self.config, self.store.results(), running))
+        running: dict[str, int] = {}
+        for g in self.tables.running():
+            if g.pairing is not None:
+                running[g.pairing.division] = running.get(g.pairing.division, 0) + 1
+        key = (self.tables.results_version, tuple(sorted(running.items())))
+        if self._standings[0] != key:
+            self._standings = (key, standings(self.config, self.store.results(), running))
         return self._standings[1]
 
     def full_state(self) -> dict[str, Any]:
@@ -265,8 +265,10 @@ class DeskServer:
             pending = self.tables.take_pending()
             msg: dict[str, Any] = {"now": _wall(), "tiles": [self.tables.tile(b) for b, _ in pending],
                                    "since": {str(b): ts for b, ts in pending}, "status": self._status()}
-            if now[1] != seen[1]:
-                msg["standings"] = self._standings_now()
+            before = self._standings[0]
+            st = self._standings_now()
+            if self._standings[0] != before:
+                msg["standings"] = st
         return now, _frame("tiles", msg)
 
     # ------------------------------------------------------------------------------------------ thread

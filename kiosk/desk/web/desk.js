@@ -78,7 +78,7 @@
     e.textContent = "";
     const over = t.phase === "over";
     e.className = "tile" + (over ? " over" : "") + (t.flags && t.flags.judge_called ? " judge" : "") +
-      (t.flags && t.flags.offline ? " offline" : "") + (!t.players || !t.players.length ? " idle" : "");
+      (t.flags && t.flags.offline && !over ? " offline" : "") + (!t.players || !t.players.length ? " idle" : "");
     const head = el("div", "head");
     head.appendChild(el("b", "", "Table " + t.board));
     const where = [];
