@@ -1,0 +1,53 @@
+"""Mosquitto access control for an event: every kiosk writes only its own board's topics, the desk reads
+everything, the public reads only the delayed channel. Used by the tests and the desk benchmark; the same
+files, written out, are the example in ``docs/desk/``.
+
+* :func:`acl_text` - the ``acl_file``: ``user kiosk{N}`` may write ``{root}/board/{N}/#`` and
+  ``{root}/judge/board/{N}/#``; ``user desk`` reads ``{root}/#``; ``user public`` reads ``{root}/board/#``
+  (behind the broadcast delay; the judge tree is not under it).
+* :func:`password_file` - hashed passwords with Mosquitto's own ``mosquitto_passwd``.
+* :func:`broker_lines` - the ``mosquitto.conf`` lines switching both on, anonymous clients off.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+
+def kiosk_user(board: int) -> str:
+    """The broker user name of the kiosk at ``board``."""
+    return f"kiosk{board}"
+
+
+def acl_text(root: str, boards: Iterable[int], *, desk: str = "desk", public: str = "public") -> str:
+    """The ACL file text for the given boards (see module doc)."""
+    lines = [f"# Mosquitto ACL for the event under {root} (kiosk desk: docs/desk.md)",
+             f"user {desk}", f"topic read {root}/#", "",
+             f"user {public}", f"topic read {root}/board/#", ""]
+    for b in sorted(set(boards)):
+        lines += [f"user {kiosk_user(b)}", f"topic write {root}/board/{b}/#", f"topic write {root}/judge/board/{b}/#",
+                  ""]
+    return "\n".join(lines)
+
+
+def password_file(path: str | Path, users: Mapping[str, str]) -> Path:
+    """Write a Mosquitto password file (hashed by ``mosquitto_passwd``) for ``users`` (name -> password).
+    Raises ``RuntimeError`` when ``mosquitto_passwd`` is missing or fails."""
+    exe = shutil.which("mosquitto_passwd")
+    if exe is None:
+        raise RuntimeError("mosquitto_passwd is not installed (Debian package 'mosquitto')")
+    path = Path(path)
+    path.write_text("".join(f"{u}:{p}\n" for u, p in users.items()), encoding="utf-8")
+    path.chmod(0o600)
+    r = subprocess.run([exe, "-U", str(path)], capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        raise RuntimeError(f"mosquitto_passwd -U {path}: {r.stderr.strip() or r.returncode}")
+    return path
+
+
+def broker_lines(password_path: str | Path, acl_path: str | Path) -> tuple[str, ...]:
+    """``mosquitto.conf`` lines: no anonymous clients, the password file and the ACL file."""
+    return ("allow_anonymous false", f"password_file {password_path}", f"acl_file {acl_path}")

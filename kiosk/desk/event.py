@@ -1,0 +1,240 @@
+"""The event folder: ``DIR/event.toml`` describes divisions, rounds, players and pairings.
+
+Format (TOML)::
+
+    name = "Spring Open"
+    rounds = 7
+    director_pin = "2468"              # optional: lets the desk page assign pairings
+
+    [[division]]
+    name = "A"
+    tfile = "a.t"                      # optional: the division's tsh data file, relative to DIR
+    players = [
+      { name = "Ann Lee", number = 1, rating = 1850 },   # number: tsh player number (default: position)
+      { name = "Bob Brown" },                            # rating optional (default 0)
+    ]
+
+    [[pairing]]                        # board N of round R -> two players of one division
+    round = 1
+    board = 3
+    players = ["Ann Lee", "Bob Brown"]
+
+Names are matched ignoring case, repeated spaces and the order ``Last, First`` (tsh's form) vs ``First Last``.
+Every problem raises :class:`EventFileError` naming the file and the entry.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+class EventFileError(ValueError):
+    """The event folder or its ``event.toml`` is unusable (message: ``PATH: problem``)."""
+
+
+def name_key(name: str) -> str:
+    """Matching key of a player name: ``"Lee, Ann"``, ``"ann  LEE"`` and ``"Ann Lee"`` -> ``"ann lee"``."""
+    text = " ".join(str(name).split())
+    if text.count(",") == 1:
+        last, first = (p.strip() for p in text.split(","))
+        text = f"{first} {last}".strip()
+    return text.casefold()
+
+
+@dataclass(frozen=True)
+class Player:
+    """A registered player: ``number`` is the tsh player number (1-based line of the division's ``.t``
+    file), ``rating`` the pre-event rating (0: unrated)."""
+
+    name: str
+    division: str
+    number: int
+    rating: int = 0
+
+
+@dataclass(frozen=True)
+class Division:
+    """A division: its players (in tsh number order) and, optionally, its tsh ``.t`` file."""
+
+    name: str
+    players: tuple[Player, ...]
+    tfile: Path | None = None
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """Board ``board`` of round ``round``: ``players`` (two names, as in the event file) of ``division``."""
+
+    round: int
+    board: int
+    division: str
+    players: tuple[str, str]
+
+
+@dataclass
+class EventConfig:
+    """The loaded event (see module doc). ``pairings`` is keyed by (round, board)."""
+
+    folder: Path
+    name: str
+    rounds: int
+    divisions: dict[str, Division]
+    pairings: dict[tuple[int, int], Pairing] = field(default_factory=dict)
+    director_pin: str | None = None
+    _players: dict[str, Player] = field(default_factory=dict)
+
+    def player(self, name: str) -> Player | None:
+        """The registered player of that name (see :func:`name_key`), or None."""
+        return self._players.get(name_key(name))
+
+    def pairing_for(self, board: int, names: tuple[str, ...] | list[str]) -> Pairing | None:
+        """The pairing of ``board`` whose two players are ``names`` (in either order), earliest round first;
+        None when no round pairs these players on that board."""
+        want = sorted(name_key(n) for n in names)
+        for (_, b), p in sorted(self.pairings.items()):
+            if b == board and sorted(name_key(n) for n in p.players) == want:
+                return p
+        return None
+
+    def round_pairings(self, rnd: int) -> list[Pairing]:
+        """Pairings of round ``rnd`` by board."""
+        return [p for (r, _), p in sorted(self.pairings.items()) if r == rnd]
+
+    def assign(self, rnd: int, board: int, names: tuple[str, str]) -> Pairing:
+        """Set (or replace) the pairing of board ``board`` in round ``rnd`` (the director at the desk).
+
+        Raises :class:`EventFileError` (path ``desk``) for an unknown player, two divisions, a player already
+        paired on another board of that round, or a round outside 1..rounds."""
+        p = self._check_pairing(Path("desk"), f"round {rnd} board {board}", rnd, board, list(names),
+                                {k: v for k, v in self.pairings.items() if k != (rnd, board)})
+        self.pairings[(rnd, board)] = p
+        return p
+
+    def _check_pairing(self, path: Path, where: str, rnd: Any, board: Any, names: Any,
+                       others: dict[tuple[int, int], Pairing]) -> Pairing:
+        if not _whole(rnd) or not 1 <= rnd <= self.rounds:
+            raise EventFileError(f"{path}: {where}: round {rnd!r} is not a round of the event (1-{self.rounds})")
+        if not _whole(board) or board < 0:
+            raise EventFileError(f"{path}: {where}: board {board!r} must be a whole number >= 0")
+        if not isinstance(names, list) or len(names) != 2 or not all(isinstance(n, str) for n in names):
+            raise EventFileError(f"{path}: {where}: players must be a list of two names")
+        found = []
+        for n in names:
+            pl = self.player(n)
+            if pl is None:
+                raise EventFileError(f"{path}: {where}: {n!r} is not a registered player")
+            found.append(pl)
+        if found[0] == found[1]:
+            raise EventFileError(f"{path}: {where}: {names[0]!r} cannot play themself")
+        if found[0].division != found[1].division:
+            raise EventFileError(f"{path}: {where}: {names[0]!r} (division {found[0].division}) and {names[1]!r} "
+                                 f"(division {found[1].division}) are in different divisions")
+        for (r, b), other in others.items():
+            if r == rnd and b != board:
+                busy = {name_key(x) for x in other.players} & {name_key(x) for x in names}
+                if busy:
+                    raise EventFileError(f"{path}: {where}: {sorted(busy)[0]!r} already plays on board {b} "
+                                         f"in round {rnd}")
+        if (rnd, board) in others:
+            raise EventFileError(f"{path}: {where}: board {board} of round {rnd} is paired twice")
+        return Pairing(rnd, board, found[0].division, (found[0].name, found[1].name))
+
+
+def _whole(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def load_event(folder: str | Path) -> EventConfig:
+    """Read ``folder/event.toml``. Raises :class:`EventFileError` naming the file and the problem."""
+    folder = Path(folder)
+    path = folder / "event.toml"
+    if not folder.is_dir():
+        raise EventFileError(f"{folder}: not a folder (expected the event folder holding event.toml)")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise EventFileError(f"{path}: no such file (the event folder needs an event.toml)") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise EventFileError(f"{path}: cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise EventFileError(f"{path}: not valid TOML: {exc}") from None
+    rounds = data.get("rounds")
+    if not _whole(rounds) or rounds < 1:
+        raise EventFileError(f"{path}: rounds = {rounds!r}: need a whole number >= 1")
+    pin = data.get("director_pin")
+    if pin is not None and (not isinstance(pin, str | int) or isinstance(pin, bool) or not str(pin).strip()):
+        raise EventFileError(f"{path}: director_pin must be a non-empty string")
+    cfg = EventConfig(folder=folder, name=str(data.get("name", folder.name)), rounds=rounds, divisions={},
+                      director_pin=None if pin is None else str(pin))
+    divs = data.get("division")
+    if not isinstance(divs, list) or not divs:
+        raise EventFileError(f"{path}: no [[division]] tables (at least one division with players is needed)")
+    for i, d in enumerate(divs, 1):
+        _load_division(cfg, path, i, d)
+    pairs = data.get("pairing", [])
+    if not isinstance(pairs, list):
+        raise EventFileError(f"{path}: pairing must be [[pairing]] tables")
+    for i, p in enumerate(pairs, 1):
+        if not isinstance(p, dict):
+            raise EventFileError(f"{path}: pairing {i}: not a table")
+        unknown = set(p) - {"round", "board", "players"}
+        if unknown:
+            raise EventFileError(f"{path}: pairing {i}: unknown key {sorted(unknown)[0]!r}")
+        pr = cfg._check_pairing(path, f"pairing {i}", p.get("round"), p.get("board"), p.get("players"),
+                                cfg.pairings)
+        cfg.pairings[(pr.round, pr.board)] = pr
+    return cfg
+
+
+def _load_division(cfg: EventConfig, path: Path, i: int, d: Any) -> None:
+    if not isinstance(d, dict):
+        raise EventFileError(f"{path}: division {i}: not a table")
+    name = d.get("name")
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9_-]{1,32}", name):
+        raise EventFileError(f"{path}: division {i}: name {name!r} must be 1-32 letters, digits, - or _")
+    if name in cfg.divisions:
+        raise EventFileError(f"{path}: division {name!r} is given twice")
+    tfile = d.get("tfile")
+    tpath = None
+    if tfile is not None:
+        if not isinstance(tfile, str) or not tfile.endswith(".t"):
+            raise EventFileError(f"{path}: division {name}: tfile {tfile!r} must name a tsh .t file")
+        tpath = (cfg.folder / tfile)
+        if not tpath.is_file():
+            raise EventFileError(f"{path}: division {name}: tfile {tpath} does not exist")
+    raw = d.get("players")
+    if not isinstance(raw, list) or not raw:
+        raise EventFileError(f"{path}: division {name}: players must be a non-empty list")
+    players: list[Player] = []
+    numbers: set[int] = set()
+    for j, p in enumerate(raw, 1):
+        where = f"{path}: division {name}: player {j}"
+        if isinstance(p, str):
+            p = {"name": p}
+        if not isinstance(p, dict):
+            raise EventFileError(f"{where}: expected a name or {{ name = ..., number = ..., rating = ... }}")
+        unknown = set(p) - {"name", "number", "rating"}
+        if unknown:
+            raise EventFileError(f"{where}: unknown key {sorted(unknown)[0]!r}")
+        pname = p.get("name")
+        if not isinstance(pname, str) or not pname.strip():
+            raise EventFileError(f"{where}: name missing or empty")
+        number, rating = p.get("number", j), p.get("rating", 0)
+        if not _whole(number) or number < 1:
+            raise EventFileError(f"{where} ({pname}): number {number!r} must be a whole number >= 1")
+        if number in numbers:
+            raise EventFileError(f"{where} ({pname}): number {number} is used twice in division {name}")
+        if not _whole(rating) or rating < 0:
+            raise EventFileError(f"{where} ({pname}): rating {rating!r} must be a whole number >= 0")
+        key = name_key(pname)
+        if key in cfg._players:
+            raise EventFileError(f"{where}: {pname!r} is registered twice")
+        pl = Player(" ".join(pname.split()), name, number, rating)
+        numbers.add(number)
+        players.append(pl)
+        cfg._players[key] = pl
+    cfg.divisions[name] = Division(name, tuple(sorted(players, key=lambda x: x.number)), tpath)

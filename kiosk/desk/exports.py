@@ -1,0 +1,82 @@
+"""Exports of the stored results: results.json rows, results.csv, tsh ``.t`` text per division, round zips."""
+
+from __future__ import annotations
+
+import csv
+import io
+import zipfile
+from typing import Any
+
+from kiosk.desk.event import EventConfig
+from kiosk.desk.store import Result
+from kiosk.desk.tsh import Game, TshError, blank_t, merge_round, read_t, render_t
+from kiosk.stream.files import safe_name
+
+CSV_FIELDS = ["round", "division", "board", "game_id", "player1", "score1", "player2", "score2", "spread",
+              "corrected", "gcg"]
+
+
+def gcg_path(r: Result) -> str:
+    """The desk's URL path of a game's GCG (relative to the server root)."""
+    return f"games/{r.board}/{safe_name(r.game_id)}.gcg"
+
+
+def result_row(r: Result, base: str = "/") -> dict[str, Any]:
+    """``{"round", "board", "division", "players": [{"name", "score"}], "game_id", "gcg": URL}`` plus
+    ``corrected`` and ``preset``."""
+    return {"round": r.round, "board": r.board, "division": r.division,
+            "players": [{"name": n, "score": s} for n, s in r.players], "game_id": r.game_id,
+            "gcg": base + gcg_path(r), "corrected": r.corrected, "preset": r.preset}
+
+
+def results_csv(results: list[Result], base: str = "/") -> str:
+    """One CSV line per finished game (two-player columns; a 3-4 player game lists its first two)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(CSV_FIELDS)
+    for r in results:
+        (n1, s1), (n2, s2) = (list(r.players) + [("", 0)])[:2]
+        w.writerow([r.round if r.round is not None else "", r.division or "", r.board, r.game_id, n1, s1, n2, s2,
+                    s1 - s2, int(r.corrected), base + gcg_path(r)])
+    return buf.getvalue()
+
+
+def round_zip(results: list[Result]) -> bytes:
+    """A zip of the GCG of every given game: ``round{R}/board{N}-{game_id}.gcg``."""
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        for r in results:
+            z.writestr(f"round{r.round}/board{r.board}-{safe_name(r.game_id)}.gcg", r.gcg)
+    return buf.getvalue()
+
+
+def tsh_games(config: EventConfig, division: str, rnd: int, results: list[Result]) -> list[Game]:
+    """The two-player results of ``division`` in round ``rnd`` as tsh games (player numbers from the event).
+    Raises :class:`TshError` for a player the event does not know."""
+    out = []
+    for r in results:
+        if r.round != rnd or r.division != division or len(r.players) != 2:
+            continue
+        nums = []
+        for name, _ in r.players:
+            p = config.player(name)
+            if p is None or p.division != division:
+                raise TshError(f"round {rnd} board {r.board}: {name!r} is not a player of division {division}")
+            nums.append(p.number)
+        out.append(Game(nums[0], r.players[0][1], nums[1], r.players[1][1], r.board, a_first=True))
+    return out
+
+
+def tsh_text(config: EventConfig, division: str, results: list[Result], rnd: int | None = None) -> str:
+    """The division's ``.t`` text with round ``rnd`` merged (or every round that has results, in order) into a
+    copy of its tfile (or a fresh file of its players). Raises :class:`TshError`, KeyError for an unknown
+    division."""
+    div = config.divisions[division]
+    lines = read_t(div.tfile) if div.tfile is not None else blank_t(div)
+    path = str(div.tfile or f"division {division}")
+    rounds = [rnd] if rnd is not None else sorted({r.round for r in results if r.division == division and r.round})
+    for n in rounds:
+        lines = merge_round(lines, n, tsh_games(config, division, n, results), div, path)
+    return render_t(lines)
+
+

@@ -1,0 +1,159 @@
+"""The desk's MQTT side: a paho-mqtt subscriber on the judge channel that feeds :class:`~kiosk.desk.tables.Tables`.
+
+* Persistent session (``clean_session=False``, a stable client id) with QoS 1: while the desk is away, or the
+  broker restarts with persistence, the broker keeps the desk's messages.
+* Manual acknowledgement: a message is acknowledged to the broker only after its events are committed to
+  SQLite, so a desk that dies between receiving and storing gets the message again.
+* paho's network thread only appends to an inbox; a worker thread checks the messages
+  (:func:`kiosk.desk.message.parse`), folds them in batches (one SQLite transaction per batch) and then acks.
+  The inbox is bounded (:data:`MAX_INBOX`): beyond it clock ticks (QoS 0) are dropped and counted; events
+  are never dropped (unacknowledged, the broker re-sends them).
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from kiosk.desk.message import parse, subscriptions
+from kiosk.desk.tables import Tables
+
+log = logging.getLogger(__name__)
+
+MAX_INBOX = 20_000
+BATCH = 500
+
+
+class IngestConfigError(ValueError):
+    """A bad broker setting (message names it)."""
+
+
+@dataclass(frozen=True)
+class BrokerConfig:
+    """The event's broker: ``host``/``port``; ``username``/``password``; ``tls_ca`` (switches TLS on);
+    ``root`` (topic root); ``client_id`` (stable: the broker keeps the session under it)."""
+
+    host: str
+    port: int = 1883
+    root: str = "scrabble/local"
+    username: str | None = None
+    password: str | None = None
+    tls_ca: str | None = None
+    client_id: str = "kiosk-desk"
+    keepalive_s: int = 10
+
+
+class DeskIngest:
+    """See module doc. ``lock`` guards ``tables`` (the web server takes it too); ``on_batch`` is called after
+    each folded batch (outside the lock)."""
+
+    def __init__(self, tables: Tables, lock: threading.Lock, config: BrokerConfig,
+                 on_batch: Callable[[], None] | None = None) -> None:
+        import paho.mqtt.client as mqtt
+
+        self.tables = tables
+        self.lock = lock
+        self.config = config
+        self.on_batch = on_batch
+        self.connected = False
+        self.connections = 0
+        self.dropped_ticks = 0
+        self.errors: collections.deque[str] = collections.deque(maxlen=20)
+        self.error_total = 0
+        self._inbox: collections.deque[tuple[str, bytes, int, int]] = collections.deque()
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._worker: threading.Thread | None = None
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=config.client_id, clean_session=False,
+                        manual_ack=True)
+        if config.username:
+            c.username_pw_set(config.username, config.password)
+        if config.tls_ca:
+            try:
+                c.tls_set(ca_certs=config.tls_ca)
+            except (OSError, ValueError) as exc:
+                raise IngestConfigError(f"--tls-ca {config.tls_ca}: cannot load: {exc}") from None
+        c.reconnect_delay_set(1, 5)
+        c.on_connect = self._on_connect
+        c.on_disconnect = self._on_disconnect
+        c.on_message = self._on_message
+        self.client = c
+
+    def start(self) -> DeskIngest:
+        """Connect in the background (keeps retrying while the broker is away) and start the worker."""
+        self._worker = threading.Thread(target=self._run, name="desk-ingest", daemon=True)
+        self._worker.start()
+        self.client.connect_async(self.config.host, self.config.port, keepalive=self.config.keepalive_s)
+        self.client.loop_start()
+        return self
+
+    def stop(self) -> None:
+        """Disconnect and stop the worker after it has folded what it holds."""
+        self.client.disconnect()
+        self.client.loop_stop()
+        self._stop.set()
+        self._wake.set()
+        if self._worker is not None:
+            self._worker.join(timeout=10)
+
+    def idle(self) -> bool:
+        """Nothing waits in the inbox."""
+        return not self._inbox
+
+    # ------------------------------------------------------------------------------------------ paho thread
+    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
+        if reason_code.is_failure:
+            self._error(f"broker {self.config.host}:{self.config.port} refused the desk: {reason_code}")
+            return
+        self.connected = True
+        self.connections += 1
+        client.subscribe([(t, 1) for t in subscriptions(self.config.root)])
+
+    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
+        self.connected = False
+
+    def _on_message(self, client: Any, userdata: Any, m: Any) -> None:
+        if len(self._inbox) >= MAX_INBOX and m.qos == 0:
+            self.dropped_ticks += 1
+            return
+        self._inbox.append((m.topic, m.payload, m.mid, m.qos))
+        self._wake.set()
+
+    # ------------------------------------------------------------------------------------------ worker
+    def _run(self) -> None:
+        while True:
+            self._wake.wait(0.2)
+            self._wake.clear()
+            while self._inbox:
+                self._batch()
+            if self._stop.is_set():
+                return
+
+    def _batch(self) -> None:
+        items = []
+        acks = []
+        while self._inbox and len(items) < BATCH:
+            topic, payload, mid, qos = self._inbox.popleft()
+            items.append(parse(self.config.root, topic, payload))
+            if qos > 0:
+                acks.append((mid, qos))
+        try:
+            with self.lock:
+                self.tables.take_all(items)
+        except Exception as exc:  # a desk bug or a full disk: keep the messages unacknowledged, keep running
+            self._error(f"desk: could not fold {len(items)} messages: {type(exc).__name__}: {exc}")
+            log.exception("desk ingest")
+            return
+        for mid, qos in acks:
+            self.client.ack(mid, qos)
+        if self.on_batch is not None:
+            self.on_batch()
+
+    def _error(self, text: str) -> None:
+        log.warning("%s", text)
+        self.errors.append(text)
+        self.error_total += 1

@@ -1,0 +1,332 @@
+"""The desk over HTTP (aiohttp, on its own thread): the desk page, its SSE stream and the exports.
+
+Routes::
+
+    GET /                       the desk page (one tile per table; click a tile for the board and move list)
+    GET /static/{desk.js,desk.css}
+    GET /stream                 SSE: ``event: state`` (every tile, standings, counters) at once, then
+                                ``event: tiles`` with the tables changed, at most every 100 ms
+    GET /state.json             the same full state
+    GET /layout.json            the premium squares (225 codes) for the miniature boards
+    GET /table/{N}.json         one table in full: tile fields plus the stream snapshot (board, history ...)
+    GET /results.json           one object per finished game (see :func:`kiosk.desk.exports.result_row`)
+    GET /results.csv
+    GET /tsh/{division}.t       the division's .t data with every round's results merged into a copy
+                                (``?round=R``: that round only); also saved under the desk's folder
+    GET /round/{R}.zip          every GCG of round R
+    GET /games/{N}/{game}.gcg   one game's GCG (finished: as stored; running: so far)
+
+No page asset comes from outside (everything is in ``kiosk/desk/web/``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+from kiosk.desk.event import EventConfig
+from kiosk.desk.exports import result_row, results_csv, round_zip, tsh_text
+from kiosk.desk.standings import standings
+from kiosk.desk.store import ResultsStore
+from kiosk.desk.tables import Tables
+from kiosk.desk.tsh import TshError
+from kiosk.stream.files import safe_name, write_atomic
+from kiosk.stream.records import gcg_text
+
+log = logging.getLogger(__name__)
+
+WEB_DIR = Path(__file__).with_name("web")
+_STATIC = {"desk.js": "text/javascript", "desk.css": "text/css"}
+PUSH_S = 0.1        # SSE push period (s)
+_QUEUE_MAX = 200    # a client this far behind is cut off (it reconnects and gets the full state)
+
+
+class DeskServer:
+    """See module doc. ``lock`` guards ``tables`` (shared with the ingest worker); ``out_dir`` receives the
+    merged ``.t`` copies. ``status_extra()`` adds fields (broker connection ...) to the page's counters."""
+
+    def __init__(self, tables: Tables, store: ResultsStore, config: EventConfig | None, lock: threading.Lock, *,
+                 host: str = "127.0.0.1", port: int = 8090, out_dir: Path | None = None,
+                 status_extra: Any = None) -> None:
+        self.tables = tables
+        self.store = store
+        self.config = config
+        self.lock = lock
+        self.host = host
+        self.port = port
+        self.out_dir = out_dir
+        self.status_extra = status_extra
+        self._clients: set[asyncio.Queue[bytes | None]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._ready = threading.Event()
+        self._failed: BaseException | None = None
+        self._standings: tuple[Any, dict[str, Any]] = (None, {})
+
+    # ------------------------------------------------------------------------------------------ state
+    def _status(self) -> dict[str, Any]:
+        st = self.tables.status()
+        if self.status_extra is not None:
+            st.update(self.status_extra())
+        return st
+
+    def _standings_now(self) -> dict[str, Any]:
+        if self.config is None:
+            return {}
+        running: dict[str, int] = {}
+        for g in self.tables.running():
+            if g.pairing is not None:
+                running[g.pairing.division] = running.get(g.pairing.division, 0) + 1
+        key = (self.tables.results_version, tuple(sorted(running.items())))
+        if self._standings[0] != key:
+            self._standings = (key, standings(self.config, self.store.results(), running))
+        return self._standings[1]
+
+    def full_state(self) -> dict[str, Any]:
+        """Every tile, the standings and the counters (JSON-ready). Caller holds no lock."""
+        with self.lock:
+            return {"event": self.config.name if self.config else "", "now": _wall(),
+                    "tiles": [self.tables.tile(b) for b in sorted(self.tables.tables)],
+                    "standings": self._standings_now(), "status": self._status()}
+
+    # ------------------------------------------------------------------------------------------ app
+    def make_app(self) -> Any:
+        from aiohttp import web
+
+        app = web.Application()
+        r = app.router
+        r.add_get("/", self._index)
+        r.add_get("/static/{name}", self._static)
+        r.add_get("/stream", self._stream)
+        r.add_get("/state.json", self._state)
+        r.add_get("/layout.json", self._layout)
+        r.add_get("/table/{board}.json", self._table)
+        r.add_get("/results.json", self._results_json)
+        r.add_get("/results.csv", self._results_csv)
+        r.add_get("/tsh/{division}.t", self._tsh)
+        r.add_get("/round/{round}.zip", self._zip)
+        r.add_get("/games/{board}/{name}.gcg", self._gcg)
+        return app
+
+    async def _index(self, request: Any) -> Any:
+        from aiohttp import web
+
+        return web.Response(body=(WEB_DIR / "desk.html").read_bytes(), content_type="text/html", charset="utf-8",
+                            headers={"Cache-Control": "no-cache"})
+
+    async def _static(self, request: Any) -> Any:
+        from aiohttp import web
+
+        name = request.match_info["name"]
+        if name not in _STATIC:
+            raise web.HTTPNotFound(text=f"no static file {name!r}")
+        return web.Response(body=(WEB_DIR / name).read_bytes(), content_type=_STATIC[name], charset="utf-8",
+                            headers={"Cache-Control": "no-cache"})
+
+    async def _layout(self, request: Any) -> Any:
+        from aiohttp import web
+
+        from kiosk.rules.board import LAYOUT
+
+        return web.json_response({"layout": "".join(LAYOUT)})
+
+    async def _state(self, request: Any) -> Any:
+        from aiohttp import web
+
+        return web.json_response(self.full_state())
+
+    def _int_arg(self, request: Any, key: str) -> int:
+        from aiohttp import web
+
+        text = request.match_info.get(key) or request.query.get(key, "")
+        if not text.isdigit() or len(text) > 6:
+            raise web.HTTPBadRequest(text=f"{key} {text!r} is not a whole number")
+        return int(text)
+
+    async def _table(self, request: Any) -> Any:
+        from aiohttp import web
+
+        board = self._int_arg(request, "board")
+        with self.lock:
+            out = self.tables.detail(board)
+        if out is None:
+            raise web.HTTPNotFound(text=f"no table {board} has reported to the desk")
+        return web.json_response(out)
+
+    async def _results_json(self, request: Any) -> Any:
+        from aiohttp import web
+
+        base = f"{request.scheme}://{request.host}/"
+        return web.json_response([result_row(r, base) for r in self.store.results()])
+
+    async def _results_csv(self, request: Any) -> Any:
+        from aiohttp import web
+
+        base = f"{request.scheme}://{request.host}/"
+        return web.Response(text=results_csv(self.store.results(), base), content_type="text/csv", charset="utf-8")
+
+    async def _tsh(self, request: Any) -> Any:
+        from aiohttp import web
+
+        div = request.match_info["division"]
+        if self.config is None or div not in self.config.divisions:
+            raise web.HTTPNotFound(text=f"no division {div!r} in the event")
+        rnd = self._int_arg(request, "round") if "round" in request.query else None
+        try:
+            text = tsh_text(self.config, div, self.store.results(), rnd)
+        except TshError as exc:
+            raise web.HTTPConflict(text=f"tsh export of division {div}: {exc}") from None
+        if self.out_dir is not None:  # a copy beside the desk's data, never the director's own file
+            try:
+                write_atomic(self.out_dir / "tsh" / f"{safe_name(div)}.t", text, durable=True)
+            except OSError as exc:
+                log.warning("desk: cannot save the .t copy: %s", exc)
+        return web.Response(text=text, content_type="text/plain", charset="utf-8")
+
+    async def _zip(self, request: Any) -> Any:
+        from aiohttp import web
+
+        rnd = self._int_arg(request, "round")
+        results = self.store.results(rnd)
+        if not results:
+            raise web.HTTPNotFound(text=f"no finished game of round {rnd} yet")
+        return web.Response(body=round_zip(results), content_type="application/zip",
+                            headers={"Content-Disposition": f'attachment; filename="round{rnd}.zip"'})
+
+    async def _gcg(self, request: Any) -> Any:
+        from aiohttp import web
+
+        board, name = self._int_arg(request, "board"), request.match_info["name"]
+        for r in self.store.results():
+            if r.board == board and safe_name(r.game_id) == name:
+                return web.Response(text=r.gcg, content_type="text/plain", charset="utf-8")
+        with self.lock:
+            t = self.tables.tables.get(board)
+            g = t.game if t is not None else None
+            if g is not None and safe_name(g.game_id) == name and g.applied:
+                text = gcg_text(g.ref.state, game_id=g.game_id, board=board)
+                return web.Response(text=text, content_type="text/plain", charset="utf-8")
+        raise web.HTTPNotFound(text=f"no game {name!r} on board {board}")
+
+    async def _stream(self, request: Any) -> Any:
+        from aiohttp import web
+
+        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
+                                           "X-Accel-Buffering": "no"})
+        await resp.prepare(request)
+        q: asyncio.Queue[bytes | None] = asyncio.Queue()
+        try:
+            await resp.write(b"retry: 1000\n\n" + _frame("state", self.full_state()))
+            self._clients.add(q)
+            while True:
+                try:
+                    data = await asyncio.wait_for(q.get(), timeout=15)
+                except TimeoutError:
+                    await resp.write(b": keep-alive\n\n")
+                    continue
+                if data is None:
+                    break
+                await resp.write(data)
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self._clients.discard(q)
+        return resp
+
+    async def _pusher(self) -> None:
+        seen = (-1, -1)
+        while True:
+            await asyncio.sleep(PUSH_S)
+            try:
+                data = self._changes(seen)
+            except Exception:  # never let the pusher die
+                log.exception("desk: push failed")
+                continue
+            if data is None:
+                continue
+            seen, frame = data
+            for q in list(self._clients):
+                if q.qsize() >= _QUEUE_MAX:
+                    self._clients.discard(q)
+                    q.put_nowait(None)
+                else:
+                    q.put_nowait(frame)
+
+    def _changes(self, seen: tuple[int, int]) -> tuple[tuple[int, int], bytes] | None:
+        with self.lock:
+            now = (self.tables.version, self.tables.results_version)
+            if now == seen:
+                return None
+            pending = self.tables.take_pending()
+            msg: dict[str, Any] = {"now": _wall(), "tiles": [self.tables.tile(b) for b, _ in pending],
+                                   "since": {str(b): ts for b, ts in pending}, "status": self._status()}
+            before = self._standings[0]
+            st = self._standings_now()
+            if self._standings[0] != before:
+                msg["standings"] = st
+        return now, _frame("tiles", msg)
+
+    # ------------------------------------------------------------------------------------------ thread
+    def start(self, timeout_s: float = 10.0) -> DeskServer:
+        """Serve on a background thread; returns once listening. Raises ``OSError`` if it cannot listen."""
+        self._thread = threading.Thread(target=self._serve, name="desk-http", daemon=True)
+        self._thread.start()
+        if not self._ready.wait(timeout_s):
+            raise OSError(f"desk server did not start on {self.host}:{self.port} within {timeout_s} s")
+        if self._failed is not None:
+            raise OSError(f"desk server cannot listen on {self.host}:{self.port}: {self._failed}")
+        return self
+
+    def _serve(self) -> None:
+        from aiohttp import web
+
+        loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        try:
+            runner = web.AppRunner(self.make_app(), access_log=None)
+            loop.run_until_complete(runner.setup())
+            site = web.TCPSite(runner, self.host, self.port)
+            loop.run_until_complete(site.start())
+            self.port = runner.addresses[0][1]
+        except BaseException as exc:  # reported by start()
+            self._failed = exc
+            self._ready.set()
+            loop.close()
+            return
+        self._loop = loop
+        pusher = loop.create_task(self._pusher())
+        self._ready.set()
+        loop.run_forever()
+        pusher.cancel()
+        for q in list(self._clients):
+            q.put_nowait(None)
+        loop.run_until_complete(runner.cleanup())
+        loop.close()
+
+    def stop(self) -> None:
+        """End every SSE stream and stop serving."""
+        loop = self._loop
+        if loop is None:
+            return
+        loop.call_soon_threadsafe(loop.stop)
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._loop = None
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+
+def _wall() -> int:
+    return int(time.time() * 1000)
+
+
+def _frame(event: str, msg: dict[str, Any]) -> bytes:
+    return f"event: {event}\ndata: {json.dumps(msg, separators=(',', ':'), ensure_ascii=False)}\n\n".encode()

@@ -1,0 +1,60 @@
+"""Standings per division from the stored results: wins (a tie counts half), losses, spread (points) and the
+number of the division's games still running."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kiosk.desk.event import EventConfig, name_key
+from kiosk.desk.store import Result
+
+
+@dataclass
+class Standing:
+    """One player's line. ``wins``/``losses`` count ties as 0.5 each; ``spread`` = points for minus against."""
+
+    name: str
+    number: int
+    rating: int
+    wins: float = 0.0
+    losses: float = 0.0
+    spread: int = 0
+    games: int = 0
+
+
+def standings(config: EventConfig, results: list[Result], running: dict[str, int]) -> dict[str, dict]:
+    """``{division: {"players": [Standing as dict, best first], "running": n}}``.
+
+    Args:
+        results: finished games (only those with a division count; a 3-4 player game counts each pair).
+        running: games still running per division.
+    Order: wins, then spread, then rating, then name.
+    """
+    table: dict[str, dict[str, Standing]] = {
+        d.name: {name_key(p.name): Standing(p.name, p.number, p.rating) for p in d.players}
+        for d in config.divisions.values()}
+    for r in results:
+        rows = table.get(r.division or "")
+        if rows is None:
+            continue
+        for i, (name, score) in enumerate(r.players):
+            me = rows.get(name_key(name))
+            if me is None:
+                continue
+            for j, (_, other) in enumerate(r.players):
+                if i == j:
+                    continue
+                me.games += 1
+                me.spread += score - other
+                if score > other:
+                    me.wins += 1
+                elif score < other:
+                    me.losses += 1
+                else:
+                    me.wins += 0.5
+                    me.losses += 0.5
+    out: dict[str, dict] = {}
+    for div, rows in table.items():
+        ordered = sorted(rows.values(), key=lambda s: (-s.wins, -s.spread, -s.rating, s.name))
+        out[div] = {"players": [vars(s) for s in ordered], "running": running.get(div, 0)}
+    return out

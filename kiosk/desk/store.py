@@ -1,0 +1,175 @@
+"""The desk's SQLite store (WAL): every event by its identity, and one result per finished game.
+
+Tables:
+
+* ``events(board, game_id, seq, body, ts)`` - primary key (board, game_id, seq), the stream's event identity:
+  a kiosk re-publishing after a restart or a broker redelivering inserts nothing new (``INSERT OR IGNORE``).
+  After a desk restart each table's game is folded again from here, so nothing received is lost.
+* ``results(board, game_id, ...)`` - primary key (board, game_id): one row per finished game with players,
+  final scores (points), preset, round, division and the GCG text. Recording the same final again changes
+  nothing; a different final for the same game (a judge correction after the end) updates the row, sets
+  ``corrected`` and counts ``revision``.
+
+All methods are thread-safe (one connection behind a lock). Raises :class:`StoreError` (naming the file) when
+the database cannot be opened or is not the desk's.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    board INTEGER NOT NULL, game_id TEXT NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL, ts INTEGER NOT NULL,
+    PRIMARY KEY (board, game_id, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS results (
+    board INTEGER NOT NULL, game_id TEXT NOT NULL, round INTEGER, division TEXT,
+    players TEXT NOT NULL, preset TEXT, reason TEXT, gcg TEXT NOT NULL, last_seq INTEGER NOT NULL,
+    finished_ts INTEGER NOT NULL, updated_ts INTEGER NOT NULL,
+    corrected INTEGER NOT NULL DEFAULT 0, revision INTEGER NOT NULL DEFAULT 1,
+    PRIMARY KEY (board, game_id));
+"""
+
+
+class StoreError(RuntimeError):
+    """The store's database file cannot be used (message names the file)."""
+
+
+class Recorded(StrEnum):
+    """What :meth:`ResultsStore.record_result` did."""
+
+    NEW = "new"
+    SAME = "same"
+    CORRECTED = "corrected"
+
+
+@dataclass(frozen=True)
+class Result:
+    """A finished game. ``players``: [(name, score)] in turn order (points, final after end racks)."""
+
+    board: int
+    game_id: str
+    round: int | None
+    division: str | None
+    players: tuple[tuple[str, int], ...]
+    preset: str
+    reason: str
+    gcg: str
+    last_seq: int
+    finished_ts: int
+    updated_ts: int = 0
+    corrected: bool = False
+    revision: int = 1
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(s for _, s in self.players)
+
+
+class ResultsStore:
+    """See module doc. ``path``: the database file (created with its folder)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(SCHEMA)
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreError(f"{self.path}: cannot open the desk database: {exc}") from None
+        self._lock = threading.Lock()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    # ------------------------------------------------------------------------------------------ events
+    def add_events(self, rows: list[tuple[int, str, int, dict[str, Any], int]]) -> int:
+        """Store events ``(board, game_id, seq, event dict, ts)`` in one transaction; returns how many were new
+        (an identity already stored is left as it was)."""
+        if not rows:
+            return 0
+        data = [(b, g, s, json.dumps(e, separators=(",", ":"), ensure_ascii=False), ts) for b, g, s, e, ts in rows]
+        with self._lock:
+            before = self._db.total_changes
+            self._db.execute("BEGIN")
+            self._db.executemany("INSERT OR IGNORE INTO events VALUES (?, ?, ?, ?, ?)", data)
+            self._db.execute("COMMIT")
+            return self._db.total_changes - before
+
+    def event(self, board: int, game_id: str, seq: int) -> dict[str, Any] | None:
+        """The stored event of that identity, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT body FROM events WHERE board=? AND game_id=? AND seq=?",
+                                   (board, game_id, seq)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def events_of(self, board: int, game_id: str) -> list[tuple[int, dict[str, Any], int]]:
+        """All stored events of a game as (seq, event, ts), by seq."""
+        with self._lock:
+            rows = self._db.execute("SELECT seq, body, ts FROM events WHERE board=? AND game_id=? ORDER BY seq",
+                                    (board, game_id)).fetchall()
+        return [(s, json.loads(b), ts) for s, b, ts in rows]
+
+    def latest_games(self) -> list[tuple[int, str]]:
+        """Each board's most recent game (the one whose first event arrived last), by board."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT board, game_id FROM events e WHERE seq = 1 AND ts = "
+                "(SELECT MAX(ts) FROM events f WHERE f.board = e.board AND f.seq = 1) ORDER BY board").fetchall()
+        seen: dict[int, str] = {}
+        for b, g in rows:
+            seen.setdefault(b, g)
+        return sorted(seen.items())
+
+    # ------------------------------------------------------------------------------------------ results
+    def record_result(self, r: Result) -> Recorded:
+        """Record a finished game once (see module doc). Returns NEW, SAME (nothing changed) or CORRECTED."""
+        now = int(time.time() * 1000)
+        players = json.dumps([[n, s] for n, s in r.players], ensure_ascii=False)
+        with self._lock:
+            row = self._db.execute("SELECT players, revision, round, division FROM results "
+                                   "WHERE board=? AND game_id=?", (r.board, r.game_id)).fetchone()
+            if row is None:
+                self._db.execute("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1)",
+                                 (r.board, r.game_id, r.round, r.division, players, r.preset, r.reason, r.gcg,
+                                  r.last_seq, r.finished_ts, now))
+                return Recorded.NEW
+            if row[0] == players:
+                if (row[2], row[3]) != (r.round, r.division):  # the pairing became known later
+                    self._db.execute("UPDATE results SET round=?, division=? WHERE board=? AND game_id=?",
+                                     (r.round, r.division, r.board, r.game_id))
+                return Recorded.SAME
+            self._db.execute("UPDATE results SET players=?, reason=?, gcg=?, last_seq=?, updated_ts=?, corrected=1, "
+                             "revision=?, round=?, division=? WHERE board=? AND game_id=?",
+                             (players, r.reason, r.gcg, r.last_seq, now, row[1] + 1, r.round, r.division,
+                              r.board, r.game_id))
+            return Recorded.CORRECTED
+
+    def results(self, rnd: int | None = None) -> list[Result]:
+        """Finished games (of round ``rnd``, or all), by round then board."""
+        q = "SELECT * FROM results" + (" WHERE round=?" if rnd is not None else "") + \
+            " ORDER BY round IS NULL, round, board, finished_ts"
+        with self._lock:
+            rows = self._db.execute(q, (rnd,) if rnd is not None else ()).fetchall()
+        return [_result(row) for row in rows]
+
+    def result(self, board: int, game_id: str) -> Result | None:
+        with self._lock:
+            row = self._db.execute("SELECT * FROM results WHERE board=? AND game_id=?", (board, game_id)).fetchone()
+        return _result(row) if row else None
+
+
+def _result(row: tuple[Any, ...]) -> Result:
+    (board, game_id, rnd, div, players, preset, reason, gcg, last_seq, fin, upd, corrected, rev) = row
+    return Result(board, game_id, rnd, div, tuple((n, s) for n, s in json.loads(players)), preset or "",
+                  reason or "", gcg, last_seq, fin, upd, bool(corrected), rev)

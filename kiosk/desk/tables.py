@@ -1,0 +1,309 @@
+"""Every table of the event: each board's game folded from its events, with the desk's flags.
+
+:class:`Tables` takes checked messages (:mod:`kiosk.desk.message`) in arrival order. Events are applied to a
+:class:`~kiosk.referee.Referee` per (board, game_id) strictly by ``seq``: a repeat (QoS 1 redelivery, a kiosk
+re-publishing after a restart) is dropped after checking it equals the event already applied under that number;
+one that arrives early waits (at most :data:`MAX_WAITING` per game) until the missing ones come - a kiosk
+restart re-publishes its game from event 1, so a gap fills. An event the referee refuses, or one that differs
+from the recorded one of the same number, is counted and shown, never fatal.
+
+When a game is over its result (players, final scores, GCG) goes to the store; a later accepted event that
+changes the final (a judge correction) updates the stored result and marks it corrected.
+
+Memory is bounded: per board the current and the previous game are kept (older games live in SQLite only);
+the list of refused messages keeps the last :data:`MAX_REFUSED`.
+"""
+
+from __future__ import annotations
+
+import collections
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kiosk.desk.event import EventConfig, Pairing
+from kiosk.desk.message import Bad, Message, Refused, Topic
+from kiosk.desk.store import Recorded, Result, ResultsStore
+from kiosk.referee.events import EventError, event_from_dict
+from kiosk.referee.referee import Referee
+from kiosk.referee.state import CHALLENGED, NOT_STARTED, OVER
+from kiosk.stream.records import gcg_text
+from kiosk.stream.snapshot import board_rows, snapshot, turn_text
+
+MAX_WAITING = 1000   #: early events buffered per game while a gap is open
+MAX_REFUSED = 50     #: refused messages listed on the desk (all are counted)
+
+
+def wall_ms() -> int:
+    return int(time.time() * 1000)
+
+
+@dataclass
+class Game:
+    """One game at one table: its referee, the events applied (``events[i]`` has seq i+1) and those waiting."""
+
+    board: int
+    game_id: str
+    ref: Referee = field(default_factory=Referee)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    waiting: dict[int, tuple[dict[str, Any], int]] = field(default_factory=dict)
+    last_ts: int = 0
+    first_ts: int = 0
+    pairing: Pairing | None = None
+    final: tuple[int, ...] | None = None   # the final last recorded in the store
+    corrected: bool = False
+
+    @property
+    def applied(self) -> int:
+        return len(self.events)
+
+
+@dataclass
+class Table:
+    """A board: its current and previous game, presence, clock tick and the kiosk's flags."""
+
+    board: int
+    game: Game | None = None
+    previous: Game | None = None
+    online: bool | None = None
+    clock: dict[str, Any] | None = None
+    clock_wall: int = 0
+    flags: dict[str, Any] = field(default_factory=lambda: {"judge_called": False, "devices": {}, "journal": None})
+    pending_ts: int | None = None   # kiosk ts of the oldest change not yet pushed to the page
+    version: int = 0
+
+
+class Tables:
+    """See module doc.
+
+    Args:
+        config: the event (pairings, players) or None (games are shown without round and division).
+        store: where events and results go.
+        now: wall clock (ms since the epoch).
+    """
+
+    def __init__(self, config: EventConfig | None, store: ResultsStore, now: Callable[[], int] = wall_ms) -> None:
+        self.config = config
+        self.store = store
+        self.now = now
+        self.tables: dict[int, Table] = {}
+        self.refused: collections.deque[tuple[int, str, str]] = collections.deque(maxlen=MAX_REFUSED)
+        self.counts: collections.Counter[str] = collections.Counter()
+        self.duplicates = 0
+        self.version = 0
+        self.results_version = 0   # bumped when a result is recorded or corrected (standings change)
+        self._rows: list[tuple[int, str, int, dict[str, Any], int]] = []
+
+    # ------------------------------------------------------------------------------------------ intake
+    def restore(self) -> int:
+        """After a desk restart: fold each board's latest game again from the store. Returns events replayed."""
+        n = 0
+        for board, game_id in self.store.latest_games():
+            table = self._table(board)
+            game = Game(board, game_id)
+            table.game = game
+            for seq, ev, ts in self.store.events_of(board, game_id):
+                if seq != game.applied + 1 or self._apply(table, game, ev, ts, store=False) is not None:
+                    break
+                n += 1
+            self._finish(table, game)
+        return n
+
+    def take_all(self, items: Iterable[Message | Refused]) -> None:
+        """Take a batch of checked messages; the new events are stored in one transaction at the end."""
+        for item in items:
+            self.take(item)
+        self.flush()
+
+    def flush(self) -> None:
+        """Write the events applied since the last flush (one transaction)."""
+        rows, self._rows = self._rows, []
+        self.store.add_events(rows)
+
+    def take(self, item: Message | Refused) -> None:
+        """Take one checked message (call :meth:`flush` afterwards)."""
+        if isinstance(item, Refused):
+            self.refuse(item.bad, item.detail)
+            return
+        table = self._table(item.board)
+        body = item.body
+        if item.topic is Topic.STATUS:
+            table.online = body["online"]
+        elif item.topic is Topic.FLAGS:
+            table.flags = body
+        elif item.topic is Topic.TICK:
+            if table.game is not None and body["game_id"] == table.game.game_id:
+                table.clock = body["clock"]
+                table.clock_wall = self.now()
+                return  # ticks are not pushed on their own: the page runs the clock between them
+        else:
+            self._event(table, body)
+            return
+        self._touch(table, None)
+
+    def refuse(self, bad: Bad, detail: str) -> None:
+        self.counts[bad.value] += 1
+        self.refused.append((self.now(), bad.value, detail))
+        self.version += 1
+
+    # ------------------------------------------------------------------------------------------ events
+    def _table(self, board: int) -> Table:
+        t = self.tables.get(board)
+        if t is None:
+            t = self.tables[board] = Table(board)
+        return t
+
+    def _game(self, table: Table, game_id: str) -> Game:
+        for g in (table.game, table.previous):
+            if g is not None and g.game_id == game_id:
+                return g
+        g = Game(table.board, game_id)
+        table.previous, table.game = table.game, g
+        table.clock = None
+        return g
+
+    def _event(self, table: Table, body: dict[str, Any]) -> None:
+        game = self._game(table, body["game_id"])
+        seq, ev, ts = body["seq"], body["event"], body["ts"]
+        where = f"board {table.board} game {game.game_id} event {seq}"
+        if seq <= game.applied:
+            if game.events[seq - 1] == ev:
+                self.duplicates += 1
+            else:
+                self.refuse(Bad.CONFLICT, f"{where} ({ev.get('type')})")
+            return
+        if seq > game.applied + 1:
+            if len(game.waiting) < MAX_WAITING or seq in game.waiting:
+                game.waiting.setdefault(seq, (ev, ts))
+            else:
+                self.refuse(Bad.FIELDS, f"{where}: more than {MAX_WAITING} events wait for a gap")
+            self._touch(table, ts)
+            return
+        problem = self._apply(table, game, ev, ts)
+        if problem:
+            self.refuse(Bad.REFUSED, f"{where} ({ev.get('type')}): {problem}")
+            return
+        while game.applied + 1 in game.waiting:
+            ev2, ts2 = game.waiting.pop(game.applied + 1)
+            problem = self._apply(table, game, ev2, ts2)
+            if problem:
+                self.refuse(Bad.REFUSED, f"board {table.board} game {game.game_id} event {game.applied + 1}: "
+                                         f"{problem}")
+                break
+        self._finish(table, game)
+        self._touch(table, ts)
+
+    def _apply(self, table: Table, game: Game, ev: dict[str, Any], ts: int, *, store: bool = True) -> str | None:
+        try:
+            event = event_from_dict(ev)
+        except EventError as exc:
+            return str(exc)
+        except Exception as exc:  # a malformed dict must never stop the desk
+            return f"{type(exc).__name__}: {exc}"
+        res = game.ref.apply(event)
+        if not res.accepted:
+            return res.reason or "refused"
+        game.events.append(ev)
+        game.last_ts = ts
+        if game.applied == 1:
+            game.first_ts = ts
+        if store:
+            self._rows.append((table.board, game.game_id, game.applied, ev, ts))
+        return None
+
+    def _finish(self, table: Table, game: Game) -> None:
+        state = game.ref.state
+        if game.pairing is None and state.players and self.config is not None:
+            game.pairing = self.config.pairing_for(table.board, state.players)
+        if state.result is None or state.phase != OVER or game.waiting:
+            return
+        final = tuple(state.result.final)
+        if final == game.final:
+            return
+        p = game.pairing
+        names = [n if self.config is None or self.config.player(n) is None else self.config.player(n).name
+                 for n in state.players]  # the registered spelling, for tsh and standings
+        res = Result(table.board, game.game_id, p.round if p else None, p.division if p else None,
+                     tuple(zip(names, final)), state.preset, state.result.reason,
+                     gcg_text(state, game_id=game.game_id, board=table.board), game.applied, game.last_ts)
+        self.flush()  # the events first, then the result they prove
+        done = self.store.record_result(res)
+        if done is Recorded.CORRECTED:
+            game.corrected = True
+        if done is not Recorded.SAME:
+            self.results_version += 1
+        game.final = final
+
+    def _touch(self, table: Table, ts: int | None) -> None:
+        if table.pending_ts is None:
+            table.pending_ts = ts if ts is not None else self.now()
+        table.version += 1
+        self.version += 1
+
+    # ------------------------------------------------------------------------------------------ views
+    def take_pending(self) -> list[tuple[int, int]]:
+        """Boards changed since the last call, with the kiosk ts of their oldest unpushed change; clears them."""
+        out = [(b, t.pending_ts) for b, t in self.tables.items() if t.pending_ts is not None]
+        for b, _ in out:
+            self.tables[b].pending_ts = None
+        return out
+
+    def tile(self, board: int) -> dict[str, Any]:
+        """The desk page's tile of a board (JSON-ready): names, scores, miniature board, clock, whose turn, move
+        number, flags, final. Clock: ``remaining_ms`` per player at ``clock_wall`` (desk wall ms)."""
+        t = self.tables[board]
+        g = t.game
+        tile: dict[str, Any] = {"board": board, "online": t.online, "version": t.version,
+                                "flags": self._flags(t), "game_id": g.game_id if g else None}
+        if g is None or not g.applied:
+            tile.update(phase=NOT_STARTED, players=[], scores=[], rows=None)
+            return tile
+        s = g.ref.state
+        p = g.pairing
+        tile.update(
+            phase=s.phase, players=list(s.players), scores=list(s.scores), on_move=s.on_move, rows=board_rows(s.board),
+            move=len(s.history), last_move=turn_text(s.players, s.history[-1]) if s.history else "",
+            round=p.round if p else None, division=p.division if p else None, ts=g.last_ts,
+            final=list(s.result.final) if s.result and s.phase == OVER else None, corrected=g.corrected,
+            clock=t.clock, clock_wall=t.clock_wall)
+        if t.clock is None and s.clock is not None:  # before the first tick: the clock as of the last event
+            tile["clock"] = {"running": None, "remaining_ms": None if s.clock.game_ms is None else
+                             [s.clock.remaining_ms(i, s.clock.at_ms) for i in range(len(s.players))]}
+        return tile
+
+    def _flags(self, t: Table) -> dict[str, Any]:
+        g = t.game
+        s = g.ref.state if g is not None and g.applied else None
+        return {
+            "judge_called": bool(t.flags.get("judge_called")),
+            "challenge": bool(s is not None and (s.phase == CHALLENGED or s.hold_by is not None)),
+            "offline": t.online is False,
+            "degraded": sorted(k for k, v in t.flags.get("devices", {}).items() if v in ("degraded", "down")),
+            "journal": t.flags.get("journal"),
+            "waiting": bool(g is not None and g.waiting),
+            "unpaired": bool(g is not None and s is not None and s.players and self.config is not None
+                             and g.pairing is None),
+        }
+
+    def detail(self, board: int) -> dict[str, Any] | None:
+        """The full live view of a board: the stream snapshot of its game (board, history, unseen, ...) plus the
+        tile fields; None for an unknown board."""
+        t = self.tables.get(board)
+        if t is None:
+            return None
+        out = self.tile(board)
+        if t.game is not None and t.game.applied:
+            out["state"] = snapshot(t.game.ref.state)
+        return out
+
+    def status(self) -> dict[str, Any]:
+        """Counters for the page: refused messages by kind (with sentences), the latest refused, duplicates."""
+        return {"refused": {k: {"count": n, "sentence": Bad(k).sentence} for k, n in sorted(self.counts.items())},
+                "refused_total": sum(self.counts.values()), "duplicates": self.duplicates,
+                "latest_refused": [{"at": a, "kind": k, "detail": d} for a, k, d in list(self.refused)[-10:]]}
+
+    def running(self) -> list[Game]:
+        """Games started and not over (current games of every board)."""
+        return [t.game for t in self.tables.values() if t.game is not None and t.game.applied
+                and t.game.ref.state.phase != OVER]

@@ -1,0 +1,159 @@
+"""tsh division data files (``.t``): read, merge a round's results into a copy, write.
+
+A player line (tsh's documentation, "Configuring tsh", and every tsh-reading tool) is::
+
+    Lee, Ann           1850  3 5 0; 420 390 50; board 1 2 3; p12 1 2 1
+
+the name, the rating, the opponents' player numbers by round (0 = bye), then ``;`` and the player's scores by
+round, then optional ``; key values`` fields (``board``, ``p12``: 1 went first, 2 second ...). A player's
+number is the position of the line among the file's player lines (1-based); blank lines and ``#`` comments
+are kept as they are.
+
+:func:`merge_round` never touches the director's file: it returns new text, which the desk serves and saves
+in its own folder. Problems raise :class:`TshError` naming the file and line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kiosk.desk.event import Division, name_key
+
+_LINE = re.compile(r"^(?P<name>.*?\D)\s+(?P<rating>\d+)(?P<opps>(?:\s+\d+)*)\s*(?:;(?P<scores>[^;]*))?(?P<rest>(?:;.*)?)$")
+
+
+class TshError(ValueError):
+    """A ``.t`` file cannot be read or merged (message: ``FILE:LINE: problem``)."""
+
+
+@dataclass
+class PlayerLine:
+    """One player line. ``extra``: the ``; key values`` fields after the scores, as [key, [values]]."""
+
+    name: str
+    rating: int
+    opponents: list[int]
+    scores: list[int]
+    extra: list[tuple[str, list[str]]] = field(default_factory=list)
+    line: int = 0
+
+    def render(self) -> str:
+        text = f"{self.name} {self.rating}"
+        if self.opponents:
+            text += " " + " ".join(map(str, self.opponents))
+        text += ("; " + " ".join(map(str, self.scores))).rstrip()
+        for key, values in self.extra:
+            text += f"; {key} {' '.join(values)}".rstrip()
+        return text
+
+
+def parse_t(text: str, path: str = "<.t>") -> list[PlayerLine | str]:
+    """Lines of a ``.t`` file: :class:`PlayerLine` for players, the raw string for blank and comment lines."""
+    out: list[PlayerLine | str] = []
+    for i, raw in enumerate(text.splitlines(), 1):
+        s = raw.strip()
+        if not s or s.startswith("#"):
+            out.append(raw)
+            continue
+        m = _LINE.match(s)
+        if m is None:
+            raise TshError(f"{path}:{i}: not a tsh player line (name, rating, opponents; scores): {s[:60]!r}")
+        try:
+            scores = [int(x) for x in (m["scores"] or "").split()]
+        except ValueError:
+            raise TshError(f"{path}:{i}: scores must be whole numbers: {m['scores']!r}") from None
+        extra = []
+        for seg in (m["rest"] or "").split(";")[1:]:
+            words = seg.split()
+            if words:
+                extra.append((words[0], words[1:]))
+        out.append(PlayerLine(m["name"].strip(), int(m["rating"]), [int(x) for x in m["opps"].split()], scores,
+                              extra, i))
+    return out
+
+
+def render_t(lines: list[PlayerLine | str]) -> str:
+    """The file text (LF line ends, final newline)."""
+    return "".join((x.render() if isinstance(x, PlayerLine) else x) + "\n" for x in lines)
+
+
+def players_of(lines: list[PlayerLine | str]) -> list[PlayerLine]:
+    """Player lines in number order (number = index + 1)."""
+    return [x for x in lines if isinstance(x, PlayerLine)]
+
+
+def blank_t(division: Division) -> list[PlayerLine | str]:
+    """A fresh ``.t`` for a division without a file: its players by number, with their ratings, no games.
+    Raises :class:`TshError` when the numbers are not 1..n without a hole (tsh numbers lines by position)."""
+    nums = [p.number for p in division.players]
+    if nums != list(range(1, len(nums) + 1)):
+        raise TshError(f"division {division.name}: player numbers {nums} are not 1..{len(nums)}; "
+                       "give the division a tfile or number its players without holes")
+    return [PlayerLine(p.name, p.rating, [], [], [], 0) for p in division.players]
+
+
+@dataclass(frozen=True)
+class Game:
+    """A result to merge: players ``a`` and ``b`` by tsh number with their scores (points), the board, and
+    whether ``a`` went first."""
+
+    a: int
+    score_a: int
+    b: int
+    score_b: int
+    board: int
+    a_first: bool = True
+
+
+def merge_round(lines: list[PlayerLine | str], rnd: int, games: list[Game], division: Division,
+                path: str = "<.t>") -> list[PlayerLine | str]:
+    """A copy of ``lines`` with round ``rnd``'s ``games`` entered. Rounds before must be entered already; a
+    round already paired must pair the same opponents; a score already entered is replaced (a correction).
+    ``board`` and ``p12`` fields present on a line are updated too. Raises :class:`TshError`."""
+    out = [x if isinstance(x, str) else PlayerLine(x.name, x.rating, list(x.opponents), list(x.scores),
+                                                   [(k, list(v)) for k, v in x.extra], x.line) for x in lines]
+    players = players_of(out)
+    by_number = {p.number: p for p in division.players}
+    for n, pl in enumerate(players, 1):
+        reg = by_number.get(n)
+        if reg is not None and name_key(reg.name) != name_key(pl.name):
+            raise TshError(f"{path}:{pl.line}: player {n} is {pl.name!r} in the file but {reg.name!r} in "
+                           f"event.toml (division {division.name})")
+    for g in games:
+        for me, opp, score, first in ((g.a, g.b, g.score_a, g.a_first), (g.b, g.a, g.score_b, not g.a_first)):
+            if not 1 <= me <= len(players):
+                raise TshError(f"{path}: player number {me} is not in the file ({len(players)} players)")
+            pl = players[me - 1]
+            where = f"{path}:{pl.line or me}: {pl.name}: round {rnd}"
+            if len(pl.opponents) >= rnd:
+                if pl.opponents[rnd - 1] != opp:
+                    raise TshError(f"{where}: the file pairs opponent {pl.opponents[rnd - 1]}, the desk {opp}")
+            elif len(pl.opponents) == rnd - 1:
+                pl.opponents.append(opp)
+            else:
+                raise TshError(f"{where}: rounds {len(pl.opponents) + 1}-{rnd - 1} are not paired in the file")
+            if len(pl.scores) >= rnd:
+                pl.scores[rnd - 1] = score
+            elif len(pl.scores) == rnd - 1:
+                pl.scores.append(score)
+            else:
+                raise TshError(f"{where}: scores of rounds {len(pl.scores) + 1}-{rnd - 1} are missing in the file")
+            for key, values in pl.extra:
+                value = {"board": str(g.board), "p12": "1" if first else "2"}.get(key)
+                if value is None:
+                    continue
+                if len(values) >= rnd:
+                    values[rnd - 1] = value
+                elif len(values) == rnd - 1:
+                    values.append(value)
+    return out
+
+
+def read_t(path: Path) -> list[PlayerLine | str]:
+    """Read and parse a ``.t`` file. Raises :class:`TshError` naming it."""
+    try:
+        return parse_t(path.read_text(encoding="utf-8"), str(path))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TshError(f"{path}: cannot read: {exc}") from None

@@ -1,0 +1,231 @@
+// The tournament desk page: reads /layout.json once, then the SSE stream /stream ("state", then "tiles").
+// Every update's delay from the kiosk's event to this page is kept in window.deskLatency (ms) for the tests.
+(function () {
+  "use strict";
+  const PREMIUM = { T: "#c0392b", D: "#e59aa6", t: "#2e6fb7", d: "#9cc8ec" };
+  const tilesEl = document.getElementById("tiles");
+  const tiles = {};        // board -> tile data
+  const els = {};          // board -> element
+  let layout = "";
+  let offset = 0;          // desk wall clock minus this browser's clock (ms)
+  let openBoard = null;
+  window.deskLatency = [];
+  window.deskUpdates = 0;
+
+  function el(tag, cls, text) {
+    const e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  function drawBoard(canvas, rows, big) {
+    const n = 15, px = canvas.width / n, g = canvas.getContext("2d");
+    g.fillStyle = "#0a3d2e"; g.fillRect(0, 0, canvas.width, canvas.height);
+    for (let r = 0; r < n; r++) {
+      for (let c = 0; c < n; c++) {
+        const ch = rows ? rows[r][c] : ".";
+        const prem = PREMIUM[layout[r * n + c]];
+        g.fillStyle = ch !== "." ? "#f3dcae" : (prem || "#0d6b4f");
+        g.fillRect(c * px + 0.5, r * px + 0.5, px - 1, px - 1);
+        if (ch !== "." && px >= 9) {
+          g.fillStyle = ch === ch.toLowerCase() ? "#b02a2a" : "#222";
+          g.font = "bold " + Math.floor(px * 0.7) + "px DejaVu Sans, Arial, sans-serif";
+          g.textAlign = "center"; g.textBaseline = "middle";
+          g.fillText(ch.toUpperCase(), c * px + px / 2, r * px + px / 2 + 1);
+        }
+      }
+    }
+    if (big) { g.strokeStyle = "#0a3d2e"; }
+  }
+
+  function clockText(ms) {
+    const neg = ms < 0, s = Math.floor(Math.abs(ms) / 1000);
+    return (neg ? "-" : "") + Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+  }
+
+  function remaining(t, i) {
+    const ck = t.clock;
+    if (!ck || !ck.remaining_ms || ck.remaining_ms[i] === null || ck.remaining_ms[i] === undefined) return null;
+    let ms = ck.remaining_ms[i];
+    if (ck.running === i && t.phase !== "over" && t.clock_wall) ms -= (Date.now() + offset) - t.clock_wall;
+    return ms;
+  }
+
+  function flagList(t) {
+    const f = t.flags || {}, out = [];
+    if (f.judge_called) out.push(["judge", "judge called"]);
+    if (f.challenge) out.push(["challenge", t.phase === "challenged" ? "challenge" : "hold"]);
+    if (f.offline) out.push(["offline", "kiosk offline"]);
+    (f.degraded || []).forEach(function (d) { out.push(["degraded", d + " degraded"]); });
+    if (f.journal) out.push(["journal", "journal: " + f.journal]);
+    if (f.waiting) out.push(["waiting", "waiting for events"]);
+    if (f.unpaired) out.push(["unpaired", "not paired"]);
+    if (t.corrected) out.push(["corrected", "corrected"]);
+    return out;
+  }
+
+  function renderTile(t) {
+    let e = els[t.board];
+    if (!e) {
+      e = els[t.board] = el("div", "tile");
+      e.dataset.board = t.board;
+      e.addEventListener("click", function () { openDetail(t.board); });
+      const keys = Object.keys(els).map(Number).sort(function (a, b) { return a - b; });
+      const next = keys.find(function (b) { return b > t.board; });
+      tilesEl.insertBefore(e, next !== undefined ? els[next] : null);
+    }
+    e.textContent = "";
+    const over = t.phase === "over";
+    e.className = "tile" + (over ? " over" : "") + (t.flags && t.flags.judge_called ? " judge" : "") +
+      (t.flags && t.flags.offline && !over ? " offline" : "") + (!t.players || !t.players.length ? " idle" : "");
+    const head = el("div", "head");
+    head.appendChild(el("b", "", "Table " + t.board));
+    const where = [];
+    if (t.division) where.push(t.division);
+    if (t.round) where.push("R" + t.round);
+    if (t.move !== undefined && t.players.length) where.push("move " + t.move);
+    head.appendChild(el("span", "", where.join(" · ")));
+    e.appendChild(head);
+    const cv = el("canvas"); cv.width = 150; cv.height = 150;
+    drawBoard(cv, t.rows);
+    e.appendChild(cv);
+    (t.players || []).forEach(function (name, i) {
+      const p = el("div", "p" + (t.on_move === i && !over ? " on" : ""));
+      p.appendChild(el("span", "n", name));
+      p.appendChild(el("span", "s", String((over && t.final ? t.final : t.scores)[i])));
+      const ms = remaining(t, i);
+      const c = el("span", "c" + (ms !== null && ms < 0 ? " ot" : ""), ms === null || over ? "" : clockText(ms));
+      c.dataset.player = i;
+      p.appendChild(c);
+      e.appendChild(p);
+    });
+    if (over && t.final) e.appendChild(el("div", "final", "Final " + t.final.join(" - ")));
+    else if (t.last_move) e.appendChild(el("div", "last", t.last_move));
+    else if (!t.players || !t.players.length) e.appendChild(el("div", "last", "no game yet"));
+    const fl = el("div", "flags");
+    flagList(t).forEach(function (f) { fl.appendChild(el("span", "flag " + f[0], f[1])); });
+    e.appendChild(fl);
+  }
+
+  function tickClocks() {
+    Object.keys(tiles).forEach(function (b) {
+      const t = tiles[b], e = els[b];
+      if (!e || t.phase === "over" || !t.clock || t.clock.running === null || t.clock.running === undefined) return;
+      const c = e.querySelector('.c[data-player="' + t.clock.running + '"]');
+      const ms = remaining(t, t.clock.running);
+      if (c && ms !== null) { c.textContent = clockText(ms); c.classList.toggle("ot", ms < 0); }
+    });
+  }
+
+  function renderStandings(st) {
+    const box = document.getElementById("standings");
+    box.textContent = "";
+    Object.keys(st || {}).forEach(function (div) {
+      const d = st[div];
+      box.appendChild(el("h2", "", "Division " + div));
+      box.appendChild(el("p", "running", d.running + " game" + (d.running === 1 ? "" : "s") + " still running"));
+      const tb = el("table"), hr = el("tr");
+      ["#", "Player", "W", "L", "Spread"].forEach(function (h) { hr.appendChild(el("th", "", h)); });
+      tb.appendChild(hr);
+      d.players.forEach(function (p, i) {
+        const tr = el("tr");
+        [String(i + 1), p.name, String(p.wins), String(p.losses), (p.spread > 0 ? "+" : "") + p.spread]
+          .forEach(function (v) { tr.appendChild(el("td", "", v)); });
+        tb.appendChild(tr);
+      });
+      box.appendChild(tb);
+    });
+  }
+
+  function renderStatus(s) {
+    const a = document.getElementById("alerts");
+    a.textContent = "";
+    if (s.broker && !s.broker.connected) a.appendChild(el("p", "", "The desk is not connected to the broker; it keeps trying."));
+    (s.broker && s.broker.errors || []).forEach(function (e) { a.appendChild(el("p", "", e)); });
+    Object.keys(s.refused || {}).forEach(function (k) {
+      const r = s.refused[k];
+      a.appendChild(el("p", "", r.count + " message" + (r.count === 1 ? "" : "s") + " ignored: " + r.sentence));
+    });
+    const all = Object.values(tiles);
+    const live = all.filter(function (t) { return t.players && t.players.length && t.phase !== "over"; }).length;
+    const done = all.filter(function (t) { return t.phase === "over"; }).length;
+    document.getElementById("summary").textContent = all.length + " tables · " + live + " playing · " + done +
+      " finished · " + (s.refused_total || 0) + " bad messages";
+  }
+
+  function update(list, since, now) {
+    list.forEach(function (t) { tiles[t.board] = t; renderTile(t); });
+    if (since) {
+      Object.keys(since).forEach(function (b) {
+        if (since[b]) window.deskLatency.push(Date.now() + offset - since[b]);
+      });
+      if (window.deskLatency.length > 100000) window.deskLatency.splice(0, 50000);
+    }
+    window.deskUpdates += list.length;
+    if (openBoard !== null && list.some(function (t) { return t.board === openBoard; })) loadDetail(openBoard);
+  }
+
+  function openDetail(board) {
+    openBoard = board;
+    document.getElementById("detail").hidden = false;
+    loadDetail(board);
+  }
+
+  function loadDetail(board) {
+    fetch("/table/" + board + ".json").then(function (r) { return r.json(); }).then(function (d) {
+      if (openBoard !== board) return;
+      document.getElementById("detail-title").textContent = "Table " + board +
+        (d.division ? " · division " + d.division : "") + (d.round ? " · round " + d.round : "") +
+        (d.move !== undefined ? " · move " + d.move : "");
+      const pl = document.getElementById("detail-players");
+      pl.textContent = "";
+      (d.players || []).forEach(function (n, i) {
+        const ms = remaining(d, i);
+        pl.appendChild(el("span", d.on_move === i && d.phase !== "over" ? "on" : "",
+          n + " " + d.scores[i] + (ms === null || d.phase === "over" ? "" : " (" + clockText(ms) + ")")));
+      });
+      drawBoard(document.getElementById("detail-board"), d.rows, true);
+      const mv = document.getElementById("moves");
+      mv.textContent = "";
+      ((d.state && d.state.history) || []).forEach(function (h) { mv.appendChild(el("li", "", h.text + " (" + h.total + ")")); });
+      mv.scrollTop = mv.scrollHeight;
+    }).catch(function () { /* the next update retries */ });
+  }
+
+  document.getElementById("close").addEventListener("click", function () {
+    openBoard = null; document.getElementById("detail").hidden = true;
+  });
+  document.getElementById("detail").addEventListener("click", function (ev) {
+    if (ev.target.id === "detail") { openBoard = null; ev.target.hidden = true; }
+  });
+
+  function connect() {
+    const es = new EventSource("/stream");
+    const conn = document.getElementById("conn");
+    es.addEventListener("state", function (ev) {
+      const m = JSON.parse(ev.data);
+      offset = m.now - Date.now();
+      document.getElementById("event").textContent = m.event || "Tournament desk";
+      update(m.tiles, null, m.now);
+      renderStandings(m.standings);
+      renderStatus(m.status);
+      conn.textContent = "live"; conn.className = "ok";
+      window.deskReady = true;
+    });
+    es.addEventListener("tiles", function (ev) {
+      const m = JSON.parse(ev.data);
+      offset = m.now - Date.now();
+      update(m.tiles, m.since, m.now);
+      if (m.standings) renderStandings(m.standings);
+      renderStatus(m.status);
+    });
+    es.onerror = function () { conn.textContent = "reconnecting…"; conn.className = "bad"; };
+  }
+
+  fetch("/layout.json").then(function (r) { return r.json(); }).then(function (l) {
+    layout = l.layout;
+    connect();
+    setInterval(tickClocks, 500);
+  }).catch(function (err) { document.getElementById("conn").textContent = "cannot load the board layout: " + err; });
+})();

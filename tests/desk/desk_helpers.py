@@ -1,0 +1,62 @@
+"""Helpers for the desk tests: an event folder, and a game's judge-channel messages as a kiosk sends them."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from kiosk.referee.events import Event
+from kiosk.referee.simulate import random_game
+from kiosk.stream.envelope import encode, envelope
+from kiosk.stream.mqtt import message_topic
+
+ROOT = "scrabble/test"
+
+EVENT_TOML = """
+name = "Desk Test Open"
+rounds = 2
+director_pin = "2468"
+
+[[division]]
+name = "A"
+players = [
+  { name = "Ann", rating = 1800 },
+  { name = "Bob", rating = 1700 },
+  { name = "Cid", rating = 1600 },
+  { name = "Dee", rating = 1500 },
+]
+
+[[pairing]]
+round = 1
+board = 1
+players = ["Ann", "Bob"]
+
+[[pairing]]
+round = 1
+board = 2
+players = ["Cid", "Dee"]
+"""
+
+
+def event_folder(tmp: Path, text: str = EVENT_TOML) -> Path:
+    d = tmp / "event"
+    d.mkdir(exist_ok=True)
+    (d / "event.toml").write_text(text, encoding="utf-8")
+    return d
+
+
+def game(seed: int = 1, players: tuple[str, ...] = ("Ann", "Bob")) -> list[Event]:
+    return random_game("nsf", seed=seed, players=players)
+
+
+def messages(events: list[Event], board: int, *, game_id: str = "g1", boot: str = "boot1",
+             ts0: int | None = None) -> list[tuple[str, bytes]]:
+    """(topic, payload) of each event on the judge channel, as the kiosk's publisher sends them (``ts``: the
+    wall clock now, or ``ts0`` + i ms)."""
+    out = []
+    ts0 = int(time.time() * 1000) if ts0 is None else ts0
+    for i, ev in enumerate(events, 1):
+        msg = envelope("event", "judge", game_id=game_id, board=board, boot=boot, n=i, seq=i, ts=ts0 + i,
+                       event=ev.to_dict())
+        out.append((message_topic(ROOT, msg), encode(msg)))
+    return out

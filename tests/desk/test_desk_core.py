@@ -1,0 +1,189 @@
+"""The desk's core without a broker: the event file, message checks, the SQLite store, folding tables."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from desk_helpers import ROOT, event_folder, game, messages  # noqa: E402
+
+from kiosk.desk.event import EventFileError, load_event, name_key  # noqa: E402
+from kiosk.desk.message import Bad, Message, Refused, Topic, parse  # noqa: E402
+from kiosk.desk.store import Recorded, Result, ResultsStore  # noqa: E402
+from kiosk.desk.tables import MAX_WAITING, Tables  # noqa: E402
+from kiosk.referee.referee import Referee  # noqa: E402
+
+
+def _tables(tmp_path: Path) -> Tables:
+    return Tables(load_event(event_folder(tmp_path)), ResultsStore(tmp_path / "desk.sqlite"))
+
+
+def _feed(tables: Tables, msgs: list[tuple[str, bytes]]) -> None:
+    tables.take_all(parse(ROOT, t, p) for t, p in msgs)
+
+
+# ------------------------------------------------------------------------------------------ event file
+def test_event_file_loads_divisions_players_and_pairings(tmp_path):
+    cfg = load_event(event_folder(tmp_path))
+    assert cfg.rounds == 2 and list(cfg.divisions) == ["A"]
+    assert [(p.name, p.number, p.rating) for p in cfg.divisions["A"].players][:2] == [("Ann", 1, 1800), ("Bob", 2, 1700)]
+    assert cfg.pairing_for(1, ("bob", "ANN")).round == 1
+    assert cfg.pairing_for(2, ("Ann", "Bob")) is None
+    assert name_key("Lee,  Ann") == name_key("ann lee")
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("rounds = 0\n", "rounds = 0"),
+    ("rounds = 1\n", "no [[division]]"),
+    ("rounds = [\n", "not valid TOML"),
+    ('rounds = 1\n[[division]]\nname = "A"\nplayers = ["X", "x"]\n', "registered twice"),
+    ('rounds = 1\n[[division]]\nname = "A"\nplayers = ["X", "Y"]\n[[pairing]]\nround = 1\nboard = 1\n'
+     'players = ["X", "Z"]\n', "'Z' is not a registered player"),
+    ('rounds = 1\n[[division]]\nname = "A"\nplayers = ["X", "Y"]\n[[division]]\nname = "B"\nplayers = ["Z"]\n'
+     '[[pairing]]\nround = 1\nboard = 1\nplayers = ["X", "Z"]\n', "different divisions"),
+    ('rounds = 1\n[[division]]\nname = "A"\nplayers = ["X", "Y", "Z", "W"]\n[[pairing]]\nround = 1\nboard = 1\n'
+     'players = ["X", "Y"]\n[[pairing]]\nround = 1\nboard = 2\nplayers = ["Z", "X"]\n', "already plays on board 1"),
+    ('rounds = 1\n[[division]]\nname = "A"\nplayers = ["X", "Y"]\n[[pairing]]\nround = 2\nboard = 1\n'
+     'players = ["X", "Y"]\n', "round 2 is not a round"),
+    ('rounds = 1\n[[division]]\nname = "A"\ntfile = "a.t"\nplayers = ["X"]\n', "does not exist"),
+])
+def test_event_file_problems_name_the_file_and_the_entry(tmp_path, text, problem):
+    folder = event_folder(tmp_path, text)
+    with pytest.raises(EventFileError) as e:
+        load_event(folder)
+    assert str(folder / "event.toml") in str(e.value) and problem in str(e.value)
+
+
+def test_missing_event_file_is_named(tmp_path):
+    with pytest.raises(EventFileError, match="event.toml: no such file"):
+        load_event(tmp_path)
+
+
+# ------------------------------------------------------------------------------------------ messages
+def test_message_checks_refuse_bad_and_forged_messages():
+    (topic, payload), = messages(game()[:1], 3)
+    assert isinstance(parse(ROOT, topic, payload), Message)
+    body = json.loads(payload)
+    cases = {
+        Bad.NOT_JSON: (topic, b"\xff{not json"),
+        Bad.NOT_OBJECT: (topic, b"[1, 2]"),
+        Bad.TOPIC: (f"{ROOT}/judge/board/x/event/play", payload),
+        Bad.TOO_LARGE: (topic, b" " * 70_000),
+        Bad.FORGED: (topic.replace("/board/3/", "/board/4/"), payload),        # another table's message
+        Bad.FIELDS: (topic, json.dumps({**body, "seq": "1"}).encode()),
+    }
+    for bad, (t, p) in cases.items():
+        got = parse(ROOT, t, p)
+        assert isinstance(got, Refused) and got.bad is bad, (bad, got)
+        assert got.bad.sentence.endswith(".")
+    wrong_type = topic.rsplit("/", 1)[0] + "/play"
+    assert parse(ROOT, wrong_type, payload).bad is Bad.FORGED
+    status = parse(ROOT, f"{ROOT}/board/3/status", json.dumps({"kind": "presence", "board": 3, "online": False}).encode())
+    assert isinstance(status, Message) and status.topic is Topic.STATUS
+
+
+# ------------------------------------------------------------------------------------------ store
+def test_store_is_idempotent_on_event_identity_and_marks_corrections(tmp_path):
+    s = ResultsStore(tmp_path / "d.sqlite")
+    rows = [(1, "g", i, {"type": "x", "t": i}, i) for i in range(1, 4)]
+    assert s.add_events(rows) == 3 and s.add_events(rows) == 0
+    r = Result(1, "g", 1, "A", (("Ann", 400), ("Bob", 350)), "nsf", "out", "#player1 Ann\n", 3, 10)
+    assert s.record_result(r) is Recorded.NEW
+    assert s.record_result(r) is Recorded.SAME
+    fixed = Result(1, "g", 1, "A", (("Ann", 390), ("Bob", 350)), "nsf", "out", "#player1 Ann\n", 4, 10)
+    assert s.record_result(fixed) is Recorded.CORRECTED
+    s.close()
+    again = ResultsStore(tmp_path / "d.sqlite")     # a desk restart
+    (got,) = again.results()
+    assert got.scores == (390, 350) and got.corrected and got.revision == 2
+    assert [seq for seq, _, _ in again.events_of(1, "g")] == [1, 2, 3]
+
+
+# ------------------------------------------------------------------------------------------ tables
+def test_a_game_is_folded_and_recorded_once_despite_redelivery_and_a_republish(tmp_path):
+    evs = game(seed=3)
+    final = Referee.from_events(evs).state.result.final
+    tables = _tables(tmp_path)
+    msgs = messages(evs, 1)
+    _feed(tables, msgs)
+    _feed(tables, msgs[5:9])                                    # QoS 1 redelivery
+    _feed(tables, messages(evs, 1, boot="boot2"))               # the kiosk restarted and re-published its game
+    (res,) = tables.store.results()
+    assert res.scores == final and res.round == 1 and res.division == "A" and not res.corrected
+    assert res.gcg.startswith("#") and "#player1" in res.gcg
+    assert tables.duplicates == 4 + len(evs) and sum(tables.counts.values()) == 0
+    tile = tables.tile(1)
+    assert tile["phase"] == "over" and tile["final"] == list(final) and len(tile["rows"]) == 15
+
+
+def test_events_out_of_order_wait_for_the_gap_and_give_the_same_final(tmp_path):
+    evs = game(seed=4)
+    msgs = messages(evs, 2, game_id="g2")
+    rnd = random.Random(1)
+    shuffled = msgs[:]
+    rnd.shuffle(shuffled)
+    tables = _tables(tmp_path)
+    _feed(tables, shuffled[: len(shuffled) // 2])
+    assert tables.store.results() == [] and tables.tile(2)["flags"]["waiting"] is True
+    _feed(tables, shuffled[len(shuffled) // 2:])
+    (res,) = tables.store.results()
+    assert res.scores == Referee.from_events(evs).state.result.final
+    assert not tables.tile(2)["flags"]["waiting"]
+
+
+def test_forged_conflicting_and_refused_events_are_counted_never_fatal(tmp_path):
+    evs = game(seed=5)
+    msgs = messages(evs, 1)
+    tables = _tables(tmp_path)
+    _feed(tables, msgs[:4])
+    forged = json.loads(msgs[3][1])
+    forged["event"]["t"] += 1                                  # same identity, other content
+    _feed(tables, [(msgs[3][0], json.dumps(forged).encode())])
+    assert tables.counts[Bad.CONFLICT] == 1
+    bogus = json.loads(msgs[4][1])
+    bogus["event"] = {"type": bogus["event"]["type"], "t": 5, "player": 7}   # the referee refuses it
+    _feed(tables, [(msgs[4][0], json.dumps(bogus).encode())])
+    assert tables.counts[Bad.REFUSED] == 1
+    _feed(tables, [("scrabble/test/judge/board/1/event/play", b"garbage")] * 3)
+    assert tables.counts[Bad.NOT_JSON] == 3
+    _feed(tables, msgs[4:])                                    # the real events still fold
+    assert tables.store.results()[0].scores == Referee.from_events(evs).state.result.final
+    st = tables.status()
+    assert st["refused_total"] == 5 and len(st["latest_refused"]) == 5
+
+
+def test_memory_stays_bounded(tmp_path):
+    tables = _tables(tmp_path)
+    evs = game(seed=6)
+    first = messages(evs[:1], 1)
+    _feed(tables, first)
+    body = json.loads(first[0][1])
+    many = []
+    for seq in range(3, MAX_WAITING + 200):                     # a gap that never fills: seq 2 is missing
+        m = dict(body, seq=seq, event={"type": "pass", "t": seq})
+        many.append(("scrabble/test/judge/board/1/event/pass", json.dumps(m).encode()))
+    _feed(tables, many)
+    assert len(tables.tables[1].game.waiting) == MAX_WAITING
+    assert len(tables.refused) <= 50 and tables.counts[Bad.FIELDS] == (MAX_WAITING + 197) - MAX_WAITING
+    for g in range(5):                                         # five games on one board: two are kept in memory
+        _feed(tables, messages(game(seed=10 + g)[:3], 1, game_id=f"x{g}"))
+    assert tables.tables[1].game.game_id == "x4" and tables.tables[1].previous.game_id == "x3"
+
+
+def test_desk_restart_restores_every_table_from_sqlite(tmp_path):
+    evs = game(seed=7)
+    tables = _tables(tmp_path)
+    _feed(tables, messages(evs[:20], 1))
+    before = tables.tile(1)
+    tables.store.close()
+    again = _tables(tmp_path)
+    assert again.restore() == 20
+    after = again.tile(1)
+    assert (after["scores"], after["rows"], after["move"]) == (before["scores"], before["rows"], before["move"])
+    _feed(again, messages(evs, 1))                             # the rest arrives after the restart
+    assert again.store.results()[0].scores == Referee.from_events(evs).state.result.final
