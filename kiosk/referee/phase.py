@@ -1,9 +1,10 @@
-"""The referee's phases and the one table of which events each phase allows.
+"""The referee's phases and its state machine in one table.
 
-:data:`ALLOWED` answers "what may happen while CHALLENGED?" without reading a handler: the dispatcher
-(:mod:`kiosk.referee.referee`) refuses an event whose phase is not in its row before anything else is checked.
-A handler then checks only what the phase cannot say (whose turn, whether a window is open, the tiles ...).
-``docs/phases.md`` is rendered from this table (:func:`phases_markdown`; a test keeps it current).
+:data:`TRANSITIONS` says, for each event, in which phases it may happen and which phases it may lead to;
+:data:`ALLOWED` (its rows) answers "what may happen while CHALLENGED?" without reading a handler. The
+dispatcher (:mod:`kiosk.referee.referee`) looks the event up once and refuses it in a phase without a row; a
+handler checks only what the phase cannot say (whose turn, whether a window is open, the tiles ...).
+``docs/phases.md`` is rendered from the table (:func:`phases_markdown`; a test keeps it current).
 """
 
 from __future__ import annotations
@@ -63,45 +64,63 @@ IN_GAME = frozenset({_P.PLAYING, _P.DESIGNATING, _P.CHALLENGED, _P.REMOVING, _P.
 """Every phase of a game that is started and not over."""
 ANY_STARTED = IN_GAME | {_P.OVER}
 """Every phase once a game has started."""
-_CAN_END = frozenset({_P.PLAYING, _P.REMOVING, _P.OUTPLAY})
 
-ALLOWED: dict[type[Event], frozenset[Phase]] = {
-    GameStarted: frozenset({_P.NOT_STARTED}),
+_ENDED = frozenset({_P.RACK_ENTRY, _P.OVER})        # an out-play ends the game (OVER; RACK_ENTRY with 3-4 players)
+_NEXT_TURN = frozenset({_P.PLAYING, _P.RACK_ENTRY})  # the turn passes on (the scoreless run may end the game)
+_SCORED = _NEXT_TURN | {_P.CHALLENGED, _P.OUTPLAY}  # a play scored: VOID's lexicon check, an out-play or on
+
+
+def _keeps(phases: frozenset[Phase]) -> dict[Phase, frozenset[Phase]]:
+    return {p: frozenset({p}) for p in phases}
+
+
+def _goes(phases: frozenset[Phase] | set[Phase], to: frozenset[Phase] | set[Phase]) -> dict[Phase, frozenset[Phase]]:
+    return {p: frozenset(to) for p in phases}
+
+
+TRANSITIONS: dict[type[Event], dict[Phase, frozenset[Phase]]] = {
+    GameStarted: _goes({_P.NOT_STARTED}, {_P.PLAYING}),
     # turns
-    ClockPressed: frozenset({_P.PLAYING}),
-    Play: frozenset({_P.PLAYING, _P.DESIGNATING}),  # DESIGNATING: a corrected reading by the same player
-    BlankDesignated: frozenset({_P.DESIGNATING}),
-    Pass: frozenset({_P.PLAYING}),
-    Exchange: frozenset({_P.PLAYING}),
-    Drew: IN_GAME,
+    ClockPressed: _keeps(frozenset({_P.PLAYING})),
+    Play: _goes({_P.PLAYING, _P.DESIGNATING}, _SCORED | {_P.DESIGNATING}),  # DESIGNATING: the same player's
+    BlankDesignated: _goes({_P.DESIGNATING}, _SCORED | {_P.DESIGNATING}),   # corrected reading
+    Pass: _goes({_P.PLAYING}, _NEXT_TURN),
+    Exchange: _goes({_P.PLAYING}, _NEXT_TURN),
+    Drew: _keeps(IN_GAME),
     # holds, challenges, the out-play
-    Hold: frozenset({_P.PLAYING, _P.OUTPLAY}),
-    HoldReleased: frozenset({_P.PLAYING, _P.OUTPLAY}),
-    CourtesyNotice: frozenset({_P.PLAYING}),
-    CourtesyDraw: IN_GAME,
-    Challenge: frozenset({_P.PLAYING, _P.OUTPLAY}),
-    ChallengeRuled: frozenset({_P.CHALLENGED}),
-    ChallengeWithdrawn: frozenset({_P.CHALLENGED}),
-    TilesRemoved: frozenset({_P.REMOVING}),
-    OutplayAccepted: frozenset({_P.OUTPLAY}),
-    WindowClosed: frozenset({_P.PLAYING, _P.OUTPLAY}),
+    Hold: _keeps(frozenset({_P.PLAYING, _P.OUTPLAY})),
+    HoldReleased: {_P.PLAYING: frozenset({_P.PLAYING}), _P.OUTPLAY: _ENDED},
+    CourtesyNotice: _keeps(frozenset({_P.PLAYING})),
+    CourtesyDraw: _keeps(IN_GAME),
+    Challenge: _goes({_P.PLAYING, _P.OUTPLAY}, {_P.CHALLENGED}),
+    ChallengeRuled: _goes({_P.CHALLENGED}, _ENDED | {_P.PLAYING, _P.REMOVING}),
+    ChallengeWithdrawn: _goes({_P.CHALLENGED}, _ENDED | {_P.PLAYING}),
+    TilesRemoved: _goes({_P.REMOVING}, _NEXT_TURN),
+    OutplayAccepted: _goes({_P.OUTPLAY}, _ENDED),
+    WindowClosed: {_P.PLAYING: frozenset({_P.PLAYING}), _P.OUTPLAY: _ENDED},
     # time
-    TimeWarning: IN_GAME,
-    TurnTimeExpired: frozenset({_P.PLAYING}),
-    OvertimeStarted: IN_GAME,
-    OvertimeCapExceeded: IN_GAME,
-    SessionTimeUp: _CAN_END,
+    TimeWarning: _keeps(IN_GAME),
+    TurnTimeExpired: _goes({_P.PLAYING}, _NEXT_TURN),
+    OvertimeStarted: _keeps(IN_GAME),
+    OvertimeCapExceeded: _goes(IN_GAME, {_P.OVER}),
+    SessionTimeUp: {_P.PLAYING: frozenset({_P.RACK_ENTRY}), _P.REMOVING: frozenset({_P.RACK_ENTRY}),
+                    _P.OUTPLAY: _ENDED},
     # judge, end
-    ClockNeutralised: frozenset({_P.PLAYING}),
-    ClockResumed: IN_GAME,
-    JudgeAdjustment: IN_GAME,
-    MoveUndone: ANY_STARTED,
-    PresetChanged: frozenset({_P.PLAYING}),
-    GameCalled: _CAN_END,
-    RacksEntered: frozenset({_P.RACK_ENTRY}),
-    KioskResumed: ANY_STARTED,
+    ClockNeutralised: _keeps(frozenset({_P.PLAYING})),
+    ClockResumed: _keeps(IN_GAME),
+    JudgeAdjustment: _keeps(IN_GAME),
+    MoveUndone: _goes(ANY_STARTED, {_P.PLAYING}),  # back to the start of the last turn, always in PLAYING
+    PresetChanged: _keeps(frozenset({_P.PLAYING})),
+    GameCalled: {_P.PLAYING: frozenset({_P.RACK_ENTRY}), _P.REMOVING: frozenset({_P.RACK_ENTRY}),
+                 _P.OUTPLAY: _ENDED},
+    RacksEntered: _goes({_P.RACK_ENTRY}, {_P.OVER}),
+    KioskResumed: _keeps(ANY_STARTED),
 }
-"""Event class -> the phases in which it may be applied. Every event class has a row."""
+"""The state machine: event class -> {phase it may happen in: the phases it may lead to}. The dispatcher
+refuses an event in a phase without a row and treats a handler that leads elsewhere as a referee bug."""
+
+ALLOWED: dict[type[Event], frozenset[Phase]] = {cls: frozenset(rows) for cls, rows in TRANSITIONS.items()}
+"""Event class -> the phases in which it may be applied (the rows of :data:`TRANSITIONS`)."""
 
 
 def allowed_in(phase: Phase) -> tuple[type[Event], ...]:
@@ -124,7 +143,13 @@ def phases_markdown() -> str:
     for phase in Phase:
         names = ", ".join(f"`{cls.type}`" for cls in allowed_in(phase)) or "(none)"
         lines.append(f"| `{phase}` | {names} |")
-    lines += ["", "## Where each event may happen", "", "| event | phases |", "| --- | --- |"]
-    for cls, phases in ALLOWED.items():
-        lines.append(f"| `{cls.type}` | {', '.join(f'`{p}`' for p in in_order(phases))} |")
+    lines += ["", "## Transitions", "", "From the phase an event happens in to the phases it may lead to.", "",
+              "| event | from | to |", "| --- | --- | --- |"]
+    for cls, rows in TRANSITIONS.items():
+        groups: dict[str, list[Phase]] = {}  # the same targets (or "stays") on one line
+        for src in in_order(frozenset(rows)):
+            to = rows[src]
+            groups.setdefault("(stays)" if to == {src} else ", ".join(f"`{p}`" for p in in_order(to)), []).append(src)
+        for to_text, sources in groups.items():
+            lines.append(f"| `{cls.type}` | {', '.join(f'`{p}`' for p in sources)} | {to_text} |")
     return "\n".join(lines) + "\n"

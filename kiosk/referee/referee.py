@@ -31,7 +31,7 @@ from kiosk.referee import challenges, ending, judge, timing, turns  # noqa: F401
 from kiosk.referee.events import ChallengeRuled, Event, GameStarted, TimeWarning
 from kiosk.referee.kinds import Code
 from kiosk.referee.model import HANDLERS, REFUSALS, GameModel, Refused, new_game, wrong_phase
-from kiosk.referee.phase import ALLOWED, Phase
+from kiosk.referee.phase import ALLOWED, TRANSITIONS, Phase
 from kiosk.referee.presets import Preset
 from kiosk.referee.prompts import pending_prompts
 from kiosk.referee.snapshot import snapshot
@@ -162,8 +162,9 @@ class Referee:
 def _dispatch(current: GameModel | None, ev: Event) -> GameModel:
     """The game ``ev`` leads to from ``current`` (never changed). Raises :class:`Refused`.
 
-    The phase is looked up once in :data:`~kiosk.referee.phase.ALLOWED` (the one place that says what each
-    phase allows); handlers check only what the phase cannot say. Which fault is named when an event has
+    The phase is looked up once in :data:`~kiosk.referee.phase.ALLOWED` (the rows of the one transition
+    table); handlers check only what the phase cannot say, and the phase a handler leads to must be one the
+    table lists. Which fault is named when an event has
     several: no game (or a game already) first, then the time, then a game that is over, then the player,
     then any other phase.
     """
@@ -188,6 +189,8 @@ def _dispatch(current: GameModel | None, ev: Event) -> GameModel:
         _refuse_phase(current, ev, phase)
     g = current.copy()
     g = HANDLERS[type(ev)](g, ev) or g
+    if g.phase not in TRANSITIONS[type(ev)][phase]:  # a referee bug: prepare() refuses it and calls the judge
+        raise RuntimeError(f"{ev.type} led from {phase} to {g.phase}, which phase.TRANSITIONS does not allow")
     if begins_turn(current, ev):
         g.turn_start = current
     g.last_t = ev.t

@@ -41,3 +41,23 @@ def test_ref_an_event_outside_its_phases_is_refused_by_the_table():
     assert res.reason.endswith("needs challenged)")
     assert ref.apply(Challenge(t=10, player=1)).code == "window_closed"  # allowed phase, the handler's own check
     assert ref.state.phase == Phase.PLAYING == "playing"
+
+
+def test_ref_a_handler_leading_outside_the_table_is_refused_as_a_bug(monkeypatch):
+    from kiosk.referee.phase import TRANSITIONS
+    ref = Referee()
+    assert ref.apply(GameStarted(t=0, preset=load_preset("nsf").to_dict(), players=("A", "B")))
+    before = ref.state
+    monkeypatch.setitem(TRANSITIONS[Pass], Phase.PLAYING, frozenset({Phase.RACK_ENTRY}))
+    res = ref.apply(Pass(t=10, player=0))
+    assert (res.accepted, res.code, res.judge) == (False, "internal", True)
+    assert "pass led from playing to playing" in res.reason
+    assert ref.state == before
+    monkeypatch.undo()
+    assert ref.apply(Pass(t=10, player=0))
+
+
+def test_ref_allowed_is_the_rows_of_the_transition_table():
+    from kiosk.referee.phase import TRANSITIONS
+    assert {cls: frozenset(rows) for cls, rows in TRANSITIONS.items()} == ALLOWED
+    assert all(to <= set(Phase) - {Phase.NOT_STARTED} for rows in TRANSITIONS.values() for to in rows.values())
