@@ -1,18 +1,11 @@
-"""Holds, challenges and their rulings, the challenge and out-play windows, the courtesy draw.
-"""
+"""Holds, challenges and their rulings, the challenge and out-play windows, the courtesy draw."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 from typing import NoReturn
 
-from kiosk.referee.ending import (
-    end_outplay,
-    end_without_out,
-    finish,
-    scoreless_end,
-    unknown_racks,
-)
+from kiosk.referee.ending import end_outplay, end_without_out, finish, scoreless_end, unknown_racks
 from kiosk.referee.events import (
     Challenge,
     ChallengeRuled,

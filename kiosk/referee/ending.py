@@ -1,15 +1,11 @@
-"""How a game ends: the scoreless run, the out-play, a called game, entered racks, the final result.
-"""
+"""How a game ends: the scoreless run, the out-play, a called game, entered racks, the final result."""
 
 from __future__ import annotations
 
 from typing import NoReturn
 
 from kiosk.referee import endgame
-from kiosk.referee.events import (
-    GameCalled,
-    RacksEntered,
-)
+from kiosk.referee.events import GameCalled, RacksEntered
 from kiosk.referee.kinds import Code, EndReason
 from kiosk.referee.model import GameModel, Refused, handles, refusal_for
 from kiosk.referee.phase import Phase
@@ -17,6 +13,7 @@ from kiosk.referee.state import GameResult
 
 
 def scoreless_end(g: GameModel) -> bool:
+    """True when the run of scoreless turns ends the game (the preset's ``end.scoreless_turns``)."""
     n = g.preset.end.scoreless_turns
     if n is None or g.scoreless < n:
         return False
@@ -24,6 +21,7 @@ def scoreless_end(g: GameModel) -> bool:
 
 
 def end_without_out(g: GameModel, t: int, reason: EndReason) -> None:
+    """The game ends at ``t`` ms without an out-play: the clock stops and players enter their racks (RACK_ENTRY)."""
     g.close_window()
     g.clock.stop(t)
     g.phase = Phase.RACK_ENTRY
@@ -33,12 +31,13 @@ def end_without_out(g: GameModel, t: int, reason: EndReason) -> None:
 
 
 def unknown_racks(g: GameModel) -> tuple[str, ...]:
+    """Empty racks for every player (a game lost by rule ends without entered racks)."""
     return ("",) * g.n
 
 
 def finish(g: GameModel, t: int, reason: EndReason, racks: tuple[str, ...], went_out: int | None,
             forfeit: int | None = None) -> None:
-    """End the game: rack adjustments, overtime penalties, win credit; phase Phase.OVER."""
+    """End the game: rack adjustments, overtime penalties, win credit; phase OVER."""
     g.close_window()
     g.clock.stop(t)
     p = g.preset
@@ -71,6 +70,8 @@ def finish(g: GameModel, t: int, reason: EndReason, racks: tuple[str, ...], went
 
 
 def end_outplay(g: GameModel, t: int) -> None:
+    """The out-play stands at ``t`` ms: with two players the opponent's rack is known and the game is OVER; with
+    more, the others enter their racks (RACK_ENTRY)."""
     lp = g.last_play
     assert lp is not None
     g.window.open = False
@@ -88,6 +89,8 @@ def end_outplay(g: GameModel, t: int) -> None:
 
 
 def end_called(g: GameModel, t: int, reason: EndReason) -> None:
+    """The game is ended at ``t`` ms for ``reason`` (called, time limit): an open out-play stands, tiles of a
+    withdrawn play need not come off."""
     if g.phase == Phase.OUTPLAY:
         end_outplay(g, t)
         return
@@ -110,6 +113,7 @@ def _why_not_game_called(g: GameModel, ev: GameCalled) -> NoReturn:
 
 
 def game_call_reason(ev: GameCalled) -> None:
+    """Raise :class:`Refused` (no_reason) when the call gives no reason."""
     if not ev.reason.strip():
         raise Refused("game_called: give a reason (e.g. 'no plays possible', 'time called')", Code.NO_REASON)
 

@@ -1,5 +1,4 @@
-"""What the kiosk must show or ask now (:func:`pending_prompts`), from the game model.
-"""
+"""What the kiosk must show or ask now (:func:`pending_prompts`), from the game model."""
 
 from __future__ import annotations
 
@@ -66,6 +65,7 @@ def pending_prompts(g: GameModel | None) -> list[Prompt]:
 
 
 def result_text(g: GameModel) -> str:
+    """The game's result as one line for the screen ("game over (out_play): Ann 412, Bob 377 - Ann wins")."""
     r = g.result
     assert r is not None
     parts = [f"{g.name(i)} {r.final[i]}" for i in range(g.n)]

@@ -1,5 +1,4 @@
-"""The frozen :class:`~kiosk.referee.state.GameState` of a game model (:func:`snapshot`).
-"""
+"""The frozen :class:`~kiosk.referee.state.GameState` of a game model (:func:`snapshot`)."""
 
 from __future__ import annotations
 

@@ -1,16 +1,11 @@
-"""Time: which time events are due (:func:`due_events`) and their handlers (warnings, limits, overtime).
-"""
+"""Time: which time events are due (:func:`due_events`) and their handlers (warnings, limits, overtime)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import NoReturn
 
-from kiosk.referee.ending import (
-    end_called,
-    finish,
-    unknown_racks,
-    why_not_end,
-)
+from kiosk.referee.ending import end_called, finish, unknown_racks, why_not_end
 from kiosk.referee.events import (
     CourtesyNotice,
     Event,
@@ -30,49 +25,72 @@ from kiosk.referee.turns import next_turn
 def due_events(g: GameModel | None, now_ms: int) -> list[Event]:
     """Time events of game ``g`` due at ``now_ms``, earliest first; each has the ``t`` it fell due (not before
     the last event). Apply them in order (a later one may be refused if an earlier one ended the situation)."""
-    if g is None or g.phase in (Phase.OVER,):
+    if g is None or g.phase == Phase.OVER:
         return []
+    due = [*_window_events(g, now_ms), *_game_time_events(g, now_ms), *_turn_time_events(g, now_ms),
+           *_session_events(g, now_ms)]
+    for i, ev in enumerate(due):
+        if ev.t < g.last_t:  # fell due before the last event: due now
+            due[i] = replace(ev, t=g.last_t)
+    due.sort(key=lambda e: e.t)
+    return due
+
+
+def _window_events(g: GameModel, now_ms: int) -> list[Event]:
+    """The challenge or out-play window running out; the courtesy time of a hold passing."""
     due: list[Event] = []
-    lo = g.last_t
-
-    def at(t: int) -> int:
-        return max(t, lo)
-
     ch = g.preset.challenge
     if g.hold.by is None and g.window.open and g.window.until is not None and now_ms >= g.window.until \
             and g.phase in (Phase.PLAYING, Phase.OUTPLAY):
-        due.append(WindowClosed(t=at(g.window.until)))
+        due.append(WindowClosed(t=g.window.until))
     if g.hold.by is not None and not g.hold.courtesy_given and ch.courtesy_ms is not None and g.phase == Phase.PLAYING \
             and g.hold.since is not None and now_ms >= g.hold.since + ch.courtesy_ms:
-        due.append(CourtesyNotice(t=at(g.hold.since + ch.courtesy_ms)))
-    ck = g.clock
-    r = ck.running
+        due.append(CourtesyNotice(t=g.hold.since + ch.courtesy_ms))
+    return due
+
+
+def _game_time_events(g: GameModel, now_ms: int) -> list[Event]:
+    """The running player's game time running out (overtime) and passing the overtime cap."""
+    due: list[Event] = []
+    ck, r = g.clock, g.clock.running
     if r is not None and ck.game_ms is not None:
         used_now = ck.used[r] + max(0, now_ms - ck.since)
         if not g.overtime_notified[r] and used_now >= ck.game_ms:
-            due.append(OvertimeStarted(t=at(ck.since + ck.game_ms - ck.used[r]), player=r))
+            due.append(OvertimeStarted(t=ck.since + ck.game_ms - ck.used[r], player=r))
         cap = g.preset.clock.overtime_cap_ms
         if cap is not None and used_now > ck.game_ms + cap:
-            due.append(OvertimeCapExceeded(t=at(ck.since + ck.game_ms + cap - ck.used[r] + 1), player=r))
-    clk = g.preset.clock
+            due.append(OvertimeCapExceeded(t=ck.since + ck.game_ms + cap - ck.used[r] + 1, player=r))
+    return due
+
+
+def _turn_time_events(g: GameModel, now_ms: int) -> list[Event]:
+    """The per-turn limit's warnings and its expiry, for the player on move."""
+    due: list[Event] = []
+    ck, r, clk = g.clock, g.clock.running, g.preset.clock
     if g.phase == Phase.PLAYING and r is not None and r == g.on_move and clk.turn_limit_ms is not None:
         used_turn = ck.turn_used_at(now_ms)
         base = ck.since - ck.turn_used
         for w in clk.turn_warnings_ms:
             key = f"turn{g.turn}:{w}"
             if key not in g.warnings and used_turn >= clk.turn_limit_ms - w:
-                due.append(TimeWarning(t=at(base + clk.turn_limit_ms - w), kind="turn", remaining_ms=w, player=r))
+                due.append(TimeWarning(t=base + clk.turn_limit_ms - w, kind="turn", remaining_ms=w, player=r))
         if f"turn{g.turn}:expired" not in g.warnings and used_turn >= clk.turn_limit_ms:
-            due.append(TurnTimeExpired(t=at(base + clk.turn_limit_ms), player=r))
+            due.append(TurnTimeExpired(t=base + clk.turn_limit_ms, player=r))
+    return due
+
+
+def _session_events(g: GameModel, now_ms: int) -> list[Event]:
+    """The session limit's warnings and its end (downtime not counted)."""
+    due: list[Event] = []
+    clk = g.preset.clock
     if clk.session_limit_ms is not None and g.phase not in (Phase.RACK_ENTRY, Phase.OVER):
         end = g.started_t + g.downtime + clk.session_limit_ms
         for w in clk.session_warnings_ms:
             key = f"session:{w}"
             if key not in g.warnings and now_ms >= end - w:
-                due.append(TimeWarning(t=at(end - w), kind="session", remaining_ms=w))
+                due.append(TimeWarning(t=end - w, kind="session", remaining_ms=w))
         if now_ms >= end:
-            due.append(SessionTimeUp(t=at(end)))
-    due.sort(key=lambda e: e.t)
+            due.append(SessionTimeUp(t=end))
     return due
 
 
@@ -126,6 +144,7 @@ def _on_overtime_cap(g: GameModel, ev: OvertimeCapExceeded) -> None:
 
 
 def session_due(g: GameModel, ev: SessionTimeUp) -> None:
+    """Raise :class:`Refused` (too_early) unless the session time is up at ``ev.t`` (downtime not counted)."""
     lim = g.preset.clock.session_limit_ms
     if lim is None or ev.t < g.started_t + g.downtime + lim:
         raise Refused("session_time_up: the session time is not up", Code.TOO_EARLY)

@@ -1,24 +1,12 @@
-"""Turns: the clock press, a play (its blanks, its score), a pass, an exchange, the draw after a play.
-"""
+"""Turns: the clock press, a play (its blanks, its score), a pass, an exchange, the draw after a play."""
 
 from __future__ import annotations
 
 from collections import Counter
 from typing import NoReturn
 
-from kiosk.referee.ending import (
-    end_without_out,
-    scoreless_end,
-)
-from kiosk.referee.events import (
-    BlankDesignated,
-    ClockPressed,
-    Drew,
-    Event,
-    Exchange,
-    Pass,
-    Play,
-)
+from kiosk.referee.ending import end_without_out, scoreless_end
+from kiosk.referee.events import BlankDesignated, ClockPressed, Drew, Event, Exchange, Pass, Play
 from kiosk.referee.kinds import Code, EndReason
 from kiosk.referee.model import GameModel, Refused, handles, refusal_for, wrong_phase
 from kiosk.referee.phase import Phase
@@ -30,6 +18,7 @@ from kiosk.rules.tiles import BLANK
 
 
 def need_on_move(g: GameModel, ev: Event, player: int) -> None:
+    """Raise :class:`Refused` unless ``player`` is on move with the clock running (wrong_player, neutralised)."""
     if g.on_move != player:
         who = g.name(g.on_move) if g.on_move is not None else "nobody"
         raise Refused(f"{ev.type}: it is {who}'s turn, not {g.name(player)}'s", Code.WRONG_PLAYER)
@@ -133,7 +122,7 @@ def _on_play(g: GameModel, ev: Play) -> None:
 
 @refusal_for(BlankDesignated)
 def _why_not_blank_designated(g: GameModel, ev: BlankDesignated) -> None:
-    """Outside Phase.DESIGNATING: a blank of the last play designated already is said so."""
+    """Outside DESIGNATING: a blank of the last play designated already is said so."""
     for sq, t in (g.last_play.tiles if g.last_play else ()):
         if sq == ev.square and t.islower():
             raise Refused(f"the blank on {square_name(sq)} was designated {t.upper()} already; a designation "
