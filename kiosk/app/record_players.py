@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.simtable import SimClock, SimulatedTable
 from kiosk.referee.presets import Preset, load_preset
+from kiosk.referee.records import CHALLENGE_LINES
 from kiosk.referee.state import CHALLENGED, DESIGNATING, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING, GameState
 from kiosk.rules.board import square_name
 from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame
@@ -210,7 +211,7 @@ class RecordPlayers:
             assert lp is not None
             opp = 1 - lp.player
             self.clock.advance(1_000)
-            if nxt is not None and nxt.kind in (EventKind.WITHDRAWN, EventKind.CHALLENGE_BONUS):
+            if nxt is not None and nxt.kind in CHALLENGE_LINES:
                 res = k.act("challenge", player=opp)
                 return StepOutcome(f"{st.players[opp]} challenges the out-play: {res.reason or 'ok'}")
             res = k.act("accept_outplay", player=opp)
@@ -221,7 +222,7 @@ class RecordPlayers:
             return StepOutcome(f"the kiosk is in an unexpected phase {st.phase}", done=True)
         if nxt is None:
             return StepOutcome("the record ends here but the game is not over", done=True)
-        if nxt.kind in (EventKind.WITHDRAWN, EventKind.CHALLENGE_BONUS):
+        if nxt.kind in CHALLENGE_LINES:
             lp = st.last_play
             challenger = 1 - self.player_of(nxt)
             if lp is not None and lp.t:
@@ -308,7 +309,7 @@ class RecordPlayers:
                            done=not res.accepted)
 
     def _rule(self, ev: GcgEvent | None) -> StepOutcome:
-        acceptable = ev is not None and ev.kind == EventKind.CHALLENGE_BONUS
+        acceptable = ev is not None and CHALLENGE_LINES.get(ev.kind, False)
         self.clock.advance(20_000)
         res = self.kiosk.act("rule", acceptable=acceptable, pin=self.pin, judge="demo judge")
         verdict = "acceptable" if acceptable else "unacceptable"

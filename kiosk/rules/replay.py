@@ -26,9 +26,10 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from kiosk.rules.board import Board
-from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame
+from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame, GcgVisitor, Walk, read_gcg
 from kiosk.rules.placement import Placement, PlacementError, WordError, WordFault
 from kiosk.rules.racks import NoOutAdjustment, OutAdjustment, rack_adjustments
 from kiosk.rules.scoring import score_play
@@ -114,10 +115,17 @@ def guess_tile_set(game: GcgGame) -> TileSet:
     return ENGLISH
 
 
-class _Replayer:
-    def __init__(self, game: GcgGame, tile_set: TileSet, rules: ScoringRules, positions: bool,
-                 exchange_min_bag: int = 7) -> None:
+class ReplayVisitor(GcgVisitor[ReplayResult]):
+    """The replay as a :class:`~kiosk.rules.gcg.GcgVisitor` of one game: ``game.accept(ReplayVisitor(game))``
+    (what :func:`replay_game` does). Arguments as :func:`replay_game`'s."""
+
+    def __init__(self, game: GcgGame, tile_set: TileSet | None = None, rules: ScoringRules = STANDARD,
+                 positions: bool = False, exchange_min_bag: int = 7) -> None:
+        tile_set = tile_set or guess_tile_set(game)
         self.game = game
+        self.early = False  # not a record the replay scores: nothing more is looked at
+        self.stopped = False  # a rule error stopped the replay
+        self.first_error: int | None = None
         self.ts = tile_set
         self.rules = rules
         self.exchange_min_bag = exchange_min_bag
@@ -194,36 +202,53 @@ class _Replayer:
             self.phase = "six"
             self.res.ended = "six_scoreless"
 
-    # -- events
-    def run(self) -> ReplayResult:
-        if not self.game.players and not self.game.events:  # an empty or binary file: nothing was recorded
-            self.res.problems.append(ReplayProblem(self.game.name, 0, "error",
+    # -- the walk (GcgVisitor)
+    def begin_game(self, game: GcgGame) -> None:
+        if not game.players and not game.events:  # an empty or binary file: nothing was recorded
+            self.res.problems.append(ReplayProblem(game.name, 0, "error",
                                                    "not a game record: no #player lines and no moves (GCG spec)"))
-            return self.res
-        kinds = [v.split()[0].lower() for v in self.game.pragmas.get("game-type", []) if v.split()]
+            self.early = True
+            return
+        kinds = [v.split()[0].lower() for v in game.pragmas.get("game-type", []) if v.split()]
         unknown = [k for k in kinds if k not in KNOWN_GAME_TYPES]
         if unknown:  # another game (e.g. a Woogles variant) would be scored by the wrong rules
-            self.res.problems.append(ReplayProblem(self.game.name, 0, "error", f"#game-type {unknown[0]}: not a "
+            self.res.problems.append(ReplayProblem(game.name, 0, "error", f"#game-type {unknown[0]}: not a "
                                                    f"game type the kiosk scores (known: {', '.join(KNOWN_GAME_TYPES)})"))
-            return self.res
-        first_error = min((e.line for e in self.game.errors if e.line), default=None)
-        for e in self.game.errors:
+            self.early = True
+            return
+        self.first_error = min((e.line for e in game.errors if e.line), default=None)
+        for e in game.errors:
             if e.line == 0:
-                self.res.problems.append(ReplayProblem(self.game.name, 0, "error", e.message))
+                self.res.problems.append(ReplayProblem(game.name, 0, "error", e.message))
+
+    def visit_event(self, event: GcgEvent) -> Walk | None:
+        if self.early or self.stopped:
+            return Walk.STOP
+        if self.first_error is not None and event.line > self.first_error:
+            return Walk.STOP  # the record is read up to its first bad line
         try:
-            for ev in self.game.events:
-                if first_error is not None and ev.line > first_error:
-                    break
-                self.apply(ev)
-            for idx, rack in sorted(self.game.racks.items()):
-                self.check_exists(None, rack, f"#rack{idx + 1}")  # type: ignore[arg-type]
+            self.apply(event)
         except _Stop:
-            pass
-        if first_error is not None:
-            err = next(e for e in self.game.errors if e.line == first_error)
-            if not self.res.errors or self.res.errors[0].line > first_error:
-                self.res.problems.append(ReplayProblem(self.game.name, first_error, "error", err.message))
+            self.stopped = True
+            return Walk.STOP
+        return None
+
+    def end_game(self) -> None:
+        if self.early:
+            return
+        if not self.stopped:
+            try:
+                for idx, rack in sorted(self.game.racks.items()):
+                    self.check_exists(None, rack, f"#rack{idx + 1}")
+            except _Stop:
+                pass
+        if self.first_error is not None:
+            err = next(e for e in self.game.errors if e.line == self.first_error)
+            if not self.res.errors or self.res.errors[0].line > self.first_error:
+                self.res.problems.append(ReplayProblem(self.game.name, self.first_error, "error", err.message))
         self.res.problems.sort(key=lambda pr: pr.line)
+
+    def result(self) -> ReplayResult:
         return self.res
 
     def apply(self, ev: GcgEvent) -> None:
@@ -411,4 +436,15 @@ def replay_game(game: GcgGame, tile_set: TileSet | None = None, rules: ScoringRu
     """Replay a parsed GCG game (see module docstring). ``tile_set`` defaults to :func:`guess_tile_set`;
     ``rules`` and ``exchange_min_bag`` (tiles that must be in the bag for an exchange) come from the event's
     preset when it is not the standard tournament one (GCG engines: 7)."""
-    return _Replayer(game, tile_set or guess_tile_set(game), rules, positions, exchange_min_bag).run()
+    return game.accept(ReplayVisitor(game, tile_set, rules, positions, exchange_min_bag))
+
+
+def game_positions(path: str | Path) -> list[Board]:
+    """The board (:class:`~kiosk.rules.board.Board`) after each move of a GCG file that changed it, in order
+    (plays, and withdrawn phonies taking tiles off). Stops where the record breaks a rule.
+
+    Raises:
+        GcgError: the file cannot be read or decoded.
+    """
+    game = read_gcg(path)
+    return game.accept(ReplayVisitor(game, positions=True)).positions

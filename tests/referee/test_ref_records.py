@@ -1,0 +1,52 @@
+"""A GCG record as referee events (kiosk.referee.records): each kind of line acted out as at a real table."""
+
+import pytest
+
+from kiosk.referee.records import RecordEventsError, RefereeEvents, events_from_gcg
+from kiosk.referee.referee import Referee
+from kiosk.rules.board import parse_coordinate
+from kiosk.rules.gcg import parse_gcg
+
+RECORD = """#player1 a Ann
+#player2 b Bob
+>a: ?AEINRT 8D RETAiNS +66 66
+>b: OXYZZZZ J6 OX(S) +13 13
+>b: OXYZZZZ -- -13 0
+>a: AAAAAAA - +0 66
+>b: OXYZZZZ J6 OX(S) +13 13
+>b: (challenge) +5 18
+"""
+
+
+def test_ref_record_lines_become_the_events_a_table_makes():
+    game = parse_gcg(RECORD, "r.gcg")
+    events = events_from_gcg(game)
+    assert [e.type for e in events] == [
+        "game_started",
+        "play", "blank_designated",                           # the blank is placed as ? and then named
+        "play", "challenge", "challenge_ruled", "tiles_removed",  # "--": challenged off
+        "pass",
+        "play", "challenge", "challenge_ruled",               # "(challenge) +5": the play stood
+    ]
+    retains = parse_coordinate("8D").squares(7)
+    assert events[1].tiles == tuple(zip(retains, "RETA?NS"))
+    assert (events[2].square, events[2].letter) == (retains[4], "I")
+    assert events[3].tiles == tuple(zip(parse_coordinate("J6").squares(2), "OX"))  # S played through
+    assert [e.acceptable for e in events if e.type == "challenge_ruled"] == [False, True]
+    assert [e.player for e in events if e.type == "challenge"] == [0, 0]
+    times = [e.t for e in events]
+    assert times == sorted(times) and times[0] == 1_000 and times[1] - times[0] == 15_000
+    st = Referee.from_events(events).state
+    assert st.scores == (64, 17) and st.phase == "playing" and st.on_move == 0  # naspa: RETAiNS 64
+    assert game.accept(RefereeEvents("naspa")) == events  # the visitor itself
+
+
+@pytest.mark.parametrize("text, message", [
+    (RECORD.replace(">a: ?AEINRT 8D RETAiNS +66 66", ">a: ?AEINRT 8D RETAiNS 66"), r"r.gcg:3: no score"),
+    (RECORD.replace("J6 OX(S) +13 13\n>b: OXYZZZZ --", "J6 OXY +13 13\n>b: OXYZZZZ --"),
+     r"r.gcg:4: the referee refuses play"),
+    ("#player1 a Ann\n", "r.gcg: 1 players in the record"),
+])
+def test_ref_record_the_referee_cannot_follow_is_named(text, message):
+    with pytest.raises(RecordEventsError, match=message):
+        events_from_gcg(parse_gcg(text, "r.gcg"))
