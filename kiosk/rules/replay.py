@@ -27,6 +27,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal, NoReturn, overload
 
 from kiosk.rules.board import Board
 from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame, GcgVisitor, Walk, read_gcg
@@ -96,6 +97,21 @@ class _Stop(Exception):
     pass
 
 
+@dataclass(frozen=True)
+class _LastPlay:
+    """The play a withdrawal or a challenge bonus refers to, and the state before it (to take it back)."""
+
+    player: int
+    squares: list[int]
+    applied: int  # points the play added (the recorded score where it differs)
+    rack: str
+    sizes: list[int]
+    bag: int
+    scoreless: int
+    phase: str
+    game_word: bool
+
+
 def _not_within(tiles: str, rack: str) -> bool:
     """True when ``tiles`` uses some letter more often than ``rack`` holds it."""
     return any(tiles.count(ch) > rack.count(ch) for ch in set(tiles))
@@ -144,13 +160,17 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
         self.bag = tile_set.total_tiles - n * tile_set.rack_size
         self.turn = 0
         self.scoreless = 0
-        self.last_play: dict | None = None
+        self.last_play: _LastPlay | None = None
         self.phase = "playing"  # playing | out | six | over
         self.out_player = -1
         self.end_lines: set[int] = set()
         self.time_lines: set[int] = set()
 
     # -- reporting
+    @overload
+    def error(self, ev: GcgEvent | None, msg: str, fatal: Literal[True] = True) -> NoReturn: ...
+    @overload
+    def error(self, ev: GcgEvent | None, msg: str, fatal: Literal[False]) -> None: ...
     def error(self, ev: GcgEvent | None, msg: str, fatal: bool = True) -> None:
         """Report a rule error; a fatal one (the board or turn order can no longer be trusted) stops the game,
         a rack inconsistency (racks never change the board or the scores) is reported and the replay goes on."""
@@ -162,7 +182,7 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
         self.res.problems.append(ReplayProblem(self.game.name, ev.line, "mismatch", msg, computed, recorded))
 
     # -- helpers
-    def unseen(self) -> Counter:
+    def unseen(self) -> Counter[str]:
         """Tiles not on the board (blanks as ``?``): the bag plus every rack."""
         return Counter({t: n for t, n in self._unseen.items() if n > 0})
 
@@ -171,7 +191,7 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
             key = BLANK if t.islower() else t
             self._unseen[key] = self._unseen.get(key, 0) - sign
 
-    def check_exists(self, ev: GcgEvent, tiles: str, what: str) -> None:
+    def check_exists(self, ev: GcgEvent | None, tiles: str, what: str) -> None:
         if not tiles:
             return
         unseen = self._unseen
@@ -285,11 +305,11 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
             lp = self.last_play
             if lp is None:
                 self.error(ev, "challenge bonus without a play to challenge (the previous turn placed no tiles)")
-            if ev.nick != self.game.players[lp["player"]].nick:
-                self.error(ev, f"challenge bonus for {ev.nick}, but the challenged play was {self.game.players[lp['player']].nick}'s")
+            if ev.nick != self.game.players[lp.player].nick:
+                self.error(ev, f"challenge bonus for {ev.nick}, but the challenged play was {self.game.players[lp.player].nick}'s")
             if ev.score <= 0:
                 self.error(ev, f"challenge bonus of {ev.score}: must be positive")
-            self.settle(ev, lp["player"], ev.score)
+            self.settle(ev, lp.player, ev.score)
         elif k is EventKind.END_RACK:
             self.end_rack(ev)
         elif k is EventKind.TIME_PENALTY:
@@ -327,7 +347,7 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
         if len(tiles) > self.sizes[p]:
             self.error(ev, f"plays {len(tiles)} tiles from a rack of {self.sizes[p]}")
         try:
-            ps = score_play(self.board, tiles, self.ts, self.rules, across=ev.coordinate.across,
+            ps = score_play(self.board, tiles, self.ts, self.rules, across=coord.across,
                             game_word_available=self.game_word_available)
         except PlacementError as exc:
             self.error(ev, f"illegal play: {exc}")
@@ -341,9 +361,9 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
         self.board.place(tiles)
         self._move_tiles([t for _, t in tiles], +1)
         self.res.moves += 1
-        lp = {"player": p, "squares": [sq for sq, _ in tiles], "applied": applied, "rack": ev.rack,
-              "sizes": list(self.sizes), "bag": self.bag, "scoreless": self.scoreless, "phase": self.phase,
-              "game_word": self.game_word_available}
+        lp = _LastPlay(player=p, squares=[sq for sq, _ in tiles], applied=applied, rack=ev.rack,
+                       sizes=list(self.sizes), bag=self.bag, scoreless=self.scoreless, phase=self.phase,
+                       game_word=self.game_word_available)
         if ps.game_word_bonus:
             self.game_word_available = False
         self.sizes[p] -= len(tiles)
@@ -365,26 +385,26 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
         lp = self.last_play
         if lp is None:
             self.error(ev, "phony withdrawn, but the previous turn placed no tiles")
-        owner = self.game.players[lp["player"]].nick
+        owner = self.game.players[lp.player].nick
         if ev.nick != owner:
             self.error(ev, f"{ev.nick} withdraws a play that was {owner}'s")
-        if ev.rack and lp["rack"] and Counter(ev.rack) != Counter(lp["rack"]):
-            self.error(ev, f"rack '{ev.rack}' returned after the phony does not match the play's rack '{lp['rack']}'", fatal=False)
-        p = lp["player"]
-        self._move_tiles([self.board[sq] for sq in lp["squares"]], -1)
-        self.board.remove(lp["squares"])
-        self.sizes = lp["sizes"]
-        self.bag = lp["bag"]
-        self.scoreless = lp["scoreless"]
-        self.phase = lp["phase"]
-        self.game_word_available = lp["game_word"]
+        if ev.rack and lp.rack and Counter(ev.rack) != Counter(lp.rack):
+            self.error(ev, f"rack '{ev.rack}' returned after the phony does not match the play's rack '{lp.rack}'", fatal=False)
+        p = lp.player
+        self._move_tiles([self.board[sq] for sq in lp.squares], -1)
+        self.board.remove(lp.squares)
+        self.sizes = lp.sizes
+        self.bag = lp.bag
+        self.scoreless = lp.scoreless
+        self.phase = lp.phase
+        self.game_word_available = lp.game_word
         if self.res.ended == "out" and self.phase == "playing":
             self.res.ended = None
         self.last_play = None
-        legacy = ev.score == 0 and lp["applied"] != 0  # old Quackle: "-- +0" with the total dropping
-        if not legacy and ev.score != -lp["applied"]:
-            self.mismatch(ev, "withdrawn play takes off", -lp["applied"], ev.score)
-        self.settle(ev, p, -lp["applied"])
+        legacy = ev.score == 0 and lp.applied != 0  # old Quackle: "-- +0" with the total dropping
+        if not legacy and ev.score != -lp.applied:
+            self.mismatch(ev, "withdrawn play takes off", -lp.applied, ev.score)
+        self.settle(ev, p, -lp.applied)
         self.after_scoreless()
         if self.keep_positions:
             self.res.positions.append(self.board.copy())
