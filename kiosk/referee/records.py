@@ -9,7 +9,11 @@ the phony taken off, out-plays accepted, racks entered after a scoreless end. Sc
 clock). A record the referee cannot follow raises :class:`RecordEventsError` naming the file, the line and
 the referee's reason. :func:`events_from_gcg` reads a file (or takes a parsed game) and returns the events.
 
-How a record's lines read at the table (GCG spec v1.2, ``docs/gcg.md``): a withdrawn-phony line (``--``) is
+How a record's lines read at the table (GCG spec v1.2, ``docs/gcg.md``): a play's word is resolved against the
+referee's board (:meth:`Placement.from_word <kiosk.rules.placement.Placement.from_word>`), so letters over tiles
+already there are played through whether the record puts them in parentheses or, as old Quackle files do, not;
+a word that does not fit the board goes to the referee as written, which refuses it with its reason. A
+withdrawn-phony line (``--``) is
 the play before it challenged and ruled unacceptable, a challenge-bonus line (``(challenge)``) the play
 challenged and ruled acceptable (:data:`CHALLENGE_LINES`); the opponent's line after an out-play (a pass or
 the end-rack line) is the out-play accepted; negative end-rack lines after a scoreless end are the racks left.
@@ -18,6 +22,7 @@ the end-rack line) is the out-play accepted; negative end-rack lines after a sco
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 from kiosk.referee.events import (
@@ -37,7 +42,7 @@ from kiosk.referee.presets import Preset, PresetError, load_preset
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import OUTPLAY, OVER, PLAYING, RACK_ENTRY
 from kiosk.rules.gcg import EventKind, GcgError, GcgEvent, GcgGame, GcgVisitor, Walk, read_gcg
-from kiosk.rules.placement import Placement
+from kiosk.rules.placement import Placement, WordError, WordFault
 from kiosk.rules.racks import split_racks
 
 CHALLENGE_LINES: dict[EventKind, bool] = {EventKind.WITHDRAWN: False, EventKind.CHALLENGE_BONUS: True}
@@ -66,6 +71,7 @@ class RefereeEvents(GcgVisitor[list[Event]]):
         self.t = start_ms
         self.ref = Referee()
         self.events: list[Event] = []
+        self.lines: list[int] = []  # the record line each event acts out (0: the start and the end of the game)
         self.name = "<gcg>"
         self.game = GcgGame()
         self.players: tuple[str, ...] = ()
@@ -113,6 +119,16 @@ class RefereeEvents(GcgVisitor[list[Event]]):
         if not res.accepted:
             raise RecordEventsError(f"{self.name}:{line}: the referee refuses {ev.type}: {res.reason}")
         self.events.append(ev)
+        self.lines.append(line)
+
+    def by_line(self) -> dict[int, tuple[Event, ...]]:
+        """The events each record line became (after the walk), keyed by line number; lines that became no
+        event (time penalties, the lines after the game ended) are absent."""
+        out: dict[int, list[Event]] = {}
+        for line, ev in zip(self.lines, self.events):
+            if line:
+                out.setdefault(line, []).append(ev)
+        return {line: tuple(evs) for line, evs in out.items()}
 
     def later(self, ms: int | None = None) -> int:
         self.t = max(self.t, self.ref.state.last_t) + (self.step if ms is None else ms)
@@ -131,19 +147,23 @@ class RefereeEvents(GcgVisitor[list[Event]]):
 
     def act(self, ev: GcgEvent, nxt: EventKind | None) -> None:
         """The referee events of one record line; ``nxt``: the kind of the line after it (None: the last)."""
-        p = self.game.player_index(ev.nick)
-        if p < 0:
-            raise RecordEventsError(f"{self.name}:{ev.line}: unknown player '{ev.nick}'")
         st = self.ref.state
+        seats = [i for i, pl in enumerate(self.game.players) if pl.nick == ev.nick]
+        if not seats:
+            raise RecordEventsError(f"{self.name}:{ev.line}: unknown player '{ev.nick}'")
+        p = st.on_move if st.on_move in seats else seats[0]  # one nick for two players: by turn order
         if st.phase == OVER:
             self.over = True
             return
         if ev.kind is EventKind.PLAY:
             assert ev.coordinate is not None
             try:
+                placement = Placement.from_word(st.board, ev.coordinate, ev.word, through=ev.through)
+            except WordError as exc:
+                if exc.code is WordFault.OFF_BOARD:
+                    raise RecordEventsError(f"{self.name}:{ev.line}: {exc}") from None
+                # the word does not fit the board: the record's notation alone, and the referee names the fault
                 placement = Placement.from_word(None, ev.coordinate, ev.word, through=ev.through)
-            except ValueError as exc:
-                raise RecordEventsError(f"{self.name}:{ev.line}: {exc}") from None
             self.go(Play(t=self.later(), player=p, tiles=placement.undesignated), ev.line)
             for sq, letter in placement.blanks:
                 self.go(BlankDesignated(t=self.later(2_000), player=p, square=sq, letter=letter), ev.line)
@@ -178,6 +198,13 @@ class RefereeEvents(GcgVisitor[list[Event]]):
             self.go(RacksEntered(t=self.later(), racks=entered), 0)
         elif st.phase not in (PLAYING, OVER):
             raise RecordEventsError(f"{self.name}: the record ends in the middle of a turn ({st.phase})")
+
+
+def tiles_laid(events: Sequence[Event]) -> tuple[tuple[int, str], ...]:
+    """The tiles a line's events put on the table: its :class:`Play`'s tiles with each blank as the lower-case
+    letter its :class:`BlankDesignated` names (``(square, tile)``, as a board holds them)."""
+    letters = {e.square: e.letter.lower() for e in events if isinstance(e, BlankDesignated)}
+    return tuple((sq, letters.get(sq, t) if t == "?" else t) for e in events if isinstance(e, Play) for sq, t in e.tiles)
 
 
 def events_from_gcg(source: str | Path | GcgGame, preset: str | Preset = "naspa", *, step_ms: int = 15_000,

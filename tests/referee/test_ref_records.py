@@ -50,3 +50,16 @@ def test_ref_record_lines_become_the_events_a_table_makes():
 def test_ref_record_the_referee_cannot_follow_is_named(text, message):
     with pytest.raises(RecordEventsError, match=message):
         events_from_gcg(parse_gcg(text, "r.gcg"))
+
+
+def test_ref_record_letters_already_on_the_board_are_played_through_without_parentheses():
+    # old Quackle files write played-through letters plainly: OXS over the S of RETAiNS is the same move as OX(S)
+    plain = events_from_gcg(parse_gcg(RECORD.replace("OX(S)", "OXS"), "r.gcg"))
+    assert plain == events_from_gcg(parse_gcg(RECORD, "r.gcg"))
+
+
+def test_ref_record_with_one_nick_for_both_players_goes_by_turn_order():
+    record = "#player1 x Ann\n#player2 x Bob\n>x: ?AEINRT 8D RETAiNS +64 64\n>x: OXYZZZZ J6 OX(S) +12 12\n"
+    events = events_from_gcg(parse_gcg(record, "r.gcg"))
+    assert [(e.type, e.player) for e in events if e.type == "play"] == [("play", 0), ("play", 1)]
+    assert Referee.from_events(events).state.scores == (64, 12)
