@@ -2,7 +2,7 @@
 
 import pytest
 
-from kiosk.referee.records import RecordEventsError, RefereeEvents, events_from_gcg
+from kiosk.referee.records import RecordEventsError, RefereeEvents, events_from_gcg, tiles_laid
 from kiosk.referee.referee import Referee
 from kiosk.rules.board import parse_coordinate
 from kiosk.rules.gcg import parse_gcg
@@ -38,7 +38,11 @@ def test_ref_record_lines_become_the_events_a_table_makes():
     assert times == sorted(times) and times[0] == 1_000 and times[1] - times[0] == 15_000
     st = Referee.from_events(events).state
     assert st.scores == (64, 17) and st.phase == "playing" and st.on_move == 0  # naspa: RETAiNS 64
-    assert game.accept(RefereeEvents("naspa")) == events  # the visitor itself
+    visitor = RefereeEvents("naspa")
+    assert game.accept(visitor) == events  # the visitor itself
+    acts = visitor.by_line()  # what each record line became (the demo's players act these out)
+    assert sorted(acts) == [3, 4, 5, 6, 7, 8] and acts[3] == tuple(events[1:3]) and acts[5] == tuple(events[4:7])
+    assert tiles_laid(acts[3]) == tuple(zip(retains, "RETAiNS")) and tiles_laid(acts[6]) == ()
 
 
 @pytest.mark.parametrize("text, message", [
