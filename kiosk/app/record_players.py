@@ -11,7 +11,9 @@ players at a real table would, and the judge takes the turn back and corrects th
 (:attr:`RecordPlayers.judge_undos`).
 
 They are reactive: each :meth:`RecordPlayers.step` looks at the kiosk's state and the next recorded event,
-so a kiosk restarted from its journal is simply picked up where it stands.
+so a kiosk restarted from its journal is simply picked up where it stands. What they do for a record line is
+what the one conversion of records into referee events (:mod:`kiosk.referee.records`) made of it: the tiles
+its play lays (blanks as their letters), the count its exchange names, the ruling its challenge gets.
 """
 
 from __future__ import annotations
@@ -21,11 +23,12 @@ from dataclasses import dataclass, field, replace
 
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.simtable import SimClock, SimulatedTable
+from kiosk.referee.events import ChallengeRuled, Event, Exchange
 from kiosk.referee.presets import Preset, load_preset
+from kiosk.referee.records import CHALLENGE_LINES, RecordEventsError, RefereeEvents, tiles_laid
 from kiosk.referee.state import CHALLENGED, DESIGNATING, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING, GameState
 from kiosk.rules.board import square_name
 from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame
-from kiosk.rules.placement import Placement
 from kiosk.rules.replay import replay_game
 from kiosk.rules.tiles import TileSet
 from kiosk.vision.reading import seen_as
@@ -45,7 +48,7 @@ class RecordError(ValueError):
 @dataclass
 class RecordPlan:
     """A record prepared for the table: players, tile set, the preset that follows the record's rules, the
-    events in table order and the end lines."""
+    events in table order, the end lines, and the referee events each record line became (by line number)."""
 
     name: str
     nicks: tuple[str, ...]
@@ -56,6 +59,7 @@ class RecordPlan:
     finals: tuple[int, ...]
     ended: str | None
     notes: list[str] = field(default_factory=list)
+    acts: dict[int, tuple[Event, ...]] = field(default_factory=dict)
 
 
 def plan_record(game: GcgGame, base_preset: str = "nsf") -> RecordPlan:
@@ -97,8 +101,14 @@ def plan_record(game: GcgGame, base_preset: str = "nsf") -> RecordPlan:
         last_play = max(i for i, ev in enumerate(events) if ev.kind == EventKind.PLAY)
         events = events[:last_play + 1] + [ev for ev in events[last_play + 1:] if ev.kind != EventKind.PASS]
     finals = tuple(res.totals) if res.totals else (0, 0)
+    converter = RefereeEvents(preset)
+    try:
+        game.accept(converter)
+    except RecordEventsError as exc:
+        raise RecordError(f"{game.name}: the referee cannot follow the record: {exc}") from None
     return RecordPlan(game.name, tuple(pl.nick for pl in game.players), res.tile_set, preset, events,
-                      [ev for ev in game.events if ev.kind in END_KINDS], finals, res.ended, notes)
+                      [ev for ev in game.events if ev.kind in END_KINDS], finals, res.ended, notes,
+                      converter.by_line())
 
 
 @dataclass
@@ -154,11 +164,11 @@ class RecordPlayers:
         cells = list(st.board)
         if st.phase == DESIGNATING:
             ev = self.plan.events[self.position(st)]
-            try:
-                for sq, tile in Placement.from_word(st.board, str(ev.coordinate), ev.word).tiles:
-                    cells[sq] = tile
-            except ValueError as exc:
-                raise RecordError(f"line {ev.line}: the journal's board does not fit the record: {exc}") from None
+            for sq, tile in tiles_laid(self.plan.acts.get(ev.line, ())):
+                if cells[sq]:
+                    raise RecordError(f"line {ev.line}: the journal's board does not fit the record: "
+                                      f"{square_name(sq)} holds {cells[sq]}")
+                cells[sq] = tile
         self.table.set_board(cells)
 
     # -------------------------------------------------------------------------------------------- acting
@@ -210,7 +220,7 @@ class RecordPlayers:
             assert lp is not None
             opp = 1 - lp.player
             self.clock.advance(1_000)
-            if nxt is not None and nxt.kind in (EventKind.WITHDRAWN, EventKind.CHALLENGE_BONUS):
+            if nxt is not None and nxt.kind in CHALLENGE_LINES:
                 res = k.act("challenge", player=opp)
                 return StepOutcome(f"{st.players[opp]} challenges the out-play: {res.reason or 'ok'}")
             res = k.act("accept_outplay", player=opp)
@@ -221,7 +231,7 @@ class RecordPlayers:
             return StepOutcome(f"the kiosk is in an unexpected phase {st.phase}", done=True)
         if nxt is None:
             return StepOutcome("the record ends here but the game is not over", done=True)
-        if nxt.kind in (EventKind.WITHDRAWN, EventKind.CHALLENGE_BONUS):
+        if nxt.kind in CHALLENGE_LINES:
             lp = st.last_play
             challenger = 1 - self.player_of(nxt)
             if lp is not None and lp.t:
@@ -248,14 +258,14 @@ class RecordPlayers:
         self._think(p, st)
         if ev.kind == EventKind.PLAY:
             if self._placed_for != ev.line:
-                try:  # the hands go by the tiles on the table, whatever the kiosk made of them
-                    tiles = Placement.from_word(self.table.board().cells, str(ev.coordinate), ev.word).tiles
+                try:  # the hands lay the recorded tiles on the table, whatever the kiosk made of them
+                    self.table.place(tiles_laid(self.plan.acts.get(ev.line, ())))
                 except ValueError as exc:
                     return StepOutcome(f"line {ev.line}: cannot lay the recorded move on the table: {exc}", done=True)
-                self.table.place(tiles)
                 self._placed_for = ev.line
         elif ev.kind == EventKind.EXCHANGE:
-            count = ev.count or len(ev.tiles)
+            count = next((e.count for e in self.plan.acts.get(ev.line, ()) if isinstance(e, Exchange)),
+                         ev.count or len(ev.tiles))
             res = k.act("exchange", count=count)
             if not res:
                 return StepOutcome(f"line {ev.line}: exchange refused: {res.reason}", done=True)
@@ -308,7 +318,8 @@ class RecordPlayers:
                            done=not res.accepted)
 
     def _rule(self, ev: GcgEvent | None) -> StepOutcome:
-        acceptable = ev is not None and ev.kind == EventKind.CHALLENGE_BONUS
+        rulings = [e.acceptable for e in self.plan.acts.get(ev.line, ()) if isinstance(e, ChallengeRuled)] if ev else []
+        acceptable = bool(rulings) and rulings[0]  # a line that is no challenge: the play did not stand
         self.clock.advance(20_000)
         res = self.kiosk.act("rule", acceptable=acceptable, pin=self.pin, judge="demo judge")
         verdict = "acceptable" if acceptable else "unacceptable"

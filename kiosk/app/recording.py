@@ -40,7 +40,7 @@ from kiosk.devices.health import DeviceHealth, HealthTracker
 from kiosk.referee.presets import Preset, load_preset
 from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING
 from kiosk.rules.board import COLUMNS
-from kiosk.rules.gcg import EventKind, GcgError, read_gcg
+from kiosk.rules.gcg import EventKind, GcgError, GcgEvent, GcgVisitor, read_gcg
 from kiosk.rules.replay import replay_game
 from kiosk.rules.tiles import GERMAN
 from kiosk.store import GameSession, JournalError
@@ -146,6 +146,20 @@ def read_recording(folder: str | Path) -> Recording:
     return rec
 
 
+class _PlayedWords(GcgVisitor[list[str]]):
+    """The words of a record's plays in file order (GCG notation: lower case = a blank)."""
+
+    def __init__(self) -> None:
+        self.words: list[str] = []
+
+    def visit_event(self, event: GcgEvent) -> None:
+        if event.kind is EventKind.PLAY:
+            self.words.append(event.word)
+
+    def result(self) -> list[str]:
+        return self.words
+
+
 def _blank_letters(rec: Recording) -> dict[int, str]:
     """Letters of the blanks (``_`` in game.csv) from game.gcg, matched by word shape in order."""
     out: dict[int, str] = {}
@@ -153,7 +167,7 @@ def _blank_letters(rec: Recording) -> dict[int, str]:
     plays: list[str] = []
     if gcg.is_file():
         try:
-            plays = [ev.word for ev in read_gcg(gcg).events if ev.kind == EventKind.PLAY]
+            plays = read_gcg(gcg, _PlayedWords())
         except (GcgError, OSError):
             plays = []
     used: set[int] = set()

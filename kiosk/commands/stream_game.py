@@ -26,8 +26,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from kiosk.referee.records import RecordEventsError
     from kiosk.stream.demo import PublishError, parse_host_port, publish_game
-    from kiosk.stream.gcg_events import GcgDemoError
     from kiosk.stream.mqtt import MqttConfigError
 
     try:
@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         rep = publish_game(args.file, host, port, args.board, preset=args.preset, root=args.root, pace_s=args.pace,
                            timeout_s=args.timeout, username=args.username, password=password, tls_ca=args.tls_ca,
                            records_dir=args.records, progress=progress)
-    except (GcgDemoError, MqttConfigError, PublishError) as exc:
+    except (RecordEventsError, MqttConfigError, PublishError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     except OSError as exc:

@@ -12,18 +12,26 @@ Reading never raises on bad content: :func:`parse_gcg` returns a :class:`GcgGame
 line and what is wrong, holding every event before the first bad line (later lines are still read where they
 make sense, so one typo does not hide the rest of the game). Only an unreadable file raises
 :class:`GcgError` from :func:`read_gcg`.
+
+One parser, many consumers (as python-chess's ``pgn.BaseVisitor`` and ``Game.accept``): a consumer is a
+:class:`GcgVisitor`; ``read_gcg(path, visitor)`` / ``parse_gcg(text, name, visitor)`` (or
+:meth:`GcgGame.accept` on a game already read) walk the record through it in file order and return its
+``result()``. The rules replay (:class:`kiosk.rules.replay.ReplayVisitor`), the referee events of a record
+(:mod:`kiosk.referee.records`) and the kiosk's other readers of records are visitors.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from enum import StrEnum
+from enum import Enum, StrEnum
 from pathlib import Path
+from typing import Generic, TypeVar, overload
 
 from kiosk.rules.board import Coordinate, CoordinateError, parse_coordinate
 
 MAX_LINE = 512  # longest line GCG engines (MAGPIE) accept; longer lines are reported, not dropped
+ResultT = TypeVar("ResultT")  # what a visitor makes of a record
 
 
 class EventKind(StrEnum):
@@ -126,10 +134,65 @@ class GcgGame:
         return v[-1] if v else None
 
     def player_index(self, nick: str) -> int:
+        """The 0-based seat of ``nick`` (the first, when two players share it), -1 when nobody has it."""
         for i, p in enumerate(self.players):
             if p.nick == nick:
                 return i
         return -1
+
+    def accept(self, visitor: GcgVisitor[ResultT]) -> ResultT:
+        """Walk this game through ``visitor`` (see :class:`GcgVisitor`) and return its ``result()``."""
+        visitor.begin_game(self)
+        for ev in self.events:
+            if visitor.visit_event(ev) is Walk.STOP:
+                break
+        visitor.end_game()
+        return visitor.result()
+
+
+class Walk(Enum):
+    """What a visitor's :meth:`GcgVisitor.visit_event` asks of the walk."""
+
+    CONTINUE = "continue"
+    STOP = "stop"  # no further events: the walk goes on to ``end_game``
+
+
+class GcgVisitor(Generic[ResultT]):
+    """A consumer of GCG records (python-chess's ``pgn.BaseVisitor`` for GCG).
+
+    The walk calls :meth:`begin_game` with the game as read (players, pragmas, ``#rack`` lines, errors and
+    warnings are known then: GCG puts them before or after the moves, and some are only known at the end of
+    the file), :meth:`visit_event` for each event line in file order until one returns :attr:`Walk.STOP`,
+    :meth:`end_game`, and hands back :meth:`result`. Subclasses override what they need.
+    """
+
+    def begin_game(self, game: GcgGame) -> None:
+        """Called once, before the first event."""
+
+    def visit_event(self, event: GcgEvent) -> Walk | None:
+        """Called for each event line in file order; return :attr:`Walk.STOP` to skip the rest."""
+        return None
+
+    def end_game(self) -> None:
+        """Called once, after the last event visited."""
+
+    def result(self) -> ResultT:
+        """What the visitor made of the record."""
+        raise NotImplementedError
+
+
+class GameBuilder(GcgVisitor[GcgGame]):
+    """The visitor that keeps the game itself (what :func:`parse_gcg` returns without a visitor)."""
+
+    def __init__(self) -> None:
+        self.game: GcgGame | None = None
+
+    def begin_game(self, game: GcgGame) -> None:
+        self.game = game
+
+    def result(self) -> GcgGame:
+        assert self.game is not None, "result() before a game was visited"
+        return self.game
 
 
 _SIGNED = re.compile(r"^[+-]\d+$")
@@ -185,9 +248,15 @@ def decode_gcg(raw: bytes, name: str = "<gcg>") -> tuple[str, str, list[GcgError
         return raw.decode("latin-1"), "ISO-8859-1", warnings
 
 
-def read_gcg(path: str | Path) -> GcgGame:
-    """Read and parse a GCG file. Raises :class:`GcgError` only if the file cannot be read or decoded;
-    content problems are in the returned game's ``errors``."""
+@overload
+def read_gcg(path: str | Path, visitor: None = None) -> GcgGame: ...
+@overload
+def read_gcg(path: str | Path, visitor: GcgVisitor[ResultT]) -> ResultT: ...
+def read_gcg(path: str | Path, visitor: GcgVisitor[ResultT] | None = None) -> GcgGame | ResultT:
+    """Read and parse a GCG file: the :class:`GcgGame`, or ``visitor``'s result when one is given.
+
+    Raises :class:`GcgError` only if the file cannot be read or decoded; content problems are in the game's
+    ``errors`` (and reach the visitor with the game in ``begin_game``)."""
     p = Path(path)
     try:
         raw = p.read_bytes()
@@ -196,7 +265,7 @@ def read_gcg(path: str | Path) -> GcgGame:
     text, enc, _ = decode_gcg(raw, str(path))
     game = parse_gcg(text, str(path))
     game.encoding = enc
-    return game
+    return game if visitor is None else game.accept(visitor)
 
 
 def _parse_word(tok: str) -> tuple[str, tuple[int, ...]] | None:
@@ -309,8 +378,18 @@ def parse_event(text: str, name: str = "<gcg>", line: int = 0) -> GcgEvent:
     return ev
 
 
-def parse_gcg(text: str, name: str = "<gcg>") -> GcgGame:
-    """Parse GCG text (already decoded). Never raises on content; see module docstring."""
+@overload
+def parse_gcg(text: str, name: str = "<gcg>", visitor: None = None) -> GcgGame: ...
+@overload
+def parse_gcg(text: str, name: str, visitor: GcgVisitor[ResultT]) -> ResultT: ...
+def parse_gcg(text: str, name: str = "<gcg>", visitor: GcgVisitor[ResultT] | None = None) -> GcgGame | ResultT:
+    """Parse GCG text (already decoded): the :class:`GcgGame`, or ``visitor``'s result when one is given.
+    Never raises on content; see module docstring."""
+    game = _parse(text, name)
+    return game if visitor is None else game.accept(visitor)
+
+
+def _parse(text: str, name: str) -> GcgGame:
     game = GcgGame(name=name)
     last_note_target: list[str] | None = None
     seen_event = False
@@ -438,10 +517,3 @@ def write_gcg(game: GcgGame) -> str:
         out.append("#incomplete")
     return "\n".join(out) + "\n"
 
-
-def game_positions(path: str | Path) -> list:
-    """The board (:class:`~kiosk.rules.board.Board`) after each move of a GCG file that changed it, in order
-    (plays, and withdrawn phonies taking tiles off). Stops where the record breaks a rule."""
-    from kiosk.rules.replay import replay_game  # replay builds on this module
-
-    return replay_game(read_gcg(path), positions=True).positions

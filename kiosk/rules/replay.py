@@ -26,9 +26,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal, NoReturn, overload
 
 from kiosk.rules.board import Board
-from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame
+from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame, GcgVisitor, Walk, read_gcg
 from kiosk.rules.placement import Placement, PlacementError, WordError, WordFault
 from kiosk.rules.racks import NoOutAdjustment, OutAdjustment, rack_adjustments
 from kiosk.rules.scoring import score_play
@@ -95,6 +97,21 @@ class _Stop(Exception):
     pass
 
 
+@dataclass(frozen=True)
+class _LastPlay:
+    """The play a withdrawal or a challenge bonus refers to, and the state before it (to take it back)."""
+
+    player: int
+    squares: list[int]
+    applied: int  # points the play added (the recorded score where it differs)
+    rack: str
+    sizes: list[int]
+    bag: int
+    scoreless: int
+    phase: str
+    game_word: bool
+
+
 def _not_within(tiles: str, rack: str) -> bool:
     """True when ``tiles`` uses some letter more often than ``rack`` holds it."""
     return any(tiles.count(ch) > rack.count(ch) for ch in set(tiles))
@@ -114,10 +131,17 @@ def guess_tile_set(game: GcgGame) -> TileSet:
     return ENGLISH
 
 
-class _Replayer:
-    def __init__(self, game: GcgGame, tile_set: TileSet, rules: ScoringRules, positions: bool,
-                 exchange_min_bag: int = 7) -> None:
+class ReplayVisitor(GcgVisitor[ReplayResult]):
+    """The replay as a :class:`~kiosk.rules.gcg.GcgVisitor` of one game: ``game.accept(ReplayVisitor(game))``
+    (what :func:`replay_game` does). Arguments as :func:`replay_game`'s."""
+
+    def __init__(self, game: GcgGame, tile_set: TileSet | None = None, rules: ScoringRules = STANDARD,
+                 positions: bool = False, exchange_min_bag: int = 7) -> None:
+        tile_set = tile_set or guess_tile_set(game)
         self.game = game
+        self.early = False  # not a record the replay scores: nothing more is looked at
+        self.stopped = False  # a rule error stopped the replay
+        self.first_error: int | None = None
         self.ts = tile_set
         self.rules = rules
         self.exchange_min_bag = exchange_min_bag
@@ -136,13 +160,17 @@ class _Replayer:
         self.bag = tile_set.total_tiles - n * tile_set.rack_size
         self.turn = 0
         self.scoreless = 0
-        self.last_play: dict | None = None
+        self.last_play: _LastPlay | None = None
         self.phase = "playing"  # playing | out | six | over
         self.out_player = -1
         self.end_lines: set[int] = set()
         self.time_lines: set[int] = set()
 
     # -- reporting
+    @overload
+    def error(self, ev: GcgEvent | None, msg: str, fatal: Literal[True] = True) -> NoReturn: ...
+    @overload
+    def error(self, ev: GcgEvent | None, msg: str, fatal: Literal[False]) -> None: ...
     def error(self, ev: GcgEvent | None, msg: str, fatal: bool = True) -> None:
         """Report a rule error; a fatal one (the board or turn order can no longer be trusted) stops the game,
         a rack inconsistency (racks never change the board or the scores) is reported and the replay goes on."""
@@ -154,7 +182,7 @@ class _Replayer:
         self.res.problems.append(ReplayProblem(self.game.name, ev.line, "mismatch", msg, computed, recorded))
 
     # -- helpers
-    def unseen(self) -> Counter:
+    def unseen(self) -> Counter[str]:
         """Tiles not on the board (blanks as ``?``): the bag plus every rack."""
         return Counter({t: n for t, n in self._unseen.items() if n > 0})
 
@@ -163,7 +191,7 @@ class _Replayer:
             key = BLANK if t.islower() else t
             self._unseen[key] = self._unseen.get(key, 0) - sign
 
-    def check_exists(self, ev: GcgEvent, tiles: str, what: str) -> None:
+    def check_exists(self, ev: GcgEvent | None, tiles: str, what: str) -> None:
         if not tiles:
             return
         unseen = self._unseen
@@ -194,36 +222,53 @@ class _Replayer:
             self.phase = "six"
             self.res.ended = "six_scoreless"
 
-    # -- events
-    def run(self) -> ReplayResult:
-        if not self.game.players and not self.game.events:  # an empty or binary file: nothing was recorded
-            self.res.problems.append(ReplayProblem(self.game.name, 0, "error",
+    # -- the walk (GcgVisitor)
+    def begin_game(self, game: GcgGame) -> None:
+        if not game.players and not game.events:  # an empty or binary file: nothing was recorded
+            self.res.problems.append(ReplayProblem(game.name, 0, "error",
                                                    "not a game record: no #player lines and no moves (GCG spec)"))
-            return self.res
-        kinds = [v.split()[0].lower() for v in self.game.pragmas.get("game-type", []) if v.split()]
+            self.early = True
+            return
+        kinds = [v.split()[0].lower() for v in game.pragmas.get("game-type", []) if v.split()]
         unknown = [k for k in kinds if k not in KNOWN_GAME_TYPES]
         if unknown:  # another game (e.g. a Woogles variant) would be scored by the wrong rules
-            self.res.problems.append(ReplayProblem(self.game.name, 0, "error", f"#game-type {unknown[0]}: not a "
+            self.res.problems.append(ReplayProblem(game.name, 0, "error", f"#game-type {unknown[0]}: not a "
                                                    f"game type the kiosk scores (known: {', '.join(KNOWN_GAME_TYPES)})"))
-            return self.res
-        first_error = min((e.line for e in self.game.errors if e.line), default=None)
-        for e in self.game.errors:
+            self.early = True
+            return
+        self.first_error = min((e.line for e in game.errors if e.line), default=None)
+        for e in game.errors:
             if e.line == 0:
-                self.res.problems.append(ReplayProblem(self.game.name, 0, "error", e.message))
+                self.res.problems.append(ReplayProblem(game.name, 0, "error", e.message))
+
+    def visit_event(self, event: GcgEvent) -> Walk | None:
+        if self.early or self.stopped:
+            return Walk.STOP
+        if self.first_error is not None and event.line > self.first_error:
+            return Walk.STOP  # the record is read up to its first bad line
         try:
-            for ev in self.game.events:
-                if first_error is not None and ev.line > first_error:
-                    break
-                self.apply(ev)
-            for idx, rack in sorted(self.game.racks.items()):
-                self.check_exists(None, rack, f"#rack{idx + 1}")  # type: ignore[arg-type]
+            self.apply(event)
         except _Stop:
-            pass
-        if first_error is not None:
-            err = next(e for e in self.game.errors if e.line == first_error)
-            if not self.res.errors or self.res.errors[0].line > first_error:
-                self.res.problems.append(ReplayProblem(self.game.name, first_error, "error", err.message))
+            self.stopped = True
+            return Walk.STOP
+        return None
+
+    def end_game(self) -> None:
+        if self.early:
+            return
+        if not self.stopped:
+            try:
+                for idx, rack in sorted(self.game.racks.items()):
+                    self.check_exists(None, rack, f"#rack{idx + 1}")
+            except _Stop:
+                pass
+        if self.first_error is not None:
+            err = next(e for e in self.game.errors if e.line == self.first_error)
+            if not self.res.errors or self.res.errors[0].line > self.first_error:
+                self.res.problems.append(ReplayProblem(self.game.name, self.first_error, "error", err.message))
         self.res.problems.sort(key=lambda pr: pr.line)
+
+    def result(self) -> ReplayResult:
         return self.res
 
     def apply(self, ev: GcgEvent) -> None:
@@ -260,11 +305,11 @@ class _Replayer:
             lp = self.last_play
             if lp is None:
                 self.error(ev, "challenge bonus without a play to challenge (the previous turn placed no tiles)")
-            if ev.nick != self.game.players[lp["player"]].nick:
-                self.error(ev, f"challenge bonus for {ev.nick}, but the challenged play was {self.game.players[lp['player']].nick}'s")
+            if ev.nick != self.game.players[lp.player].nick:
+                self.error(ev, f"challenge bonus for {ev.nick}, but the challenged play was {self.game.players[lp.player].nick}'s")
             if ev.score <= 0:
                 self.error(ev, f"challenge bonus of {ev.score}: must be positive")
-            self.settle(ev, lp["player"], ev.score)
+            self.settle(ev, lp.player, ev.score)
         elif k is EventKind.END_RACK:
             self.end_rack(ev)
         elif k is EventKind.TIME_PENALTY:
@@ -302,7 +347,7 @@ class _Replayer:
         if len(tiles) > self.sizes[p]:
             self.error(ev, f"plays {len(tiles)} tiles from a rack of {self.sizes[p]}")
         try:
-            ps = score_play(self.board, tiles, self.ts, self.rules, across=ev.coordinate.across,
+            ps = score_play(self.board, tiles, self.ts, self.rules, across=coord.across,
                             game_word_available=self.game_word_available)
         except PlacementError as exc:
             self.error(ev, f"illegal play: {exc}")
@@ -316,9 +361,9 @@ class _Replayer:
         self.board.place(tiles)
         self._move_tiles([t for _, t in tiles], +1)
         self.res.moves += 1
-        lp = {"player": p, "squares": [sq for sq, _ in tiles], "applied": applied, "rack": ev.rack,
-              "sizes": list(self.sizes), "bag": self.bag, "scoreless": self.scoreless, "phase": self.phase,
-              "game_word": self.game_word_available}
+        lp = _LastPlay(player=p, squares=[sq for sq, _ in tiles], applied=applied, rack=ev.rack,
+                       sizes=list(self.sizes), bag=self.bag, scoreless=self.scoreless, phase=self.phase,
+                       game_word=self.game_word_available)
         if ps.game_word_bonus:
             self.game_word_available = False
         self.sizes[p] -= len(tiles)
@@ -340,26 +385,26 @@ class _Replayer:
         lp = self.last_play
         if lp is None:
             self.error(ev, "phony withdrawn, but the previous turn placed no tiles")
-        owner = self.game.players[lp["player"]].nick
+        owner = self.game.players[lp.player].nick
         if ev.nick != owner:
             self.error(ev, f"{ev.nick} withdraws a play that was {owner}'s")
-        if ev.rack and lp["rack"] and Counter(ev.rack) != Counter(lp["rack"]):
-            self.error(ev, f"rack '{ev.rack}' returned after the phony does not match the play's rack '{lp['rack']}'", fatal=False)
-        p = lp["player"]
-        self._move_tiles([self.board[sq] for sq in lp["squares"]], -1)
-        self.board.remove(lp["squares"])
-        self.sizes = lp["sizes"]
-        self.bag = lp["bag"]
-        self.scoreless = lp["scoreless"]
-        self.phase = lp["phase"]
-        self.game_word_available = lp["game_word"]
+        if ev.rack and lp.rack and Counter(ev.rack) != Counter(lp.rack):
+            self.error(ev, f"rack '{ev.rack}' returned after the phony does not match the play's rack '{lp.rack}'", fatal=False)
+        p = lp.player
+        self._move_tiles([self.board[sq] for sq in lp.squares], -1)
+        self.board.remove(lp.squares)
+        self.sizes = lp.sizes
+        self.bag = lp.bag
+        self.scoreless = lp.scoreless
+        self.phase = lp.phase
+        self.game_word_available = lp.game_word
         if self.res.ended == "out" and self.phase == "playing":
             self.res.ended = None
         self.last_play = None
-        legacy = ev.score == 0 and lp["applied"] != 0  # old Quackle: "-- +0" with the total dropping
-        if not legacy and ev.score != -lp["applied"]:
-            self.mismatch(ev, "withdrawn play takes off", -lp["applied"], ev.score)
-        self.settle(ev, p, -lp["applied"])
+        legacy = ev.score == 0 and lp.applied != 0  # old Quackle: "-- +0" with the total dropping
+        if not legacy and ev.score != -lp.applied:
+            self.mismatch(ev, "withdrawn play takes off", -lp.applied, ev.score)
+        self.settle(ev, p, -lp.applied)
         self.after_scoreless()
         if self.keep_positions:
             self.res.positions.append(self.board.copy())
@@ -411,4 +456,15 @@ def replay_game(game: GcgGame, tile_set: TileSet | None = None, rules: ScoringRu
     """Replay a parsed GCG game (see module docstring). ``tile_set`` defaults to :func:`guess_tile_set`;
     ``rules`` and ``exchange_min_bag`` (tiles that must be in the bag for an exchange) come from the event's
     preset when it is not the standard tournament one (GCG engines: 7)."""
-    return _Replayer(game, tile_set or guess_tile_set(game), rules, positions, exchange_min_bag).run()
+    return game.accept(ReplayVisitor(game, tile_set, rules, positions, exchange_min_bag))
+
+
+def game_positions(path: str | Path) -> list[Board]:
+    """The board (:class:`~kiosk.rules.board.Board`) after each move of a GCG file that changed it, in order
+    (plays, and withdrawn phonies taking tiles off). Stops where the record breaks a rule.
+
+    Raises:
+        GcgError: the file cannot be read or decoded.
+    """
+    game = read_gcg(path)
+    return game.accept(ReplayVisitor(game, positions=True)).positions

@@ -45,7 +45,7 @@ class TileSet:
     blanks: int = 2
     rack_size: int = 7
     language: str = ""
-    _bag: Counter = field(default=None, repr=False, compare=False, hash=False)  # type: ignore[assignment]
+    _bag: Counter[str] = field(default_factory=Counter, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         bag = Counter(self.counts)
@@ -63,7 +63,7 @@ class TileSet:
         """All tiles in the set, blanks included (100 English, 102 German)."""
         return sum(self.counts.values()) + self.blanks
 
-    def full_bag(self) -> Counter:
+    def full_bag(self) -> Counter[str]:
         """A fresh Counter of every tile (blanks as ``"?"``)."""
         return Counter(self._bag)
 

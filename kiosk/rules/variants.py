@@ -16,6 +16,7 @@ A preset file (``kiosk/presets/*.toml``, see :mod:`kiosk.referee.presets`) carri
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from typing import Any
 
 OFF_CENTRE_CHOICES = ("illegal", "no_centre_dws")
 
@@ -39,10 +40,10 @@ class ScoringRules:
             object.__setattr__(self, "game_word", self.game_word.upper())
 
     @classmethod
-    def from_dict(cls, data: dict, where: str = "scoring") -> ScoringRules:
+    def from_dict(cls, data: dict[str, Any], where: str = "scoring") -> ScoringRules:
         """Build from a preset's ``[scoring]`` table; unknown or mistyped keys raise ``ValueError`` naming the key."""
         known = {f.name: f for f in fields(cls)}
-        kwargs = {}
+        kwargs: dict[str, Any] = {}
         for key, value in data.items():
             if key not in known:
                 raise ValueError(f"{where}.{key}: unknown key (known: {', '.join(known)})")

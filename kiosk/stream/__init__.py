@@ -15,9 +15,9 @@ Wiring in the kiosk app (see ``docs/stream.md``)::
         hub.publish(event)                                    # never blocks
 """
 
+from kiosk.referee.records import RecordEventsError, events_from_gcg
 from kiosk.stream.demo import PublishError, PublishReport, parse_host_port, publish_game
 from kiosk.stream.envelope import SCHEMA_VERSION, envelope, load_schema
-from kiosk.stream.gcg_events import GcgDemoError, events_from_gcg
 from kiosk.stream.hub import Sink, StreamHub
 from kiosk.stream.mqtt import MqttConfig, MqttConfigError, MqttPublisher, message_topic, topics
 from kiosk.stream.overlay import OverlayWriter
@@ -27,8 +27,8 @@ from kiosk.stream.snapshot import redact, snapshot
 from kiosk.stream.subscriber import Follower
 
 __all__ = [
-    "SCHEMA_VERSION", "Follower", "GcgDemoError", "LiveServer", "MqttConfig", "MqttConfigError", "MqttPublisher",
-    "OverlayWriter", "PublishError", "PublishReport", "RecordsWriter", "Sink", "StreamHub", "envelope",
+    "SCHEMA_VERSION", "Follower", "LiveServer", "MqttConfig", "MqttConfigError", "MqttPublisher",
+    "OverlayWriter", "PublishError", "PublishReport", "RecordEventsError", "RecordsWriter", "Sink", "StreamHub", "envelope",
     "events_from_gcg", "gcg_text", "load_schema", "message_topic", "parse_host_port", "publish_game", "redact",
     "result_dict", "snapshot", "topics",
 ]

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kiosk.stream.gcg_events import events_from_gcg
+from kiosk.referee.records import events_from_gcg
 from kiosk.stream.hub import StreamHub
 from kiosk.stream.mqtt import MqttConfig, MqttPublisher
 from kiosk.stream.records import RecordsWriter
@@ -66,7 +66,7 @@ def publish_game(gcg_path: str | Path, mqtt_host: str, port: int = 1883, board: 
         records_dir: also write the GCG and result files there. progress: called with (sent, total).
 
     Raises:
-        GcgDemoError: the record cannot be refereed (file:line: reason).
+        RecordEventsError: the record cannot be refereed (file:line: reason).
         MqttConfigError: a bad setting. PublishError: the broker did not take every event within timeout_s.
     """
     events = events_from_gcg(gcg_path, preset)

@@ -14,20 +14,11 @@ from pathlib import Path
 import pytest
 
 from kiosk.referee import Referee
-from kiosk.referee.events import (
-    Challenge,
-    ChallengeRuled,
-    Exchange,
-    GameStarted,
-    OutplayAccepted,
-    Pass,
-    Play,
-    RacksEntered,
-    TilesRemoved,
-)
+from kiosk.referee.events import Challenge, ChallengeRuled, Pass, TilesRemoved
 from kiosk.referee.gcg_export import export_gcg
 from kiosk.referee.presets import load_preset
-from kiosk.referee.simulate import random_game, tiles_for
+from kiosk.referee.records import events_from_gcg
+from kiosk.referee.simulate import random_game
 from kiosk.rules.gcg import EventKind, parse_gcg, read_gcg
 from kiosk.rules.replay import replay_game
 from shared_data import SHARED, needs_shared
@@ -55,7 +46,8 @@ def corpus_files(limit_real: int = 60, limit_self: int = 25) -> list[Path]:
 
 
 def referee_events(game) -> tuple[list, dict]:
-    """Referee events for a parsed GCG game; also returns facts about the record."""
+    """Referee events for a parsed GCG game (the one conversion, kiosk.referee.records, under a preset that
+    follows the record's challenge bonus and end style); also returns facts about the record."""
     bonus = [e.score for e in game.events if e.kind is EventKind.CHALLENGE_BONUS]
     out_lines = [e for e in game.events if e.kind is EventKind.END_RACK and e.score > 0]
     opp_lines = [e for e in game.events if e.kind is EventKind.END_RACK and e.score < 0]
@@ -64,47 +56,7 @@ def referee_events(game) -> tuple[list, dict]:
     preset = replace(base, name="corpus", challenge=replace(base.challenge, rule="custom", wrong_bonus=bonus[0] if bonus else 5,
                                                            wrong_bonus_per_word=False),
                      end=replace(base.end, scoreless_needs_nonzero=False))
-    nicks = [p.nick for p in game.players]
-    ref = Referee()
-    t = 0
-    evs = [GameStarted(t=t, preset=preset.to_dict(), players=tuple(nicks))]
-    ref.apply(evs[0])
-    racks: dict[int, str] = {}
-
-    def go(ev):
-        res = ref.apply(ev)
-        assert res.accepted, (game.name, ev, res.reason)
-        evs.append(ev)
-
-    items = game.events
-    for i, ge in enumerate(items):
-        p = game.player_index(ge.nick)
-        nxt = items[i + 1] if i + 1 < len(items) else None
-        t += 10_000
-        k = ge.kind
-        if k is EventKind.PLAY:
-            word = "".join(ch for ch in ge.word)
-            go(Play(t=t, player=p, tiles=tiles_for(ref.state.board, str(ge.coordinate), word)))
-            if nxt is not None and nxt.kind in (EventKind.WITHDRAWN, EventKind.CHALLENGE_BONUS):
-                opp = (p + 1) % len(nicks)
-                go(Challenge(t=t + 1_000, player=opp))
-                go(ChallengeRuled(t=t + 2_000, acceptable=nxt.kind is EventKind.CHALLENGE_BONUS))
-                if nxt.kind is EventKind.WITHDRAWN:
-                    go(TilesRemoved(t=t + 3_000))
-        elif k is EventKind.PASS:
-            if ref.state.phase == "outplay":
-                go(OutplayAccepted(t=t, player=p))
-            else:
-                go(Pass(t=t, player=p))
-        elif k is EventKind.EXCHANGE:
-            go(Exchange(t=t, player=p, count=len(ge.tiles) or ge.count))
-        elif k is EventKind.END_RACK:
-            if ref.state.phase == "outplay":
-                go(OutplayAccepted(t=t, player=(ref.state.last_play.player + 1) % len(nicks)))
-            elif ref.state.phase == "rack_entry":
-                racks[p] = ge.tiles
-                if len(racks) == len(nicks):
-                    go(RacksEntered(t=t, racks=tuple(racks[j] for j in range(len(nicks)))))
+    evs = events_from_gcg(game, preset, step_ms=10_000, start_ms=0)
     return evs, {"finals": _finals(game)}
 
 

@@ -5,7 +5,17 @@ from pathlib import Path
 
 import pytest
 
-from kiosk.rules.gcg import EventKind, GcgError, decode_gcg, parse_gcg, read_gcg, write_gcg
+from kiosk.rules.gcg import (
+    EventKind,
+    GameBuilder,
+    GcgError,
+    GcgVisitor,
+    Walk,
+    decode_gcg,
+    parse_gcg,
+    read_gcg,
+    write_gcg,
+)
 from shared_data import SHARED, needs_shared
 
 SAMPLE = """#character-encoding UTF-8
@@ -126,3 +136,36 @@ def test_round_trip_every_clean_corpus_file():
         _same(g, again)
         done += 1
     assert done > 300
+
+
+class _Kinds(GcgVisitor[list[str]]):
+    """A consumer of records: the kinds of the lines up to the first exchange, with the calls it saw."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def begin_game(self, game):
+        self.calls.append(f"begin {len(game.players)} players")
+
+    def visit_event(self, event):
+        self.calls.append(str(event.kind))
+        return Walk.STOP if event.kind is EventKind.EXCHANGE else None
+
+    def end_game(self):
+        self.calls.append("end")
+
+    def result(self):
+        return self.calls
+
+
+def test_gcg_visitors_walk_one_parse_in_file_order(tmp_path):
+    assert parse_gcg(SAMPLE, "s.gcg", _Kinds()) == ["begin 2 players", "play", "exchange", "end"]
+    game = parse_gcg(SAMPLE, "s.gcg")
+    assert game.accept(_Kinds()) == parse_gcg(SAMPLE, "s.gcg", _Kinds())
+    built = parse_gcg(SAMPLE, "s.gcg", GameBuilder())
+    assert write_gcg(built) == write_gcg(game) and built.events[3].word == "DI.G"
+    f = tmp_path / "s.gcg"
+    f.write_text(SAMPLE, encoding="utf-8")
+    assert read_gcg(f, _Kinds()) == ["begin 2 players", "play", "exchange", "end"]
+    with pytest.raises(NotImplementedError):
+        parse_gcg(SAMPLE, "s.gcg", GcgVisitor())  # the base visitor makes nothing of a record

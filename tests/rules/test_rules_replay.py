@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from kiosk.cli import main
-from kiosk.rules.gcg import game_positions, parse_gcg, read_gcg
-from kiosk.rules.replay import replay_game
+from kiosk.rules.gcg import parse_gcg, read_gcg
+from kiosk.rules.replay import game_positions, replay_game
 from kiosk.rules.tiles import GERMAN
 from shared_data import SHARED, needs_shared
 

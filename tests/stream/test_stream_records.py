@@ -10,12 +10,12 @@ import pytest
 
 from kiosk.referee.events import GameStarted, JudgeAdjustment
 from kiosk.referee.presets import load_preset
+from kiosk.referee.records import RecordEventsError, events_from_gcg
 from kiosk.referee.referee import Referee
 from kiosk.referee.simulate import random_game
 from kiosk.rules.gcg import parse_gcg
 from kiosk.rules.replay import replay_game
 from kiosk.stream.envelope import SCHEMA_PATH
-from kiosk.stream.gcg_events import GcgDemoError, events_from_gcg
 from kiosk.stream.hub import StreamHub
 from kiosk.stream.overlay import clock_text, fields, unseen_text
 from kiosk.stream.records import RecordsWriter, gcg_text, result_dict
@@ -64,11 +64,11 @@ def test_recorded_games_referee_to_their_recorded_finals_and_gcg_round_trips(nam
 def test_a_record_the_referee_cannot_follow_names_file_and_line(tmp_path):
     bad = tmp_path / "bad.gcg"
     bad.write_text("#player1 a Ann\n#player2 b Bob\n>a: ABC 8H CAB +14 14\n>b: XYZ 8H ZZZ +30 30\n")
-    with pytest.raises(GcgDemoError, match=r"bad.gcg:4: the referee refuses play"):
+    with pytest.raises(RecordEventsError, match=r"bad.gcg:4: the referee refuses play"):
         events_from_gcg(bad)
-    with pytest.raises(GcgDemoError, match="no_such.gcg"):
+    with pytest.raises(RecordEventsError, match="no_such.gcg"):
         events_from_gcg(tmp_path / "no_such.gcg")
-    with pytest.raises(GcgDemoError, match="preset"):
+    with pytest.raises(RecordEventsError, match="preset"):
         events_from_gcg(CORPUS / "real" / "domino14_macondo__gcgio_testdata__doug_v_emely.gcg", preset="nope")
 
 

@@ -56,7 +56,7 @@ def corpus_samples(shared_dir: str | Path, n: int, seed: int = 0, tile_sets: tup
     Raises:
         FileNotFoundError: the corpus folder is missing or holds no usable game.
     """
-    from kiosk.rules.gcg import game_positions
+    from kiosk.rules.replay import game_positions
 
     root = Path(shared_dir) / "corpus" / "gcg"
     files = sorted(glob.glob(str(root / "real" / "*.gcg"))) + sorted(glob.glob(str(root / "selfplay" / "*.gcg")))
