@@ -32,7 +32,7 @@ import numpy as np
 
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate
-from kiosk.app.reader import ReaderUnavailable, make_reader
+from kiosk.app.reader_setup import ReaderUnavailable, make_reader
 from kiosk.app.simtable import SimClock
 from kiosk.app.vision_worker import VisionWorker
 from kiosk.devices.camera import CameraError

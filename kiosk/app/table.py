@@ -18,7 +18,7 @@ from typing import Any
 from kiosk.app.config import KioskConfig
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate
-from kiosk.app.reader import ReaderUnavailable, make_reader
+from kiosk.app.reader_setup import ReaderUnavailable, make_reader
 from kiosk.app.vision_worker import VisionWorker
 from kiosk.devices.health import monotonic_ms
 from kiosk.referee.presets import PresetError, bundled_presets, load_preset

@@ -19,7 +19,7 @@ Seeds: ``kiosk bench-vision`` renders its frames with seeds >= 2**30 (:data:`lev
 trained on synthetic frames should use seeds below 2**30.
 
 Modules: :mod:`levels` (every realism knob), :mod:`render` (the pipeline), :mod:`camera` (pinhole + distortion),
-:mod:`board_art` (board texture, premium squares, markers), :mod:`tile_art` / :mod:`glyphs` (tile faces),
+:mod:`board_art` (board texture, premium squares, markers), :mod:`tile_art` / :mod:`glyph_art` (tile faces),
 :mod:`racks`, :mod:`hand`, :mod:`effects` (light, glare, blur, noise, JPEG), :mod:`boards` (random boards).
 The reader's accuracy on synthetic frames (``kiosk bench-vision``) is :mod:`kiosk.vision.train.bench`: the synthetic
 camera depends on the board's geometry only, never on the reader it is used to measure.

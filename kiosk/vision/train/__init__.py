@@ -48,7 +48,7 @@ import numpy as np
 from kiosk.rules.tiles import load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.cells import cell_crop, cell_stats, warp_canvas
-from kiosk.vision.glyphs import build_glyph_classifier, normalise_glyph
+from kiosk.vision.glyph_model import build_glyph_classifier, normalise_glyph
 from kiosk.vision.images import read_image
 from kiosk.vision.occupancy import OccupancyModel, features
 from kiosk.vision.profile import CalibrationProfile, ModelRef

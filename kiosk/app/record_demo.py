@@ -19,7 +19,7 @@ from pathlib import Path
 from kiosk.app.config import data_dir
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate
-from kiosk.app.reader import ReaderUnavailable, make_reader
+from kiosk.app.reader_setup import ReaderUnavailable, make_reader
 from kiosk.app.record_players import (
     RecordError,
     RecordPlayers,
