@@ -173,7 +173,7 @@ def _capture(camera: str | None, count: int, progress: Callable[[str], None] | N
 
 
 def _vision_trainer(tile_set: str) -> Trainer:
-    """The board reader's glyph-classifier trainer (kiosk.vision.glyphs.build_glyph_classifier)."""
+    """The board reader's glyph-classifier trainer (kiosk.vision.glyph_model.build_glyph_classifier)."""
     from calibration.profile_io import glyph_trainer
 
     return glyph_trainer(tile_set)

@@ -102,9 +102,9 @@ def undistort(frame: np.ndarray, profile: Any) -> np.ndarray:
 
 def glyph_trainer(tile_set: str = "english", folds: int = 4) -> Callable[[Sequence[tuple[np.ndarray, str]]],
                                                                          tuple[Any, float]]:
-    """The reader's trainer (:func:`kiosk.vision.glyphs.build_glyph_classifier`) for ``(tile crop, letter)``
+    """The reader's trainer (:func:`kiosk.vision.glyph_model.build_glyph_classifier`) for ``(tile crop, letter)``
     samples; blanks ("?") are left out (they carry no glyph). Returns (classifier, cross-validated accuracy)."""
-    from kiosk.vision.glyphs import build_glyph_classifier
+    from kiosk.vision.glyph_model import build_glyph_classifier
     from kiosk.vision.mlp import ModelError
 
     def train(samples: Sequence[tuple[np.ndarray, str]]) -> tuple[Any, float]:

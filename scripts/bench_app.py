@@ -28,10 +28,10 @@ from pathlib import Path
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kiosk.app.demo import BUILTIN_GAME  # noqa: E402
 from kiosk.app.kiosk import Kiosk  # noqa: E402
 from kiosk.app.pin import PinGate  # noqa: E402
-from kiosk.app.reader import make_reader  # noqa: E402
+from kiosk.app.reader_setup import make_reader  # noqa: E402
+from kiosk.app.record_demo import BUILTIN_GAME  # noqa: E402
 from kiosk.app.record_players import plan_record  # noqa: E402
 from kiosk.app.simtable import SimClock, SimulatedTable  # noqa: E402
 from kiosk.app.vision_worker import VisionWorker  # noqa: E402

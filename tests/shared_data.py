@@ -17,8 +17,8 @@ needs_shared = pytest.mark.skipif(not HAVE_SHARED, reason=f"../shared is absent 
 def benchmark_frame(level: str, index: int):
     """Frame ``index`` of ``kiosk bench-vision`` at ``level`` (default seed and size: the frames the vision
     figures are measured on) and its tile set: (SyntheticFrame, TileSet). Needs ``../shared`` (its games)."""
-    from kiosk.vision.synth import bench
     from kiosk.vision.synth.render import render_board
+    from kiosk.vision.train import bench
 
     sample = bench.corpus_samples(SHARED, 500, 0, ("english", "german"))[index]
     frame = render_board(sample.board, seed=bench.frame_seed(level, index, 0), level=level,

@@ -69,6 +69,20 @@ _KNOWN = {"table": {"players", "preset", "judge_pin", "journal", "tiles"}, "scre
                                                              "live_port"}, "devices": None}
 
 
+def _check_sections(p: Path, data: dict[str, Any]) -> None:
+    """Every section and key of the file is known (raises ConfigError naming the first that is not)."""
+    for sec, val in data.items():
+        if sec not in _KNOWN:
+            raise ConfigError(f"{p}: [{sec}]: unknown section (known: {', '.join(_KNOWN)})")
+        if not isinstance(val, dict):
+            raise ConfigError(f"{p}: [{sec}]: expected a table")
+        keys = _KNOWN[sec]
+        if keys is not None:
+            for k in val:
+                if k not in keys:
+                    raise ConfigError(f"{p}: {sec}.{k}: unknown key (known: {', '.join(sorted(keys))})")
+
+
 def load_config(path: str | Path) -> KioskConfig:
     """Read and check a config file.
 
@@ -82,16 +96,7 @@ def load_config(path: str | Path) -> KioskConfig:
         raise ConfigError(f"{p}: cannot read the config file: {exc.strerror}") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p}: not valid TOML: {exc}") from None
-    for sec, val in data.items():
-        if sec not in _KNOWN:
-            raise ConfigError(f"{p}: [{sec}]: unknown section (known: {', '.join(_KNOWN)})")
-        if not isinstance(val, dict):
-            raise ConfigError(f"{p}: [{sec}]: expected a table")
-        keys = _KNOWN[sec]
-        if keys is not None:
-            for k in val:
-                if k not in keys:
-                    raise ConfigError(f"{p}: {sec}.{k}: unknown key (known: {', '.join(sorted(keys))})")
+    _check_sections(p, data)
     cfg = KioskConfig()
     t, s, v = data.get("table", {}), data.get("screen", {}), data.get("vision", {})
     if "players" in t:

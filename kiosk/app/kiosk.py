@@ -1,9 +1,10 @@
 """One table's kiosk: the event loop's owner of the referee (through the journaled session).
 
 Everything that happens at the table arrives here as a call on the loop's thread: clock presses
-(:meth:`Kiosk.press`), touchscreen commands (:meth:`Kiosk.handle`, :mod:`kiosk.control.commands`), and :meth:`Kiosk.poll` from the loop's timer,
-which collects the vision worker's answers and the referee's due time events. Every referee event goes
-through :class:`kiosk.store.GameSession` (journal first), then to the listeners (screen, stream).
+(:meth:`Kiosk.press`), touchscreen commands (:meth:`Kiosk.handle`, :mod:`kiosk.control.commands`), and
+:meth:`Kiosk.poll` from the loop's timer, which collects the vision worker's answers and the referee's due time
+events. Every referee event goes through :class:`kiosk.store.GameSession` (journal first), then to the listeners
+(screen, stream).
 
 A clock press by the player on move asks the vision worker for a stable reading; the answer is compared with
 the referee's board (:func:`kiosk.vision.diff.diff_boards`). No change is a pass (or the exchange the
@@ -23,29 +24,9 @@ from typing import Any
 from kiosk.app.pin import PinGate
 from kiosk.app.vision_worker import StableReading, VisionWorker
 from kiosk.control import commands as cmd
-from kiosk.control.port import KioskView
+from kiosk.control.port import KioskView, act
 from kiosk.control.side import Side
-from kiosk.referee.events import (
-    BlankDesignated,
-    Challenge,
-    ChallengeRuled,
-    ClockPressed,
-    CourtesyDraw,
-    Event,
-    Exchange,
-    GameCalled,
-    GameStarted,
-    Hold,
-    HoldReleased,
-    JudgeAdjustment,
-    MoveUndone,
-    OutplayAccepted,
-    Pass,
-    Play,
-    PresetChanged,
-    RacksEntered,
-    TilesRemoved,
-)
+from kiosk.referee import events as ev
 from kiosk.referee.presets import Preset
 from kiosk.referee.state import (
     CHALLENGED,
@@ -67,6 +48,12 @@ from kiosk.vision.diff import Anomaly, BoardDiff, diff_boards
 from kiosk.vision.reading import BoardReading, seen_as
 
 log = logging.getLogger("kiosk.app")
+
+
+_PRESS_REFUSALS = {NOT_STARTED: "no game in progress", DESIGNATING: "say which letter each blank stands for first",
+                   CHALLENGED: "the judge is ruling on the challenge", OUTPLAY: "the game is ending: use the screen",
+                   RACK_ENTRY: "the game is ending: use the screen", OVER: "the game is ending: use the screen"}
+"""What a clock press on the right side says in a phase where presses do nothing."""
 
 
 @dataclass
@@ -92,7 +79,8 @@ class Kiosk:
     """
 
     def __init__(self, session: GameSession, vision: VisionWorker | None, lexicon: Any, pin: PinGate,
-                 clock: Callable[[], int], listeners: list[Callable[[Event, GameState], None]] | None = None) -> None:
+                 clock: Callable[[], int],
+                 listeners: list[Callable[[ev.Event, GameState], None]] | None = None) -> None:
         self.session = session
         self.vision = vision
         self.lexicon = lexicon
@@ -129,19 +117,19 @@ class Kiosk:
         """``player``'s clock at the kiosk's time (negative in overtime), or None without a chess clock."""
         return self.session.referee.clock_remaining(player, self.now())
 
-    def ruling_suggestion(self) -> ChallengeRuled | None:
+    def ruling_suggestion(self) -> ev.ChallengeRuled | None:
         """The lexicon's ruling on the open challenge (for the judge to confirm), or None."""
         if self.lexicon is None:
             return None
         return self.session.referee.challenge_ruling(self.lexicon, self.now())
 
     # -------------------------------------------------------------------------------------------- events
-    def apply(self, event: Event) -> Result:
+    def apply(self, event: ev.Event) -> Result:
         """Journal and apply ``event``; tell the listeners. A refusal is shown as the message."""
         res = self.session.apply(event)
         if res.accepted:
             st = self.session.state
-            if isinstance(event, BlankDesignated) and st.phase != DESIGNATING:
+            if isinstance(event, ev.BlankDesignated) and st.phase != DESIGNATING:
                 self._promote_corrections()
             for fn in self.listeners:
                 try:
@@ -157,7 +145,8 @@ class Kiosk:
                    game_id: str = "") -> Result:
         """Start a game (``preset``: :meth:`Preset.to_dict`)."""
         self.view = KioskView()
-        return self.apply(GameStarted(t=self.clock(), preset=dict(preset), players=players, first=first, game_id=game_id))
+        return self.apply(ev.GameStarted(t=self.clock(), preset=dict(preset), players=players, first=first,
+                                         game_id=game_id))
 
     # -------------------------------------------------------------------------------------------- clock
     def press(self, side: Side | str, t_ms: int | None = None) -> str:
@@ -192,7 +181,7 @@ class Kiosk:
         if self.pending is not None:
             return "already reading the board"
         if st.phase == PLAYING and st.pressed_at is None:
-            self.apply(ClockPressed(t=t, player=player))  # his time stops now, not when the reading comes
+            self.apply(ev.ClockPressed(t=t, player=player))  # his time stops now, not when the reading comes
         if self.vision is None:
             return self._finish_press(player, t, None, self.view.exchange)
         ticket = self.vision.request(t)
@@ -202,24 +191,18 @@ class Kiosk:
         return "reading"
 
     def _press_refusal(self, st: GameState, player: int) -> str:
-        if st.phase == NOT_STARTED:
-            return "no game in progress"
-        if st.phase == DESIGNATING:
-            return "say which letter each blank stands for first"
-        if st.phase == CHALLENGED:
-            return "the judge is ruling on the challenge"
-        if st.phase in (OUTPLAY, RACK_ENTRY, OVER):
-            return "the game is ending: use the screen"
+        if st.phase in _PRESS_REFUSALS:
+            return _PRESS_REFUSALS[st.phase]
         who = st.players[st.on_move] if st.on_move is not None else "nobody"
         return f"it is {who}'s turn, not {st.players[player]}'s"
 
     def _finish_press(self, player: int, t: int, reading: BoardReading | None, exchange: int) -> str:
         if exchange:
             self.view.exchange = 0
-            res = self.apply(Exchange(t=t, player=player, count=exchange))
+            res = self.apply(ev.Exchange(t=t, player=player, count=exchange))
             return f"exchange {exchange}: {'ok' if res else res.reason}"
         if reading is None:
-            res = self.apply(Pass(t=t, player=player))
+            res = self.apply(ev.Pass(t=t, player=player))
             return "pass" if res else res.reason
         grid = list(reading.grid())
         fixes = {**self._confirmed_now(), **self.view.corrections}
@@ -235,10 +218,10 @@ class Kiosk:
                                "the judge", judge=any(p.kind != "unsure" for p in change.anomalies))
             return "board problem: " + "; ".join(p.detail for p in change.anomalies)
         if not change.placed:
-            res = self.apply(Pass(t=t, player=player))
+            res = self.apply(ev.Pass(t=t, player=player))
             self._clear_problem(res)
             return "pass" if res else res.reason
-        res = self.apply(Play(t=t, player=player, tiles=change.placed))
+        res = self.apply(ev.Play(t=t, player=player, tiles=change.placed))
         if not res.accepted:
             self._show_problem(tuple(Anomaly(res.code, sq, "", "", res.reason) for sq in res.squares), res.reason,
                                judge=res.judge, squares=res.squares or tuple(sq for sq, _ in change.placed))
@@ -281,11 +264,11 @@ class Kiosk:
             if self.state.phase == REMOVING and self._removal_ticket is None and not self.vision.waiting():
                 self._ask_removal(self.now())
         if self.session.in_game:
-            for ev, res in self.session.advance(self.now()):
+            for event, res in self.session.advance(self.now()):
                 if res.accepted:
                     for fn in self.listeners:
-                        fn(ev, self.state)
-                    out.append(ev.type)
+                        fn(event, self.state)
+                    out.append(event.type)
         return out
 
     def _on_reading(self, ans: StableReading) -> str:
@@ -315,7 +298,7 @@ class Kiosk:
             self.view.removal_left = tuple(left)
             self.view.message = "take the withdrawn tiles off: " + ", ".join(square_name(s) for s in left)
             return "tiles still on the board"
-        res = self.apply(TilesRemoved(t=self.now()))
+        res = self.apply(ev.TilesRemoved(t=self.now()))
         if res:
             self.view.removal_left = ()
             self.view.corrections = {}
@@ -341,16 +324,8 @@ class Kiosk:
 
     def act(self, action: str, **kw: Any) -> Result:
         """The command named ``action`` with loose keyword values (scripts, the simulated players): see
-        :func:`kiosk.control.commands.command_from` and :meth:`handle`. Bad input is a refusal, never raised."""
-        try:
-            command = cmd.command_from(action, kw)
-        except cmd.UnknownCommand:
-            return Result(False, f"unknown action {action!r}", "bad_input")
-        except (KeyError, TypeError, ValueError) as exc:
-            msg = f"{action}: bad input ({exc})"
-            self.view.message = msg
-            return Result(False, msg, "bad_input")
-        return self.handle(command)
+        :func:`kiosk.control.port.act`. Bad input is a refusal, never raised."""
+        return act(self, action, kw)
 
     @functools.singledispatchmethod
     def _on(self, command: cmd.Command, t: int) -> Result:
@@ -358,31 +333,27 @@ class Kiosk:
 
     @_on.register
     def _hold(self, c: cmd.Hold, t: int) -> Result:
-        return self.apply(Hold(t=t, player=c.player))
+        return self.apply(ev.Hold(t=t, player=c.player))
 
     @_on.register
     def _release(self, c: cmd.Release, t: int) -> Result:
-        return self.apply(HoldReleased(t=t, player=c.player))
+        return self.apply(ev.HoldReleased(t=t, player=c.player))
 
     @_on.register
     def _challenge(self, c: cmd.Challenge, t: int) -> Result:
-        return self.apply(Challenge(t=t, player=c.player, words=c.words))
+        return self.apply(ev.Challenge(t=t, player=c.player, words=c.words))
 
     @_on.register
     def _courtesy_draw(self, c: cmd.CourtesyDraw, t: int) -> Result:
-        return self.apply(CourtesyDraw(t=t, player=c.player))
+        return self.apply(ev.CourtesyDraw(t=t, player=c.player))
 
     @_on.register
     def _designate(self, c: cmd.Designate, t: int) -> Result:
-        return self.apply(BlankDesignated(t=t, player=c.player, square=c.square, letter=c.letter))
-
-    @_on.register
-    def _exchange(self, c: cmd.Exchange, t: int) -> Result:
-        return self._choose_exchange(c.count)
+        return self.apply(ev.BlankDesignated(t=t, player=c.player, square=c.square, letter=c.letter))
 
     @_on.register
     def _accept_outplay(self, c: cmd.AcceptOutplay, t: int) -> Result:
-        return self.apply(OutplayAccepted(t=t, player=c.player))
+        return self.apply(ev.OutplayAccepted(t=t, player=c.player))
 
     @_on.register
     def _rule(self, c: cmd.Rule, t: int) -> Result:
@@ -392,14 +363,14 @@ class Kiosk:
             return Result(False, msg, "pin")
         sugg = self.ruling_suggestion()
         invalid = c.invalid or (sugg.invalid if sugg and not c.acceptable else ())
-        res = self.apply(ChallengeRuled(t=t, acceptable=c.acceptable, invalid=invalid, judge=c.judge))
+        res = self.apply(ev.ChallengeRuled(t=t, acceptable=c.acceptable, invalid=invalid, judge=c.judge))
         if res:
             self.view.message = f"ruling: {self.state.ruling}"
         return res
 
     @_on.register
     def _racks(self, c: cmd.Racks, t: int) -> Result:
-        return self.apply(RacksEntered(t=t, racks=c.racks))
+        return self.apply(ev.RacksEntered(t=t, racks=c.racks))
 
     @_on.register
     def _judge_unlock(self, c: cmd.JudgeUnlock, t: int) -> Result:
@@ -414,41 +385,34 @@ class Kiosk:
         return self.start_game(c.preset, c.players, c.first, c.game_id)
 
     @_on.register
-    def _correct(self, c: cmd.Correct, t: int) -> Result:
-        return self._correct_square(c.square, c.char)
-
-    @_on.register
-    def _undo(self, c: cmd.Undo, t: int) -> Result:
-        return self._undo_last(t, c.reason)
-
-    @_on.register
     def _change_preset(self, c: cmd.ChangePreset, t: int) -> Result:
-        res = self.apply(PresetChanged(t=t, preset=dict(c.preset), reason=c.reason))
+        res = self.apply(ev.PresetChanged(t=t, preset=dict(c.preset), reason=c.reason))
         if res:
             self.view.message = f"rules changed to {self.state.preset}"
         return res
 
     @_on.register
     def _adjust(self, c: cmd.Adjust, t: int) -> Result:
-        return self.apply(JudgeAdjustment(t=t, player=c.player, points=c.points, reason=c.reason))
+        return self.apply(ev.JudgeAdjustment(t=t, player=c.player, points=c.points, reason=c.reason))
 
     @_on.register
     def _confirm_removed(self, c: cmd.ConfirmRemoved, t: int) -> Result:
-        res = self.apply(TilesRemoved(t=t))  # the judge saw the withdrawn tiles go (the camera could not)
+        res = self.apply(ev.TilesRemoved(t=t))  # the judge saw the withdrawn tiles go (the camera could not)
         if res:
             self.view.removal_left, self.view.corrections = (), {}
         return res
 
     @_on.register
     def _call_game(self, c: cmd.CallGame, t: int) -> Result:
-        return self.apply(GameCalled(t=t, reason=c.reason))
+        return self.apply(ev.GameCalled(t=t, reason=c.reason))
 
-    def _undo_last(self, t: int, reason: str) -> Result:
+    @_on.register
+    def _undo(self, c: cmd.Undo, t: int) -> Result:
         """Judge: take back the last turn (:class:`MoveUndone`); the board problem, the reading in progress
         and the corrections for that move are dropped; the player on move presses the clock again."""
         if self.pending is not None:
             return Result(False, "the board is being read: wait for the reading, then undo", "busy")
-        res = self.apply(MoveUndone(t=t, reason=reason.strip() or "taken back by the judge"))
+        res = self.apply(ev.MoveUndone(t=t, reason=c.reason.strip() or "taken back by the judge"))
         if res:
             self.view.problem, self.view.problem_text, self.view.problem_squares = (), "", ()
             self.view.needs_judge = False
@@ -458,11 +422,13 @@ class Kiosk:
             st = self.state
             who = st.players[st.on_move] if st.on_move is not None else "nobody"
             self.view.message = f"judge took the last turn back: {who} to move; fix the board, press the clock"
-            log.info("judge undo: %s", reason)
+            log.info("judge undo: %s", c.reason)
         return res
 
-    def _choose_exchange(self, count: int) -> Result:
-        st = self.state
+    @_on.register
+    def _exchange(self, c: cmd.Exchange, t: int) -> Result:
+        """The player on move will exchange ``c.count`` tiles at his next press (0 cancels)."""
+        st, count = self.state, c.count
         if st.phase != PLAYING or st.on_move is None:
             return Result(False, "no exchange now", "wrong_phase")
         if count < 0 or count > st.racks[st.on_move]:
@@ -472,11 +438,13 @@ class Kiosk:
                              if count else "exchange cancelled")
         return Result(True, self.view.message)
 
-    def _correct_square(self, square: int, char: str) -> Result:
-        """Judge: what the camera should have read on ``square`` ("." empty, letter, "?" blank).
+    @_on.register
+    def _correct(self, c: cmd.Correct, t: int) -> Result:
+        """Judge: what the camera should have read on ``c.square`` ("." empty, letter, "?" blank).
 
         A correction that confirms a tile already on the referee's board holds as long as that tile stays (the
         camera keeps missing it, e.g. a blank); any other correction holds for the move being read."""
+        square, char = c.square, c.char
         if not 0 <= square < 225:
             return Result(False, f"square {square} is not on the board", "bad_input")
         ch = char.upper() if char not in (".", "?") else char

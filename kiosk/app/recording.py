@@ -32,7 +32,7 @@ import numpy as np
 
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate
-from kiosk.app.reader import ReaderUnavailable, make_reader
+from kiosk.app.reader_setup import ReaderUnavailable, make_reader
 from kiosk.app.simtable import SimClock
 from kiosk.app.vision_worker import VisionWorker
 from kiosk.devices.camera import CameraError
@@ -44,6 +44,7 @@ from kiosk.rules.gcg import EventKind, GcgError, GcgEvent, GcgVisitor, read_gcg
 from kiosk.rules.replay import replay_game
 from kiosk.rules.tiles import GERMAN
 from kiosk.store import GameSession, JournalError
+from kiosk.vision.reading import BoardReading
 
 PIN = "1234"
 SIDES = ("left", "right")
@@ -381,6 +382,24 @@ def recording_profile(folder: Path, out: Callable[[str], None] = print) -> Path 
     return cached
 
 
+def _recording_reader(rec: Recording, folder: Path, calibration: Path | None,
+                      out: Callable[[str], None]) -> Callable[[np.ndarray], BoardReading] | None:
+    """The board reader for the recording's fixed camera, calibrated by ``calibration`` or the recording's
+    letter images; None when it cannot be set up (the reason is printed)."""
+    try:
+        from kiosk.vision.profile import ProfileError, load_profile
+
+        profile_path = calibration or recording_profile(folder, out)
+        profile = load_profile(profile_path) if profile_path else None
+        return make_reader(GERMAN, profile=profile, corners=rec.corners)
+    except (ValueError, ProfileError) as exc:
+        out(f"error: calibration: {exc}")
+        return None
+    except ReaderUnavailable as exc:
+        out(f"error: {exc}")
+        return None
+
+
 def run_recording(folder: str | Path, *, journal: Path | None = None, out: Callable[[str], None] = print,
                   calibration: Path | None = None) -> int:
     """Re-referee a recording (see module doc); prints every move, the mismatches and ``final: ...`` last.
@@ -395,17 +414,8 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
         return 2
     clock = SimClock(0, 0.0)
     camera = RecordingCamera(clock)
-    try:
-        from kiosk.vision.profile import ProfileError, load_profile
-
-        profile_path = calibration or recording_profile(Path(folder), out)
-        profile = load_profile(profile_path) if profile_path else None
-        read = make_reader(GERMAN, profile=profile, corners=rec.corners)
-    except (ValueError, ProfileError) as exc:
-        out(f"error: calibration: {exc}")
-        return 2
-    except ReaderUnavailable as exc:
-        out(f"error: {exc}")
+    read = _recording_reader(rec, Path(folder), calibration, out)
+    if read is None:
         return 2
     import tempfile
 

@@ -18,11 +18,11 @@ from typing import Any
 from kiosk.app.config import KioskConfig
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate
-from kiosk.app.reader import ReaderUnavailable, make_reader
+from kiosk.app.reader_setup import ReaderUnavailable, make_reader
 from kiosk.app.vision_worker import VisionWorker
 from kiosk.devices.health import monotonic_ms
-from kiosk.referee.presets import PresetError, bundled_presets, load_preset
-from kiosk.rules.tiles import load_tile_set
+from kiosk.referee.presets import Preset, PresetError, bundled_presets, load_preset
+from kiosk.rules.tiles import TileSet, load_tile_set
 from kiosk.store import GameSession, JournalError
 
 log = logging.getLogger("kiosk.run")
@@ -54,9 +54,48 @@ def _stream(cfg: KioskConfig, session: GameSession) -> tuple[Any, list[Callable[
 def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | None = None) -> int:
     """Run the table until the window closes (or ``max_seconds``). Returns the exit code; problems are logged
     and shown, never raised (a device that fails is reported "down" and the kiosk goes on without it)."""
-    from kiosk.devices import KeyboardButtons, build_devices
-    from kiosk.devices.factory import DeviceConfigError
     from kiosk.devices.sdnotify import SdNotifier, start_watchdog
+
+    opened = _open(cfg)
+    if isinstance(opened, int):
+        return opened
+    preset, tile_set, session, devices, profile = opened
+    vision = None
+    try:
+        vision = VisionWorker(devices.camera, make_reader(tile_set, profile), stable_frames=cfg.stable_frames,
+                              clock=wall_ms).start()
+    except ReaderUnavailable as exc:
+        print(f"kiosk run: {exc}: moves must be entered by the judge")
+    hub, listeners = _stream(cfg, session)
+    kiosk = Kiosk(session, vision, _lexicon(), PinGate(cfg.judge_pin), wall_ms, listeners)
+    window = _screen(cfg, kiosk, devices, preset, headless)
+    notifier = SdNotifier()
+    watchdog = start_watchdog(notifier)
+    notifier.ready("kiosk running")
+    try:
+        _loop(kiosk, devices, window, watchdog, max_seconds)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        notifier.stopping()
+        if watchdog is not None:
+            watchdog.stop()
+        if vision is not None:
+            vision.stop()
+        if hub is not None:
+            hub.stop()
+        if window is not None:
+            window.close()
+        devices.close()
+        session.close()
+    return 0
+
+
+def _open(cfg: KioskConfig) -> tuple[Preset, TileSet, GameSession, Any, Any] | int:
+    """The config's rules and tile set, the journal (its game resumed), the devices and the calibration
+    profile; a problem is printed and returned as exit code 2 (what was opened is closed)."""
+    from kiosk.devices import build_devices
+    from kiosk.devices.factory import DeviceConfigError
 
     try:
         preset = load_preset(cfg.preset)
@@ -89,63 +128,47 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
             session.close()
             devices.close()
             return 2
-    vision = None
-    try:
-        vision = VisionWorker(devices.camera, make_reader(tile_set, profile), stable_frames=cfg.stable_frames,
-                              clock=wall_ms).start()
-    except ReaderUnavailable as exc:
-        print(f"kiosk run: {exc}: moves must be entered by the judge")
-    hub, listeners = _stream(cfg, session)
-    kiosk = Kiosk(session, vision, _lexicon(), PinGate(cfg.judge_pin), wall_ms, listeners)
-    window = None
+    return preset, tile_set, session, devices, profile
+
+
+def _screen(cfg: KioskConfig, kiosk: Kiosk, devices: Any, preset: Preset, headless: bool) -> Any:
+    """The touchscreen window, or None (headless, no display): then the config's players start at once."""
+    from kiosk.devices import KeyboardButtons
+
     screen = not headless and bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or cfg.fullscreen)
-    if not session.in_game and not screen:  # no new-game screen: the config's players start at once
+    if not kiosk.session.in_game and not screen:  # no new-game screen: the config's players start at once
         res = kiosk.start_game(preset.to_dict(), cfg.players)
         log.info("new game %s vs %s under %s: %s", *cfg.players, preset.name, res.reason or "ok")
-    if screen:
-        from kiosk.ui.window import DemoWindow
+    if not screen:
+        return None
+    from kiosk.ui.window import DemoWindow
 
-        keys = devices.buttons.handle_event if isinstance(devices.buttons, KeyboardButtons) else None
-        window = DemoWindow(cfg.size, fullscreen=cfg.fullscreen, keys=keys, players=cfg.players,
-                            preset=preset.name if preset.name in bundled_presets() else "nsf")
-    notifier = SdNotifier()
-    watchdog = start_watchdog(notifier)
-    notifier.ready("kiosk running")
+    keys = devices.buttons.handle_event if isinstance(devices.buttons, KeyboardButtons) else None
+    return DemoWindow(cfg.size, fullscreen=cfg.fullscreen, keys=keys, players=cfg.players,
+                      preset=preset.name if preset.name in bundled_presets() else "nsf")
+
+
+def _loop(kiosk: Kiosk, devices: Any, window: Any, watchdog: Any, max_seconds: float | None) -> None:
+    """The event loop: presses, the screen, readings and due events, a heartbeat every 5 s."""
     start = time.monotonic()
     last_beat = 0.0
-    try:
-        while max_seconds is None or time.monotonic() - start < max_seconds:
-            for press in devices.buttons.poll():
-                ago = max(0, monotonic_ms() - press.timestamp_ms)
-                outcome = kiosk.press(press.side, wall_ms() - ago)
-                log.info("press %s: %s", press.side, outcome)
-            if window is not None and not window.frame(kiosk):
-                break
-            kiosk.poll()
-            now = time.monotonic()
-            if now - last_beat >= 5:
-                last_beat = now
-                session.heartbeat(kiosk.now())
-                _show_clocks(kiosk, devices.display)
-            if watchdog is not None:
-                watchdog.progress()
-            if window is None:
-                time.sleep(0.03)
-    except KeyboardInterrupt:
-        pass
-    finally:
-        notifier.stopping()
+    while max_seconds is None or time.monotonic() - start < max_seconds:
+        for press in devices.buttons.poll():
+            ago = max(0, monotonic_ms() - press.timestamp_ms)
+            outcome = kiosk.press(press.side, wall_ms() - ago)
+            log.info("press %s: %s", press.side, outcome)
+        if window is not None and not window.frame(kiosk):
+            break
+        kiosk.poll()
+        now = time.monotonic()
+        if now - last_beat >= 5:
+            last_beat = now
+            kiosk.session.heartbeat(kiosk.now())
+            _show_clocks(kiosk, devices.display)
         if watchdog is not None:
-            watchdog.stop()
-        if vision is not None:
-            vision.stop()
-        if hub is not None:
-            hub.stop()
-        if window is not None:
-            window.close()
-        devices.close()
-        session.close()
-    return 0
+            watchdog.progress()
+        if window is None:
+            time.sleep(0.03)
 
 
 def _show_clocks(kiosk: Kiosk, display: Any) -> None:

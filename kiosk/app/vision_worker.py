@@ -50,7 +50,7 @@ class StableReading:
 class _Request:
     ticket: int
     since_ms: int
-    deadline: float  # time.monotonic() s
+    deadline: float  # the worker's timer (s)
     frames: int = 0
 
 
@@ -79,12 +79,15 @@ class VisionWorker:
         stable_frames: how many of the latest frames must agree on each square (>= 1); the worker weighs
             ``stable_frames + 1`` frames (one doubtful frame per square is outvoted; see :meth:`_fuse`).
         interval_ms: pause between frames while no request waits (ms).
-        timeout_ms: a request not answered within this much wall-clock time fails with the reason (ms).
-        clock: monotonic ms (injectable for tests).
+        timeout_ms: a request not answered within this much time on ``timer`` fails with the reason (ms).
+        clock: the kiosk's time in ms, which stamps frames and requests (monotonic, wall or simulated).
+        timer: elapsed seconds for timeouts and read durations (default :func:`time.monotonic`): real time
+            even when ``clock`` is a demo's simulated time that stands still while the worker waits.
     """
 
     def __init__(self, camera: Any, read: Callable[[Any], BoardReading], *, stable_frames: int = 2,
-                 interval_ms: int = 250, timeout_ms: int = 15_000, clock: Callable[[], int] = monotonic_ms) -> None:
+                 interval_ms: int = 250, timeout_ms: int = 15_000, clock: Callable[[], int] = monotonic_ms,
+                 timer: Callable[[], float] = time.monotonic) -> None:
         if stable_frames < 1:
             raise ValueError(f"stable_frames must be >= 1, got {stable_frames}")
         self.camera = camera
@@ -94,6 +97,7 @@ class VisionWorker:
         self.interval_ms = interval_ms
         self.timeout_ms = timeout_ms
         self.clock = clock
+        self.timer = timer
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -129,7 +133,7 @@ class VisionWorker:
         with self._lock:
             self._ticket += 1
             self._requests.append(_Request(self._ticket, now if since_ms is None else since_ms,
-                                           time.monotonic() + self.timeout_ms / 1000))
+                                           self.timer() + self.timeout_ms / 1000))
             ticket = self._ticket
         self._wake.set()
         return ticket
@@ -151,7 +155,7 @@ class VisionWorker:
 
     def step(self) -> None:
         """Capture and read one frame and answer what can be answered (the thread's body; tests call it)."""
-        t0 = time.perf_counter()
+        t0 = self.timer()
         try:
             frame_ms, frame = self.camera.capture()
         except CameraError as exc:
@@ -162,14 +166,14 @@ class VisionWorker:
             self._fail_due(self.last_error or "no new frame")
             return  # the very same frame again: nothing new to read
         self._last_frame, self._last_frame_ms = frame, frame_ms
-        t1 = time.perf_counter()
+        t1 = self.timer()
         try:
             reading = self.read(frame)
         except Exception as exc:  # a reader bug must not take the kiosk down: report it, keep going
             self.last_error = f"board reader failed: {type(exc).__name__}: {exc}"
             self._fail_due(self.last_error)
             return
-        read_ms = (time.perf_counter() - t1) * 1000
+        read_ms = (self.timer() - t1) * 1000
         self.frames_read += 1
         grid = self._apply_overrides(reading.grid()) if reading.quality.ok else None
         with self._lock:
@@ -195,7 +199,7 @@ class VisionWorker:
                 else:
                     keep.append(r)
             self._requests = keep
-        self._fail_due(self.last_error or "the board did not keep still", (time.perf_counter() - t0) * 1000)
+        self._fail_due(self.last_error or "the board did not keep still", (self.timer() - t0) * 1000)
 
     def _fuse(self, run: list[tuple[int, tuple[str, ...], BoardReading]]) -> tuple[BoardReading | None, bool]:
         """The reading of the last frames and whether they agree (None until ``window`` frames are in).
@@ -238,11 +242,11 @@ class VisionWorker:
         return BoardReading(tuple(out), last.homography, last.quality, dict(last.timings_ms), dict(last.doubts)), agreed
 
     def _fail_due(self, why: str, _spent: float = 0.0) -> None:
-        now, wall = self.clock(), time.monotonic()
+        now, elapsed = self.clock(), self.timer()
         with self._lock:
             keep = []
             for r in self._requests:
-                if wall >= r.deadline:
+                if elapsed >= r.deadline:
                     self._done.append(StableReading(r.ticket, None, now, f"no stable reading within "
                                                     f"{self.timeout_ms / 1000:.0f} s: {why}", 0.0, r.frames))
                 else:

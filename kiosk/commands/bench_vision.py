@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     import multiprocessing as mp
     import time
 
-    from kiosk.vision.synth import bench
+    from kiosk.vision.train import bench
 
     if args.frames < 1 or args.workers < 1:
         print("bench-vision: --frames and --workers must be at least 1", file=sys.stderr)
@@ -125,8 +125,8 @@ def _speed(samples: list, level: str, args: argparse.Namespace) -> None:
     (a demo after each move); one fixed camera re-shooting the same position (a demo between moves)."""
     import time
 
-    from kiosk.vision.synth import bench
     from kiosk.vision.synth.render import render_board
+    from kiosk.vision.train import bench
 
     def timed(fn) -> list[float]:
         out = []
@@ -154,8 +154,8 @@ def _speed(samples: list, level: str, args: argparse.Namespace) -> None:
 
 
 def _report(level: str, tally, failed: list, samples: list, args: argparse.Namespace) -> bool:
-    from kiosk.vision.synth import bench
     from kiosk.vision.synth.render import render_board
+    from kiosk.vision.train import bench
 
     f = tally.figures()
     bars = bench.BARS.get(level, {})

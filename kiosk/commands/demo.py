@@ -47,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         from kiosk.app.recording import run_recording
 
         return run_recording(args.recording, journal=args.journal, calibration=args.calibration)
-    from kiosk.app.demo import BUILTIN_GAME, DemoOptions, run_demo
+    from kiosk.app.record_demo import BUILTIN_GAME, DemoOptions, run_demo
 
     if args.level not in ("easy", "typical", "hard"):
         print(f"kiosk demo: --level: expected easy, typical or hard, got {args.level!r}")

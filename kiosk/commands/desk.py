@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.desk.ingest import BrokerConfig, IngestConfigError
     from kiosk.desk.service import Desk
     from kiosk.desk.store import StoreError
-    from kiosk.stream.demo import parse_host_port
+    from kiosk.stream.publish import parse_host_port
 
     try:
         host, port = parse_host_port(args.mqtt)

@@ -27,8 +27,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from kiosk.referee.records import RecordEventsError
-    from kiosk.stream.demo import PublishError, parse_host_port, publish_game
     from kiosk.stream.mqtt import MqttConfigError
+    from kiosk.stream.publish import PublishError, parse_host_port, publish_game
 
     try:
         host, port = parse_host_port(args.mqtt)

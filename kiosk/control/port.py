@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from kiosk.control.commands import Command
+from kiosk.control.commands import Command, UnknownCommand, command_from
 from kiosk.referee.events import ChallengeRuled
 from kiosk.referee.presets import Preset
 from kiosk.referee.state import GameState, Prompt, Result
@@ -96,3 +96,18 @@ class KioskPort(Protocol):
                    game_id: str = "") -> Result:
         """Start a game (``preset``: :meth:`Preset.to_dict`)."""
         ...
+
+
+def act(port: KioskPort, action: str, values: Mapping[str, Any]) -> Result:
+    """The command named ``action`` built from loose ``values`` (:func:`command_from`: scripts, the simulated
+    players), handled by ``port``. Bad input is a refusal (code "bad_input", also shown in ``view.message``);
+    an unknown name is refused without a message."""
+    try:
+        command = command_from(action, values)
+    except UnknownCommand:
+        return Result(False, f"unknown action {action!r}", "bad_input")
+    except (KeyError, TypeError, ValueError) as exc:
+        msg = f"{action}: bad input ({exc})"
+        port.view.message = msg
+        return Result(False, msg, "bad_input")
+    return port.handle(command)

@@ -16,11 +16,11 @@ Wiring in the kiosk app (see ``docs/stream.md``)::
 """
 
 from kiosk.referee.records import RecordEventsError, events_from_gcg
-from kiosk.stream.demo import PublishError, PublishReport, parse_host_port, publish_game
 from kiosk.stream.envelope import SCHEMA_VERSION, envelope, load_schema
 from kiosk.stream.hub import Sink, StreamHub
 from kiosk.stream.mqtt import MqttConfig, MqttConfigError, MqttPublisher, message_topic, topics
 from kiosk.stream.overlay import OverlayWriter
+from kiosk.stream.publish import PublishError, PublishReport, parse_host_port, publish_game
 from kiosk.stream.records import RecordsWriter, gcg_text, result_dict
 from kiosk.stream.server import LiveServer
 from kiosk.stream.snapshot import redact, snapshot

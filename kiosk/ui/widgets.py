@@ -101,7 +101,8 @@ class Canvas:
                 break
             px -= 1
         if not fits:
-            self.overflows.append(Overflow(text, (rect.x, rect.y, rect.w, rect.h), max((f.size(ln)[0] for ln in lines), default=0)))
+            widest = max((f.size(ln)[0] for ln in lines), default=0)
+            self.overflows.append(Overflow(text, (rect.x, rect.y, rect.w, rect.h), widest))
         y = rect.y
         for ln in lines:
             self.text(ln, pygame.Rect(rect.x, y, rect.w, line_h), px / self.unit, color, min_size=px / self.unit)

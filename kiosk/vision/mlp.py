@@ -1,9 +1,7 @@
 """A small softmax classifier (one hidden layer) in numpy, for the occupancy and glyph models.
 
-Why not OpenCV's ml module: OpenCV 5 (the version installed) no longer ships ``cv2.ml`` in the main module, and
-``cv2.dnn`` runs networks but does not train them. A one-hidden-layer network on HOG-style features trains
-in seconds on two cores, runs a whole board (225 squares) in well under a millisecond, and gives calibrated
-class probabilities -- which the reader needs to report doubt instead of guessing.
+It gives calibrated class probabilities, which the reader needs to report doubt instead of guessing (why not
+OpenCV's ml module, and what it costs: ``kiosk/vision/models/README.md``).
 
 Serialisation: :meth:`Classifier.to_bytes` / :meth:`Classifier.from_bytes` (a compressed ``.npz``).
 """

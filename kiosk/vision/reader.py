@@ -16,7 +16,7 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
    measured again; a tile whose letter it doubts is read again in its four quarter turns (the surer reading
    stands); where the summed opinions leave a square open, the settle model (:mod:`kiosk.vision.settle`)
    decides if it is sure. With a calibration profile that embeds a glyph model, that model reads the glyphs of
-   the occupied squares instead (:mod:`kiosk.vision.glyphs`).
+   the occupied squares instead (:mod:`kiosk.vision.glyph_model`).
 
 Doubt is never hidden: a square whose occupancy or letter is not clear, or that lies under glare or a hand
 (or next to it, where a finger may reach; fingers that read as blanks, more than the set has and side by side,
@@ -42,7 +42,7 @@ from kiosk.rules.board import CENTRE, SIZE
 from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, warp_canvas
-from kiosk.vision.glyphs import GlyphClassifier, normalise_glyph
+from kiosk.vision.glyph_model import GlyphClassifier, normalise_glyph
 from kiosk.vision.mlp import Classifier, ModelError
 from kiosk.vision.occupancy import (
     OccupancyModel,

@@ -7,7 +7,7 @@ crop: minus its median, divided by a robust spread (2nd..98th percentile, at lea
 levels), so light level and contrast matter little while a plain crop stays plain.
 
 Labels: ``"empty"``, ``"blank"`` and letter + quarter turns counter-clockwise (``"A0"`` ... ``"Z3"``, German
-adds ``Ä`` ``Ö`` ``Ü``), as :class:`kiosk.vision.glyphs.GlyphClassifier`. The network is trained by
+adds ``Ä`` ``Ö`` ``Ü``), as :class:`kiosk.vision.glyph_model.GlyphClassifier`. The network is trained by
 :mod:`kiosk.vision.squarenet_train` (torch, only needed to train); the package ships the ONNX files and
 their label lists (``squares_<set>.onnx`` + ``squares_<set>.json``).
 """

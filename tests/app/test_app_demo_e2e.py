@@ -96,7 +96,7 @@ def _short_english_games(n: int) -> list[Path]:
 @pytest.mark.slow
 @needs_shared
 def test_headless_demo_referees_real_games_to_their_recorded_scores(tmp_path):
-    from kiosk.app.demo import DemoOptions, run_demo
+    from kiosk.app.record_demo import DemoOptions, run_demo
 
     games = _short_english_games(10)
     assert len(games) == 10

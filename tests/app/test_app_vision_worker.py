@@ -68,3 +68,20 @@ def test_thread_answers_requests():
         assert got and got[0].ticket == ticket
     finally:
         w.stop()
+
+
+def test_timeouts_follow_the_injected_timer_not_a_hidden_clock():
+    clock = Clock()
+    table = GridTable(clock)
+    elapsed = [100.0]
+    table.fail = "cable unplugged"
+    w = VisionWorker(table, read_grid, timeout_ms=300, clock=clock, timer=lambda: elapsed[0])
+    w.request(0)
+    w.step()
+    elapsed[0] += 0.299
+    w.step()
+    assert w.results() == []
+    elapsed[0] += 0.001  # 300 ms on the worker's timer, no wall-clock time at all
+    w.step()
+    (ans,) = w.results()
+    assert ans.reading is None and "cable unplugged" in ans.error

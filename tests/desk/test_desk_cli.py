@@ -13,7 +13,7 @@ import urllib.request
 import pytest
 
 from kiosk.stream.broker import LocalBroker, free_port, mosquitto_path
-from kiosk.stream.demo import publish_game
+from kiosk.stream.publish import publish_game
 from shared_data import SHARED, needs_shared
 
 DOUG = SHARED / "corpus" / "gcg" / "real" / "domino14_macondo__gcgio_testdata__doug_v_emely.gcg"

@@ -16,10 +16,10 @@ import pytest
 from kiosk.desk.acl import acl_text, broker_lines, kiosk_user, password_file
 from kiosk.desk.ingest import BrokerConfig
 from kiosk.desk.service import Desk
+from kiosk.referee.records import events_from_gcg
 from kiosk.referee.referee import Referee
 from kiosk.stream.broker import LocalBroker, mosquitto_path
-from kiosk.stream.demo import PublishError, publish_game
-from kiosk.stream.gcg_events import events_from_gcg
+from kiosk.stream.publish import PublishError, publish_game
 from shared_data import SHARED, needs_shared
 
 REAL = SHARED / "corpus" / "gcg" / "real"

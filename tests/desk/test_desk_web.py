@@ -22,8 +22,8 @@ from kiosk.referee.events import Challenge, GameStarted, Play  # noqa: E402
 from kiosk.referee.presets import load_preset  # noqa: E402
 from kiosk.referee.simulate import random_game  # noqa: E402
 from kiosk.stream.broker import LocalBroker, mosquitto_path  # noqa: E402
-from kiosk.stream.demo import publish_game  # noqa: E402
 from kiosk.stream.envelope import encode, envelope  # noqa: E402
+from kiosk.stream.publish import publish_game  # noqa: E402
 from shared_data import SHARED, needs_shared  # noqa: E402
 
 ROOT = "scrabble/test"

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from kiosk.vision.glyphs import GLYPH_PX, build_glyph_classifier
+from kiosk.vision.glyph_model import GLYPH_PX, build_glyph_classifier
 from kiosk.vision.mlp import ModelError
 from kiosk.vision.profile import CalibrationProfile, ModelRef, ProfileError, load_profile
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.vision.synth import bench
+from kiosk.vision.train import bench
 from shared_data import SHARED, needs_shared
 
 TYPICAL_FRAMES = 30

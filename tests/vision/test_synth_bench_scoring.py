@@ -1,4 +1,4 @@
-"""The benchmark's scoring (kiosk.vision.synth.bench): figures, confusion PNG, annotated error PNG."""
+"""The benchmark's scoring (kiosk.vision.train.bench): figures, confusion PNG, annotated error PNG."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 
 from kiosk.rules.board import Board
 from kiosk.vision.synth import render_board
-from kiosk.vision.synth.bench import FrameResult, Tally, annotated_png, confusion_png
+from kiosk.vision.train.bench import FrameResult, Tally, annotated_png, confusion_png
 
 EMPTY = ["." * 15] * 15
 

@@ -15,16 +15,17 @@ Public API::
     # a level with one knob changed
     render_board(board, seed=1, level=LEVELS["typical"].with_(hand_prob=1.0))
 
-Seeds: ``kiosk bench-vision`` renders its frames with seeds >= 2**30 (:data:`bench.HELD_OUT_BIT`); anything
+Seeds: ``kiosk bench-vision`` renders its frames with seeds >= 2**30 (:data:`levels.HELD_OUT_BIT`); anything
 trained on synthetic frames should use seeds below 2**30.
 
 Modules: :mod:`levels` (every realism knob), :mod:`render` (the pipeline), :mod:`camera` (pinhole + distortion),
-:mod:`board_art` (board texture, premium squares, markers), :mod:`tile_art` / :mod:`glyphs` (tile faces),
-:mod:`racks`, :mod:`hand`, :mod:`effects` (light, glare, blur, noise, JPEG), :mod:`boards` (random boards),
-:mod:`bench` (reader accuracy on synthetic frames; ``kiosk bench-vision``).
+:mod:`board_art` (board texture, premium squares, markers), :mod:`tile_art` / :mod:`glyph_art` (tile faces),
+:mod:`racks`, :mod:`hand`, :mod:`effects` (light, glare, blur, noise, JPEG), :mod:`boards` (random boards).
+The reader's accuracy on synthetic frames (``kiosk bench-vision``) is :mod:`kiosk.vision.train.bench`: the synthetic
+camera depends on the board's geometry only, never on the reader it is used to measure.
 """
 
-from kiosk.vision.synth.levels import LEVELS, RealismParams, get_level
+from kiosk.vision.synth.levels import HELD_OUT_BIT, LEVELS, RealismParams, get_level
 from kiosk.vision.synth.render import RenderError, SyntheticFrame, render_board, truth_grid
 
-__all__ = ["LEVELS", "RealismParams", "RenderError", "SyntheticFrame", "get_level", "render_board", "truth_grid"]
+__all__ = ["HELD_OUT_BIT", "LEVELS", "RealismParams", "RenderError", "SyntheticFrame", "get_level", "render_board", "truth_grid"]

@@ -20,6 +20,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+HELD_OUT_BIT = 1 << 30
+"""Seeds with this bit set are the benchmark's (``kiosk bench-vision``): train models on seeds below 2**30 only,
+so the benchmark measures scenes no model has seen."""
+
 Range = tuple[float, float]
 
 

@@ -12,7 +12,7 @@ from functools import cache, lru_cache
 import cv2
 import numpy as np
 
-from kiosk.vision.synth.glyphs import scaled_glyph
+from kiosk.vision.synth.glyph_art import scaled_glyph
 from kiosk.vision.synth.textures import smooth_noise, wood
 
 TILE_STYLES = ("wooden", "plastic", "tournament")

@@ -19,9 +19,10 @@ from pathlib import Path
 from kiosk.app.config import data_dir
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate
-from kiosk.app.reader import ReaderUnavailable, make_reader
+from kiosk.app.reader_setup import ReaderUnavailable, make_reader
 from kiosk.app.record_players import (
     RecordError,
+    RecordPlan,
     RecordPlayers,
     check_history,
     final_table,
@@ -81,15 +82,47 @@ def run_demo(opts: DemoOptions, out: Callable[[str], None] = print) -> DemoResul
     """Referee ``opts.game`` at the simulated table (see module doc). Never raises for bad input: problems
     are printed and give exit code 2 (bad record, journal, reader) or 1 (scores differ, game not finished)."""
     t_start = time.perf_counter()
+    demo = _set_up(opts, out)
+    if isinstance(demo, DemoResult):
+        return demo
+    if not _start_or_resume(demo, out):
+        return DemoResult(2)
+    for note in demo.plan.notes:
+        out(note)
+    demo.vision.start()
+    outcome_done = False
+    try:
+        outcome_done = _referee(demo, opts, out, t_start)
+    except RecordError as exc:
+        out(f"error: {exc}")
+    finally:
+        demo.vision.stop()
+    return _report(demo, outcome_done, out, t_start)
+
+
+@dataclass
+class _Demo:
+    """The parts of one demo run, as :func:`_set_up` wires them."""
+
+    plan: RecordPlan
+    gid: str
+    journal: Path
+    session: GameSession
+    clock: SimClock
+    resumed: bool
+    table: SimulatedTable
+    vision: VisionWorker
+    kiosk: Kiosk
+    players: RecordPlayers
+
+
+def _set_up(opts: DemoOptions, out: Callable[[str], None]) -> _Demo | DemoResult:
+    """Read the record, open (or resume) the journal, wire the simulated table, the reader and the kiosk; a
+    problem is printed and returned as exit code 2."""
     path = Path(opts.game)
     try:
-        game = read_gcg(path)
-    except (GcgError, OSError) as exc:
-        out(f"error: {exc}")
-        return DemoResult(2)
-    try:
-        plan = plan_record(game)
-    except RecordError as exc:
+        plan = plan_record(read_gcg(path))
+    except (GcgError, OSError, RecordError) as exc:
         out(f"error: {exc}")
         return DemoResult(2)
     gid = record_id(path)
@@ -131,65 +164,75 @@ def run_demo(opts: DemoOptions, out: Callable[[str], None] = print) -> DemoResul
             ui(kiosk)
 
         clock.on_wait = keep_screen_live
-    if not resumed:
-        res = kiosk.start_game(plan.preset.to_dict(), plan.nicks, 0, gid)
-        if not res:
-            out(f"error: the kiosk refuses the game: {res.reason}")
-            return DemoResult(2)
-        out(f"refereeing {plan.name}: {plan.nicks[0]} vs {plan.nicks[1]} under {plan.preset.name}, "
-            f"journal {journal}")
-    else:
-        players.restore_table()
-    for note in plan.notes:
-        out(note)
-    vision.start()
-    printed = len([h for h in session.state.history if h.kind not in ("end_rack", "own_rack", "time_penalty", "judge")])
+    return _Demo(plan, gid, journal, session, clock, resumed, table, vision, kiosk, players)
+
+
+def _start_or_resume(demo: _Demo, out: Callable[[str], None]) -> bool:
+    """Start the record's game, or put the resumed game's tiles back on the simulated table."""
+    plan = demo.plan
+    if demo.resumed:
+        demo.players.restore_table()
+        return True
+    res = demo.kiosk.start_game(plan.preset.to_dict(), plan.nicks, 0, demo.gid)
+    if not res:
+        out(f"error: the kiosk refuses the game: {res.reason}")
+        return False
+    out(f"refereeing {plan.name}: {plan.nicks[0]} vs {plan.nicks[1]} under {plan.preset.name}, "
+        f"journal {demo.journal}")
+    return True
+
+
+_NOT_TURNS = ("end_rack", "own_rack", "time_penalty", "judge")
+
+
+def _referee(demo: _Demo, opts: DemoOptions, out: Callable[[str], None], t_start: float) -> bool:
+    """The players play the record and the kiosk referees it, until the game is over (True) or the demo stops
+    (stuck, window closed, time up: False). Each turn is printed as the kiosk scores it."""
+    plan, players, kiosk, session = demo.plan, demo.players, demo.kiosk, demo.session
+    printed = len([h for h in session.state.history if h.kind not in _NOT_TURNS])
     pos = players.position(session.state)
     phase = session.state.phase
     stalled_since = time.perf_counter()
-    outcome_done = False
-    try:
-        while True:
-            step = players.step()
-            if step.text and step.text != "game over" and (step.done or "judge" in step.text
-                                                          or "refus" in step.text):
-                out("  " + step.text)
-            for line in kiosk.poll():
-                if line.startswith(("no reading", "board problem", "refused")):
-                    out("  kiosk: " + line)
-            st = session.state
-            hist = [h for h in st.history if h.kind not in ("end_rack", "own_rack", "time_penalty", "judge")]
-            if printed > len(hist):  # the judge took a turn back: print it again when it is played again
-                out(f"    (turn {len(hist) + 1} taken back)")
-                printed = len(hist)
-            while printed < len(hist) and printed < len(plan.events):
-                h = hist[printed]
-                out(f"{printed + 1:3d} " + move_line(plan.events[printed], h.points, h.total))
-                printed += 1
-            new_pos = len(hist)  # progress only: the players check the kiosk's moves against the record
-            if new_pos != pos or st.phase != phase:
-                pos, phase = new_pos, st.phase
-                players.reset_retries()
-                stalled_since = time.perf_counter()
-            elif time.perf_counter() - stalled_since > opts.stall_seconds:
-                out(f"  stuck for {opts.stall_seconds:.0f} s at record event {pos + 1} ({st.phase}): "
-                    f"{kiosk.view.message or kiosk.view.problem_text or 'no progress'}")
-                break
-            if step.done:
-                outcome_done = True
-                break
-            if opts.ui is not None and not opts.ui(kiosk):
-                out("window closed")
-                break
-            if opts.max_seconds is not None and time.perf_counter() - t_start > opts.max_seconds:
-                out(f"stopped after {opts.max_seconds:.0f} s")
-                break
-            if step.text is None:
-                time.sleep(0.002)
-    except RecordError as exc:
-        out(f"error: {exc}")
-    finally:
-        vision.stop()
+    while True:
+        step = players.step()
+        if step.text and step.text != "game over" and (step.done or "judge" in step.text or "refus" in step.text):
+            out("  " + step.text)
+        for line in kiosk.poll():
+            if line.startswith(("no reading", "board problem", "refused")):
+                out("  kiosk: " + line)
+        st = session.state
+        hist = [h for h in st.history if h.kind not in _NOT_TURNS]
+        if printed > len(hist):  # the judge took a turn back: print it again when it is played again
+            out(f"    (turn {len(hist) + 1} taken back)")
+            printed = len(hist)
+        while printed < len(hist) and printed < len(plan.events):
+            h = hist[printed]
+            out(f"{printed + 1:3d} " + move_line(plan.events[printed], h.points, h.total))
+            printed += 1
+        new_pos = len(hist)  # progress only: the players check the kiosk's moves against the record
+        if new_pos != pos or st.phase != phase:
+            pos, phase = new_pos, st.phase
+            players.reset_retries()
+            stalled_since = time.perf_counter()
+        elif time.perf_counter() - stalled_since > opts.stall_seconds:
+            out(f"  stuck for {opts.stall_seconds:.0f} s at record event {pos + 1} ({st.phase}): "
+                f"{kiosk.view.message or kiosk.view.problem_text or 'no progress'}")
+            return False
+        if step.done:
+            return True
+        if opts.ui is not None and not opts.ui(kiosk):
+            out("window closed")
+            return False
+        if opts.max_seconds is not None and time.perf_counter() - t_start > opts.max_seconds:
+            out(f"stopped after {opts.max_seconds:.0f} s")
+            return False
+        if step.text is None:
+            time.sleep(0.002)
+
+
+def _report(demo: _Demo, outcome_done: bool, out: Callable[[str], None], t_start: float) -> DemoResult:
+    """Compare the kiosk's game with the record, print the final table and the figures, close the journal."""
+    plan, players, table, vision, session = demo.plan, demo.players, demo.table, demo.vision, demo.session
     st = session.state
     mismatches = check_history(plan, st)
     for line in final_table(st, plan.nicks):
@@ -207,7 +250,7 @@ def run_demo(opts: DemoOptions, out: Callable[[str], None] = print) -> DemoResul
     session.close()
     out(f"final: {plan.nicks[0]} {scores[0]}, {plan.nicks[1]} {scores[1]}")
     return DemoResult(0 if ok else 1, tuple(scores), tuple(mismatches), players.judge_fixes, players.judge_undos,
-                      vision.frames_read, table.renders, resumed, secs)
+                      vision.frames_read, table.renders, demo.resumed, secs)
 
 
 __all__ = ["BUILTIN_GAME", "DEMO_PIN", "DemoOptions", "DemoResult", "run_demo", "record_id"]

@@ -48,7 +48,7 @@ import numpy as np
 from kiosk.rules.tiles import load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.cells import cell_crop, cell_stats, warp_canvas
-from kiosk.vision.glyphs import build_glyph_classifier, normalise_glyph
+from kiosk.vision.glyph_model import build_glyph_classifier, normalise_glyph
 from kiosk.vision.images import read_image
 from kiosk.vision.occupancy import OccupancyModel, features
 from kiosk.vision.profile import CalibrationProfile, ModelRef
@@ -187,8 +187,7 @@ def _render_squares(args: tuple[int, str, str, float, tuple]) -> dict[str, np.nd
     tile set's name).
     """
     seed, level, tiles, blank_share, letter_share = args
-    from kiosk.vision.synth import render_board
-    from kiosk.vision.synth.bench import HELD_OUT_BIT
+    from kiosk.vision.synth import HELD_OUT_BIT, render_board
     from kiosk.vision.synth.boards import random_board
     if seed >= HELD_OUT_BIT:
         raise ValueError(f"training seed {seed} is in the benchmark's range (>= 2**30)")
@@ -271,8 +270,7 @@ def _settle_rows(args: tuple[int, str, str, float, tuple]) -> dict[str, np.ndarr
     Returns ``x`` (N x F float32), ``y`` (N int: 1 tile, 0 empty), ``blank`` (N bool), ``frame`` (N int: the
     seed); None when the board is not found."""
     seed, level, tiles, blank_share, _ = args
-    from kiosk.vision.synth import render_board
-    from kiosk.vision.synth.bench import HELD_OUT_BIT
+    from kiosk.vision.synth import HELD_OUT_BIT, render_board
     from kiosk.vision.synth.boards import random_board
     if seed >= HELD_OUT_BIT:
         raise ValueError(f"training seed {seed} is in the benchmark's range (>= 2**30)")
@@ -574,6 +572,3 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     return 0
 
-
-if __name__ == "__main__":
-    sys.exit(main())

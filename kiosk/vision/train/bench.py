@@ -31,6 +31,7 @@ import numpy as np
 
 from kiosk.rules.board import SIZE, Board
 from kiosk.rules.tiles import ENGLISH, GERMAN, TileSet
+from kiosk.vision.synth.levels import HELD_OUT_BIT
 
 if TYPE_CHECKING:
     from kiosk.vision.reader import BoardReader
@@ -266,9 +267,6 @@ def annotated_png(image: np.ndarray, grid_corners_px: np.ndarray, fr: FrameResul
 # ---------------------------------------------------------------- running a reader over rendered frames
 
 _READERS: dict[str, BoardReader] = {}  # one BoardReader per tile set, per process
-
-
-HELD_OUT_BIT = 1 << 30  # benchmark seeds have this bit set: train models on seeds below 2**30 only
 
 
 def frame_seed(level: str, index: int, seed: int) -> int:

@@ -1,0 +1,7 @@
+"""``python -m kiosk.vision.train ...``: see :mod:`kiosk.vision.train`."""
+
+import sys
+
+from kiosk.vision.train import main
+
+sys.exit(main())
