@@ -1,5 +1,6 @@
-"""Test doubles and builders shared by the test folders: the settable test clock and the kiosk on a temporary
-journal. The pytest fixtures built on them (the MQTT broker, ...) are in ``tests/conftest.py``.
+"""Test doubles and builders shared by the test folders: the settable test clock, the kiosk on a temporary
+journal and the shipped calibration profiles (``tests/fixtures/profiles``, see its README). The pytest
+fixtures (the MQTT broker, ...) are in ``tests/conftest.py``.
 
 Import as ``from common_fixtures import ManualClock, make_kiosk`` (``tests/`` is on ``sys.path`` through its
 conftest)."""
@@ -14,6 +15,12 @@ if TYPE_CHECKING:
     from kiosk.app.vision_worker import VisionWorker
 
 PIN = "2468"                        # the judge's PIN of every test kiosk
+
+PROFILES = Path(__file__).resolve().parent / "fixtures" / "profiles"
+# calibration profiles of the German ScrabScrap set: from its letter images only, and with the first 5 frames
+# of its four games too (glyph and occupancy model); built by tests/fixtures/profiles/build.sh
+TEMPLATES_PROFILE = PROFILES / "scrabscrap-templates.json"
+GAMES_PROFILE = PROFILES / "scrabscrap-games.json"
 
 
 class ManualClock:

@@ -5,7 +5,7 @@ cache, and a local MQTT broker. Plain test doubles (the test clock, the kiosk bu
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 import pytest
@@ -24,12 +24,27 @@ def _kiosk_cache(tmp_path_factory, monkeypatch):
 
 
 @pytest.fixture
-def broker() -> Iterator[LocalBroker]:
-    """A Mosquitto broker of its own on a free port of 127.0.0.1, stopped after the test. Fails (never skips) when mosquitto is not installed."""
+def start_broker() -> Iterator[Callable[..., LocalBroker]]:
+    """``start_broker(*config_lines)`` starts a Mosquitto broker of its own on a free port of 127.0.0.1 with
+    those extra ``mosquitto.conf`` lines (ACL, password file, ...); all are stopped after the test. Fails
+    (never skips) when mosquitto is not installed."""
     from kiosk.stream.broker import LocalBroker, mosquitto_path
 
     if mosquitto_path() is None:
         pytest.fail("mosquitto is not installed: install the Debian packages in scripts/system-packages.txt")
-    b = LocalBroker().start()
-    yield b
-    b.close()
+    started: list[LocalBroker] = []
+
+    def start(*config_lines: str) -> LocalBroker:
+        b = LocalBroker(extra=config_lines)
+        started.append(b)
+        return b.start()
+
+    yield start
+    for b in started:
+        b.close()
+
+
+@pytest.fixture
+def broker(start_broker: Callable[..., LocalBroker]) -> LocalBroker:
+    """A Mosquitto broker of its own with the default configuration (see :func:`start_broker`)."""
+    return start_broker()

@@ -4,13 +4,10 @@ any seat of a game with more players."""
 from __future__ import annotations
 
 import pytest
-from app_fixtures import PIN, make_kiosk, settle
+from app_fixtures import make_kiosk, settle
+from common_fixtures import make_kiosk as make_kiosk_without_camera
 
-from kiosk.app.kiosk import Kiosk
-from kiosk.app.pin import PinGate
 from kiosk.control.side import LEFT, RIGHT, Side
-from kiosk.referee.presets import load_preset
-from kiosk.store import GameSession
 
 
 def test_side_names_and_seats():
@@ -38,10 +35,8 @@ def test_a_press_by_side_is_the_press_by_its_name(tmp_path):
 
 
 def test_the_third_seat_presses_its_own_side(tmp_path):
-    clock = [0]
-    kiosk = Kiosk(GameSession.open(tmp_path / "j.sqlite"), None, None, PinGate(PIN), lambda: clock[0])
-    assert kiosk.start_game(load_preset("home").to_dict(), ("Ann", "Bob", "Cy")).accepted
+    kiosk, clock = make_kiosk_without_camera(tmp_path, "home", players=("Ann", "Bob", "Cy"))
     for seat in range(3):
-        clock[0] += 1_000
+        clock.t += 1_000
         assert kiosk.press(Side(seat)) == "pass", seat
     assert [h.player for h in kiosk.state.history] == [0, 1, 2] and kiosk.state.on_move == 0

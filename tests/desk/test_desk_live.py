@@ -18,7 +18,6 @@ from kiosk.desk.ingest import BrokerConfig
 from kiosk.desk.service import Desk
 from kiosk.referee.records import events_from_gcg
 from kiosk.referee.referee import Referee
-from kiosk.stream.broker import LocalBroker, mosquitto_path
 from kiosk.stream.publish import PublishError, publish_game
 from shared_data import SHARED, needs_shared
 
@@ -46,14 +45,11 @@ players = ["guy", "bot"]
 
 
 @pytest.fixture
-def broker(tmp_path):
-    if mosquitto_path() is None:
-        pytest.fail("mosquitto is not installed: install the Debian packages in scripts/system-packages.txt")
+def broker(tmp_path, start_broker):
+    """The shared broker fixture's Mosquitto with the desk's password file and ACL."""
     (tmp_path / "acl").write_text(acl_text(ROOT, [1, 2]))
     password_file(tmp_path / "passwd", USERS)
-    b = LocalBroker(extra=broker_lines(tmp_path / "passwd", tmp_path / "acl")).start()
-    yield b
-    b.close()
+    return start_broker(*broker_lines(tmp_path / "passwd", tmp_path / "acl"))
 
 
 def _desk(tmp_path, port: int) -> Desk:

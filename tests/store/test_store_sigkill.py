@@ -65,6 +65,7 @@ def drain(rfd: int) -> list[str]:
     return b"".join(chunks).decode().splitlines()
 
 
+@pytest.mark.slow
 def test_store_sigkill_at_200_random_points_loses_and_duplicates_nothing(tmp_path):
     rng = random.Random(20261129)
     script = random_game("nsf", seed=7)

@@ -184,3 +184,15 @@ def test_python_dash_m_kiosk_is_the_kiosk_command():
     out = subprocess.run([sys.executable, "-m", "kiosk", "--help"], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and "read-board" in out.stdout
 
+
+
+def test_reader_fixed_profile_without_its_corners_makes_an_unreadable_reading_naming_why():
+    """A profile built in code (load_profile refuses this one) in 'fixed' mode with neither grid corners nor a
+    homography: the reader crashed on None in the middle of a read; it now says what the profile lacks."""
+    from kiosk.rules.tiles import ENGLISH
+    from kiosk.vision.reader import BoardReader
+
+    frame = np.random.default_rng(0).integers(0, 256, (300, 400, 3), dtype=np.uint8)
+    r = BoardReader(ENGLISH, CalibrationProfile(board_mode="fixed")).read(frame)
+    assert not r.quality.board_found
+    assert "board mode 'fixed' needs grid_corners_px or homography" in r.quality.verdict, r.quality.verdict

@@ -2,7 +2,8 @@
 
 The shipped models are synthetic-only; real boards are read the way an event would: with a calibration profile
 built by ``python -m kiosk.vision.train profile`` from the allowed calibration material (the letter templates and
-the first 5 frames of each game), written into a temp folder here; the sample frames are later ones.
+the first 5 frames of each game). The profiles are built once, not in the tests: tests/fixtures/profiles (its
+README has the command; tests/vision/test_profile_fixtures.py checks them); the sample frames are later ones.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from common_fixtures import GAMES_PROFILE, TEMPLATES_PROFILE
 
 from kiosk.rules.tiles import GERMAN, load_tile_set
-from kiosk.vision import train
 from kiosk.vision.profile import load_profile
 from kiosk.vision.reader import BoardReader
 from shared_data import SHARED, needs_shared
@@ -27,33 +28,16 @@ PHOTOS = SHARED / "photos"
 SAMPLE = [("game01", 27), ("game02", 25), ("game03", 30), ("game04", 24), ("game04", 27)]
 
 
-TEMPLATES = PHOTOS / "scrabscrap" / "letter-templates" / "default"
-
-
-def _calibrated(tmp_path_factory, with_games: bool) -> BoardReader:
-    """A German reader with a profile built by the CLI into a temp folder from the allowed material."""
-    out = tmp_path_factory.mktemp("calibration") / "scrabscrap.json"
-    games = [a for g in sorted((PHOTOS / "scrabscrap").glob("game0*")) for a in ("--game", str(g))] \
-        if with_games else []
-    rc = train.main(["profile", str(out), "--templates", str(TEMPLATES), *games, "--first", "5",
-                     "--tiles", "german", "--synthetic", "20", "--folds", "0"])
-    assert rc == 0 and out.is_file()
-    prof = load_profile(out)
-    assert prof.tile_set == "german" and prof.glyph_model.data and "templates" in prof.notes
-    assert bool(prof.occupancy_model.data) == with_games
-    return BoardReader(GERMAN, prof)
-
-
 @pytest.fixture(scope="module")
-def game_calibrated_reader(tmp_path_factory) -> BoardReader:
+def game_calibrated_reader() -> BoardReader:
     """Calibrated from the letter templates and the first 5 frames of each game (own occupancy model)."""
-    return _calibrated(tmp_path_factory, True)
+    return BoardReader(GERMAN, load_profile(GAMES_PROFILE))
 
 
 @pytest.fixture(scope="module")
-def template_calibrated_reader(tmp_path_factory) -> BoardReader:
+def template_calibrated_reader() -> BoardReader:
     """Calibrated from the letter templates only (the shipped synthetic occupancy model)."""
-    return _calibrated(tmp_path_factory, False)
+    return BoardReader(GERMAN, load_profile(TEMPLATES_PROFILE))
 
 
 def _truth(path: Path) -> list[str]:
