@@ -121,7 +121,7 @@ class LiveServer:
         self.tile_set = tile_set
         self.channels = frozenset({"public", "judge"} if judge_token else {"public"})
         self._latest: dict[str, dict[str, Any]] = {}
-        self._clients: dict[str, set[asyncio.Queue[dict[str, Any] | None]]] = {"public": set(), "judge": set()}
+        self._clients: dict[str, set[asyncio.Queue[bytes | None]]] = {"public": set(), "judge": set()}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: Any = None
         self._thread: threading.Thread | None = None
@@ -140,12 +140,13 @@ class LiveServer:
             loop.call_soon_threadsafe(self._fan_out, ch, msg)
 
     def _fan_out(self, ch: str, msg: dict[str, Any]) -> None:
+        frame = _sse_frame(msg)  # encoded once for every viewer
         for q in list(self._clients[ch]):
             if q.qsize() >= _QUEUE_MAX:
                 self._clients[ch].discard(q)
                 q.put_nowait(None)  # tells the handler to end this slow client's stream
             else:
-                q.put_nowait(msg)
+                q.put_nowait(frame)
 
     # ------------------------------------------------------------------------------------------ app
     def make_app(self) -> Any:
@@ -234,7 +235,7 @@ class LiveServer:
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
                                            "X-Accel-Buffering": "no"})
         await resp.prepare(request)
-        q: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        q: asyncio.Queue[bytes | None] = asyncio.Queue()
         self._clients[ch].add(q)
         try:
             await resp.write(b"retry: 2000\n\n")
@@ -243,13 +244,13 @@ class LiveServer:
                 await resp.write(_sse_frame(latest))
             while True:
                 try:
-                    msg = await asyncio.wait_for(q.get(), timeout=15)
+                    frame = await asyncio.wait_for(q.get(), timeout=15)
                 except TimeoutError:
                     await resp.write(b": keep-alive\n\n")
                     continue
-                if msg is None:
+                if frame is None:
                     break
-                await resp.write(_sse_frame(msg))
+                await resp.write(frame)
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
