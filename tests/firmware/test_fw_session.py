@@ -149,3 +149,17 @@ def test_no_private_import_and_press_queue_has_a_cycle_free_home() -> None:
     mods = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | \
         {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     assert not {m for m in mods if m and m.split(".")[0] in ("kiosk", "firmware_bridge")}, mods
+
+
+def test_presses_lost_on_a_full_clock_queue_are_counted_and_the_rest_delivered() -> None:
+    rig = Rig(boot_id=0x0D0E_0F10)
+    rig.at(300, lambda r: setattr(r, "wire_up", False))        # the host is away (cable in, nobody reading)
+    presses_every(rig, 500, 500 + 140 * 100, 100)              # 140 presses: more than the clock's queue
+    rig.at(15_000, lambda r: setattr(r, "wire_up", True))
+    got = rig.run_until(40_000)
+    rig.close()
+    counters = rig.link.health().counters
+    lost = counters.get("presses_lost_on_clock", 0)
+    assert 0 < lost <= 140 - 128 and len(got) + lost == rig.pressed == 140, counters
+    assert counters.get("implausible_presses", 0) == 0
+    assert [p.source_ms for p in got] == sorted(p.source_ms for p in got)
