@@ -169,3 +169,50 @@ def test_judge_channel_is_not_published_without_credentials(caplog) -> None:
         assert private.mqtt.channels == {"judge", "public"}
         private.mqtt.stop(0)
         private.hub.stop()
+
+
+def _certs(d: Path) -> tuple[Path, Path, Path]:
+    """A test CA and a server certificate for 127.0.0.1 signed by it (openssl)."""
+    ca_key, ca, key, csr, crt = (d / n for n in ("ca.key", "ca.crt", "server.key", "server.csr", "server.crt"))
+    run = lambda *a: subprocess.run(["openssl", *a], check=True, capture_output=True, timeout=60)  # noqa: E731
+    run("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(ca_key), "-out", str(ca), "-days", "2",
+        "-subj", "/CN=kiosk test CA")
+    run("req", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(csr), "-subj", "/CN=127.0.0.1")
+    ext = d / "san.cnf"
+    ext.write_text("subjectAltName=IP:127.0.0.1\n")
+    run("x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial", "-out", str(crt),
+        "-days", "2", "-extfile", str(ext))
+    return ca, crt, key
+
+
+def test_kiosk_publishes_over_tls_verified_against_the_configured_ca(tmp_path) -> None:
+    if shutil.which("openssl") is None or mosquitto_path() is None:
+        pytest.fail("openssl and mosquitto are needed (Debian packages openssl, mosquitto)")
+    ca, crt, key = _certs(tmp_path)
+    from kiosk.stream.broker import free_port
+
+    tls_port = free_port()
+    with LocalBroker(persistence=False, extra=(f"listener {tls_port} 127.0.0.1", f"cafile {ca}",
+                                               f"certfile {crt}", f"keyfile {key}")) as b:
+        desk = Client(b.port, None, f"{ROOT}/#")             # reads on the plain loopback listener
+        events = random_game("nsf", seed=21)[:4]
+        started = start_stream(StreamSettings(board=5, mqtt_host="127.0.0.1", mqtt_port=tls_port, mqtt_root=ROOT,
+                                              mqtt_tls_ca=str(ca), mqtt_private=True), events)
+        (tmp_path / "other").mkdir()
+        other_ca = _certs(tmp_path / "other")[0]
+        wrong = start_stream(StreamSettings(board=6, mqtt_host="127.0.0.1", mqtt_port=tls_port, mqtt_root=ROOT,
+                                            mqtt_tls_ca=str(other_ca), mqtt_private=True), events)
+        try:
+            assert started.problems == [] and started.mqtt.wait_acked(15)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline and sum("/board/5/event/" in t for t in desk.got) < 8:
+                time.sleep(0.05)
+            assert sum("/judge/board/5/event/" in t for t in desk.got) == 4
+            time.sleep(1.0)
+            assert not wrong.mqtt.connected and wrong.mqtt.pending() == 8   # a broker the CA does not vouch for
+            assert not any("/board/6/" in t for t in desk.got)
+        finally:
+            for s in (started, wrong):
+                s.mqtt.stop(0)
+                s.hub.stop()
+            desk.close()
