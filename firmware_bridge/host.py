@@ -84,6 +84,7 @@ class SerialClockLink:
         self.boot_id: int | None = None
         self._last_counter: int | None = None
         self._rehandshaking = False
+        self._hs_fresh = False
         self._nonce: int | None = None          # the open handshake's nonce (None: no handshake open)
         self._clock_counter: int | None = None  # the clock's last press counter, from the last HELLO_REPLY
         self._jump: int | None = None           # a jumped press counter waiting for the next reply's word
@@ -234,6 +235,7 @@ class SerialClockLink:
         with self._lock:
             link.active = False
             self._nonce = secrets.randbits(32)
+            self._hs_fresh = True
             if self.connected:
                 self.connected = False
                 self._rehandshaking = True
@@ -251,6 +253,8 @@ class SerialClockLink:
             if not self.connected:
                 if self._nonce is None:
                     self._start_handshake(link, None)
+                if self._hs_fresh:  # a new handshake (first, or after NO_SESSION / a counter jump): HELLO now
+                    self._hs_fresh = False
                     opened, last_hello = now, None
                 if now - opened > self.loss_ms * 2:
                     self._close_port(f"{self.port}: no answer to HELLO (wrong device or firmware?)")

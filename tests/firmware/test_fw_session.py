@@ -46,11 +46,14 @@ def test_controller_reset_is_recovered_within_3_s_and_no_press_is_lost(running: 
     rig.at(5000, lambda r: r.reset(0x3333_4444))
     presses_every(rig, 5100, 35_000)
     got = rig.run_until(38_000)
+    counters = rig.link.health().counters
     rig.close()
     assert len(got) == rig.pressed == 21, (len(got), rig.link.health().counters)  # was 1 of 21: 25 s and more
     assert [p.side for p in got] == ["left"] + [("left", "right")[i % 2] for i in range(20)]
     assert recovery_ms(rig, 5000) < 3000
     assert rig.link.boot_id == 0x3333_4444
+    assert counters["opens"] == 1 and counters["rehandshakes"] == 1   # said HELLO again on the open port
+    assert counters.get("link_losses", 0) == 0
 
 
 def test_repeated_boot_id_loses_no_press() -> None:
