@@ -6,8 +6,10 @@ environment, never logged, the judge channel only with credentials."""
 from __future__ import annotations
 
 import logging
+import os
 import shutil
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -216,3 +218,38 @@ def test_kiosk_publishes_over_tls_verified_against_the_configured_ca(tmp_path) -
                 s.mqtt.stop(0)
                 s.hub.stop()
             desk.close()
+
+
+def test_kiosk_run_publishes_with_its_config_credentials(broker, tmp_path) -> None:
+    desk = Client(broker.port, "desk", f"{ROOT}/#")
+    cfg = tmp_path / "kiosk.toml"
+    cfg.write_text(f"""[table]
+players = ["Ann", "Bob"]
+judge_pin = "2468"
+journal = "{tmp_path / 'j.sqlite'}"
+[stream]
+board = 2
+mqtt_host = "127.0.0.1"
+mqtt_port = {broker.port}
+mqtt_root = "{ROOT}"
+mqtt_username = "kiosk2"
+mqtt_password_env = "KIOSK_MQTT_PASSWORD"
+[devices]
+buttons = {{backend = "scripted"}}
+camera = {{backend = "none"}}
+display = {{backend = "null"}}
+""")
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "KIOSK_MQTT_PASSWORD": PASSWORDS["kiosk2"]}
+    try:
+        res = subprocess.run([sys.executable, "-m", "kiosk", "run", "--config", str(cfg), "--headless",
+                              "--seconds", "3"], cwd=Path(__file__).resolve().parents[2], env=env,
+                             capture_output=True, text=True, timeout=120)
+        time.sleep(0.5)
+    finally:
+        desk.close()
+    out = res.stdout + res.stderr
+    assert res.returncode == 0, out
+    assert f"{ROOT}/judge/board/2/event/game_started" in desk.got, (desk.got, out)   # "unknown key" before
+    assert f"{ROOT}/board/2/status" in desk.got
+    assert PASSWORDS["kiosk2"] not in out and "Not authorized" not in out
