@@ -166,3 +166,16 @@ def test_presses_lost_on_a_full_clock_queue_are_counted_and_the_rest_delivered()
     assert 0 < lost <= 140 - 128 and len(got) + lost == rig.pressed == 140, counters
     assert counters.get("implausible_presses", 0) == 0
     assert [p.source_ms for p in got] == sorted(p.source_ms for p in got)
+
+
+def test_a_version_1_clock_is_named_and_refused() -> None:
+    import struct
+
+    from firmware_bridge.host import SerialClockLink
+
+    link = SerialClockLink("/dev/null-never-opened")
+    link._stop.set()  # no 5 s back-off in a test
+    v1_reply = struct.pack(">BIH", 1, 1000, 0xBEEF) + b"clockfw-1.0"
+    assert link._reply(Link(), v1_reply, 0) is False
+    assert "clock firmware 'clockfw-1.0' speaks protocol v1, this kiosk speaks v2" in link.health().detail
+    assert not link.connected
