@@ -68,6 +68,19 @@ def main(argv: list[str] | None = None) -> int:
         sim.plug()
         wait_until(lambda: link.connected, 5, 0.005)
         print(f"reconnected {1000 * (time.monotonic() - t):.0f} ms after replug")
+        recoveries = []
+        for i in range(5):  # controller resets with the clock running (a face every 100 ms), then a press
+            time.sleep(0.33)
+            boot = 0x5EED_0000 + i
+            sim.reboot(boot)
+            t = time.monotonic()
+            while not (link.connected and link.boot_id == boot) and time.monotonic() - t < 5:
+                disp.show(60_000 - 100 * len(recoveries), 0)
+                time.sleep(0.1)
+            recoveries.append(1000 * (time.monotonic() - t))
+            sim.press("left", hold_ms=40)
+            wait_until(lambda: bool(link.poll()), 2, 0.001)
+        print(f"controller reset recovered after ms: {', '.join(f'{r:.0f}' for r in recoveries)} (limit 3000)")
         print("counters:", link.health().counters)
         link.close()
         sim.unplug()

@@ -84,8 +84,11 @@ class SerialClockLink:
         self.boot_id: int | None = None
         self._last_counter: int | None = None
         self._rehandshaking = False
+        self._hs_fresh = False
         self._nonce: int | None = None          # the open handshake's nonce (None: no handshake open)
-        self._held: tuple[int, int, int, int] | None = None  # (side, mcu ms, counter, host ms) of a jump
+        self._clock_counter: int | None = None  # the clock's last press counter, from the last HELLO_REPLY
+        self._jump: int | None = None           # a jumped press counter waiting for the next reply's word
+        self._rehandshake: str | None = None     # why to say HELLO again after this read
         self._offset = OffsetEstimator()
         self.display_ok: bool | None = None
         self.totals: dict[str, int] = {}
@@ -199,14 +202,40 @@ class SerialClockLink:
                 self._stop.wait(self.reconnect_ms / 1000)
 
     def _accept(self, mtype: int, body: bytes) -> bool:
-        """Back-pressure: a BUTTON is left unacknowledged (the clock sends it again) while the queue is full."""
-        return mtype != proto.BUTTON or not self._presses.full()
+        """Whether to acknowledge a reliable frame (under ``_lock``). A BUTTON is left unacknowledged, so the
+        clock keeps it and sends it again, while the press queue is full (back-pressure) and when its counter
+        jumps ahead further than the clock said it had counted at the last handshake: the host then says HELLO
+        again and takes the press when it comes again if the reply confirms the clock counted that far (a
+        forged or corrupted frame is never sent again, a real one is)."""
+        if mtype != proto.BUTTON:
+            return True
+        if self._presses.full():
+            return False
+        try:
+            _, _, counter, boot_id = proto.unpack_button(body)
+        except ValueError:
+            return True  # acknowledged and counted as malformed: sending it again would not mend it
+        last = self._last_counter
+        if boot_id != self.boot_id or last is None:
+            return True  # dropped as another boot's press
+        ahead = (counter - last) & 0xFFFF
+        if ahead <= 1 or ahead >= 0x8000:
+            return True  # the next press, or a copy
+        told = self._clock_counter
+        if told is not None and 0 < (told - last) & 0xFFFF < 0x8000 and (told - last) & 0xFFFF >= ahead:
+            return True  # the clock said it counted this far: presses in between were lost on the clock
+        if self._jump is None:
+            self._jump = counter
+            self._bump("counter_jumps")
+            self._rehandshake = f"press counter jumped from {last} to {counter}"
+        return False
 
     def _start_handshake(self, link: Link, why: str | None) -> None:
         """Leave the session (nothing is acknowledged until the reply) and say HELLO with a fresh nonce."""
         with self._lock:
             link.active = False
             self._nonce = secrets.randbits(32)
+            self._hs_fresh = True
             if self.connected:
                 self.connected = False
                 self._rehandshaking = True
@@ -224,6 +253,8 @@ class SerialClockLink:
             if not self.connected:
                 if self._nonce is None:
                     self._start_handshake(link, None)
+                if self._hs_fresh:  # a new handshake (first, or after NO_SESSION / a counter jump): HELLO now
+                    self._hs_fresh = False
                     opened, last_hello = now, None
                 if now - opened > self.loss_ms * 2:
                     self._close_port(f"{self.port}: no answer to HELLO (wrong device or firmware?)")
@@ -241,6 +272,9 @@ class SerialClockLink:
                 for mtype, body in messages:
                     if self._handle(link, mtype, body, now) is False:
                         return
+                if self._rehandshake is not None and self.connected:
+                    self._start_handshake(link, self._rehandshake)
+                self._rehandshake = None
             if self.connected and not link.alive(now):
                 self._close_port(f"{self.port}: link lost (no heartbeat for {self.loss_ms} ms)")
                 return
@@ -282,14 +316,10 @@ class SerialClockLink:
         ahead = (counter - last) & 0xFFFF
         if ahead == 0 or ahead >= 0x8000:
             self._bump("duplicate_presses")
-        elif ahead == 1:
+        else:  # the next press, or one after presses lost on the clock (confirmed by _accept)
+            if ahead > 1:
+                self._bump("presses_lost_on_clock", ahead - 1)
             self._deliver(side, mcu_ms, counter, now)
-        elif self._held is None:
-            self._held = (side, mcu_ms, counter, now)  # confirmed (or not) by the next HELLO_REPLY
-            self._bump("counter_jumps")
-            self._start_handshake(link, f"press counter jumped from {last} to {counter}")
-        else:
-            self._bump("implausible_presses")
 
     def _deliver(self, side: int, mcu_ms: int, counter: int, now: int) -> None:
         self._last_counter = counter
@@ -319,18 +349,13 @@ class SerialClockLink:
             if fresh:
                 self._last_counter = acked
                 self._offset.clear()
-                self._held = None
             self.boot_id, self.firmware = boot_id, firmware
             self._offset.add(now, mcu_ms)
-            held, self._held = self._held, None
-            if held is not None:
-                base = self._last_counter or 0
-                ahead = (held[2] - base) & 0xFFFF
-                if 0 < ahead < 0x8000 and (presses - base) & 0xFFFF >= ahead:
-                    self._bump("presses_lost_on_clock", ahead - 1)  # the clock's own queue overflowed
-                    self._deliver(held[0], held[1], held[2], held[3])
-                elif 0 < ahead < 0x8000:
-                    self._bump("implausible_presses")  # the clock never counted that far
+            self._clock_counter = presses
+            jump, self._jump = self._jump, None
+            base = self._last_counter or 0
+            if jump is not None and not fresh and not 0 < (jump - base) & 0xFFFF <= (presses - base) & 0xFFFF:
+                self._bump("implausible_presses")  # the clock never counted that far: not its press
             link.drop_pending()
             link.active = True
             self._nonce = None

@@ -14,11 +14,16 @@ Config file (TOML)::
     [vision]
     profile = "/etc/scrabble-kiosk/calibration"   # the reader's calibration profile (optional)
     stable_frames = 2
-    [stream]                          # optional: publish the game
+    [stream]                          # optional: publish the game (every key: kiosk.stream.setup)
     board = 7                         # table number
     delay_s = 120                     # public channel delay
     mqtt_host = "desk.local"          # MQTT tournament bus (optional)
+    mqtt_root = "scrabble/nationals-2026"
+    mqtt_username = "board7"          # the live judge channel is published only with credentials
+    mqtt_password_file = "/etc/scrabble-kiosk/mqtt-password"   # or mqtt_password_env = "VAR"
+    mqtt_tls_ca = "/etc/scrabble-kiosk/desk-ca.pem"            # TLS (or mqtt_tls = true: system CAs)
     live_port = 8080                  # live web page on this port (optional)
+    live_host = "127.0.0.1"           # loopback by default; a LAN address only when set here
     [devices]                         # passed to kiosk.devices.factory.build_devices
     buttons = {backend = "gpio"}
     camera = {backend = "picamera2"}
@@ -33,6 +38,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from kiosk.stream.setup import StreamConfigError, StreamSettings
 
 APP_NAME = "scrabble-kiosk"
 
@@ -62,11 +69,11 @@ class KioskConfig:
     stable_frames: int = 2
     devices: dict[str, Any] = field(default_factory=dict)
     stream: dict[str, Any] = field(default_factory=dict)
+    stream_settings: StreamSettings | None = None   # the checked [stream] section; None without one
 
 
 _KNOWN = {"table": {"players", "preset", "judge_pin", "journal", "tiles"}, "screen": {"size", "fullscreen"},
-          "vision": {"profile", "stable_frames"}, "stream": {"board", "delay_s", "mqtt_host", "mqtt_port",
-                                                             "live_port"}, "devices": None}
+          "vision": {"profile", "stable_frames"}, "stream": None, "devices": None}
 
 
 def _check_sections(p: Path, data: dict[str, Any]) -> None:
@@ -132,10 +139,9 @@ def load_config(path: str | Path) -> KioskConfig:
         cfg.stable_frames = v["stable_frames"]
     cfg.devices = dict(data.get("devices", {}))
     st = dict(data.get("stream", {}))
-    for key in ("board", "delay_s", "mqtt_port", "live_port"):
-        if key in st and (isinstance(st[key], bool) or not isinstance(st[key], int) or st[key] < 0):
-            raise ConfigError(f"{p}: stream.{key}: expected a whole number >= 0")
-    if "mqtt_host" in st and not isinstance(st["mqtt_host"], str):
-        raise ConfigError(f"{p}: stream.mqtt_host: expected a host name")
+    try:
+        cfg.stream_settings = StreamSettings.from_mapping(st) if st else None
+    except StreamConfigError as exc:
+        raise ConfigError(f"{p}: {exc}") from None
     cfg.stream = st
     return cfg

@@ -34,20 +34,12 @@ def wall_ms() -> int:
 
 
 def _stream(cfg: KioskConfig, session: GameSession) -> tuple[Any, list[Callable[..., None]]]:
-    if not cfg.stream:
-        return None, []
-    from kiosk.stream import LiveServer, MqttConfig, MqttPublisher, OverlayWriter, StreamHub
+    from kiosk.stream.setup import start_stream
 
-    hub = StreamHub(board=int(cfg.stream.get("board", 0)), delay_ms=int(cfg.stream.get("delay_s", 0)) * 1000)
-    if cfg.stream.get("mqtt_host"):
-        hub.add_sink(MqttPublisher(MqttConfig(host=cfg.stream["mqtt_host"], port=int(cfg.stream.get("mqtt_port", 1883)),
-                                              board=int(cfg.stream.get("board", 0)))).start())
-    if cfg.stream.get("live_port"):
-        overlay = OverlayWriter(None, board=int(cfg.stream.get("board", 0)))
-        hub.add_sink(overlay)
-        hub.add_sink(LiveServer(overlay, host="0.0.0.0", port=int(cfg.stream["live_port"])).start())
-    hub.seed(session.referee.events)
-    hub.start()
+    started = start_stream(cfg.stream_settings, session.referee.events)  # problems are logged; never raises
+    hub = started.hub
+    if hub is None:
+        return None, []
     return hub, [lambda ev, st: hub.publish(ev)]
 
 

@@ -115,7 +115,7 @@ class GpioButtons:
 
     def health(self) -> DeviceHealth:
         rejected = sum(d.rejected for d in self._deb.values())
-        self._health.set_counters({"glitches_rejected": rejected})
+        self._health.set_counters({"glitches_rejected": rejected, "presses_refused_queue_full": self._queue.refused})
         return self._health.snapshot()
 
     def close(self) -> None:

@@ -6,7 +6,7 @@ Wiring in the kiosk app (see ``docs/stream.md``)::
     hub.add_sink(MqttPublisher(MqttConfig(host="desk.local", board=7)).start())
     overlay = OverlayWriter("/var/lib/kiosk/overlay", board=7)
     hub.add_sink(overlay)
-    hub.add_sink(LiveServer(overlay, host="0.0.0.0", port=8080).start())
+    hub.add_sink(LiveServer(overlay, port=8080).start())   # loopback unless host= a LAN address
     hub.add_sink(RecordsWriter("/var/lib/kiosk/records"))
     hub.seed(session.referee.events)                          # after a restart: the journal's events
     hub.start()

@@ -28,7 +28,7 @@ import logging
 import queue
 import threading
 import uuid
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -63,7 +63,7 @@ class MqttConfig:
     board: int = 0
     root: str = "scrabble/local"
     username: str | None = None
-    password: str | None = None
+    password: str | None = field(default=None, repr=False)  # never in a log line
     tls: bool = False
     tls_ca: str | None = None
     tls_cert: str | None = None

@@ -13,6 +13,12 @@ Routes (all public data is behind the broadcast delay)::
     GET /judge/stream?token=  SSE of the live judge channel - only when a judge token is configured
 
 No page asset comes from outside the kiosk (no CDN): everything is in ``kiosk/stream/web/``.
+
+It listens on loopback unless told otherwise (``host``: a LAN address only when configured) and holds at most
+``max_connections`` TCP connections at once (64 by default): a connection beyond the cap is answered
+``503 Service Unavailable`` (with ``Retry-After``) and closed at once, so spectators can never use up the
+kiosk's file descriptors (1,100 idle connections once made every file, SQLite handle and socket of the kiosk
+fail with EMFILE).
 :class:`LiveServer` is a hub sink; it runs its own asyncio loop on a thread (:meth:`LiveServer.start`), or
 :meth:`LiveServer.make_app` gives the aiohttp application to mount in the kiosk's own loop.
 """
@@ -23,6 +29,7 @@ import asyncio
 import hmac
 import json
 import logging
+import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -36,6 +43,55 @@ log = logging.getLogger(__name__)
 WEB_DIR = Path(__file__).with_name("web")
 _STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
 _QUEUE_MAX = 2000  # a client further behind than this is cut off (it reconnects and gets a fresh snapshot)
+MAX_CONNECTIONS = 64
+_BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 10\r\n"
+         b"Connection: close\r\nContent-Length: 45\r\n\r\nThe live page is full; try again in a moment.")
+
+
+class LiveServerError(OSError):
+    """The live page cannot listen (bad address or port, port taken); the message names the address."""
+
+
+def check_port(port: object, what: str = "port") -> int:
+    """``port`` as a TCP port number 0..65535 (0: any free port). Raises ValueError naming ``what``."""
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise ValueError(f"{what}: {port!r} is not a TCP port (0-65535)")
+    return port
+
+
+class _Refuse(asyncio.Protocol):
+    """A connection beyond the cap: 503 and close."""
+
+    def connection_made(self, transport: Any) -> None:
+        transport.write(_BUSY)
+        transport.close()
+
+
+class _Counted(asyncio.Protocol):
+    """Wraps aiohttp's per-connection protocol to count open connections."""
+
+    def __init__(self, inner: Any, owner: LiveServer) -> None:
+        self.inner = inner
+        self.owner = owner
+
+    def connection_made(self, transport: Any) -> None:
+        self.inner.connection_made(transport)
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        self.owner.open_connections -= 1
+        self.inner.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received()
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
 
 
 class LiveServer:
@@ -43,26 +99,35 @@ class LiveServer:
 
     Args:
         overlay: the :class:`OverlayWriter` whose fields ``/overlay/`` serves (None: no overlay routes data).
-        host / port: where to listen (port 0: any free port; read :attr:`port` after :meth:`start`).
+        host / port: where to listen (default loopback; port 0: any free port, read :attr:`port` after
+            :meth:`start`). max_connections: TCP connections served at once; more get 503.
         judge_token: enables ``/judge/stream?token=...`` (compared in constant time); None disables it.
         tile_set: tile set whose letter values the page shows ("english", "german" or a .toml path).
     """
 
     def __init__(self, overlay: OverlayWriter | None = None, *, host: str = "127.0.0.1", port: int = 8080,
-                 judge_token: str | None = None, tile_set: str = "english") -> None:
+                 judge_token: str | None = None, tile_set: str = "english",
+                 max_connections: int = MAX_CONNECTIONS) -> None:
+        """Raises ValueError for a port outside 0..65535 or a cap below 1."""
         self.overlay = overlay
         self.host = host
-        self.port = port
+        self.port = check_port(port, "live page port")
+        if isinstance(max_connections, bool) or not isinstance(max_connections, int) or max_connections < 1:
+            raise ValueError(f"live page max_connections: {max_connections!r} must be a whole number >= 1")
+        self.max_connections = max_connections
+        self.open_connections = 0
+        self.refused_connections = 0
         self.judge_token = judge_token
         self.tile_set = tile_set
         self.channels = frozenset({"public", "judge"} if judge_token else {"public"})
         self._latest: dict[str, dict[str, Any]] = {}
-        self._clients: dict[str, set[asyncio.Queue[dict[str, Any] | None]]] = {"public": set(), "judge": set()}
+        self._clients: dict[str, set[asyncio.Queue[bytes | None]]] = {"public": set(), "judge": set()}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: Any = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
         self._failed: BaseException | None = None
+        self._server: Any = None
 
     # ------------------------------------------------------------------------------------------ sink
     def on_message(self, msg: dict[str, Any], state: GameState | None) -> None:
@@ -75,12 +140,13 @@ class LiveServer:
             loop.call_soon_threadsafe(self._fan_out, ch, msg)
 
     def _fan_out(self, ch: str, msg: dict[str, Any]) -> None:
+        frame = _sse_frame(msg)  # encoded once for every viewer
         for q in list(self._clients[ch]):
             if q.qsize() >= _QUEUE_MAX:
                 self._clients[ch].discard(q)
                 q.put_nowait(None)  # tells the handler to end this slow client's stream
             else:
-                q.put_nowait(msg)
+                q.put_nowait(frame)
 
     # ------------------------------------------------------------------------------------------ app
     def make_app(self) -> Any:
@@ -169,7 +235,7 @@ class LiveServer:
         resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
                                            "X-Accel-Buffering": "no"})
         await resp.prepare(request)
-        q: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        q: asyncio.Queue[bytes | None] = asyncio.Queue()
         self._clients[ch].add(q)
         try:
             await resp.write(b"retry: 2000\n\n")
@@ -178,13 +244,13 @@ class LiveServer:
                 await resp.write(_sse_frame(latest))
             while True:
                 try:
-                    msg = await asyncio.wait_for(q.get(), timeout=15)
+                    frame = await asyncio.wait_for(q.get(), timeout=15)
                 except TimeoutError:
                     await resp.write(b": keep-alive\n\n")
                     continue
-                if msg is None:
+                if frame is None:
                     break
-                await resp.write(_sse_frame(msg))
+                await resp.write(frame)
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
@@ -193,14 +259,28 @@ class LiveServer:
 
     # ------------------------------------------------------------------------------------------ thread
     def start(self, timeout_s: float = 10.0) -> LiveServer:
-        """Serve on a background thread; returns once listening. Raises ``OSError`` if the port is taken."""
+        """Serve on a background thread; returns once listening. Raises :class:`LiveServerError` (an
+        ``OSError``) when it cannot listen: address not on this machine, port taken or not allowed."""
         self._thread = threading.Thread(target=self._serve, name="stream-http", daemon=True)
         self._thread.start()
         if not self._ready.wait(timeout_s):
-            raise OSError(f"live server did not start on {self.host}:{self.port} within {timeout_s} s")
+            raise LiveServerError(f"live page: did not start on {self.host}:{self.port} within {timeout_s} s")
         if self._failed is not None:
-            raise OSError(f"live server cannot listen on {self.host}:{self.port}: {self._failed}")
+            exc = self._failed
+            errno = exc.errno if isinstance(exc, OSError) else None
+            why = os.strerror(errno) if errno else str(exc) or type(exc).__name__
+            raise LiveServerError(f"stream.live_host / live_port: cannot listen on {self.host}:{self.port}: {why}")
         return self
+
+    def _protocol(self, make: Any) -> asyncio.Protocol:
+        if self.open_connections >= self.max_connections:
+            self.refused_connections += 1
+            if self.refused_connections == 1 or self.refused_connections % 100 == 0:
+                log.warning("live page: %d connections open (the cap); %d refused with 503 so far",
+                            self.open_connections, self.refused_connections)
+            return _Refuse()
+        self.open_connections += 1
+        return _Counted(make(), self)
 
     def _serve(self) -> None:
         from aiohttp import web
@@ -208,11 +288,12 @@ class LiveServer:
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         try:
-            self._runner = web.AppRunner(self.make_app(), access_log=None)
+            self._runner = web.AppRunner(self.make_app(), access_log=None, keepalive_timeout=15)
             loop.run_until_complete(self._runner.setup())
-            site = web.TCPSite(self._runner, self.host, self.port)
-            loop.run_until_complete(site.start())
-            self.port = self._runner.addresses[0][1]
+            make = self._runner.server
+            self._server = loop.run_until_complete(loop.create_server(
+                lambda: self._protocol(make), self.host, self.port, reuse_address=True, backlog=128))
+            self.port = self._server.sockets[0].getsockname()[1]
         except BaseException as exc:  # reported by start()
             self._failed = exc
             self._ready.set()
@@ -221,6 +302,7 @@ class LiveServer:
         self._loop = loop
         self._ready.set()
         loop.run_forever()
+        self._server.close()
         loop.run_until_complete(self._runner.cleanup())
         loop.close()
 

@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 MAX_PAYLOAD = 256 * 1024   # bytes; a snapshot is a few KB
 MAX_SEQ = 100_000          # a game has a few hundred events
 MAX_GAMES = 1000           # (board, channel, game) keys followed
+MAX_EVENTS = 500_000       # events kept over all games (a tournament day of 50 boards: ~150,000)
 MAX_SEEN = 4096            # (boot, kind, n) keys remembered for non-event duplicates
 MAX_GAP_RANGES = 64        # missing seq ranges kept per game
 MAX_BAD_KEPT = 100
@@ -102,6 +103,7 @@ class Follower:
     gaps: list[tuple[int, str, str, int, int]] = field(default_factory=list)
     bad: list[str] = field(default_factory=list)
     bad_count: int = 0
+    _total: int = 0
     _next: dict[tuple[int, str, str], int] = field(default_factory=dict)
     _missing: dict[tuple[int, str, str], list[list[int]]] = field(default_factory=dict)
     _seen: OrderedDict[tuple[str, str, int], None] = field(default_factory=OrderedDict)
@@ -145,6 +147,8 @@ class Follower:
             return self._bad(f"more than {MAX_GAMES} games followed", msg.get("game_id"))
         nxt = self._next.get(k, 1)
         seq = msg["seq"]
+        if self._total >= MAX_EVENTS:
+            return self._bad(f"more than {MAX_EVENTS} events kept", msg.get("game_id"))
         if seq < nxt:
             return self._fill(k, seq, msg["event"])
         status = "new"
@@ -157,6 +161,7 @@ class Follower:
             status = "gap"
         self._next[k] = seq + 1
         self.events[k].append(msg["event"])
+        self._total += 1
         return status
 
     def _fill(self, k: tuple[int, str, str], seq: int, event: dict[str, Any]) -> str:
@@ -165,6 +170,7 @@ class Follower:
                 self._missing[k].remove(r)
                 self._missing[k] += [x for x in ([r[0], seq], [seq + 1, r[1]]) if x[0] < x[1]]
                 self.events[k].append(event)
+                self._total += 1
                 return "new"
         self.duplicates += 1
         return "duplicate"

@@ -51,3 +51,12 @@ def test_keyboard_takes_pygame_events(monkeypatch: pytest.MonkeyPatch) -> None:
     k.handle_event(up)
     assert k.handle_event(down)
     assert [p.side for p in k.poll()] == ["pause", "pause"]
+
+
+def test_press_queue_is_bounded_and_counts_what_it_refuses() -> None:
+    from kiosk.devices.presses import ButtonPress, PressQueue
+
+    q = PressQueue(maxlen=3)
+    assert [q.put(ButtonPress("left", t)) for t in range(5)] == [True, True, True, False, False]
+    assert q.full() and len(q) == 3 and q.refused == 2
+    assert [p.timestamp_ms for p in q.drain()] == [0, 1, 2] and not q.full()

@@ -133,3 +133,24 @@ def test_duplicate_press_counter_across_reconnect_is_dropped() -> None:
     link._handle(lk, proto.BUTTON, body, 1010)  # the same press re-sent after a lost ACK and a reconnect
     assert [p.side for p in link.poll()] == ["right"]
     assert link.totals["duplicate_presses"] == 1
+
+
+def test_controller_reset_while_the_clock_runs_is_recovered_on_the_real_port(rig) -> None:
+    sim, link = rig
+    display = link.display()
+    display.show(600_000, 600_000)
+    assert wait_until(lambda: sim.display_text(0) == "10:00", 2)
+    sim.reboot(0xA5A5_0001)                      # the controller resets: its session is gone
+    t0 = time.monotonic()
+    ms = 600_000
+    while time.monotonic() - t0 < 3 and not (link.connected and link.boot_id == 0xA5A5_0001):
+        ms -= 100
+        display.show(ms, 600_000)                # the clock runs: a new face every 100 ms
+        time.sleep(0.1)
+    recovered = time.monotonic() - t0
+    assert link.boot_id == 0xA5A5_0001 and link.connected and recovered < 3.0, (recovered, link.health())
+    sim.press("right")
+    got: list = []
+    assert wait_until(lambda: bool(got.extend(link.poll())) or bool(got), 2)
+    assert [p.side for p in got] == ["right"]
+    assert link.health().counters["rehandshakes"] == 1

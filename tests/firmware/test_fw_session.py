@@ -46,11 +46,14 @@ def test_controller_reset_is_recovered_within_3_s_and_no_press_is_lost(running: 
     rig.at(5000, lambda r: r.reset(0x3333_4444))
     presses_every(rig, 5100, 35_000)
     got = rig.run_until(38_000)
+    counters = rig.link.health().counters
     rig.close()
     assert len(got) == rig.pressed == 21, (len(got), rig.link.health().counters)  # was 1 of 21: 25 s and more
     assert [p.side for p in got] == ["left"] + [("left", "right")[i % 2] for i in range(20)]
     assert recovery_ms(rig, 5000) < 3000
     assert rig.link.boot_id == 0x3333_4444
+    assert counters["opens"] == 1 and counters["rehandshakes"] == 1   # said HELLO again on the open port
+    assert counters.get("link_losses", 0) == 0
 
 
 def test_repeated_boot_id_loses_no_press() -> None:
@@ -149,3 +152,30 @@ def test_no_private_import_and_press_queue_has_a_cycle_free_home() -> None:
     mods = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)} | \
         {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
     assert not {m for m in mods if m and m.split(".")[0] in ("kiosk", "firmware_bridge")}, mods
+
+
+def test_presses_lost_on_a_full_clock_queue_are_counted_and_the_rest_delivered() -> None:
+    rig = Rig(boot_id=0x0D0E_0F10)
+    rig.at(300, lambda r: setattr(r, "wire_up", False))        # the host is away (cable in, nobody reading)
+    presses_every(rig, 500, 500 + 140 * 100, 100)              # 140 presses: more than the clock's queue
+    rig.at(15_000, lambda r: setattr(r, "wire_up", True))
+    got = rig.run_until(40_000)
+    rig.close()
+    counters = rig.link.health().counters
+    lost = counters.get("presses_lost_on_clock", 0)
+    assert 0 < lost <= 140 - 128 and len(got) + lost == rig.pressed == 140, counters
+    assert counters.get("implausible_presses", 0) == 0
+    assert [p.source_ms for p in got] == sorted(p.source_ms for p in got)
+
+
+def test_a_version_1_clock_is_named_and_refused() -> None:
+    import struct
+
+    from firmware_bridge.host import SerialClockLink
+
+    link = SerialClockLink("/dev/null-never-opened")
+    link._stop.set()  # no 5 s back-off in a test
+    v1_reply = struct.pack(">BIH", 1, 1000, 0xBEEF) + b"clockfw-1.0"
+    assert link._reply(Link(), v1_reply, 0) is False
+    assert "clock firmware 'clockfw-1.0' speaks protocol v1, this kiosk speaks v2" in link.health().detail
+    assert not link.connected

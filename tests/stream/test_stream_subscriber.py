@@ -82,6 +82,15 @@ def test_memory_stays_bounded_whatever_the_seq_and_game_ids() -> None:
     assert f.feed(event(50)) == "new" and f.feed(event(50)) == "duplicate"  # a late gap filler, once
 
 
+def test_events_kept_over_all_games_are_capped(monkeypatch) -> None:
+    import kiosk.stream.subscriber as sub
+
+    monkeypatch.setattr(sub, "MAX_EVENTS", 100)
+    f = Follower()
+    statuses = [f.feed(event(seq, game=f"g{g}")) for g in range(5) for seq in range(1, 31)]
+    assert statuses.count("new") == 100 and statuses.count("bad") == 50 and f.bad_count == 50
+
+
 def test_desk_survives_a_malformed_message_live_and_redelivered(tmp_path) -> None:
     if mosquitto_path() is None:
         pytest.fail("mosquitto is not installed")

@@ -1,0 +1,201 @@
+"""The ``[stream]`` section of ``kiosk run``'s config, and starting the stream from it without ever stopping
+the referee.
+
+Keys (all optional; a section without ``mqtt_host`` or ``live_port`` publishes nothing there)::
+
+    board = 7                      table number
+    delay_s = 120                  public channel delay (s)
+    live_port = 8080               live web page (1-65535; 0: any free port)
+    live_host = "127.0.0.1"        address it listens on: loopback unless a LAN address is configured
+    live_max_connections = 64      connections served at once; more get 503
+    mqtt_host = "desk.local"       MQTT tournament bus
+    mqtt_port = 8883
+    mqtt_root = "scrabble/nationals-2026"   topic root (default "scrabble/local")
+    mqtt_username = "board7"
+    mqtt_password_file = "/etc/scrabble-kiosk/mqtt-password"   first line of the file, or:
+    mqtt_password_env = "KIOSK_MQTT_PASSWORD"                  an environment variable
+    mqtt_tls = true                TLS with the system CAs, or:
+    mqtt_tls_ca = "/etc/scrabble-kiosk/desk-ca.pem"            TLS verified against this CA
+    mqtt_tls_cert / mqtt_tls_key   client certificate and key (optional)
+    mqtt_private = false           true: the broker is on a private network nobody else can reach
+
+The password never appears in the config file itself, in a log line or in a repr. The live judge channel
+goes to the broker only with credentials (``mqtt_username``) or where ``mqtt_private`` says the broker is
+private; otherwise only the delayed public channel is published (anyone on an anonymous broker could read
+the judge channel and bypass the broadcast delay).
+
+:func:`start_stream` never raises for a network problem: a port taken or out of range, a password file
+missing, a certificate unreadable are reported (logged, and listed in :attr:`StreamStart.problems`) and the
+kiosk referees on without that sink.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("kiosk.stream")
+
+_INT_KEYS = ("board", "delay_s", "live_port", "live_max_connections", "mqtt_port")
+_STR_KEYS = ("live_host", "mqtt_host", "mqtt_root", "mqtt_username", "mqtt_password_file", "mqtt_password_env",
+             "mqtt_tls_ca", "mqtt_tls_cert", "mqtt_tls_key")
+_BOOL_KEYS = ("mqtt_tls", "mqtt_private")
+KEYS = frozenset(_INT_KEYS + _STR_KEYS + _BOOL_KEYS)
+_REFUSED = {"mqtt_password": "a password is not written in the config file: use mqtt_password_file or "
+                             "mqtt_password_env"}
+
+
+class StreamConfigError(ValueError):
+    """A ``[stream]`` key of the wrong type or unknown (the message starts with ``stream.KEY``)."""
+
+
+@dataclass(frozen=True)
+class StreamSettings:
+    """Checked ``[stream]`` settings (see module doc); ports may still be out of range (reported at start)."""
+
+    board: int = 0
+    delay_s: int = 0
+    live_port: int | None = None
+    live_host: str = "127.0.0.1"
+    live_max_connections: int = 64
+    mqtt_host: str | None = None
+    mqtt_port: int = 1883
+    mqtt_root: str = "scrabble/local"
+    mqtt_username: str | None = None
+    mqtt_password_file: str | None = None
+    mqtt_password_env: str | None = None
+    mqtt_tls: bool = False
+    mqtt_tls_ca: str | None = None
+    mqtt_tls_cert: str | None = None
+    mqtt_tls_key: str | None = None
+    mqtt_private: bool = False
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> StreamSettings:
+        """Check types and names. Raises :class:`StreamConfigError` naming ``stream.KEY``."""
+        for key in data:
+            if key in _REFUSED:
+                raise StreamConfigError(f"stream.{key}: {_REFUSED[key]}")
+            if key not in KEYS:
+                raise StreamConfigError(f"stream.{key}: unknown key (known: {', '.join(sorted(KEYS))})")
+        for key in _INT_KEYS:
+            if key in data and (isinstance(data[key], bool) or not isinstance(data[key], int) or data[key] < 0):
+                raise StreamConfigError(f"stream.{key}: expected a whole number >= 0")
+        for key in _STR_KEYS:
+            if key in data and (not isinstance(data[key], str) or not data[key].strip()):
+                raise StreamConfigError(f"stream.{key}: expected a non-empty string")
+        for key in _BOOL_KEYS:
+            if key in data and not isinstance(data[key], bool):
+                raise StreamConfigError(f"stream.{key}: expected true or false")
+        if "mqtt_password_file" in data and "mqtt_password_env" in data:
+            raise StreamConfigError("stream.mqtt_password_file: give the password file or mqtt_password_env, "
+                                    "not both")
+        if ("mqtt_password_file" in data or "mqtt_password_env" in data) and "mqtt_username" not in data:
+            raise StreamConfigError("stream.mqtt_username: required with a password")
+        return cls(**{k: v for k, v in data.items()})
+
+    @property
+    def judge_allowed(self) -> bool:
+        """Whether the live judge channel may go to the broker (credentials, or a private broker)."""
+        return bool(self.mqtt_username) or self.mqtt_private
+
+
+@dataclass
+class StreamStart:
+    """What :func:`start_stream` started: the hub (None without a ``[stream]``), its sinks, and the problems
+    reported (sentences naming the key)."""
+
+    hub: Any = None
+    mqtt: Any = None
+    live: Any = None
+    problems: list[str] = field(default_factory=list)
+
+    def report(self, text: str) -> None:
+        log.error("stream: %s", text)
+        self.problems.append(text)
+
+
+def read_password(s: StreamSettings) -> str | None:
+    """The MQTT password from ``mqtt_password_file`` (its first line) or ``mqtt_password_env``.
+
+    Raises:
+        ValueError: file unreadable or empty, variable unset or empty (the message never holds the password).
+    """
+    if s.mqtt_password_file:
+        path = Path(s.mqtt_password_file).expanduser()
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
+            raise ValueError(f"stream.mqtt_password_file: {path}: cannot read it: {why}") from None
+        lines = text.splitlines()
+        if not lines or not lines[0]:
+            raise ValueError(f"stream.mqtt_password_file: {path}: the first line is empty")
+        return lines[0]
+    if s.mqtt_password_env:
+        value = os.environ.get(s.mqtt_password_env)
+        if not value:
+            raise ValueError(f"stream.mqtt_password_env: the environment variable {s.mqtt_password_env} is "
+                             f"not set or empty")
+        return value
+    return None
+
+
+def mqtt_config(s: StreamSettings) -> Any:
+    """The :class:`~kiosk.stream.mqtt.MqttConfig` for ``s`` (checked). Raises ValueError / MqttConfigError."""
+    from kiosk.stream.mqtt import MqttConfig
+
+    channels = frozenset({"public", "judge"} if s.judge_allowed else {"public"})
+    cfg = MqttConfig(host=s.mqtt_host or "", port=s.mqtt_port, board=s.board, root=s.mqtt_root,
+                     username=s.mqtt_username, password=read_password(s), tls=s.mqtt_tls, tls_ca=s.mqtt_tls_ca,
+                     tls_cert=s.mqtt_tls_cert, tls_key=s.mqtt_tls_key, channels=channels)
+    cfg.check()
+    return cfg
+
+
+def start_stream(s: StreamSettings | None, seed: Iterable[Any] = ()) -> StreamStart:
+    """Start the hub and the sinks ``s`` asks for; ``seed``: the journal's events so far. Problems are
+    reported, never raised: the referee runs on without a sink that cannot start."""
+    out = StreamStart()
+    if s is None:
+        return out
+    from kiosk.stream.hub import StreamHub
+    from kiosk.stream.mqtt import MqttConfigError, MqttPublisher
+    from kiosk.stream.overlay import OverlayWriter
+    from kiosk.stream.server import LiveServer, LiveServerError, check_port
+
+    hub = StreamHub(board=s.board, delay_ms=s.delay_s * 1000)
+    if s.mqtt_host:
+        try:
+            if not 1 <= s.mqtt_port <= 65535:
+                raise ValueError(f"stream.mqtt_port: {s.mqtt_port} is not a TCP port (1-65535)")
+            cfg = mqtt_config(s)
+            out.mqtt = MqttPublisher(cfg)
+        except (ValueError, MqttConfigError) as exc:
+            out.report(f"MQTT is off: {exc}")
+        else:
+            if not s.judge_allowed:
+                log.warning("stream: the live judge channel is not published to %s: no mqtt_username, and "
+                            "mqtt_private is not set (only the delayed public channel goes out)", s.mqtt_host)
+            hub.add_sink(out.mqtt.start())
+    if s.live_port is not None:
+        try:
+            check_port(s.live_port, "stream.live_port")
+            overlay = OverlayWriter(None, board=s.board)
+            server = LiveServer(overlay, host=s.live_host, port=s.live_port, max_connections=s.live_max_connections)
+            server.start()
+        except (ValueError, LiveServerError) as exc:
+            out.report(f"the live page is off: {exc}")
+        else:
+            hub.add_sink(overlay)
+            hub.add_sink(server)
+            out.live = server
+            log.info("stream: live page on http://%s:%d/", s.live_host, server.port)
+    hub.seed(seed)
+    hub.start()
+    out.hub = hub
+    return out
