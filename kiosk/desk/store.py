@@ -163,6 +163,13 @@ class ResultsStore:
             rows = self._db.execute(q, (rnd,) if rnd is not None else ()).fetchall()
         return [_result(row) for row in rows]
 
+    def game_at(self, rnd: int, board: int) -> str | None:
+        """The game id of the finished game recorded for board ``board`` in round ``rnd``, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT game_id FROM results WHERE round=? AND board=? ORDER BY finished_ts LIMIT 1",
+                                   (rnd, board)).fetchone()
+        return row[0] if row else None
+
     def result(self, board: int, game_id: str) -> Result | None:
         with self._lock:
             row = self._db.execute("SELECT * FROM results WHERE board=? AND game_id=?", (board, game_id)).fetchone()

@@ -32,6 +32,8 @@ from kiosk.stream.records import gcg_text
 from kiosk.stream.snapshot import board_rows, snapshot, turn_text
 
 MAX_WAITING = 1000   #: early events buffered per game while a gap is open
+MAX_ORPHANS = 2      #: games per board known only by later events (no game_started yet) ...
+MAX_ORPHAN_WAITING = 200  #: ... and the events each of them may hold
 MAX_REFUSED = 50     #: refused messages listed on the desk (all are counted)
 
 
@@ -72,6 +74,7 @@ class Table:
     flags: dict[str, Any] = field(default_factory=lambda: {"judge_called": False, "devices": {}, "journal": None})
     pending_ts: int | None = None   # kiosk ts of the oldest change not yet pushed to the page
     version: int = 0
+    orphans: dict[str, Game] = field(default_factory=dict)  # games seen without their game_started yet
 
 
 class Tables:
@@ -154,18 +157,30 @@ class Tables:
             t = self.tables[board] = Table(board)
         return t
 
-    def _game(self, table: Table, game_id: str) -> Game:
+    def _game(self, table: Table, game_id: str, seq: int) -> Game:
+        """The game an event belongs to. Only a game's first event (game_started) makes it the board's current
+        game; events of a game not started yet wait apart (bounded), so they can never push the game being
+        played out of view or out of memory."""
         for g in (table.game, table.previous):
             if g is not None and g.game_id == game_id:
                 return g
-        g = Game(table.board, game_id)
-        table.previous, table.game = table.game, g
-        table.clock = None
+        g = table.orphans.pop(game_id, None) if seq == 1 else table.orphans.get(game_id)
+        if seq == 1:
+            g = g or Game(table.board, game_id)
+            table.previous, table.game = table.game, g
+            table.clock = None
+            return g
+        if g is None:
+            if len(table.orphans) >= MAX_ORPHANS:
+                gone = next(iter(table.orphans))
+                self.refuse(Bad.FIELDS, f"board {table.board}: events of game {gone} dropped: it never started")
+                del table.orphans[gone]
+            g = table.orphans[game_id] = Game(table.board, game_id)
         return g
 
     def _event(self, table: Table, body: dict[str, Any]) -> None:
-        game = self._game(table, body["game_id"])
         seq, ev, ts = body["seq"], body["event"], body["ts"]
+        game = self._game(table, body["game_id"], seq)
         where = f"board {table.board} game {game.game_id} event {seq}"
         if seq <= game.applied:
             if game.events[seq - 1] == ev:
@@ -174,10 +189,11 @@ class Tables:
                 self.refuse(Bad.CONFLICT, f"{where} ({ev.get('type')})")
             return
         if seq > game.applied + 1:
-            if len(game.waiting) < MAX_WAITING or seq in game.waiting:
+            cap = MAX_WAITING if game is table.game or game is table.previous else MAX_ORPHAN_WAITING
+            if len(game.waiting) < cap or seq in game.waiting:
                 game.waiting.setdefault(seq, (ev, ts))
             else:
-                self.refuse(Bad.FIELDS, f"{where}: more than {MAX_WAITING} events wait for a gap")
+                self.refuse(Bad.FIELDS, f"{where}: more than {cap} events wait for a gap")
             self._touch(table, ts)
             return
         problem = self._apply(table, game, ev, ts)
@@ -215,7 +231,8 @@ class Tables:
     def _finish(self, table: Table, game: Game) -> None:
         state = game.ref.state
         if game.pairing is None and state.players and self.config is not None:
-            game.pairing = self.config.pairing_for(table.board, state.players)
+            game.pairing = self.config.pairing_for(
+                table.board, state.players, taken=lambda r: self.store.game_at(r, table.board) not in (None, game.game_id))
         if state.result is None or state.phase != OVER or game.waiting:
             return
         final = tuple(state.result.final)

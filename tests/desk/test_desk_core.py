@@ -125,8 +125,9 @@ def test_events_out_of_order_wait_for_the_gap_and_give_the_same_final(tmp_path):
     evs = game(seed=4)
     msgs = messages(evs, 2, game_id="g2")
     rnd = random.Random(1)
-    shuffled = msgs[:]
+    shuffled = msgs[1:]
     rnd.shuffle(shuffled)
+    shuffled.insert(3, msgs[0])           # the game's start arrives fourth
     tables = _tables(tmp_path)
     _feed(tables, shuffled[: len(shuffled) // 2])
     assert tables.store.results() == [] and tables.tile(2)["flags"]["waiting"] is True
@@ -187,3 +188,34 @@ def test_desk_restart_restores_every_table_from_sqlite(tmp_path):
     assert (after["scores"], after["rows"], after["move"]) == (before["scores"], before["rows"], before["move"])
     _feed(again, messages(evs, 1))                             # the rest arrives after the restart
     assert again.store.results()[0].scores == Referee.from_events(evs).state.result.final
+
+
+def test_events_of_a_game_not_started_never_push_the_game_in_play_aside(tmp_path):
+    evs = game(seed=8)
+    msgs = messages(evs, 1)
+    tables = _tables(tmp_path)
+    _feed(tables, msgs[:10])
+    for k in range(5):                                         # later events of five other, unstarted games
+        stray = json.loads(msgs[12][1])
+        stray["game_id"] = f"stray{k}"
+        _feed(tables, [(msgs[12][0], json.dumps(stray).encode())] * 2)
+    t = tables.tables[1]
+    assert t.game.game_id == "g1" and t.previous is None and len(t.orphans) == 2
+    assert tables.counts[Bad.FIELDS] == 3                      # three strays dropped, counted
+    _feed(tables, msgs[10:])
+    assert tables.store.results()[0].scores == Referee.from_events(evs).state.result.final
+    late = messages(game(seed=9, players=("Cid", "Dee"))[:2], 1, game_id="next")
+    _feed(tables, late[1:])                                    # the next game's second event, then its start
+    assert t.game.game_id == "g1"
+    _feed(tables, late[:1])
+    assert t.game.game_id == "next" and t.game.applied == 2 and t.previous.game_id == "g1"
+
+
+def test_a_rematch_on_the_same_board_is_the_next_round(tmp_path):
+    folder = event_folder(tmp_path)
+    text = (folder / "event.toml").read_text() + '[[pairing]]\nround = 2\nboard = 1\nplayers = ["Bob", "Ann"]\n'
+    (folder / "event.toml").write_text(text)
+    tables = Tables(load_event(folder), ResultsStore(tmp_path / "desk.sqlite"))
+    _feed(tables, messages(game(seed=3), 1, game_id="first"))
+    _feed(tables, messages(game(seed=11), 1, game_id="rematch"))
+    assert [(r.round, r.game_id) for r in tables.store.results()] == [(1, "first"), (2, "rematch")]
