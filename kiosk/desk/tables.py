@@ -253,8 +253,8 @@ class Tables:
         game.final = final
 
     def _touch(self, table: Table, ts: int | None) -> None:
-        if table.pending_ts is None:
-            table.pending_ts = ts if ts is not None else self.now()
+        ts = self.now() if ts is None else ts
+        table.pending_ts = ts if table.pending_ts is None else min(table.pending_ts, ts)
         table.version += 1
         self.version += 1
 

@@ -219,3 +219,13 @@ def test_a_rematch_on_the_same_board_is_the_next_round(tmp_path):
     _feed(tables, messages(game(seed=3), 1, game_id="first"))
     _feed(tables, messages(game(seed=11), 1, game_id="rematch"))
     assert [(r.round, r.game_id) for r in tables.store.results()] == [(1, "first"), (2, "rematch")]
+
+
+def test_a_change_pushed_late_reports_its_oldest_kiosk_time(tmp_path):
+    tables = _tables(tmp_path)
+    now = tables.now()
+    presence = json.dumps({"kind": "presence", "board": 1, "online": True}).encode()
+    _feed(tables, [("scrabble/test/board/1/status", presence)])                    # the kiosk is back ...
+    _feed(tables, messages(game(seed=12)[:3], 1, ts0=now - 5000))                   # ... with events 5 s old
+    ((board, since),) = tables.take_pending()
+    assert board == 1 and since <= now - 4990
