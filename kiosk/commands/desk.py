@@ -72,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"desk: {desk.config.name}: {len(desk.config.divisions)} division(s), {len(desk.config.pairings)} "
           f"pairing(s); {desk.restored} event(s) restored; serving {desk.url}; broker {host}:{port} "
           f"under {args.root}", flush=True)
+    for problem in desk.pairing_problems:
+        print(f"warning: {problem}", file=sys.stderr)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     reported = 0

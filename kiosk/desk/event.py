@@ -103,6 +103,13 @@ class EventConfig:
                 return p
         return None
 
+    def next_pairing(self, board: int, done: Callable[[int], bool]) -> Pairing | None:
+        """The pairing of ``board`` in the earliest round not ``done`` (no game recorded there yet), or None."""
+        for (r, b), p in sorted(self.pairings.items()):
+            if b == board and not done(r):
+                return p
+        return None
+
     def round_pairings(self, rnd: int) -> list[Pairing]:
         """Pairings of round ``rnd`` by board."""
         return [p for (r, _), p in sorted(self.pairings.items()) if r == rnd]

@@ -252,6 +252,23 @@ class Tables:
             self.results_version += 1
         game.final = final
 
+    def repair(self, board: int) -> None:
+        """The pairings of ``board`` changed (the director at the desk): find its games' pairings again and move
+        recorded results to their round and division."""
+        t = self.tables.get(board)
+        if t is None or self.config is None:
+            return
+        for g in (t.game, t.previous):
+            if g is None or not g.applied:
+                continue
+            names = g.ref.state.players
+            g.pairing = self.config.pairing_for(
+                board, names, taken=lambda r, g=g: self.store.game_at(r, board) not in (None, g.game_id))
+            if g.final is not None and self.store.set_result_pairing(
+                    board, g.game_id, g.pairing.round if g.pairing else None, g.pairing.division if g.pairing else None):
+                self.results_version += 1
+        self._touch(t, None)
+
     def _touch(self, table: Table, ts: int | None) -> None:
         ts = self.now() if ts is None else ts
         table.pending_ts = ts if table.pending_ts is None else min(table.pending_ts, ts)

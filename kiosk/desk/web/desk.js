@@ -168,6 +168,9 @@
 
   function openDetail(board) {
     openBoard = board;
+    document.getElementById("pair-msg").textContent = "";
+    const t = tiles[board];
+    if (t && t.round) document.getElementById("pair-round").value = t.round;
     document.getElementById("detail").hidden = false;
     loadDetail(board);
   }
@@ -200,6 +203,33 @@
     if (ev.target.id === "detail") { openBoard = null; ev.target.hidden = true; }
   });
 
+  document.getElementById("pair").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    const msg = document.getElementById("pair-msg");
+    const body = { pin: document.getElementById("pair-pin").value, board: openBoard,
+      round: Number(document.getElementById("pair-round").value),
+      players: [document.getElementById("pair-a").value, document.getElementById("pair-b").value] };
+    fetch("/pairing", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+      .then(function (r) { return r.text().then(function (t) { return [r.ok, t]; }); })
+      .then(function (res) {
+        if (res[0]) {
+          const p = JSON.parse(res[1]);
+          msg.textContent = "Round " + p.round + ", table " + p.board + ": " + p.players.join(" - ");
+          msg.className = "ok";
+        } else { msg.textContent = res[1]; msg.className = "bad"; }
+      }).catch(function (err) { msg.textContent = "The desk did not answer: " + err; msg.className = "bad"; });
+  });
+
+  function loadNames() {
+    fetch("/players.json").then(function (r) { return r.json(); }).then(function (divs) {
+      const dl = document.getElementById("names");
+      dl.textContent = "";
+      Object.keys(divs).forEach(function (d) {
+        divs[d].forEach(function (n) { const o = el("option"); o.value = n; o.label = "division " + d; dl.appendChild(o); });
+      });
+    }).catch(function () { /* the form still takes typed names */ });
+  }
+
   function connect() {
     const es = new EventSource("/stream");
     const conn = document.getElementById("conn");
@@ -225,6 +255,7 @@
 
   fetch("/layout.json").then(function (r) { return r.json(); }).then(function (l) {
     layout = l.layout;
+    loadNames();
     connect();
     setInterval(tickClocks, 500);
   }).catch(function (err) { document.getElementById("conn").textContent = "cannot load the board layout: " + err; });
