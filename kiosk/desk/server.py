@@ -77,6 +77,10 @@ class DeskServer:
     # ------------------------------------------------------------------------------------------ state
     def _status(self) -> dict[str, Any]:
         st = self.tables.status()
+        d = sorted(self.tables.delays)
+        if d:
+            st["kiosk_to_desk_ms"] = {"n": len(d), "p50": d[len(d) // 2], "p99": d[min(len(d) - 1, len(d) * 99 // 100)],
+                                      "max": d[-1]}
         if self.status_extra is not None:
             st.update(self.status_extra())
         return st
@@ -314,8 +318,9 @@ class DeskServer:
             if now == seen:
                 return None
             pending = self.tables.take_pending()
-            msg: dict[str, Any] = {"now": _wall(), "tiles": [self.tables.tile(b) for b, _ in pending],
-                                   "since": {str(b): ts for b, ts in pending}, "status": self._status()}
+            msg: dict[str, Any] = {"now": _wall(), "tiles": [self.tables.tile(b) for b, _, _ in pending],
+                                   "since": {str(b): ts for b, ts, _ in pending},
+                                   "recv": {str(b): r for b, _, r in pending}, "status": self._status()}
             before = self._standings[0]
             st = self._standings_now()
             if self._standings[0] != before:

@@ -73,6 +73,7 @@ class Table:
     clock_wall: int = 0
     flags: dict[str, Any] = field(default_factory=lambda: {"judge_called": False, "devices": {}, "journal": None})
     pending_ts: int | None = None   # kiosk ts of the oldest change not yet pushed to the page
+    pending_recv: int | None = None  # desk wall time that change arrived (ms)
     version: int = 0
     orphans: dict[str, Game] = field(default_factory=dict)  # games seen without their game_started yet
 
@@ -97,6 +98,8 @@ class Tables:
         self.version = 0
         self.results_version = 0   # bumped when a result is recorded or corrected (standings change)
         self._rows: list[tuple[int, str, int, dict[str, Any], int]] = []
+        self._arrived = 0
+        self.delays: collections.deque[int] = collections.deque(maxlen=20_000)  # kiosk ts -> desk arrival (ms)
 
     # ------------------------------------------------------------------------------------------ intake
     def restore(self) -> int:
@@ -113,10 +116,15 @@ class Tables:
             self._finish(table, game)
         return n
 
-    def take_all(self, items: Iterable[Message | Refused]) -> None:
-        """Take a batch of checked messages; the new events are stored in one transaction at the end."""
-        for item in items:
-            self.take(item)
+    def take_all(self, items: Iterable[Message | Refused], arrived: Iterable[int] | None = None) -> None:
+        """Take a batch of checked messages (``arrived``: the desk wall time each came in, ms); the new events
+        are stored in one transaction at the end."""
+        if arrived is None:
+            for item in items:
+                self.take(item)
+        else:
+            for item, at in zip(items, arrived):
+                self.take(item, at)
         self.flush()
 
     def flush(self) -> None:
@@ -124,8 +132,9 @@ class Tables:
         rows, self._rows = self._rows, []
         self.store.add_events(rows)
 
-    def take(self, item: Message | Refused) -> None:
-        """Take one checked message (call :meth:`flush` afterwards)."""
+    def take(self, item: Message | Refused, arrived: int | None = None) -> None:
+        """Take one checked message (call :meth:`flush` afterwards). ``arrived``: desk wall ms it came in."""
+        self._arrived = self.now() if arrived is None else arrived
         if isinstance(item, Refused):
             self.refuse(item.bad, item.detail)
             return
@@ -200,6 +209,7 @@ class Tables:
         if problem:
             self.refuse(Bad.REFUSED, f"{where} ({ev.get('type')}): {problem}")
             return
+        self.delays.append(self._arrived - ts)
         while game.applied + 1 in game.waiting:
             ev2, ts2 = game.waiting.pop(game.applied + 1)
             problem = self._apply(table, game, ev2, ts2)
@@ -272,15 +282,19 @@ class Tables:
     def _touch(self, table: Table, ts: int | None) -> None:
         ts = self.now() if ts is None else ts
         table.pending_ts = ts if table.pending_ts is None else min(table.pending_ts, ts)
+        recv = self._arrived or self.now()
+        table.pending_recv = recv if table.pending_recv is None else min(table.pending_recv, recv)
         table.version += 1
         self.version += 1
 
     # ------------------------------------------------------------------------------------------ views
-    def take_pending(self) -> list[tuple[int, int]]:
-        """Boards changed since the last call, with the kiosk ts of their oldest unpushed change; clears them."""
-        out = [(b, t.pending_ts) for b, t in self.tables.items() if t.pending_ts is not None]
-        for b, _ in out:
-            self.tables[b].pending_ts = None
+    def take_pending(self) -> list[tuple[int, int, int]]:
+        """Boards changed since the last call, with the kiosk ts of their oldest unpushed change and the desk
+        wall time it arrived (ms); clears them."""
+        out = [(b, t.pending_ts, t.pending_recv or t.pending_ts) for b, t in self.tables.items()
+               if t.pending_ts is not None]
+        for b, _, _ in out:
+            self.tables[b].pending_ts = self.tables[b].pending_recv = None
         return out
 
     def tile(self, board: int) -> dict[str, Any]:

@@ -9,7 +9,8 @@
   let layout = "";
   let offset = 0;          // desk wall clock minus this browser's clock (ms)
   let openBoard = null;
-  window.deskLatency = [];
+  window.deskLatency = [];      // kiosk event -> this page (ms)
+  window.deskLatencyDesk = [];  // the desk's receipt of that event -> this page (ms)
   window.deskUpdates = 0;
 
   function el(tag, cls, text) {
@@ -154,13 +155,15 @@
       " finished · " + (s.refused_total || 0) + " bad messages";
   }
 
-  function update(list, since, now) {
+  function update(list, since, recv) {
     list.forEach(function (t) { tiles[t.board] = t; renderTile(t); });
     if (since) {
       Object.keys(since).forEach(function (b) {
         if (since[b]) window.deskLatency.push(Date.now() + offset - since[b]);
+        if (recv && recv[b]) window.deskLatencyDesk.push(Date.now() + offset - recv[b]);
       });
       if (window.deskLatency.length > 100000) window.deskLatency.splice(0, 50000);
+      if (window.deskLatencyDesk.length > 100000) window.deskLatencyDesk.splice(0, 50000);
     }
     window.deskUpdates += list.length;
     if (openBoard !== null && list.some(function (t) { return t.board === openBoard; })) loadDetail(openBoard);
@@ -237,7 +240,7 @@
       const m = JSON.parse(ev.data);
       offset = m.now - Date.now();
       document.getElementById("event").textContent = m.event || "Tournament desk";
-      update(m.tiles, null, m.now);
+      update(m.tiles, null, null);
       renderStandings(m.standings);
       renderStatus(m.status);
       conn.textContent = "live"; conn.className = "ok";
@@ -246,7 +249,7 @@
     es.addEventListener("tiles", function (ev) {
       const m = JSON.parse(ev.data);
       offset = m.now - Date.now();
-      update(m.tiles, m.since, m.now);
+      update(m.tiles, m.since, m.recv);
       if (m.standings) renderStandings(m.standings);
       renderStatus(m.status);
     });
