@@ -29,7 +29,7 @@ from kiosk.referee.events import EventError, event_from_dict
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import CHALLENGED, NOT_STARTED, OVER
 from kiosk.stream.records import gcg_text
-from kiosk.stream.snapshot import board_rows, snapshot, turn_text
+from kiosk.stream.snapshot import board_rows, clock_dict, snapshot, turn_text
 
 MAX_WAITING = 1000   #: early events buffered per game while a gap is open
 MAX_ORPHANS = 2      #: games per board known only by later events (no game_started yet) ...
@@ -38,6 +38,7 @@ MAX_REFUSED = 50     #: refused messages listed on the desk (all are counted)
 
 
 def wall_ms() -> int:
+    """Wall-clock time in ms since the Unix epoch."""
     return int(time.time() * 1000)
 
 
@@ -146,8 +147,9 @@ class Tables:
             table.flags = body
         elif item.topic is Topic.TICK:
             if table.game is not None and body["game_id"] == table.game.game_id:
-                table.clock = body["clock"]
-                table.clock_wall = self.now()
+                table.clock = {"running": body["clock"].get("running"),
+                               "remaining_ms": body["clock"].get("remaining_ms")}
+                table.clock_wall = self._arrived
                 return  # ticks are not pushed on their own: the page runs the clock between them
         else:
             self._event(table, body)
@@ -155,6 +157,7 @@ class Tables:
         self._touch(table, None)
 
     def refuse(self, bad: Bad, detail: str) -> None:
+        """Count and list one ignored message (``detail``: where and what)."""
         self.counts[bad.value] += 1
         self.refused.append((self.now(), bad.value, detail))
         self.version += 1
@@ -217,6 +220,11 @@ class Tables:
                 self.refuse(Bad.REFUSED, f"board {table.board} game {game.game_id} event {game.applied + 1}: "
                                          f"{problem}")
                 break
+        if game is table.game:  # the clock as the event left it, at once (a tick may be up to 1 s away)
+            ck = clock_dict(game.ref.state, game.ref.state.last_t)
+            if ck is not None:
+                table.clock = {"running": ck["running"], "remaining_ms": ck["remaining_ms"]}
+                table.clock_wall = self._arrived
         self._finish(table, game)
         self._touch(table, ts)
 

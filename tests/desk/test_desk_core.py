@@ -229,3 +229,21 @@ def test_a_change_pushed_late_reports_its_oldest_kiosk_time(tmp_path):
     _feed(tables, messages(game(seed=12)[:3], 1, ts0=now - 5000))                   # ... with events 5 s old
     ((board, since, recv),) = tables.take_pending()
     assert board == 1 and since <= now - 4990 and recv >= now
+
+
+def test_the_tile_clock_follows_each_event_at_once_and_each_tick(tmp_path):
+    evs = game(seed=13)
+    tables = _tables(tmp_path)
+    msgs = messages(evs, 1)
+    _feed(tables, msgs[:1])
+    for k in range(2, 12):
+        _feed(tables, msgs[k - 1:k])
+        want = Referee.from_events(evs[:k]).state
+        tile = tables.tile(1)
+        assert tile["clock"]["running"] == want.clock.running, (k, evs[k - 1].type)
+        assert tile["clock"]["remaining_ms"] == [want.clock.remaining_ms(i, want.last_t) for i in range(2)]
+    tick = json.loads(messages(evs[:1], 1)[0][1])
+    tick.update(kind="tick", clock={"running": 1, "remaining_ms": [1000, 2000]})
+    tick.pop("event")
+    _feed(tables, [("scrabble/test/judge/board/1/tick", json.dumps(tick).encode())])
+    assert tables.tile(1)["clock"] == {"running": 1, "remaining_ms": [1000, 2000]}
