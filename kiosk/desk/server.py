@@ -106,6 +106,7 @@ class DeskServer:
 
     # ------------------------------------------------------------------------------------------ app
     def make_app(self) -> Any:
+        """The aiohttp ``web.Application`` with every route (see module doc)."""
         from aiohttp import web
 
         app = web.Application()
@@ -376,6 +377,7 @@ class DeskServer:
 
     @property
     def url(self) -> str:
+        """``http://HOST:PORT/`` of the running server."""
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port}/"
 

@@ -50,6 +50,7 @@ class Desk:
                            "errors": list(self.ingest.errors)[-3:], "dropped_ticks": self.ingest.dropped_ticks}}
 
     def start(self) -> Desk:
+        """Restore the tables from SQLite, serve, subscribe. Raises ``OSError`` when it cannot listen."""
         with self.lock:
             self.restored = self.tables.restore()
         self.server.start()
@@ -57,10 +58,12 @@ class Desk:
         return self
 
     def stop(self) -> None:
+        """Unsubscribe (after folding what arrived), stop serving, close the store."""
         self.ingest.stop()
         self.server.stop()
         self.store.close()
 
     @property
     def url(self) -> str:
+        """The desk page's URL."""
         return self.server.url

@@ -75,6 +75,7 @@ class Result:
 
     @property
     def scores(self) -> tuple[int, ...]:
+        """Final scores in turn order (points)."""
         return tuple(s for _, s in self.players)
 
 
@@ -94,6 +95,7 @@ class ResultsStore:
         self._lock = threading.Lock()
 
     def close(self) -> None:
+        """Close the database (the WAL is checkpointed by SQLite)."""
         with self._lock:
             self._db.close()
 
@@ -195,6 +197,7 @@ class ResultsStore:
         return row[0] if row else None
 
     def result(self, board: int, game_id: str) -> Result | None:
+        """The recorded result of one game, or None."""
         with self._lock:
             row = self._db.execute("SELECT * FROM results WHERE board=? AND game_id=?", (board, game_id)).fetchone()
         return _result(row) if row else None

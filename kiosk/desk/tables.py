@@ -59,6 +59,7 @@ class Game:
 
     @property
     def applied(self) -> int:
+        """Events applied so far (= the seq of the last one)."""
         return len(self.events)
 
 

@@ -40,6 +40,7 @@ class PlayerLine:
     line: int = 0
 
     def render(self) -> str:
+        """The line as tsh writes it: ``name rating opponents; scores; key values ...``."""
         text = f"{self.name} {self.rating}"
         if self.opponents:
             text += " " + " ".join(map(str, self.opponents))
