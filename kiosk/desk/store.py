@@ -88,7 +88,7 @@ class ResultsStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA synchronous=FULL")  # acked to the broker only after this commit
             self._db.executescript(SCHEMA)
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"{self.path}: cannot open the desk database: {exc}") from None
