@@ -323,6 +323,9 @@ def run(args: argparse.Namespace) -> dict:
             tiles = driver.execute_script("return document.querySelectorAll('.tile').length")
             over = driver.execute_script("return document.querySelectorAll('.tile.over').length")
             state = get_json(url + "state.json")
+            shot = Path(args.json).parent / f"bench_page_n{args.n}_round{rnd}.png"
+            shot.parent.mkdir(parents=True, exist_ok=True)
+            driver.save_screenshot(str(shot))
             r = {"results": sum(x["round"] == rnd for x in rows), "problems": p, "wall_s": round(wall, 1),
                  "desk_cpu_s": round(cpu, 2), "desk_cpu_share_of_core": round(cpu / wall, 3),
                  "desk_cpu_ms_per_event": round(1000 * cpu / total_events, 3),
