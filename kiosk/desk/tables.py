@@ -71,6 +71,8 @@ class Table:
     game: Game | None = None
     previous: Game | None = None
     online: bool | None = None
+    online_boot: str = ""       # the kiosk run (boot) that last said it is online, and when (kiosk ts)
+    online_ts: int = 0
     clock: dict[str, Any] | None = None
     clock_wall: int = 0
     flags: dict[str, Any] = field(default_factory=lambda: {"judge_called": False, "devices": {}, "journal": None})
@@ -143,7 +145,13 @@ class Tables:
         table = self._table(item.board)
         body = item.body
         if item.topic is Topic.STATUS:
-            table.online = body["online"]
+            boot, ts = str(body.get("boot", "")), body.get("ts", 0)
+            if body["online"]:
+                table.online, table.online_boot, table.online_ts = True, boot, ts if isinstance(ts, int) else 0
+            elif table.online and boot != table.online_boot and isinstance(ts, int) and ts < table.online_ts:
+                return  # the Last Will of an earlier kiosk run, delivered after the restarted kiosk came back
+            else:
+                table.online = False
         elif item.topic is Topic.FLAGS:
             table.flags = body
         elif item.topic is Topic.TICK:

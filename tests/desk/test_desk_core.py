@@ -247,3 +247,17 @@ def test_the_tile_clock_follows_each_event_at_once_and_each_tick(tmp_path):
     tick.pop("event")
     _feed(tables, [("scrabble/test/judge/board/1/tick", json.dumps(tick).encode())])
     assert tables.tile(1)["clock"] == {"running": 1, "remaining_ms": [1000, 2000]}
+
+
+def test_a_stale_last_will_does_not_mark_a_restarted_kiosk_offline(tmp_path):
+    tables = _tables(tmp_path)
+
+    def presence(boot: str, ts: int, online: bool) -> tuple[str, bytes]:
+        return ("scrabble/test/board/1/status", json.dumps({"kind": "presence", "board": 1, "boot": boot, "n": 1,
+                                                             "ts": ts, "online": online}).encode())
+
+    _feed(tables, [presence("old", 1000, True)])
+    _feed(tables, [presence("new", 5000, True), presence("old", 900, False)])   # old run's will comes late
+    assert tables.tile(1)["flags"]["offline"] is False
+    _feed(tables, [presence("new", 4900, False)])                               # the new run dies: its will
+    assert tables.tile(1)["flags"]["offline"] is True
