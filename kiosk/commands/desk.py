@@ -14,6 +14,7 @@ HELP = "the tournament desk: every table live on one page, results stored and ex
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The command's options (see docs/desk.md)."""
     p.add_argument("--mqtt", required=True, metavar="HOST:PORT", help="the event's broker (port default 1883)")
     p.add_argument("--username", help="broker user name")
     p.add_argument("--password-env", default="KIOSK_DESK_PASSWORD", metavar="VAR",
@@ -28,6 +29,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Run the desk until SIGTERM or Ctrl-C; 0 when stopped, 2 for bad usage or input (problem on stderr)."""
     from kiosk.desk.event import EventFileError
     from kiosk.desk.ingest import BrokerConfig, IngestConfigError
     from kiosk.desk.service import Desk
@@ -72,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"desk: {desk.config.name}: {len(desk.config.divisions)} division(s), {len(desk.config.pairings)} "
           f"pairing(s); {desk.restored} event(s) restored; serving {desk.url}; broker {host}:{port} "
           f"under {args.root}", flush=True)
+    for problem in desk.pairing_problems:
+        print(f"warning: {problem}", file=sys.stderr)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     reported = 0

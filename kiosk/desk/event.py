@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -91,12 +92,21 @@ class EventConfig:
         """The registered player of that name (see :func:`name_key`), or None."""
         return self._players.get(name_key(name))
 
-    def pairing_for(self, board: int, names: tuple[str, ...] | list[str]) -> Pairing | None:
-        """The pairing of ``board`` whose two players are ``names`` (in either order), earliest round first;
-        None when no round pairs these players on that board."""
+    def pairing_for(self, board: int, names: tuple[str, ...] | list[str],
+                    taken: Callable[[int], bool] = lambda rnd: False) -> Pairing | None:
+        """The pairing of ``board`` whose two players are ``names`` (in either order): the earliest round not
+        ``taken`` (a round whose board already holds another game - a rematch is the next round's); None when
+        no such round pairs these players on that board."""
         want = sorted(name_key(n) for n in names)
-        for (_, b), p in sorted(self.pairings.items()):
-            if b == board and sorted(name_key(n) for n in p.players) == want:
+        for (r, b), p in sorted(self.pairings.items()):
+            if b == board and sorted(name_key(n) for n in p.players) == want and not taken(r):
+                return p
+        return None
+
+    def next_pairing(self, board: int, done: Callable[[int], bool]) -> Pairing | None:
+        """The pairing of ``board`` in the earliest round not ``done`` (no game recorded there yet), or None."""
+        for (r, b), p in sorted(self.pairings.items()):
+            if b == board and not done(r):
                 return p
         return None
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import collections
 import logging
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -64,7 +65,7 @@ class DeskIngest:
         self.dropped_ticks = 0
         self.errors: collections.deque[str] = collections.deque(maxlen=20)
         self.error_total = 0
-        self._inbox: collections.deque[tuple[str, bytes, int, int]] = collections.deque()
+        self._inbox: collections.deque[tuple[str, bytes, int, int, int]] = collections.deque()
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._worker: threading.Thread | None = None
@@ -120,7 +121,7 @@ class DeskIngest:
         if len(self._inbox) >= MAX_INBOX and m.qos == 0:
             self.dropped_ticks += 1
             return
-        self._inbox.append((m.topic, m.payload, m.mid, m.qos))
+        self._inbox.append((m.topic, m.payload, m.mid, m.qos, int(time.time() * 1000)))
         self._wake.set()
 
     # ------------------------------------------------------------------------------------------ worker
@@ -135,15 +136,17 @@ class DeskIngest:
 
     def _batch(self) -> None:
         items = []
+        arrived = []
         acks = []
         while self._inbox and len(items) < BATCH:
-            topic, payload, mid, qos = self._inbox.popleft()
+            topic, payload, mid, qos, at = self._inbox.popleft()
             items.append(parse(self.config.root, topic, payload))
+            arrived.append(at)
             if qos > 0:
                 acks.append((mid, qos))
         try:
             with self.lock:
-                self.tables.take_all(items)
+                self.tables.take_all(items, arrived)
         except Exception as exc:  # a desk bug or a full disk: keep the messages unacknowledged, keep running
             self._error(f"desk: could not fold {len(items)} messages: {type(exc).__name__}: {exc}")
             log.exception("desk ingest")

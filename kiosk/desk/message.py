@@ -38,6 +38,7 @@ class Bad(StrEnum):
 
     @property
     def sentence(self) -> str:
+        """What the desk page says about this kind of message (a sentence)."""
         return _SENTENCES[self]
 
 

@@ -15,6 +15,11 @@ Routes::
                                 (``?round=R``: that round only); also saved under the desk's folder
     GET /round/{R}.zip          every GCG of round R
     GET /games/{N}/{game}.gcg   one game's GCG (finished: as stored; running: so far)
+    GET /players.json           the registered players by division (for the pairing form)
+    GET /pairing/{N}.json       board N's pairing in the earliest round without a recorded game (for a kiosk's
+                                new-game screen); 404 when none
+    POST /pairing               the director assigns board N of round R: JSON {"pin", "round", "board",
+                                "players": [name, name]}; 403 without the event's director_pin
 
 No page asset comes from outside (everything is in ``kiosk/desk/web/``).
 """
@@ -22,6 +27,7 @@ No page asset comes from outside (everything is in ``kiosk/desk/web/``).
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 import logging
 import threading
@@ -71,6 +77,10 @@ class DeskServer:
     # ------------------------------------------------------------------------------------------ state
     def _status(self) -> dict[str, Any]:
         st = self.tables.status()
+        d = sorted(self.tables.delays)
+        if d:
+            st["kiosk_to_desk_ms"] = {"n": len(d), "p50": d[len(d) // 2], "p99": d[min(len(d) - 1, len(d) * 99 // 100)],
+                                      "max": d[-1]}
         if self.status_extra is not None:
             st.update(self.status_extra())
         return st
@@ -96,6 +106,7 @@ class DeskServer:
 
     # ------------------------------------------------------------------------------------------ app
     def make_app(self) -> Any:
+        """The aiohttp ``web.Application`` with every route (see module doc)."""
         from aiohttp import web
 
         app = web.Application()
@@ -111,6 +122,9 @@ class DeskServer:
         r.add_get("/tsh/{division}.t", self._tsh)
         r.add_get("/round/{round}.zip", self._zip)
         r.add_get("/games/{board}/{name}.gcg", self._gcg)
+        r.add_get("/players.json", self._players)
+        r.add_get("/pairing/{board}.json", self._pairing)
+        r.add_post("/pairing", self._assign)
         return app
 
     async def _index(self, request: Any) -> Any:
@@ -213,6 +227,48 @@ class DeskServer:
                 return web.Response(text=text, content_type="text/plain", charset="utf-8")
         raise web.HTTPNotFound(text=f"no game {name!r} on board {board}")
 
+    async def _players(self, request: Any) -> Any:
+        from aiohttp import web
+
+        divs = self.config.divisions.values() if self.config else []
+        return web.json_response({d.name: [p.name for p in d.players] for d in divs})
+
+    async def _pairing(self, request: Any) -> Any:
+        from aiohttp import web
+
+        board = self._int_arg(request, "board")
+        p = None if self.config is None else self.config.next_pairing(
+            board, done=lambda r: self.store.game_at(r, board) is not None)
+        if p is None:
+            raise web.HTTPNotFound(text=f"board {board} has no pairing in a round still to play")
+        return web.json_response({"board": board, "round": p.round, "division": p.division, "players": list(p.players)})
+
+    async def _assign(self, request: Any) -> Any:
+        from aiohttp import web
+
+        from kiosk.desk.event import EventFileError
+
+        if self.config is None or not self.config.director_pin:
+            raise web.HTTPNotFound(text="Pairings can be set here only when event.toml gives a director_pin.")
+        try:
+            data = await request.json()
+        except ValueError:
+            raise web.HTTPBadRequest(text="The request was not JSON.") from None
+        pin = data.get("pin") if isinstance(data, dict) else None
+        if not isinstance(pin, str) or not hmac.compare_digest(pin.encode(), self.config.director_pin.encode()):
+            raise web.HTTPForbidden(text="Wrong director PIN.")
+        rnd, board, names = data.get("round"), data.get("board"), data.get("players")
+        with self.lock:
+            try:
+                p = self.config.assign(rnd, board, tuple(names) if isinstance(names, list) else names)
+            except (EventFileError, TypeError) as exc:
+                raise web.HTTPBadRequest(text=str(exc).removeprefix("desk: ")) from None
+            self.store.save_pairing(p.round, p.board, p.players)
+            self.tables.repair(p.board)
+        log.info("desk: round %d board %d paired %s - %s at the desk", p.round, p.board, *p.players)
+        return web.json_response({"round": p.round, "board": p.board, "division": p.division,
+                                  "players": list(p.players)})
+
     async def _stream(self, request: Any) -> Any:
         from aiohttp import web
 
@@ -263,8 +319,9 @@ class DeskServer:
             if now == seen:
                 return None
             pending = self.tables.take_pending()
-            msg: dict[str, Any] = {"now": _wall(), "tiles": [self.tables.tile(b) for b, _ in pending],
-                                   "since": {str(b): ts for b, ts in pending}, "status": self._status()}
+            msg: dict[str, Any] = {"now": _wall(), "tiles": [self.tables.tile(b) for b, _, _ in pending],
+                                   "since": {str(b): ts for b, ts, _ in pending},
+                                   "recv": {str(b): r for b, _, r in pending}, "status": self._status()}
             before = self._standings[0]
             st = self._standings_now()
             if self._standings[0] != before:
@@ -320,6 +377,7 @@ class DeskServer:
 
     @property
     def url(self) -> str:
+        """``http://HOST:PORT/`` of the running server."""
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port}/"
 

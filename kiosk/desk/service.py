@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
-from kiosk.desk.event import EventConfig, load_event
+from kiosk.desk.event import EventConfig, EventFileError, load_event
 from kiosk.desk.ingest import BrokerConfig, DeskIngest
 from kiosk.desk.server import DeskServer
 from kiosk.desk.store import ResultsStore
@@ -38,12 +38,19 @@ class Desk:
         self.server = DeskServer(self.tables, self.store, self.config, self.lock, host=http_host, port=http_port,
                                  out_dir=self.data_dir, status_extra=self._broker_status)
         self.restored = 0
+        self.pairing_problems: list[str] = []
+        for rnd, board, names in self.store.pairings():   # set at the desk before a restart: they still hold
+            try:
+                self.config.assign(rnd, board, names)
+            except EventFileError as exc:
+                self.pairing_problems.append(f"a pairing set at the desk no longer fits the event: {exc}")
 
     def _broker_status(self) -> dict[str, object]:
         return {"broker": {"connected": self.ingest.connected, "connections": self.ingest.connections,
                            "errors": list(self.ingest.errors)[-3:], "dropped_ticks": self.ingest.dropped_ticks}}
 
     def start(self) -> Desk:
+        """Restore the tables from SQLite, serve, subscribe. Raises ``OSError`` when it cannot listen."""
         with self.lock:
             self.restored = self.tables.restore()
         self.server.start()
@@ -51,10 +58,12 @@ class Desk:
         return self
 
     def stop(self) -> None:
+        """Unsubscribe (after folding what arrived), stop serving, close the store."""
         self.ingest.stop()
         self.server.stop()
         self.store.close()
 
     @property
     def url(self) -> str:
+        """The desk page's URL."""
         return self.server.url

@@ -5,6 +5,8 @@ Tables:
 * ``events(board, game_id, seq, body, ts)`` - primary key (board, game_id, seq), the stream's event identity:
   a kiosk re-publishing after a restart or a broker redelivering inserts nothing new (``INSERT OR IGNORE``).
   After a desk restart each table's game is folded again from here, so nothing received is lost.
+* ``pairings(round, board, player1, player2)`` - pairings the director set on the desk page (they override
+  the event file's and survive a desk restart).
 * ``results(board, game_id, ...)`` - primary key (board, game_id): one row per finished game with players,
   final scores (points), preset, round, division and the GCG text. Recording the same final again changes
   nothing; a different final for the same game (a judge correction after the end) updates the row, sets
@@ -35,6 +37,9 @@ CREATE TABLE IF NOT EXISTS results (
     finished_ts INTEGER NOT NULL, updated_ts INTEGER NOT NULL,
     corrected INTEGER NOT NULL DEFAULT 0, revision INTEGER NOT NULL DEFAULT 1,
     PRIMARY KEY (board, game_id));
+CREATE TABLE IF NOT EXISTS pairings (
+    round INTEGER NOT NULL, board INTEGER NOT NULL, player1 TEXT NOT NULL, player2 TEXT NOT NULL,
+    set_ts INTEGER NOT NULL, PRIMARY KEY (round, board));
 """
 
 
@@ -70,6 +75,7 @@ class Result:
 
     @property
     def scores(self) -> tuple[int, ...]:
+        """Final scores in turn order (points)."""
         return tuple(s for _, s in self.players)
 
 
@@ -82,13 +88,14 @@ class ResultsStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA synchronous=FULL")  # acked to the broker only after this commit
             self._db.executescript(SCHEMA)
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"{self.path}: cannot open the desk database: {exc}") from None
         self._lock = threading.Lock()
 
     def close(self) -> None:
+        """Close the database (the WAL is checkpointed by SQLite)."""
         with self._lock:
             self._db.close()
 
@@ -163,7 +170,34 @@ class ResultsStore:
             rows = self._db.execute(q, (rnd,) if rnd is not None else ()).fetchall()
         return [_result(row) for row in rows]
 
+    def set_result_pairing(self, board: int, game_id: str, rnd: int | None, division: str | None) -> bool:
+        """Set the round and division of a recorded game (its pairing became known later); True if it changed."""
+        with self._lock:
+            cur = self._db.execute("UPDATE results SET round=?, division=? WHERE board=? AND game_id=? AND "
+                                   "(round IS NOT ? OR division IS NOT ?)", (rnd, division, board, game_id, rnd, division))
+            return cur.rowcount > 0
+
+    def save_pairing(self, rnd: int, board: int, players: tuple[str, str]) -> None:
+        """Keep a pairing the director set at the desk."""
+        with self._lock:
+            self._db.execute("INSERT OR REPLACE INTO pairings VALUES (?, ?, ?, ?, ?)",
+                             (rnd, board, players[0], players[1], int(time.time() * 1000)))
+
+    def pairings(self) -> list[tuple[int, int, tuple[str, str]]]:
+        """Pairings set at the desk, in the order they were set: (round, board, (player1, player2))."""
+        with self._lock:
+            rows = self._db.execute("SELECT round, board, player1, player2 FROM pairings ORDER BY set_ts").fetchall()
+        return [(r, b, (p, q)) for r, b, p, q in rows]
+
+    def game_at(self, rnd: int, board: int) -> str | None:
+        """The game id of the finished game recorded for board ``board`` in round ``rnd``, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT game_id FROM results WHERE round=? AND board=? ORDER BY finished_ts LIMIT 1",
+                                   (rnd, board)).fetchone()
+        return row[0] if row else None
+
     def result(self, board: int, game_id: str) -> Result | None:
+        """The recorded result of one game, or None."""
         with self._lock:
             row = self._db.execute("SELECT * FROM results WHERE board=? AND game_id=?", (board, game_id)).fetchone()
         return _result(row) if row else None

@@ -29,13 +29,16 @@ from kiosk.referee.events import EventError, event_from_dict
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import CHALLENGED, NOT_STARTED, OVER
 from kiosk.stream.records import gcg_text
-from kiosk.stream.snapshot import board_rows, snapshot, turn_text
+from kiosk.stream.snapshot import board_rows, clock_dict, snapshot, turn_text
 
 MAX_WAITING = 1000   #: early events buffered per game while a gap is open
+MAX_ORPHANS = 2      #: games per board known only by later events (no game_started yet) ...
+MAX_ORPHAN_WAITING = 200  #: ... and the events each of them may hold
 MAX_REFUSED = 50     #: refused messages listed on the desk (all are counted)
 
 
 def wall_ms() -> int:
+    """Wall-clock time in ms since the Unix epoch."""
     return int(time.time() * 1000)
 
 
@@ -56,6 +59,7 @@ class Game:
 
     @property
     def applied(self) -> int:
+        """Events applied so far (= the seq of the last one)."""
         return len(self.events)
 
 
@@ -67,11 +71,15 @@ class Table:
     game: Game | None = None
     previous: Game | None = None
     online: bool | None = None
+    online_boot: str = ""       # the kiosk run (boot) that last said it is online, and when (kiosk ts)
+    online_ts: int = 0
     clock: dict[str, Any] | None = None
     clock_wall: int = 0
     flags: dict[str, Any] = field(default_factory=lambda: {"judge_called": False, "devices": {}, "journal": None})
     pending_ts: int | None = None   # kiosk ts of the oldest change not yet pushed to the page
+    pending_recv: int | None = None  # desk wall time that change arrived (ms)
     version: int = 0
+    orphans: dict[str, Game] = field(default_factory=dict)  # games seen without their game_started yet
 
 
 class Tables:
@@ -94,6 +102,8 @@ class Tables:
         self.version = 0
         self.results_version = 0   # bumped when a result is recorded or corrected (standings change)
         self._rows: list[tuple[int, str, int, dict[str, Any], int]] = []
+        self._arrived = 0
+        self.delays: collections.deque[int] = collections.deque(maxlen=20_000)  # kiosk ts -> desk arrival (ms)
 
     # ------------------------------------------------------------------------------------------ intake
     def restore(self) -> int:
@@ -110,10 +120,15 @@ class Tables:
             self._finish(table, game)
         return n
 
-    def take_all(self, items: Iterable[Message | Refused]) -> None:
-        """Take a batch of checked messages; the new events are stored in one transaction at the end."""
-        for item in items:
-            self.take(item)
+    def take_all(self, items: Iterable[Message | Refused], arrived: Iterable[int] | None = None) -> None:
+        """Take a batch of checked messages (``arrived``: the desk wall time each came in, ms); the new events
+        are stored in one transaction at the end."""
+        if arrived is None:
+            for item in items:
+                self.take(item)
+        else:
+            for item, at in zip(items, arrived):
+                self.take(item, at)
         self.flush()
 
     def flush(self) -> None:
@@ -121,21 +136,29 @@ class Tables:
         rows, self._rows = self._rows, []
         self.store.add_events(rows)
 
-    def take(self, item: Message | Refused) -> None:
-        """Take one checked message (call :meth:`flush` afterwards)."""
+    def take(self, item: Message | Refused, arrived: int | None = None) -> None:
+        """Take one checked message (call :meth:`flush` afterwards). ``arrived``: desk wall ms it came in."""
+        self._arrived = self.now() if arrived is None else arrived
         if isinstance(item, Refused):
             self.refuse(item.bad, item.detail)
             return
         table = self._table(item.board)
         body = item.body
         if item.topic is Topic.STATUS:
-            table.online = body["online"]
+            boot, ts = str(body.get("boot", "")), body.get("ts", 0)
+            if body["online"]:
+                table.online, table.online_boot, table.online_ts = True, boot, ts if isinstance(ts, int) else 0
+            elif table.online and boot != table.online_boot and isinstance(ts, int) and ts < table.online_ts:
+                return  # the Last Will of an earlier kiosk run, delivered after the restarted kiosk came back
+            else:
+                table.online = False
         elif item.topic is Topic.FLAGS:
             table.flags = body
         elif item.topic is Topic.TICK:
             if table.game is not None and body["game_id"] == table.game.game_id:
-                table.clock = body["clock"]
-                table.clock_wall = self.now()
+                table.clock = {"running": body["clock"].get("running"),
+                               "remaining_ms": body["clock"].get("remaining_ms")}
+                table.clock_wall = self._arrived
                 return  # ticks are not pushed on their own: the page runs the clock between them
         else:
             self._event(table, body)
@@ -143,6 +166,7 @@ class Tables:
         self._touch(table, None)
 
     def refuse(self, bad: Bad, detail: str) -> None:
+        """Count and list one ignored message (``detail``: where and what)."""
         self.counts[bad.value] += 1
         self.refused.append((self.now(), bad.value, detail))
         self.version += 1
@@ -154,18 +178,30 @@ class Tables:
             t = self.tables[board] = Table(board)
         return t
 
-    def _game(self, table: Table, game_id: str) -> Game:
+    def _game(self, table: Table, game_id: str, seq: int) -> Game:
+        """The game an event belongs to. Only a game's first event (game_started) makes it the board's current
+        game; events of a game not started yet wait apart (bounded), so they can never push the game being
+        played out of view or out of memory."""
         for g in (table.game, table.previous):
             if g is not None and g.game_id == game_id:
                 return g
-        g = Game(table.board, game_id)
-        table.previous, table.game = table.game, g
-        table.clock = None
+        g = table.orphans.pop(game_id, None) if seq == 1 else table.orphans.get(game_id)
+        if seq == 1:
+            g = g or Game(table.board, game_id)
+            table.previous, table.game = table.game, g
+            table.clock = None
+            return g
+        if g is None:
+            if len(table.orphans) >= MAX_ORPHANS:
+                gone = next(iter(table.orphans))
+                self.refuse(Bad.FIELDS, f"board {table.board}: events of game {gone} dropped: it never started")
+                del table.orphans[gone]
+            g = table.orphans[game_id] = Game(table.board, game_id)
         return g
 
     def _event(self, table: Table, body: dict[str, Any]) -> None:
-        game = self._game(table, body["game_id"])
         seq, ev, ts = body["seq"], body["event"], body["ts"]
+        game = self._game(table, body["game_id"], seq)
         where = f"board {table.board} game {game.game_id} event {seq}"
         if seq <= game.applied:
             if game.events[seq - 1] == ev:
@@ -174,16 +210,18 @@ class Tables:
                 self.refuse(Bad.CONFLICT, f"{where} ({ev.get('type')})")
             return
         if seq > game.applied + 1:
-            if len(game.waiting) < MAX_WAITING or seq in game.waiting:
+            cap = MAX_WAITING if game is table.game or game is table.previous else MAX_ORPHAN_WAITING
+            if len(game.waiting) < cap or seq in game.waiting:
                 game.waiting.setdefault(seq, (ev, ts))
             else:
-                self.refuse(Bad.FIELDS, f"{where}: more than {MAX_WAITING} events wait for a gap")
+                self.refuse(Bad.FIELDS, f"{where}: more than {cap} events wait for a gap")
             self._touch(table, ts)
             return
         problem = self._apply(table, game, ev, ts)
         if problem:
             self.refuse(Bad.REFUSED, f"{where} ({ev.get('type')}): {problem}")
             return
+        self.delays.append(self._arrived - ts)
         while game.applied + 1 in game.waiting:
             ev2, ts2 = game.waiting.pop(game.applied + 1)
             problem = self._apply(table, game, ev2, ts2)
@@ -191,6 +229,11 @@ class Tables:
                 self.refuse(Bad.REFUSED, f"board {table.board} game {game.game_id} event {game.applied + 1}: "
                                          f"{problem}")
                 break
+        if game is table.game:  # the clock as the event left it, at once (a tick may be up to 1 s away)
+            ck = clock_dict(game.ref.state, game.ref.state.last_t)
+            if ck is not None:
+                table.clock = {"running": ck["running"], "remaining_ms": ck["remaining_ms"]}
+                table.clock_wall = self._arrived
         self._finish(table, game)
         self._touch(table, ts)
 
@@ -215,7 +258,8 @@ class Tables:
     def _finish(self, table: Table, game: Game) -> None:
         state = game.ref.state
         if game.pairing is None and state.players and self.config is not None:
-            game.pairing = self.config.pairing_for(table.board, state.players)
+            game.pairing = self.config.pairing_for(
+                table.board, state.players, taken=lambda r: self.store.game_at(r, table.board) not in (None, game.game_id))
         if state.result is None or state.phase != OVER or game.waiting:
             return
         final = tuple(state.result.final)
@@ -235,18 +279,39 @@ class Tables:
             self.results_version += 1
         game.final = final
 
+    def repair(self, board: int) -> None:
+        """The pairings of ``board`` changed (the director at the desk): find its games' pairings again and move
+        recorded results to their round and division."""
+        t = self.tables.get(board)
+        if t is None or self.config is None:
+            return
+        for g in (t.game, t.previous):
+            if g is None or not g.applied:
+                continue
+            names = g.ref.state.players
+            g.pairing = self.config.pairing_for(
+                board, names, taken=lambda r, g=g: self.store.game_at(r, board) not in (None, g.game_id))
+            if g.final is not None and self.store.set_result_pairing(
+                    board, g.game_id, g.pairing.round if g.pairing else None, g.pairing.division if g.pairing else None):
+                self.results_version += 1
+        self._touch(t, None)
+
     def _touch(self, table: Table, ts: int | None) -> None:
-        if table.pending_ts is None:
-            table.pending_ts = ts if ts is not None else self.now()
+        ts = self.now() if ts is None else ts
+        table.pending_ts = ts if table.pending_ts is None else min(table.pending_ts, ts)
+        recv = self._arrived or self.now()
+        table.pending_recv = recv if table.pending_recv is None else min(table.pending_recv, recv)
         table.version += 1
         self.version += 1
 
     # ------------------------------------------------------------------------------------------ views
-    def take_pending(self) -> list[tuple[int, int]]:
-        """Boards changed since the last call, with the kiosk ts of their oldest unpushed change; clears them."""
-        out = [(b, t.pending_ts) for b, t in self.tables.items() if t.pending_ts is not None]
-        for b, _ in out:
-            self.tables[b].pending_ts = None
+    def take_pending(self) -> list[tuple[int, int, int]]:
+        """Boards changed since the last call, with the kiosk ts of their oldest unpushed change and the desk
+        wall time it arrived (ms); clears them."""
+        out = [(b, t.pending_ts, t.pending_recv or t.pending_ts) for b, t in self.tables.items()
+               if t.pending_ts is not None]
+        for b, _, _ in out:
+            self.tables[b].pending_ts = self.tables[b].pending_recv = None
         return out
 
     def tile(self, board: int) -> dict[str, Any]:

@@ -4,7 +4,7 @@ A player line (tsh's documentation, "Configuring tsh", and every tsh-reading too
 
     Lee, Ann           1850  3 5 0; 420 390 50; board 1 2 3; p12 1 2 1
 
-the name, the rating, the opponents' player numbers by round (0 = bye), then ``;`` and the player's scores by
+the name (no digits: tsh reads up to the first digit), the rating, the opponents' player numbers by round (0 = bye), then ``;`` and the player's scores by
 round, then optional ``; key values`` fields (``board``, ``p12``: 1 went first, 2 second ...). A player's
 number is the position of the line among the file's player lines (1-based); blank lines and ``#`` comments
 are kept as they are.
@@ -21,7 +21,7 @@ from pathlib import Path
 
 from kiosk.desk.event import Division, name_key
 
-_LINE = re.compile(r"^(?P<name>.*?\D)\s+(?P<rating>\d+)(?P<opps>(?:\s+\d+)*)\s*(?:;(?P<scores>[^;]*))?(?P<rest>(?:;.*)?)$")
+_LINE = re.compile(r"^(?P<name>[^\d;]*[^\d\s;])\s+(?P<rating>\d+)(?P<opps>(?:\s+\d+)*)\s*(?:;(?P<scores>[^;]*))?(?P<rest>(?:;.*)?)$")
 
 
 class TshError(ValueError):
@@ -40,6 +40,7 @@ class PlayerLine:
     line: int = 0
 
     def render(self) -> str:
+        """The line as tsh writes it: ``name rating opponents; scores; key values ...``."""
         text = f"{self.name} {self.rating}"
         if self.opponents:
             text += " " + " ".join(map(str, self.opponents))
@@ -91,6 +92,10 @@ def blank_t(division: Division) -> list[PlayerLine | str]:
     if nums != list(range(1, len(nums) + 1)):
         raise TshError(f"division {division.name}: player numbers {nums} are not 1..{len(nums)}; "
                        "give the division a tfile or number its players without holes")
+    for p in division.players:
+        if any(c.isdigit() or c == ";" for c in p.name):
+            raise TshError(f"division {division.name}: player {p.number} {p.name!r}: a tsh name cannot hold digits "
+                           "or ';' (tsh reads the rating from the first digit)")
     return [PlayerLine(p.name, p.rating, [], [], [], 0) for p in division.players]
 
 

@@ -125,8 +125,9 @@ def test_events_out_of_order_wait_for_the_gap_and_give_the_same_final(tmp_path):
     evs = game(seed=4)
     msgs = messages(evs, 2, game_id="g2")
     rnd = random.Random(1)
-    shuffled = msgs[:]
+    shuffled = msgs[1:]
     rnd.shuffle(shuffled)
+    shuffled.insert(3, msgs[0])           # the game's start arrives fourth
     tables = _tables(tmp_path)
     _feed(tables, shuffled[: len(shuffled) // 2])
     assert tables.store.results() == [] and tables.tile(2)["flags"]["waiting"] is True
@@ -187,3 +188,76 @@ def test_desk_restart_restores_every_table_from_sqlite(tmp_path):
     assert (after["scores"], after["rows"], after["move"]) == (before["scores"], before["rows"], before["move"])
     _feed(again, messages(evs, 1))                             # the rest arrives after the restart
     assert again.store.results()[0].scores == Referee.from_events(evs).state.result.final
+
+
+def test_events_of_a_game_not_started_never_push_the_game_in_play_aside(tmp_path):
+    evs = game(seed=8)
+    msgs = messages(evs, 1)
+    tables = _tables(tmp_path)
+    _feed(tables, msgs[:10])
+    for k in range(5):                                         # later events of five other, unstarted games
+        stray = json.loads(msgs[12][1])
+        stray["game_id"] = f"stray{k}"
+        _feed(tables, [(msgs[12][0], json.dumps(stray).encode())] * 2)
+    t = tables.tables[1]
+    assert t.game.game_id == "g1" and t.previous is None and len(t.orphans) == 2
+    assert tables.counts[Bad.FIELDS] == 3                      # three strays dropped, counted
+    _feed(tables, msgs[10:])
+    assert tables.store.results()[0].scores == Referee.from_events(evs).state.result.final
+    late = messages(game(seed=9, players=("Cid", "Dee"))[:2], 1, game_id="next")
+    _feed(tables, late[1:])                                    # the next game's second event, then its start
+    assert t.game.game_id == "g1"
+    _feed(tables, late[:1])
+    assert t.game.game_id == "next" and t.game.applied == 2 and t.previous.game_id == "g1"
+
+
+def test_a_rematch_on_the_same_board_is_the_next_round(tmp_path):
+    folder = event_folder(tmp_path)
+    text = (folder / "event.toml").read_text() + '[[pairing]]\nround = 2\nboard = 1\nplayers = ["Bob", "Ann"]\n'
+    (folder / "event.toml").write_text(text)
+    tables = Tables(load_event(folder), ResultsStore(tmp_path / "desk.sqlite"))
+    _feed(tables, messages(game(seed=3), 1, game_id="first"))
+    _feed(tables, messages(game(seed=11), 1, game_id="rematch"))
+    assert [(r.round, r.game_id) for r in tables.store.results()] == [(1, "first"), (2, "rematch")]
+
+
+def test_a_change_pushed_late_reports_its_oldest_kiosk_time(tmp_path):
+    tables = _tables(tmp_path)
+    now = tables.now()
+    presence = json.dumps({"kind": "presence", "board": 1, "online": True}).encode()
+    _feed(tables, [("scrabble/test/board/1/status", presence)])                    # the kiosk is back ...
+    _feed(tables, messages(game(seed=12)[:3], 1, ts0=now - 5000))                   # ... with events 5 s old
+    ((board, since, recv),) = tables.take_pending()
+    assert board == 1 and since <= now - 4990 and recv >= now
+
+
+def test_the_tile_clock_follows_each_event_at_once_and_each_tick(tmp_path):
+    evs = game(seed=13)
+    tables = _tables(tmp_path)
+    msgs = messages(evs, 1)
+    _feed(tables, msgs[:1])
+    for k in range(2, 12):
+        _feed(tables, msgs[k - 1:k])
+        want = Referee.from_events(evs[:k]).state
+        tile = tables.tile(1)
+        assert tile["clock"]["running"] == want.clock.running, (k, evs[k - 1].type)
+        assert tile["clock"]["remaining_ms"] == [want.clock.remaining_ms(i, want.last_t) for i in range(2)]
+    tick = json.loads(messages(evs[:1], 1)[0][1])
+    tick.update(kind="tick", clock={"running": 1, "remaining_ms": [1000, 2000]})
+    tick.pop("event")
+    _feed(tables, [("scrabble/test/judge/board/1/tick", json.dumps(tick).encode())])
+    assert tables.tile(1)["clock"] == {"running": 1, "remaining_ms": [1000, 2000]}
+
+
+def test_a_stale_last_will_does_not_mark_a_restarted_kiosk_offline(tmp_path):
+    tables = _tables(tmp_path)
+
+    def presence(boot: str, ts: int, online: bool) -> tuple[str, bytes]:
+        return ("scrabble/test/board/1/status", json.dumps({"kind": "presence", "board": 1, "boot": boot, "n": 1,
+                                                             "ts": ts, "online": online}).encode())
+
+    _feed(tables, [presence("old", 1000, True)])
+    _feed(tables, [presence("new", 5000, True), presence("old", 900, False)])   # old run's will comes late
+    assert tables.tile(1)["flags"]["offline"] is False
+    _feed(tables, [presence("new", 4900, False)])                               # the new run dies: its will
+    assert tables.tile(1)["flags"]["offline"] is True

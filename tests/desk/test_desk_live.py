@@ -173,3 +173,38 @@ def test_broker_restart_mid_game_and_desk_restart_lose_no_result(broker, tmp_pat
         assert desk.tables.tile(1)["final"] == [451, 345]
     finally:
         desk.stop()
+
+
+@needs_shared
+def test_tls_broker_verified_with_the_ca(tmp_path):
+    import shutil
+    import subprocess
+
+    if shutil.which("openssl") is None:
+        pytest.fail("openssl is not installed: install the Debian packages in scripts/system-packages.txt")
+    key, cert = tmp_path / "broker.key", tmp_path / "broker.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True)
+    ev = tmp_path / "event"
+    ev.mkdir()
+    (ev / "event.toml").write_text('rounds = 1\n[[division]]\nname = "A"\nplayers = ["Ann", "Bob"]\n')
+    with LocalBroker(extra=(f"cafile {cert}", f"certfile {cert}", f"keyfile {key}")) as b:
+        desk = Desk(ev, BrokerConfig("127.0.0.1", b.port, root=ROOT, tls_ca=str(cert), client_id="tls-desk"),
+                    http_port=0).start()
+        plain = Desk(ev, BrokerConfig("127.0.0.1", b.port, root=ROOT, client_id="plain-desk"), http_port=0,
+                     data_dir=tmp_path / "plain").start()
+        try:
+            gcg = tmp_path / "g.gcg"
+            gcg.write_text(DOUG.read_text())
+            publish_game(gcg, "127.0.0.1", b.port, 3, root=ROOT, tls_ca=str(cert))
+            assert _wait(lambda: len(desk.store.results()) == 1, 20)
+            assert desk.ingest.connected and not plain.ingest.connected and not plain.tables.tables
+        finally:
+            desk.stop()
+            plain.stop()
+    bad = tmp_path / "not-a-cert.pem"
+    bad.write_text("hello\n")
+    from kiosk.desk.ingest import IngestConfigError
+    with pytest.raises(IngestConfigError, match=f"--tls-ca {bad}: cannot load"):
+        Desk(ev, BrokerConfig("127.0.0.1", 1, tls_ca=str(bad)), http_port=0, data_dir=tmp_path / "bad")

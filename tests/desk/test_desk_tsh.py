@@ -107,3 +107,11 @@ def test_csv_and_zip_exports(tmp_path):
     import zipfile
     with zipfile.ZipFile(io.BytesIO(round_zip(rs))) as z:
         assert z.namelist() == ["round3/board1-g1.gcg", "round3/board2-g2.gcg"]
+
+
+def test_a_name_with_digits_is_refused_for_tsh(tmp_path):
+    (tmp_path / "event.toml").write_text(EVENT.replace('tfile = "a.t"\n', "").replace("Dora Dee", "Dora Dee 2"))
+    with pytest.raises(TshError, match="player 4 'Dora Dee 2': a tsh name cannot hold digits"):
+        tsh_text(load_event(tmp_path), "A", [])
+    with pytest.raises(TshError, match="b.t:1: not a tsh player line"):
+        parse_t("Dee 2, Dora 1500 3; 400\n", "b.t")

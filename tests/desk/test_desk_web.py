@@ -34,9 +34,10 @@ H8 = 7 * 15 + 7
 EVENT = """
 name = "Desk Screenshot Open"
 rounds = 1
+director_pin = "2468"
 [[division]]
 name = "A"
-players = ["doug", "emely", "Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon"]
+players = ["doug", "emely", "Ann", "Bob", "Cid", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jon", "Kim", "Lou"]
 """ + "".join(f'[[pairing]]\nround = 1\nboard = {b}\nplayers = ["{p}", "{q}"]\n' for b, (p, q) in
               enumerate([("doug", "emely"), ("Ann", "Bob"), ("Cid", "Dee"), ("Eve", "Fay"), ("Gus", "Hal"),
                          ("Ivy", "Jon")], 1))
@@ -110,20 +111,21 @@ def test_desk_page_tiles_flags_detail_and_screenshots(tmp_path):
         challenged = [GameStarted(t=1_000, preset=p, players=("Ivy", "Jon"), game_id="web-6"),
                       Play(t=20_000, player=0, tiles=((H8 - 1, "Q"), (H8, "I"))), Challenge(t=22_000, player=1)]
         kiosks.game(6, challenged, 3)                                                  # board 6: challenge
+        kiosks.game(7, random_game("nsf", seed=7, players=("Kim", "Lou")), 4)          # board 7: not paired
         kiosks.send(f"{ROOT}/judge/board/2/flags", json.dumps({"board": 2, "judge_called": True}).encode())
         kiosks.send(f"{ROOT}/board/3/status", encode(envelope("presence", "public", game_id="", board=3, boot="b",
                                                               n=1, seq=0, ts=1, online=False)), retain=True)
         kiosks.send(f"{ROOT}/judge/board/4/flags", json.dumps(
             {"board": 4, "devices": {"camera": "degraded"}, "journal": "disk full"}).encode())
         kiosks.send(f"{ROOT}/judge/board/5/event/play", b"{not json")                  # counted, shown
-        kiosks.send(f"{ROOT}/judge/board/7/event/play", messages(games[2][:1], 2)[0][1])  # forged: board 2's
+        kiosks.send(f"{ROOT}/judge/board/8/event/play", messages(games[2][:1], 2)[0][1])  # forged: board 2's
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline and (len(desk.store.results()) < 1 or desk.tables.status()["refused_total"] < 2):
             time.sleep(0.05)
 
         driver.get(desk.url)
         wait = WebDriverWait(driver, 20)
-        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".tile")) == 6)   # the forged board 7 makes no tile
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".tile")) == 7)   # forged board 8: no tile
         tile = {int(e.get_attribute("data-board")): e for e in driver.find_elements(By.CSS_SELECTOR, ".tile")}
         assert "over" in tile[1].get_attribute("class") and "Final 451 - 345" in tile[1].text
         assert "judge called" in tile[2].text and "judge" in tile[2].get_attribute("class").split()
@@ -135,7 +137,7 @@ def test_desk_page_tiles_flags_detail_and_screenshots(tmp_path):
         alerts = driver.find_element(By.ID, "alerts").text
         assert "ignored: The message was not readable JSON text." in alerts
         standings = driver.find_element(By.ID, "standings").text
-        assert "Division A" in standings and "5 games still running" in standings
+        assert "Division A" in standings and "5 games still running" in standings   # board 7 unpaired
         assert standings.splitlines()[3].split() == ["1", "doug", "1", "0", "+106"]
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         assert driver.save_screenshot(str(ARTIFACTS / "desk_laptop.png"))
@@ -156,6 +158,22 @@ def test_desk_page_tiles_flags_detail_and_screenshots(tmp_path):
         assert driver.find_elements(By.CSS_SELECTOR, "#moves li")[0].text.startswith("doug: 8D WINDY +32")
         assert driver.save_screenshot(str(ARTIFACTS / "desk_detail.png"))
         driver.find_element(By.ID, "close").click()
+
+        # the director pairs table 7 on the page, behind the PIN
+        assert "not paired" in driver.find_element(By.CSS_SELECTOR, '.tile[data-board="7"]').text
+        driver.find_element(By.CSS_SELECTOR, '.tile[data-board="7"]').click()
+        for field, value in (("pair-a", "Kim"), ("pair-b", "Lou"), ("pair-pin", "1234")):
+            driver.find_element(By.ID, field).send_keys(value)
+        driver.find_element(By.CSS_SELECTOR, "#pair button").click()
+        wait.until(lambda d: d.find_element(By.ID, "pair-msg").text == "Wrong director PIN.")
+        driver.find_element(By.ID, "pair-pin").clear()
+        driver.find_element(By.ID, "pair-pin").send_keys("2468")
+        driver.find_element(By.CSS_SELECTOR, "#pair button").click()
+        wait.until(lambda d: d.find_element(By.ID, "pair-msg").text == "Round 1, table 7: Kim - Lou")
+        assert driver.save_screenshot(str(ARTIFACTS / "desk_pairing.png"))
+        driver.find_element(By.ID, "close").click()
+        wait.until(lambda d: "A · R1" in d.find_element(By.CSS_SELECTOR, '.tile[data-board="7"]').text)
+        assert "not paired" not in driver.find_element(By.CSS_SELECTOR, '.tile[data-board="7"]').text
 
         driver.set_window_size(390, 844)                                               # a phone
         time.sleep(0.5)

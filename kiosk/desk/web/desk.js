@@ -9,7 +9,8 @@
   let layout = "";
   let offset = 0;          // desk wall clock minus this browser's clock (ms)
   let openBoard = null;
-  window.deskLatency = [];
+  window.deskLatency = [];      // kiosk event -> this page (ms)
+  window.deskLatencyDesk = [];  // the desk's receipt of that event -> this page (ms)
   window.deskUpdates = 0;
 
   function el(tag, cls, text) {
@@ -154,13 +155,15 @@
       " finished · " + (s.refused_total || 0) + " bad messages";
   }
 
-  function update(list, since, now) {
+  function update(list, since, recv) {
     list.forEach(function (t) { tiles[t.board] = t; renderTile(t); });
     if (since) {
       Object.keys(since).forEach(function (b) {
         if (since[b]) window.deskLatency.push(Date.now() + offset - since[b]);
+        if (recv && recv[b]) window.deskLatencyDesk.push(Date.now() + offset - recv[b]);
       });
       if (window.deskLatency.length > 100000) window.deskLatency.splice(0, 50000);
+      if (window.deskLatencyDesk.length > 100000) window.deskLatencyDesk.splice(0, 50000);
     }
     window.deskUpdates += list.length;
     if (openBoard !== null && list.some(function (t) { return t.board === openBoard; })) loadDetail(openBoard);
@@ -168,6 +171,9 @@
 
   function openDetail(board) {
     openBoard = board;
+    document.getElementById("pair-msg").textContent = "";
+    const t = tiles[board];
+    if (t && t.round) document.getElementById("pair-round").value = t.round;
     document.getElementById("detail").hidden = false;
     loadDetail(board);
   }
@@ -200,6 +206,33 @@
     if (ev.target.id === "detail") { openBoard = null; ev.target.hidden = true; }
   });
 
+  document.getElementById("pair").addEventListener("submit", function (ev) {
+    ev.preventDefault();
+    const msg = document.getElementById("pair-msg");
+    const body = { pin: document.getElementById("pair-pin").value, board: openBoard,
+      round: Number(document.getElementById("pair-round").value),
+      players: [document.getElementById("pair-a").value, document.getElementById("pair-b").value] };
+    fetch("/pairing", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+      .then(function (r) { return r.text().then(function (t) { return [r.ok, t]; }); })
+      .then(function (res) {
+        if (res[0]) {
+          const p = JSON.parse(res[1]);
+          msg.textContent = "Round " + p.round + ", table " + p.board + ": " + p.players.join(" - ");
+          msg.className = "ok";
+        } else { msg.textContent = res[1]; msg.className = "bad"; }
+      }).catch(function (err) { msg.textContent = "The desk did not answer: " + err; msg.className = "bad"; });
+  });
+
+  function loadNames() {
+    fetch("/players.json").then(function (r) { return r.json(); }).then(function (divs) {
+      const dl = document.getElementById("names");
+      dl.textContent = "";
+      Object.keys(divs).forEach(function (d) {
+        divs[d].forEach(function (n) { const o = el("option"); o.value = n; o.label = "division " + d; dl.appendChild(o); });
+      });
+    }).catch(function () { /* the form still takes typed names */ });
+  }
+
   function connect() {
     const es = new EventSource("/stream");
     const conn = document.getElementById("conn");
@@ -207,7 +240,7 @@
       const m = JSON.parse(ev.data);
       offset = m.now - Date.now();
       document.getElementById("event").textContent = m.event || "Tournament desk";
-      update(m.tiles, null, m.now);
+      update(m.tiles, null, null);
       renderStandings(m.standings);
       renderStatus(m.status);
       conn.textContent = "live"; conn.className = "ok";
@@ -216,7 +249,7 @@
     es.addEventListener("tiles", function (ev) {
       const m = JSON.parse(ev.data);
       offset = m.now - Date.now();
-      update(m.tiles, m.since, m.now);
+      update(m.tiles, m.since, m.recv);
       if (m.standings) renderStandings(m.standings);
       renderStatus(m.status);
     });
@@ -225,6 +258,7 @@
 
   fetch("/layout.json").then(function (r) { return r.json(); }).then(function (l) {
     layout = l.layout;
+    loadNames();
     connect();
     setInterval(tickClocks, 500);
   }).catch(function (err) { document.getElementById("conn").textContent = "cannot load the board layout: " + err; });
