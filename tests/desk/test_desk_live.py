@@ -18,6 +18,7 @@ from kiosk.desk.ingest import BrokerConfig
 from kiosk.desk.service import Desk
 from kiosk.referee.records import events_from_gcg
 from kiosk.referee.referee import Referee
+from kiosk.stream.broker import LocalBroker
 from kiosk.stream.publish import PublishError, publish_game
 from shared_data import SHARED, needs_shared
 
