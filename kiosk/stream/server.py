@@ -101,13 +101,15 @@ class LiveServer:
         overlay: the :class:`OverlayWriter` whose fields ``/overlay/`` serves (None: no overlay routes data).
         host / port: where to listen (default loopback; port 0: any free port, read :attr:`port` after
             :meth:`start`). max_connections: TCP connections served at once; more get 503.
+        idle_timeout_s: a connection with no request in flight for this long is closed (s), so idle
+            connections cannot hold the slots.
         judge_token: enables ``/judge/stream?token=...`` (compared in constant time); None disables it.
         tile_set: tile set whose letter values the page shows ("english", "german" or a .toml path).
     """
 
     def __init__(self, overlay: OverlayWriter | None = None, *, host: str = "127.0.0.1", port: int = 8080,
                  judge_token: str | None = None, tile_set: str = "english",
-                 max_connections: int = MAX_CONNECTIONS) -> None:
+                 max_connections: int = MAX_CONNECTIONS, idle_timeout_s: float = 15.0) -> None:
         """Raises ValueError for a port outside 0..65535 or a cap below 1."""
         self.overlay = overlay
         self.host = host
@@ -115,6 +117,7 @@ class LiveServer:
         if isinstance(max_connections, bool) or not isinstance(max_connections, int) or max_connections < 1:
             raise ValueError(f"live page max_connections: {max_connections!r} must be a whole number >= 1")
         self.max_connections = max_connections
+        self.idle_timeout_s = idle_timeout_s
         self.open_connections = 0
         self.refused_connections = 0
         self.judge_token = judge_token
@@ -288,7 +291,7 @@ class LiveServer:
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         try:
-            self._runner = web.AppRunner(self.make_app(), access_log=None, keepalive_timeout=15)
+            self._runner = web.AppRunner(self.make_app(), access_log=None, keepalive_timeout=self.idle_timeout_s)
             loop.run_until_complete(self._runner.setup())
             make = self._runner.server
             self._server = loop.run_until_complete(loop.create_server(

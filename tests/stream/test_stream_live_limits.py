@@ -134,6 +134,27 @@ def test_connections_are_capped_with_503_and_the_referee_loop_keeps_its_period()
         server.stop()
 
 
+def test_idle_connections_are_closed_and_free_their_slots() -> None:
+    server = LiveServer(port=0, max_connections=2, idle_timeout_s=1.0).start()
+    try:
+        idle = [socket.create_connection(("127.0.0.1", server.port), timeout=5) for _ in range(2)]
+        time.sleep(0.2)
+        extra = socket.create_connection(("127.0.0.1", server.port), timeout=5)
+        assert _status(extra) == b"HTTP/1.1 503 Service Unavailable"     # the cap is held by two idle sockets
+        extra.close()
+        t0 = time.monotonic()
+        assert [c.recv(16) for c in idle] == [b"", b""]                  # closed by the server
+        assert time.monotonic() - t0 < 3
+        time.sleep(0.1)
+        s = _sse(server.port)
+        assert _status(s) == b"HTTP/1.1 200 OK"
+        s.close()
+        for c in idle:
+            c.close()
+    finally:
+        server.stop()
+
+
 def test_busy_or_invalid_port_is_reported_and_the_stream_goes_on_without_the_page() -> None:
     holder = socket.socket()
     holder.bind(("127.0.0.1", 0))
