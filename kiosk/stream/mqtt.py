@@ -115,6 +115,7 @@ def message_topic(root: str, msg: dict[str, Any]) -> str:
     return f"{base}/{msg['kind']}"
 
 
+REFUSAL_LOG_EVERY = 50  # a refusal repeated (wrong password) is logged again only every 50th attempt
 _TRIM = 512  # acknowledged outbox entries kept before trimming
 
 
@@ -154,6 +155,8 @@ class MqttPublisher:
         self._gen = 0                            # connection generation (increments on every CONNACK)
         self._sent_gen = 0
         self.connections = 0
+        self.refusals = 0                        # refused connection attempts in a row
+        self._last_refusal = ""
         self.published = 0
         self.errors: list[str] = []
         self._client = self._make_client()
@@ -255,8 +258,14 @@ class MqttPublisher:
     # ------------------------------------------------------------------------------------------ paho callbacks
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
         if getattr(reason_code, "is_failure", False):
-            self._error(f"mqtt: broker {self.config.host}:{self.config.port} refused the connection: {reason_code}")
+            self.refusals += 1
+            text = f"mqtt: broker {self.config.host}:{self.config.port} refused the connection: {reason_code}"
+            if text != self._last_refusal or self.refusals % REFUSAL_LOG_EVERY == 0:  # not every few seconds
+                self._error(f"{text} (refusal {self.refusals}; retrying in the background)")
+            self._last_refusal = text
             return
+        self.refusals = 0
+        self._last_refusal = ""
         self.connections += 1
         self._connected = True
         self._gen += 1

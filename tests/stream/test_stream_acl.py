@@ -253,3 +253,21 @@ display = {{backend = "null"}}
     assert f"{ROOT}/judge/board/2/event/game_started" in desk.got, (desk.got, out)   # "unknown key" before
     assert f"{ROOT}/board/2/status" in desk.got
     assert PASSWORDS["kiosk2"] not in out and "Not authorized" not in out
+
+
+def test_a_repeated_refusal_is_logged_once_then_rarely(caplog) -> None:
+    from kiosk.stream.mqtt import MqttConfig, MqttPublisher
+
+    class Refused:
+        is_failure = True
+
+        def __str__(self) -> str:
+            return "Not authorized"
+
+    pub = MqttPublisher(MqttConfig(host="127.0.0.1", port=1, username="kiosk1", password="pw-never-logged"))
+    refused = Refused()
+    for _ in range(120):  # two hours of retries every minute, or a minute of a fast loop
+        pub._on_connect(None, None, None, refused, None)
+    lines = [r for r in caplog.records if "refused the connection" in r.getMessage()]
+    assert len(lines) == 3 and pub.refusals == 120          # the 1st, 50th and 100th ("Not authorized" every few s)
+    assert "pw-never-logged" not in caplog.text

@@ -120,3 +120,4 @@ def test_desk_survives_a_malformed_message_live_and_redelivered(tmp_path) -> Non
             desk.close()
             pub.loop_stop()
             pub.disconnect()
+
