@@ -45,10 +45,10 @@ sys.path.insert(0, str(PROJECT))
 
 from kiosk.desk.acl import acl_text, broker_lines, kiosk_user, password_file  # noqa: E402
 from kiosk.desk.tsh import PlayerLine, parse_t  # noqa: E402
+from kiosk.referee.records import RecordEventsError, events_from_gcg  # noqa: E402
 from kiosk.referee.referee import Referee  # noqa: E402
 from kiosk.stream.broker import LocalBroker, free_port  # noqa: E402
 from kiosk.stream.envelope import encode, envelope  # noqa: E402
-from kiosk.stream.gcg_events import GcgDemoError, events_from_gcg  # noqa: E402
 
 SHARED = (PROJECT / ".." / "shared").resolve()
 CORPUS = SHARED / "corpus" / "gcg"
@@ -77,7 +77,7 @@ def pick_games(n: int) -> list[tuple[Path, tuple[int, ...], int]]:
         record = tuple(int(x.rsplit(":", 1)[1]) for x in m.group(1).split("/"))
         try:
             evs = events_from_gcg(CORPUS / cols[0])
-        except (GcgDemoError, OSError):
+        except (RecordEventsError, OSError):
             continue
         st = Referee.from_events(evs).state
         if len(st.players) == 2 and st.result is not None and tuple(st.result.final) == record:
