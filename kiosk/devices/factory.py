@@ -27,6 +27,7 @@ the device is built with health "down" and the kiosk goes on without it.
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -98,14 +99,25 @@ def _unknown(sec: Mapping[str, Any], name: str, known: set[str]) -> None:
         raise DeviceConfigError(f"{name}: unknown key(s) {', '.join(extra)}; known: {', '.join(sorted(known))}")
 
 
+# Backends that live in packages built on kiosk.devices are loaded by module name, the way gpiozero loads its
+# pin factories by name: the serial clock link (firmware_bridge.host) implements ButtonSource and ClockDisplay
+# with kiosk.devices' own types, so kiosk.devices must not import it at module or function level.
+SERIAL_LINK_MODULE = "firmware_bridge.host"
+
+
+def _serial_backend(name: str) -> Any:
+    """``name`` (SerialClockLink, SerialButtons, SerialDisplay, DEFAULT_PORT) from :data:`SERIAL_LINK_MODULE`."""
+    return getattr(importlib.import_module(SERIAL_LINK_MODULE), name)
+
+
 def build_serial_link(config: Mapping[str, Any]) -> Any:
     """The shared :class:`firmware_bridge.host.SerialClockLink` from config["serial"] (not started)."""
-    from firmware_bridge.host import DEFAULT_PORT, SerialClockLink
+    SerialClockLink = _serial_backend("SerialClockLink")
 
     sec = _section(config, "serial")
     _unknown(sec, "serial", {"port", "baudrate", "loss_ms"})
     try:
-        return SerialClockLink(str(sec.get("port", DEFAULT_PORT)), _int(sec.get("baudrate", 115200), "serial.baudrate"),
+        return SerialClockLink(str(sec.get("port", _serial_backend("DEFAULT_PORT"))), _int(sec.get("baudrate", 115200), "serial.baudrate"),
                                loss_ms=_int(sec.get("loss_ms", 2500), "serial.loss_ms"))
     except ValueError as exc:
         raise DeviceConfigError(f"serial: {exc}") from None
@@ -128,9 +140,7 @@ def build_buttons(config: Mapping[str, Any], serial_link: Any = None) -> ButtonS
                                _bool(sec.get("active_low", True), "buttons.active_low"))
         if backend == "serial":
             _unknown(sec, "buttons", set())
-            from firmware_bridge.host import SerialButtons
-
-            return SerialButtons(serial_link or build_serial_link(config))
+            return _serial_backend("SerialButtons")(serial_link or build_serial_link(config))
         if backend == "keyboard":
             _unknown(sec, "buttons", {"keys"})
             keys = sec.get("keys")
@@ -167,9 +177,7 @@ def build_display(config: Mapping[str, Any], serial_link: Any = None) -> ClockDi
                                   _bool(sec.get("blink_overtime", False), "display.blink_overtime"))
         if backend == "serial":
             _unknown(sec, "display", set())
-            from firmware_bridge.host import SerialDisplay
-
-            return SerialDisplay(serial_link or build_serial_link(config))
+            return _serial_backend("SerialDisplay")(serial_link or build_serial_link(config))
         _unknown(sec, "display", set())
         return SimulatedDisplay() if backend == "simulated" else NullDisplay()
     except DeviceConfigError:
