@@ -310,7 +310,8 @@ class Kiosk:
         """Carry out a touchscreen command (:mod:`kiosk.control.commands`) at the kiosk's time.
 
         Commands behind the judge's PIN (:class:`~kiosk.control.commands.JudgeCommand`) are refused while the
-        judge menu is locked. Returns the referee's result (or a local one); a refusal is shown as the message.
+        judge menu is locked. Returns the referee's result (or a local one); the referee's refusals and bad input
+        are also shown as the message.
         """
         t = self.now()
         if isinstance(command, cmd.JudgeCommand) and t >= self.view.judge_until:
