@@ -58,16 +58,21 @@ def _demo(args: list[str], timeout: float) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
+# Time bounds in these end-to-end tests only end a broken run: 56 s and 258 s were measured for the two below on
+# the shared 2-core machine at load average 20-48, against pytest's default limit of 300 s a test.
 @pytest.mark.slow
+@pytest.mark.timeout(900)
 def test_killed_demo_resumes_from_its_journal(tmp_path):
     journal = tmp_path / "demo.sqlite"
     args = ["--game", str(BUILTIN), "--journal", str(journal), "--size", "1014x760"]
     p = _demo(args, 60)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 300
     seen = ""
     assert p.stdout is not None
     while time.monotonic() < deadline:  # kill it in the middle of the game, as a power cut would
         line = p.stdout.readline()
+        if not line:                    # the demo ended (or died) before move 4
+            break
         seen += line
         if re.match(r"\s+4 ", line):
             break
@@ -79,7 +84,7 @@ def test_killed_demo_resumes_from_its_journal(tmp_path):
         assert game is not None
         done_before = len(j.events(game))
     p2 = _demo(args, 300)
-    out, _ = p2.communicate(timeout=300)
+    out, _ = p2.communicate(timeout=600)
     assert f"after event {done_before}" in out, out
     assert "refereeing" not in out  # not started over
     assert re.search(r"^final: Ada \d+, Bo \d+$", out.strip().splitlines()[-1]), out
@@ -111,6 +116,7 @@ def _short_english_games(n: int) -> list[Path]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)
 @needs_shared
 def test_headless_demo_referees_real_games_to_their_recorded_scores(tmp_path):
     from kiosk.app.record_demo import DemoOptions, run_demo
@@ -122,7 +128,7 @@ def test_headless_demo_referees_real_games_to_their_recorded_scores(tmp_path):
     for f in games:
         lines: list[str] = []
         res = run_demo(DemoOptions(game=f, journal=tmp_path / f"{f.stem}.sqlite", size=(1014, 760),
-                                   stall_seconds=15), out=lines.append)
+                                   stall_seconds=90), out=lines.append)
         undos += res.judge_undos
         fixes += res.judge_fixes
         if res.code != 0:
