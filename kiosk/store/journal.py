@@ -1,22 +1,39 @@
 """The SQLite journal: every accepted referee event, appended and made durable before it takes effect.
 
-One file holds every game played on the kiosk. SQLite in WAL mode with ``synchronous=FULL``: when
-:meth:`Journal.append` returns, the event is on disk (the WAL is fsynced at commit) and survives a crash or a
-power cut. Each row carries a CRC-32 of its game, sequence number and JSON body, so bit rot or a tampered row
-is found on open, as is a file SQLite itself cannot read (truncated, overwritten).
+One file holds every game played on the kiosk. SQLite in WAL mode with ``synchronous=FULL``, and the write-ahead
+log folded back into the main file after every write (``wal_checkpoint(TRUNCATE)``): when
+:meth:`Journal.append` returns, the event is in the main file itself, so nothing acknowledged depends on the
+``-wal``/``-shm`` files beside it (deleted, truncated or damaged while the kiosk is stopped, they lose at most the
+one write that was under way and never acknowledged). A kiosk writes a few events a minute; the fold costs one
+more fsync each. Each row carries a CRC-32 of its game, sequence number and JSON body, so bit rot or a tampered
+row is found on open, as is a file SQLite itself cannot read (truncated, overwritten).
+
+A new journal is built whole under a temporary name and renamed into place, so an existing file of 0 bytes is
+never "a new journal": it is a damaged one. Every journal carries a random id (``meta.journal_id``); a
+write-ahead log found beside the file on open must extend that journal by at most the one unacknowledged
+write, or it is another journal's log (e.g. beside a restored file) and the journal is refused.
+
+Only one process may use a journal path: an exclusive lock on ``<name>.lock`` (held while the journal is
+open) refuses a second kiosk with :class:`JournalLocked`. ``Journal(path, readonly=True)`` (``kiosk journal
+show``) reads a snapshot copy and changes nothing: no file created, renamed or written.
 
 A damaged journal is never used or overwritten: its files are renamed aside (``<name>.corrupt-<n>``), a
 marker ``<name>.blocked`` records the report, and :class:`JournalCorrupt` is raised on every open until an
-operator calls :func:`acknowledge_corruption` - so the kiosk cannot silently start a new game over a lost one.
+operator calls :func:`acknowledge_corruption` (start afresh) or :func:`kiosk.store.salvage.recover_journal`
+(carry the intact events into a fresh file) - so the kiosk cannot silently start a new game over a lost one.
 A full disk (or the optional size cap) raises :class:`JournalFull`; the failed append is rolled back and
 everything recorded before stays intact.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import shutil
 import sqlite3
+import tempfile
+import uuid
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -25,6 +42,9 @@ from pathlib import Path
 from kiosk.referee.events import Event, EventError, event_from_dict
 
 SCHEMA_VERSION = 1
+# room kept for the write-ahead log under a size cap: one write touches a few pages and the log is emptied after it
+WAL_RESERVE_PAGES = 8
+MIN_PAGES = 8  # an empty journal takes 7 pages
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS games (
@@ -43,7 +63,8 @@ class JournalError(RuntimeError):
 
 
 class JournalCorrupt(JournalError):
-    """The journal file is damaged. ``kept_aside``: where the damaged files were moved; ``report``: details."""
+    """The journal file is damaged. ``kept_aside``: where the damaged files were moved (None: not moved, e.g. a
+    read-only look or an earlier report); ``report``: details."""
 
     def __init__(self, message: str, kept_aside: Path | None, report: str) -> None:
         super().__init__(message)
@@ -53,6 +74,10 @@ class JournalCorrupt(JournalError):
 
 class JournalFull(JournalError):
     """The disk (or the journal's size cap) is full: the event was NOT recorded; earlier events are safe."""
+
+
+class JournalLocked(JournalError):
+    """Another process has the journal open (two writers would overwrite each other's events)."""
 
 
 @dataclass(frozen=True)
@@ -72,21 +97,84 @@ def _blocked_marker(path: Path) -> Path:
     return path.with_name(path.name + ".blocked")
 
 
+def _lock_file(path: Path) -> Path:
+    return path.with_name(path.name + ".lock")
+
+
+def _wal(path: Path) -> Path:
+    return path.with_name(path.name + "-wal")
+
+
 def _sidecars(path: Path) -> list[Path]:
-    return [path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")]
+    return [path, _wal(path), path.with_name(path.name + "-shm")]
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _lock(path: Path, *, create: bool) -> int | None:
+    """Take the exclusive lock of journal ``path``; returns the lock's file descriptor (None: ``create`` is
+    False and no lock file exists, so no kiosk holds it). Raises :class:`JournalLocked` naming the holder."""
+    lf = _lock_file(path)
+    try:
+        fd = os.open(lf, os.O_RDWR | os.O_CREAT if create else os.O_RDONLY, 0o644)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise JournalError(f"{lf}: cannot open the journal's lock file: {exc.strerror}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        try:
+            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
+        finally:
+            os.close(fd)
+        raise JournalLocked(f"{path}: the journal is in use by another process (pid {holder}): stop that kiosk "
+                            f"first, or give this one another journal path (two kiosks writing one journal would "
+                            f"overwrite each other's events)") from None
+    if create:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    return fd
 
 
 def acknowledge_corruption(path: str | Path) -> str:
     """Operator action: unblock a journal path after a corruption report; returns the report that was shown.
 
-    The damaged files stay where they were kept aside. Raises :class:`JournalError` if nothing is blocked.
+    The damaged files stay where they were kept aside; the next open starts a new, empty journal (use
+    :func:`kiosk.store.salvage.recover_journal` instead to carry on from the intact events). Raises
+    :class:`JournalError` if nothing is blocked, :class:`JournalLocked` while a kiosk has the path open.
     """
-    marker = _blocked_marker(Path(path))
+    p = Path(path)
+    marker = _blocked_marker(p)
     if not marker.exists():
         raise JournalError(f"{path}: no corruption report to acknowledge")
-    report = marker.read_text(encoding="utf-8")
-    marker.unlink()
+    fd = _lock(p, create=True)
+    try:
+        report = marker.read_text(encoding="utf-8")
+        marker.unlink()
+    finally:
+        if fd is not None:
+            os.close(fd)
     return report
+
+
+def _view(file: Path, *, immutable: bool) -> tuple[str | None, dict[tuple[int, int], int]]:
+    """(journal id, {(game, seq): crc}) of a journal file; ``immutable``: the main file alone, ignoring (and not
+    touching) any write-ahead log. Raises sqlite3.DatabaseError when unreadable."""
+    uri = f"file:{file}?immutable=1" if immutable else f"file:{file}"
+    db = sqlite3.connect(uri, uri=True, isolation_level=None)
+    try:
+        row = db.execute("SELECT value FROM meta WHERE key='journal_id'").fetchone()
+        rows = {(g, s): c for g, s, c in db.execute("SELECT game, seq, crc FROM events")}
+        return (row[0] if row else None), rows
+    finally:
+        db.close()
 
 
 class Journal:
@@ -94,66 +182,174 @@ class Journal:
 
     Args:
         path: the journal file (created with its folder if missing).
-        max_bytes: optional size cap (pages beyond it fail like a full disk), e.g. to protect an SD card.
+        max_bytes: optional size cap for the file and its write-ahead log together (pages beyond it fail like a
+            full disk), e.g. to protect an SD card.
+        readonly: only look (``kiosk journal show``): nothing is created, locked for long, renamed or written;
+            a damaged file raises :class:`JournalCorrupt` without being moved.
 
     Raises:
         JournalCorrupt: the file is damaged (kept aside, see module doc) or a previous report is unacknowledged.
-        JournalError: the file cannot be opened (permissions, not a journal of this version).
+        JournalLocked: another process has this journal open.
+        JournalError: the file cannot be opened (permissions, not a journal of this version; readonly: missing).
     """
 
-    def __init__(self, path: str | Path, *, max_bytes: int | None = None) -> None:
+    def __init__(self, path: str | Path, *, max_bytes: int | None = None, readonly: bool = False,
+                 _salvage: bool = False) -> None:
         self.path = Path(path)
+        self.readonly = readonly
+        self._lock_fd: int | None = None
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        self._db: sqlite3.Connection | None = None
         marker = _blocked_marker(self.path)
-        if marker.exists():
+        if marker.exists() and not _salvage:
             report = marker.read_text(encoding="utf-8")
             raise JournalCorrupt(f"{self.path}: a damaged journal was kept aside and not yet acknowledged "
-                                 f"by an operator (after reading the report below, run `kiosk journal acknowledge "
-                                 f"{self.path}` to use this path again):\n{report}", None, report)
+                                 f"by an operator (after reading the report below, run `kiosk journal recover "
+                                 f"{self.path}` to carry on from its intact events, or `kiosk journal acknowledge "
+                                 f"{self.path}` to start afresh):\n{report}", None, report)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise JournalError(f"{self.path.parent}: cannot create the journal folder: {exc.strerror}") from None
-        try:
-            self._db = sqlite3.connect(self.path, isolation_level=None, timeout=5.0)
-        except sqlite3.Error as exc:
-            raise JournalError(f"{self.path}: cannot open the journal: {exc}") from None
-        try:
-            # no table at all: a new file, or a creation cut short before its schema committed (no event can
-            # have been written without the schema, so nothing is lost by creating it now)
-            fresh = self._db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
-            self._setup(fresh, max_bytes)
-            if not fresh:
-                self._verify()
-        except sqlite3.DatabaseError as exc:
-            self._db.close()
-            if "full" in str(exc).lower():
-                raise JournalFull(f"{self.path}: the disk is full; cannot open the journal: {exc}") from None
-            self._quarantine(f"SQLite cannot read the file: {exc}")
-        except JournalCorrupt:
-            self._db.close()
+            self._open(max_bytes)
+        except BaseException:
+            self._release()
             raise
         self._next_seq: dict[int, int] = {}
 
     # --------------------------------------------------------------------------------------- set-up
-    def _setup(self, fresh: bool, max_bytes: int | None) -> None:
+    def _open(self, max_bytes: int | None) -> None:
+        if self.readonly:
+            if not self.path.is_file():
+                raise JournalError(f"{self.path}: no such journal file")
+            try:
+                self._lock_fd = _lock(self.path, create=False)  # no kiosk may start while the copy is taken
+            except JournalLocked:  # a kiosk has it open: read beside it (its -shm exists, nothing is created)
+                self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
+                                           timeout=5.0)
+                return
+        else:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise JournalError(f"{self.path.parent}: cannot create the journal folder: {exc.strerror}") from None
+            self._lock_fd = _lock(self.path, create=True)
+            if not self.path.exists():
+                if _wal(self.path).exists() and _wal(self.path).stat().st_size > 0:
+                    self._quarantine("the journal file is missing but its write-ahead log "
+                                     f"{_wal(self.path).name} is there (the file was deleted or moved)")
+                self._create()
+        if self.path.stat().st_size == 0:
+            self._quarantine("the file is empty (0 bytes): a journal is only ever created whole, so this one "
+                             "was cut to nothing and its events are gone")
+        file = self.path
+        if self.readonly:  # a snapshot copy: SQLite writes -wal/-shm even to look
+            self._tmp = tempfile.TemporaryDirectory(prefix="kiosk-journal-")
+            file = Path(self._tmp.name) / self.path.name
+            shutil.copyfile(self.path, file)
+            if _wal(self.path).exists():
+                shutil.copyfile(_wal(self.path), _wal(file))
+            if self._lock_fd is not None:
+                os.close(self._lock_fd)
+                self._lock_fd = None
+        try:
+            self._check_wal(file)
+            self._db = sqlite3.connect(file, isolation_level=None, timeout=5.0)
+            self._setup(max_bytes)
+            self._verify()
+            if not self.readonly:
+                self._checkpoint()
+        except sqlite3.DatabaseError as exc:
+            if "full" in str(exc).lower():
+                raise JournalFull(f"{self.path}: the disk is full; cannot open the journal: {exc}") from None
+            self._quarantine(f"SQLite cannot read the file: {exc}")
+
+    def _create(self) -> None:
+        """Build a new, empty journal under a temporary name and rename it into place (never half a file)."""
+        tmp = self.path.with_name(self.path.name + ".new")
+        for p in _sidecars(tmp):
+            p.unlink(missing_ok=True)
+        try:
+            db = sqlite3.connect(tmp, isolation_level=None)
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=FULL")
+                db.execute("BEGIN IMMEDIATE")
+                for stmt in filter(str.strip, _SCHEMA.split(";")):
+                    db.execute(stmt)
+                db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+                db.execute("INSERT INTO meta VALUES ('journal_id', ?)", (uuid.uuid4().hex,))
+                db.execute("COMMIT")
+                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                db.close()
+            fd = os.open(tmp, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            for p in _sidecars(tmp)[1:]:
+                p.unlink(missing_ok=True)
+            os.replace(tmp, self.path)
+            _fsync_dir(self.path.parent)
+        except sqlite3.Error as exc:
+            if "full" in str(exc).lower():
+                raise JournalFull(f"{self.path}: the disk is full; cannot create the journal: {exc}") from None
+            raise JournalError(f"{self.path}: cannot create the journal: {exc}") from None
+        except OSError as exc:
+            raise JournalError(f"{self.path}: cannot create the journal: {exc.strerror}") from None
+
+    def _check_wal(self, file: Path) -> None:
+        """A write-ahead log left beside the file (a crash) must extend this journal by at most the one write
+        that was under way; anything else is another journal's log or a log that would change recorded events."""
+        wal = _wal(file)
+        if not wal.exists() or wal.stat().st_size == 0:
+            return
+        try:
+            main_id, main_rows = _view(file, immutable=True)
+        except sqlite3.DatabaseError:
+            return  # the main file alone is unreadable (cut mid-checkpoint?): the full check on open decides
+        with tempfile.TemporaryDirectory(prefix="kiosk-journal-") as tmp:
+            copy = Path(tmp) / file.name
+            shutil.copyfile(file, copy)
+            shutil.copyfile(wal, _wal(copy))
+            try:
+                wal_id, wal_rows = _view(copy, immutable=False)
+            except sqlite3.DatabaseError as exc:
+                self._quarantine(f"its write-ahead log {wal.name} makes the file unreadable ({exc})")
+        name = _wal(self.path).name
+        if main_id is not None and wal_id != main_id:
+            self._quarantine(f"the write-ahead log {name} beside it belongs to another journal (id {wal_id}, "
+                             f"this file's is {main_id})")
+        changed = sorted(k for k, c in main_rows.items() if wal_rows.get(k) != c)
+        if changed:
+            g, s = changed[0]
+            self._quarantine(f"the write-ahead log {name} beside it would change or drop {len(changed)} recorded "
+                             f"event(s) (first: game {g} event {s}): it is not this journal's log")
+        extra = len(wal_rows) - len(main_rows)
+        if main_id is not None and extra > 1:
+            self._quarantine(f"the write-ahead log {name} beside it adds {extra} events; this journal never leaves "
+                             f"more than one unfinished write there, so it is another journal's log")
+
+    def _setup(self, max_bytes: int | None) -> None:
         db = self._db
+        assert db is not None
         mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if str(mode).lower() != "wal":
             raise JournalError(f"{self.path}: cannot switch the journal to WAL mode (got {mode})")
         db.execute("PRAGMA synchronous=FULL")
         db.execute("PRAGMA foreign_keys=ON")
+        db.execute("PRAGMA wal_autocheckpoint=0")  # every write checkpoints itself (see _checkpoint)
+        db.execute("PRAGMA journal_size_limit=0")
         if max_bytes is not None:
             page = db.execute("PRAGMA page_size").fetchone()[0]
-            db.execute(f"PRAGMA max_page_count={max(1, max_bytes // page)}")
-        if fresh:
-            db.execute("BEGIN IMMEDIATE")
-            for stmt in filter(str.strip, _SCHEMA.split(";")):
-                db.execute(stmt)
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-            db.execute("COMMIT")
+            pages = max_bytes // page - WAL_RESERVE_PAGES
+            if pages < MIN_PAGES:
+                raise JournalError(f"{self.path}: a size cap of {max_bytes} bytes leaves no room for events: "
+                                   f"give at least {(MIN_PAGES + WAL_RESERVE_PAGES) * page} bytes (the empty "
+                                   f"journal and room for its write-ahead log)")
+            db.execute(f"PRAGMA max_page_count={pages}")
 
     def _verify(self) -> None:
         db = self._db
+        assert db is not None
         check = db.execute("PRAGMA quick_check").fetchall()
         if [r[0] for r in check] != ["ok"]:
             self._quarantine("SQLite integrity check failed: " + "; ".join(str(r[0]) for r in check[:5]))
@@ -174,20 +370,31 @@ class Journal:
                 event_from_dict(json.loads(body))
             except (ValueError, EventError) as exc:
                 self._quarantine(f"game {game} event {seq}: unreadable event: {exc}")
+        if not self.readonly and db.execute("SELECT 1 FROM meta WHERE key='journal_id'").fetchone() is None:
+            self._write(lambda d: d.execute("INSERT INTO meta VALUES ('journal_id', ?)", (uuid.uuid4().hex,)))
 
     def _scan(self) -> Iterator[tuple[int, int, str, int, int]]:
         expect: dict[int, int] = {}
-        for game, seq, body, crc in self._db.execute("SELECT game, seq, body, crc FROM events ORDER BY game, seq"):
+        assert self._db is not None
+        for game, seq, body, crc in self._conn.execute("SELECT game, seq, body, crc FROM events ORDER BY game, seq"):
             nxt = expect.get(game, 1)
             yield game, seq, body, crc, nxt
             expect[game] = seq + 1
 
     def _quarantine(self, why: str) -> None:
-        """Move the damaged files aside, leave the blocking marker, raise :class:`JournalCorrupt`."""
-        try:
-            self._db.close()
-        except sqlite3.Error:
-            pass
+        """Move the damaged files aside, leave the blocking marker, raise :class:`JournalCorrupt` (read-only:
+        only raise)."""
+        if self._db is not None:
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+            self._db = None
+        if self.readonly:
+            report = f"journal {self.path} is damaged: {why}."
+            raise JournalCorrupt(f"{report} (nothing was changed: a kiosk opening it keeps the files aside and "
+                                 f"stops; `kiosk journal recover {self.path}` carries its intact events on)",
+                                 None, report)
         n = 1
         while any(p.with_name(p.name + f".corrupt-{n}").exists() for p in _sidecars(self.path)):
             n += 1
@@ -197,27 +404,80 @@ class Journal:
                 os.replace(p, p.with_name(p.name + f".corrupt-{n}"))
         report = f"journal {self.path} is damaged: {why}. The files were kept aside as {kept} (and its -wal/-shm)."
         _blocked_marker(self.path).write_text(report + "\n", encoding="utf-8")
-        raise JournalCorrupt(f"{report} This path stays blocked until an operator runs `kiosk journal acknowledge "
-                             f"{self.path}` (no new game can silently replace a lost one).", kept, report)
+        raise JournalCorrupt(f"{report} This path stays blocked until an operator runs `kiosk journal recover "
+                             f"{self.path}` (carry on from the intact events) or `kiosk journal acknowledge "
+                             f"{self.path}` (start afresh); no new game can silently replace a lost one.", kept, report)
+
+    def _release(self) -> None:
+        if self._db is not None:
+            try:
+                self._db.close()
+            except sqlite3.Error:
+                pass
+            self._db = None
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)  # after the database: closing it drops the lock
+            self._lock_fd = None
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
 
     # --------------------------------------------------------------------------------------- writing
+    @property
+    def journal_id(self) -> str | None:
+        """The journal's random id (hex), or None for a journal written before ids were kept."""
+        row = self._conn.execute("SELECT value FROM meta WHERE key='journal_id'").fetchone()
+        return row[0] if row else None
+
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise JournalError(f"{self.path}: the journal is closed")
+        return self._db
+
+    def _checkpoint(self) -> None:
+        """Fold the write-ahead log into the main file and empty it. Raises sqlite3.Error on failure."""
+        busy, _, _ = self._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+        if busy:
+            raise sqlite3.OperationalError("the write-ahead log could not be folded into the file (busy)")
+
     def _write(self, fn, *args):  # type: ignore[no-untyped-def]
-        db = self._db
+        """Run ``fn(db, *args)`` in one transaction, then fold the log into the main file.
+
+        If the fold fails (the disk filled up between the commit and the fold), the write stands (it is durable
+        in the log) and the next write retries the fold first, refusing with :class:`JournalFull` until it works.
+        """
+        if self.readonly:
+            raise JournalError(f"{self.path}: opened read-only")
+        db = self._conn
         try:
+            if self._pending_fold:
+                self._checkpoint()
+                self._pending_fold = False
             db.execute("BEGIN IMMEDIATE")
             out = fn(db, *args)
             db.execute("COMMIT")
-            return out
         except sqlite3.Error as exc:
-            try:
-                db.execute("ROLLBACK")
-            except sqlite3.Error:
-                pass
-            msg = str(exc).lower()
-            if "full" in msg or isinstance(exc, sqlite3.OperationalError) and "disk" in msg and "i/o" not in msg:
-                raise JournalFull(f"{self.path}: the disk is full - the event was NOT recorded (everything recorded "
-                                  f"before is safe): {exc}") from None
-            raise JournalError(f"{self.path}: cannot write the journal: {exc}") from None
+            if db.in_transaction:
+                try:
+                    db.execute("ROLLBACK")
+                except sqlite3.Error:
+                    pass
+            raise self._write_error(exc) from None
+        try:
+            self._checkpoint()
+        except sqlite3.Error:
+            self._pending_fold = True
+        return out
+
+    _pending_fold = False
+
+    def _write_error(self, exc: sqlite3.Error) -> JournalError:
+        msg = str(exc).lower()
+        if "full" in msg or isinstance(exc, sqlite3.OperationalError) and "disk" in msg and "i/o" not in msg:
+            return JournalFull(f"{self.path}: the disk is full - the event was NOT recorded (everything recorded "
+                               f"before is safe): {exc}")
+        return JournalError(f"{self.path}: cannot write the journal: {exc}")
 
     def new_game(self, started_ms: int) -> int:
         """Open a new, empty game record; returns its id (:meth:`start_game` also records the first event)."""
@@ -272,36 +532,41 @@ class Journal:
         """Record that the kiosk was alive at ``t_ms`` (the next resume charges time only up to the last beat)."""
         self._write(lambda db: db.execute("INSERT OR REPLACE INTO heartbeat VALUES (?, ?)", (game, t_ms)))
 
+    def probe(self) -> None:
+        """A small write that changes nothing: does the journal take writes again? Raises :class:`JournalFull`."""
+        self._write(lambda db: db.execute("INSERT OR REPLACE INTO meta VALUES ('probe', '1')"))
+
     # --------------------------------------------------------------------------------------- reading
     def games(self) -> list[GameRecord]:
         """Every game in the journal, oldest first."""
-        return [GameRecord(*r) for r in self._db.execute("SELECT id, started_ms, finished_ms FROM games ORDER BY id")]
+        return [GameRecord(*r) for r in self._conn.execute("SELECT id, started_ms, finished_ms FROM games ORDER BY id")]
 
     def unfinished_game(self) -> int | None:
         """The id of the latest game not marked finished, or None."""
-        row = self._db.execute("SELECT id FROM games WHERE finished_ms IS NULL ORDER BY id DESC LIMIT 1").fetchone()
+        row = self._conn.execute("SELECT id FROM games WHERE finished_ms IS NULL ORDER BY id DESC LIMIT 1").fetchone()
         return row[0] if row else None
 
     def events(self, game: int) -> list[Event]:
         """The events of ``game`` in order (checked against their checksums)."""
         out = []
-        for seq, body, crc in self._db.execute("SELECT seq, body, crc FROM events WHERE game=? ORDER BY seq", (game,)):
+        for seq, body, crc in self._conn.execute("SELECT seq, body, crc FROM events WHERE game=? ORDER BY seq", (game,)):
             if crc != _crc(game, seq, body):
                 self._quarantine(f"game {game} event {seq}: checksum mismatch (damaged row)")
             out.append(event_from_dict(json.loads(body)))
         return out
 
     def last_heartbeat(self, game: int) -> int | None:
-        row = self._db.execute("SELECT t FROM heartbeat WHERE game=?", (game,)).fetchone()
+        row = self._conn.execute("SELECT t FROM heartbeat WHERE game=?", (game,)).fetchone()
         return row[0] if row else None
 
     def settings(self) -> dict[str, object]:
         """The durability settings in force: ``journal_mode`` ("wal") and ``synchronous`` (2 = FULL)."""
-        return {"journal_mode": self._db.execute("PRAGMA journal_mode").fetchone()[0],
-                "synchronous": self._db.execute("PRAGMA synchronous").fetchone()[0]}
+        return {"journal_mode": self._conn.execute("PRAGMA journal_mode").fetchone()[0],
+                "synchronous": self._conn.execute("PRAGMA synchronous").fetchone()[0]}
 
     def close(self) -> None:
-        self._db.close()
+        """Close the journal and release its lock (idempotent)."""
+        self._release()
 
     def __enter__(self) -> Journal:
         return self

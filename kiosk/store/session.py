@@ -5,16 +5,26 @@ the only safe order: check the event (``Referee.prepare``), append it durably, t
 (``Referee.commit``) - so the screen and the stream only ever show recorded events. On start it resumes the
 latest unfinished game to the identical state; the time the kiosk was down (from the last heartbeat or event
 to the restart) is charged to nobody and logged as a ``kiosk_resumed`` event.
+
+A full journal (disk full, or its size cap) never escapes as an exception: the session *pauses* - every event is
+refused with :data:`JOURNAL_FULL` (code ``journal_full``), nothing recorded is lost - and :meth:`advance` tries
+again every :data:`RETRY_MS`; when space returns, the pause is logged as a ``kiosk_resumed`` event (charged to
+nobody, like a restart) and the game goes on by itself.
 """
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from kiosk.referee.events import Event, GameStarted, KioskResumed
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import NOT_STARTED, OVER, GameState, Result
-from kiosk.store.journal import Journal, JournalError
+from kiosk.store.journal import Journal, JournalError, JournalFull
+
+JOURNAL_FULL = "journal full: the game is paused; free space or call the director"
+log = logging.getLogger("kiosk.store")
+RETRY_MS = 2_000  # while paused, how often (ms of kiosk time) the journal is tried again
 
 
 class GameSession:
@@ -29,6 +39,9 @@ class GameSession:
         self.journal = journal
         self.referee = referee
         self.game = game
+        self.paused_since: int | None = None  # ms: the journal was full from then on (None: not paused)
+        self.paused_detail = ""  # the journal's message (for logs)
+        self._last_try = 0
 
     @classmethod
     def open(cls, path: str | Path, *, max_bytes: int | None = None) -> GameSession:
@@ -80,14 +93,59 @@ class GameSession:
         now = max(now_ms, down_since)
         return self.apply(KioskResumed(t=now, down_since=down_since))
 
+    @property
+    def paused(self) -> bool:
+        """The journal is full: every event is refused with :data:`JOURNAL_FULL` until space returns."""
+        return self.paused_since is not None
+
     def apply(self, event: Event) -> Result:
         """Check ``event``; if acceptable, journal it durably, then apply it. Returns the referee's result.
 
-        A ``game_started`` event opens a new game record (refused while a game is in progress).
+        A ``game_started`` event opens a new game record (refused while a game is in progress). While the
+        journal is full every event is refused (code ``journal_full``) and the session is :attr:`paused`.
 
         Raises:
-            JournalFull / JournalError: the event could not be recorded; the state is unchanged.
+            JournalError: the event could not be recorded for another reason; the state is unchanged.
         """
+        if self.paused_since is not None:
+            return Result(False, JOURNAL_FULL, "journal_full")
+        try:
+            return self._apply(event)
+        except JournalFull as exc:
+            since = event.down_since if isinstance(event, KioskResumed) else event.t
+            self._pause(max(since, self.referee.state.last_t), str(exc))
+            return Result(False, JOURNAL_FULL, "journal_full")
+
+    def _pause(self, since: int, detail: str) -> None:
+        self.paused_since, self.paused_detail = since, detail
+        self._last_try = since
+        log.error("%s (%s)", JOURNAL_FULL, detail)
+
+    def try_resume(self, now_ms: int) -> Result | None:
+        """While :attr:`paused`: try the journal again. In a game the pause is recorded as a ``kiosk_resumed``
+        event (its time charged to nobody) and its result returned; None: still paused, or no game (then a
+        probe write decides). Never raises :class:`JournalFull`."""
+        if self.paused_since is None:
+            return None
+        self._last_try = now_ms
+        since = self.paused_since
+        if not self.in_game:
+            try:
+                self.journal.probe()
+            except JournalFull:
+                return None
+            self.paused_since = None
+            log.warning("journal writable again: the kiosk goes on")
+            return None
+        self.paused_since = None
+        res = self.apply(KioskResumed(t=max(now_ms, since), down_since=since))
+        if self.paused_since is not None:  # still full: keep the pause's start
+            self.paused_since = since
+            return None
+        log.warning("journal writable again: the game goes on (%s)", res.reason or "ok")
+        return res
+
+    def _apply(self, event: Event) -> Result:
         if isinstance(event, GameStarted):
             if self.in_game:
                 return Result(False, "a game is in progress: finish it (or have the judge call it) first",
@@ -112,6 +170,14 @@ class GameSession:
     def advance(self, now_ms: int, limit: int = 16) -> list[tuple[Event, Result]]:
         """Apply the due time events at ``now_ms`` (window closed, courtesy notice, overtime ...), one at a time."""
         done: list[tuple[Event, Result]] = []
+        if self.paused_since is not None:
+            if now_ms - self._last_try < RETRY_MS:
+                return done
+            since = self.paused_since
+            res = self.try_resume(now_ms)
+            if res is None:
+                return done
+            done.append((self.referee.events[-1] if res.accepted else KioskResumed(t=now_ms, down_since=since), res))
         for _ in range(limit):
             due = self.referee.tick(now_ms)
             if not due:
@@ -123,10 +189,18 @@ class GameSession:
         return done
 
     def heartbeat(self, now_ms: int) -> None:
-        """Record that the kiosk is alive (call every few seconds during a game)."""
+        """Record that the kiosk is alive (call every few seconds during a game). A full journal pauses the
+        session (see :attr:`paused`); a paused session without a game probes the journal here."""
+        if self.paused_since is not None:
+            if not self.in_game:
+                self.try_resume(now_ms)
+            return
         if self.in_game:
             assert self.game is not None
-            self.journal.heartbeat(self.game, now_ms)
+            try:
+                self.journal.heartbeat(self.game, now_ms)
+            except JournalFull as exc:
+                self._pause(max(now_ms, self.referee.state.last_t), str(exc))
 
     def close(self) -> None:
         self.journal.close()
