@@ -43,7 +43,7 @@ from kiosk.referee.state import (
 )
 from kiosk.rules.board import square_name
 from kiosk.rules.tiles import TileSet
-from kiosk.store.session import GameSession
+from kiosk.store.session import JOURNAL_FULL, GameSession
 from kiosk.vision.diff import Anomaly, BoardDiff, diff_boards
 from kiosk.vision.reading import BoardReading, seen_as
 
@@ -162,6 +162,9 @@ class Kiosk:
             return "judge"
         if side == "pause":
             return "pause ignored"
+        if self.session.paused:  # the journal is full: nothing can be recorded, the clocks stand still
+            self.view.message = JOURNAL_FULL
+            return JOURNAL_FULL
         if isinstance(side, str):
             try:
                 side = Side.named(side)
@@ -182,6 +185,8 @@ class Kiosk:
             return "already reading the board"
         if st.phase == PLAYING and st.pressed_at is None:
             self.apply(ev.ClockPressed(t=t, player=player))  # his time stops now, not when the reading comes
+            if self.session.paused:
+                return JOURNAL_FULL
         if self.vision is None:
             return self._finish_press(player, t, None, self.view.exchange)
         ticket = self.vision.request(t)
@@ -263,12 +268,20 @@ class Kiosk:
                 out.append(self._on_reading(ans))
             if self.state.phase == REMOVING and self._removal_ticket is None and not self.vision.waiting():
                 self._ask_removal(self.now())
+        paused = self.session.paused
         if self.session.in_game:
             for event, res in self.session.advance(self.now()):
                 if res.accepted:
                     for fn in self.listeners:
                         fn(event, self.state)
                     out.append(event.type)
+        elif paused:
+            self.session.heartbeat(self.now())  # no game: a probe write tells when space is back
+        if self.session.paused:  # shown until space returns, whatever else happens on the screen
+            self.view.message = JOURNAL_FULL
+        elif paused:
+            self.view.message = "journal writable again: the game goes on"
+            out.append("journal_resumed")
         return out
 
     def _on_reading(self, ans: StableReading) -> str:
