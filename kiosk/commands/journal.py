@@ -1,46 +1,77 @@
-"""``kiosk journal``: look at a journal file, and the operator's acknowledgement of a damaged one.
+"""``kiosk journal``: look at a journal file (read-only), and the operator's ways on from a damaged one.
 
 A damaged journal is moved aside (``PATH.corrupt-N``) and its path blocked (``PATH.blocked``) so the kiosk
-cannot silently start a new game over a lost one; ``kiosk journal acknowledge PATH`` shows the report and
-unblocks the path (the damaged copy stays where it was put).
+cannot silently start a new game over a lost one. ``kiosk journal recover PATH`` carries the damaged copy's
+intact events into a fresh journal at PATH and says what was dropped (the game goes on from there);
+``kiosk journal acknowledge PATH`` shows the report and unblocks the path for a fresh start (the damaged copy
+stays where it was put). ``show`` never changes a file.
+
+Results go to stdout, diagnostics to stderr. Exit codes: 0 done, 1 the journal is damaged / nothing could be
+recovered, 2 bad input (no such file, nothing to acknowledge, the journal is in use).
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 
 NAME = "journal"
-HELP = "show a journal's games, or acknowledge a damaged journal so its path can be used again"
+HELP = "show a journal's games (read-only), recover a damaged journal's intact events, or acknowledge the damage"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="action", required=True)
-    s = sub.add_parser("show", help="list the games in a journal and their events")
+    s = sub.add_parser("show", help="list the games in a journal and their events (changes nothing)")
     s.add_argument("path", help="the journal file (.sqlite)")
-    a = sub.add_parser("acknowledge", help="unblock a journal path after a corruption report (prints the report)")
+    r = sub.add_parser("recover", help="carry a damaged journal's intact events into a fresh journal at its path "
+                                       "and say what was dropped; the game goes on from there")
+    r.add_argument("path", help="the journal path (blocked, or holding the damaged file)")
+    r.add_argument("--from", dest="source", help="the damaged copy to read (default: the one the report names)")
+    a = sub.add_parser("acknowledge", help="unblock a journal path for a fresh start after a corruption report "
+                                           "(prints the report)")
     a.add_argument("path", help="the journal file whose damaged copy was kept aside")
+
+
+def _err(msg: str) -> None:
+    print(f"kiosk journal: {msg}", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from kiosk.store import Journal, JournalError, acknowledge_corruption
+    from kiosk.store import Journal, JournalCorrupt, JournalError, JournalLocked, acknowledge_corruption
 
     path = Path(args.path)
     if args.action == "acknowledge":
         try:
             report = acknowledge_corruption(path)
         except JournalError as exc:
-            print(f"error: {exc}")
+            _err(str(exc))
             return 2
         print(report.rstrip())
-        print(f"acknowledged: {path} may be used again (the damaged copy stays beside it)")
+        print(f"acknowledged: {path} may be used again for a new journal (the damaged copy stays beside it)")
         return 0
-    if not path.is_file():
-        print(f"error: {path}: no such journal file")
-        return 2
+    if args.action == "recover":
+        from kiosk.store.salvage import recover_journal
+
+        try:
+            done = recover_journal(path, args.source)
+        except JournalLocked as exc:
+            _err(str(exc))
+            return 2
+        except JournalError as exc:
+            _err(str(exc))
+            return 1
+        print(f"recovered from {done.source} into a fresh journal at {path}:")
+        for g in done.games:
+            print(f"  {g.line()}")
+        for p in done.problems:
+            print(f"  unreadable: {p}")
+        print(f"{done.dropped} event(s) dropped; the kiosk resumes the latest unfinished game from its last kept event "
+              f"(check the board against it)")
+        return 0
     try:
-        with Journal(path) as j:
+        with Journal(path, readonly=True) as j:
             games = j.games()
             for g in games:
                 evs = j.events(g.id)
@@ -50,7 +81,10 @@ def run(args: argparse.Namespace) -> int:
                 print(f"game {g.id}: {players}, {len(evs)} events, {state}")
             if not games:
                 print(f"{path}: no games")
+    except JournalCorrupt as exc:
+        _err(str(exc))
+        return 1
     except JournalError as exc:
-        print(f"error: {exc}")
+        _err(str(exc))
         return 2
     return 0

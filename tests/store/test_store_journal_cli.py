@@ -1,19 +1,44 @@
-"""``kiosk journal``: the operator's way to see a journal and to unblock a damaged journal's path."""
+"""``kiosk journal``: the operator's way to see a journal (without changing it), to carry a damaged journal's
+intact events on, and to unblock a damaged journal's path for a fresh start."""
 
 from __future__ import annotations
 
+import hashlib
+import sqlite3
+import zlib
+
+import pytest
+
 from kiosk.cli import main
+from kiosk.referee.events import GameStarted
+from kiosk.referee.presets import load_preset
+from kiosk.referee.simulate import random_game
 from kiosk.store import GameSession, Journal, JournalCorrupt
 
+SCRIPT = random_game("nsf", seed=31)
 
-def test_damaged_journal_names_the_command_that_unblocks_it(tmp_path, capsys):
+
+def _snapshot(folder):
+    """Every file in ``folder`` with its bytes' digest (what a read-only command must leave as it was)."""
+    return {p.name: hashlib.sha1(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+def _png() -> bytes:
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return len(data).to_bytes(4, "big") + kind + data + zlib.crc32(kind + data).to_bytes(4, "big")
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", bytes([0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0]))
+            + chunk(b"IDAT", zlib.compress(b"\x00\x00")) + chunk(b"IEND", b""))
+
+
+def test_damaged_journal_names_the_commands_that_unblock_it(tmp_path, capsys):
     path = tmp_path / "j.sqlite"
     path.write_bytes(b"this is not a journal\n" * 10)
     for _ in range(2):  # damaged, then blocked: both messages say how to go on
         try:
             Journal(path)
         except JournalCorrupt as exc:
-            assert f"kiosk journal acknowledge {path}" in str(exc)
+            assert f"kiosk journal acknowledge {path}" in str(exc) and f"kiosk journal recover {path}" in str(exc)
         else:
             raise AssertionError("a damaged journal was opened")
     assert (tmp_path / "j.sqlite.corrupt-1").read_bytes().startswith(b"this is not a journal")
@@ -21,7 +46,7 @@ def test_damaged_journal_names_the_command_that_unblocks_it(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "is damaged" in out and "may be used again" in out
     assert main(["journal", "acknowledge", str(path)]) == 2  # nothing left to acknowledge
-    assert "no corruption report" in capsys.readouterr().out
+    assert "no corruption report" in capsys.readouterr().err
     session = GameSession.open(path)  # usable again, the damaged copy kept
     assert not session.in_game
     session.close()
@@ -30,13 +55,98 @@ def test_damaged_journal_names_the_command_that_unblocks_it(tmp_path, capsys):
 
 def test_journal_show_lists_games_and_refuses_a_missing_file(tmp_path, capsys):
     assert main(["journal", "show", str(tmp_path / "none.sqlite")]) == 2
-    assert "no such journal file" in capsys.readouterr().out
-    from kiosk.referee.events import GameStarted
-    from kiosk.referee.presets import load_preset
-
+    assert "no such journal file" in capsys.readouterr().err
     path = tmp_path / "j.sqlite"
     s = GameSession.open(path)
     assert s.apply(GameStarted(t=0, preset=load_preset("nsf").to_dict(), players=("Ann", "Bob")))
     s.close()
+    before = _snapshot(tmp_path)
     assert main(["journal", "show", str(path)]) == 0
     assert "game 1: Ann vs Bob, 1 events, unfinished" in capsys.readouterr().out
+    assert _snapshot(tmp_path) == before  # not one byte changed, no file added
+
+
+@pytest.mark.parametrize("content", [b"", _png(), b"SQLite format 3\x00" + b"\x00" * 84],
+                         ids=["empty", "png", "sqlite-header-only"])
+def test_journal_show_changes_nothing_it_is_shown(tmp_path, capsys, content):
+    path = tmp_path / "picture.png"
+    path.write_bytes(content)
+    before = _snapshot(tmp_path)
+    assert main(["journal", "show", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "is damaged" in err and "nothing was changed" in err
+    assert _snapshot(tmp_path) == before  # no rename, no .blocked marker, no 28 KB database
+
+
+def test_journal_show_reads_beside_a_running_kiosk(tmp_path, capsys):
+    path = tmp_path / "j.sqlite"
+    s = GameSession.open(path)
+    for ev in SCRIPT[:5]:
+        assert s.apply(ev)
+    assert main(["journal", "show", str(path)]) == 0
+    assert "5 events, unfinished" in capsys.readouterr().out
+    assert s.apply(SCRIPT[5])  # the kiosk goes on
+    s.close()
+
+
+def _damage_row(path, seq):
+    db = sqlite3.connect(path)
+    db.execute("UPDATE events SET body = replace(body, '\"t\":', '\"t\": ') WHERE seq = ?", (seq,))
+    db.commit()
+    db.close()
+
+
+def test_recover_carries_the_intact_prefix_on_and_the_game_goes_on(tmp_path, capsys):
+    path = tmp_path / "j.sqlite"
+    s = GameSession.open(path)
+    for ev in SCRIPT[:53]:
+        assert s.apply(ev)
+    s.heartbeat(SCRIPT[52].t + 1_000)
+    s.close()
+    _damage_row(path, 50)
+    with pytest.raises(JournalCorrupt, match="event 50: checksum mismatch"):
+        GameSession.open(path)  # kept aside, path blocked
+    assert main(["journal", "recover", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "game 1 (" in out and "kept events 1-49, dropped events 50-53" in out and "checksum mismatch" in out
+    assert "4 event(s) dropped" in out
+    back = GameSession.open(path)  # unblocked: the game resumes from event 49
+    assert back.referee.events == tuple(SCRIPT[:49]) and back.in_game
+    for ev in SCRIPT[49:60]:  # the players replay the lost turns and go on
+        assert back.apply(ev), ev
+    back.close()
+    assert (tmp_path / "j.sqlite.corrupt-1").exists()  # the damaged copy stays for the director
+
+
+def test_recover_a_damaged_file_in_place_and_refusals(tmp_path, capsys):
+    path = tmp_path / "j.sqlite"
+    s = GameSession.open(path)
+    for ev in SCRIPT[:20]:
+        assert s.apply(ev)
+    s.close()
+    assert main(["journal", "recover", str(path)]) == 1  # intact: nothing to do, nothing changed
+    assert "intact: nothing to recover" in capsys.readouterr().err
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM events WHERE seq = 12")
+    db.commit()
+    db.close()
+    assert main(["journal", "recover", str(path)]) == 0  # not yet blocked: kept aside first, then recovered
+    out = capsys.readouterr().out
+    assert "kept events 1-11, dropped events 12-20" in out and "event 12 is missing" in out
+    assert len(GameSession.open(path).referee.events) == 11
+    garbage = tmp_path / "g.sqlite"
+    garbage.write_bytes(b"nothing here" * 100)
+    assert main(["journal", "recover", str(garbage)]) == 1
+    err = capsys.readouterr().err
+    assert "nothing could be read" in err
+    with pytest.raises(JournalCorrupt, match="not yet acknowledged"):
+        Journal(garbage)  # still blocked: the operator decides (acknowledge starts afresh)
+
+
+def test_recover_refuses_while_a_kiosk_has_the_path_open(tmp_path, capsys):
+    path = tmp_path / "j.sqlite"
+    s = GameSession.open(path)
+    assert s.apply(SCRIPT[0])
+    assert main(["journal", "recover", str(path)]) == 2
+    assert "in use by another process" in capsys.readouterr().err
+    s.close()
