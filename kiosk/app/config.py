@@ -5,7 +5,8 @@ Config file (TOML)::
     [table]
     players = ["Ann", "Bob"]          # names for the first game (the new-game screen can change them)
     preset = "nsf"                    # bundled preset name or a .toml path
-    judge_pin = "2468"                # digits; required
+    judge_pin = "2468"                # 4-8 digits 0-9; required
+    director_code = "90817263"        # 6-12 digits: opens the judge menu and clears every PIN wait (optional)
     journal = "/var/lib/scrabble-kiosk/journal.sqlite"   # default: the user's data folder
     tiles = "english"                 # tile set the reader expects (the preset's by default)
     [screen]
@@ -39,6 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kiosk.app.pin import check_pin, check_recovery_code
 from kiosk.stream.setup import StreamConfigError, StreamSettings
 
 APP_NAME = "scrabble-kiosk"
@@ -61,6 +63,7 @@ class KioskConfig:
     players: tuple[str, ...] = ("Player 1", "Player 2")
     preset: str = "nsf"
     judge_pin: str = ""
+    director_code: str | None = None
     journal: Path = field(default_factory=lambda: data_dir() / "journal.sqlite")
     tiles: str = ""
     size: tuple[int, int] = (800, 480)
@@ -72,7 +75,7 @@ class KioskConfig:
     stream_settings: StreamSettings | None = None   # the checked [stream] section; None without one
 
 
-_KNOWN = {"table": {"players", "preset", "judge_pin", "journal", "tiles"}, "screen": {"size", "fullscreen"},
+_KNOWN = {"table": {"players", "preset", "judge_pin", "director_code", "journal", "tiles"}, "screen": {"size", "fullscreen"},
           "vision": {"profile", "stable_frames"}, "stream": None, "devices": None}
 
 
@@ -116,8 +119,12 @@ def load_config(path: str | Path) -> KioskConfig:
             if not isinstance(t[key], str):
                 raise ConfigError(f"{p}: table.{key}: expected a string")
             setattr(cfg, key, t[key])
-    if not cfg.judge_pin or not cfg.judge_pin.isdigit():
-        raise ConfigError(f"{p}: table.judge_pin: required, digits only (e.g. \"2468\")")
+    try:
+        check_pin(cfg.judge_pin, "table.judge_pin")
+        if "director_code" in t:
+            cfg.director_code = check_recovery_code(t["director_code"], cfg.judge_pin, "table.director_code")
+    except ValueError as exc:
+        raise ConfigError(f"{p}: {exc}") from None
     if "journal" in t:
         if not isinstance(t["journal"], str):
             raise ConfigError(f"{p}: table.journal: expected a path")

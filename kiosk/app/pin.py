@@ -1,51 +1,158 @@
-"""The judge's PIN: checked in constant time, wrong entries rate-limited and logged."""
+"""The judge's PIN: checked in constant time, wrong entries slowed down per screen, logged, and remembered.
+
+A player must not be able to turn the PIN against the judge: wrong entries slow down only the screen they
+were typed on, and only for seconds (after :attr:`PinGate.free_tries` wrong entries in a row there, each
+further one waits ``base_ms`` doubling up to ``max_lockout_ms``, 8 s by default), and the tournament
+director's recovery code (``table.director_code`` in the config) opens the gate at once and clears every
+wait. The waits and counts are kept in a small JSON file (``state_path``, beside the journal) so a restart
+does not hand out fresh tries.
+
+PINs are 4-8 ASCII digits (the pad takes 8); the recovery code 6-12 ASCII digits, not the PIN.
+"""
 
 from __future__ import annotations
 
 import hmac
+import json
 import logging
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
 
 log = logging.getLogger("kiosk.judge")
+
+PIN_RE = re.compile(r"[0-9]{4,8}")
+RECOVERY_RE = re.compile(r"[0-9]{6,12}")
+
+
+def check_pin(pin: object, what: str = "judge PIN") -> str:
+    """``pin`` if it is 4-8 ASCII digits; raises ``ValueError`` naming ``what`` otherwise (also for "١٢٣٤")."""
+    if not isinstance(pin, str) or not PIN_RE.fullmatch(pin):
+        raise ValueError(f"{what}: expected 4 to 8 digits 0-9, e.g. \"2468\"")
+    return pin
+
+
+def check_recovery_code(code: object, pin: str, what: str = "director's recovery code") -> str:
+    """``code`` if it is 6-12 ASCII digits and not the PIN; raises ``ValueError`` naming ``what`` otherwise."""
+    if not isinstance(code, str) or not RECOVERY_RE.fullmatch(code):
+        raise ValueError(f"{what}: expected 6 to 12 digits 0-9")
+    if code == pin:
+        raise ValueError(f"{what}: must differ from the judge PIN")
+    return code
+
+
+def pin_state_path(journal: Path) -> Path:
+    """Where a kiosk keeps its PIN waits: beside its journal (``<journal>.pin.json``)."""
+    return journal.with_name(journal.name + ".pin.json")
+
+
+@dataclass
+class _Screen:
+    wrong_in_row: int = 0
+    locked_until: int = 0
 
 
 class PinGate:
     """Guards judge actions.
 
-    ``pin``: the judge's PIN (digits). After ``free_tries`` wrong entries in a row, further entries are refused
-    for ``lockout_ms`` (doubling with each further wrong entry, at most ``max_lockout_ms``). Every wrong entry
-    is logged (logger ``kiosk.judge``) and counted in :attr:`wrong_total`.
+    Args:
+        pin: the judge's PIN (4-8 ASCII digits).
+        recovery_code: the director's code (6-12 ASCII digits), or None: opens the gate and clears every wait.
+        state_path: where the waits and counts are kept across restarts (None: in memory only).
+        free_tries: wrong entries in a row on one screen before it waits.
+        base_ms / max_lockout_ms: the first wait and the cap (ms); the wait doubles with each further wrong entry.
+
+    Every wrong entry is logged (logger ``kiosk.judge``) and counted in :attr:`wrong_total`.
+
+    Raises:
+        ValueError: a PIN or recovery code of the wrong form (the message names it).
     """
 
-    def __init__(self, pin: str, *, free_tries: int = 3, lockout_ms: int = 30_000, max_lockout_ms: int = 600_000) -> None:
-        if not pin or not pin.isdigit():
-            raise ValueError("judge PIN: expected digits only, e.g. '2468'")
-        self._pin = pin
+    def __init__(self, pin: str, *, recovery_code: str | None = None, state_path: str | Path | None = None,
+                 free_tries: int = 3, base_ms: int = 1_000, max_lockout_ms: int = 8_000) -> None:
+        self._pin = check_pin(pin)
+        self._recovery = check_recovery_code(recovery_code, pin) if recovery_code is not None else None
         self.free_tries = free_tries
-        self.lockout_ms = lockout_ms
+        self.base_ms = base_ms
         self.max_lockout_ms = max_lockout_ms
-        self.wrong_in_row = 0
+        self.state_path = Path(state_path) if state_path is not None else None
         self.wrong_total = 0
-        self.locked_until = 0
+        self._screens: dict[str, _Screen] = {}
+        self._load()
 
-    def locked(self, now_ms: int) -> int:
-        """Milliseconds until PINs are accepted again (0: open)."""
-        return max(0, self.locked_until - now_ms)
+    # ------------------------------------------------------------------------------------- persistence
+    def _load(self) -> None:
+        if self.state_path is None or not self.state_path.exists():
+            return
+        try:
+            data = json.loads(self.state_path.read_text(encoding="utf-8"))
+            self.wrong_total = int(data.get("wrong_total", 0))
+            for name, s in dict(data.get("screens", {})).items():
+                self._screens[str(name)] = _Screen(int(s["wrong_in_row"]), int(s["locked_until"]))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            log.error("%s: judge PIN state unreadable (%s): the waits start afresh", self.state_path, exc)
+            self._screens = {}
+
+    def _save(self) -> None:
+        if self.state_path is None:
+            return
+        data = {"wrong_total": self.wrong_total,
+                "screens": {k: {"wrong_in_row": s.wrong_in_row, "locked_until": s.locked_until}
+                            for k, s in self._screens.items()}}
+        tmp = self.state_path.with_name(self.state_path.name + ".tmp")
+        try:
+            tmp.write_text(json.dumps(data), encoding="utf-8")
+            os.replace(tmp, self.state_path)
+        except OSError as exc:  # the gate still works in memory; the loss is only across a restart
+            log.error("%s: cannot keep the judge PIN state: %s", self.state_path, exc.strerror)
+
+    # ------------------------------------------------------------------------------------- checks
+    def _screen(self, where: str) -> _Screen:
+        return self._screens.setdefault(where, _Screen())
+
+    @property
+    def wrong_in_row(self) -> int:
+        """The most wrong entries in a row on any one screen."""
+        return max((s.wrong_in_row for s in self._screens.values()), default=0)
+
+    def locked(self, now_ms: int, where: str = "") -> int:
+        """Milliseconds until ``where`` accepts PINs again (0: open); never more than ``max_lockout_ms``, even
+        if the clock went back."""
+        s = self._screens.get(where or "judge")
+        if s is None:
+            return 0
+        return max(0, min(self.max_lockout_ms, s.locked_until - now_ms))
 
     def check(self, entered: str, now_ms: int, where: str = "") -> tuple[bool, str]:
-        """(accepted, message for the screen). A locked gate refuses even the right PIN."""
-        wait = self.locked(now_ms)
+        """(accepted, message for the screen) for an entry on screen ``where``.
+
+        The director's recovery code is always accepted and clears every wait. A waiting screen refuses even
+        the right PIN, for at most ``max_lockout_ms``; other screens are not affected.
+        """
+        where = where or "judge"
+        if self._recovery is not None and hmac.compare_digest(entered.encode(), self._recovery.encode()):
+            self._screens = {}
+            self._save()
+            log.warning("director's recovery code used (%s): every PIN wait cleared", where)
+            return True, "director's code accepted"
+        s = self._screen(where)
+        wait = self.locked(now_ms, where)
         if wait:
-            log.warning("judge PIN entry refused while locked (%s), %d s left", where or "judge", wait // 1000 + 1)
+            log.warning("judge PIN entry refused while waiting (%s), %d s left", where, wait // 1000 + 1)
             return False, f"too many wrong PINs: wait {wait // 1000 + 1} s"
         if hmac.compare_digest(entered.encode(), self._pin.encode()):
-            self.wrong_in_row = 0
+            s.wrong_in_row, s.locked_until = 0, 0
+            self._save()
             return True, "PIN accepted"
-        self.wrong_in_row += 1
+        s.wrong_in_row += 1
         self.wrong_total += 1
-        log.warning("wrong judge PIN (%s), %d in a row", where or "judge", self.wrong_in_row)
-        if self.wrong_in_row >= self.free_tries:
-            extra = self.wrong_in_row - self.free_tries
-            ms = min(self.max_lockout_ms, self.lockout_ms * (2 ** extra))
-            self.locked_until = now_ms + ms
-            return False, f"wrong PIN: locked for {ms // 1000} s"
-        return False, f"wrong PIN ({self.free_tries - self.wrong_in_row} tries left)"
+        log.warning("wrong judge PIN (%s), %d in a row", where, s.wrong_in_row)
+        if s.wrong_in_row >= self.free_tries:
+            extra = s.wrong_in_row - self.free_tries
+            ms = min(self.max_lockout_ms, self.base_ms * (2 ** min(extra, 30)))
+            s.locked_until = now_ms + ms
+            self._save()
+            return False, f"wrong PIN: wait {ms // 1000} s"
+        self._save()
+        return False, f"wrong PIN ({self.free_tries - s.wrong_in_row} tries left)"

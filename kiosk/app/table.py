@@ -17,7 +17,7 @@ from typing import Any
 
 from kiosk.app.config import KioskConfig
 from kiosk.app.kiosk import Kiosk
-from kiosk.app.pin import PinGate
+from kiosk.app.pin import PinGate, pin_state_path
 from kiosk.app.reader_setup import ReaderUnavailable, make_reader
 from kiosk.app.vision_worker import VisionWorker
 from kiosk.devices.health import monotonic_ms
@@ -59,7 +59,8 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
     except ReaderUnavailable as exc:
         print(f"kiosk run: {exc}: moves must be entered by the judge")
     hub, listeners = _stream(cfg, session)
-    kiosk = Kiosk(session, vision, _lexicon(), PinGate(cfg.judge_pin), wall_ms, listeners)
+    kiosk = Kiosk(session, vision, _lexicon(), PinGate(cfg.judge_pin, recovery_code=cfg.director_code,
+                                                           state_path=pin_state_path(cfg.journal)), wall_ms, listeners)
     window = _screen(cfg, kiosk, devices, preset, headless)
     notifier = SdNotifier()
     watchdog = start_watchdog(notifier)
