@@ -83,6 +83,34 @@ class Recording:
         p = self.folder / f"image-{move}.jpg"
         return p if p.exists() else None
 
+    def frame_name(self, move: int) -> Path:
+        """Where the frame of move ``move`` should be (``image-N.jpg``), whether it is there or not."""
+        return self.folder / f"image-{move}.jpg"
+
+
+def record_tiles(coord: str, word: str, board: list[str] | tuple[str, ...]) -> list[tuple[int, str]]:
+    """The tiles a recorded play put down, as the judge would enter them: (square 0..224, letter or ``?`` for a
+    blank) for every letter of ``word`` at ``coord`` (the recording system's notation) on an empty square of
+    ``board`` (225 strings, "" empty). ``.`` in the word is a tile already there; ``_`` or a lower-case letter
+    is a blank.
+
+    Raises:
+        ValueError: not a coordinate, or the word runs off the board.
+    """
+    from kiosk.rules.board import parse_coordinate
+
+    c = parse_coordinate(standard_coordinate(coord))
+    out = []
+    for i, ch in enumerate(word):
+        r, col = (c.row, c.col + i) if c.across else (c.row + i, c.col)
+        if not (0 <= r < 15 and 0 <= col < 15):
+            raise ValueError(f"{coord} {word}: runs off the board")
+        sq = r * 15 + col
+        if ch == "." or board[sq]:
+            continue
+        out.append((sq, "?" if ch == "_" or ch.islower() else ch.upper()))
+    return out
+
 
 def standard_coordinate(coord: str) -> str:
     """The recording system's coordinate as standard GCG (``H4`` -> ``8D``, ``5G`` -> ``E7``).
@@ -249,6 +277,7 @@ class _Referee:
         self.rec, self.kiosk, self.camera, self.clock, self.out = rec, kiosk, camera, clock, out
         self.mismatches: list[str] = []
         self.judge_fixes = 0
+        self.frame_problems: list[str] = []  # "image-5.jpg: missing" ...
 
     def wait(self, timeout_s: float = 60.0) -> None:
         end = time.monotonic() + timeout_s
@@ -265,9 +294,8 @@ class _Referee:
     def move(self, p: Press) -> None:
         k = self.kiosk
         player = 0 if p.button == "green" else 1
-        frame = self.rec.frame_path(p.move)
-        if frame is not None:
-            self.camera.show(frame)
+        if not self._show_frame(p):
+            return
         self.clock.advance(MOVE_MS)
         for attempt in range(3):
             k.press(SIDES[player])
@@ -297,6 +325,39 @@ class _Referee:
                 if not res:
                     self.out(f"  move {p.move}: designation refused: {res.reason}")
         self.compare(p, {"play", "pass", "exchange"})
+
+    def _show_frame(self, p: Press) -> bool:
+        """Put move ``p``'s frame before the camera. A missing or unreadable frame is named, and the judge
+        enters the move's tiles from the record over the last good frame, as at a table whose camera failed.
+        False: no frame at all to read from (the move is not refereed; counted as a mismatch)."""
+        path = self.rec.frame_name(p.move)
+        try:
+            if not path.exists():
+                raise CameraError("missing")
+            self.camera.show(path)
+            return True
+        except CameraError as exc:
+            why = f"{path.name}: " + str(exc).removeprefix("recorded frame unreadable: ").removeprefix(f"{path}: ")
+        self.frame_problems.append(why)
+        k = self.kiosk
+        if self.camera.frame is None:
+            self.out(f"  move {p.move}: {why}, and no earlier frame to read: the move is not refereed")
+            self.mismatches.append(f"move {p.move}: no frame ({why})")
+            return False
+        try:
+            tiles = record_tiles(p.coord, p.word, k.state.board) if p.button in ("green", "red") and \
+                p.coord.strip("- ") else []
+        except ValueError as exc:
+            tiles = []
+            self.out(f"  move {p.move}: the record's move cannot be entered ({exc})")
+        self.out(f"  move {p.move}: {why}: the judge enters the move from the record ({p.coord} {p.word}, "
+                 f"{len(tiles)} tile(s)) over the last frame")
+        if tiles:
+            k.act("judge_unlock", pin=PIN)
+            for sq, ch in tiles:
+                k.act("correct", square=sq, char=ch)
+            self.judge_fixes += len(tiles)
+        return True
 
     def compare(self, p: Press, kinds: set[str]) -> None:
         st = self.kiosk.state
@@ -449,6 +510,8 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
         out(f"the kiosk's totals {st.scores[0]}:{st.scores[1]} differ from the recorded {last[0]}:{last[1]}")
     for line in record_errors(rec):
         out(line)
+    if ref.frame_problems:
+        out(f"frames: {'; '.join(ref.frame_problems)} (those moves were entered by the judge from the record)")
     out(f"vision: {worker.frames_read} frames read, the judge corrected {ref.judge_fixes} square(s); "
         f"{time.perf_counter() - t0:.1f} s")
     session.close()

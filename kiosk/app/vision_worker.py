@@ -111,6 +111,7 @@ class VisionWorker:
         self._overrides: dict[int, str] = {}
         self._last_frame: Any = None
         self._last_frame_ms = -1
+        self._last_fused: tuple[BoardReading | None, bool, int, float] | None = None
 
     # ----------------------------------------------------------------------------------------- control
     def start(self) -> VisionWorker:
@@ -163,6 +164,7 @@ class VisionWorker:
             self._fail_due(self.last_error)
             return
         if frame is self._last_frame and frame_ms == self._last_frame_ms:
+            self._answer_from_last(frame_ms)  # read just before a request came: that reading answers it
             self._fail_due(self.last_error or "no new frame")
             return  # the very same frame again: nothing new to read
         self._last_frame, self._last_frame_ms = frame, frame_ms
@@ -199,7 +201,25 @@ class VisionWorker:
                 else:
                     keep.append(r)
             self._requests = keep
+            self._last_fused = (fused, agreed, frame_ms, read_ms) if grid is not None else None
         self._fail_due(self.last_error or "the board did not keep still", (self.timer() - t0) * 1000)
+
+    def _answer_from_last(self, frame_ms: int) -> None:
+        """Answer the requests the last reading already satisfies (its frame captured at or after the request's
+        time, the frames agreeing): a request that came just after its frame was read would otherwise wait for
+        a frame that never comes (a still camera stamping frames with a virtual clock)."""
+        with self._lock:
+            last = self._last_fused
+            if last is None or not last[1] or last[0] is None:
+                return
+            fused, _, at, read_ms = last
+            keep = []
+            for r in self._requests:
+                if at >= r.since_ms:
+                    self._done.append(StableReading(r.ticket, fused, at, "", read_ms, max(r.frames, 1)))
+                else:
+                    keep.append(r)
+            self._requests = keep
 
     def _fuse(self, run: list[tuple[int, tuple[str, ...], BoardReading]]) -> tuple[BoardReading | None, bool]:
         """The reading of the last frames and whether they agree (None until ``window`` frames are in).

@@ -1,0 +1,130 @@
+"""A recording folder with a missing or unreadable frame: the frame is named, the judge enters that move from
+the record (as at a table whose camera failed), and the game goes on - no traceback, no cascade of mismatches.
+
+The recording here is the opening of ScrabScrap's game01 (11 moves, written out below), its frames drawn as
+15x15 images whose pixels are the letters on the board; the reader reads those pixels back (the real reader
+is tested on the real frames in test_app_demo_e2e)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from kiosk.app import recording
+from kiosk.vision.reading import BoardReading
+
+CSV = """Move, Button, State, Coord, Word, Points, Score1, Score2
+1, "green", "S1", "H4", "FIRNS", 24, 24, 0
+2, "red", "S0", "5G", "V.TEN", 20, 24, 20
+3, "green", "S1", "J2", "MÖS.", 19, 43, 20
+4, "red", "S0", "3I", "K.DER", 38, 43, 58
+5, "green", "S1", "N1", "WANK", 34, 77, 58
+6, "red", "S0", "8C", "GUMMI.", 12, 77, 70
+7, "green", "S1", "C3", "SPRUN.", 22, 99, 70
+8, "red", "S0", "E5", "HAL.S", 18, 99, 88
+9, "green", "S1", "6J", "NY", 40, 139, 88
+10, "red", "S0", "7K", "ST", 14, 139, 102
+11,"green", "S1", "G7", "O.E", 12, 151, 102
+"""
+
+
+def _boards() -> list[list[str]]:
+    """The board after each move (225 strings), placed straight from the record's notation."""
+    board = [""] * 225
+    out = []
+    for line in CSV.splitlines()[1:]:
+        cells = [c.strip().strip('"') for c in line.split(",")]
+        coord, word = cells[3], cells[4]
+        across = coord[0].isalpha()
+        r, c = (ord(coord[0]) - 65, int(coord[1:]) - 1) if across else (ord(coord[-1]) - 65, int(coord[:-1]) - 1)
+        for i, ch in enumerate(word):
+            sq = (r * 15 + c + i) if across else ((r + i) * 15 + c)
+            if ch != ".":
+                board[sq] = ch
+        out.append(list(board))
+    return out
+
+
+def _frame(board: list[str]) -> bytes:
+    img = np.array([ord(ch) if ch else 0 for ch in board], dtype=np.uint8).reshape(15, 15)
+    ok, data = cv2.imencode(".png", img)  # lossless, whatever the file's name says
+    assert ok
+    return data.tobytes()
+
+
+def _read_pixels(frame: np.ndarray) -> BoardReading:
+    px = frame[..., 0] if frame.ndim == 3 else frame
+    return BoardReading.from_grid(["".join(chr(v) if v else "." for v in row) for row in px])
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    d = tmp_path / "game01"
+    d.mkdir()
+    (d / "game.ini").write_text("[default]\nname1 = Ann\nname2 = Bob\nwarp-coord = [[0, 0], [15, 0], [15, 15], "
+                                "[0, 15]]\n", encoding="utf-8")
+    (d / "game.csv").write_text(CSV, encoding="utf-8")
+    for n, board in enumerate(_boards(), 1):
+        (d / f"image-{n}.jpg").write_bytes(_frame(board))
+    monkeypatch.setattr(recording, "make_reader", lambda *a, **k: _read_pixels)
+    return d
+
+
+def _run(d, tmp_path):
+    lines: list[str] = []
+    code = recording.run_recording(d, journal=tmp_path / "j.sqlite", out=lines.append)
+    return code, lines
+
+
+def test_the_synthetic_recording_is_refereed_to_every_score(folder, tmp_path):
+    code, lines = _run(folder, tmp_path)
+    assert code == 0, "\n".join(lines)
+    assert lines[-1] == "final: Ann 151, Bob 102"
+
+
+def test_a_missing_and_an_empty_frame_are_named_and_the_judge_enters_those_moves(folder, tmp_path):
+    (folder / "image-5.jpg").unlink()
+    (folder / "image-7.jpg").write_bytes(b"")
+    (folder / "image-9.jpg").write_bytes(b"\xff\xd8\xff\xe0 not a jpeg")
+    code, lines = _run(folder, tmp_path)
+    text = "\n".join(lines)
+    assert code == 0, text
+    assert "move 5: image-5.jpg: missing: the judge enters the move from the record (N1 WANK, 4 tile(s))" in text
+    assert "move 7: image-7.jpg: empty file: the judge enters the move from the record" in text
+    assert "move 9: image-9.jpg: not a readable image" in text
+    assert "MISMATCH" not in text and "mismatch:" not in text  # no cascade: every later move agrees
+    assert "frames: image-5.jpg: missing; image-7.jpg: empty file; image-9.jpg: not a readable image" in text
+    assert lines[-1] == "final: Ann 151, Bob 102"
+
+
+def test_a_missing_first_frame_is_named_not_a_traceback(folder, tmp_path):
+    (folder / "image-1.jpg").unlink()
+    code, lines = _run(folder, tmp_path)
+    text = "\n".join(lines)
+    assert code == 1
+    assert "move 1: image-1.jpg: missing, and no earlier frame to read: the move is not refereed" in text
+    assert "mismatch: move 1: no frame (image-1.jpg: missing)" in text
+
+
+def test_a_press_just_after_its_frame_was_read_is_answered():
+    """A still camera on a virtual clock: the frame of the press was read just before the press came; the
+    next capture is the very same frame, so nothing new is read - the last reading must answer the press
+    (before, it waited 15 s and failed with a stale camera error, and every later move was off by one)."""
+    from kiosk.app.vision_worker import VisionWorker
+
+    board = _boards()[0]
+    frame = cv2.cvtColor(cv2.imdecode(np.frombuffer(_frame(board), np.uint8), cv2.IMREAD_GRAYSCALE),
+                         cv2.COLOR_GRAY2BGR)
+
+    class Still:
+        def capture(self):
+            return 30_000, frame
+
+    w = VisionWorker(Still(), _read_pixels, stable_frames=1, clock=lambda: 30_000)
+    w.step()  # the frame is read before the press arrives
+    ticket = w.request(30_000)
+    w.step()  # the same frame again
+    got = w.results()
+    assert [r.ticket for r in got] == [ticket] and got[0].reading is not None
+    assert "".join(got[0].reading.grid()).count("F") == 1
