@@ -258,3 +258,17 @@ def test_a_second_process_on_the_same_journal_is_refused(tmp_path):
     second = GameSession.open(path)  # once it stopped, the path is free
     assert second.referee.events == tuple(SCRIPT[:2])
     second.close()
+
+
+def test_a_second_demo_on_the_same_journal_is_refused_by_name(tmp_path, capsys):
+    """Before: the second demo 'resumed' while the first wrote, and the first died with UNIQUE constraint failed."""
+    from kiosk.cli import main
+
+    path = tmp_path / "same.sqlite"
+    first = GameSession.open(path)  # the first kiosk, running
+    try:
+        assert main(["demo", "--headless", "--journal", str(path)]) == 2
+    finally:
+        first.close()
+    out = capsys.readouterr()
+    assert "the journal is in use by another process" in out.out + out.err
