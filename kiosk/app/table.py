@@ -23,7 +23,7 @@ from kiosk.app.vision_worker import VisionWorker
 from kiosk.devices.health import monotonic_ms
 from kiosk.referee.presets import Preset, PresetError, bundled_presets, load_preset
 from kiosk.rules.tiles import TileSet, load_tile_set
-from kiosk.store import GameSession, JournalError
+from kiosk.store import JOURNAL_FULL, GameSession, JournalError, JournalFull
 
 log = logging.getLogger("kiosk.run")
 
@@ -48,7 +48,7 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
     and shown, never raised (a device that fails is reported "down" and the kiosk goes on without it)."""
     from kiosk.devices.sdnotify import SdNotifier, start_watchdog
 
-    opened = _open(cfg)
+    opened = _open(cfg, max_seconds)
     if isinstance(opened, int):
         return opened
     preset, tile_set, session, devices, profile = opened
@@ -84,7 +84,7 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
     return 0
 
 
-def _open(cfg: KioskConfig) -> tuple[Preset, TileSet, GameSession, Any, Any] | int:
+def _open(cfg: KioskConfig, max_seconds: float | None = None) -> tuple[Preset, TileSet, GameSession, Any, Any] | int:
     """The config's rules and tile set, the journal (its game resumed), the devices and the calibration
     profile; a problem is printed and returned as exit code 2 (what was opened is closed)."""
     from kiosk.devices import build_devices
@@ -97,7 +97,9 @@ def _open(cfg: KioskConfig) -> tuple[Preset, TileSet, GameSession, Any, Any] | i
         print(f"kiosk run: {exc}")
         return 2
     try:
-        session = GameSession.open(cfg.journal)
+        from kiosk.devices.sdnotify import SdNotifier
+
+        session = open_session_waiting(cfg.journal, SdNotifier(), max_seconds=max_seconds)
     except JournalError as exc:
         print(f"kiosk run: journal: {exc}")
         return 2
@@ -164,6 +166,33 @@ def _loop(kiosk: Kiosk, devices: Any, window: Any, watchdog: Any, max_seconds: f
             time.sleep(0.03)
 
 
+def open_session_waiting(path: Any, notifier: Any, *, max_seconds: float | None = None, retry_s: float = 2.0,
+                         sleep: Callable[[float], None] = time.sleep) -> GameSession:
+    """:meth:`GameSession.open`, waiting while the disk is too full to open the journal (its -shm, a new file):
+    says so once (stdout, the log, systemd's status), keeps systemd's watchdog fed, and tries again every
+    ``retry_s`` seconds - so a full disk is a visible pause, not a crash loop.
+
+    Raises:
+        JournalError: any other journal problem, or still full after ``max_seconds`` (None: wait for ever).
+    """
+    start = time.monotonic()
+    told = False
+    while True:
+        try:
+            return GameSession.open(path)
+        except JournalFull as exc:
+            if max_seconds is not None and time.monotonic() - start >= max_seconds:
+                raise
+            if not told:
+                told = True
+                print(f"kiosk run: {JOURNAL_FULL} ({exc})")
+                log.error("%s: %s", JOURNAL_FULL, exc)
+                notifier.ready(JOURNAL_FULL)
+            notifier.status(JOURNAL_FULL)
+            notifier.watchdog()
+            sleep(retry_s)
+
+
 def _show_clocks(kiosk: Kiosk, display: Any) -> None:
     st = kiosk.state
     if len(st.players) != 2:
@@ -187,4 +216,4 @@ def _lexicon() -> Any:
         return None
 
 
-__all__ = ["run_table", "wall_ms"]
+__all__ = ["open_session_waiting", "run_table", "wall_ms"]

@@ -40,3 +40,42 @@ def test_a_full_journal_pauses_the_kiosk_visibly_and_it_resumes_by_itself(tmp_pa
     assert kiosk.view.message == "journal writable again: the game goes on"
     assert kiosk.state.downtime_ms == 55_000  # from the first refused event (5 s) to the resume (60 s)
     assert kiosk.press("left") == "reading"  # Ann ends her turn now
+
+
+def test_kiosk_run_waits_for_space_instead_of_crash_looping(tmp_path, monkeypatch, capsys):
+    """A disk too full to even open the journal: ``kiosk run`` said so and exited 2, systemd restarted it 10
+    times and gave up. Now it waits, says so once, feeds the watchdog, and opens the journal when space returns."""
+    from kiosk.app import table
+    from kiosk.store import GameSession
+
+    calls = {"open": 0}
+    real_open = GameSession.open
+
+    def open_(path, **kw):
+        calls["open"] += 1
+        if calls["open"] <= 3:
+            raise JournalFull(f"{path}: the disk is full; cannot open the journal: database or disk is full")
+        return real_open(path, **kw)
+
+    monkeypatch.setattr(table.GameSession, "open", staticmethod(open_))
+    sent: list[str] = []
+
+    class Notifier:
+        def ready(self, status=""):
+            sent.append(f"READY {status}")
+
+        def status(self, text):
+            sent.append(f"STATUS {text}")
+
+        def watchdog(self):
+            sent.append("WATCHDOG")
+
+    session = table.open_session_waiting(tmp_path / "j.sqlite", Notifier(), sleep=lambda s: None)
+    session.close()
+    assert calls["open"] == 4 and sent.count("WATCHDOG") == 3 and sent[0] == f"READY {JOURNAL_FULL}"
+    assert capsys.readouterr().out.count(JOURNAL_FULL) == 1
+    calls["open"] = -10**6  # full for good: gives up only when told to
+    import pytest
+
+    with pytest.raises(JournalFull):
+        table.open_session_waiting(tmp_path / "j.sqlite", Notifier(), max_seconds=0, sleep=lambda s: None)
