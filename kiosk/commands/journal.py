@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         for g in done.games:
             print(f"  {g.line()}")
         for p in done.problems:
-            print(f"  unreadable: {p}")
+            print(f"  note: {p}")
         print(f"{done.dropped} event(s) dropped; the kiosk resumes the latest unfinished game from its last kept event "
               f"(check the board against it)")
         return 0

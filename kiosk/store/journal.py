@@ -177,6 +177,40 @@ def _view(file: Path, *, immutable: bool) -> tuple[str | None, dict[tuple[int, i
         db.close()
 
 
+def wal_problem(file: Path, name: str | None = None) -> str | None:
+    """Why the write-ahead log beside journal ``file`` must not be applied to it, or None (no log, or a log that
+    extends this journal by at most the one write under way when a kiosk stopped). ``name``: the log's name in
+    the message. Reads copies only: neither file is changed."""
+    wal = _wal(file)
+    name = name or wal.name
+    if not wal.exists() or wal.stat().st_size == 0:
+        return None
+    try:
+        main_id, main_rows = _view(file, immutable=True)
+    except sqlite3.DatabaseError:
+        return None  # the main file alone is unreadable (cut mid-checkpoint?): the full check on open decides
+    with tempfile.TemporaryDirectory(prefix="kiosk-journal-") as tmp:
+        copy = Path(tmp) / file.name
+        shutil.copyfile(file, copy)
+        shutil.copyfile(wal, _wal(copy))
+        try:
+            wal_id, wal_rows = _view(copy, immutable=False)
+        except sqlite3.DatabaseError as exc:
+            return f"its write-ahead log {name} makes the file unreadable ({exc})"
+    if main_id is not None and wal_id != main_id:
+        return f"the write-ahead log {name} beside it belongs to another journal (id {wal_id}, this file's is {main_id})"
+    changed = sorted(k for k, c in main_rows.items() if wal_rows.get(k) != c)
+    if changed:
+        g, s = changed[0]
+        return (f"the write-ahead log {name} beside it would change or drop {len(changed)} recorded event(s) "
+                f"(first: game {g} event {s}): it is not this journal's log")
+    extra = len(wal_rows) - len(main_rows)
+    if main_id is not None and extra > 1:
+        return (f"the write-ahead log {name} beside it adds {extra} events; this journal never leaves more than one "
+                f"unfinished write there, so it is another journal's log")
+    return None
+
+
 class Journal:
     """Append-only event journal over one SQLite file.
 
@@ -299,34 +333,9 @@ class Journal:
     def _check_wal(self, file: Path) -> None:
         """A write-ahead log left beside the file (a crash) must extend this journal by at most the one write
         that was under way; anything else is another journal's log or a log that would change recorded events."""
-        wal = _wal(file)
-        if not wal.exists() or wal.stat().st_size == 0:
-            return
-        try:
-            main_id, main_rows = _view(file, immutable=True)
-        except sqlite3.DatabaseError:
-            return  # the main file alone is unreadable (cut mid-checkpoint?): the full check on open decides
-        with tempfile.TemporaryDirectory(prefix="kiosk-journal-") as tmp:
-            copy = Path(tmp) / file.name
-            shutil.copyfile(file, copy)
-            shutil.copyfile(wal, _wal(copy))
-            try:
-                wal_id, wal_rows = _view(copy, immutable=False)
-            except sqlite3.DatabaseError as exc:
-                self._quarantine(f"its write-ahead log {wal.name} makes the file unreadable ({exc})")
-        name = _wal(self.path).name
-        if main_id is not None and wal_id != main_id:
-            self._quarantine(f"the write-ahead log {name} beside it belongs to another journal (id {wal_id}, "
-                             f"this file's is {main_id})")
-        changed = sorted(k for k, c in main_rows.items() if wal_rows.get(k) != c)
-        if changed:
-            g, s = changed[0]
-            self._quarantine(f"the write-ahead log {name} beside it would change or drop {len(changed)} recorded "
-                             f"event(s) (first: game {g} event {s}): it is not this journal's log")
-        extra = len(wal_rows) - len(main_rows)
-        if main_id is not None and extra > 1:
-            self._quarantine(f"the write-ahead log {name} beside it adds {extra} events; this journal never leaves "
-                             f"more than one unfinished write there, so it is another journal's log")
+        why = wal_problem(file, _wal(self.path).name)
+        if why:
+            self._quarantine(why)
 
     def _setup(self, max_bytes: int | None) -> None:
         db = self._db

@@ -29,6 +29,7 @@ from kiosk.store.journal import (
     _blocked_marker,
     _crc,
     _sidecars,
+    wal_problem,
 )
 
 
@@ -171,6 +172,10 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
         wal = src.with_name(src.name.replace(".corrupt-", "-wal.corrupt-")) if ".corrupt-" in src.name else None
         if wal is not None and wal.exists():
             shutil.copyfile(wal, _sidecars(copy)[1])
+            why = wal_problem(copy, wal.name)
+            if why:  # another journal's log (or one that changes recorded events): read the file alone
+                _sidecars(copy)[1].unlink()
+                out.problems.append(f"{why}; it was not used")
         games, rows, beats = _read_rows(copy, out)
     per_game: dict[int, list[tuple]] = {}
     for r in rows:

@@ -272,3 +272,23 @@ def test_a_second_demo_on_the_same_journal_is_refused_by_name(tmp_path, capsys):
         first.close()
     out = capsys.readouterr()
     assert "the journal is in use by another process" in out.out + out.err
+
+
+def test_recover_after_a_foreign_wal_keeps_the_restored_file_and_leaves_the_foreign_log_out(crashed, tmp_path,
+                                                                                           capsys):
+    from kiosk.cli import main
+
+    restored = _copy(crashed, tmp_path / "restored")
+    Journal(restored).close()
+    mine = _resumed_events(restored)
+    other = tmp_path / "other" / "j.sqlite"
+    other.parent.mkdir()
+    _killed_kiosk(other, random_game("nsf", seed=12), 25)
+    shutil.copyfile(other.parent / "j.sqlite-wal", tmp_path / "restored" / "j.sqlite-wal")
+    with pytest.raises(JournalCorrupt):
+        GameSession.open(restored)
+    assert main(["journal", "recover", str(restored)]) == 0
+    out = capsys.readouterr().out
+    assert "belongs to another journal" in out or "not this journal's log" in out
+    assert "it was not used" in out and "0 event(s) dropped" in out
+    assert _resumed_events(restored) == mine  # the restored file's own events, none of the other journal's
