@@ -6,7 +6,7 @@ Config file (TOML)::
     players = ["Ann", "Bob"]          # names for the first game (the new-game screen can change them)
     preset = "nsf"                    # bundled preset name or a .toml path
     judge_pin = "2468"                # 4-8 digits 0-9; required
-    director_code = "90817263"        # 6-12 digits: opens the judge menu and clears every PIN wait (optional)
+    director_code = "90817263"        # 6-8 digits: opens the judge menu and clears every PIN wait (optional)
     journal = "/var/lib/scrabble-kiosk/journal.sqlite"   # default: the user's data folder
     tiles = "english"                 # tile set the reader expects (the preset's by default)
     [screen]

@@ -7,7 +7,7 @@ director's recovery code (``table.director_code`` in the config) opens the gate 
 wait. The waits and counts are kept in a small JSON file (``state_path``, beside the journal) so a restart
 does not hand out fresh tries.
 
-PINs are 4-8 ASCII digits (the pad takes 8); the recovery code 6-12 ASCII digits, not the PIN.
+PINs are 4-8 ASCII digits (the pad takes 8); the recovery code 6-8 ASCII digits, not the PIN.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from pathlib import Path
 log = logging.getLogger("kiosk.judge")
 
 PIN_RE = re.compile(r"[0-9]{4,8}")
-RECOVERY_RE = re.compile(r"[0-9]{6,12}")
+RECOVERY_RE = re.compile(r"[0-9]{6,8}")
 
 
 def check_pin(pin: object, what: str = "judge PIN") -> str:
@@ -34,9 +34,9 @@ def check_pin(pin: object, what: str = "judge PIN") -> str:
 
 
 def check_recovery_code(code: object, pin: str, what: str = "director's recovery code") -> str:
-    """``code`` if it is 6-12 ASCII digits and not the PIN; raises ``ValueError`` naming ``what`` otherwise."""
+    """``code`` if it is 6-8 ASCII digits and not the PIN; raises ``ValueError`` naming ``what`` otherwise."""
     if not isinstance(code, str) or not RECOVERY_RE.fullmatch(code):
-        raise ValueError(f"{what}: expected 6 to 12 digits 0-9")
+        raise ValueError(f"{what}: expected 6 to 8 digits 0-9 (the pad takes 8)")
     if code == pin:
         raise ValueError(f"{what}: must differ from the judge PIN")
     return code
@@ -58,7 +58,7 @@ class PinGate:
 
     Args:
         pin: the judge's PIN (4-8 ASCII digits).
-        recovery_code: the director's code (6-12 ASCII digits), or None: opens the gate and clears every wait.
+        recovery_code: the director's code (6-8 ASCII digits), or None: opens the gate and clears every wait.
         state_path: where the waits and counts are kept across restarts (None: in memory only).
         free_tries: wrong entries in a row on one screen before it waits.
         base_ms / max_lockout_ms: the first wait and the cap (ms); the wait doubles with each further wrong entry.
