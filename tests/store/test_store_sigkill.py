@@ -128,4 +128,4 @@ def test_store_sigkill_at_200_random_points_loses_and_duplicates_nothing(tmp_pat
         sess.close()
     print(f"{kills} kills, {games} games")
     assert kills == KILLS and games >= 1
-    assert time.monotonic() - started < 120
+    assert time.monotonic() - started < 180  # 75-110 s on 2 loaded cores: each append now syncs the file too
