@@ -61,6 +61,10 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
     hub, listeners = _stream(cfg, session)
     kiosk = Kiosk(session, vision, _lexicon(), PinGate(cfg.judge_pin, recovery_code=cfg.director_code,
                                                            state_path=pin_state_path(cfg.journal)), wall_ms, listeners)
+    note = session.journal.salvage_note(session.game) if session.in_game and session.game is not None else None
+    if note:  # the game goes on from a recovered journal: the judge checks the board first
+        log.warning("%s", note)
+        kiosk.view.message = note
     window = _screen(cfg, kiosk, devices, preset, headless)
     notifier = SdNotifier()
     watchdog = start_watchdog(notifier)

@@ -541,6 +541,12 @@ class Journal:
         """Record that the kiosk was alive at ``t_ms`` (the next resume charges time only up to the last beat)."""
         self._write(lambda db: db.execute("INSERT OR REPLACE INTO heartbeat VALUES (?, ?)", (game, t_ms)))
 
+    def salvage_note(self, game: int) -> str | None:
+        """The judge's note when ``game`` was carried over from a damaged journal with events dropped
+        (:func:`kiosk.store.salvage.recover_journal`), else None."""
+        rows = dict(self._conn.execute("SELECT key, value FROM meta WHERE key IN ('salvaged_game', 'salvaged_note')"))
+        return rows.get("salvaged_note") if rows.get("salvaged_game") == str(game) else None
+
     def probe(self) -> None:
         """A small write that changes nothing: does the journal take writes again? Raises :class:`JournalFull`."""
         self._write(lambda db: db.execute("INSERT OR REPLACE INTO meta VALUES ('probe', '1')"))

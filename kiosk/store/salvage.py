@@ -215,6 +215,12 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
                                [r for r, _ in kept])
                 if game in beats and finished_ms is None:
                     db.execute("INSERT INTO heartbeat VALUES (?, ?)", (game, max(beats[game], kept[-1][1].t)))
+            last = out.games[-1] if out.games else None
+            if last is not None and last.why and not last.finished:  # the judge is told when the kiosk resumes it
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('salvaged_game', ?)", (str(last.game),))
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('salvaged_note', ?)",
+                           (f"this game was recovered from a damaged journal: {last.line()}; judge: check the "
+                            f"board and the scores against move {last.kept}",))
 
         j._write(tx)
         _blocked_marker(path).unlink(missing_ok=True)

@@ -112,6 +112,8 @@ def test_recover_carries_the_intact_prefix_on_and_the_game_goes_on(tmp_path, cap
     assert "4 event(s) dropped" in out
     back = GameSession.open(path)  # unblocked: the game resumes from event 49
     assert back.referee.events == tuple(SCRIPT[:49]) and back.in_game
+    note = back.journal.salvage_note(back.game)  # what `kiosk run` shows the judge when it resumes this game
+    assert note is not None and "recovered from a damaged journal" in note and "against move 49" in note
     for ev in SCRIPT[49:60]:  # the players replay the lost turns and go on
         assert back.apply(ev), ev
     back.close()
