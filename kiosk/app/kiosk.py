@@ -268,20 +268,15 @@ class Kiosk:
                 out.append(self._on_reading(ans))
             if self.state.phase == REMOVING and self._removal_ticket is None and not self.vision.waiting():
                 self._ask_removal(self.now())
-        paused = self.session.paused
-        if self.session.in_game:
+        paused = self.session.paused  # the journal is full: advance() tries it again every few seconds
+        if self.session.in_game or paused:
             for event, res in self.session.advance(self.now()):
                 if res.accepted:
                     for fn in self.listeners:
                         fn(event, self.state)
                     out.append(event.type)
-        elif paused:
-            self.session.heartbeat(self.now())  # no game: a probe write tells when space is back
-        if self.session.paused:  # shown until space returns, whatever else happens on the screen
-            self.view.message = JOURNAL_FULL
-        elif paused:
-            self.view.message = "journal writable again: the game goes on"
-            out.append("journal_resumed")
+        if paused:  # shown until space returns, whatever else happens on the screen
+            self.view.message = JOURNAL_FULL if self.session.paused else "journal writable again: the game goes on"
         return out
 
     def _on_reading(self, ans: StableReading) -> str:

@@ -33,13 +33,13 @@ import numpy as np
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate
 from kiosk.app.reader_setup import ReaderUnavailable, make_reader
+from kiosk.app.recorded_moves import record_tiles, standard_coordinate
 from kiosk.app.simtable import SimClock
 from kiosk.app.vision_worker import VisionWorker
 from kiosk.devices.camera import CameraError
 from kiosk.devices.health import DeviceHealth, HealthTracker
 from kiosk.referee.presets import Preset, load_preset
 from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING
-from kiosk.rules.board import COLUMNS
 from kiosk.rules.gcg import EventKind, GcgError, GcgEvent, GcgVisitor, read_gcg
 from kiosk.rules.replay import replay_game
 from kiosk.rules.tiles import GERMAN
@@ -86,50 +86,6 @@ class Recording:
     def frame_name(self, move: int) -> Path:
         """Where the frame of move ``move`` should be (``image-N.jpg``), whether it is there or not."""
         return self.folder / f"image-{move}.jpg"
-
-
-def record_tiles(coord: str, word: str, board: list[str] | tuple[str, ...]) -> list[tuple[int, str]]:
-    """The tiles a recorded play put down, as the judge would enter them: (square 0..224, letter or ``?`` for a
-    blank) for every letter of ``word`` at ``coord`` (the recording system's notation) on an empty square of
-    ``board`` (225 strings, "" empty). ``.`` in the word is a tile already there; ``_`` or a lower-case letter
-    is a blank.
-
-    Raises:
-        ValueError: not a coordinate, or the word runs off the board.
-    """
-    from kiosk.rules.board import parse_coordinate
-
-    c = parse_coordinate(standard_coordinate(coord))
-    out = []
-    for i, ch in enumerate(word):
-        r, col = (c.row, c.col + i) if c.across else (c.row + i, c.col)
-        if not (0 <= r < 15 and 0 <= col < 15):
-            raise ValueError(f"{coord} {word}: runs off the board")
-        sq = r * 15 + col
-        if ch == "." or board[sq]:
-            continue
-        out.append((sq, "?" if ch == "_" or ch.islower() else ch.upper()))
-    return out
-
-
-def standard_coordinate(coord: str) -> str:
-    """The recording system's coordinate as standard GCG (``H4`` -> ``8D``, ``5G`` -> ``E7``).
-
-    Raises:
-        ValueError: not a coordinate.
-    """
-    m = re.fullmatch(r"([A-Oa-o])(\d{1,2})|(\d{1,2})([A-Oa-o])", coord.strip())
-    if not m:
-        raise ValueError(f"{coord!r} is not a board coordinate")
-    if m.group(1):
-        row, col = ord(m.group(1).upper()) - 64, int(m.group(2))
-        if not 1 <= col <= 15:
-            raise ValueError(f"{coord!r}: column {col} is off the board")
-        return f"{row}{COLUMNS[col - 1]}"
-    col, row = int(m.group(3)), ord(m.group(4).upper()) - 64
-    if not 1 <= col <= 15:
-        raise ValueError(f"{coord!r}: column {col} is off the board")
-    return f"{COLUMNS[col - 1]}{row}"
 
 
 def read_recording(folder: str | Path) -> Recording:

@@ -151,3 +151,19 @@ def test_a_fold_that_fails_after_the_commit_keeps_the_event_and_the_next_write_w
     assert db.execute("SELECT count(*) FROM events").fetchone()[0] == len(sess.referee.events)
     db.close()
     sess.close()
+
+
+def test_a_game_that_cannot_start_on_a_full_journal_pauses_and_the_probe_lifts_it(tmp_path):
+    sess = GameSession.open(tmp_path / "j.sqlite")
+    real = sess.journal.start_game
+
+    def full(*a, **k):
+        raise JournalFull("j.sqlite: the disk is full - the event was NOT recorded: database or disk is full")
+
+    sess.journal.start_game = full
+    res = sess.apply(SCRIPT[0])
+    assert res.code == "journal_full" and sess.paused and not sess.in_game
+    sess.journal.start_game = real
+    assert sess.advance(SCRIPT[0].t + RETRY_MS) == [] and not sess.paused  # a probe write: space is back
+    assert sess.apply(SCRIPT[0]).accepted
+    sess.close()
