@@ -131,16 +131,31 @@ def _lock(path: Path, *, create: bool) -> int | None:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         try:
-            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
+            holder = (os.pread(fd, 64, 0).decode(errors="replace").splitlines() or ["?"])[0].strip() or "?"
         finally:
             os.close(fd)
         raise JournalLocked(f"{path}: the journal is in use by another process (pid {holder}): stop that kiosk "
                             f"first, or give this one another journal path (two kiosks writing one journal would "
                             f"overwrite each other's events)") from None
     if create:
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        known = _lock_journal_id(fd)
+        _write_lock(fd, known)
     return fd
+
+
+def _lock_journal_id(fd: int) -> str | None:
+    """The id of the journal last opened at this path, as its lock file remembers it (line 2), or None."""
+    lines = os.pread(fd, 256, 0).decode(errors="replace").splitlines()
+    if len(lines) < 2:
+        return None
+    return lines[1].strip() or None
+
+
+def _write_lock(fd: int, journal_id: str | None) -> None:
+    """The lock file: this process's pid, and the id of the journal open at the path (a witness that a journal
+    was here, should its file vanish)."""
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, f"{os.getpid()}\n{journal_id or ''}\n".encode(), 0)
 
 
 def acknowledge_corruption(path: str | Path) -> str:
@@ -157,6 +172,8 @@ def acknowledge_corruption(path: str | Path) -> str:
     fd = _lock(p, create=True)
     try:
         report = marker.read_text(encoding="utf-8")
+        if fd is not None and not p.exists():
+            _write_lock(fd, None)  # the next open starts a new journal: the old one's absence is acknowledged
         marker.unlink()
     finally:
         if fd is not None:
@@ -231,6 +248,7 @@ class Journal:
                  _salvage: bool = False) -> None:
         self.path = Path(path)
         self.readonly = readonly
+        self._salvage = _salvage
         self._lock_fd: int | None = None
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         self._db: sqlite3.Connection | None = None
@@ -269,6 +287,11 @@ class Journal:
                 if _wal(self.path).exists() and _wal(self.path).stat().st_size > 0:
                     self._quarantine("the journal file is missing but its write-ahead log "
                                      f"{_wal(self.path).name} is there (the file was deleted or moved)")
+                known = _lock_journal_id(self._lock_fd)
+                if known and not self._salvage:
+                    self._quarantine(f"the journal file is missing, but journal {known} was kept here (its lock "
+                                     f"file {_lock_file(self.path).name} says so): its events are gone unless the "
+                                     f"file is put back")
                 self._create()
         if self.path.stat().st_size == 0:
             self._quarantine("the file is empty (0 bytes): a journal is only ever created whole, so this one "
@@ -290,6 +313,8 @@ class Journal:
             self._verify()
             if not self.readonly:
                 self._checkpoint()
+                assert self._lock_fd is not None
+                _write_lock(self._lock_fd, self.journal_id)
         except sqlite3.DatabaseError as exc:
             if "full" in str(exc).lower():
                 raise JournalFull(f"{self.path}: the disk is full; cannot open the journal: {exc}") from None
@@ -407,11 +432,14 @@ class Journal:
         n = 1
         while any(p.with_name(p.name + f".corrupt-{n}").exists() for p in _sidecars(self.path)):
             n += 1
-        kept = self.path.with_name(self.path.name + f".corrupt-{n}")
-        for p in _sidecars(self.path):
-            if p.exists():
-                os.replace(p, p.with_name(p.name + f".corrupt-{n}"))
-        report = f"journal {self.path} is damaged: {why}. The files were kept aside as {kept} (and its -wal/-shm)."
+        kept: Path | None = self.path.with_name(self.path.name + f".corrupt-{n}")
+        moved = [p for p in _sidecars(self.path) if p.exists()]
+        for p in moved:
+            os.replace(p, p.with_name(p.name + f".corrupt-{n}"))
+        if moved:
+            report = f"journal {self.path} is damaged: {why}. The files were kept aside as {kept} (and its -wal/-shm)."
+        else:
+            kept, report = None, f"journal {self.path} is damaged: {why}."
         _blocked_marker(self.path).write_text(report + "\n", encoding="utf-8")
         raise JournalCorrupt(f"{report} This path stays blocked until an operator runs `kiosk journal recover "
                              f"{self.path}` (carry on from the intact events) or `kiosk journal acknowledge "

@@ -292,3 +292,28 @@ def test_recover_after_a_foreign_wal_keeps_the_restored_file_and_leaves_the_fore
     assert "belongs to another journal" in out or "not this journal's log" in out
     assert "it was not used" in out and "0 event(s) dropped" in out
     assert _resumed_events(restored) == mine  # the restored file's own events, none of the other journal's
+
+
+def test_a_deleted_journal_file_is_not_a_new_journal(tmp_path, capsys):
+    """Everything folded into the main file, then the file deleted while the kiosk was stopped: the lock file
+    remembers which journal was there, so the kiosk refuses instead of starting a new game over the lost one."""
+    from kiosk.cli import main
+
+    path = tmp_path / "j.sqlite"
+    sess = GameSession.open(path)
+    for ev in SCRIPT[:10]:
+        assert sess.apply(ev)
+    journal_id = sess.journal.journal_id
+    sess.close()
+    path.unlink()
+    with pytest.raises(JournalCorrupt, match=f"the journal file is missing, but journal {journal_id} was kept here"):
+        GameSession.open(path)
+    with pytest.raises(JournalCorrupt, match="not yet acknowledged"):
+        GameSession.open(path)
+    assert main(["journal", "acknowledge", str(path)]) == 0  # the director decides: a new journal
+    capsys.readouterr()
+    fresh = GameSession.open(path)
+    assert not fresh.in_game and fresh.journal.journal_id != journal_id
+    fresh.close()
+    again = GameSession.open(path)  # and the new journal is the one remembered now
+    again.close()

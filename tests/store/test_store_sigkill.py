@@ -112,7 +112,7 @@ def test_store_sigkill_at_200_random_points_loses_and_duplicates_nothing(tmp_pat
         events = list(sess.referee.events) if sess.in_game else []
         if finished or any(g.finished_ms is not None for g in sess.journal.games()):
             sess.close()
-            for suffix in ("", "-wal", "-shm"):
+            for suffix in ("", "-wal", "-shm", ".lock"):  # a new journal (its lock file remembers the old one)
                 if os.path.exists(path + suffix):
                     os.remove(path + suffix)
             acked.clear()
