@@ -14,7 +14,9 @@ write-ahead log found beside the file on open must extend that journal by at mos
 write, or it is another journal's log (e.g. beside a restored file) and the journal is refused.
 
 Only one process may use a journal path: an exclusive lock on ``<name>.lock`` (held while the journal is
-open) refuses a second kiosk with :class:`JournalLocked`. ``Journal(path, readonly=True)`` (``kiosk journal
+open) refuses a second kiosk with :class:`JournalLocked`. The lock file also remembers the id of the journal
+last open at the path, so a journal file deleted while the kiosk was stopped is refused as damaged, not taken
+for a new journal. ``Journal(path, readonly=True)`` (``kiosk journal
 show``) reads a snapshot copy and changes nothing: no file created, renamed or written.
 
 A damaged journal is never used or overwritten: its files are renamed aside (``<name>.corrupt-<n>``), a
