@@ -63,8 +63,8 @@ def run(args: argparse.Namespace) -> int:
             _err(str(exc))
             return 1
         print(f"recovered from {done.source} into a fresh journal at {path}:")
-        for g in done.games:
-            print(f"  {g.line()}")
+        for salvaged in done.games:
+            print(f"  {salvaged.line()}")
         for p in done.problems:
             print(f"  note: {p}")
         print(f"{done.dropped} event(s) dropped; the kiosk resumes the latest unfinished game from its last kept event "

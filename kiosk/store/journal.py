@@ -37,12 +37,14 @@ import sqlite3
 import tempfile
 import uuid
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from kiosk.referee.events import Event, EventError, event_from_dict
 
+_T = TypeVar("_T")
 SCHEMA_VERSION = 1
 # room kept for the write-ahead log under a size cap: one write touches a few pages and the log is emptied after it
 WAL_RESERVE_PAGES = 8
@@ -289,6 +291,7 @@ class Journal:
                 if _wal(self.path).exists() and _wal(self.path).stat().st_size > 0:
                     self._quarantine("the journal file is missing but its write-ahead log "
                                      f"{_wal(self.path).name} is there (the file was deleted or moved)")
+                assert self._lock_fd is not None
                 known = _lock_journal_id(self._lock_fd)
                 if known and not self._salvage:
                     self._quarantine(f"the journal file is missing, but journal {known} was kept here (its lock "
@@ -480,7 +483,7 @@ class Journal:
         if busy:
             raise sqlite3.OperationalError("the write-ahead log could not be folded into the file (busy)")
 
-    def _write(self, fn, *args):  # type: ignore[no-untyped-def]
+    def _write(self, fn: Callable[..., _T], *args: object) -> _T:
         """Run ``fn(db, *args)`` in one transaction, then fold the log into the main file.
 
         If the fold fails (the disk filled up between the commit and the fold), the write stands (it is durable

@@ -114,10 +114,10 @@ def _intact_prefix(game: int, rows: list[tuple]) -> tuple[list[tuple[tuple, Even
     ref = Referee()
     seq = 1
     while True:
-        r = by_seq.get(seq)
-        if r is None:
+        row = by_seq.get(seq)
+        if row is None:
             return kept, ("" if seq > max(by_seq, default=0) else f"event {seq} is missing")
-        _, _, _, _, body, crc = r
+        _, _, _, _, body, crc = row
         if crc != _crc(game, seq, body):
             return kept, f"event {seq}: checksum mismatch (damaged row)"
         try:
@@ -127,7 +127,7 @@ def _intact_prefix(game: int, rows: list[tuple]) -> tuple[list[tuple[tuple, Even
         res = ref.apply(ev)
         if not res.accepted:
             return kept, f"event {seq} ({ev.type}) no longer replays: {res.reason}"
-        kept.append((r, ev))
+        kept.append((row, ev))
         seq += 1
 
 
@@ -184,11 +184,11 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
     latest = max(set(per_game) | set(games), default=0)
     for game in sorted(set(per_game) | set(games)):
         kept, why = _intact_prefix(game, per_game.get(game, []))
-        found = len(per_game.get(game, []))
+        read = len(per_game.get(game, []))
         last = max((r[1] for r in per_game.get(game, [])), default=0)
         players = tuple(getattr(kept[0][1], "players", ())) if kept else ()
         finished = bool(kept) and not why and Referee.from_events([e for _, e in kept]).state.phase == OVER
-        out.games.append(GameSalvage(game, players, len(kept), found, last, why, finished))
+        out.games.append(GameSalvage(game, players, len(kept), read, last, why, finished))
         if kept:
             started, was_finished = games.get(game, (kept[0][1].t, None))
             if game != latest:  # only the latest game can go on; an older one stays history
