@@ -153,9 +153,17 @@ def start_kiosk(gcg: Path, board: int, port: int, pace: float) -> subprocess.Pop
                             env=env, cwd=PROJECT)
 
 
-def get_json(url: str):
-    with urllib.request.urlopen(url, timeout=20) as r:
-        return json.loads(r.read())
+def get_json(url: str, tries: int = 3):
+    """GET a JSON document; on a machine this loaded a request may time out: try again."""
+    for i in range(tries):
+        try:
+            with urllib.request.urlopen(url, timeout=60) as r:
+                return json.loads(r.read())
+        except (TimeoutError, urllib.error.URLError) as exc:
+            log(f"{url}: {exc} (try {i + 1} of {tries})")
+            if i == tries - 1:
+                raise
+            time.sleep(1)
 
 
 def chrome():
@@ -349,7 +357,7 @@ def run(args: argparse.Namespace) -> dict:
             problems.append(f"the desk counted {report['round2']['refused_total']} bad messages, "
                             f"{args.malformed} were injected")
         try:
-            tsh = urllib.request.urlopen(url + "tsh/A.t", timeout=20).read().decode()
+            tsh = urllib.request.urlopen(url + "tsh/A.t", timeout=60).read().decode()
             checked, p = check_tsh(tsh, numbers, {1: expect, 2: expect})
         except urllib.error.HTTPError as exc:
             checked, p = 0, [f"tsh export refused: {exc.code} {exc.read().decode()[:300]}"]

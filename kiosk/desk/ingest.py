@@ -66,6 +66,7 @@ class DeskIngest:
         self.errors: collections.deque[str] = collections.deque(maxlen=20)
         self.error_total = 0
         self._inbox: collections.deque[tuple[str, bytes, int, int, int]] = collections.deque()
+        self._unacked: list[tuple[int, int]] = []   # acknowledged to the broker only once stored
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._worker: threading.Thread | None = None
@@ -144,15 +145,21 @@ class DeskIngest:
             arrived.append(at)
             if qos > 0:
                 acks.append((mid, qos))
+        self._unacked.extend(acks)
         try:
             with self.lock:
-                self.tables.take_all(items, arrived)
-        except Exception as exc:  # a desk bug or a full disk: keep the messages unacknowledged, keep running
+                self.tables.take_all(items, arrived, flush=False)
+        except Exception as exc:  # a desk bug: logged and shown, the desk keeps running
             self._error(f"desk: could not fold {len(items)} messages: {type(exc).__name__}: {exc}")
             log.exception("desk ingest")
+        try:
+            self.tables.flush()   # the disk outside the lock: the page keeps being served meanwhile
+        except Exception as exc:  # a full disk: the events stay in memory and unacknowledged until it works
+            self._error(f"desk: cannot store events in {self.tables.store.path}: {type(exc).__name__}: {exc}")
             return
-        for mid, qos in acks:
+        for mid, qos in self._unacked:
             self.client.ack(mid, qos)
+        self._unacked.clear()
         if self.on_batch is not None:
             self.on_batch()
 

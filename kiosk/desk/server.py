@@ -152,7 +152,7 @@ class DeskServer:
     async def _state(self, request: Any) -> Any:
         from aiohttp import web
 
-        return web.json_response(self.full_state())
+        return web.json_response(await _off(self.full_state))
 
     def _int_arg(self, request: Any, key: str) -> int:
         from aiohttp import web
@@ -166,8 +166,12 @@ class DeskServer:
         from aiohttp import web
 
         board = self._int_arg(request, "board")
-        with self.lock:
-            out = self.tables.detail(board)
+
+        def detail() -> dict[str, Any] | None:
+            with self.lock:
+                return self.tables.detail(board)
+
+        out = await _off(detail)
         if out is None:
             raise web.HTTPNotFound(text=f"no table {board} has reported to the desk")
         return web.json_response(out)
@@ -176,13 +180,14 @@ class DeskServer:
         from aiohttp import web
 
         base = f"{request.scheme}://{request.host}/"
-        return web.json_response([result_row(r, base) for r in self.store.results()])
+        return web.json_response([result_row(r, base) for r in await _off(self.store.results)])
 
     async def _results_csv(self, request: Any) -> Any:
         from aiohttp import web
 
         base = f"{request.scheme}://{request.host}/"
-        return web.Response(text=results_csv(self.store.results(), base), content_type="text/csv", charset="utf-8")
+        text = results_csv(await _off(self.store.results), base)
+        return web.Response(text=text, content_type="text/csv", charset="utf-8")
 
     async def _tsh(self, request: Any) -> Any:
         from aiohttp import web
@@ -192,12 +197,13 @@ class DeskServer:
             raise web.HTTPNotFound(text=f"no division {div!r} in the event")
         rnd = self._int_arg(request, "round") if "round" in request.query else None
         try:
-            text = tsh_text(self.config, div, self.store.results(), rnd)
+            text = await _off(lambda: tsh_text(self.config, div, self.store.results(), rnd))
         except TshError as exc:
             raise web.HTTPConflict(text=f"tsh export of division {div}: {exc}") from None
         if self.out_dir is not None:  # a copy beside the desk's data, never the director's own file
             try:
-                write_atomic(self.out_dir / "tsh" / f"{safe_name(div)}.t", text, durable=True)
+                out = self.out_dir / "tsh" / f"{safe_name(div)}.t"
+                await _off(lambda: write_atomic(out, text, durable=True))
             except OSError as exc:
                 log.warning("desk: cannot save the .t copy: %s", exc)
         return web.Response(text=text, content_type="text/plain", charset="utf-8")
@@ -206,26 +212,32 @@ class DeskServer:
         from aiohttp import web
 
         rnd = self._int_arg(request, "round")
-        results = self.store.results(rnd)
+        results = await _off(self.store.results, rnd)
         if not results:
             raise web.HTTPNotFound(text=f"no finished game of round {rnd} yet")
-        return web.Response(body=round_zip(results), content_type="application/zip",
+        return web.Response(body=await _off(round_zip, results), content_type="application/zip",
                             headers={"Content-Disposition": f'attachment; filename="round{rnd}.zip"'})
 
     async def _gcg(self, request: Any) -> Any:
         from aiohttp import web
 
         board, name = self._int_arg(request, "board"), request.match_info["name"]
-        for r in self.store.results():
-            if r.board == board and safe_name(r.game_id) == name:
-                return web.Response(text=r.gcg, content_type="text/plain", charset="utf-8")
-        with self.lock:
-            t = self.tables.tables.get(board)
-            g = t.game if t is not None else None
-            if g is not None and safe_name(g.game_id) == name and g.applied:
-                text = gcg_text(g.ref.state, game_id=g.game_id, board=board)
-                return web.Response(text=text, content_type="text/plain", charset="utf-8")
-        raise web.HTTPNotFound(text=f"no game {name!r} on board {board}")
+
+        def find() -> str | None:
+            for r in self.store.results():
+                if r.board == board and safe_name(r.game_id) == name:
+                    return r.gcg
+            with self.lock:
+                t = self.tables.tables.get(board)
+                g = t.game if t is not None else None
+                if g is not None and safe_name(g.game_id) == name and g.applied:
+                    return gcg_text(g.ref.state, game_id=g.game_id, board=board)
+            return None
+
+        text = await _off(find)
+        if text is None:
+            raise web.HTTPNotFound(text=f"no game {name!r} on board {board}")
+        return web.Response(text=text, content_type="text/plain", charset="utf-8")
 
     async def _players(self, request: Any) -> Any:
         from aiohttp import web
@@ -237,8 +249,9 @@ class DeskServer:
         from aiohttp import web
 
         board = self._int_arg(request, "board")
-        p = None if self.config is None else self.config.next_pairing(
-            board, done=lambda r: self.store.game_at(r, board) is not None)
+        cfg = self.config
+        p = None if cfg is None else await _off(
+            lambda: cfg.next_pairing(board, done=lambda r: self.store.game_at(r, board) is not None))
         if p is None:
             raise web.HTTPNotFound(text=f"board {board} has no pairing in a round still to play")
         return web.json_response({"board": board, "round": p.round, "division": p.division, "players": list(p.players)})
@@ -258,13 +271,19 @@ class DeskServer:
         if not isinstance(pin, str) or not hmac.compare_digest(pin.encode(), self.config.director_pin.encode()):
             raise web.HTTPForbidden(text="Wrong director PIN.")
         rnd, board, names = data.get("round"), data.get("board"), data.get("players")
-        with self.lock:
-            try:
-                p = self.config.assign(rnd, board, tuple(names) if isinstance(names, list) else names)
-            except (EventFileError, TypeError) as exc:
-                raise web.HTTPBadRequest(text=str(exc).removeprefix("desk: ")) from None
-            self.store.save_pairing(p.round, p.board, p.players)
-            self.tables.repair(p.board)
+        config = self.config
+
+        def assign() -> Any:
+            with self.lock:
+                try:
+                    p = config.assign(rnd, board, tuple(names) if isinstance(names, list) else names)
+                except (EventFileError, TypeError) as exc:
+                    raise web.HTTPBadRequest(text=str(exc).removeprefix("desk: ")) from None
+                self.store.save_pairing(p.round, p.board, p.players)
+                self.tables.repair(p.board)
+                return p
+
+        p = await _off(assign)
         log.info("desk: round %d board %d paired %s - %s at the desk", p.round, p.board, *p.players)
         return web.json_response({"round": p.round, "board": p.board, "division": p.division,
                                   "players": list(p.players)})
@@ -277,7 +296,7 @@ class DeskServer:
         await resp.prepare(request)
         q: asyncio.Queue[bytes | None] = asyncio.Queue()
         try:
-            await resp.write(b"retry: 1000\n\n" + _frame("state", self.full_state()))
+            await resp.write(b"retry: 1000\n\n" + _frame("state", await _off(self.full_state)))
             self._clients.add(q)
             while True:
                 try:
@@ -299,7 +318,7 @@ class DeskServer:
         while True:
             await asyncio.sleep(PUSH_S)
             try:
-                data = self._changes(seen)
+                data = await _off(self._changes, seen)
             except Exception:  # never let the pusher die
                 log.exception("desk: push failed")
                 continue
@@ -380,6 +399,12 @@ class DeskServer:
         """``http://HOST:PORT/`` of the running server."""
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port}/"
+
+
+async def _off(fn: Any, *args: Any) -> Any:
+    """Run ``fn(*args)`` on the default thread pool: what waits for the tables' lock or the disk never holds
+    up the event loop (the SSE streams of every other client)."""
+    return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
 
 
 def _wall() -> int:

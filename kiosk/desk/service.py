@@ -53,6 +53,7 @@ class Desk:
         """Restore the tables from SQLite, serve, subscribe. Raises ``OSError`` when it cannot listen."""
         with self.lock:
             self.restored = self.tables.restore()
+        self.tables.flush()
         self.server.start()
         self.ingest.start()
         return self

@@ -102,6 +102,7 @@ class Tables:
         self.version = 0
         self.results_version = 0   # bumped when a result is recorded or corrected (standings change)
         self._rows: list[tuple[int, str, int, dict[str, Any], int]] = []
+        self._results: list[tuple[Game, Result]] = []   # finished games waiting for the next flush
         self._arrived = 0
         self.delays: collections.deque[int] = collections.deque(maxlen=20_000)  # kiosk ts -> desk arrival (ms)
 
@@ -120,21 +121,50 @@ class Tables:
             self._finish(table, game)
         return n
 
-    def take_all(self, items: Iterable[Message | Refused], arrived: Iterable[int] | None = None) -> None:
-        """Take a batch of checked messages (``arrived``: the desk wall time each came in, ms); the new events
-        are stored in one transaction at the end."""
+    def take_all(self, items: Iterable[Message | Refused], arrived: Iterable[int] | None = None, *,
+                 flush: bool = True) -> None:
+        """Take a batch of checked messages (``arrived``: the desk wall time each came in, ms). ``flush``: store
+        the new events and results at the end (the ingest worker flushes itself, outside the tables' lock)."""
         if arrived is None:
             for item in items:
                 self.take(item)
         else:
             for item, at in zip(items, arrived):
                 self.take(item, at)
-        self.flush()
+        if flush:
+            self.flush()
 
     def flush(self) -> None:
-        """Write the events applied since the last flush (one transaction)."""
+        """Store the events applied since the last flush (one transaction), then the games finished since
+        (each result after the events that prove it). Called by the one thread that takes messages; it may run
+        without the tables' lock, so the page is not held up by the disk."""
         rows, self._rows = self._rows, []
-        self.store.add_events(rows)
+        results, self._results = self._results, []
+        try:
+            self.store.add_events(rows)
+        except Exception:   # a full disk: keep them for the next flush
+            self._rows, self._results = rows + self._rows, results + self._results
+            raise
+        while results:
+            game, res = results[0]
+            try:
+                done = self.store.record_result(res)
+            except Exception:
+                self._results = results + self._results
+                raise
+            results.pop(0)
+            if done is Recorded.CORRECTED:
+                game.corrected = True
+            if done is not Recorded.SAME:
+                self.results_version += 1
+
+    def _taken(self, board: int, game_id: str) -> Callable[[int], bool]:
+        """Whether round r of ``board`` already holds another game (recorded or about to be)."""
+        def taken(rnd: int) -> bool:
+            if any(r.board == board and r.round == rnd and r.game_id != game_id for _, r in self._results):
+                return True
+            return self.store.game_at(rnd, board) not in (None, game_id)
+        return taken
 
     def take(self, item: Message | Refused, arrived: int | None = None) -> None:
         """Take one checked message (call :meth:`flush` afterwards). ``arrived``: desk wall ms it came in."""
@@ -258,8 +288,7 @@ class Tables:
     def _finish(self, table: Table, game: Game) -> None:
         state = game.ref.state
         if game.pairing is None and state.players and self.config is not None:
-            game.pairing = self.config.pairing_for(
-                table.board, state.players, taken=lambda r: self.store.game_at(r, table.board) not in (None, game.game_id))
+            game.pairing = self.config.pairing_for(table.board, state.players, taken=self._taken(table.board, game.game_id))
         if state.result is None or state.phase != OVER or game.waiting:
             return
         final = tuple(state.result.final)
@@ -271,12 +300,7 @@ class Tables:
         res = Result(table.board, game.game_id, p.round if p else None, p.division if p else None,
                      tuple(zip(names, final)), state.preset, state.result.reason,
                      gcg_text(state, game_id=game.game_id, board=table.board), game.applied, game.last_ts)
-        self.flush()  # the events first, then the result they prove
-        done = self.store.record_result(res)
-        if done is Recorded.CORRECTED:
-            game.corrected = True
-        if done is not Recorded.SAME:
-            self.results_version += 1
+        self._results.append((game, res))   # stored by the next flush, after the events that prove it
         game.final = final
 
     def repair(self, board: int) -> None:
@@ -289,8 +313,7 @@ class Tables:
             if g is None or not g.applied:
                 continue
             names = g.ref.state.players
-            g.pairing = self.config.pairing_for(
-                board, names, taken=lambda r, g=g: self.store.game_at(r, board) not in (None, g.game_id))
+            g.pairing = self.config.pairing_for(board, names, taken=self._taken(board, g.game_id))
             if g.final is not None and self.store.set_result_pairing(
                     board, g.game_id, g.pairing.round if g.pairing else None, g.pairing.division if g.pairing else None):
                 self.results_version += 1

@@ -261,3 +261,27 @@ def test_a_stale_last_will_does_not_mark_a_restarted_kiosk_offline(tmp_path):
     assert tables.tile(1)["flags"]["offline"] is False
     _feed(tables, [presence("new", 4900, False)])                               # the new run dies: its will
     assert tables.tile(1)["flags"]["offline"] is True
+
+
+def test_a_full_disk_keeps_the_events_until_they_can_be_stored(tmp_path, monkeypatch):
+    import sqlite3
+    evs = game(seed=14)
+    tables = _tables(tmp_path)
+    real = tables.store.add_events
+    fails = {"n": 2}
+
+    def add_events(rows):
+        if fails["n"]:
+            fails["n"] -= 1
+            raise sqlite3.OperationalError("database or disk is full")
+        return real(rows)
+
+    monkeypatch.setattr(tables.store, "add_events", add_events)
+    msgs = messages(evs, 1)
+    for part in (msgs[:10], msgs[10:]):
+        with pytest.raises(sqlite3.OperationalError):        # the flush fails: nothing is lost
+            tables.take_all(parse(ROOT, t, p) for t, p in part)
+    assert fails["n"] == 0 and tables.store.results() == []
+    tables.flush()
+    assert [s for s, _, _ in tables.store.events_of(1, "g1")] == list(range(1, len(evs) + 1))
+    assert tables.store.results()[0].scores == Referee.from_events(evs).state.result.final
