@@ -349,6 +349,7 @@ def run(args: argparse.Namespace) -> dict:
                  "kiosk_to_desk_ms": state["status"].get("kiosk_to_desk_ms"),
                  "refused_total": state["status"]["refused_total"], "duplicates": state["status"]["duplicates"],
                  "refused_by_kind": {k: v["count"] for k, v in state["status"]["refused"].items()},
+                 "desk_ingest": state["status"].get("ingest"), "push_lag_max_ms": state["status"].get("push_lag_max_ms"),
                  "faults": fault_log}
             report[f"round{rnd}"] = r
             log(f"round {rnd}: {r['results']}/{args.n} results in {wall:.1f} s, page {tiles} tables, latency p99 "

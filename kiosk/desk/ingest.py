@@ -67,6 +67,8 @@ class DeskIngest:
         self.error_total = 0
         self._inbox: collections.deque[tuple[str, bytes, int, int, int]] = collections.deque()
         self._unacked: list[tuple[int, int]] = []   # acknowledged to the broker only once stored
+        #: worst cases seen: messages waiting, the oldest one's wait, a batch's fold and store times (ms)
+        self.stats = {"batches": 0, "inbox_max": 0, "wait_max_ms": 0, "fold_max_ms": 0, "flush_max_ms": 0}
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._worker: threading.Thread | None = None
@@ -136,6 +138,10 @@ class DeskIngest:
                 return
 
     def _batch(self) -> None:
+        t0 = time.monotonic()
+        self.stats["inbox_max"] = max(self.stats["inbox_max"], len(self._inbox))
+        if self._inbox:
+            self.stats["wait_max_ms"] = max(self.stats["wait_max_ms"], int(time.time() * 1000) - self._inbox[0][4])
         items = []
         arrived = []
         acks = []
@@ -152,11 +158,15 @@ class DeskIngest:
         except Exception as exc:  # a desk bug: logged and shown, the desk keeps running
             self._error(f"desk: could not fold {len(items)} messages: {type(exc).__name__}: {exc}")
             log.exception("desk ingest")
+        t1 = time.monotonic()
+        self.stats["fold_max_ms"] = max(self.stats["fold_max_ms"], int(1000 * (t1 - t0)))
         try:
             self.tables.flush()   # the disk outside the lock: the page keeps being served meanwhile
         except Exception as exc:  # a full disk: the events stay in memory and unacknowledged until it works
             self._error(f"desk: cannot store events in {self.tables.store.path}: {type(exc).__name__}: {exc}")
             return
+        self.stats["flush_max_ms"] = max(self.stats["flush_max_ms"], int(1000 * (time.monotonic() - t1)))
+        self.stats["batches"] += 1
         for mid, qos in self._unacked:
             self.client.ack(mid, qos)
         self._unacked.clear()

@@ -73,6 +73,7 @@ class DeskServer:
         self._ready = threading.Event()
         self._failed: BaseException | None = None
         self._standings: tuple[Any, dict[str, Any]] = (None, {})
+        self.push_lag_max_ms = 0   # worst desk receipt -> push seen (ms)
 
     # ------------------------------------------------------------------------------------------ state
     def _status(self) -> dict[str, Any]:
@@ -81,6 +82,7 @@ class DeskServer:
         if d:
             st["kiosk_to_desk_ms"] = {"n": len(d), "p50": d[len(d) // 2], "p99": d[min(len(d) - 1, len(d) * 99 // 100)],
                                       "max": d[-1]}
+        st["push_lag_max_ms"] = self.push_lag_max_ms
         if self.status_extra is not None:
             st.update(self.status_extra())
         return st
@@ -338,6 +340,9 @@ class DeskServer:
             if now == seen:
                 return None
             pending = self.tables.take_pending()
+            if pending:
+                lag = _wall() - min(r for _, _, r in pending)
+                self.push_lag_max_ms = max(self.push_lag_max_ms, lag)
             msg: dict[str, Any] = {"now": _wall(), "tiles": [self.tables.tile(b) for b, _, _ in pending],
                                    "since": {str(b): ts for b, ts, _ in pending},
                                    "recv": {str(b): r for b, _, r in pending}, "status": self._status()}

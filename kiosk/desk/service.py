@@ -47,7 +47,8 @@ class Desk:
 
     def _broker_status(self) -> dict[str, object]:
         return {"broker": {"connected": self.ingest.connected, "connections": self.ingest.connections,
-                           "errors": list(self.ingest.errors)[-3:], "dropped_ticks": self.ingest.dropped_ticks}}
+                           "errors": list(self.ingest.errors)[-3:], "dropped_ticks": self.ingest.dropped_ticks},
+                "ingest": dict(self.ingest.stats)}
 
     def start(self) -> Desk:
         """Restore the tables from SQLite, serve, subscribe. Raises ``OSError`` when it cannot listen."""
