@@ -29,9 +29,10 @@ def _client(port: int, user: str | None, pw: str | None, got: list | None = None
         c.on_message = lambda cl, u, m: got.append(m.topic)
     c.connect("127.0.0.1", port)
     c.loop_start()
-    end = time.monotonic() + 5
+    end = time.monotonic() + 30          # generous: the suite runs on a loaded machine
     while not rc and time.monotonic() < end:
         time.sleep(0.02)
+    assert rc, f"no CONNACK for {user} within 30 s"
     return c, rc
 
 
@@ -60,10 +61,12 @@ def test_example_config_with_mosquitto(tmp_path):
         public, _ = _client(broker.port, "public", "p", public_seen)
         public.subscribe("scrabble/nationals-2026/#", 1)
         time.sleep(0.3)
-        k1, _ = _client(broker.port, "kiosk1", "k1")
-        for topic in ("scrabble/nationals-2026/judge/board/1/event/pass", "scrabble/nationals-2026/board/1/status",
-                      "scrabble/nationals-2026/judge/board/2/event/pass", "scrabble/nationals-2026/board/2/status"):
-            k1.publish(topic, b"{}", qos=1).wait_for_publish(5)
+        k1, rc = _client(broker.port, "kiosk1", "k1")
+        assert not rc[0].is_failure
+        for topic in ("scrabble/nationals-2026/judge/board/1/event/pass", "scrabble/nationals-2026/board/1/status"):
+            k1.publish(topic, b"{}", qos=1).wait_for_publish(10)
+        for topic in ("scrabble/nationals-2026/judge/board/2/event/pass", "scrabble/nationals-2026/board/2/status"):
+            k1.publish(topic, b"{}", qos=1)     # refused by the broker (which may drop kiosk1's connection)
         end = time.monotonic() + 5
         while len(seen) < 2 and time.monotonic() < end:
             time.sleep(0.02)
