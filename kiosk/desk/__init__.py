@@ -12,4 +12,5 @@
 * :mod:`kiosk.desk.exports` - results.json / results.csv rows and the zip of a round's GCGs.
 * :mod:`kiosk.desk.server` - the desk page (SSE) and the export routes (aiohttp).
 * :mod:`kiosk.desk.service` - wiring of the above for the ``kiosk desk`` command.
+* :mod:`kiosk.desk.acl` - the event broker's ACL and password file (kiosks write only their own board).
 """
