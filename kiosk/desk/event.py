@@ -30,7 +30,7 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 
 class EventFileError(ValueError):
@@ -154,7 +154,7 @@ class EventConfig:
         return Pairing(rnd, board, found[0].division, (found[0].name, found[1].name))
 
 
-def _whole(x: Any) -> bool:
+def _whole(x: Any) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.desk.message import parse, subscriptions
+from kiosk.desk.message import Message, Refused, parse, subscriptions
 from kiosk.desk.tables import Tables
 
 log = logging.getLogger(__name__)
@@ -142,9 +142,9 @@ class DeskIngest:
         self.stats["inbox_max"] = max(self.stats["inbox_max"], len(self._inbox))
         if self._inbox:
             self.stats["wait_max_ms"] = max(self.stats["wait_max_ms"], int(time.time() * 1000) - self._inbox[0][4])
-        items = []
-        arrived = []
-        acks = []
+        items: list[Message | Refused] = []
+        arrived: list[int] = []
+        acks: list[tuple[int, int]] = []
         while self._inbox and len(items) < BATCH:
             topic, payload, mid, qos, at = self._inbox.popleft()
             items.append(parse(self.config.root, topic, payload))

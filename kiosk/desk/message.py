@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeGuard
 
 MAX_PAYLOAD = 64 * 1024  #: bytes; a stream event is well under 4 KB
 
@@ -86,7 +86,7 @@ def subscriptions(root: str) -> list[str]:
             f"{root}/board/+/status"]
 
 
-def _int(x: Any) -> bool:
+def _int(x: Any) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 

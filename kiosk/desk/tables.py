@@ -295,13 +295,17 @@ class Tables:
         if final == game.final:
             return
         p = game.pairing
-        names = [n if self.config is None or self.config.player(n) is None else self.config.player(n).name
-                 for n in state.players]  # the registered spelling, for tsh and standings
+        names = [self._registered(n) for n in state.players]  # the registered spelling, for tsh and standings
         res = Result(table.board, game.game_id, p.round if p else None, p.division if p else None,
                      tuple(zip(names, final)), state.preset, state.result.reason,
                      gcg_text(state, game_id=game.game_id, board=table.board), game.applied, game.last_ts)
         self._results.append((game, res))   # stored by the next flush, after the events that prove it
         game.final = final
+
+    def _registered(self, name: str) -> str:
+        """The event's spelling of a player's name (the kiosk's when the event does not know the player)."""
+        p = self.config.player(name) if self.config is not None else None
+        return p.name if p is not None else name
 
     def repair(self, board: int) -> None:
         """The pairings of ``board`` changed (the director at the desk): find its games' pairings again and move
