@@ -212,9 +212,9 @@ def _show_clocks(kiosk: Kiosk, display: Any) -> None:
 
 def _lexicon() -> Any:
     try:
-        from kiosk.rules.lexicon import default_lexicon
+        from kiosk.lexicon_files import cached_default_lexicon
 
-        return default_lexicon()
+        return cached_default_lexicon()
     except Exception as exc:  # the judge still rules; he only loses the suggestion
         log.warning("no lexicon for challenge suggestions: %s", exc)
         return None

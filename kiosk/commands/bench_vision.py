@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.vision.train import bench
 
     if args.frames < 1 or args.workers < 1:
-        print("bench-vision: --frames and --workers must be at least 1", file=sys.stderr)
+        print("kiosk bench-vision: --frames and --workers must be at least 1", file=sys.stderr)
         return 2
     if args.shared is None:
         here = Path("../shared")
@@ -61,12 +61,12 @@ def run(args: argparse.Namespace) -> int:
         samples = bench.corpus_samples(args.shared, args.speed or args.sheet or args.frames, args.seed,
                                        tuple(args.tile_sets))
     except FileNotFoundError as exc:
-        print(f"bench-vision: {exc}", file=sys.stderr)
+        print(f"kiosk bench-vision: --shared {args.shared}: {exc}", file=sys.stderr)
         return 2
     try:
         args.out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        print(f"bench-vision: cannot create {args.out}: {exc.strerror}", file=sys.stderr)
+        print(f"kiosk bench-vision: --out {args.out}: cannot create: {exc.strerror}", file=sys.stderr)
         return 2
     if args.speed:
         for level in args.level:
@@ -81,13 +81,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         from kiosk.vision.reader import BoardReader
     except ImportError as exc:
-        print(f"bench-vision: the board reader is not available ({exc}); nothing to measure", file=sys.stderr)
+        print(f"kiosk bench-vision: the board reader is not available ({exc}); nothing to measure", file=sys.stderr)
         return 2
     for ts in {s.tile_set.name: s.tile_set for s in samples}.values():  # fail early and clearly if a reader cannot be built
         try:
             BoardReader(ts)
         except Exception as exc:  # noqa: BLE001 - report, don't trace back
-            print(f"bench-vision: cannot build a BoardReader for the {ts.name} tile set: {exc}", file=sys.stderr)
+            print(f"kiosk bench-vision: cannot build a BoardReader for the {ts.name} tile set: {exc}", file=sys.stderr)
             return 2
     all_ok = True
     ctx = mp.get_context("fork")
