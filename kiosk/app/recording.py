@@ -471,5 +471,10 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
     out(f"vision: {worker.frames_read} frames read, the judge corrected {ref.judge_fixes} square(s); "
         f"{time.perf_counter() - t0:.1f} s")
     session.close()
-    out(f"final: {rec.names[0]} {st.scores[0]}, {rec.names[1]} {st.scores[1]}")
+    # the last line agrees with the journal: a recording without the end racks leaves the game unfinished there
+    if st.result is not None:
+        out(f"final: {rec.names[0]} {st.scores[0]}, {rec.names[1]} {st.scores[1]}")
+    else:
+        out(f"not finished: {rec.names[0]} {st.scores[0]}, {rec.names[1]} {st.scores[1]} (the recording ends "
+            "before the end racks; the journal keeps the game unfinished)")
     return 0 if not ref.mismatches and tuple(st.scores) == last else 1

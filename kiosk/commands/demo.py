@@ -62,7 +62,22 @@ def _has_display() -> bool:
         os.environ.get("SDL_VIDEODRIVER") != "dummy"
 
 
+def _signals_as_interrupt() -> None:
+    """SIGTERM stops the demo as Ctrl-C does (KeyboardInterrupt: the demo prints where it stopped and how to
+    resume), and SDL installs no signal handlers of its own, which turned both into a window-close request
+    that the screen refresh during clock waits read and dropped: windowed and headless stop alike."""
+    import signal
+
+    os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
+
+    def stop(signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    signal.signal(signal.SIGTERM, stop)
+
+
 def run(args: argparse.Namespace) -> int:
+    _signals_as_interrupt()
     if args.recording is not None:
         from kiosk.app.recording import run_recording
         from kiosk.commands._files import InputError, check_output
