@@ -235,3 +235,11 @@ def test_every_subcommand_is_in_the_table():
     parser = build_parser()
     sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
     assert set(sub.choices) == set(INPUTS), "a subcommand without bad-invocation rows"
+
+
+def test_pygame_prints_no_banner_among_the_results():
+    """pygame's 'Hello from the pygame community' went to stdout, among a command's results."""
+    env = {k: v for k, v in os.environ.items() if k != "PYGAME_HIDE_SUPPORT_PROMPT"}
+    res = subprocess.run([sys.executable, "-c", "import kiosk.cli, pygame"], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=60)
+    assert res.returncode == 0 and res.stdout == "", res.stdout
