@@ -120,7 +120,7 @@ def atomic_output(path: str | Path, mode: str = "w", what: str = "output file") 
     except OSError as exc:
         raise InputError(f"{p}: cannot write in {p.parent}: {_reason(exc)}") from None
     try:
-        with os.fdopen(fd, mode, **({} if "b" in mode else {"encoding": "utf-8"})) as fh:
+        with os.fdopen(fd, mode, encoding=None if "b" in mode else "utf-8") as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())

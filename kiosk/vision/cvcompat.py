@@ -40,7 +40,7 @@ def opencv_silenced() -> Iterator[None]:
     if _LOGGING is not None:
         get, set_, silent = _LOGGING.getLogLevel, _LOGGING.setLogLevel, _LOGGING.LOG_LEVEL_SILENT
     else:                                          # OpenCV 4.x: cv2.getLogLevel / cv2.setLogLevel, SILENT = 0
-        get, set_, silent = cv2.getLogLevel, cv2.setLogLevel, 0
+        get, set_, silent = getattr(cv2, "getLogLevel"), getattr(cv2, "setLogLevel"), 0  # noqa: B009 - absent in 5
     level = get()
     set_(silent)
     try:

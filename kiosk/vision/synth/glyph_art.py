@@ -131,14 +131,14 @@ def write_atlas(path: str | Path) -> None:
     """Write the glyphs of :data:`ATLAS_CHARS` in every font of :data:`FONTS`, as drawn by the installed OpenCV
     and pygame, to ``path`` (.npz: uint8 masks, lossless, and a JSON index of their placement)."""
     arrays: dict[str, np.ndarray] = {}
-    index = []
+    index: list[list[str | float]] = []
     for font in FONTS:
         for ch in ATLAS_CHARS:
             g = render_reference_glyph(ch, font)
             arrays[f"m{len(index)}"] = np.round(g.mask * 255).astype(np.uint8)
             index.append([font, ch, g.x0, g.y0, g.cap_px])
     arrays["index"] = np.frombuffer(json.dumps(index).encode(), np.uint8)
-    np.savez_compressed(path, **arrays)
+    np.savez_compressed(path, **arrays)  # type: ignore[arg-type]  # numpy 2 stubs take **kwds as allow_pickle
 
 
 @cache
