@@ -40,11 +40,20 @@ def run(args: argparse.Namespace) -> int:
         print(f"kiosk stream-game: --board: {args.board} must be >= 0", file=sys.stderr)
         return 2
     check_text_file(args.file, "GCG record")
+    import socket
+
+    try:   # a typo in the host name is named as such, not as a broker that never answered
+        socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        print(f"kiosk stream-game: --mqtt {args.mqtt}: unknown host {host!r} "
+              f"({getattr(exc, 'strerror', None) or exc})", file=sys.stderr)
+        return 2
     password = os.environ.get(args.password_env) if args.username else None
 
     def progress(i: int, n: int) -> None:
         if i == n or i % 20 == 0:
-            print(f"\r{i}/{n} events", end="\n" if i == n else "", file=sys.stderr, flush=True)
+            # queued for the broker: whether it took them is said once the broker answered (or did not)
+            print(f"\r{i}/{n} events queued", end="\n" if i == n else "", file=sys.stderr, flush=True)
 
     try:
         rep = publish_game(args.file, host, port, args.board, preset=args.preset, root=args.root, pace_s=args.pace,

@@ -243,3 +243,16 @@ def test_pygame_prints_no_banner_among_the_results():
     res = subprocess.run([sys.executable, "-c", "import kiosk.cli, pygame"], cwd=ROOT, env=env, capture_output=True,
                          text=True, timeout=60)
     assert res.returncode == 0 and res.stdout == "", res.stdout
+
+
+def test_stream_game_names_an_unknown_host_and_counts_events_as_queued(capsys):
+    """An unknown host name was reported as a broker that 'never connected', after '33/33 events'."""
+    from shared_data import HAVE_SHARED, SHARED
+
+    if not HAVE_SHARED:
+        pytest.skip("../shared is absent: the game record is read from it")
+    game = str(SHARED / "corpus" / "gcg" / "real" / "domino14_macondo__gcgio_testdata__doug_v_emely_double_challenge.gcg")
+    rc, out, err = _run(["stream-game", game, "--mqtt", "no-such-host.invalid:1883"], capsys)
+    assert rc == 2 and not out and "unknown host 'no-such-host.invalid'" in err, err
+    rc, out, err = _run(["stream-game", game, "--mqtt", "127.0.0.1:9", "--timeout", "0.5"], capsys)
+    assert rc == 1 and not out and "33/33 events queued" in err and "never connected" in err, err
