@@ -117,11 +117,16 @@ def read_recording(folder: str | Path) -> Recording:
         if len(cells) < 8:
             raise RecordingError(f"{csv_path}:{i}: expected 8 columns (Move, Button, State, Coord, Word, Points, "
                                  f"Score1, Score2), got {len(cells)}")
-        try:
-            presses.append(Press(i, int(cells[0]), cells[1].lower(), cells[2].upper(), cells[3], cells[4],
-                                 int(cells[5] or 0), (int(cells[6]), int(cells[7]))))
-        except ValueError as exc:
-            raise RecordingError(f"{csv_path}:{i}: {exc}") from None
+        numbers = {}
+        for col, name in ((0, "Move"), (5, "Points"), (6, "Score1"), (7, "Score2")):
+            text_value = cells[col] or ("0" if col == 5 else "")
+            try:
+                numbers[col] = int(text_value)
+            except ValueError:
+                raise RecordingError(f"{csv_path}:{i}: the {name} column holds {cells[col]!r}, "
+                                     "not a whole number") from None
+        presses.append(Press(i, numbers[0], cells[1].lower(), cells[2].upper(), cells[3], cells[4],
+                             numbers[5], (numbers[6], numbers[7])))
         if presses[-1].button not in ("green", "red", "yellow", "doubt0", "doubt1", "reset", "eog"):
             raise RecordingError(f"{csv_path}:{i}: unknown button {cells[1]!r}")
     if not presses:
