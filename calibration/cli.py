@@ -77,8 +77,11 @@ def _write_png(path: Path, image: Any) -> None:
     import cv2
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(str(path), image):
-        raise CalibrationError(f"{path}: could not write the PNG")
+    ok, buf = cv2.imencode(".png", image)
+    if not ok:
+        raise CalibrationError(f"{path}: could not encode the PNG")
+    with atomic_output(path, "wb", "report PNG") as fh:   # a failed write leaves nothing behind
+        fh.write(buf.tobytes())
     _say(f"wrote {path}")
 
 
