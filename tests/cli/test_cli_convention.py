@@ -37,6 +37,7 @@ INPUTS: dict[str, list[list[str]]] = {
     "calibrate": [["calibrate", "intrinsics", P], ["calibrate", "pose", "--image", P],
                   ["calibrate", "exposure", "--image", P], ["calibrate", "glyphs", "--images", P]],
     "bench-vision": [["bench-vision", "--shared", P, "--frames", "1", "--out", "{OUT}/bench"]],
+    "desk": [["desk", "--mqtt", "127.0.0.1:9", "--http", "127.0.0.1:18093", "--data", "{OUT}/desk", "--event", P]],
 }
 # kinds an invocation does not take, with the reason
 NOT_APPLICABLE = {
@@ -49,6 +50,7 @@ NOT_APPLICABLE = {
     ("journal acknowledge", "unreadable"),
     ("calibrate intrinsics", "directory"),   # a folder of photos is what it takes
     ("bench-vision", "empty"), ("bench-vision", "binary"), ("bench-vision", "unreadable"), ("bench-vision", "proc"),
+    ("desk", "unreadable"),   # the event is a folder: a file of any kind is "not a folder"
 }
 # subcommand -> invocations with one output slot; each gets every output kind below
 OUTPUTS: dict[str, list[list[str]]] = {

@@ -43,9 +43,9 @@ def _env() -> dict[str, str]:
 def test_the_try_it_block_covers_every_subcommand_but_the_long_ones():
     used = {c.split()[1] for c, _ in COMMANDS}
     sub = next(a for a in build_parser()._actions if a.__class__.__name__ == "_SubParsersAction")
-    # demo: ./run demo below and tests/app; stream-game needs a broker (tests/stream); bench-vision renders
-    # hundreds of frames (a benchmark, not a test)
-    assert set(sub.choices) - used == {"demo", "stream-game", "bench-vision"}
+    # demo: ./run demo below and tests/app; stream-game and desk need a broker (tests/stream, tests/desk), and
+    # the desk serves until stopped; bench-vision renders hundreds of frames (a benchmark, not a test)
+    assert set(sub.choices) - used == {"demo", "stream-game", "bench-vision", "desk"}
 
 
 @pytest.mark.skipif(not VENV_BIN.is_dir(), reason="no .venv (the README's commands run in ./run's environment)")
