@@ -75,7 +75,7 @@ def read_word_list(path: str | Path, letters: Iterable[str] | None = None) -> li
     return parse_word_list(_read(p, "word list"), str(p), letters)
 
 
-def _atomic_write(out: Path, write: Callable[[str], None]) -> None:
+def _atomic_write(out: Path, write: Callable[[str], object]) -> None:
     """``write(tmp_path)`` into a temporary file beside ``out``, then renamed to ``out``; removed on failure."""
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
