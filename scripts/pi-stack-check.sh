@@ -64,7 +64,7 @@ export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy PYGAME_HIDE_SUPPORT_PROMPT=1
 journal=$(mktemp -d)
 trap 'rm -rf "$journal"' EXIT
 want=$("$VENV/bin/python" - <<'PY'
-from kiosk.app.demo import BUILTIN_GAME
+from kiosk.app.record_demo import BUILTIN_GAME
 from kiosk.app.record_players import plan_record
 from kiosk.rules.gcg import read_gcg
 plan = plan_record(read_gcg(BUILTIN_GAME))

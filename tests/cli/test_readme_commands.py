@@ -82,7 +82,7 @@ def test_the_command_table_names_real_subcommands_and_flags():
 @pytest.mark.slow
 @pytest.mark.skipif(not (ROOT / "run").exists(), reason="no ./run")
 def test_run_demo_as_written_ends_with_the_records_final(tmp_path):
-    from kiosk.app.demo import BUILTIN_GAME
+    from kiosk.app.record_demo import BUILTIN_GAME
     from kiosk.app.record_players import plan_record
     from kiosk.rules.gcg import read_gcg
 

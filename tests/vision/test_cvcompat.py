@@ -9,7 +9,7 @@ import pytest
 
 from kiosk.vision.cvcompat import opencv_silenced, undistort_points
 from kiosk.vision.images import ImageError, read_image
-from kiosk.vision.synth.glyphs import ATLAS_CHARS, FONTS, reference_glyph, render_reference_glyph
+from kiosk.vision.synth.glyph_art import ATLAS_CHARS, FONTS, reference_glyph, render_reference_glyph
 from kiosk.vision.synth.tile_art import ink_mask
 
 OPENCV_5 = int(cv2.__version__.split(".")[0]) >= 5
