@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from calibration import CalibrationError
-from kiosk.commands._files import InputError, atomic_output, check_output, describe_os_error
+from kiosk.files import InputError, atomic_output, check_output, describe_os_error
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -107,7 +107,7 @@ def cmd_markers(args: argparse.Namespace) -> int:
 
 def _photos(paths: list[Path]) -> list[Path]:
     """The photos named, a folder's image files in name order; each named photo must decode (InputError)."""
-    from kiosk.commands._files import check_regular_file
+    from kiosk.files import check_regular_file
 
     out: list[Path] = []
     for p in paths:

@@ -22,7 +22,7 @@ import sys
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # pygame's banner would land on stdout, among results
 
 from kiosk import commands  # noqa: E402
-from kiosk.commands._files import InputError, describe_os_error  # noqa: E402
+from kiosk.files import InputError, describe_os_error  # noqa: E402
 
 
 class CommandParser(argparse.ArgumentParser):

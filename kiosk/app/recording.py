@@ -386,7 +386,7 @@ def recording_profile(folder: Path, out: Callable[[str], None] = print) -> Path 
     templates = folder.parent / "letter-templates" / "default"
     if not templates.is_dir():
         return None
-    from kiosk.lexicon_files import cache_dir
+    from kiosk.lexicons import cache_dir
 
     stamp = hashlib.sha1("".join(f"{p.name}:{p.stat().st_size}:{int(p.stat().st_mtime)}"
                                  for p in sorted(templates.iterdir())).encode()).hexdigest()[:12]

@@ -219,7 +219,7 @@ def _show_clocks(kiosk: Kiosk, display: Any) -> None:
 
 def _lexicon() -> Any:
     try:
-        from kiosk.lexicon_files import cached_default_lexicon
+        from kiosk.lexicons import cached_default_lexicon
 
         return cached_default_lexicon()
     except Exception as exc:  # the judge still rules; he only loses the suggestion

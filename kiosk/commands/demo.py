@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     _signals_as_interrupt()
     if args.recording is not None:
         from kiosk.app.recording import run_recording
-        from kiosk.commands._files import InputError, check_output
+        from kiosk.files import InputError, check_output
 
         if not args.recording.is_dir():
             why = "no such folder" if not args.recording.exists() else "not a folder"
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
 
         return run_recording(args.recording, journal=args.journal, calibration=args.calibration, out=_out)
     from kiosk.app.record_demo import BUILTIN_GAME, DemoOptions, run_demo
-    from kiosk.commands._files import check_output, check_text_file
+    from kiosk.files import check_output, check_text_file
 
     if args.game is not None:
         check_text_file(args.game, "GCG record")

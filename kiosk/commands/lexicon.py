@@ -28,7 +28,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from kiosk.lexicon_files import cache_dir, cached_default_lexicon, compile_word_list, load_lexicon
+    from kiosk.lexicons import cache_dir, cached_default_lexicon, compile_word_list, load_lexicon
     from kiosk.rules.lexicon import LexiconError
     from kiosk.rules.tiles import TileSetError, load_tile_set
 

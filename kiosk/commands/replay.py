@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         except TileSetError as exc:
             print(f"kiosk replay: {exc}", file=sys.stderr)
             return 2
-    from kiosk.commands._files import InputError, check_text_file
+    from kiosk.files import InputError, check_text_file
 
     games = moves = mismatches = errors = unreadable = 0
     out = sys.stdout

@@ -21,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
 
     from kiosk.app.config import ConfigError, load_config
     from kiosk.app.table import run_table
-    from kiosk.commands._files import check_text_file
+    from kiosk.files import check_text_file
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     check_text_file(args.config, "config file")

@@ -18,8 +18,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from kiosk.commands._files import atomic_output, check_output
-    from kiosk.lexicon_files import cached_default_lexicon, load_lexicon
+    from kiosk.files import atomic_output, check_output
+    from kiosk.lexicons import cached_default_lexicon, load_lexicon
     from kiosk.rules.gcg import write_gcg
     from kiosk.rules.lexicon import LexiconError
     from kiosk.tools.selfplay import self_play

@@ -26,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from kiosk.commands._files import check_text_file
+    from kiosk.files import check_text_file
     from kiosk.referee.records import RecordEventsError
     from kiosk.stream.mqtt import MqttConfigError
     from kiosk.stream.publish import PublishError, parse_host_port, publish_game

@@ -5,7 +5,7 @@
   run time, is public domain (NWL and CSW are licensed and cannot be shipped), and is the word list most
   North-American club play grew from. Events that license NWL/CSW compile their own list.
 * :func:`parse_word_list` checks an event's one-word-per-line list (every word spelt with the tile set's
-  letters, the offending line named); :mod:`kiosk.lexicon_files` (an edge module: this one does no I/O beyond
+  letters, the offending line named); :mod:`kiosk.lexicons` (an edge module: this one does no I/O beyond
   the bundled data) reads lists from files and compiles them into ``.marisa`` files (a MARISA trie via the
   ``marisa-trie`` package: a few MB for 280,000 words, memory-mapped on load, so loading takes milliseconds).
 * Words are compared in upper case; a blank's lower-case letter counts as that letter.
@@ -25,7 +25,7 @@ from typing import Protocol
 
 import marisa_trie
 
-MAGIC_SUFFIX = ".marisa"   # a compiled lexicon's file suffix (kiosk.lexicon_files)
+MAGIC_SUFFIX = ".marisa"   # a compiled lexicon's file suffix (kiosk.lexicons)
 
 
 class LexiconError(ValueError):
@@ -141,6 +141,6 @@ def enable_words() -> list[str]:
 @cache
 def default_lexicon() -> TrieLexicon:
     """The ENABLE lexicon, built in memory once per process from the bundled list (about 0.3 s). The kiosk's
-    edges use :func:`kiosk.lexicon_files.cached_default_lexicon`, which keeps it compiled in the cache folder
+    edges use :func:`kiosk.lexicons.cached_default_lexicon`, which keeps it compiled in the cache folder
     (this module does no I/O beyond the bundled data)."""
     return lexicon_from_words(enable_words(), "ENABLE")

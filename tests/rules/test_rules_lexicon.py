@@ -3,7 +3,7 @@
 import pytest
 
 from kiosk.cli import main
-from kiosk.lexicon_files import compile_word_list, load_lexicon, read_word_list
+from kiosk.lexicons import compile_word_list, load_lexicon, read_word_list
 from kiosk.rules.lexicon import LexiconError, default_lexicon
 
 

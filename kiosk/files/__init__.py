@@ -1,6 +1,6 @@
 """What every subcommand does with the files it is given: checks an input before the work, writes an output
 atomically. Errors are :class:`InputError` (``PATH: REASON``), which :func:`kiosk.cli.main` prints on stderr as
-``kiosk COMMAND: PATH: REASON`` with exit code 2.
+``kiosk COMMAND: PATH: REASON`` with exit code 2. Used by the subcommands and the calibration tools alike.
 """
 
 from __future__ import annotations
