@@ -97,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         if args.annotate:
             from pathlib import Path
 
+            from kiosk.files import InputError
             from kiosk.vision.annotate import write_annotated_png
             name, n = Path(path).stem, 1
             while name in annotated:     # two images of one name from different folders: keep both pictures
@@ -109,6 +110,9 @@ def run(args: argparse.Namespace) -> int:
             except OSError as exc:
                 print(f"kiosk read-board: --annotate {args.annotate}: {exc.strerror or exc}"
                       + (f" ({exc.filename})" if exc.filename else ""), file=sys.stderr)
+                unreadable += 1
+            except InputError as exc:   # the picture's path cannot be written
+                print(f"kiosk read-board: --annotate: {exc}", file=sys.stderr)
                 unreadable += 1
         t = reading.timings_ms
         if args.json:
