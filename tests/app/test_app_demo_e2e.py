@@ -36,7 +36,6 @@ def _shipped_profile(out: Path, templates: Path, tiles: str, n_synth: int, notes
 
 @pytest.mark.slow
 @needs_shared
-@pytest.mark.slow   # a profile built from the letter images first (2-3 minutes), then a whole real game
 @pytest.mark.parametrize("game", ["game01", "game03"])
 def test_recording_re_refereed_to_every_recorded_score(game, tmp_path, monkeypatch):
     """game01: 27 moves; game03: two phonies challenged off (the judge confirms the recorded rulings)."""
