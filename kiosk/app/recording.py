@@ -24,7 +24,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -39,7 +39,7 @@ from kiosk.app.vision_worker import VisionWorker
 from kiosk.devices.camera import CameraError
 from kiosk.devices.health import DeviceHealth, HealthTracker
 from kiosk.referee.presets import Preset, load_preset
-from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING
+from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING, GameState
 from kiosk.rules.gcg import EventKind, GcgError, GcgEvent, GcgVisitor, read_gcg
 from kiosk.rules.replay import replay_game
 from kiosk.rules.tiles import GERMAN
@@ -422,6 +422,14 @@ def _recording_reader(rec: Recording, folder: Path, calibration: Path | None,
         return None
 
 
+def _last_line(names: Sequence[str], st: GameState) -> str:
+    """The last line agrees with the journal: a recording without the end racks leaves the game unfinished."""
+    scores = f"{names[0]} {st.scores[0]}, {names[1]} {st.scores[1]}"
+    if st.result is not None:
+        return f"final: {scores}"
+    return f"not finished: {scores} (the recording ends before the end racks; the journal keeps the game unfinished)"
+
+
 def run_recording(folder: str | Path, *, journal: Path | None = None, out: Callable[[str], None] = print,
                   calibration: Path | None = None) -> int:
     """Re-referee a recording (see module doc); prints every move, the mismatches and ``final: ...`` last.
@@ -476,10 +484,5 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
     out(f"vision: {worker.frames_read} frames read, the judge corrected {ref.judge_fixes} square(s); "
         f"{time.perf_counter() - t0:.1f} s")
     session.close()
-    # the last line agrees with the journal: a recording without the end racks leaves the game unfinished there
-    if st.result is not None:
-        out(f"final: {rec.names[0]} {st.scores[0]}, {rec.names[1]} {st.scores[1]}")
-    else:
-        out(f"not finished: {rec.names[0]} {st.scores[0]}, {rec.names[1]} {st.scores[1]} (the recording ends "
-            "before the end racks; the journal keeps the game unfinished)")
+    out(_last_line(rec.names, st))
     return 0 if not ref.mismatches and tuple(st.scores) == last else 1
