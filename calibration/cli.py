@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from calibration import CalibrationError
+from kiosk.files import InputError, atomic_output, check_output, describe_os_error
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -43,8 +44,8 @@ def _read_image(path: Path) -> Any:
 
     try:
         return read_image(path)
-    except ImageError as exc:
-        raise CalibrationError(str(exc)) from None
+    except ImageError as exc:   # a photo given that cannot be read: bad input (exit 2), not a refusal
+        raise InputError(str(exc)) from None
 
 
 def _frame(args: argparse.Namespace) -> Any:
@@ -76,8 +77,11 @@ def _write_png(path: Path, image: Any) -> None:
     import cv2
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(str(path), image):
-        raise CalibrationError(f"{path}: could not write the PNG")
+    ok, buf = cv2.imencode(".png", image)
+    if not ok:
+        raise CalibrationError(f"{path}: could not encode the PNG")
+    with atomic_output(path, "wb", "report PNG") as fh:   # a failed write leaves nothing behind
+        fh.write(buf.tobytes())
     _say(f"wrote {path}")
 
 
@@ -85,11 +89,15 @@ def _write_png(path: Path, image: Any) -> None:
 
 def cmd_markers(args: argparse.Namespace) -> int:
     from calibration.markers import render_marker_sheet
-    from calibration.printing import write_real_size
+    from calibration.printing import real_size_bytes
 
+    if args.out.suffix.lower() not in (".png", ".pdf"):
+        raise InputError(f"{args.out}: the marker sheet is written as .png or .pdf, not "
+                         f"{args.out.suffix or 'a name without a suffix'!r}")
+    check_output(args.out, "marker sheet")   # before rendering it
     sheet = render_marker_sheet(dpi=args.dpi, paper=args.paper)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    write_real_size(args.out, sheet.image, sheet.dpi, sheet.width_mm, sheet.height_mm)
+    with atomic_output(args.out, "wb", "marker sheet") as fh:
+        fh.write(real_size_bytes(args.out.suffix, sheet.image, sheet.dpi, sheet.width_mm, sheet.height_mm))
     print(f"wrote {args.out}: {args.paper.upper()} at {args.dpi:g} dpi; print at 100 % (no 'fit to page') and "
           "check the 100 mm scale bar")
     return 0
@@ -98,14 +106,20 @@ def cmd_markers(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- intrinsics
 
 def _photos(paths: list[Path]) -> list[Path]:
+    """The photos named, a folder's image files in name order; each named photo must decode (InputError)."""
+    from kiosk.files import check_regular_file
+
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
-            out += sorted(q for q in p.iterdir() if q.suffix.lower() in IMAGE_SUFFIXES)
-        elif p.is_file():
-            out.append(p)
+            found = sorted(q for q in p.iterdir() if q.suffix.lower() in IMAGE_SUFFIXES)
+            if not found:
+                raise InputError(f"{p}: no photos in the folder ({', '.join(IMAGE_SUFFIXES)})")
+            out += found
         else:
-            raise CalibrationError(f"{p}: no such photo or folder")
+            check_regular_file(p, "photo or folder")
+            _read_image(p)
+            out.append(p)
     return out
 
 
@@ -293,9 +307,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         return SUBCOMMANDS[step][1](args)
+    except InputError as exc:
+        print(f"kiosk calibrate {step}: {exc}", file=sys.stderr)
+        return 2
     except CalibrationError as exc:
         print(f"kiosk calibrate {step}: refused: {exc}", file=sys.stderr)
         return 1
-    except (OSError, ValueError) as exc:  # includes kiosk.vision.profile.ProfileError
+    except OSError as exc:
+        print(f"kiosk calibrate {step}: {describe_os_error(exc)}", file=sys.stderr)
+        return 2
+    except ValueError as exc:  # includes kiosk.vision.profile.ProfileError
         print(f"kiosk calibrate {step}: {exc}", file=sys.stderr)
         return 2

@@ -71,14 +71,29 @@ def pdf_bytes(gray: np.ndarray, width_mm: float, height_mm: float) -> bytes:
     return bytes(out)
 
 
+def real_size_bytes(suffix: str, gray: np.ndarray, dpi: float, width_mm: float, height_mm: float) -> bytes:
+    """``gray`` as a .png file (with dpi) or a .pdf file (a page of the given size), by ``suffix``.
+
+    Raises:
+        ValueError: another suffix.
+    """
+    if suffix.lower() == ".png":
+        return png_bytes(gray, dpi)
+    if suffix.lower() == ".pdf":
+        return pdf_bytes(gray, width_mm, height_mm)
+    raise ValueError(f"the marker sheet is written as .png or .pdf, not {suffix or 'no suffix'!r}")
+
+
 def write_real_size(path: str | Path, gray: np.ndarray, dpi: float, width_mm: float, height_mm: float) -> Path:
-    """Write ``gray`` as .png (with dpi) or .pdf (page of the given size) by the path's suffix."""
+    """Write ``gray`` as .png (with dpi) or .pdf (page of the given size) by the path's suffix.
+
+    Raises:
+        ValueError: another suffix (the path named).
+    """
     path = Path(path)
-    suffix = path.suffix.lower()
-    if suffix == ".png":
-        path.write_bytes(png_bytes(gray, dpi))
-    elif suffix == ".pdf":
-        path.write_bytes(pdf_bytes(gray, width_mm, height_mm))
-    else:
-        raise ValueError(f"{path}: the marker sheet is written as .png or .pdf, not {suffix or 'no suffix'!r}")
+    try:
+        data = real_size_bytes(path.suffix, gray, dpi, width_mm, height_mm)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    path.write_bytes(data)
     return path

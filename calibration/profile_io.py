@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import os
+import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -79,9 +80,14 @@ def save_result(path: Path, kind: str, result: Any) -> None:
     _note(profile, apply_result(profile, kind, result))
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    profile.save(tmp)
-    os.replace(tmp, path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        profile.save(tmp)
+        os.replace(tmp, path)
+    except BaseException:   # a failed write leaves neither a partial profile nor the temporary file
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def undistort(frame: np.ndarray, profile: Any) -> np.ndarray:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from kiosk.vision.cvcompat import undistort_points
+
 
 def look_at(centre_mm: np.ndarray, target_mm: np.ndarray, roll_deg: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """(R, t) of a camera at ``centre_mm`` looking at ``target_mm`` (world frame, z towards the plane)."""
@@ -39,7 +41,7 @@ def _rays(K: np.ndarray, dist: np.ndarray, size: tuple[int, int], s: int) -> np.
         u, v = np.meshgrid(np.arange(w * s, dtype=np.float64), np.arange(h * s, dtype=np.float64))
         pts = np.stack([u.ravel(), v.ravel()], axis=1).reshape(-1, 1, 2)
         crit = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 30, 1e-9)
-        norm = cv2.undistortPoints(pts, ks, np.asarray(dist, np.float64), None, None, None, crit).reshape(-1, 2)
+        norm = undistort_points(pts, ks, np.asarray(dist, np.float64), crit).reshape(-1, 2)
         _RAYS.clear()
         _RAYS[key] = np.hstack([norm, np.ones((len(norm), 1))])
     return _RAYS[key]

@@ -24,14 +24,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from kiosk.lexicons import compile_word_list  # noqa: E402
 from kiosk.rules.gcg import decode_gcg, parse_gcg  # noqa: E402
-from kiosk.rules.lexicon import compile_word_list, enable_word_list_path  # noqa: E402
+from kiosk.rules.lexicon import enable_word_list_path  # noqa: E402
 from kiosk.rules.replay import replay_game  # noqa: E402
 
 LOAD_PROBE = r"""
 import sys, time, random
 t0 = time.perf_counter()
-from kiosk.rules.lexicon import load_lexicon
+from kiosk.lexicons import load_lexicon
 lex = load_lexicon(sys.argv[1])
 t_load = time.perf_counter() - t0
 words = sys.argv[2].split(",")

@@ -90,14 +90,17 @@ def run_demo(opts: DemoOptions, out: Callable[[str], None] = print) -> DemoResul
     for note in demo.plan.notes:
         out(note)
     demo.vision.start()
-    outcome_done = False
+    outcome_done = interrupted = False
     try:
         outcome_done = _referee(demo, opts, out, t_start)
     except RecordError as exc:
         out(f"error: {exc}")
+    except KeyboardInterrupt:   # Ctrl-C or SIGTERM (kiosk demo turns it into this), windowed or headless alike
+        interrupted = True
+        out("interrupted")
     finally:
         demo.vision.stop()
-    return _report(demo, outcome_done, out, t_start)
+    return _report(demo, outcome_done, out, t_start, interrupted)
 
 
 @dataclass
@@ -230,13 +233,14 @@ def _referee(demo: _Demo, opts: DemoOptions, out: Callable[[str], None], t_start
             time.sleep(0.002)
 
 
-def _report(demo: _Demo, outcome_done: bool, out: Callable[[str], None], t_start: float) -> DemoResult:
-    """Compare the kiosk's game with the record, print the final table and the figures, close the journal."""
+def _report(demo: _Demo, outcome_done: bool, out: Callable[[str], None], t_start: float,
+            interrupted: bool = False) -> DemoResult:
+    """Compare the kiosk's game with the record, print the figures and the final table, close the journal.
+    The last lines agree with the journal: "final: ..." only for a game it holds as over; else "not finished"
+    and how to resume. Exit code 130 after an interrupt, else 0 when all agreed with the record, else 1."""
     plan, players, table, vision, session = demo.plan, demo.players, demo.table, demo.vision, demo.session
     st = session.state
     mismatches = check_history(plan, st)
-    for line in final_table(st, plan.nicks):
-        out(line)
     scores = st.result.final if st.result else st.scores
     ok = outcome_done and st.result is not None and not mismatches and tuple(scores) == tuple(plan.finals)
     if st.result is not None and tuple(scores) != tuple(plan.finals):
@@ -248,8 +252,14 @@ def _report(demo: _Demo, outcome_done: bool, out: Callable[[str], None], t_start
         f"({table.render_ms / max(1, table.renders):.0f} ms each), judge corrected {players.judge_fixes} square(s) "
         f"and took back {players.judge_undos} misread move(s); {secs:.1f} s")
     session.close()
-    out(f"final: {plan.nicks[0]} {scores[0]}, {plan.nicks[1]} {scores[1]}")
-    return DemoResult(0 if ok else 1, tuple(scores), tuple(mismatches), players.judge_fixes, players.judge_undos,
+    for line in final_table(st, plan.nicks):
+        out(line)
+    if st.result is not None:
+        out(f"final: {plan.nicks[0]} {scores[0]}, {plan.nicks[1]} {scores[1]}")
+    else:
+        out(f"the journal {demo.journal} keeps the game unfinished: run the same command again to resume it")
+    code = 130 if interrupted else 0 if ok else 1
+    return DemoResult(code, tuple(scores), tuple(mismatches), players.judge_fixes, players.judge_undos,
                       vision.frames_read, table.renders, demo.resumed, secs)
 
 

@@ -24,7 +24,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -39,7 +39,7 @@ from kiosk.app.vision_worker import VisionWorker
 from kiosk.devices.camera import CameraError
 from kiosk.devices.health import DeviceHealth, HealthTracker
 from kiosk.referee.presets import Preset, load_preset
-from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING
+from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING, GameState
 from kiosk.rules.gcg import EventKind, GcgError, GcgEvent, GcgVisitor, read_gcg
 from kiosk.rules.replay import replay_game
 from kiosk.rules.tiles import GERMAN
@@ -117,11 +117,16 @@ def read_recording(folder: str | Path) -> Recording:
         if len(cells) < 8:
             raise RecordingError(f"{csv_path}:{i}: expected 8 columns (Move, Button, State, Coord, Word, Points, "
                                  f"Score1, Score2), got {len(cells)}")
-        try:
-            presses.append(Press(i, int(cells[0]), cells[1].lower(), cells[2].upper(), cells[3], cells[4],
-                                 int(cells[5] or 0), (int(cells[6]), int(cells[7]))))
-        except ValueError as exc:
-            raise RecordingError(f"{csv_path}:{i}: {exc}") from None
+        numbers = {}
+        for col, name in ((0, "Move"), (5, "Points"), (6, "Score1"), (7, "Score2")):
+            text_value = cells[col] or ("0" if col == 5 else "")
+            try:
+                numbers[col] = int(text_value)
+            except ValueError:
+                raise RecordingError(f"{csv_path}:{i}: the {name} column holds {cells[col]!r}, "
+                                     "not a whole number") from None
+        presses.append(Press(i, numbers[0], cells[1].lower(), cells[2].upper(), cells[3], cells[4],
+                             numbers[5], (numbers[6], numbers[7])))
         if presses[-1].button not in ("green", "red", "yellow", "doubt0", "doubt1", "reset", "eog"):
             raise RecordingError(f"{csv_path}:{i}: unknown button {cells[1]!r}")
     if not presses:
@@ -381,7 +386,7 @@ def recording_profile(folder: Path, out: Callable[[str], None] = print) -> Path 
     templates = folder.parent / "letter-templates" / "default"
     if not templates.is_dir():
         return None
-    from kiosk.rules.lexicon import cache_dir
+    from kiosk.lexicons import cache_dir
 
     stamp = hashlib.sha1("".join(f"{p.name}:{p.stat().st_size}:{int(p.stat().st_mtime)}"
                                  for p in sorted(templates.iterdir())).encode()).hexdigest()[:12]
@@ -415,6 +420,14 @@ def _recording_reader(rec: Recording, folder: Path, calibration: Path | None,
     except ReaderUnavailable as exc:
         out(f"error: {exc}")
         return None
+
+
+def _last_line(names: Sequence[str], st: GameState) -> str:
+    """The last line agrees with the journal: a recording without the end racks leaves the game unfinished."""
+    scores = f"{names[0]} {st.scores[0]}, {names[1]} {st.scores[1]}"
+    if st.result is not None:
+        return f"final: {scores}"
+    return f"not finished: {scores} (the recording ends before the end racks; the journal keeps the game unfinished)"
 
 
 def run_recording(folder: str | Path, *, journal: Path | None = None, out: Callable[[str], None] = print,
@@ -471,5 +484,5 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
     out(f"vision: {worker.frames_read} frames read, the judge corrected {ref.judge_fixes} square(s); "
         f"{time.perf_counter() - t0:.1f} s")
     session.close()
-    out(f"final: {rec.names[0]} {st.scores[0]}, {rec.names[1]} {st.scores[1]}")
+    out(_last_line(rec.names, st))
     return 0 if not ref.mismatches and tuple(st.scores) == last else 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
@@ -22,6 +23,7 @@ from kiosk.app.reader_setup import ReaderUnavailable, make_reader
 from kiosk.app.vision_worker import VisionWorker
 from kiosk.devices.health import monotonic_ms
 from kiosk.referee.presets import Preset, PresetError, bundled_presets, load_preset
+from kiosk.rules.board import Board
 from kiosk.rules.tiles import TileSet, load_tile_set
 from kiosk.store import JOURNAL_FULL, GameSession, JournalError, JournalFull
 
@@ -57,7 +59,7 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
         vision = VisionWorker(devices.camera, make_reader(tile_set, profile), stable_frames=cfg.stable_frames,
                               clock=wall_ms).start()
     except ReaderUnavailable as exc:
-        print(f"kiosk run: {exc}: moves must be entered by the judge")
+        print(f"kiosk run: {exc}: moves must be entered by the judge", file=sys.stderr)
     hub, listeners = _stream(cfg, session)
     kiosk = Kiosk(session, vision, _lexicon(), PinGate(cfg.judge_pin, recovery_code=cfg.director_code,
                                                            state_path=pin_state_path(cfg.journal)), wall_ms, listeners)
@@ -98,19 +100,24 @@ def _open(cfg: KioskConfig, max_seconds: float | None = None) -> tuple[Preset, T
         preset = load_preset(cfg.preset)
         tile_set = load_tile_set(cfg.tiles or preset.tile_set)
     except (PresetError, ValueError) as exc:
-        print(f"kiosk run: {exc}")
+        print(f"kiosk run: {exc}", file=sys.stderr)
         return 2
     try:
         from kiosk.devices.sdnotify import SdNotifier
 
         session = open_session_waiting(cfg.journal, SdNotifier(), max_seconds=max_seconds)
     except JournalError as exc:
-        print(f"kiosk run: journal: {exc}")
+        print(f"kiosk run: journal: {exc}", file=sys.stderr)
         return 2
+    def board_as_kept() -> Board:
+        """What a synthetic camera shows at a table run without one: the board as the kiosk keeps it (moves
+        come from the judge; the camera, reader and stable-frame path run end to end on it)."""
+        return Board(list(session.state.board))
+
     try:
-        devices = build_devices(cfg.devices)
+        devices = build_devices(cfg.devices, board=board_as_kept)
     except DeviceConfigError as exc:
-        print(f"kiosk run: config [devices]: {exc}")
+        print(f"kiosk run: config [devices]: {exc}", file=sys.stderr)
         session.close()
         return 2
     resumed = session.resume(wall_ms())
@@ -123,7 +130,7 @@ def _open(cfg: KioskConfig, max_seconds: float | None = None) -> tuple[Preset, T
         try:
             profile = load_profile(cfg.profile)
         except ProfileError as exc:
-            print(f"kiosk run: calibration profile: {exc}")
+            print(f"kiosk run: calibration profile: {exc}", file=sys.stderr)
             session.close()
             devices.close()
             return 2
@@ -212,9 +219,9 @@ def _show_clocks(kiosk: Kiosk, display: Any) -> None:
 
 def _lexicon() -> Any:
     try:
-        from kiosk.rules.lexicon import default_lexicon
+        from kiosk.lexicons import cached_default_lexicon
 
-        return default_lexicon()
+        return cached_default_lexicon()
     except Exception as exc:  # the judge still rules; he only loses the suggestion
         log.warning("no lexicon for challenge suggestions: %s", exc)
         return None

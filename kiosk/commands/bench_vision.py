@@ -10,6 +10,7 @@ annotated PNGs of frames with errors and every frame's truth, reading and render
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.vision.train import bench
 
     if args.frames < 1 or args.workers < 1:
-        print("bench-vision: --frames and --workers must be at least 1", file=sys.stderr)
+        print("kiosk bench-vision: --frames and --workers must be at least 1", file=sys.stderr)
         return 2
     if args.shared is None:
         here = Path("../shared")
@@ -61,12 +62,12 @@ def run(args: argparse.Namespace) -> int:
         samples = bench.corpus_samples(args.shared, args.speed or args.sheet or args.frames, args.seed,
                                        tuple(args.tile_sets))
     except FileNotFoundError as exc:
-        print(f"bench-vision: {exc}", file=sys.stderr)
+        print(f"kiosk bench-vision: --shared {args.shared}: {exc}", file=sys.stderr)
         return 2
     try:
         args.out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        print(f"bench-vision: cannot create {args.out}: {exc.strerror}", file=sys.stderr)
+        print(f"kiosk bench-vision: --out {args.out}: cannot create: {exc.strerror}", file=sys.stderr)
         return 2
     if args.speed:
         for level in args.level:
@@ -81,13 +82,13 @@ def run(args: argparse.Namespace) -> int:
     try:
         from kiosk.vision.reader import BoardReader
     except ImportError as exc:
-        print(f"bench-vision: the board reader is not available ({exc}); nothing to measure", file=sys.stderr)
+        print(f"kiosk bench-vision: the board reader is not available ({exc}); nothing to measure", file=sys.stderr)
         return 2
     for ts in {s.tile_set.name: s.tile_set for s in samples}.values():  # fail early and clearly if a reader cannot be built
         try:
             BoardReader(ts)
         except Exception as exc:  # noqa: BLE001 - report, don't trace back
-            print(f"bench-vision: cannot build a BoardReader for the {ts.name} tile set: {exc}", file=sys.stderr)
+            print(f"kiosk bench-vision: cannot build a BoardReader for the {ts.name} tile set: {exc}", file=sys.stderr)
             return 2
     all_ok = True
     ctx = mp.get_context("fork")
@@ -116,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
         all_ok &= _report(level, tally, failed, samples, args)
         f = ok_only.figures()
         print(f"  (only the {ok_only.frames} frames the reader called 'ok': " +
-              ", ".join(f"{k} {v:.3f}%" for k, v in f.items()) + ")")
+              ", ".join(f"{k} {v:.3f}%" if not math.isnan(v) else f"{k} n/a" for k, v in f.items()) + ")")
     return 0 if all_ok else 1
 
 
@@ -153,7 +154,12 @@ def _speed(samples: list, level: str, args: argparse.Namespace) -> None:
               f" ({len(ms)} frames)")
 
 
+_NOTHING = {"unsure_share_of_errors": "no tile errors", "blanks": "no blanks in these frames"}
+
+
 def _report(level: str, tally, failed: list, samples: list, args: argparse.Namespace) -> bool:
+    import numpy as np
+
     from kiosk.vision.synth.render import render_board
     from kiosk.vision.train import bench
 
@@ -166,14 +172,17 @@ def _report(level: str, tally, failed: list, samples: list, args: argparse.Names
                        ("letters", "letter accuracy"), ("blanks", "blanks read as blank"),
                        ("exact_boards", "whole-board exact"), ("unsure_share_of_errors", "unsure share of tile errors")):
         bar = bars.get(key)
+        if math.isnan(f[key]):   # nothing to count (no blanks, no tile errors): no share, and no bar to miss
+            print(f"  {label:30s}     n/a  ({_NOTHING.get(key, 'nothing to count')})")
+            continue
         verdict = "" if bar is None else ("  ok" if f[key] >= bar else f"  BELOW the {bar}% bar")
         ok &= bar is None or f[key] >= bar
         print(f"  {label:30s} {f[key]:7.3f}%{verdict}")
     print(f"  tile errors: {tally.tile_errors} ({tally.tile_errors_unsure} unsure); empty squares read unsure: "
           f"{tally.empty_read_unsure}; frames not 'ok': {tally.not_ok_frames}")
     print("  frame verdicts: " + "; ".join(f"{k}: {n}" for k, n in tally.verdicts.most_common()))
-    ms = sorted(tally.read_ms)
-    print(f"  reader time per frame: median {ms[len(ms) // 2]:.0f} ms, 95th pct {ms[int(0.95 * (len(ms) - 1))]:.0f} ms")
+    median, p95 = np.percentile(tally.read_ms, [50, 95])
+    print(f"  reader time per frame: median {median:.0f} ms, 95th pct {p95:.0f} ms")
     print("  tile accuracy by style: " + ", ".join(f"{k} {100 * r / n:.2f}% of {n}" for k, (n, r) in sorted(tally.by_key.items())))
     worst = sorted(((n, t, r) for (t, r), n in tally.confusion.items() if t != r), reverse=True)[:10]
     if worst:
@@ -181,7 +190,7 @@ def _report(level: str, tally, failed: list, samples: list, args: argparse.Names
     if tally.error_causes:
         print("  tile errors by frame condition: " + "; ".join(f"{k}: {n}" for k, n in tally.error_causes.most_common()))
     png = args.out / f"confusion-{level}.png"
-    figs = ", ".join(f"{k} {v:.2f}%" for k, v in f.items())
+    figs = ", ".join(f"{k} {v:.2f}%" for k, v in f.items() if not math.isnan(v))
     bench.confusion_png(tally, png, f"{level}: {tally.frames} frames; {figs}")
     print(f"  confusion matrix: {png}")
     for fr in sorted(failed, key=lambda r: -len(r.wrong_squares()))[:args.samples]:

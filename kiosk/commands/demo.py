@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 
 NAME = "demo"
@@ -19,22 +20,41 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a recorded real game (frames + game.csv + game.ini) to re-referee")
     parser.add_argument("--headless", action="store_true", help="no window (default when there is no display)")
     parser.add_argument("--journal", type=Path, help="journal file; an unfinished game of this record resumes")
-    parser.add_argument("--speed", type=float, default=None,
+    parser.add_argument("--speed", type=_speed, default=None,
                         help="game time runs N times faster than the wall clock (default: headless as fast as "
                              "possible, windowed 30)")
-    parser.add_argument("--size", default="2028x1520", help="synthetic camera frame WxH px (default 2028x1520)")
-    parser.add_argument("--level", default="typical", help="synthetic camera realism: easy, typical, hard")
-    parser.add_argument("--screen", default="800x480", help="window size WxH px (default 800x480)")
+    parser.add_argument("--size", type=_size, default=(2028, 1520), help="synthetic camera frame WxH px (default 2028x1520)")
+    parser.add_argument("--level", default="typical", choices=("easy", "typical", "hard"),
+                        help="synthetic camera realism (default typical)")
+    parser.add_argument("--screen", type=_size, default=(800, 480), help="window size WxH px (default 800x480)")
 
 
-def _size(text: str, what: str) -> tuple[int, int]:
+def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
-        raise SystemExit(f"kiosk demo: {what}: expected WxH in px, e.g. 800x480, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected WxH in px, e.g. 800x480, got {text!r}") from None
     if not (160 <= w <= 10000 and 120 <= h <= 10000):
-        raise SystemExit(f"kiosk demo: {what}: {w}x{h} px is outside 160x120 .. 10000x10000")
+        raise argparse.ArgumentTypeError(f"{w}x{h} px is outside 160x120 .. 10000x10000")
     return w, h
+
+
+def _speed(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not v >= 0 or v == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number >= 0, got {text!r}")
+    return v
+
+
+def _out(line: str) -> None:
+    """The demo's lines: moves and the final on stdout, its errors on stderr (``kiosk demo: ...``)."""
+    if line.startswith("error: "):
+        print(f"kiosk demo: {line[len('error: '):]}", file=sys.stderr, flush=True)
+    else:
+        print(line, flush=True)
 
 
 def _has_display() -> bool:
@@ -42,31 +62,52 @@ def _has_display() -> bool:
         os.environ.get("SDL_VIDEODRIVER") != "dummy"
 
 
+def _signals_as_interrupt() -> None:
+    """SIGTERM stops the demo as Ctrl-C does (KeyboardInterrupt: the demo prints where it stopped and how to
+    resume), and SDL installs no signal handlers of its own, which turned both into a window-close request
+    that the screen refresh during clock waits read and dropped: windowed and headless stop alike."""
+    import signal
+
+    os.environ["SDL_NO_SIGNAL_HANDLERS"] = "1"
+
+    def stop(signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    signal.signal(signal.SIGTERM, stop)
+
+
 def run(args: argparse.Namespace) -> int:
+    _signals_as_interrupt()
     if args.recording is not None:
         from kiosk.app.recording import run_recording
+        from kiosk.files import InputError, check_output
 
-        return run_recording(args.recording, journal=args.journal, calibration=args.calibration)
+        if not args.recording.is_dir():
+            why = "no such folder" if not args.recording.exists() else "not a folder"
+            raise InputError(f"{args.recording}: {why} (a recording is a folder of game.ini, game.csv and "
+                             "image-N.jpg)")
+        if args.journal is not None:
+            check_output(args.journal, "journal")
+
+        return run_recording(args.recording, journal=args.journal, calibration=args.calibration, out=_out)
     from kiosk.app.record_demo import BUILTIN_GAME, DemoOptions, run_demo
+    from kiosk.files import check_output, check_text_file
 
-    if args.level not in ("easy", "typical", "hard"):
-        print(f"kiosk demo: --level: expected easy, typical or hard, got {args.level!r}")
-        return 2
-    if args.speed is not None and args.speed < 0:
-        print("kiosk demo: --speed: must be >= 0")
-        return 2
+    if args.game is not None:
+        check_text_file(args.game, "GCG record")
+    if args.journal is not None:
+        check_output(args.journal, "journal")   # its folder must exist: a typo must not run a whole game
     headless = args.headless or not _has_display()
-    opts = DemoOptions(game=args.game or BUILTIN_GAME, journal=args.journal, level=args.level,
-                       size=_size(args.size, "--size"))
+    opts = DemoOptions(game=args.game or BUILTIN_GAME, journal=args.journal, level=args.level, size=args.size)
     if headless:
         opts.speed = args.speed or 0.0
-        return run_demo(opts).code
+        return run_demo(opts, out=_out).code
     from kiosk.ui.window import DemoWindow
 
     opts.speed = args.speed if args.speed is not None else 30.0
-    window = DemoWindow(_size(args.screen, "--screen"))
+    window = DemoWindow(args.screen)
     try:
         opts.ui = window.frame
-        return run_demo(opts).code
+        return run_demo(opts, out=_out).code
     finally:
         window.close()

@@ -39,24 +39,24 @@ def run(args: argparse.Namespace) -> int:
     try:
         host, port = parse_host_port(args.mqtt)
     except ValueError as exc:
-        print(f"error: --mqtt: {exc}", file=sys.stderr)
+        print(f"kiosk desk: --mqtt: {exc}", file=sys.stderr)
         return 2
     try:
         http_host, http_port = parse_host_port(args.http, default_port=8090)
     except ValueError as exc:
-        print(f"error: --http: {str(exc).replace('broker address', 'address')}", file=sys.stderr)
+        print(f"kiosk desk: --http: {str(exc).replace('broker address', 'address')}", file=sys.stderr)
         return 2
     if args.tls_ca and not os.path.isfile(args.tls_ca):
-        print(f"error: --tls-ca {args.tls_ca}: no such file", file=sys.stderr)
+        print(f"kiosk desk: --tls-ca {args.tls_ca}: no such file", file=sys.stderr)
         return 2
     if not args.root or any(c in args.root for c in "#+") or args.root.strip("/") != args.root:
-        print(f"error: --root {args.root!r}: a topic path without wildcards or edge slashes", file=sys.stderr)
+        print(f"kiosk desk: --root {args.root!r}: a topic path without wildcards or edge slashes", file=sys.stderr)
         return 2
     password = None
     if args.username:
         password = os.environ.get(args.password_env)
         if password is None:
-            print(f"error: --username {args.username}: the environment variable {args.password_env} "
+            print(f"kiosk desk: --username {args.username}: the environment variable {args.password_env} "
                   "holding the password is not set", file=sys.stderr)
             return 2
     broker = BrokerConfig(host, port, root=args.root, username=args.username, password=password,
@@ -64,12 +64,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         desk = Desk(args.event, broker, http_host=http_host, http_port=http_port, data_dir=args.data)
     except (EventFileError, StoreError, IngestConfigError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"kiosk desk: {exc}", file=sys.stderr)
         return 2
     try:
         desk.start()
     except OSError as exc:
-        print(f"error: --http {args.http}: {exc}", file=sys.stderr)
+        print(f"kiosk desk: --http {args.http}: {exc}", file=sys.stderr)
         return 2
     print(f"desk: {desk.config.name}: {len(desk.config.divisions)} division(s), {len(desk.config.pairings)} "
           f"pairing(s); {desk.restored} event(s) restored; serving {desk.url}; broker {host}:{port} "

@@ -13,32 +13,47 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="action", required=True)
     c = sub.add_parser("compile", help="compile a one-word-per-line list (NWL, CSW, ...) into a .marisa file")
     c.add_argument("wordlist")
-    c.add_argument("-o", "--output", help="output file (default: the cache folder, NAME.marisa)")
+    c.add_argument("-o", "--output", help="output file, NAME.marisa (default: the cache folder, NAME.marisa)")
     c.add_argument("--name", help="lexicon name shown to players (default: file name)")
-    k = sub.add_parser("check", help="look words up")
+    c.add_argument("--tiles", default="english",
+                   help="the tile set whose letters every word must be spelt with: english (default), german, "
+                        "or a .toml file")
+    k = sub.add_parser("check", help="look words up (each line says which lexicon answered)")
     k.add_argument("words", nargs="+")
     k.add_argument("--lexicon", help="a .marisa file or word list (default: ENABLE)")
+    k.add_argument("--tiles", default=None,
+                   help="with a word list: the tile set its words must be spelt with (default english)")
 
 
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from kiosk.rules.lexicon import LexiconError, cache_dir, compile_word_list, default_lexicon, load_lexicon
+    from kiosk.lexicons import cache_dir, cached_default_lexicon, compile_word_list, load_lexicon
+    from kiosk.rules.lexicon import LexiconError
+    from kiosk.rules.tiles import TileSetError, load_tile_set
 
+    try:
+        tiles = load_tile_set(args.tiles or "english")
+    except TileSetError as exc:
+        print(f"kiosk lexicon: --tiles: {exc}", file=sys.stderr)
+        return 2
     try:
         if args.action == "compile":
             name = args.name or Path(args.wordlist).stem.upper()
             out = args.output or str(cache_dir() / f"{name}.marisa")
-            lex = compile_word_list(args.wordlist, out, name, progress=lambda m: print(m, file=sys.stderr))
+            if not args.output:
+                cache_dir().mkdir(parents=True, exist_ok=True)
+            lex = compile_word_list(args.wordlist, out, name, progress=lambda m: print(m, file=sys.stderr),
+                                    letters=tiles.letters)
             print(f"{lex.name}: {len(lex)} words -> {out}")
             return 0
-        lex = load_lexicon(args.lexicon) if args.lexicon else default_lexicon()
+        lex = load_lexicon(args.lexicon, tiles.letters) if args.lexicon else cached_default_lexicon()
         bad = 0
         for w in args.words:
             ok = w in lex
             bad += not ok
-            print(f"{w.upper()}: {'acceptable' if ok else 'not in ' + lex.name}")
+            print(f"{w.upper()}: {'acceptable in' if ok else 'not in'} {lex.name}")
         return 1 if bad else 0
     except LexiconError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"kiosk lexicon: {exc}", file=sys.stderr)
         return 2

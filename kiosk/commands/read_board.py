@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"kiosk read-board: {exc}", file=sys.stderr)
         return 2
 
-    failed = 0
+    failed = unreadable = 0   # exit 1: a frame without a board read (a finding); 2: a file that cannot be used
     results = []
     annotated: set[str] = set()
     for path in args.images:
@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
             img = read_image(path)
         except ImageError as exc:
             print(f"kiosk read-board: {exc}", file=sys.stderr)
-            failed += 1
+            unreadable += 1
             if args.json:
                 results.append({"image": path, "error": exc.reason})
             continue
@@ -97,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
         if args.annotate:
             from pathlib import Path
 
+            from kiosk.files import InputError
             from kiosk.vision.annotate import write_annotated_png
             name, n = Path(path).stem, 1
             while name in annotated:     # two images of one name from different folders: keep both pictures
@@ -107,8 +108,12 @@ def run(args: argparse.Namespace) -> int:
                 Path(args.annotate).mkdir(parents=True, exist_ok=True)
                 write_annotated_png(img, reading, Path(args.annotate) / (name + ".read.png"))
             except OSError as exc:
-                print(f"kiosk read-board: --annotate {args.annotate}: {exc}", file=sys.stderr)
-                failed += 1
+                print(f"kiosk read-board: --annotate {args.annotate}: {exc.strerror or exc}"
+                      + (f" ({exc.filename})" if exc.filename else ""), file=sys.stderr)
+                unreadable += 1
+            except InputError as exc:   # the picture's path cannot be written
+                print(f"kiosk read-board: --annotate: {exc}", file=sys.stderr)
+                unreadable += 1
         t = reading.timings_ms
         if args.json:
             results.append({
@@ -126,4 +131,4 @@ def run(args: argparse.Namespace) -> int:
               + (f"; {unsure} unsure squares" if unsure else ""), flush=True)
     if args.json:
         print(json.dumps(results, ensure_ascii=False, indent=1))
-    return 1 if failed else 0
+    return 2 if unreadable else 1 if failed else 0

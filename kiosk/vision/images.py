@@ -12,6 +12,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from kiosk.vision.cvcompat import opencv_silenced
+
 
 class ImageError(ValueError):
     """An image file that cannot be read; the message is ``"PATH: REASON"``, both also kept as attributes."""
@@ -40,15 +42,12 @@ def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
         raise ImageError(path, f"cannot open: {exc.strerror or exc}") from None
     if data.size == 0:
         raise ImageError(path, "empty file")
-    level = cv2.utils.logging.getLogLevel()
-    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)   # the error below says it, once
     try:
-        img = cv2.imdecode(data, flags)
+        with opencv_silenced():                     # the error below says it, once
+            img = cv2.imdecode(data, flags)
     except cv2.error as exc:
         why = (str(exc).split("error:", 1)[-1].strip().splitlines() or ["decoding failed"])[0]
         raise ImageError(path, f"not a readable image (OpenCV: {why})") from None
-    finally:
-        cv2.utils.logging.setLogLevel(level)
     if img is None:
         raise ImageError(path, "not a readable image (unknown format or corrupt data)")
     return img

@@ -61,7 +61,7 @@ def test_bad_recording_folders(tmp_path):
         read_recording(tmp_path)
     (tmp_path / "game.csv").write_text("Move, Button, State, Coord, Word, Points, Score1, Score2\n"
                                        '1, "green", "S1", "H4", "AB", x, 5, 0\n')
-    with pytest.raises(RecordingError, match="game.csv:2"):
+    with pytest.raises(RecordingError, match="game.csv:2: the Points column holds 'x', not a whole number"):
         read_recording(tmp_path)
 
 

@@ -42,5 +42,5 @@ def test_a_scripted_press_reaches_the_journal_and_a_restart_resumes_the_game(tmp
 def test_a_bad_device_config_is_refused_before_a_game_starts(tmp_path, capsys):
     cfg = load_config(_config(tmp_path, '{backend = "telepathy"}'))
     assert run_table(cfg, headless=True, max_seconds=1) == 2
-    assert "kiosk run: config [devices]:" in capsys.readouterr().out
+    assert "kiosk run: config [devices]:" in capsys.readouterr().err
     assert GameSession.open(tmp_path / "journal.sqlite").referee.events == ()

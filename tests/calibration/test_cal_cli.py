@@ -35,7 +35,7 @@ def test_intrinsics_from_a_folder_with_report(tmp_path: Path, capsys: pytest.Cap
     assert cv2.imread(str(tmp_path / "out" / "report.png")) is not None
     assert main(["calibrate", "intrinsics", str(tmp_path), "--max-rms", "0.0001"]) == 1
     assert "refused" in capsys.readouterr().err
-    assert main(["calibrate", "intrinsics", str(tmp_path / "nope")]) == 1
+    assert main(["calibrate", "intrinsics", str(tmp_path / "nope")]) == 2
 
 
 def test_pose_and_exposure_from_a_photo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -65,9 +65,9 @@ def test_bad_inputs_give_messages_not_tracebacks(tmp_path: Path, capsys: pytest.
     assert main(["calibrate"]) == 2
     bogus = tmp_path / "bogus.png"
     bogus.write_bytes(b"junk")
-    assert main(["calibrate", "pose", "--image", str(bogus)]) == 1
+    assert main(["calibrate", "pose", "--image", str(bogus)]) == 2
     assert "not a readable image" in capsys.readouterr().err
-    assert main(["calibrate", "pose", "--image", str(tmp_path / "none.png")]) == 1
+    assert main(["calibrate", "pose", "--image", str(tmp_path / "none.png")]) == 2
     with pytest.raises(SystemExit):
         main(["calibrate", "pose", "--image", str(bogus), "--corners", "1,2 3,4"])
     assert "expected 4 points" in capsys.readouterr().err

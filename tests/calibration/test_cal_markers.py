@@ -66,3 +66,23 @@ def test_each_marker_shows_its_grid_corner_at_the_offset() -> None:
         # the L's arms run along the grid edges, away from the marker
         arm = (round(corner[0] + sx * 8 * ppmm), corner[1])
         assert sheet.image[arm[1] - 2:arm[1] + 3, arm[0]].min() < 60
+
+
+def test_dashed_cut_lines_run_through_each_grid_corner_and_its_label_is_legible() -> None:
+    """The sheet had no cut lines and a 'grid corner A1' label about 1 mm tall."""
+    sheet = render_marker_sheet(dpi=300)
+    ppmm = 300 / 25.4
+    off = DEFAULT_GEOMETRY.marker_offset_mm * ppmm
+    for mid, (sx, sy) in zip((0, 1, 2, 3), ((1, 1), (-1, 1), (-1, -1), (1, -1))):
+        x0, y0, side = sheet.marker_boxes_px[mid]
+        cx, cy = x0 + side / 2, y0 + side / 2
+        corner = (round(cx + sx * off), round(cy + sy * off))
+        # along the grid edge through the corner, back past the marker: dashed (3 mm on, 2 mm off)
+        ys = [corner[1] - sy * k for k in range(round(2 * ppmm), round(40 * ppmm))]
+        column = np.array([sheet.image[y, corner[0] - 1:corner[0] + 2].min() for y in ys])
+        assert 0.45 < float(np.mean(column < 128)) < 0.75, mid
+        # the label between the L's arms: ink at least 2.5 mm tall
+        y_a, y_b = sorted((corner[1] + sy * round(1 * ppmm), corner[1] + sy * round(8 * ppmm)))
+        x_a, x_b = sorted((corner[0] + sx * round(2 * ppmm), corner[0] + sx * round(30 * ppmm)))
+        rows = np.nonzero((sheet.image[y_a:y_b, x_a:x_b] < 128).any(axis=1))[0]
+        assert len(rows) and rows.max() - rows.min() >= 2.5 * ppmm, mid

@@ -27,11 +27,11 @@ def _kiosk(*args: str, env: dict | None = None, timeout: float = 60) -> subproce
 
 
 @pytest.mark.parametrize("args, message", [
-    (["--mqtt", "host:99999", "--event", "."], "error: --mqtt: broker address 'host:99999': port '99999'"),
-    (["--mqtt", "h:1883", "--http", "x:y", "--event", "."], "error: --http: address 'x:y': port 'y'"),
-    (["--mqtt", "h:1883", "--event", "/nonexistent/event"], "error: /nonexistent/event: not a folder"),
-    (["--mqtt", "h:1883", "--event", ".", "--tls-ca", "/nonexistent.pem"], "error: --tls-ca /nonexistent.pem: no such file"),
-    (["--mqtt", "h:1883", "--event", ".", "--root", "a/#"], "error: --root 'a/#'"),
+    (["--mqtt", "host:99999", "--event", "."], "kiosk desk: --mqtt: broker address 'host:99999': port '99999'"),
+    (["--mqtt", "h:1883", "--http", "x:y", "--event", "."], "kiosk desk: --http: address 'x:y': port 'y'"),
+    (["--mqtt", "h:1883", "--event", "/nonexistent/event"], "kiosk desk: /nonexistent/event: not a folder"),
+    (["--mqtt", "h:1883", "--event", ".", "--tls-ca", "/nonexistent.pem"], "kiosk desk: --tls-ca /nonexistent.pem: no such file"),
+    (["--mqtt", "h:1883", "--event", ".", "--root", "a/#"], "kiosk desk: --root 'a/#'"),
     (["--mqtt", "h:1883", "--event", ".", "--username", "desk", "--password-env", "NO_SUCH_VAR_X"],
      "the environment variable NO_SUCH_VAR_X holding the password is not set"),
 ])
@@ -46,7 +46,7 @@ def test_a_bad_event_file_exits_2_naming_the_file(tmp_path):
                                          "round = 1\nboard = 1\nplayers = ['X', 'Q']\n")
     r = _kiosk("desk", "--mqtt", "127.0.0.1:1", "--event", str(tmp_path))
     assert r.returncode == 2
-    assert f"error: {tmp_path / 'event.toml'}: pairing 1: 'Q' is not a registered player" in r.stderr
+    assert f"kiosk desk: {tmp_path / 'event.toml'}: pairing 1: 'Q' is not a registered player" in r.stderr
 
 
 def test_a_taken_http_port_exits_2(tmp_path):
@@ -57,7 +57,7 @@ def test_a_taken_http_port_exits_2(tmp_path):
         s.listen()
         r = _kiosk("desk", "--mqtt", "127.0.0.1:1", "--event", str(tmp_path), "--http",
                    f"127.0.0.1:{s.getsockname()[1]}")
-    assert r.returncode == 2 and "error: --http" in r.stderr and "cannot listen" in r.stderr
+    assert r.returncode == 2 and "kiosk desk: --http" in r.stderr and "cannot listen" in r.stderr
 
 
 @needs_shared

@@ -3,7 +3,8 @@
 import pytest
 
 from kiosk.cli import main
-from kiosk.rules.lexicon import LexiconError, compile_word_list, default_lexicon, load_lexicon, read_word_list
+from kiosk.lexicons import compile_word_list, load_lexicon, read_word_list
+from kiosk.rules.lexicon import LexiconError, default_lexicon
 
 
 def test_default_lexicon_is_enable():
@@ -50,3 +51,82 @@ def test_cli_compile_and_check(tmp_path, capsys):
     assert main(["lexicon", "check", "cow", "--lexicon", str(out)]) == 1
     assert main(["lexicon", "compile", str(tmp_path / "missing.txt")]) == 2
     assert "no such word list" in capsys.readouterr().err
+
+
+def test_a_readme_is_refused_naming_its_first_line_that_is_no_word(tmp_path):
+    readme = tmp_path / "README.md"
+    readme.write_text("# Scrabble referee kiosk\n\n```sh\n./run demo\n```\n\nBoth commands need python3\n",
+                      encoding="utf-8")
+    with pytest.raises(LexiconError, match=r"README.md:3: '```SH' is not a word; a word list holds one word per "
+                                           r"line \(3 of 4 lines are not words of the tile set\)"):
+        read_word_list(readme)
+
+
+def test_letters_outside_the_tile_set_are_refused_with_their_line(tmp_path):
+    from kiosk.rules.tiles import ENGLISH, GERMAN
+
+    src = tmp_path / "fr.txt"
+    src.write_text("ETE\nété\n", encoding="utf-8")
+    with pytest.raises(LexiconError, match=r"fr.txt:2: 'ÉTÉ' has letters not in the tile set: É"):
+        read_word_list(src, ENGLISH.letters)
+    de = tmp_path / "de.txt"
+    de.write_text("ÄRGER\nU\u0308BER\n", encoding="utf-8")   # the second Ü decomposed: read as Ü
+    assert read_word_list(de, GERMAN.letters) == ["ÄRGER", "ÜBER"]
+    with pytest.raises(LexiconError, match="de.txt:1: 'ÄRGER' has letters not in the tile set: Ä"):
+        read_word_list(de, ENGLISH.letters)
+
+
+def test_cli_check_names_the_lexicon_that_answered_and_compile_refuses_bad_lists(tmp_path, capsys):
+    src = tmp_path / "club.txt"
+    src.write_text("CAT\n", encoding="utf-8")
+    out = tmp_path / "club.marisa"
+    assert main(["lexicon", "compile", str(src), "-o", str(out), "--name", "CLUB"]) == 0
+    capsys.readouterr()
+    assert main(["lexicon", "check", "cat", "dog", "--lexicon", str(out)]) == 1
+    assert capsys.readouterr().out.splitlines() == ["CAT: acceptable in CLUB", "DOG: not in CLUB"]
+    assert main(["lexicon", "check", "the"]) == 0
+    assert capsys.readouterr().out == "THE: acceptable in ENABLE\n"
+    fr = tmp_path / "fr.txt"
+    fr.write_text("ÉTÉ\n", encoding="utf-8")
+    assert main(["lexicon", "compile", str(fr), "-o", str(tmp_path / "fr.marisa")]) == 2
+    assert "fr.txt:1: 'ÉTÉ' has letters not in the tile set: É" in capsys.readouterr().err
+    assert main(["lexicon", "check", "--lexicon", str(fr), "ete"]) == 2
+    assert not (tmp_path / "fr.marisa").exists()
+
+
+@pytest.mark.parametrize("target", ["/proc/x.marisa", "{file}/x.marisa", "{dir}", "{dir}/nodir/x.marisa",
+                                    "{dir}/x.txt"])
+def test_compile_to_a_path_that_cannot_be_written_leaves_nothing_behind(tmp_path, target, capsys):
+    src = tmp_path / "w.txt"
+    src.write_text("CAT\n", encoding="utf-8")
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    (tmp_path / "afile").write_text("x", encoding="utf-8")
+    out = target.format(file=tmp_path / "afile", dir=out_dir)
+    assert main(["lexicon", "compile", str(src), "-o", out]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kiosk lexicon: ") and "Traceback" not in err   # refused before reading the list
+    assert list(out_dir.iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == ["afile", "out", "w.txt"]
+
+
+def test_the_rules_core_writes_no_files():
+    """kiosk/rules promises no I/O beyond reading bundled data: no module there writes, creates or renames."""
+    import ast
+    from pathlib import Path
+
+    import kiosk.rules
+
+    writes = {"write_text", "write_bytes", "mkdir", "save", "mkstemp", "touch", "makedirs"}
+    os_writes = {"replace", "rename", "unlink", "remove"}
+    found = []
+    for path in Path(kiosk.rules.__file__).parent.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and (node.attr in writes or node.attr in os_writes and
+                                                    getattr(node.value, "id", "") in ("os", "shutil")):
+                found.append(f"{path.name}:{node.lineno}: .{node.attr}")
+            if isinstance(node, ast.Import | ast.ImportFrom) and {"tempfile", "shutil"} & {
+                    (a.name if isinstance(node, ast.Import) else node.module or "") for a in node.names}:
+                found.append(f"{path.name}:{node.lineno}: imports tempfile/shutil")
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "open" and len(node.args) > 1:
+                found.append(f"{path.name}:{node.lineno}: open(..., mode)")
+    assert not found, found

@@ -50,11 +50,11 @@ def test_stream_game_explains_bad_input_without_a_traceback(tmp_path):
     bad = tmp_path / "bad.gcg"
     bad.write_text("#player1 a Ann\n#player2 b Bob\n>a: ABC 8H CAB +14 14\n>b: XYZ 8H ZZZ +30 30\n")
     r = _kiosk("stream-game", str(bad), "--mqtt", "127.0.0.1:1883")
-    assert r.returncode == 1 and "bad.gcg:4" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "bad.gcg:4" in r.stderr and "Traceback" not in r.stderr
     r = _kiosk("stream-game", str(bad), "--mqtt", "127.0.0.1:99999")
     assert r.returncode == 2 and "port" in r.stderr and "Traceback" not in r.stderr
     r = _kiosk("stream-game", str(tmp_path / "missing.gcg"), "--mqtt", "127.0.0.1")
-    assert r.returncode == 1 and "missing.gcg" in r.stderr and "Traceback" not in r.stderr
+    assert r.returncode == 2 and "missing.gcg" in r.stderr and "Traceback" not in r.stderr
 
 
 @needs_shared

@@ -64,7 +64,7 @@ def test_every_image_reader_survives_a_decompression_bomb_header(tmp_path, capsy
         ReplayCamera(tmp_path).capture()
     with pytest.raises(CameraError, match="A.png"):
         RecordingCamera(lambda: 0).show(bomb)
-    assert main(["calibrate", "pose", "--image", str(bomb)]) == 1
+    assert main(["calibrate", "pose", "--image", str(bomb)]) == 2
     assert "A.png: not a readable image (OpenCV:" in capsys.readouterr().err
     with pytest.raises(ImageError, match="A.png"):
         template_samples(tmp_path)

@@ -37,7 +37,7 @@ def test_reader_cli_prints_15_rows_and_a_timing_line_per_image(board_png, capsys
         assert lines[k:k + 15] == truth
         assert lines[k + 15].startswith(f"# {path}: ") and " ms " in lines[k + 15]
         assert len(lines[k + 15].strip()) != 15
-    assert rc == 1 and "broken.jpg" in err and "not a readable image" in err and "Traceback" not in err
+    assert rc == 2 and "broken.jpg" in err and "not a readable image" in err and "Traceback" not in err
 
 
 def test_reader_cli_json_and_corners(board_png, capsys):
@@ -65,7 +65,7 @@ def test_reader_cli_bad_arguments(board_png, capsys, args, message):
 def test_reader_cli_missing_file(capsys, tmp_path):
     rc = main(["read-board", str(tmp_path / "missing.jpg")])
     err = capsys.readouterr().err
-    assert rc == 1 and "missing.jpg" in err
+    assert rc == 2 and "missing.jpg" in err
 
 
 def test_reader_cli_annotate_writes_png(board_png, capsys, tmp_path):
@@ -88,7 +88,7 @@ def test_reader_cli_annotate_keeps_images_of_one_name_and_fails_when_it_cannot_w
     assert sorted(p.name for p in (tmp_path / "ann").iterdir()) == ["board-2.read.png", "board.read.png"]
     a_file = tmp_path / "a_file"
     a_file.write_text("")
-    assert main(["read-board", str(path), "--annotate", str(a_file)]) == 1
+    assert main(["read-board", str(path), "--annotate", str(a_file)]) == 2
     assert f"--annotate {a_file}" in capsys.readouterr().err
 
 
@@ -121,7 +121,7 @@ def test_reader_cli_an_image_too_large_to_decode_is_reported_and_the_others_read
     rc = main(["read-board", str(bomb), str(path), "--json"])
     out, err = capsys.readouterr()
     data = json.loads(out)
-    assert rc == 1 and "bomb.png: not a readable image (OpenCV:" in err and "Traceback" not in err
+    assert rc == 2 and "bomb.png: not a readable image (OpenCV:" in err and "Traceback" not in err
     assert "not a readable image" in data[0]["error"] and data[1]["grid"] == truth
 
 

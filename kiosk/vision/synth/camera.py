@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from kiosk.vision.cvcompat import undistort_points
 from kiosk.vision.geometry import BoardGeometry
 
 
@@ -52,7 +53,7 @@ class Camera:
         """Where the rays through image points (Nx2 px, distorted) meet the plane z = ``z_mm`` (Nx2 mm)."""
         pts = np.ascontiguousarray(px, np.float64).reshape(-1, 1, 2)
         crit = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 20, 1e-6)
-        norm = cv2.undistortPoints(pts, self.K, self.dist, None, None, None, crit).reshape(-1, 2)
+        norm = undistort_points(pts, self.K, self.dist, crit).reshape(-1, 2)
         rays = np.hstack([norm, np.ones((len(norm), 1))]) @ self.R  # rows: R^T d
         c = self.centre_mm
         s = (z_mm - c[2]) / rays[:, 2]

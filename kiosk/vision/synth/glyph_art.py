@@ -3,13 +3,22 @@
 Fonts: ``"sans"`` is pygame's bundled FreeSans Bold (GPL with font exception, shipped inside pygame); the
 ``"hershey-*"`` fonts are OpenCV's built-in Hershey vector fonts. Hershey fonts have no umlauts, so Ä, Ö, Ü
 are drawn as the base letter with two dots.
+
+The drawn shapes depend on the library versions: OpenCV 5 draws its ``FONT_HERSHEY_*`` faces with a TrueType
+font, OpenCV 4 with the Hershey strokes, and apt's pygame 2.1 rasterises FreeSans a little differently from
+PyPI's. The reader's networks were trained on frames drawn with OpenCV 5 and PyPI's pygame, so the glyphs of
+every tile letter and digit are shipped as drawn there (``glyph_atlas.npz``, made by :func:`write_atlas`) and a
+frame is the same on every stack; only a character outside the atlas is drawn live.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -99,9 +108,12 @@ def _render_hershey(ch: str, font: str) -> tuple[np.ndarray, float, float, float
     return mask, x0, y0, cap
 
 
-@cache
-def reference_glyph(ch: str, font: str) -> Glyph:
-    """The glyph of ``ch`` in ``font`` at the reference size (cached).
+ATLAS_CHARS = "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ0123456789"  # the letters of every tile set, and the values' digits
+_ATLAS = "glyph_atlas.npz"
+
+
+def render_reference_glyph(ch: str, font: str) -> Glyph:
+    """The glyph of ``ch`` in ``font`` at the reference size, drawn by the installed OpenCV / pygame.
 
     Raises:
         ValueError: unknown font name.
@@ -113,6 +125,42 @@ def reference_glyph(ch: str, font: str) -> Glyph:
     else:
         raise ValueError(f"unknown tile font {font!r} (known: {', '.join(FONTS)})")
     return Glyph(mask, x0, y0, cap)
+
+
+def write_atlas(path: str | Path) -> None:
+    """Write the glyphs of :data:`ATLAS_CHARS` in every font of :data:`FONTS`, as drawn by the installed OpenCV
+    and pygame, to ``path`` (.npz: uint8 masks, lossless, and a JSON index of their placement)."""
+    arrays: dict[str, np.ndarray] = {}
+    index: list[list[str | float]] = []
+    for font in FONTS:
+        for ch in ATLAS_CHARS:
+            g = render_reference_glyph(ch, font)
+            arrays[f"m{len(index)}"] = np.round(g.mask * 255).astype(np.uint8)
+            index.append([font, ch, g.x0, g.y0, g.cap_px])
+    arrays["index"] = np.frombuffer(json.dumps(index).encode(), np.uint8)
+    np.savez_compressed(path, **arrays)  # type: ignore[arg-type]  # numpy 2 stubs take **kwds as allow_pickle
+
+
+@cache
+def _atlas() -> dict[tuple[str, str], Glyph]:
+    with resources.files(__package__).joinpath(_ATLAS).open("rb") as f, np.load(f) as z:
+        index = json.loads(z["index"].tobytes())
+        return {(font, ch): Glyph(z[f"m{i}"].astype(np.float32) / 255.0, x0, y0, cap)
+                for i, (font, ch, x0, y0, cap) in enumerate(index)}
+
+
+@cache
+def reference_glyph(ch: str, font: str) -> Glyph:
+    """The glyph of ``ch`` in ``font`` at the reference size (cached): the shipped one for a character of
+    :data:`ATLAS_CHARS`, else drawn live (:func:`render_reference_glyph`).
+
+    Raises:
+        ValueError: unknown font name.
+    """
+    if font not in FONTS:
+        raise ValueError(f"unknown tile font {font!r} (known: {', '.join(FONTS)})")
+    shipped = _atlas().get((font, ch))
+    return shipped if shipped is not None else render_reference_glyph(ch, font)
 
 
 @cache

@@ -1,0 +1,206 @@
+"""Lexicon files, at the kiosk's edge: reading an event's word list, compiling it into a memory-mapped
+``.marisa`` file, loading one, and the cache folder that keeps the default ENABLE lexicon compiled.
+
+The rules core (:mod:`kiosk.rules.lexicon`) checks and holds the words; this module does the file I/O. Every
+file is written atomically (a temporary file in the same folder, then a rename): a failed write leaves
+nothing behind. Errors are :class:`kiosk.rules.lexicon.LexiconError`, naming the file and what is wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
+
+import marisa_trie
+
+from kiosk.rules.lexicon import (
+    MAGIC_SUFFIX,
+    LexiconError,
+    TrieLexicon,
+    enable_word_list_path,
+    enable_words,
+    lexicon_from_words,
+    parse_word_list,
+)
+
+
+def cache_dir() -> Path:
+    """Where compiled lexicons are cached: ``$KIOSK_CACHE_DIR`` or ``$XDG_CACHE_HOME/scrabble-kiosk``."""
+    base = os.environ.get("KIOSK_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "scrabble-kiosk")
+    return Path(base)
+
+
+def _check(p: Path, what: str) -> None:
+    try:
+        st = p.stat()
+    except FileNotFoundError:
+        raise LexiconError(f"{p}: no such {what}") from None
+    except OSError as exc:
+        raise LexiconError(f"{p}: cannot read {what}: {exc.strerror or exc}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise LexiconError(f"{p}: is a folder, not a {what}")
+    if not stat.S_ISREG(st.st_mode):
+        raise LexiconError(f"{p}: not a regular file")
+    try:
+        with open(p, "rb"):
+            pass
+    except OSError as exc:
+        raise LexiconError(f"{p}: cannot read {what}: {exc.strerror or exc}") from None
+
+
+def _read(p: Path, what: str) -> bytes:
+    _check(p, what)
+    try:
+        return p.read_bytes()
+    except OSError as exc:
+        raise LexiconError(f"{p}: cannot read {what}: {exc.strerror or exc}") from None
+
+
+def read_word_list(path: str | Path, letters: Iterable[str] | None = None) -> list[str]:
+    """Words of a one-word-per-line text file, checked by :func:`kiosk.rules.lexicon.parse_word_list`
+    against ``letters`` (a tile set's letters; None: any letters).
+
+    Raises:
+        LexiconError: missing, a folder, unreadable, binary, empty, or a line that is not a word of the set.
+    """
+    p = Path(path)
+    return parse_word_list(_read(p, "word list"), str(p), letters)
+
+
+def _atomic_write(out: Path, write: Callable[[str], object]) -> None:
+    """``write(tmp_path)`` into a temporary file beside ``out``, then renamed to ``out``; removed on failure."""
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+    except OSError as exc:
+        raise LexiconError(f"{out}: cannot write in {out.parent}: {exc.strerror or exc}") from None
+    os.close(fd)
+    try:
+        write(tmp)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, out)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        if isinstance(exc, OSError):
+            raise LexiconError(f"{out}: cannot write: {exc.strerror or exc}") from None
+        raise
+
+
+def check_lexicon_output(out: str | Path) -> Path:
+    """``out`` as a Path once it can take a compiled lexicon: a name ending in ``.marisa`` in an existing
+    folder, not a folder itself.
+
+    Raises:
+        LexiconError: naming the path and why.
+    """
+    p = Path(out)
+    if p.suffix != MAGIC_SUFFIX:
+        raise LexiconError(f"{p}: a compiled lexicon's name ends in {MAGIC_SUFFIX}")
+    if p.is_dir():
+        raise LexiconError(f"{p}: is a folder; give a file name ending in {MAGIC_SUFFIX}")
+    if not p.parent.is_dir():
+        why = "does not exist" if not p.parent.exists() else "is not a folder"
+        raise LexiconError(f"{p}: the folder {p.parent} {why}")
+    try:   # the one sure test (root may write anywhere by permission, and still not in /proc)
+        fd, probe = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+    except OSError as exc:
+        raise LexiconError(f"{p}: cannot write in {p.parent}: {exc.strerror or exc}") from None
+    os.close(fd)
+    os.unlink(probe)
+    return p
+
+
+def compile_word_list(src: str | Path, out: str | Path, name: str | None = None,
+                      progress: Callable[[str], None] | None = None,
+                      letters: Iterable[str] | None = None) -> TrieLexicon:
+    """Compile ``src`` (one word per line, spelt with ``letters``) into ``out`` (a ``.marisa`` trie) and
+    ``out.json`` (its name, word count and source checksum), both written atomically: on any failure neither
+    is left behind, nor a temporary file. Returns the loaded lexicon.
+
+    Raises:
+        LexiconError: a bad word list (see :func:`read_word_list`) or an output that cannot be written.
+    """
+    t0 = time.perf_counter()
+    outp = check_lexicon_output(out)
+    raw = _read(Path(src), "word list")
+    words = parse_word_list(raw, str(src), letters)
+    if progress:
+        progress(f"read {len(words)} words from {src} in {time.perf_counter() - t0:.2f} s")
+    trie = marisa_trie.Trie(words)
+    name = name or Path(src).stem.upper()
+    meta = {"name": name, "words": len(trie), "source_sha256": hashlib.sha256(raw).hexdigest()}
+    meta_path = outp.with_name(outp.name + ".json")
+    _atomic_write(outp, lambda tmp: trie.save(tmp))
+    try:
+        _atomic_write(meta_path, lambda tmp: Path(tmp).write_text(json.dumps(meta), encoding="utf-8"))
+    except BaseException:
+        outp.unlink(missing_ok=True)
+        raise
+    if progress:
+        progress(f"compiled {len(trie)} distinct words into {outp} ({outp.stat().st_size / 1e6:.1f} MB) "
+                 f"in {time.perf_counter() - t0:.2f} s")
+    return load_lexicon(outp)
+
+
+def load_lexicon(path: str | Path, letters: Iterable[str] | None = None) -> TrieLexicon:
+    """Load a compiled ``.marisa`` lexicon (memory-mapped); a plain word list is checked (against
+    ``letters``) and compiled in memory. The lexicon's name is the one given at compile time, else the file
+    name's stem in upper case.
+
+    Raises:
+        LexiconError: a missing, unreadable or corrupt file, or a bad word list.
+    """
+    p = Path(path)
+    if p.suffix != MAGIC_SUFFIX:
+        return lexicon_from_words(read_word_list(p, letters), p.stem.upper())
+    _check(p, "compiled lexicon")
+    trie = marisa_trie.Trie()
+    try:
+        trie.mmap(str(p))
+    except Exception as exc:  # marisa raises plain Exception/RuntimeError for a bad file
+        raise LexiconError(f"{p}: not a compiled lexicon or corrupt ({exc})") from None
+    name = p.stem.upper()
+    meta = p.with_name(p.name + ".json")
+    if meta.exists():
+        try:
+            name = json.loads(meta.read_text(encoding="utf-8")).get("name", name)
+        except (ValueError, OSError):
+            pass
+    if len(trie) == 0:
+        raise LexiconError(f"{p}: the compiled lexicon holds no words")
+    return TrieLexicon(trie, name)
+
+
+@cache
+def cached_default_lexicon() -> TrieLexicon:
+    """The ENABLE lexicon, compiled once into the cache folder and memory-mapped after that (milliseconds
+    instead of building it each start). Falls back to an in-memory one when the folder cannot be written."""
+    src = enable_word_list_path()
+    stamp = f"{src.stat().st_size}-{int(src.stat().st_mtime)}"
+    out = cache_dir() / f"ENABLE-{stamp}{MAGIC_SUFFIX}"
+    if out.exists():
+        try:
+            return load_lexicon(out)
+        except LexiconError:
+            pass
+    trie = marisa_trie.Trie(enable_words())
+    lex = TrieLexicon(trie, "ENABLE")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        _atomic_write(out.with_name(out.name + ".json"),
+                      lambda tmp: Path(tmp).write_text(json.dumps({"name": "ENABLE", "words": len(lex)}),
+                                                       encoding="utf-8"))
+        _atomic_write(out, lambda tmp: trie.save(tmp))
+    except (OSError, LexiconError):
+        pass
+    return lex

@@ -1,0 +1,22 @@
+"""``kiosk bench-vision`` on a run without tile errors: the unsure share of errors is "n/a (no tile errors)",
+not "nan%" (and not "BELOW the bar", which failed a perfect run); the 95th percentile is not below the median."""
+
+from __future__ import annotations
+
+import re
+
+from kiosk.cli import main
+from shared_data import needs_shared
+
+
+@needs_shared
+def test_a_perfect_run_reports_no_share_of_no_errors(tmp_path, capsys):
+    rc = main(["bench-vision", "--level", "easy", "--frames", "2", "--tile-sets", "english", "--workers", "1",
+               "--samples", "0", "--out", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert "nan" not in out.lower(), out
+    if "tile errors: 0 " in out:
+        assert re.search(r"unsure share of tile errors\s+n/a  \(no tile errors\)", out), out
+        assert rc == 0
+    median, p95 = (float(x) for x in re.search(r"median (\d+) ms, 95th pct (\d+) ms", out).groups())
+    assert p95 >= median
