@@ -10,6 +10,7 @@ debounce); timestamp error = the press's host timestamp minus the host time the 
 from __future__ import annotations
 
 import argparse
+import functools
 import statistics
 import sys
 import tempfile
@@ -19,6 +20,11 @@ from pathlib import Path
 from firmware_bridge.host import SerialClockLink, wait_until
 from firmware_bridge.simulator import FirmwareSimulator
 from kiosk.devices.health import monotonic_ms
+
+
+def _shows(sim: FirmwareSimulator, text: str) -> bool:
+    """True once the simulated clock's left face shows ``text``."""
+    return bool(sim.display_text(0) == text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,12 +56,12 @@ def main(argv: list[str] | None = None) -> int:
         print(f"press latency ms: median {statistics.median(latency):.0f}, max {max(latency)}")
         print(f"timestamp error ms: median {statistics.median(error):+.0f}, min {min(error):+d}, max {max(error):+d}")
         disp = link.display()
-        rtt = []
+        rtt: list[float] = []
         for s in range(20):
             t = time.monotonic()
             disp.show(60_000 + 1000 * s, 0)
             want = f"{(60 + s) // 60:2d}:{(60 + s) % 60:02d}"
-            wait_until(lambda w=want: sim.display_text(0) == w, 2, 0.0005)
+            wait_until(functools.partial(_shows, sim, want), 2, 0.0005)
             rtt.append(1000 * (time.monotonic() - t))
         print(f"display update to shown ms: median {statistics.median(rtt):.1f}, max {max(rtt):.1f}")
         sim.hang()
@@ -68,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         sim.plug()
         wait_until(lambda: link.connected, 5, 0.005)
         print(f"reconnected {1000 * (time.monotonic() - t):.0f} ms after replug")
-        recoveries = []
+        recoveries: list[float] = []
         for i in range(5):  # controller resets with the clock running (a face every 100 ms), then a press
             time.sleep(0.33)
             boot = 0x5EED_0000 + i
