@@ -1,6 +1,7 @@
-"""Structure bars of the kiosk app, its touchscreen and the vision package (scripts/check_structure.py): no import
-cycle (imports inside functions and under TYPE_CHECKING count), the touchscreen never imports the app, no file
-over 500 lines and no function over 60 lines in kiosk/app, kiosk/ui and kiosk/control."""
+"""Structure bars of the whole project (scripts/check_structure.py; issue 17): no import cycle among the modules or
+the packages of kiosk, calibration and firmware_bridge (imports inside functions and under TYPE_CHECKING count),
+the touchscreen never imports the app, no file over 500 lines and no function over 60 lines in kiosk/referee,
+kiosk/app, kiosk/ui and kiosk/control."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 
 from scripts.check_structure import ROOT, cycles, import_graph, oversized, package_graph
 
-MINE = ("kiosk.app", "kiosk.ui", "kiosk.control", "kiosk.vision")
+SIZE_CHECKED = ("kiosk/referee", "kiosk/app", "kiosk/ui", "kiosk/control")
 # owned by the GCG-to-events work of issue 17 (kiosk/app/record_players.py is rewritten there)
 ELSEWHERE = {("kiosk/app/record_players.py", "step")}
 
@@ -27,11 +28,11 @@ def test_the_checker_finds_a_cycle_through_a_function_level_or_type_checking_imp
     assert cycles(package_graph(graph, tmp_path)) == [["pkg", "pkg.sub"]]
 
 
-def test_no_import_cycle_touches_the_app_the_touchscreen_or_vision():
+def test_no_import_cycle_in_the_project():
     graph = import_graph()
+    assert len(graph) > 150
     for kind, g in (("module", graph), ("package", package_graph(graph))):
-        bad = [c for c in cycles(g) if any(m.startswith(MINE) for m in c)]
-        assert bad == [], f"{kind} cycles: {bad}"
+        assert cycles(g) == [], f"{kind} cycles: {cycles(g)}"
 
 
 def test_the_touchscreen_and_the_control_seam_never_import_the_app():
@@ -42,6 +43,6 @@ def test_the_touchscreen_and_the_control_seam_never_import_the_app():
 
 
 def test_no_file_over_500_lines_and_no_function_over_60_lines():
-    over = oversized(ROOT / d for d in ("kiosk/app", "kiosk/ui", "kiosk/control"))
+    over = oversized(ROOT / d for d in SIZE_CHECKED)
     left = [o for o in over if (o.where.split(":")[0], o.where.rpartition(" ")[2]) not in ELSEWHERE]
     assert left == [], "\n".join(f"{o.where}: {o.lines} lines" for o in left)
