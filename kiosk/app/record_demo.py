@@ -4,7 +4,7 @@ Simulated players put each recorded move on the simulated physical board, the sy
 the kiosk reads it in its vision worker, validates and scores it through the journaled referee, and the
 players answer the kiosk's prompts as the record says (:mod:`kiosk.app.record_players`). At the end the
 kiosk's scores are compared with the record: exit 0 only when every move and the final scores agree; the last
-line is ``final: NICK1 S1, NICK2 S2``. With a journal that holds this record's unfinished game (the process was
+line is ``final: NICK1 S1, NICK2 S2`` (one pair per player, 2-4). With a journal that holds this record's unfinished game (the process was
 killed), the demo resumes it where the journal ends.
 """
 
@@ -177,7 +177,7 @@ def _start_or_resume(demo: _Demo, out: Callable[[str], None]) -> bool:
     if not res:
         out(f"error: the kiosk refuses the game: {res.reason}")
         return False
-    out(f"refereeing {plan.name}: {plan.nicks[0]} vs {plan.nicks[1]} under {plan.preset.name}, "
+    out(f"refereeing {plan.name}: {' vs '.join(plan.nicks)} under {plan.preset.name}, "
         f"journal {demo.journal}")
     return True
 
@@ -248,7 +248,7 @@ def _report(demo: _Demo, outcome_done: bool, out: Callable[[str], None], t_start
         f"({table.render_ms / max(1, table.renders):.0f} ms each), judge corrected {players.judge_fixes} square(s) "
         f"and took back {players.judge_undos} misread move(s); {secs:.1f} s")
     session.close()
-    out(f"final: {plan.nicks[0]} {scores[0]}, {plan.nicks[1]} {scores[1]}")
+    out("final: " + ", ".join(f"{n} {s}" for n, s in zip(plan.nicks, scores)))
     return DemoResult(0 if ok else 1, tuple(scores), tuple(mismatches), players.judge_fixes, players.judge_undos,
                       vision.frames_read, table.renders, demo.resumed, secs)
 
