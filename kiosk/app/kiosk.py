@@ -365,6 +365,15 @@ class Kiosk:
         return self.apply(ev.OutplayAccepted(t=t, player=c.player))
 
     @_on.register
+    def _done(self, c: cmd.Done, t: int) -> Result:
+        st = self.state
+        if not 0 <= c.player < len(st.players) or st.phase == PLAYING and st.on_move != c.player:
+            self.view.message = self._press_refusal(st, c.player) if c.player < len(st.players) else \
+                f"there is no player {c.player + 1} in this game"
+            return Result(False, self.view.message, "wrong_player")
+        return Result(True, self.press(Side(c.player), t))
+
+    @_on.register
     def _rule(self, c: cmd.Rule, t: int) -> Result:
         ok, msg = self.pin.check(c.pin, t, "challenge ruling")
         if not ok:
