@@ -32,6 +32,7 @@ def _last_totals(path: Path) -> dict[str, int]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # a cap for a broken run on the loaded shared machine (about 50 s each unloaded)
 @pytest.mark.parametrize(("players", "preset"), [(4, "team"), (3, "home")])
 def test_selfplay_replay_demo_agree_for_n_players(players, preset, tmp_path):
     made = _kiosk("selfplay", "--players", str(players), "--preset", preset, "-o", "g.gcg", "--quiet", cwd=tmp_path)
