@@ -376,11 +376,15 @@ def draw_new_game(ui: TouchState, cv: Canvas) -> None:
     inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
     names = ui.new_players
-    title, *rows, preset, b1, b2 = rows_of(inner, [cv.px(40), *[cv.px(36)] * len(names), 0, bh, bh], cv.px(6))
+    name_h = cv.px(36 if len(names) <= 2 else 28)  # 3-4 names leave a line for the message
+    title, *rows, preset, b1, b2 = rows_of(inner, [cv.px(40), *[name_h] * len(names), 0, bh, bh], cv.px(6))
     cv.text("New game", title, 32)
     for i, (name, rect) in enumerate(zip(names, rows)):
         cv.text(f"{i + 1}: {name}", rect, 26)
-    cv.text(f"rules: {ui.new_preset}", rows_of(preset, [cv.px(36), 0])[0], 24, AMBER)
+    rules_row, said = rows_of(preset, [cv.px(36), 0])
+    cv.text(f"rules: {ui.new_preset}", rules_row, 24, AMBER)
+    if said.h >= cv.px(18):
+        cv.text(ui.kiosk.view.message, said, 18, AMBER, min_size=12)  # e.g. the rules are for 2 players
     swap, count, rules = split_h(b1, 3, cv.px(6))
     cv.button(swap, "Swap" if len(names) == 2 else "Rotate", "new_swap")
     cv.button(count, f"{len(names)} players", "new_count")

@@ -78,6 +78,10 @@ def test_n_player_screens(tmp_path, size, n):
     shot(ui, f"{tag}-07-new-game", "new_game")
     touch(ui, "new_count")
     assert ui.new_players == ((*NAMES[:3], "Player 4") if n == 3 else NAMES[:2])
+    ui.new_players, ui.new_preset = NAMES[:n], "nsf"  # a two-player sheet: the screen says why it cannot start
+    touch(ui, "Start")
+    assert ui.overlay == "new_game" and "is for 2-2 players" in k.view.message, k.view.message
+    shot(ui, f"{tag}-08-new-game-refused", "new_game")
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
