@@ -48,13 +48,15 @@ def test_a_bad_device_config_is_refused_before_a_game_starts(tmp_path, capsys):
     assert GameSession.open(tmp_path / "journal.sqlite").referee.events == ()
 
 
-def test_three_players_under_home_start_with_a_third_button(tmp_path):
+def test_three_players_under_home_start_with_a_third_button(tmp_path, caplog):
     """Seed 003 (home) is for 2-4 players: table.players takes three names, and the third player's button
     ("seat 3", where wired) is a button like left and right (with no camera here, the first press stops Ann's
     turn for a reading that never comes, so only it is journalled; tests/app/test_app_kiosk plays N turns)."""
     path = _config(tmp_path, '{backend = "scripted", script = [[100, "left"], [500, "seat 3"]]}')
     path.write_text(path.read_text().replace('players = ["Ann", "Bob"]', 'players = ["Ann", "Bob", "Cy"]\npreset = "home"'))
-    assert run_table(load_config(path), headless=True, max_seconds=2) == 0
+    with caplog.at_level("INFO"):
+        assert run_table(load_config(path), headless=True, max_seconds=2) == 0
+    assert "new game Ann vs Bob vs Cy under home: ok" in caplog.messages  # the log line had room for two
     session = GameSession.open(tmp_path / "journal.sqlite")
     assert session.state.players == ("Ann", "Bob", "Cy")
     assert [e.player for e in session.referee.events if e.type == "clock_pressed"] == [0]
