@@ -110,12 +110,7 @@ def load_config(path: str | Path) -> KioskConfig:
     cfg = KioskConfig()
     t, s, v = data.get("table", {}), data.get("screen", {}), data.get("vision", {})
     if "players" in t:
-        pl = t["players"]
-        if not isinstance(pl, list) or not 2 <= len(pl) <= 4 or not all(isinstance(x, str) and x.strip() for x in pl):
-            raise ConfigError(f"{p}: table.players: expected 2 to 4 non-empty names, in turn order")
-        if len({x.strip() for x in pl}) != len(pl):
-            raise ConfigError(f"{p}: table.players: two players have the same name")
-        cfg.players = tuple(x.strip() for x in pl)
+        cfg.players = _players(p, t["players"])
     for key in ("preset", "judge_pin", "tiles"):
         if key in t:
             if not isinstance(t[key], str):
@@ -155,6 +150,19 @@ def load_config(path: str | Path) -> KioskConfig:
         raise ConfigError(f"{p}: {exc}") from None
     cfg.stream = st
     return cfg
+
+
+def _players(p: Path, pl: Any) -> tuple[str, ...]:
+    """``table.players``: 2-4 different non-empty names in turn order (seeds 003/004 allow 4).
+
+    Raises:
+        ConfigError: not a list of 2-4 names, an empty name, or a name given twice.
+    """
+    if not isinstance(pl, list) or not 2 <= len(pl) <= 4 or not all(isinstance(x, str) and x.strip() for x in pl):
+        raise ConfigError(f"{p}: table.players: expected 2 to 4 non-empty names, in turn order")
+    if len({x.strip() for x in pl}) != len(pl):
+        raise ConfigError(f"{p}: table.players: two players have the same name")
+    return tuple(x.strip() for x in pl)
 
 
 def _check_player_count(p: Path, cfg: KioskConfig) -> None:
