@@ -3,7 +3,7 @@
 Config file (TOML)::
 
     [table]
-    players = ["Ann", "Bob"]          # names for the first game (the new-game screen can change them)
+    players = ["Ann", "Bob"]          # 2-4 names in turn order, for the first game (the new-game screen can change them)
     preset = "nsf"                    # bundled preset name or a .toml path
     judge_pin = "2468"                # 4-8 digits 0-9; required
     director_code = "90817263"        # 6-8 digits: opens the judge menu and clears every PIN wait (optional)
@@ -110,15 +110,13 @@ def load_config(path: str | Path) -> KioskConfig:
     cfg = KioskConfig()
     t, s, v = data.get("table", {}), data.get("screen", {}), data.get("vision", {})
     if "players" in t:
-        pl = t["players"]
-        if not isinstance(pl, list) or len(pl) != 2 or not all(isinstance(x, str) and x.strip() for x in pl):
-            raise ConfigError(f"{p}: table.players: expected two non-empty names")
-        cfg.players = tuple(pl)
+        cfg.players = _players(p, t["players"])
     for key in ("preset", "judge_pin", "tiles"):
         if key in t:
             if not isinstance(t[key], str):
                 raise ConfigError(f"{p}: table.{key}: expected a string")
             setattr(cfg, key, t[key])
+    _check_player_count(p, cfg)
     try:
         check_pin(cfg.judge_pin, "table.judge_pin")
         if "director_code" in t:
@@ -152,3 +150,33 @@ def load_config(path: str | Path) -> KioskConfig:
         raise ConfigError(f"{p}: {exc}") from None
     cfg.stream = st
     return cfg
+
+
+def _players(p: Path, pl: Any) -> tuple[str, ...]:
+    """``table.players``: 2-4 different non-empty names in turn order (seeds 003/004 allow 4).
+
+    Raises:
+        ConfigError: not a list of 2-4 names, an empty name, or a name given twice.
+    """
+    if not isinstance(pl, list) or not 2 <= len(pl) <= 4 or not all(isinstance(x, str) and x.strip() for x in pl):
+        raise ConfigError(f"{p}: table.players: expected 2 to 4 non-empty names, in turn order")
+    if len({x.strip() for x in pl}) != len(pl):
+        raise ConfigError(f"{p}: table.players: two players have the same name")
+    return tuple(x.strip() for x in pl)
+
+
+def _check_player_count(p: Path, cfg: KioskConfig) -> None:
+    """The preset must be for as many players as ``table.players`` names (home and team: 2-4, seeds 003/004).
+
+    Raises:
+        ConfigError: the preset loads and its ``min_players``..``max_players`` leave the count out.
+    """
+    from kiosk.referee.presets import PresetError, load_preset
+
+    try:
+        preset = load_preset(cfg.preset)
+    except PresetError:
+        return  # an unknown preset is reported where the game starts, with the preset's own message
+    if not preset.min_players <= len(cfg.players) <= preset.max_players:
+        raise ConfigError(f"{p}: table.players: {len(cfg.players)} names, but the preset {preset.name} is for "
+                          f"{preset.min_players} to {preset.max_players} players")

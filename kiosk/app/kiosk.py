@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kiosk.app.pin import PinGate
+from kiosk.app.press_words import press_refusal
 from kiosk.app.vision_worker import StableReading, VisionWorker
 from kiosk.control import commands as cmd
 from kiosk.control.port import KioskView, act
@@ -29,13 +30,8 @@ from kiosk.control.side import Side
 from kiosk.referee import events as ev
 from kiosk.referee.presets import Preset
 from kiosk.referee.state import (
-    CHALLENGED,
     DESIGNATING,
-    NOT_STARTED,
-    OUTPLAY,
-    OVER,
     PLAYING,
-    RACK_ENTRY,
     REMOVING,
     GameState,
     Prompt,
@@ -48,12 +44,6 @@ from kiosk.vision.diff import Anomaly, BoardDiff, diff_boards
 from kiosk.vision.reading import BoardReading, seen_as
 
 log = logging.getLogger("kiosk.app")
-
-
-_PRESS_REFUSALS = {NOT_STARTED: "no game in progress", DESIGNATING: "say which letter each blank stands for first",
-                   CHALLENGED: "the judge is ruling on the challenge", OUTPLAY: "the game is ending: use the screen",
-                   RACK_ENTRY: "the game is ending: use the screen", OVER: "the game is ending: use the screen"}
-"""What a clock press on the right side says in a phase where presses do nothing."""
 
 
 @dataclass
@@ -179,7 +169,7 @@ class Kiosk:
         if st.phase == DESIGNATING and st.on_move == player and self.view.corrections:
             pass  # the judge corrected the reading of a play waiting for its blanks: read it again
         elif st.phase != PLAYING or st.on_move != player:
-            self.view.message = self._press_refusal(st, player)
+            self.view.message = press_refusal(st, player)
             return self.view.message
         if self.pending is not None:
             return "already reading the board"
@@ -194,12 +184,6 @@ class Kiosk:
         self.view.waiting = True
         self.view.message = "reading the board..."
         return "reading"
-
-    def _press_refusal(self, st: GameState, player: int) -> str:
-        if st.phase in _PRESS_REFUSALS:
-            return _PRESS_REFUSALS[st.phase]
-        who = st.players[st.on_move] if st.on_move is not None else "nobody"
-        return f"it is {who}'s turn, not {st.players[player]}'s"
 
     def _finish_press(self, player: int, t: int, reading: BoardReading | None, exchange: int) -> str:
         if exchange:
@@ -363,6 +347,14 @@ class Kiosk:
     @_on.register
     def _accept_outplay(self, c: cmd.AcceptOutplay, t: int) -> Result:
         return self.apply(ev.OutplayAccepted(t=t, player=c.player))
+
+    @_on.register
+    def _done(self, c: cmd.Done, t: int) -> Result:
+        st = self.state
+        if not 0 <= c.player < len(st.players) or st.phase == PLAYING and st.on_move != c.player:
+            self.view.message = press_refusal(st, c.player)
+            return Result(False, self.view.message, "wrong_player")
+        return Result(True, self.press(Side(c.player), t))
 
     @_on.register
     def _rule(self, c: cmd.Rule, t: int) -> Result:

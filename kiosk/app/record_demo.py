@@ -4,7 +4,7 @@ Simulated players put each recorded move on the simulated physical board, the sy
 the kiosk reads it in its vision worker, validates and scores it through the journaled referee, and the
 players answer the kiosk's prompts as the record says (:mod:`kiosk.app.record_players`). At the end the
 kiosk's scores are compared with the record: exit 0 only when every move and the final scores agree; the last
-line is ``final: NICK1 S1, NICK2 S2``. With a journal that holds this record's unfinished game (the process was
+line is ``final: NICK1 S1, NICK2 S2`` (one pair per player, 2-4). With a journal that holds this record's unfinished game (the process was
 killed), the demo resumes it where the journal ends.
 """
 
@@ -180,7 +180,7 @@ def _start_or_resume(demo: _Demo, out: Callable[[str], None]) -> bool:
     if not res:
         out(f"error: the kiosk refuses the game: {res.reason}")
         return False
-    out(f"refereeing {plan.name}: {plan.nicks[0]} vs {plan.nicks[1]} under {plan.preset.name}, "
+    out(f"refereeing {plan.name}: {' vs '.join(plan.nicks)} under {plan.preset.name}, "
         f"journal {demo.journal}")
     return True
 
@@ -255,7 +255,7 @@ def _report(demo: _Demo, outcome_done: bool, out: Callable[[str], None], t_start
     for line in final_table(st, plan.nicks):
         out(line)
     if st.result is not None:
-        out(f"final: {plan.nicks[0]} {scores[0]}, {plan.nicks[1]} {scores[1]}")
+        out("final: " + ", ".join(f"{n} {s}" for n, s in zip(plan.nicks, scores, strict=True)))
     else:
         out(f"the journal {demo.journal} keeps the game unfinished: run the same command again to resume it")
     code = 130 if interrupted else 0 if ok else 1

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.simtable import SimClock, SimulatedTable
+from kiosk.control.side import Side
 from kiosk.referee.events import ChallengeRuled, Event, Exchange
 from kiosk.referee.presets import Preset, load_preset
 from kiosk.referee.records import CHALLENGE_LINES, RecordEventsError, RefereeEvents, tiles_laid
@@ -33,7 +34,6 @@ from kiosk.rules.replay import replay_game
 from kiosk.rules.tiles import TileSet
 from kiosk.vision.reading import seen_as
 
-SIDES = ("left", "right")
 END_KINDS = (EventKind.END_RACK, EventKind.TIME_PENALTY)
 HISTORY_KIND = {EventKind.PLAY: "play", EventKind.PASS: "pass", EventKind.EXCHANGE: "exchange",
                 EventKind.WITHDRAWN: "withdrawn", EventKind.CHALLENGE_BONUS: "challenge_bonus"}
@@ -75,8 +75,8 @@ def plan_record(game: GcgGame, base_preset: str = "nsf") -> RecordPlan:
         raise RecordError(f"{game.name}: unreadable record: {game.errors[0]}")
     if not game.players and not game.events:
         raise RecordError(f"{game.name}: not a game record (no #player lines and no moves)")
-    if len(game.players) != 2:
-        raise RecordError(f"{game.name}: the kiosk referees two players, the record has {len(game.players)}")
+    if not 2 <= len(game.players) <= 4:
+        raise RecordError(f"{game.name}: the kiosk referees 2 to 4 players, the record has {len(game.players)}")
     res = replay_game(game)
     errors = [p for p in res.problems if p.kind == "error"]
     if errors:
@@ -91,10 +91,12 @@ def plan_record(game: GcgGame, base_preset: str = "nsf") -> RecordPlan:
     challenge = replace(p.challenge, wrong_bonus=bonus, wrong_bonus_per_word=per_word, wrong_penalty=0,
                         wrong_loses_turn=False, phony_penalty=0, off_centre_challengeable=False,
                         rule="custom" if bonus not in (0, 10) else p.challenge.rule)
-    end = replace(p.end, out_adjustment="standard" if res.end_style == "1x" else "double",
+    end = replace(p.end, out_adjustment=_out_style(game, res.ended, res.end_style),
                   no_out_adjustment="own_rack", scoreless_needs_nonzero=False)
+    n = len(game.players)
     preset = replace(p, name=f"{p.name}-as-recorded", tile_set=res.tile_set.name, challenge=challenge, end=end,
-                     description=f"{p.description} (adapted to the record {game.name})")
+                     description=f"{p.description} (adapted to the record {game.name})",
+                     min_players=min(p.min_players, n), max_players=max(p.max_players, n))
     events = [ev for ev in game.events if ev.kind not in END_KINDS]
     # after the last play went out, a recorded pass of the opponent is his acceptance of the out-play
     if res.ended == "out":
@@ -111,6 +113,16 @@ def plan_record(game: GcgGame, base_preset: str = "nsf") -> RecordPlan:
                       converter.by_line())
 
 
+def _out_style(game: GcgGame, ended: str | None, style: str | None) -> str:
+    """The preset's ``end.out_adjustment`` that the record's end lines follow: "standard" (1x), "double" (2x),
+    or "own_only" when a player went out and only the others' own-rack lines were written (seed 003)."""
+    if style == "1x":
+        return "standard"
+    if ended == "out" and style is None and any(e.kind == EventKind.END_RACK for e in game.events):
+        return "own_only"
+    return "double"
+
+
 @dataclass
 class StepOutcome:
     """What one step did: a line for the log, or None when the people wait for the kiosk."""
@@ -120,7 +132,7 @@ class StepOutcome:
 
 
 class RecordPlayers:
-    """Two players and a judge acting out ``plan`` at ``table`` with ``kiosk`` (see module doc)."""
+    """The players (2-4) and a judge acting out ``plan`` at ``table`` with ``kiosk`` (see module doc)."""
 
     def __init__(self, plan: RecordPlan, kiosk: Kiosk, table: SimulatedTable, clock: SimClock, pin: str,
                  *, think_ms: int = THINK_MS) -> None:
@@ -213,12 +225,12 @@ class RecordPlayers:
             self.clock.advance(2_000)
             self.table.remove([sq for sq, _ in lp.tiles])
             self.clock.advance(PLACE_MS)
-            k.press(SIDES[lp.player])
+            k.press(Side(lp.player))
             return StepOutcome(f"{st.players[lp.player]} takes the withdrawn tiles back")
         if st.phase == OUTPLAY:
             lp = st.last_play
             assert lp is not None
-            opp = 1 - lp.player
+            opp = self._outplay_opponent(st)
             self.clock.advance(1_000)
             if nxt is not None and nxt.kind in CHALLENGE_LINES:
                 res = k.act("challenge", player=opp)
@@ -233,7 +245,7 @@ class RecordPlayers:
             return StepOutcome("the record ends here but the game is not over", done=True)
         if nxt.kind in CHALLENGE_LINES:
             lp = st.last_play
-            challenger = 1 - self.player_of(nxt)
+            challenger = (self.player_of(nxt) + 1) % len(st.players)
             if lp is not None and lp.t:
                 self.clock.set_at_least(lp.t + 3_000)
             res = k.act("challenge", player=challenger, words=self._challenged_words(nxt, st))
@@ -271,7 +283,7 @@ class RecordPlayers:
                 return StepOutcome(f"line {ev.line}: exchange refused: {res.reason}", done=True)
         self.clock.advance(PLACE_MS)
         self.presses += 1
-        k.press(SIDES[p])
+        k.press(Side(p))
         return StepOutcome(None)
 
     def _think(self, p: int, st: GameState) -> None:
@@ -309,7 +321,7 @@ class RecordPlayers:
             self.kiosk.act("correct", square=sq, char=tile or ".")
             self.judge_fixes += 1
             self.clock.advance(PLACE_MS)
-            self.kiosk.press(SIDES[player])
+            self.kiosk.press(Side(player))
             return StepOutcome(f"judge called: {square_name(sq)} holds {tile or 'no tile'}, not a blank; "
                                "corrected 1 square(s)")
         self.clock.advance(2_000)
@@ -327,14 +339,20 @@ class RecordPlayers:
                            done=not res.accepted)
 
     def _racks(self, st: GameState) -> StepOutcome:
-        racks = ["", ""]
+        racks = [""] * len(st.players)
         for e in self.plan.end_lines:
             if e.kind == EventKind.END_RACK and e.score < 0:
                 racks[self.player_of(e)] = e.tiles
         self.clock.advance(10_000)
         res = self.kiosk.act("racks", racks=tuple(racks))
-        return StepOutcome(f"racks entered: {racks[0] or '-'} / {racks[1] or '-'}" + ("" if res else f": {res.reason}"),
+        return StepOutcome(f"racks entered: {' / '.join(r or '-' for r in racks)}" + ("" if res else f": {res.reason}"),
                            done=not res.accepted)
+
+    @staticmethod
+    def _outplay_opponent(st: GameState) -> int:
+        """The opponent who answers an out-play: the next in turn order (any opponent may accept or challenge)."""
+        assert st.last_play is not None
+        return (st.last_play.player + 1) % len(st.players)
 
     def _judge_fix(self) -> StepOutcome:
         """The kiosk asked about squares: the judge looks at the table, corrects them, the player presses again."""
@@ -363,9 +381,9 @@ class RecordPlayers:
         k.view.problem_text = ""
         if st.phase == PLAYING and st.on_move is not None:
             self.clock.advance(PLACE_MS)
-            k.press(SIDES[st.on_move])
+            k.press(Side(st.on_move))
         elif st.phase == REMOVING and st.last_play is not None:
-            k.press(SIDES[st.last_play.player])
+            k.press(Side(st.last_play.player))
         return StepOutcome(f"judge called ({problem}); corrected {len(fixed)} square(s)")
 
     def _misread_squares(self, st: GameState) -> list[int]:
@@ -399,7 +417,7 @@ class RecordPlayers:
         st = k.state
         if st.phase == PLAYING and st.on_move is not None:
             self.clock.advance(PLACE_MS)
-            k.press(SIDES[st.on_move])
+            k.press(Side(st.on_move))
         return StepOutcome(f"judge called: the kiosk's board differs from the table at {names}; took the turn back "
                            f"and corrected {fixed} square(s)")
 

@@ -144,7 +144,7 @@ def _screen(cfg: KioskConfig, kiosk: Kiosk, devices: Any, preset: Preset, headle
     screen = not headless and bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or cfg.fullscreen)
     if not kiosk.session.in_game and not screen:  # no new-game screen: the config's players start at once
         res = kiosk.start_game(preset.to_dict(), cfg.players)
-        log.info("new game %s vs %s under %s: %s", *cfg.players, preset.name, res.reason or "ok")
+        log.info("new game %s under %s: %s", " vs ".join(cfg.players), preset.name, res.reason or "ok")
     if not screen:
         return None
     from kiosk.ui.window import DemoWindow

@@ -1,4 +1,4 @@
-"""``kiosk selfplay``: two computer players play a whole game; the record is written as GCG."""
+"""``kiosk selfplay``: 2-4 computer players play a whole game; the record is written as GCG."""
 
 from __future__ import annotations
 
@@ -6,12 +6,18 @@ import argparse
 import sys
 
 NAME = "selfplay"
+DEFAULT_NAMES = ("Ada", "Bo", "Cy", "Di")
 HELP = "generate a complete computer self-play game (GCG) with the default or a given lexicon"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=1, help="random seed (same seed, same game)")
-    p.add_argument("--names", default="Ada,Bo", help="two player nicknames, comma-separated")
+    p.add_argument("--names", default=None, help="2-4 player nicknames, comma-separated (default: Ada,Bo,Cy,Di "
+                   "cut to --players)")
+    p.add_argument("--players", type=int, default=None, help="number of players, 2-4 (default: 2, or as many as "
+                   "--names)")
+    p.add_argument("--preset", help="play under an event preset (name such as team, or a .toml file): its scoring "
+                   "rules, exchange counts and end-of-game lines; default: standard tournament rules, NASPA end")
     p.add_argument("--lexicon", help="a compiled .marisa lexicon or a word list (default: ENABLE)")
     p.add_argument("-o", "--output", help="GCG file to write (default: standard output)")
     p.add_argument("--quiet", action="store_true", help="no move-by-move progress on standard error")
@@ -24,10 +30,28 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.rules.lexicon import LexiconError
     from kiosk.tools.selfplay import self_play
 
-    names = tuple(n.strip() for n in args.names.split(","))
-    if len(names) != 2 or not all(names) or any(" " in n for n in names):
-        print("kiosk selfplay: --names takes two nicknames without spaces, e.g. Ada,Bo", file=sys.stderr)
+    count = args.players if args.players is not None else len(args.names.split(",")) if args.names else 2
+    if not 2 <= count <= 4:
+        print(f"kiosk selfplay: --players: expected 2 to 4, got {count}", file=sys.stderr)
         return 2
+    names = tuple(n.strip() for n in args.names.split(",")) if args.names else DEFAULT_NAMES[:count]
+    if len(names) != count or not all(names) or any(" " in n for n in names) or len(set(names)) != count:
+        print(f"kiosk selfplay: --names takes {count} different nicknames without spaces, e.g. "
+              f"{','.join(DEFAULT_NAMES[:count])}", file=sys.stderr)
+        return 2
+    preset = None
+    if args.preset:
+        from kiosk.referee.presets import PresetError, load_preset
+
+        try:
+            preset = load_preset(args.preset)
+        except PresetError as exc:
+            print(f"kiosk selfplay: {exc}", file=sys.stderr)
+            return 2
+        if not preset.min_players <= count <= preset.max_players:
+            print(f"kiosk selfplay: --players: the preset {preset.name} is for {preset.min_players} to "
+                  f"{preset.max_players} players, not {count}", file=sys.stderr)
+            return 2
     if args.output:
         check_output(args.output, "GCG file")   # before the game is generated, not after
     try:
@@ -35,7 +59,8 @@ def run(args: argparse.Namespace) -> int:
     except LexiconError as exc:
         print(f"kiosk selfplay: {exc}", file=sys.stderr)
         return 2
-    game = self_play(args.seed, names, lex, progress=None if args.quiet else lambda m: print(m, file=sys.stderr))
+    game = self_play(args.seed, names, lex, progress=None if args.quiet else lambda m: print(m, file=sys.stderr),
+                     preset=preset)
     text = write_gcg(game)
     if args.output:
         with atomic_output(args.output, what="GCG file") as fh:

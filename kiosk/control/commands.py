@@ -101,6 +101,14 @@ class AcceptOutplay(Command):
 
 
 @dataclass(frozen=True)
+class Done(Command):
+    """``player`` ends his turn on the screen, as a press of his clock button would: the touch "done" of a side
+    with no wired button (the third and fourth players or teams at a table of 3-4, seeds 003/004)."""
+
+    player: int
+
+
+@dataclass(frozen=True)
 class Rule(Command):
     """The judge's ruling on the open challenge, given with his ``pin``: the words are ``acceptable`` or not.
 

@@ -1,6 +1,8 @@
 """Clock buttons: the ButtonPress event, the ButtonSource interface and the simulated backends.
 
-Sides: "left" and "right" (the chess clock's two sides), "pause" and "judge" (optional buttons).
+Sides: "left" and "right" (the chess clock's two sides), "pause" and "judge" (optional buttons); at a table of 3-4
+players or teams (seeds 003/004), "seat 3" and "seat 4" are the further players' own buttons, where wired
+(:class:`kiosk.control.side.Side` names; seats without a button end their turn with the screen's "done").
 Timestamps are monotonic ms (:func:`kiosk.devices.health.monotonic_ms`); each press is delivered once.
 """
 
@@ -13,9 +15,11 @@ from typing import Any, Protocol, runtime_checkable
 from kiosk.devices.health import DeviceHealth, HealthTracker, monotonic_ms
 from kiosk.devices.presses import ButtonPress, PressQueue
 
-__all__ = ["SIDES", "ButtonPress", "ButtonSource", "KeyboardButtons", "PressQueue", "ScriptedButtons", "check_side"]
+__all__ = ["SEAT_SIDES", "SIDES", "ButtonPress", "ButtonSource", "KeyboardButtons", "PressQueue", "ScriptedButtons", "check_side"]
 
 SIDES: tuple[str, ...] = ("left", "right", "pause", "judge")
+SEAT_SIDES: tuple[str, ...] = ("seat 3", "seat 4")
+"""Buttons of the third and fourth players (or teams) at a table of 3-4."""
 
 
 @runtime_checkable
@@ -32,8 +36,13 @@ class ButtonSource(Protocol):
 
 
 def check_side(side: str, where: str = "side") -> str:
-    if side not in SIDES:
-        raise ValueError(f"{where}: unknown button side {side!r}; expected one of {', '.join(SIDES)}")
+    """``side`` itself when a button may have it (SIDES or SEAT_SIDES).
+
+    Raises:
+        ValueError: any other name (the message names ``where`` and the names allowed).
+    """
+    if side not in SIDES and side not in SEAT_SIDES:
+        raise ValueError(f"{where}: unknown button side {side!r}; expected one of {', '.join(SIDES + SEAT_SIDES)}")
     return side
 
 

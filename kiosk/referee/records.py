@@ -180,8 +180,9 @@ class RefereeEvents(GcgVisitor[list[Event]]):
                 lp = st.last_play
                 assert lp is not None
                 self.go(OutplayAccepted(t=self.later(1_000), player=(lp.player + 1) % len(self.players)), ev.line)
-            elif st.phase == RACK_ENTRY:
-                self.racks[p] = ev.tiles
+            elif st.phase == RACK_ENTRY and not (st.last_play is not None and st.last_play.outplay
+                                                 and st.last_play.player == p):
+                self.racks[p] = ev.tiles  # an own-rack line (the out player's line lists the others' tiles)
         # TIME_PENALTY: skipped (the kiosk's own clock decides time penalties)
 
     def finish(self) -> None:

@@ -5,8 +5,8 @@ every window of squares that forms one contiguous word touching the existing til
 first move), letters from the rack are fitted by a depth-first walk over the lexicon trie (prefix pruning),
 with cross-checks (each tile placed must also make a valid perpendicular word). Every candidate is scored by
 :func:`kiosk.rules.scoring.score_play`; a player picks among the best few at random (seeded), exchanges when
-nothing plays and the bag holds 7 or more, else passes. The record ends NASPA style (2x the opponent's rack)
-or after six scoreless turns.
+nothing plays and the bag holds 7 or more, else passes. The record ends in the preset's style (default NASPA:
+2x the opponents' racks) or after six scoreless turns.
 """
 
 from __future__ import annotations
@@ -14,13 +14,16 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
+from kiosk.referee.presets import Preset
 from kiosk.rules.board import SIZE, Board, Coordinate
 from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame, Player
 from kiosk.rules.lexicon import TrieLexicon, default_lexicon
 from kiosk.rules.placement import PlacementError
 from kiosk.rules.scoring import PlayScore, score_play
 from kiosk.rules.tiles import BLANK, ENGLISH, TileSet
+from kiosk.rules.variants import STANDARD, ScoringRules
 
 
 def _cross_letters(cells: list[str], sq: int, step: int, lex: TrieLexicon, letters: str) -> set[str] | None:
@@ -42,8 +45,10 @@ def _cross_letters(cells: list[str], sq: int, step: int, lex: TrieLexicon, lette
     return {ch for ch in letters if pre + ch + post in lex}
 
 
-def generate_moves(board: Board, rack: str, lex: TrieLexicon, tile_set: TileSet = ENGLISH) -> list[tuple[PlayScore, list[tuple[int, str]]]]:
-    """All legal tile plays of ``rack`` (``?`` = blank) whose words are all in ``lex``: (score, tiles) pairs."""
+def generate_moves(board: Board, rack: str, lex: TrieLexicon, tile_set: TileSet = ENGLISH,
+                   rules: ScoringRules = STANDARD) -> list[tuple[PlayScore, list[tuple[int, str]]]]:
+    """All legal tile plays of ``rack`` (``?`` = blank) whose words are all in ``lex`` and that ``rules`` (a
+    preset's scoring rules: first-play tiles, plural S) allow: (score, tiles) pairs."""
     letters = "".join(tile_set.letters)
     trie = lex._trie
     out: dict[tuple, tuple[PlayScore, list[tuple[int, str]]]] = {}
@@ -85,7 +90,8 @@ def generate_moves(board: Board, rack: str, lex: TrieLexicon, tile_set: TileSet 
                         allowed.append(a)
                     if dead:
                         continue
-                    _fit(window, allowed, cells, Counter(rack), trie, letters, "", [], board, tile_set, out, across)
+                    _fit(window, allowed, cells, Counter(rack), trie, letters, "", [], board, (tile_set, rules), out,
+                         across)
     return list(out.values())
 
 
@@ -94,14 +100,14 @@ def _has_prefix(trie, prefix: str) -> bool:
     return next(trie.iterkeys(prefix), None) is not None
 
 
-def _fit(window, allowed, cells, rack, trie, letters, prefix, placed, board, tile_set, out, across) -> None:
+def _fit(window, allowed, cells, rack, trie, letters, prefix, placed, board, how, out, across) -> None:
     i = len(prefix)
     if i == len(window):
         if prefix in trie and placed:
             key = tuple(placed)
             if key not in out:
                 try:
-                    out[key] = (score_play(board, placed, tile_set, across=across), list(placed))
+                    out[key] = (score_play(board, placed, how[0], how[1], across=across), list(placed))
                 except PlacementError:
                     pass
         return
@@ -109,7 +115,7 @@ def _fit(window, allowed, cells, rack, trie, letters, prefix, placed, board, til
     if cells[sq]:
         nxt = prefix + cells[sq].upper()
         if _has_prefix(trie, nxt):
-            _fit(window, allowed, cells, rack, trie, letters, nxt, placed, board, tile_set, out, across)
+            _fit(window, allowed, cells, rack, trie, letters, nxt, placed, board, how, out, across)
         return
     ok = allowed[i]
     for ch in set(rack.elements()):
@@ -122,70 +128,125 @@ def _fit(window, allowed, cells, rack, trie, letters, prefix, placed, board, til
                 continue
             rack[ch] -= 1
             placed.append((sq, letter if ch != BLANK else letter.lower()))
-            _fit(window, allowed, cells, +rack, trie, letters, nxt, placed, board, tile_set, out, across)
+            _fit(window, allowed, cells, +rack, trie, letters, nxt, placed, board, how, out, across)
             placed.pop()
             rack[ch] += 1
 
 
-def self_play(seed: int = 1, names: tuple[str, str] = ("Ada", "Bo"), lex: TrieLexicon | None = None,
-              tile_set: TileSet = ENGLISH, top: int = 3, progress: Callable[[str], None] | None = None) -> GcgGame:
-    """Play a whole two-player game; returns it as a :class:`GcgGame` (replays with 0 mismatches)."""
+@dataclass
+class _Table:
+    """The state of a self-play game: bag, racks, board, totals, the record being written."""
+
+    names: tuple[str, ...]
+    bag: list[str]
+    racks: list[list[str]]
+    game: GcgGame
+    board: Board = field(default_factory=Board)
+    totals: list[int] = field(default_factory=list)
+
+    def rack(self, p: int) -> str:
+        return "".join(sorted(self.racks[p]))
+
+
+def self_play(seed: int = 1, names: tuple[str, ...] = ("Ada", "Bo"), lex: TrieLexicon | None = None,
+              tile_set: TileSet = ENGLISH, top: int = 3, progress: Callable[[str], None] | None = None,
+              preset: Preset | None = None) -> GcgGame:
+    """Play a whole game of 2-4 players in turn order (``names``); returns it as a :class:`GcgGame` that replays
+    with 0 mismatches under ``preset`` (default: standard tournament rules, NASPA 2x end).
+
+    The preset's scoring rules decide which plays are legal (first-play tiles, plural S: seed 004), its exchange
+    counts how many tiles go back ("one_or_all": 1 or the whole rack), its ``end.out_adjustment`` the end lines:
+    "double" (the player who went out adds twice the others' racks, one line), "standard" (he adds them once,
+    each other player's line deducts his own), "own_only" (only the others' own-rack lines; seed 003).
+
+    Raises:
+        ValueError: not 2-4 names, or more than the preset's ``max_players``.
+    """
+    lo, hi = (preset.min_players, preset.max_players) if preset is not None else (2, 4)
+    if not (2 <= len(names) <= 4 and lo <= len(names) <= hi):
+        raise ValueError(f"self-play: {len(names)} players; the rules allow {lo} to {min(hi, 4)}")
     lex = lex or default_lexicon()
+    rules = preset.scoring_rules() if preset is not None else STANDARD
     rng = random.Random(seed)
     bag = list(tile_set.full_bag().elements())
     rng.shuffle(bag)
-    racks = [[bag.pop() for _ in range(7)], [bag.pop() for _ in range(7)]]
-    board = Board()
-    totals = [0, 0]
     game = GcgGame(name=f"selfplay-{seed}", players=[Player(n, n) for n in names])
     game.pragmas["lexicon"] = [lex.name]
-    game.pragmas["description"] = [f"Self-play game generated by the Scrabble referee kiosk (seed {seed})"]
+    game.pragmas["description"] = [f"Self-play game generated by the Scrabble referee kiosk (seed {seed}"
+                                   + (f", preset {preset.name})" if preset is not None else ")")]
+    t = _Table(tuple(names), bag, [[bag.pop() for _ in range(7)] for _ in names], game, totals=[0] * len(names))
     scoreless, turn = 0, 0
     while True:
-        rack = "".join(sorted(racks[turn]))
-        moves = generate_moves(board, rack, lex, tile_set)
-        nick = names[turn]
+        moves = generate_moves(t.board, t.rack(turn), lex, tile_set, rules)
         if moves:
             moves.sort(key=lambda m: -m[0].total)
-            ps, tiles = rng.choice(moves[:top])
-            board.place(tiles)
-            for _, t in tiles:
-                racks[turn].remove(BLANK if t.islower() else t)
-            totals[turn] += ps.total
-            word = "".join(ch if sq in dict(tiles) else "." for sq, ch in
-                           zip(Coordinate(*ps.coordinate).squares(len(ps.words[0].squares)), ps.words[0].word))
-            game.events.append(GcgEvent(EventKind.PLAY, nick, rack, ps.total, totals[turn],
-                                        coordinate=ps.coordinate, word=word))
+            _play(t, turn, rng.choice(moves[:top]), progress)
             scoreless = 0
-            while bag and len(racks[turn]) < 7:
-                racks[turn].append(bag.pop())
-            if progress:
-                progress(f"{nick}: {rack} {ps.coordinate} {word} +{ps.total} {totals[turn]}")
-            if not racks[turn] and not bag:
-                other = 1 - turn
-                left = "".join(sorted(racks[other]))
-                pts = 2 * tile_set.rack_value(left)
-                totals[turn] += pts
-                game.events.append(GcgEvent(EventKind.END_RACK, nick, "", pts, totals[turn], tiles=left))
+            if not t.racks[turn] and not t.bag:
+                _went_out(t, turn, tile_set, preset.end.out_adjustment if preset is not None else "double")
                 return game
         else:
-            if len(bag) >= 7:
-                out = sorted(racks[turn], key=lambda t: (t in "AEIRST?", rng.random()))[: rng.randint(2, 5)]
-                for t in out:
-                    racks[turn].remove(t)
-                drawn = [bag.pop() for _ in out]
-                bag.extend(out)
-                rng.shuffle(bag)
-                racks[turn].extend(drawn)
-                game.events.append(GcgEvent(EventKind.EXCHANGE, nick, rack, 0, totals[turn], tiles="".join(sorted(out)), count=len(out)))
-            else:
-                game.events.append(GcgEvent(EventKind.PASS, nick, rack, 0, totals[turn]))
+            _no_play(t, turn, rng, preset)
             scoreless += 1
             if scoreless >= 6:
-                for p in (turn + 1) % 2, turn:
-                    left = "".join(sorted(racks[p]))
+                for p in [*range(turn + 1, len(names)), *range(turn + 1)]:
+                    left = t.rack(p)
                     pen = tile_set.rack_value(left)
-                    totals[p] -= pen
-                    game.events.append(GcgEvent(EventKind.END_RACK, names[p], left, -pen, totals[p], tiles=left))
+                    t.totals[p] -= pen
+                    game.events.append(GcgEvent(EventKind.END_RACK, names[p], left, -pen, t.totals[p], tiles=left))
                 return game
-        turn = 1 - turn
+        turn = (turn + 1) % len(names)
+
+
+def _play(t: _Table, p: int, move: tuple[PlayScore, list[tuple[int, str]]],
+          progress: Callable[[str], None] | None) -> None:
+    ps, tiles = move
+    rack = t.rack(p)
+    t.board.place(tiles)
+    for _, tile in tiles:
+        t.racks[p].remove(BLANK if tile.islower() else tile)
+    t.totals[p] += ps.total
+    word = "".join(ch if sq in dict(tiles) else "." for sq, ch in
+                   zip(Coordinate(*ps.coordinate).squares(len(ps.words[0].squares)), ps.words[0].word))
+    t.game.events.append(GcgEvent(EventKind.PLAY, t.names[p], rack, ps.total, t.totals[p],
+                                  coordinate=ps.coordinate, word=word))
+    while t.bag and len(t.racks[p]) < 7:
+        t.racks[p].append(t.bag.pop())
+    if progress:
+        progress(f"{t.names[p]}: {rack} {ps.coordinate} {word} +{ps.total} {t.totals[p]}")
+
+
+def _no_play(t: _Table, p: int, rng: random.Random, preset: Preset | None) -> None:
+    """Exchange (when the preset allows it and the bag holds enough) or pass."""
+    rack = t.rack(p)
+    ex = preset.exchange if preset is not None else None
+    if (ex is None or ex.allowed) and len(t.bag) >= (ex.min_bag if ex is not None else 7):
+        order = sorted(t.racks[p], key=lambda tile: (tile in "AEIRST?", rng.random()))
+        one_or_all = ex is not None and ex.counts == "one_or_all"
+        out = order[:rng.choice((1, len(order))) if one_or_all else rng.randint(2, 5)]
+        for tile in out:
+            t.racks[p].remove(tile)
+        drawn = [t.bag.pop() for _ in out]
+        t.bag.extend(out)
+        rng.shuffle(t.bag)
+        t.racks[p].extend(drawn)
+        t.game.events.append(GcgEvent(EventKind.EXCHANGE, t.names[p], rack, 0, t.totals[p],
+                                      tiles="".join(sorted(out)), count=len(out)))
+    else:
+        t.game.events.append(GcgEvent(EventKind.PASS, t.names[p], rack, 0, t.totals[p]))
+
+
+def _went_out(t: _Table, p: int, tile_set: TileSet, style: str) -> None:
+    """The end lines after ``p`` went out, in the record style of ``style`` (an out_adjustment)."""
+    others = [q for q in [*range(p + 1, len(t.names)), *range(p)]]
+    left = "".join(sorted("".join(t.rack(q) for q in others)))
+    if style in ("double", "standard"):
+        pts = (2 if style == "double" else 1) * tile_set.rack_value(left)
+        t.totals[p] += pts
+        t.game.events.append(GcgEvent(EventKind.END_RACK, t.names[p], "", pts, t.totals[p], tiles=left))
+    if style in ("standard", "own_only"):
+        for q in others:
+            own = t.rack(q)
+            pen = tile_set.rack_value(own)
+            t.totals[q] -= pen
+            t.game.events.append(GcgEvent(EventKind.END_RACK, t.names[q], own, -pen, t.totals[q], tiles=own))

@@ -36,7 +36,14 @@ def _hold(ui: TouchState, kw: Mapping[str, Any]) -> None:
 
 
 def _challenge(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    ui.kiosk.handle(cmd.Challenge(_challenger(ui)))
+    """The challenge of the player the button names (any other side, 3-4 players), else the next in turn."""
+    ui.kiosk.handle(cmd.Challenge(kw["player"] if "player" in kw else _challenger(ui)))
+
+
+def _done(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    st = ui.kiosk.state
+    if st.on_move is not None:
+        ui.kiosk.handle(cmd.Done(st.on_move))
 
 
 def _release(ui: TouchState, kw: Mapping[str, Any]) -> None:
@@ -112,11 +119,12 @@ def _pin_ok(ui: TouchState, kw: Mapping[str, Any]) -> None:
 
 def _rack_letter(ui: TouchState, kw: Mapping[str, Any]) -> None:
     p = ui.rack_player
-    if len(ui.racks[p]) < ui.kiosk.state.racks[p] and any(t == kw["letter"] for t, _ in ui.rack_choices()):
+    if len(ui.rack_list()[p]) < ui.kiosk.state.racks[p] and any(t == kw["letter"] for t, _ in ui.rack_choices()):
         ui.racks[p] += kw["letter"]
 
 
 def _rack_back(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.rack_list()
     ui.racks[ui.rack_player] = ui.racks[ui.rack_player][:-1]
 
 
@@ -125,7 +133,7 @@ def _rack_next(ui: TouchState, kw: Mapping[str, Any]) -> None:
 
 
 def _rack_done(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    ui.kiosk.handle(cmd.Racks(tuple(ui.racks)))
+    ui.kiosk.handle(cmd.Racks(tuple(ui.rack_list())))
 
 
 # -------------------------------------------------------------------------------------------- the judge menu
@@ -221,6 +229,13 @@ def _new_swap(ui: TouchState, kw: Mapping[str, Any]) -> None:
     ui.new_players = ui.new_players[1:] + ui.new_players[:1]
 
 
+def _new_count(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    """2, 3, 4, then 2 players again: the names come from the configured names, then "Player 3", "Player 4"."""
+    n = len(ui.new_players) + 1 if len(ui.new_players) < 4 else 2
+    pool = list(ui.new_players) + [name for name in ui.name_pool if name not in ui.new_players]
+    ui.new_players = tuple(pool[:n])
+
+
 def _new_preset_next(ui: TouchState, kw: Mapping[str, Any]) -> None:
     names = bundled_presets()
     i = names.index(ui.new_preset) if ui.new_preset in names else -1
@@ -254,7 +269,7 @@ ACTIONS: dict[str, Action] = {
     "rule": _rule, "judge_open": _judge_open, "pin_digit": _pin_digit, "pin_clear": _pin_clear, "pin_ok": _pin_ok,
     "rack_letter": _rack_letter, "rack_back": _rack_back, "rack_next": _rack_next, "rack_done": _rack_done,
     **{name: _judge_only(fn) for name, fn in _JUDGE_MENU.items()},
-    "new_game_open": _new_game_open, "new_swap": _new_swap, "new_preset_next": _new_preset_next,
+    "new_game_open": _new_game_open, "new_swap": _new_swap, "new_count": _new_count, "done": _done, "new_preset_next": _new_preset_next,
     "new_start": _new_start,
 }
 """Every button action the screens draw, by name."""

@@ -158,12 +158,32 @@ def draw_main(ui: TouchState, cv: Canvas) -> None:
     _info(ui, cv, info)
     cv.text(ui.kiosk.view.message, msg, 20, AMBER, min_size=12)
     window = st.phase == PLAYING and st.window_open and st.last_play is not None and not st.last_play.withdrawn
-    hold, chal = split_h(b1, 2, cv.px(6))
-    cv.button(hold, "Hold", "hold", enabled=window and _holds(ui))
-    cv.button(chal, "Challenge", "challenge", enabled=window, color=(150, 70, 60))
-    ex, judge = split_h(b2, 2, cv.px(6))
+    _challenge_row(ui, cv, b1, window)
+    done = st.phase == PLAYING and st.on_move is not None and st.on_move not in ui.wired
+    ex, judge, *rest = split_h(b2, 3 if done else 2, cv.px(6))
     cv.button(ex, "Exchange", "exchange_open", enabled=st.phase == PLAYING and st.bag >= 1)
     cv.button(judge, "Judge", "judge_open", color=(60, 70, 120))
+    if done:  # a side with no clock button of its own (a third or fourth player) ends the turn here
+        cv.button(rest[0], "Done", "done", color=(60, 110, 70))
+
+
+def _challenge_row(ui: TouchState, cv: Canvas, row: pygame.Rect, window: bool) -> None:
+    """Hold and Challenge for the next player; with 3-4 players, one Challenge button per other side (any
+    opponent may challenge, seeds 003/004), the hold for the next player where the rules have holds."""
+    st = ui.kiosk.state
+    lp = st.last_play
+    if len(st.players) <= 2 or lp is None:
+        hold, chal = split_h(row, 2, cv.px(6))
+        cv.button(hold, "Hold", "hold", enabled=window and _holds(ui))
+        cv.button(chal, "Challenge", "challenge", enabled=window, color=(150, 70, 60))
+        return
+    others = [(lp.player + k) % len(st.players) for k in range(1, len(st.players))]
+    holds = _holds(ui)
+    rects = split_h(row, len(others) + holds, cv.px(6))
+    if holds:
+        cv.button(rects.pop(0), "Hold", "hold", enabled=window)
+    for rect, q in zip(rects, others):
+        cv.button(rect, st.players[q], "challenge", player=q, enabled=window, color=(150, 70, 60))
 
 
 def draw_problem(ui: TouchState, cv: Canvas) -> None:
@@ -293,12 +313,10 @@ def draw_outplay(ui: TouchState, cv: Canvas) -> None:
     lp = st.last_play
     opp = ui.next_player(lp.player if lp is not None else 0)
     left = (st.window_until_ms or ui.kiosk.now()) - ui.kiosk.now()
-    cv.text(f"{st.players[lp.player] if lp else '?'} went out - {st.players[opp]}: accept? "
-            f"({max(0, left) // 1000} s)", title, 22, AMBER)
+    ask = f"{st.players[opp]}: accept?" if len(st.players) <= 2 else "accept, or challenge by name?"
+    cv.text(f"{st.players[lp.player] if lp else '?'} went out - {ask} ({max(0, left) // 1000} s)", title, 22, AMBER)
     cv.button(b1, "Accept", "accept_outplay", color=(60, 110, 70))
-    hold, chal = split_h(b2, 2, cv.px(6))
-    cv.button(hold, "Hold", "hold", enabled=_holds(ui))
-    cv.button(chal, "Challenge", "challenge", color=(150, 70, 60))
+    _challenge_row(ui, cv, b2, True)
 
 
 def draw_racks(ui: TouchState, cv: Canvas) -> None:
@@ -307,12 +325,15 @@ def draw_racks(ui: TouchState, cv: Canvas) -> None:
     bh = cv.px(50)
     title, *rows, keys, b = rows_of(inner, [cv.px(32), *[cv.px(34)] * ui.player_count(), 0, bh], cv.px(4))
     cv.text("Game over: enter the tiles left on each rack", title, 20)
+    racks = ui.rack_list()
     for p, rect in enumerate(rows):
         mark = ">" if ui.rack_player == p else " "
-        cv.text(f"{mark} {st.players[p]} ({st.racks[p]}): {ui.racks[p] or '-'}", rect, 24,
+        cv.text(f"{mark} {st.players[p]} ({st.racks[p]}): {racks[p] or '-'}", rect, 24,
                 AMBER if ui.rack_player == p else FG)
     avail = ui.rack_choices()
     cols = 9 if keys.w > keys.h * 1.5 else 6
+    while cols < 15 and keys.h // -(-max(1, len(avail)) // cols) < cv.px(44):  # 3-4 racks leave less height
+        cols += 1
     for rect, (tile, n) in zip(grid_rects(keys, max(1, len(avail)), cols, cv.px(3)), avail):
         cv.button(rect, tile if n < 2 else f"{tile}{n}", "rack_letter", letter=tile, size=22)
     nxt, back, done = split_h(b, 3, cv.px(4))
@@ -326,8 +347,9 @@ def draw_over(ui: TouchState, cv: Canvas) -> None:
     r = st.result
     inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
-    title, head, *rows, winner, reason, b = rows_of(
-        inner, [cv.px(40), cv.px(28), *[cv.px(40)] * ui.player_count(), cv.px(44), 0, bh], cv.px(4))
+    row_h = cv.px(40 if ui.player_count() <= 2 else 30)  # 3-4 players: the reason keeps its line
+    title, head, *rows, winner, reason, _, b = rows_of(
+        inner, [cv.px(40), cv.px(28), *[row_h] * ui.player_count(), cv.px(44), cv.px(26), 0, bh], cv.px(4))
     cv.text("Final", title, 32)
     cols = [0.34, 0.22, 0.22, 0.22]
 
@@ -354,13 +376,18 @@ def draw_new_game(ui: TouchState, cv: Canvas) -> None:
     inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
     names = ui.new_players
-    title, *rows, preset, b1, b2 = rows_of(inner, [cv.px(40), *[cv.px(36)] * len(names), 0, bh, bh], cv.px(6))
+    name_h = cv.px(36 if len(names) <= 2 else 28)  # 3-4 names leave a line for the message
+    title, *rows, preset, b1, b2 = rows_of(inner, [cv.px(40), *[name_h] * len(names), 0, bh, bh], cv.px(6))
     cv.text("New game", title, 32)
     for i, (name, rect) in enumerate(zip(names, rows)):
         cv.text(f"{i + 1}: {name}", rect, 26)
-    cv.text(f"rules: {ui.new_preset}", rows_of(preset, [cv.px(36), 0])[0], 24, AMBER)
-    swap, rules = split_h(b1, 2, cv.px(6))
-    cv.button(swap, "Swap", "new_swap")
+    rules_row, said = rows_of(preset, [cv.px(36), 0])
+    cv.text(f"rules: {ui.new_preset}", rules_row, 24, AMBER)
+    if said.h >= cv.px(18):
+        cv.text(ui.kiosk.view.message, said, 18, AMBER, min_size=12)  # e.g. the rules are for 2 players
+    swap, count, rules = split_h(b1, 3, cv.px(6))
+    cv.button(swap, "Swap" if len(names) == 2 else "Rotate", "new_swap")
+    cv.button(count, f"{len(names)} players", "new_count")
     cv.button(rules, "Rules", "new_preset_next")
     cv.button(b2, "Start", "new_start", color=(60, 110, 70))
 

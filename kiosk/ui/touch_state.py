@@ -18,7 +18,9 @@ class TouchState:
         digits typed. pin_purpose: "judge" (open the menu), "rule:1" / "rule:0" (rule acceptable /
         unacceptable). selected: the square the judge tapped. racks / rack_player: the end-of-game racks
         typed so far (one per player) and whose is being typed. adj_player / adj_points / adj_reason: the
-        judge's score adjustment. new_players / new_preset: the new-game screen's choices.
+        judge's score adjustment. new_players / new_preset: the new-game screen's choices (2-4 players in turn
+        order); name_pool: the names a player count of up to 4 takes them from. wired: the seats whose clock
+        button is wired (the chess clock's left and right); the others end their turn with the screen's "Done".
     """
 
     def __init__(self, kiosk: KioskPort, players: tuple[str, ...], preset: str) -> None:
@@ -34,6 +36,8 @@ class TouchState:
         self.adj_reason = "misscored"
         self.new_players = tuple(players)
         self.new_preset = preset
+        self.name_pool = tuple(players) + tuple(f"Player {i}" for i in range(len(players) + 1, 5))
+        self.wired: frozenset[int] = frozenset({0, 1})
 
     def player_count(self) -> int:
         """Players in the game (2 before a game starts)."""
@@ -43,8 +47,16 @@ class TouchState:
         """The player after ``player`` in turn order (the one who may hold or challenge ``player``'s play)."""
         return (player + 1) % self.player_count()
 
+    def rack_list(self) -> list[str]:
+        """The racks typed so far, one per player of the game (a new game's count, whatever it was before)."""
+        n = self.player_count()
+        if len(self.racks) != n:
+            self.racks = (self.racks + [""] * n)[:n]
+            self.rack_player = min(self.rack_player, n - 1)
+        return self.racks
+
     def rack_choices(self) -> list[tuple[str, int]]:
         """Tiles still possible for the rack being entered: the unseen tiles minus those already typed."""
         unseen = Counter(dict(self.kiosk.state.unseen))
-        unseen.subtract(Counter("".join(self.racks)))
+        unseen.subtract(Counter("".join(self.rack_list())))
         return [(t, n) for t, n in sorted(unseen.items(), key=lambda kv: (kv[0] == "?", kv[0])) if n > 0]

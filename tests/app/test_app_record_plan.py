@@ -2,7 +2,7 @@
 
 import pytest
 
-from kiosk.app.record_players import RecordError, plan_record
+from kiosk.app.record_players import RecordError, _out_style, plan_record
 from kiosk.app.recording import RecordingError, read_recording, record_errors, standard_coordinate
 from kiosk.rules.gcg import parse_gcg
 from shared_data import SHARED, needs_shared
@@ -30,10 +30,22 @@ def test_varying_challenge_bonuses_are_per_word():
 
 
 def test_bad_records_are_refused_with_a_reason():
-    with pytest.raises(RecordError, match="three|two players"):
-        plan_record(parse_gcg("#player1 A A\n#player2 B B\n#player3 C C\n>A: AB 8H AB +8 8\n", "t.gcg"))
+    with pytest.raises(RecordError, match="2 to 4 players, the record has 1"):
+        plan_record(parse_gcg("#player1 A A\n", "t.gcg"))
     with pytest.raises(RecordError, match="t.gcg"):
         plan_record(parse_gcg("#player1 A A\n#player2 B B\n>A: QQ 8H QQ +99 99\n", "t.gcg"))
+
+
+def test_three_and_four_player_records_are_planned_with_their_end_style():
+    """Seed 003 (home, 2-4 players): after an out-play each other player loses his own rack, the player who went
+    out adds nothing; the record has only their own-rack lines. Seed 004 (team): 1x lines."""
+    head = "#player1 A A\n#player2 B B\n#player3 C C\n>A: AB 8H AB +8 8\n"
+    own = parse_gcg(head + ">B: QQ (QQ) -20 -20\n>C: ZZ (ZZ) -20 -20\n", "t.gcg")
+    assert _out_style(own, "out", None) == "own_only"
+    assert _out_style(own, "out", "1x") == "standard" and _out_style(own, "out", "2x") == "double"
+    four = parse_gcg("#player1 A A\n#player2 B B\n#player3 C C\n#player4 D D\n>A: AB 8H AB +8 8\n", "t.gcg")
+    plan = plan_record(four)
+    assert plan.nicks == ("A", "B", "C", "D") and plan.preset.max_players >= 4
 
 
 @pytest.mark.parametrize("coord, std", [("H4", "8D"), ("5G", "E7"), ("15L", "O12"), ("A7", "1G"), ("o15", "15O")])

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kiosk.app.config import load_config
+import pytest
+
+from kiosk.app.config import ConfigError, load_config
 from kiosk.app.table import run_table
 from kiosk.store import GameSession
 
@@ -44,3 +46,31 @@ def test_a_bad_device_config_is_refused_before_a_game_starts(tmp_path, capsys):
     assert run_table(cfg, headless=True, max_seconds=1) == 2
     assert "kiosk run: config [devices]:" in capsys.readouterr().err
     assert GameSession.open(tmp_path / "journal.sqlite").referee.events == ()
+
+
+def test_three_players_under_home_start_with_a_third_button(tmp_path, caplog):
+    """Seed 003 (home) is for 2-4 players: table.players takes three names, and the third player's button
+    ("seat 3", where wired) is a button like left and right (with no camera here, the first press stops Ann's
+    turn for a reading that never comes, so only it is journalled; tests/app/test_app_kiosk plays N turns)."""
+    path = _config(tmp_path, '{backend = "scripted", script = [[100, "left"], [500, "seat 3"]]}')
+    path.write_text(path.read_text().replace('players = ["Ann", "Bob"]', 'players = ["Ann", "Bob", "Cy"]\npreset = "home"'))
+    with caplog.at_level("INFO"):
+        assert run_table(load_config(path), headless=True, max_seconds=2) == 0
+    assert "new game Ann vs Bob vs Cy under home: ok" in caplog.messages  # the log line had room for two
+    session = GameSession.open(tmp_path / "journal.sqlite")
+    assert session.state.players == ("Ann", "Bob", "Cy")
+    assert [e.player for e in session.referee.events if e.type == "clock_pressed"] == [0]
+    session.close()
+
+
+def test_player_names_are_checked_against_the_preset(tmp_path):
+    path = _config(tmp_path, '{backend = "scripted", script = []}')
+    text = path.read_text()
+    for players, preset, match in ((["A"], "home", "2 to 4 non-empty names"), (["A", "B", "C", "D", "E"], "home", "2 to 4"),
+                                   (["A", "B", "C"], "nsf", "preset nsf is for 2 to 2 players"),
+                                   (["A", "B", "A"], "team", "the same name")):
+        path.write_text(text.replace('players = ["Ann", "Bob"]', f"players = {players!r}\npreset = {preset!r}".replace("'", '"')))
+        with pytest.raises(ConfigError, match=match):
+            load_config(path)
+    path.write_text(text.replace('players = ["Ann", "Bob"]', 'players = ["A", "B", "C", "D"]\npreset = "team"'))
+    assert load_config(path).players == ("A", "B", "C", "D")

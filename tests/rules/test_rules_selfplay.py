@@ -35,3 +35,22 @@ def test_builtin_game_replays_with_no_mismatch():
     res = replay_game(game)
     assert not res.problems and res.ended == "out" and res.moves >= 20
     assert replay_game(parse_gcg(path.read_text(encoding="utf-8"), "b")).totals == res.totals
+
+
+def test_three_player_home_game_replays_with_each_own_rack_line():
+    """Seed 003 (home), 2-4 players: after an out-play each other player loses his own rack and the player who went
+    out adds nothing; a 3-player self-play game under it replays with no problem, each seat moving in turn."""
+    from kiosk.referee.presets import load_preset
+    from kiosk.rules.gcg import EventKind
+    from kiosk.tools.selfplay import self_play
+
+    preset = load_preset("home")
+    game = self_play(3, ("Ada", "Bo", "Cy"), preset=preset)
+    res = replay_game(game, rules=preset.scoring_rules())
+    assert not res.problems, res.problems
+    assert [ev.nick for ev in game.events[:6]] == ["Ada", "Bo", "Cy"] * 2
+    ends = [ev for ev in game.events if ev.kind == EventKind.END_RACK]
+    if res.ended == "out":
+        assert len(ends) == 2 and all(ev.score <= 0 for ev in ends)
+    else:
+        assert len(ends) == 3

@@ -66,7 +66,8 @@ def test_a_three_player_game_takes_the_next_player_from_the_player_count(tmp_pat
     assert play(k, c, 2, "E7", "OUT")
     c.t += 1_000
     assert ui.draw() == "main" and len(ui.racks) == 3
-    ui.tap("Challenge")  # Cy's play: the next player, Ann, challenges
+    assert [b.label for b in ui.buttons if b.action == "challenge"] == ["Ann", "Bob"]  # any other side may
+    ui.tap("challenge", player=0)  # Cy's play: Ann challenges
     assert port.sent == [cmd.Challenge(0)]
     assert k.state.phase == "challenged" and k.state.challenge_by == 0
 
