@@ -207,36 +207,9 @@ class RecordPlayers:
         if st.phase == CHALLENGED:
             return self._rule(nxt)
         if st.phase == REMOVING:
-            lp = st.last_play
-            assert lp is not None
-            on_table = self.table.board().cells
-            if not any(on_table[sq] for sq, _ in lp.tiles):
-                if not self.kiosk.view.removal_left:
-                    return StepOutcome(None)  # the kiosk has yet to see the tiles gone
-                # the kiosk still reads a tile there: the judge looks at the table and confirms they are off
-                self._retries += 1
-                self.clock.advance(5_000)
-                if self._retries > 3 or not self.kiosk.act("judge_unlock", pin=self.pin):
-                    return StepOutcome("the kiosk keeps seeing the withdrawn tiles", done=True)
-                res = self.kiosk.act("confirm_removed")
-                self.judge_fixes += len(self.kiosk.view.removal_left) if not res else 1
-                return StepOutcome("judge called: the withdrawn tiles are off the board" +
-                                   ("" if res else f": {res.reason}"))
-            self.clock.advance(2_000)
-            self.table.remove([sq for sq, _ in lp.tiles])
-            self.clock.advance(PLACE_MS)
-            k.press(Side(lp.player))
-            return StepOutcome(f"{st.players[lp.player]} takes the withdrawn tiles back")
+            return self._take_withdrawn_tiles_back(st)
         if st.phase == OUTPLAY:
-            lp = st.last_play
-            assert lp is not None
-            opp = self._outplay_opponent(st)
-            self.clock.advance(1_000)
-            if nxt is not None and nxt.kind in CHALLENGE_LINES:
-                res = k.act("challenge", player=opp)
-                return StepOutcome(f"{st.players[opp]} challenges the out-play: {res.reason or 'ok'}")
-            res = k.act("accept_outplay", player=opp)
-            return StepOutcome(f"{st.players[opp]} accepts the out-play" + ("" if res else f": {res.reason}"))
+            return self._answer_outplay(st, nxt)
         if st.phase == RACK_ENTRY:
             return self._racks(st)
         if st.phase != PLAYING:
@@ -252,6 +225,40 @@ class RecordPlayers:
             return StepOutcome(f"{st.players[challenger]} challenges" + ("" if res else f": {res.reason}"),
                                done=not res.accepted)
         return self._turn(nxt, st)
+
+    def _take_withdrawn_tiles_back(self, st: GameState) -> StepOutcome:
+        """REMOVING: the player takes the withdrawn play's tiles off the board and presses his clock; where the
+        kiosk still reads a tile there, the judge looks at the table and confirms they are off."""
+        lp = st.last_play
+        assert lp is not None
+        on_table = self.table.board().cells
+        if not any(on_table[sq] for sq, _ in lp.tiles):
+            if not self.kiosk.view.removal_left:
+                return StepOutcome(None)  # the kiosk has yet to see the tiles gone
+            self._retries += 1
+            self.clock.advance(5_000)
+            if self._retries > 3 or not self.kiosk.act("judge_unlock", pin=self.pin):
+                return StepOutcome("the kiosk keeps seeing the withdrawn tiles", done=True)
+            res = self.kiosk.act("confirm_removed")
+            self.judge_fixes += len(self.kiosk.view.removal_left) if not res else 1
+            return StepOutcome("judge called: the withdrawn tiles are off the board" +
+                               ("" if res else f": {res.reason}"))
+        self.clock.advance(2_000)
+        self.table.remove([sq for sq, _ in lp.tiles])
+        self.clock.advance(PLACE_MS)
+        self.kiosk.press(Side(lp.player))
+        return StepOutcome(f"{st.players[lp.player]} takes the withdrawn tiles back")
+
+    def _answer_outplay(self, st: GameState, nxt: GcgEvent | None) -> StepOutcome:
+        """OUTPLAY: an opponent challenges the out-play where the record says so, else accepts it."""
+        assert st.last_play is not None
+        opp = self._outplay_opponent(st)
+        self.clock.advance(1_000)
+        if nxt is not None and nxt.kind in CHALLENGE_LINES:
+            res = self.kiosk.act("challenge", player=opp)
+            return StepOutcome(f"{st.players[opp]} challenges the out-play: {res.reason or 'ok'}")
+        res = self.kiosk.act("accept_outplay", player=opp)
+        return StepOutcome(f"{st.players[opp]} accepts the out-play" + ("" if res else f": {res.reason}"))
 
     def _challenged_words(self, ev: GcgEvent, st: GameState) -> tuple[str, ...]:
         """All words formed, or (five points per word) as many as the recorded bonus pays for."""
