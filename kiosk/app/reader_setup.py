@@ -39,3 +39,24 @@ def make_reader(tile_set: TileSet, profile: Any = None,
         return reader.read(frame, corners=corners)
 
     return read
+
+
+def make_game_reader(tile_set: TileSet, profile: Any = None, corners: np.ndarray | None = None,
+                     prior: Callable[[], Any] | None = None) -> Any:
+    """A :class:`kiosk.vision.game.GameReader` (callable frame -> :class:`BoardReading`) for ``tile_set``:
+    every reading judged against ``prior()`` (a :class:`kiosk.vision.game.GamePrior`, the referee's accepted
+    board), and without ``corners`` the board found first kept from frame to frame.
+
+    Raises:
+        ReaderUnavailable: as :func:`make_reader`.
+    """
+    try:
+        from kiosk.vision.game import GameReader
+        from kiosk.vision.reader import BoardReader
+    except ImportError as exc:
+        raise ReaderUnavailable(f"the board reader (kiosk.vision.reader) is not available: {exc}") from None
+    try:
+        reader = BoardReader(tile_set, profile)
+    except Exception as exc:  # the reader's own error types: report, never a traceback
+        raise ReaderUnavailable(f"the board reader cannot start: {type(exc).__name__}: {exc}") from None
+    return GameReader(reader.read, reader.tile_set, corners=corners, prior=prior)

@@ -5,8 +5,10 @@ button press: ``Move, Button, State, Coord, Word, Points, Score1, Score2``) and 
 taken at move N); ``game.gcg`` (optional) gives the blanks' letters the camera cannot know. The recorded frames
 are the kiosk's camera, the recorded presses its clock, the recorded blank letters and challenge outcomes answer
 its prompts; the kiosk reads, validates and scores every move itself and compares with the record. Where the
-kiosk asks the judge about squares, the judge's eyes are the folder's ``truth/image-N.txt`` (counted and
-reported). The record uses German tiles and its event's rules: 30 minutes each, 10 points per started minute
+kiosk asks the judge about squares, the judge answers from what a person at the table sees, the board the
+record's ``game.csv`` has built (:mod:`kiosk.app.record_judge`; never a truth file); each intervention is
+counted and reported. Without ``warp-coord`` in ``game.ini`` the reader finds the board itself and keeps it
+found from frame to frame. The record uses German tiles and its event's rules: 30 minutes each, 10 points per started minute
 of overtime, a failed challenge costs the challenger 10 points, a successful one withdraws the play.
 
 Coordinates in ``game.csv``: letter first = across from that row letter and column number (``H4`` is the
@@ -32,7 +34,8 @@ import numpy as np
 
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate
-from kiosk.app.reader_setup import ReaderUnavailable, make_reader
+from kiosk.app.reader_setup import ReaderUnavailable, make_game_reader
+from kiosk.app.record_judge import table_boards
 from kiosk.app.recorded_moves import record_tiles, standard_coordinate
 from kiosk.app.simtable import SimClock
 from kiosk.app.vision_worker import VisionWorker
@@ -44,6 +47,8 @@ from kiosk.rules.gcg import EventKind, GcgError, GcgEvent, GcgVisitor, read_gcg
 from kiosk.rules.replay import replay_game
 from kiosk.rules.tiles import GERMAN
 from kiosk.store import GameSession, JournalError
+from kiosk.vision.diff import square_label
+from kiosk.vision.game import GamePrior, prior_from_board
 from kiosk.vision.reading import BoardReading
 
 PIN = "1234"
@@ -75,7 +80,7 @@ class Recording:
 
     folder: Path
     names: tuple[str, str]
-    corners: np.ndarray
+    corners: np.ndarray | None
     presses: list[Press]
     blanks: dict[int, str] = field(default_factory=dict)  # line of game.csv -> blank letters in word order
 
@@ -100,10 +105,11 @@ def read_recording(folder: str | Path) -> Recording:
         ini.read(ini_path, encoding="utf-8")
         sec = ini["default"]
         names = (sec.get("name1", "Player 1").strip(), sec.get("name2", "Player 2").strip())
-        corners = np.array(json.loads(sec["warp-coord"]), dtype=np.float32)
+        warp = sec.get("warp-coord", "").strip()
+        corners = np.array(json.loads(warp), dtype=np.float32) if warp else None
     except (configparser.Error, KeyError, ValueError, UnicodeDecodeError) as exc:
-        raise RecordingError(f"{ini_path}: [default] needs name1, name2 and warp-coord: {exc}") from None
-    if corners.shape != (4, 2):
+        raise RecordingError(f"{ini_path}: [default]: name1, name2 and (optionally) warp-coord: {exc}") from None
+    if corners is not None and corners.shape != (4, 2):
         raise RecordingError(f"{ini_path}: warp-coord: expected 4 [x, y] points, got shape {corners.shape}")
     presses: list[Press] = []
     try:
@@ -239,6 +245,8 @@ class _Referee:
         self.mismatches: list[str] = []
         self.judge_fixes = 0
         self.frame_problems: list[str] = []  # "image-5.jpg: missing" ...
+        self.interventions = 0
+        self.table = table_boards(rec.presses)
 
     def wait(self, timeout_s: float = 60.0) -> None:
         end = time.monotonic() + timeout_s
@@ -247,10 +255,6 @@ class _Referee:
             if self.kiosk.pending is None:
                 return
             time.sleep(0.002)
-
-    def truth(self, move: int) -> str | None:
-        p = self.rec.folder / "truth" / f"image-{move}.txt"
-        return "".join(p.read_text(encoding="utf-8").split()) if p.is_file() else None
 
     def move(self, p: Press) -> None:
         k = self.kiosk
@@ -263,18 +267,21 @@ class _Referee:
             self.wait()
             if not k.view.problem_text:
                 break
-            truth = self.truth(p.move)
+            seen = self.table.get(p.line)
             squares = k.view.problem_squares
             details = list(dict.fromkeys(a.detail for a in k.view.problem))
             self.out(f"  move {p.move}: the kiosk asks the judge: {k.view.problem_text} "
                      f"({'; '.join(details[:3]) or 'no squares'})")
-            if truth is None or not squares or attempt == 2:
+            if seen is None or not squares or attempt == 2:
                 break
-            self.clock.advance(10_000)  # the judge comes and looks
+            self.clock.advance(10_000)  # the judge comes and looks at the table
             k.act("judge_unlock", pin=PIN)
             for sq in squares:
-                k.act("correct", square=sq, char=truth[sq])
+                k.act("correct", square=sq, char=seen[sq])
             self.judge_fixes += len(squares)
+            self.interventions += 1
+            self.out(f"  move {p.move}: judge intervention {self.interventions}: "
+                     + ", ".join(f"{square_label(sq)} is {seen[sq]}" for sq in squares))
             k.view.problem_text = ""
         if k.state.phase == DESIGNATING:
             letters = self.rec.blanks.get(p.line, "")
@@ -318,6 +325,7 @@ class _Referee:
             for sq, ch in tiles:
                 k.act("correct", square=sq, char=ch)
             self.judge_fixes += len(tiles)
+            self.interventions += 1
         return True
 
     def compare(self, p: Press, kinds: set[str]) -> None:
@@ -404,16 +412,17 @@ def recording_profile(folder: Path, out: Callable[[str], None] = print) -> Path 
     return cached
 
 
-def _recording_reader(rec: Recording, folder: Path, calibration: Path | None,
-                      out: Callable[[str], None]) -> Callable[[np.ndarray], BoardReading] | None:
-    """The board reader for the recording's fixed camera, calibrated by ``calibration`` or the recording's
-    letter images; None when it cannot be set up (the reason is printed)."""
+def _recording_reader(rec: Recording, folder: Path, calibration: Path | None, out: Callable[[str], None],
+                      prior: Callable[[], GamePrior]) -> Callable[[np.ndarray], BoardReading] | None:
+    """The game-aware board reader for the recording's fixed camera (``prior``: the kiosk's accepted board),
+    calibrated by ``calibration`` or the recording's letter images; None when it cannot be set up (the reason
+    is printed)."""
     try:
         from kiosk.vision.profile import ProfileError, load_profile
 
         profile_path = calibration or recording_profile(folder, out)
         profile = load_profile(profile_path) if profile_path else None
-        return make_reader(GERMAN, profile=profile, corners=rec.corners)
+        return make_game_reader(GERMAN, profile=profile, corners=rec.corners, prior=prior)
     except (ValueError, ProfileError) as exc:
         out(f"error: calibration: {exc}")
         return None
@@ -444,7 +453,12 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
         return 2
     clock = SimClock(0, 0.0)
     camera = RecordingCamera(clock)
-    read = _recording_reader(rec, Path(folder), calibration, out)
+    held: list[Kiosk] = []
+
+    def prior() -> GamePrior:
+        return prior_from_board(held[0].state.board if held else [""] * 225, GERMAN)
+
+    read = _recording_reader(rec, Path(folder), calibration, out, prior)
     if read is None:
         return 2
     import tempfile
@@ -460,6 +474,7 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
         return 2
     worker = VisionWorker(camera, read, stable_frames=1, interval_ms=50, clock=clock)
     kiosk = Kiosk(session, worker, None, PinGate(PIN), clock)
+    held.append(kiosk)
     res = kiosk.start_game(recording_preset().to_dict(), rec.names, 0, f"recording:{rec.folder.name}")
     if not res:
         out(f"error: the kiosk refuses the game: {res.reason}")
@@ -471,7 +486,14 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
         ref.run()
     finally:
         worker.stop()
-    st = kiosk.state
+    session.close()
+    return _report(ref, worker.frames_read, time.perf_counter() - t0)
+
+
+def _report(ref: _Referee, frames: int, seconds: float) -> int:
+    """The closing lines: mismatches, the record's own faults, vision, the judge line and ``final: ...``
+    last; returns the exit code (0 when every move and total agree)."""
+    rec, st, out = ref.rec, ref.kiosk.state, ref.out
     last = rec.presses[-1].scores
     for m in ref.mismatches:
         out("mismatch: " + m)
@@ -481,8 +503,9 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
         out(line)
     if ref.frame_problems:
         out(f"frames: {'; '.join(ref.frame_problems)} (those moves were entered by the judge from the record)")
-    out(f"vision: {worker.frames_read} frames read, the judge corrected {ref.judge_fixes} square(s); "
-        f"{time.perf_counter() - t0:.1f} s")
-    session.close()
+    out(f"vision: {frames} frames read in {seconds:.1f} s")
+    taken_back = sum(1 for h in st.history if h.kind == "withdrawn")
+    out(f"judge: {ref.interventions} intervention(s) ({ref.judge_fixes} square(s) corrected); "
+        f"{taken_back} move(s) taken back")
     out(_last_line(rec.names, st))
     return 0 if not ref.mismatches and tuple(st.scores) == last else 1

@@ -2,7 +2,10 @@
 
 Per image, in the order given: 15 lines of 15 characters (row 1 first, column A first; ``.`` empty, the letter
 of a tile, ``?`` a blank tile, ``#`` occluded or unsure), then one line ``# NAME: TOTAL ms, verdict ...`` with
-the timing. ``--json`` prints one JSON list instead. An unreadable image, or one in which no board is found, is
+the timing. ``--json`` prints one JSON list instead. ``--sequence`` reads the images in the order given as one
+game (:class:`kiosk.vision.game.GameReader`): each usable reading is the prior of the next (its tiles known,
+checked for presence and letter; what the pool or a move's shape rules out is settled or doubted), and what
+changed on a known tile is named on stderr; without it each image is read alone. An unreadable image, or one in which no board is found, is
 reported on stderr (naming it and why) and the others are still read; the exit code is then 1.
 """
 
@@ -26,6 +29,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tiles", choices=("english", "german"), default=None,
                         help="tile set (default: the profile's, else english)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of grids")
+    parser.add_argument("--sequence", action="store_true",
+                        help="the images are the frames of one game in order: each is read with the previous "
+                             "reading as its prior (without given corners, the board found first is kept)")
     parser.add_argument("--annotate", metavar="DIR",
                         help="also write DIR/NAME.read.png: the board as read, doubtful squares in red")
 
@@ -76,6 +82,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"kiosk read-board: {exc}", file=sys.stderr)
         return 2
 
+    game = None
+    if args.sequence:
+        from kiosk.vision.game import GameReader
+        game = GameReader(reader.read, reader.tile_set, corners=corners)
     failed = unreadable = 0   # exit 1: a frame without a board read (a finding); 2: a file that cannot be used
     results = []
     annotated: set[str] = set()
@@ -88,7 +98,14 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 results.append({"image": path, "error": exc.reason})
             continue
-        reading = reader.read(img, corners)
+        if game is not None:
+            gr = game.read_game(img)
+            reading = gr.reading
+            for line in gr.anomalies:
+                print(f"kiosk read-board: {path}: {line}", file=sys.stderr)
+            game.accept(reading)
+        else:
+            reading = reader.read(img, corners)
         grid = reading.grid()
         if not reading.quality.board_found or all(row == "#" * 15 for row in grid):
             # no board, or one refused as a whole (grid uncertain, board turned): nothing of it was read

@@ -1,0 +1,72 @@
+"""The recording demo's judge: what a person at the table sees, taken from the recording's ``game.csv``.
+
+The judge never reads a truth file. After each row of ``game.csv`` the table shows the board the record's plays
+have built so far: a play row lays its word's new tiles (``.`` = a tile already there, ``_`` or a lower-case
+letter = a blank, shown as ``?``), a withdrawn row (``--``, after a successful challenge) takes the last play's
+tiles of that word off again. :func:`table_boards` gives that board per ``game.csv`` line.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Protocol
+
+from kiosk.vision.reading import BLANK_CHAR, EMPTY_CHAR, N_SQUARES, SIZE
+
+
+class _Row(Protocol):
+    line: int
+    button: str
+    coord: str
+    word: str
+
+
+def _squares(coord: str, length: int) -> list[int] | None:
+    """Squares of a word at the recording's coordinate (letter first = across from that row letter and column
+    number, number first = down), or None when it is not a coordinate or runs off the board."""
+    m = re.fullmatch(r"([A-Oa-o])(\d{1,2})|(\d{1,2})([A-Oa-o])", coord.strip())
+    if not m:
+        return None
+    if m.group(1):
+        row, col, dr, dc = ord(m.group(1).upper()) - 65, int(m.group(2)) - 1, 0, 1
+    else:
+        row, col, dr, dc = ord(m.group(4).upper()) - 65, int(m.group(3)) - 1, 1, 0
+    out = [(row + i * dr) * SIZE + col + i * dc for i in range(length)]
+    if col < 0 or col + (length - 1) * dc >= SIZE or row + (length - 1) * dr >= SIZE:
+        return None
+    return out
+
+
+def table_boards(rows: list[_Row]) -> dict[int, str]:
+    """``game.csv`` line -> the board on the table after that row (225 grid characters: ``.``, letter, ``?``).
+
+    Rows whose coordinate is not a board coordinate (passes, exchanges, pauses) leave the board as it was; a
+    row that would lay a tile on a covered square or off the board lays nothing (the referee names the fault).
+    """
+    board = [EMPTY_CHAR] * N_SQUARES
+    laid: list[tuple[str, list[int]]] = []   # (word, squares laid) of each play, newest last
+    out: dict[int, str] = {}
+    for r in rows:
+        coord = r.coord.strip()
+        if coord == "--":
+            for i in range(len(laid) - 1, -1, -1):
+                if laid[i][0] == r.word:
+                    for sq in laid.pop(i)[1]:
+                        board[sq] = EMPTY_CHAR
+                    break
+        elif r.button in ("green", "red"):
+            _lay(board, laid, coord, r.word)
+        out[r.line] = "".join(board)
+    return out
+
+
+def _lay(board: list[str], laid: list[tuple[str, list[int]]], coord: str, word: str) -> None:
+    squares = _squares(coord, len(word)) if word and coord not in ("", "-") else None
+    if squares is None:
+        return
+    new = [(sq, ch) for sq, ch in zip(squares, word) if ch != "."]
+    if any(board[sq] != EMPTY_CHAR for sq, _ in new):
+        return
+    for sq, ch in new:
+        board[sq] = BLANK_CHAR if ch == "_" or ch.islower() else ch
+    laid.append((word, [sq for sq, _ in new]))

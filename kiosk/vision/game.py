@@ -1,0 +1,289 @@
+"""The game-aware reader: one frame's reading judged against what the game already knows.
+
+At the table almost everything is known before a frame is read: the last accepted board, that a move adds 1 to
+``rack_size`` tiles in one line touching the tiles already there (through H8 on the first move), and which tiles
+are still unseen. :func:`apply_prior` takes a :class:`BoardReading` and that :class:`GamePrior` and returns the
+reading the game allows:
+
+* a known tile read as itself, or read unsure (``#``: a doubt about its letter, a shadow), is that tile;
+  a known tile read empty or as another letter stays as read (the diff makes it a ``vanished`` / ``changed``
+  anomaly for the judge, never a silent change) and is listed in :attr:`GameReading.anomalies`;
+* a new letter the pool has none of left unseen (a third blank, a second Y) is a doubt (``#``), never a letter;
+* more new tiles than a rack holds are all doubts;
+* an unsure square that cannot hold a new tile (not beside a known tile nor in line with the new ones; off
+  row 8 and column H on an empty board) is empty: no tile of a legal move can lie there;
+* a frame the reader did not judge usable (a hand, motion blur, no board) is left as it is: it is not used.
+
+:class:`GameReader` keeps the prior from reading to reading (``kiosk read-board --sequence``, the recording
+demo, the kiosk's vision worker) and keeps a board found without given corners found from frame to frame.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from kiosk.rules.tiles import TileSet
+from kiosk.vision.reading import (
+    BLANK_CHAR,
+    EMPTY_CHAR,
+    N_SQUARES,
+    SIZE,
+    UNSURE_CHAR,
+    UNSURE_SQUARE,
+    BoardReading,
+    SquareReading,
+    SquareState,
+)
+
+CENTRE = 7 * SIZE + 7  # H8
+
+
+@dataclass(frozen=True)
+class GamePrior:
+    """What the game knows before a frame is read.
+
+    Attributes:
+        board: 225 characters, index ``row * 15 + col``: ``.`` empty, a letter, ``?`` a blank tile (a
+            lower-case letter, a designated blank, counts as ``?``), ``#`` not known (neither a known tile nor
+            surely empty: such a square may hold a tile of the move).
+        unseen: tile (upper-case letter or ``?``) -> how many are neither on the board nor known elsewhere
+            (in the bag or on the racks).
+        rack_size: the most tiles a move may add (7).
+    """
+
+    board: str
+    unseen: Counter[str]
+    rack_size: int = 7
+
+    def __post_init__(self) -> None:
+        if len(self.board) != N_SQUARES:
+            raise ValueError(f"GamePrior.board needs {N_SQUARES} squares, got {len(self.board)}")
+
+
+def _normal(ch: str) -> str:
+    """A board cell as a grid character: ``""`` -> ``.``, a designated blank (lower case) -> ``?``."""
+    if not ch:
+        return EMPTY_CHAR
+    return BLANK_CHAR if ch.islower() else ch
+
+
+def prior_from_board(cells: Iterable[str], tile_set: TileSet) -> GamePrior:
+    """The prior of a board (225 cells: ``""``/``.`` empty, a letter, ``?`` or a lower-case designated blank,
+    ``#`` not known) under ``tile_set``: unseen = the full bag minus the tiles on the board (never below 0).
+
+    Raises:
+        ValueError: not 225 cells.
+    """
+    board = "".join(_normal(c) for c in cells)
+    bag = Counter(tile_set.full_bag())
+    for ch in board:
+        if ch not in (EMPTY_CHAR, UNSURE_CHAR) and bag[ch] > 0:
+            bag[ch] -= 1
+    return GamePrior(board, bag, tile_set.rack_size)
+
+
+@dataclass(frozen=True)
+class GameReading:
+    """Result of :func:`apply_prior`: the reading the game allows and what the judge must look at.
+
+    Attributes:
+        reading: the adjusted :class:`BoardReading` (doubts say why a square became ``#``).
+        new: squares read as new tiles (index -> grid character), in square order.
+        anomalies: sentences about known tiles read empty or changed, and readings the pool forbids.
+        used: False when the frame was not used (not usable: a hand, blur, no board): ``reading`` is the raw one.
+    """
+
+    reading: BoardReading
+    new: dict[int, str] = field(default_factory=dict)
+    anomalies: tuple[str, ...] = ()
+    used: bool = True
+
+
+def _label(sq: int) -> str:
+    return f"{'ABCDEFGHIJKLMNO'[sq % SIZE]}{sq // SIZE + 1}"
+
+
+def _neighbours(sq: int) -> list[int]:
+    r, c = divmod(sq, SIZE)
+    return [rr * SIZE + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+            if 0 <= rr < SIZE and 0 <= cc < SIZE]
+
+
+def _lines_of(squares: Iterable[int]) -> tuple[set[int], set[int]]:
+    rows, cols = set(), set()
+    for sq in squares:
+        rows.add(sq // SIZE)
+        cols.add(sq % SIZE)
+    return rows, cols
+
+
+def may_hold_new(prior: GamePrior, new: Iterable[int]) -> np.ndarray:
+    """Which squares may hold a tile of the move, given the squares already read as new tiles: 225 bools.
+
+    A move lies in one line: with new tiles read in one row (column), that row (column); with one new tile, its
+    row and column; with none, the squares beside a known tile or not known (``#`` in the prior), and on an
+    empty board row 8 and column H. New tiles in no common line: every square not known (the frame is odd;
+    nothing is ruled out).
+    """
+    known = np.array([c not in (EMPTY_CHAR, UNSURE_CHAR) for c in prior.board])
+    free = ~known
+    new = list(new)
+    rows, cols = _lines_of(new)
+    allowed = np.zeros(N_SQUARES, bool)
+    if new and len(rows) > 1 and len(cols) > 1:
+        return free
+    if new:
+        for r in rows if len(rows) == 1 else ():
+            allowed[r * SIZE:(r + 1) * SIZE] = True
+        for c in cols if len(cols) == 1 else ():
+            allowed[c::SIZE] = True
+        return allowed & free
+    if not known.any():
+        allowed[7 * SIZE:8 * SIZE] = True
+        allowed[7::SIZE] = True
+    for sq in np.flatnonzero(known):
+        for n in _neighbours(int(sq)):
+            allowed[n] = True
+    allowed |= np.array([c == UNSURE_CHAR for c in prior.board])
+    return allowed & free
+
+
+def apply_prior(reading: BoardReading, prior: GamePrior) -> GameReading:
+    """The reading judged against the prior (see the module docstring). Never raises for a bad frame."""
+    if not reading.quality.ok:
+        return GameReading(reading, used=False)
+    squares = list(reading.squares)
+    doubts = dict(reading.doubts)
+    anomalies: list[str] = []
+    new: dict[int, str] = {}
+    for sq, (b, rd) in enumerate(zip(prior.board, squares)):
+        a = rd.char()
+        if b in (EMPTY_CHAR, UNSURE_CHAR):
+            if a not in (EMPTY_CHAR, UNSURE_CHAR):
+                new[sq] = a
+            continue
+        if a == b:
+            continue
+        if a == UNSURE_CHAR:
+            squares[sq] = _known_square(b)
+            doubts.pop(sq, None)
+            continue
+        what = "is gone" if a == EMPTY_CHAR else f"reads {a}"
+        anomalies.append(f"{_label(sq)}: the known tile {b} {what}")
+    settled = _pool_doubts(new, prior, squares, doubts, anomalies)
+    settled |= _shape_doubts(new, prior, squares, doubts, anomalies)
+    allowed = may_hold_new(prior, new)
+    for sq, rd in enumerate(squares):
+        if rd.state is SquareState.UNSURE and prior.board[sq] == EMPTY_CHAR and not allowed[sq] and sq not in settled:
+            squares[sq] = SquareReading(SquareState.EMPTY, None, 1.0)
+            doubts.pop(sq, None)
+    out = replace(reading, squares=tuple(squares), doubts=doubts)
+    return GameReading(out, new, tuple(anomalies))
+
+
+def _shape_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareReading], doubts: dict[int, str],
+                  anomalies: list[str]) -> set[int]:
+    """New tiles no move can have laid become doubts: more on surely empty squares than a rack holds (squares
+    not known in the prior may hold older tiles and do not count), or, on an empty board, tiles off row 8 and
+    column H (the first move covers H8). Returns the squares doubted (removed from ``new``)."""
+    fresh = [sq for sq in new if prior.board[sq] == EMPTY_CHAR]
+    bad: list[int] = []
+    if len(fresh) > prior.rack_size:
+        why = f"{len(fresh)} new tiles read, more than a rack holds ({prior.rack_size})"
+        bad = list(new)
+    elif all(c in (EMPTY_CHAR, UNSURE_CHAR) for c in prior.board):
+        why = "a tile off row 8 and column H before the first move (which covers H8)"
+        bad = [sq for sq in new if sq // SIZE != 7 and sq % SIZE != 7]
+    if bad:
+        anomalies.append(why)
+    for sq in bad:
+        squares[sq], doubts[sq] = UNSURE_SQUARE, why
+        del new[sq]
+    return set(bad)
+
+
+def _known_square(ch: str) -> SquareReading:
+    if ch == BLANK_CHAR:
+        return SquareReading(SquareState.BLANK, None, 1.0)
+    return SquareReading(SquareState.TILE, ch, 1.0)
+
+
+def _pool_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareReading], doubts: dict[int, str],
+                 anomalies: list[str]) -> set[int]:
+    """New tiles of a kind read more often than the pool has left unseen become doubts (all of that kind: which
+    of them is wrong the camera cannot tell). Returns those squares (their doubt stays)."""
+    doubted: set[int] = set()
+    counts = Counter(new.values())
+    for tile, n in counts.items():
+        left = prior.unseen.get(tile, 0)
+        if n <= left:
+            continue
+        name = "blank" if tile == BLANK_CHAR else tile
+        why = f"no {name} left unseen" if left == 0 else f"only {left} {name} left unseen, {n} read"
+        anomalies.append(why)
+        for sq in [s for s, t in new.items() if t == tile]:
+            squares[sq], doubts[sq] = UNSURE_SQUARE, why
+            del new[sq]
+            doubted.add(sq)
+    return doubted
+
+
+class GameReader:
+    """A frame reader with the game's prior: ``read(frame) -> BoardReading`` as the kiosk's reader, adjusted by
+    :func:`apply_prior`.
+
+    Args:
+        read: frame (BGR uint8) and corners (4x2 px or None) -> :class:`BoardReading` (the board reader).
+        tile_set: the game's tiles (the pool). corners: the grid's corners when given (fixed camera), else the
+            first usable reading's grid is kept as the corners of the next frames.
+        prior: a callable giving the current :class:`GamePrior` (the kiosk's accepted board), or None: then
+            each usable reading becomes the prior of the next (:meth:`accept`), as ``read-board --sequence``.
+    """
+
+    def __init__(self, read: Callable[[np.ndarray, np.ndarray | None], BoardReading], tile_set: TileSet, *,
+                 corners: np.ndarray | None = None, prior: Callable[[], GamePrior] | None = None) -> None:
+        self._read = read
+        self.tile_set = tile_set
+        self.corners = corners
+        self._given = corners is not None
+        self._prior_fn = prior
+        self._own = prior_from_board([""] * N_SQUARES, tile_set)
+        self.last: GameReading | None = None
+
+    @property
+    def prior(self) -> GamePrior:
+        return self._prior_fn() if self._prior_fn is not None else self._own
+
+    def accept(self, reading: BoardReading) -> None:
+        """Make ``reading`` (when usable) the prior of the next frame: its tiles known, its ``#`` not known."""
+        if reading.quality.ok:
+            self._own = prior_from_board("".join(reading.grid()), self.tile_set)
+
+    def read_game(self, frame: np.ndarray) -> GameReading:
+        """Read ``frame`` under the current prior (see the module docstring)."""
+        reading = self._read(frame, self.corners)
+        if not self._given and reading.quality.board_found and reading.homography is not None:
+            self.corners = grid_corners(reading.homography)
+        elif not self._given and not reading.quality.board_found:
+            self.corners = None   # lost: look for the board again in the next frame
+        res = apply_prior(reading, self.prior)
+        self.last = res
+        return res
+
+    def __call__(self, frame: np.ndarray) -> BoardReading:
+        return self.read_game(frame).reading
+
+
+def grid_corners(homography: np.ndarray) -> np.ndarray:
+    """The grid's corners A1, O1, O15, A15 in the frame (4x2 float32 px) of a reading's homography."""
+    import cv2
+
+    from kiosk.vision.geometry import warp_grid_corners
+
+    inv = np.linalg.inv(np.asarray(homography, np.float64))
+    pts = cv2.perspectiveTransform(warp_grid_corners().reshape(-1, 1, 2).astype(np.float64), inv)
+    return pts.reshape(4, 2).astype(np.float32)

@@ -1,0 +1,115 @@
+"""The game-aware reader (kiosk.vision.game): a reading judged against the accepted board and the pool."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from kiosk.rules.tiles import GERMAN, load_tile_set
+from kiosk.vision.game import GamePrior, GameReader, apply_prior, grid_corners, prior_from_board
+from kiosk.vision.reading import BoardReading, FrameQuality
+
+ENGLISH = load_tile_set("english")
+
+
+def grid(*words: tuple[int, int, str]) -> list[str]:
+    """15 rows of '.', with (row, col, text) laid across (1-based row, col)."""
+    rows = [list("." * 15) for _ in range(15)]
+    for r, c, text in words:
+        for i, ch in enumerate(text):
+            rows[r - 1][c - 1 + i] = ch
+    return ["".join(r) for r in rows]
+
+
+def at(g: list[str], label: str) -> str:
+    col, row = "ABCDEFGHIJKLMNO".index(label[0]), int(label[1:]) - 1
+    return g[row][col]
+
+
+def test_known_tile_read_unsure_is_kept_and_one_read_empty_is_named():
+    prior = prior_from_board("".join(grid((8, 7, "CAT"))), ENGLISH)
+    reading = BoardReading.from_grid(grid((8, 7, "C#."), (9, 8, "O")))
+    res = apply_prior(reading, prior)
+    out = res.reading.grid()
+    assert at(out, "H8") == "A"                      # unsure over a known A: still the A
+    assert at(out, "I8") == "."                      # the T read empty stays as read (the diff's 'vanished')
+    assert any("I8" in a and "gone" in a for a in res.anomalies)
+    assert res.new == {8 * 15 + 7: "O"}
+
+
+def test_a_letter_the_pool_has_none_of_is_a_doubt():
+    # English has one Z: with a Z on the board a second Z read is a doubt, never a letter
+    prior = prior_from_board("".join(grid((8, 7, "ZA"))), ENGLISH)
+    res = apply_prior(BoardReading.from_grid(grid((8, 7, "ZA"), (9, 8, "Z"))), prior)
+    assert at(res.reading.grid(), "H9") == "#"
+    assert "no Z left unseen" in res.reading.doubts[8 * 15 + 7]
+    # a third blank likewise
+    prior = prior_from_board("".join(grid((8, 7, "??"))), ENGLISH)
+    res = apply_prior(BoardReading.from_grid(grid((8, 7, "??"), (9, 7, "?"))), prior)
+    assert at(res.reading.grid(), "G9") == "#"
+
+
+def test_more_new_tiles_than_a_rack_holds_are_doubts():
+    prior = prior_from_board("".join(grid((8, 4, "CAT"))), ENGLISH)
+    res = apply_prior(BoardReading.from_grid(grid((8, 4, "CAT"), (9, 1, "ABCDEFGH"))), prior)
+    assert "ABCDEFGH" not in res.reading.grid()[8]
+    assert res.reading.grid()[8][:8] == "#" * 8
+    assert not res.new
+
+
+def test_unsure_squares_no_move_can_reach_are_empty_the_others_stay_unsure():
+    prior = prior_from_board("".join(grid((8, 7, "CAT"))), ENGLISH)
+    res = apply_prior(BoardReading.from_grid(grid((8, 7, "CAT"), (1, 1, "#"), (9, 8, "#"))), prior)
+    out = res.reading.grid()
+    assert at(out, "A1") == "."          # far from every tile: no legal move lays a tile there
+    assert at(out, "H9") == "#"          # beside the A: may be a new tile, the judge looks
+    # with a new tile read in row 9, an unsure square in that row stays unsure even far from the board
+    res = apply_prior(BoardReading.from_grid(grid((8, 7, "CAT"), (9, 8, "O"), (9, 14, "#"), (3, 3, "#"))), prior)
+    out = res.reading.grid()
+    assert at(out, "N9") == "#" and at(out, "C3") == "."
+
+
+def test_first_move_tiles_off_the_centre_lines_are_doubts():
+    prior = prior_from_board([""] * 225, GERMAN)
+    res = apply_prior(BoardReading.from_grid(grid((1, 2, "?"), (8, 7, "ZUG"))), prior)
+    out = res.reading.grid()
+    assert at(out, "B1") == "#" and out[7][6:9] == "ZUG"
+
+
+def test_a_frame_with_a_hand_is_not_used():
+    prior = prior_from_board("".join(grid((8, 7, "CAT"))), ENGLISH)
+    raw = BoardReading.from_grid(grid((8, 7, "C#T"), (1, 1, "#")))
+    raw = BoardReading(raw.squares, None, FrameQuality(True, True, False, True, "hand over the board"))
+    res = apply_prior(raw, prior)
+    assert not res.used and res.reading is raw
+
+
+def test_sequence_reads_each_frame_with_the_previous_reading_as_prior_and_keeps_the_board_found():
+    h = np.array([[1.0, 0.0, -5.0], [0.0, 1.0, -7.0], [0.0, 0.0, 1.0]])
+    frames = [grid((8, 7, "CAT")), grid((8, 7, "C#T"), (9, 8, "X")), grid((8, 7, "CAT"), (9, 8, "X"), (1, 1, "#"))]
+    seen_corners = []
+
+    def read(frame, corners):
+        seen_corners.append(None if corners is None else corners.copy())
+        r = BoardReading.from_grid(frame)
+        return BoardReading(r.squares, h, r.quality)
+
+    game = GameReader(read, ENGLISH)
+    outs = []
+    for f in frames:
+        res = game.read_game(f)
+        game.accept(res.reading)
+        outs.append(res.reading.grid())
+    assert outs[1][7][6:9] == "CAT"          # the A known from the first frame
+    assert at(outs[2], "A1") == "."
+    assert seen_corners[0] is None           # found by the reader first, then kept
+    assert np.allclose(seen_corners[1], grid_corners(h))
+    assert np.allclose(grid_corners(h)[0], [15.0, 17.0])
+
+
+def test_prior_counts_the_pool_from_the_board():
+    prior = prior_from_board("".join(grid((8, 7, "QaT"))), ENGLISH)
+    assert isinstance(prior, GamePrior)
+    assert prior.unseen["Q"] == 0 and prior.unseen["?"] == ENGLISH.blanks - 1
+    assert prior.unseen["T"] == Counter(ENGLISH.full_bag())["T"] - 1
