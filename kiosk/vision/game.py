@@ -11,7 +11,8 @@ reading the game allows:
 * a new letter the pool has none of left unseen (a third blank, a second Y) is a doubt (``#``), never a letter;
 * more new tiles than a rack holds are all doubts;
 * an unsure square that cannot hold a new tile (not beside a known tile nor in line with the new ones; off
-  row 8 and column H on an empty board) is empty: no tile of a legal move can lie there;
+  row 8 and column H on an empty board, anywhere while H8 reads empty there) is empty: no tile of a legal
+  move can lie there; a tile read where no move can lay it is a doubt;
 * a frame the reader did not judge usable (a hand, motion blur, no board) is left as it is: it is not used.
 
 :class:`GameReader` keeps the prior from reading to reading (``kiosk read-board --sequence``, the recording
@@ -177,6 +178,8 @@ def apply_prior(reading: BoardReading, prior: GamePrior) -> GameReading:
     settled = _pool_doubts(new, prior, squares, doubts, anomalies)
     settled |= _shape_doubts(new, prior, squares, doubts, anomalies)
     allowed = may_hold_new(prior, new)
+    if _before_first_move(prior) and squares[CENTRE].state is SquareState.EMPTY:
+        allowed[:] = False   # no move has been played: no tile of one lies anywhere
     for sq, rd in enumerate(squares):
         if rd.state is SquareState.UNSURE and prior.board[sq] == EMPTY_CHAR and not allowed[sq] and sq not in settled:
             squares[sq] = SquareReading(SquareState.EMPTY, None, 1.0)
@@ -195,7 +198,10 @@ def _shape_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareRea
     if len(fresh) > prior.rack_size:
         why = f"{len(fresh)} new tiles read, more than a rack holds ({prior.rack_size})"
         bad = list(new)
-    elif all(c in (EMPTY_CHAR, UNSURE_CHAR) for c in prior.board):
+    elif _before_first_move(prior) and squares[CENTRE].state is SquareState.EMPTY:
+        why = "a tile read before the first move, with H8 empty (the first move covers H8)"
+        bad = list(new)
+    elif _before_first_move(prior):
         why = "a tile off row 8 and column H before the first move (which covers H8)"
         bad = [sq for sq in new if sq // SIZE != 7 and sq % SIZE != 7]
     if bad:
@@ -204,6 +210,10 @@ def _shape_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareRea
         squares[sq], doubts[sq] = UNSURE_SQUARE, why
         del new[sq]
     return set(bad)
+
+
+def _before_first_move(prior: GamePrior) -> bool:
+    return all(c in (EMPTY_CHAR, UNSURE_CHAR) for c in prior.board)
 
 
 def _known_square(ch: str) -> SquareReading:

@@ -85,3 +85,24 @@ def test_timeouts_follow_the_injected_timer_not_a_hidden_clock():
     w.step()
     (ans,) = w.results()
     assert ans.reading is None and "cable unplugged" in ans.error
+
+
+def test_a_worker_following_the_game_keeps_known_tiles_and_drops_unreachable_doubts():
+    from kiosk.rules.tiles import load_tile_set
+    from kiosk.vision.game import prior_from_board
+
+    clock = Clock()
+    table = GridTable(clock)
+    board = [""] * 225
+    for i, ch in enumerate("CAT"):
+        board[7 * 15 + 6 + i] = ch
+    table.put({7 * 15 + 6: "C", 7 * 15 + 7: "#", 7 * 15 + 8: "T", 0: "#", 8 * 15 + 7: "#"})
+    w = VisionWorker(table, read_grid, stable_frames=1, clock=clock)
+    w.follow(lambda: prior_from_board(board, load_tile_set("english")))
+    w.request(0)
+    w.step()
+    (ans,) = w.results()
+    rows = ans.reading.grid()
+    assert rows[7][6:9] == "CAT"          # the A read unsure is the known A
+    assert rows[0][0] == "."              # A1: no move can reach it
+    assert rows[8][7] == "#"              # H9, beside the A: the judge looks

@@ -113,3 +113,12 @@ def test_prior_counts_the_pool_from_the_board():
     assert isinstance(prior, GamePrior)
     assert prior.unseen["Q"] == 0 and prior.unseen["?"] == ENGLISH.blanks - 1
     assert prior.unseen["T"] == Counter(ENGLISH.full_bag())["T"] - 1
+
+
+def test_before_the_first_move_with_h8_empty_no_square_holds_a_tile_of_a_move():
+    """scrabscrap game03 frame 1 (a pass on the empty board): H7 read unsure, B1 a blank."""
+    prior = prior_from_board([""] * 225, GERMAN)
+    res = apply_prior(BoardReading.from_grid(grid((7, 8, "#"), (1, 2, "?"))), prior)
+    out = res.reading.grid()
+    assert at(out, "H7") == "."                      # unsure on column H, but H8 is empty: no move was played
+    assert at(out, "B1") == "#"                      # read as a tile where no move lays one: the judge looks
