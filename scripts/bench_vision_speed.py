@@ -30,13 +30,23 @@ def main() -> int:
     ap.add_argument("--mode", choices=("markers", "fixed", "grid", "corners"), default="markers")
     ap.add_argument("--cold", action="store_true",
                     help="markers mode: search the whole frame every time (no tracking from the last frame)")
+    ap.add_argument("--full", action="store_true", help="full boards (90-99 tiles) instead of 20-90 tiles")
+    ap.add_argument("--steady", action="store_true",
+                    help="the kiosk's steady state: each reading judged against the previous board (the truth "
+                         "without the last move's tiles) by kiosk.vision.game.apply_prior, timed with it")
+    ap.add_argument("--real", metavar="DIR",
+                    help="time a real recording instead (DIR: a scrabscrap game folder; its warp-coord corners, "
+                         "the game-aware reader over its frames in order): first reading and steady median")
     args = ap.parse_args()
+    if args.real:
+        return _real(args.real)
 
     import cv2
 
     cv2.setNumThreads(1)
     from kiosk.rules.tiles import ENGLISH
     from kiosk.vision import locate
+    from kiosk.vision.game import apply_prior
     from kiosk.vision.gating import ReadingGate
     from kiosk.vision.profile import CalibrationProfile
     from kiosk.vision.reader import BoardReader
@@ -46,7 +56,7 @@ def main() -> int:
 
     frames = []
     for i in range(args.frames):
-        board = random_board(100 + i, 20 + (i * 7) % 70, ENGLISH)
+        board = random_board(100 + i, 90 + i % 10 if args.full else 20 + (i * 7) % 70, ENGLISH)
         frames.append(render_board(board, seed=100 + i, level="typical"))
         print(f"rendered {i + 1}/{args.frames}", end="\r", file=sys.stderr, flush=True)
     print(file=sys.stderr)
@@ -67,15 +77,19 @@ def main() -> int:
         reader.read(img, corners)               # warm-up (caches; a steady camera's marker windows)
         if args.cold:
             reader._last_markers = None
+        prior = _previous_board(fr.truth) if args.steady else None
         t0 = time.perf_counter()
         r = reader.read(img, corners)
+        if prior is not None:
+            r = apply_prior(r, prior).reading
         totals.append((time.perf_counter() - t0) * 1000)
         for k, v in r.timings_ms.items():
             per_stage.setdefault(k, []).append(v)
         grid = r.grid()
         right += sum(a == b for tr, rr in zip(fr.truth, grid) for a, b in zip(tr, rr))
         squares += 225
-    print(f"reading, mode {args.mode}{' (cold)' if args.cold else ''}: median {statistics.median(totals):.1f} ms per 2028x1520 frame "
+    print(f"reading, mode {args.mode}{' (cold)' if args.cold else ''}{' steady' if args.steady else ''}"
+          f"{' full boards' if args.full else ''}: median {statistics.median(totals):.1f} ms per 2028x1520 frame "
           f"(min {min(totals):.1f}, max {max(totals):.1f}; {len(totals)} frames; {right}/{squares} squares right)")
     print("  stages (median ms): " + ", ".join(f"{k} {statistics.median(v):.1f}" for k, v in per_stage.items()
                                               if k != "total"))
@@ -108,6 +122,53 @@ def main() -> int:
         times.append((time.perf_counter() - t0) * 1000)
         assert acc is not None
     print(f"diff + hand-over: median {statistics.median(times):.3f} ms, max {max(times):.3f} ms (bar 5 ms)")
+    return 0
+
+
+def _previous_board(truth: list[str]):  # -> GamePrior
+    """The board before the frame's last move: the truth without the tiles of its last row holding any (up to
+    7)."""
+    from kiosk.rules.tiles import ENGLISH
+    from kiosk.vision.game import prior_from_board
+
+    cells = list("".join(truth))
+    row = max((sq // 15 for sq, c in enumerate(cells) if c != "."), default=0)
+    for sq in [sq for sq in range(row * 15, row * 15 + 15) if cells[sq] != "."][-7:]:
+        cells[sq] = "."
+    return prior_from_board(cells, ENGLISH)
+
+
+def _real(folder: str) -> int:
+    """First reading from the given corners and the steady median over a recording's frames (one core)."""
+    import configparser
+    import json
+    import re
+    from pathlib import Path
+
+    import numpy as np
+
+    from kiosk.rules.tiles import GERMAN
+    from kiosk.vision.game import GameReader
+    from kiosk.vision.images import read_image
+    from kiosk.vision.reader import BoardReader
+
+    d = Path(folder)
+    ini = configparser.ConfigParser()
+    ini.read(d / "game.ini")
+    corners = np.float32(json.loads(ini["default"]["warp-coord"]))
+    paths = sorted(d.glob("image-*.jpg"), key=lambda p: int(re.search(r"(\d+)", p.stem).group(1)))
+    frames = [read_image(p) for p in paths]
+    reader = BoardReader(GERMAN)
+    game = GameReader(reader.read, GERMAN, corners=corners)
+    times = []
+    for img in frames:
+        t0 = time.perf_counter()
+        res = game.read_game(img)
+        times.append((time.perf_counter() - t0) * 1000)
+        game.accept(res.reading)
+    h, w = frames[0].shape[:2]
+    print(f"real {d.name} ({w}x{h}, {len(frames)} frames, shipped models): first reading {times[0]:.1f} ms, "
+          f"then median {statistics.median(times[1:]):.1f} ms (min {min(times[1:]):.1f}, max {max(times[1:]):.1f})")
     return 0
 
 
