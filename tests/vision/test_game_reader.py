@@ -122,3 +122,23 @@ def test_before_the_first_move_with_h8_empty_no_square_holds_a_tile_of_a_move():
     out = res.reading.grid()
     assert at(out, "H7") == "."                      # unsure on column H, but H8 is empty: no move was played
     assert at(out, "B1") == "#"                      # read as a tile where no move lays one: the judge looks
+
+
+def test_a_known_blank_read_empty_or_lettered_is_named_never_silently_changed():
+    """Failure kind of issue 22: a still blank 'vanishing' (an exposure ramp) or read as a letter."""
+    prior = prior_from_board("".join(grid((8, 7, "C?T"))), ENGLISH)
+    res = apply_prior(BoardReading.from_grid(grid((8, 7, "C.T"))), prior)
+    assert any("H8" in a and "? is gone" in a for a in res.anomalies)
+    res = apply_prior(BoardReading.from_grid(grid((8, 7, "COT"))), prior)
+    assert any("H8" in a and "reads O" in a for a in res.anomalies) and not res.new
+    # read unsure under the ramp: still the known blank, nothing for the judge
+    res = apply_prior(BoardReading.from_grid(grid((8, 7, "C#T"))), prior)
+    assert res.reading.grid()[7][6:9] == "C?T" and not res.anomalies
+
+
+def test_fingers_read_as_blanks_beyond_the_pool_are_doubts():
+    """Failure kind of issue 22: fingers over empty squares read as blanks; the set has 2 blanks, one is on the
+    board, so three new blanks cannot all be tiles."""
+    prior = prior_from_board("".join(grid((8, 7, "C?T"))), ENGLISH)
+    res = apply_prior(BoardReading.from_grid(grid((8, 7, "C?T"), (9, 7, "???"))), prior)
+    assert res.reading.grid()[8][6:9] == "###" and not res.new
