@@ -16,6 +16,7 @@ import json
 import sys
 
 NAME = "read-board"
+NET_NEW_LETTER_P = 0.98  # --sequence with the shipped square network: a new tile's letter needs this confidence
 HELP = "read Scrabble boards from camera images and print them as 15x15 grids"
 
 
@@ -85,7 +86,10 @@ def run(args: argparse.Namespace) -> int:
     game = None
     if args.sequence:
         from kiosk.vision.game import GameReader
-        game = GameReader(reader.read, reader.tile_set, corners=corners)
+        # the shipped square network's wrong letters on a font it never saw came at 0.83-0.975 (scrabscrap
+        # game02's V read Y, J read L); in a game a tile stays for many frames, so a new one waits for a sure read
+        game = GameReader(reader.read, reader.tile_set, corners=corners,
+                          new_letter_p=NET_NEW_LETTER_P if reader.squarenet is not None else 0.0)
     failed = unreadable = 0   # exit 1: a frame without a board read (a finding); 2: a file that cannot be used
     results = []
     annotated: set[str] = set()

@@ -96,12 +96,14 @@ class GameReading:
         new: squares read as new tiles (index -> grid character), in square order.
         anomalies: sentences about known tiles read empty or changed, and readings the pool forbids.
         used: False when the frame was not used (not usable: a hand, blur, no board): ``reading`` is the raw one.
+        disputed: known tiles read empty or as another letter (their squares).
     """
 
     reading: BoardReading
     new: dict[int, str] = field(default_factory=dict)
     anomalies: tuple[str, ...] = ()
     used: bool = True
+    disputed: tuple[int, ...] = ()
 
 
 def _label(sq: int) -> str:
@@ -153,18 +155,24 @@ def may_hold_new(prior: GamePrior, new: Iterable[int]) -> np.ndarray:
     return allowed & free
 
 
-def apply_prior(reading: BoardReading, prior: GamePrior) -> GameReading:
-    """The reading judged against the prior (see the module docstring). Never raises for a bad frame."""
+def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0.0) -> GameReading:
+    """The reading judged against the prior (see the module docstring). ``new_letter_p``: the confidence a
+    letter on a square not known before needs (below it the square is a doubt; 0: the reader's own rule).
+    Never raises for a bad frame."""
     if not reading.quality.ok:
         return GameReading(reading, used=False)
     squares = list(reading.squares)
     doubts = dict(reading.doubts)
     anomalies: list[str] = []
     new: dict[int, str] = {}
+    disputed: list[int] = []
     for sq, (b, rd) in enumerate(zip(prior.board, squares)):
         a = rd.char()
         if b in (EMPTY_CHAR, UNSURE_CHAR):
-            if a not in (EMPTY_CHAR, UNSURE_CHAR):
+            if rd.state is SquareState.TILE and rd.confidence < new_letter_p:
+                squares[sq] = UNSURE_SQUARE
+                doubts[sq] = f"letter {a}? ({rd.confidence:.2f}, a new tile's letter needs {new_letter_p:.2f})"
+            elif a not in (EMPTY_CHAR, UNSURE_CHAR):
                 new[sq] = a
             continue
         if a == b:
@@ -175,6 +183,7 @@ def apply_prior(reading: BoardReading, prior: GamePrior) -> GameReading:
             continue
         what = "is gone" if a == EMPTY_CHAR else f"reads {a}"
         anomalies.append(f"{_label(sq)}: the known tile {b} {what}")
+        disputed.append(sq)
     settled = _pool_doubts(new, prior, squares, doubts, anomalies)
     settled |= _shape_doubts(new, prior, squares, doubts, anomalies)
     allowed = may_hold_new(prior, new)
@@ -185,7 +194,7 @@ def apply_prior(reading: BoardReading, prior: GamePrior) -> GameReading:
             squares[sq] = SquareReading(SquareState.EMPTY, None, 1.0)
             doubts.pop(sq, None)
     out = replace(reading, squares=tuple(squares), doubts=doubts)
-    return GameReading(out, new, tuple(anomalies))
+    return GameReading(out, new, tuple(anomalies), True, tuple(disputed))
 
 
 def _shape_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareReading], doubts: dict[int, str],
@@ -252,10 +261,13 @@ class GameReader:
             first usable reading's grid is kept as the corners of the next frames.
         prior: a callable giving the current :class:`GamePrior` (the kiosk's accepted board), or None: then
             each usable reading becomes the prior of the next (:meth:`accept`), as ``read-board --sequence``.
+        new_letter_p: the confidence a new tile's letter needs (see :func:`apply_prior`).
     """
 
     def __init__(self, read: Callable[[np.ndarray, np.ndarray | None], BoardReading], tile_set: TileSet, *,
-                 corners: np.ndarray | None = None, prior: Callable[[], GamePrior] | None = None) -> None:
+                 corners: np.ndarray | None = None, prior: Callable[[], GamePrior] | None = None,
+                 new_letter_p: float = 0.0) -> None:
+        self.new_letter_p = new_letter_p
         self._read = read
         self.tile_set = tile_set
         self.corners = corners
@@ -269,9 +281,14 @@ class GameReader:
         return self._prior_fn() if self._prior_fn is not None else self._own
 
     def accept(self, reading: BoardReading) -> None:
-        """Make ``reading`` (when usable) the prior of the next frame: its tiles known, its ``#`` not known."""
+        """Make ``reading`` (when usable) the prior of the next frame: its tiles known, its ``#`` not known, nor
+        a known tile the last reading disputed (read as another letter: which one is right is not known)."""
         if reading.quality.ok:
-            self._own = prior_from_board("".join(reading.grid()), self.tile_set)
+            cells = list("".join(reading.grid()))
+            for sq in self.last.disputed if self.last is not None else ():
+                if cells[sq] != EMPTY_CHAR:
+                    cells[sq] = UNSURE_CHAR
+            self._own = prior_from_board(cells, self.tile_set)
 
     def read_game(self, frame: np.ndarray) -> GameReading:
         """Read ``frame`` under the current prior (see the module docstring)."""
@@ -280,7 +297,7 @@ class GameReader:
             self.corners = grid_corners(reading.homography)
         elif not self._given and not reading.quality.board_found:
             self.corners = None   # lost: look for the board again in the next frame
-        res = apply_prior(reading, self.prior)
+        res = apply_prior(reading, self.prior, self.new_letter_p)
         self.last = res
         return res
 

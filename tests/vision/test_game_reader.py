@@ -142,3 +142,31 @@ def test_fingers_read_as_blanks_beyond_the_pool_are_doubts():
     prior = prior_from_board("".join(grid((8, 7, "C?T"))), ENGLISH)
     res = apply_prior(BoardReading.from_grid(grid((8, 7, "C?T"), (9, 7, "???"))), prior)
     assert res.reading.grid()[8][6:9] == "###" and not res.new
+
+
+def test_a_new_letter_below_the_sureness_asked_is_a_doubt_and_a_disputed_tile_is_read_again():
+    """scrabscrap game02 uncalibrated: a V read Y (0.975) then V, Y, V ... frame after frame."""
+    from kiosk.vision.reading import SquareReading, SquareState
+
+    def with_letter(rows, label, letter, conf):
+        r = BoardReading.from_grid(rows)
+        sq = (int(label[1:]) - 1) * 15 + "ABCDEFGHIJKLMNO".index(label[0])
+        squares = list(r.squares)
+        squares[sq] = SquareReading(SquareState.TILE, letter, conf)
+        return BoardReading(tuple(squares), None, r.quality)
+
+    prior = prior_from_board("".join(grid((8, 7, "CAT"))), ENGLISH)
+    res = apply_prior(with_letter(grid((8, 7, "CAT")), "H9", "Y", 0.975), prior, new_letter_p=0.98)
+    assert at(res.reading.grid(), "H9") == "#" and not res.new
+    res = apply_prior(with_letter(grid((8, 7, "CAT")), "H9", "Y", 0.99), prior, new_letter_p=0.98)
+    assert at(res.reading.grid(), "H9") == "Y"
+    # a known Y read V: named, and the next frame reads the square afresh instead of keeping either letter
+    frames = [grid((8, 7, "CAT"), (9, 8, "Y")), grid((8, 7, "CAT"), (9, 8, "V")), grid((8, 7, "CAT"), (9, 8, "#"))]
+    game = GameReader(lambda f, c: BoardReading.from_grid(f), ENGLISH)
+    outs = []
+    for f in frames:
+        res = game.read_game(f)
+        game.accept(res.reading)
+        outs.append((at(res.reading.grid(), "H9"), res.anomalies))
+    assert outs[1][0] == "V" and any("H9" in a for a in outs[1][1])
+    assert outs[2][0] == "#"             # not the Y nor the V: the judge or a sure read settles it
