@@ -260,7 +260,8 @@ class GameReader:
         tile_set: the game's tiles (the pool). corners: the grid's corners when given (fixed camera), else the
             first usable reading's grid is kept as the corners of the next frames.
         prior: a callable giving the current :class:`GamePrior` (the kiosk's accepted board), or None: then
-            each usable reading becomes the prior of the next (:meth:`accept`), as ``read-board --sequence``.
+            each usable reading becomes the prior of the next (:meth:`accept`), as ``read-board --sequence``;
+            the first frame, with no reading before it, is read alone (a sequence may start mid-game).
         new_letter_p: the confidence a new tile's letter needs (see :func:`apply_prior`).
     """
 
@@ -273,11 +274,12 @@ class GameReader:
         self.corners = corners
         self._given = corners is not None
         self._prior_fn = prior
-        self._own = prior_from_board([""] * N_SQUARES, tile_set)
+        self._own: GamePrior | None = None   # no reading accepted yet: the first frame is read alone
         self.last: GameReading | None = None
 
     @property
-    def prior(self) -> GamePrior:
+    def prior(self) -> GamePrior | None:
+        """The prior of the next frame: ``prior()`` when given, else the last accepted reading (None before)."""
         return self._prior_fn() if self._prior_fn is not None else self._own
 
     def accept(self, reading: BoardReading) -> None:
@@ -297,7 +299,8 @@ class GameReader:
             self.corners = grid_corners(reading.homography)
         elif not self._given and not reading.quality.board_found:
             self.corners = None   # lost: look for the board again in the next frame
-        res = apply_prior(reading, self.prior, self.new_letter_p)
+        prior = self.prior
+        res = GameReading(reading) if prior is None else apply_prior(reading, prior, self.new_letter_p)
         self.last = res
         return res
 

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from kiosk.rules.tiles import GERMAN, load_tile_set
 from kiosk.vision.game import GamePrior, GameReader, apply_prior, grid_corners, prior_from_board
 from kiosk.vision.reading import BoardReading, FrameQuality
+from shared_data import SHARED, needs_shared
 
 ENGLISH = load_tile_set("english")
+PROFILES = Path(__file__).resolve().parents[1] / "fixtures" / "profiles"
 
 
 def grid(*words: tuple[int, int, str]) -> list[str]:
@@ -170,3 +174,39 @@ def test_a_new_letter_below_the_sureness_asked_is_a_doubt_and_a_disputed_tile_is
         outs.append((at(res.reading.grid(), "H9"), res.anomalies))
     assert outs[1][0] == "V" and any("H9" in a for a in outs[1][1])
     assert outs[2][0] == "#"             # not the Y nor the V: the judge or a sure read settles it
+
+
+def test_a_sequence_starting_mid_game_reads_its_first_frame_alone():
+    """read-board --sequence from frame 5 of a game: 20 tiles at once are the board, not a move of 20 tiles."""
+    rows = grid((8, 4, "FIRNS"), (10, 2, "MÖSE"), (14, 1, "WANK"))
+    game = GameReader(lambda f, c: BoardReading.from_grid(f), GERMAN)
+    res = game.read_game(rows)
+    assert res.reading.grid() == rows and not res.anomalies
+
+
+@pytest.mark.slow
+@needs_shared
+def test_a_recording_without_corners_is_found_and_kept_from_frame_to_frame():
+    """A game.ini without warp-coord: the board found in the first frame is the corners of the next."""
+    from kiosk.vision.images import read_image
+    from kiosk.vision.profile import load_profile
+    from kiosk.vision.reader import BoardReader
+
+    d = SHARED / "photos" / "scrabscrap" / "game01"
+    reader = BoardReader(GERMAN, load_profile(PROFILES / "scrabscrap-templates.json"))
+    given = []
+
+    def read(frame, corners):
+        given.append(corners)
+        return reader.read(frame, corners)
+
+    game = GameReader(read, GERMAN)
+    for n in (5, 6):
+        res = game.read_game(read_image(d / f"image-{n}.jpg"))
+        game.accept(res.reading)
+        truth = (d / "truth" / f"image-{n}.txt").read_text(encoding="utf-8").split()
+        assert res.reading.quality.ok
+        wrong = [(r, c) for r in range(15) for c in range(15)
+                 if res.reading.grid()[r][c] not in (truth[r][c], "#")]
+        assert wrong == [], n
+    assert given[0] is None and given[1] is not None
