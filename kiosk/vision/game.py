@@ -187,10 +187,10 @@ def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0
     settled = _pool_doubts(new, prior, squares, doubts, anomalies)
     settled |= _shape_doubts(new, prior, squares, doubts, anomalies)
     allowed = may_hold_new(prior, new)
-    if _before_first_move(prior) and squares[CENTRE].state is SquareState.EMPTY:
+    if _no_known_tile(prior) and squares[CENTRE].state is SquareState.EMPTY:
         allowed[:] = False   # no move has been played: no tile of one lies anywhere
     for sq, rd in enumerate(squares):
-        if rd.state is SquareState.UNSURE and prior.board[sq] == EMPTY_CHAR and not allowed[sq] and sq not in settled:
+        if rd.state is SquareState.UNSURE and prior.board[sq] in (EMPTY_CHAR, UNSURE_CHAR) and not allowed[sq] and sq not in settled:
             squares[sq] = SquareReading(SquareState.EMPTY, None, 1.0)
             doubts.pop(sq, None)
     out = replace(reading, squares=tuple(squares), doubts=doubts)
@@ -207,7 +207,7 @@ def _shape_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareRea
     if len(fresh) > prior.rack_size:
         why = f"{len(fresh)} new tiles read, more than a rack holds ({prior.rack_size})"
         bad = list(new)
-    elif _before_first_move(prior) and squares[CENTRE].state is SquareState.EMPTY:
+    elif _no_known_tile(prior) and squares[CENTRE].state is SquareState.EMPTY:
         why = "a tile read before the first move, with H8 empty (the first move covers H8)"
         bad = list(new)
     elif _before_first_move(prior):
@@ -222,6 +222,12 @@ def _shape_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareRea
 
 
 def _before_first_move(prior: GamePrior) -> bool:
+    """The board is known to be empty."""
+    return all(c == EMPTY_CHAR for c in prior.board)
+
+
+def _no_known_tile(prior: GamePrior) -> bool:
+    """No tile is known (an empty board, or nothing known yet): with H8 empty no move has been played."""
     return all(c in (EMPTY_CHAR, UNSURE_CHAR) for c in prior.board)
 
 
@@ -261,7 +267,7 @@ class GameReader:
             first usable reading's grid is kept as the corners of the next frames.
         prior: a callable giving the current :class:`GamePrior` (the kiosk's accepted board), or None: then
             each usable reading becomes the prior of the next (:meth:`accept`), as ``read-board --sequence``;
-            the first frame, with no reading before it, is read alone (a sequence may start mid-game).
+            the first frame's prior knows no square (a sequence may start mid-game).
         new_letter_p: the confidence a new tile's letter needs (see :func:`apply_prior`).
     """
 
@@ -274,12 +280,13 @@ class GameReader:
         self.corners = corners
         self._given = corners is not None
         self._prior_fn = prior
-        self._own: GamePrior | None = None   # no reading accepted yet: the first frame is read alone
+        # nothing accepted yet: every square not known (a sequence may start mid-game), the full bag unseen
+        self._own = prior_from_board(UNSURE_CHAR * N_SQUARES, tile_set)
         self.last: GameReading | None = None
 
     @property
-    def prior(self) -> GamePrior | None:
-        """The prior of the next frame: ``prior()`` when given, else the last accepted reading (None before)."""
+    def prior(self) -> GamePrior:
+        """The prior of the next frame: ``prior()`` when given, else the last accepted reading."""
         return self._prior_fn() if self._prior_fn is not None else self._own
 
     def accept(self, reading: BoardReading) -> None:
@@ -299,8 +306,7 @@ class GameReader:
             self.corners = grid_corners(reading.homography)
         elif not self._given and not reading.quality.board_found:
             self.corners = None   # lost: look for the board again in the next frame
-        prior = self.prior
-        res = GameReading(reading) if prior is None else apply_prior(reading, prior, self.new_letter_p)
+        res = apply_prior(reading, self.prior, self.new_letter_p)
         self.last = res
         return res
 

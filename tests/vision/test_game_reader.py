@@ -210,3 +210,11 @@ def test_a_recording_without_corners_is_found_and_kept_from_frame_to_frame():
                  if res.reading.grid()[r][c] not in (truth[r][c], "#")]
         assert wrong == [], n
     assert given[0] is None and given[1] is not None
+
+
+def test_the_first_frame_of_a_sequence_with_h8_empty_holds_no_move():
+    """scrabscrap game03 frame 1, the first of its sequence: a blank read on an empty B1 while H8 is empty is a
+    doubt, not a tile (no move has been played)."""
+    game = GameReader(lambda f, c: BoardReading.from_grid(f), GERMAN)
+    res = game.read_game(grid((1, 2, "?"), (7, 8, "#")))
+    assert at(res.reading.grid(), "B1") == "#" and at(res.reading.grid(), "H7") == "."
