@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from kiosk.app.record_judge import table_boards
 from kiosk.app.recording import read_recording
 from shared_data import SHARED, needs_shared
@@ -34,3 +36,29 @@ def test_a_withdrawn_play_leaves_the_table():
     assert b[2][7 * 15 + 3:7 * 15 + 8] == "FIRNS"
     assert b[3][6 * 15 + 4] == "V" and b[3][9 * 15 + 4] == "?"  # 5G: down from G5
     assert b[4] == b[2]
+
+
+@pytest.mark.slow
+@needs_shared
+def test_a_recording_without_warp_coord_is_refereed_to_its_final(tmp_path):
+    """game.ini without warp-coord (the recording system found the board itself): the kiosk finds the board,
+    keeps it from frame to frame, and the game ends with the recorded final; the judge line comes before it."""
+    from common_fixtures import TEMPLATES_PROFILE
+
+    from kiosk.app.recording import run_recording
+
+    src = SHARED / "photos" / "scrabscrap" / "game01"
+    folder = tmp_path / "game01"
+    folder.mkdir()
+    for p in src.iterdir():
+        if p.suffix in (".jpg", ".csv", ".gcg"):
+            (folder / p.name).symlink_to(p)
+    ini = [ln for ln in (src / "game.ini").read_text(encoding="utf-8").splitlines() if "warp-coord" not in ln]
+    (folder / "game.ini").write_text("\n".join(ini) + "\n", encoding="utf-8")
+    lines: list[str] = []
+    code = run_recording(folder, journal=tmp_path / "j.sqlite", out=lines.append, calibration=TEMPLATES_PROFILE)
+    assert lines[-1] == "final: Stefan 377, Hanns 374", "\n".join(lines)
+    m = re.fullmatch(r"judge: (\d+) intervention\(s\) \(\d+ square\(s\) corrected\); (\d+) move\(s\) taken back",
+                     lines[-2])
+    assert m and int(m.group(1)) <= 1 and m.group(2) == "0", "\n".join(lines)
+    assert code == 0, "\n".join(lines)
