@@ -155,8 +155,8 @@ def _real(folder: str) -> int:
     d = Path(folder)
     ini = configparser.ConfigParser()
     ini.read(d / "game.ini")
-    corners = np.float32(json.loads(ini["default"]["warp-coord"]))
-    paths = sorted(d.glob("image-*.jpg"), key=lambda p: int(re.search(r"(\d+)", p.stem).group(1)))
+    corners = np.array(json.loads(ini["default"]["warp-coord"]), np.float32)
+    paths = sorted(d.glob("image-*.jpg"), key=lambda p: int(re.sub(r"\D", "", p.stem) or 0))
     frames = [read_image(p) for p in paths]
     reader = BoardReader(GERMAN)
     game = GameReader(reader.read, GERMAN, corners=corners)

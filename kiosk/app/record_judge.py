@@ -9,16 +9,23 @@ tiles of that word off again. :func:`table_boards` gives that board per ``game.c
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Protocol
 
 from kiosk.vision.reading import BLANK_CHAR, EMPTY_CHAR, N_SQUARES, SIZE
 
 
 class _Row(Protocol):
-    line: int
-    button: str
-    coord: str
-    word: str
+    """A ``game.csv`` row as :class:`kiosk.app.recording.Press` has it."""
+
+    @property
+    def line(self) -> int: ...
+    @property
+    def button(self) -> str: ...
+    @property
+    def coord(self) -> str: ...
+    @property
+    def word(self) -> str: ...
 
 
 def _squares(coord: str, length: int) -> list[int] | None:
@@ -37,7 +44,7 @@ def _squares(coord: str, length: int) -> list[int] | None:
     return out
 
 
-def table_boards(rows: list[_Row]) -> dict[int, str]:
+def table_boards(rows: Sequence[_Row]) -> dict[int, str]:
     """``game.csv`` line -> the board on the table after that row (225 grid characters: ``.``, letter, ``?``).
 
     Rows whose coordinate is not a board coordinate (passes, exchanges, pauses) leave the board as it was; a
