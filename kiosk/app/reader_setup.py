@@ -15,13 +15,15 @@ class ReaderUnavailable(RuntimeError):
     """The vision reader cannot be set up (module missing, bad calibration profile); the message says why."""
 
 
-def make_reader(tile_set: TileSet, profile: Any = None,
-                corners: np.ndarray | None = None) -> Callable[[np.ndarray], BoardReading]:
+def make_reader(tile_set: TileSet, profile: Any = None, corners: np.ndarray | None = None,
+                prior: Callable[[], Any] | None = None) -> Callable[[np.ndarray], BoardReading]:
     """A callable frame (BGR uint8 HxWx3) -> :class:`BoardReading` for ``tile_set``.
 
     ``profile``: the calibration profile (path or object) the reader accepts, or None for its defaults;
     ``corners``: the board's grid corners in the frame (4x2 px) when known (fixed camera), else the reader
-    locates the board itself.
+    locates the board itself; ``prior``: the game's :class:`kiosk.vision.game.GamePrior` now (the referee's
+    accepted board): then the reader is a :class:`kiosk.vision.game.GameReader`, every reading judged
+    against it, and without ``corners`` the board found first is kept from frame to frame.
 
     Raises:
         ReaderUnavailable: ``kiosk.vision.reader`` is missing or refuses the set-up.
@@ -35,28 +37,13 @@ def make_reader(tile_set: TileSet, profile: Any = None,
     except Exception as exc:  # the reader's own error types: report, never a traceback
         raise ReaderUnavailable(f"the board reader cannot start: {type(exc).__name__}: {exc}") from None
 
+    if prior is not None:
+        from kiosk.vision.game import GameReader
+
+        return GameReader(reader.read, reader.tile_set, corners=corners, prior=prior)
+
     def read(frame: np.ndarray) -> BoardReading:
         return reader.read(frame, corners=corners)
 
     return read
 
-
-def make_game_reader(tile_set: TileSet, profile: Any = None, corners: np.ndarray | None = None,
-                     prior: Callable[[], Any] | None = None) -> Any:
-    """A :class:`kiosk.vision.game.GameReader` (callable frame -> :class:`BoardReading`) for ``tile_set``:
-    every reading judged against ``prior()`` (a :class:`kiosk.vision.game.GamePrior`, the referee's accepted
-    board), and without ``corners`` the board found first kept from frame to frame.
-
-    Raises:
-        ReaderUnavailable: as :func:`make_reader`.
-    """
-    try:
-        from kiosk.vision.game import GameReader
-        from kiosk.vision.reader import BoardReader
-    except ImportError as exc:
-        raise ReaderUnavailable(f"the board reader (kiosk.vision.reader) is not available: {exc}") from None
-    try:
-        reader = BoardReader(tile_set, profile)
-    except Exception as exc:  # the reader's own error types: report, never a traceback
-        raise ReaderUnavailable(f"the board reader cannot start: {type(exc).__name__}: {exc}") from None
-    return GameReader(reader.read, reader.tile_set, corners=corners, prior=prior)

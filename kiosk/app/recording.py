@@ -34,7 +34,7 @@ import numpy as np
 
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate
-from kiosk.app.reader_setup import ReaderUnavailable, make_game_reader
+from kiosk.app.reader_setup import ReaderUnavailable, make_reader
 from kiosk.app.record_judge import table_boards
 from kiosk.app.recorded_moves import record_tiles, standard_coordinate
 from kiosk.app.simtable import SimClock
@@ -422,7 +422,7 @@ def _recording_reader(rec: Recording, folder: Path, calibration: Path | None, ou
 
         profile_path = calibration or recording_profile(folder, out)
         profile = load_profile(profile_path) if profile_path else None
-        return make_game_reader(GERMAN, profile=profile, corners=rec.corners, prior=prior)
+        return make_reader(GERMAN, profile=profile, corners=rec.corners, prior=prior)
     except (ValueError, ProfileError) as exc:
         out(f"error: calibration: {exc}")
         return None
