@@ -128,11 +128,12 @@ def may_hold_new(prior: GamePrior, new: Iterable[int]) -> np.ndarray:
     """Which squares may hold a tile of the move, given the squares already read as new tiles: 225 bools.
 
     A move lies in one line: with new tiles read in one row (column), that row (column); with one new tile, its
-    row and column; with none, the squares beside a known tile or not known (``#`` in the prior), and on an
-    empty board row 8 and column H. New tiles in no common line: every square not known (the frame is odd;
-    nothing is ruled out).
+    row and column; with none, the squares beside a known tile, and on an empty board row 8 and column H. New
+    tiles in no common line: every square not known (the frame is odd; nothing is ruled out). A square not
+    known (``#`` in the prior) may always hold a tile (an older one the reader never settled).
     """
     known = np.array([c not in (EMPTY_CHAR, UNSURE_CHAR) for c in prior.board])
+    unknown = np.array([c == UNSURE_CHAR for c in prior.board])
     free = ~known
     new = list(new)
     rows, cols = _lines_of(new)
@@ -144,15 +145,14 @@ def may_hold_new(prior: GamePrior, new: Iterable[int]) -> np.ndarray:
             allowed[r * SIZE:(r + 1) * SIZE] = True
         for c in cols if len(cols) == 1 else ():
             allowed[c::SIZE] = True
-        return allowed & free
+        return (allowed | unknown) & free
     if not known.any():
         allowed[7 * SIZE:8 * SIZE] = True
         allowed[7::SIZE] = True
     for sq in np.flatnonzero(known):
         for n in _neighbours(int(sq)):
             allowed[n] = True
-    allowed |= np.array([c == UNSURE_CHAR for c in prior.board])
-    return allowed & free
+    return (allowed | unknown) & free
 
 
 def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0.0) -> GameReading:

@@ -218,3 +218,11 @@ def test_the_first_frame_of_a_sequence_with_h8_empty_holds_no_move():
     game = GameReader(lambda f, c: BoardReading.from_grid(f), GERMAN)
     res = game.read_game(grid((1, 2, "?"), (7, 8, "#")))
     assert at(res.reading.grid(), "B1") == "#" and at(res.reading.grid(), "H7") == "."
+
+
+def test_a_square_the_last_reading_left_unsure_is_never_emptied_by_the_move_shape():
+    """scrabscrap game01 uncalibrated --sequence: E7's V read '#' (not sure enough) in frame 2, then read '.' in
+    every later frame because the next move's line did not pass through it: 77 tiles of the game read empty."""
+    prior = prior_from_board("".join(grid((8, 4, "FIRNS"), (7, 5, "#"))), GERMAN)
+    res = apply_prior(BoardReading.from_grid(grid((8, 4, "FIRNS"), (7, 5, "#"), (9, 8, "AB"))), prior)
+    assert at(res.reading.grid(), "E7") == "#"
