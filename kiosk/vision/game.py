@@ -267,7 +267,8 @@ class GameReader:
             first usable reading's grid is kept as the corners of the next frames.
         prior: a callable giving the current :class:`GamePrior` (the kiosk's accepted board), or None: then
             each usable reading becomes the prior of the next (:meth:`accept`), as ``read-board --sequence``;
-            the first frame's prior knows no square (a sequence may start mid-game).
+            the first frame's prior is the empty board, unless it holds more tiles than a move lays (the
+            sequence starts mid-game): then it is read alone.
         new_letter_p: the confidence a new tile's letter needs (see :func:`apply_prior`).
     """
 
@@ -280,14 +281,16 @@ class GameReader:
         self.corners = corners
         self._given = corners is not None
         self._prior_fn = prior
-        # nothing accepted yet: every square not known (a sequence may start mid-game), the full bag unseen
-        self._own = prior_from_board(UNSURE_CHAR * N_SQUARES, tile_set)
+        self._own: GamePrior | None = None   # nothing accepted yet (see read_game)
         self.last: GameReading | None = None
 
     @property
     def prior(self) -> GamePrior:
-        """The prior of the next frame: ``prior()`` when given, else the last accepted reading."""
-        return self._prior_fn() if self._prior_fn is not None else self._own
+        """The prior of the next frame: ``prior()`` when given, else the last accepted reading (before any: the
+        empty board)."""
+        if self._prior_fn is not None:
+            return self._prior_fn()
+        return self._own if self._own is not None else prior_from_board(EMPTY_CHAR * N_SQUARES, self.tile_set)
 
     def accept(self, reading: BoardReading) -> None:
         """Make ``reading`` (when usable) the prior of the next frame: its tiles known, its ``#`` not known, nor
@@ -306,7 +309,11 @@ class GameReader:
             self.corners = grid_corners(reading.homography)
         elif not self._given and not reading.quality.board_found:
             self.corners = None   # lost: look for the board again in the next frame
-        res = apply_prior(reading, self.prior, self.new_letter_p)
+        tiles = sum(sq.state in (SquareState.TILE, SquareState.BLANK) for sq in reading.squares)
+        if self._prior_fn is None and self._own is None and tiles > self.prior.rack_size:
+            res = GameReading(reading)   # the first frame holds more than a move: the sequence starts mid-game
+        else:
+            res = apply_prior(reading, self.prior, self.new_letter_p)
         self.last = res
         return res
 

@@ -226,3 +226,13 @@ def test_a_square_the_last_reading_left_unsure_is_never_emptied_by_the_move_shap
     prior = prior_from_board("".join(grid((8, 4, "FIRNS"), (7, 5, "#"))), GERMAN)
     res = apply_prior(BoardReading.from_grid(grid((8, 4, "FIRNS"), (7, 5, "#"), (9, 8, "AB"))), prior)
     assert at(res.reading.grid(), "E7") == "#"
+
+
+def test_the_first_frame_of_a_game_is_read_against_the_empty_board():
+    """scrabscrap game02 frame 1 (the first move DÜS down from H7): 16 squares read unsure all over the board
+    are empty, since the first move lies in column H."""
+    game = GameReader(lambda f, c: BoardReading.from_grid(f), GERMAN)
+    rows = grid((7, 8, "D"), (8, 8, "Ü"), (9, 8, "S"), (2, 15, "#"), (4, 11, "#"), (1, 2, "#"))
+    out = game.read_game(rows).reading.grid()
+    assert at(out, "O2") == "." and at(out, "K4") == "." and at(out, "B1") == "."
+    assert [at(out, s) for s in ("H7", "H8", "H9")] == ["D", "Ü", "S"]
