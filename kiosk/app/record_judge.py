@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
+from kiosk.rules.tiles import TileSet
+from kiosk.vision.diff import square_label
+from kiosk.vision.game import GamePrior, prior_from_board
 from kiosk.vision.reading import BLANK_CHAR, EMPTY_CHAR, N_SQUARES, SIZE
 
 
@@ -77,3 +80,18 @@ def _lay(board: list[str], laid: list[tuple[str, list[int]]], coord: str, word: 
     for sq, ch in new:
         board[sq] = BLANK_CHAR if ch == "_" or ch.islower() else ch
     laid.append((word, [sq for sq, _ in new]))
+
+
+def board_prior(kiosks: list[Any], tile_set: TileSet) -> GamePrior:
+    """The reader's prior at the recorded table: the accepted board of ``kiosks[0]`` (the kiosk, once made;
+    an empty board before) and the tiles not on it."""
+    return prior_from_board(kiosks[0].state.board if kiosks else [""] * N_SQUARES, tile_set)
+
+
+def correct_from(seen: str, kiosk: Any, squares: Sequence[int], pin: str) -> str:
+    """The judge unlocks ``kiosk`` with ``pin`` and sets each of ``squares`` to what the table shows (``seen``,
+    225 grid characters); returns what he said (``H7 is D, B1 is .``)."""
+    kiosk.act("judge_unlock", pin=pin)
+    for sq in squares:
+        kiosk.act("correct", square=sq, char=seen[sq])
+    return ", ".join(f"{square_label(sq)} is {seen[sq]}" for sq in squares)

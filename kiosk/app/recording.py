@@ -6,9 +6,9 @@ taken at move N); ``game.gcg`` (optional) gives the blanks' letters the camera c
 are the kiosk's camera, the recorded presses its clock, the recorded blank letters and challenge outcomes answer
 its prompts; the kiosk reads, validates and scores every move itself and compares with the record. Where the
 kiosk asks the judge about squares, the judge answers from what a person at the table sees, the board the
-record's ``game.csv`` has built (:mod:`kiosk.app.record_judge`; never a truth file); each intervention is
-counted and reported. Without ``warp-coord`` in ``game.ini`` the reader finds the board itself and keeps it
-found from frame to frame. The record uses German tiles and its event's rules: 30 minutes each, 10 points per started minute
+record's ``game.csv`` has built (:mod:`kiosk.app.record_judge`; never a truth file), counted and reported.
+Without ``warp-coord`` the reader finds the board and keeps it. The record uses German tiles and its event's
+rules: 30 minutes each, 10 points per started minute
 of overtime, a failed challenge costs the challenger 10 points, a successful one withdraws the play.
 
 Coordinates in ``game.csv``: letter first = across from that row letter and column number (``H4`` is the
@@ -28,6 +28,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -35,7 +36,7 @@ import numpy as np
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate
 from kiosk.app.reader_setup import ReaderUnavailable, make_reader
-from kiosk.app.record_judge import table_boards
+from kiosk.app.record_judge import board_prior, correct_from, table_boards
 from kiosk.app.recorded_moves import record_tiles, standard_coordinate
 from kiosk.app.simtable import SimClock
 from kiosk.app.vision_worker import VisionWorker
@@ -47,8 +48,7 @@ from kiosk.rules.gcg import EventKind, GcgError, GcgEvent, GcgVisitor, read_gcg
 from kiosk.rules.replay import replay_game
 from kiosk.rules.tiles import GERMAN
 from kiosk.store import GameSession, JournalError
-from kiosk.vision.diff import square_label
-from kiosk.vision.game import GamePrior, prior_from_board
+from kiosk.vision.game import GamePrior
 from kiosk.vision.reading import BoardReading
 
 PIN = "1234"
@@ -245,8 +245,7 @@ class _Referee:
         self.mismatches: list[str] = []
         self.judge_fixes = 0
         self.frame_problems: list[str] = []  # "image-5.jpg: missing" ...
-        self.interventions = 0
-        self.table = table_boards(rec.presses)
+        self.table, self.interventions = table_boards(rec.presses), 0
 
     def wait(self, timeout_s: float = 60.0) -> None:
         end = time.monotonic() + timeout_s
@@ -275,13 +274,8 @@ class _Referee:
             if seen is None or not squares or attempt == 2:
                 break
             self.clock.advance(10_000)  # the judge comes and looks at the table
-            k.act("judge_unlock", pin=PIN)
-            for sq in squares:
-                k.act("correct", square=sq, char=seen[sq])
-            self.judge_fixes += len(squares)
-            self.interventions += 1
-            self.out(f"  move {p.move}: judge intervention {self.interventions}: "
-                     + ", ".join(f"{square_label(sq)} is {seen[sq]}" for sq in squares))
+            self.judge_fixes, self.interventions = self.judge_fixes + len(squares), self.interventions + 1
+            self.out(f"  move {p.move}: judge intervention {self.interventions}: {correct_from(seen, k, squares, PIN)}")
             k.view.problem_text = ""
         if k.state.phase == DESIGNATING:
             letters = self.rec.blanks.get(p.line, "")
@@ -414,9 +408,8 @@ def recording_profile(folder: Path, out: Callable[[str], None] = print) -> Path 
 
 def _recording_reader(rec: Recording, folder: Path, calibration: Path | None, out: Callable[[str], None],
                       prior: Callable[[], GamePrior]) -> Callable[[np.ndarray], BoardReading] | None:
-    """The game-aware board reader for the recording's fixed camera (``prior``: the kiosk's accepted board),
-    calibrated by ``calibration`` or the recording's letter images; None when it cannot be set up (the reason
-    is printed)."""
+    """The game-aware reader (``prior``: the kiosk's board), calibrated by ``calibration`` or the recording's
+    letter images; None when it cannot be set up (the reason is printed)."""
     try:
         from kiosk.vision.profile import ProfileError, load_profile
 
@@ -453,12 +446,8 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
         return 2
     clock = SimClock(0, 0.0)
     camera = RecordingCamera(clock)
-    held: list[Kiosk] = []
-
-    def prior() -> GamePrior:
-        return prior_from_board(held[0].state.board if held else [""] * 225, GERMAN)
-
-    read = _recording_reader(rec, Path(folder), calibration, out, prior)
+    held: list[Kiosk] = []   # the kiosk, once made: its accepted board is the reader's prior
+    read = _recording_reader(rec, Path(folder), calibration, out, partial(board_prior, held, GERMAN))
     if read is None:
         return 2
     import tempfile
@@ -491,8 +480,7 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
 
 
 def _report(ref: _Referee, frames: int, seconds: float) -> int:
-    """The closing lines: mismatches, the record's own faults, vision, the judge line and ``final: ...``
-    last; returns the exit code (0 when every move and total agree)."""
+    """The closing lines, the judge's and the last one at the end; the exit code (0: every move agrees)."""
     rec, st, out = ref.rec, ref.kiosk.state, ref.out
     last = rec.presses[-1].scores
     for m in ref.mismatches:
@@ -504,8 +492,7 @@ def _report(ref: _Referee, frames: int, seconds: float) -> int:
     if ref.frame_problems:
         out(f"frames: {'; '.join(ref.frame_problems)} (those moves were entered by the judge from the record)")
     out(f"vision: {frames} frames read in {seconds:.1f} s")
-    taken_back = sum(1 for h in st.history if h.kind == "withdrawn")
     out(f"judge: {ref.interventions} intervention(s) ({ref.judge_fixes} square(s) corrected); "
-        f"{taken_back} move(s) taken back")
+        f"{sum(1 for h in st.history if h.kind == 'withdrawn')} move(s) taken back")
     out(_last_line(rec.names, st))
     return 0 if not ref.mismatches and tuple(st.scores) == last else 1
