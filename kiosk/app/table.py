@@ -26,6 +26,7 @@ from kiosk.referee.presets import Preset, PresetError, bundled_presets, load_pre
 from kiosk.rules.board import Board
 from kiosk.rules.tiles import TileSet, load_tile_set
 from kiosk.store import JOURNAL_FULL, GameSession, JournalError, JournalFull
+from kiosk.vision.game import prior_from_board
 
 log = logging.getLogger("kiosk.run")
 
@@ -63,6 +64,8 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
     hub, listeners = _stream(cfg, session)
     kiosk = Kiosk(session, vision, _lexicon(), PinGate(cfg.judge_pin, recovery_code=cfg.director_code,
                                                            state_path=pin_state_path(cfg.journal)), wall_ms, listeners)
+    if vision is not None:  # each reading is judged against the accepted board and the unseen tiles
+        vision.follow(lambda: prior_from_board(kiosk.state.board, tile_set))
     note = session.journal.salvage_note(session.game) if session.in_game and session.game is not None else None
     if note:  # the game goes on from a recovered journal: the judge checks the board first
         log.warning("%s", note)
