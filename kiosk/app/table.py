@@ -2,9 +2,10 @@
 
 The loop (about 30 turns a second) takes the clock buttons' presses (stamped when they happened), the
 touchscreen's taps, the vision worker's readings and the referee's due time events, in that order, on this one
-thread; the journaled session sees every event first, then the screen and the stream. Every few seconds it
-writes a heartbeat (so a restart charges the downtime to nobody), shows the clocks on the clock display and
-tells systemd's watchdog that the loop is alive.
+thread; the journaled session sees every event first, then the screen and the stream. On every turn the clock
+display is brought up to the referee's time when a face changed (:class:`LiveClockFace`: within one loop turn).
+Every few seconds it writes a heartbeat (so a restart charges the downtime to nobody) and tells systemd's
+watchdog that the loop is alive.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from kiosk.app.clock_face import LiveClockFace
 from kiosk.app.config import KioskConfig
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate, pin_state_path
@@ -158,9 +160,10 @@ def _screen(cfg: KioskConfig, kiosk: Kiosk, devices: Any, preset: Preset, headle
 
 
 def _loop(kiosk: Kiosk, devices: Any, window: Any, watchdog: Any, max_seconds: float | None) -> None:
-    """The event loop: presses, the screen, readings and due events, a heartbeat every 5 s."""
+    """The event loop: presses, the screen, readings and due events, the clock faces, a heartbeat every 5 s."""
     start = time.monotonic()
     last_beat = 0.0
+    face = LiveClockFace(devices.display)
     while max_seconds is None or time.monotonic() - start < max_seconds:
         for press in devices.buttons.poll():
             ago = max(0, monotonic_ms() - press.timestamp_ms)
@@ -169,15 +172,15 @@ def _loop(kiosk: Kiosk, devices: Any, window: Any, watchdog: Any, max_seconds: f
         if window is not None and not window.frame(kiosk):
             break
         kiosk.poll()
+        face.update(kiosk)
         now = time.monotonic()
         if now - last_beat >= 5:
             last_beat = now
             kiosk.session.heartbeat(kiosk.now())
-            _show_clocks(kiosk, devices.display)
         if watchdog is not None:
             watchdog.progress()
         if window is None:
-            time.sleep(0.03)
+            time.sleep(0.02)
 
 
 def open_session_waiting(path: Any, notifier: Any, *, max_seconds: float | None = None, retry_s: float = 2.0,
@@ -206,18 +209,6 @@ def open_session_waiting(path: Any, notifier: Any, *, max_seconds: float | None 
             notifier.watchdog()
             sleep(retry_s)
 
-
-def _show_clocks(kiosk: Kiosk, display: Any) -> None:
-    st = kiosk.state
-    if len(st.players) != 2:
-        return
-    rem = [kiosk.remaining_ms(p) for p in range(2)]
-    if rem[0] is None or rem[1] is None:
-        return
-    try:
-        display.show(max(rem[0], -rem[0]), max(rem[1], -rem[1]), rem[0] < 0, rem[1] < 0)
-    except Exception:  # the display is a nicety: never stop the referee for it
-        log.exception("clock display failed")
 
 
 def _lexicon() -> Any:

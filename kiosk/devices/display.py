@@ -72,3 +72,31 @@ class SimulatedDisplay:
 
     def close(self) -> None:
         pass
+
+
+_WORST = {"down": 0, "degraded": 1, "ok": 2, "absent": 3}
+
+
+class FanOutDisplay:
+    """Several clock displays showing the same clocks (e.g. the Pi's HT16K33 backpacks and the serial clock's
+    own faces): ``show`` goes to each in turn; ``health`` is the worst of theirs (down, degraded, ok), its
+    detail naming the backend."""
+
+    def __init__(self, displays: list[ClockDisplay]) -> None:
+        if not displays:
+            raise ValueError("display.backend: a list of backends must name at least one")
+        self.displays = list(displays)
+
+    def show(self, left_ms: int, right_ms: int, left_overtime: bool = False, right_overtime: bool = False) -> None:
+        for d in self.displays:
+            d.show(left_ms, right_ms, left_overtime, right_overtime)
+
+    def health(self) -> DeviceHealth:
+        worst = min((d.health() for d in self.displays), key=lambda h: _WORST[h.state])
+        backends = "+".join(d.health().backend for d in self.displays)
+        return DeviceHealth("display", backends, worst.state, f"{worst.backend}: {worst.detail}", worst.since_ms,
+                            dict(worst.counters))
+
+    def close(self) -> None:
+        for d in self.displays:
+            d.close()

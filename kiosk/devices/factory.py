@@ -8,7 +8,8 @@ Config (all sections optional; defaults in brackets)::
                  # keyboard: "keys": {"z": "left", "m": "right", ...}
                  # scripted: "script": [[at_ms, "left"], ...]
                  },
-     "display": {"backend": "ht16k33" | "serial" | "simulated" | "null" ["simulated"],
+     "display": {"backend": "ht16k33" | "serial" | "simulated" | "null" ["simulated"], or a list of them
+                 # (every display shows the same clocks, e.g. ["ht16k33", "serial"]),
                  # ht16k33:  "bus": 1, "addresses": {"left": "0x70", "right": "0x71"}, "brightness": 15,
                  #           "retries": 2, "blink_overtime": false
                  },
@@ -35,7 +36,7 @@ from typing import Any
 
 from kiosk.devices.buttons import ButtonSource, KeyboardButtons, ScriptedButtons
 from kiosk.devices.camera import Camera, CameraError, UnavailableCamera
-from kiosk.devices.display import ClockDisplay, NullDisplay, SimulatedDisplay
+from kiosk.devices.display import ClockDisplay, FanOutDisplay, NullDisplay, SimulatedDisplay
 from kiosk.devices.health import DeviceHealth
 
 BUTTON_BACKENDS = ("gpio", "serial", "keyboard", "scripted")
@@ -159,8 +160,19 @@ def build_buttons(config: Mapping[str, Any], serial_link: Any = None) -> ButtonS
 
 
 def build_display(config: Mapping[str, Any], serial_link: Any = None) -> ClockDisplay:
-    """ClockDisplay from config["display"]."""
+    """ClockDisplay from config["display"]; a list of backends gives a :class:`FanOutDisplay` of them (each
+    takes the section's keys that are its own)."""
     sec = _section(config, "display")
+    backends = sec.get("backend")
+    if isinstance(backends, (list, tuple)):
+        if not backends or len(set(backends)) != len(backends):
+            raise DeviceConfigError(f"display.backend: a list must name distinct backends, got {backends!r}")
+        own = {"ht16k33": {"bus", "addresses", "brightness", "retries", "blink_overtime"}}
+        _unknown(sec, "display", set().union(*own.values()))
+        built = [build_display({"display": {"backend": b, **{k: v for k, v in sec.items()
+                                                            if k in own.get(str(b), set())}}}, serial_link
+                               or (build_serial_link(config) if b == "serial" else None)) for b in backends]
+        return FanOutDisplay(built)
     backend = _backend(sec, "display", DISPLAY_BACKENDS, "simulated")
     try:
         if backend == "ht16k33":
@@ -259,6 +271,11 @@ def build_camera(config: Mapping[str, Any], board: Callable[[], Any] | None = No
         raise DeviceConfigError(f"camera: {exc}") from None
 
 
+def _uses(backend: Any, name: str) -> bool:
+    """Whether a section's ``backend`` (a name or a list of names) is or names ``name``."""
+    return backend == name or (isinstance(backend, (list, tuple)) and name in backend)
+
+
 @dataclass
 class Devices:
     """Everything the kiosk talks to, built by :func:`build_devices`."""
@@ -289,7 +306,7 @@ def build_devices(config: Mapping[str, Any], board: Callable[[], Any] | None = N
         raise DeviceConfigError(f"devices config must be a dict, got {type(config).__name__}")
     _unknown(config, "devices config", {"buttons", "display", "camera", "serial"})
     link = None
-    uses_serial = [_section(config, s).get("backend") == "serial" for s in ("buttons", "display")]
+    uses_serial = [_uses(_section(config, s).get("backend"), "serial") for s in ("buttons", "display")]
     if any(uses_serial):
         link = build_serial_link(config)
     buttons = build_buttons(config, link)

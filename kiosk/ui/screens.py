@@ -28,13 +28,20 @@ def layout(size: tuple[int, int]) -> tuple[pygame.Rect, pygame.Rect]:
     return pygame.Rect(0, 0, w, w), pygame.Rect(0, w, w, h - w)
 
 
-def clock_text(ms: int | None) -> str:
-    """``m:ss`` of a clock (``-m:ss`` in overtime), or ``--:--`` without a chess clock."""
+def clock_text(ms: int | None, tenths: bool = True) -> str:
+    """A clock as the clock displays show it (kiosk.devices.sevenseg.clock_face): ``m:ss`` of the time left
+    rounded up (a clock shows 0:01 until it runs out), ``-m:ss`` of the overtime rounded down; below 10 s
+    left, with ``tenths``, ``0:0s.t`` (tenths rounded up). ``--:--`` without a chess clock."""
     if ms is None:
         return "--:--"
-    sign = "-" if ms < 0 else ""
-    s = abs(ms) // 1000 if ms >= 0 else (abs(ms) + 999) // 1000
-    return f"{sign}{s // 60}:{s % 60:02d}"
+    if ms < 0:
+        s = -ms // 1000
+        return f"-{s // 60}:{s % 60:02d}"
+    if tenths and 0 < ms < 10_000:
+        t = -(-ms // 100)
+        return f"0:0{t // 10}.{t % 10}" if t < 100 else "0:10"
+    s = -(-ms // 1000)
+    return f"{s // 60}:{s % 60:02d}"
 
 
 def screen_for(ui: TouchState) -> str:
@@ -235,7 +242,7 @@ def draw_hold(ui: TouchState, cv: Canvas) -> None:
     holder = st.hold_by if st.hold_by is not None else 0
     cv.text(f"{st.players[holder]} holds", title, 30, AMBER)
     held = max(0, ui.kiosk.now() - (st.hold_since_ms or ui.kiosk.now()))
-    cv.text(clock_text(held), timer, 48, align="center")
+    cv.text(clock_text(held, tenths=False), timer, 48, align="center")
     if st.courtesy_given and st.last_play is not None:
         cv.text(f"1 min: {st.players[st.last_play.player]} may draw, kept apart", note, 20, AMBER)
     else:

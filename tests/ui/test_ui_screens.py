@@ -190,11 +190,16 @@ def test_players_cannot_reach_the_judge_menu_without_the_pin(tmp_path):
     assert k.pin.wrong_total == 3
 
 
-def test_clock_text():
+def test_clock_text_matches_the_clock_displays_with_tenths_below_10_s():
+    from kiosk.devices.sevenseg import clock_face
+
     assert clock_text(25 * 60_000) == "25:00"
-    assert clock_text(61_500) == "1:01"
-    assert clock_text(-1) == "-0:01"
-    assert clock_text(-61_000) == "-1:01"
+    assert clock_text(61_500) == "1:02"  # a clock shows a second until it has run out, as the displays do
+    for ms in (61_500, 60_001, 10_000, 12_345, -1, -61_000, -599_999):
+        assert clock_text(ms) == str(clock_face(ms)).strip().rstrip("."), ms
+    assert clock_text(-1) == "-0:00" and clock_text(-61_000) == "-1:01"
+    assert clock_text(9_999) == "0:10" and clock_text(9_900) == "0:09.9" and clock_text(401) == "0:00.5"
+    assert clock_text(0) == "0:00" and clock_text(3_000, tenths=False) == "0:03"
     assert clock_text(None) == "--:--"
 
 
