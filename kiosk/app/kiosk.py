@@ -27,6 +27,7 @@ from kiosk.app.vision_worker import StableReading, VisionWorker
 from kiosk.control import commands as cmd
 from kiosk.control.port import KioskView, act
 from kiosk.control.side import Side
+from kiosk.control.words import BAD_INPUT, refusal_sentence
 from kiosk.referee import events as ev
 from kiosk.referee.presets import Preset
 from kiosk.referee.state import (
@@ -127,7 +128,7 @@ class Kiosk:
                 except Exception:  # a listener (stream, screen) must never stop the referee
                     log.exception("listener failed on %s", event.type)
         else:
-            self.view.message = res.reason
+            self.view.message = refusal_sentence(res)
             log.info("refused %s: %s", event.type, res.reason)
         return res
 
@@ -212,7 +213,7 @@ class Kiosk:
             return "pass" if res else res.reason
         res = self.apply(ev.Play(t=t, player=player, tiles=change.placed))
         if not res.accepted:
-            self._show_problem(tuple(Anomaly(res.code, sq, "", "", res.reason) for sq in res.squares), res.reason,
+            self._show_problem(tuple(Anomaly(res.code, sq, "", "", res.reason) for sq in res.squares), refusal_sentence(res),
                                judge=res.judge, squares=res.squares or tuple(sq for sq, _ in change.placed))
             return f"refused: {res.reason}"
         self._clear_problem(res)
@@ -312,7 +313,8 @@ class Kiosk:
             return self._on(command, t)
         except (KeyError, TypeError, ValueError) as exc:
             msg = f"{command.name}: bad input ({exc})"
-            self.view.message = msg
+            self.view.message = BAD_INPUT
+            log.info("refused %s", msg)
             return Result(False, msg, "bad_input")
 
     def act(self, action: str, **kw: Any) -> Result:

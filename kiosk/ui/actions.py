@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from kiosk.control import commands as cmd
+from kiosk.control.words import refusal_sentence
 from kiosk.referee.presets import bundled_presets, load_preset
 from kiosk.referee.state import NOT_STARTED, OVER
 from kiosk.ui.touch_state import TouchState
@@ -252,7 +253,7 @@ def _new_start(ui: TouchState, kw: Mapping[str, Any]) -> None:
     if res:
         ui.overlay = None
     else:
-        ui.kiosk.view.message = res.reason
+        ui.kiosk.view.message = refusal_sentence(res)
 
 
 _JUDGE_MENU: dict[str, Action] = {

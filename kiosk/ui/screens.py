@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pygame
 
+from kiosk.control.words import ending_sentence
 from kiosk.referee.state import CHALLENGED, DESIGNATING, NOT_STARTED, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING
 from kiosk.rules.board import square_name
 from kiosk.ui.board_view import draw_board
@@ -375,7 +376,7 @@ def draw_over(ui: TouchState, cv: Canvas) -> None:
             row(rect, [st.players[p], str(r.before_racks[p]), f"{adj:+d}", str(r.final[p])], 26)
         winners = [st.players[i] for i in range(len(st.players)) if r.wins[i] == 1.0]
         cv.text(f"{winners[0]} wins" if winners else "Tie: half a win each", winner, 32, GREEN)
-        cv.text(f"({r.reason.replace('_', ' ')})", reason, 20, DIM)
+        cv.text(f"({ending_sentence(r.reason)})", reason, 20, DIM)
     cv.button(b, "New game", "new_game_open", color=BLUE)
 
 

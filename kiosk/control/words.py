@@ -1,0 +1,94 @@
+"""What players read: one sentence for each refusal code and each way a game ends, never an internal name.
+
+The referee's :attr:`Result.reason` names events and phases ("'tiles_removed' is not allowed now (the game
+is in 'playing', needs removing)"): it goes to the log. The screen shows :func:`refusal_sentence` instead:
+the sentence of the refusal's :class:`~kiosk.referee.kinds.Code` (or of the placement rule a play broke,
+:data:`kiosk.rules.placement.CODES`), with the squares concerned. Tables, not branches: a new code needs
+its sentence here (tests/app/test_app_words.py checks that every code has one).
+"""
+
+from __future__ import annotations
+
+from kiosk.referee.kinds import Code, EndReason
+from kiosk.referee.state import Result
+from kiosk.rules.board import square_name
+from kiosk.rules.placement import CODES as PLACEMENT
+
+REFUSALS: dict[str, str] = {
+    Code.INTERNAL: "The referee could not work this out. Please call the judge.",
+    Code.BAD_EVENT: "That was not understood. Please try again or call the judge.",
+    Code.NOT_STARTED: "No game is running yet. Start a new game first.",
+    Code.ALREADY_STARTED: "A game is already running on this table.",
+    Code.GAME_OVER: "The game is over. The judge can start a new game.",
+    Code.WRONG_PHASE: "That cannot be done at this point of the turn.",
+    Code.TIME_ORDER: "The kiosk's clock went back. Please call the judge.",
+    Code.BAD_PLAYER: "That player is not in this game.",
+    Code.BAD_PLAYERS: "Each player needs a different, non-empty name, as many as the rules allow.",
+    Code.BAD_PRESET: "Those rules could not be loaded. Please call the judge.",
+    Code.WRONG_PLAYER: "That is not yours to do now.",
+    Code.NEUTRALISED: "The clocks are stopped by the judge. Resume them first.",
+    Code.NOT_NEUTRALISED: "The clocks are not stopped.",
+    Code.ALREADY_PRESSED: "The clock was pressed already. The board is being read.",
+    Code.NO_TILES: "No tiles were placed. Pressing the clock without tiles is a pass.",
+    Code.BAD_TILE: "A tile on the board was not recognised. Please check the board or call the judge.",
+    Code.IMPOSSIBLE_TILES: "Those tiles cannot all be there. Please check the board or call the judge.",
+    Code.BAD_LETTER: "That letter is not in this tile set.",
+    Code.ALREADY_DESIGNATED: "That blank already has its letter. It cannot change.",
+    Code.NO_BLANK_THERE: "There is no new blank on that square.",
+    Code.EXCHANGE_NOT_ALLOWED: "These rules do not allow exchanges.",
+    Code.BAD_COUNT: "These rules do not allow exchanging that many tiles.",
+    Code.BAG_TOO_SMALL: "There are not enough tiles in the bag to exchange.",
+    Code.NOTHING_TO_DRAW: "There are no tiles to draw now.",
+    Code.HELD: "The play is held. Wait for the hold to end.",
+    Code.WINDOW_CLOSED: "It is too late: the play stands.",
+    Code.NO_HOLDS: "These rules have no holds. Challenge or play on.",
+    Code.ALREADY_HELD: "The play is held already.",
+    Code.NO_HOLD: "There is no hold to end.",
+    Code.NO_CHALLENGES: "These rules have no challenges: every word is checked.",
+    Code.NOT_FORMED: "That word was not made by the last play.",
+    Code.OFF_CENTRE: "The first play did not cover the centre square, so it comes off.",
+    Code.NO_WINDOW: "There is nothing to wait for.",
+    Code.TOO_EARLY: "Not yet: the time for it has not come.",
+    Code.ALREADY_GIVEN: "That was given already.",
+    Code.NO_LIMIT: "There is no time limit on this turn.",
+    Code.NOT_OVERTIME: "That player is not in overtime.",
+    Code.NO_REASON: "Please give a reason.",
+    Code.NO_POINTS: "Zero points changes nothing.",
+    Code.BAD_RACKS: "The racks do not match the tiles left. Please check them.",
+    Code.NOTHING_TO_UNDO: "There is no turn to take back.",
+    Code.GAME_UNDER_WAY: "The rules can change only before the first move.",
+}
+
+ENDINGS: dict[str, str] = {
+    EndReason.OUT_PLAY: "a player went out",
+    EndReason.SIX_SCORELESS: "too many scoreless turns in a row",
+    EndReason.CALLED: "the judge ended the game",
+    EndReason.TIME_LIMIT: "the session time ran out",
+    EndReason.PHONY_LOSES: "a phony was challenged off",
+    EndReason.CHALLENGE_LOSES: "a challenge failed",
+    EndReason.OVERTIME_CAP: "a player ran past the overtime limit",
+}
+
+UNKNOWN = "That cannot be done now. Please call the judge."
+KIOSK_OWN = frozenset({"pin", "busy"})  # the kiosk's own refusals, written for players already
+BAD_INPUT = "That input was not understood. Please try again."
+
+
+def refusal_sentence(res: Result) -> str:
+    """The sentence a player reads for the refusal ``res`` (its code's; a broken placement rule's sentence
+    with the squares concerned, e.g. "The word has a gap (H9)."); the kiosk's own refusals (:data:`KIOSK_OWN`)
+    keep their words. An unknown code gets :data:`UNKNOWN`."""
+    if res.code in KIOSK_OWN:
+        return res.reason
+    if res.code == "bad_input":
+        return BAD_INPUT
+    if res.code in PLACEMENT:
+        text = PLACEMENT[res.code]
+        names = " ".join(square_name(s) for s in res.squares if 0 <= s < 225)
+        return text[0].upper() + text[1:] + (f" ({names})." if names else ".")
+    return REFUSALS.get(res.code, UNKNOWN)
+
+
+def ending_sentence(reason: str) -> str:
+    """Why the game ended, in words (``reason``: an :class:`EndReason` value); unknown: "the game ended"."""
+    return ENDINGS.get(reason, "the game ended")

@@ -1,0 +1,46 @@
+"""No internal event or phase name reaches a player (issue 18): every refusal code and every way a game ends
+has a sentence, and the kiosk shows it instead of the referee's log line."""
+
+from __future__ import annotations
+
+import re
+
+from app_fixtures import make_kiosk
+
+from kiosk.control.words import ENDINGS, REFUSALS, ending_sentence, refusal_sentence
+from kiosk.referee import events as ev
+from kiosk.referee.kinds import Code, EndReason
+from kiosk.referee.phase import Phase
+from kiosk.referee.state import Result
+from kiosk.rules.placement import CODES
+
+EVENT_TYPES = {cls.__dict__.get("type") for cls in vars(ev).values() if isinstance(cls, type)} - {None}
+INTERNAL = {str(c) for c in Code} | {str(p) for p in Phase} | {str(e) for e in EndReason} | EVENT_TYPES
+
+
+def _leaks(text: str) -> set[str]:
+    """Internal names in ``text``: snake_case names, or a name of the referee's quoted as code is."""
+    words = set(re.findall(r"[a-z_]+", text)) | set(re.findall(r"'(\w+)'", text))
+    return {w for w in words if "_" in w or f"'{w}'" in text and w in INTERNAL}
+
+
+def test_every_refusal_code_and_ending_has_a_sentence_without_internal_names():
+    for code in Code:
+        text = refusal_sentence(Result(False, f"'{code}' refused in 'playing'", code))
+        assert code in REFUSALS and text[0].isupper() and text.endswith("."), code
+        assert not _leaks(text), (code, text)
+    for code in CODES:
+        text = refusal_sentence(Result(False, "play: " + code, code, squares=(112,)))
+        assert text.endswith("(H8).") and not _leaks(text), (code, text)
+    for reason in EndReason:
+        assert reason in ENDINGS and not _leaks(ending_sentence(reason)), reason
+    assert refusal_sentence(Result(False, "x", "no_such_code")).startswith("That cannot be done now")
+
+
+def test_an_event_out_of_its_phase_is_shown_in_words_not_as_the_referees_log_line(tmp_path):
+    kiosk, table, clock, worker = make_kiosk(tmp_path)
+    clock.t = 1_000
+    res = kiosk.apply(ev.TilesRemoved(t=1_000))
+    assert not res.accepted and "tiles_removed" in res.reason  # the log keeps the referee's reason
+    assert kiosk.view.message == "That cannot be done at this point of the turn."
+    assert not _leaks(kiosk.view.message)
