@@ -339,6 +339,10 @@ class Kiosk:
         return self.apply(ev.Challenge(t=t, player=c.player, words=c.words))
 
     @_on.register
+    def _withdraw(self, c: cmd.WithdrawChallenge, t: int) -> Result:
+        return self.apply(ev.ChallengeWithdrawn(t=t, player=c.player))
+
+    @_on.register
     def _courtesy_draw(self, c: cmd.CourtesyDraw, t: int) -> Result:
         return self.apply(ev.CourtesyDraw(t=t, player=c.player))
 

@@ -23,6 +23,7 @@ from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate, pin_state_path
 from kiosk.app.reader_setup import ReaderUnavailable, make_reader
 from kiosk.app.vision_worker import VisionWorker
+from kiosk.control.words import device_notes
 from kiosk.devices.health import monotonic_ms
 from kiosk.referee.presets import Preset, PresetError, bundled_presets, load_preset
 from kiosk.rules.board import Board
@@ -164,6 +165,7 @@ def _loop(kiosk: Kiosk, devices: Any, window: Any, watchdog: Any, max_seconds: f
     start = time.monotonic()
     last_beat = 0.0
     face = LiveClockFace(devices.display)
+    kiosk.view.devices = device_notes(devices.health())
     while max_seconds is None or time.monotonic() - start < max_seconds:
         for press in devices.buttons.poll():
             ago = max(0, monotonic_ms() - press.timestamp_ms)
@@ -177,6 +179,7 @@ def _loop(kiosk: Kiosk, devices: Any, window: Any, watchdog: Any, max_seconds: f
         if now - last_beat >= 5:
             last_beat = now
             kiosk.session.heartbeat(kiosk.now())
+            kiosk.view.devices = device_notes(devices.health())
         if watchdog is not None:
             watchdog.progress()
         if window is None:

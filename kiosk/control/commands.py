@@ -71,6 +71,13 @@ class Challenge(Command):
 
 
 @dataclass(frozen=True)
+class WithdrawChallenge(Command):
+    """``player`` withdraws his challenge before the ruling, without penalty (002 II.L.8)."""
+
+    player: int
+
+
+@dataclass(frozen=True)
 class CourtesyDraw(Command):
     """``player`` (who made the held play) draws his replacement tiles during a long hold, kept apart."""
 

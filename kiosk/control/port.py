@@ -27,7 +27,8 @@ class KioskView:
         count the player on move chose (0: none). waiting: a press is being read. judge_until: the judge menu
         is open until this kiosk time (ms). corrections: the judge's corrections of the move being read
         (square -> char). confirmed: corrections that hold while their tile stays. removal_left: withdrawn
-        tiles still on the board.
+        tiles still on the board. devices: one line per device that is down or degraded (set by ``kiosk
+        run``, :func:`kiosk.control.words.device_notes`).
     """
 
     message: str = ""
@@ -42,6 +43,7 @@ class KioskView:
     corrections: dict[int, str] = field(default_factory=dict)
     confirmed: dict[int, str] = field(default_factory=dict)
     removal_left: tuple[int, ...] = ()
+    devices: tuple[str, ...] = ()
 
 
 class KioskPort(Protocol):

@@ -9,6 +9,9 @@ its sentence here (tests/app/test_app_words.py checks that every code has one).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from kiosk.devices.health import DeviceHealth
 from kiosk.referee.kinds import Code, EndReason
 from kiosk.referee.state import Result
 from kiosk.rules.board import square_name
@@ -92,3 +95,21 @@ def refusal_sentence(res: Result) -> str:
 def ending_sentence(reason: str) -> str:
     """Why the game ended, in words (``reason``: an :class:`EndReason` value); unknown: "the game ended"."""
     return ENDINGS.get(reason, "the game ended")
+
+
+DEVICE_NAMES = {"buttons": "Clock buttons", "display": "Clock display", "camera": "Camera",
+                "clock-link": "Clock link"}
+DEVICE_STATES = {"down": "not working", "degraded": "having trouble"}
+ABSENT_SHOWN = {"camera": "No camera: the judge enters each move."}
+
+
+def device_notes(healths: Iterable[DeviceHealth]) -> tuple[str, ...]:
+    """One short line per device that players and the judge must know about: down or degraded (e.g. "Camera
+    not working."), or absent where that changes the game (no camera). Working devices give none."""
+    out = []
+    for h in healths:
+        if h.state in DEVICE_STATES:
+            out.append(f"{DEVICE_NAMES.get(h.device, h.device.capitalize())} {DEVICE_STATES[h.state]}.")
+        elif h.state == "absent" and h.device in ABSENT_SHOWN:
+            out.append(ABSENT_SHOWN[h.device])
+    return tuple(out)

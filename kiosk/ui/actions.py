@@ -47,6 +47,12 @@ def _done(ui: TouchState, kw: Mapping[str, Any]) -> None:
         ui.kiosk.handle(cmd.Done(st.on_move))
 
 
+def _withdraw(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    by = ui.kiosk.state.challenge_by
+    if by is not None:
+        ui.kiosk.handle(cmd.WithdrawChallenge(by))
+
+
 def _release(ui: TouchState, kw: Mapping[str, Any]) -> None:
     st = ui.kiosk.state
     on_move = st.on_move if st.on_move is not None else 0
@@ -83,29 +89,49 @@ def _accept_outplay(ui: TouchState, kw: Mapping[str, Any]) -> None:
 # -------------------------------------------------------------------------------------------- the PIN pad
 
 
+PIN_TIMEOUT_MS = 30_000
+"""An untouched PIN pad goes back to the game after this long (ms): nothing is logged against the judge."""
+
+
+def _open_pin(ui: TouchState, purpose: str) -> None:
+    ui.pin_purpose = purpose
+    ui.overlay, ui.pin_buffer, ui.pin_touched_ms = "pin", "", ui.kiosk.now()
+
+
 def _rule(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    ui.pin_purpose = "rule:1" if kw["acceptable"] else "rule:0"
-    ui.overlay, ui.pin_buffer = "pin", ""
+    _open_pin(ui, "rule:1" if kw["acceptable"] else "rule:0")
 
 
 def _judge_open(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    ui.pin_purpose = "judge"
-    ui.overlay, ui.pin_buffer = "pin", ""
+    _open_pin(ui, "judge")
+
+
+def _pin_cancel(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    """Back to the game from the PIN pad: no PIN is checked, nothing is logged."""
+    ui.overlay, ui.pin_buffer = None, ""
+
+
+def expire_pin(ui: TouchState) -> bool:
+    """Close the PIN pad when it has not been touched for :data:`PIN_TIMEOUT_MS`; returns whether it did."""
+    if ui.overlay == "pin" and ui.kiosk.now() - ui.pin_touched_ms >= PIN_TIMEOUT_MS:
+        _pin_cancel(ui, {})
+        return True
+    return False
 
 
 def _pin_digit(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.pin_touched_ms = ui.kiosk.now()
     if len(ui.pin_buffer) < 8:
         ui.pin_buffer += kw["digit"]
 
 
 def _pin_clear(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    if not ui.pin_buffer:
-        ui.overlay = None
+    ui.pin_touched_ms = ui.kiosk.now()
     ui.pin_buffer = ""
 
 
 def _pin_ok(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    entered, ui.pin_buffer = ui.pin_buffer, ""
+    entered, ui.pin_buffer, ui.pin_touched_ms = ui.pin_buffer, "", ui.kiosk.now()
     if ui.pin_purpose.startswith("rule:"):
         res = ui.kiosk.handle(cmd.Rule(acceptable=ui.pin_purpose == "rule:1", pin=entered))
         if res.accepted or res.code != "pin":
@@ -268,6 +294,7 @@ ACTIONS: dict[str, Action] = {
     "hold": _hold, "challenge": _challenge, "release": _release, "courtesy_draw": _courtesy_draw,
     "exchange_open": _exchange_open, "exchange": _exchange, "letter": _letter, "accept_outplay": _accept_outplay,
     "rule": _rule, "judge_open": _judge_open, "pin_digit": _pin_digit, "pin_clear": _pin_clear, "pin_ok": _pin_ok,
+    "pin_cancel": _pin_cancel, "withdraw": _withdraw,
     "rack_letter": _rack_letter, "rack_back": _rack_back, "rack_next": _rack_next, "rack_done": _rack_done,
     **{name: _judge_only(fn) for name, fn in _JUDGE_MENU.items()},
     "new_game_open": _new_game_open, "new_swap": _new_swap, "new_count": _new_count, "done": _done, "new_preset_next": _new_preset_next,

@@ -46,6 +46,7 @@ class KioskUI(TouchState):
     # ------------------------------------------------------------------------------------------ drawing
     def draw(self) -> str:
         """Paint the current screen; returns its name. Text overflows are kept in :attr:`overflows`."""
+        actions.expire_pin(self)
         self.screen = screen_for(self)
         if self.kiosk.state.phase != RACK_ENTRY:
             self.racks, self.rack_player = [""] * self.player_count(), 0

@@ -23,10 +23,11 @@ def _premium(sq: int) -> tuple[int, int, int]:
 
 def draw_board(cv: Canvas, area: pygame.Rect, cells: Sequence[str], *, new: Iterable[int] = (),
                marked: Iterable[int] = (), doubtful: Iterable[int] = (), pending: dict[int, str] | None = None,
-               tappable: bool = False) -> pygame.Rect:
+               tappable: bool = False, values: dict[str, int] | None = None) -> pygame.Rect:
     """Draw the 15x15 board (``cells``: 225 strings, "" empty, "A" tile, "a" blank as A) in the largest square
     that fits ``area`` with coordinate labels. ``pending``: tiles not yet on the referee's board (drawn new).
-    ``tappable`` registers every square as a button ("square", square=index). Returns the grid rect."""
+    ``tappable`` registers every square as a button ("square", square=index). ``values``: letter -> points,
+    printed small in a tile's corner as on the tiles (a blank shows none). Returns the grid rect."""
     s = cv.surface
     side = min(area.w, area.h)
     label = max(8, side // 32)
@@ -42,6 +43,7 @@ def draw_board(cv: Canvas, area: pygame.Rect, cells: Sequence[str], *, new: Iter
     new_set, marked_set, doubt_set = set(new), set(marked), set(doubtful)
     pending = pending or {}
     tile_font = font(int(cell * 0.8))
+    value_font = font(max(7, int(cell * 0.42)))
     for sq in range(SIZE * SIZE):
         r, c = divmod(sq, SIZE)
         rect = pygame.Rect(grid.x + c * cell, grid.y + r * cell, cell, cell)
@@ -57,7 +59,12 @@ def draw_board(cv: Canvas, area: pygame.Rect, cells: Sequence[str], *, new: Iter
                 s.blit(img, img.get_rect(center=rect.center))
             else:
                 img = tile_font.render(tile, True, INK)
-                s.blit(img, img.get_rect(center=rect.center))
+                points = (values or {}).get(tile)
+                s.blit(img, img.get_rect(center=(rect.centerx - (cell // 10 if points is not None else 0),
+                                                 rect.centery)))
+                if points is not None:
+                    val = value_font.render(str(points), True, INK)
+                    s.blit(val, val.get_rect(bottomright=(rect.right - max(2, cell // 12), rect.bottom - 1)))
         else:
             pygame.draw.rect(s, _premium(sq), rect.inflate(-1, -1))
         if sq in doubt_set:

@@ -14,6 +14,7 @@ from kiosk.control.words import ending_sentence
 from kiosk.referee.state import CHALLENGED, DESIGNATING, NOT_STARTED, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING
 from kiosk.rules.board import square_name
 from kiosk.ui.board_view import draw_board
+from kiosk.ui.status import DEVICE_H, clock_text, panel_top, rack_key
 from kiosk.ui.touch_state import TouchState
 from kiosk.ui.widgets import AMBER, BG, BLUE, DIM, FG, GREEN, PANEL, RED, Canvas, grid_rects, rows_of, split_h
 
@@ -27,22 +28,6 @@ def layout(size: tuple[int, int]) -> tuple[pygame.Rect, pygame.Rect]:
         side = min(h, w * 3 // 5)
         return pygame.Rect(0, 0, side, h), pygame.Rect(side, 0, w - side, h)
     return pygame.Rect(0, 0, w, w), pygame.Rect(0, w, w, h - w)
-
-
-def clock_text(ms: int | None, tenths: bool = True) -> str:
-    """A clock as the clock displays show it (kiosk.devices.sevenseg.clock_face): ``m:ss`` of the time left
-    rounded up (a clock shows 0:01 until it runs out), ``-m:ss`` of the overtime rounded down; below 10 s
-    left, with ``tenths``, ``0:0s.t`` (tenths rounded up). ``--:--`` without a chess clock."""
-    if ms is None:
-        return "--:--"
-    if ms < 0:
-        s = -ms // 1000
-        return f"-{s // 60}:{s % 60:02d}"
-    if tenths and 0 < ms < 10_000:
-        t = -(-ms // 100)
-        return f"0:0{t // 10}.{t % 10}" if t < 100 else "0:10"
-    s = -(-ms // 1000)
-    return f"{s // 60}:{s % 60:02d}"
 
 
 def screen_for(ui: TouchState) -> str:
@@ -107,7 +92,9 @@ def _board(ui: TouchState, cv: Canvas, area: pygame.Rect, *, tappable: bool = Fa
         doubtful = [i for i, ch in enumerate(grid) if ch == "#"]
     if ui.selected is not None:
         marked.add(ui.selected)
-    draw_board(cv, area, cells, new=new, marked=marked, doubtful=doubtful, pending=pending, tappable=tappable)
+    tile_set = ui.kiosk.tile_set
+    draw_board(cv, area, cells, new=new, marked=marked, doubtful=doubtful, pending=pending, tappable=tappable,
+               values=dict(tile_set.values) if tile_set else None)
 
 
 def _scores(ui: TouchState, cv: Canvas, area: pygame.Rect) -> None:
@@ -146,12 +133,13 @@ def _info(ui: TouchState, cv: Canvas, area: pygame.Rect) -> None:
         cv.text(f"{st.players[h.player]}: {h.kind} {h.points:+d}", b, 24)
 
 
-def _board_and_panel(ui: TouchState, cv: Canvas, *, tappable: bool = False) -> pygame.Rect:
-    """Draw the board in its area and clear the panel; returns the panel's inner rect for the screen."""
+def _board_and_panel(ui: TouchState, cv: Canvas, *, tappable: bool = False, clocks: bool = True) -> pygame.Rect:
+    """Draw the board in its area, clear the panel and draw its top (:func:`kiosk.ui.status.panel_top`: the
+    clocks unless the screen shows the scores with theirs, device problems); returns the rest for the screen."""
     board, panel = layout(cv.surface.get_size())
     _board(ui, cv, board, tappable=tappable)
     pygame.draw.rect(cv.surface, BG, panel)
-    return panel.inflate(-cv.px(12), -cv.px(12))
+    return panel_top(ui, cv, panel.inflate(-cv.px(12), -cv.px(12)), clocks=clocks)
 
 
 # ------------------------------------------------------------------------------------------------ screens
@@ -159,9 +147,10 @@ def _board_and_panel(ui: TouchState, cv: Canvas, *, tappable: bool = False) -> p
 
 def draw_main(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
-    inner = _board_and_panel(ui, cv)
+    inner = _board_and_panel(ui, cv, clocks=False)
     bh = cv.px(BUTTON_H)
-    sc, info, msg, b1, b2 = rows_of(inner, [cv.px(150), 0, cv.px(30), bh, bh], cv.px(6))
+    scores_h = 150 - (DEVICE_H + 4 if ui.kiosk.view.devices else 0)  # a device line takes from the scores
+    sc, info, msg, b1, b2 = rows_of(inner, [cv.px(scores_h), 0, cv.px(30), bh, bh], cv.px(6))
     _scores(ui, cv, sc)
     _info(ui, cv, info)
     cv.text(ui.kiosk.view.message, msg, 20, AMBER, min_size=12)
@@ -169,7 +158,7 @@ def draw_main(ui: TouchState, cv: Canvas) -> None:
     _challenge_row(ui, cv, b1, window)
     done = st.phase == PLAYING and st.on_move is not None and st.on_move not in ui.wired
     ex, judge, *rest = split_h(b2, 3 if done else 2, cv.px(6))
-    cv.button(ex, "Exchange", "exchange_open", enabled=st.phase == PLAYING and st.bag >= 1)
+    cv.button(ex, "Exchange", "exchange_open", enabled=st.phase == PLAYING and bool(ui.exchange_counts()))
     cv.button(judge, "Judge", "judge_open", color=(60, 70, 120))
     if done:  # a side with no clock button of its own (a third or fourth player) ends the turn here
         cv.button(rest[0], "Done", "done", color=(60, 110, 70))
@@ -229,8 +218,8 @@ def draw_exchange(ui: TouchState, cv: Canvas) -> None:
     p = st.on_move if st.on_move is not None else 0
     title, keys, cancel = rows_of(inner, [cv.px(44), 0, cv.px(BUTTON_H)], cv.px(6))
     cv.text(f"{st.players[p]}: exchange how many tiles?", title, 26)
-    n = st.racks[p] if st.racks else 7
-    for rect, k in zip(grid_rects(keys, n, 4, cv.px(6)), range(1, n + 1)):
+    counts = ui.exchange_counts()
+    for rect, k in zip(grid_rects(keys, max(1, len(counts)), 4, cv.px(6)), counts):
         cv.button(rect, str(k), "exchange", count=k, size=34)
     cv.button(cancel, "Cancel", "exchange", count=0)
 
@@ -260,7 +249,7 @@ def draw_ruling(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
-    title, w1, w2, sugg, b1 = rows_of(inner, [cv.px(40), 0, 0, cv.px(36), bh], cv.px(6))
+    title, w1, w2, sugg, b1, b2 = rows_of(inner, [cv.px(40), 0, 0, cv.px(36), bh, bh], cv.px(6))
     who = st.players[st.challenge_by] if st.challenge_by is not None else "lexicon check"
     cv.text(f"Challenge by {who}" if st.challenge_by is not None else who, title, 28, AMBER)
     words = list(st.challenge_words)
@@ -276,22 +265,24 @@ def draw_ruling(ui: TouchState, cv: Canvas) -> None:
     ok, bad = split_h(b1, 2, cv.px(6))
     cv.button(ok, "Acceptable", "rule", acceptable=True, color=(60, 110, 70))
     cv.button(bad, "Unacceptable", "rule", acceptable=False, color=(150, 70, 60))
+    cv.button(b2, "Withdraw the challenge", "withdraw", enabled=st.challenge_by is not None, size=22)
 
 
 def draw_pin(ui: TouchState, cv: Canvas) -> None:
     inner = _board_and_panel(ui, cv)
-    title, entry, keys = rows_of(inner, [cv.px(36), cv.px(44), 0], cv.px(6))
+    title, entry, keys, cancel = rows_of(inner, [cv.px(36), cv.px(44), 0, cv.px(BUTTON_H)], cv.px(6))
     cv.text("Judge: enter the PIN" if ui.pin_purpose == "judge" else
             f"Judge PIN to rule {'acceptable' if ui.pin_purpose == 'rule:1' else 'unacceptable'}", title, 24)
     cv.text("*" * len(ui.pin_buffer) or "-", entry, 36, align="center")
-    labels = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "Clear", "0", "OK"]
-    for rect, lab in zip(grid_rects(keys, 12, 3, cv.px(6)), labels):
+    labels = ["1", "2", "3", "Clear", "4", "5", "6", "0", "7", "8", "9", "OK"]
+    for rect, lab in zip(grid_rects(keys, 12, 4, cv.px(6)), labels):
         if lab == "OK":
             cv.button(rect, lab, "pin_ok", color=(60, 110, 70), size=28)
         elif lab == "Clear":
             cv.button(rect, lab, "pin_clear", size=22)
         else:
             cv.button(rect, lab, "pin_digit", digit=lab, size=32)
+    cv.button(cancel, "Cancel", "pin_cancel", color=(60, 70, 120))
     if ui.kiosk.view.message and "PIN" in ui.kiosk.view.message:
         board = layout(cv.surface.get_size())[0]
         msg = pygame.Rect(board.x, board.bottom - cv.px(30), board.w, cv.px(28))
@@ -314,7 +305,7 @@ def draw_remove(ui: TouchState, cv: Canvas) -> None:
 
 def draw_outplay(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
-    inner = _board_and_panel(ui, cv)
+    inner = _board_and_panel(ui, cv, clocks=False)
     bh = cv.px(BUTTON_H)
     sc, title, b1, b2 = rows_of(inner, [cv.px(150), 0, bh, bh], cv.px(6))
     _scores(ui, cv, sc)
@@ -342,8 +333,9 @@ def draw_racks(ui: TouchState, cv: Canvas) -> None:
     cols = 9 if keys.w > keys.h * 1.5 else 6
     while cols < 15 and keys.h // -(-max(1, len(avail)) // cols) < cv.px(44):  # 3-4 racks leave less height
         cols += 1
+    values = dict(ui.kiosk.tile_set.values) if ui.kiosk.tile_set else {}
     for rect, (tile, n) in zip(grid_rects(keys, max(1, len(avail)), cols, cv.px(3)), avail):
-        cv.button(rect, tile if n < 2 else f"{tile}{n}", "rack_letter", letter=tile, size=22)
+        rack_key(cv, rect, tile, values.get(tile, 0), n)
     nxt, back, done = split_h(b, 3, cv.px(4))
     cv.button(nxt, "Next rack", "rack_next")
     cv.button(back, "Delete", "rack_back")
@@ -403,10 +395,11 @@ def draw_new_game(ui: TouchState, cv: Canvas) -> None:
 def draw_judge(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
-    bh = cv.px(50)
     gap = cv.px(4)
-    bh = min(bh, (inner.h - cv.px(36) - 7 * gap) // 7)
-    title, *bs = rows_of(inner, [cv.px(36)] + [bh] * 7, gap)
+    title, keys = rows_of(inner, [cv.px(36), 0], gap)
+    cols = 1 if keys.h >= 7 * (cv.px(50) + gap) else 2  # two columns where the panel is short
+    bs = grid_rects(pygame.Rect(keys.x, keys.y, keys.w, min(keys.h, -(-7 // cols) * (cv.px(50) + gap))), 7, cols,
+                    gap)
     cv.text("Judge menu", title, 30, AMBER)
     playing = st.phase not in (NOT_STARTED, OVER)
     cv.button(bs[0], "Correct a square", "judge_correct_open", enabled=playing)

@@ -15,7 +15,7 @@ class TouchState:
     Attributes:
         kiosk: the table's kiosk (:class:`KioskPort`). overlay: the screen asked for on top of the state's
         ("exchange", "pin", "judge", "judge_correct", "judge_adjust", "new_game") or None. pin_buffer: the
-        digits typed. pin_purpose: "judge" (open the menu), "rule:1" / "rule:0" (rule acceptable /
+        digits typed; pin_touched_ms: kiosk time the PIN pad was opened or last touched. pin_purpose: "judge" (open the menu), "rule:1" / "rule:0" (rule acceptable /
         unacceptable). selected: the square the judge tapped. racks / rack_player: the end-of-game racks
         typed so far (one per player) and whose is being typed. adj_player / adj_points / adj_reason: the
         judge's score adjustment. new_players / new_preset: the new-game screen's choices (2-4 players in turn
@@ -28,6 +28,7 @@ class TouchState:
         self.overlay: str | None = None
         self.pin_buffer = ""
         self.pin_purpose = "judge"
+        self.pin_touched_ms = 0
         self.selected: int | None = None
         self.racks = [""] * self.player_count()
         self.rack_player = 0
@@ -60,3 +61,16 @@ class TouchState:
         unseen = Counter(dict(self.kiosk.state.unseen))
         unseen.subtract(Counter("".join(self.rack_list())))
         return [(t, n) for t, n in sorted(unseen.items(), key=lambda kv: (kv[0] == "?", kv[0])) if n > 0]
+
+    def exchange_counts(self) -> tuple[int, ...]:
+        """How many tiles the player on move may exchange now under the game's preset (none: no exchange):
+        the preset allows exchanges, the bag holds its ``min_bag`` and the count, and ``counts`` "one_or_all"
+        leaves 1 and the whole rack (kiosk.referee.turns checks the same at the clock press)."""
+        st, preset = self.kiosk.state, self.kiosk.preset
+        if preset is None or not preset.exchange.allowed or st.on_move is None or not st.racks:
+            return ()
+        rack, ex = st.racks[st.on_move], preset.exchange
+        if st.bag < max(ex.min_bag, 1):
+            return ()
+        counts = range(1, min(rack, st.bag) + 1)
+        return tuple(n for n in counts if ex.counts != "one_or_all" or n in (1, rack))

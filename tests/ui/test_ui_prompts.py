@@ -1,0 +1,146 @@
+"""Every prompt on screen (issue 18): the clocks on every screen, a way back from the PIN pad (and its
+timeout, neither logged against the judge), withdrawing a challenge (002 II.L.8), the exchange counts the
+preset allows, device problems shown, rack keys that read as tiles. Screenshots under artifacts/ui/."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pygame
+import pytest
+from test_ui_screens import SIZES, shot, touch
+from ui_fixtures import make_kiosk, play
+
+from kiosk.control.words import device_notes
+from kiosk.devices.health import DeviceHealth
+from kiosk.referee.presets import load_preset
+from kiosk.ui import actions
+from kiosk.ui.app import KioskUI
+from kiosk.ui.status import clock_text
+from kiosk.ui.touch_state import TouchState
+from kiosk.ui.widgets import Canvas
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _display():
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.display.quit()
+
+
+@pytest.fixture
+def drawn(monkeypatch):
+    """Every text a screen draws, in order."""
+    texts: list[str] = []
+    real = Canvas.text
+
+    def spy(self, text, *a, **kw):
+        texts.append(text)
+        return real(self, text, *a, **kw)
+
+    monkeypatch.setattr(Canvas, "text", spy)
+    return texts
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_clocks_stay_on_the_hold_challenge_and_pin_screens(tmp_path, size, drawn):
+    k, c = make_kiosk(tmp_path)
+    ui = KioskUI(k, size)
+    assert play(k, c, 0, "8D", "QUIRT")
+    c.t += 2_000
+    touch(ui, "Hold")
+    for screen, then in (("hold", "Challenge"), ("ruling", "Acceptable"), ("pin", None)):
+        drawn.clear()
+        assert ui.draw() == screen
+        for p in (0, 1):
+            assert clock_text(k.remaining_ms(p)) in drawn, (screen, p, drawn)
+        if then:
+            touch(ui, then)
+
+
+def test_002_II_L_8_the_challenger_withdraws_his_challenge_by_touch(tmp_path):
+    k, c = make_kiosk(tmp_path)
+    ui = KioskUI(k, (800, 480))
+    assert play(k, c, 0, "8D", "QUIRT")
+    c.t += 2_000
+    touch(ui, "Challenge")
+    assert k.state.phase == "challenged" and k.state.challenge_by == 1
+    touch(ui, "Withdraw the challenge")
+    assert k.state.phase == "playing" and k.state.scores == (48, 0)
+    assert k.session.referee.events[-1].type == "challenge_withdrawn"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_pin_pad_has_a_way_back_and_times_out_without_blaming_the_judge(tmp_path, size):
+    k, c = make_kiosk(tmp_path)
+    ui = KioskUI(k, size)
+    touch(ui, "Judge")
+    touch(ui, "1")
+    shot(ui, "21-pin-cancel", "pin")
+    touch(ui, "Cancel")
+    assert ui.draw() == "main" and k.pin.wrong_total == 0
+    touch(ui, "Judge")
+    c.t += actions.PIN_TIMEOUT_MS - 1
+    assert ui.draw() == "pin"
+    touch(ui, "2")  # a touch keeps it open
+    c.t += actions.PIN_TIMEOUT_MS - 1
+    assert ui.draw() == "pin"
+    c.t += 1
+    assert ui.draw() == "main" and k.pin.wrong_total == 0 and ui.pin_buffer == ""
+
+
+def _exchange_ui(preset: str, bag: int, rack: int = 7) -> TouchState:
+    state = SimpleNamespace(bag=bag, racks=(rack, 7), on_move=0, players=("A", "B"))
+    return TouchState(SimpleNamespace(state=state, preset=load_preset(preset)), ("A", "B"), preset)  # type: ignore[arg-type]
+
+
+def test_the_exchange_screen_offers_only_what_the_preset_allows_now():
+    assert _exchange_ui("nsf", 80).exchange_counts() == (1, 2, 3, 4, 5, 6, 7)
+    assert _exchange_ui("nsf", 5).exchange_counts() == ()  # 002 II.G: at least seven tiles in the bag
+    assert _exchange_ui("team", 80).exchange_counts() == (1, 7)  # 004: "exchange one or all tiles"
+    assert _exchange_ui("school", 3).exchange_counts() == (1, 2, 3)  # any turn, as many as the bag holds
+    assert _exchange_ui("school", 0).exchange_counts() == ()
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_team_exchange_screen_shows_one_or_all(tmp_path, size):
+    k, c = make_kiosk(tmp_path, preset="team")
+    ui = KioskUI(k, size)
+    touch(ui, "Exchange")
+    shot(ui, "22-exchange-team", "exchange")
+    assert sorted(b.kw["count"] for b in ui.buttons if b.action == "exchange" and b.kw["count"]) == [1, 7]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_device_that_is_down_is_shown_on_every_screen(tmp_path, size, drawn):
+    k, c = make_kiosk(tmp_path)
+    k.view.devices = device_notes([
+        DeviceHealth("camera", "picamera2", "down", "no sensor"),
+        DeviceHealth("display", "ht16k33", "degraded", "retried"),
+        DeviceHealth("buttons", "gpio", "ok")])
+    assert k.view.devices == ("Camera not working.", "Clock display having trouble.")
+    ui = KioskUI(k, size)
+    shot(ui, "23-devices-main", "main")
+    assert "Camera not working. Clock display having trouble." in drawn
+    touch(ui, "Judge")
+    drawn.clear()
+    shot(ui, "24-devices-pin", "pin")
+    assert "Camera not working. Clock display having trouble." in drawn
+    assert device_notes([DeviceHealth("camera", "none", "absent")]) == ("No camera: the judge enters each move.",)
+    assert device_notes([DeviceHealth("display", "null", "absent")]) == ()
+
+
+def test_rack_keys_show_the_letter_its_points_and_how_many_are_left_apart(tmp_path, drawn):
+    k, c = make_kiosk(tmp_path)
+    ui = KioskUI(k, (800, 480))
+    touch(ui, "Judge")
+    for d in "2468":
+        touch(ui, d)
+    touch(ui, "OK")
+    touch(ui, "End the game")
+    drawn.clear()
+    assert ui.draw() == "racks"
+    keys = {b.kw["letter"]: b.label for b in ui.buttons if b.action == "rack_letter"}
+    assert keys["A"] == "A" and keys["?"] == "blank"  # no "A9": the count is apart, in its corner
+    assert "x9" in drawn and "10" in drawn  # nine As left to enter; the Q's 10 points
