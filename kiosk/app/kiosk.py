@@ -27,7 +27,7 @@ from kiosk.app.vision_worker import StableReading, VisionWorker
 from kiosk.control import commands as cmd
 from kiosk.control.port import KioskView, act
 from kiosk.control.side import Side
-from kiosk.control.words import BAD_INPUT, refusal_sentence
+from kiosk.control.words import BAD_INPUT, press_refusal, refusal_sentence
 from kiosk.referee import events as ev
 from kiosk.referee.presets import Preset
 from kiosk.referee.state import (
@@ -314,7 +314,6 @@ class Kiosk:
         except (KeyError, TypeError, ValueError) as exc:
             msg = f"{command.name}: bad input ({exc})"
             self.view.message = BAD_INPUT
-            log.info("refused %s", msg)
             return Result(False, msg, "bad_input")
 
     def act(self, action: str, **kw: Any) -> Result:

@@ -13,7 +13,8 @@ from collections.abc import Iterable
 
 from kiosk.devices.health import DeviceHealth
 from kiosk.referee.kinds import Code, EndReason
-from kiosk.referee.state import Result
+from kiosk.referee.phase import Phase
+from kiosk.referee.state import GameState, Result
 from kiosk.rules.board import square_name
 from kiosk.rules.placement import CODES as PLACEMENT
 
@@ -62,6 +63,25 @@ REFUSALS: dict[str, str] = {
     Code.GAME_UNDER_WAY: "The rules can change only before the first move.",
 }
 
+PRESS_REFUSALS: dict[str, str] = {
+    Phase.NOT_STARTED: "No game is running yet.",
+    Phase.DESIGNATING: "Say which letter each blank stands for first.",
+    Phase.CHALLENGED: "The judge is ruling on the challenge.",
+    Phase.OUTPLAY: "The game is ending: use the screen.",
+    Phase.RACK_ENTRY: "The game is ending: use the screen.",
+    Phase.OVER: "The game is over.",
+}
+"""What a clock press says in a phase where presses do nothing."""
+
+
+def press_refusal(state: GameState, player: int) -> str:
+    """Why ``player``'s clock press did nothing: the phase's sentence, else whose turn it is."""
+    if state.phase in PRESS_REFUSALS:
+        return PRESS_REFUSALS[state.phase]
+    who = state.players[state.on_move] if state.on_move is not None else "nobody"
+    return f"It is {who}'s turn, not {state.players[player]}'s."
+
+
 ENDINGS: dict[str, str] = {
     EndReason.OUT_PLAY: "a player went out",
     EndReason.SIX_SCORELESS: "too many scoreless turns in a row",
@@ -73,7 +93,7 @@ ENDINGS: dict[str, str] = {
 }
 
 UNKNOWN = "That cannot be done now. Please call the judge."
-KIOSK_OWN = frozenset({"pin", "busy"})  # the kiosk's own refusals, written for players already
+KIOSK_OWN = frozenset({"pin", "busy", "journal_full"})  # the kiosk's and the journal's own, in words already
 BAD_INPUT = "That input was not understood. Please try again."
 
 
