@@ -32,6 +32,7 @@ from kiosk.app.record_players import (
 from kiosk.app.simtable import SimClock, SimulatedTable
 from kiosk.app.vision_worker import VisionWorker
 from kiosk.referee.events import GameStarted
+from kiosk.referee.state import OVER
 from kiosk.rules.gcg import GcgError, read_gcg
 from kiosk.store import GameSession, JournalError
 
@@ -117,6 +118,7 @@ class _Demo:
     vision: VisionWorker
     kiosk: Kiosk
     players: RecordPlayers
+    opts_ui: Callable[[Kiosk], bool] | None = None
 
 
 def _set_up(opts: DemoOptions, out: Callable[[str], None]) -> _Demo | DemoResult:
@@ -167,7 +169,7 @@ def _set_up(opts: DemoOptions, out: Callable[[str], None]) -> _Demo | DemoResult
             ui(kiosk)
 
         clock.on_wait = keep_screen_live
-    return _Demo(plan, gid, journal, session, clock, resumed, table, vision, kiosk, players)
+    return _Demo(plan, gid, journal, session, clock, resumed, table, vision, kiosk, players, opts.ui)
 
 
 def _start_or_resume(demo: _Demo, out: Callable[[str], None]) -> bool:
@@ -233,6 +235,15 @@ def _referee(demo: _Demo, opts: DemoOptions, out: Callable[[str], None], t_start
             time.sleep(0.002)
 
 
+def _hold_final(demo: _Demo) -> None:
+    """Windowed: the final table stays on screen until the window is closed or the judge starts a new game
+    (the demo cannot referee that one: it ends there)."""
+    ui = demo.opts_ui
+    while ui is not None and demo.kiosk.state.phase == OVER and ui(demo.kiosk):
+        demo.kiosk.poll()
+        time.sleep(0.02)
+
+
 def _report(demo: _Demo, outcome_done: bool, out: Callable[[str], None], t_start: float,
             interrupted: bool = False) -> DemoResult:
     """Compare the kiosk's game with the record, print the figures and the final table, close the journal.
@@ -251,6 +262,7 @@ def _report(demo: _Demo, outcome_done: bool, out: Callable[[str], None], t_start
     out(f"vision: {vision.frames_read} frames read, {table.renders} frames rendered "
         f"({table.render_ms / max(1, table.renders):.0f} ms each), judge corrected {players.judge_fixes} square(s) "
         f"and took back {players.judge_undos} misread move(s); {secs:.1f} s")
+    _hold_final(demo)
     session.close()
     for line in final_table(st, plan.nicks):
         out(line)
