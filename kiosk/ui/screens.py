@@ -14,7 +14,7 @@ from kiosk.control.words import ending_sentence
 from kiosk.referee.state import CHALLENGED, DESIGNATING, NOT_STARTED, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING
 from kiosk.rules.board import square_name
 from kiosk.ui.board_view import draw_board
-from kiosk.ui.status import DEVICE_H, clock_text, panel_top, rack_key
+from kiosk.ui.status import DEVICE_H, clock_text, game_word_text, panel_top, rack_key, timers_line
 from kiosk.ui.touch_state import TouchState
 from kiosk.ui.widgets import AMBER, BG, BLUE, DIM, FG, GREEN, PANEL, RED, Canvas, grid_rects, rows_of, split_h
 
@@ -127,7 +127,8 @@ def _info(ui: TouchState, cv: Canvas, area: pygame.Rect) -> None:
         who = st.players[lp.player]
         state = " (withdrawn)" if lp.withdrawn else ""
         cv.text(f"{who}: {lp.coordinate} {lp.word} {lp.score}{state}", b, 24)
-        cv.text(", ".join(w.upper() for w in lp.words), c, 20, DIM)
+        bonus = game_word_text(ui, lp.game_word_bonus)
+        cv.text(bonus or ", ".join(w.upper() for w in lp.words), c, 20, AMBER if bonus else DIM)
     elif st.history:
         h = st.history[-1]
         cv.text(f"{st.players[h.player]}: {h.kind} {h.points:+d}", b, 24)
@@ -149,7 +150,8 @@ def draw_main(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv, clocks=False)
     bh = cv.px(BUTTON_H)
-    scores_h = 150 - (DEVICE_H + 4 if ui.kiosk.view.devices else 0)  # a device line takes from the scores
+    lines = bool(ui.kiosk.view.devices) + bool(timers_line(ui))  # each line atop the panel takes from the scores
+    scores_h = 150 - lines * (DEVICE_H + 4)
     sc, info, msg, b1, b2 = rows_of(inner, [cv.px(scores_h), 0, cv.px(30), bh, bh], cv.px(6))
     _scores(ui, cv, sc)
     _info(ui, cv, info)

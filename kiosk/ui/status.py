@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pygame
 
+from kiosk.referee.phase import Phase
 from kiosk.ui.touch_state import TouchState
 from kiosk.ui.widgets import AMBER, DIM, FG, GREEN, PANEL, RED, Canvas, rows_of, split_h
 
@@ -44,17 +45,70 @@ def clock_strip(ui: TouchState, cv: Canvas, area: pygame.Rect) -> None:
                 align="right" if n <= 2 else "left", min_size=11)
 
 
+def _spoken(ms: int) -> str:
+    """A warning's time in words: "3 minutes", "1 minute", "30 seconds"."""
+    if ms % 60_000 == 0:
+        n = ms // 60_000
+        return f"{n} minute{'s' if n != 1 else ''}"
+    return f"{ms // 1000} seconds"
+
+
+def timers_line(ui: TouchState) -> tuple[str, tuple[int, int, int]] | None:
+    """The per-turn countdown and the session's time left (club sheet 001: 3 minutes a turn; the 6- and
+    3-minute session warnings), with the last warning given in words, or None when the preset has neither
+    limit. Amber once a warning was given, red when the turn's time is up."""
+    st, preset = ui.kiosk.state, ui.kiosk.preset
+    if preset is None or st.clock is None or st.phase in (Phase.NOT_STARTED, Phase.OVER):
+        return None
+    clk, now, parts, colour = preset.clock, ui.kiosk.now(), [], FG
+    if clk.turn_limit_ms is not None and st.on_move is not None:
+        running = st.clock.running is not None
+        left = clk.turn_limit_ms - st.clock.turn_used_ms - (max(0, now - st.clock.since_ms) if running else 0)
+        given = [w for w in clk.turn_warnings_ms if f"turn{st.turn}:{w}" in st.warnings_given]
+        if left <= 0:
+            parts.append("Turn time is up.")
+            colour = RED
+        else:
+            parts.append(f"Turn: {clock_text(left, tenths=False)} left" + (
+                f" (warning: {_spoken(min(given))})" if given else ""))
+            colour = AMBER if given else colour
+    if clk.session_limit_ms is not None:
+        left = st.started_t + st.downtime_ms + clk.session_limit_ms - now
+        given = [w for w in clk.session_warnings_ms if f"session:{w}" in st.warnings_given]
+        parts.append(f"Session: {clock_text(max(0, left), tenths=False)} left" + (
+            f" ({_spoken(min(given))} warning)" if given else ""))
+        colour = AMBER if given and colour == FG else colour
+    return ("   ".join(parts), colour) if parts else None
+
+
+def game_word_text(ui: TouchState, bonus: int) -> str:
+    """The game-word bonus announcement for a play that earned ``bonus`` points by it (club sheet 001:
+    READING scores triple, once a game), e.g. "READING! Triple score: +72 points", or "" for none."""
+    preset = ui.kiosk.preset
+    word = preset.scoring.get("game_word") if preset is not None else None
+    if not bonus or not word:
+        return ""
+    factor = int(preset.scoring.get("game_word_factor", 2)) if preset is not None else 2
+    times = {2: "Double", 3: "Triple"}.get(factor, f"{factor} times the")
+    return f"{word}! {times} score: +{bonus} points"
+
+
 def panel_top(ui: TouchState, cv: Canvas, inner: pygame.Rect, *, clocks: bool) -> pygame.Rect:
     """Draw the clock strip (with ``clocks`` and a game) and one line of device problems (when there are
     any) at the top of the panel's ``inner`` rect; returns what is left of it for the screen."""
     notes = " ".join(ui.kiosk.view.devices)
-    strip = clocks and bool(ui.kiosk.state.players)
-    heights = ([cv.px(STRIP_H)] if strip else []) + ([cv.px(DEVICE_H)] if notes else [])
+    timers = timers_line(ui)
+    strip = clocks and bool(ui.kiosk.state.players) and ui.kiosk.state.clock is not None \
+        and ui.kiosk.state.clock.game_ms is not None  # without a chess clock the timers line says it all
+    heights = ([cv.px(STRIP_H)] if strip else []) + ([cv.px(DEVICE_H)] if timers else []) + (
+        [cv.px(DEVICE_H)] if notes else [])
     if not heights:
         return inner
     *rows, rest = rows_of(inner, [*heights, 0], cv.px(4))
     if strip:
         clock_strip(ui, cv, rows[0])
+    if timers:
+        cv.text(timers[0], rows[1 if strip else 0], 18, timers[1], min_size=11)
     if notes:
         cv.text(notes, rows[-1], 18, RED if "not working" in notes else AMBER, min_size=11)
     return rest

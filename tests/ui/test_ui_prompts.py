@@ -13,6 +13,7 @@ from ui_fixtures import make_kiosk, play
 
 from kiosk.control.words import device_notes
 from kiosk.devices.health import DeviceHealth
+from kiosk.referee.events import ClockNeutralised
 from kiosk.referee.presets import load_preset
 from kiosk.ui import actions
 from kiosk.ui.app import KioskUI
@@ -144,3 +145,33 @@ def test_rack_keys_show_the_letter_its_points_and_how_many_are_left_apart(tmp_pa
     keys = {b.kw["letter"]: b.label for b in ui.buttons if b.action == "rack_letter"}
     assert keys["A"] == "A" and keys["?"] == "blank"  # no "A9": the count is apart, in its corner
     assert "x9" in drawn and "10" in drawn  # nine As left to enter; the Q's 10 points
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_001_club_turn_countdown_warning_session_warnings_and_the_reading_bonus_on_screen(tmp_path, size, drawn):
+    k, c = make_kiosk(tmp_path, preset="club-reading")
+    ui = KioskUI(k, size)
+    c.t += 1_000
+    k.poll()
+    shot(ui, "25-club-turn-countdown", "main")
+    assert any(t.startswith("Turn: 2:59 left") and "Session: 49:59 left" in t for t in drawn), drawn
+    c.t += 125_000  # 2:06 into the turn: the 1-minute warning (rule 5: 3 minutes a turn)
+    k.poll()
+    drawn.clear()
+    shot(ui, "26-club-turn-warning", "main")
+    assert any(t.startswith("Turn: 0:54 left (warning: 1 minute)") for t in drawn), drawn
+    assert play(k, c, 0, "8D", "READING", dt=10_000)  # rule: READING scores triple, once a game
+    drawn.clear()
+    shot(ui, "27-club-reading-bonus", "main")
+    assert any(t.startswith("READING! Triple score: +") for t in drawn), drawn
+    c.t += 1_000
+    assert k.apply(ClockNeutralised(t=c.t, reason="judge call"))  # no turn runs out meanwhile
+    c.t = k.state.started_t + 3000_000 - 170_000  # 2:50 before the call: both session warnings given
+    k.poll()
+    drawn.clear()
+    shot(ui, "28-club-session-warning", "main")
+    assert any("Session: 2:50 left (3 minutes warning)" in t for t in drawn), drawn
+    touch(ui, "Judge")
+    drawn.clear()
+    shot(ui, "29-club-pin-timers", "pin")
+    assert any("Session: 2:50 left" in t for t in drawn)
