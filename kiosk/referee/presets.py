@@ -127,6 +127,18 @@ class EndRules:
     tie: str = "half"
 
 
+BOARD_ROWS = ("numbers", "letters")
+
+
+@dataclass(frozen=True)
+class BoardRules:
+    """How the sheet names the board's lines: ``rows`` "numbers" (rows 1-15, columns A-O: the usual) or
+    "letters" (rows A-O, columns 1-15: seed 004, "Rows are lettered A-O while Columns are numbered 1-15").
+    Only the labels differ; the squares and the centre (H8) are the same."""
+
+    rows: str = "numbers"
+
+
 @dataclass(frozen=True)
 class Preset:
     """A complete rule preset (see module doc). ``scoring`` holds the ScoringRules fields as a dict."""
@@ -142,6 +154,7 @@ class Preset:
     challenge: ChallengeRules = field(default_factory=ChallengeRules)
     exchange: ExchangeRules = field(default_factory=ExchangeRules)
     end: EndRules = field(default_factory=EndRules)
+    board: BoardRules = field(default_factory=BoardRules)
 
     def scoring_rules(self) -> Any:
         """The :class:`kiosk.rules.variants.ScoringRules` of this preset."""
@@ -166,7 +179,8 @@ _SCORING_KEYS: dict[str, type | tuple[type, ...]] = {
     "game_word_factor": int,
     "ban_plural_s": bool,
 }
-_SECTIONS = {"clock": ClockRules, "challenge": ChallengeRules, "exchange": ExchangeRules, "end": EndRules}
+_SECTIONS = {"clock": ClockRules, "challenge": ChallengeRules, "exchange": ExchangeRules, "end": EndRules,
+             "board": BoardRules}
 _CHOICES = {
     ("challenge", "rule"): CHALLENGE_RULES,
     ("end", "out_adjustment"): OUT_ADJUSTMENTS,
@@ -174,6 +188,7 @@ _CHOICES = {
     ("end", "tie"): TIE_RULES,
     ("clock", "turn_limit_action"): TURN_LIMIT_ACTIONS,
     ("exchange", "counts"): EXCHANGE_COUNTS,
+    ("board", "rows"): BOARD_ROWS,
     ("scoring", "off_centre_first_play"): ("illegal", "no_centre_dws"),
 }
 _TOP_KEYS = {"name", "description", "source", "tile_set", "min_players", "max_players", "extends", "scoring",
@@ -324,6 +339,7 @@ def preset_from_dict(data: dict[str, Any]) -> Preset:
             challenge=ChallengeRules(**data["challenge"]),
             exchange=ExchangeRules(**data["exchange"]),
             end=EndRules(**data["end"]),
+            board=BoardRules(**data.get("board", {})),  # journals from before the field: the usual labels
         )
     except (KeyError, TypeError) as exc:
         raise PresetError(f"stored preset: bad or missing field: {exc}") from None

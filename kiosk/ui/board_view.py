@@ -17,17 +17,34 @@ TILE_NEW = (255, 200, 70)
 INK = (30, 30, 30)
 
 
+NUMBERS = tuple(str(i + 1) for i in range(SIZE))
+LINE_LABELS: dict[str, tuple[Sequence[str], Sequence[str]]] = {
+    "numbers": (COLUMNS, NUMBERS),   # columns A-O, rows 1-15: the usual board
+    "letters": (NUMBERS, COLUMNS),   # rows A-O, columns 1-15 (seed 004)
+}
+"""Column and row labels by a preset's ``board.rows``."""
+
+
+def square_label(sq: int, rows: str = "numbers") -> str:
+    """A square's name as the sheet says it: its column then its row label ("H8", "A4"; seed 004 names the
+    row first: row A, column 4 is "A4")."""
+    cols, row_labels = LINE_LABELS[rows]
+    r, c = divmod(sq, SIZE)
+    return f"{cols[c]}{row_labels[r]}" if rows == "numbers" else f"{row_labels[r]}{cols[c]}"
+
+
 def _premium(sq: int) -> tuple[int, int, int]:
     return PREMIUM_COLOURS.get(LAYOUT[sq], PREMIUM_COLOURS["."])
 
 
 def draw_board(cv: Canvas, area: pygame.Rect, cells: Sequence[str], *, new: Iterable[int] = (),
                marked: Iterable[int] = (), doubtful: Iterable[int] = (), pending: dict[int, str] | None = None,
-               tappable: bool = False, values: dict[str, int] | None = None) -> pygame.Rect:
+               tappable: bool = False, values: dict[str, int] | None = None, rows: str = "numbers") -> pygame.Rect:
     """Draw the 15x15 board (``cells``: 225 strings, "" empty, "A" tile, "a" blank as A) in the largest square
     that fits ``area`` with coordinate labels. ``pending``: tiles not yet on the referee's board (drawn new).
     ``tappable`` registers every square as a button ("square", square=index). ``values``: letter -> points,
-    printed small in a tile's corner as on the tiles (a blank shows none). Returns the grid rect."""
+    printed small in a tile's corner as on the tiles (a blank shows none). ``rows``: the labels of the lines
+    (:data:`LINE_LABELS`). Returns the grid rect."""
     s = cv.surface
     side = min(area.w, area.h)
     label = max(8, side // 32)
@@ -35,10 +52,11 @@ def draw_board(cv: Canvas, area: pygame.Rect, cells: Sequence[str], *, new: Iter
     grid = pygame.Rect(area.x + label + (area.w - side) // 2, area.y + label + (area.h - side) // 2,
                        cell * SIZE, cell * SIZE)
     lab = font(max(8, int(label * 0.95)))
+    col_labels, row_labels = LINE_LABELS[rows]
     for i in range(SIZE):
-        img = lab.render(COLUMNS[i], True, (170, 170, 170))
+        img = lab.render(col_labels[i], True, (170, 170, 170))
         s.blit(img, img.get_rect(center=(grid.x + i * cell + cell // 2, grid.y - label // 2)))
-        img = lab.render(str(i + 1), True, (170, 170, 170))
+        img = lab.render(row_labels[i], True, (170, 170, 170))
         s.blit(img, img.get_rect(center=(grid.x - label // 2, grid.y + i * cell + cell // 2)))
     new_set, marked_set, doubt_set = set(new), set(marked), set(doubtful)
     pending = pending or {}

@@ -12,8 +12,7 @@ import pygame
 
 from kiosk.control.words import ending_sentence
 from kiosk.referee.state import CHALLENGED, DESIGNATING, NOT_STARTED, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING
-from kiosk.rules.board import square_name
-from kiosk.ui.board_view import draw_board
+from kiosk.ui.board_view import draw_board, square_label
 from kiosk.ui.status import DEVICE_H, clock_text, game_word_text, panel_top, rack_key, timers_line
 from kiosk.ui.touch_state import TouchState
 from kiosk.ui.widgets import AMBER, BG, BLUE, DIM, FG, GREEN, PANEL, RED, Canvas, grid_rects, rows_of, split_h
@@ -67,6 +66,12 @@ def _holds(ui: TouchState) -> bool:
     return preset is not None and preset.challenge.holds
 
 
+def _rows(ui: TouchState) -> str:
+    """How the game's sheet labels the board's rows (preset ``board.rows``)."""
+    preset = ui.kiosk.preset
+    return preset.board.rows if preset is not None else "numbers"
+
+
 def _letters(ui: TouchState) -> list[str]:
     """The letters of the game's tile set (none before a game)."""
     tile_set = ui.kiosk.tile_set
@@ -94,7 +99,7 @@ def _board(ui: TouchState, cv: Canvas, area: pygame.Rect, *, tappable: bool = Fa
         marked.add(ui.selected)
     tile_set = ui.kiosk.tile_set
     draw_board(cv, area, cells, new=new, marked=marked, doubtful=doubtful, pending=pending, tappable=tappable,
-               values=dict(tile_set.values) if tile_set else None)
+               values=dict(tile_set.values) if tile_set else None, rows=_rows(ui))
 
 
 def _scores(ui: TouchState, cv: Canvas, area: pygame.Rect) -> None:
@@ -207,7 +212,7 @@ def draw_blank(ui: TouchState, cv: Canvas) -> None:
     sq = st.pending_blanks[0] if st.pending_blanks else None
     title, keys = rows_of(inner, [cv.px(44), 0], cv.px(6))
     who = ui.kiosk.prompts()[0].player if ui.kiosk.prompts() else 0
-    cv.text(f"{st.players[who]}: blank on {square_name(sq) if sq is not None else '?'} is...", title, 26)
+    cv.text(f"{st.players[who]}: blank on {square_label(sq, _rows(ui)) if sq is not None else '?'} is...", title, 26)
     letters = _letters(ui)
     cols = 6 if len(letters) > 28 else 5 if inner.w < inner.h * 1.2 else 6
     for rect, letter in zip(grid_rects(keys, len(letters), cols, cv.px(4)), letters):
@@ -418,7 +423,7 @@ def draw_judge_correct(ui: TouchState, cv: Canvas) -> None:
     inner = _board_and_panel(ui, cv, tappable=True)
     title, keys, b = rows_of(inner, [cv.px(40), 0, cv.px(BUTTON_H)], cv.px(5))
     sel = ui.selected
-    cv.text(f"{square_name(sel)} is:" if sel is not None else "tap a square on the board", title, 24)
+    cv.text(f"{square_label(sel, _rows(ui))} is:" if sel is not None else "tap a square on the board", title, 24)
     letters = _letters(ui)
     choices = [*letters, "?", "."]
     for rect, ch in zip(grid_rects(keys, len(choices), 6, cv.px(3)), choices):

@@ -175,3 +175,25 @@ def test_001_club_turn_countdown_warning_session_warnings_and_the_reading_bonus_
     drawn.clear()
     shot(ui, "29-club-pin-timers", "pin")
     assert any("Session: 2:50 left" in t for t in drawn)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_004_rows_are_lettered_A_to_O_on_the_team_board(tmp_path, size, drawn):
+    from kiosk.referee.presets import PresetError, parse_preset
+    from kiosk.ui.board_view import square_label
+
+    assert load_preset("team").board.rows == "letters" and load_preset("nsf").board.rows == "numbers"
+    assert square_label(3, "letters") == "A4" and square_label(3) == "D1" and square_label(112, "letters") == "H8"
+    k, c = make_kiosk(tmp_path, preset="team")
+    ui = KioskUI(k, size)
+    touch(ui, "Judge")
+    for d in "2468":
+        touch(ui, d)
+    touch(ui, "OK")
+    touch(ui, "Correct a square")
+    touch(ui, "square", square=3)  # row 1, column 4
+    drawn.clear()
+    shot(ui, "30-team-row-letters", "judge_correct")
+    assert "A4 is:" in drawn
+    with pytest.raises(PresetError, match="board.rows"):
+        parse_preset({"name": "x", "board": {"rows": "roman"}}, "x.toml")
