@@ -252,6 +252,11 @@ def _new_game_open(ui: TouchState, kw: Mapping[str, Any]) -> None:
     ui.overlay = "new_game"
 
 
+def _new_cancel(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    """Back to the game (or its final table) from the new-game screen: nothing changes."""
+    ui.overlay = None
+
+
 def _new_swap(ui: TouchState, kw: Mapping[str, Any]) -> None:
     ui.new_players = ui.new_players[1:] + ui.new_players[:1]
 
@@ -298,7 +303,7 @@ ACTIONS: dict[str, Action] = {
     "rack_letter": _rack_letter, "rack_back": _rack_back, "rack_next": _rack_next, "rack_done": _rack_done,
     **{name: _judge_only(fn) for name, fn in _JUDGE_MENU.items()},
     "new_game_open": _new_game_open, "new_swap": _new_swap, "new_count": _new_count, "done": _done, "new_preset_next": _new_preset_next,
-    "new_start": _new_start,
+    "new_start": _new_start, "new_cancel": _new_cancel,
 }
 """Every button action the screens draw, by name."""
 

@@ -396,6 +396,9 @@ def draw_new_game(ui: TouchState, cv: Canvas) -> None:
     cv.button(swap, "Swap" if len(names) == 2 else "Rotate", "new_swap")
     cv.button(count, f"{len(names)} players", "new_count")
     cv.button(rules, "Rules", "new_preset_next")
+    if ui.overlay == "new_game" and ui.kiosk.state.phase != NOT_STARTED:  # opened over a game: a way back
+        back, b2 = split_h(b2, 2, cv.px(6))
+        cv.button(back, "Cancel", "new_cancel", color=(60, 70, 120))
     cv.button(b2, "Start", "new_start", color=(60, 110, 70))
 
 

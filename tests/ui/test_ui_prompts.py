@@ -197,3 +197,24 @@ def test_004_rows_are_lettered_A_to_O_on_the_team_board(tmp_path, size, drawn):
     assert "A4 is:" in drawn
     with pytest.raises(PresetError, match="board.rows"):
         parse_preset({"name": "x", "board": {"rows": "roman"}}, "x.toml")
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_new_game_screen_over_a_final_table_has_a_way_back(tmp_path, size):
+    k, c = make_kiosk(tmp_path)
+    ui = KioskUI(k, size)
+    touch(ui, "Judge")
+    for d in "2468":
+        touch(ui, d)
+    touch(ui, "OK")
+    touch(ui, "End the game")
+    for p in (0, 1):
+        ui.rack_player = p
+        while len(ui.racks[p]) < k.state.racks[p]:
+            touch(ui, "rack_letter", letter=ui.rack_choices()[0][0])
+    touch(ui, "Done")
+    assert ui.draw() == "over"
+    touch(ui, "New game")
+    shot(ui, "31-new-game-cancel", "new_game")
+    touch(ui, "Cancel")
+    assert ui.draw() == "over" and k.state.phase == "over"  # the final table stays
