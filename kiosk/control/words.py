@@ -82,6 +82,20 @@ def press_refusal(state: GameState, player: int) -> str:
     return f"It is {who}'s turn, not {state.players[player]}'s."
 
 
+TURN_KINDS: dict[str, str] = {
+    "play": "played", "pass": "passed", "exchange": "exchanged", "withdrawn": "play taken back",
+    "lost_turn": "lost the turn", "challenge_bonus": "challenge bonus", "challenge_penalty": "challenge penalty",
+    "phony_penalty": "phony penalty", "end_rack": "tiles left on the racks", "own_rack": "own rack",
+    "time_penalty": "overtime penalty", "judge": "judge's adjustment",
+}
+"""A history line's kind (:class:`~kiosk.referee.state.TurnRecord`) in words."""
+
+
+def turn_words(kind: str) -> str:
+    """``kind`` of a history line in words ("lost_turn" -> "lost the turn"); an unknown kind: "turn"."""
+    return TURN_KINDS.get(kind, "turn")
+
+
 ENDINGS: dict[str, str] = {
     EndReason.OUT_PLAY: "a player went out",
     EndReason.SIX_SCORELESS: "too many scoreless turns in a row",

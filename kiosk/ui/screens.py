@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pygame
 
-from kiosk.control.words import ending_sentence
+from kiosk.control.words import ending_sentence, turn_words
 from kiosk.referee.state import CHALLENGED, DESIGNATING, NOT_STARTED, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING
 from kiosk.ui.board_view import draw_board, square_label
 from kiosk.ui.status import DEVICE_H, clock_text, game_word_text, panel_top, rack_key, timers_line
@@ -136,7 +136,7 @@ def _info(ui: TouchState, cv: Canvas, area: pygame.Rect) -> None:
         cv.text(bonus or ", ".join(w.upper() for w in lp.words), c, 20, AMBER if bonus else DIM)
     elif st.history:
         h = st.history[-1]
-        cv.text(f"{st.players[h.player]}: {h.kind} {h.points:+d}", b, 24)
+        cv.text(f"{st.players[h.player]}: {turn_words(h.kind)} {h.points:+d}", b, 24)
 
 
 def _board_and_panel(ui: TouchState, cv: Canvas, *, tappable: bool = False, clocks: bool = True) -> pygame.Rect:

@@ -7,7 +7,7 @@ import re
 
 from app_fixtures import make_kiosk
 
-from kiosk.control.words import ENDINGS, REFUSALS, ending_sentence, refusal_sentence
+from kiosk.control.words import ENDINGS, REFUSALS, TURN_KINDS, ending_sentence, refusal_sentence, turn_words
 from kiosk.referee import events as ev
 from kiosk.referee.kinds import Code, EndReason
 from kiosk.referee.phase import Phase
@@ -35,6 +35,11 @@ def test_every_refusal_code_and_ending_has_a_sentence_without_internal_names():
     for reason in EndReason:
         assert reason in ENDINGS and not _leaks(ending_sentence(reason)), reason
     assert refusal_sentence(Result(False, "x", "no_such_code")).startswith("That cannot be done now")
+    from kiosk.referee.state import TurnRecord
+
+    kinds = re.findall(r'"([a-z_]+)"', TurnRecord.__doc__ or "")
+    assert len(kinds) >= 12 and set(kinds) <= set(TURN_KINDS)  # every history kind the referee names
+    assert all(not _leaks(turn_words(k)) for k in kinds)
 
 
 def test_an_event_out_of_its_phase_is_shown_in_words_not_as_the_referees_log_line(tmp_path):
