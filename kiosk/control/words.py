@@ -9,14 +9,30 @@ its sentence here (tests/app/test_app_words.py checks that every code has one).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from kiosk.devices.health import DeviceHealth
 from kiosk.referee.kinds import Code, EndReason
 from kiosk.referee.phase import Phase
 from kiosk.referee.state import GameState, Result
-from kiosk.rules.board import square_name
+from kiosk.rules.board import COLUMNS, SIZE
 from kiosk.rules.placement import CODES as PLACEMENT
+
+NUMBERS = tuple(str(i + 1) for i in range(SIZE))
+LINE_LABELS: dict[str, tuple[Sequence[str], Sequence[str]]] = {
+    "numbers": (COLUMNS, NUMBERS),   # columns A-O, rows 1-15: the usual board
+    "letters": (NUMBERS, COLUMNS),   # rows A-O, columns 1-15 (seed 004)
+}
+"""Column and row labels by a preset's ``board.rows``."""
+
+
+def square_label(sq: int, rows: str = "numbers") -> str:
+    """A square's name as the sheet says it: its column then its row label ("H8", "A4"; seed 004 names the
+    row first: row A, column 4 is "A4")."""
+    cols, row_labels = LINE_LABELS[rows]
+    r, c = divmod(sq, SIZE)
+    return f"{cols[c]}{row_labels[r]}" if rows == "numbers" else f"{row_labels[r]}{cols[c]}"
+
 
 REFUSALS: dict[str, str] = {
     Code.INTERNAL: "The referee could not work this out. Please call the judge.",
@@ -111,17 +127,17 @@ KIOSK_OWN = frozenset({"pin", "busy", "journal_full"})  # the kiosk's and the jo
 BAD_INPUT = "That input was not understood. Please try again."
 
 
-def refusal_sentence(res: Result) -> str:
+def refusal_sentence(res: Result, name: Callable[[int], str] = square_label) -> str:
     """The sentence a player reads for the refusal ``res`` (its code's; a broken placement rule's sentence
-    with the squares concerned, e.g. "The word has a gap (H9)."); the kiosk's own refusals (:data:`KIOSK_OWN`)
-    keep their words. An unknown code gets :data:`UNKNOWN`."""
+    with the squares concerned as ``name`` names them, e.g. "The word has a gap (H9)."); the kiosk's own
+    refusals (:data:`KIOSK_OWN`) keep their words. An unknown code gets :data:`UNKNOWN`."""
     if res.code in KIOSK_OWN:
         return res.reason
     if res.code == "bad_input":
         return BAD_INPUT
     if res.code in PLACEMENT:
         text = PLACEMENT[res.code]
-        names = " ".join(square_name(s) for s in res.squares if 0 <= s < 225)
+        names = " ".join(name(s) for s in res.squares if 0 <= s < SIZE * SIZE)
         return text[0].upper() + text[1:] + (f" ({names})." if names else ".")
     return REFUSALS.get(res.code, UNKNOWN)
 

@@ -7,7 +7,8 @@ from collections.abc import Iterable, Sequence
 
 import pygame
 
-from kiosk.rules.board import COLUMNS, LAYOUT, SIZE
+from kiosk.control.words import LINE_LABELS, square_label
+from kiosk.rules.board import LAYOUT, SIZE
 from kiosk.ui.widgets import BLUE, RED, Button, Canvas, font
 
 PREMIUM_COLOURS = {"T": (200, 60, 50), "D": (225, 150, 150), "t": (60, 110, 200), "d": (150, 195, 230),
@@ -15,22 +16,6 @@ PREMIUM_COLOURS = {"T": (200, 60, 50), "D": (225, 150, 150), "t": (60, 110, 200)
 TILE = (245, 226, 180)
 TILE_NEW = (255, 200, 70)
 INK = (30, 30, 30)
-
-
-NUMBERS = tuple(str(i + 1) for i in range(SIZE))
-LINE_LABELS: dict[str, tuple[Sequence[str], Sequence[str]]] = {
-    "numbers": (COLUMNS, NUMBERS),   # columns A-O, rows 1-15: the usual board
-    "letters": (NUMBERS, COLUMNS),   # rows A-O, columns 1-15 (seed 004)
-}
-"""Column and row labels by a preset's ``board.rows``."""
-
-
-def square_label(sq: int, rows: str = "numbers") -> str:
-    """A square's name as the sheet says it: its column then its row label ("H8", "A4"; seed 004 names the
-    row first: row A, column 4 is "A4")."""
-    cols, row_labels = LINE_LABELS[rows]
-    r, c = divmod(sq, SIZE)
-    return f"{cols[c]}{row_labels[r]}" if rows == "numbers" else f"{row_labels[r]}{cols[c]}"
 
 
 def _premium(sq: int) -> tuple[int, int, int]:
@@ -93,6 +78,9 @@ def draw_board(cv: Canvas, area: pygame.Rect, cells: Sequence[str], *, new: Iter
         if tappable:
             cv.buttons.append(_square_button(rect, sq))
     return grid
+
+
+__all__ = ["LINE_LABELS", "draw_board", "square_label"]
 
 
 def _square_button(rect: pygame.Rect, sq: int) -> Button:

@@ -49,3 +49,13 @@ def test_an_event_out_of_its_phase_is_shown_in_words_not_as_the_referees_log_lin
     assert not res.accepted and "tiles_removed" in res.reason  # the log keeps the referee's reason
     assert kiosk.view.message == "That cannot be done at this point of the turn."
     assert not _leaks(kiosk.view.message)
+
+
+def test_004_the_team_kiosk_names_squares_row_letter_first(tmp_path):
+    from kiosk.control.words import square_label
+
+    kiosk, table, clock, worker = make_kiosk(tmp_path, preset="team")
+    assert kiosk.square_words(3) == "A4" and square_label(3) == "D1"  # row A, column 4 (seed 004)
+    gap = Result(False, "play: gap", "gap", squares=(3,))
+    assert refusal_sentence(gap, kiosk.square_words) == "The word has a gap (A4)."
+    assert refusal_sentence(gap) == "The word has a gap (D1)."
