@@ -27,7 +27,7 @@ from kiosk.app.vision_worker import StableReading, VisionWorker
 from kiosk.control import commands as cmd
 from kiosk.control.port import KioskView, act
 from kiosk.control.side import Side
-from kiosk.control.words import BAD_INPUT, press_refusal, refusal_sentence, square_label
+from kiosk.control.words import BAD_INPUT, refusal_sentence, sheet_rows, square_label
 from kiosk.referee import events as ev
 from kiosk.referee.presets import Preset
 from kiosk.referee.state import (
@@ -97,10 +97,6 @@ class Kiosk:
         """The tile set of the game in progress (None before a game)."""
         return self.session.referee.tile_set
 
-    def square_words(self, sq: int) -> str:
-        """Square ``sq`` as the game's sheet names it (preset ``board.rows``, :func:`~kiosk.control.words.square_label`)."""
-        return square_label(sq, self.preset.board.rows if self.preset is not None else "numbers")
-
     def prompts(self) -> list[Prompt]:
         return self.session.referee.pending_prompts()
 
@@ -132,7 +128,7 @@ class Kiosk:
                 except Exception:  # a listener (stream, screen) must never stop the referee
                     log.exception("listener failed on %s", event.type)
         else:
-            self.view.message = refusal_sentence(res, self.square_words)
+            self.view.message = refusal_sentence(res, sheet_rows(self.preset))
             log.info("refused %s: %s", event.type, res.reason)
         return res
 
@@ -217,7 +213,7 @@ class Kiosk:
             return "pass" if res else res.reason
         res = self.apply(ev.Play(t=t, player=player, tiles=change.placed))
         if not res.accepted:
-            self._show_problem(tuple(Anomaly(res.code, sq, "", "", res.reason) for sq in res.squares), refusal_sentence(res, self.square_words),
+            self._show_problem(tuple(Anomaly(res.code, sq, "", "", res.reason) for sq in res.squares), refusal_sentence(res, sheet_rows(self.preset)),
                                judge=res.judge, squares=res.squares or tuple(sq for sq, _ in change.placed))
             return f"refused: {res.reason}"
         self._clear_problem(res)
@@ -293,7 +289,7 @@ class Kiosk:
         self.view.reading = ans.reading
         if left:
             self.view.removal_left = tuple(left)
-            self.view.message = "take the withdrawn tiles off: " + ", ".join(self.square_words(s) for s in left)
+            self.view.message = "take the withdrawn tiles off: " + ", ".join(square_label(s, sheet_rows(self.preset)) for s in left)
             return "tiles still on the board"
         res = self.apply(ev.TilesRemoved(t=self.now()))
         if res:
@@ -468,7 +464,7 @@ class Kiosk:
         else:
             self.view.corrections[square] = ch
         self.view.problem_squares = tuple(s for s in self.view.problem_squares if s != square)
-        self.view.message = f"judge: {self.square_words(square)} is {ch}; press the clock again"
+        self.view.message = f"judge: {square_label(square, sheet_rows(self.preset))} is {ch}; press the clock again"
         log.info("judge correction %s -> %s", square_name(square), ch)
         return Result(True, self.view.message)
 

@@ -9,12 +9,12 @@ its sentence here (tests/app/test_app_words.py checks that every code has one).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from kiosk.devices.health import DeviceHealth
 from kiosk.referee.kinds import Code, EndReason
-from kiosk.referee.phase import Phase
-from kiosk.referee.state import GameState, Result
+from kiosk.referee.state import Result
 from kiosk.rules.board import COLUMNS, SIZE
 from kiosk.rules.placement import CODES as PLACEMENT
 
@@ -79,25 +79,6 @@ REFUSALS: dict[str, str] = {
     Code.GAME_UNDER_WAY: "The rules can change only before the first move.",
 }
 
-PRESS_REFUSALS: dict[str, str] = {
-    Phase.NOT_STARTED: "No game is running yet.",
-    Phase.DESIGNATING: "Say which letter each blank stands for first.",
-    Phase.CHALLENGED: "The judge is ruling on the challenge.",
-    Phase.OUTPLAY: "The game is ending: use the screen.",
-    Phase.RACK_ENTRY: "The game is ending: use the screen.",
-    Phase.OVER: "The game is over.",
-}
-"""What a clock press says in a phase where presses do nothing."""
-
-
-def press_refusal(state: GameState, player: int) -> str:
-    """Why ``player``'s clock press did nothing: the phase's sentence, else whose turn it is."""
-    if state.phase in PRESS_REFUSALS:
-        return PRESS_REFUSALS[state.phase]
-    who = state.players[state.on_move] if state.on_move is not None else "nobody"
-    return f"It is {who}'s turn, not {state.players[player]}'s."
-
-
 TURN_KINDS: dict[str, str] = {
     "play": "played", "pass": "passed", "exchange": "exchanged", "withdrawn": "play taken back",
     "lost_turn": "lost the turn", "challenge_bonus": "challenge bonus", "challenge_penalty": "challenge penalty",
@@ -125,19 +106,27 @@ ENDINGS: dict[str, str] = {
 UNKNOWN = "That cannot be done now. Please call the judge."
 KIOSK_OWN = frozenset({"pin", "busy", "journal_full"})  # the kiosk's and the journal's own, in words already
 BAD_INPUT = "That input was not understood. Please try again."
+REASON_SHOWN = frozenset({Code.BAD_PLAYERS})  # the referee's reason is written for the new-game screen already
 
 
-def refusal_sentence(res: Result, name: Callable[[int], str] = square_label) -> str:
+def sheet_rows(preset: Any) -> str:
+    """How ``preset`` (a :class:`~kiosk.referee.presets.Preset` or None) labels the board's rows."""
+    return str(preset.board.rows) if preset is not None else "numbers"
+
+
+def refusal_sentence(res: Result, rows: str = "numbers") -> str:
     """The sentence a player reads for the refusal ``res`` (its code's; a broken placement rule's sentence
-    with the squares concerned as ``name`` names them, e.g. "The word has a gap (H9)."); the kiosk's own
+    with the squares concerned as the sheet names them (``rows``: :data:`LINE_LABELS`), e.g. "The word has a gap (H9)."); the kiosk's own
     refusals (:data:`KIOSK_OWN`) keep their words. An unknown code gets :data:`UNKNOWN`."""
     if res.code in KIOSK_OWN:
         return res.reason
+    if res.code in REASON_SHOWN and res.reason:  # "Preset 'nsf' is for 2-2 players, got 3."
+        return res.reason[0].upper() + res.reason[1:].rstrip(".") + "."
     if res.code == "bad_input":
         return BAD_INPUT
     if res.code in PLACEMENT:
         text = PLACEMENT[res.code]
-        names = " ".join(name(s) for s in res.squares if 0 <= s < SIZE * SIZE)
+        names = " ".join(square_label(s, rows) for s in res.squares if 0 <= s < SIZE * SIZE)
         return text[0].upper() + text[1:] + (f" ({names})." if names else ".")
     return REFUSALS.get(res.code, UNKNOWN)
 

@@ -8,7 +8,7 @@ import pygame
 
 from kiosk.referee.phase import Phase
 from kiosk.ui.touch_state import TouchState
-from kiosk.ui.widgets import AMBER, DIM, FG, GREEN, PANEL, RED, Canvas, rows_of, split_h
+from kiosk.ui.widgets import AMBER, DIM, FG, GREEN, PANEL, RED, Canvas, font, rows_of, split_h
 
 STRIP_H = 30  # design px of the clock strip
 DEVICE_H = 24  # design px of one device line
@@ -118,7 +118,8 @@ def rack_key(cv: Canvas, rect: pygame.Rect, tile: str, points: int, left: int) -
     """A rack-entry key drawn like a tile: the letter large ("blank" for ``?``), its ``points`` small at the
     bottom right, how many are ``left`` to enter small at the top left ("x9"), so "A 1 x9" never reads as
     a coordinate."""
-    label = "blank" if tile == "?" else tile
+    fits = font(cv.px(14)).size("blank")[0] <= rect.w - cv.px(8)
+    label = ("blank" if fits else "?") if tile == "?" else tile  # 15 narrow keys (4 racks): the blank's own mark
     cv.button(rect, label, "rack_letter", letter=tile, size=26 if tile != "?" else 16)
     corner = pygame.Rect(0, 0, rect.w // 2, rect.h // 3)
     if tile != "?":

@@ -7,7 +7,15 @@ import re
 
 from app_fixtures import make_kiosk
 
-from kiosk.control.words import ENDINGS, REFUSALS, TURN_KINDS, ending_sentence, refusal_sentence, turn_words
+from kiosk.control.words import (
+    ENDINGS,
+    REASON_SHOWN,
+    REFUSALS,
+    TURN_KINDS,
+    ending_sentence,
+    refusal_sentence,
+    turn_words,
+)
 from kiosk.referee import events as ev
 from kiosk.referee.kinds import Code, EndReason
 from kiosk.referee.phase import Phase
@@ -25,7 +33,7 @@ def _leaks(text: str) -> set[str]:
 
 
 def test_every_refusal_code_and_ending_has_a_sentence_without_internal_names():
-    for code in Code:
+    for code in set(Code) - REASON_SHOWN:
         text = refusal_sentence(Result(False, f"'{code}' refused in 'playing'", code))
         assert code in REFUSALS and text[0].isupper() and text.endswith("."), code
         assert not _leaks(text), (code, text)
@@ -35,6 +43,8 @@ def test_every_refusal_code_and_ending_has_a_sentence_without_internal_names():
     for reason in EndReason:
         assert reason in ENDINGS and not _leaks(ending_sentence(reason)), reason
     assert refusal_sentence(Result(False, "x", "no_such_code")).startswith("That cannot be done now")
+    assert refusal_sentence(Result(False, "preset 'nsf' is for 2-2 players, got 3", Code.BAD_PLAYERS)) == \
+        "Preset 'nsf' is for 2-2 players, got 3."  # the new-game screen says why, in the referee's own words
     from kiosk.referee.state import TurnRecord
 
     kinds = re.findall(r'"([a-z_]+)"', TurnRecord.__doc__ or "")
@@ -52,10 +62,11 @@ def test_an_event_out_of_its_phase_is_shown_in_words_not_as_the_referees_log_lin
 
 
 def test_004_the_team_kiosk_names_squares_row_letter_first(tmp_path):
-    from kiosk.control.words import square_label
+    from kiosk.control.words import sheet_rows, square_label
 
     kiosk, table, clock, worker = make_kiosk(tmp_path, preset="team")
-    assert kiosk.square_words(3) == "A4" and square_label(3) == "D1"  # row A, column 4 (seed 004)
+    rows = sheet_rows(kiosk.preset)
+    assert square_label(3, rows) == "A4" and square_label(3) == "D1"  # row A, column 4 (seed 004)
     gap = Result(False, "play: gap", "gap", squares=(3,))
-    assert refusal_sentence(gap, kiosk.square_words) == "The word has a gap (A4)."
+    assert refusal_sentence(gap, rows) == "The word has a gap (A4)."
     assert refusal_sentence(gap) == "The word has a gap (D1)."
