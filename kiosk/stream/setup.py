@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -145,6 +146,12 @@ def read_password(s: StreamSettings) -> str | None:
     return None
 
 
+def _config_key(message: str) -> str:
+    """A :class:`~kiosk.stream.mqtt.MqttConfigError` names the publisher's setting ('mqtt root: ...', shared with
+    the command-line tools); in the kiosk's config it is the key ``stream.mqtt_root``."""
+    return re.sub(r"^mqtt (\w+):", lambda m: f"stream.mqtt_{m[1]}:", message)
+
+
 def mqtt_config(s: StreamSettings) -> Any:
     """The :class:`~kiosk.stream.mqtt.MqttConfig` for ``s`` (checked). Raises ValueError / MqttConfigError."""
     from kiosk.stream.mqtt import MqttConfig
@@ -176,7 +183,7 @@ def start_stream(s: StreamSettings | None, seed: Iterable[Any] = ()) -> StreamSt
             cfg = mqtt_config(s)
             out.mqtt = MqttPublisher(cfg)
         except (ValueError, MqttConfigError) as exc:
-            out.report(f"MQTT is off: {exc}")
+            out.report(f"MQTT is off: {_config_key(str(exc))}")
         else:
             if not s.judge_allowed:
                 log.warning("stream: the live judge channel is not published to %s: no mqtt_username, and "
