@@ -42,6 +42,7 @@ from typing import Any
 log = logging.getLogger("kiosk.stream")
 
 _INT_KEYS = ("board", "delay_s", "live_port", "live_max_connections", "mqtt_port")
+_INT_LEAST = {"live_max_connections": 1}  # a page that serves nobody is a typo, not a setting (others: 0)
 _STR_KEYS = ("live_host", "mqtt_host", "mqtt_root", "mqtt_username", "mqtt_password_file", "mqtt_password_env",
              "mqtt_tls_ca", "mqtt_tls_cert", "mqtt_tls_key")
 _BOOL_KEYS = ("mqtt_tls", "mqtt_private")
@@ -84,8 +85,9 @@ class StreamSettings:
             if key not in KEYS:
                 raise StreamConfigError(f"stream.{key}: unknown key (known: {', '.join(sorted(KEYS))})")
         for key in _INT_KEYS:
-            if key in data and (isinstance(data[key], bool) or not isinstance(data[key], int) or data[key] < 0):
-                raise StreamConfigError(f"stream.{key}: expected a whole number >= 0")
+            least = _INT_LEAST.get(key, 0)
+            if key in data and (isinstance(data[key], bool) or not isinstance(data[key], int) or data[key] < least):
+                raise StreamConfigError(f"stream.{key}: expected a whole number >= {least}")
         for key in _STR_KEYS:
             if key in data and (not isinstance(data[key], str) or not data[key].strip()):
                 raise StreamConfigError(f"stream.{key}: expected a non-empty string")
