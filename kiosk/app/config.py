@@ -124,8 +124,9 @@ def load_config(path: str | Path) -> KioskConfig:
     except ValueError as exc:
         raise ConfigError(f"{p}: {exc}") from None
     if "journal" in t:
-        if not isinstance(t["journal"], str):
-            raise ConfigError(f"{p}: table.journal: expected a path")
+        if not isinstance(t["journal"], str) or not t["journal"].strip() or t["journal"].endswith(("/", ".")):
+            raise ConfigError(f"{p}: table.journal: expected the path of a journal file, e.g. "
+                              f"\"/var/lib/scrabble-kiosk/journal.sqlite\"")
         cfg.journal = Path(t["journal"]).expanduser()
     if "size" in s:
         sz = s["size"]

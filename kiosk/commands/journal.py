@@ -40,8 +40,14 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from kiosk.store import Journal, JournalCorrupt, JournalError, JournalLocked, acknowledge_corruption
+    from kiosk.store.journal import not_a_file
 
     path = Path(args.path)
+    for given in (path, Path(getattr(args, "source", None) or path)):
+        why = not_a_file(given)
+        if why:  # a folder or a FIFO given as a journal: bad input, left as it is (never kept aside as damaged)
+            _err(f"{given}: {why}")
+            return 2
     if args.action == "acknowledge":
         try:
             report = acknowledge_corruption(path)

@@ -172,6 +172,10 @@ def load_event(folder: str | Path) -> EventConfig:
         raise EventFileError(f"{path}: cannot read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise EventFileError(f"{path}: not valid TOML: {exc}") from None
+    unknown = set(data) - {"name", "rounds", "director_pin", "division", "pairing"}
+    if unknown:  # a typo ('director_pn', 'pairings') would otherwise be dropped without a word
+        raise EventFileError(f"{path}: unknown key {sorted(unknown)[0]!r} (known: name, rounds, director_pin, "
+                             f"[[division]], [[pairing]])")
     rounds = data.get("rounds")
     if not _whole(rounds) or rounds < 1:
         raise EventFileError(f"{path}: rounds = {rounds!r}: need a whole number >= 1")
@@ -208,6 +212,10 @@ def _load_division(cfg: EventConfig, path: Path, i: int, d: Any) -> None:
         raise EventFileError(f"{path}: division {i}: name {name!r} must be 1-32 letters, digits, - or _")
     if name in cfg.divisions:
         raise EventFileError(f"{path}: division {name!r} is given twice")
+    unknown = set(d) - {"name", "tfile", "players"}
+    if unknown:  # e.g. a [[pairing]]'s key written under [[division]], or 'tfiel'
+        raise EventFileError(f"{path}: division {name}: unknown key {sorted(unknown)[0]!r} (known: name, tfile, "
+                             f"players)")
     tfile = d.get("tfile")
     tpath = None
     if tfile is not None:

@@ -34,6 +34,7 @@ import json
 import os
 import shutil
 import sqlite3
+import stat
 import tempfile
 import uuid
 import zlib
@@ -111,6 +112,24 @@ def _wal(path: Path) -> Path:
 
 def _sidecars(path: Path) -> list[Path]:
     return [path, _wal(path), path.with_name(path.name + "-shm")]
+
+
+def not_a_file(path: Path) -> str | None:
+    """Why ``path`` cannot be a journal file although something is there (a folder, a FIFO, a device, a
+    socket), or None (a regular file, a symlink to one, or nothing yet). Such a path is bad input: it is named
+    and left alone, never kept aside as a damaged journal (that would move a folder, or read a FIFO)."""
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"cannot look at it: {exc.strerror}"
+    if stat.S_ISREG(mode):
+        return None
+    kind = ("a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "not a regular file")
+    return f"is {kind}, not a journal file; give the path of a journal file (.sqlite)"
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -272,6 +291,9 @@ class Journal:
 
     # --------------------------------------------------------------------------------------- set-up
     def _open(self, max_bytes: int | None) -> None:
+        why = not_a_file(self.path)
+        if why:
+            raise JournalError(f"{self.path}: {why}")
         if self.readonly:
             if not self.path.is_file():
                 raise JournalError(f"{self.path}: no such journal file")

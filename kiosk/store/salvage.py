@@ -29,6 +29,7 @@ from kiosk.store.journal import (
     _blocked_marker,
     _crc,
     _sidecars,
+    not_a_file,
     wal_problem,
 )
 
@@ -163,6 +164,9 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
                                f"(`kiosk journal acknowledge {path}` starts afresh)")
         source = found
     src = Path(source)
+    why = not_a_file(src)
+    if why:
+        raise JournalError(f"{src}: {why}")
     if not src.is_file():
         raise JournalError(f"{src}: no such file")
     out = Salvage(source=src)

@@ -181,7 +181,11 @@ class MqttPublisher:
             try:
                 client.tls_set(ca_certs=c.tls_ca, certfile=c.tls_cert, keyfile=c.tls_key)
             except (OSError, ValueError) as exc:
-                raise MqttConfigError(f"mqtt tls: cannot load the certificates: {exc}") from None
+                given = [(n, getattr(c, n)) for n in ("tls_ca", "tls_cert", "tls_key") if getattr(c, n)]
+                name = given[0][0] if len(given) == 1 else "tls"
+                files = ", ".join(f"{n} {v}" for n, v in given)
+                raise MqttConfigError(f"mqtt {name}: cannot load the certificates ({files or 'the system CAs'}): "
+                                      f"{exc}") from None
             if c.tls_insecure:
                 client.tls_insecure_set(True)
         client.reconnect_delay_set(c.reconnect_min_s, c.reconnect_max_s)

@@ -271,7 +271,11 @@ class LiveServer:
         if self._failed is not None:
             exc = self._failed
             errno = exc.errno if isinstance(exc, OSError) else None
-            why = os.strerror(errno) if errno else str(exc) or type(exc).__name__
+            # a host name that does not resolve is a gaierror: its errno is negative (os.strerror gives
+            # 'Unknown error -2'), its strerror the resolver's sentence ('Name or service not known')
+            why = (os.strerror(errno) if errno and errno > 0
+                   else exc.strerror if isinstance(exc, OSError) and exc.strerror
+                   else str(exc) or type(exc).__name__)
             raise LiveServerError(f"stream.live_host / live_port: cannot listen on {self.host}:{self.port}: {why}")
         return self
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import logging
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,6 +42,7 @@ from typing import Any
 log = logging.getLogger("kiosk.stream")
 
 _INT_KEYS = ("board", "delay_s", "live_port", "live_max_connections", "mqtt_port")
+_INT_LEAST = {"live_max_connections": 1}  # a page that serves nobody is a typo, not a setting (others: 0)
 _STR_KEYS = ("live_host", "mqtt_host", "mqtt_root", "mqtt_username", "mqtt_password_file", "mqtt_password_env",
              "mqtt_tls_ca", "mqtt_tls_cert", "mqtt_tls_key")
 _BOOL_KEYS = ("mqtt_tls", "mqtt_private")
@@ -83,8 +85,9 @@ class StreamSettings:
             if key not in KEYS:
                 raise StreamConfigError(f"stream.{key}: unknown key (known: {', '.join(sorted(KEYS))})")
         for key in _INT_KEYS:
-            if key in data and (isinstance(data[key], bool) or not isinstance(data[key], int) or data[key] < 0):
-                raise StreamConfigError(f"stream.{key}: expected a whole number >= 0")
+            least = _INT_LEAST.get(key, 0)
+            if key in data and (isinstance(data[key], bool) or not isinstance(data[key], int) or data[key] < least):
+                raise StreamConfigError(f"stream.{key}: expected a whole number >= {least}")
         for key in _STR_KEYS:
             if key in data and (not isinstance(data[key], str) or not data[key].strip()):
                 raise StreamConfigError(f"stream.{key}: expected a non-empty string")
@@ -145,6 +148,12 @@ def read_password(s: StreamSettings) -> str | None:
     return None
 
 
+def _config_key(message: str) -> str:
+    """A :class:`~kiosk.stream.mqtt.MqttConfigError` names the publisher's setting ('mqtt root: ...', shared with
+    the command-line tools); in the kiosk's config it is the key ``stream.mqtt_root``."""
+    return re.sub(r"^mqtt (\w+):", lambda m: f"stream.mqtt_{m[1]}:", message)
+
+
 def mqtt_config(s: StreamSettings) -> Any:
     """The :class:`~kiosk.stream.mqtt.MqttConfig` for ``s`` (checked). Raises ValueError / MqttConfigError."""
     from kiosk.stream.mqtt import MqttConfig
@@ -176,7 +185,7 @@ def start_stream(s: StreamSettings | None, seed: Iterable[Any] = ()) -> StreamSt
             cfg = mqtt_config(s)
             out.mqtt = MqttPublisher(cfg)
         except (ValueError, MqttConfigError) as exc:
-            out.report(f"MQTT is off: {exc}")
+            out.report(f"MQTT is off: {_config_key(str(exc))}")
         else:
             if not s.judge_allowed:
                 log.warning("stream: the live judge channel is not published to %s: no mqtt_username, and "

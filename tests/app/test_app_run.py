@@ -74,3 +74,23 @@ def test_player_names_are_checked_against_the_preset(tmp_path):
             load_config(path)
     path.write_text(text.replace('players = ["Ann", "Bob"]', 'players = ["A", "B", "C", "D"]\npreset = "team"'))
     assert load_config(path).players == ("A", "B", "C", "D")
+
+
+def test_a_config_value_that_cannot_work_is_refused_by_key_not_a_traceback(tmp_path, capsys):
+    """journal = "" (or a folder spelt with a trailing slash) ended in a ValueError traceback from pathlib
+    ("PosixPath('.') has an empty name"); live_max_connections = 0 was taken, then the page was off at start
+    with 'live page max_connections: 0', a name that is not the config's key."""
+    from kiosk.cli import main
+
+    for table, stream, key in (('journal = ""', "", "table.journal"),
+                               (f'journal = "{tmp_path}/"', "", "table.journal"),
+                               ('journal = "."', "", "table.journal"),
+                               ("", "[stream]\nlive_port = 0\nlive_max_connections = 0\n",
+                                "stream.live_max_connections: expected a whole number >= 1")):
+        cfg = tmp_path / "bad.toml"
+        cfg.write_text(f'[table]\njudge_pin = "2468"\n{table}\n{stream}[devices]\nbuttons = {{backend = "null"}}\n'
+                       f'camera = {{backend = "none"}}\ndisplay = {{backend = "null"}}\n')
+        assert main(["run", "--config", str(cfg), "--headless", "--seconds", "1"]) == 2
+        err = capsys.readouterr().err
+        assert key in err and "Traceback" not in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml"]  # nothing created on the way

@@ -51,6 +51,11 @@ def test_event_file_loads_divisions_players_and_pairings(tmp_path):
     ('rounds = 1\n[[division]]\nname = "A"\nplayers = ["X", "Y"]\n[[pairing]]\nround = 2\nboard = 1\n'
      'players = ["X", "Y"]\n', "round 2 is not a round"),
     ('rounds = 1\n[[division]]\nname = "A"\ntfile = "a.t"\nplayers = ["X"]\n', "does not exist"),
+    # typos were dropped without a word: the director's PIN (no pairing from the page), a division's tfile, and
+    # a pairing's keys written under the [[division]] above it (the pairing silently missing)
+    ('rounds = 1\ndirector_pn = "2468"\n[[division]]\nname = "A"\nplayers = ["X", "Y"]\n', "unknown key 'director_pn'"),
+    ('rounds = 1\n[[division]]\nname = "A"\ntfiel = "a.t"\nplayers = ["X", "Y"]\n', "division A: unknown key 'tfiel'"),
+    ('rounds = 1\n[[division]]\nname = "A"\nplayers = ["X", "Y"]\nround = 1\nboard = 1\n', "division A: unknown key"),
 ])
 def test_event_file_problems_name_the_file_and_the_entry(tmp_path, text, problem):
     folder = event_folder(tmp_path, text)

@@ -13,7 +13,7 @@ from kiosk.cli import main
 from kiosk.referee.events import GameStarted
 from kiosk.referee.presets import load_preset
 from kiosk.referee.simulate import random_game
-from kiosk.store import GameSession, Journal, JournalCorrupt
+from kiosk.store import GameSession, Journal, JournalCorrupt, JournalError
 
 SCRIPT = random_game("nsf", seed=31)
 
@@ -152,3 +152,32 @@ def test_recover_refuses_while_a_kiosk_has_the_path_open(tmp_path, capsys):
     assert main(["journal", "recover", str(path)]) == 2
     assert "in use by another process" in capsys.readouterr().err
     s.close()
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_a_folder_or_fifo_as_the_journal_is_named_and_left_alone(tmp_path, capsys, kind):
+    """A folder or a FIFO given as the journal path is bad input: every action names it (exit 2) and the kiosk's
+    own open refuses it, and nothing is moved or created. Before, `recover` and a kiosk's open kept the folder
+    (or FIFO) aside as PATH.corrupt-1 with a .blocked marker, and `acknowledge` then said 'acknowledged'."""
+    import os
+
+    path = tmp_path / "j.sqlite"
+    if kind == "folder":
+        path.mkdir()
+        (path / "keep.txt").write_text("the director's notes\n")
+    else:
+        os.mkfifo(path)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    for action in ("show", "recover", "acknowledge"):
+        assert main(["journal", action, str(path)]) == 2
+        err = capsys.readouterr().err
+        assert "not a journal file" in err and ("folder" if kind == "folder" else "FIFO") in err, err
+        assert "Traceback" not in err
+    assert main(["journal", "recover", str(tmp_path / "other.sqlite"), "--from", str(path)]) == 2
+    assert "not a journal file" in capsys.readouterr().err
+    for readonly in (False, True):
+        with pytest.raises(JournalError, match="not a journal file"):
+            Journal(path, readonly=readonly)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    if kind == "folder":
+        assert (path / "keep.txt").read_text() == "the director's notes\n"

@@ -190,6 +190,29 @@ def test_busy_or_invalid_port_is_reported_and_the_stream_goes_on_without_the_pag
         holder.close()
 
 
+def test_stream_problems_name_the_config_key_in_a_sentence(tmp_path) -> None:
+    """Each bad [stream] value the kiosk runs on without is reported under its config key, in words. Before:
+    'mqtt root: ...', 'mqtt tls: cannot load the certificates: ...' (which file, which key?) and, for a live
+    host that does not resolve, 'cannot listen on not an address:0: Unknown error -2'."""
+    not_pem = tmp_path / "ca.pem"
+    not_pem.write_bytes(bytes(range(256)) * 4)
+    cases = ((StreamSettings(mqtt_host="127.0.0.1", mqtt_root="a/#/b"), "MQTT is off: stream.mqtt_root: 'a/#/b'"),
+             (StreamSettings(mqtt_host="127.0.0.1", mqtt_tls_ca=str(tmp_path / "none.pem")),
+              f"MQTT is off: stream.mqtt_tls_ca: {tmp_path / 'none.pem'} is not a readable file"),
+             (StreamSettings(mqtt_host="127.0.0.1", mqtt_tls_ca=str(not_pem)),
+              f"MQTT is off: stream.mqtt_tls_ca: cannot load the certificates (tls_ca {not_pem})"),
+             (StreamSettings(live_host="no-such-host.invalid", live_port=0),
+              "cannot listen on no-such-host.invalid:0: "))
+    for settings, text in cases:
+        started = start_stream(settings)
+        try:
+            assert len(started.problems) == 1 and text in started.problems[0], started.problems
+            assert "Unknown error" not in started.problems[0]
+            assert started.hub is not None
+        finally:
+            started.hub.stop()
+
+
 def test_kiosk_run_referees_on_when_the_ports_are_unusable(tmp_path) -> None:
     holder = socket.socket()
     holder.bind(("127.0.0.1", 0))
