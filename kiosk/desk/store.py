@@ -84,6 +84,11 @@ class ResultsStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
+        above = next((f for f in (self.path.parent, *self.path.parent.parents) if f.exists()), None)
+        if above is not None and not above.is_dir():  # mkdir would say '[Errno 17] File exists'
+            raise StoreError(f"{self.path}: cannot open the desk database: {above} is a file, not a folder")
+        if self.path.is_dir():
+            raise StoreError(f"{self.path}: cannot open the desk database: it is a folder")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)

@@ -14,7 +14,7 @@ from desk_helpers import ROOT, event_folder, game, messages  # noqa: E402
 
 from kiosk.desk.event import EventFileError, load_event, name_key  # noqa: E402
 from kiosk.desk.message import Bad, Message, Refused, Topic, parse  # noqa: E402
-from kiosk.desk.store import Recorded, Result, ResultsStore  # noqa: E402
+from kiosk.desk.store import Recorded, Result, ResultsStore, StoreError  # noqa: E402
 from kiosk.desk.tables import MAX_WAITING, Tables  # noqa: E402
 from kiosk.referee.referee import Referee  # noqa: E402
 
@@ -290,3 +290,16 @@ def test_a_full_disk_keeps_the_events_until_they_can_be_stored(tmp_path, monkeyp
     tables.flush()
     assert [s for s, _, _ in tables.store.events_of(1, "g1")] == list(range(1, len(evs) + 1))
     assert tables.store.results()[0].scores == Referee.from_events(evs).state.result.final
+
+
+def test_a_desk_folder_that_is_a_file_is_named(tmp_path):
+    """`kiosk desk --data FILE` said 'cannot open the desk database: [Errno 17] File exists: FILE'."""
+    not_a_folder = tmp_path / "notes.txt"
+    not_a_folder.write_text("x\n")
+    for path in (not_a_folder / "desk.sqlite", not_a_folder / "deeper" / "desk.sqlite"):
+        with pytest.raises(StoreError, match=f"{not_a_folder} is a file, not a folder"):
+            ResultsStore(path)
+    (tmp_path / "d.sqlite").mkdir()
+    with pytest.raises(StoreError, match="d.sqlite: cannot open the desk database: it is a folder"):
+        ResultsStore(tmp_path / "d.sqlite")
+    assert not_a_folder.read_text() == "x\n"
