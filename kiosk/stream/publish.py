@@ -3,6 +3,8 @@ a demo board from a live one. Used by ``kiosk stream-game`` and (later) ``kiosk 
 
 from __future__ import annotations
 
+import ipaddress
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,20 +33,38 @@ class PublishReport:
     errors: list[str] = field(default_factory=list)
 
 
+def _ipv6(text: str) -> bool:
+    try:
+        ipaddress.IPv6Address(text)
+    except ValueError:
+        return False
+    return True
+
+
 def parse_host_port(text: str, default_port: int = 1883) -> tuple[str, int]:
     """``"HOST:PORT"`` / ``"HOST"`` / ``"[::1]:1883"`` -> (host, port). Raises ``ValueError`` naming the problem."""
     t = text.strip()
     if not t:
         raise ValueError("broker address is empty (expected HOST:PORT)")
     if t.startswith("["):
-        host, _, rest = t[1:].partition("]")
-        port_s = rest[1:] if rest.startswith(":") else ""
+        host, closed, rest = t[1:].partition("]")
+        if not closed or (rest and not rest.startswith(":")):
+            raise ValueError(f"broker address {text!r}: expected [IPv6]:PORT")
+        port_s = rest[1:]
+        if host and not _ipv6(host):
+            raise ValueError(f"broker address {text!r}: {host!r} is not an IPv6 address")
     elif t.count(":") == 1:
         host, port_s = t.split(":")
+    elif t.count(":") > 1 and _ipv6(t):
+        host, port_s = t, ""  # a bare IPv6 address (its port: write [addr]:port)
+    elif ":" in t:
+        raise ValueError(f"broker address {text!r}: expected HOST:PORT (an IPv6 address as [addr]:PORT)")
     else:
         host, port_s = t, ""
     if not host:
         raise ValueError(f"broker address {text!r}: no host")
+    if not t.startswith("[") and not re.fullmatch(r"[A-Za-z0-9._:-]+", host):
+        raise ValueError(f"broker address {text!r}: {host!r} is not a host name or address")
     if not port_s:
         return host, default_port
     if not port_s.isdigit() or not 0 < int(port_s) < 65536:

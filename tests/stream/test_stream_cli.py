@@ -6,6 +6,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from kiosk.referee.simulate import random_game
 from kiosk.store.session import GameSession
 from kiosk.stream.broker import free_port
@@ -104,3 +106,19 @@ def test_kiosk_restart_republishes_from_the_journal_and_subscribers_see_each_eve
         session.close()
     finally:
         desk.close()
+
+
+def test_a_broker_address_that_is_no_address_is_refused_by_name():
+    """`kiosk desk --mqtt "a b:1"` and `--mqtt "[::1"` were taken (the desk then retried a host that cannot
+    exist for ever), and '1.2.3.4:80:90' became the host '1.2.3.4:80:90' on port 1883."""
+    from kiosk.stream.publish import parse_host_port
+
+    for text in ("a b:1", "[::1", "[::1]x", "[zz]:1883", "1.2.3.4:80:90", "host/x:1883", "h\u00e9:1"):
+        with pytest.raises(ValueError, match="broker address"):
+            parse_host_port(text)
+    assert parse_host_port("desk.local") == ("desk.local", 1883)
+    assert parse_host_port("127.0.0.1:1884") == ("127.0.0.1", 1884)
+    assert parse_host_port("[::1]:1884") == ("::1", 1884)
+    assert parse_host_port("[fe80::1%eth0]") == ("fe80::1%eth0", 1883)
+    assert parse_host_port("::1") == ("::1", 1883)
+    assert parse_host_port("my-broker_2") == ("my-broker_2", 1883)
