@@ -35,6 +35,7 @@ MAX_WAITING = 1000   #: early events buffered per game while a gap is open
 MAX_ORPHANS = 2      #: games per board known only by later events (no game_started yet) ...
 MAX_ORPHAN_WAITING = 200  #: ... and the events each of them may hold
 MAX_REFUSED = 50     #: refused messages listed on the desk (all are counted)
+MAX_TABLES = 1000    #: tables the desk follows (an event has 10-100): a message for one more board is refused
 
 
 def wall_ms() -> int:
@@ -171,6 +172,9 @@ class Tables:
         self._arrived = self.now() if arrived is None else arrived
         if isinstance(item, Refused):
             self.refuse(item.bad, item.detail)
+            return
+        if item.board not in self.tables and len(self.tables) >= MAX_TABLES:
+            self.refuse(Bad.FIELDS, f"board {item.board}: the desk already follows {MAX_TABLES} tables")
             return
         table = self._table(item.board)
         body = item.body

@@ -15,7 +15,7 @@ from desk_helpers import ROOT, event_folder, game, messages  # noqa: E402
 from kiosk.desk.event import EventFileError, load_event, name_key  # noqa: E402
 from kiosk.desk.message import Bad, Message, Refused, Topic, parse  # noqa: E402
 from kiosk.desk.store import Recorded, Result, ResultsStore, StoreError  # noqa: E402
-from kiosk.desk.tables import MAX_WAITING, Tables  # noqa: E402
+from kiosk.desk.tables import MAX_TABLES, MAX_WAITING, Tables  # noqa: E402
 from kiosk.referee.referee import Referee  # noqa: E402
 
 
@@ -179,6 +179,18 @@ def test_memory_stays_bounded(tmp_path):
     for g in range(5):                                         # five games on one board: two are kept in memory
         _feed(tables, messages(game(seed=10 + g)[:3], 1, game_id=f"x{g}"))
     assert tables.tables[1].game.game_id == "x4" and tables.tables[1].previous.game_id == "x3"
+
+
+def test_messages_from_more_boards_than_an_event_has_are_refused_not_kept(tmp_path):
+    tables = _tables(tmp_path)
+    started = game(seed=6)[:1]
+    for board in range(1, MAX_TABLES + 301):                   # a flood from boards that do not exist
+        _feed(tables, messages(started, board))
+    assert len(tables.tables) == MAX_TABLES
+    assert tables.counts[Bad.FIELDS] == 300
+    assert any(f"the desk already follows {MAX_TABLES} tables" in detail for _, _, detail in tables.refused)
+    _feed(tables, messages(game(seed=6)[1:3], 1)[1:])        # a board it follows goes on as before
+    assert tables.tables[1].game is not None
 
 
 def test_desk_restart_restores_every_table_from_sqlite(tmp_path):
