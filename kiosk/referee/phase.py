@@ -102,7 +102,7 @@ TRANSITIONS: dict[type[Event], dict[Phase, frozenset[Phase]]] = {
     TimeWarning: _keeps(IN_GAME),
     TurnTimeExpired: _goes({_P.PLAYING}, _NEXT_TURN),
     OvertimeStarted: _keeps(IN_GAME),
-    OvertimeCapExceeded: _goes(IN_GAME, {_P.OVER}),
+    OvertimeCapExceeded: {**_goes(IN_GAME, {_P.OVER}), _P.OUTPLAY: _ENDED},  # a hold on an out-play: it stands
     SessionTimeUp: {_P.PLAYING: frozenset({_P.RACK_ENTRY}), _P.REMOVING: frozenset({_P.RACK_ENTRY}),
                     _P.OUTPLAY: _ENDED},
     # judge, end

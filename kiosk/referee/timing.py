@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import NoReturn
 
-from kiosk.referee.ending import end_called, finish, unknown_racks, why_not_end
+from kiosk.referee.ending import end_called, end_outplay, finish, unknown_racks, why_not_end
 from kiosk.referee.events import (
     CourtesyNotice,
     Event,
@@ -140,6 +140,12 @@ def _on_overtime_cap(g: GameModel, ev: OvertimeCapExceeded) -> None:
     if cap is None or rem is None or -rem <= cap:
         raise Refused(f"overtime_cap_exceeded: {g.name(ev.player)} is not past the overtime cap", Code.NOT_OVERTIME)
     g.clock.advance(ev.t)
+    if g.phase == Phase.OUTPLAY:
+        # the holder's time ran out while deciding on the out-play: not challenging it accepts it (seed 002
+        # III.B), so the out-play stands with its rack points; the overtime penalties still apply
+        g.notes.append(f"{ev.t}: {g.name(ev.player)} ran past the overtime cap holding the out-play: it stands")
+        end_outplay(g, ev.t)
+        return
     finish(g, ev.t, EndReason.OVERTIME_CAP, unknown_racks(g), None, forfeit=ev.player)
 
 

@@ -1,0 +1,69 @@
+"""Rules that were wrong at the table (issue 18), one test per sheet rule, named after the sheet and the rule.
+
+Sheets: 000 school, 001 club, 002 national federation tournament (nsf), 003 home, 004 team (../shared/seeds).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from kiosk.referee import Referee
+from kiosk.referee.events import (
+    Challenge,
+    ChallengeRuled,
+    GameStarted,
+    Hold,
+    OvertimeCapExceeded,
+)
+from kiosk.referee.presets import load_preset
+from kiosk.referee.simulate import Script, random_game
+
+
+def test_002_II_L_a_word_named_twice_is_challenged_once():
+    s = Script("wespa")  # FIVE_POINT: 5 points for each word challenged
+    assert s.play(0, "8D", "QUIRT", 30_000)
+    assert s.do(Challenge, 35_000, player=1, words=("QUIRT", "quirt"))
+    assert s.state.challenge_words == ("QUIRT",)
+    assert s.do(ChallengeRuled, 40_000, acceptable=True)
+    assert s.state.scores == (48 + 5, 0)  # one word, one bonus (it paid 10 before)
+
+
+def test_002_II_L_a_ruling_names_only_challenged_words():
+    s = Script("school")  # the ruling names the word that failed
+    assert s.play(0, "8D", "QUIRT", 30_000)
+    assert s.do(Challenge, 35_000, player=1)
+    before = s.state
+    res = s.do(ChallengeRuled, 40_000, acceptable=False, invalid=("QUIRT", "ZZZ"))
+    assert not res.accepted and res.code == "not_formed" and "ZZZ was not challenged" in res.reason
+    assert s.state == before
+    res = s.do(ChallengeRuled, 40_000, acceptable=True, invalid=("QUIRT",))
+    assert not res.accepted and res.code == "bad_event"
+    assert s.do(ChallengeRuled, 40_000, acceptable=False, invalid=("quirt", "QUIRT"))
+    assert s.state.ruling == "unacceptable: QUIRT"
+
+
+def test_002_III_B_time_running_out_on_a_held_out_play_accepts_it():
+    p = load_preset("nsf")
+    p = replace(p, clock=replace(p.clock, overtime_cap_ms=60_000))
+    ref = Referee()
+    for ev in random_game("nsf", seed=1):
+        if isinstance(ev, GameStarted):
+            ev = replace(ev, preset=p.to_dict())
+        assert ref.apply(ev)
+        if ref.state.phase == "outplay":
+            break
+    st = ref.state
+    assert st.phase == "outplay"
+    out, opp = st.last_play.player, 1 - st.last_play.player
+    assert ref.apply(Hold(t=st.last_t + 1_000, player=opp))
+    left = ref.clock_remaining(opp, st.last_t + 1_000)
+    due = ref.tick(st.last_t + 1_000 + left + 61_000)
+    cap = [e for e in due if isinstance(e, OvertimeCapExceeded)]
+    assert cap and cap[0].player == opp
+    for e in due:
+        assert ref.apply(e)
+    r = ref.state.result
+    # the out-play stands: its player gets the 2x rack (it was a forfeit with no rack points before)
+    assert r.reason == "out_play" and r.went_out == out and r.forfeit is None
+    assert r.rack_adjust[out] > 0 and ref.state.history[-2].kind == "end_rack"
+    assert r.time_penalty[opp] == 10  # 60.001 s over: whole seconds count, one started minute
