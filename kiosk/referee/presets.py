@@ -24,6 +24,7 @@ NO_OUT_ADJUSTMENTS = ("own_rack", "none")
 TIE_RULES = ("half", "pre_adjustment")
 TURN_LIMIT_ACTIONS = ("warn", "lose_turn")
 EXCHANGE_COUNTS = ("any", "one_or_all")
+IMPROPER_EXCHANGES = ("refuse", "pass")
 
 
 class PresetError(ValueError):
@@ -99,11 +100,28 @@ class ChallengeRules:
 
 @dataclass(frozen=True)
 class ExchangeRules:
-    """Exchange rules: ``min_bag`` tiles must be in the bag; ``counts`` "any" (1..rack) or "one_or_all"."""
+    """Exchange rules: ``min_bag`` tiles must be in the bag; ``counts`` "any" (1..rack) or "one_or_all";
+    ``improper``: an exchange with fewer than ``min_bag`` tiles in the bag is "refuse"d (the player does
+    something else on the same turn) or counts as a "pass" (seed 002 II.H: an improper exchange stopped
+    before the drawn tiles join the rack counts as a pass)."""
 
     allowed: bool = True
     min_bag: int = 7
     counts: str = "any"
+    improper: str = "refuse"
+
+    def counts_allowed(self, rack: int, bag: int) -> tuple[int, ...]:
+        """The numbers of tiles a player with ``rack`` tiles may exchange now with ``bag`` tiles in the bag
+        (ascending; empty: no exchange now). What the exchange screen offers; any other count is refused,
+        or under ``improper = "pass"`` a count the bag is too small for counts as a pass."""
+        if not self.allowed or bag < self.min_bag or rack < 1:
+            return ()
+        most = min(rack, bag)
+        if most < 1:
+            return ()
+        if self.counts == "one_or_all":
+            return tuple(sorted({1, rack})) if rack <= bag else (1,)
+        return tuple(range(1, most + 1))
 
 
 @dataclass(frozen=True)
@@ -189,6 +207,7 @@ _CHOICES = {
     ("clock", "turn_limit_action"): TURN_LIMIT_ACTIONS,
     ("exchange", "counts"): EXCHANGE_COUNTS,
     ("board", "rows"): BOARD_ROWS,
+    ("exchange", "improper"): IMPROPER_EXCHANGES,
     ("scoring", "off_centre_first_play"): ("illegal", "no_centre_dws"),
 }
 _TOP_KEYS = {"name", "description", "source", "tile_set", "min_players", "max_players", "extends", "scoring",

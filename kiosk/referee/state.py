@@ -106,6 +106,7 @@ class PlayRecord:
     rack_before: int = 7
     to_draw: int = 0
     pressed_at: int | None = None
+    exchange_counts: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON dict of the whole snapshot (for the event stream and the UI process)."""
@@ -182,6 +183,8 @@ class GameState:
         can be challenged; 0 once drawn; they are still in ``bag``). Always: bag + racks + kept_apart + board
         tiles = the full set (outside the blank designation step, whose tiles are not on the board yet).
         pressed_at: the clock press whose board reading is awaited (ms), or None.
+        exchange_counts: how many tiles the player on move may exchange now under the preset (ascending;
+            empty: no exchange now), what the exchange screen offers.
     """
 
     phase: Phase
@@ -221,6 +224,7 @@ class GameState:
     notes: tuple[str, ...] = field(default=())
     to_draw: int = 0
     pressed_at: int | None = None
+    exchange_counts: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON dict of the whole snapshot (for the event stream and the UI process)."""

@@ -11,11 +11,13 @@ from kiosk.referee import Referee
 from kiosk.referee.events import (
     Challenge,
     ChallengeRuled,
+    ClockPressed,
+    Exchange,
     GameStarted,
     Hold,
     OvertimeCapExceeded,
 )
-from kiosk.referee.presets import load_preset
+from kiosk.referee.presets import ExchangeRules, load_preset
 from kiosk.referee.simulate import Script, random_game
 
 
@@ -67,3 +69,40 @@ def test_002_III_B_time_running_out_on_a_held_out_play_accepts_it():
     assert r.reason == "out_play" and r.went_out == out and r.forfeit is None
     assert r.rack_adjust[out] > 0 and ref.state.history[-2].kind == "end_rack"
     assert r.time_penalty[opp] == 10  # 60.001 s over: whole seconds count, one started minute
+
+
+def nsf_with_bag(low: int, high: int) -> Referee:
+    ref = Referee()
+    for ev in random_game("nsf", seed=11):
+        assert ref.apply(ev)
+        st = ref.state
+        if st.phase == "playing" and st.on_move is not None and low <= st.bag - st.to_draw <= high:
+            return ref
+    raise AssertionError(f"the scripted game never had {low}-{high} tiles in the bag")
+
+
+def test_002_II_H_improper_exchange_counts_as_a_pass():
+    ref = nsf_with_bag(1, 6)
+    st = ref.state
+    mover, opp = st.on_move, 1 - st.on_move
+    press = st.last_t + 10_000
+    assert ref.apply(ClockPressed(t=press, player=mover))
+    # the exchange screen is answered 90 s after the press: the turn still ended at the press
+    assert ref.apply(Exchange(t=press + 90_000, player=mover, count=7))
+    after = ref.state
+    assert after.history[-1].kind == "pass" and "improper exchange" in after.history[-1].note
+    assert after.on_move == opp and after.clock.running == opp and after.scoreless_run == st.scoreless_run + 1
+    assert after.bag == st.bag - st.to_draw and after.racks[mover] == st.racks[mover]
+    # the opponent's clock ran from the press: 90 s are his own (he is on move), none is charged twice,
+    # and the mover's clock stopped at the press
+    assert ref.clock_remaining(mover, press + 90_000) == ref.clock_remaining(mover, press)
+    assert ref.state.exchange_counts == ()
+
+
+def test_002_II_G_exchange_counts_offered_follow_the_preset():
+    assert Script("nsf").state.exchange_counts == (1, 2, 3, 4, 5, 6, 7)
+    assert Script("team").state.exchange_counts == (1, 7)
+    assert ExchangeRules(min_bag=0).counts_allowed(7, 3) == (1, 2, 3)  # school: any turn, the bag limits it
+    assert ExchangeRules(min_bag=0).counts_allowed(7, 0) == ()
+    assert ExchangeRules(allowed=False).counts_allowed(7, 80) == ()
+    assert nsf_with_bag(1, 6).state.exchange_counts == ()
