@@ -328,9 +328,25 @@ class PresetChanged(Event):
 
 @dataclass(frozen=True)
 class GameCalled(Event):
-    """The game is ended by the judge / captain (no plays possible, time called); racks are entered next."""
+    """The game is ended by the judge / captain (no plays possible, time called); racks are entered next.
+
+    ``as_it_stands``: the director stops the game with the scores standing as they are, without racks or
+    any adjustment (seed 002 III.G, "stop such games at that point with the scores standing as is"); it may
+    also stop a game whose racks are not entered yet.
+    """
 
     type: ClassVar[str] = "game_called"
+    reason: str = ""
+    as_it_stands: bool = False
+
+
+@dataclass(frozen=True)
+class Resigned(Event):
+    """``player`` resigns (leaves the game in progress): he takes a forfeit loss with the scores as they stand
+    (seed 002 III.G, "if you must leave a game in progress ... you receive a forfeit loss")."""
+
+    type: ClassVar[str] = "resigned"
+    player: int = 0
     reason: str = ""
 
 

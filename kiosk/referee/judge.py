@@ -5,8 +5,10 @@ lexicon's suggested ruling (:func:`suggest_ruling`).
 from __future__ import annotations
 
 from collections.abc import Container
+from dataclasses import replace
 from typing import NoReturn
 
+from kiosk.referee import endgame
 from kiosk.referee.events import (
     ChallengeRuled,
     ClockNeutralised,
@@ -61,6 +63,12 @@ def _on_judge_adjustment(g: GameModel, ev: JudgeAdjustment) -> None:
     if ev.points == 0:
         raise Refused("judge_adjustment: 0 points changes nothing", Code.NO_POINTS)
     g.record("judge", ev.player, ev.points, note=ev.reason)
+    r = g.result
+    if g.phase == Phase.OVER and r is not None:  # a scoring error corrected after the end (seed 002 III.E/F)
+        final = tuple(s + (ev.points if i == ev.player else 0) for i, s in enumerate(r.final))
+        before = tuple(s + (ev.points if i == ev.player else 0) for i, s in enumerate(r.before_racks))
+        g.result = replace(r, final=final, before_racks=before,
+                           wins=endgame.win_credit(g.preset, final, before, r.forfeit))
 
 
 @handles(MoveUndone)

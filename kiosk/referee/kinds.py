@@ -67,6 +67,8 @@ class EndReason(StrEnum):
     PHONY_LOSES = "phony_loses"              # a phony challenged off loses the game (preset)
     CHALLENGE_LOSES = "challenge_loses"      # a failed challenge loses the game (preset)
     OVERTIME_CAP = "overtime_cap"            # past the overtime cap
+    STOPPED = "stopped"                      # the director stopped it with the scores as they stand (002 III.G)
+    RESIGNED = "resigned"                    # a player resigned: a forfeit loss, scores as they stand (002 III.G)
 
 
 class PromptKind(StrEnum):

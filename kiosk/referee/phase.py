@@ -38,6 +38,7 @@ from kiosk.referee.events import (
     Play,
     PresetChanged,
     RacksEntered,
+    Resigned,
     SessionTimeUp,
     TilesRemoved,
     TimeWarning,
@@ -108,11 +109,12 @@ TRANSITIONS: dict[type[Event], dict[Phase, frozenset[Phase]]] = {
     # judge, end
     ClockNeutralised: _keeps(frozenset({_P.PLAYING})),
     ClockResumed: _keeps(IN_GAME),
-    JudgeAdjustment: _keeps(IN_GAME),
+    JudgeAdjustment: _keeps(ANY_STARTED),  # OVER: a scoring error both players agree on (002 III.F)
     MoveUndone: _goes(ANY_STARTED, {_P.PLAYING}),  # back to the start of the last turn, always in PLAYING
     PresetChanged: _keeps(frozenset({_P.PLAYING})),
-    GameCalled: {_P.PLAYING: frozenset({_P.RACK_ENTRY}), _P.REMOVING: frozenset({_P.RACK_ENTRY}),
-                 _P.OUTPLAY: _ENDED},
+    GameCalled: {_P.PLAYING: _ENDED, _P.REMOVING: _ENDED,  # OVER: stopped as it stands (002 III.G)
+                 _P.OUTPLAY: _ENDED, _P.RACK_ENTRY: frozenset({_P.OVER})},
+    Resigned: _goes(IN_GAME, {_P.OVER}),
     RacksEntered: _goes({_P.RACK_ENTRY}, {_P.OVER}),
     KioskResumed: _keeps(ANY_STARTED),
 }

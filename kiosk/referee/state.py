@@ -145,11 +145,11 @@ class GameResult:
 
     Attributes:
         reason: an :class:`~kiosk.referee.kinds.EndReason` ("out_play", "six_scoreless", "called",
-            "time_limit", "phony_loses", "challenge_loses", "overtime_cap").
+            "time_limit", "phony_loses", "challenge_loses", "overtime_cap", "stopped", "resigned").
         final: scores after every adjustment. before_racks: scores before the rack adjustment.
         rack_adjust / time_penalty: per player. racks: final racks (known or entered).
         wins: win credit per player (1, 0.5 each for a tie under "half", 0).
-        went_out: who played out, or None. forfeit: who lost by rule (cap, TRIPLE), or None.
+        went_out: who played out, or None. forfeit: who lost by rule (cap, TRIPLE, resigned), or None.
     """
 
     reason: EndReason

@@ -13,9 +13,12 @@ from kiosk.referee.events import (
     ChallengeRuled,
     ClockPressed,
     Exchange,
+    GameCalled,
     GameStarted,
     Hold,
+    JudgeAdjustment,
     OvertimeCapExceeded,
+    Resigned,
 )
 from kiosk.referee.presets import ExchangeRules, load_preset
 from kiosk.referee.simulate import Script, random_game
@@ -106,3 +109,44 @@ def test_002_II_G_exchange_counts_offered_follow_the_preset():
     assert ExchangeRules(min_bag=0).counts_allowed(7, 0) == ()
     assert ExchangeRules(allowed=False).counts_allowed(7, 80) == ()
     assert nsf_with_bag(1, 6).state.exchange_counts == ()
+
+
+def test_002_III_G_director_stops_the_game_with_the_scores_as_they_stand():
+    s = Script("nsf")
+    assert s.play(0, "8D", "QUIRT", 30_000)
+    assert s.do(GameCalled, 40_000, reason="end of round", as_it_stands=True)
+    st = s.state
+    r = st.result
+    # no rack entry, no rack deduction (it went to rack entry and deducted before)
+    assert st.phase == "over" and r.reason == "stopped" and r.final == (48, 0) and r.rack_adjust == (0, 0)
+    assert r.wins == (1.0, 0.0) and st.history[-1].kind == "play"
+    # a game already waiting for its racks can be stopped as it stands too
+    s = Script("nsf")
+    assert s.play(0, "8D", "QUIRT", 30_000)
+    assert s.do(GameCalled, 40_000, reason="no plays possible")
+    assert s.state.phase == "rack_entry"
+    assert s.do(GameCalled, 41_000, reason="again").code == "wrong_phase"
+    assert s.do(GameCalled, 42_000, reason="racks lost", as_it_stands=True)
+    assert s.state.result.final == (48, 0)
+
+
+def test_002_III_G_a_player_who_leaves_the_game_takes_a_forfeit_loss():
+    s = Script("nsf")
+    assert s.play(0, "8D", "QUIRT", 30_000)
+    assert s.do(Resigned, 40_000, player=0, reason="feels unwell")
+    st = s.state
+    r = st.result
+    assert st.phase == "over" and r.reason == "resigned" and r.forfeit == 0 and r.wins == (0.0, 1.0)
+    assert r.final == (48, 0)  # scores as they stand; the win goes to the one who stayed
+    assert s.do(Resigned, 41_000, player=1).code == "game_over"
+
+
+def test_002_III_F_a_scoring_error_is_corrected_after_the_end():
+    s = Script("nsf")
+    assert s.play(0, "8D", "QUIRT", 30_000)
+    assert s.do(GameCalled, 40_000, reason="end of round", as_it_stands=True)
+    # "the game is over: 'judge_adjustment' is not allowed" before
+    assert s.do(JudgeAdjustment, 60_000, player=1, points=60, reason="recount: 9D scored 60 not 0")
+    st = s.state
+    assert st.phase == "over" and st.scores == (48, 60) and st.result.final == (48, 60)
+    assert st.result.wins == (0.0, 1.0) and st.history[-1].kind == "judge"
