@@ -32,6 +32,7 @@ from kiosk.referee.events import (
     Event,
     Exchange,
     GameStarted,
+    JudgeAdjustment,
     OutplayAccepted,
     Pass,
     Play,
@@ -169,8 +170,14 @@ class RefereeEvents(GcgVisitor[list[Event]]):
                 self.go(BlankDesignated(t=self.later(2_000), player=p, square=sq, letter=letter), ev.line)
             if self.ref.state.phase == OUTPLAY and nxt not in CHALLENGE_LINES:
                 self.go(OutplayAccepted(t=self.later(1_000), player=(p + 1) % len(self.players)), ev.line)
+        elif ev.kind is EventKind.CHALLENGE_BONUS and ev.score < 0 and st.last_play is not None \
+                and st.last_play.withdrawn and st.last_play.player == p:
+            pass  # the phony's penalty: the referee deducted it when the play came off (docs/gcg_export.md)
         elif ev.kind in CHALLENGE_LINES:
             self.challenge(ev.line, acceptable=CHALLENGE_LINES[ev.kind])
+        elif ev.kind is EventKind.ADJUSTMENT:
+            self.go(JudgeAdjustment(t=self.later(1_000), player=p, points=ev.score,
+                                    reason=(ev.notes[0] if ev.notes else "") or "adjustment in the record"), ev.line)
         elif ev.kind is EventKind.PASS:
             self.go(Pass(t=self.later(), player=p), ev.line)
         elif ev.kind is EventKind.EXCHANGE:

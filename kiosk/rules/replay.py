@@ -165,6 +165,8 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
         self.out_player = -1
         self.end_lines: set[int] = set()
         self.time_lines: set[int] = set()
+        self.withdrawn_by: int | None = None  # the player whose play just came off (a phony penalty follows)
+        self.out_style: str | None = None  # the out player's end line: "2x" or "1x"
 
     # -- reporting
     @overload
@@ -262,6 +264,7 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
                     self.check_exists(None, rack, f"#rack{idx + 1}")
             except _Stop:
                 pass
+            self.end_complete()
         if self.first_error is not None:
             err = next(e for e in self.game.errors if e.line == self.first_error)
             if not self.res.errors or self.res.errors[0].line > self.first_error:
@@ -282,6 +285,7 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
                 self.error(ev, f"move after the game ended ({'a player went out' if self.phase == 'out' else 'six scoreless turns' if self.phase == 'six' else 'end-of-game lines given'})")
             if p != self.turn:
                 self.error(ev, f"{ev.nick} moves out of turn: it is {self.game.players[self.turn].nick}'s turn")
+            self.withdrawn_by = None
             self.check_exists(ev, ev.rack, "rack")
             if k is EventKind.PLAY:
                 self.play(ev, p)
@@ -301,6 +305,10 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
                 self.after_scoreless()
         elif k is EventKind.WITHDRAWN:
             self.withdraw(ev)
+        elif k is EventKind.CHALLENGE_BONUS and ev.score < 0:
+            self.challenge_penalty(ev)
+        elif k is EventKind.ADJUSTMENT:  # the kiosk's line for a judge's adjustment (docs/gcg_export.md)
+            self.settle(ev, self.player_of(ev, 0), ev.score)
         elif k is EventKind.CHALLENGE_BONUS:
             lp = self.last_play
             if lp is None:
@@ -326,6 +334,44 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
                 self.error(ev, f"time penalty of {ev.score:+d}: must be negative")
             self.time_lines.add(p)
             self.settle(ev, p, ev.score)
+
+    def challenge_penalty(self, ev: GcgEvent) -> None:
+        """A ``(challenge)`` line with a negative score (the kiosk's export under rules with challenge
+        penalties, docs/gcg_export.md): the challenger of the last play (a failed challenge) or the player
+        whose play just came off (a phony) loses the points; turns and the scoreless run do not change."""
+        lp = self.last_play
+        seats = self.seats[ev.nick]
+        if lp is not None and lp.player not in seats:
+            p = seats[0]
+        elif lp is None and self.withdrawn_by is not None and self.withdrawn_by in seats:
+            p = self.withdrawn_by
+        else:
+            self.error(ev, f"challenge penalty of {ev.score} for {ev.nick}: neither the challenger of the last "
+                           "play nor the player whose play came off")
+        self.settle(ev, p, ev.score)
+
+    def end_complete(self) -> None:
+        """Report an end that lacks a rack line: an out-play without the out player's line (or, when only the
+        others lose their racks, without theirs), a 1x end without the other players' minus lines, a six-zero
+        end without a player's own-rack line."""
+        if self.game.incomplete or self.stopped or self.res.ended is None:
+            return
+        names = [pl.nick for pl in self.game.players]
+        if self.res.ended == "out":
+            others = [i for i in range(self.n) if i != self.out_player]
+            if self.out_player not in self.end_lines and not all(i in self.end_lines for i in others):
+                self.error(None, f"the game ends with {names[self.out_player]}'s out-play but the record has no "
+                                 "end-of-game rack line for it", fatal=False)
+            elif self.res.end_style == "1x":
+                missing = [names[i] for i in others if i not in self.end_lines]
+                if missing:
+                    self.error(None, f"a 1x end (the out player adds the rack once) without the minus line of "
+                                     f"{', '.join(missing)}", fatal=False)
+        elif self.res.ended == "six_scoreless":
+            missing = [names[i] for i in range(self.n) if i not in self.end_lines]
+            if missing:
+                self.error(None, f"six scoreless turns end the game but the record has no own-rack line for "
+                                 f"{', '.join(missing)}", fatal=False)
 
     def play(self, ev: GcgEvent, p: int) -> None:
         coord = ev.coordinate
@@ -401,6 +447,7 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
         if self.res.ended == "out" and self.phase == "playing":
             self.res.ended = None
         self.last_play = None
+        self.withdrawn_by = p
         legacy = ev.score == 0 and lp.applied != 0  # old Quackle: "-- +0" with the total dropping
         if not legacy and ev.score != -lp.applied:
             self.mismatch(ev, "withdrawn play takes off", -lp.applied, ev.score)

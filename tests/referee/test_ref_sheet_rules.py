@@ -19,9 +19,15 @@ from kiosk.referee.events import (
     JudgeAdjustment,
     OvertimeCapExceeded,
     Resigned,
+    TilesRemoved,
 )
+from kiosk.referee.gcg_export import export_gcg
 from kiosk.referee.presets import ExchangeRules, load_preset
+from kiosk.referee.records import events_from_gcg
 from kiosk.referee.simulate import Script, random_game
+from kiosk.rules.gcg import EventKind, parse_gcg
+from kiosk.rules.replay import replay_game
+from shared_data import SHARED, needs_shared
 
 
 def test_002_II_L_a_word_named_twice_is_challenged_once():
@@ -150,3 +156,86 @@ def test_002_III_F_a_scoring_error_is_corrected_after_the_end():
     st = s.state
     assert st.phase == "over" and st.scores == (48, 60) and st.result.final == (48, 60)
     assert st.result.wins == (0.0, 1.0) and st.history[-1].kind == "judge"
+
+
+def replayed(text: str, preset: str):
+    p = load_preset(preset)
+    return replay_game(parse_gcg(text, "kiosk.gcg"), rules=p.scoring_rules(), exchange_min_bag=p.exchange.min_bag)
+
+
+def test_004_challenge_penalties_are_in_the_gcg_totals():
+    s = Script("team")
+    assert s.play(0, "8D", "QUIRT", 10_000)
+    assert s.do(Challenge, 12_000, player=1)
+    assert s.do(ChallengeRuled, 14_000, acceptable=True)  # the challenger loses the preset's penalty
+    assert s.play(1, "E7", "ZU", 20_000)
+    assert s.do(Challenge, 22_000, player=0)
+    assert s.do(ChallengeRuled, 24_000, acceptable=False, invalid=("ZU",))  # the phony's side loses it too
+    assert s.do(TilesRemoved, 26_000)
+    assert s.do(JudgeAdjustment, 27_000, player=0, points=-3, reason="tile knocked off the board")
+    assert s.do(GameCalled, 30_000, reason="time", as_it_stands=True)
+    st = s.state
+    text = export_gcg(st)
+    game = parse_gcg(text, "kiosk.gcg")
+    last = {}
+    for ev in game.events:
+        last[ev.nick] = ev.cumulative
+    # the file's totals are the kiosk's result (the penalties were notes "not in the GCG totals" before)
+    assert tuple(last[n] for n in ("Ann", "Bob")) == st.result.final
+    assert [e.kind for e in game.events].count(EventKind.CHALLENGE_BONUS) == 2
+    assert any(e.kind is EventKind.ADJUSTMENT and e.score == -3 for e in game.events)
+    res = replayed(text, "team")
+    assert res.problems == [] and tuple(res.totals) == st.result.final
+    # and the record drives a referee to the same scores
+    ref = Referee.from_events(events_from_gcg(game, "team"))
+    assert ref.state.scores == st.result.final
+
+
+def test_002_III_F_an_adjustment_after_the_end_is_in_the_gcg():
+    s = Script("nsf")
+    assert s.play(0, "8D", "QUIRT", 30_000)
+    assert s.do(GameCalled, 40_000, reason="end of round", as_it_stands=True)
+    assert s.do(JudgeAdjustment, 60_000, player=1, points=7, reason="recount")
+    res = replayed(export_gcg(s.state), "nsf")
+    assert res.problems == [] and tuple(res.totals) == (48, 7) == s.state.result.final
+
+
+GCG_HEAD = "#player1 a Ann\n#player2 b Bob\n>a: QUIRTAE 8D QUIRT +48 48\n"
+
+
+def test_gcg_spec_end_of_game_lines_must_be_complete():
+    six = GCG_HEAD + "".join(f">{n}: -  +0 {t}\n" for n, t in (("b", 0), ("a", 48), ("b", 0), ("a", 48), ("b", 0),
+                                                                 ("a", 48)))
+    res = replay_game(parse_gcg(six + ">a: AE (AE) -2 46\n", "six.gcg"))
+    assert res.ended == "six_scoreless"
+    assert [p.message for p in res.errors] == ["six scoreless turns end the game but the record has no own-rack "
+                                               "line for b"]
+    res = replay_game(parse_gcg(six + ">a: AE (AE) -2 46\n>b: EEEEEEE (EEEEEEE) -7 -7\n", "six.gcg"))
+    assert res.problems == []
+
+
+def test_gcg_quackle_one_line_negative_rack_score_is_read():
+    six = GCG_HEAD + "".join(f">{n}: -  +0 {t}\n" for n, t in (("b", 0), ("a", 48), ("b", 0), ("a", 48), ("b", 0),
+                                                                 ("a", 48)))
+    text = six + ">a: AE (AE) +-2 46\n>b: EEEEEEE (EEEEEEE) +-7 -7\n"
+    game = parse_gcg(text, "quackle.gcg")
+    assert game.errors == [] and [e.score for e in game.events[-2:]] == [-2, -7]
+    assert replay_game(game).problems == []
+
+
+@needs_shared
+def test_gcg_spec_an_out_play_needs_its_rack_line_and_a_1x_end_its_minus_line():
+    real = SHARED / "corpus" / "gcg" / "real"
+    two = (real / "domino14_macondo__gcgio_testdata__doug_v_emely.gcg").read_text(encoding="utf-8")
+    assert replay_game(parse_gcg(two, "2x.gcg")).problems == []
+    cut = "\n".join(ln for ln in two.splitlines() if "(OPEG)" not in ln)
+    res = replay_game(parse_gcg(cut, "2x.gcg"))
+    assert res.ended == "out" and [p.message for p in res.errors] == [
+        "the game ends with emely's out-play but the record has no end-of-game rack line for it"]
+    one = (real / "quackle_quackle__test_positions__fivepoint.gcg").read_text(encoding="latin-1")
+    assert replay_game(parse_gcg(one, "1x.gcg")).errors == []
+    # Quackle marks this finished game #incomplete (a record that says so is not checked): the pragma goes too
+    cut = "\n".join(ln for ln in one.splitlines() if not ln.startswith((">Ganesh: T ", "#incomplete")))
+    res = replay_game(parse_gcg(cut, "1x.gcg"))
+    assert res.end_style == "1x" and [p.message for p in res.errors] == [
+        "a 1x end (the out player adds the rack once) without the minus line of Ganesh"]
