@@ -269,6 +269,8 @@ def _on_window_closed(g: GameModel, ev: WindowClosed) -> None:
         _why_not_window_closed(g, ev)
     if ev.t < g.window.until:
         raise Refused(f"window_closed: the window is open until {g.window.until} ms", Code.TOO_EARLY)
+    if g.neutralised:  # seed 002 II.P: it stays open while the player is away
+        raise Refused(f"window_closed: the clock is neutralised ({g.neutralised})", Code.NEUTRALISED)
     if g.phase == Phase.OUTPLAY:
         end_outplay(g, ev.t)
     else:

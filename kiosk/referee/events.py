@@ -341,6 +341,30 @@ class GameCalled(Event):
 
 
 @dataclass(frozen=True)
+class LateArrival(Event):
+    """``player`` arrived ``late_ms`` after the start of the round (told by the judge before the first move).
+
+    What it costs is the preset's (:class:`~kiosk.referee.presets.ClockRules` ``late_*``): points per whole
+    unit absent and a forfeit past a limit (seed 000 rule 19), or the time off his clock (seed 002 I.F).
+    """
+
+    type: ClassVar[str] = "late_arrival"
+    player: int = 0
+    late_ms: int = 0
+
+
+@dataclass(frozen=True)
+class TimeAdded(Event):
+    """The judge gives ``player`` ``added_ms`` more game time (seed 002 II.F, II.O: an extra minute after three
+    timely objections)."""
+
+    type: ClassVar[str] = "time_added"
+    player: int = 0
+    added_ms: int = 60_000
+    reason: str = ""
+
+
+@dataclass(frozen=True)
 class Resigned(Event):
     """``player`` resigns (leaves the game in progress): he takes a forfeit loss with the scores as they stand
     (seed 002 III.G, "if you must leave a game in progress ... you receive a forfeit loss")."""

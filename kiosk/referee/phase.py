@@ -30,6 +30,7 @@ from kiosk.referee.events import (
     HoldReleased,
     JudgeAdjustment,
     KioskResumed,
+    LateArrival,
     MoveUndone,
     OutplayAccepted,
     OvertimeCapExceeded,
@@ -41,6 +42,7 @@ from kiosk.referee.events import (
     Resigned,
     SessionTimeUp,
     TilesRemoved,
+    TimeAdded,
     TimeWarning,
     TurnTimeExpired,
     WindowClosed,
@@ -102,7 +104,8 @@ TRANSITIONS: dict[type[Event], dict[Phase, frozenset[Phase]]] = {
     # time
     TimeWarning: _keeps(IN_GAME),
     TurnTimeExpired: _goes({_P.PLAYING}, _NEXT_TURN),
-    OvertimeStarted: _keeps(IN_GAME),
+    OvertimeStarted: {**_keeps(IN_GAME), _P.PLAYING: frozenset({_P.PLAYING, _P.OVER})},  # a late player's time
+    TimeAdded: _keeps(IN_GAME),
     OvertimeCapExceeded: {**_goes(IN_GAME, {_P.OVER}), _P.OUTPLAY: _ENDED},  # a hold on an out-play: it stands
     SessionTimeUp: {_P.PLAYING: frozenset({_P.RACK_ENTRY}), _P.REMOVING: frozenset({_P.RACK_ENTRY}),
                     _P.OUTPLAY: _ENDED},
@@ -112,6 +115,7 @@ TRANSITIONS: dict[type[Event], dict[Phase, frozenset[Phase]]] = {
     JudgeAdjustment: _keeps(ANY_STARTED),  # OVER: a scoring error both players agree on (002 III.F)
     MoveUndone: _goes(ANY_STARTED, {_P.PLAYING}),  # back to the start of the last turn, always in PLAYING
     PresetChanged: _keeps(frozenset({_P.PLAYING})),
+    LateArrival: _goes({_P.PLAYING}, {_P.PLAYING, _P.OVER}),  # before the first move; OVER: forfeited
     GameCalled: {_P.PLAYING: _ENDED, _P.REMOVING: _ENDED,  # OVER: stopped as it stands (002 III.G)
                  _P.OUTPLAY: _ENDED, _P.RACK_ENTRY: frozenset({_P.OVER})},
     Resigned: _goes(IN_GAME, {_P.OVER}),

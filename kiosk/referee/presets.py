@@ -45,6 +45,11 @@ class ClockRules:
         turn_limit_action: "warn" (only tell) or "lose_turn" (the turn is forfeited as a pass).
         session_limit_ms: wall time from game start after which the game is called, or None.
         session_warnings_ms: warnings given this long before the call (club-reading: 6 and 3 minutes).
+        late_penalty_points / late_penalty_unit_ms: points a side that arrives late loses per whole unit it
+            was absent (seed 000 rule 19: 10 per three minutes); 0 for none.
+        late_forfeit_ms: absence after which the late side forfeits the game (000 rule 19: 15 minutes), or None.
+        late_clock_runs: the late player's absence comes off his game time, and when that time runs out he
+            loses the game (seed 002 I.F).
     """
 
     game_ms: int | None = 25 * 60_000
@@ -56,6 +61,10 @@ class ClockRules:
     turn_limit_action: str = "warn"
     session_limit_ms: int | None = None
     session_warnings_ms: tuple[int, ...] = ()
+    late_penalty_points: int = 0
+    late_penalty_unit_ms: int = 180_000
+    late_forfeit_ms: int | None = None
+    late_clock_runs: bool = False
 
 
 @dataclass(frozen=True)
@@ -80,6 +89,8 @@ class ChallengeRules:
         wrong_penalty: points deducted from the challenger for a failed challenge.
         wrong_loses_turn: the challenger loses his next turn (DOUBLE).
         wrong_loses_game: a failed challenge loses the game for the challenger (TRIPLE).
+        after_neutral_ms: once a neutralised clock runs again, the window on the last play stays open at
+            least this long (seed 002 II.P: five seconds to hold or challenge after returning), or None.
     """
 
     rule: str = "ten_point"
@@ -96,6 +107,7 @@ class ChallengeRules:
     wrong_penalty: int = 0
     wrong_loses_turn: bool = False
     wrong_loses_game: bool = False
+    after_neutral_ms: int | None = None
 
 
 @dataclass(frozen=True)
@@ -332,6 +344,8 @@ def _check(p: Preset, origin: str) -> None:
         raise PresetError(f"{origin}: min_players: {p.min_players} is more than max_players {p.max_players}")
     if p.clock.overtime_unit_ms is not None and p.clock.overtime_unit_ms <= 0:
         raise PresetError(f"{origin}: clock.overtime_unit_s: must be more than 0")
+    if p.clock.late_penalty_unit_ms <= 0:
+        raise PresetError(f"{origin}: clock.late_penalty_unit_s: must be more than 0")
     if p.exchange.min_bag < 0:
         raise PresetError(f"{origin}: exchange.min_bag: must be 0 or more")
     if p.end.scoreless_turns is not None and p.end.scoreless_turns < 1:

@@ -6,20 +6,30 @@ Sheets: 000 school, 001 club, 002 national federation tournament (nsf), 003 home
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
+
+import pytest
 
 from kiosk.referee import Referee
 from kiosk.referee.events import (
     Challenge,
     ChallengeRuled,
+    ClockNeutralised,
     ClockPressed,
+    ClockResumed,
     Exchange,
     GameCalled,
     GameStarted,
     Hold,
     JudgeAdjustment,
+    LateArrival,
     OvertimeCapExceeded,
+    OvertimeStarted,
+    RacksEntered,
     Resigned,
     TilesRemoved,
+    TimeAdded,
+    WindowClosed,
 )
 from kiosk.referee.gcg_export import export_gcg
 from kiosk.referee.presets import ExchangeRules, load_preset
@@ -28,6 +38,8 @@ from kiosk.referee.simulate import Script, random_game
 from kiosk.rules.gcg import EventKind, parse_gcg
 from kiosk.rules.replay import replay_game
 from shared_data import SHARED, needs_shared
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_002_II_L_a_word_named_twice_is_challenged_once():
@@ -239,3 +251,87 @@ def test_gcg_spec_an_out_play_needs_its_rack_line_and_a_1x_end_its_minus_line():
     res = replay_game(parse_gcg(cut, "1x.gcg"))
     assert res.end_style == "1x" and [p.message for p in res.errors] == [
         "a 1x end (the out player adds the rack once) without the minus line of Ganesh"]
+
+
+def test_000_R19_a_late_team_loses_10_points_per_three_minutes():
+    s = Script("school")
+    assert s.do(LateArrival, 1_000, player=1, late_ms=7 * 60_000)  # two whole three-minute intervals
+    st = s.state
+    assert st.scores == (0, -20) and st.history[-1].kind == "judge" and "late" in st.history[-1].note
+    assert s.do(LateArrival, 1_500, player=1, late_ms=60_000).code == "already_given"
+    assert s.play(0, "8D", "QUIRT", 30_000)
+    assert s.do(LateArrival, 31_000, player=0, late_ms=60_000).code == "game_under_way"
+    s = Script("school")
+    assert s.do(LateArrival, 1_000, player=0, late_ms=15 * 60_000)  # 15 minutes: the game is forfeited
+    r = s.state.result
+    assert s.state.phase == "over" and r.reason == "late_forfeit" and r.forfeit == 0 and r.wins == (0.0, 1.0)
+
+
+def test_002_I_F_a_late_player_loses_when_his_25_minutes_run_out():
+    s = Script("nsf", first=1)
+    assert s.do(LateArrival, 1_000, player=0, late_ms=20 * 60_000)  # his clock ran 20 minutes
+    assert s.state.scores == (0, 0) and s.ref.clock_remaining(0, 1_000) == 5 * 60_000
+    assert s.play(1, "8D", "QUIRT", 30_000)  # Bob 29 s; Ann's clock runs from 30 s
+    due = [e for e in s.ref.tick(30_000 + 5 * 60_000 + 1_000) if isinstance(e, OvertimeStarted)]
+    assert due == [OvertimeStarted(t=30_000 + 5 * 60_000, player=0)]
+    assert s.ref.apply(due[0])
+    r = s.state.result
+    # he lost at 0:00 (before, a late player went into overtime like any other)
+    assert s.state.phase == "over" and r.reason == "late_forfeit" and r.forfeit == 0 and r.wins == (0.0, 1.0)
+    # a player who was on time goes into overtime as before
+    s = Script("nsf")
+    assert s.ref.apply(s.ref.tick(26 * 60_000)[0]) and s.state.phase == "playing"
+
+
+def test_002_II_O_the_judge_adds_a_minute_of_playing_time():
+    s = Script("nsf")
+    assert s.do(TimeAdded, 10_000, player=1, added_ms=60_000, reason=" ").code == "no_reason"
+    assert s.do(TimeAdded, 10_000, player=1, added_ms=60_000, reason="three timely objections (II.O)")
+    assert s.ref.clock_remaining(1, 10_000) == 26 * 60_000
+    assert s.ref.clock_remaining(0, 10_000) == 25 * 60_000 - 10_000
+    assert Script("home", players=("A", "B", "C")).do(TimeAdded, 1, player=0, reason="x").code == "no_limit"
+
+
+def test_002_II_P_five_seconds_to_challenge_after_a_neutralised_period():
+    s = Script("nsf")
+    assert s.play(0, "8D", "QUIRT", 30_000)  # window until 50 s
+    assert s.do(ClockNeutralised, 32_000, reason="Bob leaves the playing area")
+    assert not any(isinstance(e, WindowClosed) for e in s.ref.tick(200_000))  # not while he is away
+    assert s.do(ClockResumed, 200_000)
+    assert s.state.window_until_ms == 205_000
+    assert s.do(Challenge, 204_000, player=1)  # refused as 'window closed' before
+
+
+@pytest.mark.parametrize("preset", ["school", "team"])
+def test_presets_add_overtime_penalties_on_school_and_team(preset):
+    p = load_preset(preset)
+    s = Script(replace(p, clock=replace(p.clock, game_ms=60_000)))
+    assert s.play(0, "8D", "QUIRT", 150_000)  # 90 s over: two started minutes
+    assert s.do(GameCalled, 151_000, reason="time")
+    assert s.do(RacksEntered, 152_000, racks=("AAAAAAA", "EEEEEEE"))
+    assert s.state.result.time_penalty == (20, 0)
+
+
+ADDED = {  # preset -> keys docs/traceability.md lists as added beyond the sheet
+    "school": ("game_s", "overtime_penalty_points", "holds", "outplay_window_s", "scoreless_turns", "tie"),
+    "club-reading": ("session_limit_s", "turn_limit_action", "outplay_window_s", "scoreless_turns", "tie"),
+    "home": ("bingo_bonus", "allowed", "outplay_window_s", "scoreless_turns", "tie"),
+    "team": ("game_s", "outplay_window_s", "min_bag", "scoreless_turns"),
+}
+
+
+def test_presets_mark_each_rule_they_add_beyond_their_sheet():
+    """Each key the traceability table names as added is said to be the kiosk's in the preset file (a comment
+    "silent", "standard", "not stated", "no length" or "not in the sheet" beside it or in the comment above)."""
+    folder = ROOT / "kiosk" / "presets"
+    marks = ("silent", "standard", "not stated", "no length", "not in the sheet", "names no")
+    for preset, keys in ADDED.items():
+        lines = (folder / f"{preset}.toml").read_text(encoding="utf-8").splitlines()
+        for key in keys:
+            i = next(i for i, ln in enumerate(lines) if ln.split("=")[0].strip() == key)
+            context = " ".join(lines[max(0, i - 3):i + 1]).lower()
+            assert any(m in context for m in marks), f"{preset}.toml: {key} is not marked as added"
+    text = (ROOT / "docs" / "traceability.md").read_text(encoding="utf-8")
+    added = text.split("## Rules a preset adds")[1]
+    for preset in ADDED:
+        assert f"| `{preset}` (" in added
