@@ -48,7 +48,9 @@ def to_gcg_game(state: GameState, *, lexicon: str | None = None, title: str | No
         game.pragmas["lexicon"] = [lexicon]
     game.pragmas["description"] = [f"refereed by the kiosk under preset {state.preset}"]
     # the judge's undos and rules changes (GCG has no line for them): notes at the top, with their times
-    game.notes += [n for n in state.notes if ": judge " in n]
+    # and why a game ended without its racks or was timed differently (resigned, stopped as it stands, late)
+    told = (": judge ", " resigned", "stopped the game", "minutes late", "time ran out")
+    game.notes += [n for n in state.notes if any(k in n for k in told)]
     totals = [0] * len(state.players)
     events = game.events
     for rec in state.history:

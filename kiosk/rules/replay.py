@@ -136,8 +136,11 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
     (what :func:`replay_game` does). Arguments as :func:`replay_game`'s."""
 
     def __init__(self, game: GcgGame, tile_set: TileSet | None = None, rules: ScoringRules = STANDARD,
-                 positions: bool = False, exchange_min_bag: int = 7) -> None:
+                 positions: bool = False, exchange_min_bag: int = 7, out_rack_lines: bool = True,
+                 six_rack_lines: bool = True) -> None:
         tile_set = tile_set or guess_tile_set(game)
+        self.out_rack_lines = out_rack_lines  # the rules adjust racks after an out-play: its lines are due
+        self.six_rack_lines = six_rack_lines  # ... after six scoreless turns
         self.game = game
         self.early = False  # not a record the replay scores: nothing more is looked at
         self.stopped = False  # a rule error stopped the replay
@@ -357,7 +360,7 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
         if self.game.incomplete or self.stopped or self.res.ended is None:
             return
         names = [pl.nick for pl in self.game.players]
-        if self.res.ended == "out":
+        if self.res.ended == "out" and self.out_rack_lines:
             others = [i for i in range(self.n) if i != self.out_player]
             if self.out_player not in self.end_lines and not all(i in self.end_lines for i in others):
                 self.error(None, f"the game ends with {names[self.out_player]}'s out-play but the record has no "
@@ -367,7 +370,7 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
                 if missing:
                     self.error(None, f"a 1x end (the out player adds the rack once) without the minus line of "
                                      f"{', '.join(missing)}", fatal=False)
-        elif self.res.ended == "six_scoreless":
+        elif self.res.ended == "six_scoreless" and self.six_rack_lines:
             missing = [names[i] for i in range(self.n) if i not in self.end_lines]
             if missing:
                 self.error(None, f"six scoreless turns end the game but the record has no own-rack line for "
@@ -499,11 +502,15 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
 
 
 def replay_game(game: GcgGame, tile_set: TileSet | None = None, rules: ScoringRules = STANDARD,
-                positions: bool = False, exchange_min_bag: int = 7) -> ReplayResult:
+                positions: bool = False, exchange_min_bag: int = 7, out_rack_lines: bool = True,
+                six_rack_lines: bool = True) -> ReplayResult:
     """Replay a parsed GCG game (see module docstring). ``tile_set`` defaults to :func:`guess_tile_set`;
     ``rules`` and ``exchange_min_bag`` (tiles that must be in the bag for an exchange) come from the event's
-    preset when it is not the standard tournament one (GCG engines: 7)."""
-    return game.accept(ReplayVisitor(game, tile_set, rules, positions, exchange_min_bag))
+    preset when it is not the standard tournament one (GCG engines: 7). ``out_rack_lines`` /
+    ``six_rack_lines``: whether the rules adjust racks after an out-play / six scoreless turns, so that a
+    finished record without those lines is reported (False under rules without the adjustment)."""
+    return game.accept(ReplayVisitor(game, tile_set, rules, positions, exchange_min_bag, out_rack_lines,
+                                     six_rack_lines))
 
 
 def game_positions(path: str | Path) -> list[Board]:

@@ -335,3 +335,18 @@ def test_presets_mark_each_rule_they_add_beyond_their_sheet():
     added = text.split("## Rules a preset adds")[1]
     for preset in ADDED:
         assert f"| `{preset}` (" in added
+
+
+@pytest.mark.parametrize("preset,players", [("school", 2), ("club-reading", 2), ("nsf", 2), ("home", 3),
+                                            ("team", 2), ("team", 4)])
+def test_gcg_export_replays_to_the_kiosks_result(preset, players):
+    """kiosk replay --preset P reads the kiosk's own export to its result, end lines complete (3-4 players:
+    their end racks were refused as 'not the player's rack' before)."""
+    p = load_preset(preset)
+    names = ("A", "B", "C", "D")[:players]
+    for seed in range(3):
+        st = Referee.from_events(random_game(preset, seed, names, pass_rate=0.15 if seed == 0 else 0.05)).state
+        res = replay_game(parse_gcg(export_gcg(st), "g.gcg"), rules=p.scoring_rules(),
+                          exchange_min_bag=p.exchange.min_bag, out_rack_lines=p.end.out_adjustment != "none",
+                          six_rack_lines=p.end.no_out_adjustment != "none")
+        assert res.problems == [] and st.result is not None and tuple(res.totals) == st.result.final, seed
