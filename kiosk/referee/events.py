@@ -100,6 +100,15 @@ class ClockPressed(Event):
 
 
 @dataclass(frozen=True)
+class PressWithdrawn(Event):
+    """``player``'s clock press is taken back: his turn did not end (e.g. the exchange he pressed for was
+    refused: too few tiles in the bag). The time since the press is his, not his opponent's; he is on move."""
+
+    type: ClassVar[str] = "press_withdrawn"
+    player: int = 0
+
+
+@dataclass(frozen=True)
 class Play(Event):
     """A board reading accepted at the clock press: ``player`` placed ``tiles`` ((square, tile), ...).
 

@@ -38,6 +38,7 @@ from kiosk.referee.events import (
     Pass,
     Play,
     PresetChanged,
+    PressWithdrawn,
     RacksEntered,
     Resigned,
     SessionTimeUp,
@@ -85,6 +86,7 @@ TRANSITIONS: dict[type[Event], dict[Phase, frozenset[Phase]]] = {
     GameStarted: _goes({_P.NOT_STARTED}, {_P.PLAYING}),
     # turns
     ClockPressed: _keeps(frozenset({_P.PLAYING})),
+    PressWithdrawn: _keeps(frozenset({_P.PLAYING})),
     Play: _goes({_P.PLAYING, _P.DESIGNATING}, _SCORED | {_P.DESIGNATING}),  # DESIGNATING: the same player's
     BlankDesignated: _goes({_P.DESIGNATING}, _SCORED | {_P.DESIGNATING}),   # corrected reading
     Pass: _goes({_P.PLAYING}, _NEXT_TURN),

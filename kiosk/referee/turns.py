@@ -6,7 +6,7 @@ from collections import Counter
 from typing import NoReturn
 
 from kiosk.referee.ending import end_without_out, scoreless_end
-from kiosk.referee.events import BlankDesignated, ClockPressed, Drew, Event, Exchange, Pass, Play
+from kiosk.referee.events import BlankDesignated, ClockPressed, Drew, Event, Exchange, Pass, Play, PressWithdrawn
 from kiosk.referee.kinds import Code, EndReason
 from kiosk.referee.model import GameModel, Refused, handles, refusal_for, wrong_phase
 from kiosk.referee.phase import Phase
@@ -67,6 +67,32 @@ def _on_clock_pressed(g: GameModel, ev: ClockPressed) -> None:
                       "board reading", Code.ALREADY_PRESSED)
     g.pending.pressed_at = ev.t
     g.clock.start(g.nxt(ev.player), ev.t)
+
+
+@handles(PressWithdrawn)
+def _on_press_withdrawn(g: GameModel, ev: PressWithdrawn) -> None:
+    """The press is taken back: the time the opponent's clock ran since it goes to ``ev.player``, whose clock
+    runs again in the same turn (a refused exchange at the press charged the opponent before)."""
+    need_on_move(g, ev, ev.player)
+    pressed = g.pending.pressed_at
+    if pressed is None:
+        raise Refused(f"press_withdrawn: {g.name(ev.player)} has no clock press to take back", Code.NOTHING_TO_UNDO)
+    ck = g.clock
+    ck.advance(ev.t)
+    moved = ck.turn_used if ck.running == g.nxt(ev.player) else 0  # what the opponent was charged since the press
+    if moved:
+        opp = g.nxt(ev.player)
+        ck.used[opp] -= moved
+        ck.used[ev.player] += moved
+        rem = ck.remaining(opp, ev.t)
+        if rem is not None and rem > 0:
+            g.overtime_notified[opp] = False
+    before = g.turn_start.clock if g.turn_start is not None else None
+    in_turn = before.turn_used_at(pressed) if before is not None and before.running == ev.player else 0
+    ck.start(ev.player, ev.t)
+    ck.turn_used = in_turn + moved
+    g.pending.pressed_at = None
+    g.notes.append(f"{ev.t}: {g.name(ev.player)}'s clock press was taken back; {moved // 1000} s are his")
 
 
 @refusal_for(Play)

@@ -58,6 +58,7 @@ any_event = st.one_of(
     st.builds(E.JudgeAdjustment, t=times, player=players, points=st.integers(-50, 50),
               reason=st.sampled_from(["", "fix"])),
     st.builds(E.GameCalled, t=times, reason=st.sampled_from(["", "time"]), as_it_stands=st.booleans()),
+    st.builds(E.PressWithdrawn, t=times, player=players),
     st.builds(E.Resigned, t=times, player=players, reason=st.sampled_from(["", "unwell"])),
     st.builds(E.LateArrival, t=times, player=players, late_ms=st.sampled_from([-1, 0, 200_000, 1_000_000])),
     st.builds(E.TimeAdded, t=times, player=players, added_ms=st.sampled_from([0, 60_000]),

@@ -25,6 +25,8 @@ from kiosk.referee.events import (
     LateArrival,
     OvertimeCapExceeded,
     OvertimeStarted,
+    Pass,
+    PressWithdrawn,
     RacksEntered,
     Resigned,
     TilesRemoved,
@@ -350,3 +352,25 @@ def test_gcg_export_replays_to_the_kiosks_result(preset, players):
                           exchange_min_bag=p.exchange.min_bag, out_rack_lines=p.end.out_adjustment != "none",
                           six_rack_lines=p.end.no_out_adjustment != "none")
         assert res.problems == [] and st.result is not None and tuple(res.totals) == st.result.final, seed
+
+
+def test_004_a_press_taken_back_after_a_refused_exchange_charges_the_mover():
+    ref = Referee()
+    for ev in random_game("team", seed=11):
+        assert ref.apply(ev)
+        st = ref.state
+        if st.phase == "playing" and st.on_move is not None and 1 <= st.bag - st.to_draw <= 6:
+            break
+    st = ref.state
+    mover, opp = st.on_move, 1 - st.on_move
+    press = st.last_t + 10_000
+    mover_left, opp_left = ref.clock_remaining(mover, press), ref.clock_remaining(opp, st.last_t)
+    assert ref.apply(ClockPressed(t=press, player=mover))
+    res = ref.apply(Exchange(t=press + 2_000, player=mover, count=7))
+    assert not res.accepted and res.code == "bag_too_small"  # team: 7 in the bag (refused, not a pass)
+    assert ref.apply(PressWithdrawn(t=press + 2_000, player=mover))
+    assert ref.state.clock.running == mover and ref.state.pressed_at is None
+    assert ref.apply(Pass(t=press + 90_000, player=mover))
+    # the 90 s since the press are the mover's; the opponent's clock lost nothing (it lost them before)
+    assert ref.clock_remaining(opp, press + 90_000) == opp_left
+    assert ref.clock_remaining(mover, press + 90_000) == mover_left - 90_000
