@@ -357,8 +357,8 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
         """Report an end that lacks a rack line: an out-play without the out player's line (or, when only the
         others lose their racks, without theirs), a 1x end without the other players' minus lines, a six-zero
         end without a player's own-rack line."""
-        if self.game.incomplete or self.stopped or self.res.ended is None:
-            return
+        if self.game.incomplete or self.stopped or self.first_error is not None or self.res.ended is None:
+            return  # a record read only up to a bad line has its own error; an unfinished one no end
         names = [pl.nick for pl in self.game.players]
         if self.res.ended == "out" and self.out_rack_lines:
             others = [i for i in range(self.n) if i != self.out_player]
