@@ -37,7 +37,7 @@ from kiosk.referee.gcg_export import export_gcg
 from kiosk.referee.presets import ExchangeRules, load_preset
 from kiosk.referee.records import events_from_gcg
 from kiosk.referee.simulate import Script, random_game
-from kiosk.rules.gcg import EventKind, parse_gcg
+from kiosk.rules.gcg import EventKind, parse_gcg, read_gcg
 from kiosk.rules.replay import replay_game
 from shared_data import SHARED, needs_shared
 
@@ -374,3 +374,10 @@ def test_004_a_press_taken_back_after_a_refused_exchange_charges_the_mover():
     # the 90 s since the press are the mover's; the opponent's clock lost nothing (it lost them before)
     assert ref.clock_remaining(opp, press + 90_000) == opp_left
     assert ref.clock_remaining(mover, press + 90_000) == mover_left - 90_000
+
+
+@needs_shared
+def test_gcg_spec_a_record_read_up_to_a_bad_line_keeps_its_read_error():
+    path = SHARED / "corpus" / "gcg" / "fixtures" / "jvc56_MAGPIE-DATA__testdata_gcgs__end_points_rack_malformed.gcg"
+    res = replay_game(read_gcg(path))
+    assert [p.message for p in res.errors] == ["malformed end-of-game rack '(#)'"]
