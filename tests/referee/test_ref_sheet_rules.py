@@ -212,6 +212,12 @@ def test_002_III_F_an_adjustment_after_the_end_is_in_the_gcg():
     assert s.do(JudgeAdjustment, 60_000, player=1, points=7, reason="recount")
     res = replayed(export_gcg(s.state), "nsf")
     assert res.problems == [] and tuple(res.totals) == (48, 7) == s.state.result.final
+    # a finished record with a correction after its end lines drives a referee to the corrected result
+    st = Referee.from_events(random_game("nsf", seed=1)).state
+    text = export_gcg(st) + f">{st.players[1]}: (adjust) +5 {st.result.final[1] + 5}\n#note judge adjustment: recount\n"
+    ref = Referee.from_events(events_from_gcg(parse_gcg(text, "fix.gcg"), "nsf"))
+    assert ref.state.result.final == (st.result.final[0], st.result.final[1] + 5)
+    assert replayed(text, "nsf").problems == []
 
 
 GCG_HEAD = "#player1 a Ann\n#player2 b Bob\n>a: QUIRTAE 8D QUIRT +48 48\n"
