@@ -32,7 +32,9 @@ def run(args: argparse.Namespace) -> int:
         try:
             preset = load_preset(args.preset)
             rules_kw = {"rules": preset.scoring_rules(),
-                        "exchange_min_bag": preset.exchange.min_bag if preset.exchange.allowed else 10**6}
+                        "exchange_min_bag": preset.exchange.min_bag if preset.exchange.allowed else 10**6,
+                        "out_rack_lines": preset.end.out_adjustment != "none",
+                        "six_rack_lines": preset.end.no_out_adjustment != "none"}
         except (PresetError, ValueError) as exc:
             print(f"kiosk replay: {exc}", file=sys.stderr)
             return 2

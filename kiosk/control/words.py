@@ -101,6 +101,9 @@ ENDINGS: dict[str, str] = {
     EndReason.PHONY_LOSES: "a phony was challenged off",
     EndReason.CHALLENGE_LOSES: "a challenge failed",
     EndReason.OVERTIME_CAP: "a player ran past the overtime limit",
+    EndReason.STOPPED: "the director stopped the game with the scores as they stand",
+    EndReason.LATE_FORFEIT: "a player arrived too late and forfeits the game",
+    EndReason.RESIGNED: "a player resigned",
 }
 
 UNKNOWN = "That cannot be done now. Please call the judge."

@@ -106,7 +106,8 @@ def _on_challenge(g: GameModel, ev: Challenge) -> None:
     lp = g.last_play
     assert lp is not None
     formed = tuple(w.upper() for w in lp.words)
-    words = tuple(w.upper() for w in ev.words) or formed
+    # a word named twice is challenged once (a FIVE_POINT bonus per word must not pay it twice)
+    words = tuple(dict.fromkeys(w.upper() for w in ev.words)) or formed
     missing = [w for w in words if w not in formed]
     if missing:
         raise Refused(f"challenge: {', '.join(missing)} was not formed by the last play ({', '.join(formed)})",
@@ -142,6 +143,14 @@ def _on_challenge_ruled(g: GameModel, ev: ChallengeRuled) -> None:
     if ev.acceptable and lp.off_centre_first and ch.off_centre_challengeable and not void:
         raise Refused("challenge_ruled: a first play missing the centre comes off when challenged, whatever its "
                       "words (seed 002 I.E)", Code.OFF_CENTRE)
+    named = tuple(dict.fromkeys(w.upper() for w in ev.invalid))
+    if ev.acceptable and named:
+        raise Refused(f"challenge_ruled: an acceptable play has no invalid words (got {', '.join(named)})",
+                      Code.BAD_EVENT)
+    stray = [w for w in named if w not in g.challenge.words]
+    if stray:
+        raise Refused(f"challenge_ruled: {', '.join(stray)} was not challenged (challenged: "
+                      f"{', '.join(g.challenge.words)})", Code.NOT_FORMED)
     if ev.acceptable:
         _play_stands(g, lp, ev.t)
     else:
@@ -191,7 +200,8 @@ def _play_comes_off(g: GameModel, lp: PlayRecord, ev: ChallengeRuled) -> None:
     void = g.challenge.by is None
     p = lp.player
     names_words = ch.ruling_names_words or void
-    g.challenge.ruling = "unacceptable" + (f": {', '.join(ev.invalid)}" if names_words and ev.invalid else "")
+    named = tuple(dict.fromkeys(w.upper() for w in ev.invalid))
+    g.challenge.ruling = "unacceptable" + (f": {', '.join(named)}" if names_words and named else "")
     squares = tuple(sq for sq, _ in lp.tiles)
     g.board.remove(list(squares))
     g.racks[p] += len(lp.tiles)
@@ -259,6 +269,8 @@ def _on_window_closed(g: GameModel, ev: WindowClosed) -> None:
         _why_not_window_closed(g, ev)
     if ev.t < g.window.until:
         raise Refused(f"window_closed: the window is open until {g.window.until} ms", Code.TOO_EARLY)
+    if g.neutralised:  # seed 002 II.P: it stays open while the player is away
+        raise Refused(f"window_closed: the clock is neutralised ({g.neutralised})", Code.NEUTRALISED)
     if g.phase == Phase.OUTPLAY:
         end_outplay(g, ev.t)
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import NoReturn
 
 from kiosk.referee import endgame
-from kiosk.referee.events import GameCalled, RacksEntered
+from kiosk.referee.events import GameCalled, RacksEntered, Resigned
 from kiosk.referee.kinds import Code, EndReason
 from kiosk.referee.model import GameModel, Refused, handles, refusal_for
 from kiosk.referee.phase import Phase
@@ -36,13 +36,14 @@ def unknown_racks(g: GameModel) -> tuple[str, ...]:
 
 
 def finish(g: GameModel, t: int, reason: EndReason, racks: tuple[str, ...], went_out: int | None,
-            forfeit: int | None = None) -> None:
-    """End the game: rack adjustments, overtime penalties, win credit; phase OVER."""
+            forfeit: int | None = None, *, as_it_stands: bool = False) -> None:
+    """End the game: rack adjustments, overtime penalties, win credit; phase OVER. ``as_it_stands``: no
+    rack adjustment and no overtime penalty (the director stopped the game, seed 002 III.G)."""
     g.close_window()
     g.clock.stop(t)
     p = g.preset
     values = [g.tile_set.rack_value(r) for r in racks]
-    adj = [0] * g.n if forfeit is not None else endgame.rack_adjustments(p, values, went_out)
+    adj = [0] * g.n if forfeit is not None or as_it_stands else endgame.rack_adjustments(p, values, went_out)
     before = tuple(g.scores)
     # rack lines are written even when worth 0, so that a record's end (and any time penalty after it) is complete
     if forfeit is None and went_out is not None:
@@ -54,10 +55,10 @@ def finish(g: GameModel, t: int, reason: EndReason, racks: tuple[str, ...], went
             for i in range(g.n):
                 if i != went_out:
                     g.record("own_rack", i, adj[i], rack=racks[i])
-    elif forfeit is None and p.end.no_out_adjustment == "own_rack":
+    elif forfeit is None and not as_it_stands and p.end.no_out_adjustment == "own_rack":
         for i in range(g.n):
             g.record("own_rack", i, adj[i], rack=racks[i])
-    pen = endgame.time_penalties(p, g.clock.used)
+    pen = [0] * g.n if as_it_stands else endgame.time_penalties(p, g.clock.used)
     for i in range(g.n):
         if pen[i]:
             g.record("time_penalty", i, -pen[i], note=f"{g.clock.used[i] - (p.clock.game_ms or 0)} ms overtime")
@@ -106,8 +107,6 @@ def why_not_end(g: GameModel) -> NoReturn:
 
 @refusal_for(GameCalled)
 def _why_not_game_called(g: GameModel, ev: GameCalled) -> NoReturn:
-    if g.phase == Phase.RACK_ENTRY:
-        raise Refused("game_called: the game has ended already; enter the racks", Code.WRONG_PHASE)
     game_call_reason(ev)
     why_not_end(g)
 
@@ -121,8 +120,21 @@ def game_call_reason(ev: GameCalled) -> None:
 @handles(GameCalled)
 def _on_game_called(g: GameModel, ev: GameCalled) -> None:
     game_call_reason(ev)
+    if ev.as_it_stands and g.phase != Phase.OUTPLAY:  # an out-play on the board ends the game as usual
+        g.notes.append(f"{ev.t}: the director stopped the game with the scores as they stand: {ev.reason}")
+        finish(g, ev.t, EndReason.STOPPED, unknown_racks(g), None, as_it_stands=True)
+        return
+    if g.phase == Phase.RACK_ENTRY:
+        raise Refused("game_called: the game has ended already; enter the racks (or stop it as it stands)",
+                      Code.WRONG_PHASE)
     end_called(g, ev.t, EndReason.CALLED)
     g.notes.append(f"{ev.t}: game called: {ev.reason}")
+
+
+@handles(Resigned)
+def _on_resigned(g: GameModel, ev: Resigned) -> None:
+    g.notes.append(f"{ev.t}: {g.name(ev.player)} resigned" + (f": {ev.reason.strip()}" if ev.reason.strip() else ""))
+    finish(g, ev.t, EndReason.RESIGNED, unknown_racks(g), None, forfeit=ev.player, as_it_stands=True)
 
 
 @handles(RacksEntered)

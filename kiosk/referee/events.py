@@ -100,6 +100,15 @@ class ClockPressed(Event):
 
 
 @dataclass(frozen=True)
+class PressWithdrawn(Event):
+    """``player``'s clock press is taken back: his turn did not end (e.g. the exchange he pressed for was
+    refused: too few tiles in the bag). The time since the press is his, not his opponent's; he is on move."""
+
+    type: ClassVar[str] = "press_withdrawn"
+    player: int = 0
+
+
+@dataclass(frozen=True)
 class Play(Event):
     """A board reading accepted at the clock press: ``player`` placed ``tiles`` ((square, tile), ...).
 
@@ -328,9 +337,49 @@ class PresetChanged(Event):
 
 @dataclass(frozen=True)
 class GameCalled(Event):
-    """The game is ended by the judge / captain (no plays possible, time called); racks are entered next."""
+    """The game is ended by the judge / captain (no plays possible, time called); racks are entered next.
+
+    ``as_it_stands``: the director stops the game with the scores standing as they are, without racks or
+    any adjustment (seed 002 III.G, "stop such games at that point with the scores standing as is"); it may
+    also stop a game whose racks are not entered yet.
+    """
 
     type: ClassVar[str] = "game_called"
+    reason: str = ""
+    as_it_stands: bool = False
+
+
+@dataclass(frozen=True)
+class LateArrival(Event):
+    """``player`` arrived ``late_ms`` after the start of the round (told by the judge before the first move).
+
+    What it costs is the preset's (:class:`~kiosk.referee.presets.ClockRules` ``late_*``): points per whole
+    unit absent and a forfeit past a limit (seed 000 rule 19), or the time off his clock (seed 002 I.F).
+    """
+
+    type: ClassVar[str] = "late_arrival"
+    player: int = 0
+    late_ms: int = 0
+
+
+@dataclass(frozen=True)
+class TimeAdded(Event):
+    """The judge gives ``player`` ``added_ms`` more game time (seed 002 II.F, II.O: an extra minute after three
+    timely objections)."""
+
+    type: ClassVar[str] = "time_added"
+    player: int = 0
+    added_ms: int = 60_000
+    reason: str = ""
+
+
+@dataclass(frozen=True)
+class Resigned(Event):
+    """``player`` resigns (leaves the game in progress): he takes a forfeit loss with the scores as they stand
+    (seed 002 III.G, "if you must leave a game in progress ... you receive a forfeit loss")."""
+
+    type: ClassVar[str] = "resigned"
+    player: int = 0
     reason: str = ""
 
 

@@ -6,9 +6,11 @@ is a pass), exchanges (``-N``: the kiosk knows only the count), withdrawn phonie
 overtime penalties (``(time)``). The camera cannot see racks, so the rack field is left out where the
 referee does not know it (the GCG spec allows it; ``kiosk replay`` accepts it).
 
-GCG has no line for a penalty deducted from a player's score during the game (``team`` challenge penalties,
-a judge's adjustment): those become ``#note`` lines and are left out of the GCG running totals, which the
-note says. Holds, courtesy draws and rulings are written as notes too.
+Every line counts in the GCG running totals, so the file's last totals are the kiosk's result
+(``docs/gcg_export.md``): a challenge penalty (``team``: the challenger of a good play, or the side whose
+play came off) is a ``(challenge)`` line with a negative score on the penalised player, right after the
+challenge's other lines; a judge's adjustment, which GCG has no line for, is the kiosk's ``(adjust)`` line
+with the reason as its note. ``kiosk replay`` reads both. Holds, courtesy draws and rulings are notes.
 """
 
 from __future__ import annotations
@@ -46,19 +48,15 @@ def to_gcg_game(state: GameState, *, lexicon: str | None = None, title: str | No
         game.pragmas["lexicon"] = [lexicon]
     game.pragmas["description"] = [f"refereed by the kiosk under preset {state.preset}"]
     # the judge's undos and rules changes (GCG has no line for them): notes at the top, with their times
-    game.notes += [n for n in state.notes if ": judge " in n]
+    # and why a game ended without its racks or was timed differently (resigned, stopped as it stands, late)
+    told = (": judge ", " resigned", "stopped the game", "minutes late", "time ran out")
+    game.notes += [n for n in state.notes if any(k in n for k in told)]
     totals = [0] * len(state.players)
     events = game.events
     for rec in state.history:
         p = rec.player
         nick = nicks[p]
         kind = rec.kind
-        if kind in ("challenge_penalty", "phony_penalty", "judge"):
-            what = {"challenge_penalty": "penalty for a failed challenge", "phony_penalty": "penalty for a phony",
-                    "judge": f"judge adjustment: {rec.note}"}[kind]
-            note = f"{state.players[p]} {rec.points:+d} ({what}; not in the GCG totals)"
-            (events[-1].notes if events else game.notes).append(note)
-            continue
         totals[p] += rec.points
         ev: GcgEvent
         if kind == "play":
@@ -74,8 +72,14 @@ def to_gcg_game(state: GameState, *, lexicon: str | None = None, title: str | No
             ev = GcgEvent(EventKind.EXCHANGE, nick, score=0, cumulative=totals[p], count=rec.count)
         elif kind == "withdrawn":
             ev = GcgEvent(EventKind.WITHDRAWN, nick, score=rec.points, cumulative=totals[p])
-        elif kind == "challenge_bonus":
+        elif kind in ("challenge_bonus", "challenge_penalty", "phony_penalty"):
             ev = GcgEvent(EventKind.CHALLENGE_BONUS, nick, score=rec.points, cumulative=totals[p])
+            if kind != "challenge_bonus":
+                what = "a failed challenge" if kind == "challenge_penalty" else "a play challenged off"
+                ev.notes.append(f"{state.players[p]} {rec.points:+d}: penalty for {what}")
+        elif kind == "judge":
+            ev = GcgEvent(EventKind.ADJUSTMENT, nick, score=rec.points, cumulative=totals[p])
+            ev.notes.append(f"judge adjustment: {rec.note}")
         elif kind == "end_rack":
             ev = GcgEvent(EventKind.END_RACK, nick, score=rec.points, cumulative=totals[p], tiles=rec.rack)
         elif kind == "own_rack":

@@ -5,18 +5,23 @@ lexicon's suggested ruling (:func:`suggest_ruling`).
 from __future__ import annotations
 
 from collections.abc import Container
+from dataclasses import replace
 from typing import NoReturn
 
+from kiosk.referee import endgame
+from kiosk.referee.ending import finish, unknown_racks
 from kiosk.referee.events import (
     ChallengeRuled,
     ClockNeutralised,
     ClockResumed,
     JudgeAdjustment,
     KioskResumed,
+    LateArrival,
     MoveUndone,
     PresetChanged,
+    TimeAdded,
 )
-from kiosk.referee.kinds import Code
+from kiosk.referee.kinds import Code, EndReason
 from kiosk.referee.model import GameModel, Refused, handles, refusal_for
 from kiosk.referee.phase import Phase
 from kiosk.referee.presets import PresetError, preset_from_dict
@@ -52,6 +57,9 @@ def _on_clock_resumed(g: GameModel, ev: ClockResumed) -> None:
     g.neutralised = ""
     assert g.on_move is not None
     g.clock.start(g.on_move, ev.t, new_turn=False)
+    after = g.preset.challenge.after_neutral_ms
+    if after is not None and g.window.open and g.window.until is not None:
+        g.window.until = max(g.window.until, ev.t + after)  # seed 002 II.P: five seconds after returning
 
 
 @handles(JudgeAdjustment)
@@ -61,6 +69,12 @@ def _on_judge_adjustment(g: GameModel, ev: JudgeAdjustment) -> None:
     if ev.points == 0:
         raise Refused("judge_adjustment: 0 points changes nothing", Code.NO_POINTS)
     g.record("judge", ev.player, ev.points, note=ev.reason)
+    r = g.result
+    if g.phase == Phase.OVER and r is not None:  # a scoring error corrected after the end (seed 002 III.E/F)
+        final = tuple(s + (ev.points if i == ev.player else 0) for i, s in enumerate(r.final))
+        before = tuple(s + (ev.points if i == ev.player else 0) for i, s in enumerate(r.before_racks))
+        g.result = replace(r, final=final, before_racks=before,
+                           wins=endgame.win_credit(g.preset, final, before, r.forfeit))
 
 
 @handles(MoveUndone)
@@ -118,7 +132,58 @@ def _on_preset_changed(g: GameModel, ev: PresetChanged) -> GameModel:
     fresh.notes = list(g.notes) + [f"{ev.t}: judge changed the rules to '{preset.name}'"
                                    + (f": {ev.reason.strip()}" if ev.reason.strip() else "")]
     fresh.downtime = g.downtime
+    fresh.late = g.late
     return fresh
+
+
+@refusal_for(LateArrival)
+def _why_not_late_arrival(g: GameModel, ev: LateArrival) -> NoReturn:
+    raise Refused("late_arrival: a late arrival is told before the first move", Code.GAME_UNDER_WAY)
+
+
+@handles(LateArrival)
+def _on_late_arrival(g: GameModel, ev: LateArrival) -> None:
+    """Seed 000 rule 19 (points per three minutes, forfeit after 15) and 002 I.F (the time off his clock)."""
+    if ev.player in g.late:
+        raise Refused(f"late_arrival: {g.name(ev.player)}'s late arrival is recorded already", Code.ALREADY_GIVEN)
+    if any(h.kind != "judge" for h in g.history) or g.turn_start is not None or g.pending.pressed_at is not None:
+        _why_not_late_arrival(g, ev)
+    if ev.late_ms <= 0:
+        raise Refused("late_arrival: late_ms must be more than 0 ms", Code.BAD_EVENT)
+    clk = g.preset.clock
+    g.late = (*g.late, ev.player)
+    mins = ev.late_ms / 60_000
+    g.notes.append(f"{ev.t}: {g.name(ev.player)} arrived {mins:.1f} minutes late")
+    if clk.late_forfeit_ms is not None and ev.late_ms >= clk.late_forfeit_ms:
+        finish(g, ev.t, EndReason.LATE_FORFEIT, unknown_racks(g), None, forfeit=ev.player, as_it_stands=True)
+        return
+    units = ev.late_ms // clk.late_penalty_unit_ms
+    if clk.late_penalty_points and units:
+        # a judge's line of the scoresheet (seed 000 rule 19), so every reader of the history counts it
+        g.record("judge", ev.player, -clk.late_penalty_points * units,
+                 note=f"late arrival: {mins:.1f} minutes late, -{clk.late_penalty_points} per "
+                      f"{clk.late_penalty_unit_ms // 60_000} minutes (seed 000 rule 19)")
+    if clk.late_clock_runs and g.clock.game_ms is not None:
+        g.clock.used[ev.player] += ev.late_ms
+        if g.clock.remaining(ev.player, ev.t) is not None and (g.clock.remaining(ev.player, ev.t) or 0) <= 0:
+            finish(g, ev.t, EndReason.LATE_FORFEIT, unknown_racks(g), None, forfeit=ev.player, as_it_stands=True)
+
+
+@handles(TimeAdded)
+def _on_time_added(g: GameModel, ev: TimeAdded) -> None:
+    """Seed 002 II.F / II.O: the director gives a player an extra minute of playing time."""
+    if g.clock.game_ms is None:
+        raise Refused("time_added: this game has no chess clock", Code.NO_LIMIT)
+    if ev.added_ms <= 0:
+        raise Refused("time_added: added_ms must be more than 0 ms", Code.BAD_EVENT)
+    if not ev.reason.strip():
+        raise Refused("time_added: give a reason (e.g. 'three timely objections')", Code.NO_REASON)
+    g.clock.advance(ev.t)
+    g.clock.used[ev.player] -= ev.added_ms
+    rem = g.clock.remaining(ev.player, ev.t)
+    if rem is not None and rem > 0:
+        g.overtime_notified[ev.player] = False  # back in time: overtime starts again when it runs out
+    g.notes.append(f"{ev.t}: judge gave {g.name(ev.player)} {ev.added_ms // 1000} s more: {ev.reason.strip()}")
 
 
 @handles(KioskResumed)

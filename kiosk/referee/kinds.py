@@ -67,6 +67,9 @@ class EndReason(StrEnum):
     PHONY_LOSES = "phony_loses"              # a phony challenged off loses the game (preset)
     CHALLENGE_LOSES = "challenge_loses"      # a failed challenge loses the game (preset)
     OVERTIME_CAP = "overtime_cap"            # past the overtime cap
+    STOPPED = "stopped"                      # the director stopped it with the scores as they stand (002 III.G)
+    LATE_FORFEIT = "late_forfeit"            # a side arrived too late (000 R19) or its late clock ran out (002 I.F)
+    RESIGNED = "resigned"                    # a player resigned: a forfeit loss, scores as they stand (002 III.G)
 
 
 class PromptKind(StrEnum):

@@ -111,6 +111,7 @@ class GameModel:
     game_word_available: bool = False
     neutralised: str = ""
     overtime_notified: list[bool] = field(default_factory=list)
+    late: tuple[int, ...] = ()  # players whose late arrival came off their clock (seed 002 I.F)
     warnings: tuple[str, ...] = ()
     removing: tuple[int, ...] = ()
     end_reason: EndReason | None = None

@@ -30,6 +30,7 @@ from kiosk.referee.events import (
     HoldReleased,
     JudgeAdjustment,
     KioskResumed,
+    LateArrival,
     MoveUndone,
     OutplayAccepted,
     OvertimeCapExceeded,
@@ -37,9 +38,12 @@ from kiosk.referee.events import (
     Pass,
     Play,
     PresetChanged,
+    PressWithdrawn,
     RacksEntered,
+    Resigned,
     SessionTimeUp,
     TilesRemoved,
+    TimeAdded,
     TimeWarning,
     TurnTimeExpired,
     WindowClosed,
@@ -82,6 +86,7 @@ TRANSITIONS: dict[type[Event], dict[Phase, frozenset[Phase]]] = {
     GameStarted: _goes({_P.NOT_STARTED}, {_P.PLAYING}),
     # turns
     ClockPressed: _keeps(frozenset({_P.PLAYING})),
+    PressWithdrawn: _keeps(frozenset({_P.PLAYING})),
     Play: _goes({_P.PLAYING, _P.DESIGNATING}, _SCORED | {_P.DESIGNATING}),  # DESIGNATING: the same player's
     BlankDesignated: _goes({_P.DESIGNATING}, _SCORED | {_P.DESIGNATING}),   # corrected reading
     Pass: _goes({_P.PLAYING}, _NEXT_TURN),
@@ -101,18 +106,21 @@ TRANSITIONS: dict[type[Event], dict[Phase, frozenset[Phase]]] = {
     # time
     TimeWarning: _keeps(IN_GAME),
     TurnTimeExpired: _goes({_P.PLAYING}, _NEXT_TURN),
-    OvertimeStarted: _keeps(IN_GAME),
-    OvertimeCapExceeded: _goes(IN_GAME, {_P.OVER}),
+    OvertimeStarted: {**_keeps(IN_GAME), _P.PLAYING: frozenset({_P.PLAYING, _P.OVER})},  # a late player's time
+    TimeAdded: _keeps(IN_GAME),
+    OvertimeCapExceeded: {**_goes(IN_GAME, {_P.OVER}), _P.OUTPLAY: _ENDED},  # a hold on an out-play: it stands
     SessionTimeUp: {_P.PLAYING: frozenset({_P.RACK_ENTRY}), _P.REMOVING: frozenset({_P.RACK_ENTRY}),
                     _P.OUTPLAY: _ENDED},
     # judge, end
     ClockNeutralised: _keeps(frozenset({_P.PLAYING})),
     ClockResumed: _keeps(IN_GAME),
-    JudgeAdjustment: _keeps(IN_GAME),
+    JudgeAdjustment: _keeps(ANY_STARTED),  # OVER: a scoring error both players agree on (002 III.F)
     MoveUndone: _goes(ANY_STARTED, {_P.PLAYING}),  # back to the start of the last turn, always in PLAYING
     PresetChanged: _keeps(frozenset({_P.PLAYING})),
-    GameCalled: {_P.PLAYING: frozenset({_P.RACK_ENTRY}), _P.REMOVING: frozenset({_P.RACK_ENTRY}),
-                 _P.OUTPLAY: _ENDED},
+    LateArrival: _goes({_P.PLAYING}, {_P.PLAYING, _P.OVER}),  # before the first move; OVER: forfeited
+    GameCalled: {_P.PLAYING: _ENDED, _P.REMOVING: _ENDED,  # OVER: stopped as it stands (002 III.G)
+                 _P.OUTPLAY: _ENDED, _P.RACK_ENTRY: frozenset({_P.OVER})},
+    Resigned: _goes(IN_GAME, {_P.OVER}),
     RacksEntered: _goes({_P.RACK_ENTRY}, {_P.OVER}),
     KioskResumed: _keeps(ANY_STARTED),
 }

@@ -24,6 +24,7 @@ NO_OUT_ADJUSTMENTS = ("own_rack", "none")
 TIE_RULES = ("half", "pre_adjustment")
 TURN_LIMIT_ACTIONS = ("warn", "lose_turn")
 EXCHANGE_COUNTS = ("any", "one_or_all")
+IMPROPER_EXCHANGES = ("refuse", "pass")
 
 
 class PresetError(ValueError):
@@ -44,6 +45,11 @@ class ClockRules:
         turn_limit_action: "warn" (only tell) or "lose_turn" (the turn is forfeited as a pass).
         session_limit_ms: wall time from game start after which the game is called, or None.
         session_warnings_ms: warnings given this long before the call (club-reading: 6 and 3 minutes).
+        late_penalty_points / late_penalty_unit_ms: points a side that arrives late loses per whole unit it
+            was absent (seed 000 rule 19: 10 per three minutes); 0 for none.
+        late_forfeit_ms: absence after which the late side forfeits the game (000 rule 19: 15 minutes), or None.
+        late_clock_runs: the late player's absence comes off his game time, and when that time runs out he
+            loses the game (seed 002 I.F).
     """
 
     game_ms: int | None = 25 * 60_000
@@ -55,6 +61,10 @@ class ClockRules:
     turn_limit_action: str = "warn"
     session_limit_ms: int | None = None
     session_warnings_ms: tuple[int, ...] = ()
+    late_penalty_points: int = 0
+    late_penalty_unit_ms: int = 180_000
+    late_forfeit_ms: int | None = None
+    late_clock_runs: bool = False
 
 
 @dataclass(frozen=True)
@@ -79,6 +89,8 @@ class ChallengeRules:
         wrong_penalty: points deducted from the challenger for a failed challenge.
         wrong_loses_turn: the challenger loses his next turn (DOUBLE).
         wrong_loses_game: a failed challenge loses the game for the challenger (TRIPLE).
+        after_neutral_ms: once a neutralised clock runs again, the window on the last play stays open at
+            least this long (seed 002 II.P: five seconds to hold or challenge after returning), or None.
     """
 
     rule: str = "ten_point"
@@ -95,15 +107,33 @@ class ChallengeRules:
     wrong_penalty: int = 0
     wrong_loses_turn: bool = False
     wrong_loses_game: bool = False
+    after_neutral_ms: int | None = None
 
 
 @dataclass(frozen=True)
 class ExchangeRules:
-    """Exchange rules: ``min_bag`` tiles must be in the bag; ``counts`` "any" (1..rack) or "one_or_all"."""
+    """Exchange rules: ``min_bag`` tiles must be in the bag; ``counts`` "any" (1..rack) or "one_or_all";
+    ``improper``: an exchange with fewer than ``min_bag`` tiles in the bag is "refuse"d (the player does
+    something else on the same turn) or counts as a "pass" (seed 002 II.H: an improper exchange stopped
+    before the drawn tiles join the rack counts as a pass)."""
 
     allowed: bool = True
     min_bag: int = 7
     counts: str = "any"
+    improper: str = "refuse"
+
+    def counts_allowed(self, rack: int, bag: int) -> tuple[int, ...]:
+        """The numbers of tiles a player with ``rack`` tiles may exchange now with ``bag`` tiles in the bag
+        (ascending; empty: no exchange now). What the exchange screen offers; any other count is refused,
+        or under ``improper = "pass"`` a count the bag is too small for counts as a pass."""
+        if not self.allowed or bag < self.min_bag or rack < 1:
+            return ()
+        most = min(rack, bag)
+        if most < 1:
+            return ()
+        if self.counts == "one_or_all":
+            return tuple(sorted({1, rack})) if rack <= bag else (1,)
+        return tuple(range(1, most + 1))
 
 
 @dataclass(frozen=True)
@@ -189,6 +219,7 @@ _CHOICES = {
     ("clock", "turn_limit_action"): TURN_LIMIT_ACTIONS,
     ("exchange", "counts"): EXCHANGE_COUNTS,
     ("board", "rows"): BOARD_ROWS,
+    ("exchange", "improper"): IMPROPER_EXCHANGES,
     ("scoring", "off_centre_first_play"): ("illegal", "no_centre_dws"),
 }
 _TOP_KEYS = {"name", "description", "source", "tile_set", "min_players", "max_players", "extends", "scoring",
@@ -313,6 +344,8 @@ def _check(p: Preset, origin: str) -> None:
         raise PresetError(f"{origin}: min_players: {p.min_players} is more than max_players {p.max_players}")
     if p.clock.overtime_unit_ms is not None and p.clock.overtime_unit_ms <= 0:
         raise PresetError(f"{origin}: clock.overtime_unit_s: must be more than 0")
+    if p.clock.late_penalty_unit_ms <= 0:
+        raise PresetError(f"{origin}: clock.late_penalty_unit_s: must be more than 0")
     if p.exchange.min_bag < 0:
         raise PresetError(f"{origin}: exchange.min_bag: must be 0 or more")
     if p.end.scoreless_turns is not None and p.end.scoreless_turns < 1:

@@ -32,6 +32,7 @@ from kiosk.referee.events import (
     Event,
     Exchange,
     GameStarted,
+    JudgeAdjustment,
     OutplayAccepted,
     Pass,
     Play,
@@ -103,10 +104,17 @@ class RefereeEvents(GcgVisitor[list[Event]]):
         held, self.held = self.held, event
         if held is not None:
             self.act(held, event.kind)
-        return Walk.STOP if self.over else None
+        # after the end only a judge's (adjust) lines still act: read on while one may follow
+        return Walk.STOP if self.over and event.kind is not EventKind.ADJUSTMENT and not self._adjust_after(event) \
+            else None
+
+    def _adjust_after(self, event: GcgEvent) -> bool:
+        """True when an (adjust) line follows ``event`` in the record."""
+        at = next((i for i, e in enumerate(self.game.events) if e is event), len(self.game.events))
+        return any(e.kind is EventKind.ADJUSTMENT for e in self.game.events[at + 1:])
 
     def end_game(self) -> None:
-        if self.held is not None and not self.over:
+        if self.held is not None and (not self.over or self.held.kind is EventKind.ADJUSTMENT):
             self.act(self.held, None)
         self.finish()
 
@@ -152,6 +160,10 @@ class RefereeEvents(GcgVisitor[list[Event]]):
         if not seats:
             raise RecordEventsError(f"{self.name}:{ev.line}: unknown player '{ev.nick}'")
         p = st.on_move if st.on_move in seats else seats[0]  # one nick for two players: by turn order
+        if ev.kind is EventKind.ADJUSTMENT:  # a judge's adjustment, also after the end (seed 002 III.E/F)
+            self.go(JudgeAdjustment(t=self.later(1_000), player=p, points=ev.score,
+                                    reason=(ev.notes[0] if ev.notes else "") or "adjustment in the record"), ev.line)
+            return
         if st.phase == OVER:
             self.over = True
             return
@@ -169,8 +181,12 @@ class RefereeEvents(GcgVisitor[list[Event]]):
                 self.go(BlankDesignated(t=self.later(2_000), player=p, square=sq, letter=letter), ev.line)
             if self.ref.state.phase == OUTPLAY and nxt not in CHALLENGE_LINES:
                 self.go(OutplayAccepted(t=self.later(1_000), player=(p + 1) % len(self.players)), ev.line)
+        elif ev.kind is EventKind.CHALLENGE_BONUS and ev.score < 0 and st.last_play is not None \
+                and st.last_play.withdrawn and st.last_play.player == p:
+            pass  # the phony's penalty: the referee deducted it when the play came off (docs/gcg_export.md)
         elif ev.kind in CHALLENGE_LINES:
             self.challenge(ev.line, acceptable=CHALLENGE_LINES[ev.kind])
+
         elif ev.kind is EventKind.PASS:
             self.go(Pass(t=self.later(), player=p), ev.line)
         elif ev.kind is EventKind.EXCHANGE:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from kiosk.referee.model import GameModel
 from kiosk.referee.phase import Phase
 from kiosk.referee.state import GameState
+from kiosk.referee.turns import exchange_counts
 from kiosk.rules.tiles import BLANK
 
 NO_GAME = GameState(
@@ -34,6 +35,7 @@ def snapshot(g: GameModel | None, events: int) -> GameState:
         pending_blanks=tuple(sq for sq, t in g.pending.tiles if t == BLANK), result=g.result,
         history=tuple(g.history), downtime_ms=g.downtime, last_t=g.last_t, started_t=g.started_t,
         events=events, notes=tuple(g.notes), to_draw=to_draw(g), pressed_at=g.pending.pressed_at,
+        exchange_counts=exchange_counts(g),
     )
 
 

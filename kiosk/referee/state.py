@@ -106,6 +106,7 @@ class PlayRecord:
     rack_before: int = 7
     to_draw: int = 0
     pressed_at: int | None = None
+    exchange_counts: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON dict of the whole snapshot (for the event stream and the UI process)."""
@@ -144,11 +145,11 @@ class GameResult:
 
     Attributes:
         reason: an :class:`~kiosk.referee.kinds.EndReason` ("out_play", "six_scoreless", "called",
-            "time_limit", "phony_loses", "challenge_loses", "overtime_cap").
+            "time_limit", "phony_loses", "challenge_loses", "overtime_cap", "stopped", "resigned").
         final: scores after every adjustment. before_racks: scores before the rack adjustment.
         rack_adjust / time_penalty: per player. racks: final racks (known or entered).
         wins: win credit per player (1, 0.5 each for a tie under "half", 0).
-        went_out: who played out, or None. forfeit: who lost by rule (cap, TRIPLE), or None.
+        went_out: who played out, or None. forfeit: who lost by rule (cap, TRIPLE, resigned), or None.
     """
 
     reason: EndReason
@@ -182,6 +183,8 @@ class GameState:
         can be challenged; 0 once drawn; they are still in ``bag``). Always: bag + racks + kept_apart + board
         tiles = the full set (outside the blank designation step, whose tiles are not on the board yet).
         pressed_at: the clock press whose board reading is awaited (ms), or None.
+        exchange_counts: how many tiles the player on move may exchange now under the preset (ascending;
+            empty: no exchange now), what the exchange screen offers.
     """
 
     phase: Phase
@@ -221,6 +224,7 @@ class GameState:
     notes: tuple[str, ...] = field(default=())
     to_draw: int = 0
     pressed_at: int | None = None
+    exchange_counts: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON dict of the whole snapshot (for the event stream and the UI process)."""

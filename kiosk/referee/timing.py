@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import NoReturn
 
-from kiosk.referee.ending import end_called, finish, unknown_racks, why_not_end
+from kiosk.referee.ending import end_called, end_outplay, finish, unknown_racks, why_not_end
 from kiosk.referee.events import (
     CourtesyNotice,
     Event,
@@ -41,7 +41,7 @@ def _window_events(g: GameModel, now_ms: int) -> list[Event]:
     due: list[Event] = []
     ch = g.preset.challenge
     if g.hold.by is None and g.window.open and g.window.until is not None and now_ms >= g.window.until \
-            and g.phase in (Phase.PLAYING, Phase.OUTPLAY):
+            and g.phase in (Phase.PLAYING, Phase.OUTPLAY) and not g.neutralised:
         due.append(WindowClosed(t=g.window.until))
     if g.hold.by is not None and not g.hold.courtesy_given and ch.courtesy_ms is not None and g.phase == Phase.PLAYING \
             and g.hold.since is not None and now_ms >= g.hold.since + ch.courtesy_ms:
@@ -130,6 +130,12 @@ def _on_overtime_started(g: GameModel, ev: OvertimeStarted) -> None:
     if rem is None or rem > 0 or g.overtime_notified[ev.player]:
         raise Refused(f"overtime_started: {g.name(ev.player)} is not (newly) out of time", Code.NOT_OVERTIME)
     g.overtime_notified[ev.player] = True
+    if ev.player in g.late and g.preset.clock.late_clock_runs and g.phase == Phase.PLAYING:
+        # seed 002 I.F: "if your 25 minutes runs out the game will be awarded to your opponent"
+        g.clock.advance(ev.t)
+        g.notes.append(f"{ev.t}: {g.name(ev.player)} arrived late and his time ran out: the game is awarded")
+        finish(g, ev.t, EndReason.LATE_FORFEIT, unknown_racks(g), None, forfeit=ev.player, as_it_stands=True)
+        return
     g.notes.append(f"{ev.t}: {g.name(ev.player)} is in overtime")
 
 
@@ -140,6 +146,12 @@ def _on_overtime_cap(g: GameModel, ev: OvertimeCapExceeded) -> None:
     if cap is None or rem is None or -rem <= cap:
         raise Refused(f"overtime_cap_exceeded: {g.name(ev.player)} is not past the overtime cap", Code.NOT_OVERTIME)
     g.clock.advance(ev.t)
+    if g.phase == Phase.OUTPLAY:
+        # the holder's time ran out while deciding on the out-play: not challenging it accepts it (seed 002
+        # III.B), so the out-play stands with its rack points; the overtime penalties still apply
+        g.notes.append(f"{ev.t}: {g.name(ev.player)} ran past the overtime cap holding the out-play: it stands")
+        end_outplay(g, ev.t)
+        return
     finish(g, ev.t, EndReason.OVERTIME_CAP, unknown_racks(g), None, forfeit=ev.player)
 
 

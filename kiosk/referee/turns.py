@@ -6,7 +6,7 @@ from collections import Counter
 from typing import NoReturn
 
 from kiosk.referee.ending import end_without_out, scoreless_end
-from kiosk.referee.events import BlankDesignated, ClockPressed, Drew, Event, Exchange, Pass, Play
+from kiosk.referee.events import BlankDesignated, ClockPressed, Drew, Event, Exchange, Pass, Play, PressWithdrawn
 from kiosk.referee.kinds import Code, EndReason
 from kiosk.referee.model import GameModel, Refused, handles, refusal_for, wrong_phase
 from kiosk.referee.phase import Phase
@@ -67,6 +67,32 @@ def _on_clock_pressed(g: GameModel, ev: ClockPressed) -> None:
                       "board reading", Code.ALREADY_PRESSED)
     g.pending.pressed_at = ev.t
     g.clock.start(g.nxt(ev.player), ev.t)
+
+
+@handles(PressWithdrawn)
+def _on_press_withdrawn(g: GameModel, ev: PressWithdrawn) -> None:
+    """The press is taken back: the time the opponent's clock ran since it goes to ``ev.player``, whose clock
+    runs again in the same turn (a refused exchange at the press charged the opponent before)."""
+    need_on_move(g, ev, ev.player)
+    pressed = g.pending.pressed_at
+    if pressed is None:
+        raise Refused(f"press_withdrawn: {g.name(ev.player)} has no clock press to take back", Code.NOTHING_TO_UNDO)
+    ck = g.clock
+    ck.advance(ev.t)
+    moved = ck.turn_used if ck.running == g.nxt(ev.player) else 0  # what the opponent was charged since the press
+    if moved:
+        opp = g.nxt(ev.player)
+        ck.used[opp] -= moved
+        ck.used[ev.player] += moved
+        rem = ck.remaining(opp, ev.t)
+        if rem is not None and rem > 0:
+            g.overtime_notified[opp] = False
+    before = g.turn_start.clock if g.turn_start is not None else None
+    in_turn = before.turn_used_at(pressed) if before is not None and before.running == ev.player else 0
+    ck.start(ev.player, ev.t)
+    ck.turn_used = in_turn + moved
+    g.pending.pressed_at = None
+    g.notes.append(f"{ev.t}: {g.name(ev.player)}'s clock press was taken back; {moved // 1000} s are his")
 
 
 @refusal_for(Play)
@@ -218,11 +244,10 @@ def _on_pass(g: GameModel, ev: Pass) -> None:
 def _on_exchange(g: GameModel, ev: Exchange) -> None:
     need_on_move(g, ev, ev.player)
     t_turn = max(turn_time(g, ev), g.clock.at)
-    g.pending.pressed_at = None
     ex = g.preset.exchange
     if not ex.allowed:
         raise Refused(f"exchanges are not allowed under '{g.preset.name}'", Code.EXCHANGE_NOT_ALLOWED)
-    g.close_window()
+    g.close_window()  # the last play's tiles are drawn first: the bag counted is the bag after that draw
     p, n = ev.player, ev.count
     if n < 1:
         raise Refused("exchange: the count must be at least 1 (exchanging none is a pass)", Code.BAD_COUNT)
@@ -230,15 +255,38 @@ def _on_exchange(g: GameModel, ev: Exchange) -> None:
         raise Refused(f"exchange: {g.name(p)} has only {g.racks[p]} tiles", Code.BAD_COUNT)
     if ex.counts == "one_or_all" and n not in (1, g.racks[p]):
         raise Refused(f"exchange: under '{g.preset.name}' exchange one tile or all {g.racks[p]}", Code.BAD_COUNT)
+    short = g.bag < ex.min_bag or g.bag < n
+    if short and ex.improper == "pass":
+        # seed 002 II.H: an improper exchange (fewer than seven in the bag) stopped before the drawn tiles
+        # join the rack counts as a pass; the turn ends and the opponent's clock runs
+        g.pending.pressed_at = None
+        g.record("pass", p, 0, note=f"improper exchange of {n} with {g.bag} in the bag: counts as a pass")
+        g.notes.append(f"{ev.t}: {g.name(p)} tried to exchange {n} with only {g.bag} tiles in the bag: "
+                       "counts as a pass")
+        g.scoreless += 1
+        g.last_play = None
+        next_turn(g, p, t_turn)
+        return
     if g.bag < ex.min_bag:
         raise Refused(f"exchange: only {g.bag} tiles in the bag; '{g.preset.name}' needs at least {ex.min_bag}",
                       Code.BAG_TOO_SMALL)
     if g.bag < n:
         raise Refused(f"exchange: only {g.bag} tiles in the bag to draw {n}", Code.BAG_TOO_SMALL)
+    g.pending.pressed_at = None
     g.record("exchange", p, 0, count=n)
     g.scoreless += 1
     g.last_play = None
     next_turn(g, p, t_turn)
+
+
+def exchange_counts(g: GameModel) -> tuple[int, ...]:
+    """How many tiles the player on move may exchange now (ascending; empty: none, e.g. the bag is too
+    small or nobody is on move). From the preset's :class:`~kiosk.referee.presets.ExchangeRules`."""
+    if g.on_move is None or g.phase != Phase.PLAYING:
+        return ()
+    lp = g.last_play  # the last play's replacement tiles come out of the bag before any exchange
+    due = min(lp.to_draw, g.bag) if lp and g.window.open and not (lp.drawn or lp.kept_apart or lp.withdrawn) else 0
+    return g.preset.exchange.counts_allowed(g.racks[g.on_move], g.bag - due)
 
 
 @handles(Drew)

@@ -44,6 +44,7 @@ class EventKind(StrEnum):
     CHALLENGE_BONUS = "challenge"    # >Ann: DROWNUG (challenge) +5 289
     END_RACK = "end_rack"            # >Ann: (G) +4 539  /  >Bob: FWLI (FWLI) -10 426
     TIME_PENALTY = "time"            # >Bob: ISBALI (time) -10 409
+    ADJUSTMENT = "adjust"            # >Bob: (adjust) -10 399  (the kiosk's line for a judge's adjustment)
 
 
 class GcgError(ValueError):
@@ -195,7 +196,7 @@ class GameBuilder(GcgVisitor[GcgGame]):
         return self.game
 
 
-_SIGNED = re.compile(r"^[+-]\d+$")
+_SIGNED = re.compile(r"^(?:[+-]|\+-)\d+$")  # Quackle writes a negative end-rack score as "+-6"
 _UNSIGNED = re.compile(r"^\d+$")
 _CUMUL = re.compile(r"^-?\d+$")
 
@@ -313,7 +314,8 @@ def parse_event(text: str, name: str = "<gcg>", line: int = 0) -> GcgEvent:
         k = next((i for i in range(1, len(toks) - 1) if _UNSIGNED.match(toks[i]) and _CUMUL.match(toks[i + 1])), None)
     if k is None:
         raise GcgError(name, line, f"no score and cumulative total found in {rest.strip()[:60]!r}")
-    pre, score, cumulative, trailing = toks[:k], int(toks[k]), int(toks[k + 1]), tuple(toks[k + 2:])
+    pre, cumulative, trailing = toks[:k], int(toks[k + 1]), tuple(toks[k + 2:])
+    score = int(toks[k].replace("+-", "-"))
     ev = GcgEvent(EventKind.PASS, nick, score=score, cumulative=cumulative, line=line, trailing=trailing)
 
     def take_rack(tokens: list[str], n_after: int) -> list[str]:
@@ -335,6 +337,9 @@ def parse_event(text: str, name: str = "<gcg>", line: int = 0) -> GcgEvent:
     elif last == "(time)":
         take_rack(pre, 1)
         ev.kind = EventKind.TIME_PENALTY
+    elif last == "(adjust)":
+        take_rack(pre, 1)
+        ev.kind = EventKind.ADJUSTMENT
     elif last.startswith("(") and last.endswith(")") and not (len(pre) >= 2 and _is_coordinate(pre[-2])):
         take_rack(pre, 1)
         tiles = last[1:-1]
@@ -491,6 +496,8 @@ def format_event(ev: GcgEvent) -> str:
         body = f"{rack} (challenge)"
     elif ev.kind is EventKind.END_RACK:
         body = f"{rack} ({ev.tiles})"
+    elif ev.kind is EventKind.ADJUSTMENT:
+        body = f"{rack} (adjust)"
     else:
         body = f"{rack} (time)"
     return f">{ev.nick}: {body.strip()} {sc} {ev.cumulative}"

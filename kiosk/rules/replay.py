@@ -136,8 +136,11 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
     (what :func:`replay_game` does). Arguments as :func:`replay_game`'s."""
 
     def __init__(self, game: GcgGame, tile_set: TileSet | None = None, rules: ScoringRules = STANDARD,
-                 positions: bool = False, exchange_min_bag: int = 7) -> None:
+                 positions: bool = False, exchange_min_bag: int = 7, out_rack_lines: bool = True,
+                 six_rack_lines: bool = True) -> None:
         tile_set = tile_set or guess_tile_set(game)
+        self.out_rack_lines = out_rack_lines  # the rules adjust racks after an out-play: its lines are due
+        self.six_rack_lines = six_rack_lines  # ... after six scoreless turns
         self.game = game
         self.early = False  # not a record the replay scores: nothing more is looked at
         self.stopped = False  # a rule error stopped the replay
@@ -165,6 +168,8 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
         self.out_player = -1
         self.end_lines: set[int] = set()
         self.time_lines: set[int] = set()
+        self.withdrawn_by: int | None = None  # the player whose play just came off (a phony penalty follows)
+        self.out_style: str | None = None  # the out player's end line: "2x" or "1x"
 
     # -- reporting
     @overload
@@ -262,6 +267,7 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
                     self.check_exists(None, rack, f"#rack{idx + 1}")
             except _Stop:
                 pass
+            self.end_complete()
         if self.first_error is not None:
             err = next(e for e in self.game.errors if e.line == self.first_error)
             if not self.res.errors or self.res.errors[0].line > self.first_error:
@@ -282,6 +288,7 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
                 self.error(ev, f"move after the game ended ({'a player went out' if self.phase == 'out' else 'six scoreless turns' if self.phase == 'six' else 'end-of-game lines given'})")
             if p != self.turn:
                 self.error(ev, f"{ev.nick} moves out of turn: it is {self.game.players[self.turn].nick}'s turn")
+            self.withdrawn_by = None
             self.check_exists(ev, ev.rack, "rack")
             if k is EventKind.PLAY:
                 self.play(ev, p)
@@ -301,6 +308,10 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
                 self.after_scoreless()
         elif k is EventKind.WITHDRAWN:
             self.withdraw(ev)
+        elif k is EventKind.CHALLENGE_BONUS and ev.score < 0:
+            self.challenge_penalty(ev)
+        elif k is EventKind.ADJUSTMENT:  # the kiosk's line for a judge's adjustment (docs/gcg_export.md)
+            self.settle(ev, self.player_of(ev, 0), ev.score)
         elif k is EventKind.CHALLENGE_BONUS:
             lp = self.last_play
             if lp is None:
@@ -326,6 +337,44 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
                 self.error(ev, f"time penalty of {ev.score:+d}: must be negative")
             self.time_lines.add(p)
             self.settle(ev, p, ev.score)
+
+    def challenge_penalty(self, ev: GcgEvent) -> None:
+        """A ``(challenge)`` line with a negative score (the kiosk's export under rules with challenge
+        penalties, docs/gcg_export.md): the challenger of the last play (a failed challenge) or the player
+        whose play just came off (a phony) loses the points; turns and the scoreless run do not change."""
+        lp = self.last_play
+        seats = self.seats[ev.nick]
+        if lp is not None and lp.player not in seats:
+            p = seats[0]
+        elif lp is None and self.withdrawn_by is not None and self.withdrawn_by in seats:
+            p = self.withdrawn_by
+        else:
+            self.error(ev, f"challenge penalty of {ev.score} for {ev.nick}: neither the challenger of the last "
+                           "play nor the player whose play came off")
+        self.settle(ev, p, ev.score)
+
+    def end_complete(self) -> None:
+        """Report an end that lacks a rack line: an out-play without the out player's line (or, when only the
+        others lose their racks, without theirs), a 1x end without the other players' minus lines, a six-zero
+        end without a player's own-rack line."""
+        if self.game.incomplete or self.stopped or self.first_error is not None or self.res.ended is None:
+            return  # a record read only up to a bad line has its own error; an unfinished one no end
+        names = [pl.nick for pl in self.game.players]
+        if self.res.ended == "out" and self.out_rack_lines:
+            others = [i for i in range(self.n) if i != self.out_player]
+            if self.out_player not in self.end_lines and not all(i in self.end_lines for i in others):
+                self.error(None, f"the game ends with {names[self.out_player]}'s out-play but the record has no "
+                                 "end-of-game rack line for it", fatal=False)
+            elif self.res.end_style == "1x":
+                missing = [names[i] for i in others if i not in self.end_lines]
+                if missing:
+                    self.error(None, f"a 1x end (the out player adds the rack once) without the minus line of "
+                                     f"{', '.join(missing)}", fatal=False)
+        elif self.res.ended == "six_scoreless" and self.six_rack_lines:
+            missing = [names[i] for i in range(self.n) if i not in self.end_lines]
+            if missing:
+                self.error(None, f"six scoreless turns end the game but the record has no own-rack line for "
+                                 f"{', '.join(missing)}", fatal=False)
 
     def play(self, ev: GcgEvent, p: int) -> None:
         coord = ev.coordinate
@@ -401,6 +450,7 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
         if self.res.ended == "out" and self.phase == "playing":
             self.res.ended = None
         self.last_play = None
+        self.withdrawn_by = p
         legacy = ev.score == 0 and lp.applied != 0  # old Quackle: "-- +0" with the total dropping
         if not legacy and ev.score != -lp.applied:
             self.mismatch(ev, "withdrawn play takes off", -lp.applied, ev.score)
@@ -452,11 +502,15 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
 
 
 def replay_game(game: GcgGame, tile_set: TileSet | None = None, rules: ScoringRules = STANDARD,
-                positions: bool = False, exchange_min_bag: int = 7) -> ReplayResult:
+                positions: bool = False, exchange_min_bag: int = 7, out_rack_lines: bool = True,
+                six_rack_lines: bool = True) -> ReplayResult:
     """Replay a parsed GCG game (see module docstring). ``tile_set`` defaults to :func:`guess_tile_set`;
     ``rules`` and ``exchange_min_bag`` (tiles that must be in the bag for an exchange) come from the event's
-    preset when it is not the standard tournament one (GCG engines: 7)."""
-    return game.accept(ReplayVisitor(game, tile_set, rules, positions, exchange_min_bag))
+    preset when it is not the standard tournament one (GCG engines: 7). ``out_rack_lines`` /
+    ``six_rack_lines``: whether the rules adjust racks after an out-play / six scoreless turns, so that a
+    finished record without those lines is reported (False under rules without the adjustment)."""
+    return game.accept(ReplayVisitor(game, tile_set, rules, positions, exchange_min_bag, out_rack_lines,
+                                     six_rack_lines))
 
 
 def game_positions(path: str | Path) -> list[Board]:

@@ -236,7 +236,8 @@ def wal_problem(file: Path, name: str | None = None) -> str | None:
         try:
             wal_id, wal_rows = _view(copy, immutable=False)
         except sqlite3.DatabaseError as exc:
-            return f"its write-ahead log {name} makes the file unreadable ({exc})"
+            return (f"the write-ahead log {name} beside it makes the file unreadable ({exc}): it is damaged or "
+                    "not this journal's log")
     if main_id is not None and wal_id != main_id:
         return f"the write-ahead log {name} beside it belongs to another journal (id {wal_id}, this file's is {main_id})"
     changed = sorted(k for k, c in main_rows.items() if wal_rows.get(k) != c)

@@ -111,8 +111,9 @@ def test_ref_bad_game_start_refused():
     assert Referee().apply(GameStarted(t=0, preset=p, players=("A", "B"), first=2)).code == "bad_players"
 
 
-def test_ref_exchange_with_fewer_than_seven_in_bag_refused_under_nsf():
-    events = random_game("nsf", seed=11)
+@pytest.mark.parametrize("preset", ["nsf", "home"])
+def test_ref_exchange_with_fewer_than_seven_in_bag_refused_or_a_pass(preset):
+    events = random_game(preset, seed=11)
     ref = Referee()
     for ev in events:
         assert ref.apply(ev)
@@ -122,7 +123,11 @@ def test_ref_exchange_with_fewer_than_seven_in_bag_refused_under_nsf():
     else:
         pytest.fail("the scripted game never had 1-6 tiles in the bag")
     before = ref.state
+    assert before.exchange_counts == ()  # the exchange screen offers none
     res = ref.apply(Exchange(t=before.last_t + 1_000, player=before.on_move, count=1))
+    if preset == "nsf":  # seed 002 II.H: an improper exchange counts as a pass
+        assert res.accepted and ref.state.history[-1].kind == "pass"
+        return
     assert not res.accepted and res.code == "bag_too_small" and "needs at least 7" in res.reason
     assert ref.state == before
     assert ref.apply(Pass(t=before.last_t + 1_000, player=before.on_move))

@@ -13,7 +13,7 @@ ABBREV = {
     "games": "tests/referee/test_ref_games.py", "ev": "tests/referee/test_ref_events.py",
     "jr": "tests/store/test_store_journal.py", "kill": "tests/store/test_store_sigkill.py",
     "sc": "tests/rules/test_rules_scoring.py", "pl": "tests/rules/test_rules_placement.py",
-    "bd": "tests/rules/test_rules_board.py",
+    "bd": "tests/rules/test_rules_board.py", "sheet": "tests/referee/test_ref_sheet_rules.py",
     "flt": "tests/store/test_store_faults.py", "full": "tests/store/test_store_full.py",
     "jcli": "tests/store/test_store_journal_cli.py", "jfull": "tests/app/test_app_journal_full.py",
     "pin": "tests/app/test_app_pin.py", "rf": "tests/app/test_app_recording_frames.py",
