@@ -19,6 +19,7 @@ from typing import Any
 
 from kiosk.app.clock_face import LiveClockFace
 from kiosk.app.config import KioskConfig
+from kiosk.app.flags import TableFlags
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate, pin_state_path
 from kiosk.app.reader_setup import ReaderUnavailable, make_reader
@@ -39,14 +40,15 @@ def wall_ms() -> int:
     return int(time.time() * 1000)
 
 
-def _stream(cfg: KioskConfig, session: GameSession) -> tuple[Any, list[Callable[..., None]]]:
+def _stream(cfg: KioskConfig, session: GameSession) -> tuple[Any, list[Callable[..., None]], Any]:
+    """The stream hub (None: no ``[stream]``), the kiosk's listeners feeding it, and the MQTT publisher."""
     from kiosk.stream.setup import start_stream
 
     started = start_stream(cfg.stream_settings, session.referee.events)  # problems are logged; never raises
     hub = started.hub
     if hub is None:
-        return None, []
-    return hub, [lambda ev, st: hub.publish(ev)]
+        return None, [], None
+    return hub, [lambda ev, st: hub.publish(ev)], started.mqtt
 
 
 def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | None = None) -> int:
@@ -64,7 +66,7 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
                               clock=wall_ms).start()
     except ReaderUnavailable as exc:
         print(f"kiosk run: {exc}: moves must be entered by the judge", file=sys.stderr)
-    hub, listeners = _stream(cfg, session)
+    hub, listeners, mqtt = _stream(cfg, session)
     kiosk = Kiosk(session, vision, _lexicon(), PinGate(cfg.judge_pin, recovery_code=cfg.director_code,
                                                            state_path=pin_state_path(cfg.journal)), wall_ms, listeners)
     if vision is not None:  # each reading is judged against the accepted board and the unseen tiles
@@ -73,12 +75,13 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
     if note:  # the game goes on from a recovered journal: the judge checks the board first
         log.warning("%s", note)
         kiosk.view.message = note
+    flags = TableFlags(mqtt, kiosk, devices, note) if mqtt is not None else None
     window = _screen(cfg, kiosk, devices, preset, headless)
     notifier = SdNotifier()
     watchdog = start_watchdog(notifier)
     notifier.ready("kiosk running")
     try:
-        _loop(kiosk, devices, window, watchdog, max_seconds)
+        _loop(kiosk, devices, window, watchdog, max_seconds, flags)
     except KeyboardInterrupt:
         pass
     finally:
@@ -160,8 +163,10 @@ def _screen(cfg: KioskConfig, kiosk: Kiosk, devices: Any, preset: Preset, headle
                       preset=preset.name if preset.name in bundled_presets() else "nsf")
 
 
-def _loop(kiosk: Kiosk, devices: Any, window: Any, watchdog: Any, max_seconds: float | None) -> None:
-    """The event loop: presses, the screen, readings and due events, the clock faces, a heartbeat every 5 s."""
+def _loop(kiosk: Kiosk, devices: Any, window: Any, watchdog: Any, max_seconds: float | None,
+          flags: TableFlags | None = None) -> None:
+    """The event loop: presses, the screen, readings and due events, the clock faces, the desk's flags when
+    they change, a heartbeat every 5 s."""
     start = time.monotonic()
     last_beat = 0.0
     face = LiveClockFace(devices.display)
@@ -175,6 +180,8 @@ def _loop(kiosk: Kiosk, devices: Any, window: Any, watchdog: Any, max_seconds: f
             break
         kiosk.poll()
         face.update(kiosk)
+        if flags is not None:
+            flags.update()
         now = time.monotonic()
         if now - last_beat >= 5:
             last_beat = now

@@ -2,7 +2,8 @@
 
 Envelope fields (schema ``kiosk/stream/schema/message.schema.json``, version :data:`SCHEMA_VERSION`):
 
-* ``v``: schema version (int). ``kind``: ``"event"``, ``"tick"``, ``"snapshot"`` or ``"presence"``.
+* ``v``: schema version (int). ``kind``: ``"event"``, ``"tick"``, ``"snapshot"``, ``"presence"`` or
+  ``"flags"`` (the table's flags for the desk, judge channel only).
 * ``channel``: ``"judge"`` (live) or ``"public"`` (behind the broadcast delay).
 * ``game_id`` (str, ``""`` before a game), ``board`` (table number, int >= 0).
 * ``boot``: id of this kiosk run (changes at every start); ``n``: message counter per (boot, channel),
@@ -13,7 +14,8 @@ Envelope fields (schema ``kiosk/stream/schema/message.schema.json``, version :da
 * ``ts``: wall-clock time (ms since the Unix epoch, UTC) the kiosk accepted the event / made the message.
 * ``delay_ms``: the broadcast delay applied (0 on the judge channel).
 * kind-specific body: ``event`` (the referee event dict, with ``type`` and ``t``), ``state`` (a snapshot,
-  :func:`kiosk.stream.snapshot.snapshot`), ``clock`` (tick), ``online`` (presence).
+  :func:`kiosk.stream.snapshot.snapshot`), ``clock`` (tick), ``online`` (presence), ``judge_called`` (bool),
+  ``devices`` (device name -> "ok" | "degraded" | "down" | "absent") and ``journal`` (a sentence or null) (flags).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 SCHEMA_VERSION = 1
-KINDS = ("event", "tick", "snapshot", "presence")
+KINDS = ("event", "tick", "snapshot", "presence", "flags")
 CHANNELS = ("judge", "public")
 SCHEMA_PATH = Path(__file__).with_name("schema") / "message.schema.json"
 

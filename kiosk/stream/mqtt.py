@@ -9,6 +9,8 @@ Topics (``root`` defaults to ``scrabble/local``; one tree per tournament, e.g. `
     {root}/judge/board/{N}/event/{type}  the same, live, for the tournament desk (restrict with broker ACLs)
     {root}/judge/board/{N}/snapshot      retained latest live snapshot
     {root}/judge/board/{N}/tick
+    {root}/judge/board/{N}/flags         retained table flags for the desk (kind "flags": judge called, device
+                                         health, journal trouble); judge channel only
 
 Every payload is a stream message (:mod:`kiosk.stream.envelope`): boot id, per-boot counter ``n`` and the
 game's event ``seq``, so a subscriber drops duplicates (QoS 1 may deliver twice; a reconnect re-sends).
@@ -148,6 +150,8 @@ class MqttPublisher:
         self._retained: dict[str, dict[str, Any]] = {}  # topic -> latest snapshot, re-sent on every connection
         self._dirty_retained: set[str] = set()
         self._ticks: dict[str, dict[str, Any]] = {}
+        self._flags: dict[str, Any] | None = None  # the last flags body set (judge_called, devices, journal)
+        self._flags_n = 0
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -236,6 +240,25 @@ class MqttPublisher:
             elif kind == "tick":
                 self._ticks[topic] = msg
         self._wake.set()
+
+    def set_flags(self, judge_called: bool, devices: dict[str, str], journal: str | None) -> bool:
+        """Publish the table's flags (retained, QoS 1, ``{root}/judge/board/{N}/flags``) when they differ from
+        the last ones set; ``devices``: name -> "ok" | "degraded" | "down" | "absent"; ``journal``: a sentence
+        or None. Never on the public channel: nothing is sent when this publisher has no judge channel.
+        Returns whether a message was queued. Never blocks."""
+        body: dict[str, Any] = {"judge_called": bool(judge_called), "devices": dict(devices), "journal": journal}
+        if "judge" not in self.channels or body == self._flags:
+            return False
+        self._flags = body
+        self._flags_n += 1
+        msg = envelope("flags", "judge", game_id="", board=self.config.board, boot=self.boot, n=self._flags_n,
+                       seq=0, ts=_wall(), **body)
+        topic = message_topic(self.config.root, msg)
+        with self._lock:
+            self._retained[topic] = msg
+            self._dirty_retained.add(topic)
+        self._wake.set()
+        return True
 
     # ------------------------------------------------------------------------------------------ status
     @property

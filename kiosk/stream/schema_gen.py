@@ -8,6 +8,7 @@ import sys
 from dataclasses import fields
 from typing import Any
 
+from kiosk.devices.health import STATES
 from kiosk.referee.events import EVENT_TYPES
 from kiosk.stream.envelope import SCHEMA_PATH, SCHEMA_VERSION
 
@@ -44,7 +45,7 @@ def build_schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of stream messages, version :data:`SCHEMA_VERSION`."""
     common = {
         "v": {"const": SCHEMA_VERSION, "description": "schema version"},
-        "kind": {"enum": ["event", "tick", "snapshot", "presence"]},
+        "kind": {"enum": ["event", "tick", "snapshot", "presence", "flags"]},
         "channel": {"enum": ["judge", "public"], "description": "judge: live; public: behind the broadcast delay"},
         "game_id": {"type": "string"},
         "board": {"type": "integer", "minimum": 0, "description": "table number"},
@@ -110,6 +111,11 @@ def build_schema() -> dict[str, Any]:
                             "on_move": {"type": ["integer", "null"]}, "phase": {"type": "string"}},
              "required": ["clock"]},
             {"properties": {"kind": {"const": "presence"}, "online": {"type": "boolean"}}, "required": ["online"]},
+            {"properties": {"kind": {"const": "flags"}, "channel": {"const": "judge"},
+                            "judge_called": {"type": "boolean"},
+                            "devices": {"type": "object", "additionalProperties": {"enum": list(STATES)}},
+                            "journal": {"type": ["string", "null"]}},
+             "required": ["judge_called", "devices", "journal"]},
         ],
         "$defs": {"event": {"oneOf": [{"$ref": f"#/$defs/{k}"} for k in sorted(defs)]}, "clock": clock,
                   "play": play, "state": state, **defs},

@@ -1,5 +1,6 @@
-"""The broker example in docs/desk/: the ACL file is what kiosk.desk.acl writes, and Mosquitto started with the
-example configuration lets the desk read, refuses anonymous clients and keeps each kiosk to its own board."""
+"""The one broker example, docs/mosquitto/: the ACL file is what kiosk.desk.acl writes, and Mosquitto started
+with the example configuration lets the desk read, refuses anonymous clients, keeps each kiosk to its own board
+and the public to the delayed channel."""
 
 from __future__ import annotations
 
@@ -12,11 +13,11 @@ import pytest
 from kiosk.desk.acl import acl_text, password_file
 from kiosk.stream.broker import LocalBroker, mosquitto_path
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "desk"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "mosquitto"
 
 
 def test_acl_example_is_what_the_code_writes():
-    assert (DOCS / "acl.example").read_text() == acl_text("scrabble/nationals-2026", [1, 2, 3])
+    assert (DOCS / "acl").read_text() == acl_text("scrabble/+", [1, 2])
 
 
 def _client(port: int, user: str | None, pw: str | None, got: list | None = None) -> tuple[mqtt.Client, list]:
@@ -40,14 +41,14 @@ def test_example_config_with_mosquitto(tmp_path):
     if mosquitto_path() is None:
         pytest.fail("mosquitto is not installed: install the Debian packages in scripts/system-packages.txt")
     password_file(tmp_path / "passwd", {"desk": "d", "public": "p", "kiosk1": "k1", "kiosk2": "k2"})
-    (tmp_path / "acl").write_text((DOCS / "acl.example").read_text())
+    (tmp_path / "acl").write_text((DOCS / "acl").read_text())
     lines = []
     for ln in (DOCS / "mosquitto.conf").read_text().splitlines():
         key = ln.split(" ", 1)[0]
-        if key in ("listener", "persistence_location", "persistence"):
-            continue                                   # LocalBroker sets its own port and folder
-        lines.append(ln.replace("/etc/mosquitto/kiosk.passwd", str(tmp_path / "passwd"))
-                     .replace("/etc/mosquitto/kiosk.acl", str(tmp_path / "acl")))
+        if key in ("listener", "persistence_location", "persistence", "cafile", "certfile", "keyfile"):
+            continue                                   # LocalBroker sets its own port and folder; no TLS here
+        lines.append(ln.replace("/etc/mosquitto/scrabble.passwd", str(tmp_path / "passwd"))
+                     .replace("/etc/mosquitto/scrabble.acl", str(tmp_path / "acl")))
     broker = LocalBroker(persistence=False, extra=tuple(lines)).start()
     try:
         anon, rc = _client(broker.port, None, None)
@@ -63,16 +64,18 @@ def test_example_config_with_mosquitto(tmp_path):
         time.sleep(0.3)
         k1, rc = _client(broker.port, "kiosk1", "k1")
         assert not rc[0].is_failure
-        for topic in ("scrabble/nationals-2026/judge/board/1/event/pass", "scrabble/nationals-2026/board/1/status"):
+        for topic in ("scrabble/nationals-2026/judge/board/1/event/pass", "scrabble/nationals-2026/board/1/status",
+                      "scrabble/nationals-2026/judge/board/1/flags"):
             k1.publish(topic, b"{}", qos=1).wait_for_publish(10)
         for topic in ("scrabble/nationals-2026/judge/board/2/event/pass", "scrabble/nationals-2026/board/2/status"):
             k1.publish(topic, b"{}", qos=1)     # refused by the broker (which may drop kiosk1's connection)
         end = time.monotonic() + 5
-        while len(seen) < 2 and time.monotonic() < end:
+        while len(seen) < 3 and time.monotonic() < end:
             time.sleep(0.02)
         time.sleep(0.3)
         assert sorted(seen) == ["scrabble/nationals-2026/board/1/status",
-                                "scrabble/nationals-2026/judge/board/1/event/pass"]
+                                "scrabble/nationals-2026/judge/board/1/event/pass",
+                                "scrabble/nationals-2026/judge/board/1/flags"]
         assert public_seen == ["scrabble/nationals-2026/board/1/status"]
         for c in (desk, public, k1):
             c.loop_stop()

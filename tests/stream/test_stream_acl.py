@@ -5,6 +5,7 @@ environment, never logged, the judge channel only with credentials."""
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
@@ -14,11 +15,13 @@ import threading
 import time
 from pathlib import Path
 
+import jsonschema
 import paho.mqtt.client as mqtt
 import pytest
 
 from kiosk.referee.simulate import random_game
 from kiosk.stream.broker import LocalBroker, mosquitto_path
+from kiosk.stream.envelope import load_schema
 from kiosk.stream.setup import StreamSettings, start_stream
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "mosquitto"
@@ -252,6 +255,14 @@ display = {{backend = "null"}}
     assert res.returncode == 0, out
     assert f"{ROOT}/judge/board/2/event/game_started" in desk.got, (desk.got, out)   # "unknown key" before
     assert f"{ROOT}/board/2/status" in desk.got
+    flags = [json.loads(p) for t, p in desk.payloads if t == f"{ROOT}/judge/board/2/flags"]
+    assert flags, (desk.got, out)      # kiosk run publishes the table's flags (docs/desk.md)
+    assert flags[-1]["kind"] == "flags" and flags[-1]["channel"] == "judge" and flags[-1]["board"] == 2
+    assert flags[-1]["devices"]["camera"] == "absent" and flags[-1]["judge_called"] is False
+    assert flags[-1]["journal"] is None
+    jsonschema.Draft202012Validator(load_schema()).validate(flags[-1])   # the envelope's schema
+    bad = dict(flags[-1], channel="public")
+    assert not jsonschema.Draft202012Validator(load_schema()).is_valid(bad)   # flags are judge-channel only
     assert PASSWORDS["kiosk2"] not in out and "Not authorized" not in out
 
 

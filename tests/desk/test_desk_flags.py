@@ -1,0 +1,117 @@
+"""The kiosk's flags on the desk, through a real Mosquitto with the shipped ACL (docs/mosquitto/): a kiosk's
+:class:`~kiosk.app.flags.TableFlags` publishes judge called, device health and journal trouble, retained, on
+its judge channel; the desk's own reader shows them on the board's tile. The public never sees them."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import paho.mqtt.client as mqtt
+from common_fixtures import make_kiosk
+
+from kiosk.app.flags import TableFlags
+from kiosk.desk.acl import kiosk_user, password_file
+from kiosk.desk.ingest import BrokerConfig
+from kiosk.desk.service import Desk
+from kiosk.devices.health import HealthTracker
+from kiosk.store import JOURNAL_FULL
+from kiosk.stream.mqtt import MqttConfig, MqttPublisher
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "mosquitto"
+ROOT = "scrabble/flags-test"
+USERS = {"desk": "desk-pw", "public": "public-pw", kiosk_user(1): "k1-pw", kiosk_user(2): "k2-pw"}
+EVENT = 'name = "Flags Open"\nrounds = 1\n[[division]]\nname = "A"\nplayers = ["Ann", "Bob"]\n'
+
+
+def _wait(pred, timeout: float = 30.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_camera_down_and_judge_called_show_on_the_desk(tmp_path, start_broker):
+    password_file(tmp_path / "passwd", USERS)
+    broker = start_broker("allow_anonymous false", f"password_file {tmp_path / 'passwd'}",
+                          f"acl_file {DOCS / 'acl'}")
+    (tmp_path / "event").mkdir()
+    (tmp_path / "event" / "event.toml").write_text(EVENT)
+    desk = Desk(tmp_path / "event", BrokerConfig("127.0.0.1", broker.port, root=ROOT, username="desk",
+                                                 password=USERS["desk"], client_id="desk-flags-test"),
+                http_port=0).start()
+    public_seen: list[str] = []
+    public = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="flags-public")
+    public.username_pw_set("public", USERS["public"])
+    public.on_message = lambda c, u, m: public_seen.append(m.topic)
+    public.on_connect = lambda c, u, f, rc, p: c.subscribe(f"{ROOT}/#", qos=1)
+    public.connect("127.0.0.1", broker.port)
+    public.loop_start()
+    kiosk, _ = make_kiosk(tmp_path)
+    camera, buttons = HealthTracker("camera", "synthetic"), HealthTracker("buttons", "gpio")
+    devices = SimpleNamespace(health=lambda: [buttons.snapshot(), camera.snapshot()])
+    pub = MqttPublisher(MqttConfig(host="127.0.0.1", port=broker.port, board=1, root=ROOT,
+                                   username=kiosk_user(1), password=USERS[kiosk_user(1)])).start()
+    flags = TableFlags(pub, kiosk, devices)
+
+    def tile() -> dict:
+        with desk.lock:
+            return desk.tables.tile(1)["flags"] if 1 in desk.tables.tables else {}
+
+    try:
+        assert flags.update() and not flags.update()       # sent once; unchanged flags are not sent again
+        assert _wait(lambda: tile().get("degraded") == [] and tile().get("judge_called") is False)
+        camera.set("down", "the camera stopped answering")
+        assert flags.update()
+        assert _wait(lambda: tile().get("degraded") == ["camera"]), tile()
+        kiosk.view.needs_judge = True
+        flags.update()
+        assert _wait(lambda: tile().get("judge_called") is True), tile()
+        kiosk.view.needs_judge = False
+        camera.set("ok")
+        kiosk.session.paused_since = 0            # the journal full: the game paused
+        flags.update()
+        assert _wait(lambda: tile().get("judge_called") is False and tile().get("journal") == JOURNAL_FULL), tile()
+        assert tile()["degraded"] == []
+        assert sum(desk.tables.counts.values()) == 0      # nothing refused
+        assert public_seen and not [t for t in public_seen if t.endswith("/flags")]
+    finally:
+        kiosk.session.paused_since = None
+        pub.stop()
+        public.loop_stop()
+        desk.stop()
+
+
+def test_flags_are_retained_for_a_desk_that_starts_later(tmp_path, start_broker):
+    password_file(tmp_path / "passwd", USERS)
+    broker = start_broker("allow_anonymous false", f"password_file {tmp_path / 'passwd'}",
+                          f"acl_file {DOCS / 'acl'}")
+    kiosk, _ = make_kiosk(tmp_path)
+    camera = HealthTracker("camera", "synthetic", state="degraded")
+    pub = MqttPublisher(MqttConfig(host="127.0.0.1", port=broker.port, board=2, root=ROOT,
+                                   username=kiosk_user(2), password=USERS[kiosk_user(2)])).start()
+    kiosk.view.needs_judge = True
+    TableFlags(pub, kiosk, SimpleNamespace(health=lambda: [camera.snapshot()])).update()
+    assert _wait(lambda: pub.connected) and pub.wait_acked(10)
+    time.sleep(0.5)
+    (tmp_path / "event").mkdir()
+    (tmp_path / "event" / "event.toml").write_text(EVENT)
+    desk = Desk(tmp_path / "event", BrokerConfig("127.0.0.1", broker.port, root=ROOT, username="desk",
+                                                 password=USERS["desk"], client_id="desk-flags-late"),
+                http_port=0).start()
+    try:
+        def tile() -> dict:
+            with desk.lock:
+                return desk.tables.tile(2)["flags"] if 2 in desk.tables.tables else {}
+        assert _wait(lambda: tile().get("judge_called") is True and tile().get("degraded") == ["camera"]), tile()
+    finally:
+        pub.stop()
+        desk.stop()
+
+
+def test_no_flags_without_the_judge_channel():
+    pub = MqttPublisher(MqttConfig(host="127.0.0.1", port=1, board=3, root=ROOT, channels=frozenset({"public"})))
+    assert pub.set_flags(True, {"camera": "down"}, None) is False
