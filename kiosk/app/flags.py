@@ -9,7 +9,11 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from kiosk.app.kiosk import Kiosk
+from kiosk.referee.kinds import PromptKind
 from kiosk.store import JOURNAL_FULL
+
+#: the referee's prompts that ask for the judge: a challenge to rule on, the clock stopped (judge call, recount)
+JUDGE_PROMPTS = frozenset({PromptKind.CHALLENGE_RULING, PromptKind.CLOCK_NEUTRALISED})
 
 
 class FlagsSink(Protocol):
@@ -19,7 +23,8 @@ class FlagsSink(Protocol):
 
 
 class TableFlags:
-    """Reads the flags off the kiosk and its devices and hands a change to ``sink``.
+    """Reads the flags off the kiosk and its devices and hands a change to ``sink``. The judge is called while
+    the kiosk's screen asks for the judge (``view.needs_judge``) or a referee prompt does (:data:`JUDGE_PROMPTS`).
 
     ``recovered``: the salvage note of a game resumed from a damaged journal (None: none); it stays the
     journal flag while that game is the session's game. A full journal (the game paused) takes precedence.
@@ -38,7 +43,8 @@ class TableFlags:
         elif self._recovered is not None and session.game is self._recovered[0]:
             journal = self._recovered[1]
         devices = {h.device: h.state for h in self.devices.health()}
-        return bool(self.kiosk.view.needs_judge), devices, journal
+        called = self.kiosk.view.needs_judge or any(p.kind in JUDGE_PROMPTS for p in self.kiosk.prompts())
+        return bool(called), devices, journal
 
     def update(self) -> bool:
         """Hand the current flags to the sink; True when they changed and were queued."""

@@ -16,6 +16,7 @@ from kiosk.desk.acl import kiosk_user, password_file
 from kiosk.desk.ingest import BrokerConfig
 from kiosk.desk.service import Desk
 from kiosk.devices.health import HealthTracker
+from kiosk.referee.events import ClockNeutralised, ClockResumed
 from kiosk.store import JOURNAL_FULL
 from kiosk.stream.mqtt import MqttConfig, MqttPublisher
 
@@ -71,6 +72,13 @@ def test_camera_down_and_judge_called_show_on_the_desk(tmp_path, start_broker):
         flags.update()
         assert _wait(lambda: tile().get("judge_called") is True), tile()
         kiosk.view.needs_judge = False
+        flags.update()
+        assert _wait(lambda: tile().get("judge_called") is False), tile()
+        t = kiosk.now()
+        assert kiosk.session.apply(ClockNeutralised(t=t, reason="judge call")).accepted   # the clock stopped
+        flags.update()
+        assert _wait(lambda: tile().get("judge_called") is True), tile()
+        assert kiosk.session.apply(ClockResumed(t=t + 1000)).accepted
         camera.set("ok")
         kiosk.session.paused_since = 0            # the journal full: the game paused
         flags.update()
