@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from kiosk.referee.state import GameState
+from kiosk.referee.state import GameState, TurnRecord
 from kiosk.rules.board import parse_coordinate
 from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame, Player, write_gcg
 
@@ -52,47 +52,54 @@ def to_gcg_game(state: GameState, *, lexicon: str | None = None, title: str | No
     told = (": judge ", " resigned", "stopped the game", "minutes late", "time ran out")
     game.notes += [n for n in state.notes if any(k in n for k in told)]
     totals = [0] * len(state.players)
-    events = game.events
     for rec in state.history:
-        p = rec.player
-        nick = nicks[p]
-        kind = rec.kind
-        totals[p] += rec.points
-        ev: GcgEvent
-        if kind == "play":
-            lp = rec.play
-            assert lp is not None
-            ev = GcgEvent(EventKind.PLAY, nick, score=rec.points, cumulative=totals[p],
-                          coordinate=parse_coordinate(lp.coordinate), word=lp.word)
-        elif kind in ("pass", "lost_turn"):
-            ev = GcgEvent(EventKind.PASS, nick, score=0, cumulative=totals[p])
-            if kind == "lost_turn":
-                ev.notes.append(f"{state.players[p]} loses this turn ({rec.note})")
-        elif kind == "exchange":
-            ev = GcgEvent(EventKind.EXCHANGE, nick, score=0, cumulative=totals[p], count=rec.count)
-        elif kind == "withdrawn":
-            ev = GcgEvent(EventKind.WITHDRAWN, nick, score=rec.points, cumulative=totals[p])
-        elif kind in ("challenge_bonus", "challenge_penalty", "phony_penalty"):
-            ev = GcgEvent(EventKind.CHALLENGE_BONUS, nick, score=rec.points, cumulative=totals[p])
-            if kind != "challenge_bonus":
-                what = "a failed challenge" if kind == "challenge_penalty" else "a play challenged off"
-                ev.notes.append(f"{state.players[p]} {rec.points:+d}: penalty for {what}")
-        elif kind == "judge":
-            ev = GcgEvent(EventKind.ADJUSTMENT, nick, score=rec.points, cumulative=totals[p])
-            ev.notes.append(f"judge adjustment: {rec.note}")
-        elif kind == "end_rack":
-            ev = GcgEvent(EventKind.END_RACK, nick, score=rec.points, cumulative=totals[p], tiles=rec.rack)
-        elif kind == "own_rack":
-            ev = GcgEvent(EventKind.END_RACK, nick, rack=rec.rack, score=rec.points, cumulative=totals[p],
-                          tiles=rec.rack)
-        elif kind == "time_penalty":
-            ev = GcgEvent(EventKind.TIME_PENALTY, nick, score=rec.points, cumulative=totals[p])
-        else:  # pragma: no cover - every history kind is handled above
-            raise ValueError(f"unknown history line {kind}")
-        events.append(ev)
+        totals[rec.player] += rec.points
+        game.events.append(_history_line(state, rec, nicks[rec.player], totals[rec.player]))
     if state.result is None:
         game.incomplete = True
     return game
+
+
+def _history_line(state: GameState, rec: TurnRecord, nick: str, total: int) -> GcgEvent:
+    """One line of the game's history (a :class:`TurnRecord`) as a GCG event of ``nick`` with ``total`` points.
+
+    Raises:
+        ValueError: a history kind the export does not know.
+    """
+    p = rec.player
+    kind = rec.kind
+    ev: GcgEvent
+    if kind == "play":
+        lp = rec.play
+        assert lp is not None
+        ev = GcgEvent(EventKind.PLAY, nick, score=rec.points, cumulative=total,
+                      coordinate=parse_coordinate(lp.coordinate), word=lp.word)
+    elif kind in ("pass", "lost_turn"):
+        ev = GcgEvent(EventKind.PASS, nick, score=0, cumulative=total)
+        if kind == "lost_turn":
+            ev.notes.append(f"{state.players[p]} loses this turn ({rec.note})")
+    elif kind == "exchange":
+        ev = GcgEvent(EventKind.EXCHANGE, nick, score=0, cumulative=total, count=rec.count)
+    elif kind == "withdrawn":
+        ev = GcgEvent(EventKind.WITHDRAWN, nick, score=rec.points, cumulative=total)
+    elif kind in ("challenge_bonus", "challenge_penalty", "phony_penalty"):
+        ev = GcgEvent(EventKind.CHALLENGE_BONUS, nick, score=rec.points, cumulative=total)
+        if kind != "challenge_bonus":
+            what = "a failed challenge" if kind == "challenge_penalty" else "a play challenged off"
+            ev.notes.append(f"{state.players[p]} {rec.points:+d}: penalty for {what}")
+    elif kind == "judge":
+        ev = GcgEvent(EventKind.ADJUSTMENT, nick, score=rec.points, cumulative=total)
+        ev.notes.append(f"judge adjustment: {rec.note}")
+    elif kind == "end_rack":
+        ev = GcgEvent(EventKind.END_RACK, nick, score=rec.points, cumulative=total, tiles=rec.rack)
+    elif kind == "own_rack":
+        ev = GcgEvent(EventKind.END_RACK, nick, rack=rec.rack, score=rec.points, cumulative=total,
+                      tiles=rec.rack)
+    elif kind == "time_penalty":
+        ev = GcgEvent(EventKind.TIME_PENALTY, nick, score=rec.points, cumulative=total)
+    else:  # pragma: no cover - every history kind is handled above
+        raise ValueError(f"unknown history line {kind}")
+    return ev
 
 
 def export_gcg(state: GameState, *, lexicon: str | None = None, title: str | None = None) -> str:
