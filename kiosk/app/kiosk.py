@@ -23,6 +23,7 @@ from typing import Any
 
 from kiosk.app.pin import PinGate
 from kiosk.app.press_words import press_refusal
+from kiosk.app.table_rulings import exchange_at_press
 from kiosk.app.vision_worker import StableReading, VisionWorker
 from kiosk.control import commands as cmd
 from kiosk.control.port import KioskView, act
@@ -188,9 +189,7 @@ class Kiosk:
 
     def _finish_press(self, player: int, t: int, reading: BoardReading | None, exchange: int) -> str:
         if exchange:
-            self.view.exchange = 0
-            res = self.apply(ev.Exchange(t=t, player=player, count=exchange))
-            return f"exchange {exchange}: {'ok' if res else res.reason}"
+            return exchange_at_press(self, player, t, exchange)
         if reading is None:
             res = self.apply(ev.Pass(t=t, player=player))
             return "pass" if res else res.reason

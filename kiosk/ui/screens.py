@@ -165,7 +165,7 @@ def draw_main(ui: TouchState, cv: Canvas) -> None:
     _challenge_row(ui, cv, b1, window)
     done = st.phase == PLAYING and st.on_move is not None and st.on_move not in ui.wired
     ex, judge, *rest = split_h(b2, 3 if done else 2, cv.px(6))
-    cv.button(ex, "Exchange", "exchange_open", enabled=st.phase == PLAYING and bool(ui.exchange_counts()))
+    cv.button(ex, "Exchange", "exchange_open", enabled=st.phase == PLAYING and bool(st.exchange_counts))
     cv.button(judge, "Judge", "judge_open", color=(60, 70, 120))
     if done:  # a side with no clock button of its own (a third or fourth player) ends the turn here
         cv.button(rest[0], "Done", "done", color=(60, 110, 70))
@@ -225,7 +225,7 @@ def draw_exchange(ui: TouchState, cv: Canvas) -> None:
     p = st.on_move if st.on_move is not None else 0
     title, keys, cancel = rows_of(inner, [cv.px(44), 0, cv.px(BUTTON_H)], cv.px(6))
     cv.text(f"{st.players[p]}: exchange how many tiles?", title, 26)
-    counts = ui.exchange_counts()
+    counts = st.exchange_counts  # what the referee allows now (kiosk.referee.turns.exchange_counts)
     for rect, k in zip(grid_rects(keys, max(1, len(counts)), 4, cv.px(6)), counts):
         cv.button(rect, str(k), "exchange", count=k, size=34)
     cv.button(cancel, "Cancel", "exchange", count=0)

@@ -61,16 +61,3 @@ class TouchState:
         unseen = Counter(dict(self.kiosk.state.unseen))
         unseen.subtract(Counter("".join(self.rack_list())))
         return [(t, n) for t, n in sorted(unseen.items(), key=lambda kv: (kv[0] == "?", kv[0])) if n > 0]
-
-    def exchange_counts(self) -> tuple[int, ...]:
-        """How many tiles the player on move may exchange now under the game's preset (none: no exchange):
-        the preset allows exchanges, the bag holds its ``min_bag`` and the count, and ``counts`` "one_or_all"
-        leaves 1 and the whole rack (kiosk.referee.turns checks the same at the clock press)."""
-        st, preset = self.kiosk.state, self.kiosk.preset
-        if preset is None or not preset.exchange.allowed or st.on_move is None or not st.racks:
-            return ()
-        rack, ex = st.racks[st.on_move], preset.exchange
-        if st.bag < max(ex.min_bag, 1):
-            return ()
-        counts = range(1, min(rack, st.bag) + 1)
-        return tuple(n for n in counts if ex.counts != "one_or_all" or n in (1, rack))

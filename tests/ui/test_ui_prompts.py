@@ -4,21 +4,21 @@ preset allows, device problems shown, rack keys that read as tiles. Screenshots 
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pygame
 import pytest
 from test_ui_screens import SIZES, shot, touch
 from ui_fixtures import make_kiosk, play
 
+from kiosk.control import commands as cmd
+from kiosk.control.side import Side
 from kiosk.control.words import device_notes
 from kiosk.devices.health import DeviceHealth
 from kiosk.referee.events import ClockNeutralised
 from kiosk.referee.presets import load_preset
+from kiosk.referee.simulate import random_game
 from kiosk.ui import actions
 from kiosk.ui.app import KioskUI
 from kiosk.ui.status import clock_text
-from kiosk.ui.touch_state import TouchState
 from kiosk.ui.widgets import Canvas
 
 
@@ -91,17 +91,58 @@ def test_the_pin_pad_has_a_way_back_and_times_out_without_blaming_the_judge(tmp_
     assert ui.draw() == "main" and k.pin.wrong_total == 0 and ui.pin_buffer == ""
 
 
-def _exchange_ui(preset: str, bag: int, rack: int = 7) -> TouchState:
-    state = SimpleNamespace(bag=bag, racks=(rack, 7), on_move=0, players=("A", "B"))
-    return TouchState(SimpleNamespace(state=state, preset=load_preset(preset)), ("A", "B"), preset)  # type: ignore[arg-type]
+def _team_kiosk_with_a_small_bag(tmp_path):
+    """A team game (seed 004) played by the simulator until the bag holds 1-6 tiles, the player on move to move."""
+    k, c = make_kiosk(tmp_path, preset="team", start=False)
+    for e in random_game("team", seed=11):
+        assert k.apply(e)
+        st = k.state
+        if st.phase == "playing" and st.on_move is not None and 1 <= st.bag - st.to_draw <= 6:
+            break
+    c.t = k.state.last_t
+    return k, c
 
 
-def test_the_exchange_screen_offers_only_what_the_preset_allows_now():
-    assert _exchange_ui("nsf", 80).exchange_counts() == (1, 2, 3, 4, 5, 6, 7)
-    assert _exchange_ui("nsf", 5).exchange_counts() == ()  # 002 II.G: at least seven tiles in the bag
-    assert _exchange_ui("team", 80).exchange_counts() == (1, 7)  # 004: "exchange one or all tiles"
-    assert _exchange_ui("school", 3).exchange_counts() == (1, 2, 3)  # any turn, as many as the bag holds
-    assert _exchange_ui("school", 0).exchange_counts() == ()
+def _offered(ui: KioskUI) -> list[int]:
+    return sorted(b.kw["count"] for b in ui.buttons if b.action == "exchange" and b.kw["count"])
+
+
+def test_the_exchange_screen_offers_what_the_referee_allows_now(tmp_path):
+    k, c = make_kiosk(tmp_path)
+    ui = KioskUI(k, (800, 480))
+    touch(ui, "Exchange")
+    assert ui.draw() == "exchange" and _offered(ui) == list(k.state.exchange_counts) == [1, 2, 3, 4, 5, 6, 7]
+    k2, c2 = _team_kiosk_with_a_small_bag(tmp_path / "team")
+    ui2 = KioskUI(k2, (800, 480))
+    ui2.draw()
+    allowed = k2.state.exchange_counts  # 004: one or all, and only what the bag can give back
+    assert all(n <= k2.state.bag - k2.state.to_draw for n in allowed)
+    if allowed:
+        touch(ui2, "Exchange")
+        assert _offered(ui2) == list(allowed)
+    else:
+        assert not any(b.action == "exchange_open" and b.enabled for b in ui2.buttons)
+
+
+def test_004_a_refused_exchange_at_the_press_takes_the_press_back_and_charges_the_mover(tmp_path):
+    k, c = _team_kiosk_with_a_small_bag(tmp_path)
+    st = k.state
+    mover, opp = st.on_move, 1 - st.on_move
+    count = st.racks[mover]  # "all": the count team allows, more than the bag holds
+    assert count not in st.exchange_counts
+    assert k.handle(cmd.Exchange(count))
+    c.t += 10_000
+    press = c.t
+    opp_left, mover_left = k.remaining_ms(opp), k.remaining_ms(mover)
+    k.press(Side(mover))
+    assert [e.type for e in k.session.referee.events[-2:]] == ["clock_pressed", "press_withdrawn"]
+    assert k.state.on_move == mover and k.state.pressed_at is None and k.state.clock.running == mover
+    assert "bag" in k.view.message and "_" not in k.view.message  # a sentence, not the refusal's code
+    c.t = press + 90_000
+    k.press(Side(mover))  # no camera: a pass, 90 s after the first press
+    assert k.session.referee.events[-1].type == "pass"
+    assert k.remaining_ms(opp) == opp_left  # the opponent lost nothing for the refused exchange
+    assert k.session.referee.clock_remaining(mover, press + 90_000) == mover_left - 90_000
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -1,0 +1,36 @@
+"""The kiosk's rulings that are one referee event each: an exchange at the clock press (taken back when the
+referee refuses it). Kept beside :mod:`kiosk.app.kiosk` so that module stays one controller."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from kiosk.control.port import KioskView
+from kiosk.referee import events as ev
+from kiosk.referee.state import GameState, Result
+
+
+class Table(Protocol):
+    """What :func:`exchange_at_press` needs of the kiosk (:class:`kiosk.app.kiosk.Kiosk`)."""
+
+    view: KioskView
+
+    @property
+    def state(self) -> GameState: ...
+
+    def apply(self, event: ev.Event) -> Result: ...
+
+
+def exchange_at_press(kiosk: Table, player: int, t: int, count: int) -> str:
+    """``player`` pressed his clock (at ``t`` ms) to exchange ``count`` tiles; returns what happened (for logs).
+
+    A refused exchange whose press still stands (e.g. team, fewer tiles in the bag than it needs) takes the
+    press back (:class:`~kiosk.referee.events.PressWithdrawn`): the time since the press is the mover's, the
+    opponent is not charged, the mover is still on move. Where the preset makes an improper exchange a pass
+    (seed 002 II.H) the referee accepts it as one and there is nothing to take back.
+    """
+    kiosk.view.exchange = 0
+    res = kiosk.apply(ev.Exchange(t=t, player=player, count=count))
+    if not res.accepted and kiosk.state.pressed_at is not None and kiosk.state.on_move == player:
+        kiosk.apply(ev.PressWithdrawn(t=t, player=player))
+    return f"exchange {count}: {'ok' if res else res.reason}"
