@@ -23,7 +23,7 @@ from typing import Any
 
 from kiosk.app.pin import PinGate
 from kiosk.app.press_words import press_refusal
-from kiosk.app.table_rulings import exchange_at_press
+from kiosk.app.table_rulings import exchange_at_press, judge_event
 from kiosk.app.vision_worker import StableReading, VisionWorker
 from kiosk.control import commands as cmd
 from kiosk.control.port import KioskView, act
@@ -409,7 +409,11 @@ class Kiosk:
 
     @_on.register
     def _call_game(self, c: cmd.CallGame, t: int) -> Result:
-        return self.apply(ev.GameCalled(t=t, reason=c.reason))
+        return self.apply(ev.GameCalled(t=t, reason=c.reason, as_it_stands=c.as_it_stands))
+
+    @_on.register
+    def _judge_event(self, c: cmd.JudgeEventCommand, t: int) -> Result:
+        return self.apply(judge_event(c, t))
 
     @_on.register
     def _undo(self, c: cmd.Undo, t: int) -> Result:

@@ -1,10 +1,13 @@
 """The kiosk's rulings that are one referee event each: an exchange at the clock press (taken back when the
-referee refuses it). Kept beside :mod:`kiosk.app.kiosk` so that module stays one controller."""
+referee refuses it) and the judge's commands recorded as they are (:class:`~kiosk.control.commands.JudgeEventCommand`).
+Kept beside :mod:`kiosk.app.kiosk` so that module stays one controller."""
 
 from __future__ import annotations
 
+import functools
 from typing import Protocol
 
+from kiosk.control import commands as cmd
 from kiosk.control.port import KioskView
 from kiosk.referee import events as ev
 from kiosk.referee.state import GameState, Result
@@ -34,3 +37,28 @@ def exchange_at_press(kiosk: Table, player: int, t: int, count: int) -> str:
     if not res.accepted and kiosk.state.pressed_at is not None and kiosk.state.on_move == player:
         kiosk.apply(ev.PressWithdrawn(t=t, player=player))
     return f"exchange {count}: {'ok' if res else res.reason}"
+
+
+@functools.singledispatch
+def judge_event(command: cmd.JudgeEventCommand, t: int) -> ev.Event:
+    """The referee event that records the judge's ``command`` at ``t`` ms.
+
+    Raises:
+        TypeError: a command type with no event here (a new :class:`JudgeEventCommand` must be added).
+    """
+    raise TypeError(f"{command.name}: no referee event for this command")
+
+
+@judge_event.register
+def _add_time(c: cmd.AddTime, t: int) -> ev.Event:
+    return ev.TimeAdded(t=t, player=c.player, added_ms=c.ms, reason=c.reason)
+
+
+@judge_event.register
+def _resign(c: cmd.Resign, t: int) -> ev.Event:
+    return ev.Resigned(t=t, player=c.player, reason=c.reason)
+
+
+@judge_event.register
+def _late(c: cmd.LateArrival, t: int) -> ev.Event:
+    return ev.LateArrival(t=t, player=c.player, late_ms=c.late_ms)

@@ -28,7 +28,7 @@ class Command:
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
         cls.name = re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
-        if not cls.__name__.startswith("_") and cls.__name__ != "JudgeCommand":
+        if not cls.__name__.startswith("_") and cls.__name__ not in ("JudgeCommand", "JudgeEventCommand"):
             COMMANDS[cls.name] = cls
 
 
@@ -190,9 +190,43 @@ class ChangePreset(JudgeCommand):
 
 @dataclass(frozen=True)
 class CallGame(JudgeCommand):
-    """End the game now (time limit, director's decision), for ``reason``: the players enter their racks."""
+    """End the game now (time limit, director's decision), for ``reason``: the players enter their racks.
+
+    ``as_it_stands``: the director stops the game with the scores as they stand, no racks and no adjustment
+    (seed 002 III.G)."""
 
     reason: str = ""
+    as_it_stands: bool = False
+
+
+@dataclass(frozen=True)
+class JudgeEventCommand(JudgeCommand):
+    """A judge's command that one referee event records as it is (:mod:`kiosk.app.table_rulings`)."""
+
+
+@dataclass(frozen=True)
+class AddTime(JudgeEventCommand):
+    """Give ``player`` ``ms`` more playing time (the extra minute of seed 002 II.F / II.O), for ``reason``."""
+
+    player: int
+    ms: int = 60_000
+    reason: str = "extra minute from the judge"
+
+
+@dataclass(frozen=True)
+class Resign(JudgeEventCommand):
+    """``player`` resigns: a forfeit loss with the scores as they stand (seed 002 III.G)."""
+
+    player: int
+    reason: str = "resigned at the table"
+
+
+@dataclass(frozen=True)
+class LateArrival(JudgeEventCommand):
+    """``player`` arrived ``late_ms`` after the start (told before the first move; seed 000 rule 19, 002 I.F)."""
+
+    player: int
+    late_ms: int
 
 
 @dataclass(frozen=True)

@@ -238,6 +238,41 @@ def _judge_end(ui: TouchState, kw: Mapping[str, Any]) -> None:
     ui.overlay = None
 
 
+def _judge_stop(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    """The director stops the game with the scores as they stand (seed 002 III.G): no racks, no adjustment."""
+    ui.kiosk.handle(cmd.CallGame("stopped by the director: scores as they stand", as_it_stands=True))
+    ui.overlay = None
+
+
+def _judge_player_open(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.overlay, ui.late_minutes = "judge_player", 0
+
+
+def _late_minutes(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    ui.late_minutes = max(0, ui.late_minutes + kw["delta"])
+
+
+def _judge_add_minute(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    """Seed 002 II.F / II.O: one more minute of playing time for the chosen player."""
+    k, p = ui.kiosk, ui.adj_player
+    if k.handle(cmd.AddTime(p)):
+        k.view.message = f"The judge gave {k.state.players[p]} one more minute."
+
+
+def _judge_resign(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    """The chosen player resigns: a forfeit loss with the scores as they stand (seed 002 III.G)."""
+    if ui.kiosk.handle(cmd.Resign(ui.adj_player)):
+        ui.overlay = None
+
+
+def _judge_late(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    """The chosen player arrived ``late_minutes`` late (before the first move; seed 000 rule 19, 002 I.F)."""
+    k, p, n = ui.kiosk, ui.adj_player, ui.late_minutes
+    if k.handle(cmd.LateArrival(p, n * 60_000)):
+        k.view.message = f"{k.state.players[p]} arrived {n} minutes late."
+        ui.overlay = None if k.state.phase == OVER else "judge"
+
+
 def _judge_preset(ui: TouchState, kw: Mapping[str, Any]) -> None:
     k = ui.kiosk
     k.view.message = "rules change before move 1: choose the rules, then Start"
@@ -292,7 +327,9 @@ _JUDGE_MENU: dict[str, Action] = {
     "square": _square, "judge_correct": _judge_correct, "judge_adjust_open": _judge_adjust_open,
     "adj_player": _adj_player, "adj_points": _adj_points, "adj_reason": _adj_reason, "adj_apply": _adj_apply,
     "judge_removed": _judge_removed, "judge_undo": _judge_undo, "judge_end": _judge_end,
-    "judge_preset": _judge_preset,
+    "judge_preset": _judge_preset, "judge_stop": _judge_stop, "judge_player_open": _judge_player_open,
+    "late_minutes": _late_minutes, "judge_add_minute": _judge_add_minute, "judge_resign": _judge_resign,
+    "judge_late": _judge_late,
 }
 
 ACTIONS: dict[str, Action] = {

@@ -32,7 +32,7 @@ def layout(size: tuple[int, int]) -> tuple[pygame.Rect, pygame.Rect]:
 def screen_for(ui: TouchState) -> str:
     """The name of the screen to show now."""
     st = ui.kiosk.state
-    if ui.overlay in ("pin", "judge", "judge_correct", "judge_adjust"):
+    if ui.overlay in ("pin", "judge", "judge_correct", "judge_adjust", "judge_player"):
         return ui.overlay
     if st.phase == NOT_STARTED or ui.overlay == "new_game":
         return "new_game"
@@ -376,7 +376,9 @@ def draw_over(ui: TouchState, cv: Canvas) -> None:
         winners = [st.players[i] for i in range(len(st.players)) if r.wins[i] == 1.0]
         cv.text(f"{winners[0]} wins" if winners else "Tie: half a win each", winner, 32, GREEN)
         cv.text(f"({ending_sentence(r.reason)})", reason, 20, DIM)
-    cv.button(b, "New game", "new_game_open", color=BLUE)
+    new, judge = split_h(b, 2, cv.px(6))
+    cv.button(new, "New game", "new_game_open", color=BLUE)
+    cv.button(judge, "Judge", "judge_open", color=(60, 70, 120))  # corrections after the end (002 III.E/F)
 
 
 def draw_new_game(ui: TouchState, cv: Canvas) -> None:
@@ -407,19 +409,47 @@ def draw_judge(ui: TouchState, cv: Canvas) -> None:
     inner = _board_and_panel(ui, cv)
     gap = cv.px(4)
     title, keys = rows_of(inner, [cv.px(36), 0], gap)
-    cols = 1 if keys.h >= 7 * (cv.px(50) + gap) else 2  # two columns where the panel is short
-    bs = grid_rects(pygame.Rect(keys.x, keys.y, keys.w, min(keys.h, -(-7 // cols) * (cv.px(50) + gap))), 7, cols,
+    playing = st.phase not in (NOT_STARTED, OVER)
+    items = [("Correct a square", "judge_correct_open", playing),
+             ("Adjust a score", "judge_adjust_open", playing or st.phase == OVER),  # corrections after the end too
+             ("Undo the last move", "judge_undo", st.phase != NOT_STARTED and bool(st.history)
+              and ui.kiosk.pending is None),
+             ("Withdrawn tiles are off", "judge_removed", st.phase == REMOVING),
+             ("End the game", "judge_end", playing and st.phase in (PLAYING, REMOVING)),
+             ("Stop, scores as they stand", "judge_stop", playing),
+             ("A player: time, late, resign", "judge_player_open", playing),
+             ("Rules (before move 1)", "judge_preset", playing and not st.history)]
+    n = len(items) + 1
+    cols = 1 if keys.h >= n * (cv.px(50) + gap) else 2  # two columns where the panel is short
+    bs = grid_rects(pygame.Rect(keys.x, keys.y, keys.w, min(keys.h, -(-n // cols) * (cv.px(50) + gap))), n, cols,
                     gap)
     cv.text("Judge menu", title, 30, AMBER)
-    playing = st.phase not in (NOT_STARTED, OVER)
-    cv.button(bs[0], "Correct a square", "judge_correct_open", enabled=playing)
-    cv.button(bs[1], "Adjust a score", "judge_adjust_open", enabled=playing)
-    cv.button(bs[2], "Undo the last move", "judge_undo", enabled=st.phase != NOT_STARTED and bool(st.history)
-              and ui.kiosk.pending is None)
-    cv.button(bs[3], "Withdrawn tiles are off", "judge_removed", enabled=st.phase == REMOVING)
-    cv.button(bs[4], "End the game", "judge_end", enabled=playing and st.phase in (PLAYING, REMOVING))
-    cv.button(bs[5], "Rules (before move 1)", "judge_preset", enabled=playing and not st.history)
-    cv.button(bs[6], "Close", "judge_close", color=(60, 70, 120))
+    for rect, (label, action, enabled) in zip(bs, items):
+        cv.button(rect, label, action, enabled=enabled)
+    cv.button(bs[-1], "Close", "judge_close", color=(60, 70, 120))
+
+
+def draw_judge_player(ui: TouchState, cv: Canvas) -> None:
+    """The judge's player screen: an extra minute (002 II.F/II.O), a late arrival before the first move (000
+    rule 19, 002 I.F), a resignation (002 III.G), for the chosen player."""
+    st = ui.kiosk.state
+    inner = _board_and_panel(ui, cv)
+    bh = cv.px(50)
+    title, who, late, steps, b1, b2, _ = rows_of(inner, [cv.px(36), bh, cv.px(36), bh, bh, bh, 0], cv.px(5))
+    cv.text("Judge: a player", title, 28, AMBER)
+    for p, rect in enumerate(split_h(who, ui.player_count(), cv.px(5))):
+        cv.button(rect, st.players[p], "adj_player", player=p, color=BLUE if ui.adj_player == p else (64, 74, 88))
+    cv.text(f"Late by {ui.late_minutes} minutes.", late, 24, align="center")
+    for rect, d in zip(split_h(steps, 2, cv.px(5)), (-1, 1)):
+        cv.button(rect, f"{d:+d} min", "late_minutes", delta=d)
+    first = not any(h.kind != "judge" for h in st.history)
+    on = st.phase not in (NOT_STARTED, OVER)
+    late_b, minute = split_h(b1, 2, cv.px(5))
+    cv.button(late_b, "Late arrival", "judge_late", enabled=on and first and ui.late_minutes > 0)
+    cv.button(minute, "Add a minute", "judge_add_minute", enabled=on and st.clock is not None)
+    resign, back = split_h(b2, 2, cv.px(5))
+    cv.button(resign, "Resign", "judge_resign", enabled=on, color=(150, 70, 60))
+    cv.button(back, "Back", "judge_open_menu", color=(60, 70, 120))
 
 
 def draw_judge_correct(ui: TouchState, cv: Canvas) -> None:
@@ -461,4 +491,4 @@ def draw_judge_adjust(ui: TouchState, cv: Canvas) -> None:
 SCREENS = {"main": draw_main, "problem": draw_problem, "blank": draw_blank, "exchange": draw_exchange,
            "hold": draw_hold, "ruling": draw_ruling, "pin": draw_pin, "remove": draw_remove, "outplay": draw_outplay,
            "racks": draw_racks, "over": draw_over, "new_game": draw_new_game, "judge": draw_judge,
-           "judge_correct": draw_judge_correct, "judge_adjust": draw_judge_adjust}
+           "judge_correct": draw_judge_correct, "judge_adjust": draw_judge_adjust, "judge_player": draw_judge_player}

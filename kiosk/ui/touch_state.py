@@ -14,11 +14,12 @@ class TouchState:
 
     Attributes:
         kiosk: the table's kiosk (:class:`KioskPort`). overlay: the screen asked for on top of the state's
-        ("exchange", "pin", "judge", "judge_correct", "judge_adjust", "new_game") or None. pin_buffer: the
+        ("exchange", "pin", "judge", "judge_correct", "judge_adjust", "judge_player", "new_game") or None. pin_buffer: the
         digits typed; pin_touched_ms: kiosk time the PIN pad was opened or last touched. pin_purpose: "judge" (open the menu), "rule:1" / "rule:0" (rule acceptable /
         unacceptable). selected: the square the judge tapped. racks / rack_player: the end-of-game racks
         typed so far (one per player) and whose is being typed. adj_player / adj_points / adj_reason: the
-        judge's score adjustment. new_players / new_preset: the new-game screen's choices (2-4 players in turn
+        judge's score adjustment (adj_player also the player of the judge's player screen: a minute, resign,
+        lateness); late_minutes: the lateness the judge sets there (minutes). new_players / new_preset: the new-game screen's choices (2-4 players in turn
         order); name_pool: the names a player count of up to 4 takes them from. wired: the seats whose clock
         button is wired (the chess clock's left and right); the others end their turn with the screen's "Done".
     """
@@ -35,6 +36,7 @@ class TouchState:
         self.adj_player = 0
         self.adj_points = 0
         self.adj_reason = "misscored"
+        self.late_minutes = 0
         self.new_players = tuple(players)
         self.new_preset = preset
         self.name_pool = tuple(players) + tuple(f"Player {i}" for i in range(len(players) + 1, 5))

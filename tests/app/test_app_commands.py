@@ -23,10 +23,11 @@ def test_every_judge_command_is_refused_while_the_menu_is_locked_and_changes_not
     kiosk, *_ = make_kiosk(tmp_path)
     judge_only = [c for c in cmd.COMMANDS.values() if issubclass(c, cmd.JudgeCommand)]
     assert {c.name for c in judge_only} == {"correct", "adjust", "undo", "change_preset", "call_game",
-                                             "confirm_removed"}
+                                             "confirm_removed", "add_time", "resign", "late_arrival"}
     state = kiosk.state
     for name in sorted(c.name for c in judge_only):
-        res = kiosk.act(name, square=112, char="T", player=0, points=5, reason="r", preset={})
+        res = kiosk.act(name, square=112, char="T", player=0, points=5, reason="r", preset={},
+                         late_ms=60_000)
         assert not res.accepted and res.code == "pin", name
     assert kiosk.state == state and kiosk.view.corrections == {}
     assert kiosk.handle(cmd.JudgeUnlock(PIN)).accepted

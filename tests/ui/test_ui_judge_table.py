@@ -1,0 +1,111 @@
+"""The judge's rulings at the table (issue 18), tapped through the judge menu: stop the game with the scores as
+they stand (002 III.G), an extra minute (002 II.F/II.O), a late arrival before the first move (000 rule 19),
+a resignation (002 III.G) and a correction after the end (002 III.E/F). Screenshots under artifacts/ui/."""
+
+from __future__ import annotations
+
+import pygame
+import pytest
+from test_ui_screens import SIZES, shot, touch
+from ui_fixtures import PIN, make_kiosk, play
+
+from kiosk.ui.app import KioskUI
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _display():
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.display.quit()
+
+
+def _judge(ui: KioskUI) -> None:
+    touch(ui, "Judge")
+    for d in PIN:
+        touch(ui, d)
+    touch(ui, "OK")
+    assert ui.draw() == "judge"
+
+
+def _last(k):
+    return k.session.referee.events[-1]
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_002_III_G_the_director_stops_the_game_as_it_stands_then_corrects_it(tmp_path, size):
+    k, c = make_kiosk(tmp_path)
+    ui = KioskUI(k, size)
+    assert play(k, c, 0, "8D", "QUIRT")
+    c.t += 5_000
+    _judge(ui)
+    shot(ui, "40-judge-menu-rulings", "judge")
+    touch(ui, "Stop, scores as they stand")
+    e = _last(k)
+    assert e.type == "game_called" and e.as_it_stands
+    assert k.state.phase == "over" and k.state.result.final == (48, 0)  # no racks, no rack adjustment
+    shot(ui, "41-over-judge", "over")
+    # 002 III.E/F: the final table keeps the judge's way to a correction
+    touch(ui, "Judge")
+    for d in PIN:
+        touch(ui, d)
+    touch(ui, "OK")
+    touch(ui, "Adjust a score")
+    touch(ui, "adj_player", player=1)
+    touch(ui, "+5")
+    touch(ui, "Apply")
+    assert _last(k).type == "judge_adjustment" and k.state.result.final == (48, 5)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_002_II_F_the_judge_adds_a_minute_for_the_chosen_player(tmp_path, size):
+    k, c = make_kiosk(tmp_path)
+    ui = KioskUI(k, size)
+    assert play(k, c, 0, "8D", "QUIRT")
+    c.t += 5_000
+    before = k.remaining_ms(1)
+    _judge(ui)
+    touch(ui, "A player: time, late, resign")
+    touch(ui, "adj_player", player=1)
+    shot(ui, "42-judge-player", "judge_player")
+    touch(ui, "Add a minute")
+    e = _last(k)
+    assert e.type == "time_added" and e.player == 1 and e.added_ms == 60_000
+    assert k.remaining_ms(1) == before + 60_000
+    assert k.view.message == "The judge gave Bartholomew one more minute."
+
+
+def test_000_R19_a_late_arrival_before_the_first_move_by_touch(tmp_path):
+    k, c = make_kiosk(tmp_path)
+    ui = KioskUI(k, (800, 480))
+    _judge(ui)
+    touch(ui, "A player: time, late, resign")
+    touch(ui, "adj_player", player=1)
+    ui.draw()
+    assert not any(b.action == "judge_late" and b.enabled for b in ui.buttons)  # 0 minutes: nothing to tell
+    for _ in range(4):
+        touch(ui, "+1 min")
+    touch(ui, "Late arrival")
+    e = _last(k)
+    assert e.type == "late_arrival" and e.player == 1 and e.late_ms == 240_000
+    assert k.view.message == "Bartholomew arrived 4 minutes late."
+    assert play(k, c, 0, "8D", "QUIRT")
+    touch(ui, "A player: time, late, resign")
+    ui.draw()
+    assert not any(b.action == "judge_late" and b.enabled for b in ui.buttons)  # after the first move: no more
+
+
+def test_002_III_G_a_player_resigns_by_the_judges_touch(tmp_path):
+    k, c = make_kiosk(tmp_path)
+    ui = KioskUI(k, (720, 1280))
+    assert play(k, c, 0, "8D", "QUIRT")
+    c.t += 5_000
+    _judge(ui)
+    touch(ui, "A player: time, late, resign")
+    touch(ui, "adj_player", player=0)
+    touch(ui, "Resign")
+    e = _last(k)
+    assert e.type == "resigned" and e.player == 0
+    r = k.state.result
+    assert k.state.phase == "over" and r.wins[0] == 0 and r.wins[1] == 1
+    assert ui.draw() == "over"
