@@ -446,7 +446,7 @@ def draw_judge_player(ui: TouchState, cv: Canvas) -> None:
     on = st.phase not in (NOT_STARTED, OVER)
     late_b, minute = split_h(b1, 2, cv.px(5))
     cv.button(late_b, "Late arrival", "judge_late", enabled=on and first and ui.late_minutes > 0)
-    cv.button(minute, "Add a minute", "judge_add_minute", enabled=on and st.clock is not None)
+    cv.button(minute, "Add a minute", "judge_add_minute", enabled=on and ui.kiosk.remaining_ms(0) is not None)
     resign, back = split_h(b2, 2, cv.px(5))
     cv.button(resign, "Resign", "judge_resign", enabled=on, color=(150, 70, 60))
     cv.button(back, "Back", "judge_open_menu", color=(60, 70, 120))

@@ -109,3 +109,22 @@ def test_002_III_G_a_player_resigns_by_the_judges_touch(tmp_path):
     r = k.state.result
     assert k.state.phase == "over" and r.wins[0] == 0 and r.wins[1] == 1
     assert ui.draw() == "over"
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_judge_player_screen_names_each_of_four_players(tmp_path, size):
+    from common_fixtures import make_kiosk as make_table
+
+    k, c = make_table(tmp_path, "home", players=("Annabel", "Bartholomew", "Constance", "Desmond"))
+    ui = KioskUI(k, size)
+    _judge(ui)
+    touch(ui, "A player: time, late, resign")
+    touch(ui, "adj_player", player=3)
+    shot(ui, "43-judge-player-4", "judge_player")
+    assert [b.label for b in ui.buttons if b.action == "adj_player"] == list(k.state.players)
+    assert not any(b.action == "judge_add_minute" and b.enabled for b in ui.buttons)  # home: no chess clock
+    for _ in range(2):
+        touch(ui, "+1 min")
+    touch(ui, "Late arrival")
+    e = _last(k)
+    assert e.type == "late_arrival" and e.player == 3 and e.late_ms == 120_000
