@@ -17,6 +17,7 @@ ABBREV = {
     "flt": "tests/store/test_store_faults.py", "full": "tests/store/test_store_full.py",
     "jcli": "tests/store/test_store_journal_cli.py", "jfull": "tests/app/test_app_journal_full.py",
     "pin": "tests/app/test_app_pin.py", "rf": "tests/app/test_app_recording_frames.py",
+    "uj": "tests/ui/test_ui_judge_table.py", "up": "tests/ui/test_ui_prompts.py",
 }
 
 
