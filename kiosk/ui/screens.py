@@ -343,10 +343,11 @@ def draw_racks(ui: TouchState, cv: Canvas) -> None:
     values = dict(ui.kiosk.tile_set.values) if ui.kiosk.tile_set else {}
     for rect, (tile, n) in zip(grid_rects(keys, max(1, len(avail)), cols, cv.px(3)), avail):
         rack_key(cv, rect, tile, values.get(tile, 0), n)
-    nxt, back, done = split_h(b, 3, cv.px(4))
+    nxt, back, done, judge = split_h(b, 4, cv.px(4))
     cv.button(nxt, "Next rack", "rack_next")
     cv.button(back, "Delete", "rack_back")
     cv.button(done, "Done", "rack_done", color=(60, 110, 70))
+    cv.button(judge, "Judge", "judge_open", color=(60, 70, 120))  # e.g. stop as it stands, racks unknown (III.G)
 
 
 def draw_over(ui: TouchState, cv: Canvas) -> None:

@@ -128,3 +128,19 @@ def test_the_judge_player_screen_names_each_of_four_players(tmp_path, size):
     touch(ui, "Late arrival")
     e = _last(k)
     assert e.type == "late_arrival" and e.player == 3 and e.late_ms == 120_000
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_002_III_G_the_director_stops_a_game_waiting_for_its_racks(tmp_path, size):
+    k, c = make_kiosk(tmp_path)
+    ui = KioskUI(k, size)
+    assert play(k, c, 0, "8D", "QUIRT")
+    c.t += 5_000
+    _judge(ui)
+    touch(ui, "End the game")
+    shot(ui, "44-racks-judge", "racks")
+    _judge(ui)
+    touch(ui, "Stop, scores as they stand")
+    e = _last(k)
+    assert e.type == "game_called" and e.as_it_stands
+    assert k.state.phase == "over" and k.state.result.final == (48, 0)  # the racks were never entered
