@@ -41,6 +41,7 @@ from kiosk.desk.standings import standings
 from kiosk.desk.store import ResultsStore
 from kiosk.desk.tables import Tables
 from kiosk.desk.tsh import TshError
+from kiosk.stream import web_files
 from kiosk.stream.files import safe_name, write_atomic
 from kiosk.stream.records import gcg_text
 
@@ -130,19 +131,10 @@ class DeskServer:
         return app
 
     async def _index(self, request: Any) -> Any:
-        from aiohttp import web
-
-        return web.Response(body=(WEB_DIR / "desk.html").read_bytes(), content_type="text/html", charset="utf-8",
-                            headers={"Cache-Control": "no-cache"})
+        return web_files.page(WEB_DIR / "desk.html")
 
     async def _static(self, request: Any) -> Any:
-        from aiohttp import web
-
-        name = request.match_info["name"]
-        if name not in _STATIC:
-            raise web.HTTPNotFound(text=f"no static file {name!r}")
-        return web.Response(body=(WEB_DIR / name).read_bytes(), content_type=_STATIC[name], charset="utf-8",
-                            headers={"Cache-Control": "no-cache"})
+        return web_files.static_file(WEB_DIR, _STATIC, request.match_info["name"])
 
     async def _layout(self, request: Any) -> Any:
         from aiohttp import web

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.referee.state import GameState
+from kiosk.stream import web_files
 from kiosk.stream.envelope import encode
 from kiosk.stream.overlay import OverlayWriter
 
@@ -168,19 +169,10 @@ class LiveServer:
         return app
 
     async def _index(self, request: Any) -> Any:
-        from aiohttp import web
-
-        return web.Response(body=(WEB_DIR / "index.html").read_bytes(), content_type="text/html", charset="utf-8",
-                            headers={"Cache-Control": "no-cache"})
+        return web_files.page(WEB_DIR / "index.html")
 
     async def _static(self, request: Any) -> Any:
-        from aiohttp import web
-
-        name = request.match_info["name"]
-        if name not in _STATIC:
-            raise web.HTTPNotFound(text=f"no static file {name!r} (have: {', '.join(_STATIC)})")
-        return web.Response(body=(WEB_DIR / name).read_bytes(), content_type=_STATIC[name], charset="utf-8",
-                            headers={"Cache-Control": "no-cache"})
+        return web_files.static_file(WEB_DIR, _STATIC, request.match_info["name"])
 
     async def _state(self, request: Any) -> Any:
         from aiohttp import web
