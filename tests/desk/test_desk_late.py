@@ -1,0 +1,207 @@
+"""The desk's two late cases against a real Mosquitto with the shipped passwords and ACL: a judge correction
+after the end of a published game, and a kiosk whose network drops while its game goes on and ends (also
+restarted from its journal while offline). Each kiosk is a stream hub with the real MQTT publisher."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import urllib.request
+
+import paho.mqtt.client as mqtt
+import pytest
+
+from kiosk.desk.acl import acl_text, broker_lines, kiosk_user, password_file
+from kiosk.desk.ingest import BrokerConfig
+from kiosk.desk.service import Desk
+from kiosk.referee.events import Event, JudgeAdjustment
+from kiosk.referee.records import events_from_gcg
+from kiosk.stream.hub import StreamHub
+from kiosk.stream.mqtt import MqttConfig, MqttPublisher
+from shared_data import SHARED, needs_shared
+
+REAL = SHARED / "corpus" / "gcg" / "real"
+DOUG = REAL / "domino14_macondo__gcgio_testdata__doug_v_emely.gcg"
+ROOT = "scrabble/local"
+USERS = {"desk": "desk-pw", kiosk_user(1): "k1-pw"}
+EVENT = """
+name = "Late Open"
+rounds = 1
+[[division]]
+name = "A"
+players = ["Doug", "Emely"]
+[[pairing]]
+round = 1
+board = 1
+players = ["doug", "emely"]
+"""
+
+
+@pytest.fixture
+def broker(tmp_path, start_broker):
+    (tmp_path / "acl").write_text(acl_text(ROOT, [1]))
+    password_file(tmp_path / "passwd", USERS)
+    return start_broker(*broker_lines(tmp_path / "passwd", tmp_path / "acl"))
+
+
+def _desk(tmp_path, port: int) -> Desk:
+    ev = tmp_path / "event"
+    ev.mkdir(exist_ok=True)
+    (ev / "event.toml").write_text(EVENT)
+    return Desk(ev, BrokerConfig("127.0.0.1", port, root=ROOT, username="desk", password=USERS["desk"],
+                                 client_id="desk-late-test"), http_port=0).start()
+
+
+def _get(desk: Desk, path: str) -> bytes:
+    with urllib.request.urlopen(desk.url + path, timeout=10) as r:
+        return r.read()
+
+
+def _wait(pred, timeout: float = 30.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+class _Kiosk:
+    """Table 1's stream: a hub (stamped with the events' own times) feeding the real MQTT publisher."""
+
+    def __init__(self, port: int, seed: list[Event] = ()) -> None:  # type: ignore[assignment]
+        self.now = {"t": seed[0].t if seed else 0}
+        self.hub = StreamHub(1, delay_ms=0, now_ms=lambda: self.now["t"])
+        self.pub = MqttPublisher(MqttConfig(host="127.0.0.1", port=port, board=1, root=ROOT,
+                                            username=kiosk_user(1), password=USERS[kiosk_user(1)],
+                                            reconnect_min_s=1, reconnect_max_s=2))
+        self.hub.add_sink(self.pub)
+        self.hub.seed(seed)          # a restart: the journal's events go out again from event 1
+        self.hub.start()
+        self.pub.start()
+
+    def play(self, events: list[Event], pace_s: float = 0.0) -> None:
+        for ev in events:
+            self.now["t"] = ev.t
+            self.hub.publish(ev)
+            if pace_s:
+                time.sleep(pace_s)
+
+    def settled(self, timeout: float = 30.0) -> bool:
+        return _wait(self.hub.idle, timeout) and self.pub.wait_acked(timeout)
+
+    def stop(self, flush_s: float = 0.5) -> None:
+        self.hub.stop()
+        self.pub.stop(flush_s=flush_s)
+
+
+class _Link:
+    """A TCP proxy on loopback standing for the kiosk's network: ``cut()`` drops every connection and refuses
+    new ones (the broker sees the kiosk vanish), ``restore()`` lets it in again."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target = target_port
+        self.up = True
+        self._socks: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self._srv = socket.create_server(("127.0.0.1", 0))
+        self.port = self._srv.getsockname()[1]
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                c, _ = self._srv.accept()
+            except OSError:
+                return
+            if not self.up:
+                c.close()
+                continue
+            try:
+                b = socket.create_connection(("127.0.0.1", self.target))
+            except OSError:
+                c.close()
+                continue
+            with self._lock:
+                self._socks += [c, b]
+            for src, dst in ((c, b), (b, c)):
+                threading.Thread(target=self._pump, args=(src, dst), daemon=True).start()
+
+    @staticmethod
+    def _pump(src: socket.socket, dst: socket.socket) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def cut(self) -> None:
+        self.up = False
+        with self._lock:
+            socks, self._socks = self._socks, []
+        for s in socks:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            s.close()
+
+    def restore(self) -> None:
+        self.up = True
+
+    def close(self) -> None:
+        self.cut()
+        self._srv.close()
+
+
+def _scores(desk: Desk) -> list[list[int]]:
+    return [[p["score"] for p in r["players"]] for r in json.loads(_get(desk, "results.json"))]
+
+
+@needs_shared
+def test_a_judge_correction_after_the_end_updates_the_result_once(broker, tmp_path):
+    desk = _desk(tmp_path, broker.port)
+    events = events_from_gcg(DOUG)
+    kiosk = _Kiosk(broker.port)
+    try:
+        kiosk.play(events)
+        assert kiosk.settled()
+        assert _wait(lambda: len(desk.store.results()) == 1 and desk.ingest.idle()), desk.tables.status()
+        assert desk.store.results()[0].scores == (451, 345) and not desk.store.results()[0].corrected
+        # the judge finds 10 points wrongly counted to Doug, after the end (002 III.E/F)
+        kiosk.play([JudgeAdjustment(t=events[-1].t + 60_000, player=0, points=-10, reason="scoring error")])
+        assert kiosk.settled()
+        assert _wait(lambda: desk.store.results()[0].corrected and desk.ingest.idle()), desk.tables.status()
+        got = desk.store.results()[0]
+        assert got.scores == (441, 345) and got.revision == 2
+        rows = json.loads(_get(desk, "results.json"))
+        assert len(rows) == 1 and rows[0]["corrected"] and _scores(desk) == [[441, 345]]
+        csv = _get(desk, "results.csv").decode().splitlines()
+        assert len(csv) == 2 and ",Doug,441,Emely,345,96,1," in csv[1]
+        assert _get(desk, "tsh/A.t").decode().splitlines() == ["Doug 0 2; 441", "Emely 0 1; 345"]
+        assert desk.tables.tile(1)["final"] == [441, 345] and desk.tables.tile(1)["corrected"]
+        # the broker redelivers the correction (the same seq, sent again with the kiosk's credentials)
+        item = [i for i in kiosk.pub._items if "/judge/" in i.topic][-1]   # the correction as it was sent
+        assert json.loads(item.payload)["event"]["type"] == "judge_adjustment"
+        before = desk.tables.duplicates
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="redeliver")
+        c.username_pw_set(kiosk_user(1), USERS[kiosk_user(1)])
+        c.connect("127.0.0.1", broker.port)
+        c.loop_start()
+        c.publish(item.topic, item.payload, qos=1).wait_for_publish(5)
+        c.loop_stop()
+        c.disconnect()
+        assert _wait(lambda: desk.tables.duplicates > before), desk.tables.status()
+        got = desk.store.results()[0]
+        assert got.scores == (441, 345) and got.revision == 2 and sum(desk.tables.counts.values()) == 0
+        assert _scores(desk) == [[441, 345]]
+    finally:
+        kiosk.stop()
+        desk.stop()
