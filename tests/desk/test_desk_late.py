@@ -205,3 +205,84 @@ def test_a_judge_correction_after_the_end_updates_the_result_once(broker, tmp_pa
     finally:
         kiosk.stop()
         desk.stop()
+
+
+def _events_applied(desk: Desk, game_id: str) -> int:
+    return len(desk.store.events_of(1, game_id)) if game_id else 0
+
+
+@needs_shared
+def test_a_kiosk_offline_while_its_game_ends_loses_nothing_when_back(broker, tmp_path):
+    desk = _desk(tmp_path, broker.port)
+    link = _Link(broker.port)
+    events = events_from_gcg(DOUG)
+    kiosk = _Kiosk(link.port)
+    try:
+        kiosk.play(events[:10])
+        assert kiosk.settled()
+        game_id = (kiosk.hub.latest("judge") or {}).get("game_id", "")
+        assert _wait(lambda: _events_applied(desk, game_id) == 10), desk.tables.status()
+        link.cut()                                         # the kiosk's network drops ...
+        assert _wait(lambda: desk.tables.tile(1)["flags"]["offline"], 10)    # the broker sent its Last Will
+        kiosk.play(events[10:], pace_s=0.02)               # ... while its game goes on and ends
+        time.sleep(1.5)
+        assert kiosk.pub.pending() >= 2 * (len(events) - 10)    # held in the publisher's outbox
+        assert _events_applied(desk, game_id) == 10 and desk.store.results() == []
+        link.restore()                                     # back after about 3 s
+        assert kiosk.settled(30)
+        assert _wait(lambda: len(desk.store.results()) == 1 and desk.ingest.idle(), 30), desk.tables.status()
+        assert _events_applied(desk, game_id) == len(events)
+        assert desk.store.results()[0].scores == (451, 345) and not desk.store.results()[0].corrected
+        assert _wait(lambda: not desk.tables.tile(1)["flags"]["offline"], 10)
+        assert kiosk.pub.connections >= 2 and sum(desk.tables.counts.values()) == 0
+        assert _scores(desk) == [[451, 345]]
+    finally:
+        kiosk.stop()
+        link.close()
+        desk.stop()
+
+
+@needs_shared
+def test_a_kiosk_restarted_from_its_journal_while_offline_loses_nothing(broker, tmp_path):
+    from kiosk.store import GameSession
+
+    desk = _desk(tmp_path, broker.port)
+    link = _Link(broker.port)
+    events = events_from_gcg(DOUG)
+    journal = tmp_path / "journal.sqlite"
+    session = GameSession.open(journal)
+    kiosk = _Kiosk(link.port)
+    try:
+        for ev in events[:10]:
+            assert session.apply(ev).accepted
+            kiosk.play([ev])
+        assert kiosk.settled()
+        game_id = (kiosk.hub.latest("judge") or {}).get("game_id", "")
+        assert _wait(lambda: _events_applied(desk, game_id) == 10), desk.tables.status()
+        link.cut()
+        for ev in events[10:20]:                           # journaled, never delivered
+            assert session.apply(ev).accepted
+            kiosk.play([ev])
+        time.sleep(0.5)
+        kiosk.stop(flush_s=0)                              # the kiosk dies: its outbox is gone
+        session.close()
+        session = GameSession.open(journal)                # restarted: the game rebuilt from the journal
+        assert session.in_game and len(session.referee.events) == 20
+        kiosk = _Kiosk(link.port, seed=list(session.referee.events))   # as kiosk run seeds its stream
+        for ev in events[20:]:                             # the game goes on and ends, still offline
+            assert session.apply(ev).accepted
+            kiosk.play([ev])
+        time.sleep(1.0)
+        assert desk.store.results() == [] and _events_applied(desk, game_id) == 10
+        link.restore()
+        assert kiosk.settled(30)
+        assert _wait(lambda: len(desk.store.results()) == 1 and desk.ingest.idle(), 30), desk.tables.status()
+        assert _events_applied(desk, game_id) == len(events)
+        assert desk.store.results()[0].scores == (451, 345) and desk.store.results()[0].game_id == game_id
+        assert desk.tables.duplicates >= 10 and sum(desk.tables.counts.values()) == 0
+        assert _scores(desk) == [[451, 345]]
+    finally:
+        kiosk.stop()
+        session.close()
+        link.close()
+        desk.stop()
