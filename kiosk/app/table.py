@@ -26,6 +26,7 @@ from kiosk.app.reader_setup import ReaderUnavailable, make_reader
 from kiosk.app.vision_worker import VisionWorker
 from kiosk.control.words import device_notes
 from kiosk.devices.health import monotonic_ms
+from kiosk.referee.events import Event
 from kiosk.referee.presets import Preset, PresetError, bundled_presets, load_preset
 from kiosk.rules.board import Board
 from kiosk.rules.tiles import TileSet, load_tile_set
@@ -40,11 +41,24 @@ def wall_ms() -> int:
     return int(time.time() * 1000)
 
 
+def stream_seed(session: GameSession) -> list[Event]:
+    """The events a restarted kiosk re-publishes from its journal (the desk drops the ones it has, by ``seq``):
+    the game in progress, or else the journal's latest game with events, finished or not - a game that ended
+    while the broker was out of reach would otherwise never reach the desk. Empty for a new journal."""
+    if session.in_game:
+        return list(session.referee.events)
+    for rec in reversed(session.journal.games()):
+        events = session.journal.events(rec.id)
+        if events:
+            return events
+    return []
+
+
 def _stream(cfg: KioskConfig, session: GameSession) -> tuple[Any, list[Callable[..., None]], Any]:
     """The stream hub (None: no ``[stream]``), the kiosk's listeners feeding it, and the MQTT publisher."""
     from kiosk.stream.setup import start_stream
 
-    started = start_stream(cfg.stream_settings, session.referee.events)  # problems are logged; never raises
+    started = start_stream(cfg.stream_settings, stream_seed(session))  # problems are logged; never raises
     hub = started.hub
     if hub is None:
         return None, [], None

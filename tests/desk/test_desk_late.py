@@ -13,11 +13,13 @@ import urllib.request
 import paho.mqtt.client as mqtt
 import pytest
 
+from kiosk.app.table import stream_seed
 from kiosk.desk.acl import acl_text, broker_lines, kiosk_user, password_file
 from kiosk.desk.ingest import BrokerConfig
 from kiosk.desk.service import Desk
 from kiosk.referee.events import Event, JudgeAdjustment
 from kiosk.referee.records import events_from_gcg
+from kiosk.store import GameSession
 from kiosk.stream.hub import StreamHub
 from kiosk.stream.mqtt import MqttConfig, MqttPublisher
 from shared_data import SHARED, needs_shared
@@ -244,8 +246,6 @@ def test_a_kiosk_offline_while_its_game_ends_loses_nothing_when_back(broker, tmp
 
 @needs_shared
 def test_a_kiosk_restarted_from_its_journal_while_offline_loses_nothing(broker, tmp_path):
-    from kiosk.store import GameSession
-
     desk = _desk(tmp_path, broker.port)
     link = _Link(broker.port)
     events = events_from_gcg(DOUG)
@@ -268,7 +268,7 @@ def test_a_kiosk_restarted_from_its_journal_while_offline_loses_nothing(broker, 
         session.close()
         session = GameSession.open(journal)                # restarted: the game rebuilt from the journal
         assert session.in_game and len(session.referee.events) == 20
-        kiosk = _Kiosk(link.port, seed=list(session.referee.events))   # as kiosk run seeds its stream
+        kiosk = _Kiosk(link.port, seed=stream_seed(session))   # as kiosk run seeds its stream
         for ev in events[20:]:                             # the game goes on and ends, still offline
             assert session.apply(ev).accepted
             kiosk.play([ev])
@@ -281,6 +281,49 @@ def test_a_kiosk_restarted_from_its_journal_while_offline_loses_nothing(broker, 
         assert desk.store.results()[0].scores == (451, 345) and desk.store.results()[0].game_id == game_id
         assert desk.tables.duplicates >= 10 and sum(desk.tables.counts.values()) == 0
         assert _scores(desk) == [[451, 345]]
+    finally:
+        kiosk.stop()
+        session.close()
+        link.close()
+        desk.stop()
+
+
+@needs_shared
+def test_a_kiosk_restarted_after_its_game_ended_offline_still_delivers_the_result(broker, tmp_path):
+    """The game ends while the network is down, then the kiosk restarts (still offline): the journal has no
+    game in progress, yet the finished game must go out when the network is back."""
+    desk = _desk(tmp_path, broker.port)
+    link = _Link(broker.port)
+    events = events_from_gcg(DOUG)
+    journal = tmp_path / "journal.sqlite"
+    session = GameSession.open(journal)
+    kiosk = _Kiosk(link.port)
+    try:
+        for ev in events[:10]:
+            assert session.apply(ev).accepted
+            kiosk.play([ev])
+        assert kiosk.settled()
+        game_id = (kiosk.hub.latest("judge") or {}).get("game_id", "")
+        assert _wait(lambda: _events_applied(desk, game_id) == 10), desk.tables.status()
+        link.cut()
+        for ev in events[10:]:                             # the game ends offline
+            assert session.apply(ev).accepted
+            kiosk.play([ev])
+        time.sleep(0.5)
+        kiosk.stop(flush_s=0)                              # then the kiosk restarts, still offline
+        session.close()
+        session = GameSession.open(journal)
+        assert not session.in_game
+        seed = stream_seed(session)
+        assert len(seed) == len(events)
+        kiosk = _Kiosk(link.port, seed=seed)
+        time.sleep(0.5)
+        assert desk.store.results() == []
+        link.restore()
+        assert kiosk.settled(30)
+        assert _wait(lambda: len(desk.store.results()) == 1 and desk.ingest.idle(), 30), desk.tables.status()
+        assert desk.store.results()[0].scores == (451, 345) and _events_applied(desk, game_id) == len(events)
+        assert sum(desk.tables.counts.values()) == 0 and _scores(desk) == [[451, 345]]
     finally:
         kiosk.stop()
         session.close()
