@@ -227,7 +227,8 @@ def test_a_kiosk_offline_while_its_game_ends_loses_nothing_when_back(broker, tmp
         link.cut()                                         # the kiosk's network drops ...
         assert _wait(lambda: desk.tables.tile(1)["flags"]["offline"], 10)    # the broker sent its Last Will
         kiosk.play(events[10:], pace_s=0.02)               # ... while its game goes on and ends
-        time.sleep(1.5)
+        assert _wait(kiosk.hub.idle, 10)
+        time.sleep(1.0)
         assert kiosk.pub.pending() >= 2 * (len(events) - 10)    # held in the publisher's outbox
         assert _events_applied(desk, game_id) == 10 and desk.store.results() == []
         link.restore()                                     # back after about 3 s
