@@ -330,3 +330,17 @@ def test_a_kiosk_restarted_after_its_game_ended_offline_still_delivers_the_resul
         session.close()
         link.close()
         desk.stop()
+
+
+def test_stream_seed_of_a_new_journal_is_empty_and_of_a_game_in_progress_is_that_game(tmp_path):
+    from kiosk.referee.simulate import random_game
+
+    session = GameSession.open(tmp_path / "j.sqlite")
+    try:
+        assert stream_seed(session) == []
+        events = random_game(seed=3)
+        for ev in events[:5]:
+            assert session.apply(ev).accepted
+        assert stream_seed(session) == events[:5]
+    finally:
+        session.close()
