@@ -225,6 +225,10 @@ def test_tls_broker_verified_with_the_ca(tmp_path):
             p.start()
             for ev in events:
                 h.publish(ev)
+        end = time.monotonic() + 30   # the hubs hand the events over on their own threads: wait for that first
+        while (not hub.idle() or not plain_hub.idle() or plain.pending() < 2 * len(events)
+               or not pub.connected) and time.monotonic() < end:
+            time.sleep(0.05)
         assert pub.wait_acked(10) and pub.connected
         assert not plain.connected and plain.pending() == 2 * len(events)
         for h, p in ((hub, pub), (plain_hub, plain)):
