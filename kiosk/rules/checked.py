@@ -99,7 +99,8 @@ class Checker:
         words: type hint -> words for ``{what}`` (overrides :func:`describe`).
         field_words: key path -> words for ``{what}`` (overrides ``words``).
         template: wrong-type message; ``{path}``, ``{what}``, ``{value}`` are filled in.
-        unknown: unknown-key message; ``{path}`` (the key's path) and ``{known}`` (known keys, comma-separated).
+        unknown: unknown-key message; ``{path}`` (the key's path), ``{parent}`` (the object's path), ``{key}``
+            and ``{known}`` (known keys, comma-separated).
         missing: missing-key message; ``{path}``.
         not_object: message for a nested value that is not a dict; ``{path}``, ``{value}``.
     """
@@ -130,7 +131,8 @@ class Checker:
         skip = set(ignore)
         for key in data:
             if key not in skip and key not in known:
-                raise self.error(self.unknown.format(path=_join(path, str(key)), known=", ".join(known)))
+                raise self.error(self.unknown.format(path=_join(path, str(key)), parent=path, key=key,
+                                                     known=", ".join(known)))
         if required is None:
             required = [f.name for f in dataclasses.fields(cls)
                         if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
