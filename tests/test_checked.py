@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
-from typing import Literal
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Annotated, Literal
 
 import pytest
 
-from kiosk.rules.checked import Checker, SchemaError, build
+from kiosk.rules.checked import Checker, Parse, SchemaError, build
 
 
 class Mode(enum.Enum):
@@ -64,3 +65,22 @@ def test_the_caller_keeps_its_own_wording_and_error_class() -> None:
                     template="kiosk.toml: {path}: expected {what}, got {value!r}")
     with pytest.raises(ConfigError, match=r"^kiosk.toml: table.players: expected a list of names, got 3$"):
         check.build(Table, {"players": 3}, "table")
+
+
+def _hex_or_int(value: object) -> int:
+    if isinstance(value, str):
+        return int(value, 0)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(value)
+    return value
+
+
+@dataclass(frozen=True)
+class Bus:
+    addresses: dict[str, Annotated[int, Parse(_hex_or_int)]] = field(default_factory=dict)
+
+
+def test_a_parsed_field_takes_each_spelling_and_names_a_bad_one() -> None:
+    assert build(Bus, {"addresses": MappingProxyType({"left": "0x70", "right": 113})}) == Bus({"left": 112, "right": 113})
+    with pytest.raises(SchemaError, match=r"^display.addresses.left: expected a whole number, got '0x7g'$"):
+        build(Bus, {"addresses": {"left": "0x7g"}}, "display")

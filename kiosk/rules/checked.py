@@ -11,7 +11,8 @@ What it checks, naming the key path (``table.players``) in every message:
 - each value against its field's annotation: ``int`` (never ``bool``), ``float`` (an int is accepted),
   ``bool``, ``str``, ``dict``/``dict[str, X]``, ``tuple[X, ...]``/``list[X]`` (from a JSON list or a tuple; a
   tuple field gets a tuple), fixed tuples ``tuple[int, str]``, ``X | None``, ``Literal[...]``, enums (by
-  value) and nested dataclasses (checked recursively, path ``outer.inner``).
+  value), nested dataclasses (checked recursively, path ``outer.inner``) and ``Annotated[X, Parse(fn)]``
+  for a value written in more than one way.
 
 Messages are sentences built from a template, ``"{path}: expected {what}, got {value!r}"`` by default;
 ``what`` comes from :func:`describe` ("a whole number", "a list of strings", ...) unless the caller names the
@@ -36,12 +37,21 @@ import enum
 import types
 import typing
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Literal, TypeVar, Union
+from typing import Annotated, Any, Literal, TypeVar, Union
 
 T = TypeVar("T")
 
 TYPE_TEMPLATE = "{path}: expected {what}, got {value!r}"
 """Default wording of a wrong type; ``path``, ``what`` and ``value`` are filled in."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Parse:
+    """``Annotated[int, Parse(fn)]``: the value goes through ``fn`` instead of the plain type check (e.g. an int
+    also written as ``"0x70"``); ``fn`` raises ``ValueError`` or ``TypeError`` for a bad value, which is reported
+    as a wrong type of the annotated type."""
+
+    fn: Callable[[Any], Any]
 
 
 class SchemaError(ValueError):
@@ -74,6 +84,8 @@ def describe(hint: object, words: Mapping[object, str] | None = None) -> str:
     if hint in _WORDS:
         return _WORDS[hint]
     origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is Annotated:
+        return describe(args[0], words)
     if origin is dict:
         return "an object"
     if origin in (tuple, list):
@@ -150,7 +162,7 @@ class Checker:
         if not isinstance(data, dict):
             raise self.error(self.not_object.format(path=path, value=data))
         self.check_keys(cls, data, path, ignore=ignore, required=required)
-        hints = typing.get_type_hints(cls)
+        hints = typing.get_type_hints(cls, include_extras=True)
         args = {f.name: self.value(hints[f.name], data[f.name], _join(path, f.name))
                 for f in dataclasses.fields(cls) if f.name in data}  # type: ignore[arg-type]
         return cls(**args)
@@ -160,6 +172,14 @@ class Checker:
         origin, args = typing.get_origin(hint), typing.get_args(hint)
         if hint is Any:
             return val
+        if origin is Annotated:
+            parse = [m for m in hint.__metadata__ if isinstance(m, Parse)]  # type: ignore[attr-defined]
+            if not parse:
+                return self.value(args[0], val, path)
+            try:
+                return parse[0].fn(val)
+            except (ValueError, TypeError):
+                raise self.fail(path, args[0], val) from None
         if origin in (Union, types.UnionType):
             if val is None and type(None) in args:
                 return None
@@ -184,11 +204,11 @@ class Checker:
         if origin in (tuple, list):
             return self._sequence(hint, origin, args, val, path)
         if origin is dict or hint is dict:
-            if not isinstance(val, dict):
+            if not isinstance(val, Mapping):  # any mapping (a dict from JSON/TOML), kept as a dict
                 raise self.fail(path, hint, val)
             if len(args) == 2:
                 return {k: self.value(args[1], v, _join(path, str(k))) for k, v in val.items()}
-            return val
+            return val if isinstance(val, dict) else dict(val)
         if hint is bool:
             ok = isinstance(val, bool)
         elif hint is int:
