@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.app.pin import check_pin, check_recovery_code
+from kiosk.rules.checked import Checker
 from kiosk.stream.setup import StreamConfigError, StreamSettings
 
 APP_NAME = "scrabble-kiosk"
@@ -93,13 +94,48 @@ def _check_sections(p: Path, data: dict[str, Any]) -> None:
                     raise ConfigError(f"{p}: {sec}.{k}: unknown key (known: {', '.join(sorted(keys))})")
 
 
-def load_config(path: str | Path) -> KioskConfig:
-    """Read and check a config file.
+@dataclass(frozen=True)
+class _TableFile:
+    """``[table]`` as written in the file (defaults: :class:`KioskConfig`'s)."""
 
-    Raises:
-        ConfigError: unreadable file, unknown section or key, wrong type (names file and key).
-    """
-    p = Path(path)
+    players: tuple[str, ...] = ("Player 1", "Player 2")
+    preset: str = "nsf"
+    judge_pin: str = ""
+    director_code: Any = None   # checked by check_recovery_code, with its own messages
+    journal: str | None = None
+    tiles: str = ""
+
+
+@dataclass(frozen=True)
+class _ScreenFile:
+    size: tuple[int, int] = (800, 480)
+    fullscreen: bool = True
+
+
+@dataclass(frozen=True)
+class _VisionFile:
+    profile: Any = None         # any value, read as its text
+    stable_frames: int = 2
+
+
+@dataclass(frozen=True)
+class _ConfigFile:
+    """The file's shape, checked by :mod:`kiosk.rules.checked` (value ranges are checked in :func:`load_config`)."""
+
+    table: _TableFile = field(default_factory=_TableFile)
+    screen: _ScreenFile = field(default_factory=_ScreenFile)
+    vision: _VisionFile = field(default_factory=_VisionFile)
+    stream: dict[str, Any] = field(default_factory=dict)
+    devices: dict[str, Any] = field(default_factory=dict)
+
+
+_JOURNAL_WORDS = 'the path of a journal file, e.g. "/var/lib/scrabble-kiosk/journal.sqlite"'
+_FIELD_WORDS = {"table.players": "2 to 4 non-empty names, in turn order", "table.journal": _JOURNAL_WORDS,
+                "screen.size": "[width, height] in px, 240..4000", "vision.stable_frames": "a whole number 1..10"}
+
+
+def _read_file(p: Path) -> _ConfigFile:
+    """The file's sections, keys and types checked (raises ConfigError naming the file and the key)."""
     try:
         data = tomllib.loads(p.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -107,44 +143,41 @@ def load_config(path: str | Path) -> KioskConfig:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{p}: not valid TOML: {exc}") from None
     _check_sections(p, data)
-    cfg = KioskConfig()
-    t, s, v = data.get("table", {}), data.get("screen", {}), data.get("vision", {})
-    if "players" in t:
-        cfg.players = _players(p, t["players"])
-    for key in ("preset", "judge_pin", "tiles"):
-        if key in t:
-            if not isinstance(t[key], str):
-                raise ConfigError(f"{p}: table.{key}: expected a string")
-            setattr(cfg, key, t[key])
+    check = Checker(error=lambda message: ConfigError(f"{p}: {message}"), template="{path}: expected {what}",
+                    words={bool: "true or false"}, field_words=_FIELD_WORDS)
+    return check.build(_ConfigFile, data)
+
+
+def load_config(path: str | Path) -> KioskConfig:
+    """Read and check a config file.
+
+    Raises:
+        ConfigError: unreadable file, unknown section or key, wrong type (names file and key).
+    """
+    p = Path(path)
+    f = _read_file(p)
+    t, s, v = f.table, f.screen, f.vision
+    cfg = KioskConfig(players=_players(p, t.players), preset=t.preset, judge_pin=t.judge_pin, tiles=t.tiles,
+                      fullscreen=s.fullscreen, stable_frames=v.stable_frames,
+                      profile=None if v.profile is None else str(v.profile))
     _check_player_count(p, cfg)
     try:
         check_pin(cfg.judge_pin, "table.judge_pin")
-        if "director_code" in t:
-            cfg.director_code = check_recovery_code(t["director_code"], cfg.judge_pin, "table.director_code")
+        if t.director_code is not None:
+            cfg.director_code = check_recovery_code(t.director_code, cfg.judge_pin, "table.director_code")
     except ValueError as exc:
         raise ConfigError(f"{p}: {exc}") from None
-    if "journal" in t:
-        if not isinstance(t["journal"], str) or not t["journal"].strip() or t["journal"].endswith(("/", ".")):
-            raise ConfigError(f"{p}: table.journal: expected the path of a journal file, e.g. "
-                              f"\"/var/lib/scrabble-kiosk/journal.sqlite\"")
-        cfg.journal = Path(t["journal"]).expanduser()
-    if "size" in s:
-        sz = s["size"]
-        if not (isinstance(sz, list) and len(sz) == 2 and all(isinstance(x, int) and 240 <= x <= 4000 for x in sz)):
-            raise ConfigError(f"{p}: screen.size: expected [width, height] in px, 240..4000")
-        cfg.size = (sz[0], sz[1])
-    if "fullscreen" in s:
-        if not isinstance(s["fullscreen"], bool):
-            raise ConfigError(f"{p}: screen.fullscreen: expected true or false")
-        cfg.fullscreen = s["fullscreen"]
-    if "profile" in v:
-        cfg.profile = str(v["profile"])
-    if "stable_frames" in v:
-        if not isinstance(v["stable_frames"], int) or not 1 <= v["stable_frames"] <= 10:
-            raise ConfigError(f"{p}: vision.stable_frames: expected a whole number 1..10")
-        cfg.stable_frames = v["stable_frames"]
-    cfg.devices = dict(data.get("devices", {}))
-    st = dict(data.get("stream", {}))
+    if t.journal is not None:
+        if not t.journal.strip() or t.journal.endswith(("/", ".")):
+            raise ConfigError(f"{p}: table.journal: expected {_JOURNAL_WORDS}")
+        cfg.journal = Path(t.journal).expanduser()
+    if not all(240 <= x <= 4000 for x in s.size):
+        raise ConfigError(f"{p}: screen.size: expected {_FIELD_WORDS['screen.size']}")
+    cfg.size = s.size
+    if not 1 <= v.stable_frames <= 10:
+        raise ConfigError(f"{p}: vision.stable_frames: expected {_FIELD_WORDS['vision.stable_frames']}")
+    cfg.devices = dict(f.devices)
+    st = dict(f.stream)
     try:
         cfg.stream_settings = StreamSettings.from_mapping(st) if st else None
     except StreamConfigError as exc:
@@ -153,13 +186,13 @@ def load_config(path: str | Path) -> KioskConfig:
     return cfg
 
 
-def _players(p: Path, pl: Any) -> tuple[str, ...]:
+def _players(p: Path, pl: tuple[str, ...]) -> tuple[str, ...]:
     """``table.players``: 2-4 different non-empty names in turn order (seeds 003/004 allow 4).
 
     Raises:
         ConfigError: not a list of 2-4 names, an empty name, or a name given twice.
     """
-    if not isinstance(pl, list) or not 2 <= len(pl) <= 4 or not all(isinstance(x, str) and x.strip() for x in pl):
+    if not 2 <= len(pl) <= 4 or not all(x.strip() for x in pl):
         raise ConfigError(f"{p}: table.players: expected 2 to 4 non-empty names, in turn order")
     if len({x.strip() for x in pl}) != len(pl):
         raise ConfigError(f"{p}: table.players: two players have the same name")

@@ -32,12 +32,15 @@ import importlib
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any, TypeVar
 
 from kiosk.devices.buttons import ButtonSource, KeyboardButtons, ScriptedButtons
 from kiosk.devices.camera import Camera, CameraError, UnavailableCamera
 from kiosk.devices.display import ClockDisplay, FanOutDisplay, NullDisplay, SimulatedDisplay
 from kiosk.devices.health import DeviceHealth
+from kiosk.rules.checked import Checker, Parse
+
+T = TypeVar("T")
 
 BUTTON_BACKENDS = ("gpio", "serial", "keyboard", "scripted")
 DISPLAY_BACKENDS = ("ht16k33", "serial", "simulated", "null")
@@ -65,16 +68,10 @@ def _backend(sec: Mapping[str, Any], name: str, allowed: tuple[str, ...], defaul
 
 def _int(value: Any, key: str) -> int:
     """An int from an int or a string like "0x70"."""
-    if isinstance(value, bool):
-        raise DeviceConfigError(f"{key}: expected an integer, got {value!r}")
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str):
-        try:
-            return int(value, 0)
-        except ValueError:
-            pass
-    raise DeviceConfigError(f"{key}: expected an integer, got {value!r}")
+    try:
+        return _parse_int(value)
+    except ValueError:
+        raise DeviceConfigError(f"{key}: expected an integer, got {value!r}") from None
 
 
 def _size(value: Any, key: str) -> tuple[int, int] | None:
@@ -88,16 +85,64 @@ def _size(value: Any, key: str) -> tuple[int, int] | None:
     return w, h
 
 
-def _bool(value: Any, key: str) -> bool:
-    if not isinstance(value, bool):
-        raise DeviceConfigError(f"{key}: expected true or false, got {value!r}")
-    return value
-
-
 def _unknown(sec: Mapping[str, Any], name: str, known: set[str]) -> None:
     extra = sorted(set(sec) - known - {"backend"})
     if extra:
         raise DeviceConfigError(f"{name}: unknown key(s) {', '.join(extra)}; known: {', '.join(sorted(known))}")
+
+
+def _parse_int(value: Any) -> int:
+    """An int from an int or a string like "0x70" (ValueError otherwise, bool included)."""
+    if isinstance(value, bool):
+        raise ValueError(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        return int(value, 0)
+    raise ValueError(value)
+
+
+Int = Annotated[int, Parse(_parse_int)]
+"""An int field of a device section, also written as a string ("0x70")."""
+
+
+@dataclass(frozen=True)
+class _SerialSection:
+    """``[serial]``: the clock microcontroller's USB link."""
+
+    port: Any = None            # any value, read as its text; None: firmware_bridge.host.DEFAULT_PORT
+    baudrate: Int = 115200
+    loss_ms: Int = 2500
+
+
+@dataclass(frozen=True)
+class _GpioButtonsSection:
+    """``[buttons]`` with ``backend = "gpio"``: BCM pins by side."""
+
+    pins: dict[str, Int] = field(default_factory=lambda: dict(DEFAULT_PINS))
+    debounce_ms: Int = 20
+    active_low: bool = True
+
+
+@dataclass(frozen=True)
+class _HT16K33Section:
+    """``[display]`` with ``backend = "ht16k33"``: I2C bus and addresses by side."""
+
+    addresses: dict[str, Int] = field(default_factory=lambda: {"left": 0x70, "right": 0x71})
+    bus: Int = 1
+    brightness: Int = 15
+    retries: Int = 2
+    blink_overtime: bool = False
+
+
+_CHECK = Checker(error=DeviceConfigError, words={int: "an integer", bool: "true or false"},
+                 field_words={"buttons.pins": "{side: BCM pin}", "display.addresses": "{left: addr, right: addr}"})
+"""Device sections' wording (:mod:`kiosk.rules.checked`); unknown keys are reported by :func:`_unknown`."""
+
+
+def _checked(cls: type[T], sec: Mapping[str, Any], name: str) -> T:
+    """Section ``name``'s keys other than ``backend`` as ``cls`` (raises DeviceConfigError naming the key)."""
+    return _CHECK.build(cls, {k: v for k, v in sec.items() if k != "backend"}, name)
 
 
 # Backends that live in packages built on kiosk.devices are loaded by module name, the way gpiozero loads its
@@ -117,9 +162,10 @@ def build_serial_link(config: Mapping[str, Any]) -> Any:
 
     sec = _section(config, "serial")
     _unknown(sec, "serial", {"port", "baudrate", "loss_ms"})
-    try:
-        return SerialClockLink(str(sec.get("port", _serial_backend("DEFAULT_PORT"))), _int(sec.get("baudrate", 115200), "serial.baudrate"),
-                               loss_ms=_int(sec.get("loss_ms", 2500), "serial.loss_ms"))
+    try:  # a bad value's DeviceConfigError is a ValueError too: "serial: serial.baudrate: ...", as always
+        s = _checked(_SerialSection, sec, "serial")
+        port = _serial_backend("DEFAULT_PORT") if s.port is None else s.port
+        return SerialClockLink(str(port), s.baudrate, loss_ms=s.loss_ms)
     except ValueError as exc:
         raise DeviceConfigError(f"serial: {exc}") from None
 
@@ -133,12 +179,8 @@ def build_buttons(config: Mapping[str, Any], serial_link: Any = None) -> ButtonS
             _unknown(sec, "buttons", {"pins", "debounce_ms", "active_low"})
             from kiosk.devices.gpio_buttons import GpioButtons
 
-            pins = sec.get("pins", DEFAULT_PINS)
-            if not isinstance(pins, Mapping):
-                raise DeviceConfigError(f"buttons.pins: expected {{side: BCM pin}}, got {pins!r}")
-            return GpioButtons({s: _int(p, f"buttons.pins.{s}") for s, p in pins.items()},
-                               _int(sec.get("debounce_ms", 20), "buttons.debounce_ms"),
-                               _bool(sec.get("active_low", True), "buttons.active_low"))
+            g = _checked(_GpioButtonsSection, sec, "buttons")
+            return GpioButtons(g.pins, g.debounce_ms, g.active_low)
         if backend == "serial":
             _unknown(sec, "buttons", set())
             return _serial_backend("SerialButtons")(serial_link or build_serial_link(config))
@@ -179,14 +221,8 @@ def build_display(config: Mapping[str, Any], serial_link: Any = None) -> ClockDi
             _unknown(sec, "display", {"bus", "addresses", "brightness", "retries", "blink_overtime"})
             from kiosk.devices.ht16k33 import HT16K33Display
 
-            addrs = sec.get("addresses", {"left": 0x70, "right": 0x71})
-            if not isinstance(addrs, Mapping):
-                raise DeviceConfigError(f"display.addresses: expected {{left: addr, right: addr}}, got {addrs!r}")
-            return HT16K33Display({s: _int(a, f"display.addresses.{s}") for s, a in addrs.items()},
-                                  _int(sec.get("bus", 1), "display.bus"),
-                                  _int(sec.get("brightness", 15), "display.brightness"),
-                                  _int(sec.get("retries", 2), "display.retries"),
-                                  _bool(sec.get("blink_overtime", False), "display.blink_overtime"))
+            h = _checked(_HT16K33Section, sec, "display")
+            return HT16K33Display(h.addresses, h.bus, h.brightness, h.retries, h.blink_overtime)
         if backend == "serial":
             _unknown(sec, "display", set())
             return _serial_backend("SerialDisplay")(serial_link or build_serial_link(config))

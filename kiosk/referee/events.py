@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
+from kiosk.rules.checked import Checker
+
 
 class EventError(ValueError):
     """A dict is not a valid event (unknown type, missing or mistyped field); the message names the field."""
@@ -401,40 +403,9 @@ class KioskResumed(Event):
 
 
 
-def _coerce(cls_name: str, name: str, kind: str, val: Any) -> Any:
-    where = f"{cls_name}.{name}"
-    if kind == "int":
-        if isinstance(val, bool) or not isinstance(val, int):
-            raise EventError(f"{where}: expected a whole number, got {val!r}")
-        return val
-    if kind == "bool":
-        if not isinstance(val, bool):
-            raise EventError(f"{where}: expected true/false, got {val!r}")
-        return val
-    if kind == "str":
-        if not isinstance(val, str):
-            raise EventError(f"{where}: expected a string, got {val!r}")
-        return val
-    if kind == "dict":
-        if not isinstance(val, dict):
-            raise EventError(f"{where}: expected an object, got {val!r}")
-        return val
-    if kind == "strs":
-        if not isinstance(val, list | tuple) or not all(isinstance(x, str) for x in val):
-            raise EventError(f"{where}: expected a list of strings, got {val!r}")
-        return tuple(val)
-    if kind == "tiles":
-        ok = isinstance(val, list | tuple) and all(
-            isinstance(x, list | tuple) and len(x) == 2 and isinstance(x[0], int) and not isinstance(x[0], bool)
-            and isinstance(x[1], str) for x in val)
-        if not ok:
-            raise EventError(f"{where}: expected a list of [square, tile] pairs, got {val!r}")
-        return tuple((int(sq), tile) for sq, tile in val)
-    raise AssertionError(kind)
-
-
-_KINDS = {"int": "int", "bool": "bool", "str": "str", "dict": "dict", "tuple[str, ...]": "strs",
-          "tuple[tuple[int, str], ...]": "tiles"}
+_CHECK = Checker(error=EventError, words={tuple[tuple[int, str], ...]: "a list of [square, tile] pairs"},
+                 missing="{path}: missing field (time in ms)")
+"""Events' wording: ``"<type>.<field>: expected a whole number, got 'x'"`` (:mod:`kiosk.rules.checked`)."""
 
 
 def event_from_dict(data: Any) -> Event:
@@ -449,15 +420,4 @@ def event_from_dict(data: Any) -> Event:
     cls = EVENT_TYPES.get(kind)  # type: ignore[arg-type]
     if cls is None:
         raise EventError(f"unknown event type {kind!r} (known: {', '.join(sorted(EVENT_TYPES))})")
-    known = {f.name: f for f in fields(cls)}
-    for key in data:
-        if key != "type" and key not in known:
-            raise EventError(f"{kind}.{key}: unknown field")
-    if "t" not in data:
-        raise EventError(f"{kind}.t: missing field (time in ms)")
-    args = {}
-    for name, f in known.items():
-        if name not in data:
-            continue
-        args[name] = _coerce(str(kind), name, _KINDS[str(f.type)], data[name])
-    return cls(**args)
+    return _CHECK.build(cls, data, str(kind), ignore=("type",), required=("t",))

@@ -18,6 +18,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from kiosk.rules.checked import Checker
+
 CHALLENGE_RULES = ("void", "single", "double", "five_point", "ten_point", "triple", "custom")
 OUT_ADJUSTMENTS = ("standard", "double", "none", "own_only")
 NO_OUT_ADJUSTMENTS = ("own_rack", "none")
@@ -352,30 +354,29 @@ def _check(p: Preset, origin: str) -> None:
         raise PresetError(f"{origin}: end.scoreless_turns: must be 1 or more (or false)")
 
 
-def _tuples(section: dict[str, Any]) -> dict[str, Any]:
-    """``section`` with its lists as tuples (a JSON preset section back to dataclass values)."""
-    return {k: tuple(v) if isinstance(v, list) else v for k, v in section.items()}
+_STORED = Checker(error=PresetError, template="stored preset: bad or missing field: {path}: expected {what}, got {value!r}",
+                  unknown="stored preset: bad or missing field: {path}: unknown field",
+                  missing="stored preset: bad or missing field: '{path}'",
+                  not_object="stored preset: bad or missing field: {path}: expected an object, got {value!r}")
+"""Wording for a stored preset (:mod:`kiosk.rules.checked`)."""
+_STORED_REQUIRED = ("name", "min_players", "max_players", "clock", "challenge", "exchange", "end")
+_PRESET_FIELDS = frozenset(f.name for f in fields(Preset))
 
 
 def preset_from_dict(data: dict[str, Any]) -> Preset:
     """Inverse of :meth:`Preset.to_dict` (as stored in a journal's ``game_started`` event).
 
+    Each section is checked against its dataclass (unknown key, wrong type: named with its path); ``board`` may
+    be absent (journals from before the field: the usual labels); unknown top-level keys are ignored, as they
+    always were.
+
     Raises:
         PresetError: the dict is not a preset.
     """
-    try:
-        return Preset(
-            name=data["name"], description=data.get("description", ""), source=data.get("source", ""),
-            tile_set=data.get("tile_set", "english"), min_players=data["min_players"],
-            max_players=data["max_players"], scoring=dict(data.get("scoring", {})),
-            clock=ClockRules(**_tuples(data["clock"])),
-            challenge=ChallengeRules(**data["challenge"]),
-            exchange=ExchangeRules(**data["exchange"]),
-            end=EndRules(**data["end"]),
-            board=BoardRules(**data.get("board", {})),  # journals from before the field: the usual labels
-        )
-    except (KeyError, TypeError) as exc:
-        raise PresetError(f"stored preset: bad or missing field: {exc}") from None
+    if not isinstance(data, dict):
+        raise PresetError(f"stored preset: expected an object, got {data!r}")
+    extra = [k for k in data if k not in _PRESET_FIELDS]
+    return _STORED.build(Preset, data, "", ignore=extra, required=_STORED_REQUIRED)
 
 
 def _read(path_or_text: Path, origin: str) -> dict[str, Any]:

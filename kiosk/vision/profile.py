@@ -32,6 +32,8 @@ from typing import Any
 
 import numpy as np
 
+from kiosk.rules.checked import Checker
+
 FORMAT = "kiosk-vision-profile"
 VERSION = 1
 BOARD_MODES = ("markers", "fixed", "search")
@@ -123,15 +125,16 @@ def _matrix(value: Any, shape: tuple[int, ...], where: str) -> np.ndarray | None
     return a
 
 
+_MODEL_REF = '{{"path": ..., "data": ...}}'
+_MODEL_REF_CHECK = Checker(error=ProfileError, template="{path}: expected {what}",
+                           unknown="{parent}: expected " + _MODEL_REF, not_object="{path}: expected " + _MODEL_REF)
+"""A model reference's wording (:mod:`kiosk.rules.checked`): ``"<file>: glyph_model.path: expected a string or null"``."""
+
+
 def _model_ref(value: Any, where: str) -> ModelRef:
     if value is None:
         return ModelRef()
-    if not isinstance(value, dict) or set(value) - {"path", "data"}:
-        raise ProfileError(f"{where}: expected {{\"path\": ..., \"data\": ...}}")
-    for k in ("path", "data"):
-        if value.get(k) is not None and not isinstance(value[k], str):
-            raise ProfileError(f"{where}.{k}: expected a string or null")
-    return ModelRef(value.get("path"), value.get("data"))
+    return _MODEL_REF_CHECK.build(ModelRef, value, where)
 
 
 def profile_from_dict(d: Any, origin: str = "profile") -> CalibrationProfile:

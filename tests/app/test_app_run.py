@@ -94,3 +94,18 @@ def test_a_config_value_that_cannot_work_is_refused_by_key_not_a_traceback(tmp_p
         err = capsys.readouterr().err
         assert key in err and "Traceback" not in err, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml"]  # nothing created on the way
+
+
+@pytest.mark.parametrize(("line", "message"), [
+    ("[vision]\nstable_frames = true", "vision.stable_frames: expected a whole number 1..10"),
+    ("[screen]\nfullscreen = 1", "screen.fullscreen: expected true or false"),
+    ('players = ["Ann", 3]', "table.players: expected 2 to 4 non-empty names, in turn order"),
+    ("tiles = 3", "table.tiles: expected a string"),
+])
+def test_a_config_value_of_the_wrong_type_is_named_by_key(tmp_path, line, message):
+    """stable_frames = true was taken as 1 (a bool is an int to isinstance); each wrong type names its key."""
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text(f'[table]\njudge_pin = "2468"\n{line}\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(cfg)
+    assert str(err.value) == f"{cfg}: {message}"

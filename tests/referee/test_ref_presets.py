@@ -98,3 +98,23 @@ def test_ref_unknown_or_unreadable_preset(tmp_path):
     cyc.write_text(f'name = "a"\nextends = "{cyc}"\n', encoding="utf-8")
     with pytest.raises(PresetError, match="extends itself"):
         load_preset(cyc)
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d.pop("clock"), "stored preset: bad or missing field: 'clock'"),
+    (lambda d: d["clock"].update(bogus=1), "stored preset: bad or missing field: clock.bogus: unknown field"),
+    (lambda d: d["challenge"].update(window_ms="x"),
+     "stored preset: bad or missing field: challenge.window_ms: expected a whole number or null, got 'x'"),
+])
+def test_a_bad_stored_preset_names_the_field(change, message):
+    data = load_preset("nsf").to_dict()
+    change(data)
+    with pytest.raises(PresetError) as err:
+        preset_from_dict(data)
+    assert str(err.value) == message
+
+
+def test_a_stored_preset_from_before_the_board_field_still_loads():
+    data = load_preset("nsf").to_dict()
+    del data["board"]
+    assert preset_from_dict(data) == load_preset("nsf")

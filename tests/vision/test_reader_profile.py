@@ -45,6 +45,19 @@ def test_reader_profile_errors_name_file_and_field(tmp_path, content, message):
     assert "bad.json" in str(exc.value)
 
 
+@pytest.mark.parametrize("model, message", [
+    ('{"path": 3}', "glyph_model.path: expected a string or null"),
+    ('{"path": "g.npz", "file": "h.npz"}', 'glyph_model: expected {"path": ..., "data": ...}'),
+    ('"g.npz"', 'glyph_model: expected {"path": ..., "data": ...}'),
+])
+def test_reader_profile_model_reference_errors_name_the_field(tmp_path, model, message):
+    f = tmp_path / "bad.json"
+    f.write_text('{"format": "kiosk-vision-profile", "version": 1, "glyph_model": ' + model + "}", encoding="utf-8")
+    with pytest.raises(ProfileError) as exc:
+        load_profile(f)
+    assert str(exc.value) == f"{f}: {message}"
+
+
 def test_reader_profile_missing_file(tmp_path):
     with pytest.raises(ProfileError, match="cannot read"):
         load_profile(tmp_path / "nope.json")
