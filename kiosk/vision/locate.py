@@ -444,6 +444,26 @@ def from_corners(image: np.ndarray, corners: np.ndarray, refine: bool = True) ->
     return h if searched is None else searched @ s
 
 
+TRACK_SLIP_SQUARES = 0.25  # a local refit this far (squares) from the last frame's grid: the camera moved, search again
+
+
+def track_grid(image: np.ndarray, previous: np.ndarray) -> np.ndarray | None:
+    """The last frame's grid (``previous``: image -> canonical homography, full-frame px) refitted locally in
+    this frame: only the local pass of :func:`refine_grid` (lines within a third of a square), on the reduced
+    frame as :func:`from_corners`. A steady camera drifting a pixel or two is followed; None when the lines are
+    not found there or the refit lies TRACK_SLIP_SQUARES or more from ``previous`` (then search again with
+    :func:`from_corners`)."""
+    small, h_small, s = _reduced(image, previous)
+    gray = _gray(small)
+    local = refine_grid(gray, h_small, search=False)
+    if local is not None:     # a second pass from the first, as from_corners polishes its searched grid
+        again = refine_grid(gray, local, search=False)
+        local = local if again is None else again
+    if local is None or _corner_shift_squares(h_small, local) >= TRACK_SLIP_SQUARES:
+        return None
+    return local @ s
+
+
 def find_grid(image: np.ndarray, quad: np.ndarray | None = None) -> np.ndarray | None:
     """Marker-less fall-back: homography from the board's grid lines, searched inside ``quad`` (default: frame).
 

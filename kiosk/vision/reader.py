@@ -246,6 +246,20 @@ def board_turns(turns: Sequence[int]) -> int:
     return k if counts[k] > TURNED_SHARE * len(turns) else 0
 
 
+SAME_SQUARE_GREY = 6.0   # largest mean grey difference (0..255) of any 8x8 block of two crops of the same square
+
+
+def same_square(a: np.ndarray, b: np.ndarray, most: float = SAME_SQUARE_GREY) -> bool:
+    """Whether two grey crops (same shape, uint8) of a square show the same thing: every block of about 8x8 px
+    differs by at most ``most`` grey levels on average (a letter changed, a tile laid or taken, a finger: far
+    more; the camera's noise and a refitted grid's fraction of a pixel: less)."""
+    if a.shape != b.shape:
+        return False
+    d = cv2.absdiff(a, b)
+    blocks = cv2.resize(d, (max(1, d.shape[1] // 8), max(1, d.shape[0] // 8)), interpolation=cv2.INTER_AREA)
+    return float(blocks.max()) <= most
+
+
 def _tile_sureness(q: SquarePrediction) -> float:
     """How sure the network is which tile a square holds: its best class (a letter or blank) given a tile."""
     return max(q.blank_if_tile, q.letter_if_tile)
@@ -431,12 +445,20 @@ class BoardReader:
         self.occupancy_general: OccupancyModel | None = default_occupancy_model() if own else None
         self._undistort_maps: tuple[tuple[int, int], np.ndarray, np.ndarray] | None = None
         self._last_markers: np.ndarray | None = None   # steady camera: look for the markers where they were
+        # given corners: (their bytes, the grid fitted from them in the last frame, frame shape); the next frame with
+        # the same corners refits that grid locally (locate.track_grid) instead of searching it again
+        self._last_fit: tuple[bytes, np.ndarray, tuple[int, ...]] | None = None
+        # the square network's reading of each square it read in the last frame, with that square's crop: a square
+        # that looks the same again (same_square) keeps it (a known tile is checked, not read again)
+        self._net_memo: dict[int, tuple[np.ndarray, SquarePrediction]] = {}
 
     def forget_board_pose(self) -> None:
         """Forget where the markers were seen: the next read searches the whole frame (a new scene or camera;
         the benchmark's frames are each their own scene, and a pose kept from another made readings depend on
         the order the frames were read in)."""
         self._last_markers = None
+        self._last_fit = None
+        self._net_memo = {}
 
     def _set_name(self) -> str:
         """The shipped models' tile set for this reader's (``"english"`` for a set without its own)."""
@@ -488,7 +510,15 @@ class BoardReader:
 
     def _locate(self, frame: np.ndarray, corners: np.ndarray | None) -> tuple[np.ndarray | None, str]:
         if corners is not None:
-            return locate.from_corners(frame, corners), "corners"
+            key = np.asarray(corners, np.float32).tobytes()
+            if self._last_fit is not None and self._last_fit[0] == key and self._last_fit[2] == frame.shape:
+                tracked = locate.track_grid(frame, self._last_fit[1])   # the same corners: follow the last fit
+                if tracked is not None:
+                    self._last_fit = (key, tracked, frame.shape)
+                    return tracked, "corners"
+            fitted = locate.from_corners(frame, corners)
+            self._last_fit = (key, fitted, frame.shape)
+            return fitted, "corners"
         p = self.profile
         if p is not None and p.board_mode == "fixed":
             if p.homography is not None:
@@ -608,9 +638,21 @@ class BoardReader:
         grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
         preds: dict[int, SquarePrediction] = {}
 
+        memo = self._net_memo
+        fresh: dict[int, tuple[np.ndarray, SquarePrediction]] = {}
+
         def ask_net(want: np.ndarray) -> None:
             ask = [sq for sq in np.flatnonzero(want & seen & ~hand).tolist() if sq not in preds]
-            preds.update(zip(ask, net.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in ask])))
+            crops = {sq: cell_crop(grey, sq, SQUARE_GROW_PX) for sq in ask}
+            for sq in ask:     # a square that looks as in the last frame keeps the network's reading of it
+                old = memo.get(sq)
+                if old is not None and same_square(old[0], crops[sq]):
+                    preds[sq] = old[1]
+                    fresh[sq] = old
+            ask = [sq for sq in ask if sq not in preds]
+            got = net.predict([crops[sq] for sq in ask])
+            preds.update(zip(ask, got))
+            fresh.update((sq, (crops[sq].copy(), q)) for sq, q in zip(ask, got))
 
         # first the squares the occupancy model calls tiles; the letters the network is sure of are tiles:
         # measured again without them, the frame's empty-square colours are the board's own (a crowded board's
@@ -634,6 +676,7 @@ class BoardReader:
         if unsure:
             turned = self.squarenet.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in unsure], turned=True)
             preds.update((sq, q) for sq, q in zip(unsure, turned) if _tile_sureness(q) > _tile_sureness(preds[sq]))
+        self._net_memo = fresh
         feats, norm, p_tile, p_model, vote, weak_empty = occ
         settled = None
         if self.settle is not None or self.record_settle_rows:
