@@ -175,7 +175,7 @@ def _line_maps(gray: np.ndarray, pitch_guess: float) -> tuple[np.ndarray, np.nda
 
 
 def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
-               near: float | None = None) -> tuple[float, float, float, float]:
+               near: float | None = None, reach: float = 1.0) -> tuple[float, float, float, float]:
     """Best (offset, pitch, score, contrast) of 16 equally spaced lines on a 1-D profile.
 
     ``contrast``: mean line strength over the median strength mid-way between lines (a printed grid gives
@@ -183,7 +183,7 @@ def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
 
     ``valid`` (same length, 0..1) says how much of each profile position lies inside the camera frame; lines
     outside the frame are not counted (a board partly out of view), but at least 15 must be inside.
-    ``near``: only offsets within a third of a pitch of it are tried (local polish).
+    ``near``: only offsets within ``reach`` x a third of a pitch of it are tried (local polish).
     """
     n = len(profile)
     prof = profile / np.maximum(valid, 0.25)
@@ -196,7 +196,7 @@ def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
         if near is None:
             offsets = np.arange(-p, n - span + p, 1.0, dtype=np.float32)
         else:
-            offsets = np.arange(near - p / 3, near + p / 3, 0.5, dtype=np.float32)
+            offsets = np.arange(near - reach * p / 3, near + reach * p / 3, 0.5, dtype=np.float32)
         pos = offsets[:, None] + k[None, :] * p
         on = np.interp(pos, xs, prof, left=0, right=0)
         seen = np.interp(pos, xs, valid, left=0, right=0) > 0.5
@@ -254,11 +254,14 @@ def _rough_homography(quad: np.ndarray) -> np.ndarray:
     return cv2.getPerspectiveTransform(order_corners(quad), dst).astype(np.float64)
 
 
-def refine_grid(gray: np.ndarray, h_img_to_canon: np.ndarray, search: bool = True) -> np.ndarray | None:
+def refine_grid(gray: np.ndarray, h_img_to_canon: np.ndarray, search: bool = True, reach: float = 1.0
+                ) -> np.ndarray | None:
     """Refine a homography (image -> canonical) on the printed grid lines; None when no grid is seen.
 
     With ``search`` the grid's size and place are searched over the whole rough canvas (the quad may be the
-    board's outer edge or the whole frame); without, only a local correction is allowed.
+    board's outer edge or the whole frame); without, only a local correction is allowed: the pitch within
+    ``reach`` x 5 % and the first line within ``reach`` x a third of a square (``reach`` < 1: a grid known from
+    the last frame, :func:`track_grid`).
     """
     quad = grid_corners_in_image(h_img_to_canon)
     rough = _rough_homography(quad)
@@ -275,8 +278,8 @@ def refine_grid(gray: np.ndarray, h_img_to_canon: np.ndarray, search: bool = Tru
             _, p1, _, _ = _fit_lines(prof, valid, np.arange(pitch0 * 0.45, pitch0 * 1.12, 0.6, dtype=np.float32))
             pitches = np.arange(p1 - 0.6, p1 + 0.61, 0.15, dtype=np.float32)
         else:
-            pitches = np.arange(pitch0 * 0.95, pitch0 * 1.05, 0.1, dtype=np.float32)
-        fits.append(_fit_lines(prof, valid, pitches, near))
+            pitches = np.arange(pitch0 * (1 - 0.05 * reach), pitch0 * (1 + 0.05 * reach), 0.1, dtype=np.float32)
+        fits.append(_fit_lines(prof, valid, pitches, near, reach))
     (ox, px, sx, cx), (oy, py, sy, cy) = fits
     if min(cx, cy) < (MIN_CONTRAST_SEARCH if search else MIN_CONTRAST_LOCAL):
         return None
@@ -444,6 +447,7 @@ def from_corners(image: np.ndarray, corners: np.ndarray, refine: bool = True) ->
     return h if searched is None else searched @ s
 
 
+TRACK_REACH = 0.3          # a tracked grid's local refit tries 0.3 of the local pass's pitches and offsets
 TRACK_SLIP_SQUARES = 0.25  # a local refit this far (squares) from the last frame's grid: the camera moved, search again
 
 
@@ -455,9 +459,9 @@ def track_grid(image: np.ndarray, previous: np.ndarray) -> np.ndarray | None:
     :func:`from_corners`)."""
     small, h_small, s = _reduced(image, previous)
     gray = _gray(small)
-    local = refine_grid(gray, h_small, search=False)
+    local = refine_grid(gray, h_small, search=False, reach=TRACK_REACH)
     if local is not None:     # a second pass from the first, as from_corners polishes its searched grid
-        again = refine_grid(gray, local, search=False)
+        again = refine_grid(gray, local, search=False, reach=TRACK_REACH)
         local = local if again is None else again
     if local is None or _corner_shift_squares(h_small, local) >= TRACK_SLIP_SQUARES:
         return None
