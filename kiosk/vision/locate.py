@@ -448,19 +448,22 @@ def from_corners(image: np.ndarray, corners: np.ndarray, refine: bool = True) ->
 
 
 TRACK_REACH = 0.3          # a tracked grid's local refit tries 0.3 of the local pass's pitches and offsets
+TRACK_STILL_SQUARES = 0.02  # a first local refit within this (squares) of the last grid: the camera kept still
 TRACK_SLIP_SQUARES = 0.25  # a local refit this far (squares) from the last frame's grid: the camera moved, search again
 
 
 def track_grid(image: np.ndarray, previous: np.ndarray) -> np.ndarray | None:
     """The last frame's grid (``previous``: image -> canonical homography, full-frame px) refitted locally in
-    this frame: only the local pass of :func:`refine_grid` (lines within a third of a square), on the reduced
-    frame as :func:`from_corners`. A steady camera drifting a pixel or two is followed; None when the lines are
+    this frame: only the local pass of :func:`refine_grid` within TRACK_REACH of its range, on the reduced frame
+    as :func:`from_corners`, a second pass when the first moved the grid TRACK_STILL_SQUARES or more. A steady
+    camera drifting a pixel or two is followed; None when the lines are
     not found there or the refit lies TRACK_SLIP_SQUARES or more from ``previous`` (then search again with
     :func:`from_corners`)."""
     small, h_small, s = _reduced(image, previous)
     gray = _gray(small)
     local = refine_grid(gray, h_small, search=False, reach=TRACK_REACH)
-    if local is not None:     # a second pass from the first, as from_corners polishes its searched grid
+    if local is not None and _corner_shift_squares(h_small, local) >= TRACK_STILL_SQUARES:
+        # moved: a second pass from the first, as from_corners polishes its searched grid
         again = refine_grid(gray, local, search=False, reach=TRACK_REACH)
         local = local if again is None else again
     if local is None or _corner_shift_squares(h_small, local) >= TRACK_SLIP_SQUARES:
