@@ -101,7 +101,7 @@ TRANSITIONS: dict[type[Event], dict[Phase, frozenset[Phase]]] = {
     ChallengeRuled: _goes({_P.CHALLENGED}, _ENDED | {_P.PLAYING, _P.REMOVING}),
     ChallengeWithdrawn: _goes({_P.CHALLENGED}, _ENDED | {_P.PLAYING}),
     TilesRemoved: _goes({_P.REMOVING}, _NEXT_TURN),
-    OutplayAccepted: _goes({_P.OUTPLAY}, _ENDED),
+    OutplayAccepted: _goes({_P.OUTPLAY}, _ENDED | {_P.OUTPLAY}),  # 3-4 players: until every opponent accepts
     WindowClosed: {_P.PLAYING: frozenset({_P.PLAYING}), _P.OUTPLAY: _ENDED},
     # time
     TimeWarning: _keeps(IN_GAME),
