@@ -256,7 +256,8 @@ def _on_outplay_accepted(g: GameModel, ev: OutplayAccepted) -> None:
     if g.hold.by is not None and g.hold.by != ev.player:
         raise Refused(f"outplay_accepted: {g.name(g.hold.by)} holds the play", Code.WRONG_PLAYER)
     if ev.player in g.outplay_accepted:
-        raise Refused(f"outplay_accepted: {g.name(ev.player)} has already accepted the out-play", Code.ALREADY_GIVEN)
+        raise Refused(f"outplay_accepted: {g.name(ev.player)} has already accepted the out-play",
+                      Code.ALREADY_ACCEPTED)
     g.outplay_accepted = (*g.outplay_accepted, ev.player)
     if g.outplay_waiting():  # seeds 003/004: 2-4 players; every opponent may still challenge the out-play
         return

@@ -417,7 +417,7 @@ def test_003_004_the_game_ends_once_every_opponent_accepts_the_out_play(preset, 
     (prompt,) = [p for p in ref.pending_prompts() if p.kind == "outplay_window"]
     assert prompt.player == waiting[1]
     assert prompt.text.endswith(f"({', '.join(players[p] for p in waiting[1:])} still to accept)")
-    assert ref.apply(OutplayAccepted(t=t + 2, player=waiting[0])).code == "already_given"
+    assert ref.apply(OutplayAccepted(t=t + 2, player=waiting[0])).code == "already_accepted"
     assert ref.apply(OutplayAccepted(t=t + 2, player=out)).code == "wrong_player"
     for k, p in enumerate(waiting[1:]):
         assert ref.state.phase == "outplay"
