@@ -58,6 +58,12 @@ def _on_hold_released(g: GameModel, ev: HoldReleased) -> None:
     if g.hold.by != ev.player:
         raise Refused(f"hold_released: {g.name(ev.player)} has no hold to release", Code.NO_HOLD)
     if g.phase == Phase.OUTPLAY:
+        if ev.player not in g.outplay_accepted:  # releasing the hold accepts the out-play
+            g.outplay_accepted = (*g.outplay_accepted, ev.player)
+        if g.outplay_waiting():  # 3-4 players (003/004): the others may still accept or challenge
+            g.hold.by = None
+            g.clock.stop(ev.t)
+            return
         end_outplay(g, ev.t)
         return
     g.close_window()

@@ -94,7 +94,7 @@ TRANSITIONS: dict[type[Event], dict[Phase, frozenset[Phase]]] = {
     Drew: _keeps(IN_GAME),
     # holds, challenges, the out-play
     Hold: _keeps(frozenset({_P.PLAYING, _P.OUTPLAY})),
-    HoldReleased: {_P.PLAYING: frozenset({_P.PLAYING}), _P.OUTPLAY: _ENDED},
+    HoldReleased: {_P.PLAYING: frozenset({_P.PLAYING}), _P.OUTPLAY: _ENDED | {_P.OUTPLAY}},  # 3-4: an accept
     CourtesyNotice: _keeps(frozenset({_P.PLAYING})),
     CourtesyDraw: _keeps(IN_GAME),
     Challenge: _goes({_P.PLAYING, _P.OUTPLAY}, {_P.CHALLENGED}),

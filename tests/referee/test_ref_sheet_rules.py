@@ -21,6 +21,7 @@ from kiosk.referee.events import (
     GameCalled,
     GameStarted,
     Hold,
+    HoldReleased,
     JudgeAdjustment,
     LateArrival,
     OutplayAccepted,
@@ -390,7 +391,7 @@ def test_gcg_spec_a_record_read_up_to_a_bad_line_keeps_its_read_error():
     assert [p.message for p in res.errors] == ["malformed end-of-game rack '(#)'"]
 
 
-def at_outplay(preset: str, players: tuple[str, ...]) -> Referee:
+def at_outplay(preset, players: tuple[str, ...]) -> Referee:
     """A scripted game under ``preset`` stopped in its out-play window (the first seed that has one)."""
     for seed in range(1, 40):
         ref = Referee()
@@ -442,3 +443,18 @@ def test_ref_two_players_one_accept_still_ends_the_out_play():
     assert st.outplay_waiting_for == ((st.last_play.player + 1) % 2,)
     assert ref.apply(OutplayAccepted(t=st.last_t + 1, player=st.outplay_waiting_for[0]))
     assert ref.state.phase == "over"
+
+
+def test_003_a_hold_released_on_an_out_play_is_that_opponents_accept():
+    p = load_preset("home")  # home has no holds: a variant with them, three players
+    ref = at_outplay(replace(p, challenge=replace(p.challenge, holds=True)), ("Ann", "Bob", "Cy"))
+    st = ref.state
+    out, t = st.last_play.player, st.last_t
+    first, second = (out + 1) % 3, (out + 2) % 3
+    assert ref.apply(Hold(t=t + 1, player=second))
+    assert ref.apply(HoldReleased(t=t + 2_000, player=second))
+    st = ref.state
+    assert st.phase == "outplay" and st.hold_by is None and st.outplay_accepted_by == (second,)
+    assert st.outplay_waiting_for == (first,)
+    assert ref.apply(OutplayAccepted(t=t + 2_500, player=first))
+    assert ref.state.phase == "rack_entry"
