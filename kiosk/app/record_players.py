@@ -250,9 +250,10 @@ class RecordPlayers:
         return StepOutcome(f"{st.players[lp.player]} takes the withdrawn tiles back")
 
     def _answer_outplay(self, st: GameState, nxt: GcgEvent | None) -> StepOutcome:
-        """OUTPLAY: an opponent challenges the out-play where the record says so, else accepts it."""
+        """OUTPLAY: an opponent challenges the out-play where the record says so, else the next opponent still to
+        accept accepts it (3-4 players: each in turn, seeds 003/004; the game ends once all have)."""
         assert st.last_play is not None
-        opp = self._outplay_opponent(st)
+        opp = st.outplay_waiting_for[0] if st.outplay_waiting_for else self._outplay_opponent(st)
         self.clock.advance(1_000)
         if nxt is not None and nxt.kind in CHALLENGE_LINES:
             res = self.kiosk.act("challenge", player=opp)

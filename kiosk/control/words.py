@@ -70,6 +70,7 @@ REFUSALS: dict[str, str] = {
     Code.NO_WINDOW: "There is nothing to wait for.",
     Code.TOO_EARLY: "Not yet: the time for it has not come.",
     Code.ALREADY_GIVEN: "That was given already.",
+    Code.ALREADY_ACCEPTED: "You have accepted the out-play already; the other opponents still have to.",
     Code.NO_LIMIT: "There is no time limit on this turn.",
     Code.NOT_OVERTIME: "That player is not in overtime.",
     Code.NO_REASON: "Please give a reason.",

@@ -58,6 +58,12 @@ def _on_hold_released(g: GameModel, ev: HoldReleased) -> None:
     if g.hold.by != ev.player:
         raise Refused(f"hold_released: {g.name(ev.player)} has no hold to release", Code.NO_HOLD)
     if g.phase == Phase.OUTPLAY:
+        if ev.player not in g.outplay_accepted:  # releasing the hold accepts the out-play
+            g.outplay_accepted = (*g.outplay_accepted, ev.player)
+        if g.outplay_waiting():  # 3-4 players (003/004): the others may still accept or challenge
+            g.hold.by = None
+            g.clock.stop(ev.t)
+            return
         end_outplay(g, ev.t)
         return
     g.close_window()
@@ -255,7 +261,14 @@ def _on_outplay_accepted(g: GameModel, ev: OutplayAccepted) -> None:
         raise Refused("outplay_accepted: the player who went out cannot accept his own play", Code.WRONG_PLAYER)
     if g.hold.by is not None and g.hold.by != ev.player:
         raise Refused(f"outplay_accepted: {g.name(g.hold.by)} holds the play", Code.WRONG_PLAYER)
+    if ev.player in g.outplay_accepted:
+        raise Refused(f"outplay_accepted: {g.name(ev.player)} has already accepted the out-play",
+                      Code.ALREADY_ACCEPTED)
+    g.outplay_accepted = (*g.outplay_accepted, ev.player)
+    if g.outplay_waiting():  # seeds 003/004: 2-4 players; every opponent may still challenge the out-play
+        return
     end_outplay(g, ev.t)
+
 
 
 @refusal_for(WindowClosed)

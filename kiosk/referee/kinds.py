@@ -48,6 +48,7 @@ class Code(StrEnum):
     NO_WINDOW = "no_window"
     TOO_EARLY = "too_early"
     ALREADY_GIVEN = "already_given"
+    ALREADY_ACCEPTED = "already_accepted"      # outplay_accepted: this opponent has accepted it already
     NO_LIMIT = "no_limit"
     NOT_OVERTIME = "not_overtime"
     NO_REASON = "no_reason"

@@ -116,6 +116,7 @@ class GameModel:
     removing: tuple[int, ...] = ()
     end_reason: EndReason | None = None
     went_out: int | None = None
+    outplay_accepted: tuple[int, ...] = ()  # opponents who accepted the open out-play, in order (003/004)
     result: GameResult | None = None
     history: list[TurnRecord] = field(default_factory=list)
     downtime: int = 0
@@ -140,6 +141,16 @@ class GameModel:
     def n(self) -> int:
         """Number of players."""
         return len(self.players)
+
+    def outplay_waiting(self) -> tuple[int, ...]:
+        """The opponents who have still to accept the open out-play, in turn order from the player who went out
+        (empty when no out-play is open). Seeds 003/004 (2-4 players): every opponent may challenge, so the
+        game ends only once each has accepted; with two players one Accept ends it."""
+        lp = self.last_play
+        if self.phase != Phase.OUTPLAY or lp is None:
+            return ()
+        order = ((lp.player + k) % self.n for k in range(1, self.n))
+        return tuple(p for p in order if p not in self.outplay_accepted)
 
     def copy(self) -> GameModel:
         """A copy that shares nothing mutable with this one (``turn_start`` is shared: it is never changed)."""

@@ -94,14 +94,14 @@ TRANSITIONS: dict[type[Event], dict[Phase, frozenset[Phase]]] = {
     Drew: _keeps(IN_GAME),
     # holds, challenges, the out-play
     Hold: _keeps(frozenset({_P.PLAYING, _P.OUTPLAY})),
-    HoldReleased: {_P.PLAYING: frozenset({_P.PLAYING}), _P.OUTPLAY: _ENDED},
+    HoldReleased: {_P.PLAYING: frozenset({_P.PLAYING}), _P.OUTPLAY: _ENDED | {_P.OUTPLAY}},  # 3-4: an accept
     CourtesyNotice: _keeps(frozenset({_P.PLAYING})),
     CourtesyDraw: _keeps(IN_GAME),
     Challenge: _goes({_P.PLAYING, _P.OUTPLAY}, {_P.CHALLENGED}),
     ChallengeRuled: _goes({_P.CHALLENGED}, _ENDED | {_P.PLAYING, _P.REMOVING}),
     ChallengeWithdrawn: _goes({_P.CHALLENGED}, _ENDED | {_P.PLAYING}),
     TilesRemoved: _goes({_P.REMOVING}, _NEXT_TURN),
-    OutplayAccepted: _goes({_P.OUTPLAY}, _ENDED),
+    OutplayAccepted: _goes({_P.OUTPLAY}, _ENDED | {_P.OUTPLAY}),  # 3-4 players: until every opponent accepts
     WindowClosed: {_P.PLAYING: frozenset({_P.PLAYING}), _P.OUTPLAY: _ENDED},
     # time
     TimeWarning: _keeps(IN_GAME),

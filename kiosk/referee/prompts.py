@@ -39,9 +39,12 @@ def pending_prompts(g: GameModel | None) -> list[Prompt]:
             out.append(Prompt(PromptKind.HOLD, g.hold.by, f"{g.name(g.hold.by)} holds the out-play: release or "
                               "challenge"))
         else:
-            until = g.window.until
-            out.append(Prompt(PromptKind.OUTPLAY_WINDOW, g.nxt(lp.player), f"{g.name(lp.player)} went out: accept or "
-                              "challenge", until_ms=until))
+            waiting = g.outplay_waiting()
+            text = f"{g.name(lp.player)} went out: accept or challenge"
+            if g.n > 2:
+                text += f" ({', '.join(g.name(p) for p in waiting)} still to accept)"
+            out.append(Prompt(PromptKind.OUTPLAY_WINDOW, waiting[0] if waiting else g.nxt(lp.player), text,
+                              until_ms=g.window.until, data=(("accepted", g.outplay_accepted), ("waiting", waiting))))
     elif g.phase == Phase.RACK_ENTRY:
         out.append(Prompt(PromptKind.RACK_ENTRY, -1, "enter the tiles left on each rack",
                           data=(("counts", tuple(g.racks)),)))

@@ -180,7 +180,7 @@ class RefereeEvents(GcgVisitor[list[Event]]):
             for sq, letter in placement.blanks:
                 self.go(BlankDesignated(t=self.later(2_000), player=p, square=sq, letter=letter), ev.line)
             if self.ref.state.phase == OUTPLAY and nxt not in CHALLENGE_LINES:
-                self.go(OutplayAccepted(t=self.later(1_000), player=(p + 1) % len(self.players)), ev.line)
+                self.accept_outplay(ev.line)
         elif ev.kind is EventKind.CHALLENGE_BONUS and ev.score < 0 and st.last_play is not None \
                 and st.last_play.withdrawn and st.last_play.player == p:
             pass  # the phony's penalty: the referee deducted it when the play came off (docs/gcg_export.md)
@@ -193,20 +193,22 @@ class RefereeEvents(GcgVisitor[list[Event]]):
             self.go(Exchange(t=self.later(), player=p, count=ev.count or len(ev.tiles)), ev.line)
         elif ev.kind is EventKind.END_RACK:
             if st.phase == OUTPLAY:
-                lp = st.last_play
-                assert lp is not None
-                self.go(OutplayAccepted(t=self.later(1_000), player=(lp.player + 1) % len(self.players)), ev.line)
+                self.accept_outplay(ev.line)
             elif st.phase == RACK_ENTRY and not (st.last_play is not None and st.last_play.outplay
                                                  and st.last_play.player == p):
                 self.racks[p] = ev.tiles  # an own-rack line (the out player's line lists the others' tiles)
         # TIME_PENALTY: skipped (the kiosk's own clock decides time penalties)
 
+    def accept_outplay(self, line: int) -> None:
+        """Every opponent accepts the open out-play in turn (seeds 003/004: the game ends once all have;
+        one with two players). ``line``: the record line that implies it (0: the record's end)."""
+        while self.ref.state.phase == OUTPLAY and self.ref.state.outplay_waiting_for:
+            self.go(OutplayAccepted(t=self.later(1_000), player=self.ref.state.outplay_waiting_for[0]), line)
+
     def finish(self) -> None:
         st = self.ref.state
         if st.phase == OUTPLAY:
-            lp = st.last_play
-            assert lp is not None
-            self.go(OutplayAccepted(t=self.later(1_000), player=(lp.player + 1) % len(st.players)), 0)
+            self.accept_outplay(0)
         elif st.phase == RACK_ENTRY:
             known = {**self.game.racks, **self.racks}
             entered = tuple(known.get(i, "") for i in range(len(st.players)))

@@ -131,11 +131,12 @@ class _RandomGame:
         elif st.phase == OUTPLAY:
             lp = st.last_play
             assert lp is not None
-            opp = (lp.player + 1) % len(self.players)
+            opp = st.outplay_waiting_for[0]  # each opponent in turn; any may still challenge (seeds 003/004)
+            at = lp.t + 1_000 + 100 * len(st.outplay_accepted_by)
             if p.challenge.rule != "void" and rng.random() < 0.3:
-                self.go(Challenge(t=lp.t + 1_000, player=opp))
+                self.go(Challenge(t=at, player=opp))
             else:
-                self.go(OutplayAccepted(t=lp.t + 1_000, player=opp))
+                self.go(OutplayAccepted(t=at, player=opp))
         elif st.phase == RACK_ENTRY:
             self.go(RacksEntered(t=t, racks=_deal_racks(self.ref, rng)))
         else:

@@ -36,6 +36,8 @@ def snapshot(g: GameModel | None, events: int) -> GameState:
         history=tuple(g.history), downtime_ms=g.downtime, last_t=g.last_t, started_t=g.started_t,
         events=events, notes=tuple(g.notes), to_draw=to_draw(g), pressed_at=g.pending.pressed_at,
         exchange_counts=exchange_counts(g),
+        outplay_accepted_by=g.outplay_accepted if g.phase == Phase.OUTPLAY else (),
+        outplay_waiting_for=g.outplay_waiting(),
     )
 
 

@@ -185,6 +185,9 @@ class GameState:
         pressed_at: the clock press whose board reading is awaited (ms), or None.
         exchange_counts: how many tiles the player on move may exchange now under the preset (ascending;
             empty: no exchange now), what the exchange screen offers.
+        outplay_accepted_by: the opponents who have accepted the open out-play, in the order they did (seeds
+            003/004, 3-4 players: the game ends once every opponent has). outplay_waiting_for: the opponents
+            who have still to accept it, in turn order (empty outside the out-play window).
     """
 
     phase: Phase
@@ -225,6 +228,8 @@ class GameState:
     to_draw: int = 0
     pressed_at: int | None = None
     exchange_counts: tuple[int, ...] = ()
+    outplay_accepted_by: tuple[int, ...] = ()
+    outplay_waiting_for: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON dict of the whole snapshot (for the event stream and the UI process)."""

@@ -218,6 +218,7 @@ def score_pending(g: GameModel, t: int, shown: int | None = None) -> None:
     if outplay:
         g.phase = Phase.OUTPLAY
         g.clock.stop(t)
+        g.outplay_accepted = ()
         g.window.until = max(t, shown if shown is not None else t) + ch.outplay_window_ms
         g.on_move = g.nxt(p)
         return

@@ -88,6 +88,7 @@ def build_schema() -> dict[str, Any]:
                  "last_move": {"type": "string"},
                  "blanks": {"type": "array", "items": {"type": "object", "required": ["square", "letter"]}},
                  "window_open": {"type": "boolean"}, "hold_by": {"type": ["integer", "null"]},
+                 "outplay_accepted_by": {"type": "array", "items": {"type": "integer", "minimum": 0}},
                  "challenge": {"type": ["object", "null"]}, "ruling": {"type": "string"},
                  "neutralised": {"type": "string"},
                  "history": {"type": "array",

@@ -123,8 +123,8 @@ def snapshot(state: GameState, now_ms: int | None = None) -> dict[str, Any]:
     Returns a dict with ``phase``, ``preset``, ``players``, ``on_move``, ``turn``, ``scores`` (points),
     ``board`` (15 row strings), ``bag``, ``racks`` (tile counts), ``unseen`` (``tiles`` string, ``count``),
     ``clock`` (see :func:`clock_dict`), ``last_play``, ``last_move`` (text), ``blanks``, ``window_open``,
-    ``challenge`` (who and which words, while open), ``ruling`` (only once the judge confirmed it),
-    ``neutralised``, ``history`` (scoresheet lines), ``result`` and ``last_t`` / ``events``.
+    ``outplay_accepted_by`` (opponents who accepted the open out-play), ``challenge`` (who and which words,
+    while open), ``ruling`` (only once the judge confirmed it), ``neutralised``, ``history`` (scoresheet lines), ``result`` and ``last_t`` / ``events``.
     """
     unseen = "".join(t * n for t, n in state.unseen)
     history = [{"kind": h.kind, "player": h.player, "points": h.points, "total": h.total,
@@ -149,6 +149,7 @@ def snapshot(state: GameState, now_ms: int | None = None) -> dict[str, Any]:
         "blanks": blanks_played(state.board),
         "window_open": state.window_open,
         "hold_by": state.hold_by,
+        "outplay_accepted_by": list(state.outplay_accepted_by),  # 3-4 players: who accepted the out-play
         "challenge": challenge,
         "ruling": state.ruling,
         "neutralised": state.neutralised,

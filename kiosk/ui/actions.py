@@ -82,8 +82,10 @@ def _letter(ui: TouchState, kw: Mapping[str, Any]) -> None:
 
 
 def _accept_outplay(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    """The Accept of the opponent the button names (3-4 players: each accepts, 003/004), else the next in turn."""
     lp = ui.kiosk.state.last_play
-    ui.kiosk.handle(cmd.AcceptOutplay(ui.next_player(lp.player if lp is not None else 0)))
+    who = kw["player"] if "player" in kw else ui.next_player(lp.player if lp is not None else 0)
+    ui.kiosk.handle(cmd.AcceptOutplay(who))
 
 
 # -------------------------------------------------------------------------------------------- the PIN pad

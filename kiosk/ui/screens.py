@@ -13,6 +13,7 @@ import pygame
 from kiosk.control.words import ending_sentence, turn_words
 from kiosk.referee.state import CHALLENGED, DESIGNATING, NOT_STARTED, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING
 from kiosk.ui.board_view import draw_board, square_label
+from kiosk.ui.outplay_row import accept_row
 from kiosk.ui.status import DEVICE_H, clock_text, game_word_text, panel_top, rack_key, timers_line
 from kiosk.ui.touch_state import TouchState
 from kiosk.ui.widgets import AMBER, BG, BLUE, DIM, FG, GREEN, PANEL, RED, Canvas, grid_rects, rows_of, split_h
@@ -319,9 +320,9 @@ def draw_outplay(ui: TouchState, cv: Canvas) -> None:
     lp = st.last_play
     opp = ui.next_player(lp.player if lp is not None else 0)
     left = (st.window_until_ms or ui.kiosk.now()) - ui.kiosk.now()
-    ask = f"{st.players[opp]}: accept?" if len(st.players) <= 2 else "accept, or challenge by name?"
+    ask = f"{st.players[opp]}: accept?" if len(st.players) <= 2 else "green: accept, red: challenge"
     cv.text(f"{st.players[lp.player] if lp else '?'} went out - {ask} ({max(0, left) // 1000} s)", title, 22, AMBER)
-    cv.button(b1, "Accept", "accept_outplay", color=(60, 110, 70))
+    accept_row(cv, b1, st)
     _challenge_row(ui, cv, b2, True)
 
 

@@ -230,8 +230,9 @@ def test_ref_three_players_take_turns_without_a_chess_clock():
 def test_ref_four_players_out_play_needs_rack_entry():
     ref = at_outplay("team", seed=4, players=("A", "B", "C", "D"))
     st = ref.state
-    if st.phase == "outplay":
-        ref.apply(OutplayAccepted(t=st.last_t + 1, player=(st.last_play.player + 1) % 4))
+    while st.phase == "outplay":  # every opponent accepts (seed 004)
+        assert ref.apply(OutplayAccepted(t=st.last_t + 1, player=st.outplay_waiting_for[0]))
+        st = ref.state
     st = ref.state
     assert st.phase == "rack_entry" and st.bag == 0
     out = st.last_play.player

@@ -21,8 +21,10 @@ from kiosk.referee.events import (
     GameCalled,
     GameStarted,
     Hold,
+    HoldReleased,
     JudgeAdjustment,
     LateArrival,
+    OutplayAccepted,
     OvertimeCapExceeded,
     OvertimeStarted,
     Pass,
@@ -387,3 +389,72 @@ def test_gcg_spec_a_record_read_up_to_a_bad_line_keeps_its_read_error():
     path = SHARED / "corpus" / "gcg" / "fixtures" / "jvc56_MAGPIE-DATA__testdata_gcgs__end_points_rack_malformed.gcg"
     res = replay_game(read_gcg(path))
     assert [p.message for p in res.errors] == ["malformed end-of-game rack '(#)'"]
+
+
+def at_outplay(preset, players: tuple[str, ...]) -> Referee:
+    """A scripted game under ``preset`` stopped in its out-play window (the first seed that has one)."""
+    for seed in range(1, 40):
+        ref = Referee()
+        for ev in random_game(preset, seed, players):
+            if not ref.apply(ev).accepted:
+                break
+            if ref.state.phase == "outplay":
+                return ref
+    pytest.fail(f"{preset}: no out-play in 40 scripted games")
+
+
+@pytest.mark.parametrize("preset, players", [("home", ("Ann", "Bob", "Cy")), ("team", ("A", "B", "C", "D"))])
+def test_003_004_the_game_ends_once_every_opponent_accepts_the_out_play(preset, players):
+    # 003/004: 2-4 players or teams; any opponent may challenge a play, so an out-play stands once each has
+    # accepted it (the first Accept used to end the game)
+    ref = at_outplay(preset, players)
+    st = ref.state
+    out, t, n = st.last_play.player, st.last_t, len(players)
+    waiting = tuple((out + k) % n for k in range(1, n))
+    assert st.outplay_waiting_for == waiting and st.outplay_accepted_by == ()
+    assert ref.apply(OutplayAccepted(t=t + 1, player=waiting[0]))
+    st = ref.state
+    assert st.phase == "outplay" and st.outplay_accepted_by == waiting[:1] and st.outplay_waiting_for == waiting[1:]
+    (prompt,) = [p for p in ref.pending_prompts() if p.kind == "outplay_window"]
+    assert prompt.player == waiting[1]
+    assert prompt.text.endswith(f"({', '.join(players[p] for p in waiting[1:])} still to accept)")
+    assert ref.apply(OutplayAccepted(t=t + 2, player=waiting[0])).code == "already_accepted"
+    assert ref.apply(OutplayAccepted(t=t + 2, player=out)).code == "wrong_player"
+    for k, p in enumerate(waiting[1:]):
+        assert ref.state.phase == "outplay"
+        assert ref.apply(OutplayAccepted(t=t + 3 + k, player=p))
+    st = ref.state
+    assert st.phase == "rack_entry" and st.outplay_waiting_for == () and st.bag == 0
+
+
+def test_003_an_opponent_who_has_not_accepted_may_still_challenge_the_out_play():
+    ref = at_outplay("home", ("Ann", "Bob", "Cy"))
+    st = ref.state
+    out, t = st.last_play.player, st.last_t
+    first, second = (out + 1) % 3, (out + 2) % 3
+    assert ref.apply(OutplayAccepted(t=t + 1, player=first))
+    assert ref.apply(Challenge(t=t + 2, player=second))
+    assert ref.state.phase == "challenged" and ref.state.challenge_by == second
+
+
+def test_ref_two_players_one_accept_still_ends_the_out_play():
+    ref = at_outplay("nsf", ("Ann", "Bob"))
+    st = ref.state
+    assert st.outplay_waiting_for == ((st.last_play.player + 1) % 2,)
+    assert ref.apply(OutplayAccepted(t=st.last_t + 1, player=st.outplay_waiting_for[0]))
+    assert ref.state.phase == "over"
+
+
+def test_003_a_hold_released_on_an_out_play_is_that_opponents_accept():
+    p = load_preset("home")  # home has no holds: a variant with them, three players
+    ref = at_outplay(replace(p, challenge=replace(p.challenge, holds=True)), ("Ann", "Bob", "Cy"))
+    st = ref.state
+    out, t = st.last_play.player, st.last_t
+    first, second = (out + 1) % 3, (out + 2) % 3
+    assert ref.apply(Hold(t=t + 1, player=second))
+    assert ref.apply(HoldReleased(t=t + 2_000, player=second))
+    st = ref.state
+    assert st.phase == "outplay" and st.hold_by is None and st.outplay_accepted_by == (second,)
+    assert st.outplay_waiting_for == (first,)
+    assert ref.apply(OutplayAccepted(t=t + 2_500, player=first))
+    assert ref.state.phase == "rack_entry"

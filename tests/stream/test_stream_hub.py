@@ -256,3 +256,28 @@ def test_a_new_game_starts_its_sequence_again():
 def test_hub_rejects_a_bad_board_number():
     with pytest.raises(ValueError, match="board"):
         StreamHub(-1)
+
+
+def test_a_snapshot_mid_out_play_names_who_accepted_it(validator):
+    # 003 (home, three players): the out-play waits for each opponent; the stream says who has accepted
+    from kiosk.referee.events import OutplayAccepted
+    from kiosk.stream.envelope import envelope
+    from kiosk.stream.snapshot import snapshot
+
+    players = ("Ann", "Bob", "Cy")
+    for seed in range(1, 40):
+        ref = Referee()
+        for ev in random_game("home", seed, players):
+            if not ref.apply(ev).accepted or ref.state.phase == "outplay":
+                break
+        if ref.state.phase == "outplay":
+            break
+    else:
+        pytest.fail("no out-play in 40 scripted home games")
+    st = ref.state
+    first = (st.last_play.player + 1) % 3
+    assert snapshot(st)["outplay_accepted_by"] == []
+    assert ref.apply(OutplayAccepted(t=st.last_t + 1, player=first))
+    snap = snapshot(ref.state)
+    assert snap["phase"] == "outplay" and snap["outplay_accepted_by"] == [first]
+    validator.validate(envelope("snapshot", "judge", game_id="g", board=1, boot="b", n=1, seq=1, ts=0, state=snap))

@@ -85,7 +85,7 @@ def test_n_player_screens(tmp_path, size, n):
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_four_player_out_play_is_accepted_by_an_opponent(tmp_path, size):
+def test_four_player_out_play_is_accepted_by_each_opponent(tmp_path, size):
     from kiosk.referee.simulate import random_game
 
     for seed in range(60):  # a scripted random team game whose last play goes out
@@ -103,7 +103,18 @@ def test_four_player_out_play_is_accepted_by_an_opponent(tmp_path, size):
     out = k.state.last_play.player
     assert set(_labels(ui, "challenge")) == {NAMES[q] for q in range(4) if q != out}
     shot(ui, "players4-08-outplay", "outplay")
-    touch(ui, "Accept")  # not refused with "player -2"
+    others = [(out + j) % 4 for j in (1, 2, 3)]
+    assert _labels(ui, "accept_outplay") == {NAMES[q]: True for q in others}
+    for i, q in enumerate(others):  # 003/004: the out-play stands once every opponent has accepted it
+        assert k.state.phase == "outplay", k.view.message
+        touch(ui, "accept_outplay", player=q)  # not refused with "player -2"
+        if i < 2:
+            assert k.state.outplay_accepted_by == tuple(others[:i + 1]), k.view.message
+            labels = _labels(ui, "accept_outplay")
+            assert labels == {NAMES[p]: p not in others[:i + 1] for p in others}  # greyed once accepted
+            assert set(_labels(ui, "challenge")) == {NAMES[p] for p in others}  # any may still challenge
+        if i == 0:
+            shot(ui, "players4-08b-outplay-one-accepted", "outplay")
     assert k.state.phase == "rack_entry", k.view.message  # team (004): each side loses its own rack
     shot(ui, "players4-09-racks-after-outplay", "racks")
     _enter_racks(ui, k)
