@@ -129,7 +129,10 @@ def test_acl_kiosks_write_only_their_board_and_the_public_reads_only_the_delayed
     pub.subscribe(f"{ROOT}/#", 1)
     pub.loop_start()
     try:
-        with pytest.raises(PublishError, match="acknowledged 0 of"):   # kiosk 2's credentials on board 1
+        # kiosk 2's credentials on board 1: the broker drops (or acknowledges and drops) what its ACL denies and may
+        # close the connection, so how many were acknowledged depends on timing; what counts is that the game
+        # does not get through (the desk below records board 2's result only)
+        with pytest.raises(PublishError, match=r"acknowledged \d+ of 66 event messages"):
             publish_game(DOUG, "127.0.0.1", broker.port, 1, root=ROOT, username=kiosk_user(2),
                          password=USERS[kiosk_user(2)], timeout_s=3)
         with pytest.raises(PublishError, match="acknowledged 0 of"):   # a wrong password
@@ -138,6 +141,8 @@ def test_acl_kiosks_write_only_their_board_and_the_public_reads_only_the_delayed
         _publish(GUY, broker.port, 2)
         assert _wait(lambda: len(desk.store.results()) == 1)
         assert desk.store.results()[0].board == 2
+        with desk.lock:                                 # not one of kiosk 2's events on board 1 got through
+            assert 1 not in desk.tables.tables or desk.tables.tables[1].game is None
         assert seen and all(t.startswith(f"{ROOT}/board/") for t in seen)   # nothing of the judge tree
         intruder = Desk(tmp_path / "event", BrokerConfig("127.0.0.1", broker.port, root=ROOT, username="desk",
                                                          password="guess", client_id="intruder"),
