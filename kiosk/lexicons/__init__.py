@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 import tempfile
 import time
 from collections.abc import Callable, Iterable
@@ -20,6 +19,7 @@ from pathlib import Path
 
 import marisa_trie
 
+from kiosk.files import InputError, check_regular_file
 from kiosk.rules.lexicon import (
     MAGIC_SUFFIX,
     LexiconError,
@@ -39,21 +39,11 @@ def cache_dir() -> Path:
 
 
 def _check(p: Path, what: str) -> None:
+    """The command line's one input check (:func:`kiosk.files.check_regular_file`), as a LexiconError."""
     try:
-        st = p.stat()
-    except FileNotFoundError:
-        raise LexiconError(f"{p}: no such {what}") from None
-    except OSError as exc:
-        raise LexiconError(f"{p}: cannot read {what}: {exc.strerror or exc}") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise LexiconError(f"{p}: is a folder, not a {what}")
-    if not stat.S_ISREG(st.st_mode):
-        raise LexiconError(f"{p}: not a regular file")
-    try:
-        with open(p, "rb"):
-            pass
-    except OSError as exc:
-        raise LexiconError(f"{p}: cannot read {what}: {exc.strerror or exc}") from None
+        check_regular_file(p, what)
+    except InputError as exc:
+        raise LexiconError(str(exc)) from None
 
 
 def _read(p: Path, what: str) -> bytes:
