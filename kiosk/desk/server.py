@@ -41,7 +41,7 @@ from kiosk.desk.standings import standings
 from kiosk.desk.store import ResultsStore
 from kiosk.desk.tables import Tables
 from kiosk.desk.tsh import TshError
-from kiosk.stream import web_files
+from kiosk.stream import sse, web_files
 from kiosk.stream.files import safe_name, write_atomic
 from kiosk.stream.records import gcg_text
 
@@ -283,29 +283,10 @@ class DeskServer:
                                   "players": list(p.players)})
 
     async def _stream(self, request: Any) -> Any:
-        from aiohttp import web
+        async def opening() -> bytes:
+            return _frame("state", await _off(self.full_state))
 
-        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
-                                           "X-Accel-Buffering": "no"})
-        await resp.prepare(request)
-        q: asyncio.Queue[bytes | None] = asyncio.Queue()
-        try:
-            await resp.write(b"retry: 1000\n\n" + _frame("state", await _off(self.full_state)))
-            self._clients.add(q)
-            while True:
-                try:
-                    data = await asyncio.wait_for(q.get(), timeout=15)
-                except TimeoutError:
-                    await resp.write(b": keep-alive\n\n")
-                    continue
-                if data is None:
-                    break
-                await resp.write(data)
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
-        finally:
-            self._clients.discard(q)
-        return resp
+        return await sse.serve_events(request, self._clients, 1000, opening)
 
     async def _pusher(self) -> None:
         seen = (-1, -1)

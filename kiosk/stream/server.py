@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.referee.state import GameState
-from kiosk.stream import web_files
+from kiosk.stream import sse, web_files
 from kiosk.stream.envelope import encode
 from kiosk.stream.overlay import OverlayWriter
 
@@ -225,32 +225,11 @@ class LiveServer:
         return await self._sse(request, "judge")
 
     async def _sse(self, request: Any, ch: str) -> Any:
-        from aiohttp import web
-
-        resp = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache",
-                                           "X-Accel-Buffering": "no"})
-        await resp.prepare(request)
-        q: asyncio.Queue[bytes | None] = asyncio.Queue()
-        self._clients[ch].add(q)
-        try:
-            await resp.write(b"retry: 2000\n\n")
+        async def opening() -> bytes:
             latest = self._latest.get(ch)
-            if latest is not None:
-                await resp.write(_sse_frame(latest))
-            while True:
-                try:
-                    frame = await asyncio.wait_for(q.get(), timeout=15)
-                except TimeoutError:
-                    await resp.write(b": keep-alive\n\n")
-                    continue
-                if frame is None:
-                    break
-                await resp.write(frame)
-        except (ConnectionResetError, asyncio.CancelledError):
-            pass
-        finally:
-            self._clients[ch].discard(q)
-        return resp
+            return b"" if latest is None else _sse_frame(latest)
+
+        return await sse.serve_events(request, self._clients[ch], 2000, opening)
 
     # ------------------------------------------------------------------------------------------ thread
     def start(self, timeout_s: float = 10.0) -> LiveServer:
