@@ -63,7 +63,8 @@ from kiosk.vision.reading import (
 )
 from kiosk.vision.settle import SettleModel, settle_features
 from kiosk.vision.squarenet import GROW_PX as SQUARE_NET_GROW_PX
-from kiosk.vision.squarenet import SquareNet, SquarePrediction
+from kiosk.vision.squarenet import SquareNet, SquarePrediction, prepare, same_input
+from kiosk.vision.still import GridAnchor
 
 MIN_FRAME_PX = 160
 TILE_P = 0.7          # P(tile) at or above: a tile
@@ -135,6 +136,15 @@ def default_settle_model() -> SettleModel:
     """The shipped tile-or-empty model of the square-network path (:mod:`kiosk.vision.settle`); raises
     ModelError."""
     return SettleModel(Classifier.from_bytes(_packaged("settle.npz"), "settle.npz"))
+
+
+class _Memo(NamedTuple):
+    """The square network's reading of one square in the last frame it was read in (:meth:`BoardReader._squares_net`)."""
+
+    crop: np.ndarray          # the square's grey crop then (CROP_PX square, uint8)
+    input: np.ndarray         # the network's input made from it (:func:`kiosk.vision.squarenet.prepare`)
+    pred: SquarePrediction    # the reading: the network's, or the surer of it and the one in four quarter turns
+    turned: bool              # whether it was read in four quarter turns too
 
 
 class Occupancy(NamedTuple):
@@ -260,9 +270,30 @@ def same_square(a: np.ndarray, b: np.ndarray, most: float = SAME_SQUARE_GREY) ->
     return float(blocks.max()) <= most
 
 
+OWN_GRID_PX = 0.01   # corners within this (px) of the grid a reader fitted are that grid given back (GameReader)
+
+
+def _own_grid(corners: np.ndarray, h: np.ndarray) -> bool:
+    """Whether ``corners`` (4x2 px, A1, O1, O15, A15) are the corners of the grid ``h`` (image -> canonical) to
+    within OWN_GRID_PX: a caller that keeps the reader's grid as the next frame's corners (a board found without
+    given corners, :class:`kiosk.vision.game.GameReader`) gives back the last fit, to be tracked as given corners."""
+    try:
+        given = locate.order_corners(corners)
+    except ValueError:
+        return False
+    return bool(np.abs(given - locate.grid_corners_in_image(h)).max() <= OWN_GRID_PX)
+
+
 def _tile_sureness(q: SquarePrediction) -> float:
     """How sure the network is which tile a square holds: its best class (a letter or blank) given a tile."""
     return max(q.blank_if_tile, q.letter_if_tile)
+
+
+SETTLED_P = 0.99    # the network's P(empty), or P(tile) x P(its letter or blank | tile), at or above which a square
+                    # that looks the same in a later frame keeps the reading (below, it is read again there)
+def _settled(q: SquarePrediction) -> bool:
+    """Whether the network's reading of a square is sure enough to be kept while the square looks the same."""
+    return q.p_empty >= SETTLED_P or q.p_tile * _tile_sureness(q) >= SETTLED_P
 
 
 def _distance_to(mask: np.ndarray) -> np.ndarray:
@@ -448,9 +479,11 @@ class BoardReader:
         # given corners: (their bytes, the grid fitted from them in the last frame, frame shape); the next frame with
         # the same corners refits that grid locally (locate.track_grid) instead of searching it again
         self._last_fit: tuple[bytes, np.ndarray, tuple[int, ...]] | None = None
+        self._anchor: GridAnchor | None = None     # patches of the frame the last fit was made in (still board?)
+        self._polish = False                       # the last fit is from the corners alone: refit it once
         # the square network's reading of each square it read in the last frame, with that square's crop: a square
         # that looks the same again (same_square) keeps it (a known tile is checked, not read again)
-        self._net_memo: dict[int, tuple[np.ndarray, SquarePrediction]] = {}
+        self._net_memo: dict[int, _Memo] = {}
 
     def forget_board_pose(self) -> None:
         """Forget where the markers were seen: the next read searches the whole frame (a new scene or camera;
@@ -458,6 +491,8 @@ class BoardReader:
         the order the frames were read in)."""
         self._last_markers = None
         self._last_fit = None
+        self._anchor = None
+        self._polish = False
         self._net_memo = {}
 
     def _set_name(self) -> str:
@@ -511,13 +546,30 @@ class BoardReader:
     def _locate(self, frame: np.ndarray, corners: np.ndarray | None) -> tuple[np.ndarray | None, str]:
         if corners is not None:
             key = np.asarray(corners, np.float32).tobytes()
-            if self._last_fit is not None and self._last_fit[0] == key and self._last_fit[2] == frame.shape:
-                tracked = locate.track_grid(frame, self._last_fit[1])   # the same corners: follow the last fit
+            last = self._last_fit
+            if last is not None and last[2] == frame.shape and (last[0] == key or _own_grid(corners, last[1])):
+                # the same corners (or the grid this reader gave for them): the board where it was keeps the last
+                # fit (still.GridAnchor); moved a little, the last fit is refitted locally (locate.track_grid)
+                still = self._anchor is not None and self._anchor.still(frame)
+                if still and not self._polish:
+                    return last[1], "corners"
+                tracked = locate.track_grid(frame, last[1])
+                if still:
+                    # the frame after a fit from the corners, the board still: the fit is refitted locally once
+                    # and the refit kept when it confirms the fit (moves it less than locate.TRACK_STILL_SQUARES;
+                    # game02's first fit read many letters doubtful, its refit 0.02 squares away read them surely);
+                    # a refit further away is the lines disagreeing (a crowded board), not a better fit
+                    self._polish = False
+                    if tracked is None or locate.grid_shift_squares(last[1], tracked) >= locate.TRACK_STILL_SQUARES:
+                        return last[1], "corners"
                 if tracked is not None:
-                    self._last_fit = (key, tracked, frame.shape)
+                    self._last_fit = (last[0], tracked, frame.shape)
+                    self._anchor = GridAnchor(frame, tracked)
                     return tracked, "corners"
             fitted = locate.from_corners(frame, corners)
             self._last_fit = (key, fitted, frame.shape)
+            self._anchor = GridAnchor(frame, fitted)
+            self._polish = True
             return fitted, "corners"
         p = self.profile
         if p is not None and p.board_mode == "fixed":
@@ -639,20 +691,22 @@ class BoardReader:
         preds: dict[int, SquarePrediction] = {}
 
         memo = self._net_memo
-        fresh: dict[int, tuple[np.ndarray, SquarePrediction]] = {}
+        fresh: dict[int, _Memo] = {}
 
         def ask_net(want: np.ndarray) -> None:
             ask = [sq for sq in np.flatnonzero(want & seen & ~hand).tolist() if sq not in preds]
             crops = {sq: cell_crop(grey, sq, SQUARE_GROW_PX) for sq in ask}
-            for sq in ask:     # a square that looks as in the last frame keeps the network's reading of it
+            inputs = dict(zip(ask, prepare([crops[sq] for sq in ask])))
+            for sq in ask:     # a square that looks as in the last frame keeps the network's sure reading of it
                 old = memo.get(sq)
-                if old is not None and same_square(old[0], crops[sq]):
-                    preds[sq] = old[1]
+                if old is not None and _settled(old.pred) and \
+                        (same_square(old.crop, crops[sq]) or same_input(old.input, inputs[sq])):
+                    preds[sq] = old.pred
                     fresh[sq] = old
             ask = [sq for sq in ask if sq not in preds]
-            got = net.predict([crops[sq] for sq in ask])
+            got = net.predict_inputs(np.stack([inputs[sq] for sq in ask])) if ask else []
             preds.update(zip(ask, got))
-            fresh.update((sq, (crops[sq].copy(), q)) for sq, q in zip(ask, got))
+            fresh.update((sq, _Memo(crops[sq].copy(), inputs[sq], q, False)) for sq, q in zip(ask, got))
 
         # first the squares the occupancy model calls tiles; the letters the network is sure of are tiles:
         # measured again without them, the frame's empty-square colours are the board's own (a crowded board's
@@ -672,11 +726,15 @@ class BoardReader:
         ask_net((np.maximum(p_first, np.maximum(occ.p_tile, occ.p_model)) > NET_SKIP_P) | print_only)
         # a tile whose letter (or blank) the network doubts is read again in its four quarter turns; the surer
         # reading stands (turned, some fonts' M and W, or V and A, look alike and the average doubts them)
-        unsure = [sq for sq, q in preds.items() if q.p_tile >= 0.5 and _tile_sureness(q) < TURN_BELOW_P]
+        # (a square kept from the last frame keeps the surer reading found then)
+        unsure = [sq for sq, q in preds.items() if q.p_tile >= 0.5 and _tile_sureness(q) < TURN_BELOW_P
+                  and not fresh[sq].turned]
         if unsure:
             turned = self.squarenet.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in unsure], turned=True)
             preds.update((sq, q) for sq, q in zip(unsure, turned) if _tile_sureness(q) > _tile_sureness(preds[sq]))
-        self._net_memo = fresh
+            fresh.update((sq, fresh[sq]._replace(pred=preds[sq], turned=True)) for sq in unsure)
+        # squares not asked this frame (called surely empty, under the hand) keep their last reading for later
+        self._net_memo = {**memo, **fresh}
         feats, norm, p_tile, p_model, vote, weak_empty = occ
         settled = None
         if self.settle is not None or self.record_settle_rows:
