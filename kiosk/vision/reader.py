@@ -64,7 +64,7 @@ from kiosk.vision.reading import (
 from kiosk.vision.settle import SettleModel, settle_features
 from kiosk.vision.squarenet import GROW_PX as SQUARE_NET_GROW_PX
 from kiosk.vision.squarenet import SquareNet, SquarePrediction, prepare, same_input
-from kiosk.vision.still import GridAnchor
+from kiosk.vision.still import GridTracker
 
 MIN_FRAME_PX = 160
 TILE_P = 0.7          # P(tile) at or above: a tile
@@ -270,20 +270,6 @@ def same_square(a: np.ndarray, b: np.ndarray, most: float = SAME_SQUARE_GREY) ->
     return float(blocks.max()) <= most
 
 
-OWN_GRID_PX = 0.01   # corners within this (px) of the grid a reader fitted are that grid given back (GameReader)
-
-
-def _own_grid(corners: np.ndarray, h: np.ndarray) -> bool:
-    """Whether ``corners`` (4x2 px, A1, O1, O15, A15) are the corners of the grid ``h`` (image -> canonical) to
-    within OWN_GRID_PX: a caller that keeps the reader's grid as the next frame's corners (a board found without
-    given corners, :class:`kiosk.vision.game.GameReader`) gives back the last fit, to be tracked as given corners."""
-    try:
-        given = locate.order_corners(corners)
-    except ValueError:
-        return False
-    return bool(np.abs(given - locate.grid_corners_in_image(h)).max() <= OWN_GRID_PX)
-
-
 def _tile_sureness(q: SquarePrediction) -> float:
     """How sure the network is which tile a square holds: its best class (a letter or blank) given a tile."""
     return max(q.blank_if_tile, q.letter_if_tile)
@@ -476,13 +462,10 @@ class BoardReader:
         self.occupancy_general: OccupancyModel | None = default_occupancy_model() if own else None
         self._undistort_maps: tuple[tuple[int, int], np.ndarray, np.ndarray] | None = None
         self._last_markers: np.ndarray | None = None   # steady camera: look for the markers where they were
-        # given corners: (their bytes, the grid fitted from them in the last frame, frame shape); the next frame with
-        # the same corners refits that grid locally (locate.track_grid) instead of searching it again
-        self._last_fit: tuple[bytes, np.ndarray, tuple[int, ...]] | None = None
-        self._anchor: GridAnchor | None = None     # patches of the frame the last fit was made in (still board?)
-        self._polish = False                       # the last fit is from the corners alone: refit it once
-        # the square network's reading of each square it read in the last frame, with that square's crop: a square
-        # that looks the same again (same_square) keeps it (a known tile is checked, not read again)
+        # given corners: the grid fitted from them, kept while the board is still, refitted when it moves
+        self._tracker = GridTracker()
+        # the square network's reading of each square it read, with that square's crop and input: a square that
+        # looks the same again (same_square, same_input) keeps a sure reading (a known tile is checked, not read again)
         self._net_memo: dict[int, _Memo] = {}
 
     def forget_board_pose(self) -> None:
@@ -490,9 +473,7 @@ class BoardReader:
         the benchmark's frames are each their own scene, and a pose kept from another made readings depend on
         the order the frames were read in)."""
         self._last_markers = None
-        self._last_fit = None
-        self._anchor = None
-        self._polish = False
+        self._tracker.forget()
         self._net_memo = {}
 
     def _set_name(self) -> str:
@@ -545,32 +526,9 @@ class BoardReader:
 
     def _locate(self, frame: np.ndarray, corners: np.ndarray | None) -> tuple[np.ndarray | None, str]:
         if corners is not None:
-            key = np.asarray(corners, np.float32).tobytes()
-            last = self._last_fit
-            if last is not None and last[2] == frame.shape and (last[0] == key or _own_grid(corners, last[1])):
-                # the same corners (or the grid this reader gave for them): the board where it was keeps the last
-                # fit (still.GridAnchor); moved a little, the last fit is refitted locally (locate.track_grid)
-                still = self._anchor is not None and self._anchor.still(frame)
-                if still and not self._polish:
-                    return last[1], "corners"
-                tracked = locate.track_grid(frame, last[1])
-                if still:
-                    # the frame after a fit from the corners, the board still: the fit is refitted locally once
-                    # and the refit kept when it confirms the fit (moves it less than locate.TRACK_STILL_SQUARES;
-                    # game02's first fit read many letters doubtful, its refit 0.02 squares away read them surely);
-                    # a refit further away is the lines disagreeing (a crowded board), not a better fit
-                    self._polish = False
-                    if tracked is None or locate.grid_shift_squares(last[1], tracked) >= locate.TRACK_STILL_SQUARES:
-                        return last[1], "corners"
-                if tracked is not None:
-                    self._last_fit = (last[0], tracked, frame.shape)
-                    self._anchor = GridAnchor(frame, tracked)
-                    return tracked, "corners"
-            fitted = locate.from_corners(frame, corners)
-            self._last_fit = (key, fitted, frame.shape)
-            self._anchor = GridAnchor(frame, fitted)
-            self._polish = True
-            return fitted, "corners"
+            # given corners: the grid fitted from them in the first frame, then kept while the board is still
+            # and refitted locally when it moves (still.GridTracker)
+            return self._tracker.grid(frame, corners), "corners"
         p = self.profile
         if p is not None and p.board_mode == "fixed":
             if p.homography is not None:

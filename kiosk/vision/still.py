@@ -17,6 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from kiosk.vision import locate
 from kiosk.vision.geometry import WARP_CELL_PX, warp_grid_corners
 
 ALONG_SQUARES = (1.5, 4.5, 7.5, 10.5, 13.5)  # patch centres along each side, squares from its first corner
@@ -136,3 +137,91 @@ class GridAnchor:
                 return False
             found[got[0]] += 1
         return min(found) >= MIN_PER_SIDE
+
+
+SETTLE_REFITS = 3   # refits tried on a still board after it was found from the corners, before its grid is kept
+SETTLE_AFTER_MOVE = 1  # ... after it moved (its pool starts with the refit that found it moved)
+
+
+class GridTracker:
+    """The grid of a camera with given corners, kept from frame to frame (one per reader; not thread-safe).
+
+    :meth:`grid` fits the grid from the corners (:func:`kiosk.vision.locate.from_corners`) in the first frame;
+    later frames with the same corners (or the corners of the grid it gave: a caller keeping the reader's grid)
+    are tracked:
+
+    * the board still (:class:`GridAnchor`) and the grid settled: the grid is kept, nothing is fitted;
+    * the board still, not yet settled: refitted locally (:func:`kiosk.vision.locate.track_grid`), SETTLE_REFITS
+      times after it was found. A refit that confirms the grid (within locate.TRACK_STILL_SQUARES)
+      joins the refits pooled since then, and the grid is the median of their corners (a fit from the corners
+      alone only until the first refit confirms it). One fit's corners wander by 0.01-0.05 squares with the
+      tiles and the light even on a still board, and a calibration's glyphs read a tile or doubt it on a pixel;
+      their median wanders less. A refit further away is the lines disagreeing (a crowded board hides them), not
+      a better fit: the grid stays;
+    * the board not found still (a tile laid on an edge square, a hand, or the camera moved): refitted locally;
+      within locate.TRACK_STILL_SQUARES of the grid it is a refit of the still board as above (the anchor taken
+      again from this frame), further it is a moved board: that refit starts a new pool, settled by
+      SETTLE_AFTER_MOVE more refits. No refit found (the lines gone, or moved locate.TRACK_SLIP_SQUARES or
+      more): fitted from the corners again.
+    """
+
+    def __init__(self) -> None:
+        self._corners: np.ndarray | None = None       # the corners given for the grid (4x2 px)
+        self._shape: tuple[int, ...] | None = None
+        self._grid: np.ndarray | None = None          # image -> canonical homography now used
+        self._pool: list[np.ndarray] = []             # corners (4x2 px) of the refits pooled since it moved
+        self._tries = 0                               # refits tried on the still board since then
+        self._anchor: GridAnchor | None = None
+
+    def grid(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        """The grid (image -> canonical homography, 3x3 float64) in ``frame`` (BGR uint8) for given ``corners``
+        (4x2 px, A1, O1, O15, A15). Raises ValueError for corners that cannot be the grid
+        (:func:`kiosk.vision.locate.from_corners`)."""
+        given = locate.order_corners(corners)
+        if self._grid is not None and self._corners is not None and self._shape == frame.shape and (
+                np.array_equal(given, self._corners) or self._gave(given)):
+            return self._track(frame, self._corners)
+        return self._fit(frame, given)
+
+    def forget(self) -> None:
+        """Forget the grid: the next frame is fitted from its corners."""
+        self._corners = self._grid = self._anchor = None
+        self._pool, self._tries = [], 0
+
+    def _gave(self, given: np.ndarray) -> bool:
+        """Whether ``given`` corners are those of the grid last given (to within 0.01 px)."""
+        assert self._grid is not None
+        return bool(np.abs(given - locate.grid_corners_in_image(self._grid)).max() <= 0.01)
+
+    def _fit(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        fitted = locate.from_corners(frame, corners)
+        self._corners, self._shape = corners, frame.shape
+        self._start(frame, fitted, [])
+        return fitted
+
+    def _start(self, frame: np.ndarray, h: np.ndarray, pool: list[np.ndarray], tries: int = 0) -> None:
+        self._grid, self._pool, self._tries = h, pool, tries
+        self._anchor = GridAnchor(frame, h)
+
+    def _track(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+        assert self._grid is not None and self._anchor is not None
+        still = self._anchor.still(frame)
+        if still and self._tries >= SETTLE_REFITS:
+            return self._grid
+        refit = locate.track_grid(frame, self._grid)
+        if still:
+            self._tries += 1
+        if refit is None:
+            return self._grid if still else self._fit(frame, corners)
+        if locate.grid_shift_squares(self._grid, refit) < locate.TRACK_STILL_SQUARES:
+            if self._tries <= SETTLE_REFITS:
+                self._pool.append(locate.grid_corners_in_image(refit))
+                self._grid = locate.homography_from_grid_corners(np.median(np.stack(self._pool), axis=0))
+            if not still:
+                self._anchor = GridAnchor(frame, self._grid)
+            return self._grid
+        if still:
+            return self._grid     # the lines disagree on a still board: the grid stays
+        # moved: the refit (two passes already) starts the new pool, one more refit settles it
+        self._start(frame, refit, [locate.grid_corners_in_image(refit)], SETTLE_REFITS - SETTLE_AFTER_MOVE)
+        return refit

@@ -17,7 +17,7 @@ from kiosk.vision import locate
 from kiosk.vision.images import read_image
 from kiosk.vision.reader import BoardReader, same_square
 from kiosk.vision.squarenet import CROP_PX, prepare, same_input
-from kiosk.vision.still import GridAnchor
+from kiosk.vision.still import SETTLE_REFITS, GridAnchor
 from kiosk.vision.synth import render_board
 from shared_data import SHARED, needs_shared
 
@@ -86,23 +86,31 @@ def test_grid_anchor_tells_a_still_board_from_a_moved_one():
 
 
 @needs_shared
-def test_reader_keeps_a_still_grid_and_refits_a_moved_one():
+def test_reader_keeps_a_still_grid_and_refits_a_moved_one(monkeypatch):
+    fits: list[int] = []
+    from_corners = locate.from_corners
+    monkeypatch.setattr(locate, "from_corners", lambda *a, **k: fits.append(1) or from_corners(*a, **k))
     reader = BoardReader(GERMAN)
     first, later = read_image(GAME / "image-6.jpg"), read_image(GAME / "image-7.jpg")
     h0 = reader.read(first, _corners()).homography     # fitted from the corners
-    h1 = reader.read(first, _corners()).homography     # refitted locally: the fit confirmed
-    assert h0 is not None and h1 is not None and locate.grid_shift_squares(h0, h1) < locate.TRACK_STILL_SQUARES
-    assert np.array_equal(reader.read(later, _corners()).homography, h1)   # still: the same grid, not refitted
-    moved = reader.read(_moved(later, 3.0, -2.0), _corners()).homography
+    assert h0 is not None and len(fits) == 1
+    grids = [reader.read(first, _corners()).homography for _ in range(SETTLE_REFITS)]   # refits pooled
+    assert all(g is not None and locate.grid_shift_squares(h0, g) < locate.TRACK_STILL_SQUARES for g in grids)
+    settled = grids[-1]
+    assert np.array_equal(reader.read(later, _corners()).homography, settled)   # still: kept, not refitted
+    moved_frame = _moved(later, 3.0, -2.0)
+    moved = reader.read(moved_frame, _corners()).homography
     assert moved is not None
-    shift = locate.grid_corners_in_image(moved) - locate.grid_corners_in_image(h1)
+    shift = locate.grid_corners_in_image(moved) - locate.grid_corners_in_image(settled)
     assert np.abs(np.median(shift, axis=0) - [3.0, -2.0]).max() < 1.0     # refitted where the board went
-    # the reader's own grid given back as the corners (a board found without given corners) is tracked alike:
-    # refitted (now confirmed), then kept
-    again = reader.read(_moved(later, 3.0, -2.0), locate.grid_corners_in_image(moved)).homography
-    assert again is not None and locate.grid_shift_squares(moved, again) < locate.TRACK_STILL_SQUARES
-    kept = reader.read(_moved(later, 3.0, -2.0), locate.grid_corners_in_image(again)).homography
-    assert np.array_equal(kept, again)
+    # the reader's own grid given back as the corners (a board found without given corners) is tracked alike
+    h = moved
+    for _ in range(SETTLE_REFITS + 1):
+        h_next = reader.read(moved_frame, locate.grid_corners_in_image(h)).homography
+        assert h_next is not None and locate.grid_shift_squares(h, h_next) < locate.TRACK_STILL_SQUARES
+        h = h_next
+    assert np.array_equal(reader.read(moved_frame, locate.grid_corners_in_image(h)).homography, h)
+    assert len(fits) == 1                   # never fitted from the corners again
 
 
 def test_same_input_ignores_light_but_not_a_changed_square():
