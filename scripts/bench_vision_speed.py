@@ -13,7 +13,9 @@ fixed-camera mode), ``grid`` (marker-less search), ``corners`` (given corners, r
 of 90-99 tiles.
 Without ``--steady`` each frame is its own scene, read twice (a warm-up, then the timed read).
 Budgets: <= 80 ms here per reading; a Raspberry Pi 5 is about 2-3x slower, so the Pi budget is <= 250 ms.
-Prints the per-stage medians too, and the square network's time for 60 and for 225 squares. Runs on one core (OpenCV and BLAS threads set to 1).
+Prints the per-stage medians too, the process's own CPU time per reading (``time.thread_time``: on a loaded machine
+wall time waits for the core, this less), and the square network's time for 60 and for 225 squares. Runs on one
+core (OpenCV and BLAS threads set to 1).
 """
 
 from __future__ import annotations
@@ -74,7 +76,8 @@ def main() -> int:
     print(file=sys.stderr)
     reader = BoardReader(ENGLISH)
     per_stage: dict[str, list[float]] = {}
-    totals = []
+    totals: list[float] = []
+    cpu: list[float] = []      # the process's own CPU time (a loaded machine inflates wall time, less this)
     right = squares = 0
     previous: list[str] | None = None
     for fr in frames:
@@ -102,11 +105,12 @@ def main() -> int:
             prior = None
         if args.cold:
             reader._last_markers = None
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         r = reader.read(img, corners)
         if prior is not None:
             r = apply_prior(r, prior).reading
         totals.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.thread_time() - c0) * 1000)
         for k, v in r.timings_ms.items():
             per_stage.setdefault(k, []).append(v)
         grid = r.grid()
@@ -114,7 +118,8 @@ def main() -> int:
         squares += 225
     print(f"reading, mode {args.mode}{' (cold)' if args.cold else ''}{' steady' if args.steady else ''}"
           f"{' full boards' if args.full else ''}: median {statistics.median(totals):.1f} ms per 2028x1520 frame "
-          f"(min {min(totals):.1f}, max {max(totals):.1f}; {len(totals)} frames; {right}/{squares} squares right)")
+          f"(min {min(totals):.1f}, max {max(totals):.1f}; {len(totals)} frames; {right}/{squares} squares right); "
+          f"CPU time median {statistics.median(cpu):.1f} ms")
     print("  stages (median ms): " + ", ".join(f"{k} {statistics.median(v):.1f}" for k, v in per_stage.items()
                                               if k != "total"))
     # the square network alone (letters, blanks, occupancy doubts): real crops of the last frame
@@ -188,15 +193,17 @@ def _real(folder: str) -> int:
     frames = [read_image(p) for p in paths]
     reader = BoardReader(GERMAN)
     game = GameReader(reader.read, GERMAN, corners=corners)
-    times = []
+    times, cpu = [], []
     for img in frames:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         res = game.read_game(img)
         times.append((time.perf_counter() - t0) * 1000)
+        cpu.append((time.thread_time() - c0) * 1000)
         game.accept(res.reading)
     h, w = frames[0].shape[:2]
     print(f"real {d.name} ({w}x{h}, {len(frames)} frames, shipped models): first reading {times[0]:.1f} ms, "
-          f"then median {statistics.median(times[1:]):.1f} ms (min {min(times[1:]):.1f}, max {max(times[1:]):.1f})")
+          f"then median {statistics.median(times[1:]):.1f} ms (min {min(times[1:]):.1f}, max {max(times[1:]):.1f}); "
+          f"CPU time: first {cpu[0]:.1f} ms, then median {statistics.median(cpu[1:]):.1f} ms")
     return 0
 
 

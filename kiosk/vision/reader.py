@@ -4,8 +4,9 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
 
 1. ``check``: the frame must be a uint8 array (grey is converted, but flagged), big enough;
 2. ``undistort``: lens undistortion with the profile's camera matrix (cached remap);
-3. ``locate``: given corners (refined on the grid lines) > profile's fixed homography > ArUco markers >
-   marker-less grid search (:mod:`kiosk.vision.locate`);
+3. ``locate``: given corners (refined on the grid lines; kept from frame to frame while the board is still,
+   :class:`kiosk.vision.still.GridTracker`) > profile's fixed homography > ArUco markers > marker-less grid
+   search (:mod:`kiosk.vision.locate`);
 4. ``warp``: the reading canvas (:mod:`kiosk.vision.cells`);
 5. ``occupancy``: P(tile) per square (:mod:`kiosk.vision.occupancy`);
 6. ``quality``: sharpness, glare, hand (:mod:`kiosk.vision.quality`); with a hand found, occupancy is measured

@@ -9,7 +9,7 @@ more) and none found has moved more than STILL_SQUARES of a square (at least STI
 in the anchor's frame is the grid of this frame, and the reader need not fit it again
 (:meth:`kiosk.vision.reader.BoardReader.read` with given corners). A patch changed by a tile laid on an edge
 square or a hand is not found (then the grid is fitted again; never the other way round: a camera moved by a
-pixel moves every patch found).
+pixel moves every patch found). :class:`GridTracker` uses it to keep a reader's grid from frame to frame.
 """
 
 from __future__ import annotations
