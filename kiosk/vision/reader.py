@@ -655,13 +655,19 @@ class BoardReader:
         def ask_net(want: np.ndarray) -> None:
             ask = [sq for sq in np.flatnonzero(want & seen & ~hand).tolist() if sq not in preds]
             crops = {sq: cell_crop(grey, sq, SQUARE_GROW_PX) for sq in ask}
-            inputs = dict(zip(ask, prepare([crops[sq] for sq in ask])))
-            for sq in ask:     # a square that looks as in the last frame keeps the network's sure reading of it
-                old = memo.get(sq)
-                if old is not None and _settled(old.pred) and \
-                        (same_square(old.crop, crops[sq]) or same_input(old.input, inputs[sq])):
+            # a square that looks as in the last frame keeps the network's sure reading of it: the same crop, or
+            # (the network's inputs made only for the others) the same input
+            sure = {sq: old for sq in ask if (old := memo.get(sq)) is not None and _settled(old.pred)}
+            for sq, old in sure.items():
+                if same_square(old.crop, crops[sq]):
                     preds[sq] = old.pred
                     fresh[sq] = old
+            ask = [sq for sq in ask if sq not in preds]
+            inputs = dict(zip(ask, prepare([crops[sq] for sq in ask])))
+            for sq in ask:
+                if sq in sure and same_input(sure[sq].input, inputs[sq]):
+                    preds[sq] = sure[sq].pred
+                    fresh[sq] = sure[sq]
             ask = [sq for sq in ask if sq not in preds]
             got = net.predict_inputs(np.stack([inputs[sq] for sq in ask])) if ask else []
             preds.update(zip(ask, got))
