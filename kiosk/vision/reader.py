@@ -4,8 +4,9 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
 
 1. ``check``: the frame must be a uint8 array (grey is converted, but flagged), big enough;
 2. ``undistort``: lens undistortion with the profile's camera matrix (cached remap);
-3. ``locate``: given corners (refined on the grid lines) > profile's fixed homography > ArUco markers >
-   marker-less grid search (:mod:`kiosk.vision.locate`);
+3. ``locate``: given corners (refined on the grid lines; kept from frame to frame while the board is still,
+   :class:`kiosk.vision.still.GridTracker`) > profile's fixed homography > ArUco markers > marker-less grid
+   search (:mod:`kiosk.vision.locate`);
 4. ``warp``: the reading canvas (:mod:`kiosk.vision.cells`);
 5. ``occupancy``: P(tile) per square (:mod:`kiosk.vision.occupancy`);
 6. ``quality``: sharpness, glare, hand (:mod:`kiosk.vision.quality`); with a hand found, occupancy is measured
@@ -63,7 +64,8 @@ from kiosk.vision.reading import (
 )
 from kiosk.vision.settle import SettleModel, settle_features
 from kiosk.vision.squarenet import GROW_PX as SQUARE_NET_GROW_PX
-from kiosk.vision.squarenet import SquareNet, SquarePrediction
+from kiosk.vision.squarenet import SquareNet, SquarePrediction, prepare, same_input
+from kiosk.vision.still import GridTracker
 
 MIN_FRAME_PX = 160
 TILE_P = 0.7          # P(tile) at or above: a tile
@@ -135,6 +137,15 @@ def default_settle_model() -> SettleModel:
     """The shipped tile-or-empty model of the square-network path (:mod:`kiosk.vision.settle`); raises
     ModelError."""
     return SettleModel(Classifier.from_bytes(_packaged("settle.npz"), "settle.npz"))
+
+
+class _Memo(NamedTuple):
+    """The square network's reading of one square in the last frame it was read in (:meth:`BoardReader._squares_net`)."""
+
+    crop: np.ndarray          # the square's grey crop then (CROP_PX square, uint8)
+    input: np.ndarray         # the network's input made from it (:func:`kiosk.vision.squarenet.prepare`)
+    pred: SquarePrediction    # the reading: the network's, or the surer of it and the one in four quarter turns
+    turned: bool              # whether it was read in four quarter turns too
 
 
 class Occupancy(NamedTuple):
@@ -263,6 +274,13 @@ def same_square(a: np.ndarray, b: np.ndarray, most: float = SAME_SQUARE_GREY) ->
 def _tile_sureness(q: SquarePrediction) -> float:
     """How sure the network is which tile a square holds: its best class (a letter or blank) given a tile."""
     return max(q.blank_if_tile, q.letter_if_tile)
+
+
+SETTLED_P = 0.99    # the network's P(empty), or P(tile) x P(its letter or blank | tile), at or above which a square
+                    # that looks the same in a later frame keeps the reading (below, it is read again there)
+def _settled(q: SquarePrediction) -> bool:
+    """Whether the network's reading of a square is sure enough to be kept while the square looks the same."""
+    return q.p_empty >= SETTLED_P or q.p_tile * _tile_sureness(q) >= SETTLED_P
 
 
 def _distance_to(mask: np.ndarray) -> np.ndarray:
@@ -445,19 +463,18 @@ class BoardReader:
         self.occupancy_general: OccupancyModel | None = default_occupancy_model() if own else None
         self._undistort_maps: tuple[tuple[int, int], np.ndarray, np.ndarray] | None = None
         self._last_markers: np.ndarray | None = None   # steady camera: look for the markers where they were
-        # given corners: (their bytes, the grid fitted from them in the last frame, frame shape); the next frame with
-        # the same corners refits that grid locally (locate.track_grid) instead of searching it again
-        self._last_fit: tuple[bytes, np.ndarray, tuple[int, ...]] | None = None
-        # the square network's reading of each square it read in the last frame, with that square's crop: a square
-        # that looks the same again (same_square) keeps it (a known tile is checked, not read again)
-        self._net_memo: dict[int, tuple[np.ndarray, SquarePrediction]] = {}
+        # given corners: the grid fitted from them, kept while the board is still, refitted when it moves
+        self._tracker = GridTracker()
+        # the square network's reading of each square it read, with that square's crop and input: a square that
+        # looks the same again (same_square, same_input) keeps a sure reading (a known tile is checked, not read again)
+        self._net_memo: dict[int, _Memo] = {}
 
     def forget_board_pose(self) -> None:
         """Forget where the markers were seen: the next read searches the whole frame (a new scene or camera;
         the benchmark's frames are each their own scene, and a pose kept from another made readings depend on
         the order the frames were read in)."""
         self._last_markers = None
-        self._last_fit = None
+        self._tracker.forget()
         self._net_memo = {}
 
     def _set_name(self) -> str:
@@ -510,15 +527,9 @@ class BoardReader:
 
     def _locate(self, frame: np.ndarray, corners: np.ndarray | None) -> tuple[np.ndarray | None, str]:
         if corners is not None:
-            key = np.asarray(corners, np.float32).tobytes()
-            if self._last_fit is not None and self._last_fit[0] == key and self._last_fit[2] == frame.shape:
-                tracked = locate.track_grid(frame, self._last_fit[1])   # the same corners: follow the last fit
-                if tracked is not None:
-                    self._last_fit = (key, tracked, frame.shape)
-                    return tracked, "corners"
-            fitted = locate.from_corners(frame, corners)
-            self._last_fit = (key, fitted, frame.shape)
-            return fitted, "corners"
+            # given corners: the grid fitted from them in the first frame, then kept while the board is still
+            # and refitted locally when it moves (still.GridTracker)
+            return self._tracker.grid(frame, corners), "corners"
         p = self.profile
         if p is not None and p.board_mode == "fixed":
             if p.homography is not None:
@@ -639,20 +650,28 @@ class BoardReader:
         preds: dict[int, SquarePrediction] = {}
 
         memo = self._net_memo
-        fresh: dict[int, tuple[np.ndarray, SquarePrediction]] = {}
+        fresh: dict[int, _Memo] = {}
 
         def ask_net(want: np.ndarray) -> None:
             ask = [sq for sq in np.flatnonzero(want & seen & ~hand).tolist() if sq not in preds]
             crops = {sq: cell_crop(grey, sq, SQUARE_GROW_PX) for sq in ask}
-            for sq in ask:     # a square that looks as in the last frame keeps the network's reading of it
-                old = memo.get(sq)
-                if old is not None and same_square(old[0], crops[sq]):
-                    preds[sq] = old[1]
+            # a square that looks as in the last frame keeps the network's sure reading of it: the same crop, or
+            # (the network's inputs made only for the others) the same input
+            sure = {sq: old for sq in ask if (old := memo.get(sq)) is not None and _settled(old.pred)}
+            for sq, old in sure.items():
+                if same_square(old.crop, crops[sq]):
+                    preds[sq] = old.pred
                     fresh[sq] = old
             ask = [sq for sq in ask if sq not in preds]
-            got = net.predict([crops[sq] for sq in ask])
+            inputs = dict(zip(ask, prepare([crops[sq] for sq in ask])))
+            for sq in ask:
+                if sq in sure and same_input(sure[sq].input, inputs[sq]):
+                    preds[sq] = sure[sq].pred
+                    fresh[sq] = sure[sq]
+            ask = [sq for sq in ask if sq not in preds]
+            got = net.predict_inputs(np.stack([inputs[sq] for sq in ask])) if ask else []
             preds.update(zip(ask, got))
-            fresh.update((sq, (crops[sq].copy(), q)) for sq, q in zip(ask, got))
+            fresh.update((sq, _Memo(crops[sq].copy(), inputs[sq], q, False)) for sq, q in zip(ask, got))
 
         # first the squares the occupancy model calls tiles; the letters the network is sure of are tiles:
         # measured again without them, the frame's empty-square colours are the board's own (a crowded board's
@@ -672,11 +691,15 @@ class BoardReader:
         ask_net((np.maximum(p_first, np.maximum(occ.p_tile, occ.p_model)) > NET_SKIP_P) | print_only)
         # a tile whose letter (or blank) the network doubts is read again in its four quarter turns; the surer
         # reading stands (turned, some fonts' M and W, or V and A, look alike and the average doubts them)
-        unsure = [sq for sq, q in preds.items() if q.p_tile >= 0.5 and _tile_sureness(q) < TURN_BELOW_P]
+        # (a square kept from the last frame keeps the surer reading found then)
+        unsure = [sq for sq, q in preds.items() if q.p_tile >= 0.5 and _tile_sureness(q) < TURN_BELOW_P
+                  and not fresh[sq].turned]
         if unsure:
             turned = self.squarenet.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in unsure], turned=True)
             preds.update((sq, q) for sq, q in zip(unsure, turned) if _tile_sureness(q) > _tile_sureness(preds[sq]))
-        self._net_memo = fresh
+            fresh.update((sq, fresh[sq]._replace(pred=preds[sq], turned=True)) for sq in unsure)
+        # squares not asked this frame (called surely empty, under the hand) keep their last reading for later
+        self._net_memo = {**memo, **fresh}
         feats, norm, p_tile, p_model, vote, weak_empty = occ
         settled = None
         if self.settle is not None or self.record_settle_rows:

@@ -40,6 +40,21 @@ def prepare(crops: list[np.ndarray] | np.ndarray) -> np.ndarray:
     return normalise(out)
 
 
+SAME_INPUT = 0.1   # largest mean difference (normalised units) of any 4x4 block of two inputs of the same square
+
+
+def same_input(a: np.ndarray, b: np.ndarray, most: float = SAME_INPUT) -> bool:
+    """Whether two network inputs of a square (made by :func:`prepare`, INPUT_PX square, any leading axes of
+    size 1) show the same thing to the network: every 4x4 block differs by at most ``most`` on average. The
+    inputs are normalised per crop, so a change of light or exposure over the board changes them little (a
+    letter changed, a tile laid or taken, a finger: far more; the network reads what it is given, so a square
+    whose input stays the same keeps its reading)."""
+    if a.size != INPUT_PX * INPUT_PX or b.size != INPUT_PX * INPUT_PX:
+        return False
+    d = cv2.resize(cv2.absdiff(a.reshape(INPUT_PX, INPUT_PX), b.reshape(INPUT_PX, INPUT_PX)), (INPUT_PX // 4, INPUT_PX // 4), interpolation=cv2.INTER_AREA)
+    return float(d.max()) <= most
+
+
 def normalise(x: np.ndarray) -> np.ndarray:
     """Per-crop robust normalisation of ``x`` (N x ... float32 grey levels), in place; returns ``x``: minus the
     median, divided by the 2nd..98th percentile spread (order statistics; at least MIN_SPREAD)."""
@@ -141,8 +156,15 @@ class SquareNet:
         """Class probabilities (N x len(labels) float32, rows sum to 1) of grey crops (see :func:`prepare`)."""
         if not len(crops):
             return np.zeros((0, len(self.labels)), np.float32)
-        self.net.setInput(prepare(crops))
-        z = self.net.forward().reshape(len(crops), -1).astype(np.float32)
+        return self.probabilities_of_inputs(prepare(crops))
+
+    def probabilities_of_inputs(self, x: np.ndarray) -> np.ndarray:
+        """Class probabilities (as :meth:`probabilities`) of network inputs already made by :func:`prepare`
+        (N x 1 x INPUT_PX x INPUT_PX float32)."""
+        if not len(x):
+            return np.zeros((0, len(self.labels)), np.float32)
+        self.net.setInput(np.ascontiguousarray(x, np.float32))
+        z = self.net.forward().reshape(len(x), -1).astype(np.float32)
         if z.shape[1] != len(self.labels):
             raise ModelError(f"square model: {z.shape[1]} outputs for {len(self.labels)} labels")
         z -= z.max(axis=1, keepdims=True)
@@ -166,7 +188,14 @@ class SquareNet:
 
     def predict(self, crops: list[np.ndarray], turned: bool = False) -> list[SquarePrediction]:
         """One :class:`SquarePrediction` per grey crop; ``turned``: from :meth:`probabilities_turned`."""
-        p = self.probabilities_turned(crops) if turned else self.probabilities(crops)
+        return self._predictions(self.probabilities_turned(crops) if turned else self.probabilities(crops))
+
+    def predict_inputs(self, x: np.ndarray) -> list[SquarePrediction]:
+        """One :class:`SquarePrediction` per network input made by :func:`prepare` (N x 1 x INPUT_PX x INPUT_PX
+        float32): the same as :meth:`predict` of the crops they were made from."""
+        return self._predictions(self.probabilities_of_inputs(x))
+
+    def _predictions(self, p: np.ndarray) -> list[SquarePrediction]:
         per_letter = p[:, 2:] @ self._one_hot
         order = np.argsort(-per_letter, axis=1)
         out = []

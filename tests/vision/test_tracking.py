@@ -1,5 +1,6 @@
-"""Keeping what the last frame showed: the grid refitted locally (locate.track_grid) and the square network's
-reading of a square that looks the same (reader.same_square). Real frames from ../shared (game04's camera drifts
+"""Keeping what the last frame showed: the grid kept while the board is still (still.GridAnchor) or refitted
+locally (locate.track_grid), and the square network's reading of a square that looks the same (reader.same_square)
+or gives the network the same input (squarenet.same_input). Real frames from ../shared (game04's camera drifts
 a pixel or two between frames)."""
 
 from __future__ import annotations
@@ -10,9 +11,14 @@ import json
 import cv2
 import numpy as np
 
+from kiosk.rules.board import Board
+from kiosk.rules.tiles import ENGLISH, GERMAN
 from kiosk.vision import locate
 from kiosk.vision.images import read_image
-from kiosk.vision.reader import same_square
+from kiosk.vision.reader import BoardReader, same_square
+from kiosk.vision.squarenet import CROP_PX, prepare, same_input
+from kiosk.vision.still import SETTLE_REFITS, GridAnchor
+from kiosk.vision.synth import render_board
 from shared_data import SHARED, needs_shared
 
 GAME = SHARED / "photos" / "scrabscrap" / "game04"
@@ -55,3 +61,87 @@ def test_same_square_tells_noise_from_a_changed_square():
     assert not same_square(a, b)              # another letter
     assert not same_square(a, tile)           # the tile's letter gone (an empty-looking square)
     assert not same_square(a, a[:50, :50])    # another crop size
+
+
+def _moved(frame: np.ndarray, dx: float, dy: float = 0.0, scale: float = 1.0) -> np.ndarray:
+    """The frame as a camera moved by (dx, dy) px and zoomed by ``scale`` about the frame centre would see it."""
+    h, w = frame.shape[:2]
+    m = np.array([[scale, 0, (1 - scale) * w / 2 + dx], [0, scale, (1 - scale) * h / 2 + dy]], np.float64)
+    return cv2.warpAffine(frame, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+@needs_shared
+def test_grid_anchor_tells_a_still_board_from_a_moved_one():
+    first, later = read_image(GAME / "image-6.jpg"), read_image(GAME / "image-7.jpg")
+    anchor = GridAnchor(first, locate.from_corners(first, _corners()))
+    assert len(anchor.patches) >= 12
+    assert anchor.still(first)
+    assert anchor.still(later)              # a tile laid, the camera kept still
+    brighter = cv2.convertScaleAbs(later, alpha=1.25, beta=-10)
+    assert anchor.still(brighter)           # exposure changed
+    for dx, dy, scale in ((1.0, 0, 1), (0, -1.0, 1), (3.0, 2.0, 1), (12.0, 0, 1), (0, 0, 1.003), (0, 0, 0.99)):
+        assert not anchor.still(_moved(later, dx, dy, scale)), (dx, dy, scale)
+    assert not anchor.still(later[:-10])    # another frame size
+    assert not anchor.still(np.zeros_like(later))
+
+
+@needs_shared
+def test_reader_keeps_a_still_grid_and_refits_a_moved_one(monkeypatch):
+    fits: list[int] = []
+    from_corners = locate.from_corners
+    monkeypatch.setattr(locate, "from_corners", lambda *a, **k: fits.append(1) or from_corners(*a, **k))
+    reader = BoardReader(GERMAN)
+    first, later = read_image(GAME / "image-6.jpg"), read_image(GAME / "image-7.jpg")
+    h0 = reader.read(first, _corners()).homography     # fitted from the corners
+    assert h0 is not None and len(fits) == 1
+    grids = [reader.read(first, _corners()).homography for _ in range(SETTLE_REFITS)]   # refits pooled
+    assert all(g is not None and locate.grid_shift_squares(h0, g) < locate.TRACK_STILL_SQUARES for g in grids)
+    settled = grids[-1]
+    assert np.array_equal(reader.read(later, _corners()).homography, settled)   # still: kept, not refitted
+    moved_frame = _moved(later, 3.0, -2.0)
+    moved = reader.read(moved_frame, _corners()).homography
+    assert moved is not None
+    shift = locate.grid_corners_in_image(moved) - locate.grid_corners_in_image(settled)
+    assert np.abs(np.median(shift, axis=0) - [3.0, -2.0]).max() < 1.0     # refitted where the board went
+    # the reader's own grid given back as the corners (a board found without given corners) is tracked alike
+    h = moved
+    for _ in range(SETTLE_REFITS + 1):
+        h_next = reader.read(moved_frame, locate.grid_corners_in_image(h)).homography
+        assert h_next is not None and locate.grid_shift_squares(h, h_next) < locate.TRACK_STILL_SQUARES
+        h = h_next
+    assert np.array_equal(reader.read(moved_frame, locate.grid_corners_in_image(h)).homography, h)
+    assert len(fits) == 1                   # never fitted from the corners again
+
+
+def test_same_input_ignores_light_but_not_a_changed_square():
+    rng = np.random.default_rng(2)
+    tile = np.full((CROP_PX, CROP_PX), 190, np.uint8)
+    a = tile.copy()
+    cv2.putText(a, "R", (14, 44), cv2.FONT_HERSHEY_SIMPLEX, 1.4, 40, 4)
+    b = tile.copy()
+    cv2.putText(b, "P", (14, 44), cv2.FONT_HERSHEY_SIMPLEX, 1.4, 40, 4)
+    darker = np.clip(a.astype(np.float32) * 0.7 + rng.normal(0, 2, a.shape), 0, 255).astype(np.uint8)
+    x = prepare([a, darker, b, tile])
+    assert not same_square(a, darker)       # 30 % less light: every grey level moved
+    assert same_input(x[0], x[1])           # ... the network's input did not
+    assert not same_input(x[0], x[2])       # another letter
+    assert not same_input(x[0], x[3])       # the letter gone
+    assert not same_input(x[0], x[0, 0, :16])
+
+
+def test_reader_reads_only_changed_squares_again():
+    reader = BoardReader(ENGLISH)
+    board = Board.from_rows(["..............."] * 6 + [".....QUIZ......", ".......A.......", ".......x.......",
+                                                       ".......E......."] + ["..............."] * 5)
+    fr = render_board(board, seed=11, level="easy", size=(1014, 760))
+    first = reader.read(fr.image, fr.grid_corners_px)
+    read_first = dict(reader._net_memo)
+    assert len(read_first) >= 7
+    again = reader.read(cv2.convertScaleAbs(fr.image, alpha=0.8), fr.grid_corners_px)   # 20 % less light
+    assert again.grid() == first.grid()
+    kept = [sq for sq, m in read_first.items() if reader._net_memo.get(sq) is m]
+    assert len(kept) == len(read_first)     # no square changed: every reading of the network kept
+    board.cells[8 * 15 + 8] = "O"           # a tile laid beside the A
+    third = reader.read(render_board(board, seed=11, level="easy", size=(1014, 760)).image, fr.grid_corners_px)
+    assert third.grid()[8][8] == "O"
+    assert reader._net_memo[8 * 15 + 8] is not read_first.get(8 * 15 + 8)
