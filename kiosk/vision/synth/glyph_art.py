@@ -93,6 +93,25 @@ def _render_ttf(ch: str, path: str | None = None) -> tuple[np.ndarray, float, fl
     return mask, x0, y0, cap
 
 
+def _render_face(ch: str, path: str) -> tuple[np.ndarray, float, float, float]:
+    """A system face's glyph, placed on the baseline of a capital H drawn on the same line: a face whose
+    ascent (its metrics) is below an umlaut's dots gets its line shifted by SDL_ttf, so the ascent cannot
+    serve as the baseline."""
+    import pygame
+
+    font = _pygame_font(int(_REF_PX * 1.4), path)
+    if font.metrics(ch)[0] is None:
+        raise ValueError(f"font {path}: has no glyph for {ch!r}")
+    surf = font.render("H  " + ch, True, (255, 255, 255), (0, 0, 0))
+    arr = pygame.surfarray.array3d(surf)[:, :, 0].T.astype(np.float32) / 255.0  # H x W
+    h_cols = arr[:, :font.size("H")[0]]
+    rows = np.nonzero(h_cols.max(1) > 0.5)[0]
+    baseline, cap = int(rows.max()) + 1, float(rows.max() - rows.min() + 1)
+    start = font.size("H ")[0]   # the glyph's ink lies right of H and a space (a negative bearing stays clear)
+    mask, x0, y0 = _crop(arr[:, start:], (0, baseline))
+    return mask, x0, y0, cap
+
+
 def _render_hershey(ch: str, font: str) -> tuple[np.ndarray, float, float, float]:
     face, thick_frac = _HERSHEY[font]
     scale = _REF_PX / 22.0  # Hershey cap height is ~22 units at scale 1... measured below anyway
@@ -134,7 +153,7 @@ def render_reference_glyph(ch: str, font: str) -> Glyph:
     elif font in _HERSHEY:
         mask, x0, y0, cap = _render_hershey(ch, font)
     elif font in BY_NAME:
-        mask, x0, y0, cap = _render_ttf(ch, font_file(font))
+        mask, x0, y0, cap = _render_face(ch, font_file(font))
     else:
         raise ValueError(f"unknown tile font {font!r} (known: {', '.join(FONTS + tuple(BY_NAME))})")
     return Glyph(mask, x0, y0, cap)
