@@ -237,7 +237,7 @@ def level_params(level: str, fonts: str = "level") -> str | RealismParams:
         raise ValueError(f"unknown font choice {fonts!r} (known: {', '.join(FONT_CHOICES)})")
     names = font_table.present(fonts)
     if not names:
-        packages = sorted({f.package for f in font_table.missing(fonts)})
+        packages = sorted({f.package for f in font_table.SYSTEM_FONTS if f.role == fonts})
         raise ValueError(f"no {fonts} font is installed (apt-get install {' '.join(packages)})")
     return get_level(level).with_(fonts=names)
 
