@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
 from importlib import resources
+from pathlib import Path
 
 import cv2
 import numpy as np
