@@ -189,12 +189,27 @@ def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0
     allowed = may_hold_new(prior, new)
     if _no_known_tile(prior) and squares[CENTRE].state is SquareState.EMPTY:
         allowed[:] = False   # no move has been played: no tile of one lies anywhere
+    _reach_through_unsure(allowed, squares, prior)
     for sq, rd in enumerate(squares):
         if rd.state is SquareState.UNSURE and prior.board[sq] in (EMPTY_CHAR, UNSURE_CHAR) and not allowed[sq] and sq not in settled:
             squares[sq] = SquareReading(SquareState.EMPTY, None, 1.0)
             doubts.pop(sq, None)
     out = replace(reading, squares=tuple(squares), doubts=doubts)
     return GameReading(out, new, tuple(anomalies), True, tuple(disputed))
+
+
+def _reach_through_unsure(allowed: np.ndarray, squares: list[SquareReading], prior: GamePrior) -> None:
+    """Grow ``allowed`` (in place) through the reading's unsure squares not known in the prior: a square next to
+    an unsure square that may hold a tile may hold one too (a move of two unsure tiles, one beside a known tile
+    and the other beyond it: game04's Z on N1 above the U on N2, both unsure, the U beside the known H on O2)."""
+    unsure = {sq for sq, rd in enumerate(squares)
+              if rd.state is SquareState.UNSURE and prior.board[sq] in (EMPTY_CHAR, UNSURE_CHAR)}
+    frontier = [sq for sq in unsure if allowed[sq]]
+    while frontier:
+        for n in _neighbours(frontier.pop()):
+            if n in unsure and not allowed[n]:
+                allowed[n] = True
+                frontier.append(n)
 
 
 def _shape_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareReading], doubts: dict[int, str],

@@ -74,6 +74,16 @@ def test_unsure_squares_no_move_can_reach_are_empty_the_others_stay_unsure():
     assert at(out, "N9") == "#" and at(out, "C3") == "."
 
 
+def test_an_unsure_square_beyond_another_unsure_one_that_a_move_can_reach_stays_unsure():
+    # game04 frame 15 (uncalibrated, --sequence): the move ZU down N1-N2 touches the known H on O2; both read
+    # '#'. N1 is beside no known tile, but a move through N2 reaches it: it was emptied, a tile read empty.
+    prior = prior_from_board("".join(grid((2, 15, "H"), (3, 15, "O"))), GERMAN)
+    res = apply_prior(BoardReading.from_grid(grid((1, 14, "#"), (2, 14, "#H"), (3, 15, "O"), (6, 3, "#"))), prior)
+    out = res.reading.grid()
+    assert at(out, "N1") == at(out, "N2") == "#"
+    assert at(out, "C6") == "."          # an unsure square no chain of unsure squares joins to the board
+
+
 def test_first_move_tiles_off_the_centre_lines_are_doubts():
     prior = prior_from_board([""] * 225, GERMAN)
     res = apply_prior(BoardReading.from_grid(grid((1, 2, "?"), (8, 7, "ZUG"))), prior)

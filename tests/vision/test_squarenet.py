@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -110,3 +111,19 @@ def test_turned_reading_maps_each_turn_back_to_the_crops_own_orientation():
     turned = {int(sq) for sq in fr.meta.get("turned_tiles", {})}
     upright = [q.turns for sq, q, t in zip(tiles, four, truth) if q.letter == t and sq not in turned]
     assert upright and not any(upright)     # the turns are the crop's own
+
+
+def test_stroke_augmentation_varies_the_ink_weight():
+    from kiosk.vision.squarenet_train import augment_batch, train
+
+    crop = np.full((CROP_PX + 16, CROP_PX + 16), 200, np.uint8)
+    cv2.putText(crop, "E", (20, 58), cv2.FONT_HERSHEY_SIMPLEX, 1.4, 30, 4)
+    crops = np.repeat(crop[None], 200, 0)
+
+    def ink_spread(stroke: float) -> float:
+        x, _ = augment_batch(crops, np.random.default_rng(3), stroke=stroke)
+        return float(np.std((x < -0.5).mean(axis=(1, 2, 3))))
+
+    assert ink_spread(1.0) > 1.5 * ink_spread(0.0)
+    with pytest.raises(ValueError, match="--stroke 1.5: a share from 0 to 1"):
+        train([], Path("/nonexistent"), stroke=1.5)

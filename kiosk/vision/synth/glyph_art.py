@@ -1,14 +1,17 @@
 """Letter and digit shapes for tile faces, as anti-aliased ink masks.
 
-Fonts: ``"sans"`` is pygame's bundled FreeSans Bold (GPL with font exception, shipped inside pygame); the
-``"hershey-*"`` fonts are OpenCV's built-in Hershey vector fonts. Hershey fonts have no umlauts, so Ä, Ö, Ü
-are drawn as the base letter with two dots.
+Built-in fonts (:data:`FONTS`): ``"sans"`` is pygame's bundled FreeSans Bold (GPL with font exception, shipped
+inside pygame); the ``"hershey-*"`` fonts are OpenCV's built-in Hershey vector fonts. Hershey fonts have no
+umlauts, so Ä, Ö, Ü are drawn as the base letter with two dots. System faces (:mod:`kiosk.vision.synth.fonts`:
+TrueType / OpenType files of Debian font packages, split into training and held-out faces) are drawn live by
+pygame from their file when it is installed.
 
 The drawn shapes depend on the library versions: OpenCV 5 draws its ``FONT_HERSHEY_*`` faces with a TrueType
 font, OpenCV 4 with the Hershey strokes, and apt's pygame 2.1 rasterises FreeSans a little differently from
 PyPI's. The reader's networks were trained on frames drawn with OpenCV 5 and PyPI's pygame, so the glyphs of
 every tile letter and digit are shipped as drawn there (``glyph_atlas.npz``, made by :func:`write_atlas`) and a
-frame is the same on every stack; only a character outside the atlas is drawn live.
+frame is the same on every stack; only a character outside the atlas, or a system face, is drawn live (a
+system face's glyphs may differ slightly between pygame builds: PyPI's wheels bundle their own FreeType).
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+
+from kiosk.vision.synth.fonts import BY_NAME, font_file
 
 FONTS = ("sans", "hershey-simplex", "hershey-duplex", "hershey-triplex", "hershey-complex")
 _HERSHEY = {
@@ -59,20 +64,24 @@ def _crop(mask: np.ndarray, origin: tuple[int, int]) -> tuple[np.ndarray, float,
 
 
 @cache
-def _pygame_font(px: int):  # noqa: ANN202 - pygame type
+def _pygame_font(px: int, path: str | None = None):  # noqa: ANN202 - pygame type
+    """pygame's font at ``px``: the file ``path``, or pygame's bundled FreeSans Bold when None."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     import pygame
 
     if not pygame.font.get_init():
         pygame.font.init()
-    path = os.path.join(os.path.dirname(pygame.__file__), "freesansbold.ttf")
+    if path is None:
+        path = os.path.join(os.path.dirname(pygame.__file__), "freesansbold.ttf")
     return pygame.font.Font(path, px)
 
 
-def _render_sans(ch: str) -> tuple[np.ndarray, float, float, float]:
+def _render_ttf(ch: str, path: str | None = None) -> tuple[np.ndarray, float, float, float]:
     import pygame
 
-    font = _pygame_font(int(_REF_PX * 1.4))
+    font = _pygame_font(int(_REF_PX * 1.4), path)
+    if font.metrics(ch)[0] is None:
+        raise ValueError(f"font {path}: has no glyph for {ch!r}")
     surf = font.render(ch, True, (255, 255, 255), (0, 0, 0))
     arr = pygame.surfarray.array3d(surf)[:, :, 0].T.astype(np.float32) / 255.0  # H x W
     baseline = font.get_ascent()
@@ -81,6 +90,25 @@ def _render_sans(ch: str) -> tuple[np.ndarray, float, float, float]:
     harr = pygame.surfarray.array3d(href)[:, :, 0].T
     ys = np.nonzero(harr.max(1) > 5)[0]
     cap = float(ys.max() - ys.min() + 1)
+    return mask, x0, y0, cap
+
+
+def _render_face(ch: str, path: str) -> tuple[np.ndarray, float, float, float]:
+    """A system face's glyph, placed on the baseline of a capital H drawn on the same line: a face whose
+    ascent (its metrics) is below an umlaut's dots gets its line shifted by SDL_ttf, so the ascent cannot
+    serve as the baseline."""
+    import pygame
+
+    font = _pygame_font(int(_REF_PX * 1.4), path)
+    if font.metrics(ch)[0] is None:
+        raise ValueError(f"font {path}: has no glyph for {ch!r}")
+    surf = font.render("H  " + ch, True, (255, 255, 255), (0, 0, 0))
+    arr = pygame.surfarray.array3d(surf)[:, :, 0].T.astype(np.float32) / 255.0  # H x W
+    h_cols = arr[:, :font.size("H")[0]]
+    rows = np.nonzero(h_cols.max(1) > 0.5)[0]
+    baseline, cap = int(rows.max()) + 1, float(rows.max() - rows.min() + 1)
+    start = font.size("H ")[0]   # the glyph's ink lies right of H and a space (a negative bearing stays clear)
+    mask, x0, y0 = _crop(arr[:, start:], (0, baseline))
     return mask, x0, y0, cap
 
 
@@ -113,17 +141,21 @@ _ATLAS = "glyph_atlas.npz"
 
 
 def render_reference_glyph(ch: str, font: str) -> Glyph:
-    """The glyph of ``ch`` in ``font`` at the reference size, drawn by the installed OpenCV / pygame.
+    """The glyph of ``ch`` in ``font`` (a built-in font of :data:`FONTS` or a system face of
+    :mod:`kiosk.vision.synth.fonts`) at the reference size, drawn by the installed OpenCV / pygame.
 
     Raises:
-        ValueError: unknown font name.
+        ValueError: unknown font name, or the face has no glyph for ``ch``.
+        FontMissing: a system face whose file is not installed (a ValueError too).
     """
     if font == "sans":
-        mask, x0, y0, cap = _render_sans(ch)
+        mask, x0, y0, cap = _render_ttf(ch)
     elif font in _HERSHEY:
         mask, x0, y0, cap = _render_hershey(ch, font)
+    elif font in BY_NAME:
+        mask, x0, y0, cap = _render_face(ch, font_file(font))
     else:
-        raise ValueError(f"unknown tile font {font!r} (known: {', '.join(FONTS)})")
+        raise ValueError(f"unknown tile font {font!r} (known: {', '.join(FONTS + tuple(BY_NAME))})")
     return Glyph(mask, x0, y0, cap)
 
 
@@ -151,14 +183,16 @@ def _atlas() -> dict[tuple[str, str], Glyph]:
 
 @cache
 def reference_glyph(ch: str, font: str) -> Glyph:
-    """The glyph of ``ch`` in ``font`` at the reference size (cached): the shipped one for a character of
-    :data:`ATLAS_CHARS`, else drawn live (:func:`render_reference_glyph`).
+    """The glyph of ``ch`` in ``font`` at the reference size (cached): the shipped one for a built-in font's
+    character of :data:`ATLAS_CHARS`, else drawn live (:func:`render_reference_glyph`; system faces are
+    always drawn live, from their installed file).
 
     Raises:
         ValueError: unknown font name.
+        FontMissing: a system face whose file is not installed (a ValueError too).
     """
     if font not in FONTS:
-        raise ValueError(f"unknown tile font {font!r} (known: {', '.join(FONTS)})")
+        return render_reference_glyph(ch, font)
     shipped = _atlas().get((font, ch))
     return shipped if shipped is not None else render_reference_glyph(ch, font)
 

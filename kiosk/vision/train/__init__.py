@@ -180,22 +180,28 @@ def _render_squares(args: tuple[int, str, str, float, tuple]) -> dict[str, np.nd
     """Square crops of one rendered training board: every tile, every empty square next to a tile, and a
     third of the other empty squares; None when the board is not found.
 
-    ``args`` = (seed < 2**30, level, tile-set name, blank share, letter shares as (letter, share) pairs).
+    ``args`` = (seed < 2**30, level, tile-set name, blank share, letter shares as (letter, share) pairs[,
+    fonts: ``"level"`` (the level's own built-in fonts, the default) or ``"training"`` (the installed system
+    faces of the training role; held-out faces are never drawn here)]).
     Returns ``crops`` (N x C x C uint8 grey,
     C = CELL_PX + 2 * SQUARE_GROW_CACHE), ``labels`` (N: '.', '?' or the letter), ``turned`` (N int: the
     tile's turn in degrees, 0 upright), ``occluded`` (N bool: a hand covers the square), ``tiles`` (N: the
     tile set's name).
     """
-    seed, level, tiles, blank_share, letter_share = args
+    seed, level, tiles, blank_share, letter_share = args[:5]
+    fonts = args[5] if len(args) > 5 else "level"
     from kiosk.vision.synth import HELD_OUT_BIT, render_board
     from kiosk.vision.synth.boards import random_board
+    from kiosk.vision.train.bench import level_params
     if seed >= HELD_OUT_BIT:
         raise ValueError(f"training seed {seed} is in the benchmark's range (>= 2**30)")
+    if fonts not in ("level", "training"):
+        raise ValueError(f"training frames are drawn in the level's or the training fonts, not {fonts!r}")
     ts = load_tile_set(tiles)
     rng = np.random.default_rng([seed, 77])
     board = random_board(seed, int(rng.integers(8, 100)), ts, blank_share=blank_share,
                          letter_share=dict(letter_share) if tiles == "german" else None)
-    fr = render_board(board, seed=seed, level=level, tile_set=ts)
+    fr = render_board(board, seed=seed, level=level_params(level, fonts), tile_set=ts)
     h = locate.find_markers(cv2.cvtColor(fr.image, cv2.COLOR_BGR2GRAY))
     if h is None:
         h = locate.find_grid(fr.image)
@@ -221,15 +227,32 @@ def _render_squares(args: tuple[int, str, str, float, tuple]) -> dict[str, np.nd
             "occluded": np.array([sq in fr.occluded for sq in keep]), "tiles": np.array([tiles] * len(keep))}
 
 
+FONT_MIXES = ("level", "training", "mixed")
+
+
 def _training_jobs(english_seed: int, german_seed: int, n_english: int, n_german: int, blank_share: float,
-                   letter_share: tuple[tuple[str, float], ...] = ()) -> list[tuple[int, str, str, float, tuple]]:
-    """(seed, level, tile-set name, blank share, letter shares) of each training frame: ``n_english`` English
-    frames from seed ``english_seed``, ``n_german`` German ones from ``german_seed``; every third "hard", the
-    others "typical". ``letter_share``: (letter, share) pairs for the German boards (see ``random_board``)."""
+                   letter_share: tuple[tuple[str, float], ...] = (), fonts: str = "level"
+                   ) -> list[tuple[int, str, str, float, tuple]] | list[tuple[int, str, str, float, tuple, str]]:
+    """(seed, level, tile-set name, blank share, letter shares[, fonts]) of each training frame: ``n_english``
+    English frames from seed ``english_seed``, ``n_german`` German ones from ``german_seed``; every third
+    "hard", the others "typical". ``letter_share``: (letter, share) pairs for the German boards (see
+    ``random_board``). ``fonts``: ``"level"`` the level's own fonts (the tuples have no sixth field, as
+    before), ``"training"`` the training system faces, ``"mixed"`` every fourth frame the level's fonts and the
+    others the training system faces.
+
+    Raises:
+        ValueError: unknown ``fonts``.
+    """
+    if fonts not in FONT_MIXES:
+        raise ValueError(f"--fonts {fonts}: one of {', '.join(FONT_MIXES)}")
+
     def level(i: int) -> str:
         return "hard" if i % 3 == 2 else "typical"
-    return [(english_seed + i, level(i), "english", blank_share, ()) for i in range(n_english)] + \
+    jobs = [(english_seed + i, level(i), "english", blank_share, ()) for i in range(n_english)] + \
         [(german_seed + i, level(i), "german", blank_share, letter_share) for i in range(n_german)]
+    if fonts == "level":
+        return jobs
+    return [(*job, "level" if fonts == "mixed" and i % 4 == 0 else "training") for i, job in enumerate(jobs)]
 
 
 def _render_all(render, jobs: list, workers: int, what: str, unit: str) -> dict[str, np.ndarray]:  # noqa: ANN001
@@ -252,12 +275,20 @@ def _render_all(render, jobs: list, workers: int, what: str, unit: str) -> dict[
 
 
 def collect_squares(cache: Path, n_english: int, n_german: int, workers: int = 2, blank_share: float = 0.1,
-                    seed0: int = 0, letter_share: tuple[tuple[str, float], ...] = ()) -> None:
+                    seed0: int = 0, letter_share: tuple[tuple[str, float], ...] = (), fonts: str = "level") -> None:
     """Render training boards (English seeds from 20000 + ``seed0``, German from 60000 + ``seed0``; 2/3
     "typical", 1/3 "hard"; about ``blank_share`` of the tiles blanks) and cache their square crops in ``cache``
     (.npz, see :func:`_render_squares`; plus ``tiles``: the set of each crop). ``letter_share``: (letter,
-    share) pairs making letters rare in the German bag common on its boards. Progress on stderr."""
-    jobs = _training_jobs(20000 + seed0, 60000 + seed0, n_english, n_german, blank_share, letter_share)
+    share) pairs making letters rare in the German bag common on its boards. ``fonts``: see
+    :func:`_training_jobs` (never the held-out faces). Progress on stderr.
+
+    Raises:
+        ValueError: unknown ``fonts``, or no training face installed for ``"training"`` / ``"mixed"``.
+    """
+    jobs: list = _training_jobs(20000 + seed0, 60000 + seed0, n_english, n_german, blank_share, letter_share, fonts)
+    if fonts != "level":
+        from kiosk.vision.train.bench import level_params
+        level_params("typical", "training")     # fails early, naming the packages, when no face is installed
     arrays: dict[str, Any] = _render_all(_render_squares, jobs, workers, "squares", "crops")
     np.savez(cache, **arrays)
     log(f"square crops cached in {cache}")
@@ -500,6 +531,9 @@ def main(argv: list[str] | None = None) -> int:
     q.add_argument("--letter-share", action="append", default=[], metavar="LETTERS=SHARE",
                    help="on German boards turn about SHARE of the tiles into each of LETTERS (rare letters: "
                         "--letter-share ÄÖÜ=0.04)")
+    q.add_argument("--fonts", choices=FONT_MIXES, default="level",
+                   help="tile fonts: the level's own built-in fonts (default), the installed training system "
+                        "faces, or mixed (a quarter of the frames the level's fonts); held-out faces never")
     n = sub.add_parser("cnn", help="train the square network (needs the `train` extra: torch, onnx) and write "
                                    "squares_english/german.onnx + .json")
     n.add_argument("caches", type=Path, nargs="+", help="caches written by `squares`")
@@ -512,6 +546,8 @@ def main(argv: list[str] | None = None) -> int:
     n.add_argument("--blank-repeat", type=int, default=1, help="draw each blank tile this many times")
     n.add_argument("--repeat", action="append", default=[], metavar="LETTERS=N",
                    help="draw each tile of these letters N times (letters rare in the bag: --repeat ÄÖÜ=6)")
+    n.add_argument("--stroke", type=float, default=0.0,
+                   help="share of crops given thicker or thinner ink strokes (eroded / dilated; default 0)")
     st = sub.add_parser("settle", help="render synthetic boards and train the tile-or-empty settle model")
     st.add_argument("--out", type=Path, default=Path(__file__).parent / "models" / "settle.npz")
     st.add_argument("--english", type=int, default=1800, help="English frames (the shipped model: 1800)")
@@ -546,7 +582,8 @@ def main(argv: list[str] | None = None) -> int:
             t = time.time()
             figs = train_cnn(args.caches, args.out, epochs=args.epochs, per_epoch=args.per_epoch,
                              threads=args.threads, init=args.init, lr=args.lr,
-                             blank_repeat=args.blank_repeat, repeat=_letter_repeats(args.repeat))
+                             blank_repeat=args.blank_repeat, repeat=_letter_repeats(args.repeat),
+                             stroke=args.stroke)
             log(f"square network trained in {time.time() - t:.0f} s; held out: {figs}")
         elif args.cmd == "settle":
             train_settle(args.out, args.english, args.german, args.workers, args.blank_share, args.cache)
@@ -555,7 +592,7 @@ def main(argv: list[str] | None = None) -> int:
             if shares and args.german < 1:
                 raise ValueError("--letter-share applies to German boards: give --german N")
             collect_squares(_cache_path(args.cache), args.english, args.german, args.workers, args.blank_share,
-                            args.seed0, shares)
+                            args.seed0, shares, args.fonts)
         elif args.cmd == "defaults":
             fit_defaults(args.cache, args.out, folds=args.folds)
         else:

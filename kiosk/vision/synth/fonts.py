@@ -1,0 +1,184 @@
+"""The renderer's system fonts: TrueType / OpenType faces from Debian font packages, drawn by file path.
+
+Each face has a role: ``"training"`` faces may be drawn on frames that train the reader's models;
+``"held-out"`` faces never are, so accuracy on them (``kiosk bench-vision --fonts held-out``) measures fonts
+the reader has not learnt. Roles are given per **design family**: faces that are metric clones of one
+design (FreeSans, Nimbus Sans and the renderer's built-in ``"sans"`` are all Helvetica) share a family, and
+no family has faces in both roles.
+
+The renderer's five built-in fonts (:data:`kiosk.vision.synth.glyph_art.FONTS`, shipped as a glyph atlas)
+are training fonts of the families in :data:`BUILTIN_FAMILIES`. A system face is drawn only when its file is
+installed (``apt-get install`` the package named in the table; ``scripts/system-packages.txt`` lists them);
+:func:`present` tells which are.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+TRAINING = "training"
+HELD_OUT = "held-out"
+ROLES = (TRAINING, HELD_OUT)
+
+
+@dataclass(frozen=True)
+class SystemFont:
+    """One face: its renderer name, design family, Debian package, file path and role."""
+
+    name: str
+    family: str
+    package: str
+    path: str
+    role: str
+
+
+_TT = "/usr/share/fonts/truetype"
+_OT = "/usr/share/fonts/opentype"
+
+SYSTEM_FONTS: tuple[SystemFont, ...] = (
+    # ---- training faces
+    SystemFont("liberation-sans-bold", "Arial (Liberation Sans)", "fonts-liberation",
+               f"{_TT}/liberation/LiberationSans-Bold.ttf", TRAINING),
+    SystemFont("liberation-sans", "Arial (Liberation Sans)", "fonts-liberation",
+               f"{_TT}/liberation/LiberationSans-Regular.ttf", TRAINING),
+    SystemFont("liberation-sans-narrow-bold", "Arial (Liberation Sans)", "fonts-liberation",
+               f"{_TT}/liberation/LiberationSansNarrow-Bold.ttf", TRAINING),
+    SystemFont("liberation-serif-bold", "Times", "fonts-liberation",
+               f"{_TT}/liberation/LiberationSerif-Bold.ttf", TRAINING),
+    SystemFont("liberation-mono-bold", "Courier", "fonts-liberation",
+               f"{_TT}/liberation/LiberationMono-Bold.ttf", TRAINING),
+    SystemFont("free-serif-bold", "Times", "fonts-freefont-ttf",
+               f"{_TT}/freefont/FreeSerifBold.ttf", TRAINING),
+    SystemFont("nimbus-sans-narrow-bold", "Helvetica", "fonts-urw-base35",
+               f"{_OT}/urw-base35/NimbusSansNarrow-Bold.otf", TRAINING),
+    SystemFont("urw-gothic-demi", "Avant Garde Gothic (URW Gothic)", "fonts-urw-base35",
+               f"{_OT}/urw-base35/URWGothic-Demi.otf", TRAINING),
+    SystemFont("c059-bold", "Century Schoolbook (C059)", "fonts-urw-base35",
+               f"{_OT}/urw-base35/C059-Bold.otf", TRAINING),
+    SystemFont("p052-bold", "Palatino (P052)", "fonts-urw-base35",
+               f"{_OT}/urw-base35/P052-Bold.otf", TRAINING),
+    SystemFont("open-sans-bold", "Open Sans", "fonts-open-sans",
+               f"{_TT}/open-sans/OpenSans-Bold.ttf", TRAINING),
+    SystemFont("open-sans-semibold", "Open Sans", "fonts-open-sans",
+               f"{_TT}/open-sans/OpenSans-Semibold.ttf", TRAINING),
+    SystemFont("roboto-bold", "Roboto", "fonts-roboto-unhinted",
+               f"{_TT}/roboto/unhinted/RobotoTTF/Roboto-Bold.ttf", TRAINING),
+    SystemFont("roboto-condensed-bold", "Roboto", "fonts-roboto-unhinted",
+               f"{_TT}/roboto/unhinted/RobotoCondensed-Bold.ttf", TRAINING),
+    SystemFont("go-bold", "Go", "fonts-go", "/usr/share/fonts/fonts-go/Go-Bold.ttf", TRAINING),
+    SystemFont("go-mono-bold", "Go", "fonts-go", "/usr/share/fonts/fonts-go/Go-Mono-Bold.ttf", TRAINING),
+    SystemFont("carlito-bold", "Calibri (Carlito)", "fonts-crosextra-carlito",
+               f"{_TT}/crosextra/Carlito-Bold.ttf", TRAINING),
+    SystemFont("comic-neue-bold", "Comic Neue", "fonts-comic-neue",
+               f"{_OT}/comic-neue/ComicNeue-Bold.otf", TRAINING),
+    SystemFont("league-spartan-bold", "League Spartan", "fonts-league-spartan",
+               f"{_OT}/league-spartan/LeagueSpartan-Bold.otf", TRAINING),
+    SystemFont("quicksand-bold", "Quicksand", "fonts-quicksand",
+               f"{_TT}/quicksand/Quicksand-Bold.ttf", TRAINING),
+    SystemFont("inter-bold", "Inter", "fonts-inter", f"{_OT}/inter/Inter-Bold.otf", TRAINING),
+    SystemFont("andika-bold", "Andika", "fonts-sil-andika", f"{_TT}/andika/Andika-Bold.ttf", TRAINING),
+    SystemFont("charis-bold", "Charter (Charis SIL)", "fonts-sil-charis", f"{_TT}/charis/CharisSIL-Bold.ttf",
+               TRAINING),
+    SystemFont("roboto-slab-bold", "Roboto Slab", "fonts-roboto-slab", f"{_OT}/roboto/slab/RobotoSlab-Bold.otf",
+               TRAINING),
+    SystemFont("libertine-bold", "Linux Libertine", "fonts-linuxlibertine",
+               f"{_OT}/linux-libertine/LinLibertine_RB.otf", TRAINING),
+    SystemFont("biolinum-bold", "Linux Biolinum", "fonts-linuxlibertine",
+               f"{_OT}/linux-libertine/LinBiolinum_RB.otf", TRAINING),
+    SystemFont("vollkorn-black", "Vollkorn", "fonts-vollkorn", f"{_TT}/vollkorn/Vollkorn-Black.ttf", TRAINING),
+    SystemFont("vollkorn-bold", "Vollkorn", "fonts-vollkorn", f"{_TT}/vollkorn/Vollkorn-Bold.ttf", TRAINING),
+    SystemFont("pt-serif-bold", "PT Serif", "fonts-paratype", f"{_TT}/paratype/PTF75F.ttf", TRAINING),
+    SystemFont("pt-sans-bold", "PT Sans", "fonts-paratype", f"{_TT}/paratype/PTS75F.ttf", TRAINING),
+    SystemFont("old-standard-bold", "Old Standard", "fonts-oldstandard",
+               f"{_TT}/fonts-oldstandard/OldStandard-Bold.ttf", TRAINING),
+    SystemFont("cabin-bold", "Cabin", "fonts-cabin", f"{_OT}/cabin/Cabin-Bold.otf", TRAINING),
+    SystemFont("karla-bold", "Karla", "fonts-karla", f"{_TT}/karla/Karla-Bold.otf", TRAINING),
+    SystemFont("dosis-bold", "Dosis", "fonts-dosis", f"{_OT}/dosis/Dosis-Bold.otf", TRAINING),
+    SystemFont("b612-bold", "B612", "fonts-b612", f"{_OT}/b612/B612-Bold.otf", TRAINING),
+    SystemFont("courier-prime-bold", "Courier", "fonts-courier-prime",
+               f"{_OT}/courier-prime/Courier Prime Bold.otf", TRAINING),
+    SystemFont("tuffy-bold", "Tuffy", "fonts-tuffy", f"{_TT}/tuffy/Tuffy_Bold.ttf", TRAINING),
+    SystemFont("clear-sans-bold", "Clear Sans", "fonts-clear-sans", f"{_TT}/clear-sans/ClearSans-Bold.ttf",
+               TRAINING),
+    SystemFont("manrope-bold", "Manrope", "fonts-manrope", f"{_TT}/manrope/Manrope-Bold.ttf", TRAINING),
+    SystemFont("play-bold", "Play", "fonts-play", f"{_TT}/play/Play-Bold.ttf", TRAINING),
+    SystemFont("baskervald-bold", "Baskerville (Baskervald ADF)", "fonts-adf-baskervald",
+               f"{_TT}/adf/BaskervaldADFStd-Bold.otf", TRAINING),
+    SystemFont("baskervald-heavy", "Baskerville (Baskervald ADF)", "fonts-adf-baskervald",
+               f"{_TT}/adf/BaskervaldADFStd-Heavy.otf", TRAINING),
+    SystemFont("gillius-bold", "Gill Sans (Gillius ADF)", "fonts-adf-gillius", f"{_TT}/adf/GilliusADF-Bold.otf",
+               TRAINING),
+    SystemFont("universalis-bold", "Univers (Universalis ADF)", "fonts-adf-universalis",
+               f"{_TT}/adf/UniversalisADFStd-Bold.otf", TRAINING),
+    SystemFont("berenis-bold", "Berenis ADF", "fonts-adf-berenis", f"{_TT}/adf/BerenisADFPro-Bold.otf", TRAINING),
+    SystemFont("gentium-bold", "Gentium", "fonts-sil-gentium-basic", f"{_TT}/gentium-basic/GenBasB.ttf", TRAINING),
+    # ---- held out: whole families never drawn on a training frame
+    SystemFont("dejavu-sans-bold", "DejaVu (Bitstream Vera)", "fonts-dejavu-core",
+               f"{_TT}/dejavu/DejaVuSans-Bold.ttf", HELD_OUT),
+    SystemFont("dejavu-serif-bold", "DejaVu (Bitstream Vera)", "fonts-dejavu-core",
+               f"{_TT}/dejavu/DejaVuSerif-Bold.ttf", HELD_OUT),
+    SystemFont("cantarell-bold", "Cantarell", "fonts-cantarell",
+               f"{_OT}/cantarell/Cantarell-Bold.otf", HELD_OUT),
+    SystemFont("lato-bold", "Lato", "fonts-lato", f"{_TT}/lato/Lato-Bold.ttf", HELD_OUT),
+    SystemFont("urw-bookman-demi", "Bookman (URW Bookman)", "fonts-urw-base35",
+               f"{_OT}/urw-base35/URWBookman-Demi.otf", HELD_OUT),
+    SystemFont("caladea-bold", "Cambria (Caladea)", "fonts-crosextra-caladea",
+               f"{_TT}/crosextra/Caladea-Bold.ttf", HELD_OUT),
+)
+"""Every system face the renderer knows (a data table; see the module doc)."""
+
+BUILTIN_FAMILIES = {"sans": "Helvetica", "hershey-simplex": "Hershey", "hershey-duplex": "Hershey",
+                    "hershey-triplex": "Hershey", "hershey-complex": "Hershey"}
+"""Design family of each built-in font of :data:`kiosk.vision.synth.glyph_art.FONTS` (all training fonts)."""
+
+BY_NAME = {f.name: f for f in SYSTEM_FONTS}
+
+
+class FontMissing(ValueError):
+    """A system face's file is not installed (the message names the Debian package to install)."""
+
+
+def font_file(name: str) -> str:
+    """The file path of system face ``name``.
+
+    Raises:
+        ValueError: not a system face.
+        FontMissing: its file is not installed.
+    """
+    try:
+        f = BY_NAME[name]
+    except KeyError:
+        raise ValueError(f"unknown system font {name!r} (known: {', '.join(BY_NAME)})") from None
+    if not os.path.isfile(f.path):
+        raise FontMissing(f"font {name!r}: {f.path} is not installed (apt-get install {f.package})")
+    return f.path
+
+
+def present(role: str | None = None) -> tuple[str, ...]:
+    """Names of the system faces whose files are installed, in table order; only those of ``role`` when given.
+
+    Raises:
+        ValueError: unknown role.
+    """
+    if role is not None and role not in ROLES:
+        raise ValueError(f"unknown font role {role!r} (known: {', '.join(ROLES)})")
+    return tuple(f.name for f in SYSTEM_FONTS if (role is None or f.role == role) and os.path.isfile(f.path))
+
+
+def missing(role: str | None = None) -> tuple[SystemFont, ...]:
+    """The system faces (of ``role`` when given) whose files are not installed."""
+    return tuple(f for f in SYSTEM_FONTS if (role is None or f.role == role) and not os.path.isfile(f.path))
+
+
+def family(name: str) -> str:
+    """The design family of a built-in or system font name.
+
+    Raises:
+        ValueError: unknown font name.
+    """
+    if name in BUILTIN_FAMILIES:
+        return BUILTIN_FAMILIES[name]
+    if name in BY_NAME:
+        return BY_NAME[name].family
+    raise ValueError(f"unknown tile font {name!r}")
