@@ -70,6 +70,8 @@ TILE_P = 0.7          # P(tile) at or above: a tile
 EMPTY_P = 0.3         # P(tile) at or below: empty; between: unsure
 EMPTY_P_SURE = 0.1    # ... in a degraded frame, without the colour vote's support: at or below this
 LETTER_P = 0.7        # letter probability below which the letter is reported unsure (glyph classifier) or doubtful
+NET_ALONE_LETTER_P = 0.999  # a letter the profile's glyph model doubts is the network's other letter from here
+                            # (uncalibrated on the scrabscrap font its 17 wrong letters all came below 0.99)
 NET_LETTER_P = 0.8    # the square network's P(letter | tile) below which its letter is reported unsure: 4 to 1
                       # over all else (on real tiles its wrong letters came at 0.70-0.94: an A for an Ä, a Y for a V)
 LETTER_P_DEGRADED = 0.95  # ... in a frame where many letters are doubtful (see _degraded)
@@ -596,19 +598,34 @@ class BoardReader:
                 return h, "markers"
         return locate.find_grid(frame), "grid"
 
-    def _network_agrees(self, grey: np.ndarray, doubted: list[tuple[int, str]]) -> dict[int, float]:
+    def _network_agrees(self, grey: np.ndarray, doubted: list[tuple[int, str]]) -> dict[int, tuple[str, float]]:
         """Of the squares whose letter the profile's glyph model doubts (``doubted``: square and its best
         letter), those the shipped square network (``tile_check``) reads as the same letter as surely as it gives
         a letter alone (P(tile) at least NET_SURE, P(letter | tile) at least NET_LETTER_P): two readers of
-        different make agreeing on the letter is a reading. Returns {square: the network's P(letter | tile)}.
-        The glyph model's doubts can come from a crop shifted by a fraction of a pixel (scrabscrap game03 E5:
-        an N read N 1.00 from a fresh grid, "N or H? 0.54" from the grid tracked 0.75 px away; the network
-        reads N 0.94 and 0.96)."""
+        different make agreeing on the letter is a reading; or as another letter, upright, at least
+        NET_ALONE_LETTER_P (the glyph model is lost, the network is beyond its wrong letters' range). Returns
+        {square: (the network's letter, its P(letter | tile))}. The glyph model's doubts can come from a crop
+        shifted by a fraction of a pixel (scrabscrap game03 E5: an N read N 1.00 from a fresh grid, "N or H?
+        0.54" from the grid tracked 0.75 px away, the network N 0.94 and 0.96; game04 O4: an R read R 1.00
+        fresh, "E or S? 0.50" tracked 0.5 px away, the network R 0.99998)."""
         if not doubted or self.tile_check is None:
             return {}
         preds = self.tile_check.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq, _ in doubted])
-        return {sq: q.letter_if_tile for (sq, letter), q in zip(doubted, preds)
-                if q.letter == letter and q.p_tile >= NET_SURE and q.letter_if_tile >= NET_LETTER_P}
+        return {sq: (q.letter, q.letter_if_tile) for (sq, letter), q in zip(doubted, preds)
+                if q.p_tile >= NET_SURE and q.letter in self.letters and q.turns == 0
+                and q.letter_if_tile >= (NET_LETTER_P if q.letter == letter else NET_ALONE_LETTER_P)}
+
+    def _network_upright(self, grey: np.ndarray, turned: list[tuple[int, str]]) -> dict[int, str]:
+        """Of the tiles the profile's glyph model reads turned (``turned``: square and its letter; a tile laid
+        turned happens, but its reading turned is also how that model goes wrong), those the shipped network
+        reads upright as another letter (P(tile) at least NET_SURE, P(letter | tile) at least NET_LETTER_P): a
+        doubt, not a letter. Returns {square: the network's letter}. scrabscrap game03 frame 29: an A on G1, its
+        value digit beside it, read U turned half round (0.86) by the glyph model, A (0.998) by the network."""
+        if not turned or self.tile_check is None:
+            return {}
+        preds = self.tile_check.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq, _ in turned])
+        return {sq: q.letter for (sq, letter), q in zip(turned, preds)
+                if q.letter != letter and q.turns == 0 and q.p_tile >= NET_SURE and q.letter_if_tile >= NET_LETTER_P}
 
     def _lettered_after_all(self, grey: np.ndarray, recheck: list[int], to_read: list[int],
                             glyph_imgs: list[np.ndarray], squares: list[SquareReading], doubts: dict[int, str]
@@ -720,10 +737,16 @@ class BoardReader:
         letter_p = LETTER_P_DEGRADED if degraded else LETTER_P
         agreed = self._network_agrees(grey, [(sq, pr.letter) for sq, pr in zip(to_read, preds)
                                              if pr.confidence < letter_p and pr.letter in self.letters])
+        upright = self._network_upright(grey, [(sq, pr.letter) for sq, pr in zip(to_read, preds)
+                                               if pr.turns and pr.confidence >= letter_p])
         for sq, pred in zip(to_read, preds):
             conf = float(p_tile[sq]) * pred.confidence
             if sq in agreed:
-                squares[sq] = SquareReading(SquareState.TILE, pred.letter, round(float(p_tile[sq]) * agreed[sq], 3))
+                squares[sq] = SquareReading(SquareState.TILE, agreed[sq][0], round(float(p_tile[sq]) * agreed[sq][1], 3))
+            elif sq in upright:
+                doubts[sq] = f"letter {pred.letter} turned, or {upright[sq]} upright? (the profile's glyphs read it " \
+                             f"turned, the network reads {upright[sq]})"
+                squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
             elif pred.letter not in self.letters:
                 doubts[sq] = f"'{pred.letter}' is not a letter of the {self.tile_set.name} set"
                 squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
