@@ -70,7 +70,6 @@ TILE_P = 0.7          # P(tile) at or above: a tile
 EMPTY_P = 0.3         # P(tile) at or below: empty; between: unsure
 EMPTY_P_SURE = 0.1    # ... in a degraded frame, without the colour vote's support: at or below this
 LETTER_P = 0.7        # letter probability below which the letter is reported unsure (glyph classifier) or doubtful
-TURN_AGREE_P = 0.999  # a network letter below this upright stands only if its four-turn reading agrees
 NET_ALONE_LETTER_P = 0.999  # a letter the profile's glyph model doubts is the network's other letter from here
                             # (uncalibrated on the scrabscrap font its 17 wrong letters all came below 0.99)
 NET_LETTER_P = 0.8    # the square network's P(letter | tile) below which its letter is reported unsure: 4 to 1
@@ -339,8 +338,7 @@ def _sigmoid(x: float) -> float:
 
 def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen: np.ndarray, hand: np.ndarray, glare: np.ndarray,
                 weak_empty: np.ndarray, preds: dict[int, SquarePrediction], letters: set[str], tile_set: TileSet,
-                settled: dict[int, float] | None = None, blind: np.ndarray | None = None,
-                turn_disagree: dict[int, SquarePrediction] | None = None
+                settled: dict[int, float] | None = None, blind: np.ndarray | None = None
                 ) -> tuple[list[SquareReading], dict[int, str], np.ndarray]:
     """The readings of the 225 squares from the occupancy model's ``p_tile`` (after the colour vote, 225 floats),
     its own ``p_model`` (before),
@@ -353,12 +351,10 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
     among the blanks (:func:`_find_finger_blanks`) join the hand and the squares are read again. ``blind`` (225
     bool, :func:`colour_blind`): squares the colours cannot judge; one the network gives P(tile) >=
     BLIND_NET_TILE_P is not emptied by the colours there (a doubt at worst) unless the settle model is sure it
-    is empty (the network alone sees tiles on bright empty squares too). ``turn_disagree``: letters whose
-    four-turn reading disagrees (:meth:`BoardReader._turn_check`): doubts. Returns
+    is empty (the network alone sees tiles on bright empty squares too). Returns
     (readings, doubts by square, the hand: ``hand`` and those fingers, 225 bool)."""
     if blind is None:
         blind = np.zeros(N_SQUARES, bool)
-    turn_disagree = turn_disagree or {}
     squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
     doubts: dict[int, str] = {}
     tiles: list[int] = []
@@ -437,11 +433,6 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
             # a finger over part of a letter can leave another letter (O as U, F as R)
             doubts[sq] = f"letter {q.letter}, or part of one under a finger? ({p_letter:.3f}, next to the hand)"
             squares[sq] = SquareReading(SquareState.UNSURE, None, conf)
-        elif sq in turn_disagree and p_letter < TURN_AGREE_P:
-            t = turn_disagree[sq]
-            doubts[sq] = f"letter {q.letter} or {t.letter}? ({p_letter:.2f} upright, {t.letter} " \
-                f"{t.letter_if_tile:.2f} in four turns)"
-            squares[sq] = SquareReading(SquareState.UNSURE, None, conf)
         elif p_letter >= letter_p and q.letter in letters:
             squares[sq] = SquareReading(SquareState.TILE, q.letter, conf)
         else:
@@ -461,7 +452,7 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
         # fingers found among the blanks: read again with them as hand, so the squares beside them get the
         # near-hand rules (a tile there is not emptied, its letter needs NEAR_HAND_LETTER_P); they keep their reason
         again, doubts_again, hand_again = combine_net(p_tile, p_model, vote, seen, found, glare, weak_empty, preds,
-                                                      letters, tile_set, settled, blind, turn_disagree)
+                                                      letters, tile_set, settled, blind)
         doubts_again.update((sq, doubts[sq]) for sq in fingers)
         return again, doubts_again, hand_again
     _doubt_fingers(squares, doubts, hand, tile_set.blanks)
@@ -524,7 +515,6 @@ class BoardReader:
         # the square network's reading of each square it read in the last frame, with that square's crop: a square
         # that looks the same again (same_square) keeps it (a known tile is checked, not read again)
         self._net_memo: dict[int, tuple[np.ndarray, SquarePrediction]] = {}
-        self._turn_memo: dict[int, tuple[np.ndarray, SquarePrediction]] = {}   # ... and of its four turns
 
     def forget_board_pose(self) -> None:
         """Forget where the markers were seen: the next read searches the whole frame (a new scene or camera;
@@ -533,7 +523,6 @@ class BoardReader:
         self._last_markers = None
         self._last_fit = None
         self._net_memo = {}
-        self._turn_memo = {}
 
     def _set_name(self) -> str:
         """The shipped models' tile set for this reader's (``"english"`` for a set without its own)."""
@@ -830,13 +819,10 @@ class BoardReader:
         # a tile whose letter (or blank) the network doubts is read again in its four quarter turns; the surer
         # reading stands (turned, some fonts' M and W, or V and A, look alike and the average doubts them)
         unsure = [sq for sq, q in preds.items() if q.p_tile >= 0.5 and _tile_sureness(q) < TURN_BELOW_P]
-        turned_of: dict[int, SquarePrediction] = {}
         if unsure:
             turned = self.squarenet.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in unsure], turned=True)
-            turned_of = dict(zip(unsure, turned))
             preds.update((sq, q) for sq, q in zip(unsure, turned) if _tile_sureness(q) > _tile_sureness(preds[sq]))
         self._net_memo = fresh
-        turn_disagree = self._turn_check(grey, preds, turned_of)
         feats, norm, p_tile, p_model, vote, weak_empty = occ
         settled = None
         if self.settle is not None or self.record_settle_rows:
@@ -846,36 +832,10 @@ class BoardReader:
             if self.settle is not None:
                 settled = dict(zip(rows, (float(v) for v in self.settle.predict_proba(x))))
         squares, doubts, hand = combine_net(p_tile, p_model, vote, seen, hand, glare_share >= GLARE_SQUARE_FRACTION,
-                                            weak_empty, preds, self.letters, self.tile_set, settled, blind,
-                                            turn_disagree)
+                                            weak_empty, preds, self.letters, self.tile_set, settled, blind)
         doubt_off_colour_blanks(squares, doubts, feats)
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
                                                    if squares[sq].state is SquareState.TILE])
-
-    def _turn_check(self, grey: np.ndarray, preds: dict[int, SquarePrediction],
-                    turned_of: dict[int, SquarePrediction]) -> dict[int, SquarePrediction]:
-        """The letters the network reads upright at NET_LETTER_P .. TURN_AGREE_P whose reading averaged over the
-        four quarter turns (``turned_of``: those already read so; the others are read, or kept from the last
-        frame where the square looks the same) is another letter or below NET_LETTER_P: {square: that turned
-        reading}. On a font it never saw the network's wrong letters come at 0.83-0.99 upright (scrabscrap
-        game02 uncalibrated: V read Y, J read L) but at 0.50-0.71 turned; of the 5,604 right ones 223 are below."""
-        band = [sq for sq, q in preds.items() if q.p_tile >= 0.5 and q.letter_if_tile > q.blank_if_tile
-                and NET_LETTER_P <= q.letter_if_tile < TURN_AGREE_P and sq not in turned_of]
-        memo, kept = self._turn_memo, {}
-        crops = {sq: cell_crop(grey, sq, SQUARE_GROW_PX) for sq in band}
-        for sq in band:
-            old = memo.get(sq)
-            if old is not None and same_square(old[0], crops[sq]):
-                kept[sq] = old
-        ask = [sq for sq in band if sq not in kept]
-        assert self.squarenet is not None
-        kept.update((sq, (crops[sq].copy(), t)) for sq, t in
-                    zip(ask, self.squarenet.predict([crops[sq] for sq in ask], turned=True)))
-        self._turn_memo = kept
-        every = {**{sq: t for sq, (_, t) in kept.items()}, **turned_of}
-        return {sq: t for sq, t in every.items() if sq in preds and preds[sq] is not t
-                and NET_LETTER_P <= preds[sq].letter_if_tile < TURN_AGREE_P
-                and (t.letter != preds[sq].letter or t.letter_if_tile < NET_LETTER_P)}
 
     def _occupancy(self, stats: CellStats, known_tiles: np.ndarray | None = None,
                    hidden: np.ndarray | None = None) -> Occupancy:
