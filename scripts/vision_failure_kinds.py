@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Measure the reader on the failure kinds of issue 22 (item 5) over synthetic frames; prints one line a kind.
 
-    PYTHONPATH=. python scripts/vision_failure_kinds.py [--scenes 20] [--kinds exposure,ramp,hand,slide]
+    PYTHONPATH=. python scripts/vision_failure_kinds.py [--first 0] [--scenes 20] [--kinds exposure,ramp,hand,slide]
 
-* exposure: scenes 0..N-1 (30 English tiles, two of them blanks, a "typical" frame without a hand), each frame
+* exposure: scenes FIRST..FIRST+N-1 (30 English tiles, two of them blanks, a "typical" frame without a hand), each frame
   taken at gains 0.4-1.6 (the whole image scaled and clipped, as a camera's exposure): blank readings read
   empty in a frame judged ok;
 * ramp: the same scenes, each a still board under a 20-frame auto-exposure ramp (gain 0.5 -> 1.7) read in
   order by one reader: frames judged ok with a still tile read empty; empty squares read as tiles or doubts;
-* hand: typical frames with a hand (boards 1000+i, alternately English and German): a tile read on an empty
+* hand: 90 typical frames with a hand from HAND_FIRST (boards 1000+i, alternately English and German): a tile read on an empty
   square in a frame judged ok (no hand found);
 * slide: one tile of a 20-tile board slid half a square (and 0.4, 0.6) towards its empty right neighbour:
   read as two tiles in a frame judged ok, read as no tile, read as another letter.
@@ -45,9 +45,9 @@ def gain(image: np.ndarray, g: float) -> np.ndarray:
     return np.clip(image.astype(np.float32) * g, 0, 255).astype(np.uint8)
 
 
-def exposure(scenes: int) -> str:
+def exposure(scenes: range) -> str:
     reader, n, lost = BoardReader(ENGLISH), 0, 0
-    for s in range(scenes):
+    for s in scenes:
         image, truth = scene_with_two_blanks(s)
         reader.forget_board_pose()
         for g in (0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6):
@@ -59,10 +59,10 @@ def exposure(scenes: int) -> str:
     return f"exposure: {n} blank readings, {lost} read empty in a frame judged ok"
 
 
-def ramp(scenes: int) -> str:
+def ramp(scenes: range) -> str:
     reader = BoardReader(ENGLISH)
     frames = not_ok = vanished = as_tiles = as_doubts = 0
-    for s in range(scenes):
+    for s in scenes:
         image, truth = scene_with_two_blanks(s)
         reader.forget_board_pose()
         for g in np.linspace(0.5, 1.7, 20):
@@ -79,10 +79,10 @@ def ramp(scenes: int) -> str:
             f"empty squares read as tiles {as_tiles}, as doubts {as_doubts}")
 
 
-def hand(frames: int) -> str:
+def hand(frames: range) -> str:
     readers = {ts.name: BoardReader(ts) for ts in (ENGLISH, GERMAN)}
     n = not_found = bad = 0
-    for s in range(frames):
+    for s in frames:
         ts = (ENGLISH, GERMAN)[s % 2]
         board = random_board(1000 + s, n_tiles=10 + (s * 7) % 50, tile_set=ts)
         fr = rd.render_board(board, seed=7_000_000 + s, level=get_level("typical").with_(hand_prob=1.0), tile_set=ts)
@@ -141,16 +141,18 @@ def slide(scenes: int, frac: float) -> str:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--first", type=int, default=0, help="first scene (0..19: the scenes the rules were made on)")
     ap.add_argument("--scenes", type=int, default=20)
+    ap.add_argument("--hand-first", type=int, default=0, help="first hand frame (0..89: the frames the rule was made on)")
     ap.add_argument("--kinds", default="exposure,ramp,hand,slide")
     args = ap.parse_args()
     kinds = args.kinds.split(",")
     if "exposure" in kinds:
-        print(exposure(args.scenes), flush=True)
+        print(exposure(range(args.first, args.first + args.scenes)), flush=True)
     if "ramp" in kinds:
-        print(ramp(args.scenes), flush=True)
+        print(ramp(range(args.first, args.first + args.scenes)), flush=True)
     if "hand" in kinds:
-        print(hand(90), flush=True)
+        print(hand(range(args.hand_first, args.hand_first + 90)), flush=True)
     if "slide" in kinds:
         for frac in (0.4, 0.5, 0.6):
             print(slide(args.scenes, frac), flush=True)
