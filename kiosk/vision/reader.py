@@ -351,8 +351,7 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
     among the blanks (:func:`_find_finger_blanks`) join the hand and the squares are read again. ``blind`` (225
     bool, :func:`colour_blind`): squares the colours cannot judge; one the network gives P(tile) >=
     BLIND_NET_TILE_P is not emptied by the colours there (a doubt at worst) unless the settle model is sure it
-    is empty (the network alone sees tiles on bright empty squares too), and not made a tile by the network
-    where the colours call it empty (a doubt). Returns
+    is empty (the network alone sees tiles on bright empty squares too). Returns
     (readings, doubts by square, the hand: ``hand`` and those fingers, 225 bool)."""
     if blind is None:
         blind = np.zeros(N_SQUARES, bool)
@@ -413,10 +412,6 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
             if evidence < EVIDENCE_SURE:
                 doubts[sq] = f"tile or empty? (P(tile) {p_occ:.2f}, network {q.p_tile:.2f}" + \
                     (f", both {settled[sq]:.2f})" if settled is not None and sq in settled else ")")
-            elif blind[sq] and p_occ <= EMPTY_P:
-                # where the colours cannot see, the network (and the settle model) alone make no tile: a doubt
-                doubts[sq] = f"tile or empty? (the colours cannot tell here; P(tile) {p_occ:.2f}, " \
-                    f"network {q.p_tile:.2f})"
             else:
                 tiles.append(sq)    # under glare too: only a letter read surely is kept (below)
                 continue
