@@ -72,6 +72,8 @@ TILE_P = 0.7          # P(tile) at or above: a tile
 EMPTY_P = 0.3         # P(tile) at or below: empty; between: unsure
 EMPTY_P_SURE = 0.1    # ... in a degraded frame, without the colour vote's support: at or below this
 LETTER_P = 0.7        # letter probability below which the letter is reported unsure (glyph classifier) or doubtful
+NET_ALONE_LETTER_P = 0.999  # a letter the profile's glyph model doubts is the network's other letter from here
+                            # (uncalibrated on the scrabscrap font its 17 wrong letters all came below 0.99)
 NET_LETTER_P = 0.8    # the square network's P(letter | tile) below which its letter is reported unsure: 4 to 1
                       # over all else (on real tiles its wrong letters came at 0.70-0.94: an A for an Ä, a Y for a V)
 LETTER_P_DEGRADED = 0.95  # ... in a frame where many letters are doubtful (see _degraded)
@@ -103,6 +105,11 @@ BLANK_SURE_P = 0.98   # ... read as a blank only at or above this (true blanks r
 KNOWN_LETTER_P = 0.98  # the network's P(letter) at or above which a square is a known tile for the colour references
 GLARE_LETTER_P = 0.995  # P(letter | tile) at or above which a letter under glare is kept (else the square is unsure)
 KNOWN_MIN = 3         # known tiles needed to measure the colour references again without them
+OFF_TILE_COLOUR = 0.5  # a blank farther than this (log colour) from the frame's tiles may be a finger ...
+OFF_TILE_SPREAD = 2.0  # ... when also beyond this many times the lettered tiles' own 90th percentile distance
+WASHED_OUT = 240.0    # a square whose darkest colour channel (median) is at or above this shows no colour
+BLIND_NET_TILE_P = 0.5  # where the colours cannot see (see colour_blind), the network's P(tile) from which a
+                        # square is not emptied (a doubt at worst; unless the settle model is sure it is empty)
 SETTLE_TILE = 0.9     # the settle model's P(tile) at or above: a tile (see kiosk.vision.settle)
 SETTLE_EMPTY = 0.1    # ... at or below: empty; between: unsure
 
@@ -296,6 +303,48 @@ def _near(mask: np.ndarray, reach: float = FINGER_REACH) -> np.ndarray:
     return (dist > 0) & (dist < reach)
 
 
+def colour_blind(stats: CellStats, feats: np.ndarray, vote: np.ndarray) -> np.ndarray:
+    """225 bool: the squares whose colours cannot tell a tile from the board. All of them when the frame has
+    tiles (their colour is known, ``feats``: :func:`features`) but its colour vote is silent everywhere
+    (``vote``, 225 int, :func:`nearest_colour_says_tile`: tiles coloured like the board; not the empty board,
+    whose print the network may take for tiles); else those washed out (every channel's median at or above WASHED_OUT:
+    overexposed, an auto-exposure ramp's bright end). There the occupancy model's "empty" is no evidence
+    against a tile the network sees (a blank of the board's colour read empty with verdict ok, a still blank
+    vanishing under an exposure ramp: issue 22)."""
+    if tile_colour_known(feats) and not np.any(vote != 0):
+        return np.ones(N_SQUARES, bool)
+    return np.asarray(stats.colour, np.float32).min(axis=1) >= WASHED_OUT
+
+
+def doubt_off_colour_blanks(squares: list[SquareReading], doubts: dict[int, str], feats: np.ndarray) -> None:
+    """Turn a BLANK not coloured like this frame's tiles UNSURE (in place, reason in ``doubts``): a blank is one of
+    the set's tiles and shares their face, a finger (a see-through, motion-blurred hand the hand detection
+    missed) does not. Far means a colour distance to the frame's tiles (``feats[:, 14]``, the occupancy
+    features measured with the sure letters known) above OFF_TILE_COLOUR and above OFF_TILE_SPREAD times the
+    90th percentile of the lettered tiles' own (shadow and light vary it); needs KNOWN_MIN lettered tiles."""
+    lettered = [sq for sq, r in enumerate(squares) if r.state is SquareState.TILE]
+    if len(lettered) < KNOWN_MIN or not tile_colour_known(feats):
+        return
+    far = max(OFF_TILE_COLOUR, OFF_TILE_SPREAD * float(np.percentile(feats[lettered, 14], 90)))
+    for sq in _blanks(squares):
+        if feats[sq, 14] > far:
+            doubts[sq] = f"blank tile or a finger? (not coloured like this frame's tiles: {feats[sq, 14]:.2f} > {far:.2f})"
+            squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
+
+
+def _settled_empty(settled: dict[int, float] | None, sq: int) -> bool:
+    """Whether the settle model (when asked about ``sq``) is sure the square is empty (at most SETTLE_EMPTY)."""
+    return settled is not None and sq in settled and settled[sq] <= SETTLE_EMPTY
+
+
+def washed_out(stats: CellStats) -> bool:
+    """Whether the board itself is washed out (overexposed): the median plain square's darkest channel at or
+    above WASHED_OUT. Tiles and board then look alike (white) to every opinion, and a frame read so is not
+    used (on a 20-frame exposure ramp such frames lost still blanks and made tiles of empty squares)."""
+    plain = PREMIUM_CLASSES == "."
+    return float(np.median(np.asarray(stats.colour, np.float32)[plain].min(axis=1))) >= WASHED_OUT
+
+
 def _logit(p: float) -> float:
     p = min(max(p, 1e-4), 1 - 1e-4)
     return math.log(p / (1 - p))
@@ -307,7 +356,8 @@ def _sigmoid(x: float) -> float:
 
 def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen: np.ndarray, hand: np.ndarray, glare: np.ndarray,
                 weak_empty: np.ndarray, preds: dict[int, SquarePrediction], letters: set[str], tile_set: TileSet,
-                settled: dict[int, float] | None = None) -> tuple[list[SquareReading], dict[int, str], np.ndarray]:
+                settled: dict[int, float] | None = None, blind: np.ndarray | None = None
+                ) -> tuple[list[SquareReading], dict[int, str], np.ndarray]:
     """The readings of the 225 squares from the occupancy model's ``p_tile`` (after the colour vote, 225 floats),
     its own ``p_model`` (before),
     the colour vote (225 int, see :func:`nearest_colour_says_tile`) and the square network's predictions
@@ -316,8 +366,13 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
     the summed log-odds leave a square open, it decides when it is sure (at most SETTLE_EMPTY or at least
     SETTLE_TILE). Within FINGER_REACH of the hand (``hand``) a square the network or the occupancy model calls
     a tile is not emptied, the settle model is not asked and a letter needs NEAR_HAND_LETTER_P; fingers found
-    among the blanks (:func:`_find_finger_blanks`) join the hand and the squares are read again. Returns
+    among the blanks (:func:`_find_finger_blanks`) join the hand and the squares are read again. ``blind`` (225
+    bool, :func:`colour_blind`): squares the colours cannot judge; one the network gives P(tile) >=
+    BLIND_NET_TILE_P is not emptied by the colours there (a doubt at worst) unless the settle model is sure it
+    is empty (the network alone sees tiles on bright empty squares too). Returns
     (readings, doubts by square, the hand: ``hand`` and those fingers, 225 bool)."""
+    if blind is None:
+        blind = np.zeros(N_SQUARES, bool)
     squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
     doubts: dict[int, str] = {}
     tiles: list[int] = []
@@ -342,6 +397,9 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
                 # letter the network is sure of is a tile there (print labels are not letters to it)
                 if q.p_letter >= PRINT_LETTER_P and q.letter in letters and not glare[sq]:
                     tiles.append(sq)
+                elif blind[sq] and q.p_tile >= BLIND_NET_TILE_P and not glare[sq] and not _settled_empty(settled, sq):
+                    doubts[sq] = f"tile or print? (the colours cannot tell here; network {q.p_tile:.2f})"
+                    squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
                 else:
                     squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - p, 3))
                 continue
@@ -360,6 +418,12 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
             if evidence <= -EVIDENCE_SURE and near_hand[sq] and max(q.p_tile, p_occ) >= 0.5:
                 # a finger over a tile hides its letter: the network or the colours see a tile, the sum says board
                 doubts[sq] = f"tile under a finger? (next to the hand; P(tile) {p_occ:.2f}, network {q.p_tile:.2f})"
+            elif evidence <= -EVIDENCE_SURE and blind[sq] and q.p_tile >= BLIND_NET_TILE_P and \
+                    not _settled_empty(settled, sq):
+                # the colours cannot see here (washed out, tiles coloured like the board): their "empty" does not
+                # outweigh a tile the network sees
+                doubts[sq] = f"tile or empty? (the colours cannot tell here; P(tile) {p_occ:.2f}, " \
+                    f"network {q.p_tile:.2f})"
             elif evidence <= -EVIDENCE_SURE:
                 squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - _sigmoid(evidence), 3))
                 continue
@@ -406,7 +470,7 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
         # fingers found among the blanks: read again with them as hand, so the squares beside them get the
         # near-hand rules (a tile there is not emptied, its letter needs NEAR_HAND_LETTER_P); they keep their reason
         again, doubts_again, hand_again = combine_net(p_tile, p_model, vote, seen, found, glare, weak_empty, preds,
-                                                      letters, tile_set, settled)
+                                                      letters, tile_set, settled, blind)
         doubts_again.update((sq, doubts[sq]) for sq in fingers)
         return again, doubts_again, hand_again
     _doubt_fingers(squares, doubts, hand, tile_set.blanks)
@@ -545,6 +609,35 @@ class BoardReader:
                 return h, "markers"
         return locate.find_grid(frame), "grid"
 
+    def _network_agrees(self, grey: np.ndarray, doubted: list[tuple[int, str]]) -> dict[int, tuple[str, float]]:
+        """Of the squares whose letter the profile's glyph model doubts (``doubted``: square and its best
+        letter), those the shipped square network (``tile_check``) reads as the same letter as surely as it gives
+        a letter alone (P(tile) at least NET_SURE, P(letter | tile) at least NET_LETTER_P): two readers of
+        different make agreeing on the letter is a reading; or as another letter, upright, at least
+        NET_ALONE_LETTER_P (the glyph model is lost, the network is beyond its wrong letters' range). Returns
+        {square: (the network's letter, its P(letter | tile))}. The glyph model's doubts can come from a crop
+        shifted by a fraction of a pixel (scrabscrap game03 E5: an N read N 1.00 from a fresh grid, "N or H?
+        0.54" from the grid tracked 0.75 px away, the network N 0.94 and 0.96; game04 O4: an R read R 1.00
+        fresh, "E or S? 0.50" tracked 0.5 px away, the network R 0.99998)."""
+        if not doubted or self.tile_check is None:
+            return {}
+        preds = self.tile_check.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq, _ in doubted])
+        return {sq: (q.letter, q.letter_if_tile) for (sq, letter), q in zip(doubted, preds)
+                if q.p_tile >= NET_SURE and q.letter in self.letters and q.turns == 0
+                and q.letter_if_tile >= (NET_LETTER_P if q.letter == letter else NET_ALONE_LETTER_P)}
+
+    def _network_upright(self, grey: np.ndarray, turned: list[tuple[int, str]]) -> dict[int, str]:
+        """Of the tiles the profile's glyph model reads turned (``turned``: square and its letter; a tile laid
+        turned happens, but its reading turned is also how that model goes wrong), those the shipped network
+        reads upright as another letter (P(tile) at least NET_SURE, P(letter | tile) at least NET_LETTER_P): a
+        doubt, not a letter. Returns {square: the network's letter}. scrabscrap game03 frame 29: an A on G1, its
+        value digit beside it, read U turned half round (0.86) by the glyph model, A (0.998) by the network."""
+        if not turned or self.tile_check is None:
+            return {}
+        preds = self.tile_check.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq, _ in turned])
+        return {sq: q.letter for (sq, letter), q in zip(turned, preds)
+                if q.letter != letter and q.turns == 0 and q.p_tile >= NET_SURE and q.letter_if_tile >= NET_LETTER_P}
+
     def _lettered_after_all(self, grey: np.ndarray, recheck: list[int], to_read: list[int],
                             glyph_imgs: list[np.ndarray], squares: list[SquareReading], doubts: dict[int, str]
                             ) -> dict[int, str]:
@@ -572,10 +665,43 @@ class BoardReader:
                 out[sq] = q.letter
         return out
 
-    def _squares_glyphs(self, canvas: np.ndarray, p_tile: np.ndarray, seen: np.ndarray, hand: np.ndarray,
-                        glare: np.ndarray, weak_empty: np.ndarray
+    def _tiles_by_model_alone(self, grey: np.ndarray, squares_in: list[int], p_tile: np.ndarray, to_read: list[int],
+                              glyph_imgs: list[np.ndarray], squares: list[SquareReading], doubts: dict[int, str]
+                              ) -> None:
+        """Squares of ``squares_in`` the occupancy model calls tiles or leaves open (``p_tile``, 225) without the
+        colour vote's support (no tile colour known in the frame: the empty board; or the colours cannot tell): the shipped
+        square network (``tile_check``) is asked too, and its log-odds of a tile (at most NET_EMPTY_LOGIT_MAX
+        against) are added to the model's, as :func:`combine_net` does. Surely empty: EMPTY; open, or left open by
+        the model (the network alone never makes a tile): UNSURE (reason in ``doubts``); else the square is queued for the glyph model (``to_read`` / ``glyph_imgs``), or read
+        BLANK when it shows no ink. Fixes the kind seen on scrabscrap game03's empty board: a plain square
+        printed with its premium neighbour's red dots (B1 beside the triple word A1) read a blank at P(tile) 0.92
+        while the network called it empty at 0.987."""
+        if not squares_in or self.tile_check is None:
+            return
+        preds = self.tile_check.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in squares_in])
+        for sq, q in zip(squares_in, preds):
+            p = float(p_tile[sq])
+            evidence = _logit(p) + NET_WEIGHT * max(_logit(q.p_tile), -NET_EMPTY_LOGIT_MAX)
+            if evidence <= -EVIDENCE_SURE:
+                squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - _sigmoid(evidence), 3))
+                continue
+            if evidence < EVIDENCE_SURE or p < TILE_P:   # the network alone never makes a tile
+                doubts[sq] = f"tile or empty? (P(tile) {p:.2f}, network {q.p_tile:.2f})"
+                squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
+                continue
+            g = normalise_glyph(cell_crop(grey, sq, GLYPH_GROW_PX))
+            if g is None:
+                squares[sq] = SquareReading(SquareState.BLANK, None, round(p, 3))
+            else:
+                to_read.append(sq)
+                glyph_imgs.append(g)
+
+    def _squares_glyphs(self, canvas: np.ndarray, p_tile: np.ndarray, vote: np.ndarray, seen: np.ndarray,
+                        hand: np.ndarray, glare: np.ndarray, weak_empty: np.ndarray
                         ) -> tuple[list[SquareReading], dict[int, str], np.ndarray, int]:
-        """Squares read with a glyph classifier (a calibration profile's): occupancy from ``p_tile`` (225),
+        """Squares read with a glyph classifier (a calibration profile's): occupancy from ``p_tile`` (225) and
+        the colour vote ``vote`` (225, see :func:`nearest_colour_says_tile`; a tile without its support is
+        checked by the shipped network, :meth:`_tiles_by_model_alone`),
         letters from :func:`normalise_glyph` + the HOG classifier. Returns (225 readings, doubts, the hand with
         the fingers found among the blanks, the quarter turns of the whole board: :func:`board_turns`)."""
         squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
@@ -584,6 +710,7 @@ class BoardReader:
         to_read: list[int] = []
         glyph_imgs: list[np.ndarray] = []
         recheck: list[int] = []
+        uncoloured: list[int] = []
         for sq in range(N_SQUARES):
             p = float(p_tile[sq])
             if not seen[sq]:
@@ -595,10 +722,16 @@ class BoardReader:
                 if self.tile_check is not None and p > RECHECK_EMPTY_P:
                     recheck.append(sq)
                 continue
+            elif p < TILE_P and vote[sq] <= 0 and self.tile_check is not None:
+                uncoloured.append(sq)   # the network may settle it (below)
+                continue
             elif p < TILE_P:
                 doubts[sq] = f"tile or empty? (P(tile) {p:.2f})"
             elif glare[sq]:
                 doubts[sq] = "glare"
+            elif vote[sq] <= 0 and self.tile_check is not None:
+                uncoloured.append(sq)   # a tile by the model alone: the network looks too (below)
+                continue
             else:
                 g = normalise_glyph(cell_crop(grey, sq, GLYPH_GROW_PX))
                 if g is None:
@@ -608,13 +741,24 @@ class BoardReader:
                     glyph_imgs.append(g)
                 continue
             squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
+        self._tiles_by_model_alone(grey, uncoloured, p_tile, to_read, glyph_imgs, squares, doubts)
         net_letter = self._lettered_after_all(grey, recheck, to_read, glyph_imgs, squares, doubts)
         preds = self.glyphs.predict(glyph_imgs)
         degraded = _degraded([pr.confidence for pr in preds])
         letter_p = LETTER_P_DEGRADED if degraded else LETTER_P
+        agreed = self._network_agrees(grey, [(sq, pr.letter) for sq, pr in zip(to_read, preds)
+                                             if pr.confidence < letter_p and pr.letter in self.letters])
+        upright = self._network_upright(grey, [(sq, pr.letter) for sq, pr in zip(to_read, preds)
+                                               if pr.turns and pr.confidence >= letter_p])
         for sq, pred in zip(to_read, preds):
             conf = float(p_tile[sq]) * pred.confidence
-            if pred.letter not in self.letters:
+            if sq in agreed:
+                squares[sq] = SquareReading(SquareState.TILE, agreed[sq][0], round(float(p_tile[sq]) * agreed[sq][1], 3))
+            elif sq in upright:
+                doubts[sq] = f"letter {pred.letter} turned, or {upright[sq]} upright? (the profile's glyphs read it " \
+                             f"turned, the network reads {upright[sq]})"
+                squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
+            elif pred.letter not in self.letters:
                 doubts[sq] = f"'{pred.letter}' is not a letter of the {self.tile_set.name} set"
                 squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
             elif pred.confidence < letter_p:
@@ -688,7 +832,9 @@ class BoardReader:
         # a letter)
         print_only = occ.p_model <= 0
         print_only[CENTRE] = False
-        ask_net((np.maximum(p_first, np.maximum(occ.p_tile, occ.p_model)) > NET_SKIP_P) | print_only)
+        # and every square the colours cannot judge (colour_blind: a tile there may look like the board)
+        blind = colour_blind(stats, occ.feats, occ.vote)
+        ask_net((np.maximum(p_first, np.maximum(occ.p_tile, occ.p_model)) > NET_SKIP_P) | print_only | blind)
         # a tile whose letter (or blank) the network doubts is read again in its four quarter turns; the surer
         # reading stands (turned, some fonts' M and W, or V and A, look alike and the average doubts them)
         # (a square kept from the last frame keeps the surer reading found then)
@@ -709,7 +855,8 @@ class BoardReader:
             if self.settle is not None:
                 settled = dict(zip(rows, (float(v) for v in self.settle.predict_proba(x))))
         squares, doubts, hand = combine_net(p_tile, p_model, vote, seen, hand, glare_share >= GLARE_SQUARE_FRACTION,
-                                            weak_empty, preds, self.letters, self.tile_set, settled)
+                                            weak_empty, preds, self.letters, self.tile_set, settled, blind)
+        doubt_off_colour_blanks(squares, doubts, feats)
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
                                                    if squares[sq].state is SquareState.TILE])
 
@@ -811,7 +958,7 @@ class BoardReader:
         if self.squarenet is not None:
             squares, doubts, hand, turns = self._squares_net(canvas, stats, occ, seen, hand, glare_share, sharp_v)
         else:
-            squares, doubts, hand, turns = self._squares_glyphs(canvas, p_tile, seen, hand, glare, weak_empty)
+            squares, doubts, hand, turns = self._squares_glyphs(canvas, p_tile, occ.vote, seen, hand, glare, weak_empty)
         lap("letters", t)
 
         is_sharp = sharp_v >= SHARPNESS_MIN
@@ -844,6 +991,8 @@ class BoardReader:
             verdict = f"blurred (sharpness {sharp_v:.0f} < {SHARPNESS_MIN:.0f})"
         elif not seen.all():
             verdict = "board partly outside the frame"
+        elif washed_out(stats):
+            verdict = "overexposed: the board's own squares are washed out (lower the exposure or the light)"
         else:
             verdict = "ok"
         timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
