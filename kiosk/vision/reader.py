@@ -589,11 +589,13 @@ class BoardReader:
         _, m1, m2 = self._undistort_maps
         return cv2.remap(frame, m1, m2, cv2.INTER_LINEAR)
 
-    def _locate(self, frame: np.ndarray, corners: np.ndarray | None) -> tuple[np.ndarray | None, str]:
+    def _locate(self, frame: np.ndarray, corners: np.ndarray | None,
+                fresh: bool = False) -> tuple[np.ndarray | None, str]:
         if corners is not None:
             # given corners: the grid fitted from them in the first frame, then kept while the board is still
-            # and refitted locally when it moves (still.GridTracker)
-            return self._tracker.grid(frame, corners), "corners"
+            # and refitted locally when it moves (still.GridTracker); ``fresh``: fitted again in this frame
+            h = self._tracker.refit(frame) if fresh else None
+            return (h if h is not None else self._tracker.grid(frame, corners)), "corners"
         p = self.profile
         if p is not None and p.board_mode == "fixed":
             if p.homography is not None:
@@ -898,8 +900,17 @@ class BoardReader:
         """Read one frame (BGR H x W x 3 uint8). Never raises for a bad frame: the reading's quality says why.
 
         ``corners``: optional 4x2 px, outer corners of the grid in the order A1, O1, O15, A15 (may be rough:
-        they are refined on the grid lines).
+        they are refined on the grid lines). A reading with doubts on a grid kept from earlier frames
+        (still.GridTracker) is read once more on a grid fitted afresh in this frame, and that reading is given:
+        keeping the grid saves time on a still board, never a tile (a grid a fraction of a pixel off left a
+        calibrated glyph unsure that a fresh fit read surely). Frames not usable (a hand, blur) are not read again.
         """
+        reading = self._read(frame, corners)
+        if corners is not None and reading.doubts and reading.quality.ok and self._tracker.kept:
+            reading = self._read(frame, corners, fresh=True)
+        return reading
+
+    def _read(self, frame: np.ndarray, corners: np.ndarray | None, fresh: bool = False) -> BoardReading:
         t0 = time.perf_counter()
         timings: dict[str, float] = {}
 
@@ -928,7 +939,7 @@ class BoardReader:
         frame = self._undistort(frame)
         t = lap("undistort", t)
         try:
-            h, how = self._locate(frame, corners)
+            h, how = self._locate(frame, corners, fresh)
         except ValueError as exc:
             return BoardReading.unreadable(f"bad corners: {exc}")
         t = lap("locate", t)

@@ -172,16 +172,27 @@ class GridTracker:
         self._pool: list[np.ndarray] = []             # corners (4x2 px) of the refits pooled since it moved
         self._tries = 0                               # refits tried on the still board since then
         self._anchor: GridAnchor | None = None
+        self.kept = False                             # whether the last grid() kept the grid without a fit
 
     def grid(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
         """The grid (image -> canonical homography, 3x3 float64) in ``frame`` (BGR uint8) for given ``corners``
         (4x2 px, A1, O1, O15, A15). Raises ValueError for corners that cannot be the grid
         (:func:`kiosk.vision.locate.from_corners`)."""
         given = locate.order_corners(corners)
+        self.kept = False
         if self._grid is not None and self._corners is not None and self._shape == frame.shape and (
                 np.array_equal(given, self._corners) or self._gave(given)):
             return self._track(frame, self._corners)
         return self._fit(frame, given)
+
+    def refit(self, frame: np.ndarray) -> np.ndarray | None:
+        """Fit the grid kept for the last frame afresh from its corners in ``frame`` (the same frame) and start
+        tracking from that fit; None when no grid is kept. For a reading with doubts on a kept grid: a grid
+        a fraction of a pixel off can leave a tile unsure that a fresh fit reads."""
+        if self._corners is None:
+            return None
+        self.kept = False
+        return self._fit(frame, self._corners)
 
     def forget(self) -> None:
         """Forget the grid: the next frame is fitted from its corners."""
@@ -207,11 +218,13 @@ class GridTracker:
         assert self._grid is not None and self._anchor is not None
         still = self._anchor.still(frame)
         if still and self._tries >= SETTLE_REFITS:
+            self.kept = True
             return self._grid
         refit = locate.track_grid(frame, self._grid)
         if still:
             self._tries += 1
         if refit is None:
+            self.kept = still
             return self._grid if still else self._fit(frame, corners)
         if locate.grid_shift_squares(self._grid, refit) < locate.TRACK_STILL_SQUARES:
             if self._tries <= SETTLE_REFITS:
@@ -221,6 +234,7 @@ class GridTracker:
                 self._anchor = GridAnchor(frame, self._grid)
             return self._grid
         if still:
+            self.kept = True
             return self._grid     # the lines disagree on a still board: the grid stays
         # moved: the refit (two passes already) starts the new pool, one more refit settles it
         self._start(frame, refit, [locate.grid_corners_in_image(refit)], SETTLE_REFITS - SETTLE_AFTER_MOVE)
