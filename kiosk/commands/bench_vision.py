@@ -24,10 +24,15 @@ HELP = "measure the board reader on synthetic frames of real games (accuracy fig
 
 
 def _size(text: str) -> tuple[int, int]:
+    from kiosk.vision.synth.render import MAX_SIDE, MIN_SIZE
+
     try:
         w, h = (int(v) for v in text.lower().split("x"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"size {text!r}: expected WIDTHxHEIGHT, e.g. 2028x1520") from None
+    if not (MIN_SIZE[0] <= w <= MAX_SIDE and MIN_SIZE[1] <= h <= MAX_SIDE):
+        raise argparse.ArgumentTypeError(f"size {text!r}: frames are drawn from {MIN_SIZE[0]}x{MIN_SIZE[1]} "
+                                         f"to {MAX_SIDE}x{MAX_SIDE} px")
     return w, h
 
 
@@ -80,9 +85,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         for level in args.level:
             bench.level_params(level, args.fonts)
+        bench.check_faces(args.fonts)
     except ValueError as exc:
         print(f"kiosk bench-vision: --fonts {args.fonts}: {exc}", file=sys.stderr)
         return 2
+    if args.fonts != "level":
+        from kiosk.vision.synth import fonts as font_table
+        absent = font_table.missing(args.fonts)
+        if absent:   # the figure is over the faces installed: say which of the role it leaves out
+            print(f"kiosk bench-vision: --fonts {args.fonts}: {len(absent)} face(s) not installed, left out of these "
+                  f"figures: {', '.join(f.name for f in absent)} (apt-get install "
+                  f"{' '.join(sorted({f.package for f in absent}))})", file=sys.stderr)
     if args.speed:
         for level in args.level:
             _speed(samples, level, args)
