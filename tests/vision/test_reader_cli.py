@@ -155,3 +155,20 @@ def test_reader_cli_a_board_refused_as_a_whole_fails(capsys, tmp_path):
     out, err = capsys.readouterr()
     assert rc == 1 and "turned.png: no board read: board turned" in err, err
     assert all(row == "#" * 15 for row in out.splitlines()[:15])
+
+
+@pytest.mark.parametrize("sequence", [[], ["--sequence"]])
+def test_reader_cli_an_image_of_another_size_than_the_corners_is_named_and_the_others_read(
+        board_frame, board_png, capsys, tmp_path, sequence):
+    """With --corners, a double-size copy of game01's frame read "hand over the board, 95 unsure squares"
+    through the corners of the other frames (and a half-size one "bad corners: 73 % of the grid outside")."""
+    path, truth = board_png
+    big = tmp_path / "big.png"
+    cv2.imwrite(str(big), cv2.resize(board_frame.image, None, fx=2, fy=2))
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in board_frame.grid_corners_px)
+    rc = main(["read-board", *sequence, "--corners", corners, str(path), str(big), str(path)])
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert rc == 2 and len(lines) == 2 * 16
+    assert lines[0:15] == truth and lines[16:31] == truth
+    assert f"{big}: 2028x1520 px, but --corners were given for the 1014x760 px frames read before it" in err, err
