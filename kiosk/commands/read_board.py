@@ -23,6 +23,11 @@ HELP = "read Scrabble boards from camera images and print them as 15x15 grids"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = ("Prints per image 15 rows of 15 characters (row 1 first, column A first): '.' empty, a "
+                     "letter, '?' a blank tile, '#' occluded or unsure; then '# IMAGE: TIME ms (stages); VERDICT' ('ok' "
+                     "when the frame is usable). Problems go to stderr naming the image (with --sequence also "
+                     "known tiles read gone or changed); the other images are still read. Exit 0: all read; "
+                     "1: an image without a board read; 2: an image or option that cannot be used.")
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG ...)")
     parser.add_argument("--calibration", metavar="FILE", help="calibration profile (JSON) to use")
     parser.add_argument("--corners", metavar="'x,y x,y x,y x,y'",

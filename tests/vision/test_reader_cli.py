@@ -172,3 +172,17 @@ def test_reader_cli_an_image_of_another_size_than_the_corners_is_named_and_the_o
     assert rc == 2 and len(lines) == 2 * 16
     assert lines[0:15] == truth and lines[16:31] == truth
     assert f"{big}: 2028x1520 px, but --corners were given for the 1014x760 px frames read before it" in err, err
+
+
+@pytest.mark.parametrize(("command", "says"), [
+    ("read-board", ["'.' empty", "'?' a blank tile", "'#' occluded or unsure", "Exit 0", "1: an image without a board"]),
+    ("bench-vision", ["frames-LEVEL.jsonl", "Exit 0 when every bar is met", "scripts/system-packages.txt"]),
+])
+def test_help_says_what_the_output_means_and_the_exit_codes(capsys, command, says):
+    """A new user's -h said neither what '#', '?' and '.' mean nor what the exit codes are (only the module
+    docstrings did)."""
+    with pytest.raises(SystemExit):
+        main([command, "-h"])
+    text = " ".join(capsys.readouterr().out.split())
+    for s in says:
+        assert s in text, (s, text)
