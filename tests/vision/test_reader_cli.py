@@ -178,9 +178,10 @@ def test_reader_cli_an_image_of_another_size_than_the_corners_is_named_and_the_o
     ("read-board", ["'.' empty", "'?' a blank tile", "'#' occluded or unsure", "Exit 0", "1: an image without a board"]),
     ("bench-vision", ["frames-LEVEL.jsonl", "Exit 0 when every bar is met", "scripts/system-packages.txt"]),
 ])
-def test_help_says_what_the_output_means_and_the_exit_codes(capsys, command, says):
+def test_help_says_what_the_output_means_and_the_exit_codes(capsys, monkeypatch, command, says):
     """A new user's -h said neither what '#', '?' and '.' mean nor what the exit codes are (only the module
     docstrings did)."""
+    monkeypatch.setenv("COLUMNS", "400")    # no line break inside a file name
     with pytest.raises(SystemExit):
         main([command, "-h"])
     text = " ".join(capsys.readouterr().out.split())
