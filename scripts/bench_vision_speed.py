@@ -50,8 +50,14 @@ def main() -> int:
                     help="time a real recording instead (DIR: a scrabscrap game folder; its warp-coord corners, "
                          "the game-aware reader over its frames in order): first reading and steady median")
     args = ap.parse_args()
+    if args.frames < 1:
+        ap.error(f"--frames {args.frames}: at least 1")
     if args.real:
-        return _real(args.real)
+        try:
+            return _real(args.real)
+        except ValueError as exc:    # a folder that is no recording, an unreadable frame: named, no traceback
+            print(f"bench_vision_speed: --real {args.real}: {exc}", file=sys.stderr)
+            return 2
 
     import cv2
 
@@ -172,7 +178,10 @@ def _game_positions(n: int, full: bool):  # -> list[Board]
 
 
 def _real(folder: str) -> int:
-    """First reading from the given corners and the steady median over a recording's frames (one core)."""
+    """First reading from the given corners and the steady median over a recording's frames (one core).
+
+    Raises ValueError (ImageError too) naming what is wrong: no folder, no game.ini with a ``warp-coord`` of 4
+    points, fewer than 2 frames ``image-N.jpg``, a frame that cannot be read."""
     import configparser
     import json
     import re
@@ -186,10 +195,23 @@ def _real(folder: str) -> int:
     from kiosk.vision.reader import BoardReader
 
     d = Path(folder)
+    if not d.is_dir():
+        raise ValueError("not a folder")
+    if not (d / "game.ini").is_file():
+        raise ValueError("no game.ini (a scrabscrap game folder holds one, with the grid's corners)")
     ini = configparser.ConfigParser()
-    ini.read(d / "game.ini")
-    corners = np.array(json.loads(ini["default"]["warp-coord"]), np.float32)
+    try:
+        ini.read(d / "game.ini", encoding="utf-8")
+        corners = np.array(json.loads(ini["default"]["warp-coord"]), np.float32)
+    except KeyError:
+        raise ValueError("game.ini: no [default] warp-coord (the grid's 4 corners)") from None
+    except (ValueError, configparser.Error) as exc:
+        raise ValueError(f"game.ini: warp-coord cannot be read: {exc}") from None
+    if corners.shape != (4, 2):
+        raise ValueError(f"game.ini: warp-coord needs 4 points [x, y], got shape {corners.shape}")
     paths = sorted(d.glob("image-*.jpg"), key=lambda p: int(re.sub(r"\D", "", p.stem) or 0))
+    if len(paths) < 2:
+        raise ValueError(f"{len(paths)} frame(s) image-N.jpg: a first reading and at least one more are timed")
     frames = [read_image(p) for p in paths]
     reader = BoardReader(GERMAN)
     game = GameReader(reader.read, GERMAN, corners=corners)

@@ -139,14 +139,22 @@ def slide(scenes: int, frac: float) -> str:
     return f"slide {frac}: {n} slid tiles: read as two tiles (judged ok) {twice}, as no tile {none}, as another letter {wrong}"
 
 
+KINDS = ("exposure", "ramp", "hand", "slide")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--first", type=int, default=0, help="first scene (0..19: the scenes the rules were made on)")
     ap.add_argument("--scenes", type=int, default=20)
     ap.add_argument("--hand-first", type=int, default=0, help="first hand frame (0..89: the frames the rule was made on)")
-    ap.add_argument("--kinds", default="exposure,ramp,hand,slide")
+    ap.add_argument("--kinds", default=",".join(KINDS), help=f"comma-separated, of {', '.join(KINDS)} (default: all)")
     args = ap.parse_args()
     kinds = args.kinds.split(",")
+    unknown = [k for k in kinds if k not in KINDS]
+    if unknown:
+        ap.error(f"--kinds: unknown {', '.join(map(repr, unknown))} (known: {', '.join(KINDS)})")
+    if args.scenes < 1 or args.first < 0 or args.hand_first < 0:
+        ap.error("--scenes must be at least 1, --first and --hand-first at least 0")
     if "exposure" in kinds:
         print(exposure(range(args.first, args.first + args.scenes)), flush=True)
     if "ramp" in kinds:

@@ -5,8 +5,10 @@ of a tile, ``?`` a blank tile, ``#`` occluded or unsure), then one line ``# NAME
 the timing. ``--json`` prints one JSON list instead. ``--sequence`` reads the images in the order given as one
 game (:class:`kiosk.vision.game.GameReader`): each usable reading is the prior of the next (its tiles known,
 checked for presence and letter; what the pool or a move's shape rules out is settled or doubted), and what
-changed on a known tile is named on stderr; without it each image is read alone. An unreadable image, or one in which no board is found, is
-reported on stderr (naming it and why) and the others are still read; the exit code is then 1.
+changed on a known tile is named on stderr; without it each image is read alone. An unreadable image, one of
+another size than the first with ``--corners`` (they are px of one camera's frames), or one in which no board is
+found, is reported on stderr (naming it and why) and the others are still read; the exit code is then 2 (a file
+that cannot be used) or 1 (no board read).
 """
 
 from __future__ import annotations
@@ -21,6 +23,11 @@ HELP = "read Scrabble boards from camera images and print them as 15x15 grids"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.epilog = ("Prints per image 15 rows of 15 characters (row 1 first, column A first): '.' empty, a "
+                     "letter, '?' a blank tile, '#' occluded or unsure; then '# IMAGE: TIME ms (stages); VERDICT' ('ok' "
+                     "when the frame is usable). Problems go to stderr naming the image (with --sequence also "
+                     "known tiles read gone or changed); the other images are still read. Exit 0: all read; "
+                     "1: an image without a board read; 2: an image or option that cannot be used.")
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG ...)")
     parser.add_argument("--calibration", metavar="FILE", help="calibration profile (JSON) to use")
     parser.add_argument("--corners", metavar="'x,y x,y x,y x,y'",
@@ -93,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
     failed = unreadable = 0   # exit 1: a frame without a board read (a finding); 2: a file that cannot be used
     results = []
     annotated: set[str] = set()
+    size: tuple[int, ...] | None = None   # (h, w) px of the first frame read: the frames --corners are given for
     for path in args.images:
         try:
             img = read_image(path)
@@ -102,6 +110,16 @@ def run(args: argparse.Namespace) -> int:
             if args.json:
                 results.append({"image": path, "error": exc.reason})
             continue
+        if corners is not None and size is not None and img.shape[:2] != size:
+            # --corners are px of one camera's frames: through them a frame of another size reads wrong squares
+            why = (f"{img.shape[1]}x{img.shape[0]} px, but --corners were given for the {size[1]}x{size[0]} px "
+                   "frames read before it: not read (give its own corners in a run of its own)")
+            print(f"kiosk read-board: {path}: {why}", file=sys.stderr)
+            unreadable += 1
+            if args.json:
+                results.append({"image": path, "error": why})
+            continue
+        size = size or img.shape[:2]
         if game is not None:
             gr = game.read_game(img)
             reading = gr.reading

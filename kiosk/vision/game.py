@@ -279,7 +279,8 @@ class GameReader:
     Args:
         read: frame (BGR uint8) and corners (4x2 px or None) -> :class:`BoardReading` (the board reader).
         tile_set: the game's tiles (the pool). corners: the grid's corners when given (fixed camera), else the
-            first usable reading's grid is kept as the corners of the next frames.
+            last usable reading's grid is kept as the corners of the next frames of its size (a frame of another
+            size, or one without a board, is looked for anew; an unusable frame keeps the corners it was read with).
         prior: a callable giving the current :class:`GamePrior` (the kiosk's accepted board), or None: then
             each usable reading becomes the prior of the next (:meth:`accept`), as ``read-board --sequence``;
             the first frame's prior is the empty board, unless it holds more tiles than a move lays (the
@@ -295,6 +296,7 @@ class GameReader:
         self.tile_set = tile_set
         self.corners = corners
         self._given = corners is not None
+        self._shape: tuple[int, ...] | None = None   # frame size (h, w px) the kept corners were found in
         self._prior_fn = prior
         self._own: GamePrior | None = None   # nothing accepted yet (see read_game)
         self.last: GameReading | None = None
@@ -319,11 +321,15 @@ class GameReader:
 
     def read_game(self, frame: np.ndarray) -> GameReading:
         """Read ``frame`` under the current prior (see the module docstring)."""
+        if not self._given and self._shape != np.shape(frame)[:2]:
+            self.corners = None   # a frame of another size (another camera or resolution): its board is found anew
         reading = self._read(frame, self.corners)
-        if not self._given and reading.quality.board_found and reading.homography is not None:
-            self.corners = grid_corners(reading.homography)
+        if not self._given and reading.quality.ok and reading.homography is not None:
+            self.corners, self._shape = grid_corners(reading.homography), np.shape(frame)[:2]
         elif not self._given and not reading.quality.board_found:
             self.corners = None   # lost: look for the board again in the next frame
+        # a board found in an unusable frame (turned, a hand, a grid the reader doubts) keeps the corners of the
+        # last usable one, or none: a grid found where nothing could be read is not carried to the next frames
         tiles = sum(sq.state in (SquareState.TILE, SquareState.BLANK) for sq in reading.squares)
         if self._prior_fn is None and self._own is None and tiles > self.prior.rack_size:
             res = GameReading(reading)   # the first frame holds more than a move: the sequence starts mid-game

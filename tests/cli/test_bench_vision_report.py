@@ -20,3 +20,16 @@ def test_a_perfect_run_reports_no_share_of_no_errors(tmp_path, capsys):
         assert rc == 0
     median, p95 = (float(x) for x in re.search(r"median (\d+) ms, 95th pct (\d+) ms", out).groups())
     assert p95 >= median
+
+
+def test_a_frame_size_the_renderer_cannot_draw_is_refused_by_the_option(tmp_path, capsys):
+    """--size 0x0 was accepted and failed in the frame worker with a traceback (RenderError)."""
+    import pytest
+
+    for size in ("0x0", "100x100", "20000x1520"):
+        with pytest.raises(SystemExit) as exc:
+            main(["bench-vision", "--level", "easy", "--frames", "1", "--workers", "1", "--tile-sets", "english",
+                  "--size", size, "--out", str(tmp_path)])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert f"argument --size: size '{size}': frames are drawn from 160x120 to 10000x10000 px" in err, err

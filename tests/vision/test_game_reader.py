@@ -246,3 +246,55 @@ def test_the_first_frame_of_a_game_is_read_against_the_empty_board():
     out = game.read_game(rows).reading.grid()
     assert at(out, "O2") == "." and at(out, "K4") == "." and at(out, "B1") == "."
     assert [at(out, s) for s in ("H7", "H8", "H9")] == ["D", "Ü", "S"]
+
+
+def _shifted(dx: float, dy: float) -> np.ndarray:
+    return np.array([[1.0, 0.0, -dx], [0.0, 1.0, -dy], [0.0, 0.0, 1.0]])
+
+
+def _fake_reader(script: dict[int, tuple[str, np.ndarray]], given: list):
+    """read(frame, corners) for frames whose first pixel names the script entry: (verdict, homography)."""
+    def read(frame, corners):
+        given.append(None if corners is None else corners.copy())
+        verdict, h = script[int(frame[0, 0, 0])]
+        if verdict != "ok":
+            return BoardReading.unreadable(verdict, board_found=True, homography=h, sharp=True)
+        r = BoardReading.from_grid(grid((8, 7, "CAT")))
+        return BoardReading(r.squares, h, r.quality)
+    return read
+
+
+def _frame(key: int, size: tuple[int, int] = (100, 120)) -> np.ndarray:
+    f = np.zeros((*size, 3), np.uint8)
+    f[0, 0, 0] = key
+    return f
+
+
+def test_a_board_found_in_an_unusable_frame_is_not_kept_for_the_next_frames():
+    """A frame turned 90 degrees mid-sequence (read-board --sequence): its grid, read "board turned", was kept
+    as the corners of every later frame, which then read as garbage ("hand over the board", 78 squares unsure)."""
+    good, turned = _shifted(5, 7), _shifted(40, 3)
+    given: list = []
+    game = GameReader(_fake_reader({1: ("ok", good), 2: ("board turned: most letters read 90 degrees turned",
+                                                              turned)}, given), ENGLISH)
+    for key in (1, 2, 1):
+        game.accept(game.read_game(_frame(key)).reading)
+    assert np.allclose(given[2], grid_corners(good))     # the last usable frame's grid, not the turned one
+    given.clear()
+    game = GameReader(_fake_reader({1: ("ok", good), 2: ("grid uncertain", turned)}, given), ENGLISH)
+    for key in (2, 1):
+        game.accept(game.read_game(_frame(key)).reading)
+    assert given == [None, None]                         # found in an unusable first frame: looked for again
+
+
+def test_a_frame_of_another_size_mid_sequence_is_looked_for_anew():
+    """A half-size image between game01's frames was read through the corners of the full-size ones ("bad
+    corners: the corners put 73 % of the grid outside the 496x488 frame"), and the frame after a double-size one
+    lost its board the same way."""
+    h = _shifted(5, 7)
+    given: list = []
+    game = GameReader(_fake_reader({1: ("ok", h)}, given), ENGLISH)
+    for size in ((100, 120), (50, 60), (50, 60), (100, 120)):
+        game.accept(game.read_game(_frame(1, size)).reading)
+    assert given[0] is None and given[1] is None and given[3] is None
+    assert np.allclose(given[2], grid_corners(h))        # same size as the frame before: kept

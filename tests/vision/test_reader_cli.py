@@ -155,3 +155,35 @@ def test_reader_cli_a_board_refused_as_a_whole_fails(capsys, tmp_path):
     out, err = capsys.readouterr()
     assert rc == 1 and "turned.png: no board read: board turned" in err, err
     assert all(row == "#" * 15 for row in out.splitlines()[:15])
+
+
+@pytest.mark.parametrize("sequence", [[], ["--sequence"]])
+def test_reader_cli_an_image_of_another_size_than_the_corners_is_named_and_the_others_read(
+        board_frame, board_png, capsys, tmp_path, sequence):
+    """With --corners, a double-size copy of game01's frame read "hand over the board, 95 unsure squares"
+    through the corners of the other frames (and a half-size one "bad corners: 73 % of the grid outside")."""
+    path, truth = board_png
+    big = tmp_path / "big.png"
+    cv2.imwrite(str(big), cv2.resize(board_frame.image, None, fx=2, fy=2))
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in board_frame.grid_corners_px)
+    rc = main(["read-board", *sequence, "--corners", corners, str(path), str(big), str(path)])
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert rc == 2 and len(lines) == 2 * 16
+    assert lines[0:15] == truth and lines[16:31] == truth
+    assert f"{big}: 2028x1520 px, but --corners were given for the 1014x760 px frames read before it" in err, err
+
+
+@pytest.mark.parametrize(("command", "says"), [
+    ("read-board", ["'.' empty", "'?' a blank tile", "'#' occluded or unsure", "Exit 0", "1: an image without a board"]),
+    ("bench-vision", ["frames-LEVEL.jsonl", "Exit 0 when every bar is met", "scripts/system-packages.txt"]),
+])
+def test_help_says_what_the_output_means_and_the_exit_codes(capsys, monkeypatch, command, says):
+    """A new user's -h said neither what '#', '?' and '.' mean nor what the exit codes are (only the module
+    docstrings did)."""
+    monkeypatch.setenv("COLUMNS", "400")    # no line break inside a file name
+    with pytest.raises(SystemExit):
+        main([command, "-h"])
+    text = " ".join(capsys.readouterr().out.split())
+    for s in says:
+        assert s in text, (s, text)

@@ -92,6 +92,49 @@ def test_bench_font_choices_draw_only_that_role(monkeypatch):
         bench.level_params("typical", "held-out")
 
 
+def _only_held_out(monkeypatch, *faces: fonts.SystemFont) -> None:
+    """The font table with ``faces`` as its only held-out faces."""
+    table = (*(f for f in fonts.SYSTEM_FONTS if f.role == fonts.TRAINING), *faces)
+    monkeypatch.setattr(fonts, "SYSTEM_FONTS", table)
+    for f in faces:     # the one dict the renderer shares
+        monkeypatch.setitem(fonts.BY_NAME, f.name, f)
+
+
+def test_an_installed_face_that_cannot_be_drawn_is_named_before_any_frame(monkeypatch, tmp_path):
+    """A face file present but broken (here a text file) failed inside the frame workers with a traceback
+    ("ValueError: font ...: has no glyph for 'O'"); now it is named, with its package, before any frame."""
+    from kiosk.vision.train import bench
+
+    junk = tmp_path / "Junk-Bold.ttf"
+    junk.write_text("not a font\n")
+    _only_held_out(monkeypatch, fonts.SystemFont("junk-bold", "Junk", "fonts-junk", str(junk), fonts.HELD_OUT))
+    with pytest.raises(ValueError, match=r"held-out face junk-bold \(.*Junk-Bold.ttf, package fonts-junk\) "
+                                         r"cannot be drawn: font .*Junk-Bold.ttf"):
+        bench.check_faces("held-out")
+    bench.check_faces("level")      # the built-in fonts: nothing to check
+
+
+@needs_shared
+def test_bench_vision_names_a_broken_face_and_the_faces_it_leaves_out(monkeypatch, tmp_path, capsys):
+    from kiosk.cli import main
+
+    held = [fonts.BY_NAME[name] for name in fonts.present(fonts.HELD_OUT)]
+    junk = tmp_path / "Junk-Bold.ttf"
+    junk.write_text("not a font\n")
+    ghost = fonts.SystemFont("ghost-bold", "Ghost", "fonts-ghost", str(tmp_path / "Ghost.ttf"), fonts.HELD_OUT)
+    _only_held_out(monkeypatch, fonts.SystemFont("junk-bold", "Junk", "fonts-junk", str(junk), fonts.HELD_OUT), ghost)
+    argv = ["bench-vision", "--level", "typical", "--fonts", "held-out", "--tile-sets", "english", "--sheet", "1",
+            "--out", str(tmp_path / "out")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "junk-bold" in err and "fonts-junk" in err and "Traceback" not in err, err
+    if not held:
+        pytest.skip("no held-out font installed (scripts/system-packages.txt lists the packages)")
+    _only_held_out(monkeypatch, held[0], ghost)
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert "1 face(s) not installed, left out of these figures: ghost-bold (apt-get install fonts-ghost)" in err, err
+
 def test_training_frames_never_use_held_out_faces():
     from kiosk.vision.train import _render_squares, _training_jobs
 

@@ -30,6 +30,9 @@ from kiosk.vision.synth.tile_art import TileLook, pick_look, tile_face
 _SHIFT = 4
 
 
+MIN_SIZE = (160, 120)   # the smallest frame render_board draws, (width, height) px
+MAX_SIDE = 10000        # its largest width or height, px
+
 class RenderError(ValueError):
     """The board, size or level given to :func:`render_board` is not usable (the message says which)."""
 
@@ -74,8 +77,8 @@ def _check(board: Board, tile_set: TileSet, size: tuple[int, int]) -> None:
         w, h = (int(v) for v in size)
     except (TypeError, ValueError):
         raise RenderError(f"size must be (width, height) in px, got {size!r}") from None
-    if not (160 <= w <= 10000 and 120 <= h <= 10000):
-        raise RenderError(f"size {w}x{h} px is outside 160x120 .. 10000x10000")
+    if not (MIN_SIZE[0] <= w <= MAX_SIDE and MIN_SIZE[1] <= h <= MAX_SIDE):
+        raise RenderError(f"size {w}x{h} px is outside {MIN_SIZE[0]}x{MIN_SIZE[1]} .. {MAX_SIDE}x{MAX_SIDE}")
 
 
 def truth_grid(board: Board) -> list[str]:

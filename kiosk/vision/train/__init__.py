@@ -283,12 +283,14 @@ def collect_squares(cache: Path, n_english: int, n_german: int, workers: int = 2
     :func:`_training_jobs` (never the held-out faces). Progress on stderr.
 
     Raises:
-        ValueError: unknown ``fonts``, or no training face installed for ``"training"`` / ``"mixed"``.
+        ValueError: unknown ``fonts``, or no training face installed for ``"training"`` / ``"mixed"``, or one
+            installed that cannot be drawn.
     """
     jobs: list = _training_jobs(20000 + seed0, 60000 + seed0, n_english, n_german, blank_share, letter_share, fonts)
     if fonts != "level":
-        from kiosk.vision.train.bench import level_params
+        from kiosk.vision.train.bench import check_faces, level_params
         level_params("typical", "training")     # fails early, naming the packages, when no face is installed
+        check_faces("training")                 # ... or when an installed face cannot be drawn
     arrays: dict[str, Any] = _render_all(_render_squares, jobs, workers, "squares", "crops")
     np.savez(cache, **arrays)
     log(f"square crops cached in {cache}")

@@ -242,6 +242,29 @@ def level_params(level: str, fonts: str = "level") -> str | RealismParams:
     return get_level(level).with_(fonts=names)
 
 
+
+def check_faces(fonts: str) -> None:
+    """Draw every letter and digit of the tile sets (:data:`kiosk.vision.synth.glyph_art.ATLAS_CHARS`) in each
+    installed system face of role ``fonts`` (nothing for ``"level"``): a face file that is installed but broken
+    or lacks a glyph fails here, before any frame, not in a frame worker. The glyphs stay cached.
+
+    Raises:
+        ValueError: a face that cannot be drawn (the message names the face, its file, its package and why).
+    """
+    from kiosk.vision.synth import fonts as font_table
+    from kiosk.vision.synth.glyph_art import ATLAS_CHARS, reference_glyph
+
+    if fonts == "level":
+        return
+    for name in font_table.present(fonts):
+        face = font_table.BY_NAME[name]
+        try:
+            for ch in ATLAS_CHARS:
+                reference_glyph(ch, name)
+        except Exception as exc:  # noqa: BLE001 - pygame's own errors too: named, never a traceback
+            raise ValueError(f"the {fonts} face {name} ({face.path}, package {face.package}) cannot be drawn: "
+                             f"{exc}; reinstall the package") from None
+
 def confusion_png(tally: Tally, path: str | Path, title: str) -> None:
     """Write the confusion matrix (rows: truth, columns: reading; log-scaled colour, counts printed) as PNG."""
     truths = sorted({t for t, _ in tally.confusion}, key=_order)
