@@ -7,6 +7,8 @@ are the kiosk's camera, the recorded presses its clock, the recorded blank lette
 its prompts; the kiosk reads, validates and scores every move itself and compares with the record. Where the
 kiosk asks the judge about squares, the judge answers from what a person at the table sees, the board the
 record's ``game.csv`` has built (:mod:`kiosk.app.record_judge`; never a truth file), counted and reported.
+A frame that is missing, not an image, or gives no usable reading (black, another size, turned, no board) is
+named and the judge enters that move from the record (:mod:`kiosk.app.record_frames`); the game goes on.
 Without ``warp-coord`` the reader finds the board and keeps it. The record uses German tiles and its event's
 rules: 30 minutes each, 10 points per started minute
 of overtime, a failed challenge costs the challenger 10 points, a successful one withdraws the play.
@@ -36,12 +38,11 @@ import numpy as np
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate
 from kiosk.app.reader_setup import ReaderUnavailable, make_reader
+from kiosk.app.record_frames import RecordingCamera, enter_from_record, frame_fault, unusable_reading
 from kiosk.app.record_judge import board_prior, correct_from, table_boards
-from kiosk.app.recorded_moves import record_tiles, standard_coordinate
+from kiosk.app.recorded_moves import standard_coordinate
 from kiosk.app.simtable import SimClock
 from kiosk.app.vision_worker import VisionWorker
-from kiosk.devices.camera import CameraError
-from kiosk.devices.health import DeviceHealth, HealthTracker
 from kiosk.referee.presets import Preset, load_preset
 from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING, GameState
 from kiosk.rules.gcg import EventKind, GcgError, GcgEvent, GcgVisitor, read_gcg
@@ -206,36 +207,6 @@ def recording_preset(tile_set: str = "german") -> Preset:
                    description="German club tournament 2019 as recorded: 30 min, failed challenge -10")
 
 
-class RecordingCamera:
-    """The recorded frames as the kiosk's camera: :meth:`show` switches to the frame of a move."""
-
-    def __init__(self, clock: Callable[[], int]) -> None:
-        self.clock = clock
-        self.frame: np.ndarray | None = None
-        self.path: Path | None = None
-        self._health = HealthTracker("camera", "recording")
-
-    def show(self, path: Path) -> None:
-        from kiosk.vision.images import ImageError, read_image
-
-        try:
-            img = read_image(path)
-        except ImageError as exc:
-            raise CameraError(f"recorded frame unreadable: {exc}") from None
-        self.frame, self.path = img, path
-
-    def capture(self) -> tuple[int, np.ndarray]:
-        if self.frame is None:
-            raise CameraError("no recorded frame yet")
-        return self.clock(), self.frame
-
-    def health(self) -> DeviceHealth:
-        return self._health.snapshot()
-
-    def close(self) -> None:
-        pass
-
-
 class _Referee:
     """Drives the kiosk through the recorded presses and compares every score."""
 
@@ -262,15 +233,20 @@ class _Referee:
             return
         self.clock.advance(MOVE_MS)
         for attempt in range(3):
-            k.press(SIDES[player])
+            said = k.press(SIDES[player])
             self.wait()
-            if not k.view.problem_text:
+            problem = self._answer(said)
+            bad = unusable_reading(problem, k.view.problem_squares, self.camera.path)
+            if not bad:
+                self.camera.mark_good()
+            if not problem:
                 break
+            if bad and self._judge_enters(p, bad):
+                continue
             seen = self.table.get(p.line)
             squares = k.view.problem_squares
             details = list(dict.fromkeys(a.detail for a in k.view.problem))
-            self.out(f"  move {p.move}: the kiosk asks the judge: {k.view.problem_text} "
-                     f"({'; '.join(details[:3]) or 'no squares'})")
+            self.out(f"  move {p.move}: the kiosk asks the judge: {problem} ({'; '.join(details[:3]) or 'no squares'})")
             if seen is None or not squares or attempt == 2:
                 break
             self.clock.advance(10_000)  # the judge comes and looks at the table
@@ -288,37 +264,46 @@ class _Referee:
                     self.out(f"  move {p.move}: designation refused: {res.reason}")
         self.compare(p, {"play", "pass", "exchange"})
 
+    def _answer(self, said: str) -> str:
+        """What the kiosk answered this press, "" when it took the move: its problem once the reading came
+        (never one left from an earlier move), or why it did not read the board at all."""
+        k = self.kiosk
+        if said != "reading":
+            return f"the press was not taken: {said}"
+        if k.pending is not None:
+            return "the board reader gave no answer within 60 s"
+        return k.view.problem_text
+
+    def _judge_enters(self, p: Press, why: str) -> bool:
+        """The frame of move ``p`` gave no usable reading (``why`` names it): the last good frame goes back
+        before the camera and the judge enters the move from the record, as for a missing frame. False when
+        there is no good frame to go back to."""
+        self.frame_problems.append(why)
+        k = self.kiosk
+        if not self.camera.restore():
+            self.out(f"  move {p.move}: {why}, and no earlier frame to read: the move is not refereed")
+            return False
+        self.clock.advance(10_000)  # the judge comes and looks at the table
+        self.judge_fixes += enter_from_record(k, p, PIN, why, self.out)
+        self.interventions += 1
+        k.view.problem, k.view.problem_text, k.view.problem_squares = (), "", ()
+        return True
+
     def _show_frame(self, p: Press) -> bool:
         """Put move ``p``'s frame before the camera. A missing or unreadable frame is named, and the judge
         enters the move's tiles from the record over the last good frame, as at a table whose camera failed.
         False: no frame at all to read from (the move is not refereed; counted as a mismatch)."""
-        path = self.rec.frame_name(p.move)
-        try:
-            if not path.exists():
-                raise CameraError("missing")
-            self.camera.show(path)
+        why = frame_fault(self.rec.frame_name(p.move), self.camera)
+        if not why:
             return True
-        except CameraError as exc:
-            why = f"{path.name}: " + str(exc).removeprefix("recorded frame unreadable: ").removeprefix(f"{path}: ")
         self.frame_problems.append(why)
-        k = self.kiosk
         if self.camera.frame is None:
             self.out(f"  move {p.move}: {why}, and no earlier frame to read: the move is not refereed")
             self.mismatches.append(f"move {p.move}: no frame ({why})")
             return False
-        try:
-            tiles = record_tiles(p.coord, p.word, k.state.board) if p.button in ("green", "red") and \
-                p.coord.strip("- ") else []
-        except ValueError as exc:
-            tiles = []
-            self.out(f"  move {p.move}: the record's move cannot be entered ({exc})")
-        self.out(f"  move {p.move}: {why}: the judge enters the move from the record ({p.coord} {p.word}, "
-                 f"{len(tiles)} tile(s)) over the last frame")
-        if tiles:
-            k.act("judge_unlock", pin=PIN)
-            for sq, ch in tiles:
-                k.act("correct", square=sq, char=ch)
-            self.judge_fixes += len(tiles)
+        n = enter_from_record(self.kiosk, p, PIN, why, self.out)
+        if n:
+            self.judge_fixes += n
             self.interventions += 1
         return True
 
@@ -461,7 +446,7 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
     if session.in_game:
         out(f"error: journal {path} holds an unfinished game; give another --journal path")
         return 2
-    worker = VisionWorker(camera, read, stable_frames=1, interval_ms=50, clock=clock)
+    worker = VisionWorker(camera, read, stable_frames=1, interval_ms=50, clock=clock, still=True)
     kiosk = Kiosk(session, worker, None, PinGate(PIN), clock)
     held.append(kiosk)
     res = kiosk.start_game(recording_preset().to_dict(), rec.names, 0, f"recording:{rec.folder.name}")

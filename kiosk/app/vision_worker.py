@@ -83,11 +83,14 @@ class VisionWorker:
         clock: the kiosk's time in ms, which stamps frames and requests (monotonic, wall or simulated).
         timer: elapsed seconds for timeouts and read durations (default :func:`time.monotonic`): real time
             even when ``clock`` is a demo's simulated time that stands still while the worker waits.
+        still: the camera's frame changes only when told (a recording): a request whose frame gives no usable
+            reading (not usable, or the reader failed on it) fails at once with the reason, instead of waiting
+            ``timeout_ms`` for a usable frame that cannot come.
     """
 
     def __init__(self, camera: Any, read: Callable[[Any], BoardReading], *, stable_frames: int = 2,
                  interval_ms: int = 250, timeout_ms: int = 15_000, clock: Callable[[], int] = monotonic_ms,
-                 timer: Callable[[], float] = time.monotonic) -> None:
+                 timer: Callable[[], float] = time.monotonic, still: bool = False) -> None:
         if stable_frames < 1:
             raise ValueError(f"stable_frames must be >= 1, got {stable_frames}")
         self.camera = camera
@@ -113,6 +116,8 @@ class VisionWorker:
         self._last_frame_ms = -1
         self._last_fused: tuple[BoardReading | None, bool, int, float] | None = None
         self._prior: Callable[[], Any] | None = None
+        self.still = still
+        self._no_reading: tuple[int, str] | None = None  # (frame ms, why) of the last frame read, if not usable
 
     # ----------------------------------------------------------------------------------------- control
     def start(self) -> VisionWorker:
@@ -181,6 +186,7 @@ class VisionWorker:
             return
         if frame is self._last_frame and frame_ms == self._last_frame_ms:
             self._answer_from_last(frame_ms)  # read just before a request came: that reading answers it
+            self._fail_still()
             self._fail_due(self.last_error or "no new frame")
             return  # the very same frame again: nothing new to read
         self._last_frame, self._last_frame_ms = frame, frame_ms
@@ -189,11 +195,14 @@ class VisionWorker:
             reading = self._read(frame)
         except Exception as exc:  # a reader bug must not take the kiosk down: report it, keep going
             self.last_error = f"board reader failed: {type(exc).__name__}: {exc}"
+            self._no_reading = (frame_ms, self.last_error)
+            self._fail_still()
             self._fail_due(self.last_error)
             return
         read_ms = (self.timer() - t1) * 1000
         self.frames_read += 1
         grid = self._apply_overrides(reading.grid()) if reading.quality.ok else None
+        self._no_reading = None if grid is not None else (frame_ms, f"frame not usable: {reading.quality.verdict}")
         with self._lock:
             lt = self._latest
             lt.reading, lt.frame_ms = reading, frame_ms
@@ -218,6 +227,7 @@ class VisionWorker:
                     keep.append(r)
             self._requests = keep
             self._last_fused = (fused, agreed, frame_ms, read_ms) if grid is not None else None
+        self._fail_still()
         self._fail_due(self.last_error or "the board did not keep still", (self.timer() - t0) * 1000)
 
     def _answer_from_last(self, frame_ms: int) -> None:
@@ -233,6 +243,21 @@ class VisionWorker:
             for r in self._requests:
                 if at >= r.since_ms:
                     self._done.append(StableReading(r.ticket, fused, at, "", read_ms, max(r.frames, 1)))
+                else:
+                    keep.append(r)
+            self._requests = keep
+
+    def _fail_still(self) -> None:
+        """A ``still`` camera whose frame gave no usable reading: the requests that frame should answer fail
+        now with the reason (the same frame would give the same)."""
+        if not self.still or self._no_reading is None:
+            return
+        at, why = self._no_reading
+        with self._lock:
+            keep = []
+            for r in self._requests:
+                if at >= r.since_ms:
+                    self._done.append(StableReading(r.ticket, None, at, why, 0.0, r.frames))
                 else:
                     keep.append(r)
             self._requests = keep

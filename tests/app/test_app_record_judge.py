@@ -63,3 +63,37 @@ def test_a_recording_without_warp_coord_is_refereed_to_its_final(tmp_path):
                      lines[-2])
     assert m and int(m.group(1)) <= 1 and m.group(2) == "0", "\n".join(lines)
     assert code == 0, "\n".join(lines)
+
+
+@pytest.mark.slow
+@needs_shared
+def test_real_frames_without_a_usable_reading_are_entered_by_the_judge(tmp_path):
+    """game01 with image-5 black and image-9 turned 90 degrees: images, but no usable reading. Each is named,
+    the judge enters that move from the record (one intervention each), and the game ends with the recorded
+    totals; no later move reports the bad frame's problem (before: 29-32 interventions, ending 43:58)."""
+    import cv2
+    import numpy as np
+    from common_fixtures import TEMPLATES_PROFILE
+
+    from kiosk.app.recording import run_recording
+
+    src = SHARED / "photos" / "scrabscrap" / "game01"
+    folder = tmp_path / "game01"
+    folder.mkdir()
+    for p in src.iterdir():
+        if p.suffix in (".jpg", ".csv", ".gcg", ".ini") and p.name not in ("image-5.jpg", "image-9.jpg"):
+            (folder / p.name).symlink_to(p)
+    frame5 = cv2.imread(str(src / "image-5.jpg"))
+    cv2.imwrite(str(folder / "image-5.jpg"), np.zeros_like(frame5))
+    cv2.imwrite(str(folder / "image-9.jpg"), cv2.rotate(cv2.imread(str(src / "image-9.jpg")), cv2.ROTATE_90_CLOCKWISE))
+    lines: list[str] = []
+    code = run_recording(folder, journal=tmp_path / "j.sqlite", out=lines.append, calibration=TEMPLATES_PROFILE)
+    text = "\n".join(lines)
+    assert re.match(r"(final|not finished): Stefan 377, Hanns 374", lines[-1]), text
+    assert re.search(r"move 5: image-5\.jpg: no usable reading \(blank frame [^\n]*: the judge enters the move "
+                     r"from the record \(N1 WANK, 4 tile\(s\)\)", text), text
+    assert re.search(r"move 9: image-9\.jpg: no usable reading \([^\n]*: the judge enters the move from the record",
+                     text), text
+    assert "asks the judge" not in text and "MISMATCH" not in text, text
+    assert lines[-2].startswith("judge: 2 intervention(s)"), text
+    assert code == 0, text

@@ -46,16 +46,35 @@ def _boards() -> list[list[str]]:
     return out
 
 
-def _frame(board: list[str]) -> bytes:
-    img = np.array([ord(ch) if ch else 0 for ch in board], dtype=np.uint8).reshape(15, 15)
+MARK = 255  # the board's top edge: a row of white pixels above the 15 rows of squares
+
+
+def _pixels(board: list[str]) -> np.ndarray:
+    squares = np.array([ord(ch) if ch else 0 for ch in board], dtype=np.uint8).reshape(15, 15)
+    return np.vstack([np.full((1, 15), MARK, np.uint8), squares])
+
+
+def _png(img: np.ndarray) -> bytes:
     ok, data = cv2.imencode(".png", img)  # lossless, whatever the file's name says
     assert ok
     return data.tobytes()
 
 
+def _frame(board: list[str]) -> bytes:
+    return _png(_pixels(board))
+
+
 def _read_pixels(frame: np.ndarray) -> BoardReading:
+    """The squares' pixels read back; like the real reader, a frame without contrast, without the board where
+    it should be (another size) or with the board turned gives no usable reading, saying why."""
     px = frame[..., 0] if frame.ndim == 3 else frame
-    return BoardReading.from_grid(["".join(chr(v) if v else "." for v in row) for row in px])
+    if int(px.max()) - int(px.min()) < 20:
+        return BoardReading.unreadable("blank frame (no contrast: camera covered, off or overexposed)")
+    if px.shape == (15, 16) and (px[:, 0] == MARK).all():
+        return BoardReading.unreadable("board turned: most letters read 90 degrees turned", board_found=True)
+    if px.shape != (16, 15) or not (px[0] == MARK).all():
+        return BoardReading.unreadable("no board found")
+    return BoardReading.from_grid(["".join(chr(v) if v else "." for v in row) for row in px[1:]])
 
 
 @pytest.fixture
@@ -96,6 +115,62 @@ def test_a_missing_and_an_empty_frame_are_named_and_the_judge_enters_those_moves
     assert "MISMATCH" not in text and "mismatch:" not in text  # no cascade: every later move agrees
     assert "frames: image-5.jpg: missing; image-7.jpg: empty file; image-9.jpg: not a readable image" in text
     assert lines[-1].startswith("not finished: Ann 151, Bob 102 (the recording ends before the end racks")
+
+
+def test_frames_that_give_no_usable_reading_are_named_and_the_judge_enters_those_moves(folder, tmp_path):
+    """A black frame, a frame of another size and a turned frame are images, but the reader finds no board in
+    them: each is named with the reader's reason, the judge enters that move from the record over the last
+    good frame (one intervention each), and every later move agrees - no message of the bad frame comes back
+    at a later move (before: nobody entered the move, every later press saw two moves' tiles)."""
+    boards = _boards()
+    (folder / "image-5.jpg").write_bytes(_png(np.zeros((16, 15), np.uint8)))
+    (folder / "image-7.jpg").write_bytes(_png(cv2.resize(_pixels(boards[6]), (30, 32),
+                                                         interpolation=cv2.INTER_NEAREST)))
+    (folder / "image-9.jpg").write_bytes(_png(np.rot90(_pixels(boards[8]), 1)))
+    code, lines = _run(folder, tmp_path)
+    text = "\n".join(lines)
+    assert code == 0, text
+    assert ("move 5: image-5.jpg: no usable reading (blank frame (no contrast: camera covered, off or "
+            "overexposed)): the judge enters the move from the record (N1 WANK, 4 tile(s)) over the last frame") \
+        in text
+    assert "move 7: image-7.jpg: no usable reading (no board found): the judge enters the move from the record " \
+        "(C3 SPRUN., 5 tile(s))" in text
+    assert "move 9: image-9.jpg: no usable reading (board turned: most letters read 90 degrees turned): the " \
+        "judge enters the move from the record (6J NY, 2 tile(s))" in text
+    assert "MISMATCH" not in text and "mismatch:" not in text, text
+    assert "asks the judge" not in text, text  # no stale problem of a bad frame reported at a later move
+    assert "frames: image-5.jpg: no usable reading (blank frame" in text
+    assert lines[-2] == "judge: 3 intervention(s) (11 square(s) corrected); 0 move(s) taken back", text
+    assert lines[-1].startswith("not finished: Ann 151, Bob 102 (the recording ends before the end racks")
+
+
+def test_a_frame_the_reader_fails_on_is_named_and_entered_by_the_judge(folder, tmp_path, monkeypatch):
+    """The reader raising on a frame is one more way to give no usable reading: named, entered, the game on."""
+    fifth = _pixels(_boards()[4])
+
+    def reader(frame: np.ndarray) -> BoardReading:
+        px = frame[..., 0] if frame.ndim == 3 else frame
+        if px.shape == fifth.shape and (px == fifth).all():  # move 5's frame alone
+            raise RuntimeError("the glyph model broke")
+        return _read_pixels(frame)
+
+    monkeypatch.setattr(recording, "make_reader", lambda *a, **k: reader)
+    code, lines = _run(folder, tmp_path)
+    text = "\n".join(lines)
+    assert code == 0, text
+    assert "move 5: image-5.jpg: no usable reading (board reader failed: RuntimeError: the glyph model broke): " \
+        "the judge enters the move from the record (N1 WANK, 4 tile(s))" in text
+    assert "MISMATCH" not in text and "asks the judge" not in text, text
+    assert lines[-2].startswith("judge: 1 intervention(s) (4 square(s) corrected)"), text
+
+
+def test_a_blank_first_frame_is_named_not_a_hang(folder, tmp_path):
+    (folder / "image-1.jpg").write_bytes(_png(np.zeros((16, 15), np.uint8)))
+    code, lines = _run(folder, tmp_path)
+    text = "\n".join(lines)
+    assert code == 1
+    assert "move 1: image-1.jpg: no usable reading (blank frame (no contrast: camera covered, off or " \
+           "overexposed)), and no earlier frame to read: the move is not refereed" in text
 
 
 def test_a_missing_first_frame_is_named_not_a_traceback(folder, tmp_path):

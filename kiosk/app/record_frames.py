@@ -1,0 +1,125 @@
+"""The recording demo's camera and its bad frames (:mod:`kiosk.app.recording`).
+
+A recorded frame can fail the kiosk in two ways, and both are handled as at a table whose camera failed: the
+frame is named, and the judge enters the move's tiles from the record (``game.csv``) over the last good frame.
+
+* the file is missing or not an image (:meth:`RecordingCamera.show` raises): found before the press;
+* the file is an image that gives no usable reading (black, no board in it, another size, turned, a hand
+  over the board, the reader failing on it): found by the press, whose reading fails at once with the
+  reader's verdict (the recording's worker is ``still``); the last good frame goes back before the camera.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from kiosk.app.recorded_moves import record_tiles
+from kiosk.devices.camera import CameraError
+from kiosk.devices.health import DeviceHealth, HealthTracker
+
+NO_READING = "no reading: "   # how the kiosk's problem text starts when a press got no reading
+
+
+class _Row(Protocol):
+    """A ``game.csv`` row as :class:`kiosk.app.recording.Press` has it."""
+
+    @property
+    def move(self) -> int: ...
+    @property
+    def button(self) -> str: ...
+    @property
+    def coord(self) -> str: ...
+    @property
+    def word(self) -> str: ...
+
+
+class RecordingCamera:
+    """The recorded frames as the kiosk's camera: :meth:`show` switches to the frame of a move,
+    :meth:`restore` back to the last frame that gave a usable reading."""
+
+    def __init__(self, clock: Callable[[], int]) -> None:
+        self.clock = clock
+        self.frame: np.ndarray | None = None
+        self.path: Path | None = None
+        self.good: tuple[np.ndarray, Path] | None = None   # the last frame a press read usefully
+        self._health = HealthTracker("camera", "recording")
+
+    def show(self, path: Path) -> None:
+        """Show the frame at ``path``. Raises CameraError (naming the file) when it is not a readable image."""
+        from kiosk.vision.images import ImageError, read_image
+
+        try:
+            img = read_image(path)
+        except ImageError as exc:
+            raise CameraError(f"recorded frame unreadable: {exc}") from None
+        self.frame, self.path = img, path
+
+    def mark_good(self) -> None:
+        """The shown frame gave a usable reading: :meth:`restore` goes back to it."""
+        if self.frame is not None and self.path is not None:
+            self.good = (self.frame, self.path)
+
+    def restore(self) -> bool:
+        """Put the last good frame back before the camera (the shown one gave no usable reading); False when
+        there is none."""
+        if self.good is None:
+            return False
+        self.frame, self.path = self.good
+        return True
+
+    def capture(self) -> tuple[int, np.ndarray]:
+        if self.frame is None:
+            raise CameraError("no recorded frame yet")
+        return self.clock(), self.frame
+
+    def health(self) -> DeviceHealth:
+        return self._health.snapshot()
+
+    def close(self) -> None:
+        pass
+
+
+def frame_fault(path: Path, camera: RecordingCamera) -> str:
+    """Show the frame at ``path``; "" when it is an image, else why not, naming the file
+    (``image-5.jpg: missing``, ``image-7.jpg: empty file``)."""
+    try:
+        if not path.exists():
+            raise CameraError("missing")
+        camera.show(path)
+        return ""
+    except CameraError as exc:
+        return f"{path.name}: " + str(exc).removeprefix("recorded frame unreadable: ").removeprefix(f"{path}: ")
+
+
+def unusable_reading(problem_text: str, problem_squares: tuple[int, ...], path: Path | None) -> str:
+    """Why the frame at ``path`` gave the press no usable reading (``image-5.jpg: no usable reading (blank
+    frame ...)``), from the kiosk's problem after the press; "" when the press got a reading (its problem, if
+    any, names squares the judge can correct)."""
+    if problem_squares or not problem_text.startswith(NO_READING):
+        return ""
+    why = problem_text.removeprefix(NO_READING).split("; press again")[0]
+    why = re.sub(r"^(no stable reading within [^:]*: )?(frame not usable: )?", "", why)
+    return f"{path.name if path else 'the frame'}: no usable reading ({why})"
+
+
+def enter_from_record(kiosk: Any, p: _Row, pin: str, why: str, out: Callable[[str], None]) -> int:
+    """The judge enters the tiles of move ``p`` from the record over the last good frame (the frame of that
+    move failed: ``why``); returns how many squares he set. Says what he did through ``out``."""
+    tiles: list[tuple[int, str]] = []
+    if p.button in ("green", "red") and p.coord.strip("- "):
+        try:
+            tiles = record_tiles(p.coord, p.word, kiosk.state.board)
+        except ValueError as exc:
+            out(f"  move {p.move}: the record's move cannot be entered ({exc})")
+    out(f"  move {p.move}: {why}: the judge enters the move from the record ({p.coord} {p.word}, "
+        f"{len(tiles)} tile(s)) over the last frame")
+    if tiles:
+        kiosk.act("judge_unlock", pin=pin)
+        for sq, ch in tiles:
+            kiosk.act("correct", square=sq, char=ch)
+    return len(tiles)
