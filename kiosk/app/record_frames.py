@@ -14,28 +14,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 
-from kiosk.app.recorded_moves import record_tiles
+from kiosk.app.recorded_moves import RecordRow, record_tiles
 from kiosk.devices.camera import CameraError
 from kiosk.devices.health import DeviceHealth, HealthTracker
 
 NO_READING = "no reading: "   # how the kiosk's problem text starts when a press got no reading
-
-
-class _Row(Protocol):
-    """A ``game.csv`` row as :class:`kiosk.app.recording.Press` has it."""
-
-    @property
-    def move(self) -> int: ...
-    @property
-    def button(self) -> str: ...
-    @property
-    def coord(self) -> str: ...
-    @property
-    def word(self) -> str: ...
 
 
 class RecordingCamera:
@@ -107,7 +94,7 @@ def unusable_reading(problem_text: str, problem_squares: tuple[int, ...], path: 
     return f"{path.name if path else 'the frame'}: no usable reading ({why})"
 
 
-def enter_from_record(kiosk: Any, p: _Row, pin: str, why: str, out: Callable[[str], None]) -> int:
+def enter_from_record(kiosk: Any, p: RecordRow, pin: str, why: str, out: Callable[[str], None]) -> int:
     """The judge enters the tiles of move ``p`` from the record over the last good frame (the frame of that
     move failed: ``why``); returns how many squares he set. Says what he did through ``out``."""
     tiles: list[tuple[int, str]] = []

@@ -10,25 +10,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any
 
+from kiosk.app.recorded_moves import RecordRow
 from kiosk.rules.tiles import TileSet
 from kiosk.vision.diff import square_label
 from kiosk.vision.game import GamePrior, prior_from_board
 from kiosk.vision.reading import BLANK_CHAR, EMPTY_CHAR, N_SQUARES, SIZE
-
-
-class _Row(Protocol):
-    """A ``game.csv`` row as :class:`kiosk.app.recording.Press` has it."""
-
-    @property
-    def line(self) -> int: ...
-    @property
-    def button(self) -> str: ...
-    @property
-    def coord(self) -> str: ...
-    @property
-    def word(self) -> str: ...
 
 
 def _squares(coord: str, length: int) -> list[int] | None:
@@ -47,7 +35,7 @@ def _squares(coord: str, length: int) -> list[int] | None:
     return out
 
 
-def table_boards(rows: Sequence[_Row]) -> dict[int, str]:
+def table_boards(rows: Sequence[RecordRow]) -> dict[int, str]:
     """``game.csv`` line -> the board on the table after that row (225 grid characters: ``.``, letter, ``?``).
 
     Rows whose coordinate is not a board coordinate (passes, exchanges, pauses) leave the board as it was; a

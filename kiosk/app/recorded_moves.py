@@ -8,8 +8,24 @@ standard ``8D``); number first = down (``5G`` is ``E7``).
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
 from kiosk.rules.board import COLUMNS, parse_coordinate
+
+
+class RecordRow(Protocol):
+    """A ``game.csv`` row as :class:`kiosk.app.recording.Press` has it (``line``: its line in the file)."""
+
+    @property
+    def line(self) -> int: ...
+    @property
+    def move(self) -> int: ...
+    @property
+    def button(self) -> str: ...
+    @property
+    def coord(self) -> str: ...
+    @property
+    def word(self) -> str: ...
 
 
 def record_tiles(coord: str, word: str, board: list[str] | tuple[str, ...]) -> list[tuple[int, str]]:
