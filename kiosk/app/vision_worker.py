@@ -239,13 +239,7 @@ class VisionWorker:
             if last is None or not last[1] or last[0] is None:
                 return
             fused, _, at, read_ms = last
-            keep = []
-            for r in self._requests:
-                if at >= r.since_ms:
-                    self._done.append(StableReading(r.ticket, fused, at, "", read_ms, max(r.frames, 1)))
-                else:
-                    keep.append(r)
-            self._requests = keep
+            self._answer_since(at, fused, "", read_ms, least_frames=1)
 
     def _fail_still(self) -> None:
         """A ``still`` camera whose frame gave no usable reading: the requests that frame should answer fail
@@ -254,13 +248,19 @@ class VisionWorker:
             return
         at, why = self._no_reading
         with self._lock:
-            keep = []
-            for r in self._requests:
-                if at >= r.since_ms:
-                    self._done.append(StableReading(r.ticket, None, at, why, 0.0, r.frames))
-                else:
-                    keep.append(r)
-            self._requests = keep
+            self._answer_since(at, None, why, 0.0)
+
+    def _answer_since(self, at: int, fused: BoardReading | None, why: str, read_ms: float,
+                      least_frames: int = 0) -> None:
+        """With the lock held: answer every request made at or before ``at`` (a frame's time, ms) with ``fused``
+        (None: failed, ``why`` says why), counting at least ``least_frames`` frames; the others wait."""
+        keep = []
+        for r in self._requests:
+            if at >= r.since_ms:
+                self._done.append(StableReading(r.ticket, fused, at, why, read_ms, max(r.frames, least_frames)))
+            else:
+                keep.append(r)
+        self._requests = keep
 
     def _fuse(self, run: list[tuple[int, tuple[str, ...], BoardReading]]) -> tuple[BoardReading | None, bool]:
         """The reading of the last frames and whether they agree (None until ``window`` frames are in).
