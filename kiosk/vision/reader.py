@@ -345,6 +345,17 @@ def washed_out(stats: CellStats) -> bool:
     return float(np.median(np.asarray(stats.colour, np.float32)[plain].min(axis=1))) >= WASHED_OUT
 
 
+def _queue_glyph(grey: np.ndarray, sq: int, to_read: list[int], glyph_imgs: list[np.ndarray]) -> bool:
+    """Queue square ``sq``'s glyph (:func:`normalise_glyph` of its crop from the grey canvas) for the glyph model:
+    appended to ``to_read`` / ``glyph_imgs``. False when the square shows no ink (nothing queued)."""
+    g = normalise_glyph(cell_crop(grey, sq, GLYPH_GROW_PX))
+    if g is None:
+        return False
+    to_read.append(sq)
+    glyph_imgs.append(g)
+    return True
+
+
 def _logit(p: float) -> float:
     p = min(max(p, 1e-4), 1 - 1e-4)
     return math.log(p / (1 - p))
@@ -657,13 +668,9 @@ class BoardReader:
         for sq, q in zip(recheck, preds):
             if q.p_tile < NET_SURE or q.letter_if_tile < NET_LETTER_P or q.letter not in self.letters:
                 continue    # a blank or a finger is no lettered tile
-            g = normalise_glyph(cell_crop(grey, sq, GLYPH_GROW_PX))
-            if g is None:
+            if not _queue_glyph(grey, sq, to_read, glyph_imgs):
                 doubts[sq] = f"tile or empty? (the colours say empty; the network reads {q.letter})"
                 squares[sq] = SquareReading(SquareState.UNSURE, None, round(q.p_tile, 3))
-            else:
-                to_read.append(sq)
-                glyph_imgs.append(g)
                 out[sq] = q.letter
         return out
 
@@ -691,12 +698,8 @@ class BoardReader:
                 doubts[sq] = f"tile or empty? (P(tile) {p:.2f}, network {q.p_tile:.2f})"
                 squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
                 continue
-            g = normalise_glyph(cell_crop(grey, sq, GLYPH_GROW_PX))
-            if g is None:
+            if not _queue_glyph(grey, sq, to_read, glyph_imgs):
                 squares[sq] = SquareReading(SquareState.BLANK, None, round(p, 3))
-            else:
-                to_read.append(sq)
-                glyph_imgs.append(g)
 
     def _squares_glyphs(self, canvas: np.ndarray, p_tile: np.ndarray, vote: np.ndarray, seen: np.ndarray,
                         hand: np.ndarray, glare: np.ndarray, weak_empty: np.ndarray
@@ -735,12 +738,8 @@ class BoardReader:
                 uncoloured.append(sq)   # a tile by the model alone: the network looks too (below)
                 continue
             else:
-                g = normalise_glyph(cell_crop(grey, sq, GLYPH_GROW_PX))
-                if g is None:
+                if not _queue_glyph(grey, sq, to_read, glyph_imgs):
                     squares[sq] = SquareReading(SquareState.BLANK, None, round(p, 3))
-                else:
-                    to_read.append(sq)
-                    glyph_imgs.append(g)
                 continue
             squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
         self._tiles_by_model_alone(grey, uncoloured, p_tile, to_read, glyph_imgs, squares, doubts)
