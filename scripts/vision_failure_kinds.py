@@ -26,23 +26,8 @@ from kiosk.vision.reader import BoardReader
 from kiosk.vision.reading import EMPTY_CHAR
 from kiosk.vision.synth import render as rd
 from kiosk.vision.synth.boards import random_board
+from kiosk.vision.synth.failure_scenes import EXPOSURES, RAMP, scene_with_two_blanks, with_gain
 from kiosk.vision.synth.levels import get_level
-
-
-def scene_with_two_blanks(scene: int) -> tuple[np.ndarray, str]:
-    board = random_board(5000 + scene, n_tiles=30, tile_set=ENGLISH)
-    cells = [c.upper() if c else c for c in board.cells]
-    tiles = [i for i, c in enumerate(cells) if c]
-    rng = np.random.default_rng(5000 + scene)
-    for i in rng.choice(tiles, 2, replace=False):
-        cells[i] = cells[i].lower()
-    frame = rd.render_board(Board(cells), seed=900000 + scene, level=get_level("typical").with_(hand_prob=0.0),
-                            tile_set=ENGLISH)
-    return frame.image, "".join("?" if c and c.islower() else (c or EMPTY_CHAR) for c in cells)
-
-
-def gain(image: np.ndarray, g: float) -> np.ndarray:
-    return np.clip(image.astype(np.float32) * g, 0, 255).astype(np.uint8)
 
 
 def exposure(scenes: range) -> str:
@@ -50,8 +35,8 @@ def exposure(scenes: range) -> str:
     for s in scenes:
         image, truth = scene_with_two_blanks(s)
         reader.forget_board_pose()
-        for g in (0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6):
-            r = reader.read(gain(image, g))
+        for g in EXPOSURES:
+            r = reader.read(with_gain(image, g))
             got = "".join(r.grid())
             for sq in (i for i, c in enumerate(truth) if c == "?"):
                 n += 1
@@ -65,8 +50,8 @@ def ramp(scenes: range) -> str:
     for s in scenes:
         image, truth = scene_with_two_blanks(s)
         reader.forget_board_pose()
-        for g in np.linspace(0.5, 1.7, 20):
-            r = reader.read(gain(image, float(g)))
+        for g in RAMP:
+            r = reader.read(with_gain(image, float(g)))
             got = "".join(r.grid())
             frames += 1
             if not r.quality.ok:

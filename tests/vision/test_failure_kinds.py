@@ -5,19 +5,16 @@ are in kiosk/vision/README.md ("Failure kinds")."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from kiosk.rules.board import Board
 from kiosk.rules.tiles import ENGLISH
 from kiosk.vision.game import GameReader, prior_from_board
 from kiosk.vision.reader import BoardReader
 from kiosk.vision.reading import EMPTY_CHAR
 from kiosk.vision.synth.boards import random_board
+from kiosk.vision.synth.failure_scenes import RAMP, scene_with_two_blanks, with_gain
 from kiosk.vision.synth.levels import get_level
 from kiosk.vision.synth.render import render_board
-
-RAMP = np.linspace(0.5, 1.7, 20)   # the frame's gain over 20 frames: auto exposure settling from dark to bright
 
 
 @pytest.fixture(scope="module")
@@ -26,23 +23,10 @@ def reader() -> BoardReader:
 
 
 def _scene_with_two_blanks(scene: int):
-    """Scene ``scene`` of the exposure sweep (README "Failure kinds"): 30 English tiles, two of them blanks,
-    one "typical" frame without a hand. Returns (frame BGR, truth: 225 chars, the blanks' squares)."""
-    board = random_board(5000 + scene, n_tiles=30, tile_set=ENGLISH)
-    cells = [c.upper() if c else c for c in board.cells]
-    tiles = [i for i, c in enumerate(cells) if c]
-    rng = np.random.default_rng(5000 + scene)
-    for i in rng.choice(tiles, 2, replace=False):
-        cells[i] = cells[i].lower()
-    frame = render_board(Board(cells), seed=900000 + scene, level=get_level("typical").with_(hand_prob=0.0),
-                         tile_set=ENGLISH)
-    truth = "".join("?" if c and c.islower() else (c or EMPTY_CHAR) for c in cells)
-    return frame.image, truth, [i for i, c in enumerate(truth) if c == "?"]
-
-
-def _gain(image: np.ndarray, gain: float) -> np.ndarray:
-    """The frame as the camera gives it at another exposure (scaled, clipped at full scale)."""
-    return np.clip(image.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+    """Scene ``scene`` of the exposure sweep (:func:`scene_with_two_blanks`). Returns (frame BGR, truth: 225
+    chars, the blanks' squares)."""
+    image, truth = scene_with_two_blanks(scene)
+    return image, truth, [i for i, c in enumerate(truth) if c == "?"]
 
 
 # scene 11: grey plastic tiles on the classic board (the colours cannot tell tiles from the board: both blanks
@@ -53,7 +37,7 @@ def test_a_blank_is_never_read_empty_in_a_frame_judged_ok(scene, reader):
     reader.forget_board_pose()
     lost = []
     for gain in (0.6, 1.0, 1.4, 1.6):
-        r = reader.read(_gain(image, gain))
+        r = reader.read(with_gain(image, gain))
         lost += [(gain, sq) for sq in blanks if r.quality.ok and r.grid()[sq // 15][sq % 15] == EMPTY_CHAR]
     assert not lost, f"blanks read empty with verdict ok (gain, square): {lost}"
 
@@ -68,7 +52,7 @@ def test_a_still_board_under_an_exposure_ramp_loses_no_tile(reader):
     gone = []
     used = 0
     for k, gain in enumerate(RAMP):
-        res = game.read_game(_gain(image, float(gain)))
+        res = game.read_game(with_gain(image, float(gain)))
         used += res.used
         gone += [(k, line) for line in res.anomalies if "is gone" in line]
     assert used >= 14                     # most frames are used (the brightest are overexposed: not used)
