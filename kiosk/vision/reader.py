@@ -668,10 +668,11 @@ class BoardReader:
         for sq, q in zip(recheck, preds):
             if q.p_tile < NET_SURE or q.letter_if_tile < NET_LETTER_P or q.letter not in self.letters:
                 continue    # a blank or a finger is no lettered tile
-            if not _queue_glyph(grey, sq, to_read, glyph_imgs):
+            if _queue_glyph(grey, sq, to_read, glyph_imgs):
+                out[sq] = q.letter
+            else:
                 doubts[sq] = f"tile or empty? (the colours say empty; the network reads {q.letter})"
                 squares[sq] = SquareReading(SquareState.UNSURE, None, round(q.p_tile, 3))
-                out[sq] = q.letter
         return out
 
     def _tiles_by_model_alone(self, grey: np.ndarray, squares_in: list[int], p_tile: np.ndarray, to_read: list[int],
