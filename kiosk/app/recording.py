@@ -11,7 +11,8 @@ A frame that is missing, not an image, or gives no usable reading (black, anothe
 named and the judge enters that move from the record (:mod:`kiosk.app.record_frames`); the game goes on.
 Without ``warp-coord`` the reader finds the board and keeps it. The record uses German tiles and its event's
 rules: 30 minutes each, 10 points per started minute
-of overtime, a failed challenge costs the challenger 10 points, a successful one withdraws the play.
+of overtime, a failed challenge costs the challenger 10 points, a successful one withdraws the play, no
+adjustment for unplayed tiles (the event's scorer gave the last totals as the finals, after an out-play too).
 
 Coordinates in ``game.csv``: letter first = across from that row letter and column number (``H4`` is the
 standard ``8D``); number first = down (``5G`` is ``E7``).
@@ -28,7 +29,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
@@ -38,13 +39,14 @@ import numpy as np
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate
 from kiosk.app.reader_setup import ReaderUnavailable, make_reader
+from kiosk.app.record_end import close_at_record_end, last_line, totals_before_end
 from kiosk.app.record_frames import RecordingCamera, enter_from_record, frame_fault, unusable_reading
 from kiosk.app.record_judge import board_prior, correct_from, table_boards
 from kiosk.app.recorded_moves import standard_coordinate
 from kiosk.app.simtable import SimClock
 from kiosk.app.vision_worker import VisionWorker
 from kiosk.referee.presets import Preset, load_preset
-from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING, GameState
+from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING
 from kiosk.rules.gcg import EventKind, GcgError, GcgEvent, GcgVisitor, read_gcg
 from kiosk.rules.replay import replay_game
 from kiosk.rules.tiles import GERMAN
@@ -198,12 +200,14 @@ def record_errors(rec: Recording) -> list[str]:
 
 
 def recording_preset(tile_set: str = "german") -> Preset:
-    """The rules the recordings' event applied (see module doc)."""
+    """The rules the recordings' event applied (see module doc). Unplayed tiles are not counted: the event's
+    own scorer gave the recorded totals as the finals, also after an out-play (game03)."""
     p = load_preset("nsf")
     return replace(p, name="scrabscrap-2019", tile_set=tile_set,
                    clock=replace(p.clock, game_ms=30 * 60_000, overtime_penalty_points=10, overtime_unit_ms=60_000),
                    challenge=replace(p.challenge, rule="custom", wrong_bonus=0, wrong_penalty=10, window_ms=20_000,
                                      off_centre_challengeable=False),
+                   end=replace(p.end, out_adjustment="none", no_out_adjustment="none"),
                    description="German club tournament 2019 as recorded: 30 min, failed challenge -10")
 
 
@@ -362,6 +366,7 @@ class _Referee:
             elif p.button in ("reset", "eog"):
                 self.out(f"  move {p.move}: the recording ends the game ({p.button})")
                 break
+        close_at_record_end(k, self.rec.names, PIN, self.out)
 
 
 def recording_profile(folder: Path, out: Callable[[str], None] = print) -> Path | None:
@@ -407,14 +412,6 @@ def _recording_reader(rec: Recording, folder: Path, calibration: Path | None, ou
     except ReaderUnavailable as exc:
         out(f"error: {exc}")
         return None
-
-
-def _last_line(names: Sequence[str], st: GameState) -> str:
-    """The last line agrees with the journal: a recording without the end racks leaves the game unfinished."""
-    scores = f"{names[0]} {st.scores[0]}, {names[1]} {st.scores[1]}"
-    if st.result is not None:
-        return f"final: {scores}"
-    return f"not finished: {scores} (the recording ends before the end racks; the journal keeps the game unfinished)"
 
 
 def run_recording(folder: str | Path, *, journal: Path | None = None, out: Callable[[str], None] = print,
@@ -470,8 +467,9 @@ def _report(ref: _Referee, frames: int, seconds: float) -> int:
     last = rec.presses[-1].scores
     for m in ref.mismatches:
         out("mismatch: " + m)
-    if tuple(st.scores) != last:
-        out(f"the kiosk's totals {st.scores[0]}:{st.scores[1]} differ from the recorded {last[0]}:{last[1]}")
+    totals = totals_before_end(st)
+    if totals != last:
+        out(f"the kiosk's totals {totals[0]}:{totals[1]} differ from the recorded {last[0]}:{last[1]}")
     for line in record_errors(rec):
         out(line)
     if ref.frame_problems:
@@ -479,5 +477,5 @@ def _report(ref: _Referee, frames: int, seconds: float) -> int:
     out(f"vision: {frames} frames read in {seconds:.1f} s")
     out(f"judge: {ref.interventions} intervention(s) ({ref.judge_fixes} square(s) corrected); "
         f"{sum(1 for h in st.history if h.kind == 'withdrawn')} move(s) taken back")
-    out(_last_line(rec.names, st))
-    return 0 if not ref.mismatches and tuple(st.scores) == last else 1
+    out(last_line(rec.names, st))
+    return 0 if not ref.mismatches and totals == last else 1

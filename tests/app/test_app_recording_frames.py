@@ -99,7 +99,7 @@ def _run(d, tmp_path):
 def test_the_synthetic_recording_is_refereed_to_every_score(folder, tmp_path):
     code, lines = _run(folder, tmp_path)
     assert code == 0, "\n".join(lines)
-    assert lines[-1].startswith("not finished: Ann 151, Bob 102 (the recording ends before the end racks")
+    assert lines[-1] == "final: Ann 151, Bob 102"
 
 
 def test_a_missing_and_an_empty_frame_are_named_and_the_judge_enters_those_moves(folder, tmp_path):
@@ -114,7 +114,7 @@ def test_a_missing_and_an_empty_frame_are_named_and_the_judge_enters_those_moves
     assert "move 9: image-9.jpg: not a readable image" in text
     assert "MISMATCH" not in text and "mismatch:" not in text  # no cascade: every later move agrees
     assert "frames: image-5.jpg: missing; image-7.jpg: empty file; image-9.jpg: not a readable image" in text
-    assert lines[-1].startswith("not finished: Ann 151, Bob 102 (the recording ends before the end racks")
+    assert lines[-1] == "final: Ann 151, Bob 102"
 
 
 def test_frames_that_give_no_usable_reading_are_named_and_the_judge_enters_those_moves(folder, tmp_path):
@@ -141,7 +141,7 @@ def test_frames_that_give_no_usable_reading_are_named_and_the_judge_enters_those
     assert "asks the judge" not in text, text  # no stale problem of a bad frame reported at a later move
     assert "frames: image-5.jpg: no usable reading (blank frame" in text
     assert lines[-2] == "judge: 3 intervention(s) (11 square(s) corrected); 0 move(s) taken back", text
-    assert lines[-1].startswith("not finished: Ann 151, Bob 102 (the recording ends before the end racks")
+    assert lines[-1] == "final: Ann 151, Bob 102"
 
 
 def test_a_frame_the_reader_fails_on_is_named_and_entered_by_the_judge(folder, tmp_path, monkeypatch):
@@ -203,3 +203,28 @@ def test_a_press_just_after_its_frame_was_read_is_answered():
     got = w.results()
     assert [r.ticket for r in got] == [ticket] and got[0].reading is not None
     assert "".join(got[0].reading.grid()).count("F") == 1
+
+
+def test_the_end_of_the_record_is_a_director_stop_the_journal_keeps(folder, tmp_path):
+    """The record stops before the end racks: the director stops the game with the scores as they stand (seed
+    002 III.G). The journal holds the game over (not a game to resume), no rack or time adjustment is made,
+    and the GCG written from it ends at the recorded totals."""
+    from kiosk.referee.gcg_export import export_gcg
+    from kiosk.referee.kinds import EndReason
+    from kiosk.referee.referee import Referee
+    from kiosk.store.journal import Journal
+
+    code, lines = _run(folder, tmp_path)
+    assert code == 0, "\n".join(lines)
+    assert "  the record ends here: the director stops the game with the scores as they stand" in lines
+    journal = Journal(tmp_path / "j.sqlite")
+    try:
+        assert journal.unfinished_game() is None
+        [game] = journal.games()
+        st = Referee.from_events(journal.events(game.id)).state
+    finally:
+        journal.close()
+    assert st.result is not None and st.result.reason == EndReason.STOPPED
+    assert tuple(st.result.final) == (151, 102) and tuple(st.result.rack_adjust) == (0, 0)
+    moves = [ln for ln in export_gcg(st).splitlines() if ln.startswith(">")]
+    assert moves[-1].endswith(" 151") and [m for m in moves if m.startswith(">Bob")][-1].endswith(" 102"), moves
