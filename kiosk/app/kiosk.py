@@ -271,7 +271,7 @@ class Kiosk:
         if p is None or p.ticket != ans.ticket:
             return "stale reading"
         self.pending = None
-        self.view.waiting = False
+        self.view.waiting, self.view.unusable_frame = False, ans.unusable
         if ans.reading is None:
             self._show_problem((), f"no reading: {ans.error}; press again, or call the judge", judge=True, squares=())
             return "no reading: " + ans.error

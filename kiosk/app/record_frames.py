@@ -11,7 +11,6 @@ frame is named, and the judge enters the move's tiles from the record (``game.cs
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,8 +20,6 @@ import numpy as np
 from kiosk.app.recorded_moves import RecordRow, record_tiles
 from kiosk.devices.camera import CameraError
 from kiosk.devices.health import DeviceHealth, HealthTracker
-
-NO_READING = "no reading: "   # how the kiosk's problem text starts when a press got no reading
 
 
 class RecordingCamera:
@@ -83,15 +80,14 @@ def frame_fault(path: Path, camera: RecordingCamera) -> str:
         return f"{path.name}: " + str(exc).removeprefix("recorded frame unreadable: ").removeprefix(f"{path}: ")
 
 
-def unusable_reading(problem_text: str, problem_squares: tuple[int, ...], path: Path | None) -> str:
+def unusable_reading(unusable_frame: str, problem_squares: tuple[int, ...], path: Path | None) -> str:
     """Why the frame at ``path`` gave the press no usable reading (``image-5.jpg: no usable reading (blank
-    frame ...)``), from the kiosk's problem after the press; "" when the press got a reading (its problem, if
-    any, names squares the judge can correct)."""
-    if problem_squares or not problem_text.startswith(NO_READING):
+    frame ...)``), from the kiosk's ``view.unusable_frame`` after the press (the vision worker's
+    ``StableReading.unusable``); "" when the press got a reading (its problem, if any, names squares the judge
+    can correct)."""
+    if problem_squares or not unusable_frame:
         return ""
-    why = problem_text.removeprefix(NO_READING).split("; press again")[0]
-    why = re.sub(r"^(no stable reading within [^:]*: )?(frame not usable: )?", "", why)
-    return f"{path.name if path else 'the frame'}: no usable reading ({why})"
+    return f"{path.name if path else 'the frame'}: no usable reading ({unusable_frame})"
 
 
 def enter_from_record(kiosk: Any, p: RecordRow, pin: str, why: str, out: Callable[[str], None]) -> int:

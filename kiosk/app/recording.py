@@ -240,7 +240,7 @@ class _Referee:
             said = k.press(SIDES[player])
             self.wait()
             problem = self._answer(said)
-            bad = unusable_reading(problem, k.view.problem_squares, self.camera.path)
+            bad = unusable_reading(k.view.unusable_frame, k.view.problem_squares, self.camera.path)
             if not bad:
                 self.camera.mark_good()
             if not problem:

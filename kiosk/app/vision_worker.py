@@ -36,6 +36,8 @@ class StableReading:
         ticket: the request's ticket. reading: the newest reading of the stable run (None on failure).
         frame_ms: capture time of that frame (monotonic ms). error: why there is no reading (camera down,
         board never still within ``timeout_ms``). read_ms: time spent reading that frame (ms).
+        unusable: on failure, why the newest frame read gave no usable reading (the reader's verdict, e.g.
+        "hand over the board", or its failure); "" when the frames were usable or there was no frame.
     """
 
     ticket: int
@@ -44,6 +46,7 @@ class StableReading:
     error: str = ""
     read_ms: float = 0.0
     frames: int = 0
+    unusable: str = ""
 
 
 @dataclass
@@ -118,6 +121,7 @@ class VisionWorker:
         self._prior: Callable[[], Any] | None = None
         self.still = still
         self._no_reading: tuple[int, str] | None = None  # (frame ms, why) of the last frame read, if not usable
+        self._frame_fault = ""   # why the newest frame read gave no usable reading (verdict or reader failure)
 
     # ----------------------------------------------------------------------------------------- control
     def start(self) -> VisionWorker:
@@ -181,7 +185,7 @@ class VisionWorker:
         try:
             frame_ms, frame = self.camera.capture()
         except CameraError as exc:
-            self.last_error = f"camera: {exc}"
+            self.last_error, self._frame_fault = f"camera: {exc}", ""
             self._fail_due(self.last_error)
             return
         if frame is self._last_frame and frame_ms == self._last_frame_ms:
@@ -195,7 +199,7 @@ class VisionWorker:
             reading = self._read(frame)
         except Exception as exc:  # a reader bug must not take the kiosk down: report it, keep going
             self.last_error = f"board reader failed: {type(exc).__name__}: {exc}"
-            self._no_reading = (frame_ms, self.last_error)
+            self._no_reading, self._frame_fault = (frame_ms, self.last_error), self.last_error
             self._fail_still()
             self._fail_due(self.last_error)
             return
@@ -203,6 +207,7 @@ class VisionWorker:
         self.frames_read += 1
         grid = self._apply_overrides(reading.grid()) if reading.quality.ok else None
         self._no_reading = None if grid is not None else (frame_ms, f"frame not usable: {reading.quality.verdict}")
+        self._frame_fault = "" if grid is not None else reading.quality.verdict
         with self._lock:
             lt = self._latest
             lt.reading, lt.frame_ms = reading, frame_ms
@@ -257,7 +262,8 @@ class VisionWorker:
         keep = []
         for r in self._requests:
             if at >= r.since_ms:
-                self._done.append(StableReading(r.ticket, fused, at, why, read_ms, max(r.frames, least_frames)))
+                self._done.append(StableReading(r.ticket, fused, at, why, read_ms, max(r.frames, least_frames),
+                                                "" if fused is not None else self._frame_fault))
             else:
                 keep.append(r)
         self._requests = keep
@@ -309,7 +315,8 @@ class VisionWorker:
             for r in self._requests:
                 if elapsed >= r.deadline:
                     self._done.append(StableReading(r.ticket, None, now, f"no stable reading within "
-                                                    f"{self.timeout_ms / 1000:.0f} s: {why}", 0.0, r.frames))
+                                                    f"{self.timeout_ms / 1000:.0f} s: {why}", 0.0, r.frames,
+                                                    self._frame_fault))
                 else:
                     keep.append(r)
             self._requests = keep

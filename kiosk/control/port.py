@@ -28,7 +28,8 @@ class KioskView:
         is open until this kiosk time (ms). corrections: the judge's corrections of the move being read
         (square -> char). confirmed: corrections that hold while their tile stays. removal_left: withdrawn
         tiles still on the board. devices: one line per device that is down or degraded (set by ``kiosk
-        run``, :func:`kiosk.control.words.device_notes`).
+        run``, :func:`kiosk.control.words.device_notes`). unusable_frame: why the last press got no reading
+        because its frame was not usable (the reader's verdict, e.g. "hand over the board"); "" otherwise.
     """
 
     message: str = ""
@@ -44,6 +45,7 @@ class KioskView:
     confirmed: dict[int, str] = field(default_factory=dict)
     removal_left: tuple[int, ...] = ()
     devices: tuple[str, ...] = ()
+    unusable_frame: str = ""
 
 
 class KioskPort(Protocol):

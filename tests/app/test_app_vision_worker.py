@@ -106,3 +106,34 @@ def test_a_worker_following_the_game_keeps_known_tiles_and_drops_unreachable_dou
     assert rows[7][6:9] == "CAT"          # the A read unsure is the known A
     assert rows[0][0] == "."              # A1: no move can reach it
     assert rows[8][7] == "#"              # H9, beside the A: the judge looks
+
+
+def test_a_failure_says_why_the_frame_was_not_usable_and_nothing_else():
+    """``StableReading.unusable`` carries the reader's verdict for a frame it could not use (the recording demo
+    names the frame with it); a camera failure or a frame read fine leaves it empty."""
+    from kiosk.vision.reading import BoardReading
+
+    clock = Clock()
+    table = GridTable(clock)
+
+    def hand(frame):
+        return BoardReading.unreadable("hand over the board")
+
+    w = VisionWorker(table, hand, timeout_ms=300, clock=clock, still=True)
+    w.request(0)
+    w.step()
+    (ans,) = w.results()
+    assert ans.reading is None and ans.unusable == "hand over the board"
+    w = VisionWorker(table, read_grid, stable_frames=1, clock=clock, still=True)
+    w.request(0)
+    w.step()
+    (ans,) = w.results()
+    assert ans.reading is not None and ans.unusable == ""
+    table.fail = "camera unplugged"
+    w = VisionWorker(table, read_grid, timeout_ms=300, clock=clock)
+    w.request(0)
+    w.step()
+    time.sleep(0.35)
+    w.step()
+    (ans,) = w.results()
+    assert ans.reading is None and "camera unplugged" in ans.error and ans.unusable == ""
