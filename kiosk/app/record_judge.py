@@ -8,31 +8,22 @@ tiles of that word off again. :func:`table_boards` gives that board per ``game.c
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
-from kiosk.app.recorded_moves import RecordRow
+from kiosk.app.recorded_moves import RecordRow, word_squares
 from kiosk.rules.tiles import TileSet
 from kiosk.vision.diff import square_label
 from kiosk.vision.game import GamePrior, prior_from_board
-from kiosk.vision.reading import BLANK_CHAR, EMPTY_CHAR, N_SQUARES, SIZE
+from kiosk.vision.reading import BLANK_CHAR, EMPTY_CHAR, N_SQUARES
 
 
 def _squares(coord: str, length: int) -> list[int] | None:
-    """Squares of a word at the recording's coordinate (letter first = across from that row letter and column
-    number, number first = down), or None when it is not a coordinate or runs off the board."""
-    m = re.fullmatch(r"([A-Oa-o])(\d{1,2})|(\d{1,2})([A-Oa-o])", coord.strip())
-    if not m:
+    """:func:`~kiosk.app.recorded_moves.word_squares`, or None when it is not a coordinate or runs off the board."""
+    try:
+        return word_squares(coord, length)
+    except ValueError:
         return None
-    if m.group(1):
-        row, col, dr, dc = ord(m.group(1).upper()) - 65, int(m.group(2)) - 1, 0, 1
-    else:
-        row, col, dr, dc = ord(m.group(4).upper()) - 65, int(m.group(3)) - 1, 1, 0
-    out = [(row + i * dr) * SIZE + col + i * dc for i in range(length)]
-    if col < 0 or col + (length - 1) * dc >= SIZE or row + (length - 1) * dr >= SIZE:
-        return None
-    return out
 
 
 def table_boards(rows: Sequence[RecordRow]) -> dict[int, str]:

@@ -28,6 +28,21 @@ class RecordRow(Protocol):
     def word(self) -> str: ...
 
 
+def word_squares(coord: str, length: int) -> list[int]:
+    """The squares (0..224, row-major) of a word of ``length`` letters at ``coord`` (the recording system's
+    notation), first letter first.
+
+    Raises:
+        ValueError: not a coordinate, or the word runs off the board.
+    """
+    c = parse_coordinate(standard_coordinate(coord))
+    dr, dc = (0, 1) if c.across else (1, 0)
+    last_r, last_c = c.row + (length - 1) * dr, c.col + (length - 1) * dc
+    if not (c.row >= 0 and c.col >= 0 and last_r < 15 and last_c < 15):
+        raise ValueError(f"{coord}: a word of {length} letters runs off the board")
+    return [(c.row + i * dr) * 15 + c.col + i * dc for i in range(length)]
+
+
 def record_tiles(coord: str, word: str, board: list[str] | tuple[str, ...]) -> list[tuple[int, str]]:
     """The tiles a recorded play put down, as the judge would enter them: (square 0..224, letter or ``?`` for a
     blank) for every letter of ``word`` at ``coord`` (the recording system's notation) on an empty square of
@@ -37,17 +52,8 @@ def record_tiles(coord: str, word: str, board: list[str] | tuple[str, ...]) -> l
     Raises:
         ValueError: not a coordinate, or the word runs off the board.
     """
-    c = parse_coordinate(standard_coordinate(coord))
-    out = []
-    for i, ch in enumerate(word):
-        r, col = (c.row, c.col + i) if c.across else (c.row + i, c.col)
-        if not (0 <= r < 15 and 0 <= col < 15):
-            raise ValueError(f"{coord} {word}: runs off the board")
-        sq = r * 15 + col
-        if ch == "." or board[sq]:
-            continue
-        out.append((sq, "?" if ch == "_" or ch.islower() else ch.upper()))
-    return out
+    return [(sq, "?" if ch == "_" or ch.islower() else ch.upper())
+            for sq, ch in zip(word_squares(coord, len(word)), word, strict=True) if ch != "." and not board[sq]]
 
 
 def standard_coordinate(coord: str) -> str:
@@ -70,4 +76,4 @@ def standard_coordinate(coord: str) -> str:
     return f"{COLUMNS[col - 1]}{row}"
 
 
-__all__ = ["record_tiles", "standard_coordinate"]
+__all__ = ["record_tiles", "standard_coordinate", "word_squares"]

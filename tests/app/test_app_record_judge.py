@@ -96,3 +96,17 @@ def test_real_frames_without_a_usable_reading_are_entered_by_the_judge(tmp_path)
     assert "asks the judge" not in text and "MISMATCH" not in text, text
     assert lines[-2].startswith("judge: 2 intervention(s)"), text
     assert code == 0, text
+
+
+def test_one_parser_gives_the_squares_of_a_recorded_word():
+    """The recording's coordinates (letter first = across from that row, number first = down), as the judge's
+    table and the judge's entries both use them; off the board is an error naming the coordinate."""
+    from kiosk.app.recorded_moves import record_tiles, word_squares
+
+    assert word_squares("H4", 3) == [7 * 15 + 3, 7 * 15 + 4, 7 * 15 + 5]          # standard 8D, across
+    assert word_squares("5G", 2) == [6 * 15 + 4, 7 * 15 + 4]                      # standard E7, down
+    with pytest.raises(ValueError, match="O14: a word of 3 letters runs off the board"):
+        word_squares("O14", 3)
+    board = [""] * 225
+    board[7 * 15 + 4] = "A"
+    assert record_tiles("H4", "c.T", board) == [(7 * 15 + 3, "?"), (7 * 15 + 5, "T")]
