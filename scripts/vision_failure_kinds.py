@@ -11,22 +11,20 @@
 * hand: 90 typical frames with a hand from HAND_FIRST (boards 1000+i, alternately English and German): a tile read on an empty
   square in a frame judged ok (no hand found);
 * slide: one tile of a 20-tile board slid half a square (and 0.4, 0.6) towards its empty right neighbour:
-  read as two tiles in a frame judged ok, read as no tile, read as another letter.
+  read as two tiles in a frame judged ok, read as no tile, read as another letter, both squares doubted (scenes
+  0..19: the ones the slid-tile rule was made on).
 """
 
 from __future__ import annotations
 
 import argparse
 
-import numpy as np
-
-from kiosk.rules.board import Board
 from kiosk.rules.tiles import ENGLISH, GERMAN
 from kiosk.vision.reader import BoardReader
 from kiosk.vision.reading import EMPTY_CHAR
 from kiosk.vision.synth import render as rd
 from kiosk.vision.synth.boards import random_board
-from kiosk.vision.synth.failure_scenes import EXPOSURES, RAMP, scene_with_two_blanks, with_gain
+from kiosk.vision.synth.failure_scenes import EXPOSURES, RAMP, scene_with_slid_tile, scene_with_two_blanks, with_gain
 from kiosk.vision.synth.levels import get_level
 
 
@@ -83,45 +81,26 @@ def hand(frames: range) -> str:
     return f"hand: {n} hand frames, hand not found in {not_found}; a tile read on an empty square, judged ok: {bad}"
 
 
-def slide(scenes: int, frac: float) -> str:
+def slide(scenes: range, frac: float) -> str:
     reader = BoardReader(ENGLISH)
-    cell = rd.DEFAULT_GEOMETRY.cell_mm
-    orig = rd._clipped_normal
-    n = twice = none = wrong = 0
-    for s in range(scenes):
-        cells = list(random_board(8000 + s, n_tiles=20, tile_set=ENGLISH).cells)
-        squares = [i for i, c in enumerate(cells) if c]
-        cand = [i for i in squares if i % 15 < 14 and not cells[i + 1]]
-        if not cand:
+    n = twice = none = wrong = doubted = 0
+    for s in scenes:
+        made = scene_with_slid_tile(s, frac)
+        if made is None:
             continue
-        target = int(np.random.default_rng(s).choice(cand))
-        k, calls = squares.index(target), [0]
-
-        def slid(r, sd, m=1, k=k, calls=calls):   # the k-th tile's offset (the renderer draws in square order)
-            out = orig(r, sd, m)
-            if m == 2:
-                if calls[0] == k:
-                    out = np.array([cell * frac, 0.0])
-                calls[0] += 1
-            return out
-
-        rd._clipped_normal = slid
-        rd._TILED.clear()
-        try:
-            fr = rd.render_board(Board(cells), seed=920000 + s, level=get_level("typical").with_(hand_prob=0.0),
-                                 tile_set=ENGLISH)
-        finally:
-            rd._clipped_normal = orig
+        image, truth_grid, target = made
         reader.forget_board_pose()
-        r = reader.read(fr.image)
+        r = reader.read(image)
         got = "".join(r.grid())
         a, b = got[target], got[target + 1]
-        truth = "?" if cells[target].islower() else cells[target]
+        truth = truth_grid[target]
         n += 1
         twice += r.quality.ok and a not in (EMPTY_CHAR, "#") and b not in (EMPTY_CHAR, "#")
         none += a == EMPTY_CHAR and b == EMPTY_CHAR
         wrong += any(x not in (EMPTY_CHAR, "#", truth) for x in (a, b))
-    return f"slide {frac}: {n} slid tiles: read as two tiles (judged ok) {twice}, as no tile {none}, as another letter {wrong}"
+        doubted += a == "#" and b == "#"
+    return (f"slide {frac}: {n} slid tiles: read as two tiles (judged ok) {twice}, as no tile {none}, "
+            f"as another letter {wrong}, both squares doubted {doubted}")
 
 
 KINDS = ("exposure", "ramp", "hand", "slide")
@@ -148,7 +127,7 @@ def main() -> None:
         print(hand(range(args.hand_first, args.hand_first + 90)), flush=True)
     if "slide" in kinds:
         for frac in (0.4, 0.5, 0.6):
-            print(slide(args.scenes, frac), flush=True)
+            print(slide(range(args.first, args.first + args.scenes), frac), flush=True)
 
 
 if __name__ == "__main__":

@@ -63,6 +63,7 @@ from kiosk.vision.reading import (
     SquareState,
 )
 from kiosk.vision.settle import SettleModel, settle_features
+from kiosk.vision.slid import doubt_slid_tiles
 from kiosk.vision.squarenet import GROW_PX as SQUARE_NET_GROW_PX
 from kiosk.vision.squarenet import SquareNet, SquarePrediction, prepare, same_input
 from kiosk.vision.still import GridTracker
@@ -970,7 +971,9 @@ class BoardReader:
             squares, doubts, hand, turns = self._squares_net(canvas, stats, occ, seen, hand, glare_share, sharp_v)
         else:
             squares, doubts, hand, turns = self._squares_glyphs(canvas, p_tile, occ.vote, seen, hand, glare, weak_empty)
-        lap("letters", t)
+        t = lap("letters", t)
+        doubt_slid_tiles(canvas, squares, doubts, skip=(glare_share > 0) | hand)
+        lap("slid", t)
 
         is_sharp = sharp_v >= SHARPNESS_MIN
         has_glare = bool(glare.any())

@@ -1,7 +1,7 @@
 """The failure kinds of issue 22 (item 5), each on synthetic frames that showed it: a blank read as an empty
 square with verdict ok, a still tile vanishing under an auto-exposure ramp, fingers over empty squares read as
-a blank with no hand found, a tile slid between two squares read as two tiles. The figures over larger samples
-are in kiosk/vision/README.md ("Failure kinds")."""
+a blank with no hand found, a tile slid between two squares read as no tile or as another letter. The figures
+over larger samples are in kiosk/vision/README.md ("Failure kinds")."""
 
 from __future__ import annotations
 
@@ -11,8 +11,9 @@ from kiosk.rules.tiles import ENGLISH
 from kiosk.vision.game import GameReader, prior_from_board
 from kiosk.vision.reader import BoardReader
 from kiosk.vision.reading import EMPTY_CHAR
+from kiosk.vision.slid import SLID_DOUBT
 from kiosk.vision.synth.boards import random_board
-from kiosk.vision.synth.failure_scenes import RAMP, scene_with_two_blanks, with_gain
+from kiosk.vision.synth.failure_scenes import RAMP, scene_with_slid_tile, scene_with_two_blanks, with_gain
 from kiosk.vision.synth.levels import get_level
 from kiosk.vision.synth.render import render_board
 
@@ -75,3 +76,22 @@ def test_a_finger_not_coloured_like_the_tiles_is_no_blank():
     assert truth[0] == EMPTY_CHAR and got[0] != "?", r.doubts.get(0)
     false = [sq for sq in range(225) if truth[sq] == EMPTY_CHAR and got[sq] not in (EMPTY_CHAR, "#")]
     assert not false
+
+
+# scenes 2 and 3: the slid S and R read as no tile at all (both squares empty, verdict ok) before the rule;
+# scene 10: the slid L read F on its right neighbour
+@pytest.mark.parametrize("scene", [2, 3, 10])
+def test_a_tile_slid_half_a_square_is_a_doubt_on_both_squares(scene, reader):
+    made = scene_with_slid_tile(scene, 0.5)
+    assert made is not None
+    image, truth, target = made
+    reader.forget_board_pose()
+    r = reader.read(image)
+    got = "".join(r.grid())
+    assert got[target] == got[target + 1] == "#", (got[target], got[target + 1])
+    assert r.doubts[target] == r.doubts[target + 1] == SLID_DOUBT
+    # the same tile on its square reads as its letter, without that doubt
+    image, truth, target = scene_with_slid_tile(scene, 0.0) or (None, "", 0)
+    reader.forget_board_pose()
+    r = reader.read(image)
+    assert "".join(r.grid())[target] == truth[target] and SLID_DOUBT not in r.doubts.values()

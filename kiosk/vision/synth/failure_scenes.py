@@ -34,3 +34,37 @@ def scene_with_two_blanks(scene: int) -> tuple[np.ndarray, str]:
 def with_gain(image: np.ndarray, gain: float) -> np.ndarray:
     """The frame as the camera gives it at another exposure: every level times ``gain``, clipped at full scale."""
     return np.clip(image.astype(np.float32) * gain, 0, 255).astype(np.uint8)
+
+
+def scene_with_slid_tile(scene: int, frac: float) -> tuple[np.ndarray, str, int] | None:
+    """Scene ``scene`` of the slid-tile kind: 20 English tiles (board ``8000 + scene``), one "typical" frame
+    without a hand (seed ``920000 + scene``) where one tile with an empty square on its right lies ``frac`` of a
+    square (0..1) towards it. Returns (frame BGR uint8, truth: 225 chars as placed, ``?`` a blank, the slid
+    tile's square), or None when no tile has an empty right neighbour."""
+    from kiosk.vision.synth import render as rd
+
+    cells = list(random_board(8000 + scene, n_tiles=20, tile_set=ENGLISH).cells)
+    squares = [i for i, c in enumerate(cells) if c]
+    cand = [i for i in squares if i % 15 < 14 and not cells[i + 1]]
+    if not cand:
+        return None
+    target = int(np.random.default_rng(scene).choice(cand))
+    k, calls, orig = squares.index(target), [0], rd._clipped_normal
+
+    def slid(rng: np.random.Generator, sd: float, n: int = 1) -> np.ndarray:
+        out = orig(rng, sd, n)
+        if n == 2:   # a tile's offset (mm): the renderer draws the tiles in square order
+            if calls[0] == k:
+                out = np.array([rd.DEFAULT_GEOMETRY.cell_mm * frac, 0.0])
+            calls[0] += 1
+        return out
+
+    rd._clipped_normal = slid
+    rd._TILED.clear()
+    try:
+        frame = rd.render_board(Board(cells), seed=920000 + scene, level=get_level("typical").with_(hand_prob=0.0),
+                                tile_set=ENGLISH)
+    finally:
+        rd._clipped_normal = orig
+        rd._TILED.clear()
+    return frame.image, "".join("?" if c and c.islower() else (c or EMPTY_CHAR) for c in cells), target
