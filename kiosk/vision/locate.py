@@ -14,8 +14,6 @@ All functions return a 3x3 float64 homography or None; they never raise on a bad
 
 from __future__ import annotations
 
-import warnings
-
 import cv2
 import numpy as np
 
@@ -174,6 +172,23 @@ def _line_maps(gray: np.ndarray, pitch_guess: float) -> tuple[np.ndarray, np.nda
     return (dv, dh) if dv.sum() + dh.sum() >= lv.sum() + lh.sum() else (lv, lh)
 
 
+def _interp(x: np.ndarray, fp: np.ndarray) -> np.ndarray:
+    """``fp`` (1-D, sampled at 0, 1, ..., len - 1) linearly interpolated at ``x`` (any shape, float32 or float64),
+    0 outside [0, len - 1]: float64, bit for bit ``np.interp(x, arange(len), fp, left=0, right=0)`` (the same
+    slope x (x - j) + fp[j] in float64) without its search for each x's interval (unit spacing: j = floor(x))."""
+    n = len(fp)
+    xd = x.astype(np.float64)
+    j = np.floor(xd)
+    out_of_range = (xd < 0) | (xd > n - 1)
+    j = np.clip(j, 0, n - 2).astype(np.intp)
+    f = np.asarray(fp, np.float64)
+    slope = np.diff(f)
+    res = slope[j] * (xd - j) + f[j]
+    res[xd == n - 1] = f[n - 1]
+    res[out_of_range] = 0.0
+    return res
+
+
 def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
                near: float | None = None, reach: float = 1.0) -> tuple[float, float, float, float]:
     """Best (offset, pitch, score, contrast) of 16 equally spaced lines on a 1-D profile.
@@ -184,38 +199,40 @@ def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
     ``valid`` (same length, 0..1) says how much of each profile position lies inside the camera frame; lines
     outside the frame are not counted (a board partly out of view), but at least 15 must be inside.
     ``near``: only offsets within ``reach`` x a third of a pitch of it are tried (local polish).
+    ``pitches``: float32 candidate pitches (px). Every (pitch, offset) candidate is scored at once (numpy); the
+    first best in the order pitch, then offset, wins. (0, 0, -1, 0) when no candidate scores above -1.
     """
     n = len(profile)
     prof = profile / np.maximum(valid, 0.25)
     prof = np.minimum(prof / (np.percentile(prof, 97) + 1e-6), 1.5)  # one very strong edge must not rule
-    xs = np.arange(n, dtype=np.float32)
-    best = (0.0, 0.0, -1.0, 0.0)
     k = np.arange(SIZE + 1, dtype=np.float32)
-    for p in pitches:
-        span = p * SIZE
-        if near is None:
-            offsets = np.arange(-p, n - span + p, 1.0, dtype=np.float32)
-        else:
-            offsets = np.arange(near - reach * p / 3, near + reach * p / 3, 0.5, dtype=np.float32)
-        pos = offsets[:, None] + k[None, :] * p
-        on = np.interp(pos, xs, prof, left=0, right=0)
-        seen = np.interp(pos, xs, valid, left=0, right=0) > 0.5
-        mid = np.interp(offsets[:, None] + (k[None, :SIZE] + 0.5) * p, xs, prof, left=0, right=0)
-        outside = np.interp(offsets[:, None] + np.array([-1.0, SIZE + 1.0])[None, :] * p, xs, prof, left=0, right=0)
-        n_seen = seen.sum(axis=1)
-        on_seen = np.where(seen, on, np.nan)
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)     # offsets with no line in view: NaN, not counted
-            mean_on = np.nanmean(on_seen, axis=1)
-            min_on = np.nanmin(np.where(seen, on, np.inf), axis=1)
-        # every visible line must be present (min), cells between lines must be line-free (median), and there
-        # must be no grid line one pitch beyond either end
-        score = mean_on + min_on - np.median(mid, axis=1) - 0.5 * outside.max(axis=1)
-        score = np.where(n_seen >= SIZE, score, -1.0)
-        i = int(np.nanargmax(score))
-        if score[i] > best[2]:
-            best = (float(offsets[i]), float(p), float(score[i]), float(mean_on[i] / (np.median(mid[i]) + 0.02)))
-    return best
+    if near is None:
+        per_pitch = [np.arange(-p, n - p * SIZE + p, 1.0, dtype=np.float32) for p in pitches]
+    else:
+        per_pitch = [np.arange(near - reach * p / 3, near + reach * p / 3, 0.5, dtype=np.float32) for p in pitches]
+    offsets = np.concatenate(per_pitch) if per_pitch else np.zeros(0, np.float32)
+    if not len(offsets):
+        return 0.0, 0.0, -1.0, 0.0
+    p = np.repeat(np.asarray(pitches), [len(o) for o in per_pitch])[:, None]     # each candidate's pitch
+    off = offsets[:, None]
+    pos = off + k[None, :] * p
+    on = _interp(pos, prof)
+    seen = _interp(pos, valid) > 0.5
+    mid = _interp(off + (k[None, :SIZE] + 0.5) * p, prof)
+    outside = _interp(off + np.array([-1.0, SIZE + 1.0])[None, :] * p, prof)      # float64, as before
+    n_seen = seen.sum(axis=1)
+    with np.errstate(all="ignore"):     # candidates with no line in view: not counted
+        mean_on = np.where(seen, on, 0.0).sum(axis=1) / n_seen
+    min_on = np.where(seen, on, np.inf).min(axis=1)
+    mid_median = np.partition(mid, SIZE // 2, axis=1)[:, SIZE // 2]     # the median of the 15 mid-cell values
+    # every visible line must be present (min), cells between lines must be line-free (median), and there
+    # must be no grid line one pitch beyond either end
+    score = mean_on + min_on - mid_median - 0.5 * outside.max(axis=1)
+    score = np.where(n_seen >= SIZE, score, -1.0)
+    i = int(np.argmax(np.where(np.isnan(score), -np.inf, score)))
+    if not score[i] > -1.0:
+        return 0.0, 0.0, -1.0, 0.0
+    return (float(offsets[i]), float(p[i, 0]), float(score[i]), float(mean_on[i] / (mid_median[i] + 0.02)))
 
 
 def _refine_points(vmap: np.ndarray, hmap: np.ndarray, ox: float, px: float, oy: float, py: float
@@ -378,6 +395,22 @@ def _layout_fits(bgr: np.ndarray, h: np.ndarray, extra: int, layout: tuple[str, 
             shift = np.array([[1, 0, -dx * WARP_CELL_PX], [0, 1, -dy * WARP_CELL_PX], [0, 0, 1]], np.float64)
             results.append((_layout_fit(core, valid, classes), (dx, dy), shift @ h))
     return results
+
+
+_PREPARED = False
+
+
+def prepare() -> None:
+    """Pay once per process, ahead of the first fit, what that fit would otherwise pay in the first reading:
+    OpenCV builds its tables for 8-bit BGR -> Lab on the first such conversion (about 100-150 ms on one core here;
+    :func:`_layout_fits`, and the reader's quality pass every frame, use it) and numpy imports its masked-array
+    module on the first ``np.unique`` (about 17 ms). Cheap after the first call; never raises."""
+    global _PREPARED
+    if _PREPARED:
+        return
+    cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2LAB)
+    np.unique(np.array(["."]))
+    _PREPARED = True
 
 
 def _gray(image: np.ndarray) -> np.ndarray:
