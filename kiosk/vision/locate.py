@@ -159,34 +159,43 @@ def _line_maps(gray: np.ndarray, pitch_guess: float) -> tuple[np.ndarray, np.nda
     """Vertical- and horizontal-line strength maps (float32) of a roughly top-down board image."""
     k = max(3, int(pitch_guess * 0.18) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-    dark = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel).astype(np.float32)
-    light = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, kernel).astype(np.float32)
+    dark = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel)
+    light = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, kernel)
     run = max(5, int(pitch_guess * 0.6))
     maps = []
-    for img in (dark, light):
+    for img in (dark, light):   # opened in uint8 (min and max: the same values as in float32, a few times faster)
         v = cv2.morphologyEx(img, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, run)))
         h = cv2.morphologyEx(img, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (run, 1)))
-        maps.append((v, h))
+        maps.append((v.astype(np.float32), h.astype(np.float32)))
     # choose the polarity whose lines are the more periodic (the stronger long thin structures)
     (dv, dh), (lv, lh) = maps
     return (dv, dh) if dv.sum() + dh.sum() >= lv.sum() + lh.sum() else (lv, lh)
 
 
-def _interp(x: np.ndarray, fp: np.ndarray) -> np.ndarray:
-    """``fp`` (1-D, sampled at 0, 1, ..., len - 1) linearly interpolated at ``x`` (any shape, float32 or float64),
-    0 outside [0, len - 1]: float64, bit for bit ``np.interp(x, arange(len), fp, left=0, right=0)`` (the same
-    slope x (x - j) + fp[j] in float64) without its search for each x's interval (unit spacing: j = floor(x))."""
-    n = len(fp)
-    xd = x.astype(np.float64)
-    j = np.floor(xd)
-    out_of_range = (xd < 0) | (xd > n - 1)
-    j = np.clip(j, 0, n - 2).astype(np.intp)
-    f = np.asarray(fp, np.float64)
-    slope = np.diff(f)
-    res = slope[j] * (xd - j) + f[j]
-    res[xd == n - 1] = f[n - 1]
-    res[out_of_range] = 0.0
-    return res
+def _interp(x: np.ndarray, *fps: np.ndarray) -> list[np.ndarray]:
+    """Each ``fp`` (1-D, all of one length n >= 2, sampled at 0, 1, ..., n - 1) linearly interpolated at ``x``
+    (a non-empty array of finite float32 or float64), 0 outside [0, n - 1]: float64, bit for bit ``np.interp(x,
+    arange(n), fp, left=0, right=0)`` (the same slope x (x - j) + fp[j] in float64, j = floor(x)), without its
+    search for each x's interval (unit spacing) and with the intervals found once for all ``fps``."""
+    n = len(fps[0])
+    jf = np.floor(x)
+    t = x - jf                                    # exact
+    lo, hi = min(int(jf.min()), 0), max(int(jf.max()), n - 1)
+    j = jf.astype(np.intp)
+    j -= lo                                       # the tables below start at lo: 0 beyond fp's ends
+    beyond = np.flatnonzero((j == n - 1 - lo) & (t > 0))    # n - 1 < x < n: 0, not fp[n - 1]
+    out = []
+    for fp in fps:
+        f = np.asarray(fp, np.float64)
+        value = np.zeros(hi - lo + 1)
+        value[-lo:n - lo] = f
+        slope = np.zeros(hi - lo + 1)
+        slope[-lo:n - 1 - lo] = np.diff(f)
+        r = slope[j] * t
+        r += value[j]
+        r.flat[beyond] = 0.0
+        out.append(r)
+    return out
 
 
 def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
@@ -216,10 +225,10 @@ def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
     p = np.repeat(np.asarray(pitches), [len(o) for o in per_pitch])[:, None]     # each candidate's pitch
     off = offsets[:, None]
     pos = off + k[None, :] * p
-    on = _interp(pos, prof)
-    seen = _interp(pos, valid) > 0.5
-    mid = _interp(off + (k[None, :SIZE] + 0.5) * p, prof)
-    outside = _interp(off + np.array([-1.0, SIZE + 1.0])[None, :] * p, prof)      # float64, as before
+    on, seen_share = _interp(pos, prof, valid)
+    seen = seen_share > 0.5
+    (mid,) = _interp(off + (k[None, :SIZE] + 0.5) * p, prof)
+    (outside,) = _interp(off + np.array([-1.0, SIZE + 1.0])[None, :] * p, prof)      # float64, as before
     n_seen = seen.sum(axis=1)
     with np.errstate(all="ignore"):     # candidates with no line in view: not counted
         mean_on = np.where(seen, on, 0.0).sum(axis=1) / n_seen
