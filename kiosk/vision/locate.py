@@ -198,6 +198,9 @@ def _interp(x: np.ndarray, *fps: np.ndarray) -> list[np.ndarray]:
     return out
 
 
+FIT_BLOCK_ROWS = 2048   # _fit_lines scores its candidates this many at a time (its arrays stay in the cache)
+
+
 def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
                near: float | None = None, reach: float = 1.0) -> tuple[float, float, float, float]:
     """Best (offset, pitch, score, contrast) of 16 equally spaced lines on a 1-D profile.
@@ -208,13 +211,13 @@ def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
     ``valid`` (same length, 0..1) says how much of each profile position lies inside the camera frame; lines
     outside the frame are not counted (a board partly out of view), but at least 15 must be inside.
     ``near``: only offsets within ``reach`` x a third of a pitch of it are tried (local polish).
-    ``pitches``: float32 candidate pitches (px). Every (pitch, offset) candidate is scored at once (numpy); the
-    first best in the order pitch, then offset, wins. (0, 0, -1, 0) when no candidate scores above -1.
+    ``pitches``: float32 candidate pitches (px). The candidates (pitch, offset) are scored FIT_BLOCK_ROWS at a
+    time (numpy, :func:`_score_candidates`); the first best in the order pitch, then offset, wins. (0, 0, -1, 0)
+    when no candidate scores above -1.
     """
     n = len(profile)
     prof = profile / np.maximum(valid, 0.25)
     prof = np.minimum(prof / (np.percentile(prof, 97) + 1e-6), 1.5)  # one very strong edge must not rule
-    k = np.arange(SIZE + 1, dtype=np.float32)
     if near is None:
         per_pitch = [np.arange(-p, n - p * SIZE + p, 1.0, dtype=np.float32) for p in pitches]
     else:
@@ -222,10 +225,25 @@ def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
     offsets = np.concatenate(per_pitch) if per_pitch else np.zeros(0, np.float32)
     if not len(offsets):
         return 0.0, 0.0, -1.0, 0.0
-    p = np.repeat(np.asarray(pitches), [len(o) for o in per_pitch])[:, None]     # each candidate's pitch
-    off = offsets[:, None]
-    pos = off + k[None, :] * p
-    on, seen_share = _interp(pos, prof, valid)
+    p = np.repeat(np.asarray(pitches), [len(o) for o in per_pitch])     # each candidate's pitch
+    blocks = [_score_candidates(offsets[s:s + FIT_BLOCK_ROWS], p[s:s + FIT_BLOCK_ROWS], prof, valid)
+              for s in range(0, len(offsets), FIT_BLOCK_ROWS)]
+    score, mean_on, mid_median = (np.concatenate(c) for c in zip(*blocks))
+    i = int(np.argmax(np.where(np.isnan(score), -np.inf, score)))
+    if not score[i] > -1.0:
+        return 0.0, 0.0, -1.0, 0.0
+    return float(offsets[i]), float(p[i]), float(score[i]), float(mean_on[i] / (mid_median[i] + 0.02))
+
+
+def _score_candidates(offsets: np.ndarray, pitches: np.ndarray, prof: np.ndarray, valid: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(score, mean line strength, median mid-cell strength) of each candidate grid of 16 lines, the first at
+    ``offsets[c]`` (float32 px), then every ``pitches[c]`` px, on the normalised profile ``prof`` whose positions
+    lie ``valid`` (0..1) inside the frame (see :func:`_fit_lines`); a score of -1 for a candidate with fewer than
+    15 lines in the frame."""
+    k = np.arange(SIZE + 1, dtype=np.float32)
+    off, p = offsets[:, None], pitches[:, None]
+    on, seen_share = _interp(off + k[None, :] * p, prof, valid)
     seen = seen_share > 0.5
     (mid,) = _interp(off + (k[None, :SIZE] + 0.5) * p, prof)
     (outside,) = _interp(off + np.array([-1.0, SIZE + 1.0])[None, :] * p, prof)      # float64, as before
@@ -237,11 +255,7 @@ def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
     # every visible line must be present (min), cells between lines must be line-free (median), and there
     # must be no grid line one pitch beyond either end
     score = mean_on + min_on - mid_median - 0.5 * outside.max(axis=1)
-    score = np.where(n_seen >= SIZE, score, -1.0)
-    i = int(np.argmax(np.where(np.isnan(score), -np.inf, score)))
-    if not score[i] > -1.0:
-        return 0.0, 0.0, -1.0, 0.0
-    return (float(offsets[i]), float(p[i, 0]), float(score[i]), float(mean_on[i] / (mid_median[i] + 0.02)))
+    return np.where(n_seen >= SIZE, score, -1.0), mean_on, mid_median
 
 
 def _refine_points(vmap: np.ndarray, hmap: np.ndarray, ox: float, px: float, oy: float, py: float
