@@ -10,8 +10,9 @@
 * ``--synthetic`` frames of the synthetic camera (levels typical and hard, 2028 x 1520, boards of 0-99 tiles)
   from their true corners and without corners (``locate.find_grid``).
 
-Every call of ``_fit_lines`` made on the way is also made with the base's and the two answers compared
-(offset and pitch in px of the 660 px search canvas, score and contrast as numbers). Prints the largest
+Every call of ``_fit_lines`` and ``_layout_fits`` made on the way is also made with the base's and the
+answers compared (offset and pitch in px of the 660 px search canvas, score and contrast as numbers; the
+premium-layout fits, Lab units). Prints the largest
 difference of each kind; exits 1 when a fitted grid corner differs by more than ``--tolerance`` px (0.05) or
 one finds a grid where the other finds none.
 """
@@ -53,6 +54,8 @@ class Compare:
     def __init__(self) -> None:
         self.fit_calls = 0
         self.fit_diff = np.zeros(4)         # offset, pitch, score, contrast
+        self.layout_calls = 0
+        self.layout_diff = 0.0              # premium-layout fit (Lab units), largest over the shifts tried
         self.corner_px = 0.0
         self.grids = 0
         self.mismatched: list[str] = []
@@ -90,11 +93,22 @@ def main() -> int:
         return got
 
     locate._fit_lines = both
+    layout_new = locate._layout_fits
+
+    def both_layouts(*a, **kw):
+        got = layout_new(*a, **kw)
+        was = base._layout_fits(*a, **kw)
+        cmp.layout_calls += 1
+        cmp.layout_diff = max(cmp.layout_diff, max(abs(g[0] - w[0]) for g, w in zip(got, was)))
+        return got
+
+    locate._layout_fits = both_layouts
     _real(locate, base, cmp)
     _synthetic(locate, base, cmp, args.synthetic)
-    print(f"{cmp.grids} grids compared, {cmp.fit_calls} _fit_lines calls")
+    print(f"{cmp.grids} grids compared, {cmp.fit_calls} _fit_lines calls, {cmp.layout_calls} _layout_fits calls")
     print(f"largest corner difference {cmp.corner_px:.6f} px; _fit_lines: offset {cmp.fit_diff[0]:.6g} px, "
-          f"pitch {cmp.fit_diff[1]:.6g} px, score {cmp.fit_diff[2]:.3g}, contrast {cmp.fit_diff[3]:.3g}")
+          f"pitch {cmp.fit_diff[1]:.6g} px, score {cmp.fit_diff[2]:.3g}, contrast {cmp.fit_diff[3]:.3g}; "
+          f"_layout_fits: layout fit {cmp.layout_diff:.3g}")
     for m in cmp.mismatched:
         print("MISMATCH", m)
     return 1 if cmp.mismatched or cmp.corner_px > args.tolerance else 0

@@ -345,26 +345,40 @@ def refine_grid(gray: np.ndarray, h_img_to_canon: np.ndarray, search: bool = Tru
     return (h_rough_to_canon @ rough).astype(np.float64)
 
 
-def _layout_fit(cells_lab: np.ndarray, valid: np.ndarray, classes: np.ndarray) -> float:
+def _median(a: np.ndarray) -> np.ndarray:
+    """``np.median(a, axis=0)`` of finite values (1-D ``a``: a scalar), bit for bit (the middle value, or the
+    mean of the two middle ones in ``a``'s dtype), without np.median's checks (most of its time on 225 values).
+    Raises IndexError for an empty ``a``."""
+    half = len(a) // 2
+    if len(a) % 2:
+        return np.partition(a, half, axis=0)[half]
+    part = np.partition(a, [half - 1, half], axis=0)
+    return (part[half - 1] + part[half]) / 2
+
+
+def _layout_fit(cells_lab: np.ndarray, valid: np.ndarray, codes: np.ndarray, names: np.ndarray) -> float:
     """How clearly the premium squares differ in colour from the plain ones (Lab units; higher = better fit).
 
-    ``cells_lab``: 225x3 float, ``valid``: 225 bool (cell inside the frame), ``classes``: 225 premium codes.
-    Tile-like cells (bright, colourless) are left out: tiles hide the premium colours.
+    ``cells_lab``: 225x3 float, ``valid``: 225 bool (cell inside the frame), ``codes``: 225 ints, each square's
+    premium class as an index into ``names`` (the sorted premium codes, ``"."`` a plain square: ``np.unique`` of
+    the layout with ``return_inverse``). Tile-like cells (bright, colourless) are left out: tiles hide the
+    premium colours.
     """
     chroma = np.hypot(cells_lab[:, 1] - 128, cells_lab[:, 2] - 128)
-    tile_like = (chroma < 15) & (cells_lab[:, 0] > np.median(cells_lab[:, 0]))
+    tile_like = (chroma < 15) & (cells_lab[:, 0] > _median(cells_lab[:, 0]))
     valid = valid & ~tile_like  # tiles hide the premium colours: leave them out
     x = cells_lab[valid]
     if len(x) < 100:
         return -1e9
-    cls = classes[valid]
-    plain = x[cls == "."]
+    cls = codes[valid]
+    is_plain = names[cls] == "."
+    plain = x[is_plain]
     if len(plain) < 20:
         return -1e9
-    d = np.minimum(np.linalg.norm(x - np.median(plain, axis=0), axis=1), 60.0)
+    d = np.minimum(np.linalg.norm(x - _median(plain), axis=1), 60.0)
     # each premium class's typical cell must differ from the plain squares (median: robust to a few misfits)
-    per_class = [np.median(d[cls == c]) for c in np.unique(cls) if c != "." and np.any(cls == c)]
-    return float(np.mean(per_class) - np.median(d[cls == "."])) if per_class else -1e9
+    per_class = [_median(d[sel]) for k, c in enumerate(names) if c != "." and (sel := cls == k).any()]
+    return float(np.mean(per_class) - _median(d[is_plain])) if per_class else -1e9
 
 
 def fix_layout_shift(bgr: np.ndarray, h: np.ndarray, layout: tuple[str, ...] | None = None) -> np.ndarray:
@@ -395,7 +409,7 @@ def _layout_fits(bgr: np.ndarray, h: np.ndarray, extra: int, layout: tuple[str, 
         from kiosk.rules.board import LAYOUT
 
         layout = LAYOUT
-    classes = np.array(list(layout))
+    names, codes = np.unique(np.array(list(layout)), return_inverse=True)
     cell = 8                              # 8 px per square, ``extra`` squares of border around the grid
     m = WARP_MARGIN_PX
     f = cell / WARP_CELL_PX
@@ -416,7 +430,7 @@ def _layout_fits(bgr: np.ndarray, h: np.ndarray, extra: int, layout: tuple[str, 
             core = cores[win].reshape(-1, 3)
             valid = seen[win].ravel()
             shift = np.array([[1, 0, -dx * WARP_CELL_PX], [0, 1, -dy * WARP_CELL_PX], [0, 0, 1]], np.float64)
-            results.append((_layout_fit(core, valid, classes), (dx, dy), shift @ h))
+            results.append((_layout_fit(core, valid, codes, names), (dx, dy), shift @ h))
     return results
 
 

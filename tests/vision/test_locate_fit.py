@@ -96,3 +96,14 @@ def test_interp_is_np_interp():
             xs = np.arange(n, dtype=np.float32)
             assert np.array_equal(got[0], np.interp(x, xs, fp, left=0, right=0))
             assert np.array_equal(got[1], np.interp(x, xs, fv, left=0, right=0))
+
+
+def test_median_is_np_median():
+    rng = np.random.default_rng(8)
+    for n in (1, 2, 3, 20, 21, 224, 225):
+        for dtype in (np.float32, np.float64):
+            a = rng.uniform(0, 255, (n, 3)).astype(dtype)
+            a[n // 2:, 1] = a[0, 1]          # ties
+            assert np.array_equal(locate._median(a), np.median(a, axis=0))
+            got, want = locate._median(a[:, 0]), np.median(a[:, 0])
+            assert got == want and got.dtype == want.dtype
