@@ -198,7 +198,7 @@ def _interp(x: np.ndarray, *fps: np.ndarray) -> list[np.ndarray]:
     return out
 
 
-FIT_BLOCK_ROWS = 2048   # _fit_lines scores its candidates this many at a time (its arrays stay in the cache)
+FIT_BLOCK_ROWS = 2048   # _fit_lines measures its candidates this many at a time (its arrays stay in the cache)
 
 
 def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
@@ -211,9 +211,14 @@ def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
     ``valid`` (same length, 0..1) says how much of each profile position lies inside the camera frame; lines
     outside the frame are not counted (a board partly out of view), but at least 15 must be inside.
     ``near``: only offsets within ``reach`` x a third of a pitch of it are tried (local polish).
-    ``pitches``: float32 candidate pitches (px). The candidates (pitch, offset) are scored FIT_BLOCK_ROWS at a
-    time (numpy, :func:`_score_candidates`); the first best in the order pitch, then offset, wins. (0, 0, -1, 0)
-    when no candidate scores above -1.
+    ``pitches``: float32 candidate pitches (px). The candidates (pitch, offset) are measured FIT_BLOCK_ROWS at a
+    time (numpy); the first best in the order pitch, then offset, wins. (0, 0, -1, 0) when no candidate scores
+    above -1.
+
+    A candidate's score is its lines' strength (mean + weakest, :func:`_line_strengths`) less what lies
+    between and beyond them (:func:`_between_lines`), which is never negative on a profile of no negative
+    values: a candidate whose lines' strength is below the score of the one with the strongest lines cannot
+    win, and only the others are measured between and beyond their lines. The same answer as scoring all.
     """
     n = len(profile)
     prof = profile / np.maximum(valid, 0.25)
@@ -226,36 +231,58 @@ def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
     if not len(offsets):
         return 0.0, 0.0, -1.0, 0.0
     p = np.repeat(np.asarray(pitches), [len(o) for o in per_pitch])     # each candidate's pitch
-    blocks = [_score_candidates(offsets[s:s + FIT_BLOCK_ROWS], p[s:s + FIT_BLOCK_ROWS], prof, valid)
-              for s in range(0, len(offsets), FIT_BLOCK_ROWS)]
-    score, mean_on, mid_median = (np.concatenate(c) for c in zip(*blocks))
-    i = int(np.argmax(np.where(np.isnan(score), -np.inf, score)))
+    strength, mean_on, in_view = _blocked(_line_strengths, offsets, p, prof, valid)
+    if not in_view.any():
+        return 0.0, 0.0, -1.0, 0.0
+    todo = np.flatnonzero(in_view)
+    if prof.min() >= 0:
+        top = todo[np.argmax(strength[todo])]
+        gap, beyond = _between_lines(offsets[top:top + 1], p[top:top + 1], prof)
+        todo = todo[strength[todo] >= strength[top] - gap[0] - 0.5 * beyond[0]]
+    gap, beyond = _blocked(_between_lines, offsets[todo], p[todo], prof)
+    # every visible line must be present (min), cells between lines must be line-free (median), and there
+    # must be no grid line one pitch beyond either end
+    score = np.where(in_view, -np.inf, -1.0)        # -inf: cannot win (see above)
+    score[todo] = strength[todo] - gap - 0.5 * beyond
+    i = int(np.argmax(score))
     if not score[i] > -1.0:
         return 0.0, 0.0, -1.0, 0.0
-    return float(offsets[i]), float(p[i]), float(score[i]), float(mean_on[i] / (mid_median[i] + 0.02))
+    mid_median = gap[np.searchsorted(todo, i)]
+    return float(offsets[i]), float(p[i]), float(score[i]), float(mean_on[i] / (mid_median + 0.02))
 
 
-def _score_candidates(offsets: np.ndarray, pitches: np.ndarray, prof: np.ndarray, valid: np.ndarray
-                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(score, mean line strength, median mid-cell strength) of each candidate grid of 16 lines, the first at
-    ``offsets[c]`` (float32 px), then every ``pitches[c]`` px, on the normalised profile ``prof`` whose positions
-    lie ``valid`` (0..1) inside the frame (see :func:`_fit_lines`); a score of -1 for a candidate with fewer than
-    15 lines in the frame."""
+def _blocked(measure, offsets: np.ndarray, pitches: np.ndarray, *profiles: np.ndarray) -> list[np.ndarray]:
+    """``measure(offsets, pitches, *profiles)`` (a tuple of per-candidate arrays) over FIT_BLOCK_ROWS candidates
+    at a time, joined; at least one candidate."""
+    parts = [measure(offsets[s:s + FIT_BLOCK_ROWS], pitches[s:s + FIT_BLOCK_ROWS], *profiles)
+             for s in range(0, len(offsets), FIT_BLOCK_ROWS)]
+    return [np.concatenate(c) for c in zip(*parts)]
+
+
+def _line_strengths(offsets: np.ndarray, pitches: np.ndarray, prof: np.ndarray, valid: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(mean + weakest line strength, mean line strength, whether 15 lines or more lie in the frame) of each
+    candidate grid of 16 lines, the first at ``offsets[c]`` (float32 px), then every ``pitches[c]`` px, on the
+    normalised profile ``prof`` whose positions lie ``valid`` (0..1) inside the frame (see :func:`_fit_lines`);
+    only the lines in the frame count. NaN means where no line is in the frame."""
     k = np.arange(SIZE + 1, dtype=np.float32)
-    off, p = offsets[:, None], pitches[:, None]
-    on, seen_share = _interp(off + k[None, :] * p, prof, valid)
+    on, seen_share = _interp(offsets[:, None] + k[None, :] * pitches[:, None], prof, valid)
     seen = seen_share > 0.5
-    (mid,) = _interp(off + (k[None, :SIZE] + 0.5) * p, prof)
-    (outside,) = _interp(off + np.array([-1.0, SIZE + 1.0])[None, :] * p, prof)      # float64, as before
     n_seen = seen.sum(axis=1)
     with np.errstate(all="ignore"):     # candidates with no line in view: not counted
         mean_on = np.where(seen, on, 0.0).sum(axis=1) / n_seen
     min_on = np.where(seen, on, np.inf).min(axis=1)
-    mid_median = np.partition(mid, SIZE // 2, axis=1)[:, SIZE // 2]     # the median of the 15 mid-cell values
-    # every visible line must be present (min), cells between lines must be line-free (median), and there
-    # must be no grid line one pitch beyond either end
-    score = mean_on + min_on - mid_median - 0.5 * outside.max(axis=1)
-    return np.where(n_seen >= SIZE, score, -1.0), mean_on, mid_median
+    return mean_on + min_on, mean_on, n_seen >= SIZE
+
+
+def _between_lines(offsets: np.ndarray, pitches: np.ndarray, prof: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(median strength mid-way between the lines, strongest one pitch beyond either end) of each candidate grid
+    (as :func:`_line_strengths`)."""
+    k = np.arange(SIZE, dtype=np.float32)
+    off, p = offsets[:, None], pitches[:, None]
+    (mid,) = _interp(off + (k[None, :] + 0.5) * p, prof)
+    (outside,) = _interp(off + np.array([-1.0, SIZE + 1.0])[None, :] * p, prof)      # float64, as before
+    return np.partition(mid, SIZE // 2, axis=1)[:, SIZE // 2], outside.max(axis=1)   # the 8th of 15: the median
 
 
 def _refine_points(vmap: np.ndarray, hmap: np.ndarray, ox: float, px: float, oy: float, py: float

@@ -107,3 +107,12 @@ def test_median_is_np_median():
             assert np.array_equal(locate._median(a), np.median(a, axis=0))
             got, want = locate._median(a[:, 0]), np.median(a[:, 0])
             assert got == want and got.dtype == want.dtype
+
+
+def test_fit_lines_on_a_profile_with_negative_values_scores_every_candidate_as_the_loop_does():
+    prof, valid = _profile(33.0, 39.0, 9)
+    prof = prof - np.float32(np.percentile(prof, 60))   # below zero between the lines: no candidate can be skipped
+    pitches = np.arange(36.0, 44.0, 0.3, dtype=np.float32)
+    got = locate._fit_lines(prof, valid, pitches)
+    assert got == _reference_fit(prof, valid, pitches)
+    assert abs(got[1] - 39.0) < 0.2
