@@ -14,6 +14,8 @@ All functions return a 3x3 float64 homography or None; they never raise on a bad
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import cv2
 import numpy as np
 
@@ -251,7 +253,8 @@ def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
     return float(offsets[i]), float(p[i]), float(score[i]), float(mean_on[i] / (mid_median + 0.02))
 
 
-def _blocked(measure, offsets: np.ndarray, pitches: np.ndarray, *profiles: np.ndarray) -> list[np.ndarray]:
+def _blocked(measure: Callable[..., tuple[np.ndarray, ...]], offsets: np.ndarray, pitches: np.ndarray,
+             *profiles: np.ndarray) -> list[np.ndarray]:
     """``measure(offsets, pitches, *profiles)`` (a tuple of per-candidate arrays) over FIT_BLOCK_ROWS candidates
     at a time, joined; at least one candidate."""
     parts = [measure(offsets[s:s + FIT_BLOCK_ROWS], pitches[s:s + FIT_BLOCK_ROWS], *profiles)
@@ -264,7 +267,7 @@ def _line_strengths(offsets: np.ndarray, pitches: np.ndarray, prof: np.ndarray, 
     """(mean + weakest line strength, mean line strength, whether 15 lines or more lie in the frame) of each
     candidate grid of 16 lines, the first at ``offsets[c]`` (float32 px), then every ``pitches[c]`` px, on the
     normalised profile ``prof`` whose positions lie ``valid`` (0..1) inside the frame (see :func:`_fit_lines`);
-    only the lines in the frame count. NaN means where no line is in the frame."""
+    only the lines in the frame count (the strengths are NaN for a candidate with no line in the frame)."""
     k = np.arange(SIZE + 1, dtype=np.float32)
     on, seen_share = _interp(offsets[:, None] + k[None, :] * pitches[:, None], prof, valid)
     seen = seen_share > 0.5
