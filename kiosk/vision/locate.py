@@ -14,7 +14,7 @@ All functions return a 3x3 float64 homography or None; they never raise on a bad
 
 from __future__ import annotations
 
-import warnings
+from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -161,17 +161,46 @@ def _line_maps(gray: np.ndarray, pitch_guess: float) -> tuple[np.ndarray, np.nda
     """Vertical- and horizontal-line strength maps (float32) of a roughly top-down board image."""
     k = max(3, int(pitch_guess * 0.18) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))
-    dark = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel).astype(np.float32)
-    light = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, kernel).astype(np.float32)
+    dark = cv2.morphologyEx(gray, cv2.MORPH_BLACKHAT, kernel)
+    light = cv2.morphologyEx(gray, cv2.MORPH_TOPHAT, kernel)
     run = max(5, int(pitch_guess * 0.6))
     maps = []
-    for img in (dark, light):
+    for img in (dark, light):   # opened in uint8 (min and max: the same values as in float32, a few times faster)
         v = cv2.morphologyEx(img, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, run)))
         h = cv2.morphologyEx(img, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (run, 1)))
-        maps.append((v, h))
+        maps.append((v.astype(np.float32), h.astype(np.float32)))
     # choose the polarity whose lines are the more periodic (the stronger long thin structures)
     (dv, dh), (lv, lh) = maps
     return (dv, dh) if dv.sum() + dh.sum() >= lv.sum() + lh.sum() else (lv, lh)
+
+
+def _interp(x: np.ndarray, *fps: np.ndarray) -> list[np.ndarray]:
+    """Each ``fp`` (1-D, all of one length n >= 2, sampled at 0, 1, ..., n - 1) linearly interpolated at ``x``
+    (a non-empty array of finite float32 or float64), 0 outside [0, n - 1]: float64, bit for bit ``np.interp(x,
+    arange(n), fp, left=0, right=0)`` (the same slope x (x - j) + fp[j] in float64, j = floor(x)), without its
+    search for each x's interval (unit spacing) and with the intervals found once for all ``fps``."""
+    n = len(fps[0])
+    jf = np.floor(x)
+    t = x - jf                                    # exact
+    lo, hi = min(int(jf.min()), 0), max(int(jf.max()), n - 1)
+    j = jf.astype(np.intp)
+    j -= lo                                       # the tables below start at lo: 0 beyond fp's ends
+    beyond = np.flatnonzero((j == n - 1 - lo) & (t > 0))    # n - 1 < x < n: 0, not fp[n - 1]
+    out = []
+    for fp in fps:
+        f = np.asarray(fp, np.float64)
+        value = np.zeros(hi - lo + 1)
+        value[-lo:n - lo] = f
+        slope = np.zeros(hi - lo + 1)
+        slope[-lo:n - 1 - lo] = np.diff(f)
+        r = slope[j] * t
+        r += value[j]
+        r.flat[beyond] = 0.0
+        out.append(r)
+    return out
+
+
+FIT_BLOCK_ROWS = 2048   # _fit_lines measures its candidates this many at a time (its arrays stay in the cache)
 
 
 def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
@@ -184,38 +213,79 @@ def _fit_lines(profile: np.ndarray, valid: np.ndarray, pitches: np.ndarray,
     ``valid`` (same length, 0..1) says how much of each profile position lies inside the camera frame; lines
     outside the frame are not counted (a board partly out of view), but at least 15 must be inside.
     ``near``: only offsets within ``reach`` x a third of a pitch of it are tried (local polish).
+    ``pitches``: float32 candidate pitches (px). The candidates (pitch, offset) are measured FIT_BLOCK_ROWS at a
+    time (numpy); the first best in the order pitch, then offset, wins. (0, 0, -1, 0) when no candidate scores
+    above -1.
+
+    A candidate's score is its lines' strength (mean + weakest, :func:`_line_strengths`) less what lies
+    between and beyond them (:func:`_between_lines`), which is never negative on a profile of no negative
+    values: a candidate whose lines' strength is below the score of the one with the strongest lines cannot
+    win, and only the others are measured between and beyond their lines. The same answer as scoring all.
     """
     n = len(profile)
     prof = profile / np.maximum(valid, 0.25)
     prof = np.minimum(prof / (np.percentile(prof, 97) + 1e-6), 1.5)  # one very strong edge must not rule
-    xs = np.arange(n, dtype=np.float32)
-    best = (0.0, 0.0, -1.0, 0.0)
+    if near is None:
+        per_pitch = [np.arange(-p, n - p * SIZE + p, 1.0, dtype=np.float32) for p in pitches]
+    else:
+        per_pitch = [np.arange(near - reach * p / 3, near + reach * p / 3, 0.5, dtype=np.float32) for p in pitches]
+    offsets = np.concatenate(per_pitch) if per_pitch else np.zeros(0, np.float32)
+    if not len(offsets):
+        return 0.0, 0.0, -1.0, 0.0
+    p = np.repeat(np.asarray(pitches), [len(o) for o in per_pitch])     # each candidate's pitch
+    strength, mean_on, in_view = _blocked(_line_strengths, offsets, p, prof, valid)
+    if not in_view.any():
+        return 0.0, 0.0, -1.0, 0.0
+    todo = np.flatnonzero(in_view)
+    if prof.min() >= 0:
+        top = todo[np.argmax(strength[todo])]
+        gap, beyond = _between_lines(offsets[top:top + 1], p[top:top + 1], prof)
+        todo = todo[strength[todo] >= strength[top] - gap[0] - 0.5 * beyond[0]]
+    gap, beyond = _blocked(_between_lines, offsets[todo], p[todo], prof)
+    # every visible line must be present (min), cells between lines must be line-free (median), and there
+    # must be no grid line one pitch beyond either end
+    score = np.where(in_view, -np.inf, -1.0)        # -inf: cannot win (see above)
+    score[todo] = strength[todo] - gap - 0.5 * beyond
+    i = int(np.argmax(score))
+    if not score[i] > -1.0:
+        return 0.0, 0.0, -1.0, 0.0
+    mid_median = gap[np.searchsorted(todo, i)]
+    return float(offsets[i]), float(p[i]), float(score[i]), float(mean_on[i] / (mid_median + 0.02))
+
+
+def _blocked(measure: Callable[..., tuple[np.ndarray, ...]], offsets: np.ndarray, pitches: np.ndarray,
+             *profiles: np.ndarray) -> list[np.ndarray]:
+    """``measure(offsets, pitches, *profiles)`` (a tuple of per-candidate arrays) over FIT_BLOCK_ROWS candidates
+    at a time, joined; at least one candidate."""
+    parts = [measure(offsets[s:s + FIT_BLOCK_ROWS], pitches[s:s + FIT_BLOCK_ROWS], *profiles)
+             for s in range(0, len(offsets), FIT_BLOCK_ROWS)]
+    return [np.concatenate(c) for c in zip(*parts)]
+
+
+def _line_strengths(offsets: np.ndarray, pitches: np.ndarray, prof: np.ndarray, valid: np.ndarray
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(mean + weakest line strength, mean line strength, whether 15 lines or more lie in the frame) of each
+    candidate grid of 16 lines, the first at ``offsets[c]`` (float32 px), then every ``pitches[c]`` px, on the
+    normalised profile ``prof`` whose positions lie ``valid`` (0..1) inside the frame (see :func:`_fit_lines`);
+    only the lines in the frame count (the strengths are NaN for a candidate with no line in the frame)."""
     k = np.arange(SIZE + 1, dtype=np.float32)
-    for p in pitches:
-        span = p * SIZE
-        if near is None:
-            offsets = np.arange(-p, n - span + p, 1.0, dtype=np.float32)
-        else:
-            offsets = np.arange(near - reach * p / 3, near + reach * p / 3, 0.5, dtype=np.float32)
-        pos = offsets[:, None] + k[None, :] * p
-        on = np.interp(pos, xs, prof, left=0, right=0)
-        seen = np.interp(pos, xs, valid, left=0, right=0) > 0.5
-        mid = np.interp(offsets[:, None] + (k[None, :SIZE] + 0.5) * p, xs, prof, left=0, right=0)
-        outside = np.interp(offsets[:, None] + np.array([-1.0, SIZE + 1.0])[None, :] * p, xs, prof, left=0, right=0)
-        n_seen = seen.sum(axis=1)
-        on_seen = np.where(seen, on, np.nan)
-        with np.errstate(all="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)     # offsets with no line in view: NaN, not counted
-            mean_on = np.nanmean(on_seen, axis=1)
-            min_on = np.nanmin(np.where(seen, on, np.inf), axis=1)
-        # every visible line must be present (min), cells between lines must be line-free (median), and there
-        # must be no grid line one pitch beyond either end
-        score = mean_on + min_on - np.median(mid, axis=1) - 0.5 * outside.max(axis=1)
-        score = np.where(n_seen >= SIZE, score, -1.0)
-        i = int(np.nanargmax(score))
-        if score[i] > best[2]:
-            best = (float(offsets[i]), float(p), float(score[i]), float(mean_on[i] / (np.median(mid[i]) + 0.02)))
-    return best
+    on, seen_share = _interp(offsets[:, None] + k[None, :] * pitches[:, None], prof, valid)
+    seen = seen_share > 0.5
+    n_seen = seen.sum(axis=1)
+    with np.errstate(all="ignore"):     # candidates with no line in view: not counted
+        mean_on = np.where(seen, on, 0.0).sum(axis=1) / n_seen
+    min_on = np.where(seen, on, np.inf).min(axis=1)
+    return mean_on + min_on, mean_on, n_seen >= SIZE
+
+
+def _between_lines(offsets: np.ndarray, pitches: np.ndarray, prof: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(median strength mid-way between the lines, strongest one pitch beyond either end) of each candidate grid
+    (as :func:`_line_strengths`)."""
+    k = np.arange(SIZE, dtype=np.float32)
+    off, p = offsets[:, None], pitches[:, None]
+    (mid,) = _interp(off + (k[None, :] + 0.5) * p, prof)
+    (outside,) = _interp(off + np.array([-1.0, SIZE + 1.0])[None, :] * p, prof)      # float64, as before
+    return np.partition(mid, SIZE // 2, axis=1)[:, SIZE // 2], outside.max(axis=1)   # the 8th of 15: the median
 
 
 def _refine_points(vmap: np.ndarray, hmap: np.ndarray, ox: float, px: float, oy: float, py: float
@@ -305,26 +375,40 @@ def refine_grid(gray: np.ndarray, h_img_to_canon: np.ndarray, search: bool = Tru
     return (h_rough_to_canon @ rough).astype(np.float64)
 
 
-def _layout_fit(cells_lab: np.ndarray, valid: np.ndarray, classes: np.ndarray) -> float:
+def _median(a: np.ndarray) -> np.ndarray:
+    """``np.median(a, axis=0)`` of finite values (1-D ``a``: a scalar), bit for bit (the middle value, or the
+    mean of the two middle ones in ``a``'s dtype), without np.median's checks (most of its time on 225 values).
+    Raises IndexError for an empty ``a``."""
+    half = len(a) // 2
+    if len(a) % 2:
+        return np.partition(a, half, axis=0)[half]
+    part = np.partition(a, [half - 1, half], axis=0)
+    return (part[half - 1] + part[half]) / 2
+
+
+def _layout_fit(cells_lab: np.ndarray, valid: np.ndarray, codes: np.ndarray, names: np.ndarray) -> float:
     """How clearly the premium squares differ in colour from the plain ones (Lab units; higher = better fit).
 
-    ``cells_lab``: 225x3 float, ``valid``: 225 bool (cell inside the frame), ``classes``: 225 premium codes.
-    Tile-like cells (bright, colourless) are left out: tiles hide the premium colours.
+    ``cells_lab``: 225x3 float, ``valid``: 225 bool (cell inside the frame), ``codes``: 225 ints, each square's
+    premium class as an index into ``names`` (the sorted premium codes, ``"."`` a plain square: ``np.unique`` of
+    the layout with ``return_inverse``). Tile-like cells (bright, colourless) are left out: tiles hide the
+    premium colours.
     """
     chroma = np.hypot(cells_lab[:, 1] - 128, cells_lab[:, 2] - 128)
-    tile_like = (chroma < 15) & (cells_lab[:, 0] > np.median(cells_lab[:, 0]))
+    tile_like = (chroma < 15) & (cells_lab[:, 0] > _median(cells_lab[:, 0]))
     valid = valid & ~tile_like  # tiles hide the premium colours: leave them out
     x = cells_lab[valid]
     if len(x) < 100:
         return -1e9
-    cls = classes[valid]
-    plain = x[cls == "."]
+    cls = codes[valid]
+    is_plain = names[cls] == "."
+    plain = x[is_plain]
     if len(plain) < 20:
         return -1e9
-    d = np.minimum(np.linalg.norm(x - np.median(plain, axis=0), axis=1), 60.0)
+    d = np.minimum(np.linalg.norm(x - _median(plain), axis=1), 60.0)
     # each premium class's typical cell must differ from the plain squares (median: robust to a few misfits)
-    per_class = [np.median(d[cls == c]) for c in np.unique(cls) if c != "." and np.any(cls == c)]
-    return float(np.mean(per_class) - np.median(d[cls == "."])) if per_class else -1e9
+    per_class = [_median(d[sel]) for k, c in enumerate(names) if c != "." and (sel := cls == k).any()]
+    return float(np.mean(per_class) - _median(d[is_plain])) if per_class else -1e9
 
 
 def fix_layout_shift(bgr: np.ndarray, h: np.ndarray, layout: tuple[str, ...] | None = None) -> np.ndarray:
@@ -355,7 +439,7 @@ def _layout_fits(bgr: np.ndarray, h: np.ndarray, extra: int, layout: tuple[str, 
         from kiosk.rules.board import LAYOUT
 
         layout = LAYOUT
-    classes = np.array(list(layout))
+    names, codes = np.unique(np.array(list(layout)), return_inverse=True)
     cell = 8                              # 8 px per square, ``extra`` squares of border around the grid
     m = WARP_MARGIN_PX
     f = cell / WARP_CELL_PX
@@ -376,8 +460,24 @@ def _layout_fits(bgr: np.ndarray, h: np.ndarray, extra: int, layout: tuple[str, 
             core = cores[win].reshape(-1, 3)
             valid = seen[win].ravel()
             shift = np.array([[1, 0, -dx * WARP_CELL_PX], [0, 1, -dy * WARP_CELL_PX], [0, 0, 1]], np.float64)
-            results.append((_layout_fit(core, valid, classes), (dx, dy), shift @ h))
+            results.append((_layout_fit(core, valid, codes, names), (dx, dy), shift @ h))
     return results
+
+
+_PREPARED = False
+
+
+def prepare() -> None:
+    """Pay once per process, ahead of the first fit, what that fit would otherwise pay in the first reading:
+    OpenCV builds its tables for 8-bit BGR -> Lab on the first such conversion (about 100-150 ms on one core here;
+    :func:`_layout_fits`, and the reader's quality pass every frame, use it) and numpy imports its masked-array
+    module on the first ``np.unique`` (about 17 ms). Cheap after the first call; never raises."""
+    global _PREPARED
+    if _PREPARED:
+        return
+    cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2LAB)
+    np.unique(np.array(["."]))
+    _PREPARED = True
 
 
 def _gray(image: np.ndarray) -> np.ndarray:

@@ -166,6 +166,7 @@ class GridTracker:
     """
 
     def __init__(self) -> None:
+        locate.prepare()      # the one-time costs of a fit, paid now (the reader's start), not in its first frame
         self._corners: np.ndarray | None = None       # the corners given for the grid (4x2 px)
         self._shape: tuple[int, ...] | None = None
         self._grid: np.ndarray | None = None          # image -> canonical homography now used
