@@ -85,7 +85,7 @@ FINGER_REACH = 1.5     # squares (centre to centre) from the hand found within w
 FINGER_GROUP = 3       # BLANKs touching (8-connected) at least this many, beyond the set's blanks: fingers
 NEAR_HAND_LETTER_P = 0.999  # next to a hand a letter needs this P(letter | tile) (a finger may hide a stroke)
 TURN_BELOW_P = 0.95   # a tile's best class (a letter or blank) below this share of P(tile): read in 4 turns
-HOLD_CHECK_BELOW_P = 0.99  # a letter read with P(letter | tile) below this is read again scaled (_letters_not_held)
+HOLD_CHECK_BELOW_P = 0.9  # a letter read with P(letter | tile) below this is read again scaled (_letters_not_held)
 HOLD_SCALES = (1.06, 0.94)  # ... by these factors about the crop's centre ...
 HOLD_P = 0.5          # ... and doubted when its P(letter | tile) falls below this in either (chosen on the
                       # validation fonts, never on the held-out ones: models/README.md)
