@@ -89,6 +89,7 @@ HOLD_CHECK_BELOW_P = 0.9  # a letter read with P(letter | tile) below this is re
 HOLD_SCALES = (1.06, 0.94)  # ... by these factors about the crop's centre ...
 HOLD_P = 0.5          # ... and doubted when its P(letter | tile) falls below this in either (chosen on the
                       # validation fonts, never on the held-out ones: models/README.md)
+HOLD_DOUBT = "does not hold read 6% larger or smaller"  # ... the doubt's reason (no refit on doubt for it alone)
 TURNED_SHARE = 0.6    # lettered tiles read turned by the same quarter turns beyond this share (of at least
 TURNED_MIN_TILES = 8  # ... this many): the whole board is turned in the reading (corners in the wrong order)
 GRID_DOUBT_SHARE = 0.3  # a grid found without markers whose non-empty squares are more than this share unsure
@@ -322,9 +323,15 @@ def _doubt_not_held(squares: list[SquareReading], doubts: dict[int, str], preds:
     rules: a doubt here does not make the frame degraded, nor change its blanks or fingers)."""
     for sq, held in not_held.items():
         if squares[sq].state is SquareState.TILE:
-            doubts[sq] = f"letter {preds[sq].letter} does not hold read 6% larger or smaller (P {held:.2f}; " \
-                "an unfamiliar font?)"
+            doubts[sq] = f"letter {preds[sq].letter} {HOLD_DOUBT} (P {held:.2f}; an unfamiliar font?)"
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
+
+
+def _refit_may_clear(doubts: dict[int, str]) -> bool:
+    """Whether a reading's doubts may clear on a grid fitted afresh: any doubt but a letter that does not hold
+    when read scaled (:func:`_doubt_not_held`; an unfamiliar font's letter stays doubtful, and the refit costs a
+    first reading)."""
+    return any(HOLD_DOUBT not in why for why in doubts.values())
 
 
 def _distance_to(mask: np.ndarray) -> np.ndarray:
@@ -946,7 +953,7 @@ class BoardReader:
         calibrated glyph unsure that a fresh fit read surely). Frames not usable (a hand, blur) are not read again.
         """
         reading = self._read(frame, corners)
-        if corners is not None and reading.doubts and reading.quality.ok and self._tracker.kept:
+        if corners is not None and _refit_may_clear(reading.doubts) and reading.quality.ok and self._tracker.kept:
             reading = self._read(frame, corners, fresh=True)
         return reading
 

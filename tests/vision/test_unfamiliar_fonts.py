@@ -69,3 +69,12 @@ def test_scaling_keeps_a_crop_and_its_size_and_letter_shares_name_the_given_lett
     shares = net.letter_shares([crop, crop, crop], ["A", "E", "Ä"])
     assert shares.shape == (3,) and shares[2] == 0.0 and np.all((shares >= 0) & (shares <= 1))
     assert net.letter_shares([], []).shape == (0,)
+
+
+def test_a_letter_that_does_not_hold_alone_asks_for_no_refit():
+    """A fresh grid fit costs a first reading; an unfamiliar font's letter stays doubtful on any grid (on game01
+    the refit for it made the steady median 41-46 -> 52-65 ms), other doubts may clear there."""
+    held = f"letter E {reader_module.HOLD_DOUBT} (P 0.31; an unfamiliar font?)"
+    assert not reader_module._refit_may_clear({})
+    assert not reader_module._refit_may_clear({3: held, 4: held})
+    assert reader_module._refit_may_clear({3: held, 5: "letter T or I? (0.62)"})
