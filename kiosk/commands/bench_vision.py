@@ -9,7 +9,9 @@ annotated PNGs of frames with errors and every frame's truth, reading and render
 ``--fonts held-out`` draws the tiles in the system faces kept out of every model's training
 (:mod:`kiosk.vision.synth.fonts`; Debian font packages): the figure that counts for a tile set the reader has
 not learnt, against vision issue 22's bars. ``--fonts training`` draws the system faces trained on; the
-default, ``level``, the level's own built-in fonts (the first vision issue's bars).
+default, ``level``, the level's own built-in fonts (the first vision issue's bars). ``--fonts validation`` draws
+the faces never trained on that the reader's confidence rules were chosen on (measured against the same bars,
+but not a result: the held-out faces are).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = ("Prints each level's figures against its bars and writes to --out: confusion-LEVEL.png, "
                      "errors-LEVEL-N.png (frames with errors, annotated) and frames-LEVEL.jsonl (every frame's "
                      "truth and reading). Exit 0 when every bar is met, 1 when one is missed, 2 on bad input. "
-                     "--fonts training / held-out draw Debian font packages (scripts/system-packages.txt); "
+                     "--fonts training / validation / held-out draw Debian font packages (scripts/system-packages.txt); "
                      "faces not installed are named and left out.")
     parser.add_argument("--level", nargs="+", default=["typical", "hard"], choices=["easy", "typical", "hard"],
                         help="realism levels to measure (default: typical hard)")
@@ -54,9 +56,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="folder for the PNGs and the frame log (default bench-vision-out)")
     parser.add_argument("--tile-sets", nargs="+", default=["english", "german"], choices=["english", "german"],
                         help="games of these tile sets only (default: both; the German games are 4 of ~300)")
-    parser.add_argument("--fonts", default="level", choices=["level", "training", "held-out"],
+    parser.add_argument("--fonts", default="level", choices=["level", "training", "validation", "held-out"],
                         help="tile fonts: the level's own built-in fonts (default), or the installed system faces "
-                             "trained on, or those held out of training (the figure that counts)")
+                             "trained on, or those never trained on that confidence rules are chosen on "
+                             "(validation), or those held out of training (the figure that counts)")
     parser.add_argument("--samples", type=int, default=8, help="annotated error frames to save per level (default 8)")
     parser.add_argument("--speed", type=int, default=0, metavar="N",
                         help="only time render_board over N frames per level (no reader needed)")
@@ -192,6 +195,7 @@ def _speed(samples: list, level: str, args: argparse.Namespace) -> None:
 _NOTHING = {"unsure_share_of_errors": "no tile errors", "blanks": "no blanks in these frames"}
 _FONT_TITLES = {"level": "the level's own fonts (trained on)",
                 "training": "system fonts trained on",
+                "validation": "validation fonts (never trained on; the rules were chosen on these)",
                 "held-out": "fonts held out of training: the figure that counts"}
 
 

@@ -15,8 +15,9 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
    square the occupancy model does not call surely empty: letters, blanks, and its empty/tile opinion. The
    letters it is sure of are then left out of the frame's empty-square colour references and occupancy is
    measured again; a tile whose letter it doubts is read again in its four quarter turns (the surer reading
-   stands); where the summed opinions leave a square open, the settle model (:mod:`kiosk.vision.settle`)
-   decides if it is sure. With a calibration profile that embeds a glyph model, that model reads the glyphs of
+   stands); a letter it is not all but certain of is read again scaled 6% larger and smaller and doubted when
+   it does not hold there (an unfamiliar font: :func:`_letters_not_held`); where the summed opinions leave a
+   square open, the settle model (:mod:`kiosk.vision.settle`) decides if it is sure. With a calibration profile that embeds a glyph model, that model reads the glyphs of
    the occupied squares instead (:mod:`kiosk.vision.glyph_model`).
 
 Doubt is never hidden: a square whose occupancy or letter is not clear, or that lies under glare or a hand
@@ -65,7 +66,7 @@ from kiosk.vision.reading import (
 from kiosk.vision.settle import SettleModel, settle_features
 from kiosk.vision.slid import doubt_slid_tiles
 from kiosk.vision.squarenet import GROW_PX as SQUARE_NET_GROW_PX
-from kiosk.vision.squarenet import SquareNet, SquarePrediction, prepare, same_input
+from kiosk.vision.squarenet import SquareNet, SquarePrediction, prepare, same_input, scaled
 from kiosk.vision.still import GridTracker
 
 MIN_FRAME_PX = 160
@@ -85,6 +86,11 @@ FINGER_REACH = 1.5     # squares (centre to centre) from the hand found within w
 FINGER_GROUP = 3       # BLANKs touching (8-connected) at least this many, beyond the set's blanks: fingers
 NEAR_HAND_LETTER_P = 0.999  # next to a hand a letter needs this P(letter | tile) (a finger may hide a stroke)
 TURN_BELOW_P = 0.95   # a tile's best class (a letter or blank) below this share of P(tile): read in 4 turns
+HOLD_CHECK_BELOW_P = 0.9  # a letter read with P(letter | tile) below this is read again scaled (_letters_not_held)
+HOLD_SCALES = (1.06, 0.94)  # ... by these factors about the crop's centre ...
+HOLD_P = 0.5          # ... and doubted when its P(letter | tile) falls below this in either (chosen on the
+                      # validation fonts, never on the held-out ones: models/README.md)
+HOLD_DOUBT = "does not hold read 6% larger or smaller"  # ... the doubt's reason (no refit on doubt for it alone)
 TURNED_SHARE = 0.6    # lettered tiles read turned by the same quarter turns beyond this share (of at least
 TURNED_MIN_TILES = 8  # ... this many): the whole board is turned in the reading (corners in the wrong order)
 GRID_DOUBT_SHARE = 0.3  # a grid found without markers whose non-empty squares are more than this share unsure
@@ -154,6 +160,7 @@ class _Memo(NamedTuple):
     input: np.ndarray         # the network's input made from it (:func:`kiosk.vision.squarenet.prepare`)
     pred: SquarePrediction    # the reading: the network's, or the surer of it and the one in four quarter turns
     turned: bool              # whether it was read in four quarter turns too
+    held: float | None = None  # the letter's least P(letter | tile) read scaled (_letters_not_held), None: not read
 
 
 class Occupancy(NamedTuple):
@@ -289,6 +296,43 @@ SETTLED_P = 0.99    # the network's P(empty), or P(tile) x P(its letter or blank
 def _settled(q: SquarePrediction) -> bool:
     """Whether the network's reading of a square is sure enough to be kept while the square looks the same."""
     return q.p_empty >= SETTLED_P or q.p_tile * _tile_sureness(q) >= SETTLED_P
+
+
+def _letters_not_held(net: SquareNet, grey: np.ndarray, preds: dict[int, SquarePrediction],
+                      memo: dict[int, _Memo]) -> dict[int, float]:
+    """The letters the network reads that do not hold when their square is read again scaled: {square: the
+    letter's least P(letter | tile) over HOLD_SCALES, below HOLD_P}. On a font it never learnt the network can
+    read a letter surely that a glyph a few percent larger or smaller turns into another (a wide serif E read B);
+    a letter it knows holds. Only lettered tiles read with P(letter | tile) from NET_LETTER_P up to
+    HOLD_CHECK_BELOW_P are read again (most letters are surer; one network call for the frame); the result is
+    kept in ``memo`` (updated in place: :attr:`_Memo.held`), so a square that looks the same is not read again.
+    ``grey``: the reading canvas (grey uint8)."""
+    check = [sq for sq, q in preds.items() if q.p_tile >= 0.5 and q.p_blank < q.p_tile / 2
+             and NET_LETTER_P <= q.letter_if_tile < HOLD_CHECK_BELOW_P]
+    todo = [sq for sq in check if memo[sq].held is None]
+    if todo:
+        crops = [scaled(cell_crop(grey, sq, SQUARE_GROW_PX), f) for sq in todo for f in HOLD_SCALES]
+        shares = net.letter_shares(crops, [preds[sq].letter for sq in todo for _ in HOLD_SCALES])
+        least = shares.reshape(len(todo), len(HOLD_SCALES)).min(axis=1)
+        memo.update((sq, memo[sq]._replace(held=float(v))) for sq, v in zip(todo, least))
+    return {sq: held for sq in check if (held := memo[sq].held) is not None and held < HOLD_P}
+
+
+def _doubt_not_held(squares: list[SquareReading], doubts: dict[int, str], preds: dict[int, SquarePrediction],
+                    not_held: dict[int, float]) -> None:
+    """Make the letters of :func:`_letters_not_held` (``not_held``) doubts, in place (after the frame's other
+    rules: a doubt here does not make the frame degraded, nor change its blanks or fingers)."""
+    for sq, held in not_held.items():
+        if squares[sq].state is SquareState.TILE:
+            doubts[sq] = f"letter {preds[sq].letter} {HOLD_DOUBT} (P {held:.2f}; an unfamiliar font?)"
+            squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
+
+
+def _refit_may_clear(doubts: dict[int, str]) -> bool:
+    """Whether a reading's doubts may clear on a grid fitted afresh: any doubt but a letter that does not hold
+    when read scaled (:func:`_doubt_not_held`; an unfamiliar font's letter stays doubtful, and the refit costs a
+    first reading)."""
+    return any(HOLD_DOUBT not in why for why in doubts.values())
 
 
 def _distance_to(mask: np.ndarray) -> np.ndarray:
@@ -847,6 +891,8 @@ class BoardReader:
             turned = self.squarenet.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in unsure], turned=True)
             preds.update((sq, q) for sq, q in zip(unsure, turned) if _tile_sureness(q) > _tile_sureness(preds[sq]))
             fresh.update((sq, fresh[sq]._replace(pred=preds[sq], turned=True)) for sq in unsure)
+        # a letter that does not hold when read scaled is doubted (an unfamiliar font; its reading stays in the memo)
+        not_held = _letters_not_held(net, grey, preds, fresh)
         # squares not asked this frame (called surely empty, under the hand) keep their last reading for later
         self._net_memo = {**memo, **fresh}
         feats, norm, p_tile, p_model, vote, weak_empty = occ
@@ -860,6 +906,7 @@ class BoardReader:
         squares, doubts, hand = combine_net(p_tile, p_model, vote, seen, hand, glare_share >= GLARE_SQUARE_FRACTION,
                                             weak_empty, preds, self.letters, self.tile_set, settled, blind)
         doubt_off_colour_blanks(squares, doubts, feats)
+        _doubt_not_held(squares, doubts, preds, not_held)
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
                                                    if squares[sq].state is SquareState.TILE])
 
@@ -907,7 +954,7 @@ class BoardReader:
         calibrated glyph unsure that a fresh fit read surely). Frames not usable (a hand, blur) are not read again.
         """
         reading = self._read(frame, corners)
-        if corners is not None and reading.doubts and reading.quality.ok and self._tracker.kept:
+        if corners is not None and _refit_may_clear(reading.doubts) and reading.quality.ok and self._tracker.kept:
             reading = self._read(frame, corners, fresh=True)
         return reading
 

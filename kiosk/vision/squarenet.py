@@ -40,6 +40,14 @@ def prepare(crops: list[np.ndarray] | np.ndarray) -> np.ndarray:
     return normalise(out)
 
 
+def scaled(crop: np.ndarray, factor: float) -> np.ndarray:
+    """``crop`` (grey uint8) scaled by ``factor`` about its centre, the same size (edges replicated): the glyph
+    drawn a few percent larger or smaller, as another font or camera distance would."""
+    h, w = crop.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2 - 0.5, h / 2 - 0.5), 0.0, factor)
+    return cv2.warpAffine(crop, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
 SAME_INPUT = 0.1   # largest mean difference (normalised units) of any 4x4 block of two inputs of the same square
 
 
@@ -185,6 +193,18 @@ class SquareNet:
         for k in range(1, 4):
             total = total + p[k * n:(k + 1) * n][:, self._turned[k]]
         return total / 4.0
+
+    def letter_shares(self, crops: list[np.ndarray], letters: list[str]) -> np.ndarray:
+        """P(letter | a tile) of ``letters[i]`` (turns summed) in grey crop ``crops[i]`` (N floats 0..1; one network
+        call; 0 for a letter the network does not know)."""
+        if not len(crops):
+            return np.zeros(0, np.float32)
+        p = self.probabilities(crops)
+        per_letter = p[:, 2:] @ self._one_hot
+        known = np.array([lt in self.letters for lt in letters])
+        idx = np.array([self.letters.index(lt) if lt in self.letters else 0 for lt in letters])
+        share = per_letter[np.arange(len(crops)), idx] / np.maximum(1.0 - p[:, 0], 1e-9)
+        return np.where(known, share, 0.0).astype(np.float32)
 
     def predict(self, crops: list[np.ndarray], turned: bool = False) -> list[SquarePrediction]:
         """One :class:`SquarePrediction` per grey crop; ``turned``: from :meth:`probabilities_turned`."""

@@ -28,11 +28,14 @@ def test_font_table_names_unique_roles_known_paths_absolute():
         assert re.fullmatch(r"fonts-[a-z0-9.+-]+", f.package), f
 
 
-def test_held_out_and_training_fonts_are_disjoint_whole_families():
+def test_held_out_validation_and_training_fonts_are_disjoint_whole_families():
     training = {f.family for f in fonts.SYSTEM_FONTS if f.role == fonts.TRAINING} | set(fonts.BUILTIN_FAMILIES.values())
     held = {f.family for f in fonts.SYSTEM_FONTS if f.role == fonts.HELD_OUT}
+    validation = {f.family for f in fonts.SYSTEM_FONTS if f.role == fonts.VALIDATION}
     assert not training & held, f"families in both roles: {training & held}"
-    assert len(held) >= 3 and len(training) >= 10
+    assert not training & validation, f"families in both roles: {training & validation}"
+    assert not held & validation, f"families in both roles: {held & validation}"
+    assert len(held) >= 3 and len(training) >= 10 and len(validation) >= 5
     assert fonts.family("sans") == "Helvetica" and fonts.family("dejavu-sans-bold") == "DejaVu (Bitstream Vera)"
     with pytest.raises(ValueError, match="unknown tile font"):
         fonts.family("comic-sans")
@@ -74,7 +77,7 @@ def test_a_missing_font_file_names_its_package(monkeypatch):
     with pytest.raises(ValueError, match="unknown tile font"):
         render_reference_glyph("A", "no-such-font")
     with pytest.raises(ValueError, match="unknown font role"):
-        fonts.present("validation")
+        fonts.present("testing")
 
 
 def test_bench_font_choices_draw_only_that_role(monkeypatch):
@@ -85,8 +88,11 @@ def test_bench_font_choices_draw_only_that_role(monkeypatch):
         pytest.skip("no held-out font installed (scripts/system-packages.txt lists the packages)")
     p = bench.level_params("hard", "held-out")
     assert p.name == "hard" and set(p.fonts) == set(fonts.present(fonts.HELD_OUT))
+    if fonts.present(fonts.VALIDATION):
+        v = bench.level_params("typical", "validation")
+        assert set(v.fonts) == set(fonts.present(fonts.VALIDATION)) and not set(v.fonts) & set(p.fonts)
     with pytest.raises(ValueError, match="unknown font choice"):
-        bench.level_params("typical", "validation")
+        bench.level_params("typical", "testing")
     monkeypatch.setattr(fonts, "present", lambda role=None: ())
     with pytest.raises(ValueError, match=r"no held-out font is installed \(apt-get install .*fonts-lato"):
         bench.level_params("typical", "held-out")
@@ -145,6 +151,11 @@ def test_training_frames_never_use_held_out_faces():
         _training_jobs(20000, 60000, 1, 0, 0.1, fonts="held-out")
     with pytest.raises(ValueError, match="not 'held-out'"):
         _render_squares((20000, "typical", "english", 0.1, (), "held-out"))
+    # the faces the confidence rules are chosen on are never trained on either
+    with pytest.raises(ValueError, match="one of level, training, mixed"):
+        _training_jobs(20000, 60000, 1, 0, 0.1, fonts="validation")
+    with pytest.raises(ValueError, match="not 'validation'"):
+        _render_squares((20000, "typical", "english", 0.1, (), "validation"))
 
 
 @needs_shared
@@ -190,3 +201,12 @@ def test_reader_reads_fonts_it_never_trained_on():
     f = tally.figures()
     assert tally.letters > 400 and f["letters"] >= HELD_OUT_FLOOR["letters"], f
     assert f["silent_tile_errors"] <= HELD_OUT_SILENT_CEILING, f
+
+
+def test_train_squares_refuses_the_validation_and_held_out_faces(tmp_path):
+    from kiosk.vision.train import main
+
+    for role in ("validation", "held-out"):
+        with pytest.raises(SystemExit):
+            main(["squares", str(tmp_path / "c.npz"), "--english", "1", "--german", "0", "--fonts", role])
+    assert not (tmp_path / "c.npz").exists()

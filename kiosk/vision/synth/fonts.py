@@ -2,7 +2,9 @@
 
 Each face has a role: ``"training"`` faces may be drawn on frames that train the reader's models;
 ``"held-out"`` faces never are, so accuracy on them (``kiosk bench-vision --fonts held-out``) measures fonts
-the reader has not learnt. Roles are given per **design family**: faces that are metric clones of one
+the reader has not learnt; ``"validation"`` faces are never trained on either, and are the only unfamiliar
+faces on which the reader's thresholds and confidence rules are chosen (``kiosk bench-vision --fonts
+validation``), so that the held-out figure is not a figure of what was tuned. Roles are given per **design family**: faces that are metric clones of one
 design (FreeSans, Nimbus Sans and the renderer's built-in ``"sans"`` are all Helvetica) share a family, and
 no family has faces in both roles.
 
@@ -19,7 +21,10 @@ from dataclasses import dataclass
 
 TRAINING = "training"
 HELD_OUT = "held-out"
-ROLES = (TRAINING, HELD_OUT)
+VALIDATION = "validation"
+ROLES = (TRAINING, HELD_OUT, VALIDATION)
+NEVER_TRAINED = (HELD_OUT, VALIDATION)
+"""Roles never drawn on a training frame."""
 
 
 @dataclass(frozen=True)
@@ -125,6 +130,21 @@ SYSTEM_FONTS: tuple[SystemFont, ...] = (
                f"{_OT}/urw-base35/URWBookman-Demi.otf", HELD_OUT),
     SystemFont("caladea-bold", "Cambria (Caladea)", "fonts-crosextra-caladea",
                f"{_TT}/crosextra/Caladea-Bold.ttf", HELD_OUT),
+    # ---- validation: whole families in neither role above, never trained on; the reader's confidence rules
+    # are chosen on these alone (heavy and wide serifs like the held-out Bookman, wide and geometric sans)
+    SystemFont("tribun-extrabold", "Tribun ADF", "fonts-adf-tribun", f"{_TT}/adf/TribunADFStd-ExtraBold.otf",
+               VALIDATION),
+    SystemFont("averia-serif-bold", "Averia Serif", "fonts-averia-serif-gwf",
+               f"{_TT}/averia-gwf/AveriaSerifGWF-Bold.ttf", VALIDATION),
+    SystemFont("cardo-bold", "Cardo (Bembo)", "fonts-cardo", f"{_TT}/cardo/Cardob101.ttf", VALIDATION),
+    SystemFont("accanthis-bold", "Accanthis ADF (Galliard)", "fonts-adf-accanthis",
+               f"{_TT}/adf/AccanthisADFStd-Bold.otf", VALIDATION),
+    SystemFont("sora-extrabold", "Sora", "fonts-sora", f"{_OT}/sora/Sora-ExtraBold.otf", VALIDATION),
+    SystemFont("tiresias-infofont-bold", "Tiresias", "fonts-tiresias",
+               f"{_TT}/tiresias/tiresias_infofont_bold.ttf", VALIDATION),
+    SystemFont("beteckna-bold", "Futura (Beteckna)", "fonts-beteckna", f"{_TT}/beteckna/BetecknaGS-Bold.ttf",
+               VALIDATION),
+    SystemFont("oxygen-sans-bold", "Oxygen", "fonts-oxygen", f"{_TT}/oxygen/Oxygen-Sans-Bold.ttf", VALIDATION),
 )
 """Every system face the renderer knows (a data table; see the module doc)."""
 

@@ -182,7 +182,7 @@ def _render_squares(args: tuple[int, str, str, float, tuple]) -> dict[str, np.nd
 
     ``args`` = (seed < 2**30, level, tile-set name, blank share, letter shares as (letter, share) pairs[,
     fonts: ``"level"`` (the level's own built-in fonts, the default) or ``"training"`` (the installed system
-    faces of the training role; held-out faces are never drawn here)]).
+    faces of the training role; held-out and validation faces are never drawn here)]).
     Returns ``crops`` (N x C x C uint8 grey,
     C = CELL_PX + 2 * SQUARE_GROW_CACHE), ``labels`` (N: '.', '?' or the letter), ``turned`` (N int: the
     tile's turn in degrees, 0 upright), ``occluded`` (N bool: a hand covers the square), ``tiles`` (N: the
@@ -280,7 +280,7 @@ def collect_squares(cache: Path, n_english: int, n_german: int, workers: int = 2
     "typical", 1/3 "hard"; about ``blank_share`` of the tiles blanks) and cache their square crops in ``cache``
     (.npz, see :func:`_render_squares`; plus ``tiles``: the set of each crop). ``letter_share``: (letter,
     share) pairs making letters rare in the German bag common on its boards. ``fonts``: see
-    :func:`_training_jobs` (never the held-out faces). Progress on stderr.
+    :func:`_training_jobs` (never the held-out or validation faces). Progress on stderr.
 
     Raises:
         ValueError: unknown ``fonts``, or no training face installed for ``"training"`` / ``"mixed"``, or one
@@ -535,7 +535,8 @@ def main(argv: list[str] | None = None) -> int:
                         "--letter-share ÄÖÜ=0.04)")
     q.add_argument("--fonts", choices=FONT_MIXES, default="level",
                    help="tile fonts: the level's own built-in fonts (default), the installed training system "
-                        "faces, or mixed (a quarter of the frames the level's fonts); held-out faces never")
+                        "faces, or mixed (a quarter of the frames the level's fonts); held-out and validation "
+                        "faces never")
     n = sub.add_parser("cnn", help="train the square network (needs the `train` extra: torch, onnx) and write "
                                    "squares_english/german.onnx + .json")
     n.add_argument("caches", type=Path, nargs="+", help="caches written by `squares`")

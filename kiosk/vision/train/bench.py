@@ -17,7 +17,8 @@ Scoring (per frame, squares a hand covers are left out of the tile figures):
 
 Fonts (:func:`level_params`): the level's own (the renderer's built-in fonts, all trained on), or the system
 faces of one role of :mod:`kiosk.vision.synth.fonts`: ``held-out`` faces were never drawn on a training frame,
-so their figures are the ones that count for an unfamiliar tile set (:data:`FONT_BARS`).
+so their figures are the ones that count for an unfamiliar tile set (:data:`FONT_BARS`); ``validation`` faces
+were never trained on either, and are where the reader's confidence rules are chosen.
 """
 
 from __future__ import annotations
@@ -216,13 +217,13 @@ FONT_BARS = {"typical": {"letters": 99.5}, "hard": {"unsure_share_of_errors": 95
 FONT_CEILINGS = {"typical": {"silent_tile_errors": 0.1}}
 """Ceilings (percent) on fonts held out of training (vision issue 22)."""
 
-FONT_CHOICES = ("level", "training", "held-out")
+FONT_CHOICES = ("level", "training", "validation", "held-out")
 
 
 def level_params(level: str, fonts: str = "level") -> str | RealismParams:
     """The realism level to render with: ``level`` itself for ``fonts="level"`` (its built-in fonts), else
-    the level with its fonts replaced by the installed system faces of that role (``"training"`` or
-    ``"held-out"``, :mod:`kiosk.vision.synth.fonts`).
+    the level with its fonts replaced by the installed system faces of that role (``"training"``,
+    ``"validation"`` or ``"held-out"``, :mod:`kiosk.vision.synth.fonts`).
 
     Raises:
         ValueError: unknown ``fonts`` choice or level, or no face of that role is installed (the message
