@@ -17,8 +17,10 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
    measured again; a tile whose letter it doubts is read again in its four quarter turns (the surer reading
    stands); a letter it is not all but certain of is read again scaled 6% larger and smaller and doubted when
    it does not hold there (an unfamiliar font: :func:`_letters_not_held`); where the summed opinions leave a
-   square open, the settle model (:mod:`kiosk.vision.settle`) decides if it is sure. With a calibration profile that embeds a glyph model, that model reads the glyphs of
-   the occupied squares instead (:mod:`kiosk.vision.glyph_model`).
+   square open, the settle model (:mod:`kiosk.vision.settle`) decides if it is sure. With a calibration profile
+   that embeds a glyph model, that model reads the glyphs of the occupied squares instead
+   (:mod:`kiosk.vision.glyph_model`). Then a tile lying across two squares makes both a doubt
+   (:mod:`kiosk.vision.slid`, timed as ``slid``).
 
 Doubt is never hidden: a square whose occupancy or letter is not clear, or that lies under glare or a hand
 (or next to it, where a finger may reach; fingers that read as blanks, more than the set has and side by side,
