@@ -67,8 +67,9 @@ def slid_pairs(canvas: np.ndarray, squares: Sequence[SquareReading], tile_colour
         if len(lettered) < MIN_LETTERS:
             return []
         # the outer thirds of the lettered squares: the tile's own colour (the ink lies mostly in the centre)
-        tile_colour = np.median(px[lettered].reshape(-1, 3), axis=0)
-    dist = np.linalg.norm(px - np.asarray(tile_colour, np.float32), axis=3)       # 225 x 4 x K
+        tile_colour = np.median(np.ascontiguousarray(px[lettered].reshape(-1, 3).T), axis=1)
+    diff = px - np.asarray(tile_colour, np.float32)
+    dist = np.sqrt(np.einsum("sfkc,sfkc->sfk", diff, diff))                      # 225 x 4 x K
     med = np.median(dist, axis=2)                                                # 225 x 4
     grid, mgrid = dist.reshape(SIZE, SIZE, 4, -1), med.reshape(SIZE, SIZE, 4)
     pairs: list[tuple[int, int]] = []
