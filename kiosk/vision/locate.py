@@ -383,7 +383,8 @@ def _median(a: np.ndarray) -> np.ndarray:
     if len(a) % 2:
         return np.partition(a, half, axis=0)[half]
     part = np.partition(a, [half - 1, half], axis=0)
-    return (part[half - 1] + part[half]) / 2
+    total = part[half - 1] + part[half]
+    return total / total.dtype.type(2)    # in a's dtype on numpy 1.x too (a scalar / 2 gave float64 there)
 
 
 def _layout_fit(cells_lab: np.ndarray, valid: np.ndarray, codes: np.ndarray, names: np.ndarray) -> float:

@@ -28,6 +28,7 @@ THIRD = (3, 16)                  # px within a square: the outer third on the lo
 ALONG = (6, CELL_PX - 6)         # px within a square: the band along the edge, clear of the corners
 TILE_NEAR = 0.35                 # a facing third is tile-coloured within this share of the far thirds' distance
 FAR_TILE_SHARE = 0.1             # ... and the far thirds hold at most this share of tile-coloured px
+NEAR_QUANTILE = 0.4              # the facing thirds: this quantile of their px distances (ink lies there)
 MIN_CONTRAST = 50.0              # BGR units: both far thirds at least this far from the tile colour (board)
 MIN_LETTERS = 3                  # sure letters needed for the frame's tile colour
 SLID_DOUBT = "a tile across two squares? (put it on one square)"
@@ -71,15 +72,16 @@ def slid_pairs(canvas: np.ndarray, squares: Sequence[SquareReading], tile_colour
     diff = px - np.asarray(tile_colour, np.float32)
     dist = np.sqrt(np.einsum("sfkc,sfkc->sfk", diff, diff))                      # 225 x 4 x K
     med = np.median(dist, axis=2)                                                # 225 x 4
-    grid, mgrid = dist.reshape(SIZE, SIZE, 4, -1), med.reshape(SIZE, SIZE, 4)
+    low = np.partition(dist, int(dist.shape[2] * NEAR_QUANTILE), axis=2)[:, :, int(dist.shape[2] * NEAR_QUANTILE)]
+    grid, mgrid, lgrid = dist.reshape(SIZE, SIZE, 4, -1), med.reshape(SIZE, SIZE, 4), low.reshape(SIZE, SIZE, 4)
     pairs: list[tuple[int, int]] = []
     # across: a's right third and b's left third face each other; down: a's bottom third and b's top third
     for near_a, far_a, near_b, far_b, sa, sb, step in ((1, 0, 0, 1, np.s_[:, :-1], np.s_[:, 1:], 1),
                                                        (3, 2, 2, 3, np.s_[:-1], np.s_[1:], SIZE)):
-        ma, mb, da, db = mgrid[sa], mgrid[sb], grid[sa], grid[sb]
+        ma, mb, da, db, la, lb = mgrid[sa], mgrid[sb], grid[sa], grid[sb], lgrid[sa], lgrid[sb]
         contrast = np.minimum(ma[..., far_a], mb[..., far_b])
         tol = TILE_NEAR * contrast
-        near_ok = np.maximum(ma[..., near_a], mb[..., near_b]) <= tol
+        near_ok = np.maximum(la[..., near_a], lb[..., near_b]) <= tol
         far_share = np.maximum((da[..., far_a, :] <= tol[..., None]).mean(axis=-1),
                                (db[..., far_b, :] <= tol[..., None]).mean(axis=-1))
         hit = (contrast >= MIN_CONTRAST) & near_ok & (far_share <= FAR_TILE_SHARE)
