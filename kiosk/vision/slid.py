@@ -57,9 +57,9 @@ def slid_pairs(canvas: np.ndarray, squares: Sequence[SquareReading], tile_colour
     ``canvas``: the reading canvas (BGR uint8); ``squares``: the 225 readings so far; ``tile_colour``: BGR of the
     frame's tiles, by default the median colour of the outer thirds of the squares read as letters (fewer than
     ``MIN_LETTERS``: no pair is given). A pair counts when the thirds of ``a`` and ``b`` that face each other are
-    tile-coloured (their median within ``TILE_NEAR`` of the contrast) and the two far thirds hold almost no
-    tile colour (at most ``FAR_TILE_SHARE`` of their pixels within that distance; a letter's ink in a far third
-    of a tile placed on its square leaves more). The contrast: the smaller of the far thirds' median distances
+    tile-coloured (at least ``NEAR_QUANTILE`` of their px within ``TILE_NEAR`` of the contrast) and the two far
+    thirds hold almost no tile colour (at most ``FAR_TILE_SHARE`` of their px within that distance; a letter's
+    ink in a far third of a tile placed on its square leaves more). The contrast: the smaller of the far thirds' median distances
     to the tile colour, at least ``MIN_CONTRAST`` (tiles as light as the board are not judged). ``skip``: 225
     bools, squares not judged (under glare, whose white passes for a light tile's colour; under the hand)."""
     px = _third_pixels(canvas)
