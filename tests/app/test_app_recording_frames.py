@@ -194,6 +194,18 @@ def test_a_missing_first_frame_is_named_not_a_traceback(folder, tmp_path):
     assert "mismatch: move 1: no frame (image-1.jpg: missing)" in text
 
 
+def test_the_summary_does_not_say_the_judge_entered_a_move_that_was_not_refereed(folder, tmp_path):
+    """Move 1's frame is missing and move 3's is blank; only move 3 has an earlier frame for the judge to enter
+    it over. The summary named both as "entered by the judge from the record"."""
+    (folder / "image-1.jpg").unlink()
+    (folder / "image-3.jpg").write_bytes(_png(np.zeros((16, 15), np.uint8)))
+    code, lines = _run(folder, tmp_path)
+    text = "\n".join(lines)
+    assert code == 1
+    assert "frames: image-1.jpg: missing (no earlier frame to read: those moves were not refereed)" in lines, text
+    assert not any("image-1.jpg" in ln and "entered by the judge" in ln for ln in lines), text
+
+
 def test_a_press_just_after_its_frame_was_read_is_answered():
     """A still camera on a virtual clock: the frame of the press was read just before the press came; the
     next capture is the very same frame, so nothing new is read - the last reading must answer the press
