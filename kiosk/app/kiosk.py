@@ -154,6 +154,7 @@ class Kiosk:
             return "judge"
         if side == "pause":
             return "pause ignored"
+        self.view.unusable_frame = ""  # it tells of this press only (a refused one, or one still reading: "")
         if self.session.paused:  # the journal is full: nothing can be recorded, the clocks stand still
             self.view.message = JOURNAL_FULL
             return JOURNAL_FULL

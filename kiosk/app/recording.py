@@ -219,7 +219,8 @@ class _Referee:
         self.rec, self.kiosk, self.camera, self.clock, self.out = rec, kiosk, camera, clock, out
         self.mismatches: list[str] = []
         self.judge_fixes = 0
-        self.frame_problems: list[str] = []  # "image-5.jpg: missing" ...
+        self.frame_problems: list[str] = []  # "image-5.jpg: missing" ... (moves the judge entered)
+        self.unrefereed: list[str] = []      # the same for moves without an earlier frame to enter them over
         self.table, self.interventions = table_boards(rec.presses), 0
 
     def wait(self, timeout_s: float = 60.0) -> None:
@@ -282,11 +283,12 @@ class _Referee:
         """The frame of move ``p`` gave no usable reading (``why`` names it): the last good frame goes back
         before the camera and the judge enters the move from the record, as for a missing frame. False when
         there is no good frame to go back to."""
-        self.frame_problems.append(why)
         k = self.kiosk
         if not self.camera.restore():
+            self.unrefereed.append(why)
             self.out(f"  move {p.move}: {why}, and no earlier frame to read: the move is not refereed")
             return False
+        self.frame_problems.append(why)
         self.clock.advance(10_000)  # the judge comes and looks at the table
         self.judge_fixes += enter_from_record(k, p, PIN, why, self.out)
         self.interventions += 1
@@ -300,11 +302,12 @@ class _Referee:
         why = frame_fault(self.rec.frame_name(p.move), self.camera)
         if not why:
             return True
-        self.frame_problems.append(why)
         if self.camera.frame is None:
+            self.unrefereed.append(why)
             self.out(f"  move {p.move}: {why}, and no earlier frame to read: the move is not refereed")
             self.mismatches.append(f"move {p.move}: no frame ({why})")
             return False
+        self.frame_problems.append(why)
         n = enter_from_record(self.kiosk, p, PIN, why, self.out)
         if n:
             self.judge_fixes += n
@@ -474,6 +477,8 @@ def _report(ref: _Referee, frames: int, seconds: float) -> int:
         out(line)
     if ref.frame_problems:
         out(f"frames: {'; '.join(ref.frame_problems)} (those moves were entered by the judge from the record)")
+    if ref.unrefereed:
+        out(f"frames: {'; '.join(ref.unrefereed)} (no earlier frame to read: those moves were not refereed)")
     out(f"vision: {frames} frames read in {seconds:.1f} s")
     out(f"judge: {ref.interventions} intervention(s) ({ref.judge_fixes} square(s) corrected); "
         f"{sum(1 for h in st.history if h.kind == 'withdrawn')} move(s) taken back")

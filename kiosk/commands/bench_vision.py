@@ -77,6 +77,9 @@ def run(args: argparse.Namespace) -> int:
     if args.frames < 1 or args.workers < 1:
         print("kiosk bench-vision: --frames and --workers must be at least 1", file=sys.stderr)
         return 2
+    if min(args.seed, args.samples, args.speed, args.sheet) < 0:
+        print("kiosk bench-vision: --seed, --samples, --speed and --sheet must be at least 0", file=sys.stderr)
+        return 2
     if args.shared is None:
         here = Path("../shared")
         args.shared = here if here.is_dir() else Path(__file__).resolve().parents[2] / ".." / "shared"

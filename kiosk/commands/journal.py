@@ -36,6 +36,23 @@ def _err(msg: str) -> None:
     print(f"kiosk journal: {msg}", file=sys.stderr)
 
 
+def _scores(events: list) -> str:
+    """``, final: NAME1 S1, NAME2 S2`` for a game over (after every end adjustment, as the recording demo's last
+    line), ``, scores as they stand: ...`` for one in progress; "" without events, and a note when the events
+    do not replay."""
+    from kiosk.referee.referee import Referee
+
+    if not events:
+        return ""
+    try:
+        st = Referee.from_events(events).state
+    except ValueError as exc:
+        return f", does not replay: {exc}"
+    final = st.result.final if st.result is not None else None
+    scores = ", ".join(f"{n} {v}" for n, v in zip(st.players, final or st.scores, strict=False))
+    return f", final: {scores}" if final is not None else f", scores as they stand: {scores}" if scores else ""
+
+
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -84,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
                 state = "finished" if g.finished_ms is not None else "unfinished"
                 first = evs[0] if evs else None
                 players = " vs ".join(getattr(first, "players", ()) or ()) or "?"
-                print(f"game {g.id}: {players}, {len(evs)} events, {state}")
+                print(f"game {g.id}: {players}, {len(evs)} events, {state}{_scores(evs)}")
             if not games:
                 print(f"{path}: no games")
     except JournalCorrupt as exc:

@@ -173,6 +173,18 @@ def test_a_blank_first_frame_is_named_not_a_hang(folder, tmp_path):
            "overexposed)), and no earlier frame to read: the move is not refereed" in text
 
 
+def test_a_refused_press_after_an_unusable_frame_does_not_blame_its_good_frame(folder, tmp_path):
+    """Move 1's frame is blank and not refereed, so the kiosk refuses Bob's press at move 2 (Ann is still on
+    move). Move 2's frame is good: it must not be named unusable with move 1's reason (the kiosk's
+    ``view.unusable_frame`` describes the last press, not an earlier one)."""
+    (folder / "image-1.jpg").write_bytes(_png(np.zeros((16, 15), np.uint8)))
+    code, lines = _run(folder, tmp_path)
+    text = "\n".join(lines)
+    assert code == 1
+    assert "move 2: the kiosk asks the judge: the press was not taken: it is Ann's turn, not Bob's" in text, text
+    assert "image-2.jpg" not in text, text
+
+
 def test_a_missing_first_frame_is_named_not_a_traceback(folder, tmp_path):
     (folder / "image-1.jpg").unlink()
     code, lines = _run(folder, tmp_path)
@@ -180,6 +192,18 @@ def test_a_missing_first_frame_is_named_not_a_traceback(folder, tmp_path):
     assert code == 1
     assert "move 1: image-1.jpg: missing, and no earlier frame to read: the move is not refereed" in text
     assert "mismatch: move 1: no frame (image-1.jpg: missing)" in text
+
+
+def test_the_summary_does_not_say_the_judge_entered_a_move_that_was_not_refereed(folder, tmp_path):
+    """Move 1's frame is missing and move 3's is blank; only move 3 has an earlier frame for the judge to enter
+    it over. The summary named both as "entered by the judge from the record"."""
+    (folder / "image-1.jpg").unlink()
+    (folder / "image-3.jpg").write_bytes(_png(np.zeros((16, 15), np.uint8)))
+    code, lines = _run(folder, tmp_path)
+    text = "\n".join(lines)
+    assert code == 1
+    assert "frames: image-1.jpg: missing (no earlier frame to read: those moves were not refereed)" in lines, text
+    assert not any("image-1.jpg" in ln and "entered by the judge" in ln for ln in lines), text
 
 
 def test_a_press_just_after_its_frame_was_read_is_answered():

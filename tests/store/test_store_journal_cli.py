@@ -181,3 +181,23 @@ def test_a_folder_or_fifo_as_the_journal_is_named_and_left_alone(tmp_path, capsy
     assert sorted(p.name for p in tmp_path.iterdir()) == before
     if kind == "folder":
         assert (path / "keep.txt").read_text() == "the director's notes\n"
+
+
+def test_journal_show_gives_a_finished_games_final_scores(tmp_path, capsys):
+    """The recording demo's last line ``final: NAME1 S1, NAME2 S2`` is "as its journal holds it" (README), but
+    ``journal show`` said only "finished": the final scores are shown, and the standing scores of a game
+    still in progress."""
+    from kiosk.referee.events import GameCalled
+
+    path = tmp_path / "j.sqlite"
+    s = GameSession.open(path)
+    for ev in SCRIPT[:5]:
+        assert s.apply(ev)
+    assert main(["journal", "show", str(path)]) == 0
+    ann, bob = s.state.players
+    a, b = s.state.scores
+    assert f"5 events, unfinished, scores as they stand: {ann} {a}, {bob} {b}" in capsys.readouterr().out
+    assert s.apply(GameCalled(t=s.state.last_t, reason="record ends", as_it_stands=True))
+    s.close()
+    assert main(["journal", "show", str(path)]) == 0
+    assert f"6 events, finished, final: {ann} {a}, {bob} {b}" in capsys.readouterr().out

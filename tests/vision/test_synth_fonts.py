@@ -203,10 +203,18 @@ def test_reader_reads_fonts_it_never_trained_on():
     assert f["silent_tile_errors"] <= HELD_OUT_SILENT_CEILING, f
 
 
-def test_train_squares_refuses_the_validation_and_held_out_faces(tmp_path):
+def test_train_squares_refuses_the_validation_and_held_out_faces(tmp_path, capsys):
+    """Refused in a sentence that says why (argparse's "invalid choice" alone did not)."""
     from kiosk.vision.train import main
 
     for role in ("validation", "held-out"):
-        with pytest.raises(SystemExit):
+        with pytest.raises(SystemExit) as exc:
             main(["squares", str(tmp_path / "c.npz"), "--english", "1", "--german", "0", "--fonts", role])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert f"argument --fonts: the {role} faces are never trained on" in err, err
+        assert f"kiosk bench-vision --fonts {role}" in err, err
+    with pytest.raises(SystemExit):
+        main(["squares", str(tmp_path / "c.npz"), "--fonts", "bogus"])
+    assert "argument --fonts: 'bogus': one of level, training, mixed" in capsys.readouterr().err
     assert not (tmp_path / "c.npz").exists()

@@ -230,6 +230,22 @@ def _render_squares(args: tuple[int, str, str, float, tuple]) -> dict[str, np.nd
 FONT_MIXES = ("level", "training", "mixed")
 
 
+def _font_mix(text: str) -> str:
+    """``--fonts`` of ``train squares``: one of :data:`FONT_MIXES`.
+
+    Raises:
+        argparse.ArgumentTypeError: another value; for the held-out and validation faces, saying why.
+    """
+    if text in FONT_MIXES:
+        return text
+    if text in ("held-out", "validation"):
+        raise argparse.ArgumentTypeError(
+            f"the {text} faces are never trained on: they measure fonts the reader has not learnt"
+            f"{' and are where its confidence rules are chosen' if text == 'validation' else ''} "
+            f"(kiosk bench-vision --fonts {text}); use one of {', '.join(FONT_MIXES)}")
+    raise argparse.ArgumentTypeError(f"{text!r}: one of {', '.join(FONT_MIXES)}")
+
+
 def _training_jobs(english_seed: int, german_seed: int, n_english: int, n_german: int, blank_share: float,
                    letter_share: tuple[tuple[str, float], ...] = (), fonts: str = "level"
                    ) -> list[tuple[int, str, str, float, tuple]] | list[tuple[int, str, str, float, tuple, str]]:
@@ -533,7 +549,7 @@ def main(argv: list[str] | None = None) -> int:
     q.add_argument("--letter-share", action="append", default=[], metavar="LETTERS=SHARE",
                    help="on German boards turn about SHARE of the tiles into each of LETTERS (rare letters: "
                         "--letter-share ÄÖÜ=0.04)")
-    q.add_argument("--fonts", choices=FONT_MIXES, default="level",
+    q.add_argument("--fonts", type=_font_mix, default="level", metavar="{" + ",".join(FONT_MIXES) + "}",
                    help="tile fonts: the level's own built-in fonts (default), the installed training system "
                         "faces, or mixed (a quarter of the frames the level's fonts); held-out and validation "
                         "faces never")
