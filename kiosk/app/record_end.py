@@ -10,7 +10,8 @@ with a judge the game is then closed in one of two ways:
   III.G, ``GameCalled`` with ``as_it_stands``).
 
 Either way the journal holds the game over and the last line reads ``final: NAME1 S1, NAME2 S2``. Neither is
-a judge intervention: the kiosk asked nothing.
+a judge intervention: the kiosk asked nothing. A game where the kiosk and the record disagree is not closed
+(:mod:`kiosk.app.recording`): its score is not settled, and the journal keeps it open for the director.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ def last_line(names: Sequence[str], st: GameState) -> str:
     if st.result is not None:
         return "final: " + ", ".join(f"{n} {s}" for n, s in zip(names, st.result.final, strict=True))
     scores = ", ".join(f"{n} {s}" for n, s in zip(names, st.scores, strict=True))
-    return f"not finished: {scores} (the game could not be closed; the journal keeps it unfinished)"
+    return f"not finished: {scores} (the game was not closed; the journal keeps it unfinished)"
 
 
 def totals_before_end(st: GameState) -> tuple[int, ...]:

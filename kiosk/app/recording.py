@@ -369,7 +369,10 @@ class _Referee:
             elif p.button in ("reset", "eog"):
                 self.out(f"  move {p.move}: the recording ends the game ({p.button})")
                 break
-        close_at_record_end(k, self.rec.names, PIN, self.out)
+        if self.mismatches:   # a judge closes a game whose score is settled; this one waits for the director
+            self.out("  the record ends here; the game stays open: the kiosk and the record disagree (below)")
+        else:
+            close_at_record_end(k, self.rec.names, PIN, self.out)
 
 
 def recording_profile(folder: Path, out: Callable[[str], None] = print) -> Path | None:

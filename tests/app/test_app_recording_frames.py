@@ -252,3 +252,23 @@ def test_the_end_of_the_record_is_a_director_stop_the_journal_keeps(folder, tmp_
     assert tuple(st.result.final) == (151, 102) and tuple(st.result.rack_adjust) == (0, 0)
     moves = [ln for ln in export_gcg(st).splitlines() if ln.startswith(">")]
     assert moves[-1].endswith(" 151") and [m for m in moves if m.startswith(">Bob")][-1].endswith(" 102"), moves
+
+
+def test_a_record_the_kiosk_disagrees_with_is_not_closed(folder, tmp_path):
+    """With no frame for move 1 nothing can be refereed: the kiosk's game and the record disagree, so the game
+    is not closed at the record's end (before this, a director's stop made it 'final' at 0:0); the journal
+    keeps it unfinished and the last line says so."""
+    from kiosk.store.journal import Journal
+
+    for n in range(1, 13):
+        (folder / f"image-{n}.jpg").unlink(missing_ok=True)
+    code, lines = _run(folder, tmp_path)
+    text = "\n".join(lines)
+    assert code == 1, text
+    assert "  the record ends here; the game stays open: the kiosk and the record disagree (below)" in lines, text
+    assert lines[-1].startswith("not finished: Ann 0, Bob 0 (the game was not closed"), text
+    journal = Journal(tmp_path / "j.sqlite")
+    try:
+        assert journal.unfinished_game() is not None
+    finally:
+        journal.close()
