@@ -321,20 +321,17 @@ def _letters_not_held(net: SquareNet, grey: np.ndarray, preds: dict[int, SquareP
 
 
 def _doubt_not_held(squares: list[SquareReading], doubts: dict[int, str], preds: dict[int, SquarePrediction],
-                    not_held: dict[int, float]) -> None:
+                    not_held: dict[int, float]) -> list[int]:
     """Make the letters of :func:`_letters_not_held` (``not_held``) doubts, in place (after the frame's other
-    rules: a doubt here does not make the frame degraded, nor change its blanks or fingers)."""
+    rules: a doubt here does not make the frame degraded, nor change its blanks or fingers); returns the
+    squares doubted."""
+    out = []
     for sq, held in not_held.items():
         if squares[sq].state is SquareState.TILE:
             doubts[sq] = f"letter {preds[sq].letter} {HOLD_DOUBT} (P {held:.2f}; an unfamiliar font?)"
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
-
-
-def _refit_may_clear(doubts: dict[int, str]) -> bool:
-    """Whether a reading's doubts may clear on a grid fitted afresh: any doubt but a letter that does not hold
-    when read scaled (:func:`_doubt_not_held`; an unfamiliar font's letter stays doubtful, and the refit costs a
-    first reading)."""
-    return any(HOLD_DOUBT not in why for why in doubts.values())
+            out.append(sq)
+    return out
 
 
 def _distance_to(mask: np.ndarray) -> np.ndarray:
@@ -590,6 +587,9 @@ class BoardReader:
         # the square network's reading of each square it read, with that square's crop and input: a square that
         # looks the same again (same_square, same_input) keeps a sure reading (a known tile is checked, not read again)
         self._net_memo: dict[int, _Memo] = {}
+        # the squares of the last frame read whose doubt a grid fitted afresh cannot clear: a letter that does not
+        # hold read scaled (an unfamiliar font), a tile across two squares (see read)
+        self._lasting_doubts: set[int] = set()
 
     def forget_board_pose(self) -> None:
         """Forget where the markers were seen: the next read searches the whole frame (a new scene or camera;
@@ -908,7 +908,7 @@ class BoardReader:
         squares, doubts, hand = combine_net(p_tile, p_model, vote, seen, hand, glare_share >= GLARE_SQUARE_FRACTION,
                                             weak_empty, preds, self.letters, self.tile_set, settled, blind)
         doubt_off_colour_blanks(squares, doubts, feats)
-        _doubt_not_held(squares, doubts, preds, not_held)
+        self._lasting_doubts.update(_doubt_not_held(squares, doubts, preds, not_held))
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
                                                    if squares[sq].state is SquareState.TILE])
 
@@ -953,15 +953,19 @@ class BoardReader:
         they are refined on the grid lines). A reading with doubts on a grid kept from earlier frames
         (still.GridTracker) is read once more on a grid fitted afresh in this frame, and that reading is given:
         keeping the grid saves time on a still board, never a tile (a grid a fraction of a pixel off left a
-        calibrated glyph unsure that a fresh fit read surely). Frames not usable (a hand, blur) are not read again.
+        calibrated glyph unsure that a fresh fit read surely). Frames not usable (a hand, blur) are not read again,
+        nor frames whose doubts no grid can clear (an unfamiliar font's letter, a tile across two squares: the
+        refit would cost a first reading for nothing).
         """
         reading = self._read(frame, corners)
-        if corners is not None and _refit_may_clear(reading.doubts) and reading.quality.ok and self._tracker.kept:
+        may_clear = set(reading.doubts) - self._lasting_doubts
+        if corners is not None and may_clear and reading.quality.ok and self._tracker.kept:
             reading = self._read(frame, corners, fresh=True)
         return reading
 
     def _read(self, frame: np.ndarray, corners: np.ndarray | None, fresh: bool = False) -> BoardReading:
         t0 = time.perf_counter()
+        self._lasting_doubts = set()
         timings: dict[str, float] = {}
 
         def lap(name: str, since: float) -> float:
@@ -1021,7 +1025,7 @@ class BoardReader:
         else:
             squares, doubts, hand, turns = self._squares_glyphs(canvas, p_tile, occ.vote, seen, hand, glare, weak_empty)
         t = lap("letters", t)
-        doubt_slid_tiles(canvas, squares, doubts, skip=(glare_share > 0) | hand)
+        self._lasting_doubts.update(doubt_slid_tiles(canvas, squares, doubts, skip=(glare_share > 0) | hand))
         lap("slid", t)
 
         is_sharp = sharp_v >= SHARPNESS_MIN

@@ -71,10 +71,32 @@ def test_scaling_keeps_a_crop_and_its_size_and_letter_shares_name_the_given_lett
     assert net.letter_shares([], []).shape == (0,)
 
 
-def test_a_letter_that_does_not_hold_alone_asks_for_no_refit():
+def test_a_letter_that_does_not_hold_alone_asks_for_no_refit(monkeypatch):
     """A fresh grid fit costs a first reading; an unfamiliar font's letter stays doubtful on any grid (on game01
-    the refit for it made the steady median 41-46 -> 52-65 ms), other doubts may clear there."""
+    the refit for it made the steady median 41-46 -> 52-65 ms), and so does a tile across two squares; other
+    doubts may clear there."""
+    import dataclasses
+
+    from kiosk.vision.reading import BoardReading
+    from kiosk.vision.slid import SLID_DOUBT
+
     held = f"letter E {reader_module.HOLD_DOUBT} (P 0.31; an unfamiliar font?)"
-    assert not reader_module._refit_may_clear({})
-    assert not reader_module._refit_may_clear({3: held, 4: held})
-    assert reader_module._refit_may_clear({3: held, 5: "letter T or I? (0.62)"})
+    reader = BoardReader(ENGLISH)
+    reader._tracker.kept = True
+    fresh_reads: list[bool] = []
+
+    def refits(doubts: dict[int, str], lasting: set[int]) -> bool:
+        def fake_read(frame, corners, fresh=False):  # noqa: ANN001, ANN202 - the reader's own _read, stubbed
+            fresh_reads.append(fresh)
+            reader._lasting_doubts = set() if fresh else set(lasting)
+            return dataclasses.replace(BoardReading.from_grid(["." * 15] * 15), doubts=dict(doubts))
+
+        monkeypatch.setattr(reader, "_read", fake_read)
+        fresh_reads.clear()
+        reader.read(np.zeros((8, 8, 3), np.uint8), np.zeros((4, 2), np.float32))
+        return fresh_reads == [False, True]
+
+    assert not refits({}, set())
+    assert not refits({3: held, 4: held}, {3, 4})
+    assert not refits({3: SLID_DOUBT, 4: SLID_DOUBT, 5: held}, {3, 4, 5})
+    assert refits({3: held, 5: "letter T or I? (0.62)"}, {3})
