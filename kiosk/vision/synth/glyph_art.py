@@ -76,12 +76,12 @@ def _pygame_font(px: int, path: str | None = None):  # noqa: ANN202 - pygame typ
     return pygame.font.Font(path, px)
 
 
-def _render_ttf(ch: str, path: str | None = None) -> tuple[np.ndarray, float, float, float]:
+def _render_sans(ch: str) -> tuple[np.ndarray, float, float, float]:
     import pygame
 
-    font = _pygame_font(int(_REF_PX * 1.4), path)
+    font = _pygame_font(int(_REF_PX * 1.4))
     if font.metrics(ch)[0] is None:
-        raise ValueError(f"font {path}: has no glyph for {ch!r}")
+        raise ValueError(f"font sans (pygame's FreeSans Bold): has no glyph for {ch!r}")
     surf = font.render(ch, True, (255, 255, 255), (0, 0, 0))
     arr = pygame.surfarray.array3d(surf)[:, :, 0].T.astype(np.float32) / 255.0  # H x W
     baseline = font.get_ascent()
@@ -149,7 +149,7 @@ def render_reference_glyph(ch: str, font: str) -> Glyph:
         FontMissing: a system face whose file is not installed (a ValueError too).
     """
     if font == "sans":
-        mask, x0, y0, cap = _render_ttf(ch)
+        mask, x0, y0, cap = _render_sans(ch)
     elif font in _HERSHEY:
         mask, x0, y0, cap = _render_hershey(ch, font)
     elif font in BY_NAME:
