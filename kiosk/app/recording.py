@@ -285,8 +285,7 @@ class _Referee:
         there is no good frame to go back to."""
         k = self.kiosk
         if not self.camera.restore():
-            self.unrefereed.append(why)
-            self.out(f"  move {p.move}: {why}, and no earlier frame to read: the move is not refereed")
+            self._not_refereed(p, why)
             return False
         self.frame_problems.append(why)
         self.clock.advance(10_000)  # the judge comes and looks at the table
@@ -294,6 +293,11 @@ class _Referee:
         self.interventions += 1
         k.view.problem, k.view.problem_text, k.view.problem_squares = (), "", ()
         return True
+
+    def _not_refereed(self, p: Press, why: str) -> None:
+        """Move ``p``'s frame gave nothing to read (``why``) and no earlier frame can stand in: say so."""
+        self.unrefereed.append(why)
+        self.out(f"  move {p.move}: {why}, and no earlier frame to read: the move is not refereed")
 
     def _show_frame(self, p: Press) -> bool:
         """Put move ``p``'s frame before the camera. A missing or unreadable frame is named, and the judge
@@ -303,8 +307,7 @@ class _Referee:
         if not why:
             return True
         if self.camera.frame is None:
-            self.unrefereed.append(why)
-            self.out(f"  move {p.move}: {why}, and no earlier frame to read: the move is not refereed")
+            self._not_refereed(p, why)
             self.mismatches.append(f"move {p.move}: no frame ({why})")
             return False
         self.frame_problems.append(why)
