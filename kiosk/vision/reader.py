@@ -87,6 +87,8 @@ SEEN_MIN = 0.7        # fraction of a square inside the frame needed to read it
 FINGER_REACH = 1.5     # squares (centre to centre) from the hand found within which a finger may hide a tile
 FINGER_GROUP = 3       # BLANKs touching (8-connected) at least this many, beyond the set's blanks: fingers
 NEAR_HAND_LETTER_P = 0.999  # next to a hand a letter needs this P(letter | tile) (a finger may hide a stroke)
+SETTLED_P = 0.99      # the network's P(empty), or P(tile) x P(its letter or blank | tile), at or above which a
+                      # square that looks the same in a later frame keeps the reading (below, it is read again)
 TURN_BELOW_P = 0.95   # a tile's best class (a letter or blank) below this share of P(tile): read in 4 turns
 HOLD_CHECK_BELOW_P = 0.9  # a letter read with P(letter | tile) below this is read again scaled (_letters_not_held)
 HOLD_SCALES = (1.06, 0.94)  # ... by these factors about the crop's centre ...
@@ -293,8 +295,6 @@ def _tile_sureness(q: SquarePrediction) -> float:
     return max(q.blank_if_tile, q.letter_if_tile)
 
 
-SETTLED_P = 0.99    # the network's P(empty), or P(tile) x P(its letter or blank | tile), at or above which a square
-                    # that looks the same in a later frame keeps the reading (below, it is read again there)
 def _settled(q: SquarePrediction) -> bool:
     """Whether the network's reading of a square is sure enough to be kept while the square looks the same."""
     return q.p_empty >= SETTLED_P or q.p_tile * _tile_sureness(q) >= SETTLED_P

@@ -33,6 +33,7 @@ _SHIFT = 4
 MIN_SIZE = (160, 120)   # the smallest frame render_board draws, (width, height) px
 MAX_SIDE = 10000        # its largest width or height, px
 
+
 class RenderError(ValueError):
     """The board, size or level given to :func:`render_board` is not usable (the message says which)."""
 

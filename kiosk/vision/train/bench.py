@@ -243,7 +243,6 @@ def level_params(level: str, fonts: str = "level") -> str | RealismParams:
     return get_level(level).with_(fonts=names)
 
 
-
 def check_faces(fonts: str) -> None:
     """Draw every letter and digit of the tile sets (:data:`kiosk.vision.synth.glyph_art.ATLAS_CHARS`) in each
     installed system face of role ``fonts`` (nothing for ``"level"``): a face file that is installed but broken
@@ -265,6 +264,7 @@ def check_faces(fonts: str) -> None:
         except Exception as exc:  # noqa: BLE001 - pygame's own errors too: named, never a traceback
             raise ValueError(f"the {fonts} face {name} ({face.path}, package {face.package}) cannot be drawn: "
                              f"{exc}; reinstall the package") from None
+
 
 def confusion_png(tally: Tally, path: str | Path, title: str) -> None:
     """Write the confusion matrix (rows: truth, columns: reading; log-scaled colour, counts printed) as PNG."""
