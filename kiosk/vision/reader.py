@@ -829,12 +829,16 @@ class BoardReader:
                                                    if squares[sq].state is SquareState.TILE])
 
     def _squares_net(self, canvas: np.ndarray, stats: CellStats, occ: Occupancy, seen: np.ndarray, hand: np.ndarray,
-                     glare_share: np.ndarray, sharp_v: float
+                     glare_share: np.ndarray, sharp_v: float, keep_empty: bool = True
                      ) -> tuple[list[SquareReading], dict[int, str], np.ndarray, int]:
         """Squares read with the square network (:mod:`kiosk.vision.squarenet`): the network reads every
         square in view (no hand) the occupancy model does not call surely empty; occupancy is measured again
         without the letters it is sure of (``occ``: :meth:`_occupancy` of ``stats``, without the hand found); then
-        :func:`combine_net`. ``glare_share``: 225 floats; ``sharp_v``: the frame's sharpness. Returns (225
+        :func:`combine_net`. ``glare_share``: 225 floats; ``sharp_v``: the frame's sharpness. A square that looks
+        as when the network last read it keeps that reading when it was sure (:func:`_settled`) or, with
+        ``keep_empty`` (a grid kept from earlier frames, not one fitted afresh for a doubt), when it read empty
+        (P(tile) < 0.5): on a real game a third of the squares asked each frame were such empties beside the
+        tiles, read again to the same end. Returns (225
         readings, doubts, the hand with the fingers found among the blanks, the quarter turns of the whole
         board in the reading: :func:`board_turns` of the tiles read)."""
         assert self.squarenet is not None
@@ -848,19 +852,21 @@ class BoardReader:
         def ask_net(want: np.ndarray) -> None:
             ask = [sq for sq in np.flatnonzero(want & seen & ~hand).tolist() if sq not in preds]
             crops = {sq: cell_crop(grey, sq, SQUARE_GROW_PX) for sq in ask}
-            # a square that looks as in the last frame keeps the network's sure reading of it: the same crop, or
-            # (the network's inputs made only for the others) the same input
-            sure = {sq: old for sq in ask if (old := memo.get(sq)) is not None and _settled(old.pred)}
-            for sq, old in sure.items():
+            # a square that looks as in the last frame keeps the network's reading of it when it was sure, or
+            # (on a kept grid) when it read empty: the same crop, or (the network's inputs made only for the
+            # others) the same input. A doubtful tile is read again (its letter may be read surely in this frame)
+            kept = {sq: old for sq in ask if (old := memo.get(sq)) is not None
+                    and (_settled(old.pred) or (keep_empty and old.pred.p_tile < 0.5))}
+            for sq, old in kept.items():
                 if same_square(old.crop, crops[sq]):
                     preds[sq] = old.pred
                     fresh[sq] = old
             ask = [sq for sq in ask if sq not in preds]
             inputs = dict(zip(ask, prepare([crops[sq] for sq in ask])))
             for sq in ask:
-                if sq in sure and same_input(sure[sq].input, inputs[sq]):
-                    preds[sq] = sure[sq].pred
-                    fresh[sq] = sure[sq]
+                if sq in kept and same_input(kept[sq].input, inputs[sq]):
+                    preds[sq] = kept[sq].pred
+                    fresh[sq] = kept[sq]
             ask = [sq for sq in ask if sq not in preds]
             got = net.predict_inputs(np.stack([inputs[sq] for sq in ask])) if ask else []
             preds.update(zip(ask, got))
@@ -1021,7 +1027,8 @@ class BoardReader:
 
         hand_seen = bool(hand.any())    # before fingers among the blanks (an off grid reads rows of blanks)
         if self.squarenet is not None:
-            squares, doubts, hand, turns = self._squares_net(canvas, stats, occ, seen, hand, glare_share, sharp_v)
+            squares, doubts, hand, turns = self._squares_net(canvas, stats, occ, seen, hand, glare_share, sharp_v,
+                                                             keep_empty=not fresh)
         else:
             squares, doubts, hand, turns = self._squares_glyphs(canvas, p_tile, occ.vote, seen, hand, glare, weak_empty)
         t = lap("letters", t)
