@@ -277,7 +277,9 @@ class GameReader:
     :func:`apply_prior`.
 
     Args:
-        read: frame (BGR uint8) and corners (4x2 px or None) -> :class:`BoardReading` (the board reader).
+        read: frame (BGR uint8), corners (4x2 px or None) and the known tiles (the prior's
+            :attr:`GamePrior.board`) -> :class:`BoardReading` (the board reader's
+            :meth:`~kiosk.vision.reader.BoardReader.read`).
         tile_set: the game's tiles (the pool). corners: the grid's corners when given (fixed camera), else the
             last usable reading's grid is kept as the corners of the next frames of its size (a frame of another
             size, or one without a board, is looked for anew; an unusable frame keeps the corners it was read with).
@@ -288,7 +290,7 @@ class GameReader:
         new_letter_p: the confidence a new tile's letter needs (see :func:`apply_prior`).
     """
 
-    def __init__(self, read: Callable[[np.ndarray, np.ndarray | None], BoardReading], tile_set: TileSet, *,
+    def __init__(self, read: Callable[[np.ndarray, np.ndarray | None, str], BoardReading], tile_set: TileSet, *,
                  corners: np.ndarray | None = None, prior: Callable[[], GamePrior] | None = None,
                  new_letter_p: float = 0.0) -> None:
         self.new_letter_p = new_letter_p
@@ -323,7 +325,7 @@ class GameReader:
         """Read ``frame`` under the current prior (see the module docstring)."""
         if not self._given and self._shape != np.shape(frame)[:2]:
             self.corners = None   # a frame of another size (another camera or resolution): its board is found anew
-        reading = self._read(frame, self.corners)
+        reading = self._read(frame, self.corners, self.prior.board)
         if not self._given and reading.quality.ok and reading.homography is not None:
             self.corners, self._shape = grid_corners(reading.homography), np.shape(frame)[:2]
         elif not self._given and not reading.quality.board_found:

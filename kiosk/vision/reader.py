@@ -58,8 +58,10 @@ from kiosk.vision.occupancy import (
 from kiosk.vision.profile import CalibrationProfile, ProfileError
 from kiosk.vision.quality import GLARE_SQUARE_FRACTION, SHARPNESS_MIN, glare_squares, hand_squares, sharpness
 from kiosk.vision.reading import (
+    EMPTY_CHAR,
     EMPTY_SQUARE,
     N_SQUARES,
+    UNSURE_CHAR,
     BoardReading,
     FrameQuality,
     SquareReading,
@@ -590,6 +592,8 @@ class BoardReader:
         # the squares of the last frame read whose doubt a grid fitted afresh cannot clear: a letter that does not
         # hold read scaled (an unfamiliar font), a tile across two squares (see read)
         self._lasting_doubts: set[int] = set()
+        # the tiles the game knows for the frame being read (read's ``known``), or None
+        self._known: str | None = None
 
     def forget_board_pose(self) -> None:
         """Forget where the markers were seen: the next read searches the whole frame (a new scene or camera;
@@ -838,7 +842,8 @@ class BoardReader:
         as when the network last read it keeps that reading when it was sure (:func:`_settled`) or, with
         ``keep_empty`` (a grid kept from earlier frames, not one fitted afresh for a doubt), when it read empty
         (P(tile) < 0.5): on a real game a third of the squares asked each frame were such empties beside the
-        tiles, read again to the same end. Returns (225
+        tiles, read again to the same end; or when it read the letter the game knows there (``self._known``, see
+        :meth:`read`). Returns (225
         readings, doubts, the hand with the fingers found among the blanks, the quarter turns of the whole
         board in the reading: :func:`board_turns` of the tiles read)."""
         assert self.squarenet is not None
@@ -848,6 +853,12 @@ class BoardReader:
 
         memo = self._net_memo
         fresh: dict[int, _Memo] = {}
+        game_known = self._known
+
+        def _reads_known(q: SquarePrediction, sq: int) -> bool:
+            # a tile the game knows, read as its letter (its best class a letter, not a blank)
+            return game_known is not None and game_known[sq] == q.letter and q.p_tile >= 0.5 and \
+                q.letter_if_tile > q.blank_if_tile
 
         def ask_net(want: np.ndarray) -> None:
             ask = [sq for sq in np.flatnonzero(want & seen & ~hand).tolist() if sq not in preds]
@@ -856,7 +867,7 @@ class BoardReader:
             # (on a kept grid) when it read empty: the same crop, or (the network's inputs made only for the
             # others) the same input. A doubtful tile is read again (its letter may be read surely in this frame)
             kept = {sq: old for sq in ask if (old := memo.get(sq)) is not None
-                    and (_settled(old.pred) or (keep_empty and old.pred.p_tile < 0.5))}
+                    and (_settled(old.pred) or (keep_empty and old.pred.p_tile < 0.5) or _reads_known(old.pred, sq))}
             for sq, old in kept.items():
                 if same_square(old.crop, crops[sq]):
                     preds[sq] = old.pred
@@ -893,8 +904,9 @@ class BoardReader:
         # a tile whose letter (or blank) the network doubts is read again in its four quarter turns; the surer
         # reading stands (turned, some fonts' M and W, or V and A, look alike and the average doubts them)
         # (a square kept from the last frame keeps the surer reading found then)
+        # (a known letter read upright is checked: not read in four turns)
         unsure = [sq for sq, q in preds.items() if q.p_tile >= 0.5 and _tile_sureness(q) < TURN_BELOW_P
-                  and not fresh[sq].turned]
+                  and not fresh[sq].turned and not _reads_known(q, sq)]
         if unsure:
             turned = self.squarenet.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in unsure], turned=True)
             preds.update((sq, q) for sq, q in zip(unsure, turned) if _tile_sureness(q) > _tile_sureness(preds[sq]))
@@ -952,7 +964,7 @@ class BoardReader:
 
     # ------------------------------------------------------------------ public
 
-    def read(self, frame: np.ndarray, corners: np.ndarray | None = None) -> BoardReading:
+    def read(self, frame: np.ndarray, corners: np.ndarray | None = None, known: str | None = None) -> BoardReading:
         """Read one frame (BGR H x W x 3 uint8). Never raises for a bad frame: the reading's quality says why.
 
         ``corners``: optional 4x2 px, outer corners of the grid in the order A1, O1, O15, A15 (may be rough:
@@ -961,10 +973,21 @@ class BoardReader:
         keeping the grid saves time on a still board, never a tile (a grid a fraction of a pixel off left a
         calibrated glyph unsure that a fresh fit read surely). Frames not usable (a hand, blur) are not read again,
         nor frames whose doubts no grid can clear (an unfamiliar font's letter, a tile across two squares: the
-        refit would cost a first reading for nothing).
+        refit would cost a first reading for nothing), nor doubts on the game's known tiles.
+
+        ``known``: the tiles the game knows (225 characters, index ``row * 15 + col``, as
+        :attr:`kiosk.vision.game.GamePrior.board`: a letter, ``?`` a blank, ``.`` empty, ``#`` not known), or
+        None. A known letter is checked, not read afresh: the square network's reading of it is kept while the
+        square looks the same and reads that letter, and it is not read again in four quarter turns when it
+        reads that letter upright (:meth:`_squares_net`). A doubt on a known tile asks for no refit: the game
+        takes the known tile for it (:func:`kiosk.vision.game.apply_prior`).
         """
+        if known is not None and len(known) != N_SQUARES:
+            raise ValueError(f"known: {len(known)} characters, expected {N_SQUARES} (15 rows of 15)")
+        self._known = known
         reading = self._read(frame, corners)
-        may_clear = set(reading.doubts) - self._lasting_doubts
+        may_clear = {sq for sq in set(reading.doubts) - self._lasting_doubts
+                     if known is None or known[sq] in (EMPTY_CHAR, UNSURE_CHAR)}
         if corners is not None and may_clear and reading.quality.ok and self._tracker.kept:
             reading = self._read(frame, corners, fresh=True)
         return reading

@@ -10,6 +10,7 @@ import json
 
 import cv2
 import numpy as np
+import pytest
 
 from kiosk.rules.board import Board
 from kiosk.rules.tiles import ENGLISH, GERMAN
@@ -175,6 +176,33 @@ def test_a_doubtful_tile_is_read_again_a_doubtful_empty_only_on_a_fresh_grid():
     assert reader._read(frame, corners, fresh=True).grid() == reading.grid()
     assert all(reader._net_memo[sq] is not before[sq] for sq in empty | tile)
     assert all(reader._net_memo[sq] is before[sq] for sq in sure)
+
+
+@needs_shared
+def test_a_known_letter_is_checked_not_read_again():
+    """game04 frame 20 with the game's known tiles (its truth): a tile the network reads doubtfully as the letter
+    the game knows there keeps that reading while it looks the same, and is not read again in four quarter turns;
+    without the known tiles it is read again each frame (a new tile's letter may come out sure)."""
+    game = SHARED / "photos" / "scrabscrap" / "game04"
+    ini = configparser.ConfigParser()
+    ini.read(game / "game.ini")
+    corners = np.array(json.loads(ini["default"]["warp-coord"]), np.float32)
+    known = "".join(ch if ch.isupper() or ch == "." else "?"
+                    for ch in "".join((game / "truth" / "image-20.txt").read_text(encoding="utf-8").split()))
+    reader = BoardReader(GERMAN)
+    frame = read_image(game / "image-20.jpg")
+    for _ in range(SETTLE_REFITS + 1):
+        reading = reader.read(frame, corners, known)
+    before = dict(reader._net_memo)
+    checked = {sq for sq, m in before.items()
+               if not _settled(m.pred) and m.pred.p_tile >= 0.5 and m.pred.letter == known[sq]}
+    assert len(checked) >= 3
+    assert reader.read(frame, corners, known).grid() == reading.grid()
+    assert all(reader._net_memo[sq] is before[sq] for sq in checked)
+    reader.read(frame, corners)
+    assert all(reader._net_memo[sq] is not before[sq] for sq in checked)
+    with pytest.raises(ValueError, match="225"):
+        reader.read(frame, corners, known[:-1])
 
 
 @needs_shared
