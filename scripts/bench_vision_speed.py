@@ -112,7 +112,7 @@ def main() -> int:
         if args.cold:
             reader._last_markers = None
         t0, c0 = time.perf_counter(), time.thread_time()
-        r = reader.read(img, corners)
+        r = reader.read(img, corners, None if prior is None else prior.board)   # the game's known tiles, as GameReader
         if prior is not None:
             r = apply_prior(r, prior).reading
         totals.append((time.perf_counter() - t0) * 1000)
