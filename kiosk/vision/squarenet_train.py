@@ -57,14 +57,17 @@ def label_list(letters: list[str]) -> list[str]:
     return [EMPTY, BLANK] + [f"{c}{k}" for c in sorted(letters) for k in range(TURNS)]
 
 
-def augment_batch(crops: np.ndarray, rng: np.random.Generator, strength: float = 1.0, stroke: float = 0.0
-                  ) -> tuple[np.ndarray, np.ndarray]:
+def augment_batch(crops: np.ndarray, rng: np.random.Generator, strength: float = 1.0, stroke: float = 0.0,
+                  widen: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """(network input N x 1 x INPUT_PX^2 float32, quarter turns N int) from cached crops (N x C x C uint8,
     C >= CROP_PX): each turned by a random number of quarter turns, shifted (up to 3 px), rotated (+-6 deg),
     scaled (+-6%), sometimes blurred, given noise and a contrast/gamma change, then prepared exactly as the
     reader prepares its crops (area resize, robust normalisation). ``stroke``: the share of crops whose grey
     levels are eroded or dilated (2 or 3 px square): ink strokes thicker or thinner than the font's, a
-    weight the renderer does not draw. ``strength`` 0 gives plain crops."""
+    weight the renderer does not draw. ``widen`` (0 <= W < 1): half the crops are scaled along the letter's
+    own horizontal axis (before its quarter turns) by a factor drawn from [1 - W, 1 + W] about the crop's
+    centre: letters wider or narrower than the font draws them. ``strength`` 0 gives plain crops (no stroke
+    or width change either)."""
     n, c = len(crops), crops.shape[1]
     out = np.empty((n, 1, INPUT_PX, INPUT_PX), np.float32)
     turns = rng.integers(0, TURNS, n) if strength > 0 else np.zeros(n, np.int64)
@@ -77,6 +80,14 @@ def augment_batch(crops: np.ndarray, rng: np.random.Generator, strength: float =
             ang = rng.uniform(-6, 6) * strength
             sc = 1.0 + rng.uniform(-0.06, 0.06) * strength
             m = cv2.getRotationMatrix2D((c / 2, c / 2), ang, sc)
+            if widen > 0 and rng.random() < 0.5:
+                # scale the letter's horizontal axis: the image's x axis after an even number of quarter
+                # turns, its y axis after an odd one; about the centre, then rotated as above
+                w = np.eye(3)
+                ax = int(turns[i]) % 2
+                f = rng.uniform(1.0 - widen, 1.0 + widen)
+                w[ax, ax], w[ax, 2] = f, (1.0 - f) * c / 2
+                m = m @ w
             m[:, 2] += rng.uniform(-3, 3, 2) * strength - (c - CROP_PX) / 2
             img = cv2.warpAffine(np.ascontiguousarray(img), m, (CROP_PX, CROP_PX), flags=cv2.INTER_LINEAR,
                                  borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
@@ -149,14 +160,15 @@ def load_exported(path: Path, names: list[str]):  # noqa: ANN201
 
 def train(caches: list[Path], out: Path, epochs: int = 12, per_epoch: int = 80000, threads: int = 2,
           seed: int = 0, init: Path | None = None, lr: float = 3e-3, blank_repeat: int = 1,
-          repeat: dict[str, int] | None = None, stroke: float = 0.0) -> dict[str, float]:
+          repeat: dict[str, int] | None = None, stroke: float = 0.0, widen: float = 0.0) -> dict[str, float]:
     """Train the square network on ``caches`` and write ``squares_{english,german}.{onnx,json}`` into ``out``.
 
     Each epoch draws ``per_epoch`` crops (all lettered and blank tiles when they fit, blanks ``blank_repeat``
     times and the tiles of each label in ``repeat`` (``{"Ä": 6}``: a letter rare in the bag) that many times,
     then empties), augmented afresh. 4% of the crops are held out (by crop) for the reported accuracies.
     ``init``: fine-tune an exported ``squares_german.onnx`` instead of starting afresh (use a lower ``lr``).
-    ``stroke``: share of crops given thicker or thinner strokes (:func:`augment_batch`).
+    ``stroke``: share of crops given thicker or thinner strokes; ``widen``: the largest relative change of a
+    letter's width (half the crops; :func:`augment_batch`).
     Returns the held-out figures.
     """
     batch = 256
@@ -166,6 +178,8 @@ def train(caches: list[Path], out: Path, epochs: int = 12, per_epoch: int = 8000
             raise ValueError(f"--{name} {value}: at least {least}")
     if not 0.0 <= stroke <= 1.0:
         raise ValueError(f"--stroke {stroke}: a share from 0 to 1")
+    if not 0.0 <= widen < 1.0:
+        raise ValueError(f"--widen {widen}: from 0 to below 1")
     import torch
 
     torch.set_num_threads(threads)
@@ -208,7 +222,7 @@ def train(caches: list[Path], out: Path, epochs: int = 12, per_epoch: int = 8000
         loss_sum = 0.0
         for b in range(0, len(pick), batch):
             idx = pick[b:b + batch]
-            x, k = augment_batch(crops[idx], rng, stroke=stroke)
+            x, k = augment_batch(crops[idx], rng, stroke=stroke, widen=widen)
             mask = torch.from_numpy(_targets(labels[idx], turned[idx], k, index, len(names)))
             logits = net(torch.from_numpy(x))
             loss = (logits.logsumexp(1) - logits.masked_fill(~mask, float("-inf")).logsumexp(1)).mean()

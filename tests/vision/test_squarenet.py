@@ -127,3 +127,27 @@ def test_stroke_augmentation_varies_the_ink_weight():
     assert ink_spread(1.0) > 1.5 * ink_spread(0.0)
     with pytest.raises(ValueError, match="--stroke 1.5: a share from 0 to 1"):
         train([], Path("/nonexistent"), stroke=1.5)
+
+
+def test_widen_augmentation_changes_the_letters_width_not_its_height():
+    from kiosk.vision.squarenet_train import augment_batch, train
+
+    crop = np.full((CROP_PX + 16, CROP_PX + 16), 200, np.uint8)
+    c = crop.shape[0] // 2
+    crop[c - 18:c + 18, c - 9:c + 9] = 30              # a vertical bar: 18 px wide, 36 high
+    crops = np.repeat(crop[None], 300, 0)
+
+    def extents(widen: float) -> tuple[np.ndarray, np.ndarray]:
+        x, turns = augment_batch(crops, np.random.default_rng(5), widen=widen)
+        upright = [np.rot90(img[0], -int(k)) < -0.5 for img, k in zip(x, turns)]   # back to the letter's frame
+        return (np.array([u.sum(axis=1)[u.any(axis=1)].mean() for u in upright]),  # ink px per row: width
+                np.array([u.sum(axis=0)[u.any(axis=0)].mean() for u in upright]))  # ink px per column: height
+
+    w0, h0 = extents(0.0)
+    w1, h1 = extents(0.3)
+    assert np.std(w1) > 2 * np.std(w0)                  # half the bars made up to 30% wider or narrower
+    assert w1.max() > w0.max() + 1 and w1.min() < w0.min() - 1
+    assert abs(np.mean(w1) - np.mean(w0)) < 0.5         # as often wider as narrower
+    assert np.std(h1) < 1.3 * np.std(h0)                # the height is left as it was
+    with pytest.raises(ValueError, match="--widen 1.0: from 0 to below 1"):
+        train([], Path("/nonexistent"), widen=1.0)

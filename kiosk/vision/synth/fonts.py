@@ -118,6 +118,17 @@ SYSTEM_FONTS: tuple[SystemFont, ...] = (
                f"{_TT}/adf/UniversalisADFStd-Bold.otf", TRAINING),
     SystemFont("berenis-bold", "Berenis ADF", "fonts-adf-berenis", f"{_TT}/adf/BerenisADFPro-Bold.otf", TRAINING),
     SystemFont("gentium-bold", "Gentium", "fonts-sil-gentium-basic", f"{_TT}/gentium-basic/GenBasB.ttf", TRAINING),
+    # Bold (or the heaviest upright text weight) of every Latin text family of a small Debian package in a list
+    # drawn up without looking at any held-out face, having all of A-Z and ÄÖÜ; not decorative, script,
+    # blackletter or uncial, and no family of another role (ADF Verana and Switzera are Bitstream Vera: left out)
+    SystemFont("romande-demibold", "Romande ADF", "fonts-adf-romande", f"{_TT}/adf/RomandeADFStd-DemiBold.otf",
+               TRAINING),
+    SystemFont("libris-bold", "Libris ADF (Lydian)", "fonts-adf-libris", f"{_TT}/adf/LibrisADFStd-Bold.otf",
+               TRAINING),
+    SystemFont("irianis-bold", "Irianis ADF", "fonts-adf-irianis", f"{_TT}/adf/IrianisADFStd-Bold.otf", TRAINING),
+    SystemFont("stix-bold", "Times", "fonts-stix", f"{_OT}/stix-word/STIX-Bold.otf", TRAINING),
+    SystemFont("cmu-serif-bold", "Computer Modern", "fonts-cmu", f"{_TT}/cmu/cmunbx.ttf", TRAINING),
+    SystemFont("cmu-sans-bold", "Computer Modern", "fonts-cmu", f"{_TT}/cmu/cmunsx.ttf", TRAINING),
     # ---- held out: whole families never drawn on a training frame
     SystemFont("dejavu-sans-bold", "DejaVu (Bitstream Vera)", "fonts-dejavu-core",
                f"{_TT}/dejavu/DejaVuSans-Bold.ttf", HELD_OUT),

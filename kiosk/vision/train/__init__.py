@@ -567,6 +567,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="draw each tile of these letters N times (letters rare in the bag: --repeat ÄÖÜ=6)")
     n.add_argument("--stroke", type=float, default=0.0,
                    help="share of crops given thicker or thinner ink strokes (eroded / dilated; default 0)")
+    n.add_argument("--widen", type=float, default=0.0,
+                   help="half the crops' letters made up to this much wider or narrower (0.15: +-15%%; default 0)")
     st = sub.add_parser("settle", help="render synthetic boards and train the tile-or-empty settle model")
     st.add_argument("--out", type=Path, default=Path(__file__).parent / "models" / "settle.npz")
     st.add_argument("--english", type=int, default=1800, help="English frames (the shipped model: 1800)")
@@ -602,7 +604,7 @@ def main(argv: list[str] | None = None) -> int:
             figs = train_cnn(args.caches, args.out, epochs=args.epochs, per_epoch=args.per_epoch,
                              threads=args.threads, init=args.init, lr=args.lr,
                              blank_repeat=args.blank_repeat, repeat=_letter_repeats(args.repeat),
-                             stroke=args.stroke)
+                             stroke=args.stroke, widen=args.widen)
             log(f"square network trained in {time.time() - t:.0f} s; held out: {figs}")
         elif args.cmd == "settle":
             train_settle(args.out, args.english, args.german, args.workers, args.blank_share, args.cache)
