@@ -94,8 +94,8 @@ SETTLED_P = 0.99      # the network's P(empty), or P(tile) x P(its letter or bla
 TURN_BELOW_P = 0.95   # a tile's best class (a letter or blank) below this share of P(tile): read in 4 turns
 HOLD_CHECK_BELOW_P = 0.9  # a letter read with P(letter | tile) below this is read again scaled (_letters_not_held)
 HOLD_SCALES = (1.06, 0.94)  # ... by these factors about the crop's centre ...
-HOLD_P = 0.5          # ... and doubted when its P(letter | tile) falls below this in either (chosen on the
-                      # validation fonts, never on the held-out ones: models/README.md)
+HOLD_P = 0.7          # ... and doubted when its P(letter | tile) falls below this in either (chosen on the
+                      # validation fonts for the shipped network, never on the held-out ones: models/README.md)
 HOLD_DOUBT = "does not hold read 6% larger or smaller"  # ... the doubt's reason (no refit on doubt for it alone)
 TURNED_SHARE = 0.6    # lettered tiles read turned by the same quarter turns beyond this share (of at least
 TURNED_MIN_TILES = 8  # ... this many): the whole board is turned in the reading (corners in the wrong order)
