@@ -143,14 +143,17 @@ class Tally:
         self.rows[group].append((confirmed, e, presence.no_board(img, given) is None))
 
     def print(self) -> None:
-        print(f"{'group':44s} {'n':>4s} {'lines':>5s}  {'aligned':>11s} {'colour':>13s} {'period':>15s}  board")
+        print(f"{'group':44s} {'n':>4s} {'lines':>5s}  {'aligned':>11s} {'colour':>13s} {'period':>15s} "
+              f"{'|offset| if period>=min':>23s}  board")
         for group, rows in sorted(self.rows.items()):
             cells = []
             for f in ("aligned", "colour", "period"):
                 v = sorted(getattr(e, f) for _, e, _ in rows)
                 cells.append(f"{v[0]:.2f}..{v[-1]:.2f}" if f == "aligned" else f"{v[0]:.1f}..{v[-1]:.1f}")
+            off = sorted(abs(e.offset) for _, e, _ in rows if e.period >= presence.PERIOD_MIN)
+            cells.append(f"{off[0]:.2f}..{off[-1]:.2f}" if off else "-")
             print(f"{group:44s} {len(rows):4d} {sum(c for c, _, _ in rows):5d}  {cells[0]:>11s} {cells[1]:>13s} "
-                  f"{cells[2]:>15s}  {sum(b for _, _, b in rows):4d}")
+                  f"{cells[2]:>15s} {cells[3]:>23s}  {sum(b for _, _, b in rows):4d}")
         print(f"# evidence(): median {np.median(self.ms):.1f} ms, max {max(self.ms):.1f} ms per frame "
               "('lines': corners confirmed by the printed lines; 'board': the rule's verdict at the given corners)")
 

@@ -123,3 +123,21 @@ def test_real_frames_under_given_corners():
     reader.forget_board_pose()
     r = reader.read(_turned(img, corners, 20), corners)
     assert not r.quality.board_found and r.quality.verdict.startswith("no board at the given corners")
+
+
+def test_a_board_shifted_half_a_square_off_its_corners_is_not_at_them(frame, monkeypatch):
+    """The lines repeat at the grid's pitch but lie between the given lines: a board there, not at the corners
+    (a board shifted 1.5 squares kept the given corners when neither search nor polish found its lines)."""
+    h = locate.homography_from_grid_corners(frame.grid_corners_px)
+    square = float(np.linalg.norm(frame.grid_corners_px[1] - frame.grid_corners_px[0])) / 15
+    m = np.float32([[1, 0, 1.5 * square], [0, 1, 0]])
+    shifted = cv2.warpAffine(frame.image, m, frame.image.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
+    e = presence.evidence(shifted, h)
+    assert abs(abs(e.offset) - 0.5) < 0.15, e        # its lines lie between the given ones
+    assert str(presence.no_board(shifted, h)).startswith("no board at the given corners (no grid lines")
+    clear = e._replace(period=presence.PERIOD_MIN, colour=40.0)      # even with clear lines and colours
+    monkeypatch.setattr(presence, "evidence", lambda *a: clear)
+    assert str(presence.no_board(shifted, h)).startswith("no board at the given corners (no grid lines along them: "
+                                                         "a grid's lines lie about 0.5 of a square off them")
+    monkeypatch.undo()
+    assert abs(presence.evidence(frame.image, h).offset) < 0.1
