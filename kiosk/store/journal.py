@@ -19,6 +19,8 @@ last open at the path, so a journal file deleted while the kiosk was stopped is 
 for a new journal. ``Journal(path, readonly=True)`` (``kiosk journal
 show``) reads a snapshot copy and changes nothing: no file created, renamed or written.
 
+A file that is no journal at all (a path given by mistake: a text file, a picture, another program's SQLite
+database; :func:`kiosk.store.foreign.foreign_file`) is refused with :class:`JournalError` and left as it is.
 A damaged journal is never used or overwritten: its files are renamed aside (``<name>.corrupt-<n>``), a
 marker ``<name>.blocked`` records the report, and :class:`JournalCorrupt` is raised on every open until an
 operator calls :func:`acknowledge_corruption` (start afresh) or :func:`kiosk.store.salvage.recover_journal`
@@ -44,6 +46,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from kiosk.referee.events import Event, EventError, event_from_dict
+from kiosk.store.foreign import foreign_file
 
 _T = TypeVar("_T")
 SCHEMA_VERSION = 1
@@ -265,7 +268,8 @@ class Journal:
     Raises:
         JournalCorrupt: the file is damaged (kept aside, see module doc) or a previous report is unacknowledged.
         JournalLocked: another process has this journal open.
-        JournalError: the file cannot be opened (permissions, not a journal of this version; readonly: missing).
+        JournalError: the file cannot be opened (permissions, not a journal of this version; readonly: missing),
+            or is no journal at all (:func:`kiosk.store.foreign.foreign_file`; left as it is).
     """
 
     def __init__(self, path: str | Path, *, max_bytes: int | None = None, readonly: bool = False,
@@ -305,6 +309,9 @@ class Journal:
                                            timeout=5.0)
                 return
         else:
+            foreign = foreign_file(self.path)   # a file given by mistake: refused, never kept aside
+            if foreign:
+                raise JournalError(f"{self.path}: {foreign}")
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:

@@ -530,7 +530,14 @@ def grid_shift_squares(h_a: np.ndarray, h_b: np.ndarray) -> float:
 
 
 def from_corners(image: np.ndarray, corners: np.ndarray, refine: bool = True) -> np.ndarray:
-    """Homography from given grid corners (A1, O1, O15, A15 image px), refined on grid lines when possible.
+    """The grid's homography from given corners: :func:`fit_corners` without saying whether the lines confirmed
+    them (the corners as given when no grid line is seen). Raises ValueError as :func:`fit_corners`."""
+    return fit_corners(image, corners, refine)[0]
+
+
+def fit_corners(image: np.ndarray, corners: np.ndarray, refine: bool = True) -> tuple[np.ndarray, bool]:
+    """(homography from given grid corners (A1, O1, O15, A15 image px), refined on grid lines when possible;
+    whether the printed lines confirmed the corners there).
 
     ``image``: BGR (H x W x 3) or grey uint8. The grid is searched from the given quad (which may be rough: the
     search may move the corners, e.g. when the quad is the board's outer edge) and, beside that, polished
@@ -538,30 +545,33 @@ def from_corners(image: np.ndarray, corners: np.ndarray, refine: bool = True) ->
     all 16 lines within a third of a square) and the search ends CORNER_SLIP_SQUARES or more away from them, the
     search has slipped by whole squares (a board's border lines, pale premium colours) and the polished corners
     are used, unless the premium layout fits the searched grid better by more than LAYOUT_OVERRULES (both fits
-    measured): then the given corners are whole squares off and the searched grid is used. If neither finds a
-    grid the given corners are used as they are. Raises ValueError for malformed
-    corners or corners that cannot be the grid in this frame (:func:`corners_problem`: its message says why).
+    measured): then the given corners are whole squares off and the searched grid is used. The lines confirm
+    the corners when the search ends within CORNER_SLIP_SQUARES of them or the local polish finds them
+    (``refine=False``: never). A search ending further, with no local polish, gives the searched grid,
+    unconfirmed; neither, the given corners as they are, unconfirmed (whether a board lies there at all:
+    :func:`kiosk.vision.presence.no_board`). Raises ValueError for malformed corners or corners that cannot be
+    the grid in this frame (:func:`corners_problem`: its message says why).
     """
     problem = corners_problem(corners, image.shape)
     if problem is not None:
         raise ValueError(problem)
     h = homography_from_grid_corners(corners)
     if not refine:
-        return h
+        return h, False
     small, h_small, s = _reduced(image, h)        # every candidate is found and judged on the reduced frame
     gray = _gray(small)
     searched = _search_then_polish(small, gray, h_small)
     if searched is not None and _corner_shift_squares(h_small, searched) < CORNER_SLIP_SQUARES:
-        return searched @ s
+        return searched @ s, True
     # only the local pass: None when the printed lines are not within a third of a square of the given corners
     local = refine_grid(gray, h_small, search=False)
     if local is not None:
         if searched is not None:
             fit_searched, fit_local = layout_fit(small, searched), layout_fit(small, local)
             if min(fit_searched, fit_local) > NO_FIT and fit_searched > fit_local + LAYOUT_OVERRULES:
-                return searched @ s     # the given corners are whole squares off: the colours say so beyond doubt
-        return local @ s
-    return h if searched is None else searched @ s
+                return searched @ s, True   # the given corners are whole squares off: the colours say so beyond doubt
+        return local @ s, True
+    return (h, False) if searched is None else (searched @ s, False)
 
 
 TRACK_REACH = 0.3          # a tracked grid's local refit tries 0.3 of the local pass's pitches and offsets

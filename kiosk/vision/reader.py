@@ -6,7 +6,9 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
 2. ``undistort``: lens undistortion with the profile's camera matrix (cached remap);
 3. ``locate``: given corners (refined on the grid lines; kept from frame to frame while the board is still,
    :class:`kiosk.vision.still.GridTracker`) > profile's fixed homography > ArUco markers > marker-less grid
-   search (:mod:`kiosk.vision.locate`);
+   search (:mod:`kiosk.vision.locate`); given corners the printed lines do not confirm, with no board there
+   (:mod:`kiosk.vision.presence`: noise, a covered camera, a board turned under them), give no reading (verdict
+   "no board at the given corners (...)", board not found);
 4. ``warp``: the reading canvas (:mod:`kiosk.vision.cells`);
 5. ``occupancy``: P(tile) per square (:mod:`kiosk.vision.occupancy`);
 6. ``quality``: sharpness, glare, hand (:mod:`kiosk.vision.quality`); with a hand found, occupancy is measured
@@ -55,6 +57,7 @@ from kiosk.vision.occupancy import (
     normalised_colour,
     tile_colour_known,
 )
+from kiosk.vision.presence import NoBoardError
 from kiosk.vision.profile import CalibrationProfile, ProfileError
 from kiosk.vision.quality import GLARE_SQUARE_FRACTION, SHARPNESS_MIN, glare_squares, hand_squares, sharpness
 from kiosk.vision.reading import (
@@ -1023,6 +1026,9 @@ class BoardReader:
         t = lap("undistort", t)
         try:
             h, how = self._locate(frame, corners, fresh)
+        except NoBoardError as exc:    # the lines did not confirm the corners, and no board lies there
+            timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
+            return BoardReading.unreadable(str(exc), timings_ms=timings)
         except ValueError as exc:
             return BoardReading.unreadable(f"bad corners: {exc}")
         t = lap("locate", t)

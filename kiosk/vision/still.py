@@ -17,7 +17,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from kiosk.vision import locate
+from kiosk.vision import locate, presence
 from kiosk.vision.geometry import WARP_CELL_PX, warp_grid_corners
 
 ALONG_SQUARES = (1.5, 4.5, 7.5, 10.5, 13.5)  # patch centres along each side, squares from its first corner
@@ -178,7 +178,9 @@ class GridTracker:
     def grid(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
         """The grid (image -> canonical homography, 3x3 float64) in ``frame`` (BGR uint8) for given ``corners``
         (4x2 px, A1, O1, O15, A15). Raises ValueError for corners that cannot be the grid
-        (:func:`kiosk.vision.locate.from_corners`)."""
+        (:func:`kiosk.vision.locate.fit_corners`), :class:`kiosk.vision.presence.NoBoardError` (a ValueError) when
+        the printed lines do not confirm them and no board lies there (:func:`kiosk.vision.presence.no_board`;
+        the grid is then forgotten)."""
         given = locate.order_corners(corners)
         self.kept = False
         if self._grid is not None and self._corners is not None and self._shape == frame.shape and (
@@ -206,7 +208,12 @@ class GridTracker:
         return bool(np.abs(given - locate.grid_corners_in_image(self._grid)).max() <= 0.01)
 
     def _fit(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
-        fitted = locate.from_corners(frame, corners)
+        fitted, confirmed = locate.fit_corners(frame, corners)
+        if not confirmed:   # only then: a board whose lines confirm its corners is there
+            why = presence.no_board(frame, fitted)
+            if why is not None:
+                self.forget()
+                raise presence.NoBoardError(why)
         self._corners, self._shape = corners, frame.shape
         self._start(frame, fitted, [])
         return fitted

@@ -140,10 +140,14 @@ def test_store_truncated_file_is_detected(tmp_path):
 
 
 def test_store_garbage_file_is_detected(tmp_path):
+    """A journal overwritten with garbage is a damaged journal (its lock file remembers it): kept aside. Garbage
+    at a path no journal was kept at is no journal at all: refused and left as it is (test_store_foreign)."""
     path = tmp_path / "j.sqlite"
+    _fill(path, 5)
     path.write_bytes(b"this is not a journal at all" * 100)
     err = _expect_blocked(path)
     assert "SQLite cannot read the file" in str(err)
+    assert err.kept_aside is not None and err.kept_aside.read_bytes().startswith(b"this is not a journal")
 
 
 def test_store_missing_event_is_detected(tmp_path):

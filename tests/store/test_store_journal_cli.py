@@ -33,6 +33,7 @@ def _png() -> bytes:
 
 def test_damaged_journal_names_the_commands_that_unblock_it(tmp_path, capsys):
     path = tmp_path / "j.sqlite"
+    Journal(path).close()   # a journal was kept here (its lock file says so), then overwritten: damaged
     path.write_bytes(b"this is not a journal\n" * 10)
     for _ in range(2):  # damaged, then blocked: both messages say how to go on
         try:
@@ -137,6 +138,7 @@ def test_recover_a_damaged_file_in_place_and_refusals(tmp_path, capsys):
     assert "kept events 1-11, dropped events 12-20" in out and "event 12 is missing" in out
     assert len(GameSession.open(path).referee.events) == 11
     garbage = tmp_path / "g.sqlite"
+    Journal(garbage).close()   # a journal, then overwritten (garbage where none was kept: refused, not recovered)
     garbage.write_bytes(b"nothing here" * 100)
     assert main(["journal", "recover", str(garbage)]) == 1
     err = capsys.readouterr().err

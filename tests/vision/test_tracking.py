@@ -89,8 +89,8 @@ def test_grid_anchor_tells_a_still_board_from_a_moved_one():
 @needs_shared
 def test_reader_keeps_a_still_grid_and_refits_a_moved_one(monkeypatch):
     fits: list[int] = []
-    from_corners = locate.from_corners
-    monkeypatch.setattr(locate, "from_corners", lambda *a, **k: fits.append(1) or from_corners(*a, **k))
+    fit_corners = locate.fit_corners
+    monkeypatch.setattr(locate, "fit_corners", lambda *a, **k: fits.append(1) or fit_corners(*a, **k))
     reader = BoardReader(GERMAN)
     first, later = read_image(GAME / "image-6.jpg"), read_image(GAME / "image-7.jpg")
     h0 = reader.read(first, _corners()).homography     # fitted from the corners

@@ -1,0 +1,143 @@
+"""Given corners over a frame with no board there (kiosk.vision.presence): a review found that a frame of noise
+read through given corners gave an empty board with verdict "ok" (the corners were used as they were when no
+grid line was found), and a board turned 20 degrees under its corners "ok" with 129 unsure squares; in the kiosk
+an "ok" empty board makes every known tile "gone". Now such a frame gives no reading, saying why."""
+
+from __future__ import annotations
+
+import configparser
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from kiosk.cli import main
+from kiosk.rules.board import Board
+from kiosk.rules.tiles import ENGLISH, GERMAN
+from kiosk.vision import locate, presence
+from kiosk.vision.reader import BoardReader
+from kiosk.vision.synth import render_board
+from shared_data import SHARED, needs_shared
+
+NO_BOARD = "no board at the given corners (no grid lines, colours unlike the board's)"
+
+
+@pytest.fixture(scope="module")
+def frame():
+    board = Board.from_rows(["..............."] * 6 + ["....QUIET......", ".....HOUSE....."] + ["..............."] * 7)
+    return render_board(board, seed=11, level="typical", size=(1014, 760))
+
+
+@pytest.fixture(scope="module")
+def reader() -> BoardReader:
+    return BoardReader(ENGLISH)
+
+
+def _turned(image: np.ndarray, corners: np.ndarray, degrees: float) -> np.ndarray:
+    c = corners.mean(axis=0)
+    m = cv2.getRotationMatrix2D((float(c[0]), float(c[1])), degrees, 1.0)
+    return cv2.warpAffine(image, m, (image.shape[1], image.shape[0]), borderMode=cv2.BORDER_REPLICATE)
+
+
+def test_noise_under_given_corners_is_no_board(reader, frame):
+    noise = np.random.default_rng(0).integers(0, 256, frame.image.shape, dtype=np.uint8)
+    reader.forget_board_pose()
+    r = reader.read(noise, frame.grid_corners_px)
+    assert not r.quality.ok and not r.quality.board_found
+    assert r.quality.verdict == NO_BOARD
+    assert set("".join(r.grid())) == {"#"}
+
+
+@pytest.mark.parametrize("degrees", [10, 20, 30])
+def test_a_board_turned_under_its_corners_is_no_board_there(reader, frame, degrees):
+    reader.forget_board_pose()
+    r = reader.read(_turned(frame.image, frame.grid_corners_px, degrees), frame.grid_corners_px)
+    assert not r.quality.ok and not r.quality.board_found
+    assert r.quality.verdict.startswith("no board at the given corners (no grid lines along them"), r.quality.verdict
+    assert "degrees turned" in r.quality.verdict
+
+
+def test_a_board_under_its_corners_still_reads(reader, frame):
+    reader.forget_board_pose()
+    r = reader.read(frame.image, frame.grid_corners_px)
+    assert r.quality.ok and r.grid() == frame.truth
+
+
+def test_the_board_coming_back_after_no_board_reads_again(reader, frame):
+    """The tracker forgets a grid it found no board at: the next frame is fitted from the corners afresh."""
+    reader.forget_board_pose()
+    grey = np.clip(np.random.default_rng(1).normal(128, 4, frame.image.shape), 0, 255).astype(np.uint8)
+    assert reader.read(frame.image, frame.grid_corners_px).quality.ok
+    assert reader.read(grey, frame.grid_corners_px).quality.verdict == NO_BOARD
+    r = reader.read(frame.image, frame.grid_corners_px)
+    assert r.quality.ok and r.grid() == frame.truth
+
+
+def test_lines_that_confirm_the_corners_skip_the_check(frame, monkeypatch):
+    """The check costs a few ms; a board whose lines confirm its corners (the kiosk's steady path) never pays."""
+    h, confirmed = locate.fit_corners(frame.image, frame.grid_corners_px)
+    assert confirmed
+    monkeypatch.setattr(presence, "no_board", lambda *a: pytest.fail("checked a confirmed grid"))
+    assert BoardReader(ENGLISH).read(frame.image, frame.grid_corners_px).quality.ok
+
+
+def test_evidence_of_a_board_and_of_noise(frame):
+    h = locate.homography_from_grid_corners(frame.grid_corners_px)
+    board = presence.evidence(frame.image, h)
+    assert board.aligned >= presence.ALIGNED_MIN and (board.colour >= presence.COLOUR_MIN
+                                                      or board.period >= presence.PERIOD_MIN)
+    assert presence.no_board(frame.image, h) is None
+    turned = presence.evidence(_turned(frame.image, frame.grid_corners_px, 20), h)
+    assert turned.aligned < presence.ALIGNED_MIN and abs(abs(turned.turn_deg) - 20) <= 2
+
+
+def test_cli_names_the_image_and_says_no_board(frame, tmp_path, capsys):
+    path = tmp_path / "noise.png"
+    cv2.imwrite(str(path), np.random.default_rng(2).integers(0, 256, frame.image.shape, dtype=np.uint8))
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in frame.grid_corners_px)
+    rc = main(["read-board", str(path), "--corners", corners])
+    out, err = capsys.readouterr()
+    assert rc == 1
+    assert f"{path}: no board read: {NO_BOARD}" in err
+    assert out.splitlines()[:15] == ["#" * 15] * 15
+
+
+def _game_corners(game: str) -> np.ndarray:
+    ini = configparser.ConfigParser()
+    ini.read(SHARED / "photos" / "scrabscrap" / game / "game.ini")
+    return np.float32(json.loads(ini["default"]["warp-coord"]))
+
+
+@needs_shared
+def test_real_frames_under_given_corners():
+    """A real frame with its game.ini corners still reads ok; noise and the same board turned 20 degrees under
+    those corners do not."""
+    img = cv2.imread(str(SHARED / "photos" / "scrabscrap" / "game01" / "image-20.jpg"))
+    corners = _game_corners("game01")
+    reader = BoardReader(GERMAN)
+    assert reader.read(img, corners).quality.ok
+    reader.forget_board_pose()
+    noise = np.random.default_rng(3).integers(0, 256, img.shape, dtype=np.uint8)
+    assert reader.read(noise, corners).quality.verdict == NO_BOARD
+    reader.forget_board_pose()
+    r = reader.read(_turned(img, corners, 20), corners)
+    assert not r.quality.board_found and r.quality.verdict.startswith("no board at the given corners")
+
+
+def test_a_board_shifted_half_a_square_off_its_corners_is_not_at_them(frame, monkeypatch):
+    """The lines repeat at the grid's pitch but lie between the given lines: a board there, not at the corners
+    (a board shifted 1.5 squares kept the given corners when neither search nor polish found its lines)."""
+    h = locate.homography_from_grid_corners(frame.grid_corners_px)
+    square = float(np.linalg.norm(frame.grid_corners_px[1] - frame.grid_corners_px[0])) / 15
+    m = np.float32([[1, 0, 1.5 * square], [0, 1, 0]])
+    shifted = cv2.warpAffine(frame.image, m, frame.image.shape[1::-1], borderMode=cv2.BORDER_REPLICATE)
+    e = presence.evidence(shifted, h)
+    assert abs(abs(e.offset) - 0.5) < 0.15, e        # its lines lie between the given ones
+    assert str(presence.no_board(shifted, h)).startswith("no board at the given corners (no grid lines")
+    clear = e._replace(period=presence.PERIOD_MIN, colour=40.0)      # even with clear lines and colours
+    monkeypatch.setattr(presence, "evidence", lambda *a: clear)
+    assert str(presence.no_board(shifted, h)).startswith("no board at the given corners (no grid lines along them: "
+                                                         "a grid's lines lie about 0.5 of a square off them")
+    monkeypatch.undo()
+    assert abs(presence.evidence(frame.image, h).offset) < 0.1
