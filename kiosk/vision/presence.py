@@ -103,18 +103,19 @@ def evidence(image: np.ndarray, h: np.ndarray) -> BoardEvidence:
                          max(offsets, key=abs))
 
 
-def no_board(image: np.ndarray, h: np.ndarray) -> str | None:
+def no_board(image: np.ndarray, h: np.ndarray, where: str = "at the given corners") -> str | None:
     """Why no board lies where ``h`` (image -> canonical) puts the grid in ``image`` (BGR uint8), as a sentence
-    for the judge, or None when one may (:func:`evidence`; the rule in the module docstring)."""
+    for the judge, or None when one may (:func:`evidence`; the rule in the module docstring). ``where`` names the
+    grid in the sentence ("no board WHERE (...)")."""
     e = evidence(image, h)
     if e.aligned < ALIGNED_MIN:
-        return (f"no board at the given corners (no grid lines along them: what lies there runs about "
+        return (f"no board {where} (no grid lines along them: what lies there runs about "
                 f"{abs(e.turn_deg)} degrees turned; check the corners or the board)")
     if e.period >= PERIOD_MIN and abs(e.offset) > MAX_OFFSET:
-        return (f"no board at the given corners (no grid lines along them: a grid's lines lie about "
+        return (f"no board {where} (no grid lines along them: a grid's lines lie about "
                 f"{abs(e.offset):.1f} of a square off them; check the corners or the board)")
     if e.colour < COLOUR_MIN and e.period < PERIOD_MIN:
-        return "no board at the given corners (no grid lines, colours unlike the board's)"
+        return f"no board {where} (no grid lines, colours unlike the board's)"
     return None
 
 

@@ -57,7 +57,7 @@ from kiosk.vision.occupancy import (
     normalised_colour,
     tile_colour_known,
 )
-from kiosk.vision.presence import NoBoardError
+from kiosk.vision.presence import NoBoardError, no_board
 from kiosk.vision.profile import CalibrationProfile, ProfileError
 from kiosk.vision.quality import GLARE_SQUARE_FRACTION, SHARPNESS_MIN, glare_squares, hand_squares, sharpness
 from kiosk.vision.reading import (
@@ -99,6 +99,7 @@ HOLD_CHECK_BELOW_P = 0.9  # a letter read with P(letter | tile) below this is re
 HOLD_SCALES = (1.06, 0.94)  # ... by these factors about the crop's centre ...
 HOLD_P = 0.7          # ... and doubted when its P(letter | tile) falls below this in either (chosen on the
                       # validation fonts for the shipped network, never on the held-out ones: models/README.md)
+VANISHED_CHECK = 3    # known tiles read empty from which the reader checks that a board lies there at all
 HOLD_DOUBT = "does not hold read 6% larger or smaller"  # ... the doubt's reason (no refit on doubt for it alone)
 TURNED_SHARE = 0.6    # lettered tiles read turned by the same quarter turns beyond this share (of at least
 TURNED_MIN_TILES = 8  # ... this many): the whole board is turned in the reading (corners in the wrong order)
@@ -993,7 +994,23 @@ class BoardReader:
                      if known is None or known[sq] in (EMPTY_CHAR, UNSURE_CHAR)}
         if corners is not None and may_clear and reading.quality.ok and self._tracker.kept:
             reading = self._read(frame, corners, fresh=True)
-        return reading
+        return self._board_gone(frame, reading, known)
+
+    def _board_gone(self, frame: np.ndarray, reading: BoardReading, known: str | None) -> BoardReading:
+        """``reading``, or an unusable one when VANISHED_CHECK or more of the game's ``known`` tiles read empty
+        and no board lies where the grid was found (:func:`kiosk.vision.presence.no_board`; a fixed camera's
+        grid, markers or lines that confirmed a grid over noise). Without this, a covered or knocked camera
+        under a fixed grid read an empty board with verdict "ok", and every known tile was "gone"."""
+        if known is None or not reading.quality.ok or reading.homography is None:
+            return reading
+        gone = sum(ch not in (EMPTY_CHAR, UNSURE_CHAR) and rd.state is SquareState.EMPTY
+                   for ch, rd in zip(known, reading.squares))
+        if gone < VANISHED_CHECK:
+            return reading
+        why = no_board(self._undistort(frame), reading.homography, "where the board's known tiles should be")
+        if why is None:
+            return reading
+        return BoardReading.unreadable(why, timings_ms=reading.timings_ms, sharp=reading.quality.sharp)
 
     def _read(self, frame: np.ndarray, corners: np.ndarray | None, fresh: bool = False) -> BoardReading:
         t0 = time.perf_counter()

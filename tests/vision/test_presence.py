@@ -141,3 +141,23 @@ def test_a_board_shifted_half_a_square_off_its_corners_is_not_at_them(frame, mon
                                                          "a grid's lines lie about 0.5 of a square off them")
     monkeypatch.undo()
     assert abs(presence.evidence(frame.image, h).offset) < 0.1
+
+
+def test_a_fixed_camera_over_noise_is_no_board_when_the_known_tiles_vanish(frame):
+    """A fixed camera's grid is never checked on the lines; a frame of noise there read as an empty board, "ok".
+    With the game's known tiles (the reader is told them) the tiles all read empty: the reader then checks that a
+    board lies there at all, and gives no reading. The real board there still reads ok."""
+    from kiosk.vision.profile import CalibrationProfile
+
+    h = locate.homography_from_grid_corners(frame.grid_corners_px)
+    reader = BoardReader(ENGLISH, CalibrationProfile(board_mode="fixed", homography=h))
+    known = "".join("".join(row) for row in frame.truth)
+    assert sum(ch.isalpha() for ch in known) == 10
+    noise = np.random.default_rng(1).integers(0, 256, frame.image.shape, dtype=np.uint8)
+    assert reader.read(noise).quality.ok            # without the known tiles: the old reading, an empty board
+    r = reader.read(noise, None, known)
+    assert not r.quality.ok and not r.quality.board_found
+    assert r.quality.verdict == "no board where the board's known tiles should be (no grid lines, colours unlike " \
+                                "the board's)"
+    good = reader.read(frame.image, None, known)
+    assert good.quality.ok and good.grid() == frame.truth
