@@ -16,3 +16,9 @@ def png_claiming(width: int, height: int) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
     ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\0")) + chunk(b"IEND", b"")
+
+
+def png_1x1() -> bytes:
+    """A valid 1 x 1 grey PNG (a real image file that is no journal, no GCG, no frame of a board)."""
+    return png_claiming(1, 1).replace(struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0),
+                                      struct.pack(">IIBBBBB", 1, 1, 8, 0, 0, 0, 0))

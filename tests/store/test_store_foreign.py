@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-import zlib
 from pathlib import Path
 
 import pytest
 
+from image_files import png_1x1
 from kiosk.cli import main
 from kiosk.store import GameSession, Journal, JournalCorrupt, JournalError
 from kiosk.store.foreign import foreign_file
@@ -19,14 +19,6 @@ from kiosk.store.foreign import foreign_file
 
 def _snapshot(folder: Path) -> dict[str, str]:
     return {p.name: hashlib.sha1(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
-
-
-def _png() -> bytes:
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return len(data).to_bytes(4, "big") + kind + data + zlib.crc32(kind + data).to_bytes(4, "big")
-
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", bytes([0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0]))
-            + chunk(b"IDAT", zlib.compress(b"\x00\x00")) + chunk(b"IEND", b""))
 
 
 def _other_database(path: Path, tables: tuple[str, ...] = ("photos",)) -> None:
@@ -41,7 +33,7 @@ def _other_database(path: Path, tables: tuple[str, ...] = ("photos",)) -> None:
 
 FILES = {
     "notes.txt": lambda p: p.write_text("my notes, not a journal\n" * 20),
-    "board.png": lambda p: p.write_bytes(_png()),
+    "board.png": lambda p: p.write_bytes(png_1x1()),
     "game.gcg": lambda p: p.write_text("#character-encoding UTF-8\n#player1 Ann Ann\n#player2 Bob Bob\n>Ann: AEINRST 8D RETAINS +66 66\n"),
     "album.sqlite": _other_database,
     "nothing.sqlite": lambda p: _other_database(p, ()),
@@ -82,7 +74,7 @@ def test_demo_refuses_a_journal_path_holding_another_file(tmp_path, capsys):
 
 def test_recover_refuses_a_file_that_is_no_journal(tmp_path, capsys):
     path = tmp_path / "board.png"
-    path.write_bytes(_png())
+    path.write_bytes(png_1x1())
     before = _snapshot(tmp_path)
     assert main(["journal", "recover", str(path)]) != 0
     assert f"{path}: is not a kiosk journal" in capsys.readouterr().err
@@ -120,8 +112,8 @@ def test_a_journal_overwritten_by_another_file_is_still_kept_aside(tmp_path):
     damaged (kept aside, never refused as foreign and used for nothing)."""
     path = tmp_path / "j.sqlite"
     Journal(path).close()
-    path.write_bytes(_png())
+    path.write_bytes(png_1x1())
     assert foreign_file(path) is None
     with pytest.raises(JournalCorrupt, match="SQLite cannot read the file") as info:
         Journal(path)
-    assert info.value.kept_aside is not None and info.value.kept_aside.read_bytes() == _png()
+    assert info.value.kept_aside is not None and info.value.kept_aside.read_bytes() == png_1x1()

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-import zlib
 
 import pytest
 
+from image_files import png_1x1
 from kiosk.cli import main
 from kiosk.referee.events import GameStarted
 from kiosk.referee.presets import load_preset
@@ -21,14 +21,6 @@ SCRIPT = random_game("nsf", seed=31)
 def _snapshot(folder):
     """Every file in ``folder`` with its bytes' digest (what a read-only command must leave as it was)."""
     return {p.name: hashlib.sha1(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
-
-
-def _png() -> bytes:
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return len(data).to_bytes(4, "big") + kind + data + zlib.crc32(kind + data).to_bytes(4, "big")
-
-    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", bytes([0, 0, 0, 1, 0, 0, 0, 1, 8, 0, 0, 0, 0]))
-            + chunk(b"IDAT", zlib.compress(b"\x00\x00")) + chunk(b"IEND", b""))
 
 
 def test_damaged_journal_names_the_commands_that_unblock_it(tmp_path, capsys):
@@ -67,7 +59,7 @@ def test_journal_show_lists_games_and_refuses_a_missing_file(tmp_path, capsys):
     assert _snapshot(tmp_path) == before  # not one byte changed, no file added
 
 
-@pytest.mark.parametrize("content", [b"", _png(), b"SQLite format 3\x00" + b"\x00" * 84],
+@pytest.mark.parametrize("content", [b"", png_1x1(), b"SQLite format 3\x00" + b"\x00" * 84],
                          ids=["empty", "png", "sqlite-header-only"])
 def test_journal_show_changes_nothing_it_is_shown(tmp_path, capsys, content):
     path = tmp_path / "picture.png"
