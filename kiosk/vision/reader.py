@@ -984,7 +984,9 @@ class BoardReader:
         None. A known letter is checked, not read afresh: the square network's reading of it is kept while the
         square looks the same and reads that letter, and it is not read again in four quarter turns when it
         reads that letter upright (:meth:`_squares_net`). A doubt on a known tile asks for no refit: the game
-        takes the known tile for it (:func:`kiosk.vision.game.apply_prior`).
+        takes the known tile for it (:func:`kiosk.vision.game.apply_prior`). When VANISHED_CHECK or more known
+        tiles read empty, the reader checks that a board lies there at all (:meth:`_board_gone`). Raises
+        ValueError for a ``known`` that is not 225 characters (a caller's fault, not a frame's).
         """
         if known is not None and len(known) != N_SQUARES:
             raise ValueError(f"known: {len(known)} characters, expected {N_SQUARES} (15 rows of 15)")
