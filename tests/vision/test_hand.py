@@ -118,15 +118,18 @@ def test_hidden_squares_set_no_light_field() -> None:
 
 def _read_benchmark_hand_frame(index: int, finger_doubts: tuple[int, ...] = ()) -> tuple[str, str]:
     """Read typical benchmark frame ``index`` (a hand drawn over the board): the verdict is "hand" and every
-    square the hand does not cover reads right, but the squares ``finger_doubts``, which read ``#`` as a letter
-    that a finger may have cut (next to the hand). Returns (read, truth), 225 characters each."""
+    square the hand does not cover reads right, but the squares ``finger_doubts`` may read ``#`` as a letter
+    that a finger may have cut (next to the hand; letters read just at NEAR_HAND_LETTER_P, so the numeric stack
+    decides which of them). Returns (read, truth), 225 characters each."""
     fr, tile_set = benchmark_frame("typical", index)
     assert fr.meta["hand"]
     r = BoardReader(tile_set).read(fr.image)
     assert r.quality.verdict == HAND
     grid, truth = "".join(r.grid()), "".join(fr.truth)
-    assert [sq for sq in range(225) if sq not in fr.occluded and grid[sq] != truth[sq]] == list(finger_doubts)
-    for sq in finger_doubts:
+    wrong = [sq for sq in range(225) if sq not in fr.occluded and grid[sq] != truth[sq]]
+    assert set(wrong) <= set(finger_doubts), wrong
+    assert not finger_doubts or wrong, "none of the letters beside the hand doubted: the example no longer shows it"
+    for sq in wrong:
         assert grid[sq] == "#" and "under a finger? (" in r.doubts[sq] and "next to the hand" in r.doubts[sq]
     return grid, truth
 
@@ -136,8 +139,9 @@ def test_hand_over_a_premium_class_leaves_its_squares_empty() -> None:
     """Typical benchmark frame 439: a hand covers 6 of the 12 navy triple-letter squares of a green board. With
     the skin taken for their empty colour, the two visible ones (J2, F10) read unsure (a tile? F10's print an E
     or F?); measured without the hand they read empty, and nothing outside the hand is wrong. Two Hershey
-    triplex letters beside the hand (K4's C, G11's I) are doubts: the network shipped with the width augmentation
-    gives them P(letter | tile) 0.998-0.999, just under what a letter next to a hand needs (NEAR_HAND_LETTER_P)."""
+    triplex letters beside the hand (K4's C, G11's I) are doubts, or one of them: the network shipped with the
+    width augmentation gives them P(letter | tile) 0.998-0.999, at what a letter next to a hand needs
+    (NEAR_HAND_LETTER_P; on the Pi's numpy and OpenCV G11's I reads I)."""
     grid, truth = _read_benchmark_hand_frame(439, finger_doubts=(55, 156))
     assert grid[1 * 15 + 9] == grid[9 * 15 + 5] == "."
 
