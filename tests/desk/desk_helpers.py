@@ -52,9 +52,10 @@ def game(seed: int = 1, players: tuple[str, ...] = ("Ann", "Bob")) -> list[Event
 def messages(events: list[Event], board: int, *, game_id: str = "g1", boot: str = "boot1",
              ts0: int | None = None) -> list[tuple[str, bytes]]:
     """(topic, payload) of each event on the judge channel, as the kiosk's publisher sends them (``ts``: the
-    wall clock now, or ``ts0`` + i ms)."""
+    wall clock, 1 ms apart and ending now, never in the future: a desk measuring its delay from them must not
+    see a negative one; or ``ts0`` + i ms)."""
     out = []
-    ts0 = int(time.time() * 1000) if ts0 is None else ts0
+    ts0 = int(time.time() * 1000) - len(events) if ts0 is None else ts0
     for i, ev in enumerate(events, 1):
         msg = envelope("event", "judge", game_id=game_id, board=board, boot=boot, n=i, seq=i, ts=ts0 + i,
                        event=ev.to_dict())
