@@ -25,6 +25,13 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 JOURNAL_TABLES = frozenset({"meta", "games", "events", "heartbeat"})
 
 
+def sqlite_uri(path: Path, query: str) -> str:
+    """An SQLite ``file:`` URI of ``path`` with ``query`` (e.g. ``"immutable=1"``): the path percent-encoded, so a
+    name holding ``#``, ``?`` or ``%`` opens that file (``f"file:{path}"`` opened ``a`` for ``a#1.sqlite``,
+    creating it empty)."""
+    return f"{Path(path).absolute().as_uri()}?{query}"
+
+
 def _journal_was_here(path: Path) -> bool:
     """Whether a journal was kept at ``path``: its lock file names one (line 2), or a write-ahead log is beside it."""
     wal = path.with_name(path.name + "-wal")
@@ -40,7 +47,7 @@ def _journal_was_here(path: Path) -> bool:
 def _tables(path: Path) -> set[str] | None:
     """The tables of SQLite file ``path`` read as it is (immutable: no lock, log or write), None if unreadable."""
     try:
-        db = sqlite3.connect(f"file:{path}?immutable=1", uri=True, isolation_level=None)
+        db = sqlite3.connect(sqlite_uri(path, "mode=ro&immutable=1"), uri=True, isolation_level=None)
     except sqlite3.Error:
         return None
     try:

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from kiosk.referee.events import Event, EventError, event_from_dict
-from kiosk.store.foreign import foreign_file
+from kiosk.store.foreign import foreign_file, sqlite_uri
 
 _T = TypeVar("_T")
 SCHEMA_VERSION = 1
@@ -210,7 +210,7 @@ def acknowledge_corruption(path: str | Path) -> str:
 def _view(file: Path, *, immutable: bool) -> tuple[str | None, dict[tuple[int, int], int]]:
     """(journal id, {(game, seq): crc}) of a journal file; ``immutable``: the main file alone, ignoring (and not
     touching) any write-ahead log. Raises sqlite3.DatabaseError when unreadable."""
-    uri = f"file:{file}?immutable=1" if immutable else f"file:{file}"
+    uri = sqlite_uri(file, "immutable=1" if immutable else "mode=rw")
     db = sqlite3.connect(uri, uri=True, isolation_level=None)
     try:
         row = db.execute("SELECT value FROM meta WHERE key='journal_id'").fetchone()
@@ -305,7 +305,7 @@ class Journal:
             try:
                 self._lock_fd = _lock(self.path, create=False)  # no kiosk may start while the copy is taken
             except JournalLocked:  # a kiosk has it open: read beside it (its -shm exists, nothing is created)
-                self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None,
+                self._db = sqlite3.connect(sqlite_uri(self.path, "mode=ro"), uri=True, isolation_level=None,
                                            timeout=5.0)
                 return
         else:

@@ -22,6 +22,7 @@ from pathlib import Path
 from kiosk.referee.events import Event, EventError, event_from_dict
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import OVER
+from kiosk.store.foreign import sqlite_uri
 from kiosk.store.journal import (
     Journal,
     JournalCorrupt,
@@ -88,7 +89,7 @@ def _read_rows(file: Path, out: Salvage) -> tuple[dict[int, tuple[int, int | Non
     rows: list[tuple] = []
     beats: dict[int, int] = {}
     try:
-        db = sqlite3.connect(f"file:{file}", uri=True, isolation_level=None)
+        db = sqlite3.connect(sqlite_uri(file, "mode=rw"), uri=True, isolation_level=None)
     except sqlite3.Error as exc:
         out.problems.append(f"SQLite cannot open it: {exc}")
         return games, rows, beats

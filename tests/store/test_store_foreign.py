@@ -117,3 +117,20 @@ def test_a_journal_overwritten_by_another_file_is_still_kept_aside(tmp_path):
     with pytest.raises(JournalCorrupt, match="SQLite cannot read the file") as info:
         Journal(path)
     assert info.value.kept_aside is not None and info.value.kept_aside.read_bytes() == png_1x1()
+
+
+@pytest.mark.parametrize("name", ["game#1.sqlite", "game?1.sqlite", "game%201.sqlite"])
+def test_a_journal_whose_name_holds_uri_characters_is_a_journal(tmp_path, name):
+    """A review found that a journal copied without its lock file to a name with ``#``, ``?`` or ``%`` was refused as
+    'not a kiosk journal (... its tables: none)', and an empty file ``game`` (``game 1.sqlite``) was created beside
+    it: the SQLite URI cut the name at ``#`` / ``?`` and decoded ``%20``."""
+    made = tmp_path / "made.sqlite"
+    Journal(made).close()
+    path = tmp_path / name
+    made.rename(path)                    # beside no lock file: only its tables say it is a journal
+    (tmp_path / "made.sqlite.lock").unlink(missing_ok=True)
+    before = _snapshot(tmp_path)
+    assert foreign_file(path) is None
+    assert _snapshot(tmp_path) == before      # nothing created beside it
+    Journal(path).close()                     # opens as the journal it is
+    assert not (tmp_path / "game").exists() and not (tmp_path / "game 1.sqlite").exists()
