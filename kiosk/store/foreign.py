@@ -73,7 +73,8 @@ def foreign_file(path: Path) -> str | None:
     advice = ("it was left as it is: give the path of a kiosk journal (.sqlite), or a path where none exists yet to "
               "start one")
     if head != SQLITE_HEADER:
-        return f"is not a kiosk journal (not an SQLite database: it starts with {head[:8]!r}); {advice}"
+        start = "".join(c if c.isprintable() and c != "\ufffd" else "." for c in head[:8].decode(errors="replace"))
+        return f"is not a kiosk journal (not an SQLite database: it starts with \"{start}\"); {advice}"
     tables = _tables(path)
     if tables is not None and not tables & JOURNAL_TABLES:
         names = ", ".join(sorted(tables)[:5]) + (" ..." if len(tables) > 5 else "") if tables else "none"

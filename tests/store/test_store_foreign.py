@@ -55,7 +55,9 @@ def test_a_file_that_is_no_journal_is_refused_and_left_as_it_is(tmp_path, name):
 
 def test_the_sentence_says_what_the_file_is(tmp_path):
     (tmp_path / "a.txt").write_text("hello")
-    assert "not an SQLite database" in str(foreign_file(tmp_path / "a.txt"))
+    assert "not an SQLite database: it starts with \"hello\")" in str(foreign_file(tmp_path / "a.txt"))
+    (tmp_path / "b.png").write_bytes(png_1x1())     # bytes shown as text, not as Python's b'\x89PNG\r\n...'
+    assert 'it starts with ".PNG....")' in str(foreign_file(tmp_path / "b.png"))
     _other_database(tmp_path / "b.sqlite", ("photos", "albums"))
     assert "without the journal's tables; its tables: albums, photos" in str(foreign_file(tmp_path / "b.sqlite"))
     _other_database(tmp_path / "c.sqlite", ())
