@@ -60,6 +60,8 @@ def parse_corners(text: str):  # -> np.ndarray (4x2 float32)
             pts.append((float(xy[0]), float(xy[1])))
         except ValueError:
             raise ValueError(f"--corners: point {i} {p!r} is not 'x,y'") from None
+        if max(abs(v) for v in pts[-1]) > 1e6:   # finite, but a float32 cast would overflow (a RuntimeWarning)
+            raise ValueError(f"--corners: point {i} {p!r} lies far outside any image")
     a = np.array(pts, np.float32)
     if not np.all(np.isfinite(a)):
         raise ValueError("--corners: coordinates must be finite numbers")

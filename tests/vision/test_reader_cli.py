@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import cv2
 import numpy as np
 import pytest
@@ -54,10 +56,13 @@ def test_reader_cli_json_and_corners(board_png, capsys):
     (["--calibration", "/nonexistent/profile.json"], "cannot read"),
     (["--corners", ""], "expected 4 points 'x,y x,y x,y x,y', got 0"),    # was silently ignored
     (["--annotate", ""], "--annotate: give a folder name"),
+    (["--corners", "1e40,2 3,4 5,6 7,8"], "point 1 '1e40,2' lies far outside any image"),   # was a RuntimeWarning
 ])
 def test_reader_cli_bad_arguments(board_png, capsys, args, message):
     path, _ = board_png
-    rc = main(["read-board", str(path), *args])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")     # no Python warning reaches the user either
+        rc = main(["read-board", str(path), *args])
     err = capsys.readouterr().err
     assert rc == 2 and message in err and "Traceback" not in err
 
