@@ -986,10 +986,15 @@ class BoardReader:
         reads that letter upright (:meth:`_squares_net`). A doubt on a known tile asks for no refit: the game
         takes the known tile for it (:func:`kiosk.vision.game.apply_prior`). When VANISHED_CHECK or more known
         tiles read empty, the reader checks that a board lies there at all (:meth:`_board_gone`). Raises
-        ValueError for a ``known`` that is not 225 characters (a caller's fault, not a frame's).
+        ValueError for a ``known`` that is not a string of 225 of those characters (a caller's fault, not a frame's).
         """
+        if known is not None and not isinstance(known, str):
+            raise ValueError(f"known: a {type(known).__name__}, expected a string of {N_SQUARES} characters")
         if known is not None and len(known) != N_SQUARES:
             raise ValueError(f"known: {len(known)} characters, expected {N_SQUARES} (15 rows of 15)")
+        odd = "".join(sorted({c for c in known or "" if c not in ".?#" and not (c.isalpha() and c.isupper())}))
+        if odd:   # a lower-case designated blank is '?' in a GamePrior's board; anything else is no tile at all
+            raise ValueError(f"known: {odd!r} are none of an upper-case letter, '?', '.' or '#'")
         self._known = known
         reading = self._read(frame, corners)
         may_clear = {sq for sq in set(reading.doubts) - self._lasting_doubts

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import configparser
 import json
+import re
 
 import cv2
 import numpy as np
@@ -17,6 +18,7 @@ from kiosk.rules.tiles import ENGLISH, GERMAN
 from kiosk.vision import locate
 from kiosk.vision.images import read_image
 from kiosk.vision.reader import BoardReader, _settled, same_square
+from kiosk.vision.reading import N_SQUARES
 from kiosk.vision.squarenet import CROP_PX, prepare, same_input
 from kiosk.vision.still import SETTLE_REFITS, GridAnchor
 from kiosk.vision.synth import render_board
@@ -228,3 +230,20 @@ def test_a_doubt_on_the_kept_grid_is_read_again_on_a_fresh_fit():
         assert wrong == [], n
     assert reading.grid() == truth, reading.doubts
     assert reading.grid()[4][4] == "N"
+
+
+@pytest.mark.parametrize("known, message", [
+    ("a" * N_SQUARES, "'a' are none of an upper-case letter"),       # a designated blank not made '?'
+    ("." * 224 + "1", "'1' are none of"),
+    ("." * 224 + "!", "'!' are none of"),
+    (5, "known: a int, expected a string of 225"),                      # was TypeError: object of type 'int' ...
+    (["."] * N_SQUARES, "known: a list"),
+])
+def test_known_tiles_of_odd_characters_are_refused(known, message):
+    """A review found that ``known`` of odd characters was taken silently (a digit counted as a known tile, so the
+    board presence check ran on every frame) and an int raised TypeError; the docstring promises ValueError."""
+    reader = BoardReader(GERMAN)
+    frame = np.zeros((64, 64, 3), np.uint8)
+    with pytest.raises(ValueError, match=re.escape(message)):
+        reader.read(frame, None, known)
+    assert reader.read(frame, None, "ÄÖÜ?#." + "." * (N_SQUARES - 6)).quality.verdict   # German letters are letters
