@@ -299,6 +299,9 @@ class Journal:
         why = not_a_file(self.path)
         if why:
             raise JournalError(f"{self.path}: {why}")
+        foreign = foreign_file(self.path)   # a file given by mistake: refused (also read-only), never kept aside
+        if foreign:
+            raise JournalError(f"{self.path}: {foreign}")
         if self.readonly:
             if not self.path.is_file():
                 raise JournalError(f"{self.path}: no such journal file")
@@ -309,9 +312,6 @@ class Journal:
                                            timeout=5.0)
                 return
         else:
-            foreign = foreign_file(self.path)   # a file given by mistake: refused, never kept aside
-            if foreign:
-                raise JournalError(f"{self.path}: {foreign}")
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:

@@ -74,6 +74,22 @@ def test_demo_refuses_a_journal_path_holding_another_file(tmp_path, capsys):
     assert _snapshot(tmp_path) == before
 
 
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_show_says_a_file_that_is_no_journal_is_none_not_a_damaged_one(tmp_path, capsys, name):
+    """A review found `kiosk journal show notes.txt` said 'journal notes.txt is damaged ... a kiosk opening it keeps
+    the files aside and stops; `kiosk journal recover notes.txt` carries its intact events on': both refuse it."""
+    path = tmp_path / name
+    FILES[name](path)
+    before = _snapshot(tmp_path)
+    assert main(["journal", "show", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}: is not a kiosk journal (" in err and "damaged" not in err and "Traceback" not in err
+    with pytest.raises(JournalError) as info:
+        Journal(path, readonly=True)
+    assert not isinstance(info.value, JournalCorrupt)
+    assert _snapshot(tmp_path) == before
+
+
 def test_recover_refuses_a_file_that_is_no_journal(tmp_path, capsys):
     path = tmp_path / "board.png"
     path.write_bytes(png_1x1())
