@@ -88,7 +88,7 @@ def check_output(path: str | Path, what: str = "output file") -> Path:
     """
     p = Path(path)
     if str(path) == "" or p.name in ("", ".", ".."):
-        raise InputError(f"{path!r}: not a file name for the {what}")
+        raise InputError(f"{str(path)!r}: not a file name for the {what}")   # a Path: not PosixPath(...)
     if p.is_dir():
         raise InputError(f"{p}: is a folder; give a file name for the {what}")
     parent = p.parent

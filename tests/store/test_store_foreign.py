@@ -152,3 +152,11 @@ def test_a_journal_whose_name_holds_uri_characters_is_a_journal(tmp_path, name):
     assert _snapshot(tmp_path) == before      # nothing created beside it
     Journal(path).close()                     # opens as the journal it is
     assert not (tmp_path / "game").exists() and not (tmp_path / "game 1.sqlite").exists()
+
+
+@pytest.mark.parametrize("given", ["", ".", "/"])
+def test_demo_journal_that_is_no_file_name_is_named_as_typed(given, capsys):
+    """A review found `kiosk demo --journal .` (or '' or '/') said "PosixPath('.'): not a file name for the journal"."""
+    assert main(["demo", "--headless", "--journal", given]) == 2
+    err = capsys.readouterr().err
+    assert "not a file name for the journal" in err and "PosixPath" not in err and "Traceback" not in err
