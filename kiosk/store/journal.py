@@ -274,7 +274,11 @@ class Journal:
 
     def __init__(self, path: str | Path, *, max_bytes: int | None = None, readonly: bool = False,
                  _salvage: bool = False) -> None:
-        self.path = Path(path)
+        # a path reached through a symbolic link is the file it points to: its lock, its sidecars and a new
+        # journal's rename all go there (two spellings of one journal share one lock; a dangling link is not
+        # replaced by a file)
+        real = os.path.realpath(path)
+        self.path = Path(real) if real != os.path.abspath(path) else Path(path)
         self.readonly = readonly
         self._salvage = _salvage
         self._lock_fd: int | None = None

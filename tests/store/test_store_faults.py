@@ -317,3 +317,40 @@ def test_a_deleted_journal_file_is_not_a_new_journal(tmp_path, capsys):
     fresh.close()
     again = GameSession.open(path)  # and the new journal is the one remembered now
     again.close()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="flock semantics")
+def test_a_journal_reached_through_a_symbolic_link_is_the_file_it_points_to(tmp_path):
+    """A review found a second kiosk could open a journal in use through a symbolic link to it (the lock was
+    taken beside the path as given), and a dangling link was replaced by a new journal file."""
+    path = tmp_path / "j.sqlite"
+    first = GameSession.open(path)
+    assert first.apply(SCRIPT[0])
+    (tmp_path / "link.sqlite").symlink_to(path)
+    rfd, wfd = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.close(rfd)
+            GameSession.open(tmp_path / "link.sqlite")
+            os.write(wfd, b"OPENED")
+        except Exception as exc:
+            os.write(wfd, f"{type(exc).__name__}: {exc}".encode())
+        finally:
+            os._exit(0)
+    os.close(wfd)
+    os.waitpid(pid, 0)
+    msg = os.read(rfd, 4096).decode()
+    os.close(rfd)
+    assert msg.startswith("JournalLocked") and "in use by another process" in msg
+    assert not (tmp_path / "link.sqlite.lock").exists()
+    first.close()
+    dangling = tmp_path / "dangling.sqlite"
+    dangling.symlink_to(tmp_path / "target.sqlite")
+    session = GameSession.open(dangling)
+    assert session.apply(SCRIPT[0])
+    session.close()
+    assert dangling.is_symlink() and (tmp_path / "target.sqlite").is_file()
+    again = GameSession.open(dangling)
+    assert again.referee.events == tuple(SCRIPT[:1])
+    again.close()
