@@ -232,11 +232,9 @@ def test_the_own_unacknowledged_write_in_the_wal_is_kept(crashed, tmp_path):
     assert _resumed_events(path) == SCRIPT[:ACKED + 1]
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="flock semantics")
-def test_a_second_process_on_the_same_journal_is_refused(tmp_path):
-    path = tmp_path / "j.sqlite"
-    first = GameSession.open(path)
-    assert first.apply(SCRIPT[0])
+def _open_in_another_process(path) -> str:
+    """Open the journal at ``path`` in a forked process (flock is per process): "OPENED", or the error raised
+    there as "TypeName: message"."""
     rfd, wfd = os.pipe()
     pid = os.fork()
     if pid == 0:
@@ -252,6 +250,15 @@ def test_a_second_process_on_the_same_journal_is_refused(tmp_path):
     os.waitpid(pid, 0)
     msg = os.read(rfd, 4096).decode()
     os.close(rfd)
+    return msg
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="flock semantics")
+def test_a_second_process_on_the_same_journal_is_refused(tmp_path):
+    path = tmp_path / "j.sqlite"
+    first = GameSession.open(path)
+    assert first.apply(SCRIPT[0])
+    msg = _open_in_another_process(path)
     assert msg.startswith("JournalLocked") and f"in use by another process (pid {os.getpid()})" in msg
     assert first.apply(SCRIPT[1])  # the first kiosk goes on untouched
     first.close()
@@ -327,21 +334,7 @@ def test_a_journal_reached_through_a_symbolic_link_is_the_file_it_points_to(tmp_
     first = GameSession.open(path)
     assert first.apply(SCRIPT[0])
     (tmp_path / "link.sqlite").symlink_to(path)
-    rfd, wfd = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        try:
-            os.close(rfd)
-            GameSession.open(tmp_path / "link.sqlite")
-            os.write(wfd, b"OPENED")
-        except Exception as exc:
-            os.write(wfd, f"{type(exc).__name__}: {exc}".encode())
-        finally:
-            os._exit(0)
-    os.close(wfd)
-    os.waitpid(pid, 0)
-    msg = os.read(rfd, 4096).decode()
-    os.close(rfd)
+    msg = _open_in_another_process(tmp_path / "link.sqlite")
     assert msg.startswith("JournalLocked") and "in use by another process" in msg
     assert not (tmp_path / "link.sqlite.lock").exists()
     first.close()
