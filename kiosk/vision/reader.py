@@ -596,8 +596,6 @@ class BoardReader:
         # the squares of the last frame read whose doubt a grid fitted afresh cannot clear: a letter that does not
         # hold read scaled (an unfamiliar font), a tile across two squares (see read)
         self._lasting_doubts: set[int] = set()
-        # the tiles the game knows for the frame being read (read's ``known``), or None
-        self._known: str | None = None
 
     def forget_board_pose(self) -> None:
         """Forget where the markers were seen: the next read searches the whole frame (a new scene or camera;
@@ -837,7 +835,7 @@ class BoardReader:
                                                    if squares[sq].state is SquareState.TILE])
 
     def _squares_net(self, canvas: np.ndarray, stats: CellStats, occ: Occupancy, seen: np.ndarray, hand: np.ndarray,
-                     glare_share: np.ndarray, sharp_v: float, keep_empty: bool = True
+                     glare_share: np.ndarray, sharp_v: float, keep_empty: bool = True, known: str | None = None
                      ) -> tuple[list[SquareReading], dict[int, str], np.ndarray, int]:
         """Squares read with the square network (:mod:`kiosk.vision.squarenet`): the network reads every
         square in view (no hand) the occupancy model does not call surely empty; occupancy is measured again
@@ -846,7 +844,7 @@ class BoardReader:
         as when the network last read it keeps that reading when it was sure (:func:`_settled`) or, with
         ``keep_empty`` (a grid kept from earlier frames, not one fitted afresh for a doubt), when it read empty
         (P(tile) < 0.5): on a real game a third of the squares asked each frame were such empties beside the
-        tiles, read again to the same end; or when it read the letter the game knows there (``self._known``, see
+        tiles, read again to the same end; or when it read the letter the game knows there (``known``, see
         :meth:`read`). Returns (225
         readings, doubts, the hand with the fingers found among the blanks, the quarter turns of the whole
         board in the reading: :func:`board_turns` of the tiles read)."""
@@ -857,11 +855,10 @@ class BoardReader:
 
         memo = self._net_memo
         fresh: dict[int, _Memo] = {}
-        game_known = self._known
 
         def _reads_known(q: SquarePrediction, sq: int) -> bool:
             # a tile the game knows, read as its letter (its best class a letter, not a blank)
-            return game_known is not None and game_known[sq] == q.letter and q.p_tile >= 0.5 and \
+            return known is not None and known[sq] == q.letter and q.p_tile >= 0.5 and \
                 q.letter_if_tile > q.blank_if_tile
 
         def ask_net(want: np.ndarray) -> None:
@@ -893,10 +890,10 @@ class BoardReader:
         # looks empty)
         p_first = np.maximum(occ.p_tile, occ.p_model)
         ask_net(p_first > NET_SKIP_P)
-        known = np.zeros(N_SQUARES, bool)
-        known[[sq for sq, q in preds.items() if q.p_letter >= KNOWN_LETTER_P]] = True
-        if known.sum() >= KNOWN_MIN:
-            occ = self._occupancy(stats, known, hand)
+        sure_letters = np.zeros(N_SQUARES, bool)
+        sure_letters[[sq for sq, q in preds.items() if q.p_letter >= KNOWN_LETTER_P]] = True
+        if sure_letters.sum() >= KNOWN_MIN:
+            occ = self._occupancy(stats, sure_letters, hand)
         # then every square the occupancy model does not call surely empty (in either measurement), and the
         # premium squares the premium rule calls print (p_model 0) but the centre star (its print can look like
         # a letter)
@@ -995,12 +992,11 @@ class BoardReader:
         odd = "".join(sorted({c for c in known or "" if c not in ".?#" and not (c.isalpha() and c.isupper())}))
         if odd:   # a lower-case designated blank is '?' in a GamePrior's board; anything else is no tile at all
             raise ValueError(f"known: {odd!r} are none of an upper-case letter, '?', '.' or '#'")
-        self._known = known
-        reading = self._read(frame, corners)
+        reading = self._read(frame, corners, known=known)
         may_clear = {sq for sq in set(reading.doubts) - self._lasting_doubts
                      if known is None or known[sq] in (EMPTY_CHAR, UNSURE_CHAR)}
         if corners is not None and may_clear and reading.quality.ok and self._tracker.kept:
-            reading = self._read(frame, corners, fresh=True)
+            reading = self._read(frame, corners, fresh=True, known=known)
         return self._board_gone(frame, reading, known)
 
     def _board_gone(self, frame: np.ndarray, reading: BoardReading, known: str | None) -> BoardReading:
@@ -1019,7 +1015,8 @@ class BoardReader:
             return reading
         return BoardReading.unreadable(why, timings_ms=reading.timings_ms, sharp=reading.quality.sharp)
 
-    def _read(self, frame: np.ndarray, corners: np.ndarray | None, fresh: bool = False) -> BoardReading:
+    def _read(self, frame: np.ndarray, corners: np.ndarray | None, fresh: bool = False,
+              known: str | None = None) -> BoardReading:
         t0 = time.perf_counter()
         self._lasting_doubts = set()
         timings: dict[str, float] = {}
@@ -1081,7 +1078,7 @@ class BoardReader:
         hand_seen = bool(hand.any())    # before fingers among the blanks (an off grid reads rows of blanks)
         if self.squarenet is not None:
             squares, doubts, hand, turns = self._squares_net(canvas, stats, occ, seen, hand, glare_share, sharp_v,
-                                                             keep_empty=not fresh)
+                                                             keep_empty=not fresh, known=known)
         else:
             squares, doubts, hand, turns = self._squares_glyphs(canvas, p_tile, occ.vote, seen, hand, glare, weak_empty)
         t = lap("letters", t)
