@@ -24,3 +24,15 @@ def benchmark_frame(level: str, index: int):
     frame = render_board(sample.board, seed=bench.frame_seed(level, index, 0), level=level,
                          tile_set=sample.tile_set, size=(2028, 1520))
     return frame, sample.tile_set
+
+
+def game_corners(game):  # -> np.ndarray (4 x 2 float32)
+    """The grid corners (px, A1, O1, O15, A15) of a ScrabScrap game folder (``game``: a name under
+    ``../shared/photos/scrabscrap`` or a path), read from its ``game.ini`` as the recording demo reads them
+    (:func:`kiosk.app.recording.read_recording`)."""
+    from kiosk.app.recording import read_recording
+
+    folder = Path(game) if isinstance(game, Path) else SHARED / "photos" / "scrabscrap" / game
+    corners = read_recording(folder).corners
+    assert corners is not None, f"{folder}: game.ini gives no warp-coord"
+    return corners

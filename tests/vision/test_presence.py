@@ -5,9 +5,6 @@ an "ok" empty board makes every known tile "gone". Now such a frame gives no rea
 
 from __future__ import annotations
 
-import configparser
-import json
-
 import cv2
 import numpy as np
 import pytest
@@ -18,7 +15,7 @@ from kiosk.rules.tiles import ENGLISH, GERMAN
 from kiosk.vision import locate, presence
 from kiosk.vision.reader import BoardReader
 from kiosk.vision.synth import render_board
-from shared_data import SHARED, needs_shared
+from shared_data import SHARED, game_corners, needs_shared
 
 NO_BOARD = "no board at the given corners (no grid lines, colours unlike the board's)"
 
@@ -103,18 +100,12 @@ def test_cli_names_the_image_and_says_no_board(frame, tmp_path, capsys):
     assert out.splitlines()[:15] == ["#" * 15] * 15
 
 
-def _game_corners(game: str) -> np.ndarray:
-    ini = configparser.ConfigParser()
-    ini.read(SHARED / "photos" / "scrabscrap" / game / "game.ini")
-    return np.float32(json.loads(ini["default"]["warp-coord"]))
-
-
 @needs_shared
 def test_real_frames_under_given_corners():
     """A real frame with its game.ini corners still reads ok; noise and the same board turned 20 degrees under
     those corners do not."""
     img = cv2.imread(str(SHARED / "photos" / "scrabscrap" / "game01" / "image-20.jpg"))
-    corners = _game_corners("game01")
+    corners = game_corners("game01")
     reader = BoardReader(GERMAN)
     assert reader.read(img, corners).quality.ok
     reader.forget_board_pose()

@@ -8,8 +8,6 @@ README has the command; tests/vision/test_profile_fixtures.py checks them); the 
 
 from __future__ import annotations
 
-import configparser
-import json
 from pathlib import Path
 
 import cv2
@@ -20,7 +18,7 @@ from common_fixtures import GAMES_PROFILE, TEMPLATES_PROFILE
 from kiosk.rules.tiles import GERMAN, load_tile_set
 from kiosk.vision.profile import load_profile
 from kiosk.vision.reader import BoardReader
-from shared_data import SHARED, needs_shared
+from shared_data import SHARED, game_corners, needs_shared
 
 PHOTOS = SHARED / "photos"
 
@@ -44,12 +42,6 @@ def _truth(path: Path) -> list[str]:
     return path.read_text(encoding="utf-8").split()
 
 
-def _corners(game: Path) -> np.ndarray:
-    ini = configparser.ConfigParser()
-    ini.read(game / "game.ini")
-    return np.float32(json.loads(ini["default"]["warp-coord"]))
-
-
 def _score(truth: list[str], got: list[str]) -> tuple[int, int, int]:
     tiles = right = occ = 0
     for tr, rr in zip(truth, got):
@@ -68,7 +60,7 @@ def test_reader_real_scrabscrap_sample_frames_with_game_profile(game_calibrated_
     report = []
     for game, n in SAMPLE:
         d = PHOTOS / "scrabscrap" / game
-        r = game_calibrated_reader.read(cv2.imread(str(d / f"image-{n}.jpg")), _corners(d))
+        r = game_calibrated_reader.read(cv2.imread(str(d / f"image-{n}.jpg")), game_corners(d))
         t, ok, o = _score(_truth(d / "truth" / f"image-{n}.txt"), r.grid())
         tiles, right, occ = tiles + t, right + ok, occ + o
         report.append(f"{game}/{n}: {ok}/{t} letters, {o} occupancy errors")
@@ -84,8 +76,8 @@ def test_reader_real_calibrated_reader_refuses_a_board_read_turned(game_calibrat
     O1 (or A15) is the board turned, every word on the wrong squares; it is not read ("board turned")."""
     d = PHOTOS / "scrabscrap" / "game01"
     img = cv2.imread(str(d / "image-27.jpg"))
-    assert game_calibrated_reader.read(img, _corners(d)).quality.verdict == "ok"
-    r = game_calibrated_reader.read(img, np.roll(_corners(d), -start, axis=0))
+    assert game_calibrated_reader.read(img, game_corners(d)).quality.verdict == "ok"
+    r = game_calibrated_reader.read(img, np.roll(game_corners(d), -start, axis=0))
     assert r.quality.verdict.startswith(f"board turned: most letters read {90 * start} degrees"), r.quality.verdict
     assert set("".join(r.grid())) == {"#"}
 
@@ -155,7 +147,7 @@ def test_reader_real_games_without_calibration_flag_rather_than_guess():
     for game in ("game01", "game04"):
         d = PHOTOS / "scrabscrap" / game
         for truth_file in sorted((d / "truth").glob("image-*.txt")):
-            r = reader.read(cv2.imread(str(d / (truth_file.stem + ".jpg"))), _corners(d))
+            r = reader.read(cv2.imread(str(d / (truth_file.stem + ".jpg"))), game_corners(d))
             truth = _truth(truth_file)
             t, ok, o = _score(truth, r.grid())
             tiles, right, occ = tiles + t, right + ok, occ + o
@@ -176,7 +168,7 @@ def test_reader_real_faint_letter_is_no_blank():
     d = PHOTOS / "scrabscrap" / "game02"
     reader = BoardReader(GERMAN)
     for n in (11, 12, 13, 14):
-        r = reader.read(cv2.imread(str(d / f"image-{n}.jpg")), _corners(d))
+        r = reader.read(cv2.imread(str(d / f"image-{n}.jpg")), game_corners(d))
         assert r.grid()[4][6] in "P#", (n, r.grid()[4])
 
 
@@ -237,7 +229,7 @@ def test_reader_real_corners_a_square_off_are_corrected_by_the_premium_colours(s
     over the board'. The grid searched from them fits the premium layout far better (layout fit 53.9 against
     -2.9), which now overrules them; on a board with pale premiums it does not (the test below)."""
     d = PHOTOS / "scrabscrap" / "game01"
-    corners = _corners(d)
+    corners = game_corners(d)
     square = float(np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3])) / 30
     r = BoardReader(GERMAN).read(cv2.imread(str(d / "image-20.jpg")), corners + np.float32(shift) * square)
     assert r.grid() == _truth(d / "truth" / "image-20.txt"), "\n".join(r.grid())
@@ -250,7 +242,7 @@ def test_reader_real_colours_that_cannot_be_judged_do_not_overrule_the_corners(m
     a board partly out of the frame) lost to any searched grid. Both fits must be measured to overrule."""
     from kiosk.vision import locate
     d = PHOTOS / "scrabscrap" / "game01"
-    corners = _corners(d)
+    corners = game_corners(d)
     square = float(np.linalg.norm(corners[1] - corners[0]) + np.linalg.norm(corners[2] - corners[3])) / 30
     shifted = corners + np.float32([square, 0])
     fits = iter([53.9, -1e9])                       # searched grid, then the polished given corners
@@ -287,7 +279,7 @@ def test_a_plain_square_printed_with_its_neighbours_dots_is_no_blank(template_ca
     network, asked about a tile the colours do not support, sees an empty square: none is a tile now."""
     d = PHOTOS / "scrabscrap" / "game03"
     template_calibrated_reader.forget_board_pose()
-    r = template_calibrated_reader.read(cv2.imread(str(d / "image-1.jpg")), _corners(d))
+    r = template_calibrated_reader.read(cv2.imread(str(d / "image-1.jpg")), game_corners(d))
     grid = "".join(r.grid())
     assert grid[1] != "?" and set(grid) <= {".", "#"}
     assert grid.count("#") <= 2, "\n".join(r.grid())
@@ -300,7 +292,7 @@ def test_a_letter_the_glyph_model_doubts_and_the_network_reads_alike_is_read(tem
     model; the shipped network reads D (0.99): two readers agreeing on the letter is a reading."""
     d = PHOTOS / "scrabscrap" / "game02"
     template_calibrated_reader.forget_board_pose()
-    r = template_calibrated_reader.read(cv2.imread(str(d / "image-1.jpg")), _corners(d))
+    r = template_calibrated_reader.read(cv2.imread(str(d / "image-1.jpg")), game_corners(d))
     assert r.grid()[6][7] == "D", r.doubts.get(6 * 15 + 7)
 
 
@@ -312,5 +304,5 @@ def test_a_letter_the_glyph_model_reads_turned_and_the_network_reads_upright_oth
     profile's glyph model, silently; the network reads A upright."""
     d = PHOTOS / "scrabscrap" / "game03"
     template_calibrated_reader.forget_board_pose()
-    r = template_calibrated_reader.read(cv2.imread(str(d / "image-29.jpg")), _corners(d))
+    r = template_calibrated_reader.read(cv2.imread(str(d / "image-29.jpg")), game_corners(d))
     assert r.grid()[0][6] in ("A", "#"), r.doubts.get(6)

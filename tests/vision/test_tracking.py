@@ -5,8 +5,6 @@ a pixel or two between frames)."""
 
 from __future__ import annotations
 
-import configparser
-import json
 import re
 
 import cv2
@@ -22,24 +20,18 @@ from kiosk.vision.reading import N_SQUARES
 from kiosk.vision.squarenet import CROP_PX, prepare, same_input
 from kiosk.vision.still import SETTLE_REFITS, GridAnchor
 from kiosk.vision.synth import render_board
-from shared_data import SHARED, needs_shared
+from shared_data import SHARED, game_corners, needs_shared
 
 GAME = SHARED / "photos" / "scrabscrap" / "game04"
-
-
-def _corners() -> np.ndarray:
-    ini = configparser.ConfigParser()
-    ini.read(GAME / "game.ini")
-    return np.array(json.loads(ini["default"]["warp-coord"]), np.float32)
 
 
 @needs_shared
 def test_track_grid_follows_the_next_frame_as_a_full_fit_does():
     first, second = read_image(GAME / "image-6.jpg"), read_image(GAME / "image-7.jpg")
-    h_prev = locate.from_corners(first, _corners())
+    h_prev = locate.from_corners(first, game_corners(GAME))
     tracked = locate.track_grid(second, h_prev)
     assert tracked is not None
-    full = locate.from_corners(second, _corners())
+    full = locate.from_corners(second, game_corners(GAME))
     gap = np.abs(locate.grid_corners_in_image(tracked) - locate.grid_corners_in_image(full)).max()
     assert gap < 1.5    # px on a 992 x 976 frame (a square is about 50 px)
 
@@ -47,7 +39,7 @@ def test_track_grid_follows_the_next_frame_as_a_full_fit_does():
 @needs_shared
 def test_track_grid_refuses_a_grid_moved_by_a_square():
     frame = read_image(GAME / "image-7.jpg")
-    h = locate.from_corners(frame, _corners())
+    h = locate.from_corners(frame, game_corners(GAME))
     shifted = np.array([[1, 0, -locate.WARP_CELL_PX * 0.6], [0, 1, 0], [0, 0, 1]], np.float64) @ h
     assert locate.track_grid(frame, shifted) is None
 
@@ -76,7 +68,7 @@ def _moved(frame: np.ndarray, dx: float, dy: float = 0.0, scale: float = 1.0) ->
 @needs_shared
 def test_grid_anchor_tells_a_still_board_from_a_moved_one():
     first, later = read_image(GAME / "image-6.jpg"), read_image(GAME / "image-7.jpg")
-    anchor = GridAnchor(first, locate.from_corners(first, _corners()))
+    anchor = GridAnchor(first, locate.from_corners(first, game_corners(GAME)))
     assert len(anchor.patches) >= 12
     assert anchor.still(first)
     assert anchor.still(later)              # a tile laid, the camera kept still
@@ -95,14 +87,14 @@ def test_reader_keeps_a_still_grid_and_refits_a_moved_one(monkeypatch):
     monkeypatch.setattr(locate, "fit_corners", lambda *a, **k: fits.append(1) or fit_corners(*a, **k))
     reader = BoardReader(GERMAN)
     first, later = read_image(GAME / "image-6.jpg"), read_image(GAME / "image-7.jpg")
-    h0 = reader.read(first, _corners()).homography     # fitted from the corners
+    h0 = reader.read(first, game_corners(GAME)).homography     # fitted from the corners
     assert h0 is not None and len(fits) == 1
-    grids = [reader.read(first, _corners()).homography for _ in range(SETTLE_REFITS)]   # refits pooled
+    grids = [reader.read(first, game_corners(GAME)).homography for _ in range(SETTLE_REFITS)]   # refits pooled
     assert all(g is not None and locate.grid_shift_squares(h0, g) < locate.TRACK_STILL_SQUARES for g in grids)
     settled = grids[-1]
-    assert np.array_equal(reader.read(later, _corners()).homography, settled)   # still: kept, not refitted
+    assert np.array_equal(reader.read(later, game_corners(GAME)).homography, settled)   # still: kept, not refitted
     moved_frame = _moved(later, 3.0, -2.0)
-    moved = reader.read(moved_frame, _corners()).homography
+    moved = reader.read(moved_frame, game_corners(GAME)).homography
     assert moved is not None
     shift = locate.grid_corners_in_image(moved) - locate.grid_corners_in_image(settled)
     assert np.abs(np.median(shift, axis=0) - [3.0, -2.0]).max() < 1.0     # refitted where the board went
@@ -159,9 +151,7 @@ def test_a_doubtful_tile_is_read_again_a_doubtful_empty_only_on_a_fresh_grid():
     each frame) are kept; a doubtful tile is read again, as its letter may come out sure in a later frame. A
     grid fitted afresh for a doubt reads the doubtful empties again too, and reads the board the same."""
     game = SHARED / "photos" / "scrabscrap" / "game04"
-    ini = configparser.ConfigParser()
-    ini.read(game / "game.ini")
-    corners = np.array(json.loads(ini["default"]["warp-coord"]), np.float32)
+    corners = game_corners(game)
     reader = BoardReader(GERMAN)
     frame = read_image(game / "image-20.jpg")
     for _ in range(SETTLE_REFITS + 1):      # found from the corners, then settled by its refits
@@ -186,9 +176,7 @@ def test_a_known_letter_is_checked_not_read_again():
     the game knows there keeps that reading while it looks the same, and is not read again in four quarter turns;
     without the known tiles it is read again each frame (a new tile's letter may come out sure)."""
     game = SHARED / "photos" / "scrabscrap" / "game04"
-    ini = configparser.ConfigParser()
-    ini.read(game / "game.ini")
-    corners = np.array(json.loads(ini["default"]["warp-coord"]), np.float32)
+    corners = game_corners(game)
     known = "".join(ch if ch.isupper() or ch == "." else "?"
                     for ch in "".join((game / "truth" / "image-20.txt").read_text(encoding="utf-8").split()))
     reader = BoardReader(GERMAN)
@@ -218,9 +206,7 @@ def test_a_doubt_on_the_kept_grid_is_read_again_on_a_fresh_fit():
     from kiosk.vision.profile import load_profile
 
     game = SHARED / "photos" / "scrabscrap" / "game03"
-    ini = configparser.ConfigParser()
-    ini.read(game / "game.ini")
-    corners = np.array(json.loads(ini["default"]["warp-coord"]), np.float32)
+    corners = game_corners(game)
     profile = load_profile(Path(__file__).resolve().parents[1] / "fixtures" / "profiles" / "scrabscrap-templates.json")
     reader = BoardReader(GERMAN, profile)
     for n in range(1, 16):
