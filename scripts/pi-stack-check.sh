@@ -26,7 +26,7 @@ for pkg in python3-venv python3-numpy python3-pygame; do
     dpkg -s "$pkg" >/dev/null 2>&1 || { say "apt package $pkg is missing (run as root, or: apt-get install $pkg)"; exit 2; }
 done
 numpy_version=$("$PY" -c 'import numpy; print(numpy.__version__)')
-if [ "${numpy_version%%.*}" -lt 2 ]; then opencv="opencv-python-headless==4.11.0.86"; else opencv="opencv-python-headless>=4.8"; fi
+if [ "${numpy_version%%.*}" -lt 2 ]; then opencv="opencv-python-headless==4.11.0.86"; else opencv="opencv-python-headless>=4.8,<5.1"; fi
 stamp="$VENV/.installed-$(cat pyproject.toml systemd/pi-constraints.in "$0" | sha1sum | cut -c1-12)"
 if [ ! -e "$stamp" ]; then
     say "building $VENV: Debian python3 $("$PY" -c 'import platform; print(platform.python_version())'), apt numpy $numpy_version, $opencv"

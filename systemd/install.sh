@@ -61,7 +61,7 @@ numpy_version=$(python3 -c 'import numpy; print(numpy.__version__)')
 if [ "${numpy_version%%.*}" -lt 2 ]; then
     opencv="opencv-python-headless==4.11.0.86"   # the last wheel that accepts numpy 1.x
 else
-    opencv="opencv-python-headless>=4.8"
+    opencv="opencv-python-headless>=4.8,<5.1"
 fi
 sed -e "s/@NUMPY@/$numpy_version/" -e "s/@OPENCV@/$opencv/" "$SRC/systemd/pi-constraints.in" \
     >"$PREFIX/pi-constraints.txt"
