@@ -8,7 +8,9 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
    :class:`kiosk.vision.still.GridTracker`) > profile's fixed homography > ArUco markers > marker-less grid
    search (:mod:`kiosk.vision.locate`); given corners the printed lines do not confirm, with no board there
    (:mod:`kiosk.vision.presence`: noise, a covered camera, a board turned under them), give no reading (verdict
-   "no board at the given corners (...)", board not found);
+   "no board at the given corners (...)", board not found); so does a fixed homography that reads no tile at all
+   over something that is no board ("no board where the camera's calibration puts it (...)", checked after
+   reading: :meth:`BoardReader._board_gone`);
 4. ``warp``: the reading canvas (:mod:`kiosk.vision.cells`);
 5. ``occupancy``: P(tile) per square (:mod:`kiosk.vision.occupancy`);
 6. ``quality``: sharpness, glare, hand (:mod:`kiosk.vision.quality`); with a hand found, occupancy is measured
@@ -100,6 +102,7 @@ HOLD_SCALES = (1.06, 0.94)  # ... by these factors about the crop's centre ...
 HOLD_P = 0.7          # ... and doubted when its P(letter | tile) falls below this in either (chosen on the
                       # validation fonts for the shipped network, never on the held-out ones: models/README.md)
 VANISHED_CHECK = 3    # known tiles read empty from which the reader checks that a board lies there at all
+FIXED_WHERE = "where the camera's calibration puts it"  # a fixed camera's grid, in "no board WHERE (...)"
 HOLD_DOUBT = "does not hold read 6% larger or smaller"  # ... the doubt's reason (no refit on doubt for it alone)
 TURNED_SHARE = 0.6    # lettered tiles read turned by the same quarter turns beyond this share (of at least
 TURNED_MIN_TILES = 8  # ... this many): the whole board is turned in the reading (corners in the wrong order)
@@ -982,8 +985,9 @@ class BoardReader:
         square looks the same and reads that letter, and it is not read again in four quarter turns when it
         reads that letter upright (:meth:`_squares_net`). A doubt on a known tile asks for no refit: the game
         takes the known tile for it (:func:`kiosk.vision.game.apply_prior`). When VANISHED_CHECK or more known
-        tiles read empty, the reader checks that a board lies there at all (:meth:`_board_gone`). Raises
-        ValueError for a ``known`` that is not a string of 225 of those characters (a caller's fault, not a frame's).
+        tiles read empty, or a fixed camera's grid reads no tile at all, the reader checks that a board lies there
+        at all (:meth:`_board_gone`). Raises ValueError for a ``known`` that is not a string of 225 of those
+        characters (a caller's fault, not a frame's).
         """
         if known is not None and not isinstance(known, str):
             raise ValueError(f"known: a {type(known).__name__}, expected a string of {N_SQUARES} characters")
@@ -997,23 +1001,40 @@ class BoardReader:
                      if known is None or known[sq] in (EMPTY_CHAR, UNSURE_CHAR)}
         if corners is not None and may_clear and reading.quality.ok and self._tracker.kept:
             reading = self._read(frame, corners, fresh=True, known=known)
-        return self._board_gone(frame, reading, known)
+        fixed = corners is None and self.profile is not None and self.profile.board_mode == "fixed"
+        return self._board_gone(frame, reading, known, fixed)
 
-    def _board_gone(self, frame: np.ndarray, reading: BoardReading, known: str | None) -> BoardReading:
-        """``reading``, or an unusable one when VANISHED_CHECK or more of the game's ``known`` tiles read empty
-        and no board lies where the grid was found (:func:`kiosk.vision.presence.no_board`; a fixed camera's
-        grid, markers or lines that confirmed a grid over noise). Without this, a covered or knocked camera
-        under a fixed grid read an empty board with verdict "ok", and every known tile was "gone"."""
-        if known is None or not reading.quality.ok or reading.homography is None:
+    def _board_gone(self, frame: np.ndarray, reading: BoardReading, known: str | None,
+                    fixed: bool = False) -> BoardReading:
+        """``reading``, or an unusable one when no board lies where the grid was found
+        (:func:`kiosk.vision.presence.no_board`), checked only for an "ok" reading where a board may be missing:
+
+        * VANISHED_CHECK or more of the game's ``known`` tiles read empty (a fixed camera's grid, markers or lines
+          that confirmed a grid over noise): "no board where the board's known tiles should be (...)". Without
+          this, a covered or knocked camera under a fixed grid made every known tile "gone";
+        * else, ``fixed`` (the grid is the calibration's fixed homography, never confirmed on the lines) and no
+          tile read at all (before the first move; a game under way reads its tiles and never pays): "no board
+          where the camera's calibration puts it (...)". Without this, noise, a bare table or a knocked camera
+          read an empty board with verdict "ok" when the game knew no tiles yet (issue 22)."""
+        if not reading.quality.ok or reading.homography is None:
             return reading
-        gone = sum(ch not in (EMPTY_CHAR, UNSURE_CHAR) and rd.state is SquareState.EMPTY
-                   for ch, rd in zip(known, reading.squares))
-        if gone < VANISHED_CHECK:
+        gone = 0 if known is None else sum(ch not in (EMPTY_CHAR, UNSURE_CHAR) and rd.state is SquareState.EMPTY
+                                           for ch, rd in zip(known, reading.squares))
+        if gone >= VANISHED_CHECK:
+            where = "where the board's known tiles should be"
+        elif fixed and not any(rd.state in (SquareState.TILE, SquareState.BLANK) for rd in reading.squares):
+            where = FIXED_WHERE
+        else:
             return reading
-        why = no_board(self._undistort(frame), reading.homography, "where the board's known tiles should be")
+        t0 = time.perf_counter()
+        why = no_board(self._undistort(frame), reading.homography, where)
+        ms = (time.perf_counter() - t0) * 1000
+        timings = reading.timings_ms    # this read's own dict: the check's time is added to it (stage "presence")
+        timings["presence"] = round(ms, 2)
+        timings["total"] = round(timings.get("total", 0.0) + ms, 2)
         if why is None:
             return reading
-        return BoardReading.unreadable(why, timings_ms=reading.timings_ms, sharp=reading.quality.sharp)
+        return BoardReading.unreadable(why, timings_ms=timings, sharp=reading.quality.sharp)
 
     def _read(self, frame: np.ndarray, corners: np.ndarray | None, fresh: bool = False,
               known: str | None = None) -> BoardReading:

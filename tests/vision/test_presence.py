@@ -1,7 +1,9 @@
 """Given corners over a frame with no board there (kiosk.vision.presence): a review found that a frame of noise
 read through given corners gave an empty board with verdict "ok" (the corners were used as they were when no
 grid line was found), and a board turned 20 degrees under its corners "ok" with 129 unsure squares; in the kiosk
-an "ok" empty board makes every known tile "gone". Now such a frame gives no reading, saying why."""
+an "ok" empty board makes every known tile "gone". Now such a frame gives no reading, saying why. The same for a
+fixed camera (the calibration's homography, never confirmed on the lines) over noise or a bare table before the
+first move: it read an empty board "ok" (issue 22)."""
 
 from __future__ import annotations
 
@@ -13,11 +15,15 @@ from kiosk.cli import main
 from kiosk.rules.board import Board
 from kiosk.rules.tiles import ENGLISH, GERMAN
 from kiosk.vision import locate, presence
-from kiosk.vision.reader import BoardReader
+from kiosk.vision import reader as reader_module
+from kiosk.vision.game import GameReader
+from kiosk.vision.profile import CalibrationProfile
+from kiosk.vision.reader import FIXED_WHERE, BoardReader
 from kiosk.vision.synth import render_board
 from shared_data import SHARED, game_corners, needs_shared
 
 NO_BOARD = "no board at the given corners (no grid lines, colours unlike the board's)"
+FIXED_NO_BOARD = "no board where the camera's calibration puts it (no grid lines, colours unlike the board's)"
 
 
 @pytest.fixture(scope="module")
@@ -138,17 +144,100 @@ def test_a_fixed_camera_over_noise_is_no_board_when_the_known_tiles_vanish(frame
     """A fixed camera's grid is never checked on the lines; a frame of noise there read as an empty board, "ok".
     With the game's known tiles (the reader is told them) the tiles all read empty: the reader then checks that a
     board lies there at all, and gives no reading. The real board there still reads ok."""
-    from kiosk.vision.profile import CalibrationProfile
-
-    h = locate.homography_from_grid_corners(frame.grid_corners_px)
-    reader = BoardReader(ENGLISH, CalibrationProfile(board_mode="fixed", homography=h))
+    reader = _fixed_reader(locate.homography_from_grid_corners(frame.grid_corners_px))
     known = "".join("".join(row) for row in frame.truth)
     assert sum(ch.isalpha() for ch in known) == 10
     noise = np.random.default_rng(1).integers(0, 256, frame.image.shape, dtype=np.uint8)
-    assert reader.read(noise).quality.ok            # without the known tiles: the old reading, an empty board
+    assert reader.read(noise).quality.verdict == FIXED_NO_BOARD     # without the known tiles: see below
     r = reader.read(noise, None, known)
     assert not r.quality.ok and not r.quality.board_found
     assert r.quality.verdict == "no board where the board's known tiles should be (no grid lines, colours unlike " \
                                 "the board's)"
     good = reader.read(frame.image, None, known)
     assert good.quality.ok and good.grid() == frame.truth
+
+
+def _fixed_reader(h: np.ndarray, tile_set=ENGLISH) -> BoardReader:
+    """A reader of a fixed camera whose calibration puts the grid at ``h`` (image -> canonical homography)."""
+    return BoardReader(tile_set, CalibrationProfile(board_mode="fixed", homography=h, tile_set=tile_set.name))
+
+
+@pytest.fixture(scope="module")
+def empty_frame():
+    """An empty board (the start of a game) as the synthetic camera sees it; it reads all empty."""
+    return render_board(Board.from_rows(["..............."] * 15), seed=1, level="typical", size=(1014, 760))
+
+
+def _no_board_frames(image: np.ndarray) -> dict[str, np.ndarray]:
+    """Frames of ``image``'s size with no board: uniform noise, and the scene's table alone (the median colour of
+    the frame's border, with the camera's noise): a board taken away from under a fixed camera."""
+    rng = np.random.default_rng(4)
+    border = np.concatenate([image[:20].reshape(-1, 3), image[-20:].reshape(-1, 3)])
+    table = np.median(border, axis=0) + rng.normal(0, 4.5, image.shape)
+    return {"noise": rng.integers(0, 256, image.shape, dtype=np.uint8),
+            "table": np.clip(table, 0, 255).astype(np.uint8)}
+
+
+def _spy_checks(monkeypatch) -> list[str]:
+    """Record where the reader checks that a board lies (the ``where`` of each presence.no_board call)."""
+    calls: list[str] = []
+
+    def spy(image, h, where="at the given corners"):
+        calls.append(where)
+        return presence.no_board(image, h, where)
+
+    monkeypatch.setattr(reader_module, "no_board", spy)
+    return calls
+
+
+@pytest.mark.parametrize("scene", ["noise", "table"])
+def test_a_fixed_camera_over_noise_or_a_bare_table_is_no_board(empty_frame, scene):
+    """Issue 22: a fixed camera's grid over noise or a table with no board read an empty board with verdict "ok"
+    when the game knew no tiles yet (no known tiles, or all known empty): the kiosk told the players all was
+    well with the board taken away or the camera knocked. Now: no reading, saying why."""
+    reader = _fixed_reader(locate.homography_from_grid_corners(empty_frame.grid_corners_px))
+    image = _no_board_frames(empty_frame.image)[scene]
+    for known in (None, "." * 225):
+        r = reader.read(image, None, known)
+        assert not r.quality.ok and not r.quality.board_found, r.quality.verdict
+        assert r.quality.verdict == FIXED_NO_BOARD
+        assert set("".join(r.grid())) == {"#"}
+
+
+def test_an_empty_board_under_a_fixed_camera_is_checked_and_reads_empty(empty_frame, frame, monkeypatch):
+    """The board itself still reads: the empty board is checked (once, where the calibration puts it) and reads
+    empty, "ok"; a board with tiles on it (a game under way, the steady state) is never checked."""
+    calls = _spy_checks(monkeypatch)
+    busy = _fixed_reader(locate.homography_from_grid_corners(frame.grid_corners_px))
+    r = busy.read(frame.image, None, "." * 225)
+    assert r.quality.ok and r.grid() == frame.truth and calls == [] and "presence" not in r.timings_ms
+    r = _fixed_reader(locate.homography_from_grid_corners(empty_frame.grid_corners_px)).read(empty_frame.image)
+    assert r.quality.ok and r.grid() == empty_frame.truth == ["." * 15] * 15
+    assert calls == [FIXED_WHERE] and r.timings_ms["presence"] > 0
+
+
+def test_the_game_reader_keeps_no_grid_from_noise_under_a_fixed_camera(empty_frame):
+    """The kiosk's GameReader keeps the first usable reading's grid as the corners of the next frames: over noise
+    at the start of a game it kept a grid from nothing, read "ok". Now the noise is no board, no grid is kept,
+    and the board read next is."""
+    reader = _fixed_reader(locate.homography_from_grid_corners(empty_frame.grid_corners_px))
+    game = GameReader(reader.read, ENGLISH)
+    r = game(_no_board_frames(empty_frame.image)["noise"])
+    assert r.quality.verdict == FIXED_NO_BOARD and game.corners is None
+    r = game(empty_frame.image)
+    assert r.quality.ok and r.grid() == ["." * 15] * 15 and game.corners is not None
+
+
+@needs_shared
+def test_a_real_empty_board_under_a_fixed_camera_reads_and_noise_does_not(monkeypatch):
+    """scrabscrap game03 frame 1, the empty board (a pass before the first move), under a fixed camera
+    calibrated on its game.ini corners: it reads empty, "ok", checked; noise and a plain frame of its border's
+    colour at the same calibration are no board."""
+    img = cv2.imread(str(SHARED / "photos" / "scrabscrap" / "game03" / "image-1.jpg"))
+    reader = _fixed_reader(locate.from_corners(img, game_corners("game03")), GERMAN)
+    calls = _spy_checks(monkeypatch)
+    r = reader.read(img)
+    assert r.quality.ok and r.grid() == ["." * 15] * 15, "\n".join(r.grid())
+    assert calls == [FIXED_WHERE]
+    for scene, image in _no_board_frames(img).items():
+        assert reader.read(image).quality.verdict == FIXED_NO_BOARD, scene
