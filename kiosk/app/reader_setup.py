@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from kiosk.rules.tiles import TileSet
-from kiosk.vision.reading import BoardReading
+from kiosk.vision.reading import N_SQUARES, BoardReading
 
 
 class ReaderUnavailable(RuntimeError):
@@ -47,3 +47,12 @@ def make_reader(tile_set: TileSet, profile: Any = None, corners: np.ndarray | No
 
     return read
 
+
+def board_prior(kiosks: list[Any], tile_set: TileSet) -> Any:
+    """The reader's prior at a table (a :class:`kiosk.vision.game.GamePrior`): the accepted board of
+    ``kiosks[0]`` (the kiosk, once made; an empty board before) and the tiles not on it. The kiosk is made after
+    its reader, so the table hands the reader ``partial(board_prior, held, tile_set)`` and appends the kiosk to
+    ``held`` once it exists (``kiosk run``, the recording demo)."""
+    from kiosk.vision.game import prior_from_board
+
+    return prior_from_board(kiosks[0].state.board if kiosks else [""] * N_SQUARES, tile_set)

@@ -12,9 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kiosk.app.recorded_moves import RecordRow, word_squares
-from kiosk.rules.tiles import TileSet
 from kiosk.vision.diff import square_label
-from kiosk.vision.game import GamePrior, prior_from_board
 from kiosk.vision.reading import BLANK_CHAR, EMPTY_CHAR, N_SQUARES
 
 
@@ -59,12 +57,6 @@ def _lay(board: list[str], laid: list[tuple[str, list[int]]], coord: str, word: 
     for sq, ch in new:
         board[sq] = BLANK_CHAR if ch == "_" or ch.islower() else ch
     laid.append((word, [sq for sq, _ in new]))
-
-
-def board_prior(kiosks: list[Any], tile_set: TileSet) -> GamePrior:
-    """The reader's prior at the recorded table: the accepted board of ``kiosks[0]`` (the kiosk, once made;
-    an empty board before) and the tiles not on it."""
-    return prior_from_board(kiosks[0].state.board if kiosks else [""] * N_SQUARES, tile_set)
 
 
 def correct_from(seen: str, kiosk: Any, squares: Sequence[int], pin: str) -> str:

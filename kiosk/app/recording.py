@@ -38,10 +38,10 @@ import numpy as np
 
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate
-from kiosk.app.reader_setup import ReaderUnavailable, make_reader
+from kiosk.app.reader_setup import ReaderUnavailable, board_prior, make_reader
 from kiosk.app.record_end import close_at_record_end, last_line, totals_before_end
 from kiosk.app.record_frames import RecordingCamera, enter_from_record, frame_fault, unusable_reading
-from kiosk.app.record_judge import board_prior, correct_from, table_boards
+from kiosk.app.record_judge import correct_from, table_boards
 from kiosk.app.recorded_moves import standard_coordinate
 from kiosk.app.simtable import SimClock
 from kiosk.app.vision_worker import VisionWorker

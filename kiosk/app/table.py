@@ -15,6 +15,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from kiosk.app.clock_face import LiveClockFace
@@ -22,7 +23,7 @@ from kiosk.app.config import KioskConfig
 from kiosk.app.flags import TableFlags
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate, pin_state_path
-from kiosk.app.reader_setup import ReaderUnavailable, make_reader
+from kiosk.app.reader_setup import ReaderUnavailable, board_prior, make_reader
 from kiosk.app.vision_worker import VisionWorker
 from kiosk.control.words import device_notes
 from kiosk.devices.health import monotonic_ms
@@ -31,7 +32,6 @@ from kiosk.referee.presets import Preset, PresetError, bundled_presets, load_pre
 from kiosk.rules.board import Board
 from kiosk.rules.tiles import TileSet, load_tile_set
 from kiosk.store import JOURNAL_FULL, GameSession, JournalError, JournalFull
-from kiosk.vision.game import prior_from_board
 
 log = logging.getLogger("kiosk.run")
 
@@ -65,6 +65,18 @@ def _stream(cfg: KioskConfig, session: GameSession) -> tuple[Any, list[Callable[
     return hub, [lambda ev, st: hub.publish(ev)], started.mqtt
 
 
+def table_reader(tile_set: TileSet, profile: Any, held: list[Kiosk]) -> Callable[[Any], Any]:
+    """The table's game-aware reader (:class:`kiosk.vision.game.GameReader`): each frame is read knowing the
+    accepted board of ``held[0]`` (the kiosk, appended once made; an empty board before) and the unseen tiles,
+    so known tiles are checked rather than read again, a board found is kept from frame to frame, and each
+    reading is judged against the game (:func:`kiosk.vision.game.apply_prior`).
+
+    Raises:
+        ReaderUnavailable: the reader cannot be set up (see :func:`make_reader`).
+    """
+    return make_reader(tile_set, profile, prior=partial(board_prior, held, tile_set))
+
+
 def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | None = None) -> int:
     """Run the table until the window closes (or ``max_seconds``). Returns the exit code; problems are logged
     and shown, never raised (a device that fails is reported "down" and the kiosk goes on without it)."""
@@ -75,16 +87,16 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
         return opened
     preset, tile_set, session, devices, profile = opened
     vision = None
+    held: list[Kiosk] = []   # the kiosk, once made: its accepted board is the reader's prior
     try:
-        vision = VisionWorker(devices.camera, make_reader(tile_set, profile), stable_frames=cfg.stable_frames,
+        vision = VisionWorker(devices.camera, table_reader(tile_set, profile, held), stable_frames=cfg.stable_frames,
                               clock=wall_ms).start()
     except ReaderUnavailable as exc:
         print(f"kiosk run: {exc}: moves must be entered by the judge", file=sys.stderr)
     hub, listeners, mqtt = _stream(cfg, session)
     kiosk = Kiosk(session, vision, _lexicon(), PinGate(cfg.judge_pin, recovery_code=cfg.director_code,
                                                            state_path=pin_state_path(cfg.journal)), wall_ms, listeners)
-    if vision is not None:  # each reading is judged against the accepted board and the unseen tiles
-        vision.follow(lambda: prior_from_board(kiosk.state.board, tile_set))
+    held.append(kiosk)
     note = session.journal.salvage_note(session.game) if session.in_game and session.game is not None else None
     if note:  # the game goes on from a recovered journal: the judge checks the board first
         log.warning("%s", note)

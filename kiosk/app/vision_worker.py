@@ -118,7 +118,6 @@ class VisionWorker:
         self._last_frame: Any = None
         self._last_frame_ms = -1
         self._last_fused: tuple[BoardReading | None, bool, int, float] | None = None
-        self._prior: Callable[[], Any] | None = None
         self.still = still
         self._no_reading: tuple[int, str] | None = None  # (frame ms, why) of the last frame read, if not usable
         self._frame_fault = ""   # why the newest frame read gave no usable reading (verdict or reader failure)
@@ -164,21 +163,6 @@ class VisionWorker:
         with self._lock:
             return self._latest.reading
 
-    def follow(self, prior: Callable[[], Any]) -> None:
-        """Judge every reading against the game: ``prior()`` gives the referee's accepted board and the unseen
-        tiles (a :class:`kiosk.vision.game.GamePrior`, e.g. ``lambda: prior_from_board(kiosk.state.board,
-        tile_set)``); readings then go through :func:`kiosk.vision.game.apply_prior` (known tiles kept, what
-        the pool or a move's shape rules out settled or doubted)."""
-        self._prior = prior
-
-    def _read(self, frame: Any) -> BoardReading:
-        reading = self.read(frame)
-        if self._prior is None:
-            return reading
-        from kiosk.vision.game import apply_prior
-
-        return apply_prior(reading, self._prior()).reading
-
     def step(self) -> None:
         """Capture and read one frame and answer what can be answered (the thread's body; tests call it)."""
         t0 = self.timer()
@@ -196,7 +180,7 @@ class VisionWorker:
         self._last_frame, self._last_frame_ms = frame, frame_ms
         t1 = self.timer()
         try:
-            reading = self._read(frame)
+            reading = self.read(frame)
         except Exception as exc:  # a reader bug must not take the kiosk down: report it, keep going
             self.last_error = f"board reader failed: {type(exc).__name__}: {exc}"
             self._no_reading, self._frame_fault = (frame_ms, self.last_error), self.last_error

@@ -109,3 +109,35 @@ def test_a_config_value_of_the_wrong_type_is_named_by_key(tmp_path, line, messag
     with pytest.raises(ConfigError) as err:
         load_config(cfg)
     assert str(err.value) == f"{cfg}: {message}"
+
+
+def test_the_tables_reader_is_told_the_kiosks_accepted_board(monkeypatch):
+    """``kiosk run`` reads each frame knowing the accepted board (the game-aware reader of issue 22): known
+    tiles are checked rather than read again, and a board whose known tiles vanish is caught. Before, the table
+    read every frame as if nothing were known and only judged the reading against the game afterwards."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from kiosk.app.table import table_reader
+    from kiosk.rules.tiles import load_tile_set
+    from kiosk.vision.reader import BoardReader
+    from kiosk.vision.reading import BoardReading
+
+    told: list[str | None] = []
+
+    def spy(self, frame, corners=None, known=None):
+        told.append(known)
+        return BoardReading.unreadable("no board found")
+
+    monkeypatch.setattr(BoardReader, "read", spy)
+    held: list = []
+    read = table_reader(load_tile_set("english"), None, held)
+    frame = np.zeros((60, 80, 3), np.uint8)
+    read(frame)
+    assert told == ["." * 225]                 # before the kiosk exists: the empty board
+    board = [""] * 225
+    board[7 * 15 + 6: 7 * 15 + 9] = ["C", "A", "T"]
+    held.append(SimpleNamespace(state=SimpleNamespace(board=board)))
+    read(frame)
+    assert told[1] is not None and told[1][7 * 15 + 6: 7 * 15 + 9] == "CAT" and told[1].count(".") == 222

@@ -89,7 +89,7 @@ def test_timeouts_follow_the_injected_timer_not_a_hidden_clock():
 
 def test_a_worker_following_the_game_keeps_known_tiles_and_drops_unreachable_doubts():
     from kiosk.rules.tiles import load_tile_set
-    from kiosk.vision.game import prior_from_board
+    from kiosk.vision.game import GameReader, prior_from_board
 
     clock = Clock()
     table = GridTable(clock)
@@ -97,8 +97,10 @@ def test_a_worker_following_the_game_keeps_known_tiles_and_drops_unreachable_dou
     for i, ch in enumerate("CAT"):
         board[7 * 15 + 6 + i] = ch
     table.put({7 * 15 + 6: "C", 7 * 15 + 7: "#", 7 * 15 + 8: "T", 0: "#", 8 * 15 + 7: "#"})
-    w = VisionWorker(table, read_grid, stable_frames=1, clock=clock)
-    w.follow(lambda: prior_from_board(board, load_tile_set("english")))
+    english = load_tile_set("english")
+    game = GameReader(lambda frame, corners, known: read_grid(frame), english,
+                      prior=lambda: prior_from_board(board, english))
+    w = VisionWorker(table, game, stable_frames=1, clock=clock)
     w.request(0)
     w.step()
     (ans,) = w.results()
