@@ -181,35 +181,22 @@ def _real(folder: str) -> int:
     """First reading from the given corners and the steady median over a recording's frames (one core), and the
     time the reader took to be made (models loaded, one-time costs paid).
 
-    Raises ValueError (ImageError too) naming what is wrong: no folder, no game.ini with a ``warp-coord`` of 4
-    points, fewer than 2 frames ``image-N.jpg``, a frame that cannot be read."""
-    import configparser
-    import json
+    Raises ValueError (ImageError, WarpCoordError too) naming what is wrong: no folder, no game.ini with a
+    ``warp-coord`` of 4 points (:func:`kiosk.vision.scrabscrap.read_warp_coord`), fewer than 2 frames
+    ``image-N.jpg``, a frame that cannot be read."""
     import re
     from pathlib import Path
-
-    import numpy as np
 
     from kiosk.rules.tiles import GERMAN
     from kiosk.vision.game import GameReader
     from kiosk.vision.images import read_image
     from kiosk.vision.reader import BoardReader
+    from kiosk.vision.scrabscrap import read_warp_coord
 
     d = Path(folder)
     if not d.is_dir():
         raise ValueError("not a folder")
-    if not (d / "game.ini").is_file():
-        raise ValueError("no game.ini (a scrabscrap game folder holds one, with the grid's corners)")
-    ini = configparser.ConfigParser()
-    try:
-        ini.read(d / "game.ini", encoding="utf-8")
-        corners = np.array(json.loads(ini["default"]["warp-coord"]), np.float32)
-    except KeyError:
-        raise ValueError("game.ini: no [default] warp-coord (the grid's 4 corners)") from None
-    except (ValueError, configparser.Error) as exc:
-        raise ValueError(f"game.ini: warp-coord cannot be read: {exc}") from None
-    if corners.shape != (4, 2):
-        raise ValueError(f"game.ini: warp-coord needs 4 points [x, y], got shape {corners.shape}")
+    corners = read_warp_coord(d / "game.ini")    # the first reading is timed from them: needed
     paths = sorted(d.glob("image-*.jpg"), key=lambda p: int(re.sub(r"\D", "", p.stem) or 0))
     if len(paths) < 2:
         raise ValueError(f"{len(paths)} frame(s) image-N.jpg: a first reading and at least one more are timed")

@@ -21,8 +21,6 @@ every 6th game frame, fewer synthetic ones); exit 0 (a measurement).
 
 from __future__ import annotations
 
-import configparser
-import json
 import sys
 import time
 from collections import defaultdict
@@ -33,6 +31,7 @@ import cv2
 import numpy as np
 
 from kiosk.vision import locate, presence
+from kiosk.vision.scrabscrap import WarpCoordError, read_warp_coord
 from kiosk.vision.synth import LEVELS, render_board
 from kiosk.vision.synth.boards import random_board
 
@@ -69,9 +68,7 @@ def degraded(img: np.ndarray, c: np.ndarray, rng: np.random.Generator) -> Iterat
 
 def real_boards(step: int) -> Iterator[Frame]:
     for game in sorted((PHOTOS / "scrabscrap").glob("game0*")):
-        ini = configparser.ConfigParser()
-        ini.read(game / "game.ini")
-        c = np.float32(json.loads(ini["default"]["warp-coord"]))
+        c = read_warp_coord(game / "game.ini")   # WarpCoordError: a sentence naming the file (main)
         frames = sorted(game.glob("image-*.jpg"), key=lambda p: int(p.stem.split("-")[1]))
         for k, f in enumerate(frames[::step]):
             yield "board scrabscrap", f"{game.name}/{f.stem}", cv2.imread(str(f)), c, k % (6 // step) == 0
@@ -159,7 +156,14 @@ class Tally:
 
 
 def main(argv: list[str]) -> int:
-    quick = "--quick" in argv
+    try:
+        return _tabulate("--quick" in argv)
+    except WarpCoordError as exc:   # the games' corners are needed: each frame is fitted from them
+        print(f"board_presence_data: {exc}", file=sys.stderr)
+        return 2
+
+
+def _tabulate(quick: bool) -> int:
     rng = np.random.default_rng(1)
     tally = Tally()
     real = table = None

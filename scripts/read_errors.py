@@ -15,12 +15,12 @@ Usage: ``.venv/bin/python scripts/read_errors.py [READ-BOARD ARGS...]``; exit 0 
 
 from __future__ import annotations
 
-import configparser
-import json
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+from kiosk.vision.scrabscrap import WarpCoordError, read_warp_coord
 
 HERE = Path(__file__).resolve().parents[1]
 GAMES = HERE.parent / "shared" / "photos" / "scrabscrap"
@@ -33,9 +33,7 @@ def _frames(game: Path) -> tuple[list[Path], list[list[str]]]:
 
 
 def _read(game: Path, images: list[Path], extra: list[str]) -> list[list[str]]:
-    ini = configparser.ConfigParser()
-    ini.read(game / "game.ini")
-    corners = " ".join(f"{x},{y}" for x, y in json.loads(ini["default"]["warp-coord"]))
+    corners = " ".join(f"{x},{y}" for x, y in read_warp_coord(game / "game.ini").tolist())
     kiosk = Path(sys.executable).with_name("kiosk")
     out = subprocess.run([str(kiosk), "read-board", *map(str, images), "--tiles", "german", "--corners", corners,
                           *extra], capture_output=True, text=True).stdout
@@ -50,7 +48,11 @@ def main(extra: list[str]) -> int:
     total = {"tiles": 0, "right": 0, "silent": 0, "doubts": 0, "occupancy": 0}
     for game in sorted(GAMES.glob("game0*")):
         images, truths = _frames(game)
-        boards = _read(game, images, extra)
+        try:
+            boards = _read(game, images, extra)
+        except WarpCoordError as exc:   # the game's corners are needed: --corners of each read
+            print(f"read_errors: {exc}", file=sys.stderr)
+            return 2
         n = dict.fromkeys(total, 0)
         wrong: list[str] = []
         for k, (truth, got) in enumerate(zip(truths, boards)):

@@ -28,11 +28,9 @@ def benchmark_frame(level: str, index: int):
 
 def game_corners(game):  # -> np.ndarray (4 x 2 float32)
     """The grid corners (px, A1, O1, O15, A15) of a ScrabScrap game folder (``game``: a name under
-    ``../shared/photos/scrabscrap`` or a path), read from its ``game.ini`` as the recording demo reads them
-    (:func:`kiosk.app.recording.read_recording`)."""
-    from kiosk.app.recording import read_recording
+    ``../shared/photos/scrabscrap`` or a path), read from its ``game.ini`` as the recording demo and the vision
+    scripts read them (:func:`kiosk.vision.scrabscrap.read_warp_coord`; a folder without them is an error)."""
+    from kiosk.vision.scrabscrap import read_warp_coord
 
     folder = Path(game) if isinstance(game, Path) else SHARED / "photos" / "scrabscrap" / game
-    corners = read_recording(folder).corners
-    assert corners is not None, f"{folder}: game.ini gives no warp-coord"
-    return corners
+    return read_warp_coord(folder / "game.ini")

@@ -25,7 +25,6 @@ import contextlib
 import csv
 import hashlib
 import io
-import json
 import os
 import re
 import time
@@ -53,6 +52,7 @@ from kiosk.rules.tiles import GERMAN
 from kiosk.store import GameSession, JournalError
 from kiosk.vision.game import GamePrior
 from kiosk.vision.reading import BoardReading
+from kiosk.vision.scrabscrap import WarpCoordError, read_warp_coord
 
 PIN = "1234"
 SIDES = ("left", "right")
@@ -108,12 +108,12 @@ def read_recording(folder: str | Path) -> Recording:
         ini.read(ini_path, encoding="utf-8")
         sec = ini["default"]
         names = (sec.get("name1", "Player 1").strip(), sec.get("name2", "Player 2").strip())
-        warp = sec.get("warp-coord", "").strip()
-        corners = np.array(json.loads(warp), dtype=np.float32) if warp else None
-    except (configparser.Error, KeyError, ValueError, UnicodeDecodeError) as exc:
+    except (configparser.Error, KeyError, UnicodeDecodeError) as exc:
         raise RecordingError(f"{ini_path}: [default]: name1, name2 and (optionally) warp-coord: {exc}") from None
-    if corners is not None and corners.shape != (4, 2):
-        raise RecordingError(f"{ini_path}: warp-coord: expected 4 [x, y] points, got shape {corners.shape}")
+    try:
+        corners = read_warp_coord(ini_path, required=False)   # none: the reader finds the board
+    except WarpCoordError as exc:
+        raise RecordingError(str(exc)) from None
     presses: list[Press] = []
     try:
         text = csv_path.read_text(encoding="utf-8")

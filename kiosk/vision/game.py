@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 import numpy as np
 
@@ -31,11 +32,14 @@ from kiosk.rules.tiles import TileSet
 from kiosk.vision.reading import (
     BLANK_CHAR,
     EMPTY_CHAR,
+    FOUND_CORNERS,
+    GIVEN_CORNERS,
     N_SQUARES,
     SIZE,
     UNSURE_CHAR,
     UNSURE_SQUARE,
     BoardReading,
+    GridSource,
     SquareReading,
     SquareState,
 )
@@ -272,13 +276,21 @@ def _pool_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareRead
     return doubted
 
 
+class FrameRead(Protocol):
+    """The board reader's :meth:`~kiosk.vision.reader.BoardReader.read`, as :class:`GameReader` calls it."""
+
+    def __call__(self, frame: np.ndarray, corners: np.ndarray | None, known: str, *,
+                 corners_from: GridSource) -> BoardReading: ...
+
+
 class GameReader:
     """A frame reader with the game's prior: ``read(frame) -> BoardReading`` as the kiosk's reader, adjusted by
     :func:`apply_prior`.
 
     Args:
-        read: frame (BGR uint8), corners (4x2 px or None) and the known tiles (the prior's
-            :attr:`GamePrior.board`) -> :class:`BoardReading` (the board reader's
+        read: frame (BGR uint8), corners (4x2 px or None), the known tiles (the prior's
+            :attr:`GamePrior.board`) and where the corners came from (``corners_from``: GIVEN_CORNERS, or
+            FOUND_CORNERS for the grid kept from an earlier frame) -> :class:`BoardReading` (the board reader's
             :meth:`~kiosk.vision.reader.BoardReader.read`).
         tile_set: the game's tiles (the pool). corners: the grid's corners when given (fixed camera), else the
             last usable reading's grid is kept as the corners of the next frames of its size (a frame of another
@@ -290,7 +302,7 @@ class GameReader:
         new_letter_p: the confidence a new tile's letter needs (see :func:`apply_prior`).
     """
 
-    def __init__(self, read: Callable[[np.ndarray, np.ndarray | None, str], BoardReading], tile_set: TileSet, *,
+    def __init__(self, read: FrameRead, tile_set: TileSet, *,
                  corners: np.ndarray | None = None, prior: Callable[[], GamePrior] | None = None,
                  new_letter_p: float = 0.0) -> None:
         self.new_letter_p = new_letter_p
@@ -325,7 +337,9 @@ class GameReader:
         """Read ``frame`` under the current prior (see the module docstring)."""
         if not self._given and self._shape != np.shape(frame)[:2]:
             self.corners = None   # a frame of another size (another camera or resolution): its board is found anew
-        reading = self._read(frame, self.corners, self.prior.board)
+        # corners kept from an earlier frame's board are not "given": a refused reading names them as they are
+        reading = self._read(frame, self.corners, self.prior.board,
+                             corners_from=GIVEN_CORNERS if self._given else FOUND_CORNERS)
         if not self._given and reading.quality.ok and reading.homography is not None:
             self.corners, self._shape = grid_corners(reading.homography), np.shape(frame)[:2]
         elif not self._given and not reading.quality.board_found:

@@ -28,6 +28,7 @@ import numpy as np
 
 from kiosk.vision import locate
 from kiosk.vision.geometry import SIZE, warp_grid_corners
+from kiosk.vision.reading import GIVEN_CORNERS, GridSource
 
 CANVAS_PX = 600          # the grid is warped to this square (40 px a square) to be measured
 ALIGN_WINDOW_DEG = 5     # edges within this of an axis count as running along it
@@ -103,21 +104,23 @@ def evidence(image: np.ndarray, h: np.ndarray) -> BoardEvidence:
                          max(offsets, key=abs))
 
 
-def no_board(image: np.ndarray, h: np.ndarray, where: str = "at the given corners") -> str | None:
+def no_board(image: np.ndarray, h: np.ndarray, source: GridSource = GIVEN_CORNERS) -> str | None:
     """Why no board lies where ``h`` (image -> canonical) puts the grid in ``image`` (BGR uint8), as a sentence
-    for the judge, or None when one may (:func:`evidence`; the rule in the module docstring). ``where`` names the
-    grid in the sentence ("no board WHERE (...)")."""
+    for the judge, or None when one may (:func:`evidence`; the rule in the module docstring). ``source`` is where
+    that grid came from (:class:`kiosk.vision.reading.GridSource`): it names the grid ("no board WHERE (...)")
+    and what to check."""
     e = evidence(image, h)
+    where, check = source.where, source.check
     if e.aligned < ALIGNED_MIN:
         return (f"no board {where} (no grid lines along them: what lies there runs about "
-                f"{abs(e.turn_deg)} degrees turned; check the corners or the board)")
+                f"{abs(e.turn_deg)} degrees turned; {check})")
     if e.period >= PERIOD_MIN and abs(e.offset) > MAX_OFFSET:
         return (f"no board {where} (no grid lines along them: a grid's lines lie about "
-                f"{abs(e.offset):.1f} of a square off them; check the corners or the board)")
+                f"{abs(e.offset):.1f} of a square off them; {check})")
     if e.colour < COLOUR_MIN and e.period < PERIOD_MIN:
         return f"no board {where} (no grid lines, colours unlike the board's)"
     return None
 
 
 class NoBoardError(ValueError):
-    """No board lies at given corners the printed lines do not confirm (:func:`no_board` says why)."""
+    """No board lies at corners the printed lines do not confirm (:func:`no_board` says why, naming the corners)."""

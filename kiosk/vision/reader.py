@@ -6,11 +6,12 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
 2. ``undistort``: lens undistortion with the profile's camera matrix (cached remap);
 3. ``locate``: given corners (refined on the grid lines; kept from frame to frame while the board is still,
    :class:`kiosk.vision.still.GridTracker`) > profile's fixed homography > ArUco markers > marker-less grid
-   search (:mod:`kiosk.vision.locate`); given corners the printed lines do not confirm, with no board there
+   search (:mod:`kiosk.vision.locate`); corners the printed lines do not confirm, with no board there
    (:mod:`kiosk.vision.presence`: noise, a covered camera, a board turned under them), give no reading (verdict
-   "no board at the given corners (...)", board not found); so does a fixed homography that reads no tile at all
-   over something that is no board ("no board where the camera's calibration puts it (...)", checked after
-   reading: :meth:`BoardReader._board_gone`);
+   "no board at the given corners (...)", or at the corners of the board found in an earlier frame: the corners
+   that were used, :class:`kiosk.vision.reading.GridSource`; board not found); so does a fixed homography that
+   reads no tile at all over something that is no board ("no board where the camera's calibration puts it
+   (...)", checked after reading: :meth:`BoardReader._board_gone`);
 4. ``warp``: the reading canvas (:mod:`kiosk.vision.cells`);
 5. ``occupancy``: P(tile) per square (:mod:`kiosk.vision.occupancy`);
 6. ``quality``: sharpness, glare, hand (:mod:`kiosk.vision.quality`); with a hand found, occupancy is measured
@@ -39,6 +40,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 from functools import cache
 from importlib import resources
 from typing import NamedTuple
@@ -65,10 +67,15 @@ from kiosk.vision.quality import GLARE_SQUARE_FRACTION, SHARPNESS_MIN, glare_squ
 from kiosk.vision.reading import (
     EMPTY_CHAR,
     EMPTY_SQUARE,
+    FIXED_CAMERA,
+    FOUND_CORNERS,
+    GIVEN_CORNERS,
     N_SQUARES,
+    SEARCHED,
     UNSURE_CHAR,
     BoardReading,
     FrameQuality,
+    GridSource,
     SquareReading,
     SquareState,
 )
@@ -102,7 +109,6 @@ HOLD_SCALES = (1.06, 0.94)  # ... by these factors about the crop's centre ...
 HOLD_P = 0.7          # ... and doubted when its P(letter | tile) falls below this in either (chosen on the
                       # validation fonts for the shipped network, never on the held-out ones: models/README.md)
 VANISHED_CHECK = 3    # known tiles read empty from which the reader checks that a board lies there at all
-FIXED_WHERE = "where the camera's calibration puts it"  # a fixed camera's grid, in "no board WHERE (...)"
 HOLD_DOUBT = "does not hold read 6% larger or smaller"  # ... the doubt's reason (no refit on doubt for it alone)
 TURNED_SHARE = 0.6    # lettered tiles read turned by the same quarter turns beyond this share (of at least
 TURNED_MIN_TILES = 8  # ... this many): the whole board is turned in the reading (corners in the wrong order)
@@ -656,13 +662,22 @@ class BoardReader:
         _, m1, m2 = self._undistort_maps
         return cv2.remap(frame, m1, m2, cv2.INTER_LINEAR)
 
-    def _locate(self, frame: np.ndarray, corners: np.ndarray | None,
-                fresh: bool = False) -> tuple[np.ndarray | None, str]:
+    def _grid_source(self, corners: np.ndarray | None, corners_from: GridSource) -> GridSource:
+        """Where the grid of a frame read with ``corners`` (from ``corners_from``) comes from: corners kept from
+        the board found in an earlier frame are, under a fixed camera, those of its calibration (every frame
+        without corners is read through it)."""
+        fixed = self.profile is not None and self.profile.board_mode == "fixed"
+        if corners is None:
+            return FIXED_CAMERA if fixed else SEARCHED
+        return FIXED_CAMERA if fixed and corners_from is FOUND_CORNERS else corners_from
+
+    def _locate(self, frame: np.ndarray, corners: np.ndarray | None, fresh: bool = False,
+                source: GridSource = GIVEN_CORNERS) -> tuple[np.ndarray | None, str]:
         if corners is not None:
-            # given corners: the grid fitted from them in the first frame, then kept while the board is still
+            # corners: the grid fitted from them in the first frame, then kept while the board is still
             # and refitted locally when it moves (still.GridTracker); ``fresh``: fitted again in this frame
-            h = self._tracker.refit(frame) if fresh else None
-            return (h if h is not None else self._tracker.grid(frame, corners)), "corners"
+            h = self._tracker.refit(frame, source) if fresh else None
+            return (h if h is not None else self._tracker.grid(frame, corners, source)), "corners"
         p = self.profile
         if p is not None and p.board_mode == "fixed":
             if p.homography is not None:
@@ -968,11 +983,14 @@ class BoardReader:
 
     # ------------------------------------------------------------------ public
 
-    def read(self, frame: np.ndarray, corners: np.ndarray | None = None, known: str | None = None) -> BoardReading:
+    def read(self, frame: np.ndarray, corners: np.ndarray | None = None, known: str | None = None, *,
+             corners_from: GridSource = GIVEN_CORNERS) -> BoardReading:
         """Read one frame (BGR H x W x 3 uint8). Never raises for a bad frame: the reading's quality says why.
 
         ``corners``: optional 4x2 px, outer corners of the grid in the order A1, O1, O15, A15 (may be rough:
-        they are refined on the grid lines). A reading with doubts on a grid kept from earlier frames
+        they are refined on the grid lines); ``corners_from``: where they came from (given by a person, the
+        default, or kept from the board found in an earlier frame: ``FOUND_CORNERS``), as a reading refused
+        there names them (:class:`kiosk.vision.reading.GridSource`). A reading with doubts on a grid kept from earlier frames
         (still.GridTracker) is read once more on a grid fitted afresh in this frame, and that reading is given:
         keeping the grid saves time on a still board, never a tile (a grid a fraction of a pixel off left a
         calibrated glyph unsure that a fresh fit read surely). Frames not usable (a hand, blur) are not read again,
@@ -996,18 +1014,20 @@ class BoardReader:
         odd = "".join(sorted({c for c in known or "" if c not in ".?#" and not (c.isalpha() and c.isupper())}))
         if odd:   # a lower-case designated blank is '?' in a GamePrior's board; anything else is no tile at all
             raise ValueError(f"known: {odd!r} are none of an upper-case letter, '?', '.' or '#'")
-        reading = self._read(frame, corners, known=known)
+        source = self._grid_source(corners, corners_from)
+        reading = self._read(frame, corners, known=known, source=source)
         may_clear = {sq for sq in set(reading.doubts) - self._lasting_doubts
                      if known is None or known[sq] in (EMPTY_CHAR, UNSURE_CHAR)}
         if corners is not None and may_clear and reading.quality.ok and self._tracker.kept:
-            reading = self._read(frame, corners, fresh=True, known=known)
-        fixed = corners is None and self.profile is not None and self.profile.board_mode == "fixed"
-        return self._board_gone(frame, reading, known, fixed)
+            reading = self._read(frame, corners, fresh=True, known=known, source=source)
+        fixed = corners is None and source is FIXED_CAMERA   # the calibration's homography, unconfirmed on the lines
+        return self._board_gone(frame, reading, known, source, fixed)
 
     def _board_gone(self, frame: np.ndarray, reading: BoardReading, known: str | None,
-                    fixed: bool = False) -> BoardReading:
+                    source: GridSource = GIVEN_CORNERS, fixed: bool = False) -> BoardReading:
         """``reading``, or an unusable one when no board lies where the grid was found
-        (:func:`kiosk.vision.presence.no_board`), checked only for an "ok" reading where a board may be missing:
+        (:func:`kiosk.vision.presence.no_board`; ``source``: where that grid came from, what the sentence tells
+        to check), checked only for an "ok" reading where a board may be missing:
 
         * VANISHED_CHECK or more of the game's ``known`` tiles read empty (a fixed camera's grid, markers or lines
           that confirmed a grid over noise): "no board where the board's known tiles should be (...)". Without
@@ -1021,13 +1041,13 @@ class BoardReader:
         gone = 0 if known is None else sum(ch not in (EMPTY_CHAR, UNSURE_CHAR) and rd.state is SquareState.EMPTY
                                            for ch, rd in zip(known, reading.squares))
         if gone >= VANISHED_CHECK:
-            where = "where the board's known tiles should be"
+            said = replace(source, where="where the board's known tiles should be")
         elif fixed and not any(rd.state in (SquareState.TILE, SquareState.BLANK) for rd in reading.squares):
-            where = FIXED_WHERE
+            said = source
         else:
             return reading
         t0 = time.perf_counter()
-        why = no_board(self._undistort(frame), reading.homography, where)
+        why = no_board(self._undistort(frame), reading.homography, said)
         ms = (time.perf_counter() - t0) * 1000
         timings = reading.timings_ms    # this read's own dict: the check's time is added to it (stage "presence")
         timings["presence"] = round(ms, 2)
@@ -1037,7 +1057,7 @@ class BoardReader:
         return BoardReading.unreadable(why, timings_ms=timings, sharp=reading.quality.sharp)
 
     def _read(self, frame: np.ndarray, corners: np.ndarray | None, fresh: bool = False,
-              known: str | None = None) -> BoardReading:
+              known: str | None = None, source: GridSource = GIVEN_CORNERS) -> BoardReading:
         t0 = time.perf_counter()
         self._lasting_doubts = set()
         timings: dict[str, float] = {}
@@ -1067,7 +1087,7 @@ class BoardReader:
         frame = self._undistort(frame)
         t = lap("undistort", t)
         try:
-            h, how = self._locate(frame, corners, fresh)
+            h, how = self._locate(frame, corners, fresh, source)
         except NoBoardError as exc:    # the lines did not confirm the corners, and no board lies there
             timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
             return BoardReading.unreadable(str(exc), timings_ms=timings)
@@ -1114,8 +1134,8 @@ class BoardReader:
             # markers placed turned); its squares would be the wrong ones, so none is given
             timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
             return BoardReading.unreadable(
-                f"board turned: most letters read {90 * turns} degrees turned (counter-clockwise); give the corners "
-                "in the order A1, O1, O15, A15 or place the markers as printed", board_found=True, homography=h,
+                f"board turned: most letters read {90 * turns} degrees turned (counter-clockwise); {source.turned}",
+                board_found=True, homography=h,
                 timings_ms=timings, sharp=is_sharp, glare=has_glare)
         if how == "grid" and not hand_seen:
             # a grid found without markers may lie a few squares off or at the wrong scale; read through it, the

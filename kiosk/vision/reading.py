@@ -61,6 +61,33 @@ UNSURE_SQUARE = SquareReading(SquareState.UNSURE, None, 0.0)
 
 
 @dataclass(frozen=True)
+class GridSource:
+    """Where the grid a frame is read through came from, as the sentences for people name it: a reading refused
+    because no board lies there (:func:`kiosk.vision.presence.no_board`) or because its letters stand turned.
+
+    ``where`` completes "no board ..." (its grid lines run "along them": the corners); ``check`` says what to
+    check when no board lies there; ``turned`` what to do when the letters read turned. The grid is never named
+    for what it is not: corners kept from the board found in an earlier frame are not "given corners".
+    """
+
+    where: str
+    check: str
+    turned: str
+
+
+GIVEN_CORNERS = GridSource("at the given corners", "check the corners or the board",
+                           "give the corners in the order A1, O1, O15, A15")
+FOUND_CORNERS = GridSource("at the corners of the board found in an earlier frame", "check the board and the camera",
+                           "turn the board back as it lay in the earlier frames, or give its corners in the order "
+                           "A1, O1, O15, A15")
+FIXED_CAMERA = GridSource("where the camera's calibration puts it",
+                          "check the camera and the board, or calibrate the camera again",
+                          "turn the board back as it lay when the camera was calibrated, or calibrate it again")
+SEARCHED = GridSource("at the corners of the board found in this frame", "check the camera and the board",
+                      "give the corners in the order A1, O1, O15, A15 or place the markers as printed")
+
+
+@dataclass(frozen=True)
 class FrameQuality:
     """Per-frame verdict. ``verdict`` is ``"ok"`` or a short reason (``"no board found"``, ``"blurred"``...)."""
 

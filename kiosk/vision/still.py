@@ -19,6 +19,7 @@ import numpy as np
 
 from kiosk.vision import locate, presence
 from kiosk.vision.geometry import WARP_CELL_PX, warp_grid_corners
+from kiosk.vision.reading import GIVEN_CORNERS, GridSource
 
 ALONG_SQUARES = (1.5, 4.5, 7.5, 10.5, 13.5)  # patch centres along each side, squares from its first corner
 PATCH_ALONG_SQUARES = 2.0     # patch length along the side's line, squares
@@ -175,27 +176,27 @@ class GridTracker:
         self._anchor: GridAnchor | None = None
         self.kept = False                             # whether the last grid() kept the grid without a fit
 
-    def grid(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
-        """The grid (image -> canonical homography, 3x3 float64) in ``frame`` (BGR uint8) for given ``corners``
-        (4x2 px, A1, O1, O15, A15). Raises ValueError for corners that cannot be the grid
-        (:func:`kiosk.vision.locate.fit_corners`), :class:`kiosk.vision.presence.NoBoardError` (a ValueError) when
-        the printed lines do not confirm them and no board lies there (:func:`kiosk.vision.presence.no_board`;
-        the grid is then forgotten)."""
+    def grid(self, frame: np.ndarray, corners: np.ndarray, source: GridSource = GIVEN_CORNERS) -> np.ndarray:
+        """The grid (image -> canonical homography, 3x3 float64) in ``frame`` (BGR uint8) for ``corners`` (4x2
+        px, A1, O1, O15, A15; ``source``: where they came from, as a no-board sentence names them). Raises
+        ValueError for corners that cannot be the grid (:func:`kiosk.vision.locate.fit_corners`),
+        :class:`kiosk.vision.presence.NoBoardError` (a ValueError) when the printed lines do not confirm them and
+        no board lies there (:func:`kiosk.vision.presence.no_board`; the grid is then forgotten)."""
         given = locate.order_corners(corners)
         self.kept = False
         if self._grid is not None and self._corners is not None and self._shape == frame.shape and (
                 np.array_equal(given, self._corners) or self._gave(given)):
-            return self._track(frame, self._corners)
-        return self._fit(frame, given)
+            return self._track(frame, self._corners, source)
+        return self._fit(frame, given, source)
 
-    def refit(self, frame: np.ndarray) -> np.ndarray | None:
-        """Fit the grid kept for the last frame afresh from its corners in ``frame`` (the same frame) and start
-        tracking from that fit; None when no grid is kept. For a reading with doubts on a kept grid: a grid
-        a fraction of a pixel off can leave a tile unsure that a fresh fit reads."""
+    def refit(self, frame: np.ndarray, source: GridSource = GIVEN_CORNERS) -> np.ndarray | None:
+        """Fit the grid kept for the last frame afresh from its corners (``source``: where they came from) in
+        ``frame`` (the same frame) and start tracking from that fit; None when no grid is kept. For a reading with
+        doubts on a kept grid: a grid a fraction of a pixel off can leave a tile unsure that a fresh fit reads."""
         if self._corners is None:
             return None
         self.kept = False
-        return self._fit(frame, self._corners)
+        return self._fit(frame, self._corners, source)
 
     def forget(self) -> None:
         """Forget the grid: the next frame is fitted from its corners."""
@@ -207,10 +208,10 @@ class GridTracker:
         assert self._grid is not None
         return bool(np.abs(given - locate.grid_corners_in_image(self._grid)).max() <= 0.01)
 
-    def _fit(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    def _fit(self, frame: np.ndarray, corners: np.ndarray, source: GridSource) -> np.ndarray:
         fitted, confirmed = locate.fit_corners(frame, corners)
         if not confirmed:   # only then: a board whose lines confirm its corners is there
-            why = presence.no_board(frame, fitted)
+            why = presence.no_board(frame, fitted, source)
             if why is not None:
                 self.forget()
                 raise presence.NoBoardError(why)
@@ -222,7 +223,7 @@ class GridTracker:
         self._grid, self._pool, self._tries = h, pool, tries
         self._anchor = GridAnchor(frame, h)
 
-    def _track(self, frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    def _track(self, frame: np.ndarray, corners: np.ndarray, source: GridSource) -> np.ndarray:
         assert self._grid is not None and self._anchor is not None
         still = self._anchor.still(frame)
         if still and self._tries >= SETTLE_REFITS:
@@ -233,7 +234,7 @@ class GridTracker:
             self._tries += 1
         if refit is None:
             self.kept = still
-            return self._grid if still else self._fit(frame, corners)
+            return self._grid if still else self._fit(frame, corners, source)
         if locate.grid_shift_squares(self._grid, refit) < locate.TRACK_STILL_SQUARES:
             if self._tries <= SETTLE_REFITS:
                 self._pool.append(locate.grid_corners_in_image(refit))

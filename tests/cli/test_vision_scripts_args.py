@@ -44,7 +44,7 @@ def test_bench_vision_speed_names_a_bad_argument(tmp_path, case):
     args, expect = {
         "frames": (["--frames", "0"], "--frames 0: at least 1"),
         "missing": (["--real", str(tmp_path / "nowhere")], "nowhere: not a folder"),
-        "no-ini": (["--real", str(_recording(tmp_path / "r1", None, {}))], "no game.ini"),
+        "no-ini": (["--real", str(_recording(tmp_path / "r1", None, {}))], "game.ini: missing"),
         "no-corners": (["--real", str(_recording(tmp_path / "r2", "[default]\nname1 = A\n", {}))],
                        "game.ini: no [default] warp-coord"),
         "bad-corners": (["--real", str(_recording(tmp_path / "r3", "[default]\nwarp-coord = [[1, 2]]\n", {}))],

@@ -104,7 +104,7 @@ def test_sequence_reads_each_frame_with_the_previous_reading_as_prior_and_keeps_
     frames = [grid((8, 7, "CAT")), grid((8, 7, "C#T"), (9, 8, "X")), grid((8, 7, "CAT"), (9, 8, "X"), (1, 1, "#"))]
     seen_corners, seen_known = [], []
 
-    def read(frame, corners, known):
+    def read(frame, corners, known, **_):
         seen_corners.append(None if corners is None else corners.copy())
         seen_known.append(known)
         r = BoardReading.from_grid(frame)
@@ -179,7 +179,7 @@ def test_a_new_letter_below_the_sureness_asked_is_a_doubt_and_a_disputed_tile_is
     assert at(res.reading.grid(), "H9") == "Y"
     # a known Y read V: named, and the next frame reads the square afresh instead of keeping either letter
     frames = [grid((8, 7, "CAT"), (9, 8, "Y")), grid((8, 7, "CAT"), (9, 8, "V")), grid((8, 7, "CAT"), (9, 8, "#"))]
-    game = GameReader(lambda f, c, k: BoardReading.from_grid(f), ENGLISH)
+    game = GameReader(lambda f, c, k, **_: BoardReading.from_grid(f), ENGLISH)
     outs = []
     for f in frames:
         res = game.read_game(f)
@@ -192,7 +192,7 @@ def test_a_new_letter_below_the_sureness_asked_is_a_doubt_and_a_disputed_tile_is
 def test_a_sequence_starting_mid_game_reads_its_first_frame_alone():
     """read-board --sequence from frame 5 of a game: 20 tiles at once are the board, not a move of 20 tiles."""
     rows = grid((8, 4, "FIRNS"), (10, 2, "MÖSE"), (14, 1, "WANK"))
-    game = GameReader(lambda f, c, k: BoardReading.from_grid(f), GERMAN)
+    game = GameReader(lambda f, c, k, **_: BoardReading.from_grid(f), GERMAN)
     res = game.read_game(rows)
     assert res.reading.grid() == rows and not res.anomalies
 
@@ -209,9 +209,9 @@ def test_a_recording_without_corners_is_found_and_kept_from_frame_to_frame():
     reader = BoardReader(GERMAN, load_profile(PROFILES / "scrabscrap-templates.json"))
     given = []
 
-    def read(frame, corners, known):
+    def read(frame, corners, known, **_):
         given.append(corners)
-        return reader.read(frame, corners, known)
+        return reader.read(frame, corners, known, **_)
 
     game = GameReader(read, GERMAN)
     for n in (5, 6):
@@ -228,7 +228,7 @@ def test_a_recording_without_corners_is_found_and_kept_from_frame_to_frame():
 def test_the_first_frame_of_a_sequence_with_h8_empty_holds_no_move():
     """scrabscrap game03 frame 1, the first of its sequence: a blank read on an empty B1 while H8 is empty is a
     doubt, not a tile (no move has been played)."""
-    game = GameReader(lambda f, c, k: BoardReading.from_grid(f), GERMAN)
+    game = GameReader(lambda f, c, k, **_: BoardReading.from_grid(f), GERMAN)
     res = game.read_game(grid((1, 2, "?"), (7, 8, "#")))
     assert at(res.reading.grid(), "B1") == "#" and at(res.reading.grid(), "H7") == "."
 
@@ -244,7 +244,7 @@ def test_a_square_the_last_reading_left_unsure_is_never_emptied_by_the_move_shap
 def test_the_first_frame_of_a_game_is_read_against_the_empty_board():
     """scrabscrap game02 frame 1 (the first move DÜS down from H7): 16 squares read unsure all over the board
     are empty, since the first move lies in column H."""
-    game = GameReader(lambda f, c, k: BoardReading.from_grid(f), GERMAN)
+    game = GameReader(lambda f, c, k, **_: BoardReading.from_grid(f), GERMAN)
     rows = grid((7, 8, "D"), (8, 8, "Ü"), (9, 8, "S"), (2, 15, "#"), (4, 11, "#"), (1, 2, "#"))
     out = game.read_game(rows).reading.grid()
     assert at(out, "O2") == "." and at(out, "K4") == "." and at(out, "B1") == "."
@@ -257,7 +257,7 @@ def _shifted(dx: float, dy: float) -> np.ndarray:
 
 def _fake_reader(script: dict[int, tuple[str, np.ndarray]], given: list):
     """read(frame, corners) for frames whose first pixel names the script entry: (verdict, homography)."""
-    def read(frame, corners, known):
+    def read(frame, corners, known, **_):
         given.append(None if corners is None else corners.copy())
         verdict, h = script[int(frame[0, 0, 0])]
         if verdict != "ok":

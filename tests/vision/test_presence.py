@@ -18,7 +18,8 @@ from kiosk.vision import locate, presence
 from kiosk.vision import reader as reader_module
 from kiosk.vision.game import GameReader
 from kiosk.vision.profile import CalibrationProfile
-from kiosk.vision.reader import FIXED_WHERE, BoardReader
+from kiosk.vision.reader import BoardReader
+from kiosk.vision.reading import FIXED_CAMERA, FOUND_CORNERS, GIVEN_CORNERS, GridSource
 from kiosk.vision.synth import render_board
 from shared_data import SHARED, game_corners, needs_shared
 
@@ -182,9 +183,9 @@ def _spy_checks(monkeypatch) -> list[str]:
     """Record where the reader checks that a board lies (the ``where`` of each presence.no_board call)."""
     calls: list[str] = []
 
-    def spy(image, h, where="at the given corners"):
-        calls.append(where)
-        return presence.no_board(image, h, where)
+    def spy(image, h, source: GridSource = GIVEN_CORNERS):
+        calls.append(source.where)
+        return presence.no_board(image, h, source)
 
     monkeypatch.setattr(reader_module, "no_board", spy)
     return calls
@@ -213,7 +214,7 @@ def test_an_empty_board_under_a_fixed_camera_is_checked_and_reads_empty(empty_fr
     assert r.quality.ok and r.grid() == frame.truth and calls == [] and "presence" not in r.timings_ms
     r = _fixed_reader(locate.homography_from_grid_corners(empty_frame.grid_corners_px)).read(empty_frame.image)
     assert r.quality.ok and r.grid() == empty_frame.truth == ["." * 15] * 15
-    assert calls == [FIXED_WHERE] and r.timings_ms["presence"] > 0
+    assert calls == [FIXED_CAMERA.where] and r.timings_ms["presence"] > 0
 
 
 def test_the_game_reader_keeps_no_grid_from_noise_under_a_fixed_camera(empty_frame):
@@ -238,6 +239,48 @@ def test_a_real_empty_board_under_a_fixed_camera_reads_and_noise_does_not(monkey
     calls = _spy_checks(monkeypatch)
     r = reader.read(img)
     assert r.quality.ok and r.grid() == ["." * 15] * 15, "\n".join(r.grid())
-    assert calls == [FIXED_WHERE]
+    assert calls == [FIXED_CAMERA.where]
     for scene, image in _no_board_frames(img).items():
         assert reader.read(image).quality.verdict == FIXED_NO_BOARD, scene
+
+
+FOUND_NO_BOARD = "no board at the corners of the board found in an earlier frame (no grid lines, colours unlike the " \
+                 "board's)"
+
+
+def test_cli_sequence_without_corners_names_the_board_found_before_not_given_corners(frame, tmp_path, capsys):
+    """``read-board --sequence`` without --corners keeps the board found in a frame as the corners of the next;
+    a frame of noise after it said "no board at the given corners" though none were given."""
+    board, noise = tmp_path / "board.png", tmp_path / "noise.png"
+    cv2.imwrite(str(board), frame.image)
+    cv2.imwrite(str(noise), np.random.default_rng(2).integers(0, 256, frame.image.shape, dtype=np.uint8))
+    rc = main(["read-board", "--sequence", str(board), str(noise)])
+    err = capsys.readouterr().err
+    assert rc == 1
+    assert f"{noise}: no board read: {FOUND_NO_BOARD}" in err, err
+    assert "given corners" not in err and str(board) not in err, err
+
+
+def test_a_fixed_camera_s_grid_kept_in_a_game_is_named_as_its_calibration(frame):
+    """Under a fixed camera a game keeps the calibration's grid from frame to frame: no board there is named so,
+    not "at the corners of the board found in an earlier frame" (nor "given corners")."""
+    h = locate.homography_from_grid_corners(frame.grid_corners_px)
+    reader = BoardReader(ENGLISH, CalibrationProfile(board_mode="fixed", homography=h))
+    game = GameReader(reader.read, ENGLISH)
+    game.accept(game.read_game(frame.image).reading)
+    assert game.corners is not None
+    r = game.read_game(np.random.default_rng(4).integers(0, 256, frame.image.shape, dtype=np.uint8)).reading
+    assert r.quality.verdict == FIXED_NO_BOARD
+
+
+def test_the_advice_follows_where_the_grid_came_from(frame):
+    """No board along a grid turned under it: what to check depends on the grid's source (a person who gave no
+    corners is not told to check them)."""
+    h = locate.homography_from_grid_corners(frame.grid_corners_px)
+    turned = _turned(frame.image, frame.grid_corners_px, 20)
+    said = {s: str(presence.no_board(turned, h, s)) for s in (GIVEN_CORNERS, FOUND_CORNERS, FIXED_CAMERA)}
+    assert said[GIVEN_CORNERS].startswith("no board at the given corners (no grid lines along them: ")
+    assert said[GIVEN_CORNERS].endswith("degrees turned; check the corners or the board)")
+    assert said[FOUND_CORNERS].startswith("no board at the corners of the board found in an earlier frame (")
+    assert said[FOUND_CORNERS].endswith("; check the board and the camera)")
+    assert said[FIXED_CAMERA].endswith("; check the camera and the board, or calibrate the camera again)")

@@ -11,7 +11,7 @@ from kiosk.rules.board import Board
 from kiosk.rules.tiles import ENGLISH
 from kiosk.vision import locate
 from kiosk.vision.reader import BoardReader
-from kiosk.vision.reading import N_SQUARES, SquareState
+from kiosk.vision.reading import FOUND_CORNERS, N_SQUARES, SquareState
 from kiosk.vision.synth import render_board
 
 
@@ -102,7 +102,14 @@ def test_reader_a_board_read_turned_is_not_read(start):
     assert german.read(fr.image, corners=fr.grid_corners_px).grid() == fr.truth
     r = german.read(fr.image, corners=np.roll(fr.grid_corners_px, -start, axis=0))
     assert r.quality.board_found and r.quality.verdict.startswith(f"board turned: most letters read {90 * start} degrees")
+    assert r.quality.verdict.endswith("; give the corners in the order A1, O1, O15, A15"), r.quality.verdict
     assert set("".join(r.grid())) == {"#"}
+    # the same grid kept from a board found in an earlier frame (read-board --sequence without --corners, the
+    # board since turned): nobody gave corners, so the advice is to turn the board back
+    german.forget_board_pose()
+    r = german.read(fr.image, np.roll(fr.grid_corners_px, -start, axis=0), corners_from=FOUND_CORNERS)
+    assert r.quality.verdict.endswith("; turn the board back as it lay in the earlier frames, or give its corners in "
+                                      "the order A1, O1, O15, A15"), r.quality.verdict
 
 
 def test_board_turns_needs_most_of_enough_tiles_turned_alike():

@@ -88,7 +88,7 @@ def test_a_letter_that_does_not_hold_alone_asks_for_no_refit(monkeypatch):
     fresh_reads: list[bool] = []
 
     def refits(doubts: dict[int, str], lasting: set[int]) -> bool:
-        def fake_read(frame, corners, fresh=False, known=None):  # noqa: ANN001, ANN202 - the reader's own _read, stubbed
+        def fake_read(frame, corners, fresh=False, known=None, source=None):  # noqa: ANN001, ANN202 - the reader's own _read, stubbed
             fresh_reads.append(fresh)
             reader._lasting_doubts = set() if fresh else set(lasting)
             return dataclasses.replace(BoardReading.from_grid(["." * 15] * 15), doubts=dict(doubts))

@@ -32,8 +32,6 @@ from __future__ import annotations
 
 import argparse
 import base64
-import configparser
-import json
 import sys
 import time
 import unicodedata
@@ -53,6 +51,7 @@ from kiosk.vision.images import read_image
 from kiosk.vision.occupancy import OccupancyModel, features
 from kiosk.vision.profile import CalibrationProfile, ModelRef
 from kiosk.vision.reader import GLYPH_GROW_PX, BoardReader
+from kiosk.vision.scrabscrap import read_warp_coord
 
 Sample = tuple[np.ndarray, str]
 
@@ -144,17 +143,9 @@ def game_samples(game: Path, first: int) -> tuple[list[tuple[np.ndarray, np.ndar
 
     ``game``: ScrabScrap layout (``game.ini`` ``[default] warp-coord`` = the grid corners in px,
     ``image-N.jpg``, ``truth/image-N.txt`` with 15 rows). Raises ValueError naming the file that is missing
-    or malformed.
+    or malformed (the corners: :func:`kiosk.vision.scrabscrap.read_warp_coord`, needed here).
     """
-    ini = configparser.ConfigParser()
-    if not ini.read(game / "game.ini"):
-        raise ValueError(f"{game / 'game.ini'}: missing (a game folder needs its grid corners)")
-    try:
-        corners = np.asarray(json.loads(ini["default"]["warp-coord"]), np.float32)
-        if corners.shape != (4, 2):
-            raise ValueError
-    except (KeyError, ValueError, TypeError):
-        raise ValueError(f"{game / 'game.ini'}: [default] warp-coord is not 4 [x, y] corners") from None
+    corners = read_warp_coord(game / "game.ini")
     occ: list[tuple[np.ndarray, np.ndarray]] = []
     glyphs: list[Sample] = []
     for n in range(1, first + 1):

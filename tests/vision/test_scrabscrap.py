@@ -1,0 +1,94 @@
+"""The one parser of a ScrabScrap recording's ``game.ini`` corners (``[default] warp-coord``): its errors name the
+file and the key, and every reader of such a folder (recording demo, calibration, vision scripts) uses it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kiosk.vision.scrabscrap import WarpCoordError, read_warp_coord
+
+ROOT = Path(__file__).resolve().parents[2]
+CORNERS = "[[5.0, 44.0], [908.0, 37.0], [910.0, 934.0], [21.0, 940.0]]"
+
+
+def _ini(tmp_path: Path, text: str) -> Path:
+    p = tmp_path / "game.ini"
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_the_corners_are_4_points_float32_in_the_order_given(tmp_path):
+    c = read_warp_coord(_ini(tmp_path, f"[default]\nname1 = A\nwarp-coord = {CORNERS}\n"))
+    assert c.dtype == np.float32 and c.shape == (4, 2)
+    assert c.tolist() == [[5, 44], [908, 37], [910, 934], [21, 940]]
+
+
+def test_a_missing_file_is_named(tmp_path):
+    with pytest.raises(WarpCoordError, match=re.escape(f"{tmp_path / 'game.ini'}: missing")):
+        read_warp_coord(tmp_path / "game.ini")
+    with pytest.raises(WarpCoordError, match="missing"):   # also when the caller could do without the corners
+        read_warp_coord(tmp_path / "game.ini", required=False)
+
+
+@pytest.mark.parametrize("text", ["[default]\nname1 = A\n", "[other]\nwarp-coord = [[1, 2]]\n", "[default]\nwarp-coord =\n"])
+def test_a_missing_key_is_an_error_only_where_the_corners_are_needed(tmp_path, text):
+    p = _ini(tmp_path, text)
+    with pytest.raises(WarpCoordError, match=re.escape(f"{p}: no [default] warp-coord (the grid's 4 corners")):
+        read_warp_coord(p)
+    assert read_warp_coord(p, required=False) is None
+
+
+@pytest.mark.parametrize("value, why", [
+    ("[[1, 2]]", "needs 4 points [x, y]"),
+    ("[[1, 2], [3, 4], [5, 6], [7, 8], [9, 10]]", "needs 4 points [x, y]"),
+    ("[[1, 2, 3], [3, 4], [5, 6], [7, 8]]", "needs 4 points [x, y]"),
+    ("[1, 2, 3, 4]", "needs 4 points [x, y]"),
+    ("[[1, 2], [3, 4]", "not a list of 4 points [x, y]"),
+    ('[["a", 2], [3, 4], [5, 6], [7, 8]]', "must be numbers"),
+    ("[[true, 2], [3, 4], [5, 6], [7, 8]]", "must be numbers"),
+    ("[[null, 2], [3, 4], [5, 6], [7, 8]]", "must be numbers"),
+    ("[[NaN, 2], [3, 4], [5, 6], [7, 8]]", "must be finite numbers"),
+    ("[[Infinity, 2], [3, 4], [5, 6], [7, 8]]", "must be finite numbers"),
+    ("[[1e300, 2], [3, 4], [5, 6], [7, 8]]", "must be finite numbers within an image"),
+])
+def test_a_malformed_value_names_the_file_the_key_and_why(tmp_path, value, why):
+    p = _ini(tmp_path, f"[default]\nwarp-coord = {value}\n")
+    for required in (True, False):
+        with pytest.raises(WarpCoordError) as err:
+            read_warp_coord(p, required=required)
+        assert str(err.value).startswith(f"{p}: [default] warp-coord") and why in str(err.value), str(err.value)
+
+
+def test_an_unreadable_file_is_named(tmp_path):
+    p = tmp_path / "game.ini"
+    p.write_bytes(b"[default]\nwarp-coord = \xff\xfe\n")
+    with pytest.raises(WarpCoordError, match=re.escape(f"{p}: cannot be read")):
+        read_warp_coord(p)
+
+
+def test_no_other_module_parses_warp_coord():
+    """One parser: the project's code names the key only in kiosk.vision.scrabscrap (and in prose)."""
+    own = ROOT / "kiosk" / "vision" / "scrabscrap.py"
+    parsing = [f"{p.relative_to(ROOT)}:{n}" for d in ("kiosk", "scripts", "calibration", "tests")
+               for p in sorted((ROOT / d).rglob("*.py")) if p != own and p.name != Path(__file__).name
+               for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+               if re.search(r"""\[\s*["']warp-coord["']\s*\]|get\([^)]*["']warp-coord["']""", line)]
+    assert parsing == []
+
+
+def test_the_recording_demo_keeps_a_folder_without_corners_and_names_bad_ones(tmp_path):
+    from kiosk.app.recording import RecordingError, read_recording
+
+    (tmp_path / "game.csv").write_text("Move, Button, State, Coord, Word, Points, Score1, Score2\n"
+                                       '1, "green", "S1", "H4", "AB", 5, 5, 0\n', encoding="utf-8")
+    _ini(tmp_path, "[default]\nname1 = Ann\nname2 = Bob\n")
+    assert read_recording(tmp_path).corners is None       # the reader finds the board
+    p = _ini(tmp_path, "[default]\nname1 = Ann\nname2 = Bob\nwarp-coord = [[NaN, 2], [3, 4], [5, 6], [7, 8]]\n")
+    with pytest.raises(RecordingError, match=re.escape(f"{p}: [default] warp-coord: the corners must be finite")):
+        read_recording(tmp_path)
+    _ini(tmp_path, f"[default]\nname1 = Ann\nname2 = Bob\nwarp-coord = {CORNERS}\n")
+    assert read_recording(tmp_path).corners.tolist()[2] == [910, 934]
