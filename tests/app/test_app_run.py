@@ -126,7 +126,7 @@ def test_the_tables_reader_is_told_the_kiosks_accepted_board(monkeypatch):
 
     told: list[str | None] = []
 
-    def spy(self, frame, corners=None, known=None):
+    def spy(self, frame, corners=None, known=None, corners_from=None):
         told.append(known)
         return BoardReading.unreadable("no board found")
 
