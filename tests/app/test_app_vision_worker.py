@@ -98,7 +98,7 @@ def test_a_worker_following_the_game_keeps_known_tiles_and_drops_unreachable_dou
         board[7 * 15 + 6 + i] = ch
     table.put({7 * 15 + 6: "C", 7 * 15 + 7: "#", 7 * 15 + 8: "T", 0: "#", 8 * 15 + 7: "#"})
     english = load_tile_set("english")
-    game = GameReader(lambda frame, corners, known: read_grid(frame), english,
+    game = GameReader(lambda frame, corners, known, **where: read_grid(frame), english,
                       prior=lambda: prior_from_board(board, english))
     w = VisionWorker(table, game, stable_frames=1, clock=clock)
     w.request(0)
