@@ -129,6 +129,23 @@ SYSTEM_FONTS: tuple[SystemFont, ...] = (
     SystemFont("stix-bold", "Times", "fonts-stix", f"{_OT}/stix-word/STIX-Bold.otf", TRAINING),
     SystemFont("cmu-serif-bold", "Computer Modern", "fonts-cmu", f"{_TT}/cmu/cmunbx.ttf", TRAINING),
     SystemFont("cmu-sans-bold", "Computer Modern", "fonts-cmu", f"{_TT}/cmu/cmunsx.ttf", TRAINING),
+    # Mined faces (issue 22, third sitting): the boldest upright text face with A-Z and ÄÖÜ of 21 small Debian
+    # packages not yet in the table; uncial and decorative faces left out (Klaudia, Berenika, Okolaks, Lemonada).
+    # The shipped network read each on 420 typical validation-style frames (seed 21); sorted from the worst read,
+    # they went in turn to training and to validation, so both roles get faces the network did not know
+    SystemFont("bebas-neue-bold", "Bebas Neue", "fonts-bebas-neue", f"{_OT}/bebas-neue/BebasNeue-Bold.otf", TRAINING),
+    SystemFont("mononoki-bold", "Mononoki", "fonts-mononoki", f"{_TT}/mononoki/mononoki-Bold.ttf", TRAINING),
+    SystemFont("anonymous-pro-bold", "Anonymous Pro", "fonts-anonymous-pro",
+               f"{_TT}/anonymous-pro/Anonymous Pro B.ttf", TRAINING),
+    SystemFont("caslon-black", "Caslon", "fonts-georgewilliams",
+               f"{_TT}/fonts-georgewilliams/Caslon-Black.ttf", TRAINING),
+    SystemFont("national-park-heavy", "National Park", "fonts-national-park",
+               f"{_OT}/national-park/NationalPark-Heavy.otf", TRAINING),
+    SystemFont("eurofurence-bold", "Eurofurence", "fonts-eurofurence", f"{_TT}/eurofurence/eurof75.ttf", TRAINING),
+    SystemFont("elstob-extrabold", "Elstob", "fonts-elstob", f"{_OT}/elstob/ElstobD-ExtraBold.otf", TRAINING),
+    SystemFont("opendyslexic-bold", "OpenDyslexic", "fonts-opendyslexic",
+               f"{_OT}/opendyslexic/OpenDyslexic-Bold.otf", TRAINING),
+    SystemFont("jura-bold", "Jura", "fonts-jura", f"{_OT}/jura/Jura-Bold.otf", TRAINING),
     # ---- held out: whole families never drawn on a training frame
     SystemFont("dejavu-sans-bold", "DejaVu (Bitstream Vera)", "fonts-dejavu-core",
                f"{_TT}/dejavu/DejaVuSans-Bold.ttf", HELD_OUT),
@@ -156,6 +173,18 @@ SYSTEM_FONTS: tuple[SystemFont, ...] = (
     SystemFont("beteckna-bold", "Futura (Beteckna)", "fonts-beteckna", f"{_TT}/beteckna/BetecknaGS-Bold.ttf",
                VALIDATION),
     SystemFont("oxygen-sans-bold", "Oxygen", "fonts-oxygen", f"{_TT}/oxygen/Oxygen-Sans-Bold.ttf", VALIDATION),
+    # mined faces (see the training list's note): the other half, by turns
+    SystemFont("yanone-kaffeesatz-bold", "Yanone Kaffeesatz", "fonts-yanone-kaffeesatz",
+               f"{_OT}/yanone-kaffeesatz/YanoneKaffeesatz-Bold.otf", VALIDATION),
+    SystemFont("jetbrains-mono-extrabold", "JetBrains Mono", "fonts-jetbrains-mono",
+               f"{_TT}/jetbrains-mono/JetBrainsMono-ExtraBold.ttf", VALIDATION),
+    SystemFont("fira-code-bold", "Fira", "fonts-firacode", f"{_TT}/firacode/FiraCode-Bold.ttf", VALIDATION),
+    SystemFont("gfs-didot-bold", "Didot (GFS Didot)", "fonts-gfs-didot", f"{_OT}/didot/GFSDidotBold.otf", VALIDATION),
+    SystemFont("junicode-bold", "Junicode", "fonts-junicode", f"{_OT}/junicode/JunicodeTwoBeta-Bold.otf", VALIDATION),
+    SystemFont("yrsa-bold", "Yrsa", "fonts-yrsa-rasa", f"{_TT}/fonts-yrsa-rasa/Yrsa-Bold.ttf", VALIDATION),
+    SystemFont("comfortaa-bold", "Comfortaa", "fonts-comfortaa", f"{_TT}/comfortaa/Comfortaa-Bold.ttf", VALIDATION),
+    SystemFont("wine-tahoma-bold", "Tahoma (Wine Tahoma)", "fonts-wine",
+               "/usr/share/wine/fonts/tahomabd.ttf", VALIDATION),
 )
 """Every system face the renderer knows (a data table; see the module doc)."""
 
