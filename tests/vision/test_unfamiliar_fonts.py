@@ -22,6 +22,8 @@ from shared_data import SHARED, needs_shared
 # (Until the network shipped with the width augmentation it was frame 44 of --frames 200 --seed 11, a Cardo Bold J
 # read I; that network reads the J right.)
 FRAMES, FRAME, SEED, SQUARE, TRUTH, GUESS, FONT = 500, 194, 12, 22, "G", "C", "averia-serif-bold"
+FIRST_VALIDATION = ("tribun-extrabold", "averia-serif-bold", "cardo-bold", "accanthis-bold", "sora-extrabold",
+                    "tiresias-infofont-bold", "beteckna-bold", "oxygen-sans-bold")
 
 
 @cache
@@ -32,8 +34,12 @@ def _frame():
 
     s = bench.corpus_samples(SHARED, FRAMES, seed=SEED)[FRAME]
     assert s.tile_set.name == "english"
+    from kiosk.vision.synth.levels import get_level
+
+    # the validation faces as the table held them when the example was found: the face a frame draws, and the
+    # scene after it, depend on how many faces the role holds (16 since the third sitting)
     return render_board(Board(s.board.cells), seed=bench.frame_seed("typical", FRAME, SEED),
-                        level=bench.level_params("typical", "validation"), tile_set=ENGLISH, size=(2028, 1520))
+                        level=get_level("typical").with_(fonts=FIRST_VALIDATION), tile_set=ENGLISH, size=(2028, 1520))
 
 
 def _read(frame):
@@ -43,8 +49,9 @@ def _read(frame):
 
 @needs_shared
 def test_a_letter_that_does_not_hold_scaled_is_a_doubt_and_clear_letters_still_read(monkeypatch):
-    if FONT not in fonts.present(fonts.VALIDATION):
-        pytest.skip(f"{fonts.BY_NAME[FONT].package} not installed (scripts/system-packages.txt)")
+    absent = [f for f in FIRST_VALIDATION if f not in fonts.present(fonts.VALIDATION)]
+    if absent:
+        pytest.skip(f"{', '.join(fonts.BY_NAME[f].package for f in absent)} not installed (scripts/system-packages.txt)")
     fr = _frame()
     assert fr.meta["font"] == FONT
     truth = "".join(fr.truth)
