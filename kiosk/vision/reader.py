@@ -25,7 +25,9 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
    square open, the settle model (:mod:`kiosk.vision.settle`) decides if it is sure. With a calibration profile
    that embeds a glyph model, that model reads the glyphs of the occupied squares instead
    (:mod:`kiosk.vision.glyph_model`). Then a tile lying across two squares makes both a doubt
-   (:mod:`kiosk.vision.slid`, timed as ``slid``).
+   (:mod:`kiosk.vision.slid`, timed as ``slid``). A tile read on a premium square with no tile on a plain square
+   beside it is a doubt, never a letter: its print (the centre star, the labels) may read as one
+   (:func:`doubt_lone_premium_tiles`).
 
 Doubt is never hidden: a square whose occupancy or letter is not clear, or that lies under glare or a hand
 (or next to it, where a finger may reach; fingers that read as blanks, more than the set has and side by side,
@@ -48,7 +50,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from kiosk.rules.board import CENTRE, SIZE
+from kiosk.rules.board import CENTRE, PREMIUM_NAMES, SIZE, square_name
 from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, warp_canvas
@@ -138,6 +140,8 @@ BLIND_NET_TILE_P = 0.5  # where the colours cannot see (see colour_blind), the n
                         # square is not emptied (a doubt at worst; unless the settle model is sure it is empty)
 SETTLE_TILE = 0.9     # the settle model's P(tile) at or above: a tile (see kiosk.vision.settle)
 SETTLE_EMPTY = 0.1    # ... at or below: empty; between: unsure
+LONE_DOUBT = "no tile beside it"  # a premium square's tile without a plain tile beside it: the doubt's reason names
+                                  # this (no refit on doubt for it alone: no grid makes the print another thing)
 
 
 @cache
@@ -391,6 +395,51 @@ def doubt_off_colour_blanks(squares: list[SquareReading], doubts: dict[int, str]
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
 
 
+def _plain_neighbours() -> tuple[tuple[int, ...], ...]:
+    """For each of the 225 squares, its orthogonal neighbours that are plain squares (no premium print)."""
+    out = []
+    for sq in range(N_SQUARES):
+        r, c = divmod(sq, SIZE)
+        out.append(tuple((r + dr) * SIZE + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+                         if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE and PREMIUM_CLASSES[(r + dr) * SIZE + c + dc] == "."))
+    return tuple(out)
+
+
+_PLAIN_NEIGHBOURS = _plain_neighbours()
+
+
+def doubt_lone_premium_tiles(squares: list[SquareReading], doubts: dict[int, str], tiled: np.ndarray,
+                             hidden: np.ndarray) -> list[int]:
+    """Turn a tile read on a premium square (a letter or a blank) UNSURE (in place, reason in ``doubts``, naming
+    LONE_DOUBT) when no plain square beside it (orthogonally) is taken for a tile (``tiled``, 225 bool: read as a
+    tile, its letter sure or not) and none beside it is hidden (``hidden``, 225 bool: under the hand, outside the
+    view). Returns the squares doubted.
+
+    Every tile of a position lies in a word of two tiles or more, so it has a tile beside it, and no premium
+    square of the layout borders another: a real tile on a premium square has a tile on a plain square beside it
+    (the first move covers H8 and a plain square beside it). A premium square's print (the centre star, the
+    labels, a premium colour the frame's colours cannot place) is the one thing on the board made to stand out
+    from plain squares, and any reader of letters may take it for a letter or a blank: the empty board's star
+    read "X" (green board) or "Y" (classic) with verdict "ok" (the premium rule left the square network alone to
+    judge it, or the colour vote took a crease or a shadow for this frame's tiles). Such a reading alone is a
+    doubt, not a letter: the rule rests on the game's geometry and the reading of the plain squares beside it,
+    not on what any network makes of the print. A tile laid alone on a premium square (a move being laid) is a
+    doubt until its word is down."""
+    out = []
+    for sq in range(N_SQUARES):
+        rd = squares[sq]
+        if PREMIUM_CLASSES[sq] == "." or rd.state not in (SquareState.TILE, SquareState.BLANK):
+            continue
+        if any(tiled[n] or hidden[n] for n in _PLAIN_NEIGHBOURS[sq]):
+            continue
+        what = f"letter {rd.letter}" if rd.state is SquareState.TILE else "a tile without a letter"
+        kind = "centre star" if sq == CENTRE else PREMIUM_NAMES[str(PREMIUM_CLASSES[sq])]
+        doubts[sq] = f"{what} on the {kind} square {square_name(sq)} with {LONE_DOUBT} (its print may read as one)"
+        squares[sq] = SquareReading(SquareState.UNSURE, None, rd.confidence)
+        out.append(sq)
+    return out
+
+
 def _settled_empty(settled: dict[int, float] | None, sq: int) -> bool:
     """Whether the settle model (when asked about ``sq``) is sure the square is empty (at most SETTLE_EMPTY)."""
     return settled is not None and sq in settled and settled[sq] <= SETTLE_EMPTY
@@ -439,8 +488,9 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
     among the blanks (:func:`_find_finger_blanks`) join the hand and the squares are read again. ``blind`` (225
     bool, :func:`colour_blind`): squares the colours cannot judge; one the network gives P(tile) >=
     BLIND_NET_TILE_P is not emptied by the colours there (a doubt at worst) unless the settle model is sure it
-    is empty (the network alone sees tiles on bright empty squares too). Returns
-    (readings, doubts by square, the hand: ``hand`` and those fingers, 225 bool)."""
+    is empty (the network alone sees tiles on bright empty squares too). Last, a tile on a premium square with
+    no tile on a plain square beside it is a doubt (:func:`doubt_lone_premium_tiles`; its reason names
+    LONE_DOUBT). Returns (readings, doubts by square, the hand: ``hand`` and those fingers, 225 bool)."""
     if blind is None:
         blind = np.zeros(N_SQUARES, bool)
     squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
@@ -552,6 +602,9 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
             # a blank counts towards fingers from BLANK_P, but is read only when surer: faint ink passes for none
             doubts[sq] = f"blank or letter {q.letter}? (blank {p_blank:.2f})"
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
+    tiled = np.zeros(N_SQUARES, bool)
+    tiled[tiles] = True
+    doubt_lone_premium_tiles(squares, doubts, tiled, hand | ~seen)
     return squares, doubts, hand
 
 
@@ -779,8 +832,9 @@ class BoardReader:
         """Squares read with a glyph classifier (a calibration profile's): occupancy from ``p_tile`` (225) and
         the colour vote ``vote`` (225, see :func:`nearest_colour_says_tile`; a tile without its support is
         checked by the shipped network, :meth:`_tiles_by_model_alone`),
-        letters from :func:`normalise_glyph` + the HOG classifier. Returns (225 readings, doubts, the hand with
-        the fingers found among the blanks, the quarter turns of the whole board: :func:`board_turns`)."""
+        letters from :func:`normalise_glyph` + the HOG classifier; a tile on a premium square with no tile on a
+        plain square beside it is a doubt (:func:`doubt_lone_premium_tiles`). Returns (225 readings, doubts, the
+        hand with the fingers found among the blanks, the quarter turns of the whole board: :func:`board_turns`)."""
         squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
         doubts: dict[int, str] = {}
         grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
@@ -849,6 +903,10 @@ class BoardReader:
         hand = _find_finger_blanks(squares, doubts, hand, self.tile_set.blanks)
         _doubt_fingers(squares, doubts, hand, self.tile_set.blanks)
         _doubt_blanks(squares, doubts, self.tile_set.blanks, degraded)
+        tiled = np.array([rd.state in (SquareState.TILE, SquareState.BLANK) for rd in squares])
+        tiled[to_read] = True        # a tile whose letter is doubtful is a tile
+        tiled[[sq for sq, why in doubts.items() if why == "glare"]] = True
+        self._lasting_doubts.update(doubt_lone_premium_tiles(squares, doubts, tiled, hand | ~seen))
         return squares, doubts, hand, board_turns([pred.turns for sq, pred in zip(to_read, preds)
                                                    if squares[sq].state is SquareState.TILE])
 
@@ -946,6 +1004,7 @@ class BoardReader:
                                             weak_empty, preds, self.letters, self.tile_set, settled, blind)
         doubt_off_colour_blanks(squares, doubts, feats)
         self._lasting_doubts.update(_doubt_not_held(squares, doubts, preds, not_held))
+        self._lasting_doubts.update(sq for sq, why in doubts.items() if LONE_DOUBT in why)   # combine_net's
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
                                                    if squares[sq].state is SquareState.TILE])
 
