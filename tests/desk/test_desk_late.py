@@ -277,7 +277,8 @@ def test_a_kiosk_restarted_from_its_journal_while_offline_loses_nothing(broker, 
         assert desk.store.results() == [] and _events_applied(desk, game_id) == 10
         link.restore()
         assert kiosk.settled(30)
-        assert _wait(lambda: len(desk.store.results()) == 1 and desk.ingest.idle(), 30), desk.tables.status()
+        assert _wait(lambda: len(desk.store.results()) == 1 and desk.tables.duplicates >= 10 and desk.ingest.idle(),
+                     30), desk.tables.status()
         assert _events_applied(desk, game_id) == len(events)
         assert desk.store.results()[0].scores == (451, 345) and desk.store.results()[0].game_id == game_id
         assert desk.tables.duplicates >= 10 and sum(desk.tables.counts.values()) == 0
