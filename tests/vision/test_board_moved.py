@@ -108,3 +108,22 @@ def test_turn_measures_how_far_the_board_turned():
     h = locate.from_corners(frame, game_corners(GAME))
     for degrees in (-8, -4, -1, 0, 2, 4, 12):
         assert abs(presence.turn(_moved(frame, _transform("turned", degrees)), h) - degrees) < 0.6, degrees
+
+
+@needs_shared
+def test_a_fresh_fit_for_a_doubt_finds_the_knocked_board_where_it_went():
+    """A reading with doubts on a kept grid is read again on a grid fitted afresh from the corners
+    (GridTracker.refit): under a fixed camera those are where the board lay before it was knocked; the fresh fit
+    looks for it again from the grid it keeps, and does not go back to where it lay."""
+    corners = game_corners(GAME)
+    tracker = still.GridTracker()
+    frame = read_image(GAME / "image-8.jpg")
+    for _ in range(still.SETTLE_REFITS + 1):
+        before = locate.grid_corners_in_image(tracker.grid(frame, corners)).astype(np.float64)
+    m = _transform("turned", 4)
+    moved = _moved(read_image(GAME / "image-9.jpg"), m)
+    want = cv2.transform(before.reshape(-1, 1, 2), m).reshape(4, 2)
+    square = float(np.linalg.norm(before[1] - before[0])) / 15
+    for h in (tracker.grid(moved, corners), tracker.refit(moved)):
+        assert h is not None
+        assert float(np.linalg.norm(locate.grid_corners_in_image(h) - want, axis=1).max()) / square < 0.05
