@@ -412,19 +412,30 @@ def _layout_fit(cells_lab: np.ndarray, valid: np.ndarray, codes: np.ndarray, nam
     return float(np.mean(per_class) - _median(d[is_plain])) if per_class else -1e9
 
 
-def fix_layout_shift(bgr: np.ndarray, h: np.ndarray, layout: tuple[str, ...] | None = None) -> np.ndarray:
-    """Correct a grid fit that is one or two squares off, using the premium squares' colours.
+def fix_layout_shift(bgr: np.ndarray, h: np.ndarray, layout: tuple[str, ...] | None = None, extra: int = 2
+                     ) -> np.ndarray:
+    """Correct a grid fit that is one or two squares off (``extra`` squares), using the premium squares' colours.
 
-    Tries the fit shifted by -2..+2 squares on each axis and keeps the shift under which the premium layout
-    best explains the cells' colours. A board whose premiums are not coloured keeps ``h``.
+    Tries the fit shifted by -extra..+extra squares on each axis and keeps the shift under which the premium
+    layout best explains the cells' colours. A board whose premiums are not coloured keeps ``h``.
     """
     if bgr.ndim != 3:
         return h
-    results = _layout_fits(bgr, h, 2, layout)
+    results = _layout_fits(bgr, h, extra, layout)
     best = max(results, key=lambda t: t[0])
     here = next(r for r in results if r[1] == (0, 0))
     # move only when the shifted fit is clearly better (plain-coloured boards give small differences)
     return best[2] if best[0] > here[0] + 8.0 else h
+
+
+def whole_squares_fixed(image: np.ndarray, h: np.ndarray, extra: int = 2) -> np.ndarray:
+    """``h`` (image -> canonical, full-frame px), or ``h`` moved by the whole squares (one or two on each axis)
+    under which the premium layout clearly explains the colours better (:func:`fix_layout_shift`, measured on
+    the reduced frame as the fits measure it). Grid lines alone cannot tell a board moved by a whole square from
+    one that kept still: its lines lie where the old ones lay. ``image``: BGR (a grey frame keeps ``h``)."""
+    small, h_small, s = _reduced(image, h)
+    fixed = fix_layout_shift(small, h_small, extra=extra)
+    return h if fixed is h_small else fixed @ s
 
 
 def layout_fit(bgr: np.ndarray, h: np.ndarray, layout: tuple[str, ...] | None = None) -> float:

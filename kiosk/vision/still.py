@@ -142,6 +142,31 @@ class GridAnchor:
 
 SETTLE_REFITS = 3   # refits tried on a still board after it was found from the corners, before its grid is kept
 SETTLE_AFTER_MOVE = 1  # ... after it moved (its pool starts with the refit that found it moved)
+MOVED_SQUARES = 6      # a board moved: its fit checked on the premium colours for whole squares off, this far
+MOVED_TURN_DEG = 2.0   # a tracked board's lines this far turned (degrees), not found again: the board moved
+
+
+def found_again(frame: np.ndarray, last: np.ndarray) -> tuple[np.ndarray | None, float]:
+    """(the grid of a board knocked since ``last`` was its grid, or None; the turn measured) in ``frame`` (BGR
+    uint8; ``last``: image -> canonical homography, full-frame px).
+
+    A board knocked between two moves turns and shifts under the camera: turned a few degrees its lines cross
+    the old grid's, and neither a local refit (:func:`kiosk.vision.locate.track_grid`) nor a search from the old
+    corners (:func:`kiosk.vision.locate.fit_corners`: it searches the place and the size, never the turn) finds
+    it. The edges' turn where the old grid lies (:func:`kiosk.vision.presence.turn`) turns the old corners about
+    their centre; the search from there finds the shift. The grid is the fit the printed lines confirm, None
+    when they do not (or the turned corners cannot be the grid in this frame). About 90 ms (992 x 976 px), only
+    when a tracked board was lost."""
+    turned = presence.turn(frame, last)
+    corners = locate.grid_corners_in_image(last).astype(np.float64)
+    c = corners.mean(axis=0)
+    m = cv2.getRotationMatrix2D((float(c[0]), float(c[1])), turned, 1.0)
+    quad = cv2.transform(corners.reshape(-1, 1, 2), m).reshape(4, 2).astype(np.float32)
+    try:
+        h, confirmed = locate.fit_corners(frame, quad)
+    except ValueError:    # the turned corners leave too much of the grid outside the frame
+        return None, turned
+    return (h if confirmed else None), turned
 
 
 class GridTracker:
@@ -162,8 +187,12 @@ class GridTracker:
     * the board not found still (a tile laid on an edge square, a hand, or the camera moved): refitted locally;
       within locate.TRACK_STILL_SQUARES of the grid it is a refit of the still board as above (the anchor taken
       again from this frame), further it is a moved board: that refit starts a new pool, settled by
-      SETTLE_AFTER_MOVE more refits. No refit found (the lines gone, or moved locate.TRACK_SLIP_SQUARES or
-      more): fitted from the corners again.
+      SETTLE_AFTER_MOVE more refits. A refit of a board not found still is checked on the premium colours
+      (:func:`kiosk.vision.locate.whole_squares_fixed`): a board moved by a whole square has its lines where the
+      old ones lay, and is a moved board at its new place. No refit found (the lines gone, or moved
+      locate.TRACK_SLIP_SQUARES or more): fitted from the corners again (:meth:`_fit` with the grid of the frame
+      before: a board knocked between two moves is found again turned and shifted, :func:`found_again`, or
+      refused as moved, never read through the corners where it lay).
     """
 
     def __init__(self) -> None:
@@ -187,7 +216,9 @@ class GridTracker:
         if self._grid is not None and self._corners is not None and self._shape == frame.shape and (
                 np.array_equal(given, self._corners) or self._gave(given)):
             return self._track(frame, self._corners, source)
-        return self._fit(frame, given, source)
+        # other corners (given anew, or a game's last usable grid after a frame it could not use): fitted from
+        # them, the grid of the frame before (same size) kept to look for the board again from
+        return self._fit(frame, given, source, self._grid if self._shape == frame.shape else None)
 
     def refit(self, frame: np.ndarray, source: GridSource = GIVEN_CORNERS) -> np.ndarray | None:
         """Fit the grid kept for the last frame afresh from its corners (``source``: where they came from) in
@@ -196,7 +227,7 @@ class GridTracker:
         if self._corners is None:
             return None
         self.kept = False
-        return self._fit(frame, self._corners, source)
+        return self._fit(frame, self._corners, source, self._grid)   # a board moved since: found again from it
 
     def forget(self) -> None:
         """Forget the grid: the next frame is fitted from its corners."""
@@ -208,14 +239,38 @@ class GridTracker:
         assert self._grid is not None
         return bool(np.abs(given - locate.grid_corners_in_image(self._grid)).max() <= 0.01)
 
-    def _fit(self, frame: np.ndarray, corners: np.ndarray, source: GridSource) -> np.ndarray:
+    def _fit(self, frame: np.ndarray, corners: np.ndarray, source: GridSource,
+             last: np.ndarray | None = None) -> np.ndarray:
+        """The grid fitted from ``corners`` in ``frame`` (see :meth:`grid`). ``last``: the grid of the frame
+        before, when one was tracked (a board may have been knocked since): corners the lines do not confirm are
+        looked for again from it, turned and shifted (:func:`found_again`); a fit the lines confirm
+        TRACK_SLIP_SQUARES or more from it (the board moved) is refitted locally once more. A board not found
+        again is refused as moved when what lies there runs turned or off the lines (or, a board there, its
+        lines MOVED_TURN_DEG or more turned), never read through the corners of where it lay."""
         fitted, confirmed = locate.fit_corners(frame, corners)
-        if not confirmed:   # only then: a board whose lines confirm its corners is there
-            why = presence.no_board(frame, fitted, source)
-            if why is not None:
-                self.forget()
-                raise presence.NoBoardError(why)
         self._corners, self._shape = corners, frame.shape
+        if confirmed:
+            if last is not None and locate.grid_shift_squares(last, fitted) >= locate.TRACK_SLIP_SQUARES:
+                # moved: a search's fit of a turned board is off at the corners (0.2 squares at 2 degrees), and a
+                # refit that far from it on the still board after would be taken for the lines disagreeing
+                polished = locate.track_grid(frame, fitted)
+                fitted = locate.whole_squares_fixed(frame, fitted if polished is None else polished, MOVED_SQUARES)
+            self._start(frame, fitted, [])
+            return fitted
+        turned = 0.0
+        if last is not None:
+            found, turned = found_again(frame, last)
+            if found is not None:    # knocked: found again where it went; its refits settle it as after a move
+                self._start(frame, found, [locate.grid_corners_in_image(found)], SETTLE_REFITS - SETTLE_AFTER_MOVE)
+                return found
+        # the lines confirm no grid: whether a board lies there at all
+        why = presence.no_board(frame, fitted, source, moved=last is not None)
+        if why is None and abs(turned) >= MOVED_TURN_DEG:
+            why = (f"the board moved: its lines run about {abs(turned):.0f} degrees turned from where the frame "
+                   f"before had them, and it was not found again; {source.check}")
+        if why is not None:
+            self.forget()
+            raise presence.NoBoardError(why)
         self._start(frame, fitted, [])
         return fitted
 
@@ -234,7 +289,12 @@ class GridTracker:
             self._tries += 1
         if refit is None:
             self.kept = still
-            return self._grid if still else self._fit(frame, corners, source)
+            return self._grid if still else self._fit(frame, corners, source, self._grid)
+        if not still:
+            whole = locate.whole_squares_fixed(frame, refit)
+            if whole is not refit:   # moved by whole squares: its lines lie where the old ones lay
+                self._start(frame, whole, [locate.grid_corners_in_image(whole)], SETTLE_REFITS - SETTLE_AFTER_MOVE)
+                return whole
         if locate.grid_shift_squares(self._grid, refit) < locate.TRACK_STILL_SQUARES:
             if self._tries <= SETTLE_REFITS:
                 self._pool.append(locate.grid_corners_in_image(refit))
