@@ -54,7 +54,10 @@ def read_warp_coord(ini_path: str | Path, *, required: bool = True) -> np.ndarra
         ini.read(path, encoding="utf-8")
     except (OSError, UnicodeDecodeError, configparser.Error) as exc:
         raise WarpCoordError(f"{path}: cannot be read: {exc}") from None
-    text = ini.get(SECTION, KEY, fallback="").strip()
+    try:  # configparser interpolates on get: a '%' in the value raises here, not in read
+        text = ini.get(SECTION, KEY, fallback="").strip()
+    except configparser.Error as exc:
+        raise WarpCoordError(f"{where}: cannot be read ({exc.message})") from None
     if not text:
         if required:
             raise WarpCoordError(f"{path}: no [{SECTION}] {KEY} (the grid's 4 corners in px, A1, O1, O15, A15, are "

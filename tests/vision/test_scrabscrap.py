@@ -70,6 +70,18 @@ def test_an_unreadable_file_is_named(tmp_path):
         read_warp_coord(p)
 
 
+@pytest.mark.parametrize("value", ["[[5.0, 44.0], [908.0, 37.0], [910.0, 934.0], [21.0, 940%]]",
+                                   "[[5, 44], [908, 37], [910, 934], [21, %(y)s]]"])
+def test_a_percent_sign_in_the_corners_is_named_not_a_traceback(tmp_path, value):
+    """configparser's interpolation raised InterpolationSyntaxError (or InterpolationMissingOptionError) from
+    inside the parser on a '%' in warp-coord: the recording demo ended in a traceback instead of naming the file."""
+    p = _ini(tmp_path, f"[default]\nname1 = A\nname2 = B\nwarp-coord = {value}\n")
+    for required in (True, False):
+        with pytest.raises(WarpCoordError) as err:
+            read_warp_coord(p, required=required)
+        assert str(err.value).startswith(f"{p}: [default] warp-coord: cannot be read"), str(err.value)
+
+
 def test_no_other_module_parses_warp_coord():
     """One parser: the project's code names the key only in kiosk.vision.scrabscrap (and in prose)."""
     own = ROOT / "kiosk" / "vision" / "scrabscrap.py"
