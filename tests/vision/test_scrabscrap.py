@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from kiosk.vision.scrabscrap import WarpCoordError, read_warp_coord
+from shared_data import SHARED, needs_shared
 
 ROOT = Path(__file__).resolve().parents[2]
 CORNERS = "[[5.0, 44.0], [908.0, 37.0], [910.0, 934.0], [21.0, 940.0]]"
@@ -104,3 +105,31 @@ def test_the_recording_demo_keeps_a_folder_without_corners_and_names_bad_ones(tm
         read_recording(tmp_path)
     _ini(tmp_path, f"[default]\nname1 = Ann\nname2 = Bob\nwarp-coord = {CORNERS}\n")
     assert read_recording(tmp_path).corners.tolist()[2] == [910, 934]
+
+
+@needs_shared
+@pytest.mark.parametrize("value, why", [
+    ("[[5.0, 44.0], [5.0, 44.0], [5.0, 44.0], [5.0, 44.0]]", "clockwise (as seen in the image) around a convex quad"),
+    ("[[908.0, 37.0], [5.0, 44.0], [21.0, 940.0], [910.0, 934.0]]", "clockwise (as seen in the image)"),  # mirrored
+    ("[[-5000.0, 44.0], [908.0, 37.0], [910.0, 934.0], [21.0, 940.0]]", "of the grid outside the 992x976 frame"),
+    ("[[5.0, 44.0], [50.0, 44.0], [50.0, 90.0], [5.0, 90.0]]", "the grid covers only"),
+])
+def test_the_recording_demo_refuses_corners_that_cannot_be_the_grid_in_its_frames(tmp_path, value, why):
+    """Corners that parse but cannot be a grid in the recording's frames (one point four times, mirrored, mostly
+    outside the frame, tiny) were taken: every frame then read "bad corners" and the demo ran the whole game to
+    "not finished: Stefan 0, Hanns 0" (39 judge interventions) without naming game.ini. They are refused up front,
+    as read-board refuses such --corners."""
+    import shutil
+
+    from kiosk.app.recording import RecordingError, read_recording
+
+    game = SHARED / "photos" / "scrabscrap" / "game01"
+    shutil.copy(game / "game.csv", tmp_path / "game.csv")
+    shutil.copy(game / "image-1.jpg", tmp_path / "image-1.jpg")
+    p = _ini(tmp_path, f"[default]\nname1 = Ann\nname2 = Bob\nwarp-coord = {value}\n")
+    with pytest.raises(RecordingError) as err:
+        read_recording(tmp_path)
+    msg = str(err.value)
+    assert msg.startswith(f"{p}: [default] warp-coord: ") and why in msg and "image-1.jpg" in msg, msg
+    _ini(tmp_path, f"[default]\nname1 = Ann\nname2 = Bob\nwarp-coord = {CORNERS}\n")   # the recorded corners stand
+    assert read_recording(tmp_path).corners.tolist()[0] == [5, 44]
