@@ -50,7 +50,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from kiosk.rules.board import CENTRE, PREMIUM_NAMES, SIZE, square_name
+from kiosk.rules.board import CENTRE, DLS, DWS, PREMIUM_NAMES, SIZE, TLS, TWS, square_name
 from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, warp_canvas
@@ -140,6 +140,8 @@ BLIND_NET_TILE_P = 0.5  # where the colours cannot see (see colour_blind), the n
                         # square is not emptied (a doubt at worst; unless the settle model is sure it is empty)
 SETTLE_TILE = 0.9     # the settle model's P(tile) at or above: a tile (see kiosk.vision.settle)
 SETTLE_EMPTY = 0.1    # ... at or below: empty; between: unsure
+PREMIUM_WORDS = {PREMIUM_NAMES[TWS]: "triple-word", PREMIUM_NAMES[DWS]: "double-word", PREMIUM_NAMES[TLS]: "triple-letter",
+                 PREMIUM_NAMES[DLS]: "double-letter"}   # a premium square in the words of a doubt shown to people
 LONE_DOUBT = "no tile beside it"  # a premium square's tile without a plain tile beside it: the doubt's reason names
                                   # this (no refit on doubt for it alone: no grid makes the print another thing)
 
@@ -432,9 +434,10 @@ def doubt_lone_premium_tiles(squares: list[SquareReading], doubts: dict[int, str
             continue
         if any(tiled[n] or hidden[n] for n in _PLAIN_NEIGHBOURS[sq]):
             continue
-        what = f"letter {rd.letter}" if rd.state is SquareState.TILE else "a tile without a letter"
-        kind = "centre star" if sq == CENTRE else PREMIUM_NAMES[str(PREMIUM_CLASSES[sq])]
-        doubts[sq] = f"{what} on the {kind} square {square_name(sq)} with {LONE_DOUBT} (its print may read as one)"
+        what = f"letter {rd.letter}" if rd.state is SquareState.TILE else "a tile without a letter (a blank)"
+        kind = "the centre star" if sq == CENTRE else f"a {PREMIUM_WORDS[PREMIUM_NAMES[str(PREMIUM_CLASSES[sq])]]} square"
+        doubts[sq] = (f"{what} read on {square_name(sq)}, {kind}, with {LONE_DOUBT}: the square's print may have "
+                      f"been taken for a tile")
         squares[sq] = SquareReading(SquareState.UNSURE, None, rd.confidence)
         out.append(sq)
     return out

@@ -86,13 +86,15 @@ def test_a_lone_tile_on_a_premium_square_is_a_doubt_one_beside_a_tile_or_the_han
         doubts: dict[int, str] = {}
         assert doubt_lone_premium_tiles(squares, doubts, none, none) == [sq]
         assert squares[sq].state is SquareState.UNSURE and LONE_DOUBT in doubts[sq]
-    assert doubts[_sq("B2")] == "letter X on the DWS square B2 with no tile beside it (its print may read as one)"
+    # a sentence for the judge: the square, its premium in words (no "DWS" code), why the letter is doubted
+    assert doubts[_sq("B2")] == ("letter X read on B2, a double-word square, with no tile beside it: the square's print "
+                                 "may have been taken for a tile")
     # a blank too
     squares = [EMPTY_SQUARE] * 225
     squares[CENTRE] = SquareReading(SquareState.BLANK, None, 0.99)
     doubts = {}
     assert doubt_lone_premium_tiles(squares, doubts, none, none) == [CENTRE]
-    assert doubts[CENTRE].startswith("a tile without a letter on the centre star square H8")
+    assert doubts[CENTRE].startswith("a tile without a letter (a blank) read on H8, the centre star, with no tile")
     # beside a tile on a plain square (its letter sure or not), beside the hand or outside the view: it stands
     for mask_of in ("tiled", "hidden"):
         squares = [EMPTY_SQUARE] * 225
