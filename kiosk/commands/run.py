@@ -30,4 +30,20 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"kiosk run: {exc}", file=sys.stderr)
         return 2
-    return run_table(cfg, headless=args.headless, max_seconds=args.seconds)
+    _sigterm_as_interrupt()
+    try:
+        return run_table(cfg, headless=args.headless, max_seconds=args.seconds)
+    except KeyboardInterrupt:   # stopped while the table was still being set up: nothing to clean but the exit
+        return 0
+
+
+def _sigterm_as_interrupt() -> None:
+    """SIGTERM (how systemd stops the kiosk) ends the table as Ctrl-C does: run_table's loop stops and its
+    clean-up runs (vision worker, devices and clock displays, stream, the journal closed, "stopping" told to
+    systemd), where the default action killed the process in the middle of it."""
+    import signal
+
+    def stop(signum: int, _frame: object) -> None:
+        raise KeyboardInterrupt(signal.Signals(signum).name)
+
+    signal.signal(signal.SIGTERM, stop)

@@ -141,3 +141,35 @@ def test_the_tables_reader_is_told_the_kiosks_accepted_board(monkeypatch):
     held.append(SimpleNamespace(state=SimpleNamespace(board=board)))
     read(frame)
     assert told[1] is not None and told[1][7 * 15 + 6: 7 * 15 + 9] == "CAT" and told[1].count(".") == 222
+
+
+def test_sigterm_stops_the_table_cleanly(tmp_path):
+    """systemd stops ``kiosk run`` with SIGTERM: it died of the signal (exit -15 / 143), skipping run_table's
+    clean-up (the vision worker, the devices and the clock displays, the journal left with its -wal file, no
+    "stopping" to systemd). Now SIGTERM ends the loop as Ctrl-C does: exit 0, the journal closed."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    root = Path(__file__).resolve().parents[2]
+    cfg = _config(tmp_path, '{backend = "scripted", script = []}')
+    env = {**os.environ, "PYTHONPATH": str(root), "SDL_VIDEODRIVER": "dummy"}
+    proc = subprocess.Popen([sys.executable, "-m", "kiosk", "run", "--config", str(cfg), "--headless"], cwd=root,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        err = ""
+        while "new game" not in err and time.monotonic() < deadline and proc.poll() is None:
+            err += proc.stderr.readline()
+        assert "new game" in err, err
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)
+        _, rest = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, (proc.returncode, err + rest)
+    assert "Traceback" not in rest, rest
+    assert not (tmp_path / "journal.sqlite-wal").exists()   # closed: the WAL folded into the file
