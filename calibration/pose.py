@@ -27,12 +27,15 @@ class BoardPose:
     should find the board later ("markers": detect them in every frame; "fixed": reuse this homography, for
     a camera and board that do not move); with intrinsics also
     ``rvec``/``tvec`` (board mm -> camera), ``camera_height_mm`` above the board and ``tilt_deg`` of the
-    optical axis from straight down, and ``reprojection_px`` of the grid corners."""
+    optical axis from straight down, and ``reprojection_px`` of the grid corners. ``image_size``: (width, height)
+    px of the frame the pose was measured on (the grid belongs to frames of that size; the profile records it as
+    ``board.image_size``)."""
 
     homography: np.ndarray
     grid_corners_px: np.ndarray
     method: str
     mode: str = "markers"
+    image_size: tuple[int, int] | None = None
     rvec: np.ndarray | None = None
     tvec: np.ndarray | None = None
     camera_height_mm: float | None = None
@@ -42,6 +45,11 @@ class BoardPose:
 
 def _gray(image: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+
+
+def _size(image: np.ndarray) -> tuple[int, int]:
+    """(width, height) px of ``image``."""
+    return int(image.shape[1]), int(image.shape[0])
 
 
 def _check_quad(corners: np.ndarray, image: np.ndarray) -> None:
@@ -81,7 +89,7 @@ def pose_from_markers(image: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOME
                                "`kiosk calibrate markers`, or tap the corners instead")
     corners = grid_corners_in_image(h)
     _check_quad(corners, image)
-    return _with_intrinsics(BoardPose(h, corners, "markers"), geometry, K, dist)
+    return _with_intrinsics(BoardPose(h, corners, "markers", image_size=_size(image)), geometry, K, dist)
 
 
 def pose_from_corners(image: np.ndarray, corners: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY,
@@ -96,7 +104,8 @@ def pose_from_corners(image: np.ndarray, corners: np.ndarray, geometry: BoardGeo
         h = from_corners(image, pts, refine=refine)   # refuses a quad that cannot be the grid, saying why
     except ValueError as exc:
         raise CalibrationError(str(exc)) from exc
-    return _with_intrinsics(BoardPose(h, grid_corners_in_image(h), "corners", "fixed"), geometry, K, dist)
+    return _with_intrinsics(BoardPose(h, grid_corners_in_image(h), "corners", "fixed", image_size=_size(image)),
+                            geometry, K, dist)
 
 
 def overlay_image(image: np.ndarray, pose: BoardPose) -> np.ndarray:

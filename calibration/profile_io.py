@@ -40,8 +40,8 @@ def _note(profile: Any, text: str) -> None:
 def apply_result(profile: Any, kind: str, result: Any) -> str:
     """Write one result into ``profile`` (kiosk.vision.profile.CalibrationProfile); returns a one-line note.
 
-    intrinsics -> camera matrix, distortion, image size; pose -> board mode and fixed homography / grid
-    corners; exposure -> camera_settings (exposure_us, analogue_gain, awb_gains, auto_exposure False);
+    intrinsics -> camera matrix, distortion, image size; pose -> board mode, fixed homography / grid
+    corners and the frame size they were measured at (``board.image_size``); exposure -> camera_settings (exposure_us, analogue_gain, awb_gains, auto_exposure False);
     glyphs -> embedded glyph model and tile set.
     """
     from kiosk.vision.profile import ModelRef
@@ -55,6 +55,8 @@ def apply_result(profile: Any, kind: str, result: Any) -> str:
         profile.board_mode = result.mode
         profile.homography = np.asarray(result.homography, np.float64)
         profile.grid_corners_px = np.asarray(result.grid_corners_px, np.float32)
+        size = getattr(result, "image_size", None)
+        profile.board_image_size = None if size is None else (int(size[0]), int(size[1]))
         return f"pose from {result.method}, board mode {result.mode}"
     if kind == "exposure":
         if result.exposure_us is None:

@@ -90,7 +90,8 @@ def main() -> int:
         corners = None
         if args.mode == "fixed":
             reader.profile = CalibrationProfile(board_mode="fixed",
-                                                homography=locate.homography_from_grid_corners(fr.grid_corners_px))
+                                                homography=locate.homography_from_grid_corners(fr.grid_corners_px),
+                                                board_image_size=(fr.image.shape[1], fr.image.shape[0]))
         elif args.mode == "corners":
             corners = fr.grid_corners_px
         elif args.mode == "grid":

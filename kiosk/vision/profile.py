@@ -10,13 +10,20 @@ Format (``format`` = ``"kiosk-vision-profile"``, ``version`` = 1)::
                  "image_size": [width, height] | null},                 # px the matrix was measured at
       "board": {"mode": "markers" | "fixed" | "search",               # how to find the board
                 "grid_corners_px": [[x,y] x4] | null,                   # A1,O1,O15,A15 outer corners (fixed mode)
-                "homography": [[...] x3] | null},                       # image px -> canonical warp px (fixed)
+                "homography": [[...] x3] | null,                        # image px -> canonical warp px (fixed)
+                "image_size": [width, height] | null},                  # px of the frames the grid was measured on
       "camera_settings": {"exposure_us": int | null, "analogue_gain": float | null,
                           "awb_gains": [red, blue] | null, "auto_exposure": bool},
       "glyph_model": {"path": "file.npz" | null, "data": "<base64 npz>" | null},   # null both: built-in default
       "occupancy_model": {"path": ... | null, "data": ... | null},
       "notes": "free text (how it was made)"
     }
+
+``board.image_size`` is the frame size (px) the fixed grid (``grid_corners_px`` / ``homography``) was measured
+at; every ``kiosk calibrate pose`` writes it. The reader (:meth:`CalibrationProfile.fixed_homography`) scales the
+grid to frames of another size with the same aspect ratio (the same field of view at another camera mode) and
+refuses frames of another aspect ratio. Older profiles without it still load: the reader then takes
+``camera.image_size`` when set, else cannot check the size and only refuses a grid that cannot lie in the frame.
 
 A relative ``path`` is resolved against the profile file's folder. :func:`load_profile` raises
 :class:`ProfileError` for a missing or corrupt file, another format version, or bad fields (the message names
@@ -33,14 +40,23 @@ from typing import Any
 import numpy as np
 
 from kiosk.rules.checked import Checker
+from kiosk.vision import locate
 
 FORMAT = "kiosk-vision-profile"
 VERSION = 1
 BOARD_MODES = ("markers", "fixed", "search")
 
 
+ASPECT_TOLERANCE = 0.01   # frames whose width/height is within this share of the calibration's are the same view
+
+
 class ProfileError(ValueError):
     """A calibration profile cannot be used (message names the file and field)."""
+
+
+class FrameSizeError(ValueError):
+    """A frame cannot be read through a profile's fixed grid: its size is not the one the grid was measured at
+    and cannot be scaled to it (the message is a sentence for the judge naming both sizes)."""
 
 
 @dataclass
@@ -65,6 +81,7 @@ class CalibrationProfile:
     board_mode: str = "markers"
     grid_corners_px: np.ndarray | None = None      # 4x2 float32
     homography: np.ndarray | None = None           # 3x3 float64
+    board_image_size: tuple[int, int] | None = None  # (width, height) px of the frames the fixed grid was measured on
     camera_settings: dict[str, Any] = field(default_factory=dict)
     glyph_model: ModelRef = field(default_factory=ModelRef)
     occupancy_model: ModelRef = field(default_factory=ModelRef)
@@ -82,12 +99,52 @@ class CalibrationProfile:
             "camera": {"matrix": arr(self.camera_matrix), "distortion": arr(self.distortion),
                        "image_size": list(self.image_size) if self.image_size else None},
             "board": {"mode": self.board_mode, "grid_corners_px": arr(self.grid_corners_px),
-                      "homography": arr(self.homography)},
+                      "homography": arr(self.homography),
+                      "image_size": list(self.board_image_size) if self.board_image_size else None},
             "camera_settings": dict(self.camera_settings),
             "glyph_model": self.glyph_model.to_dict(),
             "occupancy_model": self.occupancy_model.to_dict(),
             "notes": self.notes,
         }
+
+    def fixed_homography(self, width: int, height: int) -> np.ndarray:
+        """The fixed grid's homography (3x3 float64, image px -> canonical warp px) for a frame of ``width`` x
+        ``height`` px (after undistortion).
+
+        The grid belongs to frames of ``board_image_size`` (else ``camera.image_size``): a frame of that size
+        gets it as stored; one of another size with the same aspect ratio (within ASPECT_TOLERANCE: the same
+        field of view in another camera mode, 2028x1520 calibrated, 1014x760 or 4056x3040 read) gets it scaled
+        to its pixels (pixel centres kept: binning 2x2 puts pixel x' over x = 2 x' + 0.5). A profile without
+        either size cannot be checked: its grid is used as stored, and only refused when its corners cannot be
+        the grid in the frame (:func:`kiosk.vision.locate.corners_problem`: mostly outside it, too small).
+
+        Raises FrameSizeError (a sentence naming both sizes, or why the grid cannot lie in the frame) and
+        ProfileError when the profile has no fixed grid.
+        """
+        if self.homography is not None:
+            h = np.asarray(self.homography, np.float64)
+        elif self.grid_corners_px is not None:
+            h = locate.homography_from_grid_corners(self.grid_corners_px)
+        else:
+            raise ProfileError(f"{self.source or 'calibration profile'}: board mode 'fixed' needs grid_corners_px "
+                               f"or homography")
+        size = self.board_image_size or self.image_size
+        if size is None:
+            problem = locate.corners_problem(locate.grid_corners_in_image(h), (height, width))
+            if problem is not None:
+                raise FrameSizeError(f"the camera's calibration cannot be the grid in its {width}x{height} px "
+                                     f"frames ({problem}; the calibration does not record the frame size it was "
+                                     f"measured at): calibrate the camera again")
+            return h
+        cal_w, cal_h = size
+        if (cal_w, cal_h) == (width, height):
+            return h
+        if abs((width / height) / (cal_w / cal_h) - 1) > ASPECT_TOLERANCE:
+            raise FrameSizeError(f"the camera's frames are {width}x{height} px but its calibration was measured "
+                                 f"at {cal_w}x{cal_h} px: calibrate the camera again")
+        sx, sy = width / cal_w, height / cal_h
+        to_calibrated = np.array([[1 / sx, 0, 0.5 / sx - 0.5], [0, 1 / sy, 0.5 / sy - 0.5], [0, 0, 1]])
+        return h @ to_calibrated
 
     def save(self, path: str | Path) -> None:
         """Write the profile as JSON (UTF-8)."""
@@ -109,6 +166,17 @@ class CalibrationProfile:
             except OSError as exc:
                 raise ProfileError(f"{self.source or 'profile'}: model file {p}: {exc.strerror or exc}") from None
         return None
+
+
+def _size(value: Any, where: str) -> tuple[int, int] | None:
+    """A frame size ``[width, height]`` (px, positive integers) or None; ProfileError naming ``where``."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != 2 or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
+        raise ProfileError(f"{where}: expected [width, height] in px (two positive whole numbers), got "
+                           f"{json.dumps(value, default=str)}")
+    return int(value[0]), int(value[1])
 
 
 def _matrix(value: Any, shape: tuple[int, ...], where: str) -> np.ndarray | None:
@@ -156,10 +224,8 @@ def profile_from_dict(d: Any, origin: str = "profile") -> CalibrationProfile:
         dist_a = _matrix(dist, (len(dist),) if isinstance(dist, list) else (5,), f"{origin}: camera.distortion")
         if dist_a is not None and len(dist_a) not in (4, 5, 8, 12, 14):
             raise ProfileError(f"{origin}: camera.distortion: expected 4, 5, 8, 12 or 14 coefficients")
-    size = cam.get("image_size")
-    if size is not None and (not isinstance(size, list) or len(size) != 2
-                             or not all(isinstance(v, int) and v > 0 for v in size)):
-        raise ProfileError(f"{origin}: camera.image_size: expected [width, height] in px")
+    size = _size(cam.get("image_size"), f"{origin}: camera.image_size")
+    board_size = _size(board.get("image_size"), f"{origin}: board.image_size")
     mode = board.get("mode", "markers")
     if mode not in BOARD_MODES:
         raise ProfileError(f"{origin}: board.mode {mode!r}: expected one of {', '.join(BOARD_MODES)}")
@@ -177,10 +243,11 @@ def profile_from_dict(d: Any, origin: str = "profile") -> CalibrationProfile:
         tile_set=tile_set,
         camera_matrix=_matrix(cam.get("matrix"), (3, 3), f"{origin}: camera.matrix"),
         distortion=dist_a,
-        image_size=tuple(size) if size else None,
+        image_size=size,
         board_mode=mode,
         grid_corners_px=None if corners is None else corners.astype(np.float32),
         homography=hom,
+        board_image_size=board_size,
         camera_settings=settings,
         glyph_model=_model_ref(d.get("glyph_model"), f"{origin}: glyph_model"),
         occupancy_model=_model_ref(d.get("occupancy_model"), f"{origin}: occupancy_model"),

@@ -11,7 +11,12 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
    "no board at the given corners (...)", or at the corners of the board found in an earlier frame: the corners
    that were used, :class:`kiosk.vision.reading.GridSource`; board not found); so does a fixed homography that
    reads no tile at all over something that is no board ("no board where the camera's calibration puts it
-   (...)", checked after reading: :meth:`BoardReader._board_gone`);
+   (...)", checked after reading: :meth:`BoardReader._board_gone`). The fixed homography belongs to frames of
+   the size it was measured at (``board.image_size``): it is scaled to frames of another size with the same
+   aspect ratio, and frames of another aspect ratio give no reading ("the camera's frames are 1280x720 px but
+   its calibration was measured at 2028x1520 px: calibrate the camera again"; board not found). A profile that
+   records no frame size cannot be checked: its grid is refused only where it cannot lie in the frame
+   (:meth:`kiosk.vision.profile.CalibrationProfile.fixed_homography`);
 4. ``warp``: the reading canvas (:mod:`kiosk.vision.cells`);
 5. ``occupancy``: P(tile) per square (:mod:`kiosk.vision.occupancy`);
 6. ``quality``: sharpness, glare, hand (:mod:`kiosk.vision.quality`); with a hand found, occupancy is measured
@@ -64,7 +69,7 @@ from kiosk.vision.occupancy import (
     tile_colour_known,
 )
 from kiosk.vision.presence import NoBoardError, no_board
-from kiosk.vision.profile import CalibrationProfile, ProfileError
+from kiosk.vision.profile import CalibrationProfile, FrameSizeError, ProfileError
 from kiosk.vision.quality import GLARE_SQUARE_FRACTION, SHARPNESS_MIN, glare_squares, hand_squares, sharpness
 from kiosk.vision.reading import (
     EMPTY_CHAR,
@@ -736,12 +741,9 @@ class BoardReader:
             return (h if h is not None else self._tracker.grid(frame, corners, source)), "corners"
         p = self.profile
         if p is not None and p.board_mode == "fixed":
-            if p.homography is not None:
-                return p.homography, "fixed"
-            if p.grid_corners_px is not None:
-                return locate.homography_from_grid_corners(p.grid_corners_px), "fixed"
-            raise ProfileError(f"{p.source or 'calibration profile'}: board mode 'fixed' needs grid_corners_px or "
-                               f"homography")
+            # the grid of the frames it was measured on, scaled to this frame's size; FrameSizeError when it
+            # cannot be (another aspect ratio; a profile without sizes whose grid cannot lie in this frame)
+            return p.fixed_homography(frame.shape[1], frame.shape[0]), "fixed"
         if p is None or p.board_mode == "markers":
             h = locate.find_markers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), previous=self._last_markers)
             self._last_markers = h
@@ -1150,7 +1152,9 @@ class BoardReader:
         t = lap("undistort", t)
         try:
             h, how = self._locate(frame, corners, fresh, source)
-        except NoBoardError as exc:    # the lines did not confirm the corners, and no board lies there
+        except (NoBoardError, FrameSizeError) as exc:
+            # the lines did not confirm the corners, and no board lies there; or the frame is not of the size
+            # the fixed camera's grid was measured at, nor of its aspect ratio
             timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
             return BoardReading.unreadable(str(exc), timings_ms=timings)
         except ValueError as exc:

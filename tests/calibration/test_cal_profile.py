@@ -46,6 +46,15 @@ def test_results_merge_into_one_profile(tmp_path: Path) -> None:
     assert not (tmp_path / "site" / "profile.json.tmp").exists()
 
 
+def test_a_pose_records_the_frame_size_its_grid_was_measured_at(tmp_path: Path) -> None:
+    """The fixed grid belongs to frames of one size: the profile says which (board.image_size)."""
+    path = tmp_path / "profile.json"
+    f = synth(EMPTY, 2, size=(800, 600))
+    save_result(path, "pose", pose_from_corners(f.image, f.grid_corners_px))
+    assert json.loads(path.read_text())["board"]["image_size"] == [800, 600]
+    assert load_profile(path).board_image_size == (800, 600)
+
+
 def test_corrupt_or_foreign_profile_is_refused_and_left_alone(tmp_path: Path) -> None:
     bad = tmp_path / "p.json"
     bad.write_text("{not json")

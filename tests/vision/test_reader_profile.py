@@ -209,3 +209,25 @@ def test_reader_fixed_profile_without_its_corners_makes_an_unreadable_reading_na
     r = BoardReader(ENGLISH, CalibrationProfile(board_mode="fixed")).read(frame)
     assert not r.quality.board_found
     assert "board mode 'fixed' needs grid_corners_px or homography" in r.quality.verdict, r.quality.verdict
+
+
+@pytest.mark.parametrize("size", ["[0, 760]", "[1014]", '"1014x760"', "[1014.0, 760]", "[true, 760]", "[1014, -760]"])
+def test_a_bad_board_image_size_is_refused_naming_the_key(tmp_path, size):
+    f = tmp_path / "bad.json"
+    f.write_text('{"format": "kiosk-vision-profile", "version": 1, "board": {"mode": "fixed", "homography": '
+                 '[[1, 0, 0], [0, 1, 0], [0, 0, 1]], "image_size": ' + size + "}}", encoding="utf-8")
+    with pytest.raises(ProfileError) as exc:
+        load_profile(f)
+    assert str(exc.value).startswith(f"{f}: board.image_size: expected [width, height] in px (two positive whole "
+                                     f"numbers), got ")
+
+
+def test_a_fixed_profile_without_board_image_size_still_loads_and_keeps_the_key_round_trip(tmp_path):
+    f = tmp_path / "old.json"
+    f.write_text('{"format": "kiosk-vision-profile", "version": 1, "board": {"mode": "fixed", "homography": '
+                 '[[1, 0, 0], [0, 1, 0], [0, 0, 1]]}}', encoding="utf-8")
+    old = load_profile(f)
+    assert old.board_mode == "fixed" and old.board_image_size is None
+    old.board_image_size = (2028, 1520)
+    old.save(f)
+    assert load_profile(f).board_image_size == (2028, 1520)
