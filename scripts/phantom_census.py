@@ -6,7 +6,8 @@ board, a first move (:func:`kiosk.vision.synth.boards.random_board` with one wor
 H8 (a move being laid), for seeds ``SEED0 .. SEED0 + SEEDS - 1`` of each level and tile set, reads each frame
 alone with :class:`kiosk.vision.reader.BoardReader` and prints one line per group: phantom tiles (a letter or a
 blank read on an empty square) and doubts (``#``) on empty squares, each by class (``star`` is H8) and board
-style, and the tiles read wrong or ``#``. Squares under a drawn hand are left out.
+style, and the tiles read wrong or ``#``. Squares under a drawn hand are left out of those; phantom tiles there
+are counted apart, by the frame's verdict (one read under a hand the reader did not find has verdict "ok").
 
 Usage: ``PYTHONPATH=. .venv/bin/python scripts/phantom_census.py [--seeds 200] [--levels typical hard]
 [--sets english german] [--kinds empty first lone]``; exit 0 always (a measurement).
@@ -61,6 +62,7 @@ def main() -> int:
                 phantom: Counter[tuple[str, str]] = Counter()
                 doubt: Counter[tuple[str, str]] = Counter()
                 tiles = wrong = unsure = unread = 0
+                under_hand: Counter[str] = Counter()     # phantom tiles under the drawn hand, by verdict
                 for seed in range(a.seed0, a.seed0 + a.seeds):
                     frame = render_board(_board(kind, seed, tile_set), seed=seed, level=level, tile_set=tile_set)
                     reader.forget_board_pose()
@@ -69,6 +71,8 @@ def main() -> int:
                         unread += 1
                         continue
                     got, truth, style = "".join(reading.grid()), "".join(frame.truth), frame.meta["board_style"]
+                    under_hand[reading.quality.verdict] += sum(
+                        truth[sq] == "." and got[sq] not in ".#" for sq in set(frame.occluded))
                     for sq in set(range(225)) - set(frame.occluded):
                         if truth[sq] == ".":
                             if got[sq] == "#":
@@ -82,7 +86,8 @@ def main() -> int:
                 print(f"{kind} board, {set_name}, {level}, {a.seeds} seeds ({unread} without a board found): "
                       f"phantom tiles {sum(phantom.values())} {dict(sorted(phantom.items()))}; '#' on empty squares "
                       f"{sum(doubt.values())} {dict(sorted(doubt.items()))}; tiles {tiles}: {wrong} wrong, "
-                      f"{unsure} '#'", flush=True)
+                      f"{unsure} '#'; phantom tiles under the drawn hand {sum(under_hand.values())} "
+                      f"{dict(sorted((v, n) for v, n in under_hand.items() if n))}", flush=True)
     print(f"({time.perf_counter() - t0:.0f} s)")
     return 0
 

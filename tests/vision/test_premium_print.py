@@ -51,10 +51,10 @@ def test_the_empty_boards_star_is_no_letter(readers, tiles, level, seed, style):
     if level == "typical":
         assert reading.quality.ok, reading.quality.verdict
         assert set(grid) <= {".", "#"}, f"a tile read on an empty board: {grid}"
-    # at the hard level, beside a hand or a shadow, plain squares may read phantom tiles or doubts, and a premium
-    # square beside one is then not alone (a fault of its own, kiosk/vision/models/README.md: Debian's OpenCV 4.11
-    # reads a blank on B14 of german-hard-98 beside a doubt on B13, and calls english-hard-87 "hand over the
-    # board"); what the rule guarantees: a premium square whose plain neighbours all read empty reads no tile
+    # at the hard level, beside a hand or a shadow, plain squares may read doubts, and a premium square beside one
+    # is then not alone (Debian's OpenCV 4.11 read a blank on B14 of german-hard-98 beside a doubt on B13, now a
+    # doubt itself: tests/vision/test_blanks_alone.py; it calls english-hard-87 "hand over the board"); what the
+    # rule guarantees: a premium square whose plain neighbours all read empty reads no tile
     for sq in range(225):
         r, c = divmod(sq, 15)
         plain = [n for n in (sq - 15 if r else -1, sq + 15 if r < 14 else -1, sq - 1 if c else -1,
