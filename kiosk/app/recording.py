@@ -38,6 +38,7 @@ import numpy as np
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate
 from kiosk.app.reader_setup import ReaderUnavailable, board_prior, make_reader
+from kiosk.app.record_corners import corners_misfit
 from kiosk.app.record_end import close_at_record_end, last_line, totals_before_end
 from kiosk.app.record_frames import RecordingCamera, enter_from_record, frame_fault, unusable_reading
 from kiosk.app.record_judge import correct_from, table_boards
@@ -96,32 +97,6 @@ class Recording:
         return self.folder / f"image-{move}.jpg"
 
 
-def _check_corners(rec: Recording, corners: np.ndarray, ini_path: Path) -> None:
-    """Refuse game.ini's corners when they cannot be the grid in the recording's frames (mirrored, not a convex
-    quad, tiny, mostly outside: :func:`kiosk.vision.locate.corners_problem`), checked on the first readable frame
-    of the presses (none readable: each frame's reading says what is wrong). Every frame would otherwise read
-    "bad corners" and the game run to its end with the judge entering every move.
-
-    Raises:
-        RecordingError: naming the file, the key, the frame and why.
-    """
-    from kiosk.vision.images import ImageError, read_image
-    from kiosk.vision.locate import corners_problem
-
-    for move in dict.fromkeys(p.move for p in rec.presses):
-        path = rec.frame_path(move)
-        if path is None:
-            continue
-        try:
-            frame = read_image(path)
-        except ImageError:
-            continue
-        why = corners_problem(corners, frame.shape)
-        if why is not None:
-            raise RecordingError(f"{ini_path}: [default] warp-coord: {why} (checked on {path.name})")
-        return
-
-
 def read_recording(folder: str | Path) -> Recording:
     """Parse a recording folder (see module doc). Raises :class:`RecordingError` naming file and line."""
     d = Path(folder)
@@ -168,7 +143,9 @@ def read_recording(folder: str | Path) -> Recording:
         raise RecordingError(f"{csv_path}: no presses recorded")
     rec = Recording(d, names, corners, presses)
     if corners is not None:
-        _check_corners(rec, corners, ini_path)
+        why = corners_misfit(corners, [rec.frame_path(move) for move in dict.fromkeys(p.move for p in presses)])
+        if why is not None:
+            raise RecordingError(f"{ini_path}: [default] warp-coord: {why}")
     rec.blanks = _blank_letters(rec)
     return rec
 
