@@ -16,7 +16,9 @@ IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
 class ReplayCamera:
     """``path``: a folder of images or a video file; ``loop``: start over at the end (else CameraError
-    "end of replay"). An unreadable image raises CameraError naming it; the next capture moves on."""
+    "end of replay"). An unreadable image raises CameraError naming it; the next capture moves on. Health:
+    "degraded" after an unreadable image, "down" once every image of the folder in a row was unreadable (a
+    folder of garbage is a camera that does not work), "ok" again with the next image read."""
 
     def __init__(self, path: str | Path, loop: bool = True) -> None:
         self.path = Path(path)
@@ -25,6 +27,7 @@ class ReplayCamera:
         self._files: list[Path] = []
         self._video: Any = None
         self._health = HealthTracker("camera", "replay")
+        self._bad_run = 0    # unreadable images in a row
         if self.path.is_dir():
             self._files = sorted(p for p in self.path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
             if not self._files:
@@ -62,7 +65,15 @@ class ReplayCamera:
             frame = read_image(f)
         except ImageError as exc:
             self._health.count("bad_files")
+            self._bad_run += 1
+            if self._bad_run >= len(self._files):
+                self._health.set("down", f"no image in {self.path} can be read (the last: {exc})")
+            else:
+                self._health.set("degraded", f"an image cannot be read: {exc}")
             raise CameraError(f"replay image unreadable: {exc}") from None
+        if self._bad_run:
+            self._bad_run = 0
+            self._health.set("ok", f"replaying {self.path}")
         self._health.count("frames")
         return monotonic_ms(), check_frame(frame, str(f))
 

@@ -142,6 +142,28 @@ def test_replay_folder_loops_and_names_bad_files(tmp_path: Path) -> None:
         once.capture()
 
 
+def test_replay_health_says_a_folder_of_garbage_is_down_and_a_bad_file_degraded(tmp_path: Path) -> None:
+    """A replay folder whose every image is unreadable was "ok" in health after hundreds of failed captures, so
+    the screen never said the camera was not working; one bad image among good ones is "degraded" until the
+    next image reads."""
+    for i in range(3):
+        (tmp_path / f"{i:02d}.jpg").write_bytes(b"\xff\xd8 truncated")
+    cam = ReplayCamera(tmp_path)
+    for _ in range(2):
+        with pytest.raises(CameraError):
+            cam.capture()
+        assert cam.health().state == "degraded"
+    with pytest.raises(CameraError):
+        cam.capture()
+    health = cam.health()
+    assert health.state == "down" and "no image in" in health.detail and str(tmp_path) in health.detail
+    cv2.imwrite(str(tmp_path / "01.jpg"), np.full((10, 12, 3), 90, np.uint8))   # a good image appears
+    with pytest.raises(CameraError):
+        cam.capture()                       # 00.jpg again (looped): still garbage
+    frame = cam.capture()[1]                # 01.jpg now reads
+    assert frame.shape == (10, 12, 3) and cam.health().state == "ok"
+
+
 def test_replay_video(tmp_path: Path) -> None:
     path = tmp_path / "game.avi"
     w = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 5, (32, 24))
