@@ -9,6 +9,7 @@ board was already still before the press, that is one capture and one reading af
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Callable
@@ -26,6 +27,8 @@ from kiosk.vision.reading import (
     SquareReading,
     SquareState,
 )
+
+log = logging.getLogger("kiosk.vision")
 
 
 @dataclass(frozen=True)
@@ -182,7 +185,10 @@ class VisionWorker:
         try:
             reading = self.read(frame)
         except Exception as exc:  # a reader bug must not take the kiosk down: report it, keep going
-            self.last_error = f"board reader failed: {type(exc).__name__}: {exc}"
+            # the screen and the recording demo get a sentence; the exception's class and trace go to the log
+            log.warning("board reader failed on the frame of %d ms: %s: %s", frame_ms, type(exc).__name__, exc)
+            log.debug("board reader failure", exc_info=True)
+            self.last_error = f"the board reader failed on this frame: {str(exc).strip() or 'see the kiosk log'}"
             self._no_reading, self._frame_fault = (frame_ms, self.last_error), self.last_error
             self._fail_still()
             self._fail_due(self.last_error)

@@ -158,9 +158,10 @@ def test_a_frame_the_reader_fails_on_is_named_and_entered_by_the_judge(folder, t
     code, lines = _run(folder, tmp_path)
     text = "\n".join(lines)
     assert code == 0, text
-    assert "move 5: image-5.jpg: no usable reading (board reader failed: RuntimeError: the glyph model broke): " \
+    assert "move 5: image-5.jpg: no usable reading (the board reader failed on this frame: the glyph model broke): " \
         "the judge enters the move from the record (N1 WANK, 4 tile(s))" in text
     assert "MISMATCH" not in text and "asks the judge" not in text, text
+    assert "RuntimeError" not in text and "Traceback" not in text, text   # a sentence, never the exception's class
     assert lines[-2].startswith("judge: 1 intervention(s) (4 square(s) corrected)"), text
 
 
