@@ -76,17 +76,28 @@ def _gradients(canvas: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, np.n
     return gx, gy
 
 
+def _edges(canvas: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(edge strength, edge direction in degrees folded to one quarter turn: 0 = along an axis), both flat, of
+    the canvas (smoothed first; 0 outside the frame)."""
+    gx, gy = _gradients(cv2.GaussianBlur(canvas.astype(np.float32), (0, 0), 1.5), inside)
+    return np.hypot(gx, gy).ravel(), (np.degrees(np.arctan2(gy, gx)) % 90.0).ravel()
+
+
+def _along(mag: np.ndarray, ang: np.ndarray, per_deg: int, window_deg: int) -> np.ndarray:
+    """Edge strength (``mag``) per direction (``ang``, :func:`_edges`) in ``per_deg`` bins a degree (90 x
+    ``per_deg`` bins), each summed with its neighbours within ``window_deg`` degrees (wrapping round)."""
+    bins = 90 * per_deg
+    hist = np.bincount(np.round(ang * per_deg).astype(np.intp) % bins, weights=mag, minlength=bins)
+    window = np.arange(-window_deg * per_deg, window_deg * per_deg + 1)
+    return np.array([hist.take(k + window, mode="wrap").sum() for k in range(bins)])
+
+
 def evidence(image: np.ndarray, h: np.ndarray) -> BoardEvidence:
     """The :class:`BoardEvidence` of ``image`` (BGR or grey uint8, H x W[ x 3]) where ``h`` (image -> canonical
     homography) puts the grid. Never raises for a frame of any content."""
     canvas, inside = _canvas(image, h)
-    gx, gy = _gradients(cv2.GaussianBlur(canvas.astype(np.float32), (0, 0), 1.5), inside)
-    mag = np.hypot(gx, gy)
-    # edge direction folded to one quarter turn: 0 = along an axis; one bin a degree
-    ang = np.degrees(np.arctan2(gy, gx)) % 90.0
-    hist = np.bincount(np.round(ang).astype(np.intp).ravel() % 90, weights=mag.ravel(), minlength=90)
-    window = np.arange(-ALIGN_WINDOW_DEG, ALIGN_WINDOW_DEG + 1)
-    along = np.array([hist.take(k + window, mode="wrap").sum() for k in range(90)])
+    mag, ang = _edges(canvas, inside)
+    along = _along(mag, ang, 1, ALIGN_WINDOW_DEG)     # one bin a degree
     best = int(np.argmax(along))
     aligned = float(along[0] / along[best]) if along[best] > 0 else 0.0
     powers, offsets = [], []
@@ -115,14 +126,8 @@ def turn(image: np.ndarray, h: np.ndarray) -> float:
     the mean of the edges within TURN_WINDOW_DEG of it (weighted by their strength). A board knocked between two
     frames: about 0.3 degrees off on real frames (scrabscrap game01 turned 1-12 degrees). 0.0 for a frame
     without edges; never raises."""
-    canvas, inside = _canvas(image, h)
-    gx, gy = _gradients(cv2.GaussianBlur(canvas.astype(np.float32), (0, 0), 1.5), inside)
-    mag = np.hypot(gx, gy).ravel()
-    ang = (np.degrees(np.arctan2(gy, gx)) % 90.0).ravel()
-    hist = np.bincount(np.round(ang * 4).astype(np.intp) % 360, weights=mag, minlength=360)
-    window = np.arange(-int(TURN_WINDOW_DEG * 4), int(TURN_WINDOW_DEG * 4) + 1)
-    along = np.array([hist.take(k + window, mode="wrap").sum() for k in range(360)])
-    best = int(np.argmax(along)) / 4.0
+    mag, ang = _edges(*_canvas(image, h))
+    best = int(np.argmax(_along(mag, ang, 4, int(TURN_WINDOW_DEG)))) / 4.0
     near = np.abs((ang - best + 45.0) % 90.0 - 45.0) <= TURN_WINDOW_DEG
     z = np.sum(mag[near] * np.exp(4j * np.radians(ang[near])))
     return 0.0 if abs(z) == 0 else float(-np.degrees(np.angle(z)) / 4)
