@@ -58,6 +58,13 @@ def square_name(sq: int) -> str:
     return f"{COLUMNS[sq % SIZE]}{sq // SIZE + 1}"
 
 
+def neighbours(sq: int) -> tuple[int, ...]:
+    """The squares orthogonally beside ``sq`` (above, below, left, right; 2-4 of them, in that order)."""
+    r, c = divmod(sq, SIZE)
+    return tuple(rr * SIZE + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+                 if 0 <= rr < SIZE and 0 <= cc < SIZE)
+
+
 def team_label(sq: int) -> str:
     """The ``team`` sheet's label (rows A-O, columns 1-15; seed 004 "GAME BOARD"): the centre is ``"H8"`` too."""
     return f"{COLUMNS[sq // SIZE]}{sq % SIZE + 1}"

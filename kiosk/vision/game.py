@@ -28,6 +28,7 @@ from typing import Protocol
 
 import numpy as np
 
+from kiosk.rules.board import neighbours, square_name
 from kiosk.rules.tiles import TileSet
 from kiosk.vision.reading import (
     BLANK_CHAR,
@@ -110,16 +111,6 @@ class GameReading:
     disputed: tuple[int, ...] = ()
 
 
-def _label(sq: int) -> str:
-    return f"{'ABCDEFGHIJKLMNO'[sq % SIZE]}{sq // SIZE + 1}"
-
-
-def _neighbours(sq: int) -> list[int]:
-    r, c = divmod(sq, SIZE)
-    return [rr * SIZE + cc for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-            if 0 <= rr < SIZE and 0 <= cc < SIZE]
-
-
 def _lines_of(squares: Iterable[int]) -> tuple[set[int], set[int]]:
     rows, cols = set(), set()
     for sq in squares:
@@ -154,7 +145,7 @@ def may_hold_new(prior: GamePrior, new: Iterable[int]) -> np.ndarray:
         allowed[7 * SIZE:8 * SIZE] = True
         allowed[7::SIZE] = True
     for sq in np.flatnonzero(known):
-        for n in _neighbours(int(sq)):
+        for n in neighbours(int(sq)):
             allowed[n] = True
     return (allowed | unknown) & free
 
@@ -186,7 +177,7 @@ def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0
             doubts.pop(sq, None)
             continue
         what = "is gone" if a == EMPTY_CHAR else f"reads {a}"
-        anomalies.append(f"{_label(sq)}: the known tile {b} {what}")
+        anomalies.append(f"{square_name(sq)}: the known tile {b} {what}")
         disputed.append(sq)
     settled = _pool_doubts(new, prior, squares, doubts, anomalies)
     settled |= _shape_doubts(new, prior, squares, doubts, anomalies)
@@ -210,7 +201,7 @@ def _reach_through_unsure(allowed: np.ndarray, squares: list[SquareReading], pri
               if rd.state is SquareState.UNSURE and prior.board[sq] in (EMPTY_CHAR, UNSURE_CHAR)}
     frontier = [sq for sq in unsure if allowed[sq]]
     while frontier:
-        for n in _neighbours(frontier.pop()):
+        for n in neighbours(frontier.pop()):
             if n in unsure and not allowed[n]:
                 allowed[n] = True
                 frontier.append(n)

@@ -55,7 +55,7 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from kiosk.rules.board import CENTRE, DLS, DWS, PREMIUM_NAMES, SIZE, TLS, TWS, square_name
+from kiosk.rules.board import CENTRE, DLS, DWS, SIZE, TLS, TWS, neighbours, square_name
 from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, warp_canvas
@@ -145,8 +145,8 @@ BLIND_NET_TILE_P = 0.5  # where the colours cannot see (see colour_blind), the n
                         # square is not emptied (a doubt at worst; unless the settle model is sure it is empty)
 SETTLE_TILE = 0.9     # the settle model's P(tile) at or above: a tile (see kiosk.vision.settle)
 SETTLE_EMPTY = 0.1    # ... at or below: empty; between: unsure
-PREMIUM_WORDS = {PREMIUM_NAMES[TWS]: "triple-word", PREMIUM_NAMES[DWS]: "double-word", PREMIUM_NAMES[TLS]: "triple-letter",
-                 PREMIUM_NAMES[DLS]: "double-letter"}   # a premium square in the words of a doubt shown to people
+PREMIUM_WORDS = {TWS: "triple-word", DWS: "double-word", TLS: "triple-letter",
+                 DLS: "double-letter"}   # a premium square (its layout character) in the words of a doubt shown to people
 LONE_DOUBT = "no tile beside it"  # a premium square's tile without a plain tile beside it: the doubt's reason names
                                   # this (no refit on doubt for it alone: no grid makes the print another thing)
 BLANKS_ALONE = "no letter read beside it"  # blanks no letter read joins: the doubt's reason names
@@ -404,17 +404,8 @@ def doubt_off_colour_blanks(squares: list[SquareReading], doubts: dict[int, str]
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
 
 
-def _plain_neighbours() -> tuple[tuple[int, ...], ...]:
-    """For each of the 225 squares, its orthogonal neighbours that are plain squares (no premium print)."""
-    out = []
-    for sq in range(N_SQUARES):
-        r, c = divmod(sq, SIZE)
-        out.append(tuple((r + dr) * SIZE + c + dc for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
-                         if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE and PREMIUM_CLASSES[(r + dr) * SIZE + c + dc] == "."))
-    return tuple(out)
-
-
-_PLAIN_NEIGHBOURS = _plain_neighbours()
+# for each of the 225 squares, its orthogonal neighbours that are plain squares (no premium print)
+_PLAIN_NEIGHBOURS = tuple(tuple(n for n in neighbours(sq) if PREMIUM_CLASSES[n] == ".") for sq in range(N_SQUARES))
 
 
 def doubt_lone_premium_tiles(squares: list[SquareReading], doubts: dict[int, str], tiled: np.ndarray,
@@ -442,7 +433,7 @@ def doubt_lone_premium_tiles(squares: list[SquareReading], doubts: dict[int, str
         if any(tiled[n] or hidden[n] for n in _PLAIN_NEIGHBOURS[sq]):
             continue
         what = f"letter {rd.letter}" if rd.state is SquareState.TILE else "a tile without a letter (a blank)"
-        kind = "the centre star" if sq == CENTRE else f"a {PREMIUM_WORDS[PREMIUM_NAMES[str(PREMIUM_CLASSES[sq])]]} square"
+        kind = "the centre star" if sq == CENTRE else f"a {PREMIUM_WORDS[str(PREMIUM_CLASSES[sq])]} square"
         doubts[sq] = (f"{what} read on {square_name(sq)}, {kind}, with {LONE_DOUBT}: the square's print may have "
                       f"been taken for a tile")
         squares[sq] = SquareReading(SquareState.UNSURE, None, rd.confidence)
