@@ -48,6 +48,8 @@ def parse_corners(text: str):  # -> np.ndarray (4x2 float32)
     """Parse ``"x,y x,y x,y x,y"``; raises ValueError with a message saying what is wrong."""
     import numpy as np
 
+    from kiosk.vision.geometry import FAR_PX
+
     parts = text.replace(";", " ").split()
     if len(parts) != 4:
         raise ValueError(f"--corners: expected 4 points 'x,y x,y x,y x,y', got {len(parts)}")
@@ -60,7 +62,7 @@ def parse_corners(text: str):  # -> np.ndarray (4x2 float32)
             pts.append((float(xy[0]), float(xy[1])))
         except ValueError:
             raise ValueError(f"--corners: point {i} {p!r} is not 'x,y'") from None
-        if max(abs(v) for v in pts[-1]) > 1e6:   # finite, but a float32 cast would overflow (a RuntimeWarning)
+        if max(abs(v) for v in pts[-1]) > FAR_PX:   # finite, but a float32 cast would overflow (a RuntimeWarning)
             raise ValueError(f"--corners: point {i} {p!r} lies far outside any image")
     a = np.array(pts, np.float32)
     if not np.all(np.isfinite(a)):

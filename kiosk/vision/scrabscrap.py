@@ -15,8 +15,9 @@ from typing import Literal, overload
 
 import numpy as np
 
+from kiosk.vision.geometry import FAR_PX
+
 SECTION, KEY = "default", "warp-coord"
-FAR_PX = 1e6   # a corner further out than this lies outside any image (and a float32 cast would overflow)
 
 
 class WarpCoordError(ValueError):
