@@ -264,8 +264,7 @@ def test_cli_sequence_without_corners_names_the_board_found_before_not_given_cor
 def test_a_fixed_camera_s_grid_kept_in_a_game_is_named_as_its_calibration(frame):
     """Under a fixed camera a game keeps the calibration's grid from frame to frame: no board there is named so,
     not "at the corners of the board found in an earlier frame" (nor "given corners")."""
-    h = locate.homography_from_grid_corners(frame.grid_corners_px)
-    reader = BoardReader(ENGLISH, CalibrationProfile(board_mode="fixed", homography=h))
+    reader = _fixed_reader(locate.homography_from_grid_corners(frame.grid_corners_px))
     game = GameReader(reader.read, ENGLISH)
     game.accept(game.read_game(frame.image).reading)
     assert game.corners is not None
