@@ -11,7 +11,10 @@ annotated PNGs of frames with errors and every frame's truth, reading and render
 not learnt, against vision issue 22's bars. ``--fonts training`` draws the system faces trained on; the
 default, ``level``, the level's own built-in fonts (the first vision issue's bars). ``--fonts validation`` draws
 the faces never trained on that the reader's confidence rules were chosen on (measured against the same bars,
-but not a result: the held-out faces are).
+but not a result: the held-out faces are). ``--fonts held-out-2`` draws a second held-out batch, chosen by a rule
+from the faces' declared names, weight, slant and character set and never drawn before (the six ``held-out``
+faces had been looked at in four sittings); it is to be measured once. With system faces every level's figures
+end with one line per face: its letters read right and its tiles read wrong silently.
 """
 
 from __future__ import annotations
@@ -22,6 +25,9 @@ import sys
 from pathlib import Path
 
 NAME = "bench-vision"
+FONT_CHOICES = ("level", "training", "validation", "held-out", "held-out-2")
+"""``--fonts``: ``level`` and the roles of :mod:`kiosk.vision.synth.fonts` (not imported here: it would load the
+renderer for every ``kiosk`` command; a test keeps the two lists equal)."""
 HELP = "measure the board reader on synthetic frames of real games (accuracy figures, confusion matrix PNG)"
 
 
@@ -42,7 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = ("Prints each level's figures against its bars and writes to --out: confusion-LEVEL.png, "
                      "errors-LEVEL-N.png (frames with errors, annotated) and frames-LEVEL.jsonl (every frame's "
                      "truth and reading). Exit 0 when every bar is met, 1 when one is missed, 2 on bad input. "
-                     "--fonts training / validation / held-out draw Debian font packages (scripts/system-packages.txt); "
+                     "--fonts training / validation / held-out / held-out-2 draw Debian font packages (scripts/system-packages.txt); "
                      "faces not installed are named and left out.")
     parser.add_argument("--level", nargs="+", default=["typical", "hard"], choices=["easy", "typical", "hard"],
                         help="realism levels to measure (default: typical hard)")
@@ -56,10 +62,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="folder for the PNGs and the frame log (default bench-vision-out)")
     parser.add_argument("--tile-sets", nargs="+", default=["english", "german"], choices=["english", "german"],
                         help="games of these tile sets only (default: both; the German games are 4 of ~300)")
-    parser.add_argument("--fonts", default="level", choices=["level", "training", "validation", "held-out"],
+    parser.add_argument("--fonts", default="level", choices=FONT_CHOICES,
                         help="tile fonts: the level's own built-in fonts (default), or the installed system faces "
                              "trained on, or those never trained on that confidence rules are chosen on "
-                             "(validation), or those held out of training (the figure that counts)")
+                             "(validation), or those held out of training (held-out: the figure that counts, but "
+                             "looked at in four sittings), or the second held-out batch (held-out-2: never drawn "
+                             "before; chosen by a rule from the faces' declared names, weight, slant and "
+                             "characters; measure it once). With system faces the figures are also printed per "
+                             "face")
     parser.add_argument("--samples", type=int, default=8, help="annotated error frames to save per level (default 8)")
     parser.add_argument("--speed", type=int, default=0, metavar="N",
                         help="only time render_board over N frames per level (no reader needed)")
@@ -199,7 +209,16 @@ _NOTHING = {"unsure_share_of_errors": "no tile errors", "blanks": "no blanks in 
 _FONT_TITLES = {"level": "the level's own fonts (trained on)",
                 "training": "system fonts trained on",
                 "validation": "validation fonts (never trained on; the rules were chosen on these)",
-                "held-out": "fonts held out of training: the figure that counts"}
+                "held-out": "fonts held out of training: the figure that counts",
+                "held-out-2": "second batch of fonts held out of training, never drawn before"}
+
+
+def _per_face(tally) -> None:
+    """Print each system face's letters read right and tiles read wrong silently (worst letters first)."""
+    print("  per face (letters read right; tiles read wrong without doubt):")
+    for name, face in sorted(tally.by_face.items(), key=lambda kv: (
+            kv[1].letters_right / kv[1].letters if kv[1].letters else 1.0, kv[0])):
+        print("    " + face.line(name))
 
 
 def _tag(level: str, args: argparse.Namespace) -> str:
@@ -244,6 +263,8 @@ def _report(level: str, tally, failed: list, samples: list, args: argparse.Names
         print("  most frequent confusions (truth>read x n): " + ", ".join(f"{t}>{r} x{n}" for n, t, r in worst))
     if tally.error_causes:
         print("  tile errors by frame condition: " + "; ".join(f"{k}: {n}" for k, n in tally.error_causes.most_common()))
+    if not own:
+        _per_face(tally)
     png = args.out / f"confusion-{_tag(level, args)}.png"
     figs = ", ".join(f"{k} {v:.2f}%" for k, v in f.items() if not math.isnan(v))
     bench.confusion_png(tally, png, f"{_tag(level, args)}: {tally.frames} frames; {figs}")

@@ -66,3 +66,22 @@ def test_synth_bench_pngs_are_written(tmp_path):
     assert a is not None
     red = (a[:, :, 2] > 200) & (a[:, :, 1] < 60) & (a[:, :, 0] < 60)
     assert red.sum() > 100 and np.any(a != 0)  # the misread square is boxed in red
+
+
+def test_synth_bench_counts_letters_and_silent_errors_per_face(capsys):
+    """bench-vision's per-face lines (with system faces): letters right and tiles read wrong without doubt, per
+    frame's ``meta["font"]``; a '#' is an error but not a silent one, a covered square is not counted."""
+    from kiosk.commands.bench_vision import _per_face
+
+    truth = _grid(H8="C", I8="A", J8="?", K8="T")
+    t = Tally()
+    t.add(FrameResult(0, truth, _grid(H8="G", I8="#", J8=".", K8="T"), set(), {"font": "face-a"}))
+    t.add(FrameResult(1, truth, list(truth), {10 * 15 + 7}, {"font": "face-b"}))
+    t.add(FrameResult(2, truth, _grid(H8="C", I8="A", J8="?", K8="#"), {7 * 15 + 7}, {"font": "face-b"}))
+    a, b = t.by_face["face-a"], t.by_face["face-b"]
+    assert (a.frames, a.letters, a.letters_right, a.tiles, a.silent) == (1, 3, 1, 4, 2)   # C read G, blank read empty
+    assert (b.frames, b.letters, b.letters_right, b.tiles, b.silent) == (2, 5, 4, 7, 0)   # H8 covered in frame 2
+    _per_face(t)
+    out = capsys.readouterr().out.splitlines()
+    assert out[1] == "    face-a: 1 frames, letters 1/3 (33.33%), read wrong silently 2 of 4 tiles (50.00%)", out
+    assert out[2] == "    face-b: 2 frames, letters 4/5 (80.00%), read wrong silently 0 of 7 tiles (0.00%)", out

@@ -1,10 +1,14 @@
-"""The renderer's system fonts (kiosk.vision.synth.fonts): a consistent table, training and held-out faces of
-disjoint design families, every installed face drawn, a missing one named with its Debian package, training
+"""The renderer's system fonts (kiosk.vision.synth.fonts): a consistent table, the roles' faces of disjoint design
+families, every installed face drawn (except the second held-out batch, which no test draws: it is checked from
+its files' declared weight, slant and character set), a missing one named with its Debian package, training
 frames never drawn in a held-out face, and ``kiosk bench-vision --fonts held-out`` on a few frames."""
 
 from __future__ import annotations
 
+import itertools
 import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -29,13 +33,14 @@ def test_font_table_names_unique_roles_known_paths_absolute():
 
 
 def test_held_out_validation_and_training_fonts_are_disjoint_whole_families():
-    training = {f.family for f in fonts.SYSTEM_FONTS if f.role == fonts.TRAINING} | set(fonts.BUILTIN_FAMILIES.values())
-    held = {f.family for f in fonts.SYSTEM_FONTS if f.role == fonts.HELD_OUT}
-    validation = {f.family for f in fonts.SYSTEM_FONTS if f.role == fonts.VALIDATION}
-    assert not training & held, f"families in both roles: {training & held}"
-    assert not training & validation, f"families in both roles: {training & validation}"
-    assert not held & validation, f"families in both roles: {held & validation}"
-    assert len(held) >= 3 and len(training) >= 10 and len(validation) >= 5
+    families = {role: {f.family for f in fonts.SYSTEM_FONTS if f.role == role} for role in fonts.ROLES}
+    families[fonts.TRAINING] |= set(fonts.BUILTIN_FAMILIES.values())
+    for a, b in itertools.combinations(fonts.ROLES, 2):
+        assert not families[a] & families[b], f"families in both {a} and {b}: {families[a] & families[b]}"
+    assert len(families[fonts.HELD_OUT]) >= 3 and len(families[fonts.TRAINING]) >= 10
+    assert len(families[fonts.VALIDATION]) >= 5 and len(families[fonts.HELD_OUT_2]) >= 8
+    assert set(fonts.NEVER_TRAINED) == set(fonts.ROLES) - {fonts.TRAINING}
+    assert set(fonts.NEVER_DRAWN_BY_TESTS) <= set(fonts.NEVER_TRAINED)
     assert fonts.family("sans") == "Helvetica" and fonts.family("dejavu-sans-bold") == "DejaVu (Bitstream Vera)"
     with pytest.raises(ValueError, match="unknown tile font"):
         fonts.family("comic-sans")
@@ -47,8 +52,54 @@ def test_every_font_package_is_installed_by_the_system_package_list():
     assert {f.package for f in fonts.SYSTEM_FONTS} <= listed
 
 
+def _package_installed(package: str) -> bool:
+    """True when dpkg says ``package`` is installed (False without dpkg)."""
+    if shutil.which("dpkg-query") is None:
+        return False
+    out = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package], capture_output=True, text=True)
+    return out.returncode == 0 and out.stdout.endswith(" installed")
+
+
+@pytest.mark.parametrize("package", sorted({f.package for f in fonts.SYSTEM_FONTS}))
+def test_every_face_file_exists_when_its_package_is_installed(package):
+    """A wrong path in the table would leave the face out silently (bench-vision names it "not installed")."""
+    if not _package_installed(package):
+        pytest.skip(f"{package} not installed (scripts/system-packages.txt)")
+    absent = [f.path for f in fonts.SYSTEM_FONTS if f.package == package and not Path(f.path).is_file()]
+    assert not absent, f"{package} is installed but holds no {absent}"
+
+
+def _fc_face(path: str) -> tuple[int, int, set[int]]:
+    """fontconfig's declared (weight, slant, code points) of a font file; no glyph is drawn."""
+    out = subprocess.run(["fc-query", "-i", "0", "-f", "%{weight}|%{slant}|%{charset}\n", path],
+                         capture_output=True, text=True, check=True).stdout.splitlines()[0]
+    weight, slant, charset = out.split("|")
+    cps: set[int] = set()
+    for span in charset.split():
+        lo, _, hi = span.partition("-")
+        cps.update(range(int(lo, 16), int(hi or lo, 16) + 1))
+    return int(float(weight)), int(float(slant)), cps
+
+
+@pytest.mark.parametrize("name", [f.name for f in fonts.SYSTEM_FONTS if f.role == fonts.HELD_OUT_2])
+def test_second_held_out_batch_is_bold_upright_with_every_letter_by_its_declarations(name):
+    """The batch's rule, checked as it was applied: from fontconfig's declared weight (>= 180, bold), slant
+    (0, upright) and character set (A-Z and ÄÖÜ). Never drawn here: the batch is measured once, by the lead."""
+    f = fonts.BY_NAME[name]
+    if name not in fonts.present(fonts.HELD_OUT_2):
+        pytest.skip(f"font file {f.path} absent: apt-get install {f.package}")
+    if shutil.which("fc-query") is None:
+        pytest.skip("fc-query (fontconfig) not installed")
+    weight, slant, cps = _fc_face(f.path)
+    assert weight >= 180 and slant == 0, (name, weight, slant)
+    missing = [ch for ch in "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ" if ord(ch) not in cps]
+    assert not missing, (name, missing)
+
+
 @pytest.mark.parametrize("name", [f.name for f in fonts.SYSTEM_FONTS])
 def test_renderer_draws_every_installed_face(name):
+    if fonts.BY_NAME[name].role in fonts.NEVER_DRAWN_BY_TESTS:
+        pytest.skip("a face of the second held-out batch: never drawn before the lead's one measurement")
     if name not in fonts.present():
         f = fonts.BY_NAME[name]
         pytest.skip(f"font file {f.path} absent: apt-get install {f.package}")
@@ -141,6 +192,21 @@ def test_bench_vision_names_a_broken_face_and_the_faces_it_leaves_out(monkeypatc
     err = capsys.readouterr().err
     assert "1 face(s) not installed, left out of these figures: ghost-bold (apt-get install fonts-ghost)" in err, err
 
+def test_bench_vision_offers_every_font_role_and_selects_the_second_held_out_batch(monkeypatch):
+    """``--fonts held-out-2`` reaches the role's faces (only looked up here, never drawn)."""
+    from kiosk.commands import bench_vision
+    from kiosk.vision.train import bench
+
+    assert set(bench_vision.FONT_CHOICES) == set(bench.FONT_CHOICES) == {"level", *fonts.ROLES}
+    assert set(bench_vision._FONT_TITLES) == set(bench.FONT_CHOICES)
+    batch = {f.name for f in fonts.SYSTEM_FONTS if f.role == fonts.HELD_OUT_2}
+    monkeypatch.setattr(fonts, "present", lambda role=None: tuple(sorted(batch)) if role == fonts.HELD_OUT_2 else ())
+    p = bench.level_params("typical", "held-out-2")
+    assert p.name == "typical" and set(p.fonts) == batch
+    with pytest.raises(ValueError, match=r"no held-out font is installed"):
+        bench.level_params("typical", "held-out")
+
+
 def test_training_frames_never_use_held_out_faces():
     from kiosk.vision.train import _render_squares, _training_jobs
 
@@ -156,6 +222,10 @@ def test_training_frames_never_use_held_out_faces():
         _training_jobs(20000, 60000, 1, 0, 0.1, fonts="validation")
     with pytest.raises(ValueError, match="not 'validation'"):
         _render_squares((20000, "typical", "english", 0.1, (), "validation"))
+    with pytest.raises(ValueError, match="one of level, training, mixed"):
+        _training_jobs(20000, 60000, 1, 0, 0.1, fonts="held-out-2")
+    with pytest.raises(ValueError, match="not 'held-out-2'"):
+        _render_squares((20000, "typical", "english", 0.1, (), "held-out-2"))
 
 
 @needs_shared
@@ -207,7 +277,7 @@ def test_train_squares_refuses_the_validation_and_held_out_faces(tmp_path, capsy
     """Refused in a sentence that says why (argparse's "invalid choice" alone did not)."""
     from kiosk.vision.train import main
 
-    for role in ("validation", "held-out"):
+    for role in fonts.NEVER_TRAINED:
         with pytest.raises(SystemExit) as exc:
             main(["squares", str(tmp_path / "c.npz"), "--english", "1", "--german", "0", "--fonts", role])
         assert exc.value.code == 2

@@ -2,11 +2,14 @@
 
 Each face has a role: ``"training"`` faces may be drawn on frames that train the reader's models;
 ``"held-out"`` faces never are, so accuracy on them (``kiosk bench-vision --fonts held-out``) measures fonts
-the reader has not learnt; ``"validation"`` faces are never trained on either, and are the only unfamiliar
+the reader has not learnt; ``"held-out-2"`` is a second held-out batch, chosen by a fixed rule from the faces'
+declared names, weight, slant and character set alone and never drawn before the lead's one measurement
+(``kiosk bench-vision --fonts held-out-2``: the six ``"held-out"`` faces had been looked at too often to give
+a clean figure; kiosk/vision/models/README.md, "A second held-out batch"); ``"validation"`` faces are never trained on either, and are the only unfamiliar
 faces on which the reader's thresholds and confidence rules are chosen (``kiosk bench-vision --fonts
 validation``), so that the held-out figure is not a figure of what was tuned. Roles are given per **design family**: faces that are metric clones of one
 design (FreeSans, Nimbus Sans and the renderer's built-in ``"sans"`` are all Helvetica) share a family, and
-no family has faces in both roles.
+no family has faces in two roles.
 
 The renderer's five built-in fonts (:data:`kiosk.vision.synth.glyph_art.FONTS`, shipped as a glyph atlas)
 are training fonts of the families in :data:`BUILTIN_FAMILIES`. A system face is drawn only when its file is
@@ -22,9 +25,12 @@ from dataclasses import dataclass
 TRAINING = "training"
 HELD_OUT = "held-out"
 VALIDATION = "validation"
-ROLES = (TRAINING, HELD_OUT, VALIDATION)
-NEVER_TRAINED = (HELD_OUT, VALIDATION)
+HELD_OUT_2 = "held-out-2"
+ROLES = (TRAINING, HELD_OUT, VALIDATION, HELD_OUT_2)
+NEVER_TRAINED = (HELD_OUT, VALIDATION, HELD_OUT_2)
 """Roles never drawn on a training frame."""
+NEVER_DRAWN_BY_TESTS = (HELD_OUT_2,)
+"""Roles whose faces no test draws: measured once, by ``kiosk bench-vision --fonts held-out-2``."""
 
 
 @dataclass(frozen=True)
@@ -185,6 +191,35 @@ SYSTEM_FONTS: tuple[SystemFont, ...] = (
     SystemFont("comfortaa-bold", "Comfortaa", "fonts-comfortaa", f"{_TT}/comfortaa/Comfortaa-Bold.ttf", VALIDATION),
     SystemFont("wine-tahoma-bold", "Tahoma (Wine Tahoma)", "fonts-wine",
                "/usr/share/wine/fonts/tahomabd.ttf", VALIDATION),
+    # ---- held out, second batch (issue 22, fourth sitting): never drawn on any frame or image before the lead's
+    # one measurement. The rule, fixed before any face was chosen: the boldest upright text face (fontconfig
+    # weight >= 180, slant 0) of each Latin design family of a Debian font package not yet in this table, having
+    # all of A-Z and ÄÖÜ (fontconfig's charset); no decorative, script, handwriting, blackletter, uncial, pixel,
+    # stencil, OCR or icon face, and no family (or clone / derivative of one) of another role. Chosen from the
+    # packages' descriptions and documents and the fonts' declared names, weight, slant and charset alone
+    # (kiosk/vision/models/README.md, "A second held-out batch", lists every package left out and why)
+    SystemFont("fantasque-sans-mono-bold", "Fantasque Sans Mono", "fonts-fantasque-sans",
+               f"{_TT}/fantasque-sans/Normal/TTF/FantasqueSansMono-Bold.ttf", HELD_OUT_2),
+    SystemFont("gfs-neohellenic-bold", "GFS Neohellenic", "fonts-gfs-neohellenic",
+               f"{_OT}/neohellenic/GFSNeohellenicBold.otf", HELD_OUT_2),
+    SystemFont("league-mono-extrabold", "League Mono", "fonts-league-mono",
+               f"{_OT}/league-mono/LeagueMono-ExtraBold.otf", HELD_OUT_2),
+    SystemFont("arapey-black", "Arapey", "fonts-arapey", f"{_OT}/arapey/Arapey-Black.otf", HELD_OUT_2),
+    SystemFont("ikarius-bold", "Ikarius ADF", "fonts-adf-ikarius", f"{_TT}/adf/IkariusADFStd-Bold.otf", HELD_OUT_2),
+    SystemFont("oldania-bold", "Oldania ADF", "fonts-adf-oldania", f"{_TT}/adf/OldaniaADFStd-Bold.otf", HELD_OUT_2),
+    SystemFont("essays1743-bold", "Essays 1743", "fonts-essays1743",
+               f"{_TT}/essays1743/Essays1743-Bold.ttf", HELD_OUT_2),
+    SystemFont("galatia-bold", "Galatia SIL", "fonts-sil-galatia", f"{_TT}/galatia/GalSILB.ttf", HELD_OUT_2),
+    SystemFont("jara-bold", "Jara", "fonts-linex", f"{_TT}/linex/Jara_Bold.ttf", HELD_OUT_2),
+    SystemFont("quercus-bold", "Quercus", "fonts-linex", f"{_TT}/linex/Quercus_Bold.ttf", HELD_OUT_2),
+    SystemFont("babel-unicode-bold", "BABEL Unicode", "fonts-linex", f"{_TT}/linex/BABEbold.ttf", HELD_OUT_2),
+    SystemFont("agave-bold", "Agave", "fonts-agave", f"{_TT}/agave/agave-b-autohinted.ttf", HELD_OUT_2),
+    SystemFont("hermit-bold", "Hermit", "fonts-hermit", f"{_TT}/hermit/Hermit-bold.otf", HELD_OUT_2),
+    SystemFont("millimetre-extrablack", "Millimetre", "fonts-millimetre",
+               f"{_OT}/millimetre/millimetreA Extrablack 01.otf", HELD_OUT_2),
+    SystemFont("dustismo-bold", "Dustismo", "fonts-dustin", f"{_TT}/dustin/dustismo_bold.ttf", HELD_OUT_2),
+    SystemFont("dustismo-roman-bold", "Dustismo Roman", "fonts-dustin", f"{_TT}/dustin/Dustismo_Roman_Bold.ttf",
+               HELD_OUT_2),
 )
 """Every system face the renderer knows (a data table; see the module doc)."""
 

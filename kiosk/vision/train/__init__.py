@@ -225,14 +225,17 @@ def _font_mix(text: str) -> str:
     """``--fonts`` of ``train squares``: one of :data:`FONT_MIXES`.
 
     Raises:
-        argparse.ArgumentTypeError: another value; for the held-out and validation faces, saying why.
+        argparse.ArgumentTypeError: another value; for a role never trained on (held-out, validation,
+            held-out-2: :data:`kiosk.vision.synth.fonts.NEVER_TRAINED`), saying why.
     """
+    from kiosk.vision.synth.fonts import NEVER_TRAINED, VALIDATION
+
     if text in FONT_MIXES:
         return text
-    if text in ("held-out", "validation"):
+    if text in NEVER_TRAINED:
         raise argparse.ArgumentTypeError(
             f"the {text} faces are never trained on: they measure fonts the reader has not learnt"
-            f"{' and are where its confidence rules are chosen' if text == 'validation' else ''} "
+            f"{' and are where its confidence rules are chosen' if text == VALIDATION else ''} "
             f"(kiosk bench-vision --fonts {text}); use one of {', '.join(FONT_MIXES)}")
     raise argparse.ArgumentTypeError(f"{text!r}: one of {', '.join(FONT_MIXES)}")
 
@@ -542,8 +545,8 @@ def main(argv: list[str] | None = None) -> int:
                         "--letter-share ÄÖÜ=0.04)")
     q.add_argument("--fonts", type=_font_mix, default="level", metavar="{" + ",".join(FONT_MIXES) + "}",
                    help="tile fonts: the level's own built-in fonts (default), the installed training system "
-                        "faces, or mixed (a quarter of the frames the level's fonts); held-out and validation "
-                        "faces never")
+                        "faces, or mixed (a quarter of the frames the level's fonts); held-out, validation and "
+                        "held-out-2 faces never")
     n = sub.add_parser("cnn", help="train the square network (needs the `train` extra: torch, onnx) and write "
                                    "squares_english/german.onnx + .json")
     n.add_argument("caches", type=Path, nargs="+", help="caches written by `squares`")

@@ -17,8 +17,10 @@ Scoring (per frame, squares a hand covers are left out of the tile figures):
 
 Fonts (:func:`level_params`): the level's own (the renderer's built-in fonts, all trained on), or the system
 faces of one role of :mod:`kiosk.vision.synth.fonts`: ``held-out`` faces were never drawn on a training frame,
-so their figures are the ones that count for an unfamiliar tile set (:data:`FONT_BARS`); ``validation`` faces
-were never trained on either, and are where the reader's confidence rules are chosen.
+so their figures are the ones that count for an unfamiliar tile set (:data:`FONT_BARS`); ``held-out-2`` is a
+second held-out batch, never drawn before the lead's one measurement; ``validation`` faces were never trained
+on either, and are where the reader's confidence rules are chosen. With system faces the figures are also
+given per face (:attr:`Tally.by_face`).
 """
 
 from __future__ import annotations
@@ -110,6 +112,26 @@ class FrameResult:
 
 
 @dataclass
+class FaceTally:
+    """Running totals of one tile font (a frame's ``meta["font"]``): frames drawn in it, lettered tiles and
+    those read right, all uncovered tiles and those read wrong without doubt (a wrong letter, ``?`` or empty)."""
+
+    frames: int = 0
+    letters: int = 0
+    letters_right: int = 0
+    tiles: int = 0
+    silent: int = 0
+
+    def line(self, name: str) -> str:
+        """One printed line: ``NAME: F frames, letters R/L (P%), silent S of T tiles (Q%)``."""
+        def pct(a: int, b: int) -> str:
+            return f"{100.0 * a / b:.2f}%" if b else "n/a"
+        return (f"{name}: {self.frames} frames, letters {self.letters_right}/{self.letters} "
+                f"({pct(self.letters_right, self.letters)}), read wrong silently {self.silent} of {self.tiles} "
+                f"tiles ({pct(self.silent, self.tiles)})")
+
+
+@dataclass
 class Tally:
     """Running totals over frames (see the module doc for the definitions)."""
 
@@ -131,6 +153,7 @@ class Tally:
     error_causes: Counter = field(default_factory=Counter)
     read_ms: list = field(default_factory=list)
     verdicts: Counter = field(default_factory=Counter)      # "verdict (hand drawn: yes/no)" -> frames
+    by_face: dict = field(default_factory=dict)             # font name -> FaceTally
 
     def add(self, fr: FrameResult) -> None:
         """Add one frame's result."""
@@ -143,6 +166,8 @@ class Tally:
         exact = True
         turned = {int(k) for k in fr.meta.get("turned_tiles", {})}
         keys = [f"{k}={fr.meta.get(k)}" for k in ("tile_style", "font", "board_style")]
+        face = self.by_face.setdefault(str(fr.meta.get("font")), FaceTally())
+        face.frames += 1
         for sq in range(SIZE * SIZE):
             t, r = fr.truth[sq // SIZE][sq % SIZE], fr.read[sq // SIZE][sq % SIZE]
             covered = sq in fr.occluded
@@ -164,6 +189,10 @@ class Tally:
             else:
                 self.letters += 1
                 self.letters_right += r == t
+                face.letters += 1
+                face.letters_right += r == t
+            face.tiles += 1
+            face.silent += r != t and r != UNSURE
             for k in keys:
                 tot = self.by_key.setdefault(k, [0, 0])
                 tot[0] += 1
@@ -217,13 +246,13 @@ FONT_BARS = {"typical": {"letters": 99.5}, "hard": {"unsure_share_of_errors": 95
 FONT_CEILINGS = {"typical": {"silent_tile_errors": 0.1}}
 """Ceilings (percent) on fonts held out of training (vision issue 22)."""
 
-FONT_CHOICES = ("level", "training", "validation", "held-out")
+FONT_CHOICES = ("level", "training", "validation", "held-out", "held-out-2")
 
 
 def level_params(level: str, fonts: str = "level") -> str | RealismParams:
     """The realism level to render with: ``level`` itself for ``fonts="level"`` (its built-in fonts), else
     the level with its fonts replaced by the installed system faces of that role (``"training"``,
-    ``"validation"`` or ``"held-out"``, :mod:`kiosk.vision.synth.fonts`).
+    ``"validation"``, ``"held-out"`` or ``"held-out-2"``, :mod:`kiosk.vision.synth.fonts`).
 
     Raises:
         ValueError: unknown ``fonts`` choice or level, or no face of that role is installed (the message
