@@ -71,6 +71,7 @@ def parse_corners(text: str):  # -> np.ndarray (4x2 float32)
 
 
 def run(args: argparse.Namespace) -> int:
+    from kiosk.rules.board import square_name
     from kiosk.rules.tiles import load_tile_set
     from kiosk.vision.images import ImageError, read_image
     from kiosk.vision.mlp import ModelError
@@ -164,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
                 "quality": {"board_found": reading.quality.board_found, "sharp": reading.quality.sharp,
                             "glare": reading.quality.glare, "hand": reading.quality.hand},
                 "timings_ms": t,
-                "doubts": {f"{'ABCDEFGHIJKLMNO'[sq % 15]}{sq // 15 + 1}": why for sq, why in sorted(reading.doubts.items())},
+                "doubts": {square_name(sq): why for sq, why in sorted(reading.doubts.items())},
             })
             continue
         print("\n".join(grid))

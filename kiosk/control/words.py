@@ -15,7 +15,7 @@ from typing import Any
 from kiosk.devices.health import DeviceHealth
 from kiosk.referee.kinds import Code, EndReason
 from kiosk.referee.state import Result
-from kiosk.rules.board import COLUMNS, SIZE
+from kiosk.rules.board import COLUMNS, SIZE, square_name, team_label
 from kiosk.rules.placement import CODES as PLACEMENT
 
 NUMBERS = tuple(str(i + 1) for i in range(SIZE))
@@ -27,11 +27,10 @@ LINE_LABELS: dict[str, tuple[Sequence[str], Sequence[str]]] = {
 
 
 def square_label(sq: int, rows: str = "numbers") -> str:
-    """A square's name as the sheet says it: its column then its row label ("H8", "A4"; seed 004 names the
-    row first: row A, column 4 is "A4")."""
-    cols, row_labels = LINE_LABELS[rows]
-    r, c = divmod(sq, SIZE)
-    return f"{cols[c]}{row_labels[r]}" if rows == "numbers" else f"{row_labels[r]}{cols[c]}"
+    """A square's name as the sheet says it: :func:`kiosk.rules.board.square_name` ("H8": column then row),
+    or on a sheet whose rows are letters (``rows="letters"``, seed 004) :func:`kiosk.rules.board.team_label`
+    (row A, column 4 is "A4"). Raises KeyError for another ``rows``."""
+    return {"numbers": square_name, "letters": team_label}[rows](sq)
 
 
 REFUSALS: dict[str, str] = {
