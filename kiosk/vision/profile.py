@@ -45,6 +45,7 @@ import numpy as np
 
 from kiosk.rules.checked import Checker
 from kiosk.vision import locate
+from kiosk.vision.corners import CornersError, check_corners, corners_problem
 
 FORMAT = "kiosk-vision-profile"
 VERSION = 1
@@ -127,7 +128,7 @@ class CalibrationProfile:
         field of view in another camera mode, 2028x1520 calibrated, 1014x760 or 4056x3040 read) gets it scaled
         to its pixels (pixel centres kept: binning 2x2 puts pixel x' over x = 2 x' + 0.5). A profile without
         either size takes the first frame's as its own (:attr:`taken_size`, logged: :data:`NO_FRAME_SIZE`) unless
-        its corners cannot be the grid in that frame (:func:`kiosk.vision.locate.corners_problem`: mostly outside
+        its corners cannot be the grid in that frame (:func:`kiosk.vision.corners.corners_problem`: mostly outside
         it, too small; refused, nothing taken); a later frame of another size is refused (it cannot know the
         field of view of the size it was measured at, so it scales nothing).
 
@@ -144,7 +145,7 @@ class CalibrationProfile:
         recorded = self.board_image_size or self.image_size
         size = recorded or self.taken_size
         if size is None:
-            problem = locate.corners_problem(locate.grid_corners_in_image(h), (height, width))
+            problem = corners_problem(locate.grid_corners_in_image(h), (height, width))
             if problem is not None:
                 raise FrameSizeError(f"the camera's calibration cannot be the grid in its {width}x{height} px "
                                      f"frames ({problem}; the calibration does not record the frame size it was "
@@ -221,6 +222,24 @@ def _model_ref(value: Any, where: str) -> ModelRef:
     return _MODEL_REF_CHECK.build(ModelRef, value, where)
 
 
+def _check_grid(corners: np.ndarray | None, hom: np.ndarray | None, origin: str) -> None:
+    """The profile's fixed grid must be a board's grid (:func:`kiosk.vision.corners.check_corners`: not
+    crossed, convex, clockwise, squares of a few px at least): ``board.grid_corners_px`` as given, and the
+    corners ``board.homography`` puts in the image. Raises ProfileError naming the file and the key."""
+    try:
+        if corners is not None:
+            check_corners(corners, f"{origin}: board.grid_corners_px")
+        if hom is not None:
+            try:
+                in_image = locate.grid_corners_in_image(hom)
+            except (np.linalg.LinAlgError, ValueError, ZeroDivisionError):
+                raise CornersError(f"{origin}: board.homography", "not invertible (it puts no grid in the image)") \
+                    from None
+            check_corners(in_image, f"{origin}: board.homography (the grid corners it puts in the image)")
+    except CornersError as exc:
+        raise ProfileError(str(exc)) from None
+
+
 def profile_from_dict(d: Any, origin: str = "profile") -> CalibrationProfile:
     """Validate and convert a parsed JSON dict; raises ProfileError naming ``origin`` and the field."""
     if not isinstance(d, dict):
@@ -249,6 +268,7 @@ def profile_from_dict(d: Any, origin: str = "profile") -> CalibrationProfile:
     hom = _matrix(board.get("homography"), (3, 3), f"{origin}: board.homography")
     if mode == "fixed" and corners is None and hom is None:
         raise ProfileError(f"{origin}: board.mode 'fixed' needs grid_corners_px or homography")
+    _check_grid(corners, hom, origin)
     tile_set = d.get("tile_set", "english")
     if not isinstance(tile_set, str):
         raise ProfileError(f"{origin}: tile_set: expected a name")
