@@ -25,14 +25,15 @@ def _pattern(text: str) -> tuple[int, int]:
     return cols, rows
 
 
-def _corners(text: str) -> list[tuple[float, float]]:
+def _corners(text: str) -> Any:
+    """--corners "x,y x,y x,y x,y" (A1 O1 O15 A15), checked (:func:`kiosk.vision.corners.parse_corners`): 4x2
+    float32 px; argparse says what is wrong."""
+    from kiosk.vision.corners import CornersError, parse_corners
+
     try:
-        pts = [tuple(float(v) for v in p.split(",")) for p in text.replace(";", " ").split()]
-    except ValueError:
-        pts = []
-    if len(pts) != 4 or any(len(p) != 2 for p in pts):
-        raise argparse.ArgumentTypeError(f"corners {text!r}: expected 4 points 'x,y x,y x,y x,y' (A1 O1 O15 A15)")
-    return [(p[0], p[1]) for p in pts]
+        return parse_corners(text, "--corners")
+    except CornersError as exc:
+        raise argparse.ArgumentTypeError(exc.problem) from None   # argparse names the option
 
 
 def _say(text: str) -> None:
@@ -173,10 +174,11 @@ def cmd_pose(args: argparse.Namespace) -> int:
             k[0] *= w / profile.image_size[0]
             k[1] *= h / profile.image_size[1]
         dist = np.zeros(5)  # the frame is undistorted already
-    if args.corners:
-        pose = pose_from_corners(frame, np.array(args.corners, np.float32), K=k, dist=dist)
+    if args.corners is not None:
+        pose = pose_from_corners(frame, args.corners, K=k, dist=dist, where="--corners")
     elif args.tap:
-        pose = pose_from_corners(frame, tap_corners(frame, tuple(args.screen)), K=k, dist=dist)
+        pose = pose_from_corners(frame, tap_corners(frame, tuple(args.screen)), K=k, dist=dist,
+                                 where="the corners tapped")
     else:
         pose = pose_from_markers(frame, K=k, dist=dist)
     if args.mode:

@@ -14,8 +14,9 @@ import cv2
 import numpy as np
 
 from calibration import CalibrationError
+from kiosk.vision.corners import CornersError, check_corners
 from kiosk.vision.geometry import DEFAULT_GEOMETRY, SIZE, WARP_SIZE_PX, BoardGeometry, warp_grid_corners
-from kiosk.vision.locate import corners_problem, find_markers, from_corners, grid_corners_in_image
+from kiosk.vision.locate import find_markers, from_corners, grid_corners_in_image
 
 CORNER_NAMES = ("A1 (top-left)", "O1 (top-right)", "O15 (bottom-right)", "A15 (bottom-left)")
 
@@ -52,10 +53,13 @@ def _size(image: np.ndarray) -> tuple[int, int]:
     return int(image.shape[1]), int(image.shape[0])
 
 
-def _check_quad(corners: np.ndarray, image: np.ndarray) -> None:
-    problem = corners_problem(corners, image.shape)
-    if problem is not None:
-        raise CalibrationError(problem)
+def _check_quad(corners: np.ndarray, image: np.ndarray, where: str) -> np.ndarray:
+    """``corners`` (4x2 float32) when they can be the grid in ``image`` (:func:`kiosk.vision.corners.check_corners`);
+    CalibrationError ``"{where}: what is wrong"``."""
+    try:
+        return check_corners(corners, where, image.shape)
+    except CornersError as exc:
+        raise CalibrationError(str(exc)) from None
 
 
 def _with_intrinsics(pose: BoardPose, geometry: BoardGeometry, K: np.ndarray | None,
@@ -87,23 +91,21 @@ def pose_from_markers(image: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOME
         raise CalibrationError(f"fewer than 3 of the 4 {geometry.aruco_dictionary} markers (ids "
                                f"{', '.join(map(str, geometry.marker_ids))}) are visible; print them with "
                                "`kiosk calibrate markers`, or tap the corners instead")
-    corners = grid_corners_in_image(h)
-    _check_quad(corners, image)
+    corners = _check_quad(grid_corners_in_image(h), image, "the markers' grid corners")
     return _with_intrinsics(BoardPose(h, corners, "markers", image_size=_size(image)), geometry, K, dist)
 
 
 def pose_from_corners(image: np.ndarray, corners: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY,
-                      K: np.ndarray | None = None, dist: np.ndarray | None = None, refine: bool = True) -> BoardPose:
-    """Pose from four tapped grid corners (4x2 image px, A1, O1, O15, A15), refined on the printed grid lines
-    when ``refine``. Raises CalibrationError for a bad quad."""
+                      K: np.ndarray | None = None, dist: np.ndarray | None = None, refine: bool = True,
+                      where: str = "corners") -> BoardPose:
+    """Pose from four given grid corners (4x2 image px, A1, O1, O15, A15; ``where``: where they come from, e.g.
+    "--corners"), refined on the printed grid lines when ``refine``. Raises CalibrationError for corners that
+    cannot be the grid in ``image`` (:func:`kiosk.vision.corners.check_corners`: the sentence names ``where``)."""
+    pts = _check_quad(corners, image, where)
     try:
-        pts = np.asarray(corners, np.float32).reshape(4, 2)
+        h = from_corners(image, pts, refine=refine)
     except ValueError as exc:
-        raise CalibrationError(f"corners: expected 4 points (x, y), got {np.asarray(corners).shape}") from exc
-    try:
-        h = from_corners(image, pts, refine=refine)   # refuses a quad that cannot be the grid, saying why
-    except ValueError as exc:
-        raise CalibrationError(str(exc)) from exc
+        raise CalibrationError(f"{where}: {exc}") from exc
     return _with_intrinsics(BoardPose(h, grid_corners_in_image(h), "corners", "fixed", image_size=_size(image)),
                             geometry, K, dist)
 

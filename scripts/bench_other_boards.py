@@ -24,6 +24,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from kiosk.rules.tiles import ENGLISH  # noqa: E402
+from kiosk.vision.corners import CornersError, read_corners_file  # noqa: E402
 from kiosk.vision.reader import BoardReader  # noqa: E402
 
 
@@ -66,7 +67,11 @@ def main() -> int:
     df = []
     for f in sorted(glob.glob(str(photos / "declanfinerty" / "*.jpg"))):
         base = f[:-4]
-        corners = np.float32([[float(x) for x in ln.split()] for ln in _rows(base + ".corners.txt")])
+        try:
+            corners = read_corners_file(base + ".corners.txt")
+        except CornersError as exc:   # a sentence naming the file and what is wrong
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         df.append((f, _rows(base + ".gt.txt"), corners))
     score(reader, "declanfinerty (given corners)", df)
     kw = []

@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from kiosk.vision import locate, presence
+from kiosk.vision.corners import CornersError, read_corners_file
 from kiosk.vision.scrabscrap import WarpCoordError, read_warp_coord
 from kiosk.vision.synth import LEVELS, render_board
 from kiosk.vision.synth.boards import random_board
@@ -73,9 +74,8 @@ def real_boards(step: int) -> Iterator[Frame]:
         for k, f in enumerate(frames[::step]):
             yield "board scrabscrap", f"{game.name}/{f.stem}", cv2.imread(str(f)), c, k % (6 // step) == 0
     for f in sorted(PHOTOS.glob("declanfinerty/*.jpg")):
-        rows = [ln.split() for ln in f.with_suffix(".corners.txt").read_text().splitlines()
-                if ln.strip() and not ln.startswith("#")]
-        yield "board declanfinerty", f.stem, cv2.imread(str(f)), np.float32([[float(x) for x in r] for r in rows]), True
+        img = cv2.imread(str(f))
+        yield "board declanfinerty", f.stem, img, read_corners_file(f.with_suffix(".corners.txt"), img.shape), True
     found = sorted(PHOTOS.glob("scrabscrap-lighting/*.jpg")) + sorted(PHOTOS.glob("kwwangkw/i*.*[gp]")) \
         + [PHOTOS / "misc" / "empty-board.jpg"]
     for k, f in enumerate(found[::step]):
@@ -158,7 +158,7 @@ class Tally:
 def main(argv: list[str]) -> int:
     try:
         return _tabulate("--quick" in argv)
-    except WarpCoordError as exc:   # the games' corners are needed: each frame is fitted from them
+    except (WarpCoordError, CornersError) as exc:   # the corners are needed: each frame is fitted from them
         print(f"board_presence_data: {exc}", file=sys.stderr)
         return 2
 

@@ -20,6 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from kiosk.rules.board import square_name
 from kiosk.vision.scrabscrap import WarpCoordError, read_warp_coord
 
 HERE = Path(__file__).resolve().parents[1]
@@ -64,7 +65,7 @@ def main(extra: list[str]) -> int:
                         n["doubts"] += b == "#"
                         if b not in (a, "#", "."):
                             n["silent"] += 1
-                            wrong.append(f"{images[k].stem}:{'ABCDEFGHIJKLMNO'[c]}{r + 1} {a}>{b}")
+                            wrong.append(f"{images[k].stem}:{square_name(r * 15 + c)} {a}>{b}")
                     n["occupancy"] += (a == ".") != (b == ".")
         unread = len(truths) - len(boards)
         print(f"{game.name}: {n['right']}/{n['tiles']} letters right, {n['silent']} silent wrong, {n['doubts']} "

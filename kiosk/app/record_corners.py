@@ -10,12 +10,12 @@ import numpy as np
 
 def corners_misfit(corners: np.ndarray, frames: Iterable[Path | None]) -> str | None:
     """Why ``corners`` (4x2 px, A1, O1, O15, A15) cannot be the grid in the recording's frames (mirrored, not a
-    convex quad, tiny, mostly outside: :func:`kiosk.vision.locate.corners_problem`), checked on the first of
+    convex quad, tiny, mostly outside: :func:`kiosk.vision.corners.corners_problem`), checked on the first of
     ``frames`` (image paths in press order; None for a frame missing) that can be read, with that frame named;
     None when they can be, or when no frame can be read (each frame's reading then says what is wrong). Without
     this check every frame read "bad corners" and the game ran to its end with the judge entering every move."""
+    from kiosk.vision.corners import corners_problem
     from kiosk.vision.images import ImageError, read_image
-    from kiosk.vision.locate import corners_problem
 
     for path in frames:
         if path is None:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from kiosk.app.recorded_moves import RecordRow, word_squares
-from kiosk.vision.diff import square_label
+from kiosk.rules.board import square_name
 from kiosk.vision.reading import BLANK_CHAR, EMPTY_CHAR, N_SQUARES
 
 
@@ -65,4 +65,4 @@ def correct_from(seen: str, kiosk: Any, squares: Sequence[int], pin: str) -> str
     kiosk.act("judge_unlock", pin=pin)
     for sq in squares:
         kiosk.act("correct", square=sq, char=seen[sq])
-    return ", ".join(f"{square_label(sq)} is {seen[sq]}" for sq in squares)
+    return ", ".join(f"{square_name(sq)} is {seen[sq]}" for sq in squares)

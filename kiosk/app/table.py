@@ -20,12 +20,12 @@ from typing import Any
 
 from kiosk.app.clock_face import LiveClockFace
 from kiosk.app.config import KioskConfig
+from kiosk.app.device_log import DeviceLog
 from kiosk.app.flags import TableFlags
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate, pin_state_path
 from kiosk.app.reader_setup import ReaderUnavailable, board_prior, make_reader
 from kiosk.app.vision_worker import VisionWorker
-from kiosk.control.words import device_notes
 from kiosk.devices.health import monotonic_ms
 from kiosk.referee.events import Event
 from kiosk.referee.presets import Preset, PresetError, bundled_presets, load_preset
@@ -192,11 +192,12 @@ def _screen(cfg: KioskConfig, kiosk: Kiosk, devices: Any, preset: Preset, headle
 def _loop(kiosk: Kiosk, devices: Any, window: Any, watchdog: Any, max_seconds: float | None,
           flags: TableFlags | None = None) -> None:
     """The event loop: presses, the screen, readings and due events, the clock faces, the desk's flags when
-    they change, a heartbeat every 5 s."""
+    they change, a heartbeat every 5 s with the devices' problems (shown, and logged as they change)."""
     start = time.monotonic()
     last_beat = 0.0
     face = LiveClockFace(devices.display)
-    kiosk.view.devices = device_notes(devices.health())
+    device_log = DeviceLog()
+    kiosk.view.devices = device_log.update(devices.health())
     while max_seconds is None or time.monotonic() - start < max_seconds:
         for press in devices.buttons.poll():
             ago = max(0, monotonic_ms() - press.timestamp_ms)
@@ -212,7 +213,7 @@ def _loop(kiosk: Kiosk, devices: Any, window: Any, watchdog: Any, max_seconds: f
         if now - last_beat >= 5:
             last_beat = now
             kiosk.session.heartbeat(kiosk.now())
-            kiosk.view.devices = device_notes(devices.health())
+            kiosk.view.devices = device_log.update(devices.health())
         if watchdog is not None:
             watchdog.progress()
         if window is None:

@@ -33,7 +33,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--corners", metavar="'x,y x,y x,y x,y'",
                         help="the grid's outer corners in image px: A1, O1, O15, A15, clockwise as seen in the "
                              "image (may be rough: they are refined on the grid lines; corners that cannot be the "
-                             "grid, mirrored, tiny or mostly outside the image, are refused)")
+                             "grid are refused, saying why: repeated points, three on a line, crossed sides, not convex, "
+                             "mirrored, squares of a few px, mostly outside the image)")
     parser.add_argument("--tiles", choices=("english", "german"), default=None,
                         help="tile set (default: the profile's, else english)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of grids")
@@ -44,47 +45,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="also write DIR/NAME.read.png: the board as read, doubtful squares in red")
 
 
-def parse_corners(text: str):  # -> np.ndarray (4x2 float32)
-    """Parse ``"x,y x,y x,y x,y"``; raises ValueError with a message saying what is wrong."""
-    import numpy as np
-
-    from kiosk.vision.geometry import FAR_PX
-
-    parts = text.replace(";", " ").split()
-    if len(parts) != 4:
-        raise ValueError(f"--corners: expected 4 points 'x,y x,y x,y x,y', got {len(parts)}")
-    pts = []
-    for i, p in enumerate(parts, 1):
-        xy = p.split(",")
-        try:
-            if len(xy) != 2:
-                raise ValueError
-            pts.append((float(xy[0]), float(xy[1])))
-        except ValueError:
-            raise ValueError(f"--corners: point {i} {p!r} is not 'x,y'") from None
-        if max(abs(v) for v in pts[-1]) > FAR_PX:   # finite, but a float32 cast would overflow (a RuntimeWarning)
-            raise ValueError(f"--corners: point {i} {p!r} lies far outside any image")
-    a = np.array(pts, np.float32)
-    if not np.all(np.isfinite(a)):
-        raise ValueError("--corners: coordinates must be finite numbers")
-    return a
-
-
 def run(args: argparse.Namespace) -> int:
+    from kiosk.rules.board import square_name
     from kiosk.rules.tiles import load_tile_set
+    from kiosk.vision.corners import corners_problem
     from kiosk.vision.images import ImageError, read_image
     from kiosk.vision.mlp import ModelError
     from kiosk.vision.profile import ProfileError, load_profile
     from kiosk.vision.reader import BoardReader
+    from kiosk.vision.reading import BoardReading
 
     corners = None
     if args.annotate == "":
         print("kiosk read-board: --annotate: give a folder name", file=sys.stderr)
         return 2
     if args.corners is not None:
+        from kiosk.vision.corners import CornersError, parse_corners
+
         try:
-            corners = parse_corners(args.corners)
-        except ValueError as exc:
+            corners = parse_corners(args.corners, "--corners")   # each frame checks them again, in its size
+        except CornersError as exc:
             print(f"kiosk read-board: {exc}", file=sys.stderr)
             return 2
     try:
@@ -124,7 +104,10 @@ def run(args: argparse.Namespace) -> int:
                 results.append({"image": path, "error": why})
             continue
         size = size or img.shape[:2]
-        if game is not None:
+        problem = None if corners is None else corners_problem(corners, img.shape)
+        if problem is not None:   # corners that cannot be the grid in this image (the one check, naming the option)
+            reading = BoardReading.unreadable(f"--corners: {problem}")
+        elif game is not None:
             gr = game.read_game(img)
             reading = gr.reading
             for line in gr.anomalies:
@@ -164,7 +147,7 @@ def run(args: argparse.Namespace) -> int:
                 "quality": {"board_found": reading.quality.board_found, "sharp": reading.quality.sharp,
                             "glare": reading.quality.glare, "hand": reading.quality.hand},
                 "timings_ms": t,
-                "doubts": {f"{'ABCDEFGHIJKLMNO'[sq % 15]}{sq // 15 + 1}": why for sq, why in sorted(reading.doubts.items())},
+                "doubts": {square_name(sq): why for sq, why in sorted(reading.doubts.items())},
             })
             continue
         print("\n".join(grid))

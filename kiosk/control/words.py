@@ -15,7 +15,7 @@ from typing import Any
 from kiosk.devices.health import DeviceHealth
 from kiosk.referee.kinds import Code, EndReason
 from kiosk.referee.state import Result
-from kiosk.rules.board import COLUMNS, SIZE
+from kiosk.rules.board import COLUMNS, SIZE, square_name, team_label
 from kiosk.rules.placement import CODES as PLACEMENT
 
 NUMBERS = tuple(str(i + 1) for i in range(SIZE))
@@ -27,11 +27,10 @@ LINE_LABELS: dict[str, tuple[Sequence[str], Sequence[str]]] = {
 
 
 def square_label(sq: int, rows: str = "numbers") -> str:
-    """A square's name as the sheet says it: its column then its row label ("H8", "A4"; seed 004 names the
-    row first: row A, column 4 is "A4")."""
-    cols, row_labels = LINE_LABELS[rows]
-    r, c = divmod(sq, SIZE)
-    return f"{cols[c]}{row_labels[r]}" if rows == "numbers" else f"{row_labels[r]}{cols[c]}"
+    """A square's name as the sheet says it: :func:`kiosk.rules.board.square_name` ("H8": column then row),
+    or on a sheet whose rows are letters (``rows="letters"``, seed 004) :func:`kiosk.rules.board.team_label`
+    (row A, column 4 is "A4"). Raises KeyError for another ``rows``."""
+    return {"numbers": square_name, "letters": team_label}[rows](sq)
 
 
 REFUSALS: dict[str, str] = {
@@ -146,13 +145,30 @@ DEVICE_STATES = {"down": "not working", "degraded": "having trouble"}
 ABSENT_SHOWN = {"camera": "No camera: the judge enters each move."}
 
 
-def device_notes(healths: Iterable[DeviceHealth]) -> tuple[str, ...]:
-    """One short line per device that players and the judge must know about: down or degraded (e.g. "Camera
-    not working."), or absent where that changes the game (no camera). Working devices give none."""
-    out = []
+def device_name(device: str) -> str:
+    """A device as players call it ("camera" -> "Camera", "clock-link" -> "Clock link")."""
+    return DEVICE_NAMES.get(device, device.capitalize())
+
+
+def device_problems(healths: Iterable[DeviceHealth]) -> dict[str, str]:
+    """{device: its sentence} for each device that players and the judge must know about: down or degraded
+    (e.g. "Camera not working."), or absent where that changes the game (no camera). Working devices give none.
+    The one source of these sentences: the screen shows them (:func:`device_notes`), ``kiosk run`` logs them
+    (:class:`kiosk.app.device_log.DeviceLog`)."""
+    out = {}
     for h in healths:
         if h.state in DEVICE_STATES:
-            out.append(f"{DEVICE_NAMES.get(h.device, h.device.capitalize())} {DEVICE_STATES[h.state]}.")
+            out[h.device] = f"{device_name(h.device)} {DEVICE_STATES[h.state]}."
         elif h.state == "absent" and h.device in ABSENT_SHOWN:
-            out.append(ABSENT_SHOWN[h.device])
-    return tuple(out)
+            out[h.device] = ABSENT_SHOWN[h.device]
+    return out
+
+
+def device_notes(healths: Iterable[DeviceHealth]) -> tuple[str, ...]:
+    """The screen's line of device problems: :func:`device_problems`' sentences, in the devices' order."""
+    return tuple(device_problems(healths).values())
+
+
+def device_cleared(device: str) -> str:
+    """The sentence for a device whose problem has cleared ("Camera working again.")."""
+    return f"{device_name(device)} working again."

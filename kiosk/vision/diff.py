@@ -18,14 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from kiosk.rules.board import square_name
 from kiosk.vision.reading import BLANK_CHAR, EMPTY_CHAR, N_SQUARES, SIZE, UNSURE_CHAR, BoardReading
-
-COLUMNS = "ABCDEFGHIJKLMNO"
-
-
-def square_label(sq: int) -> str:
-    """Column letter + row number (``H8``)."""
-    return f"{COLUMNS[sq % SIZE]}{sq // SIZE + 1}"
 
 
 @dataclass(frozen=True)
@@ -98,7 +92,7 @@ def diff_boards(previous: BoardReading | list[str] | tuple[str, ...] | str,
             continue
         if b in (EMPTY_CHAR, UNSURE_CHAR):
             if a == UNSURE_CHAR:
-                anomalies.append(Anomaly("unsure", sq, b, a, f"{square_label(sq)}: cannot tell whether a tile "
+                anomalies.append(Anomaly("unsure", sq, b, a, f"{square_name(sq)}: cannot tell whether a tile "
                                                              f"lies there"))
             elif a != EMPTY_CHAR:
                 placed.append((sq, a))
@@ -110,7 +104,7 @@ def diff_boards(previous: BoardReading | list[str] | tuple[str, ...] | str,
         if a == EMPTY_CHAR:
             vanished.append(sq)
             continue
-        anomalies.append(Anomaly("changed", sq, b, a, f"{square_label(sq)}: the tile read {b} before and {a} now"))
+        anomalies.append(Anomaly("changed", sq, b, a, f"{square_name(sq)}: the tile read {b} before and {a} now"))
     # a vanished tile whose letter appears among the placements has probably been moved
     for sq in vanished:
         b = before[sq] if not before[sq].islower() else BLANK_CHAR
@@ -118,9 +112,9 @@ def diff_boards(previous: BoardReading | list[str] | tuple[str, ...] | str,
         if match is not None:
             dst, _ = placed.pop(match)
             result[dst] = before[dst]
-            anomalies.append(Anomaly("moved", sq, b, b, f"{square_label(sq)}: tile {b} seems moved to "
-                                                        f"{square_label(dst)}"))
+            anomalies.append(Anomaly("moved", sq, b, b, f"{square_name(sq)}: tile {b} seems moved to "
+                                                        f"{square_name(dst)}"))
         else:
-            anomalies.append(Anomaly("vanished", sq, b, EMPTY_CHAR, f"{square_label(sq)}: tile {b} is gone"))
+            anomalies.append(Anomaly("vanished", sq, b, EMPTY_CHAR, f"{square_name(sq)}: tile {b} is gone"))
     board = "".join(result)
     return BoardDiff(tuple(placed), tuple(anomalies), tuple(board[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)))

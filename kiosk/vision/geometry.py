@@ -22,7 +22,6 @@ from dataclasses import dataclass
 import numpy as np
 
 SIZE = 15
-FAR_PX = 1e6   # an image coordinate further out than this lies outside any image (a float32 cast would overflow)
 
 
 @dataclass(frozen=True)

@@ -19,6 +19,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from kiosk.vision.corners import corners_problem
 from kiosk.vision.geometry import (
     DEFAULT_GEOMETRY,
     SIZE,
@@ -45,31 +46,6 @@ def order_corners(pts: np.ndarray) -> np.ndarray:
     if a.shape != (4, 2) or not np.all(np.isfinite(a)):
         raise ValueError(f"corners: expected 4 points (x, y), got shape {a.shape}")
     return a
-
-
-MIN_GRID_SHARE = 0.02     # given grid corners must enclose at least this share of the frame
-MIN_INSIDE_SHARE = 0.5    # ... and at least this share of the grid they enclose must lie inside the frame
-
-
-def corners_problem(corners: np.ndarray, shape: tuple[int, ...]) -> str | None:
-    """Why given grid corners (4x2 image px, A1, O1, O15, A15) cannot be the grid in a frame of ``shape``
-    (H, W[, channels]), or None when they can. The corners must go clockwise as seen in the image (A1 to O1 to
-    O15: the other way round is the board's mirror image) around a convex quad, enclose at least
-    MIN_GRID_SHARE of the frame and lie at least MIN_INSIDE_SHARE inside it (a board may be partly out of view).
-    Raises ValueError when ``corners`` are not 4 finite points."""
-    a = order_corners(corners).astype(np.float64)
-    h, w = shape[:2]
-    signed = float(np.sum(a[:, 0] * np.roll(a[:, 1], -1) - np.roll(a[:, 0], -1) * a[:, 1])) / 2
-    if signed <= 0 or not cv2.isContourConvex(a.astype(np.float32).reshape(-1, 1, 2)):
-        return "the corners must go A1, O1, O15, A15 clockwise (as seen in the image) around a convex quad"
-    if signed < MIN_GRID_SHARE * w * h:
-        return f"the grid covers only {100 * signed / (w * h):.1f} % of the {w}x{h} frame " \
-               f"(at least {100 * MIN_GRID_SHARE:.0f} %): move the camera closer or check the corners"
-    frame = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
-    inside, _ = cv2.intersectConvexConvex(a.astype(np.float32), frame)
-    if inside < MIN_INSIDE_SHARE * signed:
-        return f"the corners put {100 * (1 - inside / signed):.0f} % of the grid outside the {w}x{h} frame"
-    return None
 
 
 def homography_from_grid_corners(corners: np.ndarray) -> np.ndarray:
@@ -561,7 +537,7 @@ def fit_corners(image: np.ndarray, corners: np.ndarray, refine: bool = True) -> 
     (``refine=False``: never). A search ending further, with no local polish, gives the searched grid,
     unconfirmed; neither, the given corners as they are, unconfirmed (whether a board lies there at all:
     :func:`kiosk.vision.presence.no_board`). Raises ValueError for malformed corners or corners that cannot be
-    the grid in this frame (:func:`corners_problem`: its message says why).
+    the grid in this frame (:func:`kiosk.vision.corners.corners_problem`: its message says why).
     """
     problem = corners_problem(corners, image.shape)
     if problem is not None:

@@ -23,7 +23,10 @@ Format (``format`` = ``"kiosk-vision-profile"``, ``version`` = 1)::
 at; every ``kiosk calibrate pose`` writes it. The reader (:meth:`CalibrationProfile.fixed_homography`) scales the
 grid to frames of another size with the same aspect ratio (the same field of view at another camera mode) and
 refuses frames of another aspect ratio. Older profiles without it still load: the reader then takes
-``camera.image_size`` when set, else cannot check the size and only refuses a grid that cannot lie in the frame.
+``camera.image_size`` when set; a profile that records neither takes the size of the first frame read through
+its grid (logged: :data:`NO_FRAME_SIZE`) and refuses any frame of another size after it, as a profile recording
+that size refuses a frame it cannot be scaled to (before, its grid was laid in px on frames of any size and read
+the wrong squares).
 
 A relative ``path`` is resolved against the profile file's folder. :func:`load_profile` raises
 :class:`ProfileError` for a missing or corrupt file, another format version, or bad fields (the message names
@@ -33,6 +36,7 @@ the file and the field).
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +45,7 @@ import numpy as np
 
 from kiosk.rules.checked import Checker
 from kiosk.vision import locate
+from kiosk.vision.corners import CornersError, check_corners, corners_problem
 
 FORMAT = "kiosk-vision-profile"
 VERSION = 1
@@ -48,6 +53,11 @@ BOARD_MODES = ("markers", "fixed", "search")
 
 
 ASPECT_TOLERANCE = 0.01   # frames whose width/height is within this share of the calibration's are the same view
+NO_FRAME_SIZE = ("the calibration records no frame size; taking {width}x{height} px from the first frame: calibrate "
+                 "the pose again to record it")
+"""Logged (warning) when a profile without ``board.image_size`` or ``camera.image_size`` takes its first frame's."""
+
+log = logging.getLogger(__name__)
 
 
 class ProfileError(ValueError):
@@ -87,6 +97,8 @@ class CalibrationProfile:
     occupancy_model: ModelRef = field(default_factory=ModelRef)
     notes: str = ""
     source: Path | None = None                     # the file it was loaded from (for relative model paths)
+    taken_size: tuple[int, int] | None = field(default=None, compare=False)
+    """(width, height) px of the first frame a profile recording no frame size read its grid on (never saved)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON-ready dict of this profile."""
@@ -115,8 +127,10 @@ class CalibrationProfile:
         gets it as stored; one of another size with the same aspect ratio (within ASPECT_TOLERANCE: the same
         field of view in another camera mode, 2028x1520 calibrated, 1014x760 or 4056x3040 read) gets it scaled
         to its pixels (pixel centres kept: binning 2x2 puts pixel x' over x = 2 x' + 0.5). A profile without
-        either size cannot be checked: its grid is used as stored, and only refused when its corners cannot be
-        the grid in the frame (:func:`kiosk.vision.locate.corners_problem`: mostly outside it, too small).
+        either size takes the first frame's as its own (:attr:`taken_size`, logged: :data:`NO_FRAME_SIZE`) unless
+        its corners cannot be the grid in that frame (:func:`kiosk.vision.corners.corners_problem`: mostly outside
+        it, too small; refused, nothing taken); a later frame of another size is refused (it cannot know the
+        field of view of the size it was measured at, so it scales nothing).
 
         Raises FrameSizeError (a sentence naming both sizes, or why the grid cannot lie in the frame) and
         ProfileError when the profile has no fixed grid.
@@ -128,18 +142,21 @@ class CalibrationProfile:
         else:
             raise ProfileError(f"{self.source or 'calibration profile'}: board mode 'fixed' needs grid_corners_px "
                                f"or homography")
-        size = self.board_image_size or self.image_size
+        recorded = self.board_image_size or self.image_size
+        size = recorded or self.taken_size
         if size is None:
-            problem = locate.corners_problem(locate.grid_corners_in_image(h), (height, width))
+            problem = corners_problem(locate.grid_corners_in_image(h), (height, width))
             if problem is not None:
                 raise FrameSizeError(f"the camera's calibration cannot be the grid in its {width}x{height} px "
                                      f"frames ({problem}; the calibration does not record the frame size it was "
                                      f"measured at): calibrate the camera again")
+            self.taken_size = (width, height)
+            log.warning("%s", NO_FRAME_SIZE.format(width=width, height=height))
             return h
         cal_w, cal_h = size
         if (cal_w, cal_h) == (width, height):
             return h
-        if abs((width / height) / (cal_w / cal_h) - 1) > ASPECT_TOLERANCE:
+        if recorded is None or abs((width / height) / (cal_w / cal_h) - 1) > ASPECT_TOLERANCE:
             raise FrameSizeError(f"the camera's frames are {width}x{height} px but its calibration was measured "
                                  f"at {cal_w}x{cal_h} px: calibrate the camera again")
         sx, sy = width / cal_w, height / cal_h
@@ -205,6 +222,24 @@ def _model_ref(value: Any, where: str) -> ModelRef:
     return _MODEL_REF_CHECK.build(ModelRef, value, where)
 
 
+def _check_grid(corners: np.ndarray | None, hom: np.ndarray | None, origin: str) -> None:
+    """The profile's fixed grid must be a board's grid (:func:`kiosk.vision.corners.check_corners`: not
+    crossed, convex, clockwise, squares of a few px at least): ``board.grid_corners_px`` as given, and the
+    corners ``board.homography`` puts in the image. Raises ProfileError naming the file and the key."""
+    try:
+        if corners is not None:
+            check_corners(corners, f"{origin}: board.grid_corners_px")
+        if hom is not None:
+            try:
+                in_image = locate.grid_corners_in_image(hom)
+            except (np.linalg.LinAlgError, ValueError, ZeroDivisionError):
+                raise CornersError(f"{origin}: board.homography", "not invertible (it puts no grid in the image)") \
+                    from None
+            check_corners(in_image, f"{origin}: board.homography (the grid corners it puts in the image)")
+    except CornersError as exc:
+        raise ProfileError(str(exc)) from None
+
+
 def profile_from_dict(d: Any, origin: str = "profile") -> CalibrationProfile:
     """Validate and convert a parsed JSON dict; raises ProfileError naming ``origin`` and the field."""
     if not isinstance(d, dict):
@@ -233,6 +268,7 @@ def profile_from_dict(d: Any, origin: str = "profile") -> CalibrationProfile:
     hom = _matrix(board.get("homography"), (3, 3), f"{origin}: board.homography")
     if mode == "fixed" and corners is None and hom is None:
         raise ProfileError(f"{origin}: board.mode 'fixed' needs grid_corners_px or homography")
+    _check_grid(corners, hom, origin)
     tile_set = d.get("tile_set", "english")
     if not isinstance(tile_set, str):
         raise ProfileError(f"{origin}: tile_set: expected a name")

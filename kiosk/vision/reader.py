@@ -148,9 +148,9 @@ SETTLE_EMPTY = 0.1    # ... at or below: empty; between: unsure
 PREMIUM_WORDS = {TWS: "triple-word", DWS: "double-word", TLS: "triple-letter",
                  DLS: "double-letter"}   # a premium square (its layout character) in the words of a doubt shown to people
 LONE_DOUBT = "no tile beside it"  # a premium square's tile without a plain tile beside it: the doubt's reason names
-                                  # this (no refit on doubt for it alone: no grid makes the print another thing)
+                                  # this (a lasting doubt: no refit for it alone, no grid makes the print another thing)
 BLANKS_ALONE = "no letter read beside it"  # blanks no letter read joins: the doubt's reason names
-                                           # this (no refit on doubt for it alone, like LONE_DOUBT)
+                                           # this (a lasting doubt, like LONE_DOUBT)
 
 
 @cache
@@ -514,7 +514,7 @@ def _sigmoid(x: float) -> float:
 def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen: np.ndarray, hand: np.ndarray, glare: np.ndarray,
                 weak_empty: np.ndarray, preds: dict[int, SquarePrediction], letters: set[str], tile_set: TileSet,
                 settled: dict[int, float] | None = None, blind: np.ndarray | None = None
-                ) -> tuple[list[SquareReading], dict[int, str], np.ndarray]:
+                ) -> tuple[list[SquareReading], dict[int, str], np.ndarray, list[int]]:
     """The readings of the 225 squares from the occupancy model's ``p_tile`` (after the colour vote, 225 floats),
     its own ``p_model`` (before),
     the colour vote (225 int, see :func:`nearest_colour_says_tile`) and the square network's predictions
@@ -528,7 +528,9 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
     BLIND_NET_TILE_P is not emptied by the colours there (a doubt at worst) unless the settle model is sure it
     is empty (the network alone sees tiles on bright empty squares too). Last, a tile on a premium square with
     no tile on a plain square beside it is a doubt (:func:`doubt_lone_premium_tiles`; its reason names
-    LONE_DOUBT). Returns (readings, doubts by square, the hand: ``hand`` and those fingers, 225 bool)."""
+    LONE_DOUBT), and so are blanks no letter read joins (:func:`doubt_blanks_alone`). Returns (readings, doubts
+    by square, the hand: ``hand`` and those fingers, 225 bool, the squares those two geometry rules doubted:
+    lasting doubts, which a fresh grid does not clear; a finger found keeps its own reason, and is not one)."""
     if blind is None:
         blind = np.zeros(N_SQUARES, bool)
     squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
@@ -627,10 +629,10 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
     if fingers:
         # fingers found among the blanks: read again with them as hand, so the squares beside them get the
         # near-hand rules (a tile there is not emptied, its letter needs NEAR_HAND_LETTER_P); they keep their reason
-        again, doubts_again, hand_again = combine_net(p_tile, p_model, vote, seen, found, glare, weak_empty, preds,
-                                                      letters, tile_set, settled, blind)
+        again, doubts_again, hand_again, lasting = combine_net(p_tile, p_model, vote, seen, found, glare, weak_empty,
+                                                               preds, letters, tile_set, settled, blind)
         doubts_again.update((sq, doubts[sq]) for sq in fingers)
-        return again, doubts_again, hand_again
+        return again, doubts_again, hand_again, [sq for sq in lasting if sq not in fingers]
     _doubt_fingers(squares, doubts, hand, tile_set.blanks)
     _doubt_blanks(squares, doubts, tile_set.blanks, degraded)
     for sq in _blanks(squares):
@@ -642,9 +644,9 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
     tiled = np.zeros(N_SQUARES, bool)
     tiled[tiles] = True
-    doubt_lone_premium_tiles(squares, doubts, tiled, hand | ~seen)
-    doubt_blanks_alone(squares, doubts, tiled, hand | ~seen)
-    return squares, doubts, hand
+    lasting = doubt_lone_premium_tiles(squares, doubts, tiled, hand | ~seen)
+    lasting += doubt_blanks_alone(squares, doubts, tiled, hand | ~seen)
+    return squares, doubts, hand, lasting
 
 
 class BoardReader:
@@ -1037,12 +1039,12 @@ class BoardReader:
             self.last_settle_rows = (rows, x)
             if self.settle is not None:
                 settled = dict(zip(rows, (float(v) for v in self.settle.predict_proba(x))))
-        squares, doubts, hand = combine_net(p_tile, p_model, vote, seen, hand, glare_share >= GLARE_SQUARE_FRACTION,
-                                            weak_empty, preds, self.letters, self.tile_set, settled, blind)
+        squares, doubts, hand, lasting = combine_net(p_tile, p_model, vote, seen, hand,
+                                                     glare_share >= GLARE_SQUARE_FRACTION, weak_empty, preds,
+                                                     self.letters, self.tile_set, settled, blind)
         doubt_off_colour_blanks(squares, doubts, feats)
         self._lasting_doubts.update(_doubt_not_held(squares, doubts, preds, not_held))
-        self._lasting_doubts.update(sq for sq, why in doubts.items()     # combine_net's
-                                    if LONE_DOUBT in why or BLANKS_ALONE in why)
+        self._lasting_doubts.update(lasting)     # the geometry rules' doubts, as the glyph path takes them
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
                                                    if squares[sq].state is SquareState.TILE])
 

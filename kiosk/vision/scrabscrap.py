@@ -15,7 +15,7 @@ from typing import Literal, overload
 
 import numpy as np
 
-from kiosk.vision.geometry import FAR_PX
+from kiosk.vision.corners import CornersError, check_corners
 
 SECTION, KEY = "default", "warp-coord"
 
@@ -43,7 +43,8 @@ def read_warp_coord(ini_path: str | Path, *, required: bool = True) -> np.ndarra
     Raises:
         WarpCoordError (a ValueError), its message naming the file and the key: the file is missing or cannot
         be read; the key is absent while ``required``; its value is not JSON, not 4 points [x, y], not numbers,
-        or not finite (or beyond FAR_PX).
+        or cannot be a board's grid (:func:`kiosk.vision.corners.check_corners`: not finite, far outside any
+        image, repeated, on one line, crossed, not convex, mirrored, squares of a few px).
     """
     path = Path(ini_path)
     where = f"{path}: [{SECTION}] {KEY}"
@@ -73,7 +74,7 @@ def read_warp_coord(ini_path: str | Path, *, required: bool = True) -> np.ndarra
         raise WarpCoordError(f"{where} needs 4 points [x, y], got {text!r}")
     if not all(isinstance(v, int | float) and not isinstance(v, bool) for p in value for v in p):
         raise WarpCoordError(f"{where}: the corners must be numbers (px), got {text!r}")
-    corners = np.array(value, np.float64)
-    if not np.all(np.isfinite(corners)) or np.abs(corners).max() > FAR_PX:
-        raise WarpCoordError(f"{where}: the corners must be finite numbers within an image, got {text!r}")
-    return corners.astype(np.float32)
+    try:
+        return check_corners(value, where)   # a board's grid: finite, within an image, not crossed, convex, ...
+    except CornersError as exc:
+        raise WarpCoordError(f"{exc} (got {text!r})") from None

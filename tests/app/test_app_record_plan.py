@@ -66,7 +66,7 @@ def test_bad_recording_folders(tmp_path):
     (tmp_path / "game.csv").write_text("Move, Button\n")
     with pytest.raises(RecordingError, match="warp-coord"):
         read_recording(tmp_path)
-    (tmp_path / "game.ini").write_text("[default]\nname1 = A\nname2 = B\nwarp-coord = [[0,0],[9,0],[9,9],[0,9]]\n")
+    (tmp_path / "game.ini").write_text("[default]\nname1 = A\nname2 = B\nwarp-coord = [[0,0],[900,0],[900,900],[0,900]]\n")
     (tmp_path / "game.csv").write_text("Move, Button, State, Coord, Word, Points, Score1, Score2\n"
                                        '1, "blue", "S1", "H4", "AB", 5, 5, 0\n')
     with pytest.raises(RecordingError, match=r"game.csv:2: unknown button 'blue'"):

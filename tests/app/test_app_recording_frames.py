@@ -81,8 +81,9 @@ def _read_pixels(frame: np.ndarray) -> BoardReading:
 def folder(tmp_path, monkeypatch):
     d = tmp_path / "game01"
     d.mkdir()
-    (d / "game.ini").write_text("[default]\nname1 = Ann\nname2 = Bob\nwarp-coord = [[0, 0], [15, 0], [15, 15], "
-                                "[0, 15]]\n", encoding="utf-8")
+    # no warp-coord: the frames are the squares' pixels (16x15 px), read back by _read_pixels; corners there would
+    # make squares of 1 px, which no camera's grid can be (kiosk.vision.corners)
+    (d / "game.ini").write_text("[default]\nname1 = Ann\nname2 = Bob\n", encoding="utf-8")
     (d / "game.csv").write_text(CSV, encoding="utf-8")
     for n, board in enumerate(_boards(), 1):
         (d / f"image-{n}.jpg").write_bytes(_frame(board))

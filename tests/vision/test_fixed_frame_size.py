@@ -14,7 +14,7 @@ import pytest
 from kiosk.rules.board import Board
 from kiosk.rules.tiles import ENGLISH
 from kiosk.vision import locate
-from kiosk.vision.profile import CalibrationProfile, load_profile
+from kiosk.vision.profile import CalibrationProfile, FrameSizeError, load_profile
 from kiosk.vision.reader import BoardReader
 from kiosk.vision.reading import SquareState
 from kiosk.vision.synth import render_board
@@ -74,14 +74,39 @@ def test_an_older_profile_takes_the_lens_calibration_s_frame_size(frame, tmp_pat
 
 
 def test_an_older_profile_without_a_frame_size_refuses_a_grid_that_cannot_lie_in_the_frame(frame, tmp_path):
-    """A profile recording no frame size cannot be checked: its grid is read as stored, and refused with a
-    sentence where it cannot be the grid in the frame (half-size frames put most of it outside)."""
+    """A profile recording no frame size whose grid cannot be the grid in its first frame (half-size frames put
+    most of it outside) is refused with a sentence, and takes no size from that frame."""
     profile = _saved_fixed_profile(frame, tmp_path)
     assert profile.board_image_size is None and profile.image_size is None
-    reader = BoardReader(ENGLISH, profile)
-    assert reader.read(frame.image).grid() == frame.truth
-    r = reader.read(_resized(frame.image, 0.5))
-    assert not r.quality.board_found
+    r = BoardReader(ENGLISH, profile).read(_resized(frame.image, 0.5))
+    assert not r.quality.board_found and profile.taken_size is None
     assert r.quality.verdict == "the camera's calibration cannot be the grid in its 676x507 px frames (the corners " \
                                 "put 76 % of the grid outside the 676x507 frame; the calibration does not record " \
                                 "the frame size it was measured at): calibrate the camera again"
+
+
+@pytest.mark.parametrize("size", [(2028, 1521), (676, 507), (1280, 720)], ids=["1.5x", "half", "16:9"])
+def test_an_older_profile_without_a_frame_size_takes_the_first_frame_s_and_refuses_other_sizes(frame, tmp_path,
+                                                                                               caplog, size):
+    """Before, a profile recording no frame size laid its grid in px on frames of any size: the wrong squares read.
+    Now it takes its first frame's size (logged, once) and refuses a later frame of another size with the sentence
+    a profile recording that size gives a frame it cannot be scaled to; frames of its size still read."""
+    profile = _saved_fixed_profile(frame, tmp_path)
+    reader = BoardReader(ENGLISH, profile)
+    with caplog.at_level("WARNING", logger="kiosk.vision.profile"):
+        assert reader.read(frame.image).grid() == frame.truth
+        other = reader.read(cv2.resize(frame.image, size))
+        assert reader.read(frame.image).grid() == frame.truth
+    said = [r.getMessage() for r in caplog.records if r.name == "kiosk.vision.profile"]
+    assert said == ["the calibration records no frame size; taking 1352x1014 px from the first frame: calibrate the "
+                    "pose again to record it"]
+    assert profile.taken_size == MEASURED_AT and profile.to_dict()["board"]["image_size"] is None  # never saved
+    refusal = f"the camera's frames are {size[0]}x{size[1]} px but its calibration was measured at 1352x1014 px: " \
+              "calibrate the camera again"
+    assert other.quality.verdict == refusal and not other.quality.board_found
+    assert all(sq.state is SquareState.UNSURE for sq in other.squares)
+    keyed = CalibrationProfile(board_mode="fixed", grid_corners_px=frame.grid_corners_px, board_image_size=MEASURED_AT)
+    with pytest.raises(FrameSizeError) as keyed_refusal:   # the same sentence, where the key's size cannot scale
+        keyed.fixed_homography(1280, 720)
+    assert str(keyed_refusal.value) == "the camera's frames are 1280x720 px but its calibration was measured at " \
+                                       "1352x1014 px: calibrate the camera again"

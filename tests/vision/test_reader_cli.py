@@ -56,7 +56,7 @@ def test_reader_cli_json_and_corners(board_png, capsys):
     (["--calibration", "/nonexistent/profile.json"], "cannot read"),
     (["--corners", ""], "expected 4 points 'x,y x,y x,y x,y', got 0"),    # was silently ignored
     (["--annotate", ""], "--annotate: give a folder name"),
-    (["--corners", "1e40,2 3,4 5,6 7,8"], "point 1 '1e40,2' lies far outside any image"),   # was a RuntimeWarning
+    (["--corners", "1e40,2 3,4 5,6 7,8"], "point 1 (A1, at 1e+40,2) lies far outside any image"),   # was a RuntimeWarning
 ])
 def test_reader_cli_bad_arguments(board_png, capsys, args, message):
     path, _ = board_png
@@ -133,19 +133,24 @@ def test_reader_cli_an_image_too_large_to_decode_is_reported_and_the_others_read
 @pytest.mark.parametrize("corners, message", [
     ("{A15} {O15} {O1} {A1}", "clockwise"),                      # the board's mirror image
     ("{A1} {A15} {O15} {O1}", "clockwise"),                      # counter-clockwise
-    ("10,10 13,10 13,13 10,13", "covers only 0.0 %"),            # a few px
+    ("10,10 13,10 13,13 10,13", "the grid's squares only 0.2 px across"),   # a few px
+    ("10,10 110,10 110,110 10,110", "covers only 1.3 %"),        # too small a part of this image
     ("100000,100000 100900,100000 100900,100900 100000,100900", "100 % of the grid outside"),
-    ("0,0 500,500 1000,1000 0,1000", "clockwise"),               # three corners on a line
+    ("{A1} {O15} {O1} {A15}", "the sides"),                      # crossed
 ])
 def test_reader_cli_corners_that_cannot_be_the_grid_are_refused(board_frame, board_png, capsys, corners, message):
     """Corners in the wrong order read the board mirrored, a tiny quad read an empty board 'blurred', corners
-    far outside read it all '.' with no doubt: each is now refused, naming why, and the image fails."""
+    far outside read it all '.' with no doubt: each is now refused, naming the option and why, and the image
+    fails."""
     path, _ = board_png
     at = dict(zip(("A1", "O1", "O15", "A15"), (f"{x:.0f},{y:.0f}" for x, y in board_frame.grid_corners_px)))
     rc = main(["read-board", str(path), "--corners", corners.format(**at)])
     out, err = capsys.readouterr()
-    assert rc == 1 and "no board read: bad corners: " in err and message in err and "Traceback" not in err
-    assert out.splitlines()[:15] == ["#" * 15] * 15
+    assert rc in (1, 2) and message in err and "Traceback" not in err
+    if rc == 1:   # the image's own size refuses them: it fails
+        assert f"{path}: no board read: --corners: " in err and out.splitlines()[:15] == ["#" * 15] * 15
+    else:         # no image can make them a grid: refused before any is read
+        assert "kiosk read-board: --corners: " in err and out == ""
 
 
 def test_reader_cli_a_board_refused_as_a_whole_fails(capsys, tmp_path):

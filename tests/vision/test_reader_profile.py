@@ -16,7 +16,7 @@ from kiosk.vision.profile import CalibrationProfile, ModelRef, ProfileError, loa
 def test_reader_profile_round_trip(tmp_path):
     p = CalibrationProfile(tile_set="german", camera_matrix=np.eye(3) * 1000, distortion=np.array([-0.1, 0.01, 0, 0, 0]),
                            image_size=(2028, 1520), board_mode="fixed",
-                           grid_corners_px=np.array([[1, 2], [3, 4], [5, 6], [7, 8]], np.float32),
+                           grid_corners_px=np.array([[100, 90], [1900, 110], [1880, 1450], [120, 1430]], np.float32),
                            camera_settings={"exposure_us": 8000}, glyph_model=ModelRef(path="g.npz"))
     f = tmp_path / "p.json"
     p.save(f)

@@ -116,8 +116,8 @@ def test_a_letter_the_network_gives_less_than_4_to_1_is_reported_unsure(p_letter
     p_tile[sq] = 0.99
     none = np.zeros(225, bool)
     preds = {sq: SquarePrediction(0.01, 0.0, "A", p_letter * 0.99, "Ä", 0)}
-    squares, doubts, hand = combine_net(p_tile, p_tile.copy(), np.zeros(225, np.int8), ~none, none, none, none,
-                                        preds, set(GERMAN.letters), GERMAN)
+    squares, doubts, hand, _ = combine_net(p_tile, p_tile.copy(), np.zeros(225, np.int8), ~none, none, none, none,
+                                           preds, set(GERMAN.letters), GERMAN)
     assert squares[sq].state is state and not hand.any()
     if state is SquareState.UNSURE:
         assert doubts[sq] == f"letter A or Ä? ({p_letter:.2f})"
@@ -149,3 +149,27 @@ def test_calibrated_recheck_takes_only_a_lettered_tile_from_the_network():
         assert reader._lettered_after_all(grey, [112], to_read, imgs, squares, doubts) == {}
         # a lettered tile without ink is a doubt; a blank is left to the colours (empty)
         assert (112 in doubts) is lettered and to_read == []
+
+
+def test_the_network_path_s_lasting_doubts_are_the_squares_the_geometry_rules_return():
+    """combine_net gives the squares the two geometry rules doubted (doubt_lone_premium_tiles,
+    doubt_blanks_alone) as the glyph path takes them, not by searching the doubts' reasons for their words; a sure
+    letter on a plain square beside another is no doubt at all."""
+    from kiosk.rules.board import CENTRE
+    from kiosk.rules.tiles import GERMAN
+    from kiosk.vision.reader import BLANKS_ALONE, LONE_DOUBT, combine_net
+    from kiosk.vision.squarenet import SquarePrediction
+
+    lone, blank, pair = CENTRE, _sq("C2"), (_sq("K10"), _sq("L10"))  # H8: the centre star; C2, K10, L10: plain
+    p_tile = np.zeros(225)
+    p_tile[[lone, blank, *pair]] = 0.99
+    none = np.zeros(225, bool)
+    preds = {lone: SquarePrediction(0.01, 0.0, "A", 0.99, "Ä", 0),
+             blank: SquarePrediction(0.01, 0.99, "E", 0.0, "F", 0),
+             **{sq: SquarePrediction(0.01, 0.0, "N", 0.99, "H", 0) for sq in pair}}
+    squares, doubts, hand, lasting = combine_net(p_tile, p_tile.copy(), np.ones(225, np.int8), ~none, none, none,
+                                                 none, preds, set(GERMAN.letters), GERMAN)
+    assert sorted(lasting) == sorted([lone, blank])
+    assert LONE_DOUBT in doubts[lone] and BLANKS_ALONE in doubts[blank]
+    assert all(squares[sq].state is SquareState.UNSURE for sq in lasting)
+    assert [squares[sq].letter for sq in pair] == ["N", "N"] and not set(pair) & set(doubts)

@@ -52,9 +52,9 @@ def test_a_missing_key_is_an_error_only_where_the_corners_are_needed(tmp_path, t
     ('[["a", 2], [3, 4], [5, 6], [7, 8]]', "must be numbers"),
     ("[[true, 2], [3, 4], [5, 6], [7, 8]]", "must be numbers"),
     ("[[null, 2], [3, 4], [5, 6], [7, 8]]", "must be numbers"),
-    ("[[NaN, 2], [3, 4], [5, 6], [7, 8]]", "must be finite numbers"),
-    ("[[Infinity, 2], [3, 4], [5, 6], [7, 8]]", "must be finite numbers"),
-    ("[[1e300, 2], [3, 4], [5, 6], [7, 8]]", "must be finite numbers within an image"),
+    ("[[NaN, 2], [3, 4], [5, 6], [7, 8]]", "point 1 (A1) is not a finite number"),
+    ("[[Infinity, 2], [3, 4], [5, 6], [7, 8]]", "point 1 (A1) is not a finite number"),
+    ("[[1e300, 2], [3, 4], [5, 6], [7, 8]]", "point 1 (A1, at 1e+300,2) lies far outside any image"),
 ])
 def test_a_malformed_value_names_the_file_the_key_and_why(tmp_path, value, why):
     p = _ini(tmp_path, f"[default]\nwarp-coord = {value}\n")
@@ -101,24 +101,27 @@ def test_the_recording_demo_keeps_a_folder_without_corners_and_names_bad_ones(tm
     _ini(tmp_path, "[default]\nname1 = Ann\nname2 = Bob\n")
     assert read_recording(tmp_path).corners is None       # the reader finds the board
     p = _ini(tmp_path, "[default]\nname1 = Ann\nname2 = Bob\nwarp-coord = [[NaN, 2], [3, 4], [5, 6], [7, 8]]\n")
-    with pytest.raises(RecordingError, match=re.escape(f"{p}: [default] warp-coord: the corners must be finite")):
+    with pytest.raises(RecordingError, match=re.escape(f"{p}: [default] warp-coord: point 1 (A1) is not a finite number")):
         read_recording(tmp_path)
     _ini(tmp_path, f"[default]\nname1 = Ann\nname2 = Bob\nwarp-coord = {CORNERS}\n")
     assert read_recording(tmp_path).corners.tolist()[2] == [910, 934]
 
 
 @needs_shared
-@pytest.mark.parametrize("value, why", [
-    ("[[5.0, 44.0], [5.0, 44.0], [5.0, 44.0], [5.0, 44.0]]", "clockwise (as seen in the image) around a convex quad"),
-    ("[[908.0, 37.0], [5.0, 44.0], [21.0, 940.0], [910.0, 934.0]]", "clockwise (as seen in the image)"),  # mirrored
-    ("[[-5000.0, 44.0], [908.0, 37.0], [910.0, 934.0], [21.0, 940.0]]", "of the grid outside the 992x976 frame"),
-    ("[[5.0, 44.0], [50.0, 44.0], [50.0, 90.0], [5.0, 90.0]]", "the grid covers only"),
+@pytest.mark.parametrize("value, why, in_frame", [
+    ("[[5.0, 44.0], [5.0, 44.0], [5.0, 44.0], [5.0, 44.0]]", "point 1 (A1, at 5,44) and point 2 (O1, at 5,44) are "
+                                                             "the same point", False),
+    ("[[908.0, 37.0], [5.0, 44.0], [21.0, 940.0], [910.0, 934.0]]", "clockwise (as seen in the image)", False),
+    ("[[-5000.0, 44.0], [908.0, 37.0], [910.0, 934.0], [21.0, 940.0]]", "of the grid outside the 992x976 frame", True),
+    ("[[5.0, 44.0], [50.0, 44.0], [50.0, 90.0], [5.0, 90.0]]", "the grid's squares only 3.0 px across", False),
+    ("[[5.0, 44.0], [105.0, 44.0], [105.0, 144.0], [5.0, 144.0]]", "the grid covers only 1.0 %", True),
 ])
-def test_the_recording_demo_refuses_corners_that_cannot_be_the_grid_in_its_frames(tmp_path, value, why):
+def test_the_recording_demo_refuses_corners_that_cannot_be_the_grid_in_its_frames(tmp_path, value, why, in_frame):
     """Corners that parse but cannot be a grid in the recording's frames (one point four times, mirrored, mostly
     outside the frame, tiny) were taken: every frame then read "bad corners" and the demo ran the whole game to
     "not finished: Stefan 0, Hanns 0" (39 judge interventions) without naming game.ini. They are refused up front,
-    as read-board refuses such --corners."""
+    as read-board refuses such --corners: what no frame can make a grid when game.ini is read, the rest on its
+    first frame (named)."""
     import shutil
 
     from kiosk.app.recording import RecordingError, read_recording
@@ -130,6 +133,6 @@ def test_the_recording_demo_refuses_corners_that_cannot_be_the_grid_in_its_frame
     with pytest.raises(RecordingError) as err:
         read_recording(tmp_path)
     msg = str(err.value)
-    assert msg.startswith(f"{p}: [default] warp-coord: ") and why in msg and "image-1.jpg" in msg, msg
+    assert msg.startswith(f"{p}: [default] warp-coord: ") and why in msg and ("image-1.jpg" in msg) == in_frame, msg
     _ini(tmp_path, f"[default]\nname1 = Ann\nname2 = Bob\nwarp-coord = {CORNERS}\n")   # the recorded corners stand
     assert read_recording(tmp_path).corners.tolist()[0] == [5, 44]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from kiosk.rules.board import square_name
 from kiosk.vision.train import bench
 from shared_data import SHARED, needs_shared
 
@@ -31,7 +32,7 @@ def _describe(results: list[bench.FrameResult]) -> str:
     for fr in results:
         wrong = fr.wrong_squares()
         if wrong:
-            pairs = ", ".join(f"{'ABCDEFGHIJKLMNO'[sq % 15]}{sq // 15 + 1}:{fr.truth[sq // 15][sq % 15]}>"
+            pairs = ", ".join(f"{square_name(sq)}:{fr.truth[sq // 15][sq % 15]}>"
                               f"{fr.read[sq // 15][sq % 15]}" for sq in wrong[:8])
             lines.append(f"frame {fr.index} ({fr.meta.get('tile_style')}/{fr.meta.get('font')}/"
                          f"{fr.meta.get('board_style')}, {fr.verdict}): {pairs}")

@@ -15,7 +15,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from kiosk.rules.board import SIZE, Board
+from kiosk.rules.board import SIZE, Board, square_name
 from kiosk.rules.tiles import BLANK, ENGLISH, TileSet
 from kiosk.vision.geometry import DEFAULT_GEOMETRY, BoardGeometry
 from kiosk.vision.reading import seen_as
@@ -72,7 +72,7 @@ def _check(board: Board, tile_set: TileSet, size: tuple[int, int]) -> None:
         raise RenderError(f"render_board needs a kiosk.rules.board.Board, got {type(board).__name__}")
     for sq, ch in enumerate(board.cells):
         if ch and ch != BLANK and not tile_set.is_letter(ch):
-            raise RenderError(f"square {sq} ({'ABCDEFGHIJKLMNO'[sq % SIZE]}{sq // SIZE + 1}) holds {ch!r}, "
+            raise RenderError(f"square {sq} ({square_name(sq)}) holds {ch!r}, "
                               f"not a tile of the {tile_set.name} set")
     try:
         w, h = (int(v) for v in size)
