@@ -30,6 +30,7 @@ import asyncio
 import hmac
 import json
 import logging
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -259,7 +260,7 @@ class DeskServer:
             raise web.HTTPNotFound(text="Pairings can be set here only when event.toml gives a director_pin.")
         try:
             data = await request.json()
-        except ValueError:
+        except (ValueError, RecursionError):   # RecursionError: arrays nested thousands deep
             raise web.HTTPBadRequest(text="The request was not JSON.") from None
         pin = data.get("pin") if isinstance(data, dict) else None
         if not isinstance(pin, str) or not hmac.compare_digest(pin.encode(), self.config.director_pin.encode()):
@@ -269,11 +270,19 @@ class DeskServer:
 
         def assign() -> Any:
             with self.lock:
+                before = dict(config.pairings)
                 try:
                     p = config.assign(rnd, board, tuple(names) if isinstance(names, list) else names)
                 except (EventFileError, TypeError) as exc:
                     raise web.HTTPBadRequest(text=str(exc).removeprefix("desk: ")) from None
-                self.store.save_pairing(p.round, p.board, p.players)
+                try:
+                    self.store.save_pairing(p.round, p.board, p.players)
+                except (sqlite3.Error, OverflowError) as exc:   # not kept: the desk goes on as before it
+                    config.pairings.clear()
+                    config.pairings.update(before)
+                    log.error("desk: round %d board %d: the pairing could not be saved: %s", p.round, p.board, exc)
+                    raise web.HTTPServiceUnavailable(
+                        text=f"The pairing could not be saved ({exc}); nothing was changed.") from None
                 self.tables.repair(p.board)
                 return p
 
