@@ -19,7 +19,9 @@ Routes::
     GET /pairing/{N}.json       board N's pairing in the earliest round without a recorded game (for a kiosk's
                                 new-game screen); 404 when none
     POST /pairing               the director assigns board N of round R: JSON {"pin", "round", "board",
-                                "players": [name, name]}; 403 without the event's director_pin
+                                "players": [name, name]}; 403 without the event's director_pin; after 3
+                                wrong PINs in a row from one address, 429 for 1 s doubling to 30 s
+                                (:mod:`kiosk.desk.pin_wait`)
 
 No page asset comes from outside (everything is in ``kiosk/desk/web/``).
 """
@@ -38,6 +40,7 @@ from typing import Any
 
 from kiosk.desk.event import EventConfig
 from kiosk.desk.exports import result_row, results_csv, round_zip, tsh_text
+from kiosk.desk.pin_wait import PinWaits
 from kiosk.desk.standings import standings
 from kiosk.desk.store import ResultsStore
 from kiosk.desk.tables import Tables
@@ -76,6 +79,7 @@ class DeskServer:
         self._failed: BaseException | None = None
         self._standings: tuple[Any, dict[str, Any]] = (None, {})
         self.push_lag_max_ms = 0   # worst desk receipt -> push seen (ms)
+        self.pin_waits = PinWaits()   # wrong director PINs slow their address down (used on the loop's thread)
 
     # ------------------------------------------------------------------------------------------ state
     def _status(self) -> dict[str, Any]:
@@ -262,9 +266,16 @@ class DeskServer:
             data = await request.json()
         except (ValueError, RecursionError):   # RecursionError: arrays nested thousands deep
             raise web.HTTPBadRequest(text="The request was not JSON.") from None
+        address = request.remote or "?"
+        wait = self.pin_waits.wait_s(address)
+        if wait:   # the right PIN too: guessing must not go faster by trying it during the wait
+            raise web.HTTPTooManyRequests(text=f"Too many wrong director PINs: wait {wait} s.",
+                                          headers={"Retry-After": str(wait)})
         pin = data.get("pin") if isinstance(data, dict) else None
         if not isinstance(pin, str) or not hmac.compare_digest(pin.encode(), self.config.director_pin.encode()):
+            self.pin_waits.wrong(address)
             raise web.HTTPForbidden(text="Wrong director PIN.")
+        self.pin_waits.right(address)
         rnd, board, names = data.get("round"), data.get("board"), data.get("players")
         config = self.config
 

@@ -71,3 +71,36 @@ def test_a_pairing_the_database_cannot_keep_changes_nothing(desk, monkeypatch):
 def test_a_seated_player_is_named_as_registered(desk):
     code, text = _post(desk.url + "pairing", _pair(5, rnd=1, players=("bob", "Cid")))   # Bob plays board 1
     assert code == 400 and text == "round 1 board 5: 'Bob' already plays on board 1 in round 1"
+
+
+def test_wrong_director_pins_slow_their_address_down(desk):
+    """300 wrong PINs took 0.26 s: every 4-digit PIN could be tried in seconds."""
+    wrong = json.loads(_pair(3))
+    wrong["pin"] = "0000"
+    for _ in range(3):
+        assert _post(desk.url + "pairing", json.dumps(wrong).encode()) == (403, "Wrong director PIN.")
+    code, text = _post(desk.url + "pairing", _pair(3))   # the right PIN waits too
+    assert code == 429 and text.startswith("Too many wrong director PINs: wait ")
+    assert desk.config.pairings.get((2, 3)) is None
+
+
+def test_pin_waits_double_per_address_and_end():
+    from kiosk.desk.pin_wait import PinWaits
+
+    t = [0.0]
+    w = PinWaits(free_tries=3, base_s=1, max_s=30, max_addresses=2, now=lambda: t[0])
+    for _ in range(3):
+        w.wrong("a")
+    assert w.wait_s("a") == 1 and w.wait_s("b") == 0
+    t[0] = 1.0
+    assert w.wait_s("a") == 0
+    w.wrong("a")
+    assert w.wait_s("a") == 2
+    for _ in range(20):
+        w.wrong("a")
+    assert w.wait_s("a") == 30
+    w.right("a")
+    assert w.wait_s("a") == 0
+    for name in ("b", "c", "d"):   # at most max_addresses remembered
+        w.wrong(name)
+    assert len(w._wrong) == 2
