@@ -26,7 +26,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from kiosk.files import check_text_file
+    from kiosk.files import check_output_folder, check_text_file
     from kiosk.referee.records import RecordEventsError
     from kiosk.stream.mqtt import MqttConfigError
     from kiosk.stream.publish import PublishError, parse_host_port, publish_game
@@ -40,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"kiosk stream-game: --board: {args.board} must be >= 0", file=sys.stderr)
         return 2
     check_text_file(args.file, "GCG record")
+    if args.records is not None:   # said once, before the game: not a warning for every event
+        check_output_folder(args.records, "records folder")
     import socket
 
     try:   # a typo in the host name is named as such, not as a broker that never answered
