@@ -362,7 +362,7 @@ class DeskServer:
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         try:
-            runner = web.AppRunner(self.make_app(), access_log=None)
+            runner = web.AppRunner(self.make_app(), access_log=None, logger=web_files.HTTP_LOG)
             loop.run_until_complete(runner.setup())
             site = web.TCPSite(runner, self.host, self.port)
             loop.run_until_complete(site.start())

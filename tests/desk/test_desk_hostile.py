@@ -14,6 +14,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from desk_helpers import ROOT, event_folder  # noqa: E402
+from hostile_http import assert_refused_quietly  # noqa: E402
 
 from kiosk.desk.ingest import BrokerConfig  # noqa: E402
 from kiosk.desk.service import Desk  # noqa: E402
@@ -104,3 +105,7 @@ def test_pin_waits_double_per_address_and_end():
     for name in ("b", "c", "d"):   # at most max_addresses remembered
         w.wrong(name)
     assert len(w._wrong) == 2
+
+
+def test_requests_that_are_not_http_are_refused_in_one_line_by_the_desk(desk, caplog):
+    assert_refused_quietly(desk.server.port, "/layout.json", caplog)
