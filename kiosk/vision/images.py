@@ -14,7 +14,6 @@ import numpy as np
 
 from kiosk.vision.cvcompat import opencv_silenced
 
-
 TOO_LARGE = ("not a readable image (its header claims more pixels than any camera frame, over 2^30: a damaged "
              "or hostile file)")
 

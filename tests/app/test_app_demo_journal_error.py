@@ -4,8 +4,6 @@ with a traceback (found by the review with ``ulimit -f 33``)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from kiosk.app.record_demo import BUILTIN_GAME, DemoOptions, run_demo
 from kiosk.store import Journal, JournalError
 
