@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from calibration import CalibrationError
+from calibration import CalibrationError, CalibrationInputError
 from kiosk.files import InputError, atomic_output, check_output, describe_os_error
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
@@ -309,7 +309,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         return SUBCOMMANDS[step][1](args)
-    except InputError as exc:
+    except (InputError, CalibrationInputError) as exc:
         print(f"kiosk calibrate {step}: {exc}", file=sys.stderr)
         return 2
     except CalibrationError as exc:

@@ -18,7 +18,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration import CalibrationError
+from calibration import CalibrationError, CalibrationInputError
 from kiosk.vision.geometry import SIZE
 
 Sample = tuple[np.ndarray, str]  # (BGR crop of one square in the canonical warp, label)
@@ -37,22 +37,22 @@ def default_layout(tile_set: str = "english") -> list[str]:
 
 
 def load_layout(path: Path) -> list[str]:
-    """Read and check a layout file; CalibrationError names the line and column of a bad character."""
+    """Read and check a layout file; CalibrationInputError (a CalibrationError) names the line and column of a bad character."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise CalibrationError(f"{path}: cannot read the layout: {exc}") from None
+        raise CalibrationInputError(f"{path}: cannot read the layout: {exc}") from None
     rows = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     if len(rows) != SIZE:
-        raise CalibrationError(f"{path}: expected {SIZE} rows of {SIZE} characters, got {len(rows)} rows")
+        raise CalibrationInputError(f"{path}: expected {SIZE} rows of {SIZE} characters, got {len(rows)} rows")
     for r, row in enumerate(rows, 1):
         if len(row) != SIZE:
-            raise CalibrationError(f"{path}: row {r} has {len(row)} characters, expected {SIZE}")
+            raise CalibrationInputError(f"{path}: row {r} has {len(row)} characters, expected {SIZE}")
         for c, ch in enumerate(row, 1):
             if not (ch == "." or ch == "?" or (ch.isalpha() and ch.isupper())):
-                raise CalibrationError(f"{path}: row {r} column {c}: {ch!r} is not '.', '?' or an upper-case letter")
+                raise CalibrationInputError(f"{path}: row {r} column {c}: {ch!r} is not '.', '?' or an upper-case letter")
     if all(ch == "." for row in rows for ch in row):
-        raise CalibrationError(f"{path}: the layout has no tiles")
+        raise CalibrationInputError(f"{path}: the layout has no tiles")
     return rows
 
 

@@ -16,11 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from calibration import CalibrationError
+from calibration import CalibrationError, CalibrationInputError
 
 
 def load_or_new(path: Path | None) -> Any:
-    """The profile at ``path`` (a new one when there is no file yet). CalibrationError for a bad file."""
+    """The profile at ``path`` (a new one when there is no file yet). CalibrationInputError (a CalibrationError)
+    for a bad file."""
     from kiosk.vision.profile import CalibrationProfile, ProfileError, load_profile
 
     if path is None or not Path(path).exists():
@@ -28,7 +29,7 @@ def load_or_new(path: Path | None) -> Any:
     try:
         return load_profile(path)
     except ProfileError as exc:
-        raise CalibrationError(f"{exc} (the file was left as it is)") from None
+        raise CalibrationInputError(f"{exc} (the file was left as it is)") from None
 
 
 def _note(profile: Any, text: str) -> None:

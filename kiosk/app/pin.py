@@ -139,8 +139,9 @@ class PinGate:
         s = self._screen(where)
         wait = self.locked(now_ms, where)
         if wait:
-            log.warning("judge PIN entry refused while waiting (%s), %d s left", where, wait // 1000 + 1)
-            return False, f"too many wrong PINs: wait {wait // 1000 + 1} s"
+            left_s = -(-wait // 1000)   # whole seconds, rounded up: 8000 ms is 8 s (it said 9), 7001 ms is 8 s
+            log.warning("judge PIN entry refused while waiting (%s), %d s left", where, left_s)
+            return False, f"too many wrong PINs: wait {left_s} s"
         if hmac.compare_digest(entered.encode(), self._pin.encode()):
             s.wrong_in_row, s.locked_until = 0, 0
             self._save()

@@ -96,6 +96,8 @@ def run_demo(opts: DemoOptions, out: Callable[[str], None] = print) -> DemoResul
         outcome_done = _referee(demo, opts, out, t_start)
     except RecordError as exc:
         out(f"error: {exc}")
+    except JournalError as exc:   # not a full disk (that pauses the game): the event is lost, those before stand
+        out(f"error: {exc}; every event before it is kept")
     except KeyboardInterrupt:   # Ctrl-C or SIGTERM (kiosk demo turns it into this), windowed or headless alike
         interrupted = True
         out("interrupted")

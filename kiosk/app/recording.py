@@ -469,6 +469,8 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
     worker.start()
     try:
         ref.run()
+    except JournalError as exc:   # not a full disk (that pauses the game): the event is lost, those before stand
+        out(f"error: {exc}; every event before it is kept")
     finally:
         worker.stop()
     session.close()

@@ -47,6 +47,10 @@ def run(args: argparse.Namespace) -> int:
                                     letters=tiles.letters)
             print(f"{lex.name}: {len(lex)} words -> {out}")
             return 0
+        blank = next((w for w in args.words if not w.strip()), None)
+        if blank is not None:   # it printed ': not in ENABLE', an answer about no word at all
+            print(f"kiosk lexicon: {blank!r} is not a word: give the words to look up", file=sys.stderr)
+            return 2
         lex = load_lexicon(args.lexicon, tiles.letters) if args.lexicon else cached_default_lexicon()
         bad = 0
         for w in args.words:

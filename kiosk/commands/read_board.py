@@ -56,9 +56,13 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.vision.reading import BoardReading
 
     corners = None
-    if args.annotate == "":
-        print("kiosk read-board: --annotate: give a folder name", file=sys.stderr)
-        return 2
+    if args.annotate is not None:   # before any image is read: a folder that cannot be written is said once
+        from kiosk.files import InputError, check_output_folder
+        try:
+            check_output_folder(args.annotate, "annotated pictures")
+        except InputError as exc:
+            print(f"kiosk read-board: --annotate: {exc}", file=sys.stderr)
+            return 2
     if args.corners is not None:
         from kiosk.vision.corners import CornersError, parse_corners
 

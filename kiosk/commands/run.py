@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from kiosk.commands import seconds
+
 NAME = "run"
 HELP = "run a table: clock buttons, camera, board reader, referee, touchscreen, journal (config file)"
 
@@ -13,7 +15,7 @@ HELP = "run a table: clock buttons, camera, board reader, referee, touchscreen, 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, required=True, help="the table's config file (TOML)")
     parser.add_argument("--headless", action="store_true", help="no screen (buttons and camera only)")
-    parser.add_argument("--seconds", type=float, help="stop after this many seconds (tests)")
+    parser.add_argument("--seconds", type=seconds, help="stop after this many seconds (tests)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,6 +6,8 @@ import argparse
 import os
 import sys
 
+from kiosk.commands import seconds
+
 NAME = "stream-game"
 HELP = "referee a recorded GCG game and publish its events to an MQTT broker as table N (demo board)"
 
@@ -16,8 +18,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--board", type=int, default=0, metavar="N", help="table number (default 0)")
     p.add_argument("--preset", default="naspa", help="rule preset the referee applies (default naspa)")
     p.add_argument("--root", default="scrabble/local", help="topic root (default scrabble/local)")
-    p.add_argument("--pace", type=float, default=0.0, metavar="S", help="seconds between events (default 0)")
-    p.add_argument("--timeout", type=float, default=30.0, metavar="S", help="wait this long for the broker")
+    p.add_argument("--pace", type=seconds, default=0.0, metavar="S", help="seconds between events (default 0)")
+    p.add_argument("--timeout", type=seconds, default=30.0, metavar="S",
+                   help="wait this long for the broker (default 30)")
     p.add_argument("--username", help="broker user name")
     p.add_argument("--password-env", default="KIOSK_MQTT_PASSWORD", metavar="VAR",
                    help="environment variable holding the broker password (default KIOSK_MQTT_PASSWORD)")
@@ -26,7 +29,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from kiosk.files import check_text_file
+    from kiosk.files import check_output_folder, check_text_file
     from kiosk.referee.records import RecordEventsError
     from kiosk.stream.mqtt import MqttConfigError
     from kiosk.stream.publish import PublishError, parse_host_port, publish_game
@@ -40,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"kiosk stream-game: --board: {args.board} must be >= 0", file=sys.stderr)
         return 2
     check_text_file(args.file, "GCG record")
+    if args.records is not None:   # said once, before the game: not a warning for every event
+        check_output_folder(args.records, "records folder")
     import socket
 
     try:   # a typo in the host name is named as such, not as a broker that never answered

@@ -32,6 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeGuard
 
+from kiosk.stream.subscriber import MAX_BOARD
+
 
 class EventFileError(ValueError):
     """The event folder or its ``event.toml`` is unusable (message: ``PATH: problem``)."""
@@ -119,7 +121,7 @@ class EventConfig:
 
         Raises :class:`EventFileError` (path ``desk``) for an unknown player, two divisions, a player already
         paired on another board of that round, or a round outside 1..rounds."""
-        p = self._check_pairing(Path("desk"), f"round {rnd} board {board}", rnd, board, list(names),
+        p = self._check_pairing(Path("desk"), f"round {rnd!s:.20} board {board!s:.20}", rnd, board, list(names),
                                 {k: v for k, v in self.pairings.items() if k != (rnd, board)})
         self.pairings[(rnd, board)] = p
         return p
@@ -127,9 +129,9 @@ class EventConfig:
     def _check_pairing(self, path: Path, where: str, rnd: Any, board: Any, names: Any,
                        others: dict[tuple[int, int], Pairing]) -> Pairing:
         if not _whole(rnd) or not 1 <= rnd <= self.rounds:
-            raise EventFileError(f"{path}: {where}: round {rnd!r} is not a round of the event (1-{self.rounds})")
-        if not _whole(board) or board < 0:
-            raise EventFileError(f"{path}: {where}: board {board!r} must be a whole number >= 0")
+            raise EventFileError(f"{path}: {where}: round {rnd!r:.20} is not a round of the event (1-{self.rounds})")
+        if not _whole(board) or not 0 <= board <= MAX_BOARD:   # beyond it no kiosk's message is taken
+            raise EventFileError(f"{path}: {where}: board {board!r:.20} must be a whole number 0-{MAX_BOARD}")
         if not isinstance(names, list) or len(names) != 2 or not all(isinstance(n, str) for n in names):
             raise EventFileError(f"{path}: {where}: players must be a list of two names")
         found = []
@@ -145,9 +147,10 @@ class EventConfig:
                                  f"(division {found[1].division}) are in different divisions")
         for (r, b), other in others.items():
             if r == rnd and b != board:
-                busy = {name_key(x) for x in other.players} & {name_key(x) for x in names}
-                if busy:
-                    raise EventFileError(f"{path}: {where}: {sorted(busy)[0]!r} already plays on board {b} "
+                busy = {name_key(x) for x in other.players}
+                seated = [pl.name for pl in found if name_key(pl.name) in busy]   # as registered, not the key
+                if seated:
+                    raise EventFileError(f"{path}: {where}: {seated[0]!r} already plays on board {b} "
                                          f"in round {rnd}")
         if (rnd, board) in others:
             raise EventFileError(f"{path}: {where}: board {board} of round {rnd} is paired twice")

@@ -19,7 +19,9 @@ Routes::
     GET /pairing/{N}.json       board N's pairing in the earliest round without a recorded game (for a kiosk's
                                 new-game screen); 404 when none
     POST /pairing               the director assigns board N of round R: JSON {"pin", "round", "board",
-                                "players": [name, name]}; 403 without the event's director_pin
+                                "players": [name, name]}; 403 without the event's director_pin; after 3
+                                wrong PINs in a row from one address, 429 for 1 s doubling to 30 s
+                                (:mod:`kiosk.desk.pin_wait`)
 
 No page asset comes from outside (everything is in ``kiosk/desk/web/``).
 """
@@ -30,6 +32,7 @@ import asyncio
 import hmac
 import json
 import logging
+import sqlite3
 import threading
 import time
 from pathlib import Path
@@ -37,6 +40,7 @@ from typing import Any
 
 from kiosk.desk.event import EventConfig
 from kiosk.desk.exports import result_row, results_csv, round_zip, tsh_text
+from kiosk.desk.pin_wait import PinWaits
 from kiosk.desk.standings import standings
 from kiosk.desk.store import ResultsStore
 from kiosk.desk.tables import Tables
@@ -75,6 +79,7 @@ class DeskServer:
         self._failed: BaseException | None = None
         self._standings: tuple[Any, dict[str, Any]] = (None, {})
         self.push_lag_max_ms = 0   # worst desk receipt -> push seen (ms)
+        self.pin_waits = PinWaits()   # wrong director PINs slow their address down (used on the loop's thread)
 
     # ------------------------------------------------------------------------------------------ state
     def _status(self) -> dict[str, Any]:
@@ -259,21 +264,36 @@ class DeskServer:
             raise web.HTTPNotFound(text="Pairings can be set here only when event.toml gives a director_pin.")
         try:
             data = await request.json()
-        except ValueError:
+        except (ValueError, RecursionError):   # RecursionError: arrays nested thousands deep
             raise web.HTTPBadRequest(text="The request was not JSON.") from None
+        address = request.remote or "?"
+        wait = self.pin_waits.wait_s(address)
+        if wait:   # the right PIN too: guessing must not go faster by trying it during the wait
+            raise web.HTTPTooManyRequests(text=f"Too many wrong director PINs: wait {wait} s.",
+                                          headers={"Retry-After": str(wait)})
         pin = data.get("pin") if isinstance(data, dict) else None
         if not isinstance(pin, str) or not hmac.compare_digest(pin.encode(), self.config.director_pin.encode()):
+            self.pin_waits.wrong(address)
             raise web.HTTPForbidden(text="Wrong director PIN.")
+        self.pin_waits.right(address)
         rnd, board, names = data.get("round"), data.get("board"), data.get("players")
         config = self.config
 
         def assign() -> Any:
             with self.lock:
+                before = dict(config.pairings)
                 try:
                     p = config.assign(rnd, board, tuple(names) if isinstance(names, list) else names)
                 except (EventFileError, TypeError) as exc:
                     raise web.HTTPBadRequest(text=str(exc).removeprefix("desk: ")) from None
-                self.store.save_pairing(p.round, p.board, p.players)
+                try:
+                    self.store.save_pairing(p.round, p.board, p.players)
+                except (sqlite3.Error, OverflowError) as exc:   # not kept: the desk goes on as before it
+                    config.pairings.clear()
+                    config.pairings.update(before)
+                    log.error("desk: round %d board %d: the pairing could not be saved: %s", p.round, p.board, exc)
+                    raise web.HTTPServiceUnavailable(
+                        text=f"The pairing could not be saved ({exc}); nothing was changed.") from None
                 self.tables.repair(p.board)
                 return p
 
@@ -342,7 +362,7 @@ class DeskServer:
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         try:
-            runner = web.AppRunner(self.make_app(), access_log=None)
+            runner = web.AppRunner(self.make_app(), access_log=None, logger=web_files.HTTP_LOG)
             loop.run_until_complete(runner.setup())
             site = web.TCPSite(runner, self.host, self.port)
             loop.run_until_complete(site.start())

@@ -105,6 +105,29 @@ def check_output(path: str | Path, what: str = "output file") -> Path:
     return p
 
 
+def check_output_folder(path: str | Path, what: str = "output folder") -> Path:
+    """``path`` once it is a folder files can be written in: made (with its parents) when missing. Checked
+    before the work, so a folder that cannot be written is said once, not after (or for) every file.
+
+    Raises:
+        InputError: naming the path and why no file can be written there (a file in the way, no permission,
+        a read-only or pseudo file system).
+    """
+    p = Path(path)
+    if str(path) == "":
+        raise InputError(f"give a folder name for the {what}")
+    if p.exists() and not p.is_dir():
+        raise InputError(f"{p}: is a file, not a folder (the {what})")
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+        fd, probe = tempfile.mkstemp(prefix=".probe.", suffix=".tmp", dir=p)
+    except OSError as exc:   # a file where a parent folder belongs, no permission, /proc ...
+        raise InputError(f"{p}: cannot write the {what} there: {_reason(exc)}") from None
+    os.close(fd)
+    os.unlink(probe)
+    return p
+
+
 @contextmanager
 def atomic_output(path: str | Path, mode: str = "w", what: str = "output file") -> Iterator[IO]:
     """A file object for writing ``path`` atomically: the data goes to a temporary file in the same folder,

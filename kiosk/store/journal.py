@@ -149,7 +149,9 @@ def _lock(path: Path, *, create: bool) -> int | None:
     lf = _lock_file(path)
     try:
         fd = os.open(lf, os.O_RDWR | os.O_CREAT if create else os.O_RDONLY, 0o644)
-    except FileNotFoundError:
+    except FileNotFoundError as exc:
+        if create:   # a folder where no file can be made (/proc): no lock, so no journal
+            raise JournalError(f"{lf}: cannot create the journal's lock file: {exc.strerror}") from None
         return None
     except OSError as exc:
         raise JournalError(f"{lf}: cannot open the journal's lock file: {exc.strerror}") from None

@@ -266,7 +266,8 @@ class LiveServer:
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         try:
-            self._runner = web.AppRunner(self.make_app(), access_log=None, keepalive_timeout=self.idle_timeout_s)
+            self._runner = web.AppRunner(self.make_app(), access_log=None, keepalive_timeout=self.idle_timeout_s,
+                                         logger=web_files.HTTP_LOG)
             loop.run_until_complete(self._runner.setup())
             make = self._runner.server
             self._server = loop.run_until_complete(loop.create_server(

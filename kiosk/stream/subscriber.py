@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 MAX_PAYLOAD = 256 * 1024   # bytes; a snapshot is a few KB
 MAX_SEQ = 100_000          # a game has a few hundred events
+MAX_BOARD = 1_000_000      # table numbers 0..MAX_BOARD (the desk pairs no board beyond it)
 MAX_GAMES = 1000           # (board, channel, game) keys followed
 MAX_EVENTS = 500_000       # events kept over all games (a tournament day of 50 boards: ~150,000)
 MAX_SEEN = 4096            # (boot, kind, n) keys remembered for non-event duplicates
@@ -65,7 +66,7 @@ def check_message(msg: Any) -> str | None:
         v = msg.get(key)
         if not isinstance(v, str) or len(v) > _STR_MAX or (key == "boot" and not v):
             return f"{key}: expected a string of up to {_STR_MAX} characters"
-    for key, lo, hi in (("board", 0, 1_000_000), ("n", 1, 2**53), ("seq", 0, MAX_SEQ), ("ts", 0, 2**53),
+    for key, lo, hi in (("board", 0, MAX_BOARD), ("n", 1, 2**53), ("seq", 0, MAX_SEQ), ("ts", 0, 2**53),
                         ("delay_ms", 0, 2**53)):
         problem = _int(msg, key, lo, hi)
         if problem:

@@ -1,9 +1,11 @@
 """The files a kiosk page is served from (the live page, the desk): one place for how a page or a static file
-goes out (UTF-8, never cached, so a reload after an update gets the new file) and how an unknown name is refused.
-aiohttp is imported when a response is made, as in the servers."""
+goes out (UTF-8, never cached, so a reload after an update gets the new file), how an unknown name is refused,
+and :data:`HTTP_LOG`, the logger both servers hand aiohttp. aiohttp is imported when a response is made, as in
+the servers."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -29,3 +31,24 @@ def static_file(folder: Path, served: Mapping[str, str], name: str) -> Any:
         raise web.HTTPNotFound(text=f"no static file {name!r} (have: {', '.join(served)})")
     return web.Response(body=(folder / name).read_bytes(), content_type=served[name], charset="utf-8",
                         headers={"Cache-Control": "no-cache"})
+
+
+class _MalformedRequests(logging.Filter):
+    """A request aiohttp could not parse (a client's fault: 4xx) as one warning line without a traceback;
+    aiohttp logged each at ERROR with its whole traceback, so any peer could fill the kiosk's log."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from aiohttp.http_exceptions import HttpProcessingError
+
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, HttpProcessingError) and 400 <= (exc.code or 400) < 500:
+            why = (str(exc.message).strip().splitlines() or [type(exc).__name__])[0].rstrip(":")
+            peer = record.args[0] if isinstance(record.args, tuple) and record.args else "?"
+            record.msg, record.args = "refused a malformed request from %s (%d: %.100s)", (peer, exc.code or 400, why)
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
+HTTP_LOG = logging.getLogger("kiosk.http")   # aiohttp's request handling errors of the live page and the desk
+HTTP_LOG.addFilter(_MalformedRequests())

@@ -14,6 +14,9 @@ import numpy as np
 
 from kiosk.vision.cvcompat import opencv_silenced
 
+TOO_LARGE = ("not a readable image (its header claims more pixels than any camera frame, over 2^30: a damaged "
+             "or hostile file)")
+
 
 class ImageError(ValueError):
     """An image file that cannot be read; the message is ``"PATH: REASON"``, both also kept as attributes."""
@@ -28,7 +31,7 @@ def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
     """The decoded image (uint8: H x W x 3 BGR for ``IMREAD_COLOR``, H x W for ``IMREAD_GRAYSCALE``).
 
     Reads the bytes itself (any path, non-ASCII names too) and decodes them with OpenCV. Raises ImageError
-    (reason "cannot open: ...", "empty file" or "not a readable image (...)")."""
+    (reason "cannot open: ...", "empty file", :data:`TOO_LARGE` or "not a readable image (...)")."""
     p = Path(path)
     try:
         irregular = p.exists() and not p.is_file()   # a folder, or a FIFO / device that would block the read
@@ -46,6 +49,8 @@ def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
         with opencv_silenced():                     # the error below says it, once
             img = cv2.imdecode(data, flags)
     except cv2.error as exc:
+        if "CV_IO_MAX_IMAGE_PIXELS" in str(exc):   # OpenCV's own words are an assertion on a C++ expression
+            raise ImageError(path, TOO_LARGE) from None
         why = (str(exc).split("error:", 1)[-1].strip().splitlines() or ["decoding failed"])[0]
         raise ImageError(path, f"not a readable image (OpenCV: {why})") from None
     if img is None:

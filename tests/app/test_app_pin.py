@@ -26,6 +26,7 @@ def test_wrong_pins_slow_the_screen_even_for_the_right_pin(caplog):
     assert sum("wrong judge PIN" in r.message for r in caplog.records) == 3
     ok, msg = g.check("2468", 1_000, "judge menu")
     assert not ok and "wait" in msg
+    assert g.check("2468", 2, "judge menu") == (False, "too many wrong PINs: wait 2 s")   # 2000 ms: not '3 s'
     assert g.check("2468", 2_100, "judge menu")[0]
 
 

@@ -117,5 +117,6 @@ def test_cli_builds_a_profile_step_by_step(tmp_path: Path, capsys: pytest.Captur
     p = load_profile(prof)
     assert p.camera_matrix is not None and p.board_mode == "markers" and p.homography is not None
     prof.write_text("garbage")
-    assert main(["calibrate", "pose", "--image", str(tmp_path / "board.png"), "--profile", str(prof)]) == 1
+    # a corrupt profile is bad input (exit 2, as read-board --calibration), not a refused result (1)
+    assert main(["calibrate", "pose", "--image", str(tmp_path / "board.png"), "--profile", str(prof)]) == 2
     assert "corrupt" in capsys.readouterr().err and prof.read_text() == "garbage"

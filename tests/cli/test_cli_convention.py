@@ -23,6 +23,7 @@ from kiosk.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[2]
 P = "{P}"   # where the bad path goes in an invocation
+BUILTIN_GCG = ROOT / "kiosk" / "data" / "games" / "builtin.gcg"   # a good record, for outputs of stream-game
 
 # subcommand -> invocations with one input slot; each gets every input kind below
 INPUTS: dict[str, list[list[str]]] = {
@@ -59,8 +60,11 @@ OUTPUTS: dict[str, list[list[str]]] = {
     "calibrate": [["calibrate", "markers", "--out", P]],
     "demo": [["demo", "--headless", "--journal", P]],
     "read-board": [["read-board", "{IMAGE}", "--annotate", P]],
+    "stream-game": [["stream-game", "{GCG}", "--mqtt", "127.0.0.1:9", "--timeout", "1", "--records", P]],
 }
-SUFFIX = {"lexicon": ".marisa", "selfplay": ".gcg", "calibrate": ".pdf", "demo": ".sqlite", "read-board": ""}
+SUFFIX = {"lexicon": ".marisa", "selfplay": ".gcg", "calibrate": ".pdf", "demo": ".sqlite", "read-board": "",
+          "stream-game": ""}
+FOLDER_OUTPUTS = ("read-board", "stream-game")   # outputs that are folders: made when missing
 
 
 def _key(argv: list[str]) -> str:
@@ -118,7 +122,7 @@ def _fill(argv: list[str], path: str, tmp: Path) -> list[str]:
 
         cv2.imwrite(str(image), np.full((240, 320, 3), 128, np.uint8))
     return [a.replace(P, path).replace("{OUT}", str(tmp)).replace("{WORDS}", str(words))
-            .replace("{IMAGE}", str(image)) for a in argv]
+            .replace("{IMAGE}", str(image)).replace("{GCG}", str(BUILTIN_GCG)) for a in argv]
 
 
 def _check(argv: list[str], rc: int, out: str, err: str, named: str) -> None:
@@ -205,7 +209,7 @@ def _bad_output(kind: str, where: Path, suffix: str) -> str:
 
 OUTPUT_ROWS = [(argv, kind) for invs in OUTPUTS.values() for argv in invs
                for kind in ("proc", "directory", "no-folder", "file-as-folder")
-               if not (argv[0] == "read-board" and kind in ("directory", "no-folder"))]   # --annotate: a folder, made
+               if not (argv[0] in FOLDER_OUTPUTS and kind in ("directory", "no-folder"))]
 
 
 @pytest.mark.parametrize("argv, kind", OUTPUT_ROWS, ids=[f"{_key(a)}-{k}" for a, k in OUTPUT_ROWS])

@@ -130,3 +130,10 @@ def test_the_rules_core_writes_no_files():
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "open" and len(node.args) > 1:
                 found.append(f"{path.name}:{node.lineno}: open(..., mode)")
     assert not found, found
+
+
+def test_checking_an_empty_word_is_bad_usage(capsys):
+    """`kiosk lexicon check qi ''` answered ': not in ENABLE' for the empty argument."""
+    assert main(["lexicon", "check", "qi", ""]) == 2
+    out, err = capsys.readouterr()
+    assert not out and "'' is not a word" in err

@@ -347,3 +347,12 @@ def test_a_journal_reached_through_a_symbolic_link_is_the_file_it_points_to(tmp_
     again = GameSession.open(dangling)
     assert again.referee.events == tuple(SCRIPT[:1])
     again.close()
+
+
+def test_a_journal_where_no_file_can_be_made_is_named():
+    """`kiosk run` with journal = "/proc/x.sqlite" ended in an AssertionError traceback: the lock file's open
+    failed with 'no such file' and was taken for 'no lock file, nobody holds it'."""
+    from kiosk.store import JournalError
+
+    with pytest.raises(JournalError, match=r"^/proc/kiosk-review\.sqlite\.lock: cannot create the journal's lock"):
+        GameSession.open("/proc/kiosk-review.sqlite")

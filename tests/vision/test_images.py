@@ -22,7 +22,7 @@ def test_read_image_reads_colour_and_grey(tmp_path):
     (None, "cannot open"),
     (b"", "empty file"),
     (b"not an image at all", "unknown format or corrupt data"),
-    (png_claiming(50000, 50000), "(OpenCV: "),        # raised cv2.error through every caller
+    (png_claiming(50000, 50000), "(its header claims more pixels than any camera frame"),   # raised cv2.error
 ])
 def test_read_image_names_the_file_and_why(tmp_path, content, message):
     path = tmp_path / "frame.png"
@@ -65,7 +65,8 @@ def test_every_image_reader_survives_a_decompression_bomb_header(tmp_path, capsy
     with pytest.raises(CameraError, match="A.png"):
         RecordingCamera(lambda: 0).show(bomb)
     assert main(["calibrate", "pose", "--image", str(bomb)]) == 2
-    assert "A.png: not a readable image (OpenCV:" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "A.png: not a readable image (its header claims" in err and "Assertion failed" not in err
     with pytest.raises(ImageError, match="A.png"):
         template_samples(tmp_path)
 

@@ -1,0 +1,36 @@
+"""A layout or profile file that is not one is bad input (exit 2, named, nothing written), as the command-line
+convention says; it was 'refused: ...' with exit 1, the code of a step that ran and refused its result."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from kiosk.cli import main
+
+
+def _grey(tmp_path: Path) -> Path:
+    path = tmp_path / "grey.png"
+    cv2.imwrite(str(path), np.full((240, 320, 3), 128, np.uint8))
+    return path
+
+
+def test_a_profile_that_is_no_profile_is_bad_input(tmp_path, capsys):
+    bad = tmp_path / "p.json"
+    bad.write_bytes(b"\x00\x01binary")
+    assert main(["calibrate", "pose", "--image", str(_grey(tmp_path)), "--profile", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"kiosk calibrate pose: {bad}: ") and "refused" not in err
+    assert bad.read_bytes() == b"\x00\x01binary"
+
+
+def test_a_layout_that_is_no_layout_is_bad_input(tmp_path, capsys):
+    bad = tmp_path / "layout.txt"
+    bad.write_text("#player1 a A\n>a: QUIRT 8D QUIRT +48 48\n", encoding="utf-8")
+    assert main(["calibrate", "glyphs", "--images", str(_grey(tmp_path)), "--layout", str(bad),
+                 "--profile", str(tmp_path / "new.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"kiosk calibrate glyphs: {bad}: expected 15 rows") and "refused" not in err
+    assert not (tmp_path / "new.json").exists()

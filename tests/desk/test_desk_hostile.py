@@ -1,0 +1,111 @@
+"""The desk page's one write, POST /pairing, against bodies a hostile or careless client sends: each is refused
+with a sentence (4xx, never a 500), and a refused or unsaved pairing leaves the desk's pairings as they were."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from desk_helpers import ROOT, event_folder  # noqa: E402
+from hostile_http import assert_refused_quietly  # noqa: E402
+
+from kiosk.desk.ingest import BrokerConfig  # noqa: E402
+from kiosk.desk.service import Desk  # noqa: E402
+
+
+def _post(url: str, body: bytes) -> tuple[int, str]:
+    req = urllib.request.Request(url, body, {"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+@pytest.fixture
+def desk(tmp_path):
+    d = Desk(event_folder(tmp_path), BrokerConfig("127.0.0.1", 1, root=ROOT), http_port=0)   # no broker needed
+    d.server.start()
+    yield d
+    d.server.stop()
+    d.store.close()
+
+
+def _pair(board: object, rnd: int = 2, players: tuple[str, str] = ("Cid", "Bob")) -> bytes:
+    return json.dumps({"pin": "2468", "round": rnd, "board": board, "players": list(players)}).encode()
+
+
+def test_a_board_number_beyond_any_table_is_refused_and_pairs_nobody(desk):
+    """Board 10**30 went through the checks, was paired in memory, then failed SQLite (500); from then on
+    both players 'already played' on a board no kiosk can have."""
+    before = dict(desk.config.pairings)
+    code, text = _post(desk.url + "pairing", _pair(10**30))
+    assert code == 400 and "must be a whole number 0-1000000" in text
+    assert desk.config.pairings == before and desk.store.pairings() == []
+    code, text = _post(desk.url + "pairing", _pair(3))
+    assert code == 200, text
+
+
+def test_a_deeply_nested_body_is_refused_as_not_json(desk):
+    code, text = _post(desk.url + "pairing", b"[" * 100_000 + b"]" * 100_000)
+    assert (code, text) == (400, "The request was not JSON.")
+
+
+def test_a_pairing_the_database_cannot_keep_changes_nothing(desk, monkeypatch):
+    def full(*a: object) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    before = dict(desk.config.pairings)
+    monkeypatch.setattr(desk.store, "save_pairing", full)
+    code, text = _post(desk.url + "pairing", _pair(3))
+    assert code == 503 and "could not be saved" in text and "nothing was changed" in text
+    assert desk.config.pairings == before
+
+
+def test_a_seated_player_is_named_as_registered(desk):
+    code, text = _post(desk.url + "pairing", _pair(5, rnd=1, players=("bob", "Cid")))   # Bob plays board 1
+    assert code == 400 and text == "round 1 board 5: 'Bob' already plays on board 1 in round 1"
+
+
+def test_wrong_director_pins_slow_their_address_down(desk):
+    """300 wrong PINs took 0.26 s: every 4-digit PIN could be tried in seconds."""
+    wrong = json.loads(_pair(3))
+    wrong["pin"] = "0000"
+    for _ in range(3):
+        assert _post(desk.url + "pairing", json.dumps(wrong).encode()) == (403, "Wrong director PIN.")
+    code, text = _post(desk.url + "pairing", _pair(3))   # the right PIN waits too
+    assert code == 429 and text.startswith("Too many wrong director PINs: wait ")
+    assert desk.config.pairings.get((2, 3)) is None
+
+
+def test_pin_waits_double_per_address_and_end():
+    from kiosk.desk.pin_wait import PinWaits
+
+    t = [0.0]
+    w = PinWaits(free_tries=3, base_s=1, max_s=30, max_addresses=2, now=lambda: t[0])
+    for _ in range(3):
+        w.wrong("a")
+    assert w.wait_s("a") == 1 and w.wait_s("b") == 0
+    t[0] = 1.0
+    assert w.wait_s("a") == 0
+    w.wrong("a")
+    assert w.wait_s("a") == 2
+    for _ in range(20):
+        w.wrong("a")
+    assert w.wait_s("a") == 30
+    w.right("a")
+    assert w.wait_s("a") == 0
+    for name in ("b", "c", "d"):   # at most max_addresses remembered
+        w.wrong(name)
+    assert len(w._wrong) == 2
+
+
+def test_requests_that_are_not_http_are_refused_in_one_line_by_the_desk(desk, caplog):
+    assert_refused_quietly(desk.server.port, "/layout.json", caplog)
