@@ -184,6 +184,28 @@ def _levels(dirs: list[str], base: str) -> list[int]:
     return out
 
 
+@lru_cache(maxsize=16384)
+def _face_for(paths: tuple[str | None, ...], cluster: str) -> str | None:
+    for path in paths[:-1]:
+        if all(has_glyph(path, ch) for ch in cluster if unicodedata.category(ch) != "Cf"):
+            return path
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _runs(paths: tuple[str | None, ...], text: str) -> tuple[tuple[str | None, str], ...]:
+    """(face path, characters) runs of ``text`` in drawing order, for the chain ``paths`` (cached: the screen
+    measures the same lines every frame)."""
+    out: list[tuple[str | None, str]] = []
+    for cluster in _clusters(visual_order(join_forms(unicodedata.normalize("NFC", text)))):
+        path = _face_for(paths, cluster)
+        if out and out[-1][0] == path:
+            out[-1] = (path, out[-1][1] + cluster)
+        else:
+            out.append((path, cluster))
+    return tuple(out)
+
+
 class TextFont:
     """One size of the chain: measures and renders a line like ``pygame.font.Font`` (``size``, ``render``,
     ``get_linesize``, ``get_height``), each run of characters in the first face that has them all.
@@ -196,30 +218,29 @@ class TextFont:
         self.px = px
         self.paths: tuple[str | None, ...] = (*(face_paths() if paths is None else paths), None)
         self._primary = face_font(self.paths[0], px)
+        self._sizes: dict[str, tuple[int, int]] = {}
 
     def face_for(self, cluster: str) -> str | None:
         """The first face of the chain with every character of ``cluster`` (the last, bundled, face if none)."""
-        for path in self.paths[:-1]:
-            if all(has_glyph(path, ch) for ch in cluster if unicodedata.category(ch) != "Cf"):
-                return path
-        return None
+        return _face_for(self.paths, cluster)
 
     def runs(self, text: str) -> list[tuple[str | None, str]]:
         """``text`` in drawing order as (face path, characters) runs."""
-        out: list[tuple[str | None, str]] = []
-        for cluster in _clusters(visual_order(join_forms(unicodedata.normalize("NFC", text)))):
-            path = self.face_for(cluster)
-            if out and out[-1][0] == path:
-                out[-1] = (path, out[-1][1] + cluster)
-            else:
-                out.append((path, cluster))
-        return out
+        return list(_runs(self.paths, text))
 
     def _fonts(self, runs: list[tuple[str | None, str]]) -> list[pygame.font.Font]:
         return [face_font(path, self.px) for path, _ in runs]
 
     def size(self, text: str) -> tuple[int, int]:
-        """(width, height) px of ``text`` drawn on one line."""
+        """(width, height) px of ``text`` drawn on one line (cached)."""
+        got = self._sizes.get(text)
+        if got is None:
+            if len(self._sizes) > 2048:
+                self._sizes.clear()
+            got = self._sizes[text] = self._measure(text)
+        return got
+
+    def _measure(self, text: str) -> tuple[int, int]:
         runs = self.runs(text)
         fonts = self._fonts(runs)
         if not runs:

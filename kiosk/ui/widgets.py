@@ -5,6 +5,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import pygame
@@ -35,6 +36,7 @@ def font(px: int) -> TextFont:
     return f
 
 
+@lru_cache(maxsize=1024)
 def cut_to_width(f: TextFont, text: str, width: int) -> str:
     """``text`` as drawn by ``f`` within ``width`` px: whole, or its longest start (whole characters with
     their marks) that fits with an ellipsis after it."""
