@@ -112,3 +112,11 @@ def test_a_300_letter_name_is_cut_with_an_ellipsis_and_others_shown_whole(tmp_pa
         assert names and all(t.endswith(ELLIPSIS) and len(t) < 100 for t in names), names
         assert NAMES["vietnamese"] in ui.texts
     assert (ARTIFACTS / f"fonts-main-long-name-{w}x{h}.png").is_file()
+
+
+def test_without_installed_faces_the_screen_draws_with_pygames_bundled_face():
+    from kiosk.ui.fonts import TextFont
+
+    bare = TextFont(30, paths=())
+    assert bare.runs("Ada 12") == [(None, "Ada 12")]
+    assert bare.render("Ada 12", True, (255, 255, 255)).get_width() == bare.size("Ada 12")[0] > 0
