@@ -32,9 +32,11 @@ if dpkg -s python3-rpi.gpio >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq python3-rpi.gpio
 fi
 # picamera2 only comes from apt (it needs the Pi's libcamera); python3-pygame is built with SDL's KMS/DRM
-# video driver, which a kiosk without a desktop needs.
+# video driver, which a kiosk without a desktop needs. The fonts draw players' names in any script on the
+# touchscreen (kiosk/ui/fonts.py): DejaVu Sans, Noto's per-script faces, WenQuanYi Micro Hei for CJK.
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-    python3-venv python3-pip python3-numpy python3-picamera2 python3-pygame python3-lgpio i2c-tools
+    python3-venv python3-pip python3-numpy python3-picamera2 python3-pygame python3-lgpio i2c-tools \
+    fonts-dejavu-core fonts-noto-core fonts-wqy-microhei
 
 step "I2C and camera"
 if command -v raspi-config >/dev/null; then

@@ -40,22 +40,25 @@ class KioskUI(TouchState):
         self.size = self.surface.get_size()
         self.buttons: list[Button] = []
         self.overflows: list[Overflow] = []
+        self.texts: list[str] = []
         self.screen = "main"
         self._down: Button | None = None
 
     # ------------------------------------------------------------------------------------------ drawing
     def draw(self) -> str:
-        """Paint the current screen; returns its name. Text overflows are kept in :attr:`overflows`."""
+        """Paint the current screen; returns its name. Text overflows are kept in :attr:`overflows`, the lines
+        drawn (names cut to fit with an ellipsis) in :attr:`texts`."""
         actions.expire_pin(self)
         self.screen = screen_for(self)
         if self.kiosk.state.phase != RACK_ENTRY:
             self.racks, self.rack_player = [""] * self.player_count(), 0
         self.surface.fill(BG)
         w, h = self.size
-        cv = Canvas(self.surface, min(w, h) / 480)
+        cv = Canvas(self.surface, min(w, h) / 480, names=(*self.kiosk.state.players, *self.new_players))
         SCREENS[self.screen](self, cv)
         self.buttons = cv.buttons
         self.overflows = cv.overflows
+        self.texts = cv.texts
         for o in cv.overflows:
             log.warning("screen %s: text does not fit its box: %r", self.screen, o.text)
         return self.screen

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 import pygame
+
+from kiosk.ui.fonts import TextFont
 
 BG = (24, 28, 33)
 PANEL = (38, 44, 52)
@@ -19,18 +23,47 @@ BLUE = (70, 130, 220)
 BUTTON = (64, 74, 88)
 BUTTON_OFF = (46, 50, 56)
 
-_FONTS: dict[int, pygame.font.Font] = {}
+_FONTS: dict[int, TextFont] = {}
+ELLIPSIS = "\u2026"
 
 
-def font(px: int) -> pygame.font.Font:
-    """pygame's bundled font at ``px`` pixels (cached)."""
+def font(px: int) -> TextFont:
+    """The screen's text at ``px`` design pixels (cached): the wide-coverage chain of :mod:`kiosk.ui.fonts`."""
     px = max(6, int(px))
     f = _FONTS.get(px)
     if f is None:
-        if not pygame.font.get_init():
-            pygame.font.init()
-        f = _FONTS[px] = pygame.font.Font(None, px)
+        f = _FONTS[px] = TextFont(px)
     return f
+
+
+@lru_cache(maxsize=1024)
+def cut_to_width(f: TextFont, text: str, width: int) -> str:
+    """``text`` as drawn by ``f`` within ``width`` px: whole, or its longest start (whole characters with
+    their marks) that fits with an ellipsis after it."""
+    if f.size(text)[0] <= width:
+        return text
+    chars = list(text)
+    lo, hi = 0, len(chars)  # the longest start that fits: binary search (a name may be hundreds of letters)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if f.size("".join(chars[:mid]).rstrip() + ELLIPSIS)[0] <= width:
+            lo = mid
+        else:
+            hi = mid - 1
+    while 0 < lo < len(chars) and unicodedata.combining(chars[lo]):
+        lo -= 1  # never split a letter from its accents
+    return "".join(chars[:lo]).rstrip() + ELLIPSIS
+
+
+def _cut_names(f: TextFont, text: str, names: tuple[str, ...], width: int) -> str:
+    """``text`` with its ``names`` (longest first) cut with an ellipsis until it fits ``width`` px drawn by
+    ``f``; if cutting them is not enough, the whole line is cut."""
+    for name in sorted({n for n in names if n and n in text}, key=len, reverse=True):
+        extra = f.size(text)[0] - width
+        if extra <= 0:
+            break
+        text = text.replace(name, cut_to_width(f, name, max(0, f.size(name)[0] - extra)))
+    return cut_to_width(f, text, width)
 
 
 @dataclass
@@ -45,12 +78,16 @@ class Overflow:
 @dataclass
 class Canvas:
     """A surface plus the drawing context of one frame: ``unit`` (px per design px of the 480-px short side),
-    the buttons drawn (for hit tests) and text overflows (for the screenshot tests)."""
+    the buttons drawn (for hit tests), text overflows (for the screenshot tests) and the players' ``names``
+    (a name may be any length: one that does not fit is cut with an ellipsis, not an overflow); ``texts``:
+    the lines drawn, as drawn (cut or whole)."""
 
     surface: pygame.Surface
     unit: float
     buttons: list[Button] = field(default_factory=list)
     overflows: list[Overflow] = field(default_factory=list)
+    names: tuple[str, ...] = ()
+    texts: list[str] = field(default_factory=list)
 
     def px(self, v: float) -> int:
         return max(1, round(v * self.unit))
@@ -58,7 +95,9 @@ class Canvas:
     def text(self, text: str, rect: pygame.Rect, size: float, color: tuple[int, int, int] = FG,
              align: str = "left", min_size: float = 14) -> pygame.Rect:
         """Draw ``text`` inside ``rect`` at ``size`` design px, shrunk down to ``min_size`` to fit; if it still
-        does not fit it is cut and recorded in :attr:`overflows`. Returns the drawn text's rect."""
+        does not fit and it holds players' :attr:`names` (any length), they are cut with an ellipsis (the whole
+        line as a last resort), else it is cut at the box's edge and recorded in :attr:`overflows` (a layout
+        fault). Returns the drawn text's rect."""
         px = self.px(size)
         lo = self.px(min_size)
         f = font(px)
@@ -67,8 +106,12 @@ class Canvas:
             px -= 1
             f = font(px)
             w, h = f.size(text)
+        if w > rect.w and any(n and n in text for n in self.names):
+            text = _cut_names(f, text, self.names, rect.w)
+            w = f.size(text)[0]
         if w > rect.w or h > rect.h:
             self.overflows.append(Overflow(text, (rect.x, rect.y, rect.w, rect.h), w))
+        self.texts.append(text)
         img = f.render(text, True, color)
         if align == "center":
             pos = img.get_rect(center=rect.center)

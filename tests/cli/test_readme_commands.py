@@ -4,6 +4,7 @@ only subcommands and flags the program has (it said ``kiosk run [CONFIG]`` while
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import subprocess
@@ -60,23 +61,52 @@ def test_the_readmes_commands_run_as_written():
         assert "Traceback" not in res.stderr and "pygame" not in res.stdout, (cmd, res.stdout, res.stderr)
 
 
+TABLE = README.split("| command | what it does |", 1)[1].split("\n\n", 1)[0]
+_CELL = r"(kiosk (?:[^|`\\]|\\\|)*?)"  # a usage in backticks; "\|" (an escaped bar) may separate choices
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    action = next((a for a in parser._actions if isinstance(a, argparse._SubParsersAction)), None)
+    return dict(action.choices) if action is not None else {}
+
+
 def test_the_command_table_names_real_subcommands_and_flags():
-    table = README.split("| command | what it does |", 1)[1].split("\n\n", 1)[0]
-    sub = next(a for a in build_parser()._actions if a.__class__.__name__ == "_SubParsersAction")
-    for cell in re.findall(r"^\| `(kiosk [^|]*?)`(?: / `(kiosk [^|]*?)`)? \|", table, re.M):
+    sub = _subparsers(build_parser())
+    cells = re.findall(rf"^\| `{_CELL}`(?: / `{_CELL}`)? \|", TABLE, re.M)
+    assert len(cells) >= len(sub), "a row's usage was not recognised"
+    for cell in cells:
         for usage in filter(None, cell):
             words = usage.split()
-            assert words[1] in sub.choices, usage
-            parser = sub.choices[words[1]]
-            if len(words) > 2 and not words[2].startswith(("-", "[")) and words[2].islower():
-                actions = [a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction"]
-                if actions and words[2] in actions[0].choices:
-                    parser = actions[0].choices[words[2]]
+            assert words[1] in sub, usage
+            parser = sub[words[1]]
+            if len(words) > 2 and words[2] in _subparsers(parser):
+                parser = _subparsers(parser)[words[2]]
             flags = {o for a in parser._actions for o in a.option_strings}
             for flag in re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", usage):
                 assert flag in flags, f"README: {usage}: {flag} is not an option of the command"
             if "CONFIG" in usage:
                 assert "--config CONFIG" in usage, usage
+
+
+def test_the_command_table_names_every_option_of_every_subcommand():
+    """Each subcommand's rows (and each of its steps': ``journal recover``, ``lexicon compile``) name all its
+    long options, so the table is the whole command line; a row ``kiosk COMMAND ...`` instead points at
+    ``kiosk COMMAND ... --help`` (calibrate, bench-vision: many options, each explained there)."""
+    rows = {name: [r for r in TABLE.splitlines() if r.startswith(f"| `kiosk {name} ")] for name in _subparsers(
+        build_parser())}
+    for name, parser in _subparsers(build_parser()).items():
+        assert rows[name], f"README: no row for kiosk {name}"
+        text = " ".join(rows[name])
+        usages = [m.group(1) for r in rows[name] if (m := re.match(rf"\| `{_CELL}`", r))]
+        if any(u.endswith(" ...") for u in usages):
+            assert "--help" in text, f"README: kiosk {name} ...: say where its options are"
+            continue
+        for step in [parser, *_subparsers(parser).values()]:
+            for action in step._actions:
+                longs = [o for o in action.option_strings if o.startswith("--") and o != "--help"]
+                named = any(re.search(re.escape(o) + r"(?![\w-])", text) for o in action.option_strings
+                            if o != "-h")
+                assert not longs or named, f"README: the kiosk {name} rows do not name {longs[0]} ({step.prog})"
 
 
 @pytest.mark.slow

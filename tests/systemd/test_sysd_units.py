@@ -104,6 +104,8 @@ def test_install_script_parses_and_gets_the_pi_facts() -> None:
     text = script.read_text()
     assert "--system-site-packages" in text
     assert "python3-picamera2" in text and "python3-pygame" in text
+    for fonts in ("fonts-dejavu-core", "fonts-noto-core", "fonts-wqy-microhei"):  # the touchscreen's names
+        assert fonts in text
     assert "apt-get remove" in text and "python3-rpi.gpio" in text
     assert "[pi]" in text
     assert "opencv-python-headless==4.11.0.86" in text  # the newest wheel for an apt numpy 1.x
