@@ -135,10 +135,14 @@ class Kiosk:
 
     def start_game(self, preset: Mapping[str, Any], players: tuple[str, ...], first: int = 0,
                    game_id: str = "") -> Result:
-        """Start a game (``preset``: :meth:`Preset.to_dict`)."""
-        self.view = KioskView()
-        return self.apply(ev.GameStarted(t=self.clock(), preset=dict(preset), players=players, first=first,
-                                         game_id=game_id))
+        """Start a game (``preset``: :meth:`Preset.to_dict`). Nothing of the last game carries over: its messages
+        and problems, a press still being read, the judge's settled squares (the devices' notes are the table's)."""
+        res = self.apply(ev.GameStarted(t=self.clock(), preset=dict(preset), players=players, first=first,
+                                        game_id=game_id))
+        if res:  # (a refused start, e.g. a game in progress, leaves that game's screen as it is)
+            self.view, self.pending, self._removal_ticket = KioskView(devices=self.view.devices), None, None
+            self._promote_corrections()  # the vision worker forgets the last game's settled squares
+        return res
 
     # -------------------------------------------------------------------------------------------- clock
     def press(self, side: Side | str, t_ms: int | None = None) -> str:
@@ -230,8 +234,7 @@ class Kiosk:
 
     def _clear_problem(self, res: Result) -> None:
         if res.accepted:
-            self.view.problem, self.view.problem_text, self.view.problem_squares = (), "", ()
-            self.view.needs_judge = False
+            self._show_problem((), "", judge=False, squares=())
             if self.state.phase != DESIGNATING:  # the judge's corrections hold until the move is complete
                 self._promote_corrections()
             lp = self.state.last_play
@@ -424,9 +427,7 @@ class Kiosk:
         res = self.apply(ev.MoveUndone(t=t, reason=c.reason.strip() or "taken back by the judge"))
         if res:
             self.view.problem, self.view.problem_text, self.view.problem_squares = (), "", ()
-            self.view.needs_judge = False
-            self.view.corrections = {}
-            self.view.exchange = 0
+            self.view.needs_judge, self.view.corrections, self.view.exchange = False, {}, 0
             self._confirmed_now()
             st = self.state
             who = st.players[st.on_move] if st.on_move is not None else "nobody"
