@@ -112,11 +112,22 @@ _CAUSES = (("SQLITE_IOERR", "disk I/O error"), ("SQLITE_READONLY_DBMOVED", "the 
 MOVED = "the journal file was deleted or moved"
 
 
-def write_failure(path: Path, cause: str) -> JournalError:
+def write_failure(path: str | Path, cause: str) -> JournalError:
     """The :class:`JournalError` of a write to the journal at ``path`` that failed for ``cause`` (plain words)."""
-    err = JournalError(f"{path}: cannot write the journal: {cause}")
+    return _failure(path, "cannot write the journal", cause)
+
+
+def _failure(path: str | Path, what: str, cause: str) -> JournalError:
+    err = JournalError(f"{path}: {what}: {cause}")
     err.cause = cause
     return err
+
+
+def _access_failure(exc: sqlite3.Error) -> bool:
+    """The disk or the file's access failed (I/O error, read-only, locked, permissions), not its content."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    return name.startswith(("SQLITE_IOERR", "SQLITE_READONLY", "SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_CANTOPEN",
+                            "SQLITE_PERM"))
 
 
 def _cause(exc: sqlite3.Error) -> str:
@@ -401,6 +412,8 @@ class Journal:
         except sqlite3.DatabaseError as exc:
             if "full" in str(exc).lower():
                 raise JournalFull(f"{self.path}: the disk is full; cannot open the journal: {exc}") from None
+            if _access_failure(exc):  # the disk or the file's access failed, not its content: nothing moved aside
+                raise _failure(self.path, "cannot open the journal", _cause(exc)) from None
             self._quarantine(f"SQLite cannot read the file: {exc}")
 
     def _create(self) -> None:
@@ -434,7 +447,7 @@ class Journal:
         except sqlite3.Error as exc:
             if "full" in str(exc).lower():
                 raise JournalFull(f"{self.path}: the disk is full; cannot create the journal: {exc}") from None
-            raise JournalError(f"{self.path}: cannot create the journal: {exc}") from None
+            raise _failure(self.path, "cannot create the journal", _cause(exc)) from None
         except OSError as exc:
             raise JournalError(f"{self.path}: cannot create the journal: {exc.strerror}") from None
 

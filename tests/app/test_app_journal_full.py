@@ -97,3 +97,45 @@ def test_kiosk_run_waits_for_space_instead_of_crash_looping(tmp_path, monkeypatc
 
     with pytest.raises(JournalFull):
         table.open_session_waiting(tmp_path / "j.sqlite", Notifier(), max_seconds=0, sleep=lambda s: None)
+
+
+def test_kiosk_run_waits_while_the_journal_cannot_be_opened_for_a_disk_io_error(tmp_path, capsys):
+    """As for a full disk: a failing disk at start-up (a disk I/O error, the file locked by another program) is a
+    visible wait, not exit 2 and systemd's restart loop; a damaged journal still ends the start at once."""
+    import pytest
+
+    from kiosk.app import table
+    from kiosk.store import GameSession, JournalCorrupt
+
+    calls = {"open": 0}
+    real_open = GameSession.open
+
+    def open_(path, **kw):
+        calls["open"] += 1
+        if calls["open"] <= 2:
+            raise write_failure(path, "disk I/O error")
+        return real_open(path, **kw)
+
+    class Notifier:
+        def ready(self, status=""):
+            pass
+
+        status = ready
+
+        def watchdog(self):
+            pass
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(table.GameSession, "open", staticmethod(open_))
+    try:
+        table.open_session_waiting(tmp_path / "j.sqlite", Notifier(), sleep=lambda s: None).close()
+        assert calls["open"] == 3 and capsys.readouterr().out.count(FAILED) == 1
+
+        def damaged(path, **kw):
+            raise JournalCorrupt(f"{path}: damaged", None, "report")
+
+        mp.setattr(table.GameSession, "open", staticmethod(damaged))
+        with pytest.raises(JournalCorrupt):
+            table.open_session_waiting(tmp_path / "j.sqlite", Notifier(), sleep=lambda s: None)
+    finally:
+        mp.undo()

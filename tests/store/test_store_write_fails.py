@@ -143,3 +143,27 @@ def test_sqlite_write_errors_are_classed_in_plain_words(tmp_path, name, message,
     full = sqlite3.OperationalError("database or disk is full")
     full.sqlite_errorname = "SQLITE_FULL"  # type: ignore[attr-defined]
     assert isinstance(Journal._write_error(journal, full), JournalFull)
+
+
+def test_a_disk_io_error_at_open_is_not_taken_for_damage(tmp_path):
+    """It was: the journal moved aside as damaged, the path blocked until an operator ran `kiosk journal
+    recover` - for a disk that failed to write once (here a file size limit, in a subprocess)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = tmp_path / "j.sqlite"
+    _played(path).close()
+    child = ("import resource, sys\n"
+             "resource.setrlimit(resource.RLIMIT_FSIZE, (1024, resource.RLIM_INFINITY))\n"
+             "from kiosk.store import GameSession, JournalError\n"
+             "try:\n    GameSession.open(sys.argv[1])\n"
+             "except JournalError as exc:\n    print(type(exc).__name__, '|', exc.cause, '|', exc)\n")
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", child, str(path)], cwd=root, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(root)}, timeout=120).stdout
+    assert out.startswith("JournalError | disk I/O error | ") and "cannot open the journal" in out, out
+    assert not list(tmp_path.glob("*corrupt*")) and not list(tmp_path.glob("*.blocked"))
+    again = GameSession.open(path)
+    assert again.referee.events == tuple(SCRIPT[:5])
+    again.close()
