@@ -28,7 +28,9 @@ operator calls :func:`acknowledge_corruption` (start afresh) or :func:`kiosk.sto
 A full disk (or the optional size cap) raises :class:`JournalFull`; any other write failure (a disk I/O error:
 a failing SD card, a file size limit; a read-only file system; the file locked by another program, or deleted or
 moved while open) raises :class:`JournalError` with its :attr:`~JournalError.cause` in plain words. Either way
-the failed write is rolled back and everything recorded before stays intact.
+the failed write is rolled back and everything recorded before stays intact. Opening fails the same way when the
+disk or the file's access fails (I/O error, read-only, locked, permissions): only content SQLite cannot read is
+damage kept aside.
 """
 
 from __future__ import annotations
