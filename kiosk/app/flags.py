@@ -10,7 +10,6 @@ from typing import Any, Protocol
 
 from kiosk.app.kiosk import Kiosk
 from kiosk.referee.kinds import PromptKind
-from kiosk.store import JOURNAL_FULL
 
 #: the referee's prompts that ask for the judge: a challenge to rule on, the clock stopped (judge call, recount)
 JUDGE_PROMPTS = frozenset({PromptKind.CHALLENGE_RULING, PromptKind.CLOCK_NEUTRALISED})
@@ -27,7 +26,8 @@ class TableFlags:
     the kiosk's screen asks for the judge (``view.needs_judge``) or a referee prompt does (:data:`JUDGE_PROMPTS`).
 
     ``recovered``: the salvage note of a game resumed from a damaged journal (None: none); it stays the
-    journal flag while that game is the session's game. A full journal (the game paused) takes precedence.
+    journal flag while that game is the session's game. A journal that cannot be written (the game paused: its
+    sentence, :func:`kiosk.store.pause_sentence`) takes precedence.
     """
 
     def __init__(self, sink: FlagsSink, kiosk: Kiosk, devices: Any, recovered: str | None = None) -> None:
@@ -39,7 +39,7 @@ class TableFlags:
         session = self.kiosk.session
         journal = None
         if session.paused:
-            journal = JOURNAL_FULL
+            journal = session.pause_reason
         elif self._recovered is not None and session.game is self._recovered[0]:
             journal = self._recovered[1]
         devices = {h.device: h.state for h in self.devices.health()}

@@ -41,7 +41,7 @@ from kiosk.referee.state import (
 )
 from kiosk.rules.board import square_name
 from kiosk.rules.tiles import TileSet
-from kiosk.store.session import JOURNAL_FULL, GameSession
+from kiosk.store.session import GameSession
 from kiosk.vision.diff import Anomaly, BoardDiff, diff_boards
 from kiosk.vision.reading import BoardReading, seen_as
 
@@ -106,8 +106,8 @@ class Kiosk:
         return max(self.clock(), self.state.last_t)
 
     def remaining_ms(self, player: int) -> int | None:
-        """``player``'s clock at the kiosk's time (negative in overtime), or None without a chess clock."""
-        return self.session.referee.clock_remaining(player, self.now())
+        """``player``'s clock at the kiosk's time (paused: at the pause's start; overtime: < 0), None without one."""
+        return self.session.referee.clock_remaining(player, self.session.clock_time(self.now()))
 
     def ruling_suggestion(self) -> ev.ChallengeRuled | None:
         """The lexicon's ruling on the open challenge (for the judge to confirm), or None."""
@@ -135,10 +135,14 @@ class Kiosk:
 
     def start_game(self, preset: Mapping[str, Any], players: tuple[str, ...], first: int = 0,
                    game_id: str = "") -> Result:
-        """Start a game (``preset``: :meth:`Preset.to_dict`)."""
-        self.view = KioskView()
-        return self.apply(ev.GameStarted(t=self.clock(), preset=dict(preset), players=players, first=first,
-                                         game_id=game_id))
+        """Start a game (``preset``: :meth:`Preset.to_dict`). Nothing of the last game carries over: its messages
+        and problems, a press still being read, the judge's settled squares (the devices' notes are the table's)."""
+        res = self.apply(ev.GameStarted(t=self.clock(), preset=dict(preset), players=players, first=first,
+                                        game_id=game_id))
+        if res:  # (a refused start, e.g. a game in progress, leaves that game's screen as it is)
+            self.view, self.pending, self._removal_ticket = KioskView(devices=self.view.devices), None, None
+            self._promote_corrections()  # the vision worker forgets the last game's settled squares
+        return res
 
     # -------------------------------------------------------------------------------------------- clock
     def press(self, side: Side | str, t_ms: int | None = None) -> str:
@@ -155,9 +159,9 @@ class Kiosk:
         if side == "pause":
             return "pause ignored"
         self.view.unusable_frame = ""  # it tells of this press only (a refused one, or one still reading: "")
-        if self.session.paused:  # the journal is full: nothing can be recorded, the clocks stand still
-            self.view.message = JOURNAL_FULL
-            return JOURNAL_FULL
+        if self.session.paused:  # the journal cannot be written: nothing can be recorded, the clocks stand still
+            self.view.message = self.session.pause_reason
+            return self.view.message
         if isinstance(side, str):
             try:
                 side = Side.named(side)
@@ -179,7 +183,7 @@ class Kiosk:
         if st.phase == PLAYING and st.pressed_at is None:
             self.apply(ev.ClockPressed(t=t, player=player))  # his time stops now, not when the reading comes
             if self.session.paused:
-                return JOURNAL_FULL
+                return self.session.pause_reason
         if self.vision is None:
             return self._finish_press(player, t, None, self.view.exchange)
         ticket = self.vision.request(t)
@@ -213,8 +217,9 @@ class Kiosk:
             return "pass" if res else res.reason
         res = self.apply(ev.Play(t=t, player=player, tiles=change.placed))
         if not res.accepted:
-            self._show_problem(tuple(Anomaly(res.code, sq, "", "", res.reason) for sq in res.squares), refusal_sentence(res, sheet_rows(self.preset)),
-                               judge=res.judge, squares=res.squares or tuple(sq for sq, _ in change.placed))
+            if not self.session.paused:  # a journal that cannot be written is no board problem (its sentence shows)
+                self._show_problem(tuple(Anomaly(res.code, sq, "", "", res.reason) for sq in res.squares), refusal_sentence(res, sheet_rows(self.preset)),
+                                   judge=res.judge, squares=res.squares or tuple(sq for sq, _ in change.placed))
             return f"refused: {res.reason}"
         self._clear_problem(res)
         return "play"
@@ -229,10 +234,7 @@ class Kiosk:
 
     def _clear_problem(self, res: Result) -> None:
         if res.accepted:
-            self.view.problem = ()
-            self.view.problem_text = ""
-            self.view.problem_squares = ()
-            self.view.needs_judge = False
+            self._show_problem((), "", judge=False, squares=())
             if self.state.phase != DESIGNATING:  # the judge's corrections hold until the move is complete
                 self._promote_corrections()
             lp = self.state.last_play
@@ -253,15 +255,15 @@ class Kiosk:
                 out.append(self._on_reading(ans))
             if self.state.phase == REMOVING and self._removal_ticket is None and not self.vision.waiting():
                 self._ask_removal(self.now())
-        paused = self.session.paused  # the journal is full: advance() tries it again every few seconds
+        paused = self.session.paused  # the journal cannot be written: advance() tries it again every few seconds
         if self.session.in_game or paused:
             for event, res in self.session.advance(self.now()):
                 if res.accepted:
                     for fn in self.listeners:
                         fn(event, self.state)
                     out.append(event.type)
-        if paused:  # shown until space returns, whatever else happens on the screen
-            self.view.message = JOURNAL_FULL if self.session.paused else "journal writable again: the game goes on"
+        if paused:  # shown until writing works again, whatever else happens on the screen
+            self.view.message = self.session.pause_reason or "journal writable again: the game goes on"
         return out
 
     def _on_reading(self, ans: StableReading) -> str:
@@ -425,9 +427,7 @@ class Kiosk:
         res = self.apply(ev.MoveUndone(t=t, reason=c.reason.strip() or "taken back by the judge"))
         if res:
             self.view.problem, self.view.problem_text, self.view.problem_squares = (), "", ()
-            self.view.needs_judge = False
-            self.view.corrections = {}
-            self.view.exchange = 0
+            self.view.needs_judge, self.view.corrections, self.view.exchange = False, {}, 0
             self._confirmed_now()
             st = self.state
             who = st.players[st.on_move] if st.on_move is not None else "nobody"

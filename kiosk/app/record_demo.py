@@ -96,7 +96,7 @@ def run_demo(opts: DemoOptions, out: Callable[[str], None] = print) -> DemoResul
         outcome_done = _referee(demo, opts, out, t_start)
     except RecordError as exc:
         out(f"error: {exc}")
-    except JournalError as exc:   # not a full disk (that pauses the game): the event is lost, those before stand
+    except JournalError as exc:   # reading it failed (a write that fails pauses the game: see _referee)
         out(f"error: {exc}; every event before it is kept")
     except KeyboardInterrupt:   # Ctrl-C or SIGTERM (kiosk demo turns it into this), windowed or headless alike
         interrupted = True
@@ -194,8 +194,11 @@ _NOT_TURNS = ("end_rack", "own_rack", "time_penalty", "judge")
 
 def _referee(demo: _Demo, opts: DemoOptions, out: Callable[[str], None], t_start: float) -> bool:
     """The players play the record and the kiosk referees it, until the game is over (True) or the demo stops
-    (stuck, window closed, time up: False). Each turn is printed as the kiosk scores it."""
+    (stuck, window closed, time up: False). Each turn is printed as the kiosk scores it. A journal that cannot
+    be written pauses the game as at a table (:func:`kiosk.store.pause_sentence`, said once, and said again
+    when it lifts); the players wait, and the demo gives up after ``opts.stall_seconds`` of it."""
     plan, players, kiosk, session = demo.plan, demo.players, demo.kiosk, demo.session
+    said_pause = ""
     printed = len([h for h in session.state.history if h.kind not in _NOT_TURNS])
     pos = players.position(session.state)
     phase = session.state.phase
@@ -207,6 +210,9 @@ def _referee(demo: _Demo, opts: DemoOptions, out: Callable[[str], None], t_start
         for line in kiosk.poll():
             if line.startswith(("no reading", "board problem", "refused")):
                 out("  kiosk: " + line)
+        if session.pause_reason != said_pause:
+            said_pause = session.pause_reason
+            out("  " + (said_pause or "journal writable again: the game goes on"))
         st = session.state
         hist = [h for h in st.history if h.kind not in _NOT_TURNS]
         if printed > len(hist):  # the judge took a turn back: print it again when it is played again

@@ -188,6 +188,9 @@ class RecordPlayers:
         """Do the next thing a person at the table would do now (or nothing while the kiosk is busy)."""
         k = self.kiosk
         st = k.state
+        if k.session.paused:  # the journal cannot be written: the people wait while the kiosk tries it again
+            self.clock.advance(500)
+            return StepOutcome(None)
         if k.pending is not None or k.vision is not None and k.vision.waiting():
             return StepOutcome(None)
         if len(st.history) != self._checked_turns and st.phase in (PLAYING, OUTPLAY, RACK_ENTRY, OVER) \

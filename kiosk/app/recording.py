@@ -469,7 +469,7 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
     worker.start()
     try:
         ref.run()
-    except JournalError as exc:   # not a full disk (that pauses the game): the event is lost, those before stand
+    except JournalError as exc:   # reading it failed (a write that fails pauses the game; its moves are refused)
         out(f"error: {exc}; every event before it is kept")
     finally:
         worker.stop()

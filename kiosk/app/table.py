@@ -31,7 +31,7 @@ from kiosk.referee.events import Event
 from kiosk.referee.presets import Preset, PresetError, bundled_presets, load_preset
 from kiosk.rules.board import Board
 from kiosk.rules.tiles import TileSet, load_tile_set
-from kiosk.store import JOURNAL_FULL, GameSession, JournalError, JournalFull
+from kiosk.store import GameSession, JournalError, JournalFull, pause_sentence
 
 log = logging.getLogger("kiosk.run")
 
@@ -222,27 +222,32 @@ def _loop(kiosk: Kiosk, devices: Any, window: Any, watchdog: Any, max_seconds: f
 
 def open_session_waiting(path: Any, notifier: Any, *, max_seconds: float | None = None, retry_s: float = 2.0,
                          sleep: Callable[[float], None] = time.sleep) -> GameSession:
-    """:meth:`GameSession.open`, waiting while the disk is too full to open the journal (its -shm, a new file):
-    says so once (stdout, the log, systemd's status), keeps systemd's watchdog fed, and tries again every
-    ``retry_s`` seconds - so a full disk is a visible pause, not a crash loop.
+    """:meth:`GameSession.open`, waiting while the journal cannot be opened for a reason that can pass: the disk
+    too full to open it (its -shm, a new file), or its disk or file failing (a disk I/O error, read-only, locked
+    by another program: :attr:`JournalError.cause`): says so once in the sentence of :func:`pause_sentence`
+    (stdout, the log, systemd's status), keeps systemd's watchdog fed, and tries again every ``retry_s``
+    seconds - so it is a visible pause, not a crash loop.
 
     Raises:
-        JournalError: any other journal problem, or still full after ``max_seconds`` (None: wait for ever).
+        JournalError: any other journal problem (damaged, another kiosk on it, not a journal), or still failing
+            after ``max_seconds`` (None: wait for ever).
     """
     start = time.monotonic()
     told = False
     while True:
         try:
             return GameSession.open(path)
-        except JournalFull as exc:
-            if max_seconds is not None and time.monotonic() - start >= max_seconds:
+        except JournalError as exc:
+            if not (isinstance(exc, JournalFull) or exc.cause) or \
+                    max_seconds is not None and time.monotonic() - start >= max_seconds:
                 raise
+            said = pause_sentence(exc).reason
             if not told:
                 told = True
-                print(f"kiosk run: {JOURNAL_FULL} ({exc})")
-                log.error("%s: %s", JOURNAL_FULL, exc)
-                notifier.ready(JOURNAL_FULL)
-            notifier.status(JOURNAL_FULL)
+                print(f"kiosk run: {said} ({exc})")
+                log.error("%s: %s", said, exc)
+                notifier.ready(said)
+            notifier.status(said)
             notifier.watchdog()
             sleep(retry_s)
 

@@ -107,7 +107,7 @@ ENDINGS: dict[str, str] = {
 }
 
 UNKNOWN = "That cannot be done now. Please call the judge."
-KIOSK_OWN = frozenset({"pin", "busy", "journal_full"})  # the kiosk's and the journal's own, in words already
+KIOSK_OWN = frozenset({"pin", "busy", "journal_full", "journal_failed"})  # the kiosk's and the journal's own, in words already
 BAD_INPUT = "That input was not understood. Please try again."
 REASON_SHOWN = frozenset({Code.BAD_PLAYERS})  # the referee's reason is written for the new-game screen already
 

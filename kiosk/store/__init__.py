@@ -9,7 +9,7 @@ from kiosk.store.journal import (
     JournalLocked,
     acknowledge_corruption,
 )
-from kiosk.store.session import JOURNAL_FULL, GameSession
+from kiosk.store.session import JOURNAL_FAILED, JOURNAL_FULL, GameSession, pause_sentence
 
-__all__ = ["JOURNAL_FULL", "GameRecord", "GameSession", "Journal", "JournalCorrupt", "JournalError", "JournalFull",
-           "JournalLocked", "acknowledge_corruption"]
+__all__ = ["JOURNAL_FAILED", "JOURNAL_FULL", "GameRecord", "GameSession", "Journal", "JournalCorrupt", "JournalError",
+           "JournalFull", "JournalLocked", "acknowledge_corruption", "pause_sentence"]

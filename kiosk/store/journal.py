@@ -25,8 +25,12 @@ A damaged journal is never used or overwritten: its files are renamed aside (``<
 marker ``<name>.blocked`` records the report, and :class:`JournalCorrupt` is raised on every open until an
 operator calls :func:`acknowledge_corruption` (start afresh) or :func:`kiosk.store.salvage.recover_journal`
 (carry the intact events into a fresh file) - so the kiosk cannot silently start a new game over a lost one.
-A full disk (or the optional size cap) raises :class:`JournalFull`; the failed append is rolled back and
-everything recorded before stays intact.
+A full disk (or the optional size cap) raises :class:`JournalFull`; any other write failure (a disk I/O error:
+a failing SD card, a file size limit; a read-only file system; the file locked by another program, or deleted or
+moved while open) raises :class:`JournalError` with its :attr:`~JournalError.cause` in plain words. Either way
+the failed write is rolled back and everything recorded before stays intact. Opening fails the same way when the
+disk or the file's access fails (I/O error, read-only, locked, permissions): only content SQLite cannot read is
+damage kept aside.
 """
 
 from __future__ import annotations
@@ -67,7 +71,10 @@ CREATE TABLE IF NOT EXISTS heartbeat (game INTEGER PRIMARY KEY, t INTEGER NOT NU
 
 
 class JournalError(RuntimeError):
-    """The journal cannot be used (message says what and where)."""
+    """The journal cannot be used (message says what and where). ``cause``: for a write that failed, what went
+    wrong in plain words for the screen ("disk I/O error"); "" for other problems."""
+
+    cause: str = ""
 
 
 class JournalCorrupt(JournalError):
@@ -95,6 +102,52 @@ class GameRecord:
     id: int
     started_ms: int
     finished_ms: int | None
+
+
+# SQLite's error names (their prefix) -> the cause of a failed write in plain words; the first match wins
+_CAUSES = (("SQLITE_IOERR", "disk I/O error"), ("SQLITE_READONLY_DBMOVED", "the journal file was deleted or moved"),
+           ("SQLITE_READONLY", "the journal file or its disk is read-only"),
+           ("SQLITE_BUSY", "another program holds the journal file locked"),
+           ("SQLITE_LOCKED", "another program holds the journal file locked"),
+           ("SQLITE_CORRUPT", "the journal file is damaged"), ("SQLITE_NOTADB", "the journal file is damaged"),
+           ("SQLITE_CANTOPEN", "the journal file cannot be opened"), ("SQLITE_PERM", "permission denied"))
+MOVED = "the journal file was deleted or moved"
+
+
+def write_failure(path: str | Path, cause: str) -> JournalError:
+    """The :class:`JournalError` of a write to the journal at ``path`` that failed for ``cause`` (plain words)."""
+    return _failure(path, "cannot write the journal", cause)
+
+
+def _failure(path: str | Path, what: str, cause: str) -> JournalError:
+    err = JournalError(f"{path}: {what}: {cause}")
+    err.cause = cause
+    return err
+
+
+def _access_failure(exc: sqlite3.Error) -> bool:
+    """The disk or the file's access failed (I/O error, read-only, locked, permissions), not its content."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    return name.startswith(("SQLITE_IOERR", "SQLITE_READONLY", "SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_CANTOPEN",
+                            "SQLITE_PERM"))
+
+
+def _cause(exc: sqlite3.Error) -> str:
+    """What a failed SQLite write means, in plain words (its error name, else SQLite's own message)."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    for prefix, words in _CAUSES:
+        if name.startswith(prefix):
+            return words
+    return str(exc).strip() or "an unknown error"
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """(device, inode) of the file at ``path``, or None when nothing is there."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def _crc(game: int, seq: int, body: str) -> int:
@@ -286,6 +339,7 @@ class Journal:
         self._lock_fd: int | None = None
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         self._db: sqlite3.Connection | None = None
+        self._file_id: tuple[int, int] | None = None  # the open file's (device, inode): still at self.path?
         marker = _blocked_marker(self.path)
         if marker.exists() and not _salvage:
             report = marker.read_text(encoding="utf-8")
@@ -356,9 +410,12 @@ class Journal:
                 self._checkpoint()
                 assert self._lock_fd is not None
                 _write_lock(self._lock_fd, self.journal_id)
+                self._file_id = _identity(self.path)
         except sqlite3.DatabaseError as exc:
             if "full" in str(exc).lower():
                 raise JournalFull(f"{self.path}: the disk is full; cannot open the journal: {exc}") from None
+            if _access_failure(exc):  # the disk or the file's access failed, not its content: nothing moved aside
+                raise _failure(self.path, "cannot open the journal", _cause(exc)) from None
             self._quarantine(f"SQLite cannot read the file: {exc}")
 
     def _create(self) -> None:
@@ -392,7 +449,7 @@ class Journal:
         except sqlite3.Error as exc:
             if "full" in str(exc).lower():
                 raise JournalFull(f"{self.path}: the disk is full; cannot create the journal: {exc}") from None
-            raise JournalError(f"{self.path}: cannot create the journal: {exc}") from None
+            raise _failure(self.path, "cannot create the journal", _cause(exc)) from None
         except OSError as exc:
             raise JournalError(f"{self.path}: cannot create the journal: {exc.strerror}") from None
 
@@ -524,10 +581,14 @@ class Journal:
 
         If the fold fails (the disk filled up between the commit and the fold), the write stands (it is durable
         in the log) and the next write retries the fold first, refusing with :class:`JournalFull` until it works.
+        A journal file deleted or moved while open is refused before anything is written (SQLite would go on
+        writing into the unlinked file, lost at the next start).
         """
         if self.readonly:
             raise JournalError(f"{self.path}: opened read-only")
         db = self._conn
+        if self._file_id is not None and _identity(self.path) != self._file_id:
+            raise write_failure(self.path, MOVED)
         try:
             if self._pending_fold:
                 self._checkpoint()
@@ -551,11 +612,13 @@ class Journal:
     _pending_fold = False
 
     def _write_error(self, exc: sqlite3.Error) -> JournalError:
+        """:class:`JournalFull` for a full disk or the size cap (SQLITE_FULL), else the cause in plain words (a
+        "database disk image is malformed" was taken for a full disk: it says "disk")."""
         msg = str(exc).lower()
-        if "full" in msg or isinstance(exc, sqlite3.OperationalError) and "disk" in msg and "i/o" not in msg:
+        if (getattr(exc, "sqlite_errorname", "") or "").startswith("SQLITE_FULL") or "full" in msg:
             return JournalFull(f"{self.path}: the disk is full - the event was NOT recorded (everything recorded "
                                f"before is safe): {exc}")
-        return JournalError(f"{self.path}: cannot write the journal: {exc}")
+        return write_failure(self.path, _cause(exc))
 
     def new_game(self, started_ms: int) -> int:
         """Open a new, empty game record; returns its id (:meth:`start_game` also records the first event)."""
@@ -617,7 +680,8 @@ class Journal:
         return rows.get("salvaged_note") if rows.get("salvaged_game") == str(game) else None
 
     def probe(self) -> None:
-        """A small write that changes nothing: does the journal take writes again? Raises :class:`JournalFull`."""
+        """A small write that changes nothing: does the journal take writes again? Raises :class:`JournalFull`
+        or :class:`JournalError` (as :meth:`append`)."""
         self._write(lambda db: db.execute("INSERT OR REPLACE INTO meta VALUES ('probe', '1')"))
 
     # --------------------------------------------------------------------------------------- reading

@@ -6,10 +6,18 @@ the only safe order: check the event (``Referee.prepare``), append it durably, t
 latest unfinished game to the identical state; the time the kiosk was down (from the last heartbeat or event
 to the restart) is charged to nobody and logged as a ``kiosk_resumed`` event.
 
-A full journal (disk full, or its size cap) never escapes as an exception: the session *pauses* - every event is
-refused with :data:`JOURNAL_FULL` (code ``journal_full``), nothing recorded is lost - and :meth:`advance` tries
-again every :data:`RETRY_MS`; when space returns, the pause is logged as a ``kiosk_resumed`` event (charged to
+A journal that cannot be written never escapes as an exception: the session *pauses*. A full journal (disk
+full, or its size cap) is said with :data:`JOURNAL_FULL` (code ``journal_full``); any other write failure (a
+disk I/O error: a failing SD card, a file size limit; a read-only file system; the file locked by another
+program, deleted or moved) with :data:`JOURNAL_FAILED` and its cause (code ``journal_failed``) -
+:func:`pause_sentence` classes them, for the kiosk's screen, its log and ``kiosk demo`` alike. While paused
+every event is refused with that sentence, nothing recorded is lost, and :meth:`advance` tries again every
+:data:`RETRY_MS`; when writing works again, the pause is logged as a ``kiosk_resumed`` event (charged to
 nobody, like a restart) and the game goes on by itself.
+
+The event that could not be written is not applied, and not held to be applied later: what the screen shows
+is always what the journal holds, and an event held through a pause would take effect at a time nobody saw.
+The player repeats it (presses the clock again) once the game goes on; the clocks stand still meanwhile.
 """
 
 from __future__ import annotations
@@ -23,8 +31,19 @@ from kiosk.referee.state import NOT_STARTED, OVER, GameState, Result
 from kiosk.store.journal import Journal, JournalError, JournalFull
 
 JOURNAL_FULL = "journal full: the game is paused; free space or call the director"
+#: any other journal write failure; ``{cause}``: :attr:`JournalError.cause` ("disk I/O error")
+JOURNAL_FAILED = ("the journal cannot be written: {cause}. The game is paused; every move before it is kept. "
+                  "Call the tournament director.")
 log = logging.getLogger("kiosk.store")
 RETRY_MS = 2_000  # while paused, how often (ms of kiosk time) the journal is tried again
+
+
+def pause_sentence(exc: JournalError) -> Result:
+    """The refusal (code ``journal_full`` or ``journal_failed``) and its sentence for the screen and the log for
+    the journal write failure ``exc``: one classing for ``kiosk run`` and ``kiosk demo``."""
+    if isinstance(exc, JournalFull):
+        return Result(False, JOURNAL_FULL, "journal_full")
+    return Result(False, JOURNAL_FAILED.format(cause=exc.cause or str(exc)), "journal_failed")
 
 
 class GameSession:
@@ -39,8 +58,9 @@ class GameSession:
         self.journal = journal
         self.referee = referee
         self.game = game
-        self.paused_since: int | None = None  # ms: the journal was full from then on (None: not paused)
+        self.paused_since: int | None = None  # ms: the journal could not be written from then on (None: not paused)
         self.paused_detail = ""  # the journal's message (for logs)
+        self._refusal: Result | None = None  # while paused: every event's refusal (pause_sentence)
         self._last_try = 0
 
     @classmethod
@@ -95,36 +115,48 @@ class GameSession:
 
     @property
     def paused(self) -> bool:
-        """The journal is full: every event is refused with :data:`JOURNAL_FULL` until space returns."""
+        """The journal cannot be written: every event is refused (:attr:`pause_reason`) until it can again."""
         return self.paused_since is not None
+
+    @property
+    def pause_reason(self) -> str:
+        """While :attr:`paused`: what happened and what to do, in a sentence (:func:`pause_sentence`); else ""."""
+        return self._refusal.reason if self.paused_since is not None and self._refusal is not None else ""
+
+    def clock_time(self, now_ms: int) -> int:
+        """The time the clocks show at ``now_ms``: while :attr:`paused`, the pause's start (they stand still)."""
+        return now_ms if self.paused_since is None else min(now_ms, self.paused_since)
 
     def apply(self, event: Event) -> Result:
         """Check ``event``; if acceptable, journal it durably, then apply it. Returns the referee's result.
 
-        A ``game_started`` event opens a new game record (refused while a game is in progress). While the
-        journal is full every event is refused (code ``journal_full``) and the session is :attr:`paused`.
-
-        Raises:
-            JournalError: the event could not be recorded for another reason; the state is unchanged.
+        A ``game_started`` event opens a new game record (refused while a game is in progress). An event the
+        journal cannot record is not applied (the state is unchanged) and the session is :attr:`paused`: it and
+        every event after it are refused with :func:`pause_sentence` (code ``journal_full`` or
+        ``journal_failed``) until the journal takes writes again. Never raises :class:`JournalError`.
         """
-        if self.paused_since is not None:
-            return Result(False, JOURNAL_FULL, "journal_full")
+        if self.paused_since is not None and self._refusal is not None:
+            return self._refusal
         try:
             return self._apply(event)
-        except JournalFull as exc:
+        except JournalError as exc:
             since = event.down_since if isinstance(event, KioskResumed) else event.t
-            self._pause(max(since, self.referee.state.last_t), str(exc))
-            return Result(False, JOURNAL_FULL, "journal_full")
+            return self._pause(max(since, self.referee.state.last_t), exc)
 
-    def _pause(self, since: int, detail: str) -> None:
-        self.paused_since, self.paused_detail = since, detail
-        self._last_try = since
-        log.error("%s (%s)", JOURNAL_FULL, detail)
+    def _pause(self, since: int, exc: JournalError) -> Result:
+        """Pause from ``since`` (ms) for the write failure ``exc``; logged once per pause (and when its cause
+        changes), not at every retry. Returns the refusal."""
+        res = pause_sentence(exc)
+        if self._refusal is None or self._refusal.reason != res.reason:
+            log.error("%s (%s)", res.reason, exc)
+        self.paused_since, self.paused_detail, self._refusal = since, str(exc), res
+        self._last_try = max(self._last_try, since)  # a failed retry waits RETRY_MS from the retry, not the pause
+        return res
 
     def try_resume(self, now_ms: int) -> Result | None:
         """While :attr:`paused`: try the journal again. In a game the pause is recorded as a ``kiosk_resumed``
         event (its time charged to nobody) and its result returned; None: still paused, or no game (then a
-        probe write decides). Never raises :class:`JournalFull`."""
+        probe write decides). Never raises :class:`JournalError`."""
         if self.paused_since is None:
             return None
         self._last_try = now_ms
@@ -132,16 +164,18 @@ class GameSession:
         if not self.in_game:
             try:
                 self.journal.probe()
-            except JournalFull:
+            except JournalError as exc:
+                self._pause(since, exc)
                 return None
-            self.paused_since = None
+            self.paused_since, self._refusal = None, None
             log.warning("journal writable again: the kiosk goes on")
             return None
         self.paused_since = None
         res = self.apply(KioskResumed(t=max(now_ms, since), down_since=since))
-        if self.paused_since is not None:  # still full: keep the pause's start
+        if self.paused_since is not None:  # still failing: keep the pause's start
             self.paused_since = since
             return None
+        self._refusal = None
         log.warning("journal writable again: the game goes on (%s)", res.reason or "ok")
         return res
 
@@ -189,8 +223,9 @@ class GameSession:
         return done
 
     def heartbeat(self, now_ms: int) -> None:
-        """Record that the kiosk is alive (call every few seconds during a game). A full journal pauses the
-        session (see :attr:`paused`); a paused session without a game probes the journal here."""
+        """Record that the kiosk is alive (call every few seconds during a game). A journal that cannot be
+        written pauses the session (see :attr:`paused`); a paused session without a game probes the journal
+        here. Never raises :class:`JournalError`."""
         if self.paused_since is not None:
             if not self.in_game:
                 self.try_resume(now_ms)
@@ -199,8 +234,8 @@ class GameSession:
             assert self.game is not None
             try:
                 self.journal.heartbeat(self.game, now_ms)
-            except JournalFull as exc:
-                self._pause(max(now_ms, self.referee.state.last_t), str(exc))
+            except JournalError as exc:
+                self._pause(max(now_ms, self.referee.state.last_t), exc)
 
     def close(self) -> None:
         self.journal.close()

@@ -286,7 +286,10 @@ def _judge_preset(ui: TouchState, kw: Mapping[str, Any]) -> None:
 
 
 def _new_game_open(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    """The new-game screen: what was said in the last game ("The judge gave Ann one more minute.") is not said
+    there; it shows what the kiosk says from now on (a refused start, a journal that cannot be written)."""
     ui.overlay = "new_game"
+    ui.kiosk.view.message = ""
 
 
 def _new_cancel(ui: TouchState, kw: Mapping[str, Any]) -> None:
@@ -314,14 +317,17 @@ def _new_preset_next(ui: TouchState, kw: Mapping[str, Any]) -> None:
 def _new_start(ui: TouchState, kw: Mapping[str, Any]) -> None:
     preset = load_preset(ui.new_preset).to_dict()
     st = ui.kiosk.state
-    if st.phase not in (NOT_STARTED, OVER) and not st.history:  # the judge's rules change before move 1
+    change = st.phase not in (NOT_STARTED, OVER) and not st.history  # the judge's rules change before move 1
+    if change:
         res = ui.kiosk.handle(cmd.ChangePreset(preset, reason="changed before the first move"))
     else:
         res = ui.kiosk.handle(cmd.StartGame(preset, ui.new_players))
-    if res:
+    if not res:
+        ui.kiosk.view.message = refusal_sentence(res)
+    elif change:
         ui.overlay = None
     else:
-        ui.kiosk.view.message = refusal_sentence(res)
+        ui.new_game()
 
 
 _JUDGE_MENU: dict[str, Action] = {

@@ -16,7 +16,7 @@ from kiosk.ui.board_view import draw_board, square_label
 from kiosk.ui.outplay_row import accept_row
 from kiosk.ui.status import DEVICE_H, clock_text, game_word_text, panel_top, rack_key, timers_line
 from kiosk.ui.touch_state import TouchState
-from kiosk.ui.widgets import AMBER, BG, BLUE, DIM, FG, GREEN, PANEL, RED, Canvas, grid_rects, rows_of, split_h
+from kiosk.ui.widgets import AMBER, BG, BLUE, DIM, FG, GREEN, PANEL, RED, Canvas, font, grid_rects, rows_of, split_h
 
 BUTTON_H = 56
 
@@ -158,10 +158,13 @@ def draw_main(ui: TouchState, cv: Canvas) -> None:
     bh = cv.px(BUTTON_H)
     lines = bool(ui.kiosk.view.devices) + bool(timers_line(ui))  # each line atop the panel takes from the scores
     scores_h = 150 - lines * (DEVICE_H + 4)
-    sc, info, msg, b1, b2 = rows_of(inner, [cv.px(scores_h), 0, cv.px(30), bh, bh], cv.px(6))
+    said = ui.kiosk.view.message
+    lines = -(-font(cv.px(16)).size(said)[0] // inner.w)  # a long sentence (a journal that cannot be written) wraps
+    msg_h = cv.px(21 * lines if lines > 1 else 30)
+    sc, info, msg, b1, b2 = rows_of(inner, [cv.px(scores_h), 0, msg_h, bh, bh], cv.px(6))
     _scores(ui, cv, sc)
     _info(ui, cv, info)
-    cv.text(ui.kiosk.view.message, msg, 20, AMBER, min_size=12)
+    (cv.paragraph if lines > 1 else cv.text)(said, msg, 16 if lines > 1 else 20, AMBER, min_size=12)
     window = st.phase == PLAYING and st.window_open and st.last_play is not None and not st.last_play.withdrawn
     _challenge_row(ui, cv, b1, window)
     done = st.phase == PLAYING and st.on_move is not None and st.on_move not in ui.wired

@@ -42,6 +42,13 @@ class TouchState:
         self.name_pool = tuple(players) + tuple(f"Player {i}" for i in range(len(players) + 1, 5))
         self.wired: frozenset[int] = frozenset({0, 1})
 
+    def new_game(self) -> None:
+        """A game started: the last game's overlay, selections and typed racks do not carry over (a fourth
+        player chosen on the judge's player screen does not exist in a two-player game)."""
+        self.overlay, self.selected, self.pin_buffer = None, None, ""
+        self.racks, self.rack_player = [""] * self.player_count(), 0
+        self.adj_player, self.adj_points, self.adj_reason, self.late_minutes = 0, 0, "misscored", 0
+
     def player_count(self) -> int:
         """Players in the game (2 before a game starts)."""
         return len(self.kiosk.state.players) or 2

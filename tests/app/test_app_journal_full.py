@@ -1,34 +1,52 @@
-"""The kiosk on a full journal: the game pauses visibly, nothing raises, and it goes on when space returns."""
+"""The kiosk on a journal that cannot be written - full (disk or size cap), or failing for another reason (a
+disk I/O error: a failing SD card, a file size limit): the game pauses visibly, nothing raises, the clocks stand
+still, and it goes on when writing works again. Any other failure than a full disk raised ``JournalError`` out of
+``Kiosk.apply`` and the heartbeat (tests/app/test_app_run_journal_fails: through ``kiosk run``'s loop)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+import pytest
 from app_fixtures import make_kiosk
 
+from kiosk.app.flags import TableFlags
 from kiosk.store import JOURNAL_FULL, JournalFull
+from kiosk.store.journal import write_failure
 from kiosk.store.session import RETRY_MS
 
+FAILED = ("the journal cannot be written: disk I/O error. The game is paused; every move before it is kept. Call "
+          "the tournament director.")
+FAULTS = [(JournalFull("journal.sqlite: the disk is full - the event was NOT recorded: database or disk is full"),
+           JOURNAL_FULL),
+          (write_failure("journal.sqlite", "disk I/O error"), FAILED)]
 
-def test_a_full_journal_pauses_the_kiosk_visibly_and_it_resumes_by_itself(tmp_path):
+
+@pytest.mark.parametrize(("fault", "said"), FAULTS, ids=["full", "io-error"])
+def test_a_journal_that_cannot_be_written_pauses_the_kiosk_visibly_and_it_resumes_by_itself(tmp_path, fault, said):
     kiosk, table, clock, worker = make_kiosk(tmp_path)
     heard = []
     kiosk.listeners.append(lambda ev, st: heard.append(ev.type))
     journal = kiosk.session.journal
     real_append, real_beat = journal.append, journal.heartbeat
 
-    def full(*a, **k):
-        raise JournalFull("journal.sqlite: the disk is full - the event was NOT recorded: database or disk is full")
+    def failing(*a, **k):
+        raise fault
 
-    journal.append, journal.heartbeat = full, full
+    journal.append, journal.heartbeat = failing, failing
     clock.t = 5_000
-    assert kiosk.press("left") == JOURNAL_FULL  # Kiosk.apply(ClockPressed): refused in words, no exception
-    assert kiosk.view.message == JOURNAL_FULL and kiosk.pending is None
+    shown = kiosk.remaining_ms(0)
+    assert kiosk.press("left") == said  # Kiosk.apply(ClockPressed): refused in words, no exception
+    assert kiosk.view.message == said and kiosk.pending is None
     clock.t = 6_000
-    assert kiosk.press("left") == JOURNAL_FULL  # a press does nothing while the game is paused
+    assert kiosk.press("left") == said  # a press does nothing while the game is paused
     res = kiosk.act("challenge", player=1)
-    assert not res.accepted and res.reason == JOURNAL_FULL
+    assert not res.accepted and res.reason == said
+    assert kiosk.remaining_ms(0) == shown  # the clocks stand still
     kiosk.view.message = "something else"
     kiosk.poll()
-    assert kiosk.view.message == JOURNAL_FULL  # the pause stays on the screen
+    assert kiosk.view.message == said  # the pause stays on the screen
+    assert TableFlags(None, kiosk, SimpleNamespace(health=list)).current()[2] == said  # and on the desk's tile (kiosk run with a stream)
     kiosk.session.heartbeat(clock.t)  # the table's heartbeat does not raise
     clock.t = 6_000 + RETRY_MS
     kiosk.poll()
@@ -79,3 +97,45 @@ def test_kiosk_run_waits_for_space_instead_of_crash_looping(tmp_path, monkeypatc
 
     with pytest.raises(JournalFull):
         table.open_session_waiting(tmp_path / "j.sqlite", Notifier(), max_seconds=0, sleep=lambda s: None)
+
+
+def test_kiosk_run_waits_while_the_journal_cannot_be_opened_for_a_disk_io_error(tmp_path, capsys):
+    """As for a full disk: a failing disk at start-up (a disk I/O error, the file locked by another program) is a
+    visible wait, not exit 2 and systemd's restart loop; a damaged journal still ends the start at once."""
+    import pytest
+
+    from kiosk.app import table
+    from kiosk.store import GameSession, JournalCorrupt
+
+    calls = {"open": 0}
+    real_open = GameSession.open
+
+    def open_(path, **kw):
+        calls["open"] += 1
+        if calls["open"] <= 2:
+            raise write_failure(path, "disk I/O error")
+        return real_open(path, **kw)
+
+    class Notifier:
+        def ready(self, status=""):
+            pass
+
+        status = ready
+
+        def watchdog(self):
+            pass
+
+    mp = pytest.MonkeyPatch()
+    mp.setattr(table.GameSession, "open", staticmethod(open_))
+    try:
+        table.open_session_waiting(tmp_path / "j.sqlite", Notifier(), sleep=lambda s: None).close()
+        assert calls["open"] == 3 and capsys.readouterr().out.count(FAILED) == 1
+
+        def damaged(path, **kw):
+            raise JournalCorrupt(f"{path}: damaged", None, "report")
+
+        mp.setattr(table.GameSession, "open", staticmethod(damaged))
+        with pytest.raises(JournalCorrupt):
+            table.open_session_waiting(tmp_path / "j.sqlite", Notifier(), sleep=lambda s: None)
+    finally:
+        mp.undo()

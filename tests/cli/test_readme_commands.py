@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -52,13 +53,26 @@ def test_the_try_it_block_covers_every_subcommand_but_the_long_ones():
 @pytest.mark.skipif(not VENV_BIN.is_dir(), reason="no .venv (the README's commands run in ./run's environment)")
 @pytest.mark.skipif(not HAVE_SHARED, reason="../shared is absent: the README's examples read it")
 def test_the_readmes_commands_run_as_written():
-    for path in ("/tmp/kiosk-readme-selfplay.gcg", "/tmp/kiosk-readme-club.marisa", "/tmp/kiosk-readme-run.sqlite"):
-        for p in Path("/tmp").glob(Path(path).name + "*"):
-            p.unlink()
+    shutil.rmtree(ROOT / "kiosk-try", ignore_errors=True)   # what the commands write, the table's journal too
     for cmd, want in COMMANDS:
         res = subprocess.run(["bash", "-c", cmd], cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=300)
         assert res.returncode == want, f"{cmd}: exit {res.returncode}\n{res.stdout[-2000:]}\n{res.stderr[-2000:]}"
         assert "Traceback" not in res.stderr and "pygame" not in res.stdout, (cmd, res.stdout, res.stderr)
+
+
+def test_the_try_it_commands_and_the_example_table_write_nothing_to_a_shared_place():
+    """The example table's journal was /tmp/kiosk-readme-run.sqlite: a second user of the machine resumed the
+    first one's game or found the journal locked; the other outputs could not be overwritten by him."""
+    import tomllib
+
+    from kiosk.app.config import load_config
+
+    assert not [c for c, _ in COMMANDS if "/tmp" in c]
+    example = ROOT / "docs" / "examples" / "simulated-table.toml"
+    journal = tomllib.loads(example.read_text(encoding="utf-8"))["table"]["journal"]
+    assert not Path(journal).is_absolute() and journal.startswith("kiosk-try/")
+    assert load_config(example).journal == Path(journal)   # relative: taken from the working folder
+    assert f"kiosk journal show {journal}" in [c for c, _ in COMMANDS]
 
 
 TABLE = README.split("| command | what it does |", 1)[1].split("\n\n", 1)[0]

@@ -17,7 +17,7 @@ from kiosk.desk.ingest import BrokerConfig
 from kiosk.desk.service import Desk
 from kiosk.devices.health import HealthTracker
 from kiosk.referee.events import ClockNeutralised, ClockResumed
-from kiosk.store import JOURNAL_FULL
+from kiosk.store import JOURNAL_FULL, JournalFull
 from kiosk.stream.mqtt import MqttConfig, MqttPublisher
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "mosquitto"
@@ -80,7 +80,12 @@ def test_camera_down_and_judge_called_show_on_the_desk(tmp_path, start_broker):
         assert _wait(lambda: tile().get("judge_called") is True), tile()
         assert kiosk.session.apply(ClockResumed(t=t + 1000)).accepted
         camera.set("ok")
-        kiosk.session.paused_since = 0            # the journal full: the game paused
+        def full(*a, **kw):
+            raise JournalFull("j.sqlite: the disk is full - the event was NOT recorded: database or disk is full")
+
+        kiosk.session.journal.heartbeat = full
+        kiosk.session.heartbeat(t + 2000)         # the journal full: the game paused
+        assert kiosk.session.paused
         flags.update()
         assert _wait(lambda: tile().get("judge_called") is False and tile().get("journal") == JOURNAL_FULL), tile()
         assert tile()["degraded"] == []

@@ -1,0 +1,169 @@
+"""Journal writes that fail for another reason than a full disk pause the session as a full disk does: a disk
+I/O error (a failing SD card, a file size limit), the file locked by another program, deleted or moved while
+open. Nothing recorded is lost, the event is not applied, the sentence says the cause, and the game goes on
+by itself once writing works again. They raised ``JournalError`` out of ``apply`` and ``heartbeat``, and a
+journal file deleted under the kiosk took every later event into the unlinked file, lost at the next start."""
+
+from __future__ import annotations
+
+import logging
+import os
+import resource
+import signal
+import sqlite3
+
+import pytest
+
+from kiosk.referee.simulate import random_game
+from kiosk.store import JOURNAL_FAILED, GameSession, JournalFull, pause_sentence
+from kiosk.store.journal import Journal, write_failure
+from kiosk.store.session import RETRY_MS
+
+SCRIPT = random_game("nsf", seed=21)
+
+
+def _sentence(cause: str) -> str:
+    return JOURNAL_FAILED.format(cause=cause)
+
+
+def _played(path, n: int = 5) -> GameSession:
+    sess = GameSession.open(path)
+    for ev in SCRIPT[:n]:
+        assert sess.apply(ev).accepted
+    return sess
+
+
+def _later(ev, t: int):
+    return ev.__class__(**{**ev.__dict__, "t": t})
+
+
+def test_a_disk_io_error_pauses_the_game_logs_it_once_and_it_goes_on_when_writes_work(tmp_path, caplog):
+    """A real fault: a file size limit (``ulimit -f``) that leaves no room for the next write."""
+    path = tmp_path / "j.sqlite"
+    sess = _played(path)
+    before, nxt = sess.state, SCRIPT[5]
+    old = resource.getrlimit(resource.RLIMIT_FSIZE)
+    handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (1024, old[1]))
+    try:
+        with caplog.at_level(logging.ERROR, logger="kiosk.store"):
+            res = sess.apply(nxt)
+            assert not res.accepted and res.code == "journal_failed" and res.reason == _sentence("disk I/O error")
+            assert sess.paused and sess.state == before and sess.pause_reason == res.reason
+            sess.heartbeat(nxt.t + 1_000)                      # does not raise
+            assert sess.advance(nxt.t + RETRY_MS) == []        # tried again: still failing
+            assert sess.advance(nxt.t + 2 * RETRY_MS) == []
+        assert [r.getMessage().split(" (")[0] for r in caplog.records] == [res.reason]  # once, not per retry
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, old)
+        signal.signal(signal.SIGXFSZ, handler)
+    back = nxt.t + 3 * RETRY_MS
+    done = sess.advance(back)
+    assert done and done[0][0].type == "kiosk_resumed" and done[0][1].accepted and not sess.paused
+    assert sess.state.downtime_ms == back - nxt.t and sess.pause_reason == ""
+    assert sess.apply(_later(nxt, back)).accepted  # the refused event, repeated by the player
+    expected = sess.referee.events
+    sess.close()
+    again = GameSession.open(path)
+    assert again.referee.events == expected and expected[:5] == tuple(SCRIPT[:5])
+    again.close()
+
+
+def test_a_journal_file_moved_away_pauses_and_put_back_goes_on(tmp_path):
+    path = tmp_path / "j.sqlite"
+    sess = _played(path)
+    aside = tmp_path / "elsewhere.sqlite"
+    path.rename(aside)
+    res = sess.apply(SCRIPT[5])
+    assert res.code == "journal_failed" and res.reason == _sentence("the journal file was deleted or moved")
+    aside.rename(path)
+    assert sess.advance(SCRIPT[5].t + RETRY_MS)[0][1].accepted
+    sess.close()
+
+
+def test_a_journal_file_deleted_under_the_kiosk_is_not_written_into_the_void(tmp_path):
+    path = tmp_path / "j.sqlite"
+    sess = _played(path)
+    before = sess.state
+    os.unlink(path)
+    res = sess.apply(SCRIPT[5])  # SQLite would take it into the unlinked file, gone at the next start
+    assert res.code == "journal_failed" and "deleted or moved" in res.reason and sess.state == before
+    sess.heartbeat(SCRIPT[5].t + 1_000)
+    assert sess.advance(SCRIPT[5].t + RETRY_MS) == [] and sess.paused
+    sess.close()
+
+
+def test_a_journal_locked_by_another_program_pauses_until_it_lets_go(tmp_path):
+    path = tmp_path / "j.sqlite"
+    sess = _played(path)
+    sess.journal._conn.execute("PRAGMA busy_timeout=50")
+    other = sqlite3.connect(path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    res = sess.apply(SCRIPT[5])
+    assert res.reason == _sentence("another program holds the journal file locked") and sess.paused
+    other.execute("ROLLBACK")
+    other.close()
+    assert sess.advance(SCRIPT[5].t + RETRY_MS)[0][1].accepted
+    sess.close()
+
+
+def test_a_game_that_cannot_start_pauses_and_a_failing_probe_keeps_the_pause(tmp_path):
+    sess = GameSession.open(tmp_path / "j.sqlite")
+    real_start, real_probe = sess.journal.start_game, sess.journal.probe
+
+    def failing(*a, **k):
+        raise write_failure(sess.journal.path, "disk I/O error")
+
+    sess.journal.start_game = sess.journal.probe = failing
+    assert sess.apply(SCRIPT[0]).code == "journal_failed" and not sess.in_game
+    assert sess.advance(SCRIPT[0].t + RETRY_MS) == [] and sess.paused   # the probe failed: no exception
+    sess.journal.start_game, sess.journal.probe = real_start, real_probe
+    assert sess.advance(SCRIPT[0].t + 2 * RETRY_MS) == [] and not sess.paused
+    assert sess.apply(SCRIPT[0]).accepted
+    sess.close()
+
+
+@pytest.mark.parametrize(("name", "message", "cause"), [
+    ("SQLITE_IOERR_WRITE", "disk I/O error", "disk I/O error"),
+    ("SQLITE_READONLY", "attempt to write a readonly database", "the journal file or its disk is read-only"),
+    ("SQLITE_READONLY_DBMOVED", "attempt to write a readonly database", "the journal file was deleted or moved"),
+    ("SQLITE_BUSY", "database is locked", "another program holds the journal file locked"),
+    ("SQLITE_CORRUPT", "database disk image is malformed", "the journal file is damaged"),
+    ("SQLITE_SOMETHING_NEW", "something new", "something new"),
+])
+def test_sqlite_write_errors_are_classed_in_plain_words(tmp_path, name, message, cause):
+    """"database disk image is malformed" was taken for a full disk (it says "disk")."""
+    journal = Journal(tmp_path / "j.sqlite")
+    exc = sqlite3.OperationalError(message)
+    exc.sqlite_errorname = name  # type: ignore[attr-defined]
+    err = journal._write_error(exc)
+    journal.close()
+    assert not isinstance(err, JournalFull) and err.cause == cause
+    assert pause_sentence(err).reason == _sentence(cause)
+    full = sqlite3.OperationalError("database or disk is full")
+    full.sqlite_errorname = "SQLITE_FULL"  # type: ignore[attr-defined]
+    assert isinstance(Journal._write_error(journal, full), JournalFull)
+
+
+def test_a_disk_io_error_at_open_is_not_taken_for_damage(tmp_path):
+    """It was: the journal moved aside as damaged, the path blocked until an operator ran `kiosk journal
+    recover` - for a disk that failed to write once (here a file size limit, in a subprocess)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = tmp_path / "j.sqlite"
+    _played(path).close()
+    child = ("import resource, sys\n"
+             "resource.setrlimit(resource.RLIMIT_FSIZE, (1024, resource.RLIM_INFINITY))\n"
+             "from kiosk.store import GameSession, JournalError\n"
+             "try:\n    GameSession.open(sys.argv[1])\n"
+             "except JournalError as exc:\n    print(type(exc).__name__, '|', exc.cause, '|', exc)\n")
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-c", child, str(path)], cwd=root, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": str(root)}, timeout=120).stdout
+    assert out.startswith("JournalError | disk I/O error | ") and "cannot open the journal" in out, out
+    assert not list(tmp_path.glob("*corrupt*")) and not list(tmp_path.glob("*.blocked"))
+    again = GameSession.open(path)
+    assert again.referee.events == tuple(SCRIPT[:5])
+    again.close()
