@@ -90,7 +90,7 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
     held: list[Kiosk] = []   # the kiosk, once made: its accepted board is the reader's prior
     try:
         vision = VisionWorker(devices.camera, table_reader(tile_set, profile, held), stable_frames=cfg.stable_frames,
-                              clock=wall_ms).start()
+                              clock=wall_ms, frame_clock=monotonic_ms).start()
     except ReaderUnavailable as exc:
         print(f"kiosk run: {exc}: moves must be entered by the judge", file=sys.stderr)
     hub, listeners, mqtt = _stream(cfg, session)
@@ -205,7 +205,8 @@ def _loop(kiosk: Kiosk, devices: Any, window: Any, watchdog: Any, max_seconds: f
             log.info("press %s: %s", press.side, outcome)
         if window is not None and not window.frame(kiosk):
             break
-        kiosk.poll()
+        for outcome in kiosk.poll():
+            log.info("%s", outcome)
         face.update(kiosk)
         if flags is not None:
             flags.update()

@@ -86,7 +86,11 @@ class VisionWorker:
             ``stable_frames + 1`` frames (one doubtful frame per square is outvoted; see :meth:`_fuse`).
         interval_ms: pause between frames while no request waits (ms).
         timeout_ms: a request not answered within this much time on ``timer`` fails with the reason (ms).
-        clock: the kiosk's time in ms, which stamps frames and requests (monotonic, wall or simulated).
+        clock: the kiosk's time in ms, which stamps requests (monotonic, wall or simulated).
+        frame_clock: the clock the camera stamps its frames with, in ms (default: ``clock``, as a demo's or a
+            recording's camera does). A real table's cameras stamp frames with the monotonic clock while its
+            requests carry wall-clock times: a request is then moved to ``frame_clock`` by its age on
+            ``clock``, so "a frame captured after the press" compares times of one clock.
         timer: elapsed seconds for timeouts and read durations (default :func:`time.monotonic`): real time
             even when ``clock`` is a demo's simulated time that stands still while the worker waits.
         still: the camera's frame changes only when told (a recording): a request whose frame gives no usable
@@ -96,7 +100,8 @@ class VisionWorker:
 
     def __init__(self, camera: Any, read: Callable[[Any], BoardReading], *, stable_frames: int = 2,
                  interval_ms: int = 250, timeout_ms: int = 15_000, clock: Callable[[], int] = monotonic_ms,
-                 timer: Callable[[], float] = time.monotonic, still: bool = False) -> None:
+                 timer: Callable[[], float] = time.monotonic, still: bool = False,
+                 frame_clock: Callable[[], int] | None = None) -> None:
         if stable_frames < 1:
             raise ValueError(f"stable_frames must be >= 1, got {stable_frames}")
         self.camera = camera
@@ -106,6 +111,7 @@ class VisionWorker:
         self.interval_ms = interval_ms
         self.timeout_ms = timeout_ms
         self.clock = clock
+        self.frame_clock = frame_clock
         self.timer = timer
         self._lock = threading.Lock()
         self._wake = threading.Event()
@@ -140,13 +146,15 @@ class VisionWorker:
             self._thread = None
 
     def request(self, since_ms: int | None = None) -> int:
-        """Ask for a stable reading whose newest frame is captured at or after ``since_ms`` (default: now).
-        Returns a ticket; the answer comes from :meth:`results`."""
+        """Ask for a stable reading whose newest frame is captured at or after ``since_ms`` (on ``clock``;
+        default: now). Returns a ticket; the answer comes from :meth:`results`."""
         now = self.clock()
+        since = now if since_ms is None else since_ms
+        if self.frame_clock is not None:   # the same moment on the clock the camera stamps frames with
+            since = self.frame_clock() - (now - since)
         with self._lock:
             self._ticket += 1
-            self._requests.append(_Request(self._ticket, now if since_ms is None else since_ms,
-                                           self.timer() + self.timeout_ms / 1000))
+            self._requests.append(_Request(self._ticket, since, self.timer() + self.timeout_ms / 1000))
             ticket = self._ticket
         self._wake.set()
         return ticket

@@ -139,3 +139,24 @@ def test_a_failure_says_why_the_frame_was_not_usable_and_nothing_else():
     w.step()
     (ans,) = w.results()
     assert ans.reading is None and "camera unplugged" in ans.error and ans.unusable == ""
+
+
+def test_a_request_on_the_wall_clock_is_answered_by_frames_stamped_on_the_monotonic_clock():
+    """kiosk run stamps presses with wall-clock ms (about 1.8e12) and its cameras stamp frames with the
+    monotonic clock (ms since boot): no frame was ever 'after the press', so every press at a real table
+    timed out with 'no stable reading within 15 s'. The request is moved to the frames' clock by its age."""
+    mono = Clock()
+    mono.t = 5_000
+    wall = 1_800_000_000_000
+    table = GridTable(mono)
+    w = VisionWorker(table, read_grid, stable_frames=1, clock=lambda: wall + mono.t, frame_clock=mono)
+    mono.t = 6_000
+    w.step()                                  # a frame before the press
+    ticket = w.request(wall + 6_500)          # the press, 500 ms later on the wall clock
+    mono.t = 6_200
+    w.step()                                  # still before the press
+    assert w.results() == []
+    mono.t = 6_700
+    w.step()                                  # after it
+    (ans,) = w.results()
+    assert ans.ticket == ticket and ans.reading is not None and ans.frame_ms == 6_700
