@@ -59,6 +59,7 @@ from kiosk.rules.board import CENTRE, DLS, DWS, SIZE, TLS, TWS, neighbours, squa
 from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, warp_canvas
+from kiosk.vision.exemplars import resolve_by_exemplars
 from kiosk.vision.glyph_model import GlyphClassifier, normalise_glyph
 from kiosk.vision.mlp import Classifier, ModelError
 from kiosk.vision.occupancy import (
@@ -654,11 +655,14 @@ class BoardReader:
     construction when the models cannot be loaded or ``profile`` was made for another tile set. ``settle=False``:
     the square-network path sums the three opinions' log-odds instead of asking the settle model (for training
     that model: set ``record_settle_rows`` to keep each read's input rows in ``last_settle_rows``).
+    ``exemplars=False``: a letter the square network doubts stays a doubt even where the frame's own sure tiles
+    settle it (:mod:`kiosk.vision.exemplars`).
     """
 
     def __init__(self, tile_set: TileSet | None = None, profile: CalibrationProfile | None = None, *,
-                 settle: bool = True) -> None:
+                 settle: bool = True, exemplars: bool = True) -> None:
         self.profile = profile
+        self.exemplars = exemplars
         made_for = profile.tile_set if profile is not None and profile.tile_set else None
         if tile_set is None:
             tile_set = load_tile_set(made_for) if made_for else ENGLISH
@@ -1041,6 +1045,8 @@ class BoardReader:
                                             weak_empty, preds, self.letters, self.tile_set, settled, blind)
         doubt_off_colour_blanks(squares, doubts, feats)
         self._lasting_doubts.update(_doubt_not_held(squares, doubts, preds, not_held))
+        if self.exemplars:  # letter doubts the frame's own sure tiles settle (kiosk.vision.exemplars)
+            resolve_by_exemplars(net, {sq: m.crop for sq, m in fresh.items()}, squares, doubts, preds)
         self._lasting_doubts.update(sq for sq, why in doubts.items()     # combine_net's
                                     if LONE_DOUBT in why or BLANKS_ALONE in why)
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
