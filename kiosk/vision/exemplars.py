@@ -114,7 +114,7 @@ def resolve_by_exemplars(net: SquareNet, crops: dict[int, np.ndarray], squares: 
         for s in letter_sqs:
             if s not in feats:
                 feats[s] = upright_features(crops[s], preds[s].turns)
-        got = [float(feats[s] @ v) for s in letter_sqs if feats[s] is not None]  # type: ignore[operator]
+        got = [float(f @ v) for s in letter_sqs if (f := feats[s]) is not None]
         return max(got) if got else -1.0
 
     done = []

@@ -701,6 +701,8 @@ class BoardReader:
         # the squares of the last frame read whose doubt a grid fitted afresh cannot clear: a letter that does not
         # hold read scaled (an unfamiliar font), a tile across two squares (see read)
         self._lasting_doubts: set[int] = set()
+        # the squares of the last frame read whose letter doubt the frame's own sure tiles settled (exemplars)
+        self._by_exemplars: list[int] = []
 
     def forget_board_pose(self) -> None:
         """Forget where the markers were seen: the next read searches the whole frame (a new scene or camera;
@@ -1046,7 +1048,8 @@ class BoardReader:
         doubt_off_colour_blanks(squares, doubts, feats)
         self._lasting_doubts.update(_doubt_not_held(squares, doubts, preds, not_held))
         if self.exemplars:  # letter doubts the frame's own sure tiles settle (kiosk.vision.exemplars)
-            resolve_by_exemplars(net, {sq: m.crop for sq, m in fresh.items()}, squares, doubts, preds)
+            self._by_exemplars = resolve_by_exemplars(net, {sq: m.crop for sq, m in fresh.items()}, squares, doubts,
+                                                      preds)
         self._lasting_doubts.update(sq for sq, why in doubts.items()     # combine_net's
                                     if LONE_DOUBT in why or BLANKS_ALONE in why)
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
@@ -1119,7 +1122,9 @@ class BoardReader:
             raise ValueError(f"known: {odd!r} are none of an upper-case letter, '?', '.' or '#'")
         source = self._grid_source(corners, corners_from)
         reading = self._read(frame, corners, known=known, source=source)
-        may_clear = {sq for sq in set(reading.doubts) - self._lasting_doubts
+        # (a doubt the frame's own tiles settled asks for the refit as before: a fresh grid may read it surely, and
+        # the grid fitted then is the one the next frames keep)
+        may_clear = {sq for sq in (set(reading.doubts) | set(self._by_exemplars)) - self._lasting_doubts
                      if known is None or known[sq] in (EMPTY_CHAR, UNSURE_CHAR)}
         if corners is not None and may_clear and reading.quality.ok and self._tracker.kept:
             reading = self._read(frame, corners, fresh=True, known=known, source=source)
@@ -1163,6 +1168,7 @@ class BoardReader:
               known: str | None = None, source: GridSource = GIVEN_CORNERS) -> BoardReading:
         t0 = time.perf_counter()
         self._lasting_doubts = set()
+        self._by_exemplars = []
         timings: dict[str, float] = {}
 
         def lap(name: str, since: float) -> float:
