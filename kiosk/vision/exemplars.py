@@ -10,7 +10,7 @@ the cosine of the descriptors. The square gets a letter only when the evidence i
 * every letter the network gives at least ``CANDIDATE_SHARE`` of P(letter | tile) has an exemplar in
   the frame (otherwise the true letter may be one without exemplars, as F beside a frame's sure E's);
 * the nearest exemplar of one of them is at least ``SIMILAR`` alike, and more alike by ``MARGIN`` than the nearest
-  exemplar of any other letter (candidate or not);
+  exemplar of any other letter (candidate or not); by ``OVERRIDE_MARGIN`` when it is not the network's first choice;
 * the network gives that letter at least ``PICK_SHARE``;
 * the frame is not one of doubtful letters: at most ``MAX_DOUBT_SHARE`` of its tiles doubtful. In a face the
   network barely knows (a condensed face read half '#') its "sure" tiles are not sure either, and an exemplar
@@ -36,9 +36,12 @@ CANDIDATE_SHARE = 0.02  # each letter the network gives a doubtful square this s
 PICK_SHARE = 0.2        # the letter given has at least this share of the network's P(letter | tile)
 SIMILAR = 0.8           # cosine of the glyph descriptors with its nearest exemplar at least this ...
 MARGIN = 0.05           # ... and this much above the nearest exemplar of any other letter
+OVERRIDE_MARGIN = 0.2   # ... or this much when it is not the network's most likely letter (a Hershey O, read O 0.70 /
+                        # D 0.27, was 0.11 nearer a D of its frame than its O's)
 EXEMPLARS_PER_LETTER = 6  # the surest exemplars of a letter compared with (bounds the time on a full board)
 MAX_DOUBT_SHARE = 0.3   # a frame with more of its tiles doubtful than this share lends no exemplars
-RESOLVED = "read by comparison with this board's own tiles"
+CONFIRM_BELOW_P = 0.98  # in a game, a new tile's letter below this confidence is checked against the exemplars
+                        # (read-board --sequence asks a new letter for 0.98 otherwise: NET_NEW_LETTER_P)
 
 
 def letter_doubt(why: str) -> bool:
@@ -70,19 +73,22 @@ def exemplar_letter(shares: dict[str, float], alike: dict[str, float], other: fl
         return None
     best = max(cands, key=lambda lt: alike[lt])
     rival = max([alike[lt] for lt in cands if lt != best] + [other])
-    if shares[best] >= PICK_SHARE and alike[best] >= SIMILAR and alike[best] - rival >= MARGIN:
+    # against the network's own first choice, the exemplars need a wider margin
+    margin = MARGIN if best == max(cands, key=lambda lt: shares[lt]) else OVERRIDE_MARGIN
+    if shares[best] >= PICK_SHARE and alike[best] >= SIMILAR and alike[best] - rival >= margin:
         return best
     return None
 
 
-def _exemplars(squares: Sequence[SquareReading], doubts: dict[int, str], preds: dict[int, SquarePrediction]
-               ) -> dict[str, list[int]]:
-    """The frame's sure lettered squares by letter (at most EXEMPLARS_PER_LETTER each, the surest)."""
+def _exemplars(squares: Sequence[SquareReading], doubts: dict[int, str], preds: dict[int, SquarePrediction],
+               known: str | None = None) -> dict[str, list[int]]:
+    """The frame's sure lettered squares by letter (at most EXEMPLARS_PER_LETTER each, the surest), and the tiles
+    the game knows (``known``, as :meth:`kiosk.vision.reader.BoardReader.read`) that read as themselves now."""
     out: dict[str, list[int]] = {}
     for sq, q in preds.items():
         r = squares[sq]
         if r.state is SquareState.TILE and r.letter == q.letter and sq not in doubts and \
-                q.letter_if_tile >= EXEMPLAR_P:
+                (q.letter_if_tile >= EXEMPLAR_P or (known is not None and known[sq] == q.letter)):
             out.setdefault(q.letter, []).append(sq)
     return {lt: sorted(sqs, key=lambda s: -preds[s].letter_if_tile)[:EXEMPLARS_PER_LETTER] for lt, sqs in out.items()}
 
@@ -94,19 +100,10 @@ def _doubt_share(squares: Sequence[SquareReading], preds: dict[int, SquarePredic
     return unsure / max(tiles + unsure, 1)
 
 
-def resolve_by_exemplars(net: SquareNet, crops: dict[int, np.ndarray], squares: list[SquareReading],
-                         doubts: dict[int, str], preds: dict[int, SquarePrediction]) -> list[int]:
-    """Give the letter-identity doubts of a frame (:func:`letter_doubt`) the letter the frame's own sure tiles give
-    them (:func:`exemplar_letter`), in place: the square becomes a TILE of that letter (its confidence kept) and
-    its doubt is removed. ``crops``: the grey square crops (the network's, ``CROP_PX`` square) of at least the
-    doubtful squares and the frame's sure letters; ``preds``: the network's readings. Returns the squares given a
-    letter. Does nothing (and computes nothing) in a frame without such doubts."""
-    todo = [sq for sq, why in doubts.items() if letter_doubt(why) and sq in preds and sq in crops]
-    if not todo or _doubt_share(squares, preds) > MAX_DOUBT_SHARE:
-        return []
-    ex = _exemplars(squares, doubts, preds)
-    if not ex:
-        return []
+def _exemplar_letters(net: SquareNet, crops: dict[int, np.ndarray], todo: list[int], ex: dict[str, list[int]],
+                      preds: dict[int, SquarePrediction]) -> dict[int, str]:
+    """The letter the exemplars ``ex`` (by letter, squares) give each square of ``todo``, where they give one
+    (:func:`exemplar_letter`)."""
     shares, turns = net.letter_table([crops[sq] for sq in todo])
     feats: dict[int, np.ndarray | None] = {}
 
@@ -117,7 +114,7 @@ def resolve_by_exemplars(net: SquareNet, crops: dict[int, np.ndarray], squares: 
         got = [float(f @ v) for s in letter_sqs if (f := feats[s]) is not None]
         return max(got) if got else -1.0
 
-    done = []
+    out = {}
     for i, sq in enumerate(todo):
         cand = {net.letters[j]: float(shares[i, j]) for j in np.flatnonzero(shares[i] >= CANDIDATE_SHARE)}
         if not cand or any(lt not in ex for lt in cand):
@@ -134,9 +131,45 @@ def resolve_by_exemplars(net: SquareNet, crops: dict[int, np.ndarray], squares: 
         v_top = upright_features(crops[sq], int(turns[i, net.letters.index(top)]))
         other = max((nearest(s, v_top) for lt, s in ex.items() if lt not in cand), default=-1.0) \
             if v_top is not None else 1.0
-        letter = exemplar_letter(cand, alike, other)
-        if letter is not None:
-            squares[sq] = SquareReading(SquareState.TILE, letter, squares[sq].confidence)
-            del doubts[sq]
-            done.append(sq)
-    return done
+        if (letter := exemplar_letter(cand, alike, other)) is not None:
+            out[sq] = letter
+    return out
+
+
+def resolve_by_exemplars(net: SquareNet, crops: dict[int, np.ndarray], squares: list[SquareReading],
+                         doubts: dict[int, str], preds: dict[int, SquarePrediction], known: str | None = None
+                         ) -> list[int]:
+    """Give the letter-identity doubts of a frame (:func:`letter_doubt`) the letter the frame's own sure tiles give
+    them (:func:`exemplar_letter`), in place: the square becomes a TILE of that letter (its confidence kept) and
+    its doubt is removed. ``crops``: the grey square crops (the network's, ``CROP_PX`` square) of at least the
+    doubtful squares and the frame's sure letters; ``preds``: the network's readings; ``known``: the game's known
+    tiles (225 characters, or None), exemplars too where they read as themselves. Returns the squares given a
+    letter. Does nothing (and computes nothing) in a frame without such doubts."""
+    todo = [sq for sq, why in doubts.items() if letter_doubt(why) and sq in preds and sq in crops]
+    if not todo or _doubt_share(squares, preds) > MAX_DOUBT_SHARE:
+        return []
+    ex = _exemplars(squares, doubts, preds, known)
+    if not ex:
+        return []
+    done = _exemplar_letters(net, crops, todo, ex, preds)
+    for sq, letter in done.items():
+        squares[sq] = SquareReading(SquareState.TILE, letter, squares[sq].confidence)
+        del doubts[sq]
+    return list(done)
+
+
+def confirm_by_exemplars(net: SquareNet, crops: dict[int, np.ndarray], squares: Sequence[SquareReading],
+                         doubts: dict[int, str], preds: dict[int, SquarePrediction], known: str) -> frozenset[int]:
+    """In a game: the new tiles (squares ``known`` does not hold: ``.`` or ``#``) read as a letter with a confidence
+    below CONFIRM_BELOW_P that the exemplars (the frame's sure tiles and the game's known tiles read as themselves)
+    give that same letter (:func:`exemplar_letter`). Arguments as :func:`resolve_by_exemplars`. The game takes
+    such a letter as it takes a sure one (:func:`kiosk.vision.game.apply_prior`)."""
+    todo = [sq for sq, q in preds.items() if squares[sq].state is SquareState.TILE and sq in crops
+            and known[sq] in ".#" and squares[sq].confidence < CONFIRM_BELOW_P]
+    if not todo or _doubt_share(squares, preds) > MAX_DOUBT_SHARE:
+        return frozenset()
+    asked = set(todo)   # a square is never its own exemplar
+    ex = {lt: kept for lt, sqs in _exemplars(squares, doubts, preds, known).items()
+          if (kept := [s for s in sqs if s not in asked])}
+    got = _exemplar_letters(net, crops, todo, ex, preds) if ex else {}
+    return frozenset(sq for sq, letter in got.items() if letter == squares[sq].letter)

@@ -59,7 +59,7 @@ from kiosk.rules.board import CENTRE, DLS, DWS, SIZE, TLS, TWS, neighbours, squa
 from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, warp_canvas
-from kiosk.vision.exemplars import resolve_by_exemplars
+from kiosk.vision.exemplars import confirm_by_exemplars, resolve_by_exemplars
 from kiosk.vision.glyph_model import GlyphClassifier, normalise_glyph
 from kiosk.vision.mlp import Classifier, ModelError
 from kiosk.vision.occupancy import (
@@ -703,6 +703,7 @@ class BoardReader:
         self._lasting_doubts: set[int] = set()
         # the squares of the last frame read whose letter doubt the frame's own sure tiles settled (exemplars)
         self._by_exemplars: list[int] = []
+        self._confirmed: frozenset[int] = frozenset()   # ... and the new letters they confirmed (in a game)
 
     def forget_board_pose(self) -> None:
         """Forget where the markers were seen: the next read searches the whole frame (a new scene or camera;
@@ -1048,8 +1049,10 @@ class BoardReader:
         doubt_off_colour_blanks(squares, doubts, feats)
         self._lasting_doubts.update(_doubt_not_held(squares, doubts, preds, not_held))
         if self.exemplars:  # letter doubts the frame's own sure tiles settle (kiosk.vision.exemplars)
-            self._by_exemplars = resolve_by_exemplars(net, {sq: m.crop for sq, m in fresh.items()}, squares, doubts,
-                                                      preds)
+            crops = {sq: m.crop for sq, m in fresh.items()}
+            self._by_exemplars = resolve_by_exemplars(net, crops, squares, doubts, preds, known)
+            if known is not None:   # in a game: new letters below the sure level the board's tiles confirm
+                self._confirmed = confirm_by_exemplars(net, crops, squares, doubts, preds, known)
         self._lasting_doubts.update(sq for sq, why in doubts.items()     # combine_net's
                                     if LONE_DOUBT in why or BLANKS_ALONE in why)
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
@@ -1169,6 +1172,7 @@ class BoardReader:
         t0 = time.perf_counter()
         self._lasting_doubts = set()
         self._by_exemplars = []
+        self._confirmed = frozenset()
         timings: dict[str, float] = {}
 
         def lap(name: str, since: float) -> float:
@@ -1274,4 +1278,4 @@ class BoardReader:
         timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
         timings["locate_" + how] = timings["locate"]
         quality = FrameQuality(board_found=True, sharp=is_sharp, glare=has_glare, hand=has_hand, verdict=verdict)
-        return BoardReading(tuple(squares), h, quality, timings, doubts)
+        return BoardReading(tuple(squares), h, quality, timings, doubts, self._confirmed)
