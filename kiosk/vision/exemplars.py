@@ -100,18 +100,32 @@ def _doubt_share(squares: Sequence[SquareReading], preds: dict[int, SquarePredic
     return unsure / max(tiles + unsure, 1)
 
 
+class GlyphCache:
+    """The upright descriptors (:func:`upright_features`) of squares, kept from frame to frame while the square's
+    crop is the same array (the reader keeps a square's crop while the square looks the same): a game's tiles
+    lend their descriptors to every later frame without being described again."""
+
+    def __init__(self) -> None:
+        self._by: dict[tuple[int, int], tuple[np.ndarray, np.ndarray | None]] = {}
+
+    def get(self, sq: int, crop: np.ndarray, turns: int) -> np.ndarray | None:
+        """:func:`upright_features` of ``crop`` (square ``sq``) turned by ``turns``, described once per crop."""
+        hit = self._by.get((sq, turns))
+        if hit is not None and hit[0] is crop:
+            return hit[1]
+        v = upright_features(crop, turns)
+        self._by[(sq, turns)] = (crop, v)
+        return v
+
+
 def _exemplar_letters(net: SquareNet, crops: dict[int, np.ndarray], todo: list[int], ex: dict[str, list[int]],
-                      preds: dict[int, SquarePrediction]) -> dict[int, str]:
+                      preds: dict[int, SquarePrediction], cache: GlyphCache) -> dict[int, str]:
     """The letter the exemplars ``ex`` (by letter, squares) give each square of ``todo``, where they give one
     (:func:`exemplar_letter`)."""
     shares, turns = net.letter_table([crops[sq] for sq in todo])
-    feats: dict[int, np.ndarray | None] = {}
 
     def nearest(letter_sqs: list[int], v: np.ndarray) -> float:
-        for s in letter_sqs:
-            if s not in feats:
-                feats[s] = upright_features(crops[s], preds[s].turns)
-        got = [float(f @ v) for s in letter_sqs if (f := feats[s]) is not None]
+        got = [float(f @ v) for s in letter_sqs if (f := cache.get(s, crops[s], preds[s].turns)) is not None]
         return max(got) if got else -1.0
 
     out = {}
@@ -121,14 +135,14 @@ def _exemplar_letters(net: SquareNet, crops: dict[int, np.ndarray], todo: list[i
             continue
         alike: dict[str, float] = {}
         for lt in cand:
-            v = upright_features(crops[sq], int(turns[i, net.letters.index(lt)]))
+            v = cache.get(sq, crops[sq], int(turns[i, net.letters.index(lt)]))
             if v is not None and (a := nearest(ex[lt], v)) > -1.0:
                 alike[lt] = a
         if exemplar_letter(cand, alike, -1.0) is None:
             continue
         # the other letters' exemplars only now (most of the cost; a frame's doubts mostly end above)
         top = max(cand, key=lambda lt: cand[lt])
-        v_top = upright_features(crops[sq], int(turns[i, net.letters.index(top)]))
+        v_top = cache.get(sq, crops[sq], int(turns[i, net.letters.index(top)]))
         other = max((nearest(s, v_top) for lt, s in ex.items() if lt not in cand), default=-1.0) \
             if v_top is not None else 1.0
         if (letter := exemplar_letter(cand, alike, other)) is not None:
@@ -137,21 +151,22 @@ def _exemplar_letters(net: SquareNet, crops: dict[int, np.ndarray], todo: list[i
 
 
 def resolve_by_exemplars(net: SquareNet, crops: dict[int, np.ndarray], squares: list[SquareReading],
-                         doubts: dict[int, str], preds: dict[int, SquarePrediction], known: str | None = None
-                         ) -> list[int]:
+                         doubts: dict[int, str], preds: dict[int, SquarePrediction], known: str | None = None,
+                         cache: GlyphCache | None = None) -> list[int]:
     """Give the letter-identity doubts of a frame (:func:`letter_doubt`) the letter the frame's own sure tiles give
     them (:func:`exemplar_letter`), in place: the square becomes a TILE of that letter (its confidence kept) and
     its doubt is removed. ``crops``: the grey square crops (the network's, ``CROP_PX`` square) of at least the
     doubtful squares and the frame's sure letters; ``preds``: the network's readings; ``known``: the game's known
-    tiles (225 characters, or None), exemplars too where they read as themselves. Returns the squares given a
-    letter. Does nothing (and computes nothing) in a frame without such doubts."""
+    tiles (225 characters, or None), exemplars too where they read as themselves; ``cache``: descriptors kept from
+    earlier frames (:class:`GlyphCache`). Returns the squares given a letter. Does nothing (and computes nothing)
+    in a frame without such doubts."""
     todo = [sq for sq, why in doubts.items() if letter_doubt(why) and sq in preds and sq in crops]
     if not todo or _doubt_share(squares, preds) > MAX_DOUBT_SHARE:
         return []
     ex = _exemplars(squares, doubts, preds, known)
     if not ex:
         return []
-    done = _exemplar_letters(net, crops, todo, ex, preds)
+    done = _exemplar_letters(net, crops, todo, ex, preds, cache or GlyphCache())
     for sq, letter in done.items():
         squares[sq] = SquareReading(SquareState.TILE, letter, squares[sq].confidence)
         del doubts[sq]
@@ -159,7 +174,8 @@ def resolve_by_exemplars(net: SquareNet, crops: dict[int, np.ndarray], squares: 
 
 
 def confirm_by_exemplars(net: SquareNet, crops: dict[int, np.ndarray], squares: Sequence[SquareReading],
-                         doubts: dict[int, str], preds: dict[int, SquarePrediction], known: str) -> frozenset[int]:
+                         doubts: dict[int, str], preds: dict[int, SquarePrediction], known: str,
+                         cache: GlyphCache | None = None) -> frozenset[int]:
     """In a game: the new tiles (squares ``known`` does not hold: ``.`` or ``#``) read as a letter with a confidence
     below CONFIRM_BELOW_P that the exemplars (the frame's sure tiles and the game's known tiles read as themselves)
     give that same letter (:func:`exemplar_letter`). Arguments as :func:`resolve_by_exemplars`. The game takes
@@ -171,5 +187,5 @@ def confirm_by_exemplars(net: SquareNet, crops: dict[int, np.ndarray], squares: 
     asked = set(todo)   # a square is never its own exemplar
     ex = {lt: kept for lt, sqs in _exemplars(squares, doubts, preds, known).items()
           if (kept := [s for s in sqs if s not in asked])}
-    got = _exemplar_letters(net, crops, todo, ex, preds) if ex else {}
+    got = _exemplar_letters(net, crops, todo, ex, preds, cache or GlyphCache()) if ex else {}
     return frozenset(sq for sq, letter in got.items() if letter == squares[sq].letter)

@@ -26,9 +26,10 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
    letters it is sure of are then left out of the frame's empty-square colour references and occupancy is
    measured again; a tile whose letter it doubts is read again in its four quarter turns (the surer reading
    stands); a letter it is not all but certain of is read again scaled 6% larger and smaller and doubted when
-   it does not hold there (an unfamiliar font: :func:`_letters_not_held`); where the summed opinions leave a
-   square open, the settle model (:mod:`kiosk.vision.settle`) decides if it is sure. With a calibration profile
-   that embeds a glyph model, that model reads the glyphs of the occupied squares instead
+   it does not hold there (an unfamiliar font: :func:`_letters_not_held`); a letter doubt the frame's own sure
+   tiles (and, in a game, its known tiles) settle clearly gets their letter (:mod:`kiosk.vision.exemplars`); where
+   the summed opinions leave a square open, the settle model (:mod:`kiosk.vision.settle`) decides if it is sure.
+   With a calibration profile that embeds a glyph model, that model reads the glyphs of the occupied squares instead
    (:mod:`kiosk.vision.glyph_model`). Then a tile lying across two squares makes both a doubt
    (:mod:`kiosk.vision.slid`, timed as ``slid``). A tile read on a premium square with no tile on a plain square
    beside it is a doubt, never a letter: its print (the centre star, the labels) may read as one
@@ -59,7 +60,7 @@ from kiosk.rules.board import CENTRE, DLS, DWS, SIZE, TLS, TWS, neighbours, squa
 from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, warp_canvas
-from kiosk.vision.exemplars import confirm_by_exemplars, resolve_by_exemplars
+from kiosk.vision.exemplars import GlyphCache, confirm_by_exemplars, resolve_by_exemplars
 from kiosk.vision.glyph_model import GlyphClassifier, normalise_glyph
 from kiosk.vision.mlp import Classifier, ModelError
 from kiosk.vision.occupancy import (
@@ -704,6 +705,7 @@ class BoardReader:
         # the squares of the last frame read whose letter doubt the frame's own sure tiles settled (exemplars)
         self._by_exemplars: list[int] = []
         self._confirmed: frozenset[int] = frozenset()   # ... and the new letters they confirmed (in a game)
+        self._glyph_cache = GlyphCache()   # the exemplars' descriptors, kept while a square's crop is kept
 
     def forget_board_pose(self) -> None:
         """Forget where the markers were seen: the next read searches the whole frame (a new scene or camera;
@@ -1050,9 +1052,10 @@ class BoardReader:
         self._lasting_doubts.update(_doubt_not_held(squares, doubts, preds, not_held))
         if self.exemplars:  # letter doubts the frame's own sure tiles settle (kiosk.vision.exemplars)
             crops = {sq: m.crop for sq, m in fresh.items()}
-            self._by_exemplars = resolve_by_exemplars(net, crops, squares, doubts, preds, known)
+            cache = self._glyph_cache
+            self._by_exemplars = resolve_by_exemplars(net, crops, squares, doubts, preds, known, cache)
             if known is not None:   # in a game: new letters below the sure level the board's tiles confirm
-                self._confirmed = confirm_by_exemplars(net, crops, squares, doubts, preds, known)
+                self._confirmed = confirm_by_exemplars(net, crops, squares, doubts, preds, known, cache)
         self._lasting_doubts.update(sq for sq, why in doubts.items()     # combine_net's
                                     if LONE_DOUBT in why or BLANKS_ALONE in why)
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
