@@ -183,3 +183,18 @@ def test_a_real_game_takes_the_new_letters_its_own_tiles_confirm():
     before, after = _game01(False), _game01(True)
     assert before[2] == after[2] == 0
     assert after[1] < before[1] / 3 and after[0] > before[0] + 40, (before, after)
+
+
+def test_the_glyph_cache_describes_a_kept_crop_once_and_a_new_crop_again(monkeypatch):
+    crop = np.full((58, 58), 200, np.uint8)
+    crop[14:44, 20:26] = 30
+    calls = []
+    real = exemplars.upright_features
+    monkeypatch.setattr(exemplars, "upright_features", lambda c, t: calls.append(t) or real(c, t))
+    cache = exemplars.GlyphCache()
+    a = cache.get(7, crop, 0)
+    assert cache.get(7, crop, 0) is a and calls == [0]            # the same crop: described once
+    cache.get(7, crop, 1)
+    assert calls == [0, 1]                                        # another turn: described
+    cache.get(7, crop.copy(), 0)
+    assert calls == [0, 1, 0]                                     # a new crop of the square: described again
