@@ -152,7 +152,8 @@ def may_hold_new(prior: GamePrior, new: Iterable[int]) -> np.ndarray:
 
 def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0.0) -> GameReading:
     """The reading judged against the prior (see the module docstring). ``new_letter_p``: the confidence a
-    letter on a square not known before needs (below it the square is a doubt; 0: the reader's own rule).
+    letter on a square not known before needs (below it the square is a doubt; 0: the reader's own rule), unless
+    the board's own tiles confirm it (``reading.confirmed``: :func:`kiosk.vision.exemplars.confirm_by_exemplars`).
     Never raises for a bad frame."""
     if not reading.quality.ok:
         return GameReading(reading, used=False)
@@ -164,7 +165,7 @@ def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0
     for sq, (b, rd) in enumerate(zip(prior.board, squares)):
         a = rd.char()
         if b in (EMPTY_CHAR, UNSURE_CHAR):
-            if rd.state is SquareState.TILE and rd.confidence < new_letter_p:
+            if rd.state is SquareState.TILE and rd.confidence < new_letter_p and sq not in reading.confirmed:
                 squares[sq] = UNSURE_SQUARE
                 doubts[sq] = f"letter {a}? ({rd.confidence:.2f}, a new tile's letter needs {new_letter_p:.2f})"
             elif a not in (EMPTY_CHAR, UNSURE_CHAR):

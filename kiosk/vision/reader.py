@@ -26,9 +26,10 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
    letters it is sure of are then left out of the frame's empty-square colour references and occupancy is
    measured again; a tile whose letter it doubts is read again in its four quarter turns (the surer reading
    stands); a letter it is not all but certain of is read again scaled 6% larger and smaller and doubted when
-   it does not hold there (an unfamiliar font: :func:`_letters_not_held`); where the summed opinions leave a
-   square open, the settle model (:mod:`kiosk.vision.settle`) decides if it is sure. With a calibration profile
-   that embeds a glyph model, that model reads the glyphs of the occupied squares instead
+   it does not hold there (an unfamiliar font: :func:`_letters_not_held`); a letter doubt the frame's own sure
+   tiles (and, in a game, its known tiles) settle clearly gets their letter (:mod:`kiosk.vision.exemplars`); where
+   the summed opinions leave a square open, the settle model (:mod:`kiosk.vision.settle`) decides if it is sure.
+   With a calibration profile that embeds a glyph model, that model reads the glyphs of the occupied squares instead
    (:mod:`kiosk.vision.glyph_model`). Then a tile lying across two squares makes both a doubt
    (:mod:`kiosk.vision.slid`, timed as ``slid``). A tile read on a premium square with no tile on a plain square
    beside it is a doubt, never a letter: its print (the centre star, the labels) may read as one
@@ -59,6 +60,7 @@ from kiosk.rules.board import CENTRE, DLS, DWS, SIZE, TLS, TWS, neighbours, squa
 from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, warp_canvas
+from kiosk.vision.exemplars import GlyphCache, confirm_by_exemplars, resolve_by_exemplars
 from kiosk.vision.glyph_model import GlyphClassifier, normalise_glyph
 from kiosk.vision.mlp import Classifier, ModelError
 from kiosk.vision.occupancy import (
@@ -656,11 +658,14 @@ class BoardReader:
     construction when the models cannot be loaded or ``profile`` was made for another tile set. ``settle=False``:
     the square-network path sums the three opinions' log-odds instead of asking the settle model (for training
     that model: set ``record_settle_rows`` to keep each read's input rows in ``last_settle_rows``).
+    ``exemplars=False``: a letter the square network doubts stays a doubt even where the frame's own sure tiles
+    settle it (:mod:`kiosk.vision.exemplars`).
     """
 
     def __init__(self, tile_set: TileSet | None = None, profile: CalibrationProfile | None = None, *,
-                 settle: bool = True) -> None:
+                 settle: bool = True, exemplars: bool = True) -> None:
         self.profile = profile
+        self.exemplars = exemplars
         made_for = profile.tile_set if profile is not None and profile.tile_set else None
         if tile_set is None:
             tile_set = load_tile_set(made_for) if made_for else ENGLISH
@@ -699,6 +704,10 @@ class BoardReader:
         # the squares of the last frame read whose doubt a grid fitted afresh cannot clear: a letter that does not
         # hold read scaled (an unfamiliar font), a tile across two squares (see read)
         self._lasting_doubts: set[int] = set()
+        # the squares of the last frame read whose letter doubt the frame's own sure tiles settled (exemplars)
+        self._by_exemplars: list[int] = []
+        self._confirmed: frozenset[int] = frozenset()   # ... and the new letters they confirmed (in a game)
+        self._glyph_cache = GlyphCache()   # the exemplars' descriptors, kept while a square's crop is kept
 
     def forget_board_pose(self) -> None:
         """Forget where the markers were seen: the next read searches the whole frame (a new scene or camera;
@@ -1044,6 +1053,12 @@ class BoardReader:
                                                      self.letters, self.tile_set, settled, blind)
         doubt_off_colour_blanks(squares, doubts, feats)
         self._lasting_doubts.update(_doubt_not_held(squares, doubts, preds, not_held))
+        if self.exemplars:  # letter doubts the frame's own sure tiles settle (kiosk.vision.exemplars)
+            crops = {sq: m.crop for sq, m in fresh.items()}
+            cache = self._glyph_cache
+            self._by_exemplars = resolve_by_exemplars(net, crops, squares, doubts, preds, known, cache)
+            if known is not None:   # in a game: new letters below the sure level the board's tiles confirm
+                self._confirmed = confirm_by_exemplars(net, crops, squares, doubts, preds, known, cache)
         self._lasting_doubts.update(lasting)     # the geometry rules' doubts, as the glyph path takes them
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
                                                    if squares[sq].state is SquareState.TILE])
@@ -1115,7 +1130,9 @@ class BoardReader:
             raise ValueError(f"known: {odd!r} are none of an upper-case letter, '?', '.' or '#'")
         source = self._grid_source(corners, corners_from)
         reading = self._read(frame, corners, known=known, source=source)
-        may_clear = {sq for sq in set(reading.doubts) - self._lasting_doubts
+        # (a doubt the frame's own tiles settled asks for the refit as before: a fresh grid may read it surely, and
+        # the grid fitted then is the one the next frames keep)
+        may_clear = {sq for sq in (set(reading.doubts) | set(self._by_exemplars)) - self._lasting_doubts
                      if known is None or known[sq] in (EMPTY_CHAR, UNSURE_CHAR)}
         if corners is not None and may_clear and reading.quality.ok and self._tracker.kept:
             reading = self._read(frame, corners, fresh=True, known=known, source=source)
@@ -1159,6 +1176,8 @@ class BoardReader:
               known: str | None = None, source: GridSource = GIVEN_CORNERS) -> BoardReading:
         t0 = time.perf_counter()
         self._lasting_doubts = set()
+        self._by_exemplars = []
+        self._confirmed = frozenset()
         timings: dict[str, float] = {}
 
         def lap(name: str, since: float) -> float:
@@ -1264,4 +1283,4 @@ class BoardReader:
         timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
         timings["locate_" + how] = timings["locate"]
         quality = FrameQuality(board_found=True, sharp=is_sharp, glare=has_glare, hand=has_hand, verdict=verdict)
-        return BoardReading(tuple(squares), h, quality, timings, doubts)
+        return BoardReading(tuple(squares), h, quality, timings, doubts, self._confirmed)

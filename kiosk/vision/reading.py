@@ -114,6 +114,8 @@ class BoardReading:
         quality: the frame's :class:`FrameQuality`.
         timings_ms: stage name -> milliseconds (``"total"`` always present).
         doubts: square index -> why it is unsure (``"hand"``, ``"glare"``, ``"low confidence"`` ...).
+        confirmed: squares whose letter, read below the sure level, the board's own tiles confirm (read in a
+            game: :func:`kiosk.vision.exemplars.confirm_by_exemplars`).
     """
 
     squares: tuple[SquareReading, ...]
@@ -121,6 +123,7 @@ class BoardReading:
     quality: FrameQuality
     timings_ms: dict[str, float] = field(default_factory=dict)
     doubts: dict[int, str] = field(default_factory=dict)
+    confirmed: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         if len(self.squares) != N_SQUARES:

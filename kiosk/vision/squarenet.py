@@ -206,6 +206,18 @@ class SquareNet:
         share = per_letter[np.arange(len(crops)), idx] / np.maximum(1.0 - p[:, 0], 1e-9)
         return np.where(known, share, 0.0).astype(np.float32)
 
+    def letter_table(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Per grey crop and letter of :attr:`letters`: P(letter | a tile) (turns summed; N x L float32, as
+        :attr:`SquarePrediction.letter_if_tile`) and the letter's most likely quarter turns (N x L int). One network
+        call."""
+        p = self.probabilities(crops)
+        per_letter = p[:, 2:] @ self._one_hot
+        shares = per_letter / np.maximum(1.0 - p[:, :1], 1e-9)
+        # the turns of each letter: its class with the highest probability (classes grouped by letter)
+        masked = np.where(self._one_hot.T[None, :, :] > 0, p[:, None, 2:], -1.0)
+        turns = self._turns_of[np.argmax(masked, axis=2)]
+        return shares.astype(np.float32), turns
+
     def predict(self, crops: list[np.ndarray], turned: bool = False) -> list[SquarePrediction]:
         """One :class:`SquarePrediction` per grey crop; ``turned``: from :meth:`probabilities_turned`."""
         return self._predictions(self.probabilities_turned(crops) if turned else self.probabilities(crops))
