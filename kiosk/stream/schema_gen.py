@@ -15,6 +15,12 @@ from kiosk.stream.envelope import SCHEMA_PATH, SCHEMA_VERSION
 _TILES = {"type": "array", "items": {"type": "array", "prefixItems": [
     {"type": "integer", "minimum": 0, "maximum": 224}, {"type": "string", "minLength": 1, "maxLength": 1}],
     "minItems": 2, "maxItems": 2}}
+#: a judge snapshot's ``events``: the game's events so far (seq i+1 at index i), for a subscriber joining mid-game
+_EVENTS = {"type": "array", "description": "judge snapshots: the game's events so far, seq i+1 at index i, each "
+           "with the wall-clock ts (ms) the kiosk accepted it; a subscriber joining mid-game folds them, then "
+           "follows the live events by seq",
+           "items": {"type": "object", "required": ["ts", "event"], "additionalProperties": False,
+                     "properties": {"ts": {"type": "integer", "minimum": 0}, "event": {"$ref": "#/$defs/event"}}}}
 _KINDS: dict[str, dict[str, Any]] = {
     "int": {"type": "integer"}, "bool": {"type": "boolean"}, "str": {"type": "string"}, "dict": {"type": "object"},
     "int | None": {"type": ["integer", "null"]},
@@ -107,7 +113,8 @@ def build_schema() -> dict[str, Any]:
         "properties": common,
         "oneOf": [
             {"properties": {"kind": {"const": "event"}, "event": {"$ref": "#/$defs/event"}}, "required": ["event"]},
-            {"properties": {"kind": {"const": "snapshot"}, "state": {"$ref": "#/$defs/state"}}, "required": ["state"]},
+            {"properties": {"kind": {"const": "snapshot"}, "state": {"$ref": "#/$defs/state"},
+                            "events": {"$ref": "#/$defs/events"}}, "required": ["state"]},
             {"properties": {"kind": {"const": "tick"}, "clock": {"$ref": "#/$defs/clock"},
                             "on_move": {"type": ["integer", "null"]}, "phase": {"type": "string"}},
              "required": ["clock"]},
@@ -118,7 +125,7 @@ def build_schema() -> dict[str, Any]:
                             "journal": {"type": ["string", "null"]}},
              "required": ["judge_called", "devices", "journal"]},
         ],
-        "$defs": {"event": {"oneOf": [{"$ref": f"#/$defs/{k}"} for k in sorted(defs)]}, "clock": clock,
+        "$defs": {"event": {"oneOf": [{"$ref": f"#/$defs/{k}"} for k in sorted(defs)]}, "events": _EVENTS, "clock": clock,
                   "play": play, "state": state, **defs},
     }
 
