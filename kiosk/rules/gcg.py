@@ -496,64 +496,12 @@ def _parse(text: str, name: str, first_line: int = 1) -> GcgGame:
             last_note_target = None if not line else last_note_target
             continue
         if line.startswith("#"):
-            kw, _, val = line[1:].partition(" ")
-            kw = kw.strip().lower()
-            val = val.strip()
-            last_note_target = None
-            if kw in ("player1", "player2", "player3", "player4"):
-                idx = int(kw[-1]) - 1
-                parts = val.split(None, 1)
-                if not parts:
-                    game.errors.append(GcgError(name, i, f"#{kw} needs a nickname"))
-                    continue
-                if seen_event:
-                    game.errors.append(GcgError(name, i, f"#{kw} after the first move: players must be named before any move"))
-                if idx < len(game.players) and game.players[idx] is not None:
-                    game.errors.append(GcgError(name, i, f"#{kw} given twice"))
-                    continue
-                if parts[0] in nicks_seen:
-                    game.warnings.append(GcgError(name, i, f"duplicate nickname '{parts[0]}': its moves are assigned by turn order"))
-                while len(game.players) <= idx:
-                    game.players.append(None)  # type: ignore[arg-type]
-                game.players[idx] = Player(parts[0], parts[1] if len(parts) > 1 else parts[0])
-                nicks_seen.add(parts[0])
-            elif kw == "note":
-                target = game.events[-1].notes if game.events else game.notes
-                target.append(val)
-                last_note_target = target
-            elif kw in ("rack1", "rack2", "rack3", "rack4"):
-                rack = val.replace(" ", "")
-                if not _RACK.match(rack) or len(rack) > 7:
-                    game.errors.append(GcgError(name, i, f"malformed #{kw} '{val}'"))
-                else:
-                    game.racks[int(kw[-1]) - 1] = rack
-                    game.rack_lines[int(kw[-1]) - 1] = i
-            elif kw == "incomplete":
-                game.incomplete = True
-            elif kw == "character-encoding":
-                if i != first_line:
-                    game.warnings.append(GcgError(name, i, "#character-encoding must be the first line; ignored here"))
-            else:
-                game.pragmas.setdefault(kw, []).append(val)
+            last_note_target = _pragma(game, i, line, seen_event, nicks_seen)
             continue
         if line.startswith(">"):
             last_note_target = None
-            if game.racks:
-                game.errors.append(GcgError(name, i, "event after the #rack pragma (a #rack line ends the record)"))
-            try:
-                ev = parse_event(line, name, i)
-            except GcgError as exc:
-                game.errors.append(exc)
-                seen_event = True
-                continue
             seen_event = True
-            if len([p for p in game.players if p]) < 2:
-                game.errors.append(GcgError(name, i, "move before both players are named (#player1, #player2)"))
-                continue
-            if game.player_index(ev.nick) < 0:
-                game.errors.append(GcgError(name, i, f"player '{ev.nick}' does not exist (players: {', '.join(p.nick for p in game.players if p)})"))
-                continue
-            game.events.append(ev)
+            _event_line(game, i, line)
             continue
         if last_note_target is not None:
             last_note_target[-1] += "\n" + line
@@ -563,6 +511,76 @@ def _parse(text: str, name: str, first_line: int = 1) -> GcgGame:
         game.errors.append(GcgError(name, 0, "player numbers have a gap (#player1, #player2 ...)"))
         game.players = [p for p in game.players if p]
     return game
+
+
+def _pragma(game: GcgGame, i: int, line: str, seen_event: bool, nicks_seen: set[str]) -> list[str] | None:
+    """Take the pragma ``line`` (line ``i``) into ``game``; returns the note list a continuation line extends
+    (after ``#note``), else None."""
+    name = game.name
+    kw, _, val = line[1:].partition(" ")
+    kw = kw.strip().lower()
+    val = val.strip()
+    if kw in ("player1", "player2", "player3", "player4"):
+        _player(game, i, kw, val, seen_event, nicks_seen)
+    elif kw == "note":
+        target = game.events[-1].notes if game.events else game.notes
+        target.append(val)
+        return target
+    elif kw in ("rack1", "rack2", "rack3", "rack4"):
+        rack = val.replace(" ", "")
+        if not _RACK.match(rack) or len(rack) > 7:
+            game.errors.append(GcgError(name, i, f"malformed #{kw} '{val}'"))
+        else:
+            game.racks[int(kw[-1]) - 1] = rack
+            game.rack_lines[int(kw[-1]) - 1] = i
+    elif kw == "incomplete":
+        game.incomplete = True
+    elif kw == "character-encoding":
+        if i != game.first_line:
+            game.warnings.append(GcgError(name, i, "#character-encoding must be the first line; ignored here"))
+    else:
+        game.pragmas.setdefault(kw, []).append(val)
+    return None
+
+
+def _player(game: GcgGame, i: int, kw: str, val: str, seen_event: bool, nicks_seen: set[str]) -> None:
+    """A ``#playerN`` pragma (``kw`` "player1" .. "player4") at line ``i``."""
+    name = game.name
+    idx = int(kw[-1]) - 1
+    parts = val.split(None, 1)
+    if not parts:
+        game.errors.append(GcgError(name, i, f"#{kw} needs a nickname"))
+        return
+    if seen_event:
+        game.errors.append(GcgError(name, i, f"#{kw} after the first move: players must be named before any move"))
+    if idx < len(game.players) and game.players[idx] is not None:
+        game.errors.append(GcgError(name, i, f"#{kw} given twice"))
+        return
+    if parts[0] in nicks_seen:
+        game.warnings.append(GcgError(name, i, f"duplicate nickname '{parts[0]}': its moves are assigned by turn order"))
+    while len(game.players) <= idx:
+        game.players.append(None)  # type: ignore[arg-type]
+    game.players[idx] = Player(parts[0], parts[1] if len(parts) > 1 else parts[0])
+    nicks_seen.add(parts[0])
+
+
+def _event_line(game: GcgGame, i: int, line: str) -> None:
+    """An event line (``>NICK: ...``) at line ``i``: the event, or an error naming the line."""
+    name = game.name
+    if game.racks:
+        game.errors.append(GcgError(name, i, "event after the #rack pragma (a #rack line ends the record)"))
+    try:
+        ev = parse_event(line, name, i)
+    except GcgError as exc:
+        game.errors.append(exc)
+        return
+    if len([p for p in game.players if p]) < 2:
+        game.errors.append(GcgError(name, i, "move before both players are named (#player1, #player2)"))
+        return
+    if game.player_index(ev.nick) < 0:
+        game.errors.append(GcgError(name, i, f"player '{ev.nick}' does not exist (players: {', '.join(p.nick for p in game.players if p)})"))
+        return
+    game.events.append(ev)
 
 
 # ---------------------------------------------------------------------------------------------- writing
