@@ -47,21 +47,8 @@ def _event_defs() -> dict[str, Any]:
     return defs
 
 
-def build_schema() -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of stream messages, version :data:`SCHEMA_VERSION`."""
-    common = {
-        "v": {"const": SCHEMA_VERSION, "description": "schema version"},
-        "kind": {"enum": ["event", "tick", "snapshot", "presence", "flags"]},
-        "channel": {"enum": ["judge", "public"], "description": "judge: live; public: behind the broadcast delay"},
-        "game_id": {"type": "string"},
-        "board": {"type": "integer", "minimum": 0, "description": "table number"},
-        "boot": {"type": "string", "minLength": 1, "description": "id of this kiosk run"},
-        "n": {"type": "integer", "minimum": 1, "description": "message counter per (boot, channel)"},
-        "seq": {"type": "integer", "minimum": 0,
-                "description": "game event sequence number (the journal's); ticks/snapshots: last event included"},
-        "ts": {"type": "integer", "minimum": 0, "description": "wall clock, ms since the Unix epoch (UTC)"},
-        "delay_ms": {"type": "integer", "minimum": 0, "description": "broadcast delay applied"},
-    }
+def _state_defs() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The schema's ``clock``, ``play`` and ``state`` definitions (a snapshot's state)."""
     clock = {"type": ["object", "null"], "required": ["running", "remaining_ms", "used_ms", "game_ms", "at_ms"],
              "properties": {"running": {"type": ["integer", "null"]},
                             "remaining_ms": {"type": ["array", "null"], "items": {"type": "integer"}},
@@ -102,6 +89,25 @@ def build_schema() -> dict[str, Any]:
                  "result": {"type": ["object", "null"]},
                  "last_t": {"type": "integer"}, "events": {"type": "integer", "minimum": 0},
              }}
+    return clock, play, state
+
+
+def build_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of stream messages, version :data:`SCHEMA_VERSION`."""
+    common = {
+        "v": {"const": SCHEMA_VERSION, "description": "schema version"},
+        "kind": {"enum": ["event", "tick", "snapshot", "presence", "flags"]},
+        "channel": {"enum": ["judge", "public"], "description": "judge: live; public: behind the broadcast delay"},
+        "game_id": {"type": "string"},
+        "board": {"type": "integer", "minimum": 0, "description": "table number"},
+        "boot": {"type": "string", "minLength": 1, "description": "id of this kiosk run"},
+        "n": {"type": "integer", "minimum": 1, "description": "message counter per (boot, channel)"},
+        "seq": {"type": "integer", "minimum": 0,
+                "description": "game event sequence number (the journal's); ticks/snapshots: last event included"},
+        "ts": {"type": "integer", "minimum": 0, "description": "wall clock, ms since the Unix epoch (UTC)"},
+        "delay_ms": {"type": "integer", "minimum": 0, "description": "broadcast delay applied"},
+    }
+    clock, play, state = _state_defs()
     defs = _event_defs()
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
