@@ -262,7 +262,8 @@ class Tables:
 
     def _event(self, table: Table, body: dict[str, Any], *, catch_up: bool = False) -> bool:
         """Take one event of a game (``body``: game_id, seq, event, ts). ``catch_up``: it comes from a snapshot,
-        not live (a repeat is no duplicate, its delay is not measured). Returns False when it was refused."""
+        not live (a repeat is no duplicate, its delay is not measured: the page gets it as a change of now).
+        Returns False when it was refused."""
         seq, ev, ts = body["seq"], body["event"], body["ts"]
         game = self._game(table, body["game_id"], seq)
         where = f"board {table.board} game {game.game_id} event {seq}"
@@ -278,7 +279,7 @@ class Tables:
                 game.waiting.setdefault(seq, (ev, ts))
             else:
                 self.refuse(Bad.FIELDS, f"{where}: more than {cap} events wait for a gap")
-            self._touch(table, ts)
+            self._touch(table, None if catch_up else ts)
             return True
         problem = self._apply(table, game, ev, ts)
         if problem:
@@ -299,7 +300,7 @@ class Tables:
                 table.clock = {"running": ck["running"], "remaining_ms": ck["remaining_ms"]}
                 table.clock_wall = self._arrived
         self._finish(table, game)
-        self._touch(table, ts)
+        self._touch(table, None if catch_up else ts)   # caught up: new to the page now, not late since ts
         return True
 
     def _apply(self, table: Table, game: Game, ev: dict[str, Any], ts: int, *, store: bool = True) -> str | None:

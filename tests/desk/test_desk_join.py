@@ -187,8 +187,11 @@ def test_a_snapshot_fills_what_the_desk_lacks_in_any_order_and_counts_nothing_tw
     tables = _tables(tmp_path)
     _feed(tables, live[20:25])                            # live events of a game joined late: held apart
     assert tables.tile(1)["game_id"] is None
+    tables.take_pending()
     _feed(tables, [snapshot_message(evs[:22], 1)])        # the retained snapshot, delivered after them
     assert tables.tile(1)["game_id"] == "g1" and tables.tables[1].game.applied == 25
+    # caught up: a change for the page as of now, not one delivered late since the kiosk's ts (1 s after 1970)
+    assert [since > 10**12 for _, since, _ in tables.take_pending()] == [True] and not tables.delays
     _feed(tables, [snapshot_message(evs[:25], 1, n=2)] + live[25:])
     (res,) = tables.store.results()
     assert res.scores == final and tables.duplicates == 0 and sum(tables.counts.values()) == 0
