@@ -1,10 +1,15 @@
-"""``kiosk replay FILE.gcg...``: recompute every score of GCG records and report where they differ."""
+"""``kiosk replay FILE.gcg...``: recompute every score of GCG records and report where they differ.
+
+Each file is read game by game (:func:`kiosk.rules.gcg.iter_gcg`): a file holding a whole event's games
+one after another is replayed in bounded memory, each game's problems naming file and line."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
+from dataclasses import dataclass
+from typing import Any
 
 NAME = "replay"
 HELP = "replay GCG game records, recomputing every score; report mismatches and rule errors"
@@ -19,13 +24,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="only the summary line")
 
 
-def run(args: argparse.Namespace) -> int:
-    from kiosk.rules.gcg import GcgError, read_gcg
-    from kiosk.rules.replay import replay_game
+def _rules(args: argparse.Namespace) -> tuple[Any, dict[str, Any]] | str:
+    """(tile set or None for auto, replay keyword arguments), or the sentence saying what is wrong."""
     from kiosk.rules.tiles import TileSetError, load_tile_set
 
     tile_set = None
-    rules_kw: dict = {}
+    rules_kw: dict[str, Any] = {}
     if args.preset:
         from kiosk.referee.presets import PresetError, load_preset
 
@@ -36,56 +40,101 @@ def run(args: argparse.Namespace) -> int:
                         "out_rack_lines": preset.end.out_adjustment != "none",
                         "six_rack_lines": preset.end.no_out_adjustment != "none"}
         except (PresetError, ValueError) as exc:
-            print(f"kiosk replay: {exc}", file=sys.stderr)
-            return 2
+            return str(exc)
     if args.tiles != "auto":
         try:
             tile_set = load_tile_set(args.tiles)
         except TileSetError as exc:
-            print(f"kiosk replay: {exc}", file=sys.stderr)
-            return 2
-    from kiosk.files import InputError, check_text_file
+            return str(exc)
+    return tile_set, rules_kw
 
-    games = moves = mismatches = errors = unreadable = 0
+
+@dataclass
+class _Tally:
+    """What the replay found over all files."""
+
+    games: int = 0
+    moves: int = 0
+    mismatches: int = 0
+    errors: int = 0
+    unreadable: int = 0     # files not read (missing, binary, no game in them ...)
+    skipped: int = 0        # games of files read that could not be read themselves (too large, bad bytes)
+
+
+def _replay_file(path: str, args: argparse.Namespace, tile_set: Any, rules_kw: dict[str, Any],
+                 tally: _Tally) -> None:
+    """Replay every game of ``path``, one at a time (a file of a whole event is never held in memory)."""
+    from kiosk.files import InputError, check_text_file
+    from kiosk.rules.gcg import GcgError, iter_gcg
+    from kiosk.rules.replay import replay_game
+
+    read = skipped = 0
+    try:
+        for game in iter_gcg(check_text_file(path, "GCG record")):
+            if game.skipped:
+                skipped += 1
+                print(f"kiosk replay: {game.errors[0]}", file=sys.stderr)
+            elif game.players or game.events:
+                read += 1
+                _report(path, game, replay_game(game, tile_set, **rules_kw), args, tally)
+        if not read and not skipped:
+            raise InputError(f"{path}: not a GCG record (no #player lines and no moves)")
+    except (InputError, GcgError) as exc:   # bad input: a diagnostic, counted apart from the rule errors
+        tally.unreadable += 1
+        print(f"kiosk replay: {exc}", file=sys.stderr)
+        return
+    if read:
+        tally.skipped += skipped
+    else:
+        tally.unreadable += 1     # its one game (or every game) could not be read: said above
+
+
+def _report(path: str, game: Any, res: Any, args: argparse.Namespace, tally: _Tally) -> None:
+    """Count one game's replay and print its warnings and problems (or its JSON object)."""
     out = sys.stdout
-    for path in args.files:
-        try:
-            game = read_gcg(check_text_file(path, "GCG record"))
-            if not game.players and not game.events:
-                raise InputError(f"{path}: not a GCG record (no #player lines and no moves)")
-        except (InputError, GcgError) as exc:   # bad input: a diagnostic, counted apart from the rule errors
-            unreadable += 1
-            print(f"kiosk replay: {exc}", file=sys.stderr)
-            continue
-        games += 1
-        res = replay_game(game, tile_set, **rules_kw)
-        problems = res.problems
-        moves += res.moves
-        if not args.quiet:
-            for w in game.warnings:
-                print(f"{w}  (warning)", file=out)
-        mismatches += sum(1 for p in problems if p.kind == "mismatch")
-        errors += sum(1 for p in problems if p.kind == "error")
-        if args.json:
-            print(json.dumps({
-                "file": path, "moves": res.moves, "tile_set": res.tile_set.name, "players": res.players,
-                "totals": res.totals, "ended": res.ended, "end_style": res.end_style,
-                "problems": [{"line": p.line, "kind": p.kind, "message": p.message,
-                              "computed": p.computed, "recorded": p.recorded} for p in problems],
-            }, ensure_ascii=False), file=out)
-        elif not args.quiet:
-            for p in problems:
-                print(p, file=out)
-    if errors:
-        print(f"{errors} rule {_plural(errors, 'error')} (records that break the rules; see above)", file=out)
-    # the last line as the README documents it (games: the records read), then the files that could not be
-    summary = f"{games} games, {moves} moves, {mismatches} mismatches"
-    if unreadable:
-        summary += f"; {unreadable} of {len(args.files)} {_plural(len(args.files), 'file')} unreadable"
-    print(summary, file=out)
-    if unreadable:
+    tally.games += 1
+    tally.moves += res.moves
+    problems = res.problems
+    if not args.quiet:
+        for w in game.warnings:
+            print(f"{w}  (warning)", file=out)
+    tally.mismatches += sum(1 for p in problems if p.kind == "mismatch")
+    tally.errors += sum(1 for p in problems if p.kind == "error")
+    if args.json:
+        print(json.dumps({
+            "file": path, "line": game.first_line, "moves": res.moves, "tile_set": res.tile_set.name,
+            "players": res.players, "totals": res.totals, "ended": res.ended, "end_style": res.end_style,
+            "problems": [{"line": p.line, "kind": p.kind, "message": p.message,
+                          "computed": p.computed, "recorded": p.recorded} for p in problems],
+        }, ensure_ascii=False), file=out)
+    elif not args.quiet:
+        for p in problems:
+            print(p, file=out)
+
+
+def run(args: argparse.Namespace) -> int:
+    rules = _rules(args)
+    if isinstance(rules, str):
+        print(f"kiosk replay: {rules}", file=sys.stderr)
         return 2
-    return 0 if mismatches == 0 and errors == 0 else 1
+    tile_set, rules_kw = rules
+    tally = _Tally()
+    for path in args.files:
+        _replay_file(path, args, tile_set, rules_kw, tally)
+    out = sys.stdout
+    if tally.errors:
+        print(f"{tally.errors} rule {_plural(tally.errors, 'error')} (records that break the rules; see above)",
+              file=out)
+    # the last line as the README documents it (games: the records read), then what could not be read
+    summary = f"{tally.games} games, {tally.moves} moves, {tally.mismatches} mismatches"
+    if tally.skipped:
+        summary += f"; {tally.skipped} {_plural(tally.skipped, 'game')} not read (see above)"
+    if tally.unreadable:
+        summary += f"; {tally.unreadable} of {len(args.files)} {_plural(len(args.files), 'file')} unreadable"
+    print(summary, file=out)
+    if tally.unreadable or tally.skipped:
+        return 2
+    return 0 if tally.mismatches == 0 and tally.errors == 0 else 1
 
 
 def _plural(n: int, one: str) -> str:

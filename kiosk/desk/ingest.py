@@ -115,7 +115,7 @@ class DeskIngest:
             return
         self.connected = True
         self.connections += 1
-        client.subscribe([(t, 1) for t in subscriptions(self.config.root)])
+        client.subscribe(subscriptions(self.config.root))
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
         self.connected = False

@@ -4,6 +4,10 @@ Topics read (``root`` e.g. ``scrabble/local``)::
 
     {root}/judge/board/{N}/event/{type}   live events (stream envelope, kind "event"), QoS 1
     {root}/judge/board/{N}/tick           live clock tick (kind "tick")
+    {root}/judge/board/{N}/snapshot       retained live snapshot (kind "snapshot") with the game's events so far
+                                          (``events``: [{"ts", "event"}], seq i+1 at index i); read at QoS 0, so
+                                          the broker queues none for an absent desk: the retained one comes
+                                          at every (re)subscription
     {root}/judge/board/{N}/flags          table flags: {"board": N, "judge_called": bool, "devices":
                                           {"camera": "ok|degraded|down|absent", ...}, "journal": "sentence"|null}
     {root}/board/{N}/status               retained presence (kind "presence"); the kiosk's Last Will = offline
@@ -22,6 +26,8 @@ from enum import StrEnum
 from typing import Any, TypeGuard
 
 MAX_PAYLOAD = 64 * 1024  #: bytes; a stream event is well under 4 KB
+#: bytes; a judge snapshot with a whole game's events: about 14 KB for 110 events, so room for some 2000
+MAX_SNAPSHOT_PAYLOAD = 256 * 1024
 
 
 class Bad(StrEnum):
@@ -59,6 +65,7 @@ class Topic(StrEnum):
 
     EVENT = "event"
     TICK = "tick"
+    SNAPSHOT = "snapshot"
     FLAGS = "flags"
     STATUS = "status"
 
@@ -80,44 +87,53 @@ class Refused:
     detail: str
 
 
-def subscriptions(root: str) -> list[str]:
-    """The desk's MQTT subscriptions under ``root``."""
-    return [f"{root}/judge/board/+/event/#", f"{root}/judge/board/+/tick", f"{root}/judge/board/+/flags",
-            f"{root}/board/+/status"]
+def subscriptions(root: str) -> list[tuple[str, int]]:
+    """The desk's MQTT subscriptions under ``root`` with their QoS: events, flags and presence at QoS 1 (queued
+    by the broker while the desk is away); ticks and snapshots at QoS 0 (only the latest matters: the retained
+    snapshot comes again at every subscription)."""
+    return [(f"{root}/judge/board/+/event/#", 1), (f"{root}/judge/board/+/tick", 1),
+            (f"{root}/judge/board/+/flags", 1), (f"{root}/judge/board/+/snapshot", 0), (f"{root}/board/+/status", 1)]
 
 
 def _int(x: Any) -> TypeGuard[int]:
     return isinstance(x, int) and not isinstance(x, bool)
 
 
-def parse(root: str, topic: str, payload: bytes) -> Message | Refused:
-    """Check one message (see module doc). Never raises."""
-    short = topic[:120]
-    if len(payload) > MAX_PAYLOAD:
-        return Refused(Bad.TOO_LARGE, f"{short}: {len(payload)} bytes")
+def _classify(root: str, topic: str) -> tuple[Topic, int, list[str]] | None:
+    """(topic kind, board, the levels after the board) of a topic in the desk's grammar, or None."""
     if not topic.startswith(root + "/"):
-        return Refused(Bad.TOPIC, short)
+        return None
     parts = topic[len(root) + 1:].split("/")
     judge = parts[:1] == ["judge"]
     if judge:
         parts = parts[1:]
     if len(parts) < 3 or parts[0] != "board" or not parts[1].isdigit() or len(parts[1]) > 6:
-        return Refused(Bad.TOPIC, short)
-    board = int(parts[1])
+        return None
     rest = parts[2:]
     if not judge and rest == ["status"]:
         kind = Topic.STATUS
-    elif judge and rest == ["tick"]:
-        kind = Topic.TICK
-    elif judge and rest == ["flags"]:
-        kind = Topic.FLAGS
+    elif judge and rest in (["tick"], ["flags"], ["snapshot"]):
+        kind = Topic(rest[0])
     elif judge and len(rest) == 2 and rest[0] == "event":
         kind = Topic.EVENT
     else:
+        return None
+    return kind, int(parts[1]), rest
+
+
+def parse(root: str, topic: str, payload: bytes) -> Message | Refused:
+    """Check one message (see module doc). Never raises."""
+    short = topic[:120]
+    where = _classify(root, topic)
+    cap = MAX_SNAPSHOT_PAYLOAD if where is not None and where[0] is Topic.SNAPSHOT else MAX_PAYLOAD
+    if len(payload) > cap:
+        return Refused(Bad.TOO_LARGE, f"{short}: {len(payload)} bytes")
+    if where is None:
         return Refused(Bad.TOPIC, short)
+    kind, board, rest = where
     try:
         body = json.loads(payload)
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return Refused(Bad.NOT_JSON, f"{short}: {payload[:40]!r}")
     if not isinstance(body, dict):
         return Refused(Bad.NOT_OBJECT, f"{short}: a JSON {type(body).__name__}")
@@ -125,7 +141,7 @@ def parse(root: str, topic: str, payload: bytes) -> Message | Refused:
         return Refused(Bad.FORGED, f"{short}: says board {body['board']!r}")
     if kind is Topic.FLAGS:
         return _flags(short, board, body)
-    want = {Topic.EVENT: "event", Topic.TICK: "tick", Topic.STATUS: "presence"}[kind]
+    want = {Topic.EVENT: "event", Topic.TICK: "tick", Topic.SNAPSHOT: "snapshot", Topic.STATUS: "presence"}[kind]
     if body.get("kind") != want:
         return Refused(Bad.NOT_OBJECT, f"{short}: kind {body.get('kind')!r}, expected {want!r}")
     if not _int(body.get("board")):
@@ -143,6 +159,8 @@ def parse(root: str, topic: str, payload: bytes) -> Message | Refused:
         if not isinstance(body.get("clock"), dict):
             return Refused(Bad.FIELDS, f"{short}: tick without a clock")
         return Message(kind, board, body)
+    if kind is Topic.SNAPSHOT:
+        return _snapshot(short, board, body)
     ev = body.get("event")
     if not isinstance(ev, dict) or not isinstance(ev.get("type"), str) or not _int(ev.get("t")):
         return Refused(Bad.FIELDS, f"{short}: event without a type and time")
@@ -163,3 +181,19 @@ def _flags(short: str, board: int, body: dict[str, Any]) -> Message | Refused:
         return Refused(Bad.FIELDS, f"{short}: flags need judge_called (bool), devices (name: state), journal")
     return Message(Topic.FLAGS, board, {"judge_called": called, "devices": dict(list(devices.items())[:8]),
                                         "journal": journal[:200] if journal else None})
+
+
+def _snapshot(short: str, board: int, body: dict[str, Any]) -> Message | Refused:
+    """A judge snapshot: its ``events`` must be the game's events 1..seq, each ``{"ts": int, "event": {"type",
+    "t"}}``, the first (and only the first) a game_started. A snapshot without ``events`` (a kiosk of an earlier
+    version) is taken with none: the desk then learns nothing from it."""
+    events = body.get("events", [])
+    if not isinstance(events, list) or (events and len(events) != body["seq"]):
+        return Refused(Bad.FIELDS, f"{short}: events must list the game's {body['seq']} events")
+    for seq, item in enumerate(events, 1):
+        ev = item.get("event") if isinstance(item, dict) else None
+        if not isinstance(ev, dict) or not _int(item.get("ts")) or not isinstance(ev.get("type"), str) \
+                or not _int(ev.get("t")) or (ev["type"] == "game_started") != (seq == 1):
+            return Refused(Bad.FIELDS, f"{short}: event {seq} of the snapshot is not a timed event in its place")
+    return Message(Topic.SNAPSHOT, board, {"game_id": body["game_id"], "seq": body["seq"], "ts": body["ts"],
+                                          "events": events})

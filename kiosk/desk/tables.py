@@ -188,6 +188,9 @@ class Tables:
                 table.online = False
         elif item.topic is Topic.FLAGS:
             table.flags = body
+        elif item.topic is Topic.SNAPSHOT:
+            self._catch_up(table, body)
+            return
         elif item.topic is Topic.TICK:
             if table.game is not None and body["game_id"] == table.game.game_id:
                 table.clock = {"running": body["clock"].get("running"),
@@ -233,29 +236,57 @@ class Tables:
             g = table.orphans[game_id] = Game(table.board, game_id)
         return g
 
-    def _event(self, table: Table, body: dict[str, Any]) -> None:
+    def _catch_up(self, table: Table, body: dict[str, Any]) -> None:
+        """A judge snapshot (the retained one when the desk subscribes, then one after each event): take the
+        events of its game the desk lacks, in order, as if they had come one by one - a desk started or
+        restarted mid-game shows the game as it stands, and the live events then follow by ``seq`` (those it
+        already has are skipped, neither applied nor counted twice). The snapshot of a game older than the
+        table's current one (its first event earlier) is ignored; one whose event at the desk's last differs
+        from the desk's is refused as a conflict. Stops at the first event refused."""
+        gid, items = body["game_id"], body["events"]
+        known = next((g for g in (table.game, table.previous) if g is not None and g.game_id == gid), None)
+        if not items or (known is not None and known.applied >= len(items)):
+            return   # the usual case: the desk has every event of it already
+        cur = table.game
+        if known is None and cur is not None and cur.applied and cur.first_ts > items[0]["ts"]:
+            return
+        if known is not None and known.applied and items[known.applied - 1]["event"] != known.events[-1]:
+            self.refuse(Bad.CONFLICT, f"board {table.board} game {gid}: the kiosk's snapshot differs from event "
+                                      f"{known.applied} as recorded")
+            return
+        for seq in range((known.applied if known else 0) + 1, len(items) + 1):
+            item = items[seq - 1]
+            if not self._event(table, {"game_id": gid, "seq": seq, "event": item["event"], "ts": item["ts"]},
+                               catch_up=True):
+                return
+
+    def _event(self, table: Table, body: dict[str, Any], *, catch_up: bool = False) -> bool:
+        """Take one event of a game (``body``: game_id, seq, event, ts). ``catch_up``: it comes from a snapshot,
+        not live (a repeat is no duplicate, its delay is not measured: the page gets it as a change of now).
+        Returns False when it was refused."""
         seq, ev, ts = body["seq"], body["event"], body["ts"]
         game = self._game(table, body["game_id"], seq)
         where = f"board {table.board} game {game.game_id} event {seq}"
         if seq <= game.applied:
             if game.events[seq - 1] == ev:
-                self.duplicates += 1
-            else:
-                self.refuse(Bad.CONFLICT, f"{where} ({ev.get('type')})")
-            return
+                self.duplicates += 0 if catch_up else 1
+                return True
+            self.refuse(Bad.CONFLICT, f"{where} ({ev.get('type')})")
+            return False
         if seq > game.applied + 1:
             cap = MAX_WAITING if game is table.game or game is table.previous else MAX_ORPHAN_WAITING
             if len(game.waiting) < cap or seq in game.waiting:
                 game.waiting.setdefault(seq, (ev, ts))
             else:
                 self.refuse(Bad.FIELDS, f"{where}: more than {cap} events wait for a gap")
-            self._touch(table, ts)
-            return
+            self._touch(table, None if catch_up else ts)
+            return True
         problem = self._apply(table, game, ev, ts)
         if problem:
             self.refuse(Bad.REFUSED, f"{where} ({ev.get('type')}): {problem}")
-            return
-        self.delays.append(self._arrived - ts)
+            return False
+        if not catch_up:
+            self.delays.append(self._arrived - ts)
         while game.applied + 1 in game.waiting:
             ev2, ts2 = game.waiting.pop(game.applied + 1)
             problem = self._apply(table, game, ev2, ts2)
@@ -269,7 +300,8 @@ class Tables:
                 table.clock = {"running": ck["running"], "remaining_ms": ck["remaining_ms"]}
                 table.clock_wall = self._arrived
         self._finish(table, game)
-        self._touch(table, ts)
+        self._touch(table, None if catch_up else ts)   # caught up: new to the page now, not late since ts
+        return True
 
     def _apply(self, table: Table, game: Game, ev: dict[str, Any], ts: int, *, store: bool = True) -> str | None:
         try:

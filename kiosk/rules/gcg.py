@@ -8,6 +8,9 @@ Quackle files — are ignored). Lines end in LF, CRLF or CR. The file is ISO-885
 ``#character-encoding UTF-8``; a file that decodes as UTF-8 without the header is read as UTF-8 (common in
 the wild).
 
+Files are read game by game in bounded memory: :func:`iter_gcg` gives every game of a file (a whole event's
+games may be one file of several MB), :func:`read_gcg` the one game of a file.
+
 Reading never raises on bad content: :func:`parse_gcg` returns a :class:`GcgGame` whose ``errors`` name file,
 line and what is wrong, holding every event before the first bad line (later lines are still read where they
 make sense, so one typo does not hide the rest of the game). Only an unreadable file raises
@@ -23,12 +26,15 @@ One parser, many consumers (as python-chess's ``pgn.BaseVisitor`` and ``Game.acc
 from __future__ import annotations
 
 import re
+from collections.abc import Generator
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from pathlib import Path
 from typing import Generic, TypeVar, overload
 
+from kiosk.rules import gcg_file
 from kiosk.rules.board import Coordinate, CoordinateError, parse_coordinate
+from kiosk.rules.gcg_file import DECLARED, GameRecord, game_records, lines_of
 
 MAX_LINE = 512  # longest line GCG engines (MAGPIE) accept; longer lines are reported, not dropped
 ResultT = TypeVar("ResultT")  # what a visitor makes of a record
@@ -110,6 +116,9 @@ class GcgGame:
         errors: problems found while reading (each names file and line).
         warnings: tolerated oddities (each names file and line).
         notes: notes written before the first event.
+        first_line: the file's line this game starts at (1 but in a file of several games).
+        skipped: the game could not be read at all (too large, or a byte invalid in its encoding): ``errors``
+            say why; it has no players and no moves.
     """
 
     name: str = ""
@@ -123,6 +132,8 @@ class GcgGame:
     notes: list[str] = field(default_factory=list)
     incomplete: bool = False
     encoding: str = "UTF-8"
+    first_line: int = 1
+    skipped: bool = False
 
     @property
     def lexicon(self) -> str | None:
@@ -254,19 +265,95 @@ def read_gcg(path: str | Path, visitor: None = None) -> GcgGame: ...
 @overload
 def read_gcg(path: str | Path, visitor: GcgVisitor[ResultT]) -> ResultT: ...
 def read_gcg(path: str | Path, visitor: GcgVisitor[ResultT] | None = None) -> GcgGame | ResultT:
-    """Read and parse a GCG file: the :class:`GcgGame`, or ``visitor``'s result when one is given.
+    """Read and parse a GCG file's game: the :class:`GcgGame`, or ``visitor``'s result when one is given.
 
-    Raises :class:`GcgError` only if the file cannot be read or decoded; content problems are in the game's
-    ``errors`` (and reach the visitor with the game in ``begin_game``)."""
-    p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise GcgError(str(path), 0, f"cannot read: {exc.strerror or exc}") from None
-    text, enc, _ = decode_gcg(raw, str(path))
-    game = parse_gcg(text, str(path))
-    game.encoding = enc
+    The file is read game by game with bounded memory (:func:`first_game`): a second game
+    in the file is an error of the game at its line (``kiosk replay`` reads every game of a file with
+    :func:`iter_gcg`).
+
+    Raises :class:`GcgError` only if the file cannot be read or decoded or its game is over
+    :data:`kiosk.rules.gcg_file.MAX_RECORD_BYTES`; content problems are in the game's ``errors`` (and reach
+    the visitor with the game in ``begin_game``)."""
+    game = first_game(path)
+    if game.skipped:
+        raise game.errors[0]
     return game if visitor is None else game.accept(visitor)
+
+
+# ---------------------------------------------------------------------------------------------- files
+# A file is read game record by game record (kiosk.rules.gcg_file cuts it): never whole.
+
+def _decode_record(rec: GameRecord, name: str, inherited: str | None) -> tuple[str, str]:
+    """The record's text and encoding name. ``inherited``: the file's declared encoding (its first line), for a
+    record without its own. Raises :class:`GcgError` naming the file's line of a byte invalid in it."""
+    raw = b"\n".join(rec.lines)
+    try:
+        if inherited is not None and not DECLARED.match(raw):
+            try:
+                return raw.decode(_ENCODINGS[inherited]), inherited
+            except UnicodeDecodeError as exc:
+                line = raw[: exc.start].count(b"\n") + 1
+                raise GcgError(name, line, f"invalid {inherited} byte 0x{raw[exc.start]:02x}") from None
+        text, enc, _ = decode_gcg(raw, name)
+        return text, enc
+    except GcgError as exc:
+        raise GcgError(name, exc.line + rec.start - 1 if exc.line else rec.start, exc.message) from None
+
+
+def iter_gcg(path: str | Path) -> Generator[GcgGame, None, None]:
+    """Every game of the GCG file ``path``, one at a time, in file order, in bounded memory (the file is cut
+    into game records by :mod:`kiosk.rules.gcg_file`). A game that could not be read (a record over
+    :data:`kiosk.rules.gcg_file.MAX_RECORD_BYTES`, a byte invalid in its encoding) comes as a game with no
+    players and no moves, ``skipped`` set, whose ``errors`` say why, naming file and line.
+
+    Raises:
+        GcgError: the file cannot be opened or read (``file: cannot read: reason``).
+    """
+    name = str(path)
+    try:
+        with Path(path).open("rb") as fh:
+            inherited: str | None = None
+            for i, rec in enumerate(game_records(lines_of(fh))):
+                if i == 0 and rec.lines and (m := DECLARED.match(rec.lines[0])):
+                    declared = m.group(1).decode("ascii", "replace").upper()
+                    inherited = declared if declared in _ENCODINGS else None
+                yield _record_game(rec, name, inherited)
+    except OSError as exc:
+        raise GcgError(name, 0, f"cannot read: {exc.strerror or exc}") from None
+
+
+def _record_game(rec: GameRecord, name: str, inherited: str | None) -> GcgGame:
+    if rec.too_large:
+        game = GcgGame(name=name, first_line=rec.start, skipped=True)
+        limit_mb = gcg_file.MAX_RECORD_BYTES // (1024 * 1024)
+        game.errors.append(GcgError(name, rec.start, f"the game record starting here is over {limit_mb} MB "
+                                    f"({rec.size:,} bytes); a game record is a few KB, so this one was not read"))
+        return game
+    try:
+        text, enc = _decode_record(rec, name, inherited)
+    except GcgError as exc:
+        game = GcgGame(name=name, first_line=rec.start, skipped=True)
+        game.errors.append(exc)
+        return game
+    game = parse_gcg(text, name, first_line=rec.start)
+    game.encoding = enc
+    return game
+
+
+def first_game(path: str | Path) -> GcgGame:
+    """The first game of ``path`` (what a command taking one game reads). When another game follows, the game
+    gets an error at that line (a file of several games is read whole by ``kiosk replay``). Raises
+    :class:`GcgError` when the file cannot be read."""
+    games = iter_gcg(path)
+    try:
+        game = next(games)
+        more = next(games, None)
+    finally:
+        games.close()
+    if more is not None:
+        game.errors.append(GcgError(str(path), more.first_line, "a second game begins here: give one game per "
+                                    "file (kiosk replay reads every game of a file)"))
+    return game
 
 
 def _parse_word(tok: str) -> tuple[str, tuple[int, ...]] | None:
@@ -384,22 +471,24 @@ def parse_event(text: str, name: str = "<gcg>", line: int = 0) -> GcgEvent:
 
 
 @overload
-def parse_gcg(text: str, name: str = "<gcg>", visitor: None = None) -> GcgGame: ...
+def parse_gcg(text: str, name: str = "<gcg>", visitor: None = None, *, first_line: int = 1) -> GcgGame: ...
 @overload
-def parse_gcg(text: str, name: str, visitor: GcgVisitor[ResultT]) -> ResultT: ...
-def parse_gcg(text: str, name: str = "<gcg>", visitor: GcgVisitor[ResultT] | None = None) -> GcgGame | ResultT:
+def parse_gcg(text: str, name: str, visitor: GcgVisitor[ResultT], *, first_line: int = 1) -> ResultT: ...
+def parse_gcg(text: str, name: str = "<gcg>", visitor: GcgVisitor[ResultT] | None = None, *,
+              first_line: int = 1) -> GcgGame | ResultT:
     """Parse GCG text (already decoded): the :class:`GcgGame`, or ``visitor``'s result when one is given.
-    Never raises on content; see module docstring."""
-    game = _parse(text, name)
+    ``first_line``: the file's line number of the text's first line (a game of a file of several). Never
+    raises on content; see module docstring."""
+    game = _parse(text, name, first_line)
     return game if visitor is None else game.accept(visitor)
 
 
-def _parse(text: str, name: str) -> GcgGame:
-    game = GcgGame(name=name)
+def _parse(text: str, name: str, first_line: int = 1) -> GcgGame:
+    game = GcgGame(name=name, first_line=first_line)
     last_note_target: list[str] | None = None
     seen_event = False
     nicks_seen: set[str] = set()
-    for i, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
+    for i, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=first_line):
         line = raw.rstrip()
         if len(raw) > MAX_LINE:
             game.warnings.append(GcgError(name, i, f"invalid line length {len(raw)} (GCG readers accept {MAX_LINE}); kept"))
@@ -407,64 +496,12 @@ def _parse(text: str, name: str) -> GcgGame:
             last_note_target = None if not line else last_note_target
             continue
         if line.startswith("#"):
-            kw, _, val = line[1:].partition(" ")
-            kw = kw.strip().lower()
-            val = val.strip()
-            last_note_target = None
-            if kw in ("player1", "player2", "player3", "player4"):
-                idx = int(kw[-1]) - 1
-                parts = val.split(None, 1)
-                if not parts:
-                    game.errors.append(GcgError(name, i, f"#{kw} needs a nickname"))
-                    continue
-                if seen_event:
-                    game.errors.append(GcgError(name, i, f"#{kw} after the first move: players must be named before any move"))
-                if idx < len(game.players) and game.players[idx] is not None:
-                    game.errors.append(GcgError(name, i, f"#{kw} given twice"))
-                    continue
-                if parts[0] in nicks_seen:
-                    game.warnings.append(GcgError(name, i, f"duplicate nickname '{parts[0]}': its moves are assigned by turn order"))
-                while len(game.players) <= idx:
-                    game.players.append(None)  # type: ignore[arg-type]
-                game.players[idx] = Player(parts[0], parts[1] if len(parts) > 1 else parts[0])
-                nicks_seen.add(parts[0])
-            elif kw == "note":
-                target = game.events[-1].notes if game.events else game.notes
-                target.append(val)
-                last_note_target = target
-            elif kw in ("rack1", "rack2", "rack3", "rack4"):
-                rack = val.replace(" ", "")
-                if not _RACK.match(rack) or len(rack) > 7:
-                    game.errors.append(GcgError(name, i, f"malformed #{kw} '{val}'"))
-                else:
-                    game.racks[int(kw[-1]) - 1] = rack
-                    game.rack_lines[int(kw[-1]) - 1] = i
-            elif kw == "incomplete":
-                game.incomplete = True
-            elif kw == "character-encoding":
-                if i != 1:
-                    game.warnings.append(GcgError(name, i, "#character-encoding must be the first line; ignored here"))
-            else:
-                game.pragmas.setdefault(kw, []).append(val)
+            last_note_target = _pragma(game, i, line, seen_event, nicks_seen)
             continue
         if line.startswith(">"):
             last_note_target = None
-            if game.racks:
-                game.errors.append(GcgError(name, i, "event after the #rack pragma (a #rack line ends the record)"))
-            try:
-                ev = parse_event(line, name, i)
-            except GcgError as exc:
-                game.errors.append(exc)
-                seen_event = True
-                continue
             seen_event = True
-            if len([p for p in game.players if p]) < 2:
-                game.errors.append(GcgError(name, i, "move before both players are named (#player1, #player2)"))
-                continue
-            if game.player_index(ev.nick) < 0:
-                game.errors.append(GcgError(name, i, f"player '{ev.nick}' does not exist (players: {', '.join(p.nick for p in game.players if p)})"))
-                continue
-            game.events.append(ev)
+            _event_line(game, i, line)
             continue
         if last_note_target is not None:
             last_note_target[-1] += "\n" + line
@@ -474,6 +511,76 @@ def _parse(text: str, name: str) -> GcgGame:
         game.errors.append(GcgError(name, 0, "player numbers have a gap (#player1, #player2 ...)"))
         game.players = [p for p in game.players if p]
     return game
+
+
+def _pragma(game: GcgGame, i: int, line: str, seen_event: bool, nicks_seen: set[str]) -> list[str] | None:
+    """Take the pragma ``line`` (line ``i``) into ``game``; returns the note list a continuation line extends
+    (after ``#note``), else None."""
+    name = game.name
+    kw, _, val = line[1:].partition(" ")
+    kw = kw.strip().lower()
+    val = val.strip()
+    if kw in ("player1", "player2", "player3", "player4"):
+        _player(game, i, kw, val, seen_event, nicks_seen)
+    elif kw == "note":
+        target = game.events[-1].notes if game.events else game.notes
+        target.append(val)
+        return target
+    elif kw in ("rack1", "rack2", "rack3", "rack4"):
+        rack = val.replace(" ", "")
+        if not _RACK.match(rack) or len(rack) > 7:
+            game.errors.append(GcgError(name, i, f"malformed #{kw} '{val}'"))
+        else:
+            game.racks[int(kw[-1]) - 1] = rack
+            game.rack_lines[int(kw[-1]) - 1] = i
+    elif kw == "incomplete":
+        game.incomplete = True
+    elif kw == "character-encoding":
+        if i != game.first_line:
+            game.warnings.append(GcgError(name, i, "#character-encoding must be the first line; ignored here"))
+    else:
+        game.pragmas.setdefault(kw, []).append(val)
+    return None
+
+
+def _player(game: GcgGame, i: int, kw: str, val: str, seen_event: bool, nicks_seen: set[str]) -> None:
+    """A ``#playerN`` pragma (``kw`` "player1" .. "player4") at line ``i``."""
+    name = game.name
+    idx = int(kw[-1]) - 1
+    parts = val.split(None, 1)
+    if not parts:
+        game.errors.append(GcgError(name, i, f"#{kw} needs a nickname"))
+        return
+    if seen_event:
+        game.errors.append(GcgError(name, i, f"#{kw} after the first move: players must be named before any move"))
+    if idx < len(game.players) and game.players[idx] is not None:
+        game.errors.append(GcgError(name, i, f"#{kw} given twice"))
+        return
+    if parts[0] in nicks_seen:
+        game.warnings.append(GcgError(name, i, f"duplicate nickname '{parts[0]}': its moves are assigned by turn order"))
+    while len(game.players) <= idx:
+        game.players.append(None)  # type: ignore[arg-type]
+    game.players[idx] = Player(parts[0], parts[1] if len(parts) > 1 else parts[0])
+    nicks_seen.add(parts[0])
+
+
+def _event_line(game: GcgGame, i: int, line: str) -> None:
+    """An event line (``>NICK: ...``) at line ``i``: the event, or an error naming the line."""
+    name = game.name
+    if game.racks:
+        game.errors.append(GcgError(name, i, "event after the #rack pragma (a #rack line ends the record)"))
+    try:
+        ev = parse_event(line, name, i)
+    except GcgError as exc:
+        game.errors.append(exc)
+        return
+    if len([p for p in game.players if p]) < 2:
+        game.errors.append(GcgError(name, i, "move before both players are named (#player1, #player2)"))
+        return
+    if game.player_index(ev.nick) < 0:
+        game.errors.append(GcgError(name, i, f"player '{ev.nick}' does not exist (players: {', '.join(p.nick for p in game.players if p)})"))
+        return
+    game.events.append(ev)
 
 
 # ---------------------------------------------------------------------------------------------- writing

@@ -14,7 +14,8 @@ Envelope fields (schema ``kiosk/stream/schema/message.schema.json``, version :da
 * ``ts``: wall-clock time (ms since the Unix epoch, UTC) the kiosk accepted the event / made the message.
 * ``delay_ms``: the broadcast delay applied (0 on the judge channel).
 * kind-specific body: ``event`` (the referee event dict, with ``type`` and ``t``), ``state`` (a snapshot,
-  :func:`kiosk.stream.snapshot.snapshot`), ``clock`` (tick), ``online`` (presence), ``judge_called`` (bool),
+  :func:`kiosk.stream.snapshot.snapshot`) and, on the judge channel, ``events`` (the game's events so far,
+  ``[{"ts": ms, "event": {...}}]``, seq i+1 at index i, for a subscriber joining mid-game), ``clock`` (tick), ``online`` (presence), ``judge_called`` (bool),
   ``devices`` (device name -> "ok" | "degraded" | "down" | "absent") and ``journal`` (a sentence or null) (flags).
 """
 

@@ -69,6 +69,7 @@ class _Channel:
         self.game_id = ""
         self.n = 0
         self.latest: dict[str, Any] | None = None
+        self.log: list[dict[str, Any]] = []   # the game's events so far as sent: {"ts", "event"}, seq i+1 at i
 
     @property
     def seq(self) -> int:
@@ -229,6 +230,7 @@ class StreamHub:
             if isinstance(ev, GameStarted):
                 ch.ref = Referee()
                 ch.game_id = ev.game_id or f"board{self.board}-{ev.t}"
+                ch.log = []
             res = ch.ref.apply(ev)
             if not res.accepted:
                 self._error(f"stream ({ch.name}): {ev.type} at {ev.t} ms does not follow the events so far "
@@ -239,8 +241,15 @@ class StreamHub:
             snap = self._judge.latest["state"]
         else:
             snap = snapshot(state, self._now_ms() - ch.delay_ms)
-        self._emit(ch, "event", state, ts, event=redact(ev.to_dict()))
-        ch.latest = self._emit(ch, "snapshot", state, ts, state=snap)
+        sent = redact(ev.to_dict())
+        self._emit(ch, "event", state, ts, event=sent)
+        if ch is self._public:
+            ch.latest = self._emit(ch, "snapshot", state, ts, state=snap)
+            return True
+        # the judge snapshot carries the game's events so far: a desk joining mid-game (or back after losing its
+        # session) folds them and then follows the live events by seq, without a gap and without repeats
+        ch.log.append({"ts": ts, "event": sent})
+        ch.latest = self._emit(ch, "snapshot", state, ts, state=snap, events=list(ch.log))
         return True
 
     def _tick(self, ch: _Channel, now: int) -> int:

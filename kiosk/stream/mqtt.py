@@ -7,7 +7,8 @@ Topics (``root`` defaults to ``scrabble/local``; one tree per tournament, e.g. `
     {root}/board/{N}/snapshot            retained latest public snapshot (late joiners)
     {root}/board/{N}/tick                public 1 Hz clock tick
     {root}/judge/board/{N}/event/{type}  the same, live, for the tournament desk (restrict with broker ACLs)
-    {root}/judge/board/{N}/snapshot      retained latest live snapshot
+    {root}/judge/board/{N}/snapshot      retained latest live snapshot, with the game's events so far
+                                         (``events``): a desk joining mid-game catches up from it
     {root}/judge/board/{N}/tick
     {root}/judge/board/{N}/flags         retained table flags for the desk (kind "flags": judge called, device
                                          health, journal trouble); judge channel only

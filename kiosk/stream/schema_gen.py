@@ -15,6 +15,12 @@ from kiosk.stream.envelope import SCHEMA_PATH, SCHEMA_VERSION
 _TILES = {"type": "array", "items": {"type": "array", "prefixItems": [
     {"type": "integer", "minimum": 0, "maximum": 224}, {"type": "string", "minLength": 1, "maxLength": 1}],
     "minItems": 2, "maxItems": 2}}
+#: a judge snapshot's ``events``: the game's events so far (seq i+1 at index i), for a subscriber joining mid-game
+_EVENTS = {"type": "array", "description": "judge snapshots: the game's events so far, seq i+1 at index i, each "
+           "with the wall-clock ts (ms) the kiosk accepted it; a subscriber joining mid-game folds them, then "
+           "follows the live events by seq",
+           "items": {"type": "object", "required": ["ts", "event"], "additionalProperties": False,
+                     "properties": {"ts": {"type": "integer", "minimum": 0}, "event": {"$ref": "#/$defs/event"}}}}
 _KINDS: dict[str, dict[str, Any]] = {
     "int": {"type": "integer"}, "bool": {"type": "boolean"}, "str": {"type": "string"}, "dict": {"type": "object"},
     "int | None": {"type": ["integer", "null"]},
@@ -41,21 +47,8 @@ def _event_defs() -> dict[str, Any]:
     return defs
 
 
-def build_schema() -> dict[str, Any]:
-    """The JSON Schema (draft 2020-12) of stream messages, version :data:`SCHEMA_VERSION`."""
-    common = {
-        "v": {"const": SCHEMA_VERSION, "description": "schema version"},
-        "kind": {"enum": ["event", "tick", "snapshot", "presence", "flags"]},
-        "channel": {"enum": ["judge", "public"], "description": "judge: live; public: behind the broadcast delay"},
-        "game_id": {"type": "string"},
-        "board": {"type": "integer", "minimum": 0, "description": "table number"},
-        "boot": {"type": "string", "minLength": 1, "description": "id of this kiosk run"},
-        "n": {"type": "integer", "minimum": 1, "description": "message counter per (boot, channel)"},
-        "seq": {"type": "integer", "minimum": 0,
-                "description": "game event sequence number (the journal's); ticks/snapshots: last event included"},
-        "ts": {"type": "integer", "minimum": 0, "description": "wall clock, ms since the Unix epoch (UTC)"},
-        "delay_ms": {"type": "integer", "minimum": 0, "description": "broadcast delay applied"},
-    }
+def _state_defs() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    """The schema's ``clock``, ``play`` and ``state`` definitions (a snapshot's state)."""
     clock = {"type": ["object", "null"], "required": ["running", "remaining_ms", "used_ms", "game_ms", "at_ms"],
              "properties": {"running": {"type": ["integer", "null"]},
                             "remaining_ms": {"type": ["array", "null"], "items": {"type": "integer"}},
@@ -96,6 +89,25 @@ def build_schema() -> dict[str, Any]:
                  "result": {"type": ["object", "null"]},
                  "last_t": {"type": "integer"}, "events": {"type": "integer", "minimum": 0},
              }}
+    return clock, play, state
+
+
+def build_schema() -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of stream messages, version :data:`SCHEMA_VERSION`."""
+    common = {
+        "v": {"const": SCHEMA_VERSION, "description": "schema version"},
+        "kind": {"enum": ["event", "tick", "snapshot", "presence", "flags"]},
+        "channel": {"enum": ["judge", "public"], "description": "judge: live; public: behind the broadcast delay"},
+        "game_id": {"type": "string"},
+        "board": {"type": "integer", "minimum": 0, "description": "table number"},
+        "boot": {"type": "string", "minLength": 1, "description": "id of this kiosk run"},
+        "n": {"type": "integer", "minimum": 1, "description": "message counter per (boot, channel)"},
+        "seq": {"type": "integer", "minimum": 0,
+                "description": "game event sequence number (the journal's); ticks/snapshots: last event included"},
+        "ts": {"type": "integer", "minimum": 0, "description": "wall clock, ms since the Unix epoch (UTC)"},
+        "delay_ms": {"type": "integer", "minimum": 0, "description": "broadcast delay applied"},
+    }
+    clock, play, state = _state_defs()
     defs = _event_defs()
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -107,7 +119,8 @@ def build_schema() -> dict[str, Any]:
         "properties": common,
         "oneOf": [
             {"properties": {"kind": {"const": "event"}, "event": {"$ref": "#/$defs/event"}}, "required": ["event"]},
-            {"properties": {"kind": {"const": "snapshot"}, "state": {"$ref": "#/$defs/state"}}, "required": ["state"]},
+            {"properties": {"kind": {"const": "snapshot"}, "state": {"$ref": "#/$defs/state"},
+                            "events": {"$ref": "#/$defs/events"}}, "required": ["state"]},
             {"properties": {"kind": {"const": "tick"}, "clock": {"$ref": "#/$defs/clock"},
                             "on_move": {"type": ["integer", "null"]}, "phase": {"type": "string"}},
              "required": ["clock"]},
@@ -118,7 +131,7 @@ def build_schema() -> dict[str, Any]:
                             "journal": {"type": ["string", "null"]}},
              "required": ["judge_called", "devices", "journal"]},
         ],
-        "$defs": {"event": {"oneOf": [{"$ref": f"#/$defs/{k}"} for k in sorted(defs)]}, "clock": clock,
+        "$defs": {"event": {"oneOf": [{"$ref": f"#/$defs/{k}"} for k in sorted(defs)]}, "events": _EVENTS, "clock": clock,
                   "play": play, "state": state, **defs},
     }
 

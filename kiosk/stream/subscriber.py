@@ -80,10 +80,24 @@ def check_message(msg: Any) -> str | None:
             return "seq: an event's seq starts at 1"
     elif kind == "snapshot" and not isinstance(msg.get("state"), dict):
         return "state: a snapshot needs a state object"
+    elif kind == "snapshot" and "events" in msg:
+        return _snapshot_events(msg)
     elif kind == "tick" and not (msg.get("clock") is None or isinstance(msg.get("clock"), dict)):
         return "clock: a tick needs a clock object or null"
     elif kind == "presence" and not isinstance(msg.get("online"), bool):
         return "online: presence needs true or false"
+    return None
+
+
+def _snapshot_events(msg: dict[str, Any]) -> str | None:
+    """The first problem of a judge snapshot's ``events`` (the game's events 1..seq), or None."""
+    events = msg["events"]
+    if not isinstance(events, list) or len(events) != msg["seq"]:
+        return f"events: expected a list of the game's {msg['seq']} events"
+    for i, item in enumerate(events, 1):
+        ev = item.get("event") if isinstance(item, dict) else None
+        if not isinstance(ev, dict) or ev.get("type") not in event_types() or _int(item, "ts", 0, 2**53):
+            return f"events: item {i} is not a timed event object whose type the schema knows"
     return None
 
 
@@ -142,6 +156,8 @@ class Follower:
             self._seen[key] = None
             if len(self._seen) > MAX_SEEN:
                 self._seen.popitem(last=False)
+            if msg["kind"] == "snapshot" and msg["game_id"]:
+                self._join(msg)
             return "new"
         k = (msg["board"], msg["channel"], msg["game_id"])
         if k not in self._next and len(self._next) >= MAX_GAMES:
@@ -164,6 +180,27 @@ class Follower:
         self.events[k].append(msg["event"])
         self._total += 1
         return status
+
+    def _join(self, snap: dict[str, Any]) -> None:
+        """A snapshot (the retained one a late subscriber gets first, or a later one): a judge snapshot's
+        ``events`` fill what this follower lacks of the game (in order, none twice); a game not followed yet
+        and a snapshot without events (the public channel) start the game at the snapshot's ``seq``, so the
+        next live event is no gap."""
+        k = (snap["board"], snap["channel"], snap["game_id"])
+        if k not in self._next and len(self._next) >= MAX_GAMES:
+            return
+        nxt = self._next.get(k, 1)
+        for seq, item in enumerate(snap.get("events", ()), 1):
+            if self._total >= MAX_EVENTS:
+                return
+            if seq >= nxt:
+                self.events[k].append(item["event"])
+                self._total += 1
+                self._next[k] = nxt = seq + 1
+            elif any(r[0] <= seq < r[1] for r in self._missing.get(k, ())):
+                self._fill(k, seq, item["event"])
+        if k not in self._next:
+            self._next[k] = snap["seq"] + 1
 
     def _fill(self, k: tuple[int, str, str], seq: int, event: dict[str, Any]) -> str:
         for r in self._missing.get(k, []):

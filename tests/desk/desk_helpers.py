@@ -61,3 +61,13 @@ def messages(events: list[Event], board: int, *, game_id: str = "g1", boot: str 
                        event=ev.to_dict())
         out.append((message_topic(ROOT, msg), encode(msg)))
     return out
+
+
+def snapshot_message(events: list[Event], board: int, *, game_id: str = "g1", boot: str = "boot1", n: int = 1,
+                     ts0: int = 1_000) -> tuple[str, bytes]:
+    """(topic, payload) of the kiosk's judge snapshot after ``events`` (the game so far, each with ``ts0`` + i
+    ms, as :func:`messages` stamps them), with a placeholder state: the desk reads only its events."""
+    body = [{"ts": ts0 + i, "event": ev.to_dict()} for i, ev in enumerate(events, 1)]
+    msg = envelope("snapshot", "judge", game_id=game_id, board=board, boot=boot, n=n, seq=len(events),
+                   ts=ts0 + len(events), state={}, events=body)
+    return message_topic(ROOT, msg), encode(msg)

@@ -121,3 +121,33 @@ def test_desk_survives_a_malformed_message_live_and_redelivered(tmp_path) -> Non
             pub.loop_stop()
             pub.disconnect()
 
+
+
+def _snapshot(seq: int, channel: str = "judge", n: int = 100, with_events: bool = True) -> dict:
+    body: dict = {"state": {"phase": "playing"}}
+    if with_events:
+        body["events"] = [{"ts": 1, "event": {"type": "game_started" if s == 1 else "pass", "t": 5 + s}}
+                          for s in range(1, seq + 1)]
+    return envelope("snapshot", channel, game_id="g1", board=3, boot="b1", n=n, seq=seq, ts=1, **body)
+
+
+def test_a_late_subscriber_takes_the_game_from_the_retained_snapshot_then_follows_it() -> None:
+    """Joining after event 5: the judge snapshot's events 1-5 are taken, live events 6.. follow with no gap and
+    nothing twice; a public snapshot (no events) starts the game at its seq, so event 6 is no gap either."""
+    f = Follower()
+    assert f.feed(_snapshot(5)) == "new" and f.count(3) == 5
+    assert [f.feed(event(s)) for s in (5, 6, 7)] == ["duplicate", "new", "new"]
+    assert f.feed(_snapshot(7, n=101)) == "new"            # a later snapshot adds nothing it has
+    got = f.events[(3, "judge", "g1")]
+    assert f.count(3) == 7 and f.gaps == [] and [e["t"] for e in got[:5]] == [6, 7, 8, 9, 10]
+    assert f.feed(_snapshot(5, channel="public", with_events=False)) == "new"
+    pub = envelope("event", "public", game_id="g1", board=3, boot="b1", n=1, seq=6, ts=1,
+                   event={"type": "pass", "t": 11, "player": 0})
+    assert f.feed(pub) == "new" and f.gaps == []
+    # a subscriber that lost events 3-4 (a gap) gets them from the next snapshot
+    g = Follower()
+    assert [g.feed(event(s)) for s in (1, 2, 5)] == ["new", "new", "gap"]
+    assert g.feed(_snapshot(5)) == "new" and g.count(3) == 5
+    bad = _snapshot(3)
+    bad["events"] = bad["events"][:2]
+    assert g.feed(bad) == "bad" and "events" in g.bad[-1]
