@@ -185,6 +185,8 @@ def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0
     allowed = may_hold_new(prior, new)
     if _no_known_tile(prior) and squares[CENTRE].state is SquareState.EMPTY:
         allowed[:] = False   # no move has been played: no tile of one lies anywhere
+    if not new and _before_first_move(prior) and _alone(CENTRE, squares):
+        allowed[CENTRE] = False   # the first move lays a word of two tiles or more: H8 alone is none
     _reach_through_unsure(allowed, squares, prior)
     for sq, rd in enumerate(squares):
         if rd.state is SquareState.UNSURE and prior.board[sq] in (EMPTY_CHAR, UNSURE_CHAR) and not allowed[sq] and sq not in settled:
@@ -230,6 +232,11 @@ def _shape_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareRea
         squares[sq], doubts[sq] = UNSURE_SQUARE, why
         del new[sq]
     return set(bad)
+
+
+def _alone(sq: int, squares: list[SquareReading]) -> bool:
+    """Every square beside ``sq`` is read surely empty (no tile, no doubt)."""
+    return all(squares[n].state is SquareState.EMPTY for n in neighbours(sq))
 
 
 def _before_first_move(prior: GamePrior) -> bool:

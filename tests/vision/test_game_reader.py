@@ -301,3 +301,20 @@ def test_a_frame_of_another_size_mid_sequence_is_looked_for_anew():
         game.accept(game.read_game(_frame(1, size)).reading)
     assert given[0] is None and given[1] is None and given[3] is None
     assert np.allclose(given[2], grid_corners(h))        # same size as the frame before: kept
+
+
+def test_h8_unsure_alone_on_the_empty_board_is_no_move_but_beside_another_tile_it_stays_unsure():
+    """The synthetic camera's centre star is doubted on the empty board ('#', no tile beside it): every press
+    of a simulated table before the first move went to the judge. The first move lays a word of two tiles or
+    more through H8, so H8 unsure with every square beside it surely empty is no move; with an unsure or
+    lettered square beside it, or any new tile read, it stays for the judge."""
+    prior = prior_from_board([""] * 225, ENGLISH)
+    out = apply_prior(BoardReading.from_grid(grid((8, 8, "#"))), prior)
+    assert at(out.reading.grid(), "H8") == "." and not out.new and 112 not in out.reading.doubts
+    out = apply_prior(BoardReading.from_grid(grid((8, 8, "##"))), prior)
+    assert at(out.reading.grid(), "H8") == at(out.reading.grid(), "I8") == "#"
+    out = apply_prior(BoardReading.from_grid(grid((8, 8, "#"), (3, 8, "Q"))), prior)
+    assert at(out.reading.grid(), "H8") == "#"     # a tile read elsewhere: the frame is odd, the judge looks
+    after = prior_from_board("".join(grid((8, 7, "CAT"))), ENGLISH)
+    out = apply_prior(BoardReading.from_grid(grid((8, 7, "CAT"), (9, 8, "#"))), after)
+    assert at(out.reading.grid(), "H9") == "#"     # after the first move one tile is a move
