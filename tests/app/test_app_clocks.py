@@ -102,3 +102,36 @@ def test_a_stale_boot_clock_set_by_ntp_is_charged_to_nobody(tmp_path, monkeypatc
         assert len(steps) == 1, [(e.type, e.t) for e in events]
     finally:
         again.close()
+
+
+def test_the_streamed_clocks_run_on_the_kiosks_event_time(tmp_path, monkeypatch):
+    """The stream hub showed the clocks at the wall clock's time while the kiosk's events carry its event time:
+    on a Pi booted with a stale wall clock (1970 until NTP) every streamed tick showed the clocks stood still at
+    the last event, for the broadcast and the desk alike."""
+    import kiosk.app.table as table
+    import kiosk.stream.hub as hub_module
+
+    path = _config(tmp_path)
+    path.write_text(path.read_text() + "[stream]\nboard = 3\n")
+    cfg = load_config(path)
+    assert table.run_table(cfg, headless=True, max_seconds=1.0) == 0   # the game starts, Ann on move
+    ticks: list[dict] = []
+
+    class Collect:
+        channels = frozenset({"judge"})
+
+        def on_message(self, msg, state) -> None:
+            if msg["kind"] == "tick":
+                ticks.append(msg)
+
+    class Hub(hub_module.StreamHub):
+        def __init__(self, *args, **kw) -> None:
+            super().__init__(*args, **kw)
+            self.add_sink(Collect())
+
+    monkeypatch.setattr(hub_module, "StreamHub", Hub)
+    boot = time.monotonic()
+    monkeypatch.setattr(time, "time", lambda: 1.0 + time.monotonic() - boot)  # every wall clock: 1970, no NTP
+    assert table.run_table(cfg, headless=True, max_seconds=3.0) == 0
+    left = [m["clock"]["remaining_ms"][0] for m in ticks]
+    assert len(left) >= 2 and left[-1] < left[0] - 500, left   # Ann's clock runs on the stream
