@@ -135,3 +135,23 @@ def test_the_streamed_clocks_run_on_the_kiosks_event_time(tmp_path, monkeypatch)
     assert table.run_table(cfg, headless=True, max_seconds=3.0) == 0
     left = [m["clock"]["remaining_ms"][0] for m in ticks]
     assert len(left) >= 2 and left[-1] < left[0] - 500, left   # Ann's clock runs on the stream
+
+
+def test_a_step_of_the_wall_clock_charges_nobody_and_keeps_the_judge_menu_open(tmp_path):
+    from common_fixtures import PIN, ManualClock, make_kiosk
+
+    from kiosk.app.table import wall_clock_set
+    from kiosk.control import commands as cmd
+
+    kiosk, clock = make_kiosk(tmp_path, clock=ManualClock(WALL))
+    clock.advance(10_000)
+    assert kiosk.handle(cmd.JudgeUnlock(pin=PIN))
+    ann = kiosk.remaining_ms(0)
+    clock.t += 3_600_000                                  # NTP: an hour forward
+    wall_clock_set(kiosk, WALL + 10_000, clock.t)
+    assert kiosk.state.last_t == clock.t and kiosk.session.referee.events[-1].type == "kiosk_resumed"
+    assert kiosk.remaining_ms(0) == ann                   # charged to nobody
+    clock.advance(60_000)
+    assert kiosk.remaining_ms(0) == ann - 60_000
+    assert kiosk.handle(cmd.Undo(reason="")).code != "pin"   # the menu's two minutes still run
+    kiosk.session.close()
