@@ -35,22 +35,32 @@ HELLO_EVERY_MS = 400
 
 
 class OffsetEstimator:
-    """host ms - MCU ms, as the minimum over the last ``window`` samples (the least-delayed one wins; the
-    window follows crystal drift)."""
+    """Maps the clock microcontroller's ms (a u32 that wraps every 49.7 days) onto the host's monotonic ms: the
+    least-delayed of the last ``window`` (host ms, MCU ms) samples wins (the window follows crystal drift). Each
+    sample is taken as ``host + (mcu_ms - sample's mcu)``, that difference read modulo 2**32, so a press stamped
+    after the MCU's count wrapped maps next to the samples from before it (as ``host - mcu`` offsets it was
+    placed 49.7 days back, and the kiosk charged that turn nothing)."""
 
     def __init__(self, window: int = 8) -> None:
-        self.samples: deque[int] = deque(maxlen=window)
+        self.samples: deque[tuple[int, int]] = deque(maxlen=window)
 
     def add(self, host_ms: int, mcu_ms: int) -> None:
-        self.samples.append(host_ms - mcu_ms)
+        """A sample: the host's monotonic ms when an MCU message stamped ``mcu_ms`` arrived."""
+        self.samples.append((host_ms, mcu_ms))
 
     def to_host(self, mcu_ms: int, host_now: int) -> int:
+        """``mcu_ms`` on the host's monotonic clock, never after ``host_now`` (no sample yet: ``host_now``)."""
         if not self.samples:
             return host_now
-        return min(mcu_ms + min(self.samples), host_now)
+        return min(min(host + _u32_diff(mcu_ms, mcu) for host, mcu in self.samples), host_now)
 
     def clear(self) -> None:
         self.samples.clear()
+
+
+def _u32_diff(a: int, b: int) -> int:
+    """``a - b`` for two u32 counters that may have wrapped, as a signed difference (|d| < 2**31)."""
+    return (a - b + 0x8000_0000) % 0x1_0000_0000 - 0x8000_0000
 
 
 class SerialClockLink:

@@ -50,7 +50,7 @@ log = logging.getLogger("kiosk.app")
 
 @dataclass
 class PendingPress:
-    """A clock press waiting for its stable reading."""
+    """A clock press waiting for its stable reading (``t``: its event time, on the kiosk's clock)."""
 
     player: int
     t: int
@@ -66,7 +66,7 @@ class Kiosk:
         vision: the camera worker, or None (no camera: presses are passes only unless the judge enters moves).
         lexicon: ``word in lexicon`` for the ruling suggested to the judge (upper-case words).
         pin: the judge's PIN gate.
-        clock: the kiosk's time in ms (monotonic, or the demo's simulated time).
+        clock: event time, ms (``kiosk run``: wall ms paced by the monotonic clock, ``EventClock``; a demo: simulated).
         listeners: called with (event, state) after each accepted event (screen refresh, stream).
     """
 

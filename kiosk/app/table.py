@@ -21,24 +21,20 @@ from typing import Any
 from kiosk.app.clock_face import LiveClockFace
 from kiosk.app.config import KioskConfig
 from kiosk.app.device_log import DeviceLog
+from kiosk.app.event_clock import EventClock, wall_ms
 from kiosk.app.flags import TableFlags
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate, pin_state_path
 from kiosk.app.reader_setup import ReaderUnavailable, board_prior, make_reader
 from kiosk.app.vision_worker import VisionWorker
 from kiosk.devices.health import monotonic_ms
-from kiosk.referee.events import Event
+from kiosk.referee.events import Event, KioskResumed
 from kiosk.referee.presets import Preset, PresetError, bundled_presets, load_preset
 from kiosk.rules.board import Board
 from kiosk.rules.tiles import TileSet, load_tile_set
 from kiosk.store import GameSession, JournalError, JournalFull, pause_sentence
 
 log = logging.getLogger("kiosk.run")
-
-
-def wall_ms() -> int:
-    """The kiosk's clock for events: wall-clock ms (survives a reboot, unlike the monotonic clock)."""
-    return int(time.time() * 1000)
 
 
 def stream_seed(session: GameSession) -> list[Event]:
@@ -54,11 +50,13 @@ def stream_seed(session: GameSession) -> list[Event]:
     return []
 
 
-def _stream(cfg: KioskConfig, session: GameSession) -> tuple[Any, list[Callable[..., None]], Any]:
-    """The stream hub (None: no ``[stream]``), the kiosk's listeners feeding it, and the MQTT publisher."""
+def _stream(cfg: KioskConfig, session: GameSession,
+            clock: Callable[[], int]) -> tuple[Any, list[Callable[..., None]], Any]:
+    """The stream hub (None: no ``[stream]``; its clocks shown at ``clock``'s time, the events' time base), the
+    kiosk's listeners feeding it, and the MQTT publisher."""
     from kiosk.stream.setup import start_stream
 
-    started = start_stream(cfg.stream_settings, stream_seed(session))  # problems are logged; never raises
+    started = start_stream(cfg.stream_settings, stream_seed(session), now_ms=clock)  # problems are logged; never raises
     hub = started.hub
     if hub is None:
         return None, [], None
@@ -82,7 +80,8 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
     and shown, never raised (a device that fails is reported "down" and the kiosk goes on without it)."""
     from kiosk.devices.sdnotify import SdNotifier, start_watchdog
 
-    opened = _open(cfg, max_seconds)
+    clock = EventClock(wall_ms, monotonic_ms)  # events: wall-clock ms paced by the devices' monotonic clock
+    opened = _open(cfg, clock, max_seconds)
     if isinstance(opened, int):
         return opened
     preset, tile_set, session, devices, profile = opened
@@ -90,12 +89,12 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
     held: list[Kiosk] = []   # the kiosk, once made: its accepted board is the reader's prior
     try:
         vision = VisionWorker(devices.camera, table_reader(tile_set, profile, held), stable_frames=cfg.stable_frames,
-                              clock=wall_ms, frame_clock=monotonic_ms).start()
+                              clock=clock, frame_clock=monotonic_ms).start()
     except ReaderUnavailable as exc:
         print(f"kiosk run: {exc}: moves must be entered by the judge", file=sys.stderr)
-    hub, listeners, mqtt = _stream(cfg, session)
+    hub, listeners, mqtt = _stream(cfg, session, clock)
     kiosk = Kiosk(session, vision, _lexicon(), PinGate(cfg.judge_pin, recovery_code=cfg.director_code,
-                                                           state_path=pin_state_path(cfg.journal)), wall_ms, listeners)
+                                                           state_path=pin_state_path(cfg.journal)), clock, listeners)
     held.append(kiosk)
     note = session.journal.salvage_note(session.game) if session.in_game and session.game is not None else None
     if note:  # the game goes on from a recovered journal: the judge checks the board first
@@ -107,7 +106,7 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
     watchdog = start_watchdog(notifier)
     notifier.ready("kiosk running")
     try:
-        _loop(kiosk, devices, window, watchdog, max_seconds, flags)
+        _loop(kiosk, clock, devices, window, watchdog, max_seconds, flags)
     except KeyboardInterrupt:
         pass
     finally:
@@ -125,9 +124,11 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
     return 0
 
 
-def _open(cfg: KioskConfig, max_seconds: float | None = None) -> tuple[Preset, TileSet, GameSession, Any, Any] | int:
-    """The config's rules and tile set, the journal (its game resumed), the devices and the calibration
-    profile; a problem is printed and returned as exit code 2 (what was opened is closed)."""
+def _open(cfg: KioskConfig, clock: EventClock,
+          max_seconds: float | None = None) -> tuple[Preset, TileSet, GameSession, Any, Any] | int:
+    """The config's rules and tile set, the journal (its game resumed at ``clock``'s time; the clock then counts
+    on from the journal's last time if the wall clock booted stale), the devices and the calibration profile; a
+    problem is printed and returned as exit code 2 (what was opened is closed)."""
     from kiosk.devices import build_devices
     from kiosk.devices.factory import DeviceConfigError
 
@@ -155,9 +156,10 @@ def _open(cfg: KioskConfig, max_seconds: float | None = None) -> tuple[Preset, T
         print(f"kiosk run: config [devices]: {exc}", file=sys.stderr)
         session.close()
         return 2
-    resumed = session.resume(wall_ms())
+    resumed = session.resume(clock())
     if resumed is not None:
         log.info("resumed game %s: %s", session.game, resumed.reason or "ok")
+    clock.not_before(session.state.last_t)
     profile = None
     if cfg.profile:
         from kiosk.vision.profile import ProfileError, load_profile
@@ -189,19 +191,22 @@ def _screen(cfg: KioskConfig, kiosk: Kiosk, devices: Any, preset: Preset, headle
                       preset=preset.name if preset.name in bundled_presets() else "nsf")
 
 
-def _loop(kiosk: Kiosk, devices: Any, window: Any, watchdog: Any, max_seconds: float | None,
+def _loop(kiosk: Kiosk, clock: EventClock, devices: Any, window: Any, watchdog: Any, max_seconds: float | None,
           flags: TableFlags | None = None) -> None:
-    """The event loop: presses, the screen, readings and due events, the clock faces, the desk's flags when
-    they change, a heartbeat every 5 s with the devices' problems (shown, and logged as they change)."""
+    """The event loop: a wall clock set forward (:func:`wall_clock_set`), presses (stamped on the monotonic
+    clock, moved to ``clock`` by their age), the screen, readings and due events, the clock faces, the desk's
+    flags when they change, a heartbeat every 5 s with the devices' problems (shown, and logged as they change)."""
     start = time.monotonic()
     last_beat = 0.0
     face = LiveClockFace(devices.display)
     device_log = DeviceLog()
     kiosk.view.devices = device_log.update(devices.health())
     while max_seconds is None or time.monotonic() - start < max_seconds:
+        stepped = clock.step()
+        if stepped is not None:
+            wall_clock_set(kiosk, *stepped)
         for press in devices.buttons.poll():
-            ago = max(0, monotonic_ms() - press.timestamp_ms)
-            outcome = kiosk.press(press.side, wall_ms() - ago)
+            outcome = kiosk.press(press.side, clock.from_mono(press.timestamp_ms))
             log.info("press %s: %s", press.side, outcome)
         if window is not None and not window.frame(kiosk):
             break
@@ -219,6 +224,19 @@ def _loop(kiosk: Kiosk, devices: Any, window: Any, watchdog: Any, max_seconds: f
             watchdog.progress()
         if window is None:
             time.sleep(0.02)
+
+
+def wall_clock_set(kiosk: Kiosk, before: int, after: int) -> None:
+    """The wall clock was set forward from ``before`` to ``after`` (event ms; NTP at boot): in a game the step
+    is recorded as a ``kiosk_resumed`` event, its time charged to nobody (no player's clock, no hold or
+    challenge window loses it), and the judge menu stays open as long as it had left. While the journal
+    cannot be written the clocks already stand still; the pause is charged to nobody when it ends."""
+    log.warning("the wall clock was set forward by %d s: event times follow it, no player's clock is charged",
+                (after - before) // 1000)
+    if kiosk.view.judge_until > before:
+        kiosk.view.judge_until += after - before
+    if kiosk.session.in_game and not kiosk.session.paused:
+        kiosk.apply(KioskResumed(t=after, down_since=max(before, kiosk.state.last_t)))
 
 
 def open_session_waiting(path: Any, notifier: Any, *, max_seconds: float | None = None, retry_s: float = 2.0,
@@ -264,4 +282,4 @@ def _lexicon() -> Any:
         return None
 
 
-__all__ = ["open_session_waiting", "run_table", "wall_ms"]
+__all__ = ["open_session_waiting", "run_table", "wall_clock_set", "wall_ms"]

@@ -37,7 +37,8 @@ class StableReading:
 
     Attributes:
         ticket: the request's ticket. reading: the newest reading of the stable run (None on failure).
-        frame_ms: capture time of that frame (monotonic ms). error: why there is no reading (camera down,
+        frame_ms: capture time of that frame, on the camera's clock (``frame_clock``: monotonic ms at a real
+        table, the simulated ms in a demo; not the kiosk's event time). error: why there is no reading (camera down,
         board never still within ``timeout_ms``). read_ms: time spent reading that frame (ms).
         unusable: on failure, why the newest frame read gave no usable reading (the reader's verdict, e.g.
         "hand over the board", or its failure); "" when the frames were usable or there was no frame.
@@ -55,7 +56,7 @@ class StableReading:
 @dataclass
 class _Request:
     ticket: int
-    since_ms: int
+    since_frame_ms: int   # on the clock the camera stamps frames with (frame_clock)
     deadline: float  # the worker's timer (s)
     frames: int = 0
 
@@ -220,11 +221,11 @@ class VisionWorker:
                     self.last_error = "the frames disagree (the board is moving, or squares are doubtful)"
             keep = []
             for r in self._requests:
-                if frame_ms >= r.since_ms and grid is not None:
+                if frame_ms >= r.since_frame_ms and grid is not None:
                     r.frames += 1
                 # frames that keep disagreeing after the press: their disputed squares go to the judge
                 settled = agreed or r.frames >= 2 * self.window + 1
-                if fused is not None and settled and frame_ms >= r.since_ms:
+                if fused is not None and settled and frame_ms >= r.since_frame_ms:
                     self._done.append(StableReading(r.ticket, fused, frame_ms, "", read_ms, r.frames))
                 else:
                     keep.append(r)
@@ -259,7 +260,7 @@ class VisionWorker:
         (None: failed, ``why`` says why), counting at least ``least_frames`` frames; the others wait."""
         keep = []
         for r in self._requests:
-            if at >= r.since_ms:
+            if at >= r.since_frame_ms:
                 self._done.append(StableReading(r.ticket, fused, at, why, read_ms, max(r.frames, least_frames),
                                                 "" if fused is not None else self._frame_fault))
             else:

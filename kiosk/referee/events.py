@@ -395,7 +395,8 @@ class RacksEntered(Event):
 
 @dataclass(frozen=True)
 class KioskResumed(Event):
-    """The kiosk restarted from its journal at ``t``; it was down since ``down_since`` (charged to nobody)."""
+    """The kiosk went on at ``t`` after a gap since ``down_since``, charged to nobody: a restart from its journal,
+    a journal pause, or the wall clock set forward (NTP) while it ran."""
 
     type: ClassVar[str] = "kiosk_resumed"
     down_since: int = 0

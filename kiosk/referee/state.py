@@ -177,8 +177,8 @@ class GameState:
         most recent one. window_until_ms: when the hold/challenge window closes (None: until the next turn
         or closed). hold_by / hold_since_ms: the hold in progress. challenge_by: the open challenge.
         skip_next: players who lose their next turn. game_word_available: the game word bonus is unclaimed.
-        result: the finished game. history: every scoring line. downtime_ms: time the kiosk was down,
-        charged to nobody. last_t: time of the last accepted event. events: count of accepted events.
+        result: the finished game. history: every scoring line. downtime_ms: time charged to nobody
+        (the kiosk down, its journal paused, its wall clock set forward: ``kiosk_resumed``). last_t: time of the last accepted event. events: count of accepted events.
         to_draw: replacement tiles the player of the last play has still to draw (held back while the play
         can be challenged; 0 once drawn; they are still in ``bag``). Always: bag + racks + kept_apart + board
         tiles = the full set (outside the blank designation step, whose tiles are not on the board yet).

@@ -10,7 +10,9 @@ the broadcast delay has passed, emits the 1 Hz clock ticks and calls the sinks. 
 and skipped; it never stops the hub or the referee.
 
 Broadcast delay: the judge channel gets every event at once; the public channel gets it ``delay_ms`` later
-(wall clock), with clocks shown as they were ``delay_ms`` ago. Events fed by :meth:`seed` after a kiosk
+(timed on the monotonic clock: a wall clock set back by NTP held the public channel and the ticks until it
+came round again, one set forward let the held events out at once), with clocks shown as they were
+``delay_ms`` ago. Messages carry wall-clock ``ts``. Events fed by :meth:`seed` after a kiosk
 restart are released to the public no earlier than ``delay_ms`` after the restart, so nothing reaches the
 public early even when the original acceptance time is unknown.
 """
@@ -26,6 +28,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from kiosk.devices.health import monotonic_ms
 from kiosk.referee.events import Event, EventError, GameStarted, event_from_dict
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import NOT_STARTED, OVER, GameState
@@ -54,7 +57,7 @@ class Sink(Protocol):
 
 @dataclass
 class _Pending:
-    release_wall: int
+    release_at: int   # on the hub's timer (monotonic ms)
     event: Event
     ts: int
 
@@ -84,13 +87,15 @@ class StreamHub:
         delay_ms: broadcast delay of the public channel (ms, >= 0).
         tick_ms: clock tick period (ms; 1000 = 1 Hz); 0 switches ticks off.
         now_ms: the kiosk's clock (ms, same time base as the events' ``t``); default wall clock.
-        wall: wall clock in ms since the epoch (for ``ts`` and the delay); injectable for tests.
+        wall: wall clock in ms since the epoch (for the messages' ``ts``); injectable for tests.
+        timer: the clock the broadcast delay and the ticks are timed by (ms; default the monotonic clock,
+            which NTP never steps); injectable for tests.
         boot: id of this kiosk run (default: a fresh random id).
     """
 
     def __init__(self, board: int, *, delay_ms: int = 0, tick_ms: int = 1000,
                  now_ms: Callable[[], int] | None = None, wall: Callable[[], int] = wall_ms,
-                 boot: str | None = None) -> None:
+                 boot: str | None = None, timer: Callable[[], int] = monotonic_ms) -> None:
         if not isinstance(board, int) or isinstance(board, bool) or board < 0:
             raise ValueError(f"stream: board number must be a whole number >= 0, got {board!r}")
         if delay_ms < 0 or tick_ms < 0:
@@ -101,8 +106,10 @@ class StreamHub:
         self.boot = boot or uuid.uuid4().hex[:12]
         self._now_ms = now_ms or wall
         self._wall = wall
+        self._timer = timer
         self._sinks: list[Sink] = []
-        self._inbox: collections.deque[tuple[Any, int, bool]] = collections.deque()
+        # (event, wall ts, seeded, timer ms when it came)
+        self._inbox: collections.deque[tuple[Any, int, bool, int]] = collections.deque()
         self._delayed: collections.deque[_Pending] = collections.deque()
         self._judge = _Channel("judge", 0)
         self._public = _Channel("public", delay_ms)
@@ -121,7 +128,7 @@ class StreamHub:
     def publish(self, event: Event | dict[str, Any]) -> None:
         """Hand an accepted referee event (an :class:`Event` or its ``to_dict()``) to the stream. Never blocks,
         never raises: a malformed event is recorded in :attr:`errors` when the hub processes it."""
-        self._inbox.append((event, self._wall(), False))
+        self._inbox.append((event, self._wall(), False, self._timer()))
         self._wake.set()
 
     def on_accepted(self, event: Event, state: object = None) -> None:
@@ -133,7 +140,7 @@ class StreamHub:
         """After a kiosk restart: the game's events so far (from the journal), in order. They go to the judge
         channel at once and to the public channel ``delay_ms`` from now (never earlier)."""
         for ev in events:
-            self._inbox.append((ev, self._wall(), True))
+            self._inbox.append((ev, self._wall(), True, self._timer()))
         self._wake.set()
 
     # ------------------------------------------------------------------------------------------ reading
@@ -176,13 +183,14 @@ class StreamHub:
             except Exception as exc:  # never let the stream thread die
                 self._error(f"stream hub: {type(exc).__name__}: {exc}")
 
-    def pump(self, wall_now: int | None = None) -> int:
-        """Process the inbox, release due public events, emit a tick if due. Returns messages produced."""
+    def pump(self, now: int | None = None) -> int:
+        """Process the inbox, release due public events, emit a tick if due (``now``: the timer's ms, default
+        now). Returns messages produced."""
         with self._lock:
-            now = self._wall() if wall_now is None else wall_now
+            now = self._timer() if now is None else now
             made = 0
             while self._inbox:
-                raw, ts, seeded = self._inbox.popleft()
+                raw, ts, seeded, came = self._inbox.popleft()
                 ev = self._parse(raw)
                 if ev is None:
                     continue
@@ -191,16 +199,17 @@ class StreamHub:
                     if self.delay_ms == 0 and not self._delayed:  # no delay: the public view is the judge view
                         made += 2 * self._feed_safe(self._public, ev, ts)
                         continue
-                    release = (now if seeded else ts) + self.delay_ms
+                    release = (now if seeded else came) + self.delay_ms
                     self._delayed.append(_Pending(release, ev, ts))
-            while self._delayed and self._delayed[0].release_wall <= now:
+            while self._delayed and self._delayed[0].release_at <= now:
                 p = self._delayed.popleft()
                 if self._feed_safe(self._public, p.event, p.ts):
                     made += 2
             if self.tick_ms and now >= self._next_tick:
                 self._next_tick = now + self.tick_ms
+                ts = self._wall()
                 for ch in (self._judge, self._public):
-                    made += self._tick(ch, now)
+                    made += self._tick(ch, ts)
             return made
 
     # ------------------------------------------------------------------------------------------ internals
@@ -252,12 +261,12 @@ class StreamHub:
         ch.latest = self._emit(ch, "snapshot", state, ts, state=snap, events=list(ch.log))
         return True
 
-    def _tick(self, ch: _Channel, now: int) -> int:
+    def _tick(self, ch: _Channel, ts: int) -> int:
         state = ch.ref.state
         if state.phase in (NOT_STARTED, OVER):
             return 0
         now_k = self._now_ms() - ch.delay_ms
-        self._emit(ch, "tick", state, now, clock=clock_dict(state, now_k), on_move=state.on_move, phase=state.phase)
+        self._emit(ch, "tick", state, ts, clock=clock_dict(state, now_k), on_move=state.on_move, phase=state.phase)
         return 1
 
     def _emit(self, ch: _Channel, kind: str, mirror: GameState, ts: int, **body: Any) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -166,9 +166,11 @@ def mqtt_config(s: StreamSettings) -> Any:
     return cfg
 
 
-def start_stream(s: StreamSettings | None, seed: Iterable[Any] = ()) -> StreamStart:
-    """Start the hub and the sinks ``s`` asks for; ``seed``: the journal's events so far. Problems are
-    reported, never raised: the referee runs on without a sink that cannot start."""
+def start_stream(s: StreamSettings | None, seed: Iterable[Any] = (),
+                 now_ms: Callable[[], int] | None = None) -> StreamStart:
+    """Start the hub and the sinks ``s`` asks for; ``seed``: the journal's events so far; ``now_ms``: the
+    kiosk's clock, the events' time base (default: the wall clock). Problems are reported, never raised: the
+    referee runs on without a sink that cannot start."""
     out = StreamStart()
     if s is None:
         return out
@@ -177,7 +179,7 @@ def start_stream(s: StreamSettings | None, seed: Iterable[Any] = ()) -> StreamSt
     from kiosk.stream.overlay import OverlayWriter
     from kiosk.stream.server import LiveServer, LiveServerError, check_port
 
-    hub = StreamHub(board=s.board, delay_ms=s.delay_s * 1000)
+    hub = StreamHub(board=s.board, delay_ms=s.delay_s * 1000, now_ms=now_ms)
     if s.mqtt_host:
         try:
             if not 1 <= s.mqtt_port <= 65535:

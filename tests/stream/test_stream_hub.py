@@ -40,7 +40,7 @@ def validator():
 
 def _hub(delay_ms=0, tick_ms=1000):
     wall = ManualClock(1_000_000)
-    hub = StreamHub(4, delay_ms=delay_ms, tick_ms=tick_ms, wall=wall, now_ms=wall)
+    hub = StreamHub(4, delay_ms=delay_ms, tick_ms=tick_ms, wall=wall, now_ms=wall, timer=wall)
     sink = Collect({"judge", "public"})
     hub.add_sink(sink)
     return hub, sink, wall
@@ -300,3 +300,38 @@ def test_judge_snapshots_carry_the_games_events_so_far_for_late_joiners(validato
     last = hub.latest("judge")
     assert last["game_id"] == "sim-4" and [e["event"] for e in last["events"]] == [e.to_dict() for e in second[:7]]
     assert all("events" not in m for m in sink.kind("snapshot", "public"))   # the public gets the state only
+
+
+def test_the_delay_and_the_ticks_are_timed_by_the_monotonic_clock_not_the_wall_clock():
+    """On a Pi NTP sets the wall clock at boot, back or forward by years (about 1.8e12 ms). The delay and the
+    ticks were timed on the wall clock: set back, the public channel and every tick stopped until the wall
+    clock came round again; set forward, the held events went out at once. They are timed on the monotonic
+    clock; the messages' ``ts`` stays wall-clock time."""
+    wall = ManualClock(1_800_000_000_000)
+    kiosk_t = ManualClock(1_000_000)                  # the kiosk's event clock, stepped by nobody
+    hub = StreamHub(4, delay_ms=200, tick_ms=50, wall=wall, now_ms=kiosk_t)
+    sink = Collect({"judge", "public"})
+    hub.add_sink(sink)
+    events = random_game("nsf", seed=2)[:3]
+    for ev in events:
+        hub.publish(ev)
+    hub.pump()
+    assert len(sink.kind("event", "judge")) == 3 and sink.kind("event", "public") == []
+    wall.t = 1_000_000                                # the wall clock set back to 1970
+    time.sleep(0.05)
+    hub.pump()
+    ticks = len(sink.kind("tick"))
+    assert sink.kind("event", "public") == []         # the delay still holds
+    time.sleep(0.3)
+    hub.pump()
+    assert [m["seq"] for m in sink.kind("event", "public")] == [1, 2, 3]
+    assert len(sink.kind("tick")) > ticks             # and the ticks go on
+    assert sink.kind("tick")[-1]["ts"] == 1_000_000   # stamped with the wall clock as it reads now
+    for ev in random_game("nsf", seed=2)[3:5]:
+        hub.publish(ev)
+    wall.t = 3_600_000_000_000                        # set forward: the new events still wait for the delay
+    hub.pump()
+    assert [m["seq"] for m in sink.kind("event", "public")] == [1, 2, 3]
+    time.sleep(0.3)
+    hub.pump()
+    assert [m["seq"] for m in sink.kind("event", "public")] == [1, 2, 3, 4, 5]
