@@ -131,6 +131,13 @@ class VisionWorker:
         self.still = still
         self._no_reading: tuple[int, str] | None = None  # (frame ms, why) of the last frame read, if not usable
         self._frame_fault = ""   # why the newest frame read gave no usable reading (verdict or reader failure)
+        self.note = ""   # the newest reading's note (the tiles' lettering unfamiliar: calibrate), logged when it changes
+
+    def _take_note(self, note: str) -> None:
+        """Keep the newest reading's note (:attr:`BoardReading.note`), logged once when it appears or changes."""
+        if note and note != self.note:
+            log.warning("board reader: %s", note)
+        self.note = note
 
     # ----------------------------------------------------------------------------------------- control
     def start(self) -> VisionWorker:
@@ -207,6 +214,7 @@ class VisionWorker:
         grid = self._apply_overrides(reading.grid()) if reading.quality.ok else None
         self._no_reading = None if grid is not None else (frame_ms, f"frame not usable: {reading.quality.verdict}")
         self._frame_fault = "" if grid is not None else reading.quality.verdict
+        self._take_note(reading.note)
         with self._lock:
             lt = self._latest
             lt.reading, lt.frame_ms = reading, frame_ms

@@ -152,13 +152,15 @@ def run(args: argparse.Namespace) -> int:
                             "glare": reading.quality.glare, "hand": reading.quality.hand},
                 "timings_ms": t,
                 "doubts": {square_name(sq): why for sq, why in sorted(reading.doubts.items())},
+                "note": reading.note,
             })
             continue
         print("\n".join(grid))
         stages = ", ".join(f"{k} {v:.1f}" for k, v in t.items() if k != "total" and not k.startswith("locate_"))
         unsure = sum(row.count("#") for row in grid)
         print(f"# {path}: {t.get('total', 0.0):.1f} ms" + (f" ({stages})" if stages else "") + f"; {reading.quality.verdict}"
-              + (f"; {unsure} unsure squares" if unsure else ""), flush=True)
+              + (f"; {unsure} unsure squares" if unsure else "") + (f"; {reading.note}" if reading.note else ""),
+              flush=True)
     if args.json:
         print(json.dumps(results, ensure_ascii=False, indent=1))
     return 2 if unreadable else 1 if failed else 0

@@ -61,6 +61,7 @@ from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, warp_canvas
 from kiosk.vision.exemplars import GlyphCache, confirm_by_exemplars, resolve_by_exemplars
+from kiosk.vision.familiarity import Familiarity, hold_unfamiliar
 from kiosk.vision.glyph_model import GlyphClassifier, normalise_glyph
 from kiosk.vision.mlp import Classifier, ModelError
 from kiosk.vision.occupancy import (
@@ -708,6 +709,8 @@ class BoardReader:
         self._by_exemplars: list[int] = []
         self._confirmed: frozenset[int] = frozenset()   # ... and the new letters they confirmed (in a game)
         self._glyph_cache = GlyphCache()   # the exemplars' descriptors, kept while a square's crop is kept
+        # the last frame's judgement of its face (kiosk.vision.familiarity; empty on the calibrated glyph path)
+        self.familiarity = Familiarity()
 
     def forget_board_pose(self) -> None:
         """Forget where the markers were seen: the next read searches the whole frame (a new scene or camera;
@@ -1060,6 +1063,10 @@ class BoardReader:
             if known is not None:   # in a game: new letters below the sure level the board's tiles confirm
                 self._confirmed = confirm_by_exemplars(net, crops, squares, doubts, preds, known, cache)
         self._lasting_doubts.update(lasting)     # the geometry rules' doubts, as the glyph path takes them
+        # a frame whose face the network barely knows holds its middling letters back (kiosk.vision.familiarity)
+        self.familiarity = hold_unfamiliar(squares, doubts, preds, known, sharp_v)
+        self._lasting_doubts.update(self.familiarity.doubted)   # no grid reads an unfamiliar face surely
+        self._confirmed = self._confirmed - set(self.familiarity.doubted)
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
                                                    if squares[sq].state is SquareState.TILE])
 
@@ -1178,6 +1185,7 @@ class BoardReader:
         self._lasting_doubts = set()
         self._by_exemplars = []
         self._confirmed = frozenset()
+        self.familiarity = Familiarity()
         timings: dict[str, float] = {}
 
         def lap(name: str, since: float) -> float:
@@ -1283,4 +1291,4 @@ class BoardReader:
         timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
         timings["locate_" + how] = timings["locate"]
         quality = FrameQuality(board_found=True, sharp=is_sharp, glare=has_glare, hand=has_hand, verdict=verdict)
-        return BoardReading(tuple(squares), h, quality, timings, doubts, self._confirmed)
+        return BoardReading(tuple(squares), h, quality, timings, doubts, self._confirmed, self.familiarity.note)

@@ -116,6 +116,8 @@ class BoardReading:
         doubts: square index -> why it is unsure (``"hand"``, ``"glare"``, ``"low confidence"`` ...).
         confirmed: squares whose letter, read below the sure level, the board's own tiles confirm (read in a
             game: :func:`kiosk.vision.exemplars.confirm_by_exemplars`).
+        note: a sentence about the whole reading for the screen and the log, or ``""``: the tiles' lettering is
+            unfamiliar to the reader (:mod:`kiosk.vision.familiarity`), so a director knows to calibrate.
     """
 
     squares: tuple[SquareReading, ...]
@@ -124,6 +126,7 @@ class BoardReading:
     timings_ms: dict[str, float] = field(default_factory=dict)
     doubts: dict[int, str] = field(default_factory=dict)
     confirmed: frozenset[int] = frozenset()
+    note: str = ""
 
     def __post_init__(self) -> None:
         if len(self.squares) != N_SQUARES:

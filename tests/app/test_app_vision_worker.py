@@ -160,3 +160,32 @@ def test_a_request_on_the_wall_clock_is_answered_by_frames_stamped_on_the_monoto
     w.step()                                  # after it
     (ans,) = w.results()
     assert ans.ticket == ticket and ans.reading is not None and ans.frame_ms == 6_700
+
+
+def test_the_readers_note_is_kept_and_logged_once_when_it_appears(caplog):
+    """A reading's note (the tiles' lettering unfamiliar: calibrate) reaches the worker and the log, once."""
+    import dataclasses
+    import logging
+
+    clock = Clock()
+    table = GridTable(clock)
+    note = "the tiles' lettering is unfamiliar to the reader: calibrate the tile set (kiosk calibrate glyphs)"
+    noted = [True]
+
+    def read(frame):
+        reading = read_grid(frame)
+        return dataclasses.replace(reading, note=note if noted[0] else "")
+
+    w = VisionWorker(table, read, clock=clock)
+    with caplog.at_level(logging.WARNING, logger="kiosk.vision"):
+        w.step()
+        clock.t += 10
+        table.put({112: "A"})
+        w.step()
+    assert w.note == note
+    assert [r.getMessage() for r in caplog.records].count(f"board reader: {note}") == 1
+    noted[0] = False
+    clock.t += 10
+    table.put({113: "B"})
+    w.step()
+    assert w.note == ""

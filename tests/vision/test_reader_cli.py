@@ -201,3 +201,25 @@ def test_help_says_what_the_output_means_and_the_exit_codes(capsys, monkeypatch,
     text = " ".join(capsys.readouterr().out.split())
     for s in says:
         assert s in text, (s, text)
+
+
+def test_reader_cli_prints_the_readings_note(board_png, capsys, monkeypatch):
+    """A reading's note (the tiles' lettering unfamiliar to the reader: calibrate) is on the timing line and in
+    the JSON, so a director reading the output knows to calibrate; a reading without one prints none."""
+    import dataclasses
+    import json
+
+    from kiosk.vision import reader as rm
+    from kiosk.vision.familiarity import UNFAMILIAR_NOTE
+
+    path, _ = board_png
+    assert main(["read-board", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["note"] == ""
+    read = rm.BoardReader.read
+    monkeypatch.setattr(rm.BoardReader, "read",
+                        lambda self, *a, **k: dataclasses.replace(read(self, *a, **k), note=UNFAMILIAR_NOTE))
+    assert main(["read-board", str(path)]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert last.startswith(f"# {path}: ") and last.endswith(f"; {UNFAMILIAR_NOTE}")
+    assert main(["read-board", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)[0]["note"] == UNFAMILIAR_NOTE
