@@ -4,10 +4,9 @@ preset allows, device problems shown, rack keys that read as tiles. Screenshots 
 
 from __future__ import annotations
 
-import pygame
 import pytest
 from test_ui_screens import SIZES, shot, touch
-from ui_fixtures import make_kiosk, play
+from ui_fixtures import display, make_kiosk, play  # noqa: F401 - display: the autouse pygame fixture
 
 from kiosk.control import commands as cmd
 from kiosk.control.side import Side
@@ -20,14 +19,6 @@ from kiosk.ui import actions
 from kiosk.ui.app import KioskUI
 from kiosk.ui.status import clock_text
 from kiosk.ui.widgets import Canvas
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
 
 
 @pytest.fixture
