@@ -18,21 +18,6 @@ from kiosk.referee.simulate import random_game
 from kiosk.ui import actions
 from kiosk.ui.app import KioskUI
 from kiosk.ui.status import clock_text
-from kiosk.ui.widgets import Canvas
-
-
-@pytest.fixture
-def drawn(monkeypatch):
-    """Every text a screen draws, in order."""
-    texts: list[str] = []
-    real = Canvas.text
-
-    def spy(self, text, *a, **kw):
-        texts.append(text)
-        return real(self, text, *a, **kw)
-
-    monkeypatch.setattr(Canvas, "text", spy)
-    return texts
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
