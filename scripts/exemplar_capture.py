@@ -17,54 +17,31 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-import cv2
 import numpy as np
-
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-_READERS: dict = {}
+from capture_frames import add_frame_options, frame_tasks, read_frame, watch_reading
 
 
 def _frame(task: tuple) -> list[tuple]:
     """(frame, square, truth, read, doubt, font, crop) of each square of one rendered frame read as a letter or
     doubted where a lettered tile lies (squares under a hand left out)."""
-    from kiosk.rules.board import Board
-    from kiosk.rules.tiles import load_tile_set
     from kiosk.vision import reader as rm
     from kiosk.vision.cells import cell_crop
-    from kiosk.vision.synth.render import render_board
-    from kiosk.vision.train import bench
 
-    i, cells, ts_name, level, fonts, seed = task
-    ts = load_tile_set(ts_name)
-    if ts_name not in _READERS:
-        _READERS[ts_name] = rm.BoardReader(ts)
-    reader = _READERS[ts_name]
-    reader.forget_board_pose()
-    seen: dict = {}
-    grab = rm.BoardReader._squares_net
-
-    def canvas_spy(self, canvas, *a, **k):  # noqa: ANN001, ANN002, ANN003
-        seen["grey"] = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
-        return grab(self, canvas, *a, **k)
-    rm.BoardReader._squares_net = canvas_spy
-    try:
-        fr = render_board(Board(cells), seed=bench.frame_seed(level, i, seed), level=bench.level_params(level, fonts),
-                          tile_set=ts, size=(2028, 1520))
-        reading = reader.read(fr.image)
-    finally:
-        rm.BoardReader._squares_net = grab
+    i = task[0]
+    with watch_reading() as seen:
+        _, fr, reading = read_frame(task)
     got = "".join(reading.grid())
     truth = "".join(fr.truth)
-    if "grey" not in seen:
+    if not seen["grey"]:
         return []
+    grey = seen["grey"][-1]
     out = []
     for sq in range(225):
         if sq in fr.occluded or not (got[sq].isalpha() or (got[sq] == "#" and truth[sq].isalpha())):
             continue
         out.append((i, sq, truth[sq], got[sq], reading.doubts.get(sq, ""), str(fr.meta.get("font")),
-                    cell_crop(seen["grey"], sq, rm.SQUARE_GROW_PX)))
+                    cell_crop(grey, sq, rm.SQUARE_GROW_PX)))
     return out
 
 
@@ -121,10 +98,7 @@ def analyse(path: str) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--fonts", default="validation", choices=["level", "training", "validation"])
-    ap.add_argument("--level", default="typical", choices=["typical", "hard"])
-    ap.add_argument("--frames", type=int, default=150)
-    ap.add_argument("--seed", type=int, default=31)
+    add_frame_options(ap, frames=150, seed=31)
     ap.add_argument("--out")
     ap.add_argument("--analyse", metavar="FILE", help="analyse a file written by --out instead")
     args = ap.parse_args()
@@ -133,12 +107,10 @@ def main() -> int:
         return 0
     if not args.out:
         ap.error("--out FILE is needed (or --analyse FILE)")
-    from kiosk.vision.train import bench
-
-    samples = bench.corpus_samples(SHARED, args.frames, seed=args.seed)
+    samples, tasks = frame_tasks(args)
     rows: list[tuple] = []
-    for i, s in enumerate(samples):
-        rows += _frame((i, s.board.cells, s.tile_set.name, args.level, args.fonts, args.seed))
+    for task in tasks:
+        rows += _frame(task)
     np.savez_compressed(args.out, frame=np.array([r[0] for r in rows]), sq=np.array([r[1] for r in rows]),
                         truth=np.array([r[2] for r in rows]), read=np.array([r[3] for r in rows]),
                         doubt=np.array([r[4] for r in rows]), font=np.array([r[5] for r in rows]),

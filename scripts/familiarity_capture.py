@@ -21,34 +21,21 @@ from __future__ import annotations
 import argparse
 import sys
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 import numpy as np
-
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-_READERS: dict = {}
+from capture_frames import add_frame_options, frame_tasks, read_frame
 
 
 def _frame(task: tuple) -> tuple[list[tuple], int, int]:
     """Rows (frame, square, truth, read, P(letter | tile), font, the frame's sharpness) of the lettered tiles the
     rule counts in one rendered frame read without the rule (squares under a hand left out), the frame's letters
     and its tiles."""
-    from kiosk.rules.board import Board
-    from kiosk.rules.tiles import load_tile_set
     from kiosk.vision import familiarity
-    from kiosk.vision import reader as rm
-    from kiosk.vision.synth.render import render_board
-    from kiosk.vision.train import bench
 
-    i, cells, ts_name, level, fonts, seed = task
+    i = task[0]
     familiarity.ENABLED = False
-    if ts_name not in _READERS:
-        _READERS[ts_name] = rm.BoardReader(load_tile_set(ts_name))
-    reader = _READERS[ts_name]
-    reader.forget_board_pose()
-    fr = render_board(Board(cells), seed=bench.frame_seed(level, i, seed), level=bench.level_params(level, fonts),
-                      tile_set=load_tile_set(ts_name), size=(2028, 1520))
-    got = "".join(reader.read(fr.image).grid())
+    reader, fr, reading = read_frame(task)
+    got = "".join(reading.grid())
     truth = "".join(fr.truth)
     font = str(fr.meta.get("font"))
     fam = reader.familiarity
@@ -86,10 +73,7 @@ def analyse(paths: list[str]) -> None:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--fonts", default="validation", choices=["level", "training", "validation"])
-    ap.add_argument("--level", default="typical", choices=["typical", "hard"])
-    ap.add_argument("--frames", type=int, default=200)
-    ap.add_argument("--seed", type=int, default=11)
+    add_frame_options(ap, frames=200, seed=11)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--out")
     ap.add_argument("--analyse", nargs="+", metavar="FILE", help="analyse files written by --out instead")
@@ -99,10 +83,7 @@ def main() -> int:
         return 0
     if not args.out:
         ap.error("--out FILE is needed (or --analyse FILE...)")
-    from kiosk.vision.train import bench
-
-    samples = bench.corpus_samples(SHARED, args.frames, seed=args.seed)
-    tasks = [(i, s.board.cells, s.tile_set.name, args.level, args.fonts, args.seed) for i, s in enumerate(samples)]
+    tasks = frame_tasks(args)[1]
     rows: list[tuple] = []
     letters = tiles = 0
     with ProcessPoolExecutor(args.workers) as pool:

@@ -1,5 +1,5 @@
 """Test doubles and builders shared by the test folders: the settable test clock, the kiosk on a temporary
-journal and the shipped calibration profiles (``tests/fixtures/profiles``, see its README). The pytest
+journal, a headless table's ``kiosk.toml`` and the shipped calibration profiles (``tests/fixtures/profiles``, see its README). The pytest
 fixtures (the MQTT broker, ...) are in ``tests/conftest.py``.
 
 Import as ``from common_fixtures import ManualClock, make_kiosk`` (``tests/`` is on ``sys.path`` through its
@@ -15,6 +15,27 @@ if TYPE_CHECKING:
     from kiosk.app.vision_worker import VisionWorker
 
 PIN = "2468"                        # the judge's PIN of every test kiosk
+
+SCRIPTED_BUTTONS = '{backend = "scripted", script = []}'
+
+
+def headless_config(tmp: Path, *, buttons: str = SCRIPTED_BUTTONS, display: str = '{backend = "null"}',
+                    devices: str = "") -> Path:
+    """``tmp/kiosk.toml`` of a table of Ann and Bob (judge PIN :data:`PIN`, journal ``tmp/journal.sqlite``)
+    without a camera, with these ``buttons`` and ``display`` values (TOML inline tables) and any further
+    ``[devices]`` lines; returns its path."""
+    path = tmp / "kiosk.toml"
+    path.write_text(f"""[table]
+players = ["Ann", "Bob"]
+judge_pin = "{PIN}"
+journal = "{tmp / 'journal.sqlite'}"
+[devices]
+buttons = {buttons}
+camera = {{backend = "none"}}
+display = {display}
+{devices}""")
+    return path
+
 
 PROFILES = Path(__file__).resolve().parent / "fixtures" / "profiles"
 # calibration profiles of the German ScrabScrap set: from its letter images only, and with the first 5 frames

@@ -3,6 +3,7 @@
 Import as ``from shared_data import SHARED, needs_shared`` (``tests/`` is on ``sys.path`` through its conftest).
 """
 
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,20 @@ def benchmark_frame(level: str, index: int):
     frame = render_board(sample.board, seed=bench.frame_seed(level, index, 0), level=level,
                          tile_set=sample.tile_set, size=(2028, 1520))
     return frame, sample.tile_set
+
+
+@cache
+def validation_frame(frames: int, seed: int, index: int):
+    """Frame ``index`` of ``kiosk bench-vision --level typical --frames FRAMES --seed SEED --fonts validation`` and
+    its tile set: (SyntheticFrame, TileSet), rendered once per process. Needs ``../shared`` (its games)."""
+    from kiosk.rules.board import Board
+    from kiosk.vision.synth.render import render_board
+    from kiosk.vision.train import bench
+
+    s = bench.corpus_samples(SHARED, frames, seed=seed)[index]
+    fr = render_board(Board(s.board.cells), seed=bench.frame_seed("typical", index, seed),
+                      level=bench.level_params("typical", "validation"), tile_set=s.tile_set, size=(2028, 1520))
+    return fr, s.tile_set
 
 
 def game_corners(game):  # -> np.ndarray (4 x 2 float32)

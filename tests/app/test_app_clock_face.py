@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from common_fixtures import headless_config
 
 from firmware_bridge.firmware import proto
 from firmware_bridge.simulator import FirmwareSimulator, segments_text
@@ -81,18 +82,8 @@ def _lateness(shown: list[tuple[int, str]], remaining: Any) -> list[int]:
 
 
 def _config(tmp: Path, port: Path) -> Path:
-    path = tmp / "kiosk.toml"
-    path.write_text(f"""[table]
-players = ["Ann", "Bob"]
-judge_pin = "2468"
-journal = "{tmp / 'journal.sqlite'}"
-[devices]
-buttons = {{backend = "scripted", script = []}}
-display = {{backend = ["ht16k33", "serial"], addresses = {{left = "0x70", right = "0x71"}}}}
-serial = {{port = "{port}"}}
-camera = {{backend = "none"}}
-""")
-    return path
+    return headless_config(tmp, display='{backend = ["ht16k33", "serial"], addresses = {left = "0x70", right = "0x71"}}',
+                           devices=f'serial = {{port = "{port}"}}\n')
 
 
 @pytest.mark.slow

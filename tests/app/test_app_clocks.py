@@ -8,6 +8,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from common_fixtures import headless_config
+
 from kiosk.app.config import load_config
 from kiosk.app.event_clock import EventClock
 from kiosk.store import GameSession
@@ -24,17 +26,7 @@ class Mono:
 
 
 def _config(tmp: Path) -> Path:
-    path = tmp / "kiosk.toml"
-    path.write_text(f"""[table]
-players = ["Ann", "Bob"]
-judge_pin = "2468"
-journal = "{tmp / 'journal.sqlite'}"
-[devices]
-buttons = {{backend = "scripted", script = []}}
-camera = {{backend = "none"}}
-display = {{backend = "null"}}
-""")
-    return path
+    return headless_config(tmp)
 
 
 def test_event_time_counts_by_the_monotonic_clock_from_one_wall_reading():

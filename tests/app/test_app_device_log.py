@@ -7,6 +7,8 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
+from common_fixtures import headless_config
+
 from kiosk.app.config import load_config
 from kiosk.app.device_log import DeviceLog
 from kiosk.app.table import run_table
@@ -54,16 +56,7 @@ def test_each_problem_is_logged_as_the_screen_says_it_when_it_comes_and_when_it_
 
 
 def test_a_headless_table_without_its_camera_logs_it_once(tmp_path: Path, caplog):
-    path = tmp_path / "kiosk.toml"
-    path.write_text(f"""[table]
-players = ["Ann", "Bob"]
-judge_pin = "2468"
-journal = "{tmp_path / 'journal.sqlite'}"
-[devices]
-buttons = {{backend = "scripted", script = []}}
-camera = {{backend = "none"}}
-display = {{backend = "null"}}
-""")
+    path = headless_config(tmp_path)
     with caplog.at_level(logging.INFO):
         assert run_table(load_config(path), headless=True, max_seconds=1) == 0
     said = [(r.levelname, r.getMessage()) for r in caplog.records if r.name == "kiosk.devices"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from common_fixtures import headless_config
 
 from kiosk.app.config import ConfigError, load_config
 from kiosk.app.table import run_table
@@ -13,17 +14,7 @@ from kiosk.store import GameSession
 
 
 def _config(tmp: Path, buttons: str) -> Path:
-    path = tmp / "kiosk.toml"
-    path.write_text(f"""[table]
-players = ["Ann", "Bob"]
-judge_pin = "2468"
-journal = "{tmp / 'journal.sqlite'}"
-[devices]
-buttons = {buttons}
-camera = {{backend = "none"}}
-display = {{backend = "null"}}
-""")
-    return path
+    return headless_config(tmp, buttons=buttons)
 
 
 def test_a_scripted_press_reaches_the_journal_and_a_restart_resumes_the_game(tmp_path, capsys):

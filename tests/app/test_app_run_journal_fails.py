@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from common_fixtures import headless_config
+
 from kiosk.store import GameSession
 
 # the child: `kiosk run` as the CLI starts it, with a file size limit of 1 KB set once the game is started (so
@@ -45,16 +47,7 @@ runpy.run_module("kiosk", run_name="__main__")
 
 def test_kiosk_run_pauses_on_a_disk_io_error_and_goes_on_when_writes_work_again(tmp_path):
     root = Path(__file__).resolve().parents[2]
-    cfg = tmp_path / "kiosk.toml"
-    cfg.write_text(f"""[table]
-players = ["Ann", "Bob"]
-judge_pin = "2468"
-journal = "{tmp_path / 'journal.sqlite'}"
-[devices]
-buttons = {{backend = "scripted", script = [[300, "left"]]}}
-camera = {{backend = "none"}}
-display = {{backend = "null"}}
-""")
+    cfg = headless_config(tmp_path, buttons='{backend = "scripted", script = [[300, "left"]]}')
     env = {**os.environ, "PYTHONPATH": str(root)}
     proc = subprocess.run([sys.executable, "-c", CHILD, str(cfg)], cwd=root, env=env, capture_output=True,
                           text=True, timeout=180)

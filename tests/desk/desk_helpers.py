@@ -1,12 +1,18 @@
-"""Helpers for the desk tests: an event folder, and a game's judge-channel messages as a kiosk sends them."""
+"""Helpers for the desk tests: an event folder, a Mosquitto with the desk's passwords and ACL, a desk on it, a
+wait, and a game's judge-channel messages as a kiosk sends them."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
+from kiosk.desk.acl import acl_text, broker_lines, password_file
+from kiosk.desk.ingest import BrokerConfig
+from kiosk.desk.service import Desk
 from kiosk.referee.events import Event
 from kiosk.referee.simulate import random_game
+from kiosk.stream.broker import LocalBroker
 from kiosk.stream.envelope import encode, envelope
 from kiosk.stream.mqtt import message_topic
 
@@ -43,6 +49,35 @@ def event_folder(tmp: Path, text: str = EVENT_TOML) -> Path:
     d.mkdir(exist_ok=True)
     (d / "event.toml").write_text(text, encoding="utf-8")
     return d
+
+
+def acl_broker(tmp: Path, start_broker: Callable, users: dict[str, str], boards: list[int], *,
+               root: str = ROOT) -> LocalBroker:
+    """A Mosquitto of its own (the ``start_broker`` fixture) with ``users``' password file and the desk's ACL for
+    ``boards`` under ``root``, both written in ``tmp``."""
+    (tmp / "acl").write_text(acl_text(root, boards))
+    password_file(tmp / "passwd", users)
+    return start_broker(*broker_lines(tmp / "passwd", tmp / "acl"))
+
+
+def start_desk(tmp: Path, port: int, password: str, client_id: str, *, root: str = ROOT, event: str = EVENT_TOML,
+               data_dir: Path | None = None) -> Desk:
+    """A started desk (HTTP on a free port) of ``event`` (written as :func:`event_folder` does) logged in to the
+    broker on 127.0.0.1:``port`` as user ``desk`` with ``password``; its data in ``data_dir`` (default: the event
+    folder's ``desk``)."""
+    return Desk(event_folder(tmp, event), BrokerConfig("127.0.0.1", port, root=root, username="desk",
+                                                       password=password, client_id=client_id),
+                http_port=0, data_dir=data_dir).start()
+
+
+def wait_for(pred: Callable[[], bool], timeout: float = 30.0) -> bool:
+    """Whether ``pred()`` came true within ``timeout`` seconds (asked every 50 ms): never a fixed sleep."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return False
 
 
 def game(seed: int = 1, players: tuple[str, ...] = ("Ann", "Bob")) -> list[Event]:

@@ -10,11 +10,10 @@ from types import SimpleNamespace
 
 import paho.mqtt.client as mqtt
 from common_fixtures import make_kiosk
+from desk_helpers import start_desk, wait_for
 
 from kiosk.app.flags import TableFlags
 from kiosk.desk.acl import kiosk_user, password_file
-from kiosk.desk.ingest import BrokerConfig
-from kiosk.desk.service import Desk
 from kiosk.devices.health import HealthTracker
 from kiosk.referee.events import ClockNeutralised, ClockResumed
 from kiosk.store import JOURNAL_FULL, JournalFull
@@ -26,24 +25,11 @@ USERS = {"desk": "desk-pw", "public": "public-pw", kiosk_user(1): "k1-pw", kiosk
 EVENT = 'name = "Flags Open"\nrounds = 1\n[[division]]\nname = "A"\nplayers = ["Ann", "Bob"]\n'
 
 
-def _wait(pred, timeout: float = 30.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.05)
-    return False
-
-
 def test_camera_down_and_judge_called_show_on_the_desk(tmp_path, start_broker):
     password_file(tmp_path / "passwd", USERS)
     broker = start_broker("allow_anonymous false", f"password_file {tmp_path / 'passwd'}",
                           f"acl_file {DOCS / 'acl'}")
-    (tmp_path / "event").mkdir()
-    (tmp_path / "event" / "event.toml").write_text(EVENT)
-    desk = Desk(tmp_path / "event", BrokerConfig("127.0.0.1", broker.port, root=ROOT, username="desk",
-                                                 password=USERS["desk"], client_id="desk-flags-test"),
-                http_port=0).start()
+    desk = start_desk(tmp_path, broker.port, USERS["desk"], "desk-flags-test", root=ROOT, event=EVENT)
     public_seen: list[str] = []
     public = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="flags-public")
     public.username_pw_set("public", USERS["public"])
@@ -64,20 +50,20 @@ def test_camera_down_and_judge_called_show_on_the_desk(tmp_path, start_broker):
 
     try:
         assert flags.update() and not flags.update()       # sent once; unchanged flags are not sent again
-        assert _wait(lambda: tile().get("degraded") == [] and tile().get("judge_called") is False)
+        assert wait_for(lambda: tile().get("degraded") == [] and tile().get("judge_called") is False)
         camera.set("down", "the camera stopped answering")
         assert flags.update()
-        assert _wait(lambda: tile().get("degraded") == ["camera"]), tile()
+        assert wait_for(lambda: tile().get("degraded") == ["camera"]), tile()
         kiosk.view.needs_judge = True
         flags.update()
-        assert _wait(lambda: tile().get("judge_called") is True), tile()
+        assert wait_for(lambda: tile().get("judge_called") is True), tile()
         kiosk.view.needs_judge = False
         flags.update()
-        assert _wait(lambda: tile().get("judge_called") is False), tile()
+        assert wait_for(lambda: tile().get("judge_called") is False), tile()
         t = kiosk.now()
         assert kiosk.session.apply(ClockNeutralised(t=t, reason="judge call")).accepted   # the clock stopped
         flags.update()
-        assert _wait(lambda: tile().get("judge_called") is True), tile()
+        assert wait_for(lambda: tile().get("judge_called") is True), tile()
         assert kiosk.session.apply(ClockResumed(t=t + 1000)).accepted
         camera.set("ok")
         def full(*a, **kw):
@@ -87,7 +73,7 @@ def test_camera_down_and_judge_called_show_on_the_desk(tmp_path, start_broker):
         kiosk.session.heartbeat(t + 2000)         # the journal full: the game paused
         assert kiosk.session.paused
         flags.update()
-        assert _wait(lambda: tile().get("judge_called") is False and tile().get("journal") == JOURNAL_FULL), tile()
+        assert wait_for(lambda: tile().get("judge_called") is False and tile().get("journal") == JOURNAL_FULL), tile()
         assert tile()["degraded"] == []
         assert sum(desk.tables.counts.values()) == 0      # nothing refused
         assert public_seen and not [t for t in public_seen if t.endswith("/flags")]
@@ -108,18 +94,14 @@ def test_flags_are_retained_for_a_desk_that_starts_later(tmp_path, start_broker)
                                    username=kiosk_user(2), password=USERS[kiosk_user(2)])).start()
     kiosk.view.needs_judge = True
     TableFlags(pub, kiosk, SimpleNamespace(health=lambda: [camera.snapshot()])).update()
-    assert _wait(lambda: pub.connected) and pub.wait_acked(10)
+    assert wait_for(lambda: pub.connected) and pub.wait_acked(10)
     time.sleep(0.5)
-    (tmp_path / "event").mkdir()
-    (tmp_path / "event" / "event.toml").write_text(EVENT)
-    desk = Desk(tmp_path / "event", BrokerConfig("127.0.0.1", broker.port, root=ROOT, username="desk",
-                                                 password=USERS["desk"], client_id="desk-flags-late"),
-                http_port=0).start()
+    desk = start_desk(tmp_path, broker.port, USERS["desk"], "desk-flags-late", root=ROOT, event=EVENT)
     try:
         def tile() -> dict:
             with desk.lock:
                 return desk.tables.tile(2)["flags"] if 2 in desk.tables.tables else {}
-        assert _wait(lambda: tile().get("judge_called") is True and tile().get("degraded") == ["camera"]), tile()
+        assert wait_for(lambda: tile().get("judge_called") is True and tile().get("degraded") == ["camera"]), tile()
     finally:
         pub.stop()
         desk.stop()

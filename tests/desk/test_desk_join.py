@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -15,11 +14,19 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from desk_helpers import ROOT, event_folder, game, messages, snapshot_message  # noqa: E402
+from desk_helpers import (  # noqa: E402
+    ROOT,
+    acl_broker,
+    event_folder,
+    game,
+    messages,
+    snapshot_message,
+    start_desk,
+    wait_for,
+)
 
-from kiosk.desk.acl import acl_text, broker_lines, kiosk_user, password_file  # noqa: E402
+from kiosk.desk.acl import kiosk_user  # noqa: E402
 from kiosk.desk.event import load_event
-from kiosk.desk.ingest import BrokerConfig
 from kiosk.desk.message import MAX_SNAPSHOT_PAYLOAD, Bad, Message, Refused, Topic, parse
 from kiosk.desk.service import Desk
 from kiosk.desk.store import ResultsStore
@@ -34,18 +41,7 @@ USERS = {"desk": "desk-pw", kiosk_user(1): "k1-pw"}
 
 @pytest.fixture
 def broker(tmp_path, start_broker):
-    (tmp_path / "acl").write_text(acl_text(ROOT, [1]))
-    password_file(tmp_path / "passwd", USERS)
-    return start_broker(*broker_lines(tmp_path / "passwd", tmp_path / "acl"))
-
-
-def _wait(pred, timeout: float = 20.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.05)
-    return False
+    return acl_broker(tmp_path, start_broker, USERS, [1])
 
 
 class _Kiosk:
@@ -64,7 +60,7 @@ class _Kiosk:
         for ev in events:
             self.now["t"] = ev.t
             self.hub.publish(ev)
-        assert _wait(self.hub.idle) and self.pub.wait_acked(20)
+        assert wait_for(self.hub.idle) and self.pub.wait_acked(20)
 
     def stop(self) -> None:
         self.hub.stop()
@@ -72,9 +68,7 @@ class _Kiosk:
 
 
 def _desk(tmp_path: Path, port: int, data: str, client_id: str) -> Desk:
-    return Desk(event_folder(tmp_path), BrokerConfig("127.0.0.1", port, root=ROOT, username="desk",
-                                                     password=USERS["desk"], client_id=client_id),
-                http_port=0, data_dir=tmp_path / data).start()
+    return start_desk(tmp_path, port, USERS["desk"], client_id, data_dir=tmp_path / data)
 
 
 def _table(desk: Desk) -> dict:
@@ -101,7 +95,7 @@ def _finishes(desk: Desk, kiosk: _Kiosk, events: list[Event]) -> None:
     """The rest of the game is followed: every event stored once, the result once, nothing refused."""
     gid = (kiosk.hub.latest("judge") or {})["game_id"]
     final = kiosk.hub.state("judge").result.final
-    assert _wait(lambda: len(desk.store.results()) == 1 and desk.ingest.idle()), desk.tables.status()
+    assert wait_for(lambda: len(desk.store.results()) == 1 and desk.ingest.idle()), desk.tables.status()
     assert desk.store.results()[0].scores == tuple(final)
     assert [s for s, _, _ in desk.store.events_of(1, gid)] == list(range(1, len(events) + 1))
     assert [e for _, e, _ in desk.store.events_of(1, gid)] == [ev.to_dict() for ev in events]
@@ -117,7 +111,7 @@ def test_a_desk_started_after_the_game_began_shows_it_at_once_and_follows_it(bro
     try:
         kiosk.play(events[:half])
         desk = _desk(tmp_path, broker.port, "fresh", "desk-late")
-        assert _wait(lambda: _shows(desk, kiosk)), _table(desk)
+        assert wait_for(lambda: _shows(desk, kiosk)), _table(desk)
         assert _table(desk)["phase"] == kiosk.hub.state("judge").phase
         kiosk.play(events[half:])
         _finishes(desk, kiosk, events)
@@ -138,13 +132,13 @@ def test_a_desk_restarted_mid_game_shows_it_at_once_and_follows_it(broker, tmp_p
     kiosk = _Kiosk(broker.port)
     desk = _desk(tmp_path, broker.port, "d1", "desk-1")
     try:
-        assert _wait(lambda: _table(desk).get("online")), "the desk never subscribed"   # the retained presence
+        assert wait_for(lambda: _table(desk).get("online")), "the desk never subscribed"   # the retained presence
         kiosk.play(events[:a])
-        assert _wait(lambda: _shows(desk, kiosk)), _table(desk)
+        assert wait_for(lambda: _shows(desk, kiosk)), _table(desk)
         desk.stop()
         kiosk.play(events[a:b])
         desk = _desk(tmp_path, broker.port, "d2" if fresh_data else "d1", "desk-1" if same_client else "desk-2")
-        assert _wait(lambda: _shows(desk, kiosk)), _table(desk)
+        assert wait_for(lambda: _shows(desk, kiosk)), _table(desk)
         kiosk.play(events[b:])
         _finishes(desk, kiosk, events)
     finally:

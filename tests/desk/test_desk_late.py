@@ -12,10 +12,10 @@ import urllib.request
 
 import paho.mqtt.client as mqtt
 import pytest
+from desk_helpers import acl_broker, start_desk, wait_for
 
 from kiosk.app.table import stream_seed
-from kiosk.desk.acl import acl_text, broker_lines, kiosk_user, password_file
-from kiosk.desk.ingest import BrokerConfig
+from kiosk.desk.acl import kiosk_user
 from kiosk.desk.service import Desk
 from kiosk.referee.events import Event, JudgeAdjustment
 from kiosk.referee.records import events_from_gcg
@@ -43,31 +43,16 @@ players = ["doug", "emely"]
 
 @pytest.fixture
 def broker(tmp_path, start_broker):
-    (tmp_path / "acl").write_text(acl_text(ROOT, [1]))
-    password_file(tmp_path / "passwd", USERS)
-    return start_broker(*broker_lines(tmp_path / "passwd", tmp_path / "acl"))
+    return acl_broker(tmp_path, start_broker, USERS, [1], root=ROOT)
 
 
 def _desk(tmp_path, port: int) -> Desk:
-    ev = tmp_path / "event"
-    ev.mkdir(exist_ok=True)
-    (ev / "event.toml").write_text(EVENT)
-    return Desk(ev, BrokerConfig("127.0.0.1", port, root=ROOT, username="desk", password=USERS["desk"],
-                                 client_id="desk-late-test"), http_port=0).start()
+    return start_desk(tmp_path, port, USERS["desk"], "desk-late-test", root=ROOT, event=EVENT)
 
 
 def _get(desk: Desk, path: str) -> bytes:
     with urllib.request.urlopen(desk.url + path, timeout=10) as r:
         return r.read()
-
-
-def _wait(pred, timeout: float = 30.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 class _Kiosk:
@@ -92,7 +77,7 @@ class _Kiosk:
                 time.sleep(pace_s)
 
     def settled(self, timeout: float = 30.0) -> bool:
-        return _wait(self.hub.idle, timeout) and self.pub.wait_acked(timeout)
+        return wait_for(self.hub.idle, timeout) and self.pub.wait_acked(timeout)
 
     def stop(self, flush_s: float = 0.5) -> None:
         self.hub.stop()
@@ -175,12 +160,12 @@ def test_a_judge_correction_after_the_end_updates_the_result_once(broker, tmp_pa
     try:
         kiosk.play(events)
         assert kiosk.settled()
-        assert _wait(lambda: len(desk.store.results()) == 1 and desk.ingest.idle()), desk.tables.status()
+        assert wait_for(lambda: len(desk.store.results()) == 1 and desk.ingest.idle()), desk.tables.status()
         assert desk.store.results()[0].scores == (451, 345) and not desk.store.results()[0].corrected
         # the judge finds 10 points wrongly counted to Doug, after the end (002 III.E/F)
         kiosk.play([JudgeAdjustment(t=events[-1].t + 60_000, player=0, points=-10, reason="scoring error")])
         assert kiosk.settled()
-        assert _wait(lambda: desk.store.results()[0].corrected and desk.ingest.idle()), desk.tables.status()
+        assert wait_for(lambda: desk.store.results()[0].corrected and desk.ingest.idle()), desk.tables.status()
         got = desk.store.results()[0]
         assert got.scores == (441, 345) and got.revision == 2
         rows = json.loads(_get(desk, "results.json"))
@@ -200,7 +185,7 @@ def test_a_judge_correction_after_the_end_updates_the_result_once(broker, tmp_pa
         c.publish(item.topic, item.payload, qos=1).wait_for_publish(5)
         c.loop_stop()
         c.disconnect()
-        assert _wait(lambda: desk.tables.duplicates > before), desk.tables.status()
+        assert wait_for(lambda: desk.tables.duplicates > before), desk.tables.status()
         got = desk.store.results()[0]
         assert got.scores == (441, 345) and got.revision == 2 and sum(desk.tables.counts.values()) == 0
         assert _scores(desk) == [[441, 345]]
@@ -223,20 +208,20 @@ def test_a_kiosk_offline_while_its_game_ends_loses_nothing_when_back(broker, tmp
         kiosk.play(events[:10])
         assert kiosk.settled()
         game_id = (kiosk.hub.latest("judge") or {}).get("game_id", "")
-        assert _wait(lambda: _events_applied(desk, game_id) == 10), desk.tables.status()
+        assert wait_for(lambda: _events_applied(desk, game_id) == 10), desk.tables.status()
         link.cut()                                         # the kiosk's network drops ...
-        assert _wait(lambda: desk.tables.tile(1)["flags"]["offline"], 10)    # the broker sent its Last Will
+        assert wait_for(lambda: desk.tables.tile(1)["flags"]["offline"], 10)    # the broker sent its Last Will
         kiosk.play(events[10:], pace_s=0.02)               # ... while its game goes on and ends
-        assert _wait(kiosk.hub.idle, 10)
+        assert wait_for(kiosk.hub.idle, 10)
         time.sleep(1.0)
         assert kiosk.pub.pending() >= 2 * (len(events) - 10)    # held in the publisher's outbox
         assert _events_applied(desk, game_id) == 10 and desk.store.results() == []
         link.restore()                                     # back after about 3 s
         assert kiosk.settled(30)
-        assert _wait(lambda: len(desk.store.results()) == 1 and desk.ingest.idle(), 30), desk.tables.status()
+        assert wait_for(lambda: len(desk.store.results()) == 1 and desk.ingest.idle(), 30), desk.tables.status()
         assert _events_applied(desk, game_id) == len(events)
         assert desk.store.results()[0].scores == (451, 345) and not desk.store.results()[0].corrected
-        assert _wait(lambda: not desk.tables.tile(1)["flags"]["offline"], 10)
+        assert wait_for(lambda: not desk.tables.tile(1)["flags"]["offline"], 10)
         assert kiosk.pub.connections >= 2 and sum(desk.tables.counts.values()) == 0
         assert _scores(desk) == [[451, 345]]
     finally:
@@ -259,7 +244,7 @@ def test_a_kiosk_restarted_from_its_journal_while_offline_loses_nothing(broker, 
             kiosk.play([ev])
         assert kiosk.settled()
         game_id = (kiosk.hub.latest("judge") or {}).get("game_id", "")
-        assert _wait(lambda: _events_applied(desk, game_id) == 10), desk.tables.status()
+        assert wait_for(lambda: _events_applied(desk, game_id) == 10), desk.tables.status()
         link.cut()
         for ev in events[10:20]:                           # journaled, never delivered
             assert session.apply(ev).accepted
@@ -277,7 +262,7 @@ def test_a_kiosk_restarted_from_its_journal_while_offline_loses_nothing(broker, 
         assert desk.store.results() == [] and _events_applied(desk, game_id) == 10
         link.restore()
         assert kiosk.settled(30)
-        assert _wait(lambda: len(desk.store.results()) == 1 and desk.tables.duplicates >= 10 and desk.ingest.idle(),
+        assert wait_for(lambda: len(desk.store.results()) == 1 and desk.tables.duplicates >= 10 and desk.ingest.idle(),
                      30), desk.tables.status()
         assert _events_applied(desk, game_id) == len(events)
         assert desk.store.results()[0].scores == (451, 345) and desk.store.results()[0].game_id == game_id
@@ -306,7 +291,7 @@ def test_a_kiosk_restarted_after_its_game_ended_offline_still_delivers_the_resul
             kiosk.play([ev])
         assert kiosk.settled()
         game_id = (kiosk.hub.latest("judge") or {}).get("game_id", "")
-        assert _wait(lambda: _events_applied(desk, game_id) == 10), desk.tables.status()
+        assert wait_for(lambda: _events_applied(desk, game_id) == 10), desk.tables.status()
         link.cut()
         for ev in events[10:]:                             # the game ends offline
             assert session.apply(ev).accepted
@@ -323,7 +308,7 @@ def test_a_kiosk_restarted_after_its_game_ended_offline_still_delivers_the_resul
         assert desk.store.results() == []
         link.restore()
         assert kiosk.settled(30)
-        assert _wait(lambda: len(desk.store.results()) == 1 and desk.ingest.idle(), 30), desk.tables.status()
+        assert wait_for(lambda: len(desk.store.results()) == 1 and desk.ingest.idle(), 30), desk.tables.status()
         assert desk.store.results()[0].scores == (451, 345) and _events_applied(desk, game_id) == len(events)
         assert sum(desk.tables.counts.values()) == 0 and _scores(desk) == [[451, 345]]
     finally:

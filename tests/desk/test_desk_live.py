@@ -12,8 +12,9 @@ import zipfile
 
 import paho.mqtt.client as mqtt
 import pytest
+from desk_helpers import acl_broker, start_desk, wait_for
 
-from kiosk.desk.acl import acl_text, broker_lines, kiosk_user, password_file
+from kiosk.desk.acl import kiosk_user
 from kiosk.desk.ingest import BrokerConfig
 from kiosk.desk.service import Desk
 from kiosk.referee.records import events_from_gcg
@@ -48,31 +49,16 @@ players = ["guy", "bot"]
 @pytest.fixture
 def broker(tmp_path, start_broker):
     """The shared broker fixture's Mosquitto with the desk's password file and ACL."""
-    (tmp_path / "acl").write_text(acl_text(ROOT, [1, 2]))
-    password_file(tmp_path / "passwd", USERS)
-    return start_broker(*broker_lines(tmp_path / "passwd", tmp_path / "acl"))
+    return acl_broker(tmp_path, start_broker, USERS, [1, 2], root=ROOT)
 
 
 def _desk(tmp_path, port: int) -> Desk:
-    ev = tmp_path / "event"
-    ev.mkdir(exist_ok=True)
-    (ev / "event.toml").write_text(EVENT)
-    return Desk(ev, BrokerConfig("127.0.0.1", port, root=ROOT, username="desk", password=USERS["desk"],
-                                 client_id="desk-live-test"), http_port=0).start()
+    return start_desk(tmp_path, port, USERS["desk"], "desk-live-test", root=ROOT, event=EVENT)
 
 
 def _get(url: str) -> bytes:
     with urllib.request.urlopen(url, timeout=10) as r:
         return r.read()
-
-
-def _wait(pred, timeout: float = 30.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def _final(path) -> tuple[int, ...]:
@@ -93,7 +79,7 @@ def test_two_tables_recorded_once_and_exported(broker, tmp_path):
         _publish(DOUG, broker.port, 1)   # a kiosk re-publishing its game after a restart: recorded once
         # the re-published game's 33 events arrive after the results may be complete and the queue idle: wait
         # for them too (the desk counts them as duplicates), never a fixed sleep on a loaded machine
-        assert _wait(lambda: len(desk.store.results()) == 2 and desk.tables.duplicates >= 33 and desk.ingest.idle())
+        assert wait_for(lambda: len(desk.store.results()) == 2 and desk.tables.duplicates >= 33 and desk.ingest.idle())
         time.sleep(0.5)
         rows = json.loads(_get(desk.url + "results.json"))
         assert len(rows) == 2
@@ -141,7 +127,7 @@ def test_acl_kiosks_write_only_their_board_and_the_public_reads_only_the_delayed
             publish_game(DOUG, "127.0.0.1", broker.port, 1, root=ROOT, username=kiosk_user(1),
                          password="guess", timeout_s=2)
         _publish(GUY, broker.port, 2)
-        assert _wait(lambda: len(desk.store.results()) == 1)
+        assert wait_for(lambda: len(desk.store.results()) == 1)
         assert desk.store.results()[0].board == 2
         with desk.lock:                                 # not one of kiosk 2's events on board 1 got through
             assert 1 not in desk.tables.tables or desk.tables.tables[1].game is None
@@ -150,7 +136,7 @@ def test_acl_kiosks_write_only_their_board_and_the_public_reads_only_the_delayed
                                                          password="guess", client_id="intruder"),
                         http_port=0, data_dir=tmp_path / "intruder").start()
         try:
-            assert _wait(lambda: intruder.ingest.errors, 10)
+            assert wait_for(lambda: intruder.ingest.errors, 10)
             assert "refused the desk" in intruder.ingest.errors[0] and not intruder.ingest.connected
             assert "refused the desk" in json.loads(_get(intruder.url + "state.json"))["status"]["broker"]["errors"][0]
         finally:
@@ -169,13 +155,13 @@ def test_broker_restart_mid_game_and_desk_restart_lose_no_result(broker, tmp_pat
         restarter.start()
         _publish(DOUG, broker.port, 1, pace_s=0.04, timeout_s=60)   # about 1.3 s of events, the broker down mid-way
         restarter.join()
-        assert _wait(lambda: len(desk.store.results()) == 1, 30), desk.tables.status()
+        assert wait_for(lambda: len(desk.store.results()) == 1, 30), desk.tables.status()
         assert desk.store.results()[0].scores == (451, 345)
         assert desk.ingest.connections >= 2
         desk.stop()                                                  # the desk goes away ...
         _publish(GUY, broker.port, 2)                                # ... the broker keeps its session's messages
         desk = _desk(tmp_path, broker.port)                          # restarted: SQLite + the queued messages
-        assert _wait(lambda: len(desk.store.results()) == 2, 30), desk.tables.status()
+        assert wait_for(lambda: len(desk.store.results()) == 2, 30), desk.tables.status()
         assert desk.restored >= 33
         assert sorted(r.scores for r in desk.store.results()) == [(451, 345), (454, 424)]
         assert desk.tables.tile(1)["final"] == [451, 345]
@@ -206,7 +192,7 @@ def test_tls_broker_verified_with_the_ca(tmp_path):
             gcg = tmp_path / "g.gcg"
             gcg.write_text(DOUG.read_text())
             publish_game(gcg, "127.0.0.1", b.port, 3, root=ROOT, tls_ca=str(cert))
-            assert _wait(lambda: len(desk.store.results()) == 1, 20)
+            assert wait_for(lambda: len(desk.store.results()) == 1, 20)
             assert desk.ingest.connected and not plain.ingest.connected and not plain.tables.tables
         finally:
             desk.stop()

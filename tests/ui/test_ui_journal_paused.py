@@ -6,18 +6,10 @@ from __future__ import annotations
 import pygame
 import pytest
 from test_ui_screens import SIZES
-from ui_fixtures import ARTIFACTS, make_kiosk
+from ui_fixtures import ARTIFACTS, display, make_kiosk  # noqa: F401 - display: the autouse pygame fixture
 
 from kiosk.store.journal import write_failure
 from kiosk.ui.app import KioskUI
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -4,20 +4,11 @@ a resignation (002 III.G) and a correction after the end (002 III.E/F). Screensh
 
 from __future__ import annotations
 
-import pygame
 import pytest
 from test_ui_screens import SIZES, shot, touch
-from ui_fixtures import PIN, make_kiosk, play
+from ui_fixtures import PIN, display, make_kiosk, play  # noqa: F401 - display: the autouse pygame fixture
 
 from kiosk.ui.app import KioskUI
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
 
 
 def _judge(ui: KioskUI) -> None:

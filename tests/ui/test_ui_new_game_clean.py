@@ -4,38 +4,13 @@ judge's settled squares and the judge's player choice carried into the new game 
 
 from __future__ import annotations
 
-import pygame
-import pytest
 from test_ui_judge_table import _judge
 from test_ui_screens import touch
-from ui_fixtures import make_kiosk, play
+from ui_fixtures import display, make_kiosk, play  # noqa: F401 - display: the autouse pygame fixture
 
-from kiosk.ui import widgets
 from kiosk.ui.app import KioskUI
 
 MINUTE = "The judge gave Bartholomew one more minute."
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
-
-
-@pytest.fixture
-def drawn(monkeypatch) -> list[str]:
-    """Every text the screens draw."""
-    texts: list[str] = []
-    real = widgets.Canvas.text
-
-    def text(self, s, *a, **kw):
-        texts.append(s)
-        return real(self, s, *a, **kw)
-
-    monkeypatch.setattr(widgets.Canvas, "text", text)
-    return texts
 
 
 def test_the_last_games_message_is_not_on_the_new_game_screen_nor_in_the_new_game(tmp_path, drawn):

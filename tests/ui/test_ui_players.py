@@ -5,25 +5,16 @@ PNGs under artifacts/ui/ (players-*)."""
 
 from __future__ import annotations
 
-import pygame
 import pytest
 from common_fixtures import PIN
 from common_fixtures import make_kiosk as _make_kiosk
 from test_ui_screens import SIZES, shot, touch
-from ui_fixtures import play
+from ui_fixtures import display, play  # noqa: F401 - display: the autouse pygame fixture
 
 from kiosk.ui.app import KioskUI
 
 NAMES = ("Annabel", "Bartholomew", "Cunegonde", "Dorothea")
 PRESET = {3: "home", 4: "team"}
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
 
 
 def _labels(ui: KioskUI, action: str) -> dict[str, bool]:

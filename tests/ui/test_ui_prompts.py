@@ -4,10 +4,9 @@ preset allows, device problems shown, rack keys that read as tiles. Screenshots 
 
 from __future__ import annotations
 
-import pygame
 import pytest
 from test_ui_screens import SIZES, shot, touch
-from ui_fixtures import make_kiosk, play
+from ui_fixtures import display, make_kiosk, play  # noqa: F401 - display: the autouse pygame fixture
 
 from kiosk.control import commands as cmd
 from kiosk.control.side import Side
@@ -19,29 +18,6 @@ from kiosk.referee.simulate import random_game
 from kiosk.ui import actions
 from kiosk.ui.app import KioskUI
 from kiosk.ui.status import clock_text
-from kiosk.ui.widgets import Canvas
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
-
-
-@pytest.fixture
-def drawn(monkeypatch):
-    """Every text a screen draws, in order."""
-    texts: list[str] = []
-    real = Canvas.text
-
-    def spy(self, text, *a, **kw):
-        texts.append(text)
-        return real(self, text, *a, **kw)
-
-    monkeypatch.setattr(Canvas, "text", spy)
-    return texts
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

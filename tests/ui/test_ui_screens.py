@@ -5,20 +5,12 @@ from __future__ import annotations
 
 import pygame
 import pytest
-from ui_fixtures import ARTIFACTS, PIN, make_kiosk, play
+from ui_fixtures import ARTIFACTS, PIN, display, make_kiosk, play  # noqa: F401 - display: the autouse pygame fixture
 
 from kiosk.ui.app import KioskUI
 from kiosk.ui.screens import clock_text
 
 SIZES = [(800, 480), (720, 1280)]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _display():
-    pygame.display.init()
-    pygame.font.init()
-    yield
-    pygame.display.quit()
 
 
 def touch(ui: KioskUI, label: str, **match) -> None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
+import pygame
+import pytest
 from common_fixtures import PIN, ManualClock
 from common_fixtures import make_kiosk as _make_kiosk
 
@@ -11,9 +14,19 @@ from kiosk.app.kiosk import Kiosk
 from kiosk.referee.events import Play
 from kiosk.referee.simulate import tiles_for
 
-__all__ = ["ARTIFACTS", "PIN", "make_kiosk", "play"]
+__all__ = ["ARTIFACTS", "PIN", "display", "make_kiosk", "play"]
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "ui"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def display() -> Iterator[None]:
+    """pygame's display (the dummy driver, see tests/conftest.py) and fonts, for every test of a module that
+    imports this fixture (autouse); the display is closed after the module."""
+    pygame.display.init()
+    pygame.font.init()
+    yield
+    pygame.display.quit()
 
 
 def make_kiosk(tmp: Path, preset: str = "nsf", start: bool = True) -> tuple[Kiosk, ManualClock]:

@@ -4,8 +4,6 @@ own sure tiles of the candidate letters settle it clearly, and stays a doubt oth
 
 from __future__ import annotations
 
-from functools import cache
-
 import numpy as np
 import pytest
 
@@ -14,7 +12,7 @@ from kiosk.vision import exemplars
 from kiosk.vision.exemplars import exemplar_letter, letter_doubt, upright_features
 from kiosk.vision.reader import BoardReader, default_square_net
 from kiosk.vision.synth import fonts
-from shared_data import SHARED, needs_shared
+from shared_data import SHARED, needs_shared, validation_frame
 
 # frame 130 of `kiosk bench-vision --level typical --frames 150 --seed 31 --fonts validation`: a Sora ExtraBold C on
 # square 125 (K9) that the network doubts; the frame's sure C's settle it
@@ -22,18 +20,6 @@ RESOLVED = (150, 31, 130, 125, "C", "sora-extrabold")
 # frame 80 of the same run: Yanone Kaffeesatz (condensed), a frame of doubtful letters whose "sure" F's and I's are
 # partly E's and L's read wrong: compared with them, its doubted E's and L's would read F and I
 DEGRADED = (150, 31, 80, "yanone-kaffeesatz-bold")
-
-
-@cache
-def _frame(frames: int, seed: int, index: int):
-    from kiosk.rules.board import Board
-    from kiosk.vision.synth.render import render_board
-    from kiosk.vision.train import bench
-
-    s = bench.corpus_samples(SHARED, frames, seed=seed)[index]
-    fr = render_board(Board(s.board.cells), seed=bench.frame_seed("typical", index, seed),
-                      level=bench.level_params("typical", "validation"), tile_set=s.tile_set, size=(2028, 1520))
-    return fr, s.tile_set
 
 
 def _read(frame_and_set, **kw):
@@ -51,7 +37,7 @@ def _skip_without(face: str) -> None:
 def test_a_doubted_letter_is_read_from_the_frames_own_sure_tiles():
     frames, seed, index, sq, truth, face = RESOLVED
     _skip_without(face)
-    fr = _frame(frames, seed, index)
+    fr = validation_frame(frames, seed, index)
     assert fr[0].meta["font"] == face and "".join(fr[0].truth)[sq] == truth
     before, doubts_before = _read(fr, exemplars=False)
     assert before[sq] == "#" and letter_doubt(doubts_before[sq]), doubts_before.get(sq)
@@ -65,7 +51,7 @@ def test_a_doubted_letter_is_read_from_the_frames_own_sure_tiles():
 def test_a_frame_of_doubtful_letters_lends_no_exemplars(monkeypatch):
     frames, seed, index, face = DEGRADED
     _skip_without(face)
-    fr = _frame(frames, seed, index)
+    fr = validation_frame(frames, seed, index)
     assert fr[0].meta["font"] == face
     truth = "".join(fr[0].truth)
     before, _ = _read(fr, exemplars=False)

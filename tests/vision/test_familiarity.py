@@ -5,8 +5,6 @@ the reading's note; a frame of a familiar face is left as it is. The unfamiliar 
 
 from __future__ import annotations
 
-from functools import cache
-
 import pytest
 
 from kiosk.vision import familiarity
@@ -15,23 +13,11 @@ from kiosk.vision.reader import BoardReader
 from kiosk.vision.reading import EMPTY_SQUARE, SquareReading, SquareState
 from kiosk.vision.squarenet import SquarePrediction
 from kiosk.vision.synth import fonts
-from shared_data import SHARED, benchmark_frame, needs_shared
+from shared_data import benchmark_frame, needs_shared, validation_frame
 
 # frame 47 of `kiosk bench-vision --level typical --frames 200 --seed 11 --fonts validation`: Yanone Kaffeesatz
 # (condensed), 87 lettered tiles, 60% of them below P(letter | tile) 0.99, 7 wrong letters given without doubt
 UNFAMILIAR = (200, 11, 47, "yanone-kaffeesatz-bold")
-
-
-@cache
-def _validation_frame(frames: int, seed: int, index: int):
-    from kiosk.rules.board import Board
-    from kiosk.vision.synth.render import render_board
-    from kiosk.vision.train import bench
-
-    s = bench.corpus_samples(SHARED, frames, seed=seed)[index]
-    fr = render_board(Board(s.board.cells), seed=bench.frame_seed("typical", index, seed),
-                      level=bench.level_params("typical", "validation"), tile_set=s.tile_set, size=(2028, 1520))
-    return fr, s.tile_set
 
 
 def _read(frame_and_set, monkeypatch, enabled: bool):
@@ -45,7 +31,7 @@ def test_an_unfamiliar_face_gives_its_middling_letters_as_doubts_with_the_senten
     frames, seed, index, face = UNFAMILIAR
     if face not in fonts.present(fonts.VALIDATION):
         pytest.skip(f"{fonts.BY_NAME[face].package} not installed (scripts/system-packages.txt)")
-    fr = _validation_frame(frames, seed, index)
+    fr = validation_frame(frames, seed, index)
     assert fr[0].meta["font"] == face
     truth = "".join(fr[0].truth)
     before = _read(fr, monkeypatch, False)
