@@ -15,9 +15,11 @@ from kiosk.vision.squarenet import SquarePrediction
 from kiosk.vision.synth import fonts
 from shared_data import benchmark_frame, needs_shared, validation_frame
 
-# frame 47 of `kiosk bench-vision --level typical --frames 200 --seed 11 --fonts validation`: Yanone Kaffeesatz
-# (condensed), 87 lettered tiles, 60% of them below P(letter | tile) 0.99, 7 wrong letters given without doubt
-UNFAMILIAR = (200, 11, 47, "yanone-kaffeesatz-bold")
+# frame 18 of `kiosk bench-vision --level typical --frames 200 --seed 11 --fonts validation`: Yanone Kaffeesatz
+# (condensed), 91 lettered tiles, 2 wrong letters given without doubt without the rule; judged unfamiliar on the
+# project's pinned stack and on the Pi's (Debian's numpy 1.24 / OpenCV 4.11: scripts/pi-stack-check.sh). Frame 47,
+# the first choice, was judged so only on the pinned stack (27% of its letters below 0.99 on the Pi's)
+UNFAMILIAR = (200, 11, 18, "yanone-kaffeesatz-bold")
 
 
 def _read(frame_and_set, monkeypatch, enabled: bool):
@@ -44,7 +46,7 @@ def test_an_unfamiliar_face_gives_its_middling_letters_as_doubts_with_the_senten
                for sq in changed)
     silent_before = [sq for sq in range(225) if b[sq].isalpha() and b[sq] != truth[sq] and sq not in fr[0].occluded]
     silent_after = [sq for sq in silent_before if a[sq] != "#"]
-    assert len(silent_before) >= 5 and len(silent_after) <= 1, (silent_before, silent_after)
+    assert len(silent_before) >= 2 and not silent_after, (silent_before, silent_after)
 
 
 @needs_shared
