@@ -477,7 +477,8 @@ def draw_judge_adjust(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
     bh = cv.px(50)
-    title, who, pts, steps1, steps2, reason, b = rows_of(inner, [cv.px(36), bh, cv.px(40), bh, bh, bh, 0], cv.px(5))
+    title, who, pts, steps1, steps2, reason, _, b = rows_of(inner, [cv.px(36), bh, cv.px(40), bh, bh, bh, 0, bh],
+                                                           cv.px(5))
     cv.text("Adjust a score", title, 28, AMBER)
     for p, rect in enumerate(split_h(who, ui.player_count(), cv.px(5))):
         cv.button(rect, st.players[p], "adj_player", player=p, color=BLUE if ui.adj_player == p else (64, 74, 88))
@@ -488,7 +489,7 @@ def draw_judge_adjust(ui: TouchState, cv: Canvas) -> None:
         cv.button(rect, f"+{d}", "adj_points", delta=d)
     for rect, rsn in zip(split_h(reason, 3, cv.px(5)), REASONS):
         cv.button(rect, rsn, "adj_reason", reason=rsn, size=20, color=BLUE if ui.adj_reason == rsn else (64, 74, 88))
-    ok, back = split_h(pygame.Rect(b.x, b.bottom - bh, b.w, bh), 2, cv.px(5))
+    ok, back = split_h(b, 2, cv.px(5))
     cv.button(ok, "Apply", "adj_apply", enabled=ui.adj_points != 0, color=(60, 110, 70))
     cv.button(back, "Back", "judge_open_menu", color=(60, 70, 120))
 

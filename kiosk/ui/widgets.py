@@ -182,8 +182,15 @@ def grid_rects(area: pygame.Rect, n: int, cols: int, gap: int) -> list[pygame.Re
 
 
 def rows_of(area: pygame.Rect, heights: list[int], gap: int = 0) -> list[pygame.Rect]:
-    """Split ``area`` top to bottom into rows of ``heights`` px; a 0 height shares what the others leave."""
-    fixed = sum(heights) + gap * (len(heights) - 1)
+    """Split ``area`` top to bottom into rows of ``heights`` px; a 0 height shares what the others leave. Rows that
+    do not fit are shrunk in proportion, so none reaches past ``area`` (the 720x1280 score adjustment's last row
+    lay under its Apply and Back buttons)."""
+    gaps = gap * (len(heights) - 1)
+    total = sum(heights)
+    if total and total + gaps > area.h:
+        scale = max(0, area.h - gaps) / total
+        heights = [int(h * scale) for h in heights]
+    fixed = sum(heights) + gaps
     n_rest = heights.count(0)
     rest = max(0, area.h - fixed) // max(1, n_rest)
     out, y = [], area.y

@@ -43,6 +43,10 @@ def shot(ui: KioskUI, name: str, expect: str) -> None:
         if b.label:
             assert b.rect.h >= 40 * min(w, h) / 480, f"{name}: button {b.label!r} too small for a finger"
             assert ui.surface.get_rect().contains(b.rect), f"{name}: button {b.label!r} off the screen"
+    labelled = [b for b in ui.buttons if b.label]
+    for i, a in enumerate(labelled):   # the 720x1280 score adjustment drew Apply and Back over its reasons' row
+        for b in labelled[i + 1:]:
+            assert not a.rect.colliderect(b.rect), f"{name}: button {a.label!r} overlaps {b.label!r}"
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
