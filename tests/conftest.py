@@ -15,6 +15,9 @@ if TYPE_CHECKING:
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+# the suite draws the Debian faces only, never a developer's fetched Google Fonts faces (scripts/fetch_fonts.py),
+# so that it reads the same frames here as in CI
+os.environ["KIOSK_FONT_DIR"] = os.path.join(os.path.dirname(__file__), "no-fetched-fonts")
 
 
 @pytest.fixture(autouse=True)

@@ -26,8 +26,10 @@ def test_font_table_names_unique_roles_known_paths_absolute():
     assert len(names) == len(set(names))
     assert not set(names) & set(FONTS), "a system face may not shadow a built-in font"
     assert set(fonts.BUILTIN_FAMILIES) == set(FONTS)
+    assert fonts.SYSTEM_FONTS == fonts.DEBIAN_FONTS + fonts.GOOGLE_FONTS
     for f in fonts.SYSTEM_FONTS:
         assert f.role in fonts.ROLES, f
+    for f in fonts.DEBIAN_FONTS:
         assert f.path.startswith(("/usr/share/fonts/", "/usr/share/wine/fonts/")) and f.path.endswith((".ttf", ".otf")), f
         assert re.fullmatch(r"fonts-[a-z0-9.+-]+", f.package), f
 
@@ -49,7 +51,7 @@ def test_held_out_validation_and_training_fonts_are_disjoint_whole_families():
 def test_every_font_package_is_installed_by_the_system_package_list():
     listed = {ln.strip() for ln in (ROOT / "scripts" / "system-packages.txt").read_text().splitlines()
               if ln.strip() and not ln.startswith("#")}
-    assert {f.package for f in fonts.SYSTEM_FONTS} <= listed
+    assert {f.package for f in fonts.DEBIAN_FONTS} <= listed
 
 
 def _package_installed(package: str) -> bool:
@@ -60,7 +62,7 @@ def _package_installed(package: str) -> bool:
     return out.returncode == 0 and out.stdout.endswith(" installed")
 
 
-@pytest.mark.parametrize("package", sorted({f.package for f in fonts.SYSTEM_FONTS}))
+@pytest.mark.parametrize("package", sorted({f.package for f in fonts.DEBIAN_FONTS}))
 def test_every_face_file_exists_when_its_package_is_installed(package):
     """A wrong path in the table would leave the face out silently (bench-vision names it "not installed")."""
     if not _package_installed(package):
@@ -96,7 +98,7 @@ def test_second_held_out_batch_is_bold_upright_with_every_letter_by_its_declarat
     assert not missing, (name, missing)
 
 
-@pytest.mark.parametrize("name", [f.name for f in fonts.SYSTEM_FONTS])
+@pytest.mark.parametrize("name", [f.name for f in fonts.DEBIAN_FONTS])
 def test_renderer_draws_every_installed_face(name):
     if fonts.BY_NAME[name].role in fonts.NEVER_DRAWN_BY_TESTS:
         pytest.skip("a face of the second held-out batch: never drawn before the lead's one measurement")

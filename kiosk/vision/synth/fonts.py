@@ -1,4 +1,5 @@
-"""The renderer's system fonts: TrueType / OpenType faces from Debian font packages, drawn by file path.
+"""The renderer's system fonts: TrueType / OpenType faces from Debian font packages and Google Fonts' WOFF files
+(:mod:`kiosk.vision.synth.google_fonts`), drawn by file path.
 
 Each face has a role: ``"training"`` faces may be drawn on frames that train the reader's models;
 ``"held-out"`` faces never are, so accuracy on them (``kiosk bench-vision --fonts held-out``) measures fonts
@@ -7,14 +8,16 @@ declared names, weight, slant and character set alone and never drawn before the
 (``kiosk bench-vision --fonts held-out-2``: the six ``"held-out"`` faces had been looked at too often to give
 a clean figure; kiosk/vision/models/README.md, "A second held-out batch"); ``"validation"`` faces are never trained on either, and are the only unfamiliar
 faces on which the reader's thresholds and confidence rules are chosen (``kiosk bench-vision --fonts
-validation``), so that the held-out figure is not a figure of what was tuned. Roles are given per **design family**: faces that are metric clones of one
+validation``), so that the held-out figure is not a figure of what was tuned. The Google Fonts faces add
+``"validation-2"`` (never trained on; choices may be made on them) and ``"held-out-3"`` (a third batch, never
+drawn before the lead's one measurement), their roles given by a hash of the family group's name. Roles are given per **design family**: faces that are metric clones of one
 design (FreeSans, Nimbus Sans and the renderer's built-in ``"sans"`` are all Helvetica) share a family, and
 no family has faces in two roles.
 
 The renderer's five built-in fonts (:data:`kiosk.vision.synth.glyph_art.FONTS`, shipped as a glyph atlas)
 are training fonts of the families in :data:`BUILTIN_FAMILIES`. A system face is drawn only when its file is
-installed (``apt-get install`` the package named in the table; ``scripts/system-packages.txt`` lists them);
-:func:`present` tells which are.
+installed (``apt-get install`` the package named in the table; ``scripts/system-packages.txt`` lists them; the
+Google Fonts faces by ``scripts/fetch_fonts.py``); :func:`present` tells which are.
 """
 
 from __future__ import annotations
@@ -22,15 +25,19 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from kiosk.vision.synth import google_fonts
+
 TRAINING = "training"
 HELD_OUT = "held-out"
 VALIDATION = "validation"
 HELD_OUT_2 = "held-out-2"
-ROLES = (TRAINING, HELD_OUT, VALIDATION, HELD_OUT_2)
-NEVER_TRAINED = (HELD_OUT, VALIDATION, HELD_OUT_2)
+VALIDATION_2 = "validation-2"
+HELD_OUT_3 = "held-out-3"
+ROLES = (TRAINING, HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3)
+NEVER_TRAINED = (HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3)
 """Roles never drawn on a training frame."""
-NEVER_DRAWN_BY_TESTS = (HELD_OUT_2,)
-"""Roles whose faces no test draws: measured once, by ``kiosk bench-vision --fonts held-out-2``."""
+NEVER_DRAWN_BY_TESTS = (HELD_OUT_2, HELD_OUT_3)
+"""Roles whose faces no test draws: measured once, by ``kiosk bench-vision --fonts held-out-2`` (``held-out-3``)."""
 
 
 @dataclass(frozen=True)
@@ -47,7 +54,7 @@ class SystemFont:
 _TT = "/usr/share/fonts/truetype"
 _OT = "/usr/share/fonts/opentype"
 
-SYSTEM_FONTS: tuple[SystemFont, ...] = (
+DEBIAN_FONTS: tuple[SystemFont, ...] = (
     # ---- training faces
     SystemFont("liberation-sans-bold", "Arial (Liberation Sans)", "fonts-liberation",
                f"{_TT}/liberation/LiberationSans-Bold.ttf", TRAINING),
@@ -221,7 +228,17 @@ SYSTEM_FONTS: tuple[SystemFont, ...] = (
     SystemFont("dustismo-roman-bold", "Dustismo Roman", "fonts-dustin", f"{_TT}/dustin/Dustismo_Roman_Bold.ttf",
                HELD_OUT_2),
 )
-"""Every system face the renderer knows (a data table; see the module doc)."""
+"""The faces of Debian font packages (a data table; see the module doc)."""
+
+GOOGLE_FONTS: tuple[SystemFont, ...] = tuple(
+    SystemFont(r["name"], f"{r['group']} (Google Fonts)", f"npm @fontsource/{r['id']}",
+               str(google_fonts.font_dir() / f"{r['name']}.woff"), r["role"])
+    for r in google_fonts.rows())
+"""The Google Fonts faces of :mod:`kiosk.vision.synth.google_fonts` (fetched by ``scripts/fetch_fonts.py``); the
+folder is read once, when this module is imported."""
+
+SYSTEM_FONTS = DEBIAN_FONTS + GOOGLE_FONTS
+"""Every system face the renderer knows: the Debian faces, then the Google Fonts faces."""
 
 BUILTIN_FAMILIES = {"sans": "Helvetica", "hershey-simplex": "Hershey", "hershey-duplex": "Hershey",
                     "hershey-triplex": "Hershey", "hershey-complex": "Hershey"}
@@ -246,8 +263,18 @@ def font_file(name: str) -> str:
     except KeyError:
         raise ValueError(f"unknown system font {name!r} (known: {', '.join(BY_NAME)})") from None
     if not os.path.isfile(f.path):
-        raise FontMissing(f"font {name!r}: {f.path} is not installed (apt-get install {f.package})")
+        raise FontMissing(f"font {name!r}: {f.path} is not installed ({install_hint((f,))})")
     return f.path
+
+
+def install_hint(faces: tuple[SystemFont, ...] | list[SystemFont]) -> str:
+    """How to install ``faces``: the ``apt-get install`` line of their Debian packages and, for Google Fonts
+    faces, the fetch script."""
+    debian = sorted({f.package for f in faces if not f.package.startswith("npm ")})
+    parts = [f"apt-get install {' '.join(debian)}"] if debian else []
+    if any(f.package.startswith("npm ") for f in faces):
+        parts.append("python scripts/fetch_fonts.py")
+    return "; ".join(parts)
 
 
 def present(role: str | None = None) -> tuple[str, ...]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import os
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -63,7 +63,7 @@ def _crop(mask: np.ndarray, origin: tuple[int, int]) -> tuple[np.ndarray, float,
     return mask[y0:y1, x0:x1], float(x0 - origin[0]), float(y0 - origin[1])
 
 
-@cache
+@lru_cache(maxsize=64)
 def _pygame_font(px: int, path: str | None = None):  # noqa: ANN202 - pygame type
     """pygame's font at ``px``: the file ``path``, or pygame's bundled FreeSans Bold when None."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -181,11 +181,12 @@ def _atlas() -> dict[tuple[str, str], Glyph]:
                 for i, (font, ch, x0, y0, cap) in enumerate(index)}
 
 
-@cache
+@lru_cache(maxsize=len(ATLAS_CHARS) * 48)
 def reference_glyph(ch: str, font: str) -> Glyph:
     """The glyph of ``ch`` in ``font`` at the reference size (cached): the shipped one for a built-in font's
     character of :data:`ATLAS_CHARS`, else drawn live (:func:`render_reference_glyph`; system faces are
-    always drawn live, from their installed file).
+    always drawn live, from their installed file). The cache holds the glyphs of the last 48 faces or so: with
+    hundreds of faces an unbounded one filled the memory of each renderer process.
 
     Raises:
         ValueError: unknown font name.
@@ -197,9 +198,10 @@ def reference_glyph(ch: str, font: str) -> Glyph:
     return shipped if shipped is not None else render_reference_glyph(ch, font)
 
 
-@cache
+@lru_cache(maxsize=8192)
 def scaled_glyph(ch: str, font: str, cap_px: float) -> Glyph:
-    """The glyph of ``ch`` scaled so that a capital H is ``cap_px`` tall (cached; float32 mask 0..1)."""
+    """The glyph of ``ch`` scaled so that a capital H is ``cap_px`` tall (cached, the last 8192; float32 mask
+    0..1)."""
     g = reference_glyph(ch, font)
     s = cap_px / g.cap_px
     h, w = g.mask.shape

@@ -246,7 +246,7 @@ FONT_BARS = {"typical": {"letters": 99.5}, "hard": {"unsure_share_of_errors": 95
 FONT_CEILINGS = {"typical": {"silent_tile_errors": 0.1}}
 """Ceilings (percent) on fonts held out of training (vision issue 22)."""
 
-FONT_CHOICES = ("level", "training", "validation", "held-out", "held-out-2")
+FONT_CHOICES = ("level", "training", "validation", "held-out", "held-out-2", "validation-2", "held-out-3")
 
 
 def level_params(level: str, fonts: str = "level") -> str | RealismParams:
@@ -267,8 +267,8 @@ def level_params(level: str, fonts: str = "level") -> str | RealismParams:
         raise ValueError(f"unknown font choice {fonts!r} (known: {', '.join(FONT_CHOICES)})")
     names = font_table.present(fonts)
     if not names:
-        packages = sorted({f.package for f in font_table.SYSTEM_FONTS if f.role == fonts})
-        raise ValueError(f"no {fonts} font is installed (apt-get install {' '.join(packages)})")
+        hint = font_table.install_hint([f for f in font_table.SYSTEM_FONTS if f.role == fonts])
+        raise ValueError(f"no {fonts} font is installed ({hint})")
     return get_level(level).with_(fonts=names)
 
 

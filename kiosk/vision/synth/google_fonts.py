@@ -1,0 +1,91 @@
+"""Google Fonts faces for the synthetic renderer: a table (``google_fonts.csv`` beside this module) and a folder.
+
+The table is written by ``scripts/google_fonts_table.py`` from Google's own font metadata by a fixed rule (text
+categories only, the weight nearest 700, whole groups of families in one role chosen by a hash; see that
+script), and the faces are fetched by ``scripts/fetch_fonts.py`` from the npm registry (Fontsource's WOFF
+files, one per face) into :func:`font_dir`. Roles: ``training``, ``validation-2`` (never trained on; where
+choices may be made) and ``held-out-3`` (never trained on, never drawn before the one measurement). The kiosk
+never needs these files; a machine without them renders as before.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import os
+from pathlib import Path
+
+TEXT_CATEGORIES = ("sans-serif", "serif", "monospace")
+LEFT_OUT_WORDS = {
+    # held out (first batch): DejaVu / Bitstream Vera, Cantarell, Lato, Bookman, Caladea
+    "dejavu", "bitstream", "vera", "cantarell", "lato", "bookman", "caladea",
+    # validation: Tribun, Averia, Cardo, Accanthis, Sora, Tiresias, Beteckna (Futura), Oxygen, Yanone,
+    # JetBrains, Fira, GFS (Didot, Neohellenic), Junicode, Yrsa and its sibling Rasa, Comfortaa, Tahoma
+    "tribun", "averia", "cardo", "accanthis", "sora", "tiresias", "beteckna", "futura", "oxygen", "yanone",
+    "jetbrains", "fira", "gfs", "junicode", "yrsa", "rasa", "comfortaa", "tahoma",
+    # held out (second batch)
+    "fantasque", "league", "arapey", "ikarius", "oldania", "essays", "galatia", "jara", "quercus", "babel",
+    "agave", "hermit", "millimetre", "dustismo",
+}
+TRAINED_WORDS = {
+    # trained families and clones of them (Arimo / Tinos / Cousine: Liberation's designs; Noto Sans: Open Sans)
+    "liberation", "arimo", "tinos", "cousine", "free", "nimbus", "urw", "c059", "p052", "open", "noto", "roboto",
+    "go", "carlito", "comic", "quicksand", "inter", "andika", "charis", "linux", "vollkorn", "pt", "old",
+    "cabin", "karla", "dosis", "b612", "courier", "tuffy", "clear", "manrope", "play", "baskervald",
+    "baskervville", "libre", "gillius", "universalis", "berenis", "gentium", "romande", "libris", "irianis",
+    "stix", "cmu", "computer", "bebas", "mononoki", "anonymous", "caslon", "national", "eurofurence", "elstob",
+    "opendyslexic", "jura", "karmilla", "century", "palatino", "helvetica", "times", "avant",
+}
+ROLE_BY_DIGIT = {0: "held-out-3", 1: "validation-2"}
+"""Role of a group by the first byte of the SHA-256 of its key, mod 10 (others: training)."""
+PER_GROUP = 4
+"""At most this many families of a group, the first by SHA-256 of their ids."""
+
+
+def digest(text: str) -> bytes:
+    """SHA-256 of ``text`` (UTF-8)."""
+    return hashlib.sha256(text.encode()).digest()
+
+
+def weight_of(weights: list[int | str]) -> int | None:
+    """The weight nearest 700 among 600-900 (a tie goes to the heavier), or None."""
+    ok = [int(w) for w in weights if str(w).isdigit() and 600 <= int(w) <= 900]
+    return min(ok, key=lambda w: (abs(w - 700), -w)) if ok else None
+
+
+def role_of(group: str) -> str | None:
+    """The role of a group of families (the first word of their names, lower case), or None when left out.
+
+    Left out: a group naming a family of the held-out, validation or second held-out roles (:data:`LEFT_OUT_WORDS`);
+    training: one naming a training family or a clone of one (:data:`TRAINED_WORDS`); else by :data:`ROLE_BY_DIGIT`.
+    """
+    if group in LEFT_OUT_WORDS:
+        return None
+    if group in TRAINED_WORDS:
+        return "training"
+    return ROLE_BY_DIGIT.get(digest(group)[0] % 10, "training")
+
+
+TABLE = Path(__file__).with_name("google_fonts.csv")
+"""The table: name, family, group, category, id, weight, role, version, sha256 (one row a face)."""
+
+
+def font_dir() -> Path:
+    """The folder holding the fetched faces: ``$KIOSK_FONT_DIR``, else ``~/.cache/kiosk/fonts``."""
+    return Path(os.environ.get("KIOSK_FONT_DIR") or Path.home() / ".cache" / "kiosk" / "fonts")
+
+
+def rows() -> list[dict[str, str]]:
+    """The table's rows, in file order (an empty list when the file is absent).
+
+    Raises:
+        ValueError: a row lacks a column (the message names the line).
+    """
+    if not TABLE.is_file():
+        return []
+    with open(TABLE, encoding="utf-8", newline="") as fh:
+        out = list(csv.DictReader(fh))
+    for i, r in enumerate(out, 2):
+        if any(not r.get(k) for k in ("name", "family", "group", "id", "weight", "role")):
+            raise ValueError(f"{TABLE}:{i}: a row lacks one of name, family, group, id, weight, role")
+    return out

@@ -1,0 +1,77 @@
+"""Write ``kiosk/vision/synth/google_fonts.csv``: the Google Fonts families the renderer may draw, with a role each.
+
+Input: ``data/google-fonts-v1.json`` of the npm package ``google-font-metadata`` (version 6.0.8; ``npm pack
+google-font-metadata@6.0.8`` and untar it). The rule, fixed before any face of these families was drawn
+(kiosk/vision/models/README.md, "Google Fonts faces and a third held-out batch"):
+
+* a family of Google's categories ``sans-serif``, ``serif`` or ``monospace`` (not ``display`` or ``handwriting``)
+  with the ``latin`` subset (U+0000-00FF: A-Z and ÄÖÜ) and an upright style, whose name is not an icon or
+  symbol face; its weight nearest 700 among 600-900 (a tie goes to the heavier); families without one are out;
+* families are grouped by the first word of their name (``IBM Plex Sans`` and ``IBM Plex Mono`` are one group,
+  as are the Noto families), and a whole group takes one role;
+* a group whose first word names a family of the held-out, validation or second held-out roles of
+  :mod:`kiosk.vision.synth.fonts` (or a clone of one) is left out; one naming a training family (or a clone
+  of one) is training;
+* every other group takes its role from the SHA-256 of its key: the first byte mod 10 is 0 for
+  ``held-out-3``, 1 for ``validation-2``, else ``training``;
+* at most 4 families of a group, the first by SHA-256 of their ids, so no superfamily outweighs the others.
+
+Usage: ``python scripts/google_fonts_table.py google-fonts-v1.json > kiosk/vision/synth/google_fonts.csv``
+(``--pins OLD.csv`` keeps the package versions and file hashes of an earlier table).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from kiosk.vision.synth.google_fonts import PER_GROUP, TEXT_CATEGORIES, digest, role_of, weight_of  # noqa: E402
+
+
+def rows(meta: dict) -> list[dict[str, str]]:
+    """The table's rows (dicts of the CSV's columns), sorted by id."""
+    groups: dict[str, list[tuple[str, dict, int]]] = {}
+    for fid, f in meta.items():
+        weight = weight_of(f["weights"])
+        name = f["family"]
+        if (f["category"] not in TEXT_CATEGORIES or "latin" not in f["subsets"] or "normal" not in f["styles"]
+                or weight is None or any(w in name.lower() for w in ("icon", "symbol", "emoji"))):
+            continue
+        groups.setdefault(name.split()[0].lower(), []).append((fid, f, weight))
+    out = []
+    for key, members in groups.items():
+        role = role_of(key)
+        if role is None:
+            continue
+        for fid, f, weight in sorted(members, key=lambda m: digest(m[0]))[:PER_GROUP]:
+            out.append({"name": f"g-{fid}-{weight}", "family": f["family"], "group": key, "category": f["category"],
+                        "id": fid, "weight": str(weight), "role": role, "version": "", "sha256": ""})
+    return sorted(out, key=lambda r: r["name"])
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("metadata", help="google-font-metadata's data/google-fonts-v1.json")
+    ap.add_argument("--pins", help="an earlier table whose version and sha256 columns are kept")
+    args = ap.parse_args(argv)
+    with open(args.metadata, encoding="utf-8") as fh:
+        table = rows(json.load(fh))
+    if args.pins:
+        with open(args.pins, encoding="utf-8", newline="") as fh:
+            pins = {r["name"]: r for r in csv.DictReader(fh)}
+        for r in table:
+            if r["name"] in pins:
+                r["version"], r["sha256"] = pins[r["name"]]["version"], pins[r["name"]]["sha256"]
+    w = csv.DictWriter(sys.stdout, fieldnames=list(table[0]), lineterminator="\n")
+    w.writeheader()
+    w.writerows(table)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,149 @@
+"""The Google Fonts faces of the renderer (kiosk.vision.synth.google_fonts, scripts/fetch_fonts.py): the table
+follows its rule row by row, no never-trained group shares a design with a Debian face, and the fetch script
+checks what it fetches (a hash that differs, a file without the tile sets' letters, a package that is not there)
+without a network. The suite never draws these faces (tests/conftest.py points KIOSK_FONT_DIR at an empty
+folder), so it reads the same frames with and without them."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import io
+import json
+import re
+import subprocess
+import sys
+import tarfile
+import urllib.error
+from pathlib import Path
+
+import pytest
+
+from kiosk.vision.synth import fonts, google_fonts
+
+ROOT = Path(__file__).resolve().parents[2]
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf")
+
+
+def _script(name: str):
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec and spec.loader
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_table_rows_follow_the_rule():
+    rows = google_fonts.rows()
+    assert len(rows) >= 300
+    per_group: dict[str, list[dict[str, str]]] = {}
+    for r in rows:
+        per_group.setdefault(r["group"], []).append(r)
+        assert r["name"] == f"g-{r['id']}-{r['weight']}", r
+        assert r["role"] == google_fonts.role_of(r["group"]), r
+        assert r["category"] in google_fonts.TEXT_CATEGORIES and 600 <= int(r["weight"]) <= 900, r
+        assert r["group"] == r["family"].split()[0].lower(), r
+        assert re.fullmatch(r"\d+\.\d+\.\d+", r["version"]) and re.fullmatch(r"[0-9a-f]{64}", r["sha256"]), r
+    assert all(len(members) <= google_fonts.PER_GROUP for members in per_group.values())
+    roles = {r["role"] for r in rows}
+    assert roles == {fonts.TRAINING, fonts.VALIDATION_2, fonts.HELD_OUT_3}
+    assert sum(r["role"] == fonts.HELD_OUT_3 for r in rows) >= 40
+
+
+def test_no_never_trained_group_shares_a_name_with_a_debian_family():
+    """A group of the never-trained roles is no family (or clone) of the Debian table's, by its first word."""
+    debian_words = {f.family.split()[0].lower() for f in fonts.DEBIAN_FONTS}
+    debian_words |= {w.lower() for w in fonts.BUILTIN_FAMILIES.values()}
+    for f in fonts.GOOGLE_FONTS:
+        group = f.family.split()[0]
+        if f.role != fonts.TRAINING:
+            assert group not in debian_words | google_fonts.TRAINED_WORDS, f
+        assert group not in google_fonts.LEFT_OUT_WORDS, f
+    trained = {f.family for f in fonts.GOOGLE_FONTS if f.role == fonts.TRAINING}
+    never = {f.family for f in fonts.GOOGLE_FONTS if f.role in fonts.NEVER_TRAINED}
+    assert trained and never and not trained & never
+
+
+def test_role_of_a_group_and_the_weight_chosen():
+    assert google_fonts.role_of("lato") is None          # held out (first batch)
+    assert google_fonts.role_of("fira") is None          # validation
+    assert google_fonts.role_of("noto") == fonts.TRAINING  # Noto Sans is Open Sans' design: trained
+    by_digit = {g: google_fonts.digest(g)[0] % 10 for g in ("alpha", "bravo", "charlie", "delta", "echo")}
+    for g, d in by_digit.items():
+        assert google_fonts.role_of(g) == {0: "held-out-3", 1: "validation-2"}.get(d, "training")
+    assert google_fonts.weight_of([400, 600, 800]) == 800   # 600 and 800 tie: the heavier
+    assert google_fonts.weight_of(["400", "700", "900"]) == 700
+    assert google_fonts.weight_of([300, 400, 500]) is None
+    assert google_fonts.weight_of([900]) == 900
+
+
+def test_a_fetched_face_missing_is_named_with_the_fetch_script(monkeypatch):
+    face = next(f for f in fonts.GOOGLE_FONTS if f.role == fonts.VALIDATION_2)
+    assert not Path(face.path).is_file()         # the suite's font folder is empty
+    assert face.name not in fonts.present(fonts.VALIDATION_2)
+    with pytest.raises(fonts.FontMissing, match=r"scripts/fetch_fonts\.py"):
+        fonts.font_file(face.name)
+
+
+def test_the_font_folder_is_read_from_the_environment(tmp_path):
+    """A face whose file is in $KIOSK_FONT_DIR is present; the others of its role are not."""
+    if not DEJAVU.is_file():
+        pytest.skip("fonts-dejavu-core not installed (scripts/system-packages.txt)")
+    face = next(r for r in google_fonts.rows() if r["role"] == fonts.VALIDATION_2)
+    (tmp_path / f"{face['name']}.woff").write_bytes(DEJAVU.read_bytes())
+    code = ("from kiosk.vision.synth import fonts; import json; "
+            "print(json.dumps(fonts.present('validation-2')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT,
+                         env={"KIOSK_FONT_DIR": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    assert json.loads(out.stdout) == [face["name"]]
+
+
+def _tarball(member: str, data: bytes) -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w:gz") as tar:
+        info = tarfile.TarInfo(member)
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
+def _registry(monkeypatch, mod, files: dict[str, bytes]) -> None:
+    """The fetch script's registry answers from ``files`` (package id -> font bytes); others are 404."""
+    def get(url: str) -> bytes:
+        if url.endswith(".tgz"):
+            fid = url.rsplit("/", 1)[1].removesuffix(".tgz")
+            return files[fid]
+        fid = url.split("%2f", 1)[1].split("/", 1)[0]
+        if fid not in files:
+            raise urllib.error.HTTPError(url, 404, "Not Found", None, None)  # type: ignore[arg-type]
+        return json.dumps({"version": "9.9.9", "dist": {"tarball": f"https://registry.test/{fid}.tgz"}}).encode()
+    monkeypatch.setattr(mod, "_get", get)
+
+
+def test_fetch_checks_the_hash_the_letters_and_the_package(monkeypatch, tmp_path):
+    pytest.importorskip("fontTools", reason="fonttools is in the dev extra")
+    if not DEJAVU.is_file():
+        pytest.skip("fonts-dejavu-core not installed (scripts/system-packages.txt)")
+    mod = _script("fetch_fonts")
+    data = DEJAVU.read_bytes()
+    row = {"name": "g-demo-700", "id": "demo", "weight": "700", "version": "", "sha256": ""}
+    _registry(monkeypatch, mod, {"demo": _tarball("package/files/demo-latin-700-normal.woff", data)})
+    assert mod.fetch(row, tmp_path) == ("g-demo-700", "9.9.9", hashlib.sha256(data).hexdigest())
+    assert (tmp_path / "g-demo-700.woff").read_bytes() == data and mod.lacking(tmp_path / "g-demo-700.woff") == ""
+    with pytest.raises(RuntimeError, match=r"g-demo-700: .* has SHA-256 [0-9a-f]{64}, the table pins 00"):
+        mod.fetch({**row, "sha256": "00" * 32}, tmp_path)
+    with pytest.raises(RuntimeError, match=r"g-demo-700: @fontsource/demo@9.9.9 has no package/files/demo-latin-800"):
+        mod.fetch({**row, "weight": "800"}, tmp_path)
+    with pytest.raises(urllib.error.HTTPError):
+        mod.fetch({**row, "id": "absent"}, tmp_path)
+    # a font without Ä Ö Ü (a cut-down copy of one with them) is named by what it lacks
+    from fontTools import subset
+
+    options = subset.Options()
+    font = subset.load_font(str(DEJAVU), options)
+    sub = subset.Subsetter(options)
+    sub.populate(text="ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    sub.subset(font)
+    cut = tmp_path / "cut.ttf"
+    subset.save_font(font, str(cut), options)
+    assert mod.lacking(cut) == "ÄÖÜ"
