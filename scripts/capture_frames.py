@@ -23,7 +23,7 @@ _READERS: dict = {}
 
 def add_frame_options(ap: argparse.ArgumentParser, *, frames: int, seed: int) -> None:
     """Add ``--fonts`` (never ``held-out``), ``--level``, ``--frames`` and ``--seed`` with these defaults."""
-    ap.add_argument("--fonts", default="validation", choices=["level", "training", "validation"])
+    ap.add_argument("--fonts", default="validation", choices=["level", "training", "validation", "validation-2"])
     ap.add_argument("--level", default="typical", choices=["typical", "hard"])
     ap.add_argument("--frames", type=int, default=frames)
     ap.add_argument("--seed", type=int, default=seed)
