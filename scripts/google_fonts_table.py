@@ -59,8 +59,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("metadata", help="google-font-metadata's data/google-fonts-v1.json")
     ap.add_argument("--pins", help="an earlier table whose version and sha256 columns are kept")
     args = ap.parse_args(argv)
-    with open(args.metadata, encoding="utf-8") as fh:
-        table = rows(json.load(fh))
+    try:
+        with open(args.metadata, encoding="utf-8") as fh:
+            table = rows(json.load(fh))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        print(f"error: {args.metadata}: not google-font-metadata's google-fonts-v1.json "
+              f"({type(exc).__name__}: {exc})", file=sys.stderr)
+        return 2
+    if not table:
+        print(f"error: {args.metadata}: no family of the text categories in it", file=sys.stderr)
+        return 2
     if args.pins:
         with open(args.pins, encoding="utf-8", newline="") as fh:
             pins = {r["name"]: r for r in csv.DictReader(fh)}

@@ -147,3 +147,36 @@ def test_fetch_checks_the_hash_the_letters_and_the_package(monkeypatch, tmp_path
     cut = tmp_path / "cut.ttf"
     subset.save_font(font, str(cut), options)
     assert mod.lacking(cut) == "ÄÖÜ"
+
+
+def _family(name: str, category: str = "sans-serif", weights=(400, 700), subsets=("latin",), styles=("normal",)):
+    return {"family": name, "category": category, "weights": list(weights), "subsets": list(subsets),
+            "styles": list(styles)}
+
+
+def test_the_table_script_applies_the_rule_and_names_a_bad_file(tmp_path, capsys):
+    mod = _script("google_fonts_table")
+    meta = {
+        "ok-sans": _family("Ok Sans"),
+        "ok-serif": _family("Ok Serif", "serif", (400, 600, 800)),
+        "shout": _family("Shout", "display"),                          # a display face: out
+        "thin-one": _family("Thin One", weights=(300, 400)),            # no bold: out
+        "greek-only": _family("Greek Only", subsets=("greek",)),         # no latin: out
+        "slanted": _family("Slanted", styles=("italic",)),               # no upright style: out
+        "lato": _family("Lato"),                                         # a held-out family: out
+        "noto-serif": _family("Noto Serif", "serif"),                    # Noto: trained
+        "material-icons": _family("Material Icons"),                     # an icon face: out
+        **{f"wide-{i}": _family(f"Wide {i}") for i in range(6)},         # one group: at most PER_GROUP
+    }
+    rows = mod.rows(meta)
+    by_name = {r["name"]: r for r in rows}
+    assert {"g-ok-sans-700", "g-ok-serif-800", "g-noto-serif-700"} <= set(by_name)
+    assert by_name["g-noto-serif-700"]["role"] == fonts.TRAINING
+    assert by_name["g-ok-sans-700"]["role"] == by_name["g-ok-serif-800"]["role"] == google_fonts.role_of("ok")
+    assert not {r["id"] for r in rows} & {"shout", "thin-one", "greek-only", "slanted", "lato", "material-icons"}
+    assert sum(r["group"] == "wide" for r in rows) == google_fonts.PER_GROUP
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"x": 1}')
+    assert mod.main([str(bad)]) == 2
+    assert f"{bad}: not google-font-metadata's google-fonts-v1.json" in capsys.readouterr().err
+    assert mod.main([str(tmp_path / "absent.json")]) == 2
