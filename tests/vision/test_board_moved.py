@@ -104,10 +104,16 @@ def test_a_knocked_board_not_found_again_is_said_to_have_moved(monkeypatch, degr
 
 @needs_shared
 def test_turn_measures_how_far_the_board_turned():
+    """The turn is measured from the board as the recorded corners put it: the board itself lies about 0.3 degrees
+    off them (the turn of the frame as recorded), so the turned frames are judged against that reading. (Judged
+    against 0, 12 degrees read 11.39 with the OpenCV 5.0.0.93 wheel, just outside the 0.6 it once met.)"""
     frame = read_image(GAME / "image-9.jpg")
     h = locate.from_corners(frame, game_corners(GAME))
-    for degrees in (-8, -4, -1, 0, 2, 4, 12):
-        assert abs(presence.turn(_moved(frame, _transform("turned", degrees)), h) - degrees) < 0.6, degrees
+    as_recorded = presence.turn(frame, h)
+    assert abs(as_recorded) < 0.5
+    for degrees in (-12, -8, -4, -1, 2, 4, 8, 12):
+        turned = presence.turn(_moved(frame, _transform("turned", degrees)), h)
+        assert abs(turned - as_recorded - degrees) < 0.45, (degrees, turned, as_recorded)
 
 
 @needs_shared
