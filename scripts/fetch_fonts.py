@@ -40,7 +40,8 @@ def lacking(path: Path) -> str:
     """The characters of :data:`NEEDED` that the font file's character map lacks (fontTools: the `train` extra)."""
     from fontTools.ttLib import TTFont
 
-    cmap = TTFont(str(path)).getBestCmap() or {}
+    with TTFont(str(path), lazy=True) as font:
+        cmap = font.getBestCmap() or {}
     return "".join(c for c in NEEDED if ord(c) not in cmap)
 
 

@@ -146,6 +146,7 @@ def test_fetch_checks_the_hash_the_letters_and_the_package(monkeypatch, tmp_path
     sub.subset(font)
     cut = tmp_path / "cut.ttf"
     subset.save_font(font, str(cut), options)
+    font.close()
     assert mod.lacking(cut) == "ÄÖÜ"
 
 
