@@ -16,12 +16,12 @@ Usage: ``python scripts/fetch_fonts.py [--role training|validation-2|held-out-3]
 from __future__ import annotations
 
 import argparse
-import csv
 import hashlib
 import io
 import json
 import sys
 import tarfile
+import urllib.error
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kiosk.vision.synth.google_fonts import TABLE, font_dir  # noqa: E402
+from kiosk.vision.synth import google_fonts  # noqa: E402
 
 REGISTRY = "https://registry.npmjs.org"
 NEEDED = "ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ0123456789"
@@ -80,15 +80,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pin", action="store_true", help="write the versions and hashes fetched into the table")
     ap.add_argument("--jobs", type=int, default=8)
     args = ap.parse_args(argv)
-    with open(TABLE, encoding="utf-8", newline="") as fh:
-        table = list(csv.DictReader(fh))
-    folder = font_dir()
+    table = google_fonts.rows()
+    folder = google_fonts.font_dir()
     folder.mkdir(parents=True, exist_ok=True)
     todo = [r for r in table if (args.role is None or r["role"] == args.role)
             and not (r["sha256"] and (folder / f"{r['name']}.woff").is_file())]
     print(f"fetching {len(todo)} faces into {folder}", flush=True)
     got: dict[str, tuple[str, str]] = {}
-    failed = []
+    failed: dict[str, Exception] = {}
     with ThreadPoolExecutor(args.jobs) as pool:
         futures = {pool.submit(fetch, r, folder): r["name"] for r in todo}
         for i, fut in enumerate(futures, 1):
@@ -96,31 +95,29 @@ def main(argv: list[str] | None = None) -> int:
                 name, version, digest = fut.result()
                 got[name] = (version, digest)
             except Exception as exc:  # noqa: BLE001 - each face's fault named, the others go on
-                failed.append(f"{futures[fut]}: {exc}")
+                failed[futures[fut]] = exc
             if i % 50 == 0:
                 print(f"  {i} of {len(todo)}", flush=True)
     if args.pin:
-        dropped = {line.split(":")[0] for line in failed if "HTTP Error 404" in line}
+        dropped = {name for name, exc in failed.items()
+                   if isinstance(exc, urllib.error.HTTPError) and exc.code == 404}
         for r in table:
             path = folder / f"{r['name']}.woff"
             if r["name"] not in dropped and path.is_file() and (gone := lacking(path)):
                 dropped.add(r["name"])
                 print(f"dropped {r['name']}: its character map lacks {gone}")
-        failed = [line for line in failed if line.split(":")[0] not in dropped]
+        failed = {name: exc for name, exc in failed.items() if name not in dropped}
         print(f"dropped from the table: {', '.join(sorted(dropped)) or 'none'}")
         table = [r for r in table if r["name"] not in dropped]
         for r in table:
             if r["name"] in got:
                 r["version"], r["sha256"] = got[r["name"]]
-        with open(TABLE, "w", encoding="utf-8", newline="") as fh:
-            w = csv.DictWriter(fh, fieldnames=list(table[0]), lineterminator="\n")
-            w.writeheader()
-            w.writerows(table)
-    for line in failed:
-        print(f"not fetched: {line}", file=sys.stderr)
+        with open(google_fonts.TABLE, "w", encoding="utf-8", newline="") as fh:
+            google_fonts.write(table, fh)
+    for name, exc in failed.items():
+        print(f"not fetched: {name}: {exc}", file=sys.stderr)
     print(f"fetched {len(got)} of {len(todo)}")
     return 1 if failed else 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -23,13 +23,13 @@ Usage: ``python scripts/google_fonts_table.py google-fonts-v1.json > kiosk/visio
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from kiosk.vision.synth import google_fonts  # noqa: E402
 from kiosk.vision.synth.google_fonts import PER_GROUP, TEXT_CATEGORIES, digest, role_of, weight_of  # noqa: E402
 
 
@@ -70,14 +70,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {args.metadata}: no family of the text categories in it", file=sys.stderr)
         return 2
     if args.pins:
-        with open(args.pins, encoding="utf-8", newline="") as fh:
-            pins = {r["name"]: r for r in csv.DictReader(fh)}
+        pins = {r["name"]: r for r in google_fonts.rows(Path(args.pins))}
         for r in table:
             if r["name"] in pins:
                 r["version"], r["sha256"] = pins[r["name"]]["version"], pins[r["name"]]["sha256"]
-    w = csv.DictWriter(sys.stdout, fieldnames=list(table[0]), lineterminator="\n")
-    w.writeheader()
-    w.writerows(table)
+    google_fonts.write(table, sys.stdout)
     return 0
 
 

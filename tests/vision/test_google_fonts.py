@@ -181,3 +181,39 @@ def test_the_table_script_applies_the_rule_and_names_a_bad_file(tmp_path, capsys
     assert mod.main([str(bad)]) == 2
     assert f"{bad}: not google-font-metadata's google-fonts-v1.json" in capsys.readouterr().err
     assert mod.main([str(tmp_path / "absent.json")]) == 2
+
+
+def test_pinning_drops_a_face_not_published_and_one_without_umlauts(monkeypatch, tmp_path, capsys):
+    """``fetch_fonts.py --pin``: a face whose package is not on the registry (404) and one whose file lacks Ä Ö Ü
+    leave the table, named; the face fetched whole is pinned; nothing else is an error."""
+    pytest.importorskip("fontTools", reason="fonttools is in the dev extra")
+    if not DEJAVU.is_file():
+        pytest.skip("fonts-dejavu-core not installed (scripts/system-packages.txt)")
+    from fontTools import subset
+
+    mod = _script("fetch_fonts")
+    options = subset.Options()
+    font = subset.load_font(str(DEJAVU), options)
+    sub = subset.Subsetter(options)
+    sub.populate(text="ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    sub.subset(font)
+    cut = tmp_path / "cut.ttf"
+    subset.save_font(font, str(cut), options)
+    font.close()
+    table = tmp_path / "table.csv"
+    base = {"family": "X", "category": "serif", "weight": "700", "role": "training", "version": "", "sha256": ""}
+    faces = [{**base, "name": f"g-{fid}-700", "group": fid, "id": fid} for fid in ("whole", "cut", "gone")]
+    with open(table, "w", encoding="utf-8", newline="") as fh:
+        google_fonts.write(faces, fh)
+    monkeypatch.setattr(google_fonts, "TABLE", table)
+    monkeypatch.setenv("KIOSK_FONT_DIR", str(tmp_path / "fonts"))
+    _registry(monkeypatch, mod, {"whole": _tarball("package/files/whole-latin-700-normal.woff", DEJAVU.read_bytes()),
+                                 "cut": _tarball("package/files/cut-latin-700-normal.woff", cut.read_bytes())})
+    assert mod.main(["--pin", "--jobs", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "dropped g-cut-700: its character map lacks ÄÖÜ" in out
+    assert "dropped from the table: g-cut-700, g-gone-700" in out
+    pinned = google_fonts.rows(table)
+    assert [r["name"] for r in pinned] == ["g-whole-700"]
+    assert pinned[0]["version"] == "9.9.9"
+    assert pinned[0]["sha256"] == hashlib.sha256(DEJAVU.read_bytes()).hexdigest()

@@ -14,6 +14,7 @@ import csv
 import hashlib
 import os
 from pathlib import Path
+from typing import TextIO
 
 TEXT_CATEGORIES = ("sans-serif", "serif", "monospace")
 LEFT_OUT_WORDS = {
@@ -67,7 +68,9 @@ def role_of(group: str) -> str | None:
 
 
 TABLE = Path(__file__).with_name("google_fonts.csv")
-"""The table: name, family, group, category, id, weight, role, version, sha256 (one row a face)."""
+"""The table (one row a face, the columns :data:`COLUMNS`)."""
+COLUMNS = ("name", "family", "group", "category", "id", "weight", "role", "version", "sha256")
+"""The table's columns; all but ``version`` and ``sha256`` (filled when the face is pinned) must be given."""
 
 
 def font_dir() -> Path:
@@ -75,17 +78,27 @@ def font_dir() -> Path:
     return Path(os.environ.get("KIOSK_FONT_DIR") or Path.home() / ".cache" / "kiosk" / "fonts")
 
 
-def rows() -> list[dict[str, str]]:
-    """The table's rows, in file order (an empty list when the file is absent).
+def rows(path: Path | None = None) -> list[dict[str, str]]:
+    """The rows of the table at ``path`` (default :data:`TABLE`), in file order (an empty list when the file is
+    absent).
 
     Raises:
         ValueError: a row lacks a column (the message names the line).
     """
-    if not TABLE.is_file():
+    path = TABLE if path is None else path
+    if not path.is_file():
         return []
-    with open(TABLE, encoding="utf-8", newline="") as fh:
+    with open(path, encoding="utf-8", newline="") as fh:
         out = list(csv.DictReader(fh))
+    needed = COLUMNS[:-2]
     for i, r in enumerate(out, 2):
-        if any(not r.get(k) for k in ("name", "family", "group", "id", "weight", "role")):
-            raise ValueError(f"{TABLE}:{i}: a row lacks one of name, family, group, id, weight, role")
+        if any(not r.get(k) for k in needed):
+            raise ValueError(f"{path}:{i}: a row lacks one of {', '.join(needed)}")
     return out
+
+
+def write(table: list[dict[str, str]], fh: TextIO) -> None:
+    """Write ``table`` (rows of :data:`COLUMNS`) as CSV to the text stream ``fh``."""
+    w = csv.DictWriter(fh, fieldnames=COLUMNS, lineterminator="\n")
+    w.writeheader()
+    w.writerows(table)
