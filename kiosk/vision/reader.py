@@ -708,6 +708,8 @@ class BoardReader:
         # the squares of the last frame read whose letter doubt the frame's own sure tiles settled (exemplars)
         self._by_exemplars: list[int] = []
         self._confirmed: frozenset[int] = frozenset()   # ... and the new letters they confirmed (in a game)
+        # the doubts a grid fitted afresh for them did not clear, and the kept grid they were read on (see read)
+        self._refit_left: tuple[np.ndarray | None, frozenset[int]] = (None, frozenset())
         self._glyph_cache = GlyphCache()   # the exemplars' descriptors, kept while a square's crop is kept
         # the last frame's judgement of its face (kiosk.vision.familiarity; empty on the calibrated glyph path)
         self.familiarity = Familiarity()
@@ -719,6 +721,7 @@ class BoardReader:
         self._last_markers = None
         self._tracker.forget()
         self._net_memo = {}
+        self._refit_left = (None, frozenset())
 
     def _set_name(self) -> str:
         """The shipped models' tile set for this reader's (``"english"`` for a set without its own)."""
@@ -1114,7 +1117,10 @@ class BoardReader:
         there names them (:class:`kiosk.vision.reading.GridSource`). A reading with doubts on a grid kept from earlier frames
         (still.GridTracker) is read once more on a grid fitted afresh in this frame, and that reading is given:
         keeping the grid saves time on a still board, never a tile (a grid a fraction of a pixel off left a
-        calibrated glyph unsure that a fresh fit read surely). Frames not usable (a hand, blur) are not read again,
+        calibrated glyph unsure that a fresh fit read surely). A fresh fit that cleared none of the doubts is no
+        better grid: the kept grid and its reading stay (:meth:`still.GridTracker.keep_before_refit`; settling the
+        fresh fit again cost three local refits in the next frames), and the same doubts on that grid ask for no
+        refit again. Frames not usable (a hand, blur) are not read again,
         nor frames whose doubts no grid can clear (an unfamiliar font's letter, a tile across two squares: the
         refit would cost a first reading for nothing), nor doubts on the game's known tiles.
 
@@ -1141,8 +1147,20 @@ class BoardReader:
         # the grid fitted then is the one the next frames keep)
         may_clear = {sq for sq in (set(reading.doubts) | set(self._by_exemplars)) - self._lasting_doubts
                      if known is None or known[sq] in (EMPTY_CHAR, UNSURE_CHAR)}
+        left_by, left = self._refit_left
+        if left_by is not None and left_by is self._tracker.current:
+            may_clear -= left       # a fresh fit of this grid left them doubtful already
         if corners is not None and may_clear and reading.quality.ok and self._tracker.kept:
-            reading = self._read(frame, corners, fresh=True, known=known, source=source)
+            kept = (reading, self._net_memo, self._lasting_doubts, self._by_exemplars, self._confirmed,
+                    self.familiarity)
+            fresh = self._read(frame, corners, fresh=True, known=known, source=source)
+            if may_clear <= set(fresh.doubts) | set(self._by_exemplars) and self._tracker.keep_before_refit():
+                # the fresh fit cleared none of them: the kept grid stays (settled), with its reading
+                (reading, self._net_memo, self._lasting_doubts, self._by_exemplars, self._confirmed,
+                 self.familiarity) = kept
+                self._refit_left = (self._tracker.current, frozenset(may_clear))
+            else:
+                reading = fresh
         fixed = corners is None and source is FIXED_CAMERA   # the calibration's homography, unconfirmed on the lines
         return self._board_gone(frame, reading, known, source, fixed)
 

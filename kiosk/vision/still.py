@@ -203,6 +203,8 @@ class GridTracker:
         self._pool: list[np.ndarray] = []             # corners (4x2 px) of the refits pooled since it moved
         self._tries = 0                               # refits tried on the still board since then
         self._anchor: GridAnchor | None = None
+        # the grid, pool, tries and anchor before the last refit (see keep_before_refit)
+        self._before: tuple[np.ndarray, list[np.ndarray], int, GridAnchor | None] | None = None
         self.kept = False                             # whether the last grid() kept the grid without a fit
 
     def grid(self, frame: np.ndarray, corners: np.ndarray, source: GridSource = GIVEN_CORNERS) -> np.ndarray:
@@ -213,6 +215,7 @@ class GridTracker:
         no board lies there (:func:`kiosk.vision.presence.no_board`; the grid is then forgotten)."""
         given = locate.order_corners(corners)
         self.kept = False
+        self._before = None
         if self._grid is not None and self._corners is not None and self._shape == frame.shape and (
                 np.array_equal(given, self._corners) or self._gave(given)):
             return self._track(frame, self._corners, source)
@@ -227,11 +230,32 @@ class GridTracker:
         if self._corners is None:
             return None
         self.kept = False
+        self._before = (self._grid, self._pool, self._tries, self._anchor) if self._grid is not None else None
         return self._fit(frame, self._corners, source, self._grid)   # a board moved since: found again from it
+
+    def keep_before_refit(self) -> bool:
+        """After :meth:`refit` (for a reading's doubts) whose reading cleared none of them: go back to the grid
+        kept before it, settled as it was, when the fresh fit lies within locate.TRACK_STILL_SQUARES of it (the
+        same still board: a fresh fit that read no doubt better is no better grid, and settling it again cost
+        SETTLE_REFITS local refits in the next frames). True when it went back; False (the fresh fit kept) when
+        no refit came before, or the fit lies further (the board moved)."""
+        before, self._before = self._before, None
+        if before is None or self._grid is None or \
+                locate.grid_shift_squares(before[0], self._grid) >= locate.TRACK_STILL_SQUARES:
+            return False
+        self._grid, self._pool, self._tries, self._anchor = before
+        self.kept = True
+        return True
+
+    @property
+    def current(self) -> np.ndarray | None:
+        """The grid now kept (image -> canonical homography, 3x3), None before the first frame or after
+        :meth:`forget`. The same object while it is kept (a caller may tell a kept grid by identity)."""
+        return self._grid
 
     def forget(self) -> None:
         """Forget the grid: the next frame is fitted from its corners."""
-        self._corners = self._grid = self._anchor = None
+        self._corners = self._grid = self._anchor = self._before = None
         self._pool, self._tries = [], 0
 
     def _gave(self, given: np.ndarray) -> bool:

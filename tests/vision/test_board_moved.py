@@ -133,3 +133,20 @@ def test_a_fresh_fit_for_a_doubt_finds_the_knocked_board_where_it_went():
     for h in (tracker.grid(moved, corners), tracker.refit(moved)):
         assert h is not None
         assert float(np.linalg.norm(locate.grid_corners_in_image(h) - want, axis=1).max()) / square < 0.05
+    assert tracker.keep_before_refit() and tracker.current is not None   # found again there: the same grid
+    assert float(np.linalg.norm(locate.grid_corners_in_image(tracker.current) - want, axis=1).max()) / square < 0.05
+
+
+@needs_shared
+def test_a_fresh_fit_of_a_moved_board_is_kept_over_the_grid_before_it():
+    """A reading's doubts on a kept grid ask for a fresh fit (GridTracker.refit); the grid kept before it is
+    taken back only when the fresh fit lies where it was (keep_before_refit), never for a board moved since."""
+    corners = game_corners(GAME)
+    tracker = still.GridTracker()
+    frame = read_image(GAME / "image-8.jpg")
+    for _ in range(still.SETTLE_REFITS + 1):
+        before = tracker.grid(frame, corners)
+    fresh = tracker.refit(_moved(read_image(GAME / "image-9.jpg"), _transform("turned", 4)))
+    assert fresh is not None and locate.grid_shift_squares(before, fresh) >= locate.TRACK_STILL_SQUARES
+    assert not tracker.keep_before_refit() and tracker.current is fresh
+    assert not tracker.keep_before_refit()     # one refit, taken back at most once

@@ -233,3 +233,34 @@ def test_known_tiles_of_odd_characters_are_refused(known, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         reader.read(frame, None, known)
     assert reader.read(frame, None, "ÄÖÜ?#." + "." * (N_SQUARES - 6)).quality.verdict   # German letters are letters
+
+
+@needs_shared
+def test_a_fresh_fit_that_clears_no_doubt_leaves_the_settled_grid_kept(monkeypatch):
+    """game03's eighth frame (image-8) has a doubt on its kept grid; the grid fitted afresh for it leaves the
+    same doubt. The settled grid and its reading stay: the next frames keep it without a local refit (before,
+    the fresh fit was settled again: three more local refits, 15-30 ms each), and the same doubt asks for no
+    fresh fit again."""
+    from kiosk.vision.game import GameReader
+
+    game03 = SHARED / "photos" / "scrabscrap" / "game03"
+    frames = [read_image(game03 / f"image-{n}.jpg") for n in range(1, 11)]
+    reader = BoardReader(GERMAN)
+    game = GameReader(reader.read, GERMAN, corners=game_corners(game03))
+    for img in frames[:7]:
+        game.accept(game.read_game(img).reading)
+    settled = reader._tracker.current
+    fits: list[int] = []
+    tracks: list[int] = []
+    fit_corners, track_grid = locate.fit_corners, locate.track_grid
+    monkeypatch.setattr(locate, "fit_corners", lambda *a, **k: fits.append(1) or fit_corners(*a, **k))
+    monkeypatch.setattr(locate, "track_grid", lambda *a, **k: tracks.append(1) or track_grid(*a, **k))
+    res = game.read_game(frames[7])
+    assert len(fits) == 1 and res.reading.doubts      # fitted afresh for its doubt, which stayed
+    assert reader._tracker.current is settled and np.array_equal(res.reading.homography, settled)
+    game.accept(res.reading)
+    for img in frames[8:]:
+        res = game.read_game(img)
+        assert res.reading.quality.ok and np.array_equal(res.reading.homography, settled)
+        game.accept(res.reading)
+    assert len(fits) == 1 and not tracks                # kept: no fit, no local refit
