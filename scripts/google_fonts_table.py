@@ -13,7 +13,8 @@ google-font-metadata@6.0.8`` and untar it). The rule, fixed before any face of t
   :mod:`kiosk.vision.synth.fonts` (or a clone of one) is left out; one naming a training family (or a clone
   of one) is training;
 * every other group takes its role from the SHA-256 of its key: the first byte mod 10 is 0 for
-  ``held-out-3``, 1 for ``validation-2``, else ``training``;
+  ``held-out-3``, 1 for ``validation-2``, 2 for ``held-out-4`` (added once held-out-3 had been looked at; those
+  groups were training before, and no shipped model was trained on them), else ``training``;
 * at most 4 families of a group, the first by SHA-256 of their ids, so no superfamily outweighs the others.
 
 Usage: ``python scripts/google_fonts_table.py google-fonts-v1.json > kiosk/vision/synth/google_fonts.csv``

@@ -94,6 +94,7 @@ from kiosk.vision.slid import doubt_slid_tiles
 from kiosk.vision.squarenet import GROW_PX as SQUARE_NET_GROW_PX
 from kiosk.vision.squarenet import SquareNet, SquarePrediction, prepare, same_input, scaled
 from kiosk.vision.still import GridTracker
+from kiosk.vision.tile_counts import over_set
 
 MIN_FRAME_PX = 160
 TILE_P = 0.7          # P(tile) at or above: a tile
@@ -1120,7 +1121,8 @@ class BoardReader:
         calibrated glyph unsure that a fresh fit read surely). A fresh fit that cleared none of the doubts is no
         better grid: the kept grid and its reading stay (:meth:`still.GridTracker.keep_before_refit`; settling the
         fresh fit again cost three local refits in the next frames), and the same doubts on that grid ask for no
-        refit again. Frames not usable (a hand, blur) are not read again,
+        refit again. Tiles of a kind read more often than the tile set holds are doubts
+        (:func:`kiosk.vision.tile_counts.over_set`). Frames not usable (a hand, blur) are not read again,
         nor frames whose doubts no grid can clear (an unfamiliar font's letter, a tile across two squares: the
         refit would cost a first reading for nothing), nor doubts on the game's known tiles.
 
@@ -1162,7 +1164,8 @@ class BoardReader:
             else:
                 reading = fresh
         fixed = corners is None and source is FIXED_CAMERA   # the calibration's homography, unconfirmed on the lines
-        return self._board_gone(frame, reading, known, source, fixed)
+        reading = self._board_gone(frame, reading, known, source, fixed)
+        return over_set(reading, self.tile_set, known) if reading.quality.ok else reading
 
     def _board_gone(self, frame: np.ndarray, reading: BoardReading, known: str | None,
                     source: GridSource = GIVEN_CORNERS, fixed: bool = False) -> BoardReading:

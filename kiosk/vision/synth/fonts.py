@@ -9,8 +9,8 @@ declared names, weight, slant and character set alone and never drawn before the
 a clean figure; kiosk/vision/models/README.md, "A second held-out batch"); ``"validation"`` faces are never trained on either, and are the only unfamiliar
 faces on which the reader's thresholds and confidence rules are chosen (``kiosk bench-vision --fonts
 validation``), so that the held-out figure is not a figure of what was tuned. The Google Fonts faces add
-``"validation-2"`` (never trained on; choices may be made on them) and ``"held-out-3"`` (a third batch, never
-drawn before the lead's one measurement), their roles given by a hash of the family group's name. Roles are given per **design family**: faces that are metric clones of one
+``"validation-2"`` (never trained on; choices may be made on them), ``"held-out-3"`` (a third batch, never
+drawn before the lead's one measurement) and ``"held-out-4"`` (a fourth, once the third had been looked at), their roles given by a hash of the family group's name. Roles are given per **design family**: faces that are metric clones of one
 design (FreeSans, Nimbus Sans and the renderer's built-in ``"sans"`` are all Helvetica) share a family, and
 no family has faces in two roles.
 
@@ -33,11 +33,13 @@ VALIDATION = "validation"
 HELD_OUT_2 = "held-out-2"
 VALIDATION_2 = "validation-2"
 HELD_OUT_3 = "held-out-3"
-ROLES = (TRAINING, HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3)
-NEVER_TRAINED = (HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3)
+HELD_OUT_4 = "held-out-4"
+ROLES = (TRAINING, HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3, HELD_OUT_4)
+NEVER_TRAINED = (HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3, HELD_OUT_4)
 """Roles never drawn on a training frame."""
-NEVER_DRAWN_BY_TESTS = (HELD_OUT_2, HELD_OUT_3)
-"""Roles whose faces no test draws: measured once, by ``kiosk bench-vision --fonts held-out-2`` (``held-out-3``)."""
+NEVER_DRAWN_BY_TESTS = (HELD_OUT_2, HELD_OUT_3, HELD_OUT_4)
+"""Roles whose faces no test draws: measured once, by ``kiosk bench-vision --fonts held-out-2`` (``held-out-3``,
+``held-out-4``)."""
 
 
 @dataclass(frozen=True)
