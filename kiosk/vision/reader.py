@@ -95,6 +95,7 @@ from kiosk.vision.squarenet import GROW_PX as SQUARE_NET_GROW_PX
 from kiosk.vision.squarenet import SquareNet, SquarePrediction, prepare, same_input, scaled
 from kiosk.vision.still import GridTracker
 from kiosk.vision.tile_counts import over_set
+from kiosk.vision.tile_value import ValueNet, default_value_net, value_doubts, value_region
 
 MIN_FRAME_PX = 160
 TILE_P = 0.7          # P(tile) at or above: a tile
@@ -686,6 +687,9 @@ class BoardReader:
         # colours call empty but not surely (a dim frame made two lettered tiles look like the board)
         self.tile_check: SquareNet | None = default_square_net(self._set_name()) if has_own_glyphs else None
         self.settle: SettleModel | None = None if has_own_glyphs or not settle else default_settle_model()
+        # the square network's letters are checked against the value printed on their tile (a calibration's glyph
+        # model knows the tile set's own letters: not checked)
+        self.value_net: ValueNet | None = None if has_own_glyphs else default_value_net()
         # the settle model's input rows of the last read (squares, N x F), for training it (kiosk.vision.train)
         self.record_settle_rows = False
         self.last_settle_rows: tuple[list[int], np.ndarray] | None = None
@@ -1071,8 +1075,30 @@ class BoardReader:
         self.familiarity = hold_unfamiliar(squares, doubts, preds, known, sharp_v)
         self._lasting_doubts.update(self.familiarity.doubted)   # no grid reads an unfamiliar face surely
         self._confirmed = self._confirmed - set(self.familiarity.doubted)
+        by_value = self._doubt_by_value(grey, squares, doubts, preds, known)
+        self._lasting_doubts.update(by_value)   # the print stays what it is on any grid
+        self._confirmed = self._confirmed - set(by_value)
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
                                                    if squares[sq].state is SquareState.TILE])
+
+    def _doubt_by_value(self, grey: np.ndarray, squares: list[SquareReading], doubts: dict[int, str],
+                        preds: dict[int, SquarePrediction], known: str | None) -> list[int]:
+        """Make the letters the value printed on their tile contradicts doubts, in place
+        (:func:`kiosk.vision.tile_value.value_doubts`; ``grey``: the reading canvas); a letter the game knows
+        there (``known``) is not judged. Returns the squares doubted."""
+        if self.value_net is None:
+            return []
+        letters = {sq: rd.letter for sq, rd in enumerate(squares) if rd.state is SquareState.TILE and rd.letter
+                   and sq in preds and (known is None or known[sq] != rd.letter)}
+        if not letters:
+            return []
+        regions = [value_region(cell_crop(grey, sq, SQUARE_GROW_PX), SQUARE_GROW_PX, preds[sq].turns)
+                   for sq in letters]
+        found = value_doubts(letters, self.value_net.probabilities(regions), self.tile_set)
+        for sq, why in found.items():
+            doubts[sq] = why
+            squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
+        return list(found)
 
     def _occupancy(self, stats: CellStats, known_tiles: np.ndarray | None = None,
                    hidden: np.ndarray | None = None) -> Occupancy:

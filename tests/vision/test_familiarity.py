@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from kiosk.vision import familiarity
+from kiosk.vision import reader as reader_module
 from kiosk.vision.familiarity import UNFAMILIAR_NOTE, hold_unfamiliar, judge
 from kiosk.vision.reader import BoardReader
 from kiosk.vision.reading import EMPTY_SQUARE, SquareReading, SquareState
@@ -23,7 +24,11 @@ UNFAMILIAR = (200, 11, 18, "yanone-kaffeesatz-bold")
 
 
 def _read(frame_and_set, monkeypatch, enabled: bool):
+    """The frame read with the rule ``enabled`` or not, the later checks that doubt letters off (the printed
+    value, the tile counts: they doubt some of the same letters, and the rule is tested alone here)."""
     monkeypatch.setattr(familiarity, "ENABLED", enabled)
+    monkeypatch.setattr(reader_module, "over_set", lambda reading, *a: reading)
+    monkeypatch.setattr(reader_module, "default_value_net", lambda: None)
     frame, tile_set = frame_and_set
     return BoardReader(tile_set).read(frame.image)
 

@@ -62,12 +62,15 @@ def test_a_letter_that_does_not_hold_scaled_is_a_doubt_and_clear_letters_still_r
     letters = [sq for sq in range(225) if truth[sq].isalpha()]
     assert len(letters) > 30
     assert all(got[sq] == truth[sq] for sq in letters if sq != SQUARE), (got, truth)   # clear letters still read
-    # without the rule the same square is a wrong letter given without doubt (but for the tile counts: the
-    # frame reads a third C, more than the set holds, kiosk.vision.tile_counts)
+    # without the rule the same square is a wrong letter given without doubt but for the later checks: the
+    # value printed on the tile (kiosk.vision.tile_value) and the tile counts (kiosk.vision.tile_counts)
     monkeypatch.setattr(reader_module, "HOLD_P", 0.0)
     got_before, doubts_before = _read(fr)
-    assert got_before[SQUARE] == "#" and "3 C read, more than the 2 of the tile set" in doubts_before[SQUARE]
+    assert got_before[SQUARE] == "#" and doubts_before[SQUARE] == (
+        f"letter {GUESS}? its tile's printed value reads {ENGLISH.values[TRUTH]}, a {GUESS} is worth "
+        f"{ENGLISH.values[GUESS]}")
     monkeypatch.setattr(reader_module, "over_set", lambda reading, *a: reading)
+    monkeypatch.setattr(reader_module, "default_value_net", lambda: None)
     got_before, _ = _read(fr)
     assert got_before[SQUARE] == GUESS
 

@@ -527,6 +527,10 @@ def _cache_path(path: Path) -> Path:
     return path
 
 
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+"""The shipped models' folder (kiosk/vision/models): where the training commands write by default."""
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m kiosk.vision.train", description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -550,7 +554,7 @@ def main(argv: list[str] | None = None) -> int:
     n = sub.add_parser("cnn", help="train the square network (needs the `train` extra: torch, onnx) and write "
                                    "squares_english/german.onnx + .json")
     n.add_argument("caches", type=Path, nargs="+", help="caches written by `squares`")
-    n.add_argument("--out", type=Path, default=Path(__file__).parent / "models")
+    n.add_argument("--out", type=Path, default=MODELS_DIR)
     n.add_argument("--epochs", type=int, default=12)
     n.add_argument("--per-epoch", type=int, default=80000, help="crops drawn (and augmented) per epoch")
     n.add_argument("--threads", type=int, default=2)
@@ -563,8 +567,15 @@ def main(argv: list[str] | None = None) -> int:
                    help="share of crops given thicker or thinner ink strokes (eroded / dilated; default 0)")
     n.add_argument("--widen", type=float, default=0.0,
                    help="half the crops' letters made up to this much wider or narrower (0.15: +-15%%; default 0)")
+    v = sub.add_parser("values", help="train the value network (needs the `train` extra: torch, onnx) and write "
+                                      "values.onnx")
+    v.add_argument("caches", type=Path, nargs="+", help="caches written by `squares`")
+    v.add_argument("--out", type=Path, default=MODELS_DIR / "values.onnx")
+    v.add_argument("--epochs", type=int, default=6)
+    v.add_argument("--per-epoch", type=int, default=60000, help="crops drawn (and augmented) per epoch")
+    v.add_argument("--threads", type=int, default=2)
     st = sub.add_parser("settle", help="render synthetic boards and train the tile-or-empty settle model")
-    st.add_argument("--out", type=Path, default=Path(__file__).parent / "models" / "settle.npz")
+    st.add_argument("--out", type=Path, default=MODELS_DIR / "settle.npz")
     st.add_argument("--english", type=int, default=1800, help="English frames (the shipped model: 1800)")
     st.add_argument("--german", type=int, default=600, help="German frames (the shipped model: 600)")
     st.add_argument("--workers", type=int, default=2)
@@ -572,7 +583,7 @@ def main(argv: list[str] | None = None) -> int:
     st.add_argument("--cache", type=Path, default=None, help="keep (or reuse) the collected rows here (.npz)")
     d = sub.add_parser("defaults", help="train the shipped default models from a synthetic sample cache")
     d.add_argument("cache", type=Path)
-    d.add_argument("--out", type=Path, default=Path(__file__).parent / "models")
+    d.add_argument("--out", type=Path, default=MODELS_DIR)
     d.add_argument("--folds", type=int, default=0, help="also cross-validate the glyph models (slow)")
     p = sub.add_parser("profile", help="write a calibration profile from an installation's own material")
     p.add_argument("out", type=Path)
@@ -600,6 +611,10 @@ def main(argv: list[str] | None = None) -> int:
                              blank_repeat=args.blank_repeat, repeat=_letter_repeats(args.repeat),
                              stroke=args.stroke, widen=args.widen)
             log(f"square network trained in {time.time() - t:.0f} s; held out: {figs}")
+        elif args.cmd == "values":
+            from kiosk.vision.value_train import train as train_values
+            acc = train_values(args.caches, args.out, args.epochs, args.per_epoch, args.threads)
+            log(f"wrote {args.out}; values read right on kept-out crops: {acc:.4f}")
         elif args.cmd == "settle":
             train_settle(args.out, args.english, args.german, args.workers, args.blank_share, args.cache)
         elif args.cmd == "squares":

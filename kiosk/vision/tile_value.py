@@ -1,0 +1,112 @@
+"""The tile's printed value: a second opinion on a letter the square network gives.
+
+Every lettered tile carries its letter's value, printed small in its bottom-right corner (English E 1, G 2, M 3,
+H 4, J 8; German values differ). On a face the square network never learnt, its wrong letters are as sure as its
+right ones (kiosk/vision/models/README.md), and the face reads them consistently. The value digits are small,
+plain figures that vary far less between tile sets than letters do, and a wrong letter often has another value
+(G read E: 2 and 1; M read N: 3 and 1). A small network (:class:`ValueNet`, ``models/values.onnx``) reads the
+value from the corner of the tile turned upright; a letter whose value it reads as another, surely, is a doubt
+(:func:`value_doubts`): below DOUBT_BELOW_P for the letter's own value while at least SURE_OF_OTHER_P sure of
+another. A letter of the same value as the truth (A read I) passes: this check only catches what it can.
+
+Conventions: crops are grey uint8 squares of the reading canvas (``CELL_PX`` = 48 px a square) grown by ``grow``
+px on every side; the value corner is the square's pixels REGION_PX..REGION_PX + REGION_SIZE_PX on both axes (a
+few px beyond the square's own edge, where a value printed near the edge may reach), resized to VALUE_PX.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cache
+from importlib import resources
+
+import cv2
+import numpy as np
+
+from kiosk.rules.tiles import TileSet
+from kiosk.vision.mlp import ModelError
+from kiosk.vision.squarenet import normalise
+
+VALUE_CLASSES = (1, 2, 3, 4, 5, 6, 8, 10)
+"""The values the network tells apart (points; every English and German letter's value is one of them)."""
+VALUE_PX = 24           # network input, px a side
+REGION_PX = 20          # the value corner starts this far into the square (px of the 48 px square), both axes
+REGION_SIZE_PX = 32     # ... and is this many px a side
+DOUBT_BELOW_P = 0.03    # a letter whose value the network gives below this ...
+SURE_OF_OTHER_P = 0.5   # ... while this sure of another value is a doubt
+
+VALUE_DOUBT = "letter {letter}? its tile's printed value reads {seen}, a {letter} is worth {worth}"
+"""A square's doubt under this check (the letter read, the value seen, the letter's value)."""
+
+
+def value_region(crop: np.ndarray, grow: int, turns: int = 0) -> np.ndarray:
+    """The value corner (REGION_SIZE_PX square, grey uint8) of a square's crop grown by ``grow`` px (at least
+    REGION_PX + REGION_SIZE_PX - 48 = 4), whose tile lies ``turns`` quarter turns counter-clockwise (the square
+    network's :attr:`~kiosk.vision.squarenet.SquarePrediction.turns`): turned upright first.
+
+    Raises ValueError for a crop too small for the corner."""
+    if grow < REGION_PX + REGION_SIZE_PX - 48 or crop.shape[0] < 48 + 2 * grow or crop.shape[1] < 48 + 2 * grow:
+        raise ValueError(f"a {crop.shape[1]}x{crop.shape[0]} crop grown by {grow} px has no value corner")
+    upright = np.rot90(crop, -turns) if turns % 4 else crop
+    a = grow + REGION_PX
+    return upright[a:a + REGION_SIZE_PX, a:a + REGION_SIZE_PX]
+
+
+def prepare_regions(regions: Sequence[np.ndarray]) -> np.ndarray:
+    """Network input (N x 1 x VALUE_PX x VALUE_PX float32) from value corners (grey, any size): area resize and
+    the square network's per-crop robust normalisation."""
+    out = np.empty((len(regions), 1, VALUE_PX, VALUE_PX), np.float32)
+    for i, r in enumerate(regions):
+        out[i, 0] = cv2.resize(np.asarray(r, np.float32), (VALUE_PX, VALUE_PX), interpolation=cv2.INTER_AREA)
+    return normalise(out)
+
+
+class ValueNet:
+    """The value network (ONNX, run by OpenCV's dnn). :meth:`probabilities` is not thread-safe (one per reader).
+
+    Raises ModelError when the bytes are not a network OpenCV can load."""
+
+    def __init__(self, onnx: bytes, origin: str = "value model") -> None:
+        try:
+            self.net = cv2.dnn.readNetFromONNX(np.frombuffer(onnx, np.uint8))
+        except cv2.error as exc:
+            raise ModelError(f"{origin}: OpenCV cannot load the ONNX network ({str(exc).strip()[:200]})") from None
+        self.origin = origin
+
+    def probabilities(self, regions: Sequence[np.ndarray]) -> np.ndarray:
+        """P(value) per value corner (N x len(VALUE_CLASSES) float32, rows sum to 1). Raises ModelError when the
+        network gives another number of outputs."""
+        if not len(regions):
+            return np.zeros((0, len(VALUE_CLASSES)), np.float32)
+        self.net.setInput(prepare_regions(regions))
+        z = self.net.forward().reshape(len(regions), -1).astype(np.float32)
+        if z.shape[1] != len(VALUE_CLASSES):
+            raise ModelError(f"{self.origin}: {z.shape[1]} outputs for {len(VALUE_CLASSES)} values")
+        z -= z.max(axis=1, keepdims=True)
+        np.exp(z, out=z)
+        z /= z.sum(axis=1, keepdims=True)
+        return z
+
+
+@cache
+def default_value_net() -> ValueNet:
+    """The shipped value network (``kiosk/vision/models/values.onnx``)."""
+    blob = resources.files("kiosk.vision").joinpath("models/values.onnx").read_bytes()
+    return ValueNet(blob, "shipped value model (kiosk/vision/models/values.onnx)")
+
+
+def value_doubts(letters: Mapping[int, str], probs: np.ndarray, tile_set: TileSet) -> dict[int, str]:
+    """The letters to doubt, {square: why (:data:`VALUE_DOUBT`)}: of ``letters`` ({square: the letter read}, in
+    the order of the rows of ``probs``, :meth:`ValueNet.probabilities` of their value corners), those whose value
+    in ``tile_set`` the network gives below DOUBT_BELOW_P while it is SURE_OF_OTHER_P sure of another value. A
+    letter the tile set does not value (or of a value the network does not know) is not judged. Source: the
+    tile values of the event's tile set (``../shared/seeds/``, each sheet's equipment rule)."""
+    out: dict[int, str] = {}
+    for (sq, letter), p in zip(letters.items(), probs):
+        worth = tile_set.values.get(letter)
+        if worth not in VALUE_CLASSES:
+            continue
+        best = int(np.argmax(p))
+        if p[VALUE_CLASSES.index(worth)] < DOUBT_BELOW_P and p[best] >= SURE_OF_OTHER_P:
+            out[sq] = VALUE_DOUBT.format(letter=letter, seen=VALUE_CLASSES[best], worth=worth)
+    return out

@@ -1,0 +1,122 @@
+"""Train the value network (:mod:`kiosk.vision.tile_value`) from square crop caches (``python -m
+kiosk.vision.train values``). Needs the ``train`` extra (torch, onnx); the kiosk never imports this module.
+
+The caches are those of ``python -m kiosk.vision.train squares`` (crops grown by 8 px, their labels, quarter
+turns, occlusion and tile set). Every lettered tile not occluded is used, turned upright, its value from its tile
+set; each crop drawn is shifted up to 3 px, sometimes blurred, given a contrast change, noise and thicker or
+thinner strokes, then prepared exactly as the reader prepares its value corners.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from kiosk.rules.tiles import load_tile_set
+from kiosk.vision.tile_value import REGION_PX, REGION_SIZE_PX, VALUE_CLASSES, VALUE_PX, prepare_regions, value_region
+
+CACHE_GROW_PX = 8   # the squares caches' crops are grown by this many px
+SHIFT_PX = 3        # augmentation: the corner shifted up to this far
+
+
+def log(msg: str) -> None:
+    print(msg, flush=True)
+
+
+def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
+    """(upright crops N x C x C uint8, value class indices N) of the lettered, unoccluded tiles of the caches.
+
+    Raises ValueError naming a cache without the squares cache's arrays or holding no lettered tile."""
+    crops, classes = [], []
+    sets: dict[str, dict[str, int]] = {}
+    for path in paths:
+        with np.load(path) as z:
+            missing = {"crops", "labels", "turned", "occluded", "tiles"} - set(z.files)
+            if missing:
+                raise ValueError(f"{path}: not a squares cache (no {', '.join(sorted(missing))})")
+            labels, turned, occluded, tiles = z["labels"], z["turned"], z["occluded"], z["tiles"]
+            keep = np.flatnonzero(np.char.isupper(labels) & ~occluded)
+            cached = z["crops"]      # (each z[...] reads the array again: once)
+            for i in keep.tolist():
+                name = str(tiles[i])
+                values = sets.setdefault(name, load_tile_set(name).values)
+                worth = values.get(str(labels[i]))
+                if worth in VALUE_CLASSES:
+                    crops.append(np.ascontiguousarray(np.rot90(cached[i], -int(turned[i]))))
+                    classes.append(VALUE_CLASSES.index(worth))
+    if not crops:
+        raise ValueError(f"no lettered tile in {', '.join(map(str, paths))}")
+    return np.stack(crops), np.array(classes, np.int64)
+
+
+def augment(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Network inputs (N x 1 x VALUE_PX^2) of upright cached crops, each corner shifted, blurred, lit and
+    stroked at random (see the module docstring)."""
+    regions = []
+    for crop in crops:
+        dx, dy = rng.integers(-SHIFT_PX, SHIFT_PX + 1, 2)
+        a = CACHE_GROW_PX + REGION_PX
+        r = crop[a + dy:a + dy + REGION_SIZE_PX, a + dx:a + dx + REGION_SIZE_PX].astype(np.float32)
+        if rng.random() < 0.2:
+            r = (cv2.erode if rng.random() < 0.5 else cv2.dilate)(r, np.ones((2, 2), np.uint8))
+        if rng.random() < 0.35:
+            r = cv2.GaussianBlur(r, (0, 0), rng.uniform(0.4, 1.6))
+        r = r * rng.uniform(0.6, 1.2) + rng.uniform(-20, 20)
+        if rng.random() < 0.6:
+            r = r + rng.normal(0, rng.uniform(1, 7), r.shape).astype(np.float32)
+        regions.append(r)
+    return prepare_regions(regions)
+
+
+def build_net():  # noqa: ANN201 - torch is imported lazily
+    from torch import nn
+
+    return nn.Sequential(nn.Conv2d(1, 16, 3, padding=1), nn.BatchNorm2d(16), nn.ReLU(), nn.MaxPool2d(2),
+                         nn.Conv2d(16, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU(), nn.MaxPool2d(2),
+                         nn.Conv2d(32, 64, 3, padding=1), nn.BatchNorm2d(64), nn.ReLU(), nn.MaxPool2d(2),
+                         nn.Flatten(), nn.Linear(64 * (VALUE_PX // 8) ** 2, len(VALUE_CLASSES)))
+
+
+def train(caches: list[Path], out: Path, epochs: int = 6, per_epoch: int = 60000, threads: int = 2,
+          seed: int = 0) -> float:
+    """Train on ``caches`` and write the ONNX network to ``out``; returns the share of 3,000 crops kept out of
+    training whose value it reads right (their corners unshifted). Raises ValueError (bad caches)."""
+    import torch
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    crops, classes = load(caches)
+    log(f"values: {len(crops)} lettered tiles, per value {dict(zip(VALUE_CLASSES, np.bincount(classes, minlength=len(VALUE_CLASSES)).tolist()))}")
+    kept = rng.choice(len(crops), min(3000, len(crops) // 10), replace=False)
+    train_idx = np.setdiff1d(np.arange(len(crops)), kept)
+    g = CACHE_GROW_PX
+    x_kept = torch.from_numpy(prepare_regions([value_region(c, g) for c in crops[kept]]))
+    net = build_net()
+    batch = 128
+    steps = max(1, min(per_epoch, len(train_idx)) // batch)
+    opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, 2e-3, total_steps=epochs * steps)
+    t0, acc = time.time(), 0.0
+    for ep in range(epochs):
+        pick = rng.choice(train_idx, steps * batch, replace=len(train_idx) < steps * batch)
+        net.train()
+        for b in range(steps):
+            idx = pick[b * batch:(b + 1) * batch]
+            loss = torch.nn.functional.cross_entropy(net(torch.from_numpy(augment(crops[idx], rng))),
+                                                     torch.from_numpy(classes[idx]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+        net.eval()
+        with torch.no_grad():
+            acc = float((net(x_kept).argmax(1).numpy() == classes[kept]).mean())
+        log(f"values: epoch {ep + 1}/{epochs}, loss {loss.item():.3f}, kept-out crops {acc:.4f} ({time.time() - t0:.0f} s)")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net.eval(), (torch.randn(1, 1, VALUE_PX, VALUE_PX),), str(out), dynamo=False, opset_version=13,
+                      input_names=["x"], output_names=["logits"], dynamic_axes={"x": {0: "n"}, "logits": {0: "n"}})
+    return acc

@@ -1,0 +1,138 @@
+"""The tile's printed value as a second opinion on the square network's letter (kiosk.vision.tile_value): on
+faces the network never learnt it gave G for E, M for N, J for I without doubt; most such pairs differ in
+value."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+from kiosk.rules.tiles import ENGLISH, GERMAN
+from kiosk.vision import reader as reader_module
+from kiosk.vision.images import read_image
+from kiosk.vision.reader import SQUARE_GROW_PX, BoardReader
+from kiosk.vision.reading import SquareState
+from kiosk.vision.synth import render_board
+from kiosk.vision.synth.boards import random_board
+from kiosk.vision.tile_value import (
+    DOUBT_BELOW_P,
+    SURE_OF_OTHER_P,
+    VALUE_CLASSES,
+    ValueNet,
+    default_value_net,
+    value_doubts,
+    value_region,
+)
+from shared_data import SHARED, game_corners, needs_shared
+
+
+def _probs(value: int, p: float = 0.97) -> np.ndarray:
+    row = np.full(len(VALUE_CLASSES), (1 - p) / (len(VALUE_CLASSES) - 1), np.float32)
+    row[VALUE_CLASSES.index(value)] = p
+    return row
+
+
+def test_a_letter_whose_printed_value_reads_surely_as_another_is_doubted():
+    letters = {10: "G", 11: "E", 12: "A", 13: "M", 14: "H"}
+    unsure = np.full(len(VALUE_CLASSES), 0.05, np.float32)       # M (3): the value read 1, but not surely
+    unsure[VALUE_CLASSES.index(1)], unsure[VALUE_CLASSES.index(3)] = 0.45, 0.02
+    own = _probs(1, p=0.9)
+    own[VALUE_CLASSES.index(4)] = DOUBT_BELOW_P + 0.01             # H (4): its own value not unlikely enough
+    probs = np.stack([_probs(1), _probs(1), _probs(1), unsure, own])
+    assert unsure.max() < SURE_OF_OTHER_P
+    doubts = value_doubts(letters, probs, ENGLISH)
+    assert doubts == {10: "letter G? its tile's printed value reads 1, a G is worth 2"}   # E and A are 1: pass
+    # German values are the German set's
+    assert value_doubts({1: "K"}, _probs(4)[None], GERMAN) == {}
+    assert value_doubts({1: "K"}, _probs(4)[None], ENGLISH) == {1: "letter K? its tile's printed value reads 4, a K is worth 5"}
+
+
+def test_the_value_corner_of_a_turned_tile_is_taken_upright():
+    rng = np.random.default_rng(1)
+    grow = SQUARE_GROW_PX
+    crop = rng.integers(0, 255, (48 + 2 * grow,) * 2, dtype=np.uint8)
+    upright = value_region(crop, grow)
+    assert upright.shape == (32, 32)
+    for k in range(1, 4):
+        assert np.array_equal(value_region(np.rot90(crop, k), grow, k), upright)
+    with pytest.raises(ValueError, match="no value corner"):
+        value_region(crop[:50, :50], grow)
+    with pytest.raises(ValueError, match="no value corner"):
+        value_region(crop, 2)
+
+
+def test_a_broken_value_model_is_named():
+    with pytest.raises(reader_module.ModelError, match="my values: OpenCV cannot load"):
+        ValueNet(b"not an onnx file", "my values")
+
+
+def _value_accuracy(frame_image: np.ndarray, truth: str, reader: BoardReader, corners=None) -> tuple[int, int]:  # noqa: ANN001
+    """(values read right, lettered tiles read right by the reader) on one frame."""
+    import cv2
+
+    from kiosk.vision.cells import cell_crop, warp_canvas
+
+    reading = reader.read(frame_image, corners)
+    assert reading.homography is not None
+    canvas, _ = warp_canvas(frame_image, reading.homography)
+    grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
+    squares = [sq for sq, rd in enumerate(reading.squares) if rd.state is SquareState.TILE and rd.letter == truth[sq]]
+    regions = [value_region(cell_crop(grey, sq, SQUARE_GROW_PX), SQUARE_GROW_PX) for sq in squares]
+    p = default_value_net().probabilities(regions)
+    worth = [VALUE_CLASSES.index(reader.tile_set.values[truth[sq]]) for sq in squares]
+    return int((p.argmax(axis=1) == np.array(worth)).sum()), len(squares)
+
+
+def test_the_shipped_value_network_reads_a_synthetic_board_s_values():
+    board = random_board(2**30 + 21, 70, ENGLISH)
+    frame = render_board(board, seed=2**30 + 21, level="typical", tile_set=ENGLISH)
+    right, n = _value_accuracy(frame.image, "".join(frame.truth), BoardReader(ENGLISH))
+    assert n >= 50 and right >= 0.97 * n, (right, n)
+
+
+@needs_shared
+def test_the_value_check_doubts_no_right_letter_of_a_real_game():
+    """scrabscrap game02, uncalibrated (the square network and the value check): no right letter is doubted for
+    its value, and the value network reads the real tiles' printed values."""
+    game = SHARED / "photos" / "scrabscrap" / "game02"
+    reader = BoardReader(GERMAN)
+    last = max((p for p in game.glob("image-*.jpg")), key=lambda p: int(re.sub(r"\D", "", p.stem)))
+    truth = "".join((game / "truth" / f"{last.stem}.txt").read_text(encoding="utf-8").split())
+    image = read_image(last)
+    reading = reader.read(image, game_corners(game))
+    assert not [why for why in reading.doubts.values() if "printed value" in why]
+    right, n = _value_accuracy(image, truth, reader, game_corners(game))
+    assert n >= 60 and right >= 0.9 * n, (right, n)
+
+
+def test_the_reader_doubts_letters_the_printed_value_contradicts(monkeypatch):
+    """Wired into the reader: a value network that reads every tile's value as 10 makes every letter worth
+    another a doubt (Q and Z, worth 10, stay)."""
+    board = random_board(2**30 + 22, 50, ENGLISH)
+    frame = render_board(board, seed=2**30 + 22, level="typical", tile_set=ENGLISH)
+    reader = BoardReader(ENGLISH)
+
+    class TenNet:
+        def probabilities(self, regions):  # noqa: ANN001, ANN202
+            return np.stack([_probs(10, 0.99) for _ in regions]) if len(regions) else np.zeros((0, 8))
+
+    plain = reader.read(frame.image)
+    monkeypatch.setattr(reader, "value_net", TenNet())
+    checked = reader.read(frame.image)
+    letters = {sq: rd.letter for sq, rd in enumerate(plain.squares) if rd.state is SquareState.TILE}
+    assert len(letters) > 30
+    for sq, letter in letters.items():
+        if ENGLISH.values[letter] == 10:
+            assert checked.squares[sq].letter == letter
+        else:
+            assert checked.squares[sq].state is SquareState.UNSURE
+            assert checked.doubts[sq] == f"letter {letter}? its tile's printed value reads 10, a {letter} is worth " \
+                                         f"{ENGLISH.values[letter]}"
+
+
+def test_the_training_commands_write_into_the_shipped_models_folder_by_default():
+    from kiosk.vision.train import MODELS_DIR
+
+    assert (MODELS_DIR / "squares_german.onnx").is_file() and (MODELS_DIR / "values.onnx").is_file()
