@@ -203,8 +203,8 @@ class GridTracker:
         self._pool: list[np.ndarray] = []             # corners (4x2 px) of the refits pooled since it moved
         self._tries = 0                               # refits tried on the still board since then
         self._anchor: GridAnchor | None = None
-        # the grid, pool, tries and anchor before the last refit (see keep_before_refit)
-        self._before: tuple[np.ndarray, list[np.ndarray], int, GridAnchor | None] | None = None
+        # the grid, pool and tries before the last refit, and the refit's frame (see keep_before_refit)
+        self._before: tuple[np.ndarray, list[np.ndarray], int, np.ndarray] | None = None
         self.kept = False                             # whether the last grid() kept the grid without a fit
 
     def grid(self, frame: np.ndarray, corners: np.ndarray, source: GridSource = GIVEN_CORNERS) -> np.ndarray:
@@ -230,20 +230,23 @@ class GridTracker:
         if self._corners is None:
             return None
         self.kept = False
-        self._before = (self._grid, self._pool, self._tries, self._anchor) if self._grid is not None else None
+        self._before = (self._grid, self._pool, self._tries, frame) if self._grid is not None else None
         return self._fit(frame, self._corners, source, self._grid)   # a board moved since: found again from it
 
     def keep_before_refit(self) -> bool:
         """After :meth:`refit` (for a reading's doubts) whose reading cleared none of them: go back to the grid
         kept before it, settled as it was, when the fresh fit lies within locate.TRACK_STILL_SQUARES of it (the
         same still board: a fresh fit that read no doubt better is no better grid, and settling it again cost
-        SETTLE_REFITS local refits in the next frames). True when it went back; False (the fresh fit kept) when
-        no refit came before, or the fit lies further (the board moved)."""
+        SETTLE_REFITS local refits in the next frames). The board is anchored in the refit's frame (its patches
+        the next frames are compared with: an older frame's match the board's edges less and less as tiles are
+        laid there). True when it went back; False (the fresh fit kept) when no refit came before, or the fit lies
+        further (the board moved)."""
         before, self._before = self._before, None
         if before is None or self._grid is None or \
                 locate.grid_shift_squares(before[0], self._grid) >= locate.TRACK_STILL_SQUARES:
             return False
-        self._grid, self._pool, self._tries, self._anchor = before
+        self._grid, self._pool, self._tries, frame = before
+        self._anchor = GridAnchor(frame, self._grid)
         self.kept = True
         return True
 
