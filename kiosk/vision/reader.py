@@ -33,7 +33,9 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
    (:mod:`kiosk.vision.glyph_model`). Then a tile lying across two squares makes both a doubt
    (:mod:`kiosk.vision.slid`, timed as ``slid``). A tile read on a premium square with no tile on a plain square
    beside it is a doubt, never a letter: its print (the centre star, the labels) may read as one
-   (:func:`doubt_lone_premium_tiles`).
+   (:func:`doubt_lone_premium_tiles`). A letter of the square network whose tile's printed value reads surely
+   as another is a doubt (:mod:`kiosk.vision.tile_value`); so is every tile of a kind read more often than the
+   tile set holds (:mod:`kiosk.vision.tile_counts`, after the reading).
 
 Doubt is never hidden: a square whose occupancy or letter is not clear, or that lies under glare or a hand
 (or next to it, where a finger may reach; fingers that read as blanks, more than the set has and side by side,
