@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from kiosk.rules.tiles import load_tile_set
+from kiosk.vision.squarenet_train import load_caches
 from kiosk.vision.tile_value import REGION_PX, REGION_SIZE_PX, VALUE_CLASSES, VALUE_PX, prepare_regions, value_region
 
 CACHE_GROW_PX = 8   # the squares caches' crops are grown by this many px
@@ -29,27 +30,16 @@ def log(msg: str) -> None:
 def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
     """(upright crops N x C x C uint8, value class indices N) of the lettered, unoccluded tiles of the caches.
 
-    Raises ValueError naming a cache without the squares cache's arrays or holding no lettered tile."""
-    crops, classes = [], []
-    sets: dict[str, dict[str, int]] = {}
-    for path in paths:
-        with np.load(path) as z:
-            missing = {"crops", "labels", "turned", "occluded", "tiles"} - set(z.files)
-            if missing:
-                raise ValueError(f"{path}: not a squares cache (no {', '.join(sorted(missing))})")
-            labels, turned, occluded, tiles = z["labels"], z["turned"], z["occluded"], z["tiles"]
-            keep = np.flatnonzero(np.char.isupper(labels) & ~occluded)
-            cached = z["crops"]      # (each z[...] reads the array again: once)
-            for i in keep.tolist():
-                name = str(tiles[i])
-                values = sets.setdefault(name, load_tile_set(name).values)
-                worth = values.get(str(labels[i]))
-                if worth in VALUE_CLASSES:
-                    crops.append(np.ascontiguousarray(np.rot90(cached[i], -int(turned[i]))))
-                    classes.append(VALUE_CLASSES.index(worth))
-    if not crops:
+    Raises ValueError naming a cache that is not a squares cache (:func:`kiosk.vision.squarenet_train.load_caches`)
+    or caches holding no lettered tile."""
+    z = load_caches(paths)
+    values = {name: load_tile_set(name).values for name in sorted(set(z["tiles"].tolist()))}
+    worth = np.array([values[t].get(lab, 0) for t, lab in zip(z["tiles"].tolist(), z["labels"].tolist())])
+    keep = np.flatnonzero(np.char.isupper(z["labels"]) & ~z["occluded"] & np.isin(worth, VALUE_CLASSES))
+    if not len(keep):
         raise ValueError(f"no lettered tile in {', '.join(map(str, paths))}")
-    return np.stack(crops), np.array(classes, np.int64)
+    crops = np.stack([np.ascontiguousarray(np.rot90(z["crops"][i], -int(z["turned"][i]))) for i in keep.tolist()])
+    return crops, np.array([VALUE_CLASSES.index(int(worth[i])) for i in keep.tolist()], np.int64)
 
 
 def augment(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -84,12 +74,12 @@ def train(caches: list[Path], out: Path, epochs: int = 6, per_epoch: int = 60000
           seed: int = 0) -> float:
     """Train on ``caches`` and write the ONNX network to ``out``; returns the share of 3,000 crops kept out of
     training whose value it reads right (their corners unshifted). Raises ValueError (bad caches)."""
+    crops, classes = load(caches)     # bad caches are named before torch is needed
     import torch
 
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    crops, classes = load(caches)
     log(f"values: {len(crops)} lettered tiles, per value {dict(zip(VALUE_CLASSES, np.bincount(classes, minlength=len(VALUE_CLASSES)).tolist()))}")
     kept = rng.choice(len(crops), min(3000, len(crops) // 10), replace=False)
     train_idx = np.setdiff1d(np.arange(len(crops)), kept)

@@ -136,3 +136,20 @@ def test_the_training_commands_write_into_the_shipped_models_folder_by_default()
     from kiosk.vision.train import MODELS_DIR
 
     assert (MODELS_DIR / "squares_german.onnx").is_file() and (MODELS_DIR / "values.onnx").is_file()
+
+
+def test_training_the_value_network_names_a_bad_cache_and_a_missing_extra(tmp_path, capsys):
+    import importlib.util
+
+    from kiosk.vision.train import main
+
+    assert main(["values", str(tmp_path / "none.npz"), "--out", str(tmp_path / "v.onnx")]) == 2
+    assert f"{tmp_path / 'none.npz'}: not a square cache written by `train squares`" in capsys.readouterr().err
+    if importlib.util.find_spec("torch") is not None:
+        pytest.skip("torch is installed: the missing `train` extra cannot be shown")
+    cache = tmp_path / "c.npz"
+    np.savez(cache, crops=np.zeros((1, 64, 64), np.uint8), labels=np.array(["E"]), turned=np.zeros(1, np.int16),
+             occluded=np.zeros(1, bool), tiles=np.array(["english"]))
+    assert main(["values", str(cache), "--out", str(tmp_path / "v.onnx")]) == 2
+    assert "`values` needs the `train` extra" in capsys.readouterr().err
+    assert not (tmp_path / "v.onnx").exists()

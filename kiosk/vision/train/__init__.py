@@ -634,6 +634,9 @@ def main(argv: list[str] | None = None) -> int:
                                 games=args.game, first=args.first, folds=args.folds,
                                 real_weight=args.real_weight)
             log(f"wrote {args.out}; cross-validated letter accuracy {acc:.4f}")
+    except ModuleNotFoundError as exc:   # torch / onnx: the `train` extra
+        log(f"error: `{args.cmd}` needs the `train` extra ({exc}): pip install -e '.[train]'")
+        return 2
     except (ValueError, OSError) as exc:
         log(f"error: {exc}")
         return 2
