@@ -34,7 +34,9 @@ def make_reader(tile_set: TileSet, profile: Any = None, corners: np.ndarray | No
         raise ReaderUnavailable(f"the board reader (kiosk.vision.reader) is not available: {exc}") from None
     try:
         reader = BoardReader(tile_set, profile)
-    except Exception as exc:  # the reader's own error types: report, never a traceback
+    except (ValueError, OSError) as exc:   # the reader's own errors (ModelError, ProfileError) say what and where
+        raise ReaderUnavailable(f"the board reader cannot start: {exc}") from None
+    except Exception as exc:  # anything else: reported with its kind, never a traceback
         raise ReaderUnavailable(f"the board reader cannot start: {type(exc).__name__}: {exc}") from None
 
     if prior is not None:

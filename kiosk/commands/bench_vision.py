@@ -205,6 +205,7 @@ def _speed(samples: list, level: str, args: argparse.Namespace) -> None:
     }
     w, h = args.size
     for name, ms in runs.items():
+        ms = sorted(ms)   # (in the order rendered, the median and 90th percentile were any two frames)
         print(f"{level} {w}x{h} {name:28s} median {ms[len(ms) // 2]:6.1f} ms, 90th pct {ms[int(0.9 * (len(ms) - 1))]:6.1f} ms"
               f" ({len(ms)} frames)")
 

@@ -35,8 +35,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "image (may be rough: they are refined on the grid lines; corners that cannot be the "
                              "grid are refused, saying why: repeated points, three on a line, crossed sides, not convex, "
                              "mirrored, squares of a few px, mostly outside the image)")
-    parser.add_argument("--tiles", choices=("english", "german"), default=None,
-                        help="tile set (default: the profile's, else english)")
+    parser.add_argument("--tiles", default=None, metavar="english|german|FILE.toml",
+                        help="tile set (default: the profile's, else english): its letters, values and counts; more "
+                             "tiles of a kind read than it holds are all '#', and a letter whose printed value is "
+                             "another is '#' (a board of a bigger set: give its .toml)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of grids")
     parser.add_argument("--sequence", action="store_true",
                         help="the images are the frames of one game in order: each is read with the previous "
@@ -118,6 +120,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"kiosk read-board: {path}: {line}", file=sys.stderr)
             game.accept(reading)
         else:
+            reader.forget_board_pose()   # each image alone: nothing kept from the images before it
             reading = reader.read(img, corners)
         grid = reading.grid()
         if not reading.quality.board_found or all(row == "#" * 15 for row in grid):

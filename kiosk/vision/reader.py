@@ -97,7 +97,8 @@ from kiosk.vision.squarenet import GROW_PX as SQUARE_NET_GROW_PX
 from kiosk.vision.squarenet import SquareNet, SquarePrediction, prepare, same_input, scaled
 from kiosk.vision.still import GridTracker
 from kiosk.vision.tile_counts import over_set
-from kiosk.vision.tile_value import ValueNet, default_value_net, value_doubts, value_region
+from kiosk.vision.tile_value import NOTE_MIN as VALUE_NOTE_MIN
+from kiosk.vision.tile_value import VALUE_NOTE, ValueNet, default_value_net, value_doubts, value_region
 
 MIN_FRAME_PX = 160
 TILE_P = 0.7          # P(tile) at or above: a tile
@@ -720,6 +721,7 @@ class BoardReader:
         self._glyph_cache = GlyphCache()   # the exemplars' descriptors, kept while a square's crop is kept
         # the last frame's judgement of its face (kiosk.vision.familiarity; empty on the calibrated glyph path)
         self.familiarity = Familiarity()
+        self._value_note = ""   # the last frame's note when its printed values contradicted letters (tile_value)
 
     def forget_board_pose(self) -> None:
         """Forget where the markers were seen: the next read searches the whole frame (a new scene or camera;
@@ -1080,6 +1082,8 @@ class BoardReader:
         by_value = self._doubt_by_value(grey, squares, doubts, preds, known)
         self._lasting_doubts.update(by_value)   # the print stays what it is on any grid
         self._confirmed = self._confirmed - set(by_value)
+        self._value_note = VALUE_NOTE.format(n=len(by_value), set=self.tile_set.name) \
+            if len(by_value) >= VALUE_NOTE_MIN else ""
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
                                                    if squares[sq].state is SquareState.TILE])
 
@@ -1179,7 +1183,10 @@ class BoardReader:
                      if known is None or known[sq] in (EMPTY_CHAR, UNSURE_CHAR)}
         left_by, left = self._refit_left
         if left_by is not None and left_by is self._tracker.current:
-            may_clear -= left       # a fresh fit of this grid left them doubtful already
+            # a fresh fit of this grid left them doubtful already; a square whose doubt cleared since may ask again
+            left = left & (set(reading.doubts) | set(self._by_exemplars))
+            self._refit_left = (left_by, frozenset(left))
+            may_clear -= left
         if corners is not None and may_clear and reading.quality.ok and self._tracker.kept:
             kept = (reading, self._net_memo, self._lasting_doubts, self._by_exemplars, self._confirmed,
                     self.familiarity)
@@ -1235,6 +1242,7 @@ class BoardReader:
         self._by_exemplars = []
         self._confirmed = frozenset()
         self.familiarity = Familiarity()
+        self._value_note = ""
         timings: dict[str, float] = {}
 
         def lap(name: str, since: float) -> float:
@@ -1340,4 +1348,5 @@ class BoardReader:
         timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
         timings["locate_" + how] = timings["locate"]
         quality = FrameQuality(board_found=True, sharp=is_sharp, glare=has_glare, hand=has_hand, verdict=verdict)
-        return BoardReading(tuple(squares), h, quality, timings, doubts, self._confirmed, self.familiarity.note)
+        return BoardReading(tuple(squares), h, quality, timings, doubts, self._confirmed,
+                            self.familiarity.note or self._value_note)

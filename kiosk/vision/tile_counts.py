@@ -21,12 +21,17 @@ from kiosk.vision.reading import BLANK_CHAR, UNSURE_SQUARE, BoardReading
 OVER_SET_WHY = "{n} {name} read, more than the {held} of the tile set: which are wrong the camera cannot tell"
 """A square's doubt under this rule (``n`` read of the kind ``name``, ``held`` in the tile set)."""
 
+OVER_SET_NOTE = ("the board reads more tiles of a kind than the {set} tile set holds: the lettering may be "
+                 "unfamiliar to the reader, or the tiles not the event's set; calibrate the tile set "
+                 "(kiosk calibrate glyphs)")
+"""The reading's note when this rule doubted tiles (and the reading had no note yet), ``set`` the tile set's name."""
+
 
 def over_set(reading: BoardReading, tile_set: TileSet, known: str | None = None) -> BoardReading:
     """``reading`` with every tile of a kind read more often than ``tile_set`` holds made a doubt
     (:data:`OVER_SET_WHY`), but the squares where ``known`` (225 characters, as
-    :meth:`kiosk.vision.reader.BoardReader.read`; None: nothing known) has that very tile. Returns ``reading``
-    itself when no kind is over. Source: the tile distribution of the event's tile set (``../shared/seeds/``,
+    :meth:`kiosk.vision.reader.BoardReader.read`; None: nothing known) has that very tile, with the note
+    :data:`OVER_SET_NOTE` when the reading had none. Returns ``reading`` itself when no kind is over. Source: the tile distribution of the event's tile set (``../shared/seeds/``,
     each sheet's equipment rule)."""
     chars = [sq.char() for sq in reading.squares]
     counts = Counter(c for c in chars if c == BLANK_CHAR or c.isalpha())
@@ -42,4 +47,5 @@ def over_set(reading: BoardReading, tile_set: TileSet, known: str | None = None)
             squares[sq] = UNSURE_SQUARE
             doubts[sq] = OVER_SET_WHY.format(n=over[c], name=name, held=bag.get(c, 0))
     confirmed = reading.confirmed - set(doubts)
-    return replace(reading, squares=tuple(squares), doubts=doubts, confirmed=confirmed)
+    note = reading.note or OVER_SET_NOTE.format(set=tile_set.name)
+    return replace(reading, squares=tuple(squares), doubts=doubts, confirmed=confirmed, note=note)

@@ -35,8 +35,14 @@ REGION_SIZE_PX = 32     # ... and is this many px a side
 DOUBT_BELOW_P = 0.03    # a letter whose value the network gives below this ...
 SURE_OF_OTHER_P = 0.5   # ... while this sure of another value is a doubt
 
-VALUE_DOUBT = "letter {letter}? its tile's printed value reads {seen}, a {letter} is worth {worth}"
+VALUE_DOUBT = "letter {letter}? its tile's printed value reads {seen}, but {letter} is worth {worth}"
 """A square's doubt under this check (the letter read, the value seen, the letter's value)."""
+
+NOTE_MIN = 2   # a frame with at least this many letters doubted by their printed value says so in its note
+VALUE_NOTE = ("the values printed on {n} tiles do not match the letters read under the {set} tile set: the "
+              "lettering may be unfamiliar to the reader, or the tiles not the event's set; calibrate the tile set "
+              "(kiosk calibrate glyphs)")
+"""The reading's note for a frame with NOTE_MIN or more such doubts (``n`` of them, ``set`` the tile set's name)."""
 
 
 def value_region(crop: np.ndarray, grow: int, turns: int = 0) -> np.ndarray:
@@ -64,14 +70,21 @@ def prepare_regions(regions: Sequence[np.ndarray]) -> np.ndarray:
 class ValueNet:
     """The value network (ONNX, run by OpenCV's dnn). :meth:`probabilities` is not thread-safe (one per reader).
 
-    Raises ModelError when the bytes are not a network OpenCV can load."""
+    Raises ModelError when the bytes are not a network OpenCV can load, or one that does not take a VALUE_PX
+    square input and give one output per value of VALUE_CLASSES (tried on a blank input when loaded)."""
 
     def __init__(self, onnx: bytes, origin: str = "value model") -> None:
+        self.origin = origin
         try:
             self.net = cv2.dnn.readNetFromONNX(np.frombuffer(onnx, np.uint8))
+            self.net.setInput(np.zeros((1, 1, VALUE_PX, VALUE_PX), np.float32))
+            outputs = int(np.prod(self.net.forward().shape[1:]))
         except cv2.error as exc:
-            raise ModelError(f"{origin}: OpenCV cannot load the ONNX network ({str(exc).strip()[:200]})") from None
-        self.origin = origin
+            raise ModelError(f"{origin}: OpenCV cannot load or run it as a value network of {VALUE_PX} x {VALUE_PX} "
+                             f"px inputs ({str(exc).strip().splitlines()[-1][:160]})") from None
+        if outputs != len(VALUE_CLASSES):
+            raise ModelError(f"{origin}: {outputs} outputs, a value network has {len(VALUE_CLASSES)} (one per value "
+                             f"{', '.join(map(str, VALUE_CLASSES))})")
 
     def probabilities(self, regions: Sequence[np.ndarray]) -> np.ndarray:
         """P(value) per value corner (N x len(VALUE_CLASSES) float32, rows sum to 1). Raises ModelError when the
@@ -89,10 +102,18 @@ class ValueNet:
 
 
 @cache
+def _shipped() -> bytes:
+    try:
+        return resources.files("kiosk.vision.models").joinpath("values.onnx").read_bytes()
+    except OSError:
+        raise ModelError("built-in model kiosk/vision/models/values.onnx is missing; run "
+                         "`python -m kiosk.vision.train values` to build it") from None
+
+
 def default_value_net() -> ValueNet:
-    """The shipped value network (``kiosk/vision/models/values.onnx``)."""
-    blob = resources.files("kiosk.vision").joinpath("models/values.onnx").read_bytes()
-    return ValueNet(blob, "shipped value model (kiosk/vision/models/values.onnx)")
+    """A new instance of the shipped value network (``kiosk/vision/models/values.onnx``; one per reader: a network
+    is not thread-safe). Raises ModelError when the file is missing or not a value network."""
+    return ValueNet(_shipped(), "built-in model kiosk/vision/models/values.onnx")
 
 
 def value_doubts(letters: Mapping[int, str], probs: np.ndarray, tile_set: TileSet) -> dict[int, str]:

@@ -9,6 +9,7 @@ thinner strokes, then prepared exactly as the reader prepares its value corners.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -21,6 +22,8 @@ from kiosk.vision.tile_value import REGION_PX, REGION_SIZE_PX, VALUE_CLASSES, VA
 
 CACHE_GROW_PX = 8   # the squares caches' crops are grown by this many px
 SHIFT_PX = 3        # augmentation: the corner shifted up to this far
+BATCH = 128         # crops a training step
+MIN_TILES = 1000    # lettered tiles the caches must hold (a tenth of them, at most 3,000, kept out to measure)
 
 
 def log(msg: str) -> None:
@@ -33,13 +36,21 @@ def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
     Raises ValueError naming a cache that is not a squares cache (:func:`kiosk.vision.squarenet_train.load_caches`)
     or caches holding no lettered tile."""
     z = load_caches(paths)
-    values = {name: load_tile_set(name).values for name in sorted(set(z["tiles"].tolist()))}
-    worth = np.array([values[t].get(lab, 0) for t, lab in zip(z["tiles"].tolist(), z["labels"].tolist())])
-    keep = np.flatnonzero(np.char.isupper(z["labels"]) & ~z["occluded"] & np.isin(worth, VALUE_CLASSES))
-    if not len(keep):
-        raise ValueError(f"no lettered tile in {', '.join(map(str, paths))}")
-    crops = np.stack([np.ascontiguousarray(np.rot90(z["crops"][i], -int(z["turned"][i]))) for i in keep.tolist()])
-    return crops, np.array([VALUE_CLASSES.index(int(worth[i])) for i in keep.tolist()], np.int64)
+    named = ", ".join(map(str, paths))
+    try:
+        values = {name: load_tile_set(name).values for name in sorted(set(z["tiles"].tolist()))}
+        worth = np.array([values[t].get(lab, 0) for t, lab in zip(z["tiles"].tolist(), z["labels"].tolist())])
+        keep = np.flatnonzero(np.char.isupper(z["labels"]) & ~z["occluded"] & np.isin(worth, VALUE_CLASSES))
+        crops = [np.ascontiguousarray(np.rot90(z["crops"][i], -int(z["turned"][i]))) for i in keep.tolist()]
+        if crops and min(crops[0].shape) < 48 + 2 * CACHE_GROW_PX:
+            raise ValueError(f"crops of {crops[0].shape[1]}x{crops[0].shape[0]} px, a squares cache's are "
+                             f"{48 + 2 * CACHE_GROW_PX} px")
+    except (ValueError, KeyError, IndexError, TypeError) as exc:
+        raise ValueError(f"{named}: not a usable squares cache ({exc})") from None
+    if len(crops) < MIN_TILES:
+        raise ValueError(f"{named}: {len(crops)} lettered tiles, at least {MIN_TILES} are needed (render more "
+                         "frames with `train squares`)")
+    return np.stack(crops), np.array([VALUE_CLASSES.index(int(worth[i])) for i in keep.tolist()], np.int64)
 
 
 def augment(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -72,8 +83,18 @@ def build_net():  # noqa: ANN201 - torch is imported lazily
 
 def train(caches: list[Path], out: Path, epochs: int = 6, per_epoch: int = 60000, threads: int = 2,
           seed: int = 0) -> float:
-    """Train on ``caches`` and write the ONNX network to ``out``; returns the share of 3,000 crops kept out of
-    training whose value it reads right (their corners unshifted). Raises ValueError (bad caches)."""
+    """Train on ``caches`` and write the ONNX network to ``out`` (written whole or not at all); returns the share of
+    the crops kept out of training (a tenth, at most 3,000) whose value it reads right (their corners unshifted).
+    Raises ValueError for bad arguments or caches, before any training (and before torch is imported)."""
+    for name, value, least in (("--epochs", epochs, 1), ("--per-epoch", per_epoch, BATCH), ("--threads", threads, 1)):
+        if value < least:
+            raise ValueError(f"{name} {value}: at least {least}")
+    out = Path(out)
+    if out.is_dir():
+        raise ValueError(f"--out {out}: a folder; give the network's file (values.onnx)")
+    out.parent.mkdir(parents=True, exist_ok=True)    # OSError (named by the caller) when it cannot be
+    if not os.access(out.parent, os.W_OK):
+        raise ValueError(f"--out {out}: its folder cannot be written")
     crops, classes = load(caches)     # bad caches are named before torch is needed
     import torch
 
@@ -86,7 +107,7 @@ def train(caches: list[Path], out: Path, epochs: int = 6, per_epoch: int = 60000
     g = CACHE_GROW_PX
     x_kept = torch.from_numpy(prepare_regions([value_region(c, g) for c in crops[kept]]))
     net = build_net()
-    batch = 128
+    batch = BATCH
     steps = max(1, min(per_epoch, len(train_idx)) // batch)
     opt = torch.optim.AdamW(net.parameters(), 2e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, 2e-3, total_steps=epochs * steps)
@@ -106,7 +127,9 @@ def train(caches: list[Path], out: Path, epochs: int = 6, per_epoch: int = 60000
         with torch.no_grad():
             acc = float((net(x_kept).argmax(1).numpy() == classes[kept]).mean())
         log(f"values: epoch {ep + 1}/{epochs}, loss {loss.item():.3f}, kept-out crops {acc:.4f} ({time.time() - t0:.0f} s)")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net.eval(), (torch.randn(1, 1, VALUE_PX, VALUE_PX),), str(out), dynamo=False, opset_version=13,
-                      input_names=["x"], output_names=["logits"], dynamic_axes={"x": {0: "n"}, "logits": {0: "n"}})
+    part = out.with_name(out.name + ".part")
+    torch.onnx.export(net.eval(), (torch.randn(1, 1, VALUE_PX, VALUE_PX),), str(part), dynamo=False,
+                      opset_version=13, input_names=["x"], output_names=["logits"],
+                      dynamic_axes={"x": {0: "n"}, "logits": {0: "n"}})
+    os.replace(part, out)
     return acc

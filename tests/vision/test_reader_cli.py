@@ -223,3 +223,29 @@ def test_reader_cli_prints_the_readings_note(board_png, capsys, monkeypatch):
     assert last.startswith(f"# {path}: ") and last.endswith(f"; {UNFAMILIAR_NOTE}")
     assert main(["read-board", str(path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)[0]["note"] == UNFAMILIAR_NOTE
+
+
+def test_reader_cli_without_sequence_reads_each_image_alone(monkeypatch, capsys):
+    """Without --sequence an image's reading may not depend on the images read before it (a review found
+    scrabscrap game01's image-3 read E7 V alone and '#' after images 1-2: the grid and the square network's
+    memo were kept). Each image now starts from nothing."""
+    import json
+
+    from shared_data import SHARED, game_corners, needs_shared  # noqa: F401 - needs_shared used below
+
+    game = SHARED / "photos" / "scrabscrap" / "game01"
+    if not game.is_dir():
+        pytest.skip(f"{game} is absent")
+    from kiosk.vision.reader import BoardReader
+
+    forgets: list[int] = []
+    forget = BoardReader.forget_board_pose
+    monkeypatch.setattr(BoardReader, "forget_board_pose", lambda self: forgets.append(1) or forget(self))
+    corners = " ".join(f"{x:.1f},{y:.1f}" for x, y in game_corners(game))
+    images = [str(game / f"image-{n}.jpg") for n in (1, 2, 3)]
+    main(["read-board", "--corners", corners, "--json", *images])
+    batch = json.loads(capsys.readouterr().out)
+    assert len(forgets) == 3
+    main(["read-board", "--corners", corners, "--json", images[2]])
+    alone = json.loads(capsys.readouterr().out)
+    assert batch[2]["grid"] == alone[0]["grid"] and batch[2]["doubts"] == alone[0]["doubts"]

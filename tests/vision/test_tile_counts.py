@@ -68,3 +68,14 @@ def test_the_reader_doubts_a_frame_with_more_of_a_letter_than_the_set():
     assert reading.quality.ok, reading.quality.verdict
     assert "E" not in read and read.count("#") >= 13, reading.grid()
     assert sum("more than the 12 of the tile set" in why for why in reading.doubts.values()) >= 13
+
+
+def test_a_reading_over_the_set_says_so_in_its_note_unless_it_has_one():
+    from dataclasses import replace
+
+    from kiosk.vision.tile_counts import OVER_SET_NOTE
+
+    reading = BoardReading.from_grid(_rows("ZOO", "Z"))
+    assert over_set(reading, ENGLISH).note == OVER_SET_NOTE.format(set="english")
+    assert "calibrate the tile set (kiosk calibrate glyphs)" in OVER_SET_NOTE
+    assert over_set(replace(reading, note="unfamiliar"), ENGLISH).note == "unfamiliar"

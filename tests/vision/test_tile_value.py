@@ -43,10 +43,10 @@ def test_a_letter_whose_printed_value_reads_surely_as_another_is_doubted():
     probs = np.stack([_probs(1), _probs(1), _probs(1), unsure, own])
     assert unsure.max() < SURE_OF_OTHER_P
     doubts = value_doubts(letters, probs, ENGLISH)
-    assert doubts == {10: "letter G? its tile's printed value reads 1, a G is worth 2"}   # E and A are 1: pass
+    assert doubts == {10: "letter G? its tile's printed value reads 1, but G is worth 2"}   # E and A are 1: pass
     # German values are the German set's
     assert value_doubts({1: "K"}, _probs(4)[None], GERMAN) == {}
-    assert value_doubts({1: "K"}, _probs(4)[None], ENGLISH) == {1: "letter K? its tile's printed value reads 4, a K is worth 5"}
+    assert value_doubts({1: "K"}, _probs(4)[None], ENGLISH) == {1: "letter K? its tile's printed value reads 4, but K is worth 5"}
 
 
 def test_the_value_corner_of_a_turned_tile_is_taken_upright():
@@ -63,9 +63,19 @@ def test_the_value_corner_of_a_turned_tile_is_taken_upright():
         value_region(crop, 2)
 
 
-def test_a_broken_value_model_is_named():
-    with pytest.raises(reader_module.ModelError, match="my values: OpenCV cannot load"):
+def test_a_broken_or_wrong_value_model_is_named_when_loaded(tmp_path):
+    from kiosk.vision.reader import _packaged
+
+    with pytest.raises(reader_module.ModelError, match="my values: OpenCV cannot load or run it as a value network"):
         ValueNet(b"not an onnx file", "my values")
+    # a loadable network of another shape (the square network: 32 px inputs) is refused when loaded, not mid-game
+    with pytest.raises(reader_module.ModelError, match="my values: OpenCV cannot load or run it|my values: .* outputs"):
+        ValueNet(_packaged("squares_english.onnx"), "my values")
+
+
+def test_each_reader_has_its_own_value_network():
+    """A network is not thread-safe: two readers (the kiosk's vision worker and a calibration) must not share one."""
+    assert BoardReader(ENGLISH).value_net is not BoardReader(GERMAN).value_net
 
 
 def _value_accuracy(frame_image: np.ndarray, truth: str, reader: BoardReader, corners=None) -> tuple[int, int]:  # noqa: ANN001
@@ -123,12 +133,17 @@ def test_the_reader_doubts_letters_the_printed_value_contradicts(monkeypatch):
     checked = reader.read(frame.image)
     letters = {sq: rd.letter for sq, rd in enumerate(plain.squares) if rd.state is SquareState.TILE}
     assert len(letters) > 30
+    n = sum(ENGLISH.values[letter] != 10 for letter in letters.values())
+    assert plain.note == "" and checked.note == (
+        f"the values printed on {n} tiles do not match the letters read under the english tile set: the lettering "
+        "may be unfamiliar to the reader, or the tiles not the event's set; calibrate the tile set (kiosk calibrate "
+        "glyphs)")
     for sq, letter in letters.items():
         if ENGLISH.values[letter] == 10:
             assert checked.squares[sq].letter == letter
         else:
             assert checked.squares[sq].state is SquareState.UNSURE
-            assert checked.doubts[sq] == f"letter {letter}? its tile's printed value reads 10, a {letter} is worth " \
+            assert checked.doubts[sq] == f"letter {letter}? its tile's printed value reads 10, but {letter} is worth " \
                                          f"{ENGLISH.values[letter]}"
 
 
@@ -145,11 +160,21 @@ def test_training_the_value_network_names_a_bad_cache_and_a_missing_extra(tmp_pa
 
     assert main(["values", str(tmp_path / "none.npz"), "--out", str(tmp_path / "v.onnx")]) == 2
     assert f"{tmp_path / 'none.npz'}: not a square cache written by `train squares`" in capsys.readouterr().err
+    assert main(["values", str(tmp_path / "none.npz"), "--epochs", "0"]) == 2
+    assert "--epochs 0: at least 1" in capsys.readouterr().err
+    assert main(["values", str(tmp_path / "none.npz"), "--out", str(tmp_path)]) == 2
+    assert "a folder; give the network's file" in capsys.readouterr().err
+
+    def cache(n: int) -> str:
+        path = tmp_path / f"c{n}.npz"
+        np.savez(path, crops=np.zeros((n, 64, 64), np.uint8), labels=np.array(["E"] * n),
+                 turned=np.zeros(n, np.int16), occluded=np.zeros(n, bool), tiles=np.array(["english"] * n))
+        return str(path)
+
+    assert main(["values", cache(5), "--out", str(tmp_path / "v.onnx")]) == 2
+    assert "5 lettered tiles, at least 1000 are needed" in capsys.readouterr().err
     if importlib.util.find_spec("torch") is not None:
         pytest.skip("torch is installed: the missing `train` extra cannot be shown")
-    cache = tmp_path / "c.npz"
-    np.savez(cache, crops=np.zeros((1, 64, 64), np.uint8), labels=np.array(["E"]), turned=np.zeros(1, np.int16),
-             occluded=np.zeros(1, bool), tiles=np.array(["english"]))
-    assert main(["values", str(cache), "--out", str(tmp_path / "v.onnx")]) == 2
+    assert main(["values", cache(1000), "--out", str(tmp_path / "v.onnx")]) == 2
     assert "`values` needs the `train` extra" in capsys.readouterr().err
     assert not (tmp_path / "v.onnx").exists()

@@ -264,3 +264,38 @@ def test_a_fresh_fit_that_clears_no_doubt_leaves_the_settled_grid_kept(monkeypat
         assert res.reading.quality.ok and np.array_equal(res.reading.homography, settled)
         game.accept(res.reading)
     assert len(fits) == 1 and not tracks                # kept: no fit, no local refit
+
+
+def test_a_square_whose_doubt_cleared_may_ask_for_a_fresh_fit_again(monkeypatch):
+    """The squares a fresh fit left doubtful ask for no fresh fit again on that grid, only while they stay
+    doubtful: a square whose doubt cleared (its tile settled) and that is doubted later (another tile) asks again.
+    A review found game01's H5 kept from a fresh fit for 21 frames."""
+    import dataclasses
+
+    from kiosk.vision.reading import BoardReading
+
+    reader = BoardReader(ENGLISH)
+    grid = np.eye(3)
+    monkeypatch.setattr(reader._tracker, "_grid", grid)
+    reader._tracker.kept = True
+    reader._refit_left = (grid, frozenset({3}))
+    doubts_now: dict[int, str] = {}
+    fresh_reads: list[bool] = []
+
+    def fake_read(frame, corners, fresh=False, known=None, source=None):  # noqa: ANN001, ANN202
+        fresh_reads.append(fresh)
+        reader._lasting_doubts = set()
+        return dataclasses.replace(BoardReading.from_grid(["." * 15] * 15), doubts=dict(doubts_now))
+
+    monkeypatch.setattr(reader, "_read", fake_read)
+
+    def reads(doubts: dict[int, str]) -> list[bool]:
+        doubts_now.clear()
+        doubts_now.update(doubts)
+        fresh_reads.clear()
+        reader.read(np.zeros((8, 8, 3), np.uint8), np.zeros((4, 2), np.float32))
+        return list(fresh_reads)
+
+    assert reads({3: "letter E or F? (0.61)"}) == [False]           # left by a fresh fit: not asked again
+    assert reads({}) == [False] and reader._refit_left[1] == frozenset()
+    assert reads({3: "letter O or Q? (0.58)"}) == [False, True]      # doubted anew: a fresh fit is tried

@@ -67,7 +67,7 @@ def test_a_letter_that_does_not_hold_scaled_is_a_doubt_and_clear_letters_still_r
     monkeypatch.setattr(reader_module, "HOLD_P", 0.0)
     got_before, doubts_before = _read(fr)
     assert got_before[SQUARE] == "#" and doubts_before[SQUARE] == (
-        f"letter {GUESS}? its tile's printed value reads {ENGLISH.values[TRUTH]}, a {GUESS} is worth "
+        f"letter {GUESS}? its tile's printed value reads {ENGLISH.values[TRUTH]}, but {GUESS} is worth "
         f"{ENGLISH.values[GUESS]}")
     monkeypatch.setattr(reader_module, "over_set", lambda reading, *a: reading)
     monkeypatch.setattr(reader_module, "default_value_net", lambda: None)

@@ -271,11 +271,11 @@ def font_file(name: str) -> str:
 
 def install_hint(faces: tuple[SystemFont, ...] | list[SystemFont]) -> str:
     """How to install ``faces``: the ``apt-get install`` line of their Debian packages and, for Google Fonts
-    faces, the fetch script."""
+    faces, the fetch script and the folder it fills (looked in: :func:`google_fonts.font_dir`)."""
     debian = sorted({f.package for f in faces if not f.package.startswith("npm ")})
     parts = [f"apt-get install {' '.join(debian)}"] if debian else []
     if any(f.package.startswith("npm ") for f in faces):
-        parts.append("python scripts/fetch_fonts.py")
+        parts.append(f"python scripts/fetch_fonts.py, into {google_fonts.font_dir()} ($KIOSK_FONT_DIR)")
     return "; ".join(parts)
 
 

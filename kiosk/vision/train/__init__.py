@@ -618,6 +618,10 @@ def main(argv: list[str] | None = None) -> int:
         elif args.cmd == "settle":
             train_settle(args.out, args.english, args.german, args.workers, args.blank_share, args.cache)
         elif args.cmd == "squares":
+            if min(args.english, args.german) < 0 or args.english + args.german < 1:
+                raise ValueError(f"--english {args.english} --german {args.german}: at least one frame, none negative")
+            if not 0.0 <= args.blank_share < 1.0:
+                raise ValueError(f"--blank-share {args.blank_share}: a share from 0 up to (not including) 1")
             shares = _letter_shares(args.letter_share)
             if shares and args.german < 1:
                 raise ValueError("--letter-share applies to German boards: give --german N")
