@@ -1191,7 +1191,12 @@ class BoardReader:
             kept = (reading, self._net_memo, self._lasting_doubts, self._by_exemplars, self._confirmed,
                     self.familiarity)
             fresh = self._read(frame, corners, fresh=True, known=known, source=source)
-            if may_clear <= set(fresh.doubts) | set(self._by_exemplars) and self._tracker.keep_before_refit():
+            if not fresh.quality.ok:
+                # no usable reading from the fresh fit (its lines not confirmed: the grid is forgotten, and the
+                # next frame is fitted from the corners): the usable reading of the still board's kept grid stands
+                (reading, self._net_memo, self._lasting_doubts, self._by_exemplars, self._confirmed,
+                 self.familiarity) = kept
+            elif may_clear <= set(fresh.doubts) | set(self._by_exemplars) and self._tracker.keep_before_refit():
                 # the fresh fit cleared none of them: the kept grid stays (settled), with its reading
                 (reading, self._net_memo, self._lasting_doubts, self._by_exemplars, self._confirmed,
                  self.familiarity) = kept

@@ -299,3 +299,24 @@ def test_a_square_whose_doubt_cleared_may_ask_for_a_fresh_fit_again(monkeypatch)
     assert reads({3: "letter E or F? (0.61)"}) == [False]           # left by a fresh fit: not asked again
     assert reads({}) == [False] and reader._refit_left[1] == frozenset()
     assert reads({3: "letter O or Q? (0.58)"}) == [False, True]      # doubted anew: a fresh fit is tried
+
+
+def test_a_fresh_fit_that_reads_nothing_leaves_the_kept_grid_s_reading(monkeypatch):
+    """A reading with doubts on the kept grid of a still board is read again on a fresh fit; when that gives no
+    usable reading (its lines not confirmed), the usable reading stands (before, a good frame read "no board")."""
+    import dataclasses
+
+    from kiosk.vision.reading import BoardReading
+
+    reader = BoardReader(ENGLISH)
+    reader._tracker.kept = True
+    good = dataclasses.replace(BoardReading.from_grid(["." * 7 + "A" + "." * 7] + ["." * 15] * 14),
+                               doubts={3: "letter E or F? (0.61)"})
+
+    def fake_read(frame, corners, fresh=False, known=None, source=None):  # noqa: ANN001, ANN202
+        reader._lasting_doubts = set()
+        return BoardReading.unreadable("no board at the given corners") if fresh else good
+
+    monkeypatch.setattr(reader, "_read", fake_read)
+    got = reader.read(np.zeros((8, 8, 3), np.uint8), np.zeros((4, 2), np.float32))
+    assert got.quality.ok and got.grid() == good.grid()
