@@ -223,7 +223,7 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
 
     def after_scoreless(self) -> None:
         self.scoreless += 1
-        if self.scoreless >= SCORELESS_TURNS_TO_END and self.n == 2:
+        if self.scoreless >= SCORELESS_TURNS_TO_END:   # any number of players, as the presets end.scoreless_turns
             self.phase = "six"
             self.res.ended = "six_scoreless"
 

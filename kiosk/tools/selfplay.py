@@ -118,7 +118,7 @@ def _fit(window, allowed, cells, rack, trie, letters, prefix, placed, board, how
             _fit(window, allowed, cells, rack, trie, letters, nxt, placed, board, how, out, across)
         return
     ok = allowed[i]
-    for ch in set(rack.elements()):
+    for ch in sorted(set(rack.elements())):   # sorted: a seed's game may not follow the process's hash seed
         choices = [ch] if ch != BLANK else letters
         for letter in choices:
             if ok is not None and letter not in ok:
