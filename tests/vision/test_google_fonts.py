@@ -137,6 +137,11 @@ def test_fetch_checks_the_hash_the_letters_and_the_package(monkeypatch, tmp_path
     with pytest.raises(urllib.error.HTTPError):
         mod.fetch({**row, "id": "absent"}, tmp_path)
     # a font without Ä Ö Ü (a cut-down copy of one with them) is named by what it lacks
+    assert mod.lacking(_without_umlauts(tmp_path)) == "ÄÖÜ"
+
+
+def _without_umlauts(folder: Path) -> Path:
+    """A copy of DejaVu Sans cut down to A-Z and 0-9 (no Ä Ö Ü), written into ``folder``."""
     from fontTools import subset
 
     options = subset.Options()
@@ -144,10 +149,10 @@ def test_fetch_checks_the_hash_the_letters_and_the_package(monkeypatch, tmp_path
     sub = subset.Subsetter(options)
     sub.populate(text="ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
     sub.subset(font)
-    cut = tmp_path / "cut.ttf"
+    cut = folder / "cut.ttf"
     subset.save_font(font, str(cut), options)
     font.close()
-    assert mod.lacking(cut) == "ÄÖÜ"
+    return cut
 
 
 def _family(name: str, category: str = "sans-serif", weights=(400, 700), subsets=("latin",), styles=("normal",)):
@@ -189,17 +194,8 @@ def test_pinning_drops_a_face_not_published_and_one_without_umlauts(monkeypatch,
     pytest.importorskip("fontTools", reason="fonttools is in the dev extra")
     if not DEJAVU.is_file():
         pytest.skip("fonts-dejavu-core not installed (scripts/system-packages.txt)")
-    from fontTools import subset
-
     mod = _script("fetch_fonts")
-    options = subset.Options()
-    font = subset.load_font(str(DEJAVU), options)
-    sub = subset.Subsetter(options)
-    sub.populate(text="ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
-    sub.subset(font)
-    cut = tmp_path / "cut.ttf"
-    subset.save_font(font, str(cut), options)
-    font.close()
+    cut = _without_umlauts(tmp_path)
     table = tmp_path / "table.csv"
     base = {"family": "X", "category": "serif", "weight": "700", "role": "training", "version": "", "sha256": ""}
     faces = [{**base, "name": f"g-{fid}-700", "group": fid, "id": fid} for fid in ("whole", "cut", "gone")]
