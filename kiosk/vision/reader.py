@@ -1191,16 +1191,16 @@ class BoardReader:
             kept = (reading, self._net_memo, self._lasting_doubts, self._by_exemplars, self._confirmed,
                     self.familiarity)
             fresh = self._read(frame, corners, fresh=True, known=known, source=source)
-            if not fresh.quality.ok:
-                # no usable reading from the fresh fit (its lines not confirmed: the grid is forgotten, and the
-                # next frame is fitted from the corners): the usable reading of the still board's kept grid stands
+            # the fresh fit cleared none of them: the kept grid stays (settled), with its reading
+            cleared_none = fresh.quality.ok and may_clear <= set(fresh.doubts) | set(self._by_exemplars) \
+                and self._tracker.keep_before_refit()
+            if cleared_none or not fresh.quality.ok:
+                # (no usable reading from the fresh fit, its lines not confirmed: the grid is forgotten and the next
+                # frame fitted from the corners, but the usable reading of the still board's kept grid stands)
                 (reading, self._net_memo, self._lasting_doubts, self._by_exemplars, self._confirmed,
                  self.familiarity) = kept
-            elif may_clear <= set(fresh.doubts) | set(self._by_exemplars) and self._tracker.keep_before_refit():
-                # the fresh fit cleared none of them: the kept grid stays (settled), with its reading
-                (reading, self._net_memo, self._lasting_doubts, self._by_exemplars, self._confirmed,
-                 self.familiarity) = kept
-                self._refit_left = (self._tracker.current, frozenset(may_clear))
+                if cleared_none:
+                    self._refit_left = (self._tracker.current, frozenset(may_clear))
             else:
                 reading = fresh
         fixed = corners is None and source is FIXED_CAMERA   # the calibration's homography, unconfirmed on the lines

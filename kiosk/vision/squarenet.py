@@ -63,6 +63,15 @@ def same_input(a: np.ndarray, b: np.ndarray, most: float = SAME_INPUT) -> bool:
     return float(d.max()) <= most
 
 
+def softmax_rows(z: np.ndarray) -> np.ndarray:
+    """Each row of network outputs ``z`` (N x K float32 logits) made probabilities summing to 1, in place; returns
+    ``z``."""
+    z -= z.max(axis=1, keepdims=True)
+    np.exp(z, out=z)
+    z /= z.sum(axis=1, keepdims=True)
+    return z
+
+
 def normalise(x: np.ndarray) -> np.ndarray:
     """Per-crop robust normalisation of ``x`` (N x ... float32 grey levels), in place; returns ``x``: minus the
     median, divided by the 2nd..98th percentile spread (order statistics; at least MIN_SPREAD)."""
@@ -175,10 +184,7 @@ class SquareNet:
         z = self.net.forward().reshape(len(x), -1).astype(np.float32)
         if z.shape[1] != len(self.labels):
             raise ModelError(f"square model: {z.shape[1]} outputs for {len(self.labels)} labels")
-        z -= z.max(axis=1, keepdims=True)
-        np.exp(z, out=z)
-        z /= z.sum(axis=1, keepdims=True)
-        return z
+        return softmax_rows(z)
 
     def probabilities_turned(self, crops: list[np.ndarray]) -> np.ndarray:
         """Class probabilities (as :meth:`probabilities`) averaged over each crop read in its four quarter turns

@@ -31,8 +31,8 @@ def over_set(reading: BoardReading, tile_set: TileSet, known: str | None = None)
     """``reading`` with every tile of a kind read more often than ``tile_set`` holds made a doubt
     (:data:`OVER_SET_WHY`), but the squares where ``known`` (225 characters, as
     :meth:`kiosk.vision.reader.BoardReader.read`; None: nothing known) has that very tile, with the note
-    :data:`OVER_SET_NOTE` when the reading had none. Returns ``reading`` itself when no kind is over. Source: the tile distribution of the event's tile set (``../shared/seeds/``,
-    each sheet's equipment rule)."""
+    :data:`OVER_SET_NOTE` when the reading had none. Returns ``reading`` itself when no kind is over. Source:
+    the tile distribution of the event's tile set (``../shared/seeds/``, each sheet's equipment rule)."""
     chars = [sq.char() for sq in reading.squares]
     counts = Counter(c for c in chars if c == BLANK_CHAR or c.isalpha())
     bag = tile_set.full_bag()

@@ -24,13 +24,14 @@ import cv2
 import numpy as np
 
 from kiosk.rules.tiles import TileSet
+from kiosk.vision.cells import CELL_PX
 from kiosk.vision.mlp import ModelError
-from kiosk.vision.squarenet import normalise
+from kiosk.vision.squarenet import normalise, softmax_rows
 
 VALUE_CLASSES = (1, 2, 3, 4, 5, 6, 8, 10)
 """The values the network tells apart (points; every English and German letter's value is one of them)."""
 VALUE_PX = 24           # network input, px a side
-REGION_PX = 20          # the value corner starts this far into the square (px of the 48 px square), both axes
+REGION_PX = 20          # the value corner starts this far into the square (px of the CELL_PX square), both axes
 REGION_SIZE_PX = 32     # ... and is this many px a side
 DOUBT_BELOW_P = 0.03    # a letter whose value the network gives below this ...
 SURE_OF_OTHER_P = 0.5   # ... while this sure of another value is a doubt
@@ -47,11 +48,11 @@ VALUE_NOTE = ("the values printed on {n} tiles do not match the letters read und
 
 def value_region(crop: np.ndarray, grow: int, turns: int = 0) -> np.ndarray:
     """The value corner (REGION_SIZE_PX square, grey uint8) of a square's crop grown by ``grow`` px (at least
-    REGION_PX + REGION_SIZE_PX - 48 = 4), whose tile lies ``turns`` quarter turns counter-clockwise (the square
+    REGION_PX + REGION_SIZE_PX - CELL_PX = 4), whose tile lies ``turns`` quarter turns counter-clockwise (the square
     network's :attr:`~kiosk.vision.squarenet.SquarePrediction.turns`): turned upright first.
 
     Raises ValueError for a crop too small for the corner."""
-    if grow < REGION_PX + REGION_SIZE_PX - 48 or crop.shape[0] < 48 + 2 * grow or crop.shape[1] < 48 + 2 * grow:
+    if grow < REGION_PX + REGION_SIZE_PX - CELL_PX or min(crop.shape[:2]) < CELL_PX + 2 * grow:
         raise ValueError(f"a {crop.shape[1]}x{crop.shape[0]} crop grown by {grow} px has no value corner")
     upright = np.rot90(crop, -turns) if turns % 4 else crop
     a = grow + REGION_PX
@@ -74,7 +75,6 @@ class ValueNet:
     square input and give one output per value of VALUE_CLASSES (tried on a blank input when loaded)."""
 
     def __init__(self, onnx: bytes, origin: str = "value model") -> None:
-        self.origin = origin
         try:
             self.net = cv2.dnn.readNetFromONNX(np.frombuffer(onnx, np.uint8))
             self.net.setInput(np.zeros((1, 1, VALUE_PX, VALUE_PX), np.float32))
@@ -87,18 +87,12 @@ class ValueNet:
                              f"{', '.join(map(str, VALUE_CLASSES))})")
 
     def probabilities(self, regions: Sequence[np.ndarray]) -> np.ndarray:
-        """P(value) per value corner (N x len(VALUE_CLASSES) float32, rows sum to 1). Raises ModelError when the
-        network gives another number of outputs."""
+        """P(value) per value corner (N x len(VALUE_CLASSES) float32, rows sum to 1; its outputs were checked
+        when it was loaded)."""
         if not len(regions):
             return np.zeros((0, len(VALUE_CLASSES)), np.float32)
         self.net.setInput(prepare_regions(regions))
-        z = self.net.forward().reshape(len(regions), -1).astype(np.float32)
-        if z.shape[1] != len(VALUE_CLASSES):
-            raise ModelError(f"{self.origin}: {z.shape[1]} outputs for {len(VALUE_CLASSES)} values")
-        z -= z.max(axis=1, keepdims=True)
-        np.exp(z, out=z)
-        z /= z.sum(axis=1, keepdims=True)
-        return z
+        return softmax_rows(self.net.forward().reshape(len(regions), -1).astype(np.float32))
 
 
 @cache

@@ -17,17 +17,14 @@ import cv2
 import numpy as np
 
 from kiosk.rules.tiles import load_tile_set
-from kiosk.vision.squarenet_train import load_caches
+from kiosk.vision.cells import CELL_PX
+from kiosk.vision.squarenet_train import load_caches, log
 from kiosk.vision.tile_value import REGION_PX, REGION_SIZE_PX, VALUE_CLASSES, VALUE_PX, prepare_regions, value_region
 
 CACHE_GROW_PX = 8   # the squares caches' crops are grown by this many px
 SHIFT_PX = 3        # augmentation: the corner shifted up to this far
 BATCH = 128         # crops a training step
 MIN_TILES = 1000    # lettered tiles the caches must hold (a tenth of them, at most 3,000, kept out to measure)
-
-
-def log(msg: str) -> None:
-    print(msg, flush=True)
 
 
 def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
@@ -42,9 +39,9 @@ def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
         worth = np.array([values[t].get(lab, 0) for t, lab in zip(z["tiles"].tolist(), z["labels"].tolist())])
         keep = np.flatnonzero(np.char.isupper(z["labels"]) & ~z["occluded"] & np.isin(worth, VALUE_CLASSES))
         crops = [np.ascontiguousarray(np.rot90(z["crops"][i], -int(z["turned"][i]))) for i in keep.tolist()]
-        if crops and min(crops[0].shape) < 48 + 2 * CACHE_GROW_PX:
+        if crops and min(crops[0].shape) < CELL_PX + 2 * CACHE_GROW_PX:
             raise ValueError(f"crops of {crops[0].shape[1]}x{crops[0].shape[0]} px, a squares cache's are "
-                             f"{48 + 2 * CACHE_GROW_PX} px")
+                             f"{CELL_PX + 2 * CACHE_GROW_PX} px")
     except (ValueError, KeyError, IndexError, TypeError) as exc:
         raise ValueError(f"{named}: not a usable squares cache ({exc})") from None
     if len(crops) < MIN_TILES:
