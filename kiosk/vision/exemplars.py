@@ -27,6 +27,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from kiosk.vision.cells import same_square
 from kiosk.vision.glyph_model import glyph_features, normalise_glyph
 from kiosk.vision.reading import SquareReading, SquareState
 from kiosk.vision.squarenet import SquareNet, SquarePrediction
@@ -101,17 +102,21 @@ def _doubt_share(squares: Sequence[SquareReading], preds: dict[int, SquarePredic
 
 
 class GlyphCache:
-    """The upright descriptors (:func:`upright_features`) of squares, kept from frame to frame while the square's
-    crop is the same array (the reader keeps a square's crop while the square looks the same): a game's tiles
-    lend their descriptors to every later frame without being described again."""
+    """The upright descriptors (:func:`upright_features`) of squares, kept from frame to frame while the square
+    looks the same as the crop that was described (the same array, which the reader keeps for a square that looks
+    the same, or a crop :func:`kiosk.vision.cells.same_square` finds alike: a doubtful tile is cropped afresh every
+    frame): a game's tiles lend their descriptors to every later frame, and a doubtful tile is described once
+    while it stays as it was."""
 
     def __init__(self) -> None:
         self._by: dict[tuple[int, int], tuple[np.ndarray, np.ndarray | None]] = {}
 
     def get(self, sq: int, crop: np.ndarray, turns: int) -> np.ndarray | None:
-        """:func:`upright_features` of ``crop`` (square ``sq``) turned by ``turns``, described once per crop."""
+        """:func:`upright_features` of ``crop`` (square ``sq``, grey uint8) turned by ``turns``, described again
+        only when the square no longer looks as the crop described last (compared with that crop, so that slow
+        changes add up to a new description)."""
         hit = self._by.get((sq, turns))
-        if hit is not None and hit[0] is crop:
+        if hit is not None and (hit[0] is crop or same_square(hit[0], crop)):
             return hit[1]
         v = upright_features(crop, turns)
         self._by[(sq, turns)] = (crop, v)

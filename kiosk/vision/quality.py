@@ -36,10 +36,12 @@ def _grid_area(canvas: np.ndarray) -> np.ndarray:
                       interpolation=cv2.INTER_NEAREST)
 
 
-def sharpness(canvas: np.ndarray) -> float:
-    """Variance of the Laplacian over the grid (grey levels^2); a sharp board with lines is well above 100."""
+def sharpness(canvas: np.ndarray, grey_canvas: np.ndarray | None = None) -> float:
+    """Variance of the Laplacian over the grid (grey levels^2) of a reading canvas (BGR; ``grey_canvas``: the same
+    made grey, when the caller has it); a sharp board with lines is well above 100."""
     n = SIZE * CELL_PX
-    grey = cv2.cvtColor(canvas[PAD_PX:PAD_PX + n, PAD_PX:PAD_PX + n], cv2.COLOR_BGR2GRAY)
+    body = (slice(PAD_PX, PAD_PX + n), slice(PAD_PX, PAD_PX + n))
+    grey = cv2.cvtColor(canvas[body], cv2.COLOR_BGR2GRAY) if grey_canvas is None else grey_canvas[body]
     return float(cv2.Laplacian(grey, cv2.CV_32F, ksize=3).var())
 
 

@@ -61,7 +61,7 @@ import numpy as np
 from kiosk.rules.board import CENTRE, DLS, DWS, SIZE, TLS, TWS, neighbours, square_name
 from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
-from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, warp_canvas
+from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, same_square, warp_canvas
 from kiosk.vision.exemplars import GlyphCache, confirm_by_exemplars, resolve_by_exemplars
 from kiosk.vision.familiarity import Familiarity, hold_unfamiliar
 from kiosk.vision.glyph_model import GlyphClassifier, normalise_glyph
@@ -310,20 +310,6 @@ def board_turns(turns: Sequence[int]) -> int:
     counts = np.bincount(np.asarray(turns, np.intp) % 4, minlength=4)
     k = int(np.argmax(counts[1:])) + 1
     return k if counts[k] > TURNED_SHARE * len(turns) else 0
-
-
-SAME_SQUARE_GREY = 6.0   # largest mean grey difference (0..255) of any 8x8 block of two crops of the same square
-
-
-def same_square(a: np.ndarray, b: np.ndarray, most: float = SAME_SQUARE_GREY) -> bool:
-    """Whether two grey crops (same shape, uint8) of a square show the same thing: every block of about 8x8 px
-    differs by at most ``most`` grey levels on average (a letter changed, a tile laid or taken, a finger: far
-    more; the camera's noise and a refitted grid's fraction of a pixel: less)."""
-    if a.shape != b.shape:
-        return False
-    d = cv2.absdiff(a, b)
-    blocks = cv2.resize(d, (max(1, d.shape[1] // 8), max(1, d.shape[0] // 8)), interpolation=cv2.INTER_AREA)
-    return float(blocks.max()) <= most
 
 
 def _tile_sureness(q: SquarePrediction) -> float:
@@ -888,10 +874,11 @@ class BoardReader:
             if not _queue_glyph(grey, sq, to_read, glyph_imgs):
                 squares[sq] = SquareReading(SquareState.BLANK, None, round(p, 3))
 
-    def _squares_glyphs(self, canvas: np.ndarray, p_tile: np.ndarray, vote: np.ndarray, seen: np.ndarray,
+    def _squares_glyphs(self, grey: np.ndarray, p_tile: np.ndarray, vote: np.ndarray, seen: np.ndarray,
                         hand: np.ndarray, glare: np.ndarray, weak_empty: np.ndarray
                         ) -> tuple[list[SquareReading], dict[int, str], np.ndarray, int]:
-        """Squares read with a glyph classifier (a calibration profile's): occupancy from ``p_tile`` (225) and
+        """Squares of the grey reading canvas ``grey`` read with a glyph classifier (a calibration profile's):
+        occupancy from ``p_tile`` (225) and
         the colour vote ``vote`` (225, see :func:`nearest_colour_says_tile`; a tile without its support is
         checked by the shipped network, :meth:`_tiles_by_model_alone`),
         letters from :func:`normalise_glyph` + the HOG classifier; a tile on a premium square with no tile on a
@@ -899,7 +886,6 @@ class BoardReader:
         hand with the fingers found among the blanks, the quarter turns of the whole board: :func:`board_turns`)."""
         squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
         doubts: dict[int, str] = {}
-        grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
         to_read: list[int] = []
         glyph_imgs: list[np.ndarray] = []
         recheck: list[int] = []
@@ -973,10 +959,11 @@ class BoardReader:
         return squares, doubts, hand, board_turns([pred.turns for sq, pred in zip(to_read, preds)
                                                    if squares[sq].state is SquareState.TILE])
 
-    def _squares_net(self, canvas: np.ndarray, stats: CellStats, occ: Occupancy, seen: np.ndarray, hand: np.ndarray,
+    def _squares_net(self, grey: np.ndarray, stats: CellStats, occ: Occupancy, seen: np.ndarray, hand: np.ndarray,
                      glare_share: np.ndarray, sharp_v: float, keep_empty: bool = True, known: str | None = None
                      ) -> tuple[list[SquareReading], dict[int, str], np.ndarray, int]:
-        """Squares read with the square network (:mod:`kiosk.vision.squarenet`): the network reads every
+        """Squares of the grey reading canvas ``grey`` read with the square network (:mod:`kiosk.vision.squarenet`):
+        the network reads every
         square in view (no hand) the occupancy model does not call surely empty; occupancy is measured again
         without the letters it is sure of (``occ``: :meth:`_occupancy` of ``stats``, without the hand found); then
         :func:`combine_net`. ``glare_share``: 225 floats; ``sharp_v``: the frame's sharpness. A square that looks
@@ -989,7 +976,6 @@ class BoardReader:
         board in the reading: :func:`board_turns` of the tiles read)."""
         assert self.squarenet is not None
         net = self.squarenet
-        grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
         preds: dict[int, SquarePrediction] = {}
 
         memo = self._net_memo
@@ -1288,12 +1274,13 @@ class BoardReader:
             timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
             return BoardReading.unreadable("no board found", timings_ms=timings)
         canvas, inside = warp_canvas(frame, h)
-        stats = cell_stats(canvas, inside)
+        grey = cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY)
+        stats = cell_stats(canvas, inside, grey)
         t = lap("warp", t)
         occ = self._occupancy(stats)
         feats, p_tile, weak_empty = occ.feats, occ.p_tile, occ.weak_empty
         t = lap("occupancy", t)
-        sharp_v = sharpness(canvas)
+        sharp_v = sharpness(canvas, grey)
         glare_share = glare_squares(canvas)
         glare = glare_share >= GLARE_SQUARE_FRACTION
         not_board = (p_tile > EMPTY_P) & (p_tile < TILE_P)
@@ -1308,10 +1295,10 @@ class BoardReader:
 
         hand_seen = bool(hand.any())    # before fingers among the blanks (an off grid reads rows of blanks)
         if self.squarenet is not None:
-            squares, doubts, hand, turns = self._squares_net(canvas, stats, occ, seen, hand, glare_share, sharp_v,
+            squares, doubts, hand, turns = self._squares_net(grey, stats, occ, seen, hand, glare_share, sharp_v,
                                                              keep_empty=not fresh, known=known)
         else:
-            squares, doubts, hand, turns = self._squares_glyphs(canvas, p_tile, occ.vote, seen, hand, glare, weak_empty)
+            squares, doubts, hand, turns = self._squares_glyphs(grey, p_tile, occ.vote, seen, hand, glare, weak_empty)
         t = lap("letters", t)
         self._lasting_doubts.update(doubt_slid_tiles(canvas, squares, doubts, skip=(glare_share > 0) | hand))
         lap("slid", t)
