@@ -26,7 +26,7 @@ from pathlib import Path
 
 NAME = "bench-vision"
 FONT_CHOICES = ("level", "training", "validation", "held-out", "held-out-2", "validation-2", "held-out-3",
-                "held-out-4")
+                "held-out-4", "held-out-5")
 """``--fonts``: ``level`` and the roles of :mod:`kiosk.vision.synth.fonts` (not imported here: it would load the
 renderer for every ``kiosk`` command; a test keeps the two lists equal)."""
 HELP = "measure the board reader on synthetic frames of real games (accuracy figures, confusion matrix PNG)"
@@ -50,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      "errors-LEVEL-N.png (frames with errors, annotated) and frames-LEVEL.jsonl (every frame's "
                      "truth and reading). Exit 0 when every bar is met, 1 when one is missed, 2 on bad input. "
                      "--fonts training / validation / held-out / held-out-2 draw Debian font packages (scripts/system-packages.txt), "
-                     "validation-2 / held-out-3 / held-out-4 Google Fonts faces (scripts/fetch_fonts.py); faces not installed are named and left out.")
+                     "validation-2 / held-out-3 / held-out-4 / held-out-5 Google Fonts faces (scripts/fetch_fonts.py); faces not installed are named and left out.")
     parser.add_argument("--level", nargs="+", default=["typical", "hard"], choices=["easy", "typical", "hard"],
                         help="realism levels to measure (default: typical hard)")
     parser.add_argument("--frames", type=int, default=500, help="frames per level (default 500)")
@@ -71,7 +71,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "before; chosen by a rule from the faces' declared names, weight, slant and "
                              "characters; measure it once), or the Google Fonts faces never trained on (validation-2, where choices "
                              "may be made; held-out-3, a third batch never drawn before, chosen by a hash of their "
-                             "names: measure it once; held-out-4, a fourth, once the third had been looked at). "
+                             "names: measure it once; held-out-4, a fourth, once the third had been looked at; "
+                             "held-out-5, a fifth, once the fourth had been looked at). "
                              "With system faces the figures are also printed per "
                              "face")
     parser.add_argument("--samples", type=int, default=8, help="annotated error frames to save per level (default 8)")
@@ -218,7 +219,8 @@ _FONT_TITLES = {"level": "the level's own fonts (trained on)",
                 "held-out-2": "second batch of fonts held out of training, never drawn before",
                 "validation-2": "Google Fonts faces never trained on (choices may be made on these)",
                 "held-out-3": "third batch of fonts held out of training (Google Fonts), never drawn before",
-                "held-out-4": "fourth batch of fonts held out of training (Google Fonts), never drawn before"}
+                "held-out-4": "fourth batch of fonts held out of training (Google Fonts), never drawn before",
+                "held-out-5": "fifth batch of fonts held out of training (Google Fonts), never drawn before"}
 
 
 def _per_face(tally) -> None:

@@ -10,7 +10,8 @@ a clean figure; kiosk/vision/models/README.md, "A second held-out batch"); ``"va
 faces on which the reader's thresholds and confidence rules are chosen (``kiosk bench-vision --fonts
 validation``), so that the held-out figure is not a figure of what was tuned. The Google Fonts faces add
 ``"validation-2"`` (never trained on; choices may be made on them), ``"held-out-3"`` (a third batch, never
-drawn before the lead's one measurement) and ``"held-out-4"`` (a fourth, once the third had been looked at), their roles given by a hash of the family group's name. Roles are given per **design family**: faces that are metric clones of one
+drawn before the lead's one measurement), ``"held-out-4"`` (a fourth, once the third had been looked at) and
+``"held-out-5"`` (a fifth, once the fourth had been looked at), their roles given by a hash of the family group's name. Roles are given per **design family**: faces that are metric clones of one
 design (FreeSans, Nimbus Sans and the renderer's built-in ``"sans"`` are all Helvetica) share a family, and
 no family has faces in two roles.
 
@@ -34,12 +35,13 @@ HELD_OUT_2 = "held-out-2"
 VALIDATION_2 = "validation-2"
 HELD_OUT_3 = "held-out-3"
 HELD_OUT_4 = "held-out-4"
-ROLES = (TRAINING, HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3, HELD_OUT_4)
-NEVER_TRAINED = (HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3, HELD_OUT_4)
+HELD_OUT_5 = "held-out-5"
+ROLES = (TRAINING, HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5)
+NEVER_TRAINED = (HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5)
 """Roles never drawn on a training frame."""
-NEVER_DRAWN_BY_TESTS = (HELD_OUT_2, HELD_OUT_3, HELD_OUT_4)
+NEVER_DRAWN_BY_TESTS = (HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5)
 """Roles whose faces no test draws: measured once, by ``kiosk bench-vision --fonts held-out-2`` (``held-out-3``,
-``held-out-4``)."""
+``held-out-4``, ``held-out-5``)."""
 
 
 @dataclass(frozen=True)

@@ -4,10 +4,11 @@ The table is written by ``scripts/google_fonts_table.py`` from Google's own font
 categories only, the weight nearest 700, whole groups of families in one role chosen by a hash; see that
 script), and the faces are fetched by ``scripts/fetch_fonts.py`` from the npm registry (Fontsource's WOFF
 files, one per face) into :func:`font_dir`. Roles: ``training``, ``validation-2`` (never trained on; where
-choices may be made), ``held-out-3`` (never trained on, never drawn before the one measurement) and
+choices may be made), ``held-out-3`` (never trained on, never drawn before the one measurement),
 ``held-out-4`` (a fourth batch, taken from the training groups after held-out-3 had been looked at; never trained
-on by a shipped model, never drawn before its one measurement). The kiosk
-never needs these files; a machine without them renders as before.
+on by a shipped model, never drawn before its one measurement) and ``held-out-5`` (a fifth, taken from the
+training groups the same way after held-out-4 had been looked at; never drawn before its one measurement). The
+kiosk never needs these files; a machine without them renders as before.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ TRAINED_WORDS = {
     "stix", "cmu", "computer", "bebas", "mononoki", "anonymous", "caslon", "national", "eurofurence", "elstob",
     "opendyslexic", "jura", "karmilla", "century", "palatino", "helvetica", "times", "avant",
 }
-ROLE_BY_DIGIT = {0: "held-out-3", 1: "validation-2", 2: "held-out-4"}
+ROLE_BY_DIGIT = {0: "held-out-3", 1: "validation-2", 2: "held-out-4", 3: "held-out-5"}
 """Role of a group by the first byte of the SHA-256 of its key, mod 10 (others: training)."""
 PER_GROUP = 4
 """At most this many families of a group, the first by SHA-256 of their ids."""
