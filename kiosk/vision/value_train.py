@@ -3,8 +3,11 @@ kiosk.vision.train values``). Needs the ``train`` extra (torch, onnx); the kiosk
 
 The caches are those of ``python -m kiosk.vision.train squares`` (crops grown by 8 px, their labels, quarter
 turns, occlusion and tile set). Every lettered tile not occluded is used, turned upright, its value from its tile
-set; each crop drawn is shifted up to 3 px, sometimes blurred, given a contrast change, noise and thicker or
-thinner strokes, then prepared exactly as the reader prepares its value corners.
+set; each crop drawn is shifted up to 3 px, sometimes (MARK_P) marked across its corner first (:func:`mark`: a
+horizontal line like an underline running through the corner, a short diagonal stroke or a few dots, in the
+corner's own ink level or its tile's grey; the label stays the printed value: Montserrat Underline's F read E passed silently while
+its underline hid the value), sometimes blurred, given a contrast change, noise and thicker or thinner strokes,
+then prepared exactly as the reader prepares its value corners.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ CACHE_GROW_PX = 8   # the squares caches' crops are grown by this many px
 SHIFT_PX = 3        # augmentation: the corner shifted up to this far
 BATCH = 128         # crops a training step
 MIN_TILES = 1000    # lettered tiles the caches must hold (a tenth of them, at most 3,000, kept out to measure)
+MARK_P = 0.3        # augmentation: share of corners marked across (:func:`mark`)
 
 
 def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
@@ -50,14 +54,40 @@ def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
     return np.stack(crops), np.array([VALUE_CLASSES.index(int(worth[i])) for i in keep.tolist()], np.int64)
 
 
+def mark(r: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The corner ``r`` (float32, REGION_SIZE_PX square) with a mark drawn across it: a horizontal line 1-4 px thick
+    at a random height (most often), a short diagonal stroke, or 2-5 dots. Its grey is the corner's ink: the
+    extreme (2nd or 98th percentile) farther from the median, so dark on light tiles and light on dark ones,
+    give or take a fifth of the contrast; one mark in four is in the tile's own grey (the median), a gap cut
+    through the digit."""
+    lo, med, hi = np.percentile(r, (2, 50, 98))
+    ink = float((med if rng.random() < 0.25 else lo if med - lo >= hi - med else hi)
+                + rng.uniform(-0.2, 0.2) * (hi - lo))
+    r, n, kind = r.copy(), REGION_SIZE_PX, rng.random()
+    if kind < 0.6:
+        y = int(rng.integers(2, n - 2))
+        cv2.line(r, (int(rng.integers(0, n // 3)), y), (int(rng.integers(2 * n // 3, n)), y), ink,
+                 int(rng.integers(1, 5)))
+    elif kind < 0.85:
+        x, y = rng.integers(0, n, 2)
+        dx, dy = rng.integers(6, 14, 2) * rng.choice([-1, 1], 2)
+        cv2.line(r, (int(x), int(y)), (int(x + dx), int(y + dy)), ink, int(rng.integers(1, 4)), cv2.LINE_AA)
+    else:
+        for x, y in rng.integers(0, n, (int(rng.integers(2, 6)), 2)):
+            cv2.circle(r, (int(x), int(y)), int(rng.integers(1, 3)), ink, -1, cv2.LINE_AA)
+    return r
+
+
 def augment(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Network inputs (N x 1 x VALUE_PX^2) of upright cached crops, each corner shifted, blurred, lit and
+    """Network inputs (N x 1 x VALUE_PX^2) of upright cached crops, each corner shifted, marked, blurred, lit and
     stroked at random (see the module docstring)."""
     regions = []
     for crop in crops:
         dx, dy = rng.integers(-SHIFT_PX, SHIFT_PX + 1, 2)
         a = CACHE_GROW_PX + REGION_PX
         r = crop[a + dy:a + dy + REGION_SIZE_PX, a + dx:a + dx + REGION_SIZE_PX].astype(np.float32)
+        if rng.random() < MARK_P:
+            r = mark(r, rng)
         if rng.random() < 0.2:
             r = (cv2.erode if rng.random() < 0.5 else cv2.dilate)(r, np.ones((2, 2), np.uint8))
         if rng.random() < 0.35:
