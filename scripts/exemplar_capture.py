@@ -1,6 +1,7 @@
 """Capture, per rendered frame, what the same-board exemplar rule (:mod:`kiosk.vision.exemplars`) works on: every
 square the reader read as a letter or doubted, with its grey crop from the reading canvas, the truth, the reader's
-reading and doubt, and the font drawn. Used to choose the rule's measurements offline (``--analyse``).
+reading and doubt (and the doubt's kind), and the font drawn. Used to choose the rule's measurements offline
+(``--analyse``).
 
 Renders ``--frames`` positions as ``kiosk bench-vision`` does (same positions, scenes and seeds for the same
 ``--seed``) in the faces of ``--fonts`` (choose on ``validation``; never on ``held-out``). Usage::
@@ -23,10 +24,11 @@ from capture_frames import add_frame_options, frame_tasks, read_frame, watch_rea
 
 
 def _frame(task: tuple) -> list[tuple]:
-    """(frame, square, truth, read, doubt, font, crop) of each square of one rendered frame read as a letter or
-    doubted where a lettered tile lies (squares under a hand left out)."""
+    """(frame, square, truth, read, doubt, font, crop, the doubt's kind or "") of each square of one rendered frame
+    read as a letter or doubted where a lettered tile lies (squares under a hand left out)."""
     from kiosk.vision import reader as rm
     from kiosk.vision.cells import cell_crop
+    from kiosk.vision.reading import kind_of
 
     i = task[0]
     with watch_reading() as seen:
@@ -40,8 +42,9 @@ def _frame(task: tuple) -> list[tuple]:
     for sq in range(225):
         if sq in fr.occluded or not (got[sq].isalpha() or (got[sq] == "#" and truth[sq].isalpha())):
             continue
-        out.append((i, sq, truth[sq], got[sq], reading.doubts.get(sq, ""), str(fr.meta.get("font")),
-                    cell_crop(grey, sq, rm.SQUARE_GROW_PX)))
+        why = reading.doubts.get(sq, "")
+        out.append((i, sq, truth[sq], got[sq], why, str(fr.meta.get("font")),
+                    cell_crop(grey, sq, rm.SQUARE_GROW_PX), kind_of(why).value if why else ""))
     return out
 
 
@@ -50,13 +53,15 @@ def _frame_letters(d: dict, idx: np.ndarray, similar: float, margin: float) -> l
     ``margin`` in place of the shipped SIMILAR and MARGIN."""
     from kiosk.vision import exemplars as ex
     from kiosk.vision.reader import default_square_net
+    from kiosk.vision.reading import Doubt, DoubtKind
 
     net = default_square_net(str(d["tile_set"][idx[0]]))
     crops = {int(d["sq"][i]): d["crop"][i] for i in idx}
     sqs = list(crops)
     shares, turns = net.letter_table([crops[sq] for sq in sqs])
     read = {int(d["sq"][i]): str(d["read"][i]) for i in idx}
-    why = {int(d["sq"][i]): str(d["doubt"][i]) for i in idx}
+    why = {int(d["sq"][i]): Doubt(DoubtKind(str(d["kind"][i])), str(d["doubt"][i])) if d["kind"][i] else ""
+           for i in idx}
     sure: dict[str, list[int]] = {}
     for k, sq in enumerate(sqs):
         j = int(np.argmax(shares[k]))
@@ -87,6 +92,8 @@ def _frame_letters(d: dict, idx: np.ndarray, similar: float, margin: float) -> l
 def analyse(path: str) -> None:
     """Print the right and wrong letters the rule gives the captured letter doubts of ``path`` per setting."""
     d = dict(np.load(path))
+    if "kind" not in d:
+        raise SystemExit(f"exemplar_capture: {path} was written before doubts had kinds: capture it again")
     for similar in (0.7, 0.8, 0.9):
         for margin in (0.0, 0.05, 0.1):
             rows = [r for fi in sorted(set(d["frame"].tolist()))
@@ -113,7 +120,8 @@ def main() -> int:
         rows += _frame(task)
     np.savez_compressed(args.out, frame=np.array([r[0] for r in rows]), sq=np.array([r[1] for r in rows]),
                         truth=np.array([r[2] for r in rows]), read=np.array([r[3] for r in rows]),
-                        doubt=np.array([r[4] for r in rows]), font=np.array([r[5] for r in rows]),
+                        doubt=np.array([r[4] for r in rows]), kind=np.array([r[7] for r in rows]),
+                        font=np.array([r[5] for r in rows]),
                         tile_set=np.array([samples[r[0]].tile_set.name for r in rows]),
                         crop=np.stack([r[6] for r in rows]))
     print(f"{len(rows)} squares of {args.frames} frames to {args.out}")

@@ -29,7 +29,7 @@ import numpy as np
 
 from kiosk.vision.cells import same_square
 from kiosk.vision.glyph_model import glyph_features, normalise_glyph
-from kiosk.vision.reading import SquareReading, SquareState
+from kiosk.vision.reading import DoubtKind, SquareReading, SquareState, kind_of
 from kiosk.vision.squarenet import SquareNet, SquarePrediction
 
 EXEMPLAR_P = 0.98       # a letter read (no doubt) with P(letter | tile) at or above this is an exemplar
@@ -45,11 +45,19 @@ CONFIRM_BELOW_P = 0.98  # in a game, a new tile's letter below this confidence i
                         # (read-board --sequence asks a new letter for 0.98 otherwise: NET_NEW_LETTER_P)
 
 
+LETTER_KINDS = frozenset({DoubtKind.LETTER, DoubtKind.PRINT_OR_LETTER})
+"""The kinds of doubt :func:`letter_doubt` takes for a letter-identity doubt. PRINT_OR_LETTER (a letter read on a
+premium square with no tile beside it) is one of them because the rule it replaces, on the doubt's sentence
+("begins 'letter ', names no finger, no hand, not many doubtful letters"), took it for one: kept so that readings
+do not change (the exemplars may give such a square its letter; the familiarity rule counts it)."""
+
+
 def letter_doubt(why: str) -> bool:
-    """Whether a doubt's reason (as the reader words it) is about which letter a tile is, and nothing else: "letter X
-    or Y? (0.62)" and "letter X does not hold read 6% larger or smaller"; not next to a hand or under a finger, not
-    in a frame of many doubtful letters (blur, shadow), not a blank, glare or occupancy doubt."""
-    return why.startswith("letter ") and "finger" not in why and "hand" not in why and "many doubtful" not in why
+    """Whether a doubt is about which letter a tile is (its kind, :func:`kiosk.vision.reading.kind_of`, is one of
+    :data:`LETTER_KINDS`): "letter X or Y? (0.62)", "letter X does not hold read 6% larger or smaller"; not a finger,
+    a hand, a frame of many doubtful letters (blur, shadow), a blank, glare or occupancy doubt. A plain ``str``
+    (kind unknown) is none."""
+    return kind_of(why) in LETTER_KINDS
 
 
 def upright_features(crop: np.ndarray, turns: int) -> np.ndarray | None:

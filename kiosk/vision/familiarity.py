@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from kiosk.vision.exemplars import letter_doubt
-from kiosk.vision.reading import SquareReading, SquareState
+from kiosk.vision.reading import Doubt, DoubtKind, SquareReading, SquareState
 from kiosk.vision.squarenet import SquarePrediction
 
 FAMILIAR_P = 0.99       # a lettered tile read with P(letter | tile) at or above this reads as a familiar face
@@ -42,7 +42,7 @@ UNFAMILIAR_NOTE = ("the tiles' lettering is unfamiliar to the reader: letters it
 
 UNFAMILIAR_WHY = "letter {letter}? ({p:.3f}) the tiles' lettering is unfamiliar to the reader: calibrate the " \
                  "tile set (kiosk calibrate glyphs)"
-"""A square's doubt for a letter this rule holds back (``letter``, its P(letter | tile) ``p``)."""
+"""A square's doubt for a letter this rule holds back (``letter``, its P(letter | tile) ``p``), of kind LETTER."""
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ def hold_unfamiliar(squares: list[SquareReading], doubts: dict[int, str], preds:
         r = squares[sq]
         if r.state is not SquareState.TILE or p >= STRICT_P or (known is not None and known[sq] == r.letter):
             continue
-        doubts[sq] = UNFAMILIAR_WHY.format(letter=r.letter, p=p)
+        doubts[sq] = Doubt(DoubtKind.LETTER, UNFAMILIAR_WHY.format(letter=r.letter, p=p))
         squares[sq] = SquareReading(SquareState.UNSURE, None, r.confidence)
         doubted.append(sq)
     return Familiarity(fam.letter_p, fam.share_below, True, tuple(doubted), sharp, held=True)

@@ -40,6 +40,8 @@ from kiosk.vision.reading import (
     UNSURE_CHAR,
     UNSURE_SQUARE,
     BoardReading,
+    Doubt,
+    DoubtKind,
     GridSource,
     SquareReading,
     SquareState,
@@ -167,7 +169,8 @@ def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0
         if b in (EMPTY_CHAR, UNSURE_CHAR):
             if rd.state is SquareState.TILE and rd.confidence < new_letter_p and sq not in reading.confirmed:
                 squares[sq] = UNSURE_SQUARE
-                doubts[sq] = f"letter {a}? ({rd.confidence:.2f}, a new tile's letter needs {new_letter_p:.2f})"
+                doubts[sq] = Doubt(DoubtKind.LETTER,
+                                   f"letter {a}? ({rd.confidence:.2f}, a new tile's letter needs {new_letter_p:.2f})")
             elif a not in (EMPTY_CHAR, UNSURE_CHAR):
                 new[sq] = a
             continue
@@ -229,7 +232,7 @@ def _shape_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareRea
     if bad:
         anomalies.append(why)
     for sq in bad:
-        squares[sq], doubts[sq] = UNSURE_SQUARE, why
+        squares[sq], doubts[sq] = UNSURE_SQUARE, Doubt(DoubtKind.MOVE, why)
         del new[sq]
     return set(bad)
 
@@ -269,7 +272,7 @@ def _pool_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareRead
         why = f"no {name} left unseen" if left == 0 else f"only {left} {name} left unseen, {n} read"
         anomalies.append(why)
         for sq in [s for s, t in new.items() if t == tile]:
-            squares[sq], doubts[sq] = UNSURE_SQUARE, why
+            squares[sq], doubts[sq] = UNSURE_SQUARE, Doubt(DoubtKind.POOL, why)
             del new[sq]
             doubted.add(sq)
     return doubted

@@ -39,7 +39,9 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
 
 Doubt is never hidden: a square whose occupancy or letter is not clear, or that lies under glare or a hand
 (or next to it, where a finger may reach; fingers that read as blanks, more than the set has and side by side,
-are a hand too), is ``UNSURE`` with the reason in ``BoardReading.doubts``; a grid
+are a hand too), is ``UNSURE`` with the reason in ``BoardReading.doubts`` (a :class:`~kiosk.vision.reading.Doubt`:
+the sentence for the judge with its :class:`~kiosk.vision.reading.DoubtKind`; rules look at the kind, never at the
+sentence); a grid
 found without markers that reads mostly doubts is not read at all (verdict "grid uncertain"), nor is a board
 whose letters read turned alike (verdict "board turned": corners given from the wrong
 corner, markers placed turned; the premium layout looks the same turned, the coordinates would not).
@@ -86,10 +88,13 @@ from kiosk.vision.reading import (
     SEARCHED,
     UNSURE_CHAR,
     BoardReading,
+    Doubt,
+    DoubtKind,
     FrameQuality,
     GridSource,
     SquareReading,
     SquareState,
+    kind_of,
 )
 from kiosk.vision.settle import SettleModel, settle_features
 from kiosk.vision.slid import doubt_slid_tiles
@@ -230,7 +235,7 @@ def _doubt_weak_empties(squares: list[SquareReading], doubts: dict[int, str], we
     UNSURE (in place, reason in ``doubts``), except the squares in ``spare`` (known surely empty)."""
     for sq in np.flatnonzero(weak_empty):
         if squares[sq].state is SquareState.EMPTY and int(sq) not in spare:
-            doubts[int(sq)] = "empty or a shadowed tile? (many doubtful letters in this frame)"
+            doubts[int(sq)] = Doubt(DoubtKind.DEGRADED, "empty or a shadowed tile? (many doubtful letters in this frame)")
             squares[sq] = SquareReading(SquareState.UNSURE, None, 0.5)
 
 
@@ -245,8 +250,8 @@ def _doubt_blanks(squares: list[SquareReading], doubts: dict[int, str], set_blan
     frame is ``degraded`` (in a frame of doubtful letters no blank is sure either)."""
     blanks = _blanks(squares)
     if blanks and (len(blanks) > set_blanks or degraded):
-        why = (f"{len(blanks)} tiles without a letter, the set has {set_blanks} blanks"
-               if len(blanks) > set_blanks else "no letter found in a frame of doubtful letters")
+        why = (Doubt(DoubtKind.OVER_SET, f"{len(blanks)} tiles without a letter, the set has {set_blanks} blanks")
+               if len(blanks) > set_blanks else Doubt(DoubtKind.DEGRADED, "no letter found in a frame of doubtful letters"))
         for sq in blanks:
             doubts[sq] = why
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
@@ -274,7 +279,8 @@ def _find_finger_blanks(squares: list[SquareReading], doubts: dict[int, str], ha
             group = np.flatnonzero(labels.reshape(-1) == i)
             fingers[group] = True
             for sq in group:
-                doubts[int(sq)] = f"hand over the square ({len(group)} tiles without a letter side by side: fingers)"
+                doubts[int(sq)] = Doubt(DoubtKind.HAND, f"hand over the square ({len(group)} tiles without a letter "
+                                                        "side by side: fingers)")
                 squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
     return hand | fingers
 
@@ -290,10 +296,10 @@ def _doubt_fingers(squares: list[SquareReading], doubts: dict[int, str], hand: n
     blanks = sorted((float(dist[sq]), sq) for sq in _blanks(squares))
     for i, (d, sq) in enumerate(blanks):
         if d < FINGER_REACH:
-            doubts[sq] = "blank tile or a finger? (next to the hand)"
+            doubts[sq] = Doubt(DoubtKind.FINGER, "blank tile or a finger? (next to the hand)")
         elif len(blanks) - i > set_blanks:
-            doubts[sq] = f"blank tile or a finger? ({len(blanks)} tiles without a letter, the set has " \
-                f"{set_blanks} blanks; this one is nearest the hand)"
+            doubts[sq] = Doubt(DoubtKind.FINGER, f"blank tile or a finger? ({len(blanks)} tiles without a letter, "
+                               f"the set has {set_blanks} blanks; this one is nearest the hand)")
         else:
             break
         squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
@@ -350,7 +356,8 @@ def _doubt_not_held(squares: list[SquareReading], doubts: dict[int, str], preds:
     out = []
     for sq, held in not_held.items():
         if squares[sq].state is SquareState.TILE:
-            doubts[sq] = f"letter {preds[sq].letter} {HOLD_DOUBT} (P {held:.2f}; an unfamiliar font?)"
+            doubts[sq] = Doubt(DoubtKind.LETTER, f"letter {preds[sq].letter} {HOLD_DOUBT} (P {held:.2f}; an unfamiliar "
+                               "font?)")
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
             out.append(sq)
     return out
@@ -394,7 +401,8 @@ def doubt_off_colour_blanks(squares: list[SquareReading], doubts: dict[int, str]
     far = max(OFF_TILE_COLOUR, OFF_TILE_SPREAD * float(np.percentile(feats[lettered, 14], 90)))
     for sq in _blanks(squares):
         if feats[sq, 14] > far:
-            doubts[sq] = f"blank tile or a finger? (not coloured like this frame's tiles: {feats[sq, 14]:.2f} > {far:.2f})"
+            doubts[sq] = Doubt(DoubtKind.FINGER, f"blank tile or a finger? (not coloured like this frame's tiles: "
+                               f"{feats[sq, 14]:.2f} > {far:.2f})")
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
 
 
@@ -426,10 +434,12 @@ def doubt_lone_premium_tiles(squares: list[SquareReading], doubts: dict[int, str
             continue
         if any(tiled[n] or hidden[n] for n in _PLAIN_NEIGHBOURS[sq]):
             continue
-        what = f"letter {rd.letter}" if rd.state is SquareState.TILE else "a tile without a letter (a blank)"
-        kind = "the centre star" if sq == CENTRE else f"a {PREMIUM_WORDS[str(PREMIUM_CLASSES[sq])]} square"
-        doubts[sq] = (f"{what} read on {square_name(sq)}, {kind}, with {LONE_DOUBT}: the square's print may have "
-                      f"been taken for a tile")
+        lettered = rd.state is SquareState.TILE
+        what = f"letter {rd.letter}" if lettered else "a tile without a letter (a blank)"
+        place = "the centre star" if sq == CENTRE else f"a {PREMIUM_WORDS[str(PREMIUM_CLASSES[sq])]} square"
+        doubts[sq] = Doubt(DoubtKind.PRINT_OR_LETTER if lettered else DoubtKind.PRINT_OR_BLANK,
+                           f"{what} read on {square_name(sq)}, {place}, with {LONE_DOUBT}: the square's print may have "
+                           f"been taken for a tile")
         squares[sq] = SquareReading(SquareState.UNSURE, None, rd.confidence)
         out.append(sq)
     return out
@@ -465,8 +475,8 @@ def doubt_blanks_alone(squares: list[SquareReading], doubts: dict[int, str], til
         if lettered[group].any() or near_hidden[group].any():
             continue
         for sq in group[blank[group]].tolist():
-            doubts[sq] = (f"a tile without a letter with {BLANKS_ALONE} (a finger, a shadow's edge or a print "
-                          "may read as one)")
+            doubts[sq] = Doubt(DoubtKind.BLANK_ALONE, f"a tile without a letter with {BLANKS_ALONE} (a finger, a "
+                               "shadow's edge or a print may read as one)")
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
             out.append(sq)
     return sorted(out)
@@ -535,9 +545,9 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
         p = float(p_tile[sq])
         q = preds.get(sq)
         if not seen[sq]:
-            doubts[sq] = "outside the camera view"
+            doubts[sq] = Doubt(DoubtKind.OUTSIDE_VIEW, "outside the camera view")
         elif hand[sq]:
-            doubts[sq] = "hand over the square"
+            doubts[sq] = Doubt(DoubtKind.HAND, "hand over the square")
         elif q is None:
             squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - p, 3))
             continue
@@ -552,7 +562,8 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
                 if q.p_letter >= PRINT_LETTER_P and q.letter in letters and not glare[sq]:
                     tiles.append(sq)
                 elif blind[sq] and q.p_tile >= BLIND_NET_TILE_P and not glare[sq] and not _settled_empty(settled, sq):
-                    doubts[sq] = f"tile or print? (the colours cannot tell here; network {q.p_tile:.2f})"
+                    doubts[sq] = Doubt(DoubtKind.TILE_OR_PRINT,
+                                       f"tile or print? (the colours cannot tell here; network {q.p_tile:.2f})")
                     squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
                 else:
                     squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - p, 3))
@@ -571,19 +582,21 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
                     evidence = EVIDENCE_SURE
             if evidence <= -EVIDENCE_SURE and near_hand[sq] and max(q.p_tile, p_occ) >= 0.5:
                 # a finger over a tile hides its letter: the network or the colours see a tile, the sum says board
-                doubts[sq] = f"tile under a finger? (next to the hand; P(tile) {p_occ:.2f}, network {q.p_tile:.2f})"
+                doubts[sq] = Doubt(DoubtKind.FINGER, f"tile under a finger? (next to the hand; P(tile) {p_occ:.2f}, "
+                                   f"network {q.p_tile:.2f})")
             elif evidence <= -EVIDENCE_SURE and blind[sq] and q.p_tile >= BLIND_NET_TILE_P and \
                     not _settled_empty(settled, sq):
                 # the colours cannot see here (washed out, tiles coloured like the board): their "empty" does not
                 # outweigh a tile the network sees
-                doubts[sq] = f"tile or empty? (the colours cannot tell here; P(tile) {p_occ:.2f}, " \
-                    f"network {q.p_tile:.2f})"
+                doubts[sq] = Doubt(DoubtKind.TILE_OR_EMPTY, f"tile or empty? (the colours cannot tell here; P(tile) "
+                                   f"{p_occ:.2f}, network {q.p_tile:.2f})")
             elif evidence <= -EVIDENCE_SURE:
                 squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - _sigmoid(evidence), 3))
                 continue
             if evidence < EVIDENCE_SURE:
-                doubts[sq] = f"tile or empty? (P(tile) {p_occ:.2f}, network {q.p_tile:.2f}" + \
-                    (f", both {settled[sq]:.2f})" if settled is not None and sq in settled else ")")
+                doubts[sq] = Doubt(DoubtKind.TILE_OR_EMPTY, f"tile or empty? (P(tile) {p_occ:.2f}, network "
+                                   f"{q.p_tile:.2f}" + (f", both {settled[sq]:.2f})" if settled is not None
+                                                        and sq in settled else ")"))
             else:
                 tiles.append(sq)    # under glare too: only a letter read surely is kept (below)
                 continue
@@ -597,24 +610,26 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
         conf = round(q.p_tile * max(p_blank, p_letter), 3)
         if glare[sq] and not (p_letter >= GLARE_LETTER_P and q.letter in letters):
             # glare washes ink out: a tile there may look blank or like another letter (E as F)
-            doubts[sq] = "glare"
+            doubts[sq] = Doubt(DoubtKind.GLARE, "glare")
             squares[sq] = SquareReading(SquareState.UNSURE, None, conf)
         elif p_blank >= BLANK_P:
             squares[sq] = SquareReading(SquareState.BLANK, None, conf)
         elif near_hand[sq] and p_letter < NEAR_HAND_LETTER_P and q.letter in letters:
             # a finger over part of a letter can leave another letter (O as U, F as R)
-            doubts[sq] = f"letter {q.letter}, or part of one under a finger? ({p_letter:.3f}, next to the hand)"
+            doubts[sq] = Doubt(DoubtKind.FINGER, f"letter {q.letter}, or part of one under a finger? ({p_letter:.3f}, "
+                               "next to the hand)")
             squares[sq] = SquareReading(SquareState.UNSURE, None, conf)
         elif p_letter >= letter_p and q.letter in letters:
             squares[sq] = SquareReading(SquareState.TILE, q.letter, conf)
         else:
             if q.letter not in letters:
-                doubts[sq] = f"'{q.letter}' is not a letter of the {tile_set.name} set"
+                doubts[sq] = Doubt(DoubtKind.NOT_IN_SET, f"'{q.letter}' is not a letter of the {tile_set.name} set")
             elif p_blank > p_letter:
-                doubts[sq] = f"blank or letter {q.letter}? (blank {p_blank:.2f})"
+                doubts[sq] = Doubt(DoubtKind.BLANK_OR_LETTER, f"blank or letter {q.letter}? (blank {p_blank:.2f})")
             else:
-                doubts[sq] = f"letter {q.letter} or {q.runner_up}? ({p_letter:.2f}" + \
-                    (", many doubtful letters in this frame)" if degraded else ")")
+                doubts[sq] = Doubt(DoubtKind.DEGRADED if degraded else DoubtKind.LETTER,
+                                   f"letter {q.letter} or {q.runner_up}? ({p_letter:.2f}"
+                                   + (", many doubtful letters in this frame)" if degraded else ")"))
             squares[sq] = SquareReading(SquareState.UNSURE, None, conf)
     if degraded:  # the network's sure empties stay empty
         _doubt_weak_empties(squares, doubts, weak_empty, {sq for sq, q in preds.items() if q.p_empty >= NET_SURE})
@@ -634,7 +649,7 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
         p_blank = q.blank_if_tile
         if p_blank < BLANK_SURE_P:
             # a blank counts towards fingers from BLANK_P, but is read only when surer: faint ink passes for none
-            doubts[sq] = f"blank or letter {q.letter}? (blank {p_blank:.2f})"
+            doubts[sq] = Doubt(DoubtKind.BLANK_OR_LETTER, f"blank or letter {q.letter}? (blank {p_blank:.2f})")
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
     tiled = np.zeros(N_SQUARES, bool)
     tiled[tiles] = True
@@ -843,7 +858,8 @@ class BoardReader:
             if _queue_glyph(grey, sq, to_read, glyph_imgs):
                 out[sq] = q.letter
             else:
-                doubts[sq] = f"tile or empty? (the colours say empty; the network reads {q.letter})"
+                doubts[sq] = Doubt(DoubtKind.TILE_OR_EMPTY,
+                                   f"tile or empty? (the colours say empty; the network reads {q.letter})")
                 squares[sq] = SquareReading(SquareState.UNSURE, None, round(q.p_tile, 3))
         return out
 
@@ -868,7 +884,7 @@ class BoardReader:
                 squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - _sigmoid(evidence), 3))
                 continue
             if evidence < EVIDENCE_SURE or p < TILE_P:   # the network alone never makes a tile
-                doubts[sq] = f"tile or empty? (P(tile) {p:.2f}, network {q.p_tile:.2f})"
+                doubts[sq] = Doubt(DoubtKind.TILE_OR_EMPTY, f"tile or empty? (P(tile) {p:.2f}, network {q.p_tile:.2f})")
                 squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
                 continue
             if not _queue_glyph(grey, sq, to_read, glyph_imgs):
@@ -893,9 +909,9 @@ class BoardReader:
         for sq in range(N_SQUARES):
             p = float(p_tile[sq])
             if not seen[sq]:
-                doubts[sq] = "outside the camera view"
+                doubts[sq] = Doubt(DoubtKind.OUTSIDE_VIEW, "outside the camera view")
             elif hand[sq]:
-                doubts[sq] = "hand over the square"
+                doubts[sq] = Doubt(DoubtKind.HAND, "hand over the square")
             elif p <= EMPTY_P:
                 squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - p, 3))
                 if self.tile_check is not None and p > RECHECK_EMPTY_P:
@@ -905,9 +921,9 @@ class BoardReader:
                 uncoloured.append(sq)   # the network may settle it (below)
                 continue
             elif p < TILE_P:
-                doubts[sq] = f"tile or empty? (P(tile) {p:.2f})"
+                doubts[sq] = Doubt(DoubtKind.TILE_OR_EMPTY, f"tile or empty? (P(tile) {p:.2f})")
             elif glare[sq]:
-                doubts[sq] = "glare"
+                doubts[sq] = Doubt(DoubtKind.GLARE, "glare")
             elif vote[sq] <= 0 and self.tile_check is not None:
                 uncoloured.append(sq)   # a tile by the model alone: the network looks too (below)
                 continue
@@ -930,19 +946,20 @@ class BoardReader:
             if sq in agreed:
                 squares[sq] = SquareReading(SquareState.TILE, agreed[sq][0], round(float(p_tile[sq]) * agreed[sq][1], 3))
             elif sq in upright:
-                doubts[sq] = f"letter {pred.letter} turned, or {upright[sq]} upright? (the profile's glyphs read it " \
-                             f"turned, the network reads {upright[sq]})"
+                doubts[sq] = Doubt(DoubtKind.LETTER, f"letter {pred.letter} turned, or {upright[sq]} upright? (the "
+                                   f"profile's glyphs read it turned, the network reads {upright[sq]})")
                 squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
             elif pred.letter not in self.letters:
-                doubts[sq] = f"'{pred.letter}' is not a letter of the {self.tile_set.name} set"
+                doubts[sq] = Doubt(DoubtKind.NOT_IN_SET, f"'{pred.letter}' is not a letter of the {self.tile_set.name} set")
                 squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
             elif pred.confidence < letter_p:
-                doubts[sq] = f"letter {pred.letter} or {pred.runner_up}? ({pred.confidence:.2f}" + \
-                    (", many doubtful letters in this frame)" if degraded else ")")
+                doubts[sq] = Doubt(DoubtKind.DEGRADED if degraded else DoubtKind.LETTER,
+                                   f"letter {pred.letter} or {pred.runner_up}? ({pred.confidence:.2f}"
+                                   + (", many doubtful letters in this frame)" if degraded else ")"))
                 squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
             elif sq in net_letter and pred.letter != net_letter[sq]:
-                doubts[sq] = f"tile or empty? (the colours say empty; the network reads {net_letter[sq]}, " \
-                             f"the profile's glyphs {pred.letter})"
+                doubts[sq] = Doubt(DoubtKind.TILE_OR_EMPTY, f"tile or empty? (the colours say empty; the network reads "
+                                   f"{net_letter[sq]}, the profile's glyphs {pred.letter})")
                 squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
             else:
                 squares[sq] = SquareReading(SquareState.TILE, pred.letter, round(conf, 3))
@@ -953,7 +970,7 @@ class BoardReader:
         _doubt_blanks(squares, doubts, self.tile_set.blanks, degraded)
         tiled = np.array([rd.state in (SquareState.TILE, SquareState.BLANK) for rd in squares])
         tiled[to_read] = True        # a tile whose letter is doubtful is a tile
-        tiled[[sq for sq, why in doubts.items() if why == "glare"]] = True
+        tiled[[sq for sq, why in doubts.items() if kind_of(why) is DoubtKind.GLARE]] = True
         self._lasting_doubts.update(doubt_lone_premium_tiles(squares, doubts, tiled, hand | ~seen))
         self._lasting_doubts.update(doubt_blanks_alone(squares, doubts, tiled, hand | ~seen))
         return squares, doubts, hand, board_turns([pred.turns for sq, pred in zip(to_read, preds)

@@ -37,6 +37,65 @@ class SquareState(enum.Enum):
     UNSURE = "unsure"  # occluded (hand, glare) or doubtful: the judge must look
 
 
+class DoubtKind(enum.Enum):
+    """What a doubt is about: the question the judge must settle on the square, in a closed set.
+
+    The reader's rules classify doubts by kind (:func:`kind_of`), never by their sentence: a sentence may be
+    reworded freely. Each rule that makes a doubt gives it its kind (:class:`Doubt`).
+    """
+
+    LETTER = "letter"                    # which letter a lettered tile is, and nothing else ("letter E or F?", a
+                                         # letter that does not hold read scaled, read turned, unfamiliar lettering,
+                                         # a printed value of another letter, a new tile's letter in a game)
+    BLANK_OR_LETTER = "blank or letter"  # a blank tile or a lettered one (faint ink)
+    DEGRADED = "degraded"                # in a frame of many doubtful letters (blur, shadow): a letter, a blank or
+                                         # an empty square read there is not sure
+    FINGER = "finger"                    # next to the hand or not coloured as a tile: a finger may be what was read
+                                         # (a blank, a tile, part of a letter)
+    HAND = "hand"                        # the square is under the hand (seen, or found from its fingers)
+    GLARE = "glare"                      # glare over a tile: its ink may be washed out
+    OUTSIDE_VIEW = "outside view"        # the square lies outside the camera's view
+    TILE_OR_EMPTY = "tile or empty"      # whether a tile lies there at all
+    TILE_OR_PRINT = "tile or print"      # a tile, or a premium square's print (the colours cannot tell there)
+    PRINT_OR_LETTER = "print or letter"  # a letter read on a premium square with no tile beside it: its print?
+    PRINT_OR_BLANK = "print or blank"    # a blank read on a premium square with no tile beside it: its print?
+    BLANK_ALONE = "blank alone"          # a tile without a letter that no letter read joins (a finger, a shadow?)
+    SLID = "slid"                        # a tile lying across two squares
+    NOT_IN_SET = "not in set"            # a letter the tile set does not have
+    OVER_SET = "over set"                # more tiles of a kind (or blanks) than the tile set holds: which are wrong
+                                         # the camera cannot tell
+    POOL = "pool"                        # in a game: more new tiles of a kind than the pool has left unseen
+    MOVE = "move"                        # in a game: new tiles no move can have laid
+    FRAME = "frame"                      # the whole frame cannot be read (its verdict: no board, blurred ...)
+    OTHER = "other"                      # a plain ``str`` doubt, made outside the package or before kinds
+
+
+class Doubt(str):
+    """A square's doubt: the sentence for the judge (this ``str`` itself, unchanged for every consumer: screen,
+    stream, JSON, log, tests comparing strings) with its :class:`DoubtKind` in ``kind``.
+
+    Made as ``Doubt(DoubtKind.LETTER, "letter E or F? (0.62)")``. Equal to (and hashed as) its sentence; ``str``
+    methods give plain ``str``. Code decides by kind (:func:`kind_of`), never by the sentence. Pickles and copies
+    with its kind (the reader's readings cross process boundaries in the benchmark).
+    """
+
+    kind: DoubtKind
+
+    def __new__(cls, kind: DoubtKind, text: str) -> Doubt:
+        self = super().__new__(cls, text)
+        self.kind = kind
+        return self
+
+    def __reduce__(self) -> tuple[type[Doubt], tuple[DoubtKind, str]]:
+        return Doubt, (self.kind, str(self))
+
+
+def kind_of(why: str) -> DoubtKind:
+    """The kind of a doubt: a :class:`Doubt`'s own, :attr:`DoubtKind.OTHER` for a plain ``str`` (made outside the
+    package's rules: its kind is not known, and it is never taken for any particular kind)."""
+    return why.kind if isinstance(why, Doubt) else DoubtKind.OTHER
+
+
 @dataclass(frozen=True)
 class SquareReading:
     """One square: its state, the letter (upper-case, only for ``TILE``) and a confidence in [0, 1]."""
@@ -113,7 +172,8 @@ class BoardReading:
             when no board was found.
         quality: the frame's :class:`FrameQuality`.
         timings_ms: stage name -> milliseconds (``"total"`` always present).
-        doubts: square index -> why it is unsure (``"hand"``, ``"glare"``, ``"low confidence"`` ...).
+        doubts: square index -> why it is unsure, a :class:`Doubt`: the sentence for the judge (``"glare"``,
+            ``"letter E or F? (0.62)"`` ...) with its :class:`DoubtKind`.
         confirmed: squares whose letter, read below the sure level, the board's own tiles confirm (read in a
             game: :func:`kiosk.vision.exemplars.confirm_by_exemplars`).
         note: a sentence about the whole reading for the screen and the log, or ``""``: the tiles' lettering is
@@ -148,7 +208,7 @@ class BoardReading:
             homography=homography,
             quality=FrameQuality(board_found=board_found, sharp=sharp, glare=glare, hand=hand, verdict=verdict),
             timings_ms=dict(timings_ms or {"total": 0.0}),
-            doubts=dict.fromkeys(range(N_SQUARES), verdict),
+            doubts=dict.fromkeys(range(N_SQUARES), Doubt(DoubtKind.FRAME, verdict)),
         )
 
     @classmethod

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from kiosk.vision.cells import CELL_PX, PAD_PX, SIZE
-from kiosk.vision.reading import SquareReading, SquareState
+from kiosk.vision.reading import Doubt, DoubtKind, SquareReading, SquareState
 
 N_SQUARES = SIZE * SIZE
 SHRINK = 4                       # the thirds are measured on every SHRINK-th px of the canvas
@@ -31,7 +31,7 @@ FAR_TILE_SHARE = 0.1             # ... and the far thirds hold at most this shar
 NEAR_QUANTILE = 0.4              # the facing thirds: this quantile of their px distances (ink lies there)
 MIN_CONTRAST = 50.0              # BGR units: both far thirds at least this far from the tile colour (board)
 MIN_LETTERS = 3                  # sure letters needed for the frame's tile colour
-SLID_DOUBT = "a tile across two squares? (put it on one square)"
+SLID_DOUBT = Doubt(DoubtKind.SLID, "a tile across two squares? (put it on one square)")
 
 
 def _third_pixels(canvas: np.ndarray) -> np.ndarray:

@@ -16,10 +16,10 @@ from collections import Counter
 from dataclasses import replace
 
 from kiosk.rules.tiles import TileSet
-from kiosk.vision.reading import BLANK_CHAR, UNSURE_SQUARE, BoardReading
+from kiosk.vision.reading import BLANK_CHAR, UNSURE_SQUARE, BoardReading, Doubt, DoubtKind
 
 OVER_SET_WHY = "{n} {name} read, more than the {held} of the tile set: which are wrong the camera cannot tell"
-"""A square's doubt under this rule (``n`` read of the kind ``name``, ``held`` in the tile set)."""
+"""A square's doubt under this rule (``n`` read of the kind ``name``, ``held`` in the tile set), of kind OVER_SET."""
 
 OVER_SET_NOTE = ("the board reads more tiles of a kind than the {set} tile set holds: the lettering may be "
                  "unfamiliar to the reader, or the tiles not the event's set; calibrate the tile set "
@@ -45,7 +45,7 @@ def over_set(reading: BoardReading, tile_set: TileSet, known: str | None = None)
         if c in over and not (known is not None and known[sq] == c):
             name = "blanks" if c == BLANK_CHAR else c
             squares[sq] = UNSURE_SQUARE
-            doubts[sq] = OVER_SET_WHY.format(n=over[c], name=name, held=bag.get(c, 0))
+            doubts[sq] = Doubt(DoubtKind.OVER_SET, OVER_SET_WHY.format(n=over[c], name=name, held=bag.get(c, 0)))
     confirmed = reading.confirmed - set(doubts)
     note = reading.note or OVER_SET_NOTE.format(set=tile_set.name)
     return replace(reading, squares=tuple(squares), doubts=doubts, confirmed=confirmed, note=note)

@@ -26,6 +26,7 @@ import numpy as np
 from kiosk.rules.tiles import TileSet
 from kiosk.vision.cells import CELL_PX
 from kiosk.vision.mlp import ModelError
+from kiosk.vision.reading import Doubt, DoubtKind
 from kiosk.vision.squarenet import normalise, softmax_rows
 
 VALUE_CLASSES = (1, 2, 3, 4, 5, 6, 8, 10)
@@ -37,7 +38,7 @@ DOUBT_BELOW_P = 0.03    # a letter whose value the network gives below this ...
 SURE_OF_OTHER_P = 0.5   # ... while this sure of another value is a doubt
 
 VALUE_DOUBT = "letter {letter}? its tile's printed value reads {seen}, but {letter} is worth {worth}"
-"""A square's doubt under this check (the letter read, the value seen, the letter's value)."""
+"""A square's doubt under this check (the letter read, the value seen, the letter's value), of kind LETTER."""
 
 NOTE_MIN = 2   # a frame with at least this many letters doubted by their printed value says so in its note
 VALUE_NOTE = ("the values printed on {n} tiles do not match the letters read under the {set} tile set: the "
@@ -123,5 +124,5 @@ def value_doubts(letters: Mapping[int, str], probs: np.ndarray, tile_set: TileSe
             continue
         best = int(np.argmax(p))
         if p[VALUE_CLASSES.index(worth)] < DOUBT_BELOW_P and p[best] >= SURE_OF_OTHER_P:
-            out[sq] = VALUE_DOUBT.format(letter=letter, seen=VALUE_CLASSES[best], worth=worth)
+            out[sq] = Doubt(DoubtKind.LETTER, VALUE_DOUBT.format(letter=letter, seen=VALUE_CLASSES[best], worth=worth))
     return out

@@ -11,6 +11,7 @@ from kiosk.rules.tiles import ENGLISH
 from kiosk.vision import exemplars
 from kiosk.vision.exemplars import exemplar_letter, letter_doubt, upright_features
 from kiosk.vision.reader import BoardReader, default_square_net
+from kiosk.vision.reading import Doubt, DoubtKind
 from kiosk.vision.synth import fonts
 from shared_data import SHARED, needs_shared, validation_frame
 
@@ -80,13 +81,17 @@ def test_a_letter_is_given_only_on_clear_evidence():
 
 
 def test_only_letter_identity_doubts_are_candidates():
-    assert letter_doubt("letter E or B? (0.62)")
-    assert letter_doubt("letter G does not hold read 6% larger or smaller (P 0.18; an unfamiliar font?)")
-    for why in ("letter O, or part of one under a finger? (0.990, next to the hand)",
-                "letter F or E? (0.74, many doubtful letters in this frame)", "blank or letter E? (blank 0.60)",
-                "glare", "hand over the square", "tile or empty? (P(tile) 0.50, network 0.60)",
-                "'Ä' is not a letter of the english set"):
-        assert not letter_doubt(why), why
+    assert letter_doubt(Doubt(DoubtKind.LETTER, "letter E or B? (0.62)"))
+    assert letter_doubt(Doubt(DoubtKind.LETTER, "letter G does not hold read 6% larger or smaller (P 0.18; an "
+                                                "unfamiliar font?)"))
+    for kind, why in ((DoubtKind.FINGER, "letter O, or part of one under a finger? (0.990, next to the hand)"),
+                      (DoubtKind.DEGRADED, "letter F or E? (0.74, many doubtful letters in this frame)"),
+                      (DoubtKind.BLANK_OR_LETTER, "blank or letter E? (blank 0.60)"), (DoubtKind.GLARE, "glare"),
+                      (DoubtKind.HAND, "hand over the square"),
+                      (DoubtKind.TILE_OR_EMPTY, "tile or empty? (P(tile) 0.50, network 0.60)"),
+                      (DoubtKind.NOT_IN_SET, "'Ä' is not a letter of the english set")):
+        assert not letter_doubt(Doubt(kind, why)), why
+    assert not letter_doubt("letter E or B? (0.62)")    # a plain str: its kind is not known
 
 
 def test_upright_features_are_unit_length_and_turn_with_the_glyph():

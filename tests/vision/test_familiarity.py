@@ -11,7 +11,7 @@ from kiosk.vision import familiarity
 from kiosk.vision import reader as reader_module
 from kiosk.vision.familiarity import UNFAMILIAR_NOTE, hold_unfamiliar, judge
 from kiosk.vision.reader import BoardReader
-from kiosk.vision.reading import EMPTY_SQUARE, SquareReading, SquareState
+from kiosk.vision.reading import EMPTY_SQUARE, Doubt, DoubtKind, SquareReading, SquareState
 from kiosk.vision.squarenet import SquarePrediction
 from kiosk.vision.synth import fonts
 from shared_data import benchmark_frame, needs_shared, validation_frame
@@ -109,16 +109,16 @@ def test_letter_doubts_count_and_other_doubts_do_not(monkeypatch):
     squares, doubts, preds = _frame_of([0.999] * 12)
     for sq in range(4):     # four letter doubts: a share of 4 / 12 below FAMILIAR_P
         squares[sq] = SquareReading(SquareState.UNSURE, None, 0.6)
-        doubts[sq] = "letter E or F? (0.60)"
+        doubts[sq] = Doubt(DoubtKind.LETTER, "letter E or F? (0.60)")
         preds[sq] = _pred("E", 0.6)
     assert judge(squares, doubts, preds).unfamiliar
     for sq in range(4):
-        doubts[sq] = "glare"
+        doubts[sq] = Doubt(DoubtKind.GLARE, "glare")
     fam = judge(squares, doubts, preds)
     assert not fam.unfamiliar and len(fam.letter_p) == 8
     monkeypatch.setattr(familiarity, "ENABLED", False)     # measured, nothing changed
     for sq in range(4):
-        doubts[sq] = "letter E or F? (0.60)"
+        doubts[sq] = Doubt(DoubtKind.LETTER, "letter E or F? (0.60)")
     squares[5] = SquareReading(SquareState.TILE, "E", 0.9)
     preds[5] = _pred("E", 0.9)
     fam = hold_unfamiliar(squares, doubts, preds)
