@@ -57,6 +57,7 @@ class Game:
     pairing: Pairing | None = None
     final: tuple[int, ...] | None = None   # the final last recorded in the store
     corrected: bool = False
+    not_live: set[int] = field(default_factory=set)   # the seqs taken from a snapshot or the store, not live
 
     @property
     def applied(self) -> int:
@@ -118,6 +119,7 @@ class Tables:
             for seq, ev, ts in self.store.events_of(board, game_id):
                 if seq != game.applied + 1 or self._apply(table, game, ev, ts, store=False) is not None:
                     break
+                game.not_live.add(seq)
                 n += 1
             self._finish(table, game)
         return n
@@ -269,7 +271,10 @@ class Tables:
         where = f"board {table.board} game {game.game_id} event {seq}"
         if seq <= game.applied:
             if game.events[seq - 1] == ev:
-                self.duplicates += 0 if catch_up else 1
+                # a duplicate is a live event had live before. One the desk took from a snapshot, or from its
+                # store at start, may well come live after it: queued by the broker while the desk was away, or
+                # delivered again because the desk stopped before acknowledging it (QoS 1 is at least once)
+                self.duplicates += 0 if catch_up or seq in game.not_live else 1
                 return True
             self.refuse(Bad.CONFLICT, f"{where} ({ev.get('type')})")
             return False
@@ -285,7 +290,9 @@ class Tables:
         if problem:
             self.refuse(Bad.REFUSED, f"{where} ({ev.get('type')}): {problem}")
             return False
-        if not catch_up:
+        if catch_up:
+            game.not_live.add(seq)
+        else:
             self.delays.append(self._arrived - ts)
         while game.applied + 1 in game.waiting:
             ev2, ts2 = game.waiting.pop(game.applied + 1)
