@@ -3,7 +3,7 @@ kiosk.vision.train values``). Needs the ``train`` extra (torch, onnx); the kiosk
 
 The caches are those of ``python -m kiosk.vision.train squares`` (crops grown by 8 px, their labels, quarter
 turns, occlusion and tile set). Every lettered tile not occluded is used, turned upright, its value from its tile
-set; each crop drawn is shifted up to 3 px, sometimes (MARK_P) marked across its corner first (:func:`mark`: a
+set; each crop drawn is shifted up to 3 px, with ``--marks`` sometimes marked across its corner first (:func:`mark`: a
 horizontal line like an underline running through the corner, a short diagonal stroke or a few dots, in the
 corner's own ink level or its tile's grey; the label stays the printed value: Montserrat Underline's F read E passed silently while
 its underline hid the value), sometimes blurred, given a contrast change, noise and thicker or thinner strokes,
@@ -28,7 +28,6 @@ CACHE_GROW_PX = 8   # the squares caches' crops are grown by this many px
 SHIFT_PX = 3        # augmentation: the corner shifted up to this far
 BATCH = 128         # crops a training step
 MIN_TILES = 1000    # lettered tiles the caches must hold (a tenth of them, at most 3,000, kept out to measure)
-MARK_P = 0.3        # augmentation: share of corners marked across (:func:`mark`)
 
 
 def load(paths: list[Path]) -> tuple[np.ndarray, np.ndarray]:
@@ -78,15 +77,16 @@ def mark(r: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return r
 
 
-def augment(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Network inputs (N x 1 x VALUE_PX^2) of upright cached crops, each corner shifted, marked, blurred, lit and
+def augment(crops: np.ndarray, rng: np.random.Generator, marks: float = 0.0) -> np.ndarray:
+    """Network inputs (N x 1 x VALUE_PX^2) of upright cached crops, each corner shifted, marked (a share ``marks``
+    of them; with 0 no random number is drawn for it, as when the shipped network was trained), blurred, lit and
     stroked at random (see the module docstring)."""
     regions = []
     for crop in crops:
         dx, dy = rng.integers(-SHIFT_PX, SHIFT_PX + 1, 2)
         a = CACHE_GROW_PX + REGION_PX
         r = crop[a + dy:a + dy + REGION_SIZE_PX, a + dx:a + dx + REGION_SIZE_PX].astype(np.float32)
-        if rng.random() < MARK_P:
+        if marks > 0 and rng.random() < marks:
             r = mark(r, rng)
         if rng.random() < 0.2:
             r = (cv2.erode if rng.random() < 0.5 else cv2.dilate)(r, np.ones((2, 2), np.uint8))
@@ -109,13 +109,15 @@ def build_net():  # noqa: ANN201 - torch is imported lazily
 
 
 def train(caches: list[Path], out: Path, epochs: int = 6, per_epoch: int = 60000, threads: int = 2,
-          seed: int = 0) -> float:
+          seed: int = 0, marks: float = 0.0) -> float:
     """Train on ``caches`` and write the ONNX network to ``out`` (written whole or not at all); returns the share of
     the crops kept out of training (a tenth, at most 3,000) whose value it reads right (their corners unshifted).
     Raises ValueError for bad arguments or caches, before any training (and before torch is imported)."""
     for name, value, least in (("--epochs", epochs, 1), ("--per-epoch", per_epoch, BATCH), ("--threads", threads, 1)):
         if value < least:
             raise ValueError(f"{name} {value}: at least {least}")
+    if not 0.0 <= marks < 1.0:
+        raise ValueError(f"--marks {marks}: a share of the corners, from 0 up to (not including) 1")
     out = Path(out)
     if out.is_dir():
         raise ValueError(f"--out {out}: a folder; give the network's file (values.onnx)")
@@ -144,7 +146,7 @@ def train(caches: list[Path], out: Path, epochs: int = 6, per_epoch: int = 60000
         net.train()
         for b in range(steps):
             idx = pick[b * batch:(b + 1) * batch]
-            loss = torch.nn.functional.cross_entropy(net(torch.from_numpy(augment(crops[idx], rng))),
+            loss = torch.nn.functional.cross_entropy(net(torch.from_numpy(augment(crops[idx], rng, marks))),
                                                      torch.from_numpy(classes[idx]))
             opt.zero_grad()
             loss.backward()

@@ -162,6 +162,8 @@ def test_training_the_value_network_names_a_bad_cache_and_a_missing_extra(tmp_pa
     assert f"{tmp_path / 'none.npz'}: not a square cache written by `train squares`" in capsys.readouterr().err
     assert main(["values", str(tmp_path / "none.npz"), "--epochs", "0"]) == 2
     assert "--epochs 0: at least 1" in capsys.readouterr().err
+    assert main(["values", str(tmp_path / "none.npz"), "--marks", "1.5"]) == 2
+    assert "--marks 1.5: a share of the corners" in capsys.readouterr().err
     assert main(["values", str(tmp_path / "none.npz"), "--out", str(tmp_path)]) == 2
     assert "a folder; give the network's file" in capsys.readouterr().err
 

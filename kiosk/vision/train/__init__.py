@@ -574,6 +574,9 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--epochs", type=int, default=6)
     v.add_argument("--per-epoch", type=int, default=60000, help="crops drawn (and augmented) per epoch")
     v.add_argument("--threads", type=int, default=2)
+    v.add_argument("--marks", type=float, default=0.0,
+                   help="share of value corners marked across (an underline, a stroke, dots) before the other "
+                        "changes; default 0, as the shipped network (0.3 was tried: models/README.md)")
     st = sub.add_parser("settle", help="render synthetic boards and train the tile-or-empty settle model")
     st.add_argument("--out", type=Path, default=MODELS_DIR / "settle.npz")
     st.add_argument("--english", type=int, default=1800, help="English frames (the shipped model: 1800)")
@@ -613,7 +616,7 @@ def main(argv: list[str] | None = None) -> int:
             log(f"square network trained in {time.time() - t:.0f} s; held out: {figs}")
         elif args.cmd == "values":
             from kiosk.vision.value_train import train as train_values
-            acc = train_values(args.caches, args.out, args.epochs, args.per_epoch, args.threads)
+            acc = train_values(args.caches, args.out, args.epochs, args.per_epoch, args.threads, marks=args.marks)
             log(f"wrote {args.out}; values read right on kept-out crops: {acc:.4f}")
         elif args.cmd == "settle":
             train_settle(args.out, args.english, args.german, args.workers, args.blank_share, args.cache)
