@@ -34,20 +34,6 @@ def test_a_doubt_is_its_sentence_with_a_kind():
     assert kind_of("letter E or F? (0.62)") is DoubtKind.OTHER   # a plain str: its kind is not known
 
 
-def test_letter_doubts_by_kind():
-    assert letter_doubt(Doubt(DoubtKind.LETTER, "letter E or B? (0.62)"))
-    assert letter_doubt(Doubt(DoubtKind.LETTER, "letter G does not hold read 6% larger or smaller (P 0.18; an "
-                                                "unfamiliar font?)"))
-    for kind, why in ((DoubtKind.FINGER, "letter O, or part of one under a finger? (0.990, next to the hand)"),
-                      (DoubtKind.DEGRADED, "letter F or E? (0.74, many doubtful letters in this frame)"),
-                      (DoubtKind.BLANK_OR_LETTER, "blank or letter E? (blank 0.60)"), (DoubtKind.GLARE, "glare"),
-                      (DoubtKind.HAND, "hand over the square"),
-                      (DoubtKind.TILE_OR_EMPTY, "tile or empty? (P(tile) 0.50, network 0.60)"),
-                      (DoubtKind.NOT_IN_SET, "'Ä' is not a letter of the english set")):
-        assert not letter_doubt(Doubt(kind, why)), why
-    assert not letter_doubt("letter E or B? (0.62)")    # a plain str is no letter doubt: its kind is unknown
-
-
 def test_an_unreadable_frame_and_the_game_give_kinds():
     assert {kind_of(why) for why in BoardReading.unreadable("no board found").doubts.values()} == {DoubtKind.FRAME}
     rows = ["." * 15] * 15
