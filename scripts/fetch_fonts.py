@@ -76,7 +76,8 @@ def fetch(row: dict[str, str], folder: Path) -> tuple[str, str, str]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--role", help="only this role's faces")
+    roles = sorted({r["role"] for r in google_fonts.rows()})
+    ap.add_argument("--role", choices=roles, help="only this role's faces")
     ap.add_argument("--pin", action="store_true", help="write the versions and hashes fetched into the table")
     ap.add_argument("--jobs", type=int, default=8)
     args = ap.parse_args(argv)

@@ -70,9 +70,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "looked at in four sittings), or the second held-out batch (held-out-2: never drawn "
                              "before; chosen by a rule from the faces' declared names, weight, slant and "
                              "characters; measure it once), or the Google Fonts faces never trained on (validation-2, where choices "
-                             "may be made; held-out-3, a third batch never drawn before, chosen by a hash of their "
+                             "may be made; held-out-3, a third batch, chosen by a hash of their "
                              "names: measure it once; held-out-4, a fourth, once the third had been looked at; "
-                             "held-out-5, a fifth, once the fourth had been looked at). "
+                             "held-out-5, a fifth, once the fourth had been looked at: the square networks never "
+                             "trained on it, the printed-value network did). "
                              "With system faces the figures are also printed per "
                              "face")
     parser.add_argument("--samples", type=int, default=8, help="annotated error frames to save per level (default 8)")
@@ -216,11 +217,12 @@ _FONT_TITLES = {"level": "the level's own fonts (trained on)",
                 "training": "system fonts trained on",
                 "validation": "validation fonts (never trained on; the rules were chosen on these)",
                 "held-out": "fonts held out of training: the figure that counts",
-                "held-out-2": "second batch of fonts held out of training, never drawn before",
+                "held-out-2": "second batch of fonts held out of training (first measured in the fourth session)",
                 "validation-2": "Google Fonts faces never trained on (choices may be made on these)",
-                "held-out-3": "third batch of fonts held out of training (Google Fonts), never drawn before",
-                "held-out-4": "fourth batch of fonts held out of training (Google Fonts), never drawn before",
-                "held-out-5": "fifth batch of fonts held out of training (Google Fonts), never drawn before"}
+                "held-out-3": "third batch of fonts held out of training (Google Fonts; first measured in the fifth session)",
+                "held-out-4": "fourth batch of fonts held out of training (Google Fonts; first measured in the sixth session)",
+                "held-out-5": "fifth batch of fonts held out of the square networks' training (Google Fonts; the value "
+                              "network had them; first measured in the seventh session)"}
 
 
 def _per_face(tally) -> None:

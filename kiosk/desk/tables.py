@@ -272,9 +272,12 @@ class Tables:
         if seq <= game.applied:
             if game.events[seq - 1] == ev:
                 # a duplicate is a live event had live before. One the desk took from a snapshot, or from its
-                # store at start, may well come live after it: queued by the broker while the desk was away, or
-                # delivered again because the desk stopped before acknowledging it (QoS 1 is at least once)
-                self.duplicates += 0 if catch_up or seq in game.not_live else 1
+                # store at start, may well come live once after it: queued by the broker while the desk was away,
+                # or delivered again because the desk stopped before acknowledging it (QoS 1 is at least once)
+                if not catch_up and seq in game.not_live:
+                    game.not_live.discard(seq)      # had live now: a second live copy is a duplicate
+                elif not catch_up:
+                    self.duplicates += 1
                 return True
             self.refuse(Bad.CONFLICT, f"{where} ({ev.get('type')})")
             return False

@@ -98,9 +98,18 @@ def _core_medians(body: np.ndarray) -> np.ndarray:
     return ((rows[:, (k - 1) // 2].astype(np.float32) + rows[:, k // 2]) / 2).reshape(SIZE * SIZE, 3)
 
 
+def check_grey(canvas: np.ndarray, grey_canvas: np.ndarray | None) -> None:
+    """Raise ValueError unless ``grey_canvas`` is None or a 2-D image of ``canvas``'s height and width (the
+    canvas made grey, passed on so that it is made once)."""
+    if grey_canvas is not None and grey_canvas.shape != canvas.shape[:2]:
+        raise ValueError(f"grey canvas of shape {grey_canvas.shape}, the canvas's is {canvas.shape[:2]}")
+
+
 def cell_stats(canvas: np.ndarray, inside: np.ndarray, grey_canvas: np.ndarray | None = None) -> CellStats:
     """Measure every square of a reading canvas (BGR) and its inside mask; ``grey_canvas``: the canvas made grey
-    (``cv2.COLOR_BGR2GRAY``), when the caller has it (else made here)."""
+    (``cv2.COLOR_BGR2GRAY``), when the caller has it (else made here). Raises ValueError for a ``grey_canvas`` of
+    another size than the canvas."""
+    check_grey(canvas, grey_canvas)
     g = PAD_PX
     n = SIZE * CELL_PX
     body = canvas[g:g + n, g:g + n]

@@ -27,9 +27,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from kiosk.vision.cells import same_square
 from kiosk.vision.glyph_model import glyph_features, normalise_glyph
-from kiosk.vision.reading import DoubtKind, SquareReading, SquareState, kind_of
+from kiosk.vision.reading import Doubt, DoubtKind, SquareReading, SquareState, kind_of
 from kiosk.vision.squarenet import SquareNet, SquarePrediction
 
 EXEMPLAR_P = 0.98       # a letter read (no doubt) with P(letter | tile) at or above this is an exemplar
@@ -45,11 +44,10 @@ CONFIRM_BELOW_P = 0.98  # in a game, a new tile's letter below this confidence i
                         # (read-board --sequence asks a new letter for 0.98 otherwise: NET_NEW_LETTER_P)
 
 
-LETTER_KINDS = frozenset({DoubtKind.LETTER, DoubtKind.PRINT_OR_LETTER})
-"""The kinds of doubt :func:`letter_doubt` takes for a letter-identity doubt. PRINT_OR_LETTER (a letter read on a
-premium square with no tile beside it) is one of them because the rule it replaces, on the doubt's sentence
-("begins 'letter ', names no finger, no hand, not many doubtful letters"), took it for one: kept so that readings
-do not change (the exemplars may give such a square its letter; the familiarity rule counts it)."""
+LETTER_KINDS = frozenset({DoubtKind.LETTER})
+"""The kinds of doubt :func:`letter_doubt` takes for a letter-identity doubt. Not PRINT_OR_LETTER (a letter read on
+a premium square with no tile beside it): whether a tile lies there at all is no question the frame's letters can
+answer (the rule on the doubt's sentence that kinds replaced took it for one, as it began "letter ")."""
 
 
 def letter_doubt(why: str) -> bool:
@@ -89,7 +87,7 @@ def exemplar_letter(shares: dict[str, float], alike: dict[str, float], other: fl
     return None
 
 
-def _exemplars(squares: Sequence[SquareReading], doubts: dict[int, str], preds: dict[int, SquarePrediction],
+def _exemplars(squares: Sequence[SquareReading], doubts: dict[int, Doubt], preds: dict[int, SquarePrediction],
                known: str | None = None) -> dict[str, list[int]]:
     """The frame's sure lettered squares by letter (at most EXEMPLARS_PER_LETTER each, the surest), and the tiles
     the game knows (``known``, as :meth:`kiosk.vision.reader.BoardReader.read`) that read as themselves now."""
@@ -110,21 +108,17 @@ def _doubt_share(squares: Sequence[SquareReading], preds: dict[int, SquarePredic
 
 
 class GlyphCache:
-    """The upright descriptors (:func:`upright_features`) of squares, kept from frame to frame while the square
-    looks the same as the crop that was described (the same array, which the reader keeps for a square that looks
-    the same, or a crop :func:`kiosk.vision.cells.same_square` finds alike: a doubtful tile is cropped afresh every
-    frame): a game's tiles lend their descriptors to every later frame, and a doubtful tile is described once
-    while it stays as it was."""
+    """The upright descriptors (:func:`upright_features`) of squares, kept from frame to frame while the square's
+    crop is the same array (the reader keeps a square's crop while the square looks the same): a game's tiles
+    lend their descriptors to every later frame without being described again."""
 
     def __init__(self) -> None:
         self._by: dict[tuple[int, int], tuple[np.ndarray, np.ndarray | None]] = {}
 
     def get(self, sq: int, crop: np.ndarray, turns: int) -> np.ndarray | None:
-        """:func:`upright_features` of ``crop`` (square ``sq``, grey uint8) turned by ``turns``, described again
-        only when the square no longer looks as the crop described last (compared with that crop, so that slow
-        changes add up to a new description)."""
+        """:func:`upright_features` of ``crop`` (square ``sq``) turned by ``turns``, described once per crop."""
         hit = self._by.get((sq, turns))
-        if hit is not None and (hit[0] is crop or same_square(hit[0], crop)):
+        if hit is not None and hit[0] is crop:
             return hit[1]
         v = upright_features(crop, turns)
         self._by[(sq, turns)] = (crop, v)
@@ -164,7 +158,7 @@ def _exemplar_letters(net: SquareNet, crops: dict[int, np.ndarray], todo: list[i
 
 
 def resolve_by_exemplars(net: SquareNet, crops: dict[int, np.ndarray], squares: list[SquareReading],
-                         doubts: dict[int, str], preds: dict[int, SquarePrediction], known: str | None = None,
+                         doubts: dict[int, Doubt], preds: dict[int, SquarePrediction], known: str | None = None,
                          cache: GlyphCache | None = None) -> list[int]:
     """Give the letter-identity doubts of a frame (:func:`letter_doubt`) the letter the frame's own sure tiles give
     them (:func:`exemplar_letter`), in place: the square becomes a TILE of that letter (its confidence kept) and
@@ -187,7 +181,7 @@ def resolve_by_exemplars(net: SquareNet, crops: dict[int, np.ndarray], squares: 
 
 
 def confirm_by_exemplars(net: SquareNet, crops: dict[int, np.ndarray], squares: Sequence[SquareReading],
-                         doubts: dict[int, str], preds: dict[int, SquarePrediction], known: str,
+                         doubts: dict[int, Doubt], preds: dict[int, SquarePrediction], known: str,
                          cache: GlyphCache | None = None) -> frozenset[int]:
     """In a game: the new tiles (squares ``known`` does not hold: ``.`` or ``#``) read as a letter with a confidence
     below CONFIRM_BELOW_P that the exemplars (the frame's sure tiles and the game's known tiles read as themselves)

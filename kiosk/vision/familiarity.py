@@ -73,7 +73,7 @@ class Familiarity:
         return UNFAMILIAR_NOTE if self.held else ""
 
 
-def _lettered(squares: Sequence[SquareReading], doubts: dict[int, str], preds: dict[int, SquarePrediction]
+def _lettered(squares: Sequence[SquareReading], doubts: dict[int, Doubt], preds: dict[int, SquarePrediction]
               ) -> dict[int, float]:
     """P(letter | tile) of the squares read as a letter or doubted for their letter alone, by square."""
     return {sq: q.letter_if_tile for sq, q in preds.items()
@@ -81,7 +81,7 @@ def _lettered(squares: Sequence[SquareReading], doubts: dict[int, str], preds: d
             or (squares[sq].state is SquareState.UNSURE and letter_doubt(doubts.get(sq, "")))}
 
 
-def judge(squares: Sequence[SquareReading], doubts: dict[int, str], preds: dict[int, SquarePrediction],
+def judge(squares: Sequence[SquareReading], doubts: dict[int, Doubt], preds: dict[int, SquarePrediction],
           sharp: float = SHARP_MIN) -> Familiarity:
     """Judge a frame's face from the network's readings ``preds`` (by square) of the reader's ``squares`` (225)
     and ``doubts`` (by square, the reasons); ``sharp``: the frame's sharpness (variance of the Laplacian of the
@@ -93,7 +93,7 @@ def judge(squares: Sequence[SquareReading], doubts: dict[int, str], preds: dict[
                        sharp=sharp)
 
 
-def hold_unfamiliar(squares: list[SquareReading], doubts: dict[int, str], preds: dict[int, SquarePrediction],
+def hold_unfamiliar(squares: list[SquareReading], doubts: dict[int, Doubt], preds: dict[int, SquarePrediction],
                     known: str | None = None, sharp: float = SHARP_MIN) -> Familiarity:
     """:func:`judge` the frame (``sharp``: its sharpness) and, when it is unfamiliar (and ENABLED), make each
     letter read below STRICT_P a doubt (:data:`UNFAMILIAR_WHY`), in place; a square ``known`` (225 characters,

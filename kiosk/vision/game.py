@@ -213,7 +213,7 @@ def _reach_through_unsure(allowed: np.ndarray, squares: list[SquareReading], pri
                 frontier.append(n)
 
 
-def _shape_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareReading], doubts: dict[int, str],
+def _shape_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareReading], doubts: dict[int, Doubt],
                   anomalies: list[str]) -> set[int]:
     """New tiles no move can have laid become doubts: more on surely empty squares than a rack holds (squares
     not known in the prior may hold older tiles and do not count), or, on an empty board, tiles off row 8 and
@@ -258,7 +258,7 @@ def _known_square(ch: str) -> SquareReading:
     return SquareReading(SquareState.TILE, ch, 1.0)
 
 
-def _pool_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareReading], doubts: dict[int, str],
+def _pool_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareReading], doubts: dict[int, Doubt],
                  anomalies: list[str]) -> set[int]:
     """New tiles of a kind read more often than the pool has left unseen become doubts (all of that kind: which
     of them is wrong the camera cannot tell). Returns those squares (their doubt stays)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from kiosk.vision.cells import CELL_PX, PAD_PX, PREMIUM_CLASSES
+from kiosk.vision.cells import CELL_PX, PAD_PX, PREMIUM_CLASSES, check_grey
 from kiosk.vision.geometry import SIZE
 
 SHARPNESS_MIN = 60.0         # variance of the Laplacian of the grid area (grey levels^2) below = blurred
@@ -38,7 +38,9 @@ def _grid_area(canvas: np.ndarray) -> np.ndarray:
 
 def sharpness(canvas: np.ndarray, grey_canvas: np.ndarray | None = None) -> float:
     """Variance of the Laplacian over the grid (grey levels^2) of a reading canvas (BGR; ``grey_canvas``: the same
-    made grey, when the caller has it); a sharp board with lines is well above 100."""
+    made grey, when the caller has it); a sharp board with lines is well above 100. Raises ValueError for a
+    ``grey_canvas`` of another size than the canvas."""
+    check_grey(canvas, grey_canvas)
     n = SIZE * CELL_PX
     body = (slice(PAD_PX, PAD_PX + n), slice(PAD_PX, PAD_PX + n))
     grey = cv2.cvtColor(canvas[body], cv2.COLOR_BGR2GRAY) if grey_canvas is None else grey_canvas[body]

@@ -229,7 +229,7 @@ def _degraded(confidences: Sequence[float]) -> bool:
     return doubtful > DEGRADED_SHARE * len(confidences)
 
 
-def _doubt_weak_empties(squares: list[SquareReading], doubts: dict[int, str], weak_empty: np.ndarray,
+def _doubt_weak_empties(squares: list[SquareReading], doubts: dict[int, Doubt], weak_empty: np.ndarray,
                         spare: Collection[int] = ()) -> None:
     """In a degraded frame: turn the weakly empty squares (``weak_empty``, 225 bool) still read EMPTY into
     UNSURE (in place, reason in ``doubts``), except the squares in ``spare`` (known surely empty)."""
@@ -244,7 +244,7 @@ def _blanks(squares: list[SquareReading]) -> list[int]:
     return [sq for sq in range(N_SQUARES) if squares[sq].state is SquareState.BLANK]
 
 
-def _doubt_blanks(squares: list[SquareReading], doubts: dict[int, str], set_blanks: int, degraded: bool) -> None:
+def _doubt_blanks(squares: list[SquareReading], doubts: dict[int, Doubt], set_blanks: int, degraded: bool) -> None:
     """Turn every BLANK of ``squares`` UNSURE (in place, reason in ``doubts``) when there are more of them than
     the set has blanks (letters lost to blur or shadow: which are the real blanks cannot be told) or the
     frame is ``degraded`` (in a frame of doubtful letters no blank is sure either)."""
@@ -257,7 +257,7 @@ def _doubt_blanks(squares: list[SquareReading], doubts: dict[int, str], set_blan
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
 
 
-def _find_finger_blanks(squares: list[SquareReading], doubts: dict[int, str], hand: np.ndarray,
+def _find_finger_blanks(squares: list[SquareReading], doubts: dict[int, Doubt], hand: np.ndarray,
                         set_blanks: int = 2) -> np.ndarray:
     """The hand the hand detection missed, found from its fingers (a motion-blurred, see-through hand shows the
     grid lines through it): when a frame reads more BLANKs than the set has blanks (``set_blanks``), each group
@@ -285,7 +285,7 @@ def _find_finger_blanks(squares: list[SquareReading], doubts: dict[int, str], ha
     return hand | fingers
 
 
-def _doubt_fingers(squares: list[SquareReading], doubts: dict[int, str], hand: np.ndarray, set_blanks: int = 2
+def _doubt_fingers(squares: list[SquareReading], doubts: dict[int, Doubt], hand: np.ndarray, set_blanks: int = 2
                    ) -> None:
     """Turn BLANKs a finger may be UNSURE (in place, reason in ``doubts``): a finger reaching past the detected
     hand (``hand``, 225 bool) looks like a tile without a letter. Every BLANK next to the hand; then, while the
@@ -348,7 +348,7 @@ def _letters_not_held(net: SquareNet, grey: np.ndarray, preds: dict[int, SquareP
     return {sq: held for sq in check if (held := memo[sq].held) is not None and held < HOLD_P}
 
 
-def _doubt_not_held(squares: list[SquareReading], doubts: dict[int, str], preds: dict[int, SquarePrediction],
+def _doubt_not_held(squares: list[SquareReading], doubts: dict[int, Doubt], preds: dict[int, SquarePrediction],
                     not_held: dict[int, float]) -> list[int]:
     """Make the letters of :func:`_letters_not_held` (``not_held``) doubts, in place (after the frame's other
     rules: a doubt here does not make the frame degraded, nor change its blanks or fingers); returns the
@@ -389,7 +389,7 @@ def colour_blind(stats: CellStats, feats: np.ndarray, vote: np.ndarray) -> np.nd
     return np.asarray(stats.colour, np.float32).min(axis=1) >= WASHED_OUT
 
 
-def doubt_off_colour_blanks(squares: list[SquareReading], doubts: dict[int, str], feats: np.ndarray) -> None:
+def doubt_off_colour_blanks(squares: list[SquareReading], doubts: dict[int, Doubt], feats: np.ndarray) -> None:
     """Turn a BLANK not coloured like this frame's tiles UNSURE (in place, reason in ``doubts``): a blank is one of
     the set's tiles and shares their face, a finger (a see-through, motion-blurred hand the hand detection
     missed) does not. Far means a colour distance to the frame's tiles (``feats[:, 14]``, the occupancy
@@ -410,7 +410,7 @@ def doubt_off_colour_blanks(squares: list[SquareReading], doubts: dict[int, str]
 _PLAIN_NEIGHBOURS = tuple(tuple(n for n in neighbours(sq) if PREMIUM_CLASSES[n] == ".") for sq in range(N_SQUARES))
 
 
-def doubt_lone_premium_tiles(squares: list[SquareReading], doubts: dict[int, str], tiled: np.ndarray,
+def doubt_lone_premium_tiles(squares: list[SquareReading], doubts: dict[int, Doubt], tiled: np.ndarray,
                              hidden: np.ndarray) -> list[int]:
     """Turn a tile read on a premium square (a letter or a blank) UNSURE (in place, reason in ``doubts``, naming
     LONE_DOUBT) when no plain square beside it (orthogonally) is taken for a tile (``tiled``, 225 bool: read as a
@@ -445,7 +445,7 @@ def doubt_lone_premium_tiles(squares: list[SquareReading], doubts: dict[int, str
     return out
 
 
-def doubt_blanks_alone(squares: list[SquareReading], doubts: dict[int, str], tiled: np.ndarray,
+def doubt_blanks_alone(squares: list[SquareReading], doubts: dict[int, Doubt], tiled: np.ndarray,
                        hidden: np.ndarray) -> list[int]:
     """Turn BLANKs that no letter read joins UNSURE (in place, reason in ``doubts``, naming BLANKS_ALONE): the
     BLANKs of each group of squares taken for tiles (``tiled``, 225 bool: read as a tile, its letter sure or
@@ -518,7 +518,7 @@ def _sigmoid(x: float) -> float:
 def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen: np.ndarray, hand: np.ndarray, glare: np.ndarray,
                 weak_empty: np.ndarray, preds: dict[int, SquarePrediction], letters: set[str], tile_set: TileSet,
                 settled: dict[int, float] | None = None, blind: np.ndarray | None = None
-                ) -> tuple[list[SquareReading], dict[int, str], np.ndarray, list[int]]:
+                ) -> tuple[list[SquareReading], dict[int, Doubt], np.ndarray, list[int]]:
     """The readings of the 225 squares from the occupancy model's ``p_tile`` (after the colour vote, 225 floats),
     its own ``p_model`` (before),
     the colour vote (225 int, see :func:`nearest_colour_says_tile`) and the square network's predictions
@@ -538,7 +538,7 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
     if blind is None:
         blind = np.zeros(N_SQUARES, bool)
     squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
-    doubts: dict[int, str] = {}
+    doubts: dict[int, Doubt] = {}
     tiles: list[int] = []
     near_hand = _near(hand)
     for sq in range(N_SQUARES):
@@ -839,7 +839,7 @@ class BoardReader:
                 if q.letter != letter and q.turns == 0 and q.p_tile >= NET_SURE and q.letter_if_tile >= NET_LETTER_P}
 
     def _lettered_after_all(self, grey: np.ndarray, recheck: list[int], to_read: list[int],
-                            glyph_imgs: list[np.ndarray], squares: list[SquareReading], doubts: dict[int, str]
+                            glyph_imgs: list[np.ndarray], squares: list[SquareReading], doubts: dict[int, Doubt]
                             ) -> dict[int, str]:
         """Squares of ``recheck`` (called empty by the colours, not surely) that the shipped square network
         (``tile_check``) sees as a lettered tile: P(tile) >= NET_SURE and P(letter | tile) >= NET_LETTER_P.
@@ -864,7 +864,7 @@ class BoardReader:
         return out
 
     def _tiles_by_model_alone(self, grey: np.ndarray, squares_in: list[int], p_tile: np.ndarray, to_read: list[int],
-                              glyph_imgs: list[np.ndarray], squares: list[SquareReading], doubts: dict[int, str]
+                              glyph_imgs: list[np.ndarray], squares: list[SquareReading], doubts: dict[int, Doubt]
                               ) -> None:
         """Squares of ``squares_in`` the occupancy model calls tiles or leaves open (``p_tile``, 225) without the
         colour vote's support (no tile colour known in the frame: the empty board; or the colours cannot tell): the shipped
@@ -892,16 +892,15 @@ class BoardReader:
 
     def _squares_glyphs(self, grey: np.ndarray, p_tile: np.ndarray, vote: np.ndarray, seen: np.ndarray,
                         hand: np.ndarray, glare: np.ndarray, weak_empty: np.ndarray
-                        ) -> tuple[list[SquareReading], dict[int, str], np.ndarray, int]:
+                        ) -> tuple[list[SquareReading], dict[int, Doubt], np.ndarray, int]:
         """Squares of the grey reading canvas ``grey`` read with a glyph classifier (a calibration profile's):
-        occupancy from ``p_tile`` (225) and
-        the colour vote ``vote`` (225, see :func:`nearest_colour_says_tile`; a tile without its support is
-        checked by the shipped network, :meth:`_tiles_by_model_alone`),
-        letters from :func:`normalise_glyph` + the HOG classifier; a tile on a premium square with no tile on a
-        plain square beside it is a doubt (:func:`doubt_lone_premium_tiles`). Returns (225 readings, doubts, the
-        hand with the fingers found among the blanks, the quarter turns of the whole board: :func:`board_turns`)."""
+        occupancy from ``p_tile`` (225) and the colour vote ``vote`` (225, see :func:`nearest_colour_says_tile`;
+        a tile without its support is checked by the shipped network, :meth:`_tiles_by_model_alone`), letters
+        from :func:`normalise_glyph` + the HOG classifier; a tile on a premium square with no tile on a plain
+        square beside it is a doubt (:func:`doubt_lone_premium_tiles`). Returns (225 readings, doubts, the hand
+        with the fingers found among the blanks, the quarter turns of the whole board: :func:`board_turns`)."""
         squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
-        doubts: dict[int, str] = {}
+        doubts: dict[int, Doubt] = {}
         to_read: list[int] = []
         glyph_imgs: list[np.ndarray] = []
         recheck: list[int] = []
@@ -978,19 +977,18 @@ class BoardReader:
 
     def _squares_net(self, grey: np.ndarray, stats: CellStats, occ: Occupancy, seen: np.ndarray, hand: np.ndarray,
                      glare_share: np.ndarray, sharp_v: float, keep_empty: bool = True, known: str | None = None
-                     ) -> tuple[list[SquareReading], dict[int, str], np.ndarray, int]:
-        """Squares of the grey reading canvas ``grey`` read with the square network (:mod:`kiosk.vision.squarenet`):
-        the network reads every
-        square in view (no hand) the occupancy model does not call surely empty; occupancy is measured again
-        without the letters it is sure of (``occ``: :meth:`_occupancy` of ``stats``, without the hand found); then
-        :func:`combine_net`. ``glare_share``: 225 floats; ``sharp_v``: the frame's sharpness. A square that looks
-        as when the network last read it keeps that reading when it was sure (:func:`_settled`) or, with
-        ``keep_empty`` (a grid kept from earlier frames, not one fitted afresh for a doubt), when it read empty
-        (P(tile) < 0.5): on a real game a third of the squares asked each frame were such empties beside the
-        tiles, read again to the same end; or when it read the letter the game knows there (``known``, see
-        :meth:`read`). Returns (225
-        readings, doubts, the hand with the fingers found among the blanks, the quarter turns of the whole
-        board in the reading: :func:`board_turns` of the tiles read)."""
+                     ) -> tuple[list[SquareReading], dict[int, Doubt], np.ndarray, int]:
+        """Squares of the grey reading canvas ``grey`` read with the square network
+        (:mod:`kiosk.vision.squarenet`): the network reads every square in view (no hand) the occupancy model
+        does not call surely empty; occupancy is measured again without the letters it is sure of (``occ``:
+        :meth:`_occupancy` of ``stats``, without the hand found); then :func:`combine_net`. ``glare_share``: 225
+        floats; ``sharp_v``: the frame's sharpness. A square that looks as when the network last read it keeps
+        that reading when it was sure (:func:`_settled`) or, with ``keep_empty`` (a grid kept from earlier
+        frames, not one fitted afresh for a doubt), when it read empty (P(tile) < 0.5): on a real game a third
+        of the squares asked each frame were such empties beside the tiles, read again to the same end; or when
+        it read the letter the game knows there (``known``, see :meth:`read`). Returns (225 readings, doubts,
+        the hand with the fingers found among the blanks, the quarter turns of the whole board in the reading:
+        :func:`board_turns` of the tiles read)."""
         assert self.squarenet is not None
         net = self.squarenet
         preds: dict[int, SquarePrediction] = {}
@@ -1090,7 +1088,7 @@ class BoardReader:
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
                                                    if squares[sq].state is SquareState.TILE])
 
-    def _doubt_by_value(self, grey: np.ndarray, squares: list[SquareReading], doubts: dict[int, str],
+    def _doubt_by_value(self, grey: np.ndarray, squares: list[SquareReading], doubts: dict[int, Doubt],
                         preds: dict[int, SquarePrediction], known: str | None) -> list[int]:
         """Make the letters the value printed on their tile contradicts doubts, in place
         (:func:`kiosk.vision.tile_value.value_doubts`; ``grey``: the reading canvas); a letter the game knows

@@ -76,12 +76,16 @@ class Doubt(str):
 
     Made as ``Doubt(DoubtKind.LETTER, "letter E or F? (0.62)")``. Equal to (and hashed as) its sentence; ``str``
     methods give plain ``str``. Code decides by kind (:func:`kind_of`), never by the sentence. Pickles and copies
-    with its kind (the reader's readings cross process boundaries in the benchmark).
+    with its kind (the reader's readings cross process boundaries in the benchmark). Raises TypeError for a
+    ``kind`` that is not a DoubtKind or a ``text`` that is not a str.
     """
 
     kind: DoubtKind
 
     def __new__(cls, kind: DoubtKind, text: str) -> Doubt:
+        if not isinstance(kind, DoubtKind) or not isinstance(text, str):   # (the arguments swapped, a bare str)
+            raise TypeError(f"Doubt(kind, text): a DoubtKind and a str, not {type(kind).__name__} and "
+                            f"{type(text).__name__}")
         self = super().__new__(cls, text)
         self.kind = kind
         return self
@@ -184,7 +188,7 @@ class BoardReading:
     homography: np.ndarray | None
     quality: FrameQuality
     timings_ms: dict[str, float] = field(default_factory=dict)
-    doubts: dict[int, str] = field(default_factory=dict)
+    doubts: dict[int, Doubt] = field(default_factory=dict)
     confirmed: frozenset[int] = frozenset()
     note: str = ""
 

@@ -93,7 +93,7 @@ def slid_pairs(canvas: np.ndarray, squares: Sequence[SquareReading], tile_colour
     return sorted(pairs)
 
 
-def doubt_slid_tiles(canvas: np.ndarray, squares: list[SquareReading], doubts: dict[int, str],
+def doubt_slid_tiles(canvas: np.ndarray, squares: list[SquareReading], doubts: dict[int, Doubt],
                      skip: np.ndarray | None = None) -> list[int]:
     """Make both squares of every pair of :func:`slid_pairs` a doubt ("a tile across two squares?"), whatever
     they were read as; returns the squares doubted, in order. ``squares`` and ``doubts`` are changed in place;

@@ -111,13 +111,13 @@ def default_value_net() -> ValueNet:
     return ValueNet(_shipped(), "built-in model kiosk/vision/models/values.onnx")
 
 
-def value_doubts(letters: Mapping[int, str], probs: np.ndarray, tile_set: TileSet) -> dict[int, str]:
+def value_doubts(letters: Mapping[int, str], probs: np.ndarray, tile_set: TileSet) -> dict[int, Doubt]:
     """The letters to doubt, {square: why (:data:`VALUE_DOUBT`)}: of ``letters`` ({square: the letter read}, in
     the order of the rows of ``probs``, :meth:`ValueNet.probabilities` of their value corners), those whose value
     in ``tile_set`` the network gives below DOUBT_BELOW_P while it is SURE_OF_OTHER_P sure of another value. A
     letter the tile set does not value (or of a value the network does not know) is not judged. Source: the
     tile values of the event's tile set (``../shared/seeds/``, each sheet's equipment rule)."""
-    out: dict[int, str] = {}
+    out: dict[int, Doubt] = {}
     for (sq, letter), p in zip(letters.items(), probs):
         worth = tile_set.values.get(letter)
         if worth not in VALUE_CLASSES:

@@ -116,8 +116,8 @@ def train(caches: list[Path], out: Path, epochs: int = 6, per_epoch: int = 60000
     for name, value, least in (("--epochs", epochs, 1), ("--per-epoch", per_epoch, BATCH), ("--threads", threads, 1)):
         if value < least:
             raise ValueError(f"{name} {value}: at least {least}")
-    if not 0.0 <= marks < 1.0:
-        raise ValueError(f"--marks {marks}: a share of the corners, from 0 up to (not including) 1")
+    if not 0.0 <= marks <= 1.0:     # (nan too)
+        raise ValueError(f"--marks {marks:g}: a share of the corners, from 0 to 1")
     out = Path(out)
     if out.is_dir():
         raise ValueError(f"--out {out}: a folder; give the network's file (values.onnx)")

@@ -186,8 +186,8 @@ def test_live_events_queued_behind_a_snapshot_are_no_duplicates_but_a_live_event
     _feed(tables, [snapshot_message(evs[:25], 1)])        # the retained snapshot first: 11-25 caught up
     _feed(tables, live[10:30])                            # then the queued live events 11-30
     assert tables.tables[1].game.applied == 30 and tables.duplicates == 0 and sum(tables.counts.values()) == 0
-    _feed(tables, [live[3], live[27]])                    # a live event had live before, delivered again
-    assert tables.duplicates == 2
+    _feed(tables, [live[3], live[27], live[12]])          # a live event had live before, delivered again
+    assert tables.duplicates == 3                         # (12 first from the snapshot, then live, now again)
     again = _tables(tmp_path)                             # the desk restarted on its store: 1-30 restored,
     assert again.restore() == 30
     _feed(again, live[:35])                               # then what the broker redelivers, and 31-35

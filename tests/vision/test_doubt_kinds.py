@@ -8,6 +8,7 @@ import json
 import pickle
 
 import cv2
+import pytest
 from common_fixtures import TEMPLATES_PROFILE
 
 from kiosk.rules.tiles import ENGLISH, GERMAN
@@ -32,6 +33,9 @@ def test_a_doubt_is_its_sentence_with_a_kind():
     for again in (pickle.loads(pickle.dumps(why)), copy.copy(why), copy.deepcopy(why)):
         assert again == why and isinstance(again, Doubt) and again.kind is DoubtKind.LETTER
     assert kind_of("letter E or F? (0.62)") is DoubtKind.OTHER   # a plain str: its kind is not known
+    for bad in (("letter E or F?", DoubtKind.LETTER), ("letter", "letter E or F?"), (DoubtKind.LETTER, None)):
+        with pytest.raises(TypeError, match="a DoubtKind and a str"):
+            Doubt(*bad)
 
 
 def test_an_unreadable_frame_and_the_game_give_kinds():
@@ -54,7 +58,8 @@ def test_an_unreadable_frame_and_the_game_give_kinds():
 def _check(doubts: dict[int, str], seen: dict[DoubtKind, str]) -> None:
     for sq, why in doubts.items():
         assert isinstance(why, Doubt) and why.kind is not DoubtKind.OTHER, (sq, why)
-        assert letter_doubt(why) == _old_letter_rule(why), (why.kind, why)
+        # the same as the rule on the sentence, but for a premium square's lone letter: no letter doubt now
+        assert letter_doubt(why) == (_old_letter_rule(why) and why.kind is not DoubtKind.PRINT_OR_LETTER), why
         assert (why.kind is DoubtKind.GLARE) == (why == "glare"), (why.kind, why)
         seen.setdefault(why.kind, why)
 
@@ -80,8 +85,9 @@ def test_every_doubt_of_synthetic_frames_has_its_kind():
 @needs_shared
 def test_every_doubt_of_the_real_games_has_its_kind():
     """scrabscrap game02 read as ``read-board --sequence`` reads it, and game03 frames read alone, uncalibrated
-    and through the letter-template profile's glyph path: their doubts are all letter doubts (a letter that does
-    not hold read scaled, "letter M or W?", a new tile's letter in a game), each a LETTER as the old rule said."""
+    and through the letter-template profile's glyph path: every doubt is typed, and the letter doubts (a letter
+    that does not hold read scaled, "letter M or W?", a new tile's letter in a game; all of them on the project's
+    stack and the Pi's today) are LETTER as the old rule on the sentence said."""
     seen: dict[DoubtKind, str] = {}
     checked = [0]
     folder = SHARED / "photos" / "scrabscrap" / "game02"
@@ -101,4 +107,4 @@ def test_every_doubt_of_the_real_games_has_its_kind():
         _check(alone, seen)
         checked[0] += len(alone)
     # (40-odd doubts on the project's stack, 28 on the Raspberry Pi's: apt's numpy 1.24 and OpenCV 4.11)
-    assert set(seen) == {DoubtKind.LETTER} and checked[0] >= 20, (checked, seen)
+    assert DoubtKind.LETTER in seen and checked[0] >= 20, (checked, seen)

@@ -89,7 +89,8 @@ def test_only_letter_identity_doubts_are_candidates():
                       (DoubtKind.BLANK_OR_LETTER, "blank or letter E? (blank 0.60)"), (DoubtKind.GLARE, "glare"),
                       (DoubtKind.HAND, "hand over the square"),
                       (DoubtKind.TILE_OR_EMPTY, "tile or empty? (P(tile) 0.50, network 0.60)"),
-                      (DoubtKind.NOT_IN_SET, "'Ä' is not a letter of the english set")):
+                      (DoubtKind.NOT_IN_SET, "'Ä' is not a letter of the english set"),
+                      (DoubtKind.PRINT_OR_LETTER, "letter X read on H8, the centre star, with no tile beside it")):
         assert not letter_doubt(Doubt(kind, why)), why
     assert not letter_doubt("letter E or B? (0.62)")    # a plain str: its kind is not known
 
@@ -176,7 +177,7 @@ def test_a_real_game_takes_the_new_letters_its_own_tiles_confirm():
     assert after[1] < before[1] / 3 and after[0] > before[0] + 40, (before, after)
 
 
-def test_the_glyph_cache_describes_a_square_again_only_when_it_looks_different(monkeypatch):
+def test_the_glyph_cache_describes_a_kept_crop_once_and_a_new_crop_again(monkeypatch):
     crop = np.full((58, 58), 200, np.uint8)
     crop[14:44, 20:26] = 30
     calls = []
@@ -187,13 +188,5 @@ def test_the_glyph_cache_describes_a_square_again_only_when_it_looks_different(m
     assert cache.get(7, crop, 0) is a and calls == [0]            # the same crop: described once
     cache.get(7, crop, 1)
     assert calls == [0, 1]                                        # another turn: described
-    noisy = np.clip(crop.astype(int) + np.random.default_rng(3).integers(-4, 5, crop.shape), 0, 255).astype(np.uint8)
-    assert cache.get(7, noisy, 0) is a and calls == [0, 1]        # a doubtful tile cropped afresh, as it was
-    other = crop.copy()
-    other[14:20, 20:40] = 30                                      # another letter (an F's arm): described again
-    assert cache.get(7, other, 0) is not a and calls == [0, 1, 0]
-    assert cache.get(8, crop, 0) is not None and calls == [0, 1, 0, 0]   # another square: its own entry
-    drifted = [np.clip(other.astype(int) + k, 0, 255).astype(np.uint8) for k in (4, 8)]
-    cache.get(7, drifted[0], 0)
-    cache.get(7, drifted[1], 0)                                   # each 4 grey levels on from the last,
-    assert calls == [0, 1, 0, 0, 0]                               # 8 from the crop described: described again
+    cache.get(7, crop.copy(), 0)
+    assert calls == [0, 1, 0]                                     # a new crop of the square: described again

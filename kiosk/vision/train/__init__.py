@@ -576,7 +576,8 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--threads", type=int, default=2)
     v.add_argument("--marks", type=float, default=0.0,
                    help="share of value corners marked across (an underline, a stroke, dots) before the other "
-                        "changes; default 0, as the shipped network (0.3 was tried: models/README.md)")
+                        "changes, from 0 to 1; default 0, as the shipped network (0.3 was tried: "
+                        "kiosk/vision/models/README.md)")
     st = sub.add_parser("settle", help="render synthetic boards and train the tile-or-empty settle model")
     st.add_argument("--out", type=Path, default=MODELS_DIR / "settle.npz")
     st.add_argument("--english", type=int, default=1800, help="English frames (the shipped model: 1800)")
