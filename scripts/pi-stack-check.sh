@@ -3,7 +3,7 @@
 # Debian's /usr/bin/python3, apt's python3-numpy and python3-pygame, opencv-python-headless as
 # systemd/install.sh pins it for that numpy (4.11.0.86 for numpy 1.x), in a --system-site-packages venv
 # installed the way install.sh installs the kiosk (pip with systemd/pi-constraints.in, apt's numpy and pygame
-# kept). Runs the rules, referee, app, UI and vision tests there, then the built-in demo, which must end with
+# kept). Runs the app, UI and vision tests there, then the built-in demo, which must end with
 # the built-in record's final score.
 #
 #   scripts/pi-stack-check.sh [PYTEST ARGS]    (./run test runs it after the main suite; ./run pi-check alone)
@@ -60,8 +60,10 @@ if bad:
     sys.exit("pi-stack-check: wrong stack: " + "; ".join(bad))
 PY
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy PYGAME_HIDE_SUPPORT_PROMPT=1
+# the app, UI and vision tests: the code that runs on apt's numpy and pygame and the pinned OpenCV (the rules and
+# referee are pure Python, free of them: the main suite runs them, and the demo below runs them here too)
 "$VENV/bin/python" -m pytest -p no:cacheprovider -q -n "${TEST_WORKERS:-2}" -m "${PI_MARK:-not slow}" \
-    tests/rules tests/referee tests/app tests/ui tests/vision "$@"
+    tests/app tests/ui tests/vision "$@"
 # the built-in demo, headless, on a fresh journal: it exits 0 only when every score matched the record
 journal=$(mktemp -d)
 trap 'rm -rf "$journal"' EXIT
