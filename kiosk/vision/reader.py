@@ -318,6 +318,29 @@ def board_turns(turns: Sequence[int]) -> int:
     return k if counts[k] > TURNED_SHARE * len(turns) else 0
 
 
+OUTSIDE_VIEW_DOUBT = Doubt(DoubtKind.OUTSIDE_VIEW, "outside the camera view")
+HAND_DOUBT = Doubt(DoubtKind.HAND, "hand over the square")
+GLARE_DOUBT = Doubt(DoubtKind.GLARE, "glare")
+
+
+def not_in_set_doubt(letter: str, tile_set: TileSet) -> Doubt:
+    """The doubt of a square read as ``letter``, a letter ``tile_set`` does not have."""
+    return Doubt(DoubtKind.NOT_IN_SET, f"'{letter}' is not a letter of the {tile_set.name} set")
+
+
+def blank_or_letter_doubt(letter: str, p_blank: float) -> Doubt:
+    """The doubt of a tile read as a blank with P ``p_blank`` (given a tile), else as ``letter`` (faint ink)."""
+    return Doubt(DoubtKind.BLANK_OR_LETTER, f"blank or letter {letter}? (blank {p_blank:.2f})")
+
+
+def letter_or_doubt(letter: str, runner_up: str, p: float, degraded: bool) -> Doubt:
+    """The doubt of a tile read as ``letter`` below the sure level (``p``), ``runner_up`` the next letter; in a
+    ``degraded`` frame (many doubtful letters: blur, shadow) of kind DEGRADED, else LETTER."""
+    if degraded:
+        return Doubt(DoubtKind.DEGRADED, f"letter {letter} or {runner_up}? ({p:.2f}, many doubtful letters in this frame)")
+    return Doubt(DoubtKind.LETTER, f"letter {letter} or {runner_up}? ({p:.2f})")
+
+
 def _tile_sureness(q: SquarePrediction) -> float:
     """How sure the network is which tile a square holds: its best class (a letter or blank) given a tile."""
     return max(q.blank_if_tile, q.letter_if_tile)
@@ -545,9 +568,9 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
         p = float(p_tile[sq])
         q = preds.get(sq)
         if not seen[sq]:
-            doubts[sq] = Doubt(DoubtKind.OUTSIDE_VIEW, "outside the camera view")
+            doubts[sq] = OUTSIDE_VIEW_DOUBT
         elif hand[sq]:
-            doubts[sq] = Doubt(DoubtKind.HAND, "hand over the square")
+            doubts[sq] = HAND_DOUBT
         elif q is None:
             squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - p, 3))
             continue
@@ -610,7 +633,7 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
         conf = round(q.p_tile * max(p_blank, p_letter), 3)
         if glare[sq] and not (p_letter >= GLARE_LETTER_P and q.letter in letters):
             # glare washes ink out: a tile there may look blank or like another letter (E as F)
-            doubts[sq] = Doubt(DoubtKind.GLARE, "glare")
+            doubts[sq] = GLARE_DOUBT
             squares[sq] = SquareReading(SquareState.UNSURE, None, conf)
         elif p_blank >= BLANK_P:
             squares[sq] = SquareReading(SquareState.BLANK, None, conf)
@@ -623,13 +646,11 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
             squares[sq] = SquareReading(SquareState.TILE, q.letter, conf)
         else:
             if q.letter not in letters:
-                doubts[sq] = Doubt(DoubtKind.NOT_IN_SET, f"'{q.letter}' is not a letter of the {tile_set.name} set")
+                doubts[sq] = not_in_set_doubt(q.letter, tile_set)
             elif p_blank > p_letter:
-                doubts[sq] = Doubt(DoubtKind.BLANK_OR_LETTER, f"blank or letter {q.letter}? (blank {p_blank:.2f})")
+                doubts[sq] = blank_or_letter_doubt(q.letter, p_blank)
             else:
-                doubts[sq] = Doubt(DoubtKind.DEGRADED if degraded else DoubtKind.LETTER,
-                                   f"letter {q.letter} or {q.runner_up}? ({p_letter:.2f}"
-                                   + (", many doubtful letters in this frame)" if degraded else ")"))
+                doubts[sq] = letter_or_doubt(q.letter, q.runner_up, p_letter, degraded)
             squares[sq] = SquareReading(SquareState.UNSURE, None, conf)
     if degraded:  # the network's sure empties stay empty
         _doubt_weak_empties(squares, doubts, weak_empty, {sq for sq, q in preds.items() if q.p_empty >= NET_SURE})
@@ -649,7 +670,7 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
         p_blank = q.blank_if_tile
         if p_blank < BLANK_SURE_P:
             # a blank counts towards fingers from BLANK_P, but is read only when surer: faint ink passes for none
-            doubts[sq] = Doubt(DoubtKind.BLANK_OR_LETTER, f"blank or letter {q.letter}? (blank {p_blank:.2f})")
+            doubts[sq] = blank_or_letter_doubt(q.letter, p_blank)
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
     tiled = np.zeros(N_SQUARES, bool)
     tiled[tiles] = True
@@ -908,9 +929,9 @@ class BoardReader:
         for sq in range(N_SQUARES):
             p = float(p_tile[sq])
             if not seen[sq]:
-                doubts[sq] = Doubt(DoubtKind.OUTSIDE_VIEW, "outside the camera view")
+                doubts[sq] = OUTSIDE_VIEW_DOUBT
             elif hand[sq]:
-                doubts[sq] = Doubt(DoubtKind.HAND, "hand over the square")
+                doubts[sq] = HAND_DOUBT
             elif p <= EMPTY_P:
                 squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - p, 3))
                 if self.tile_check is not None and p > RECHECK_EMPTY_P:
@@ -922,7 +943,7 @@ class BoardReader:
             elif p < TILE_P:
                 doubts[sq] = Doubt(DoubtKind.TILE_OR_EMPTY, f"tile or empty? (P(tile) {p:.2f})")
             elif glare[sq]:
-                doubts[sq] = Doubt(DoubtKind.GLARE, "glare")
+                doubts[sq] = GLARE_DOUBT
             elif vote[sq] <= 0 and self.tile_check is not None:
                 uncoloured.append(sq)   # a tile by the model alone: the network looks too (below)
                 continue
@@ -949,12 +970,10 @@ class BoardReader:
                                    f"profile's glyphs read it turned, the network reads {upright[sq]})")
                 squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
             elif pred.letter not in self.letters:
-                doubts[sq] = Doubt(DoubtKind.NOT_IN_SET, f"'{pred.letter}' is not a letter of the {self.tile_set.name} set")
+                doubts[sq] = not_in_set_doubt(pred.letter, self.tile_set)
                 squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
             elif pred.confidence < letter_p:
-                doubts[sq] = Doubt(DoubtKind.DEGRADED if degraded else DoubtKind.LETTER,
-                                   f"letter {pred.letter} or {pred.runner_up}? ({pred.confidence:.2f}"
-                                   + (", many doubtful letters in this frame)" if degraded else ")"))
+                doubts[sq] = letter_or_doubt(pred.letter, pred.runner_up, pred.confidence, degraded)
                 squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
             elif sq in net_letter and pred.letter != net_letter[sq]:
                 doubts[sq] = Doubt(DoubtKind.TILE_OR_EMPTY, f"tile or empty? (the colours say empty; the network reads "

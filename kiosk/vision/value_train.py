@@ -1,13 +1,13 @@
 """Train the value network (:mod:`kiosk.vision.tile_value`) from square crop caches (``python -m
 kiosk.vision.train values``). Needs the ``train`` extra (torch, onnx); the kiosk never imports this module.
 
-The caches are those of ``python -m kiosk.vision.train squares`` (crops grown by 8 px, their labels, quarter
-turns, occlusion and tile set). Every lettered tile not occluded is used, turned upright, its value from its tile
-set; each crop drawn is shifted up to 3 px, with ``--marks`` sometimes marked across its corner first (:func:`mark`: a
-horizontal line like an underline running through the corner, a short diagonal stroke or a few dots, in the
-corner's own ink level or its tile's grey; the label stays the printed value: Montserrat Underline's F read E passed silently while
-its underline hid the value), sometimes blurred, given a contrast change, noise and thicker or thinner strokes,
-then prepared exactly as the reader prepares its value corners.
+The caches are those of ``python -m kiosk.vision.train squares`` (crops grown by 8 px, their labels, quarter turns,
+occlusion and tile set). Every lettered tile not occluded is used, turned upright, its value from its tile set; each
+crop drawn is shifted up to 3 px, with ``--marks`` sometimes marked across its corner first (:func:`mark`: a
+horizontal line like an underline running through the corner, a short diagonal stroke or a few dots, in the corner's
+own ink level or its tile's grey; the label stays the printed value: Montserrat Underline's F read E passed silently
+while its underline hid the value), sometimes blurred, given a contrast change, noise and thicker or thinner
+strokes, then prepared exactly as the reader prepares its value corners.
 """
 
 from __future__ import annotations
