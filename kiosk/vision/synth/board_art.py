@@ -8,8 +8,9 @@ shows the point ``origin_mm + (u + 0.5, v + 0.5) / ppm``.
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
-from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -155,14 +156,38 @@ def _markers(img: np.ndarray, tex: BoardTexture, geometry: BoardGeometry) -> Non
         roi[:] = (roi * (1 - a) + ink * a).astype(np.uint8)
 
 
-@lru_cache(maxsize=6)
+TEXTURE_CACHE_BYTES = 320_000_000  # board textures kept: every style, table and ppm of a 2028x1520 frame fit
+
+
+_TEXTURES: OrderedDict[tuple[str, str, float, BoardGeometry], BoardTexture] = OrderedDict()
+_TEXTURES_LOCK = threading.Lock()
+
+
 def board_texture(style: str = "classic", table: str = "wood", ppm: float = 4.0,
                   geometry: BoardGeometry = DEFAULT_GEOMETRY) -> BoardTexture:
     """The empty board texture for a board ``style`` on a ``table`` style, ``ppm`` px/mm (cached; don't modify).
 
+    The textures last used are kept up to :data:`TEXTURE_CACHE_BYTES` in all (one takes 5-48 MB and
+    0.2-1 s to draw); the same arguments always give the same texture.
+
     Raises:
         ValueError: unknown style names.
     """
+    key = (style, table, float(ppm), geometry)
+    with _TEXTURES_LOCK:
+        bt = _TEXTURES.get(key)
+        if bt is not None:
+            _TEXTURES.move_to_end(key)
+            return bt
+    bt = _draw_board_texture(style, table, float(ppm), geometry)
+    with _TEXTURES_LOCK:
+        _TEXTURES[key] = bt
+        while len(_TEXTURES) > 1 and sum(t.image.nbytes for t in _TEXTURES.values()) > TEXTURE_CACHE_BYTES:
+            _TEXTURES.popitem(last=False)
+    return bt
+
+
+def _draw_board_texture(style: str, table: str, ppm: float, geometry: BoardGeometry) -> BoardTexture:
     if style not in STYLES:
         raise ValueError(f"unknown board style {style!r} (known: {', '.join(STYLES)})")
     if table not in TABLE_STYLES:
@@ -201,8 +226,11 @@ def board_texture(style: str = "classic", table: str = "wood", ppm: float = 4.0,
         cv2.addWeighted(band, 0.08, img, 0.92, 0, dst=img)
     # print texture: slight unevenness of the printed surface
     rng = np.random.default_rng(BOARD_STYLES.index(style) + 101)
-    shade = 1.0 + 0.03 * smooth_noise(rng, (n, n), (6, 6))
-    img = cv2.multiply(img, cv2.merge([shade, shade, shade]), dtype=cv2.CV_8U)
+    shade = smooth_noise(rng, (n, n), (6, 6))
+    shade *= 0.03  # in place: 1 + 0.03 * noise, the same float32 values without two more full-size copies
+    shade += 1.0
+    # channel by channel: the same products as one multiply by the three-channel shade, without that copy
+    img = cv2.merge([cv2.multiply(ch, shade, dtype=cv2.CV_8U) for ch in cv2.split(img)])
     _markers(img, tex, geometry)
     img.setflags(write=False)
     return BoardTexture(img, origin, ppm)

@@ -9,7 +9,8 @@ import numpy as np
 def smooth_noise(rng: np.random.Generator, shape: tuple[int, int], cells: tuple[int, int]) -> np.ndarray:
     """Smooth random field in [-1, 1] (float32, ``shape`` = (h, w)) with about ``cells`` = (ny, nx) bumps."""
     low = rng.uniform(-1, 1, (max(2, cells[0]), max(2, cells[1]))).astype(np.float32)
-    return cv2.resize(low, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC).clip(-1, 1)
+    field = cv2.resize(low, (shape[1], shape[0]), interpolation=cv2.INTER_CUBIC)
+    return np.clip(field, -1, 1, out=field)  # in place: no second full-size copy
 
 
 def wood(rng: np.random.Generator, shape: tuple[int, int], colour_bgr: tuple[float, float, float],
