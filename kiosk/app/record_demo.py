@@ -14,12 +14,13 @@ import hashlib
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from kiosk.app.config import data_dir
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate
-from kiosk.app.reader_setup import ReaderUnavailable, make_reader
+from kiosk.app.reader_setup import ReaderUnavailable, board_prior, make_reader
 from kiosk.app.record_players import (
     RecordError,
     RecordPlan,
@@ -154,14 +155,16 @@ def _set_up(opts: DemoOptions, out: Callable[[str], None]) -> _Demo | DemoResult
         resumed = True
         out(f"resuming {plan.name} from {journal} after event {done}")
     table = SimulatedTable(plan.tile_set, clock, scene_seed=opts.scene_seed, level=opts.level, size=opts.size)
+    held: list[Kiosk] = []   # the kiosk, once made: its accepted board is the reader's prior, as at a table
     try:
-        read = make_reader(plan.tile_set)
+        read = make_reader(plan.tile_set, prior=partial(board_prior, held, plan.tile_set))
     except ReaderUnavailable as exc:
         out(f"error: {exc}")
         session.close()
         return DemoResult(2)
     vision = VisionWorker(table, read, stable_frames=opts.stable_frames, interval_ms=100, clock=clock)
     kiosk = Kiosk(session, vision, None, PinGate(DEMO_PIN), clock)
+    held.append(kiosk)
     players = RecordPlayers(plan, kiosk, table, clock, DEMO_PIN)
     if opts.ui is not None:
         ui = opts.ui

@@ -144,6 +144,7 @@ def test_headless_demo_referees_real_games_to_their_recorded_scores(tmp_path):
     # squares, as at a real table (counted, and printed by the demo); the kiosk itself never scores a guess
     # it knows to be doubtful.
     assert not failures, f"{len(failures)} of {len(games)} games differ from the record:\n" + "\n".join(failures)
-    # ... and the reader must not need more help than it did on 2026-11-29 at this frame size (with the square
-    # network: 0 moves taken back, 35 squares corrected over the ten games): lower these as it improves.
-    assert undos <= 3 and fixes <= 70, f"the judge took back {undos} moves and corrected {fixes} squares"
+    # ... and the reader must not need more help than it does at this frame size (2026-11-29, the square
+    # network: 0 moves taken back, 35 squares corrected over the ten games; 2026-12-06, reading with the
+    # accepted board as prior as at a table: 0 and 4): lower these as it improves.
+    assert undos <= 1 and fixes <= 12, f"the judge took back {undos} moves and corrected {fixes} squares"
