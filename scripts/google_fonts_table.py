@@ -16,6 +16,7 @@ google-font-metadata@6.0.8`` and untar it). The rule, fixed before any face of t
   ``held-out-3``, 1 for ``validation-2``, 2 for ``held-out-4`` (added once held-out-3 had been looked at; those
   groups were training before, and no shipped model was trained on them), 3 for ``held-out-5`` (added once
   held-out-4 had been looked at; training before: the value network of the sixth sitting was trained on them,
+  the one shipped since the eighth sitting was not,
   kiosk/vision/models/README.md), else ``training``;
 * at most 4 families of a group, the first by SHA-256 of their ids, so no superfamily outweighs the others.
 

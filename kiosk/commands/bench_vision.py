@@ -72,8 +72,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "characters; measure it once), or the Google Fonts faces never trained on (validation-2, where choices "
                              "may be made; held-out-3, a third batch, chosen by a hash of their "
                              "names: measure it once; held-out-4, a fourth, once the third had been looked at; "
-                             "held-out-5, a fifth, once the fourth had been looked at: the square networks never "
-                             "trained on it, the printed-value network did). "
+                             "held-out-5, a fifth, once the fourth had been looked at: no shipped network trained "
+                             "on it since the eighth session; the value network before did). "
                              "With system faces the figures are also printed per "
                              "face")
     parser.add_argument("--samples", type=int, default=8, help="annotated error frames to save per level (default 8)")
@@ -221,8 +221,8 @@ _FONT_TITLES = {"level": "the level's own fonts (trained on)",
                 "validation-2": "Google Fonts faces never trained on (choices may be made on these)",
                 "held-out-3": "third batch of fonts held out of training (Google Fonts; first measured in the fifth session)",
                 "held-out-4": "fourth batch of fonts held out of training (Google Fonts; first measured in the sixth session)",
-                "held-out-5": "fifth batch of fonts held out of the square networks' training (Google Fonts; the value "
-                              "network had them; first measured in the seventh session)"}
+                "held-out-5": "fifth batch of fonts held out of training (Google Fonts; first measured in the "
+                              "seventh session, when the value network then shipped had them)"}
 
 
 def _per_face(tally) -> None:

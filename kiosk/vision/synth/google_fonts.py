@@ -7,8 +7,9 @@ files, one per face) into :func:`font_dir`. Roles: ``training``, ``validation-2`
 choices may be made), ``held-out-3`` (never trained on, never drawn before the one measurement),
 ``held-out-4`` (a fourth batch, taken from the training groups after held-out-3 had been looked at; never trained
 on by a shipped model, never drawn before its one measurement) and ``held-out-5`` (a fifth, taken from the
-training groups the same way after held-out-4 had been looked at; never trained on by the square networks, but
-the shipped value network had them as training faces; never drawn before its one measurement). The
+training groups the same way after held-out-4 had been looked at; never drawn before its one measurement, when
+the value network then shipped had them as training faces; the one shipped since the eighth session never had).
+The
 kiosk never needs these files; a machine without them renders as before.
 """
 
