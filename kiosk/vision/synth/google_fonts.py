@@ -9,8 +9,7 @@ choices may be made), ``held-out-3`` (never trained on, never drawn before the o
 on by a shipped model, never drawn before its one measurement) and ``held-out-5`` (a fifth, taken from the
 training groups the same way after held-out-4 had been looked at; never drawn before its one measurement, when
 the value network then shipped had them as training faces; the one shipped since the eighth session never had).
-The
-kiosk never needs these files; a machine without them renders as before.
+The kiosk never needs these files; a machine without them renders as before.
 """
 
 from __future__ import annotations
