@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -19,19 +20,28 @@ def make_reader(tile_set: TileSet, profile: Any = None, corners: np.ndarray | No
                 prior: Callable[[], Any] | None = None) -> Callable[[np.ndarray], BoardReading]:
     """A callable frame (BGR uint8 HxWx3) -> :class:`BoardReading` for ``tile_set``.
 
-    ``profile``: the calibration profile (path or object) the reader accepts, or None for its defaults;
+    ``profile``: the calibration profile (a :class:`kiosk.vision.profile.CalibrationProfile`, or the path of
+    its file, loaded here), or None for the reader's built-in models;
     ``corners``: the board's grid corners in the frame (4x2 px) when known (fixed camera), else the reader
     locates the board itself; ``prior``: the game's :class:`kiosk.vision.game.GamePrior` now (the referee's
     accepted board): then the reader is a :class:`kiosk.vision.game.GameReader`, every reading judged
     against it, and without ``corners`` the board found first is kept from frame to frame.
 
     Raises:
-        ReaderUnavailable: ``kiosk.vision.reader`` is missing or refuses the set-up.
+        ReaderUnavailable: ``kiosk.vision.reader`` is missing or refuses the set-up, or the profile file cannot
+            be loaded (the message names the file and why).
     """
     try:
         from kiosk.vision.reader import BoardReader
     except ImportError as exc:
         raise ReaderUnavailable(f"the board reader (kiosk.vision.reader) is not available: {exc}") from None
+    if isinstance(profile, str | Path):
+        from kiosk.vision.profile import ProfileError, load_profile
+
+        try:
+            profile = load_profile(profile)
+        except (ProfileError, ValueError, OSError) as exc:
+            raise ReaderUnavailable(f"the calibration profile {profile} cannot be used: {exc}") from None
     try:
         reader = BoardReader(tile_set, profile)
     except (ValueError, OSError) as exc:   # the reader's own errors (ModelError, ProfileError) say what and where

@@ -46,7 +46,8 @@ class DemoOptions:
     """``kiosk demo`` settings: the record, the journal (None: one per record in the data folder), game-time
     speed (0: as fast as possible), camera frame size (w, h px), realism level, scene seed, a UI hook
     called every loop turn with the kiosk (returns False when the window was closed), and the wall-clock
-    seconds without progress after which the demo gives up (s)."""
+    seconds without progress after which the demo gives up (s); ``calibration``: the reader's calibration profile
+    (a path), or None for its built-in models."""
 
     game: Path = BUILTIN_GAME
     journal: Path | None = None
@@ -58,6 +59,7 @@ class DemoOptions:
     ui: Callable[[Kiosk], bool] | None = None
     max_seconds: float | None = None
     stall_seconds: float = 90.0
+    calibration: Path | None = None
 
 
 @dataclass
@@ -157,7 +159,7 @@ def _set_up(opts: DemoOptions, out: Callable[[str], None]) -> _Demo | DemoResult
     table = SimulatedTable(plan.tile_set, clock, scene_seed=opts.scene_seed, level=opts.level, size=opts.size)
     held: list[Kiosk] = []   # the kiosk, once made: its accepted board is the reader's prior, as at a table
     try:
-        read = make_reader(plan.tile_set, prior=partial(board_prior, held, plan.tile_set))
+        read = make_reader(plan.tile_set, opts.calibration, prior=partial(board_prior, held, plan.tile_set))
     except ReaderUnavailable as exc:
         out(f"error: {exc}")
         session.close()

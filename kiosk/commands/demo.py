@@ -95,10 +95,13 @@ def run(args: argparse.Namespace) -> int:
 
     if args.game is not None:
         check_text_file(args.game, "GCG record")
+    if args.calibration is not None:
+        check_text_file(args.calibration, "calibration profile")
     if args.journal is not None:
         check_output(args.journal, "journal")   # its folder must exist: a typo must not run a whole game
     headless = args.headless or not _has_display()
-    opts = DemoOptions(game=args.game or BUILTIN_GAME, journal=args.journal, level=args.level, size=args.size)
+    opts = DemoOptions(game=args.game or BUILTIN_GAME, journal=args.journal, level=args.level, size=args.size,
+                       calibration=args.calibration)
     if headless:
         opts.speed = args.speed or 0.0
         return run_demo(opts, out=_out).code

@@ -37,6 +37,27 @@ def test_the_cache_keeps_its_byte_budget_and_redraws_the_same_texture(fresh_cach
     assert len(fresh_cache) == 1                              # over the budget alone: the newest is kept
 
 
+def test_the_texture_used_last_is_kept_longest(fresh_cache, monkeypatch):
+    first = board_art.board_texture("classic", "wood", 2.0)
+    second = board_art.board_texture("classic", "blue-cloth", 2.0)
+    monkeypatch.setattr(board_art, "TEXTURE_CACHE_BYTES", first.image.nbytes + second.image.nbytes)
+    assert board_art.board_texture("classic", "wood", 2.0) is first     # used again: now the newest
+    board_art.board_texture("green", "wood", 2.0)                        # a third: the second goes, not the first
+    assert board_art.board_texture("classic", "wood", 2.0) is first
+    assert ("classic", "blue-cloth", 2.0, board_art.DEFAULT_GEOMETRY) not in fresh_cache
+
+
+def test_the_print_shade_varies_the_board_by_three_percent_at_most(fresh_cache, monkeypatch):
+    shaded = board_art.board_texture("green", "grey-cloth", 2.0).image.astype(np.float64)
+    fresh_cache.clear()
+    monkeypatch.setattr(board_art, "smooth_noise", lambda rng, shape, cells: np.zeros(shape, np.float32))
+    plain = board_art.board_texture("green", "grey-cloth", 2.0).image.astype(np.float64)
+    lit = plain > 60                                   # away from the dark ink, where rounding dominates
+    ratio = shaded[lit] / plain[lit]
+    assert ratio.min() >= 0.96 and ratio.max() <= 1.04       # 1 + 0.03 * noise in [-1, 1], +-0.5 rounded
+    assert ratio.max() - ratio.min() > 0.03                  # and the shade is there
+
+
 def test_unknown_styles_are_named():
     with pytest.raises(ValueError, match="unknown board style 'pink'"):
         board_art.board_texture("pink", "wood", 2.0)
