@@ -26,6 +26,7 @@ from kiosk.app.simtable import SimClock, SimulatedTable
 from kiosk.control.side import Side
 from kiosk.referee.events import ChallengeRuled, Event, Exchange
 from kiosk.referee.presets import Preset, load_preset
+from kiosk.referee.prompts import end_sentence
 from kiosk.referee.records import CHALLENGE_LINES, RecordEventsError, RefereeEvents, tiles_laid
 from kiosk.referee.state import CHALLENGED, DESIGNATING, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING, GameState
 from kiosk.rules.board import square_name
@@ -464,7 +465,7 @@ def final_table(st: GameState, nicks: Sequence[str]) -> list[str]:
     lines = []
     if r is None:
         return [f"not finished: {', '.join(f'{n} {s}' for n, s in zip(nicks, st.scores))}"]
-    lines.append(f"game over ({r.reason})")
+    lines.append(f"game over: {end_sentence(r.reason)}")
     for i, n in enumerate(nicks):
         lines.append(f"  {n:<12} before racks {r.before_racks[i]:>4}  racks {r.rack_adjust[i]:+4d}  "
                      f"time {-r.time_penalty[i]:+4d}  final {r.final[i]:>4}  wins {r.wins[i]:g}")

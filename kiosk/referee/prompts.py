@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from kiosk.referee.kinds import PromptKind
+from kiosk.referee.kinds import EndReason, PromptKind
 from kiosk.referee.model import GameModel
 from kiosk.referee.phase import Phase
 from kiosk.referee.state import Prompt
@@ -67,11 +67,34 @@ def pending_prompts(g: GameModel | None) -> list[Prompt]:
     return out
 
 
+END_SENTENCES: dict[EndReason, str] = {   # why the game ended, as players read it on the screen
+    EndReason.OUT_PLAY: "a player went out",
+    EndReason.SIX_SCORELESS: "the scoreless turns in a row that end a game were played",
+    EndReason.CALLED: "the game was called",
+    EndReason.TIME_LIMIT: "the session time ran out",
+    EndReason.PHONY_LOSES: "a phony challenged off loses the game",
+    EndReason.CHALLENGE_LOSES: "a failed challenge loses the game",
+    EndReason.OVERTIME_CAP: "a clock ran past the overtime limit",
+    EndReason.STOPPED: "the director stopped the game with the scores as they stand",
+    EndReason.LATE_FORFEIT: "a side forfeited by arriving too late",
+    EndReason.RESIGNED: "a player resigned",
+}
+
+
+def end_sentence(reason: EndReason | str) -> str:
+    """Why the game ended, as a phrase for players ("a player went out"); an unknown reason is given as is."""
+    try:
+        return END_SENTENCES[EndReason(reason)]
+    except ValueError:
+        return str(reason)
+
+
 def result_text(g: GameModel) -> str:
-    """The game's result as one line for the screen ("game over (out_play): Ann 412, Bob 377 - Ann wins")."""
+    """The game's result as one line for the screen ("Game over, a player went out: Ann 412, Bob 377 - Ann
+    wins")."""
     r = g.result
     assert r is not None
     parts = [f"{g.name(i)} {r.final[i]}" for i in range(g.n)]
     winners = [g.name(i) for i in range(g.n) if r.wins[i] == 1.0]
     tail = f"{winners[0]} wins" if winners else "tie"
-    return f"game over ({r.reason}): {', '.join(parts)} - {tail}"
+    return f"Game over, {end_sentence(r.reason)}: {', '.join(parts)} - {tail}"

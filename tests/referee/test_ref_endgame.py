@@ -153,6 +153,21 @@ def test_ref_six_scoreless_turns_end_the_game_and_each_loses_own_rack():
     r = s.state.result
     assert r.reason == "six_scoreless" and r.final == (48 - 6, 0 - (3 + 3 + 2 + 4 + 2 + 4 + 8))
     assert [h.kind for h in s.state.history[-2:]] == ["own_rack", "own_rack"]
+    over = [p for p in s.ref.pending_prompts() if p.kind == "game_over"]
+    assert over and over[0].text == ("Game over, the scoreless turns in a row that end a game were played: "
+                                     "Ann 42, Bob -26 - Ann wins")
+
+
+def test_every_end_reason_reads_as_a_sentence_for_players():
+    """The screen says why the game ended in words (it showed "game over (six_scoreless)")."""
+    from kiosk.referee.kinds import EndReason
+    from kiosk.referee.prompts import END_SENTENCES, end_sentence
+
+    assert set(END_SENTENCES) == set(EndReason)
+    for reason in EndReason:
+        said = end_sentence(reason)
+        assert "_" not in said and said[0].islower() and len(said.split()) >= 3, said
+    assert end_sentence("out_play") == "a player went out"
 
 
 def test_ref_nsf_six_zeros_at_nil_nil_do_not_end_but_school_does():
