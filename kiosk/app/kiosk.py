@@ -123,6 +123,9 @@ class Kiosk:
             st = self.session.state
             if isinstance(event, ev.BlankDesignated) and st.phase != DESIGNATING:
                 self._promote_corrections()
+            # a judge's confirmation holds only while its tile is on the board: tiles withdrawn or taken back
+            # must not stay in the vision worker's readings (they kept a withdrawn phony "on the board")
+            self._confirmed_now()
             for fn in self.listeners:
                 try:
                     fn(event, st)

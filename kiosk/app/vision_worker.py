@@ -301,7 +301,11 @@ class VisionWorker:
             best = max(counts, key=lambda c: counts[c]) if counts else UNSURE_CHAR
             sure = best != UNSURE_CHAR and counts[best] >= need and \
                 sum(1 for n in counts.values() if n == counts[best]) == 1 and \
-                not (best == EMPTY_CHAR and len(counts) > 1)  # a tile seen in any frame is not outvoted by "empty"
+                not (best == EMPTY_CHAR and len(counts) > 1) and \
+                not (best == EMPTY_CHAR and newest[sq] == UNSURE_CHAR)
+            # (a tile seen in any frame is not outvoted by "empty"; nor is a doubt of the newest frame: the frames
+            # before it may be from before the move, so a new tile read "#" was fused as empty and the move
+            # scored as a pass)
             if newest[sq] != UNSURE_CHAR and (not sure or newest[sq] != best):
                 agreed = False
             if not sure:

@@ -189,3 +189,34 @@ def test_the_readers_note_is_kept_and_logged_once_when_it_appears(caplog):
     table.put({113: "B"})
     w.step()
     assert w.note == ""
+
+
+def test_a_new_tile_read_doubtful_is_not_fused_as_the_empty_square_it_was():
+    """A tile laid just before the press and read '#' in the frame after it must not vanish into the empty square
+    the frames before it show: it is unsure, for the judge. Before, the doubt did not count, the older frames'
+    "empty" won, and the kiosk scored a laid move as a pass (the built-in demo at the hard level: 11A RIDS +0)."""
+    clock = Clock()
+    table = GridTable(clock)
+    w = VisionWorker(table, read_grid, stable_frames=2, clock=clock)   # as the kiosk and the demo
+    clock.t = 100
+    w.step()
+    w.step()                       # the board still, before the move: H8 empty in both
+    table.put({112: "#"})          # the tile laid, read doubtful
+    clock.t = 200
+    ticket = w.request(since_ms=200)
+    answers = []
+    for _ in range(4):
+        w.step()
+        answers += w.results()
+    (ans,) = answers
+    assert ans.ticket == ticket
+    assert ans.reading.grid()[7][7] == "#"        # unsure, for the judge; it was fused as '.'
+    table.put({112: "."})          # read empty again: the frames settle it as empty
+    clock.t = 300
+    w.request(since_ms=300)
+    answers = []
+    for _ in range(4):
+        w.step()
+        answers += w.results()
+    assert answers and answers[0].reading.grid()[7][7] == "."
+
