@@ -31,14 +31,7 @@ from kiosk.control.side import Side
 from kiosk.control.words import BAD_INPUT, refusal_sentence, sheet_rows, square_label
 from kiosk.referee import events as ev
 from kiosk.referee.presets import Preset
-from kiosk.referee.state import (
-    DESIGNATING,
-    PLAYING,
-    REMOVING,
-    GameState,
-    Prompt,
-    Result,
-)
+from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING, GameState, Prompt, Result
 from kiosk.rules.board import square_name
 from kiosk.rules.tiles import TileSet
 from kiosk.store.session import GameSession
@@ -123,9 +116,7 @@ class Kiosk:
             st = self.session.state
             if isinstance(event, ev.BlankDesignated) and st.phase != DESIGNATING:
                 self._promote_corrections()
-            # a judge's confirmation holds only while its tile is on the board: tiles withdrawn or taken back
-            # must not stay in the vision worker's readings (they kept a withdrawn phony "on the board")
-            self._confirmed_now()
+            self._confirmed_now()  # a confirmed tile withdrawn or taken back leaves the camera's readings at once
             for fn in self.listeners:
                 try:
                     fn(event, st)
