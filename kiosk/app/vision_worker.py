@@ -283,8 +283,9 @@ class VisionWorker:
         contradicts none. So a change on the board (new tiles in the newest frame, the old board in the others)
         waits for more frames, while one doubtful square in each of several frames (glare, a shadow) does not
         keep the board from being still. A square read empty in most frames but as a tile in one is not
-        settled by the vote (a tile the reader misses now and then, like a blank, must not vanish silently).
-        Squares without a clear majority are UNSURE in the reading.
+        settled by the vote (a tile the reader misses now and then, like a blank, must not vanish silently), nor
+        is one the newest frame reads ``#`` (a tile laid just before the press, doubtful in the only frame after
+        it). Squares without a clear majority are UNSURE in the reading.
         """
         if len(run) < self.window:
             return None, False
@@ -299,13 +300,10 @@ class VisionWorker:
                 if g[sq] != UNSURE_CHAR:
                     counts[g[sq]] = counts.get(g[sq], 0) + 1
             best = max(counts, key=lambda c: counts[c]) if counts else UNSURE_CHAR
+            # (a new tile read "#" in the newest frame was fused as the older frames' empty: a move scored as a pass)
             sure = best != UNSURE_CHAR and counts[best] >= need and \
                 sum(1 for n in counts.values() if n == counts[best]) == 1 and \
-                not (best == EMPTY_CHAR and len(counts) > 1) and \
-                not (best == EMPTY_CHAR and newest[sq] == UNSURE_CHAR)
-            # (a tile seen in any frame is not outvoted by "empty"; nor is a doubt of the newest frame: the frames
-            # before it may be from before the move, so a new tile read "#" was fused as empty and the move
-            # scored as a pass)
+                not (best == EMPTY_CHAR and (len(counts) > 1 or newest[sq] == UNSURE_CHAR))
             if newest[sq] != UNSURE_CHAR and (not sure or newest[sq] != best):
                 agreed = False
             if not sure:

@@ -219,4 +219,3 @@ def test_a_new_tile_read_doubtful_is_not_fused_as_the_empty_square_it_was():
         w.step()
         answers += w.results()
     assert answers and answers[0].reading.grid()[7][7] == "."
-
