@@ -10,7 +10,9 @@ A clock press by the player on move asks the vision worker for a stable reading;
 the referee's board (:func:`kiosk.vision.diff.diff_boards`). No change is a pass (or the exchange the
 player chose on the screen), new tiles are a play; anything the rules do not allow (an old tile changed or
 gone, a doubtful square, floating tiles) is shown as a board problem with its squares: the player fixes the
-board and presses again, or the judge corrects the squares. The kiosk never scores a guess.
+board and presses again, or the judge corrects the squares. With no reading at all (camera down, no usable
+frame), the tiles the judge enters are the move when the next press again gets none. The kiosk never scores a
+guess.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 
 from kiosk.app.pin import PinGate
 from kiosk.app.press_words import press_refusal
+from kiosk.app.removal import check_removed
 from kiosk.app.table_rulings import exchange_at_press, judge_event
 from kiosk.app.vision_worker import StableReading, VisionWorker
 from kiosk.control import commands as cmd
@@ -36,7 +39,7 @@ from kiosk.rules.board import square_name
 from kiosk.rules.tiles import TileSet
 from kiosk.store.session import GameSession
 from kiosk.vision.diff import Anomaly, BoardDiff, diff_boards
-from kiosk.vision.reading import BoardReading, seen_as
+from kiosk.vision.reading import BoardReading, board_rows, seen_as
 
 log = logging.getLogger("kiosk.app")
 
@@ -178,8 +181,9 @@ class Kiosk:
             self.apply(ev.ClockPressed(t=t, player=player))  # his time stops now, not when the reading comes
             if self.session.paused:
                 return self.session.pause_reason
-        if self.vision is None:
-            return self._finish_press(player, t, None, self.view.exchange)
+        if self.vision is None:  # no camera: the tiles the judge entered are the move (none: a pass)
+            entered = BoardReading.from_grid(board_rows(st.board)) if self.view.corrections else None
+            return self._finish_press(player, t, entered, self.view.exchange)
         ticket = self.vision.request(t)
         self.pending = PendingPress(player, t, ticket, self.view.exchange)
         self.view.waiting = True
@@ -263,36 +267,24 @@ class Kiosk:
     def _on_reading(self, ans: StableReading) -> str:
         if self._removal_ticket == ans.ticket:
             self._removal_ticket = None
-            return self._check_removed(ans)
+            return check_removed(self, ans)
         p = self.pending
         if p is None or p.ticket != ans.ticket:
             return "stale reading"
         self.pending = None
-        self.view.waiting, self.view.unusable_frame = False, ans.unusable
-        if ans.reading is None:
-            self._show_problem((), f"no reading: {ans.error}; press again, or call the judge", judge=True, squares=())
+        view = self.view
+        view.waiting, view.unusable_frame = False, ans.unusable
+        reading = ans.reading
+        if reading is None and view.camera_failed and view.judge_entered and view.corrections:
+            # no frame to read again: the move is the referee's board as the judge entered it on the screen
+            reading = BoardReading.from_grid(board_rows(self.state.board))
+            log.info("no reading again (%s): the move is taken as the judge entered it", ans.error)
+        view.camera_failed, view.judge_entered = reading is None, False
+        if reading is None:
+            self._show_problem((), f"no reading: {ans.error}; press again, or call the judge to enter the move",
+                               judge=True, squares=())
             return "no reading: " + ans.error
-        return self._finish_press(p.player, max(p.t, self.state.last_t), ans.reading, p.exchange)
-
-    def _check_removed(self, ans: StableReading) -> str:
-        st = self.state
-        if st.phase != REMOVING or ans.reading is None:
-            return "removal check skipped"
-        lp = st.last_play
-        squares = tuple(sq for sq, _ in lp.tiles) if lp else ()
-        grid = "".join(ans.reading.grid())
-        left = [sq for sq in squares if grid[sq] != "."]
-        self.view.reading = ans.reading
-        if left:
-            self.view.removal_left = tuple(left)
-            self.view.message = "take the withdrawn tiles off: " + ", ".join(square_label(s, sheet_rows(self.preset)) for s in left)
-            return "tiles still on the board"
-        res = self.apply(ev.TilesRemoved(t=self.now()))
-        if res:
-            self.view.removal_left = ()
-            self.view.corrections = {}
-            self.view.message = "tiles removed: play on"
-        return "tiles removed" if res else res.reason
+        return self._finish_press(p.player, max(p.t, self.state.last_t), reading, p.exchange)
 
     # -------------------------------------------------------------------------------------------- touch
     def handle(self, command: cmd.Command) -> Result:
@@ -461,6 +453,7 @@ class Kiosk:
                 self.vision.set_overrides(self._confirmed_now())
         else:
             self.view.corrections[square] = ch
+            self.view.judge_entered = self.view.camera_failed
         self.view.problem_squares = tuple(s for s in self.view.problem_squares if s != square)
         self.view.message = f"judge: {square_label(square, sheet_rows(self.preset))} is {ch}; press the clock again"
         log.info("judge correction %s -> %s", square_name(square), ch)

@@ -33,7 +33,7 @@ from kiosk.rules.board import square_name
 from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame
 from kiosk.rules.replay import replay_game
 from kiosk.rules.tiles import TileSet
-from kiosk.vision.reading import seen_as
+from kiosk.vision.reading import board_rows, seen_as
 
 END_KINDS = (EventKind.END_RACK, EventKind.TIME_PENALTY)
 HISTORY_KIND = {EventKind.PLAY: "play", EventKind.PASS: "pass", EventKind.EXCHANGE: "exchange",
@@ -379,8 +379,10 @@ class RecordPlayers:
             return StepOutcome("the judge PIN was refused", done=True)
         fixed = []
         # the squares the kiosk marks, and any other square where the board as read (on the screen) is not
-        # what lies on the table (e.g. a blank read as empty that leaves the marked tiles floating)
-        seen = "".join(k.view.reading.grid()) if k.view.reading is not None else ""
+        # what lies on the table (e.g. a blank read as empty that leaves the marked tiles floating); with no
+        # reading at all the screen shows the referee's board: the judge enters the squares the move changed
+        reading = k.view.reading if not k.view.camera_failed else None
+        seen = "".join(reading.grid() if reading is not None else board_rows(st.board))
         wanted = {sq: seen_as(tile) for sq, tile in enumerate(truth)}
         misread = [sq for sq, ch in enumerate(seen) if ch != wanted[sq] and ch != "#"]
         for sq in dict.fromkeys([*k.view.problem_squares, *misread]):

@@ -30,6 +30,9 @@ class KioskView:
         tiles still on the board. devices: one line per device that is down or degraded (set by ``kiosk
         run``, :func:`kiosk.control.words.device_notes`). unusable_frame: why the last press got no reading
         because its frame was not usable (the reader's verdict, e.g. "hand over the board"); "" otherwise.
+        camera_failed: the last answer to the press of the turn being read was no reading at all.
+        judge_entered: the judge has corrected a square since that answer: the move as he entered it (the
+        referee's board plus his corrections) is taken if the camera again gives no reading.
     """
 
     message: str = ""
@@ -46,6 +49,8 @@ class KioskView:
     removal_left: tuple[int, ...] = ()
     devices: tuple[str, ...] = ()
     unusable_frame: str = ""
+    camera_failed: bool = False
+    judge_entered: bool = False
 
 
 class KioskPort(Protocol):

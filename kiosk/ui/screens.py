@@ -88,14 +88,14 @@ def _board(ui: TouchState, cv: Canvas, area: pygame.Rect, *, tappable: bool = Fa
     if st.phase == REMOVING and lp is not None:
         marked |= {sq for sq, _ in lp.tiles}
     cells = list(st.board)
-    pending: dict[int, str] = {}
+    # the tiles the judge entered for the move being read (no reading from the camera, a doubt) show as new
+    pending = {sq: ch for sq, ch in view.corrections.items() if ch != "." and not cells[sq] and st.phase == PLAYING}
     if st.phase == DESIGNATING:
         pending = {sq: "?" for sq in st.pending_blanks}
         marked |= set(st.pending_blanks)
     doubtful: list[int] = []
     if view.reading is not None and st.phase == PLAYING and view.problem_text:
-        grid = "".join(view.reading.grid())
-        doubtful = [i for i, ch in enumerate(grid) if ch == "#"]
+        doubtful = [i for i, ch in enumerate("".join(view.reading.grid())) if ch == "#"]
     if ui.selected is not None:
         marked.add(ui.selected)
     tile_set = ui.kiosk.tile_set

@@ -8,6 +8,7 @@ Squares are indexed ``row * 15 + col`` with row 1 / column A first (as :mod:`kio
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -26,6 +27,13 @@ def seen_as(cell: str) -> str:
     if not cell:
         return EMPTY_CHAR
     return BLANK_CHAR if cell == BLANK_CHAR or cell.islower() else cell
+
+
+def board_rows(cells: Sequence[str]) -> list[str]:
+    """A right reading of a board: its 225 cells (row by row, as :func:`seen_as` takes them) as 15 grid strings
+    (``.``, letter, ``?``), the shape of :meth:`BoardReading.grid`."""
+    chars = "".join(seen_as(c) for c in cells)
+    return [chars[r * SIZE:(r + 1) * SIZE] for r in range(SIZE)]
 
 
 class SquareState(enum.Enum):

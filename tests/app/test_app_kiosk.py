@@ -217,3 +217,64 @@ def test_judge_changes_the_rules_before_the_first_move_only(tmp_path):
     settle(kiosk, worker)
     res = kiosk.act("change_preset", preset=load_preset("nsf").to_dict())
     assert not res.accepted and "before the first move" in res.reason
+
+
+def _press_unread(kiosk, worker, elapsed, side):  # type: ignore[no-untyped-def]
+    """Press ``side`` while the camera gives nothing, until the worker's timeout answers the press."""
+    kiosk.press(side)
+    worker.step()
+    kiosk.poll()
+    elapsed[0] += 2.0  # past the worker's 1 s timeout, on its own timer
+    worker.step()
+    return kiosk.poll()
+
+
+def test_with_no_reading_at_all_the_judge_enters_the_move(tmp_path):
+    """A camera that gives no usable frame (unplugged, a hand that stays, the board not found) must not stop the
+    game: the judge enters the move's tiles on the screen, and when the camera again gives no reading the move
+    is the referee's board as he entered it, scored as any play (the hard-level demo at 760x570 stopped here)."""
+    kiosk, table, clock, worker = make_kiosk(tmp_path)
+    elapsed = [0.0]
+    worker.timer = lambda: elapsed[0]
+    table.put(word_squares("8D", "QUIRT"))
+    clock.t = 10_000
+    kiosk.press("left")
+    settle(kiosk, worker)
+    table.fail = "hand over the board"
+    clock.t = 20_000
+    out = _press_unread(kiosk, worker, elapsed, "right")
+    assert any(o.startswith("no reading") for o in out) and kiosk.view.needs_judge
+    assert "enter the move" in kiosk.view.problem_text and kiosk.state.scores == (48, 0)
+    out = _press_unread(kiosk, worker, elapsed, "right")  # pressing again alone changes nothing
+    assert any(o.startswith("no reading") for o in out) and kiosk.state.on_move == 1
+    assert kiosk.act("judge_unlock", pin=PIN).accepted
+    assert kiosk.act("correct", square=parse_coordinate("H7").squares(1)[0], char="I").accepted  # IT down
+    clock.t = 30_000
+    out = _press_unread(kiosk, worker, elapsed, "right")
+    st = kiosk.state
+    assert "play" in out and st.last_play.word == "IT" and st.scores == (48, 2), (out, kiosk.view.message)
+    assert st.on_move == 0 and not kiosk.view.camera_failed and kiosk.view.corrections == {}
+
+
+def test_corrections_of_a_read_move_are_no_move_when_the_camera_then_fails(tmp_path):
+    """The judge's corrections of a doubtful square complete a reading; they are not the whole move. When the
+    next press gets no reading at all, the kiosk scores nothing from them (a partial move) and asks again."""
+    kiosk, table, clock, worker = make_kiosk(tmp_path)
+    elapsed = [0.0]
+    worker.timer = lambda: elapsed[0]
+    table.put({**word_squares("8D", "QUIRT"), 111: "#"})  # G8 (the R) doubtful
+    clock.t = 10_000
+    kiosk.press("left")
+    settle(kiosk, worker)
+    assert kiosk.view.problem_squares == (111,) and kiosk.session.referee.events[-1].type == "clock_pressed"
+    assert kiosk.act("judge_unlock", pin=PIN).accepted and kiosk.act("correct", square=111, char="R").accepted
+    table.fail = "hand over the board"
+    clock.t = 20_000
+    out = _press_unread(kiosk, worker, elapsed, "left")
+    assert any(o.startswith("no reading") for o in out)
+    assert kiosk.state.scores == (0, 0) and kiosk.state.last_play is None and kiosk.view.corrections == {111: "R"}
+    table.fail = ""  # the hand leaves: the reading and the correction make the move
+    clock.t = 30_000
+    kiosk.press("left")
+    settle(kiosk, worker)
+    assert kiosk.state.last_play.word == "QUIRT" and kiosk.state.scores == (48, 0), kiosk.view.message

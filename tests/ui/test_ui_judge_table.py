@@ -135,3 +135,31 @@ def test_002_III_G_the_director_stops_a_game_waiting_for_its_racks(tmp_path, siz
     e = _last(k)
     assert e.type == "game_called" and e.as_it_stands
     assert k.state.phase == "over" and k.state.result.final == (48, 0)  # the racks were never entered
+
+
+def test_the_tiles_the_judge_enters_show_on_the_board_as_he_enters_them(tmp_path):
+    """With no reading from the camera the judge enters the move square by square on the screen (the kiosk
+    then takes it as entered): each tile he enters is drawn on its square as a new tile; an empty square is not.
+    A kiosk without a camera takes the entered move at the next press (it scored a pass before)."""
+    from kiosk.ui.board_view import TILE_NEW
+
+    k, c = make_kiosk(tmp_path)
+    ui = KioskUI(k, (800, 480))
+    assert play(k, c, 0, "8D", "QUIRT")
+    _judge(ui)
+    touch(ui, "Correct a square")
+    ui.draw()
+    spot = {b.kw["square"]: b.rect.topleft for b in ui.buttons if b.action == "square"}
+    corner = {sq: (x + 3, y + 3) for sq, (x, y) in spot.items()}
+    assert tuple(ui.surface.get_at(corner[97]))[:3] != TILE_NEW    # H7: empty before the judge enters it
+    touch(ui, "square", square=97)
+    touch(ui, "I")
+    touch(ui, "square", square=98)
+    touch(ui, "empty")
+    assert k.view.corrections == {97: "I", 98: "."}
+    ui.draw()
+    assert tuple(ui.surface.get_at(corner[97]))[:3] == TILE_NEW     # the I he entered, drawn as a new tile
+    assert tuple(ui.surface.get_at(corner[98]))[:3] != TILE_NEW
+    shot(ui, "42-judge-enters-a-move", "judge_correct")
+    c.t += 5_000   # this kiosk has no camera: the press takes the move as the judge entered it
+    assert k.press("right") == "play" and k.state.last_play.word == "IT" and k.state.scores == (48, 2)

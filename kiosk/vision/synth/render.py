@@ -18,7 +18,7 @@ import numpy as np
 from kiosk.rules.board import SIZE, Board, square_name
 from kiosk.rules.tiles import BLANK, ENGLISH, TileSet
 from kiosk.vision.geometry import DEFAULT_GEOMETRY, BoardGeometry
-from kiosk.vision.reading import seen_as
+from kiosk.vision.reading import board_rows
 from kiosk.vision.synth import effects
 from kiosk.vision.synth.board_art import FOLD_MM, TABLE_STYLES, BoardTexture, board_texture
 from kiosk.vision.synth.camera import Camera, make_camera, texture_maps
@@ -84,7 +84,7 @@ def _check(board: Board, tile_set: TileSet, size: tuple[int, int]) -> None:
 
 def truth_grid(board: Board) -> list[str]:
     """The ground truth of a board as 15 strings: ``.``, upper-case letter, ``?`` for a blank tile."""
-    return ["".join(seen_as(ch) for ch in board.cells[r * SIZE:(r + 1) * SIZE]) for r in range(SIZE)]
+    return board_rows(board.cells)
 
 
 def _cast_shadows(tex: np.ndarray, bt: BoardTexture, centres: np.ndarray, angles_deg: np.ndarray, half: float,

@@ -1,0 +1,55 @@
+"""A withdrawn play's tiles leaving the board: the kiosk checks each stable reading while the referee waits for
+them (phase ``removing``, after a phony is ruled unacceptable), and records :class:`~kiosk.referee.events.TilesRemoved`
+once none of them is read there. Kept beside :mod:`kiosk.app.kiosk` so that module stays one controller."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from kiosk.app.vision_worker import StableReading
+from kiosk.control.port import KioskView
+from kiosk.control.words import sheet_rows, square_label
+from kiosk.referee import events as ev
+from kiosk.referee.presets import Preset
+from kiosk.referee.state import REMOVING, GameState, Result
+
+
+class Table(Protocol):
+    """What :func:`check_removed` needs of the kiosk (:class:`kiosk.app.kiosk.Kiosk`)."""
+
+    view: KioskView
+
+    @property
+    def state(self) -> GameState: ...
+
+    @property
+    def preset(self) -> Preset | None: ...
+
+    def apply(self, event: ev.Event) -> Result: ...
+
+    def now(self) -> int: ...
+
+
+def check_removed(kiosk: Table, ans: StableReading) -> str:
+    """Compare the stable reading ``ans`` with the withdrawn play's squares: the tiles still read there are
+    marked for the players (``view.removal_left``); none left records that they are gone. Returns what happened
+    (for logs)."""
+    st = kiosk.state
+    if st.phase != REMOVING or ans.reading is None:
+        return "removal check skipped"
+    lp = st.last_play
+    squares = tuple(sq for sq, _ in lp.tiles) if lp else ()
+    grid = "".join(ans.reading.grid())
+    left = [sq for sq in squares if grid[sq] != "."]
+    kiosk.view.reading = ans.reading
+    if left:
+        kiosk.view.removal_left = tuple(left)
+        rows = sheet_rows(kiosk.preset)
+        kiosk.view.message = "take the withdrawn tiles off: " + ", ".join(square_label(s, rows) for s in left)
+        return "tiles still on the board"
+    res = kiosk.apply(ev.TilesRemoved(t=kiosk.now()))
+    if res:
+        kiosk.view.removal_left = ()
+        kiosk.view.corrections = {}
+        kiosk.view.message = "tiles removed: play on"
+    return "tiles removed" if res else res.reason
