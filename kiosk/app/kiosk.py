@@ -414,6 +414,7 @@ class Kiosk:
         if res:
             self.view.problem, self.view.problem_text, self.view.problem_squares = (), "", ()
             self.view.needs_judge, self.view.corrections, self.view.exchange = False, {}, 0
+            self.view.camera_failed = self.view.judge_entered = False  # entries for the undone turn end with it
             self._confirmed_now()
             st = self.state
             who = st.players[st.on_move] if st.on_move is not None else "nobody"
