@@ -278,3 +278,26 @@ def test_corrections_of_a_read_move_are_no_move_when_the_camera_then_fails(tmp_p
     kiosk.press("left")
     settle(kiosk, worker)
     assert kiosk.state.last_play.word == "QUIRT" and kiosk.state.scores == (48, 0), kiosk.view.message
+
+
+def test_a_camera_failure_before_the_judge_undoes_a_turn_does_not_make_his_later_corrections_a_move(tmp_path):
+    """The judge's entries answer the no-reading of the turn they were made in. After he takes a turn back (here
+    Bob's press), his corrections only complete the next reading: with still no reading, nothing is scored from
+    them (here they would make IT down from H7)."""
+    kiosk, table, clock, worker = make_kiosk(tmp_path)
+    elapsed = [0.0]
+    worker.timer = lambda: elapsed[0]
+    table.put(word_squares("8D", "QUIRT"))
+    clock.t = 10_000
+    kiosk.press("left")
+    settle(kiosk, worker)
+    table.fail = "camera unplugged"
+    clock.t = 20_000
+    _press_unread(kiosk, worker, elapsed, "right")
+    assert kiosk.view.camera_failed
+    assert kiosk.act("judge_unlock", pin=PIN).accepted and kiosk.act("undo", reason="misread").accepted
+    assert kiosk.state.on_move == 1 and kiosk.state.scores == (48, 0)
+    assert kiosk.act("correct", square=parse_coordinate("H7").squares(1)[0], char="I").accepted
+    clock.t = 30_000
+    out = _press_unread(kiosk, worker, elapsed, "right")
+    assert any(o.startswith("no reading") for o in out) and kiosk.state.last_play.word == "QUIRT", out
