@@ -494,6 +494,7 @@ def _report(ref: _Referee, frames: int, seconds: float) -> int:
         out(f"frames: {'; '.join(ref.unrefereed)} (no earlier frame to read: those moves were not refereed)")
     out(f"vision: {frames} frames read in {seconds:.1f} s")
     out(f"judge: {ref.interventions} intervention(s) ({ref.judge_fixes} square(s) corrected); "
-        f"{sum(1 for h in st.history if h.kind == 'withdrawn')} move(s) taken back")
+        f"{sum(1 for h in st.history if h.kind == 'withdrawn')} move(s) taken back (phonies withdrawn after a "
+        f"challenge, as recorded)")
     out(last_line(rec.names, st))
     return 0 if not ref.mismatches and totals == last else 1

@@ -141,7 +141,8 @@ def test_frames_that_give_no_usable_reading_are_named_and_the_judge_enters_those
     assert "MISMATCH" not in text and "mismatch:" not in text, text
     assert "asks the judge" not in text, text  # no stale problem of a bad frame reported at a later move
     assert "frames: image-5.jpg: no usable reading (blank frame" in text
-    assert lines[-2] == "judge: 3 intervention(s) (11 square(s) corrected); 0 move(s) taken back", text
+    assert lines[-2] == ("judge: 3 intervention(s) (11 square(s) corrected); 0 move(s) taken back (phonies "
+                         "withdrawn after a challenge, as recorded)"), text
     assert lines[-1] == "final: Ann 151, Bob 102"
 
 
