@@ -181,7 +181,8 @@ class Kiosk:
             self.apply(ev.ClockPressed(t=t, player=player))  # his time stops now, not when the reading comes
             if self.session.paused:
                 return self.session.pause_reason
-        if self.vision is None:  # no camera: the tiles the judge entered are the move (none: a pass)
+        if self.vision is None or self.view.exchange:  # an exchange lays no tile: it needs no reading (nor waits
+            # for one with the camera down); no camera: the tiles the judge entered are the move (none: a pass)
             entered = BoardReading.from_grid(board_rows(st.board)) if self.view.corrections else None
             return self._finish_press(player, t, entered, self.view.exchange)
         ticket = self.vision.request(t)
@@ -192,7 +193,13 @@ class Kiosk:
 
     def _finish_press(self, player: int, t: int, reading: BoardReading | None, exchange: int) -> str:
         if exchange:
-            return exchange_at_press(self, player, t, exchange)
+            done = len(self.state.history)
+            said = exchange_at_press(self, player, t, exchange)
+            if len(self.state.history) > done:  # recorded (or made a pass by the rules): the turn and its entries end
+                self._clear_problem(Result(True, said))
+                name, kind = self.state.players[player], self.state.history[-1].kind
+                self.view.message = f"{name} exchanged {exchange} tiles" if kind == "exchange" else f"{name}: a pass"
+            return said
         if reading is None:
             res = self.apply(ev.Pass(t=t, player=player))
             return "pass" if res else res.reason
@@ -235,6 +242,7 @@ class Kiosk:
             self._show_problem((), "", judge=False, squares=())
             if self.state.phase != DESIGNATING:  # the judge's corrections hold until the move is complete
                 self._promote_corrections()
+                self.view.read_this_turn = self.view.judge_entered = False
             lp = self.state.last_play
             self.view.message = ""
             if lp is not None and self.state.history and self.state.history[-1].kind == "play":
@@ -274,12 +282,13 @@ class Kiosk:
         self.pending = None
         view = self.view
         view.waiting, view.unusable_frame = False, ans.unusable
-        reading = ans.reading
-        if reading is None and view.camera_failed and view.judge_entered and view.corrections:
-            # no frame to read again: the move is the referee's board as the judge entered it on the screen
+        reading, view.camera_failed = ans.reading, ans.reading is None
+        if reading is None and view.judge_entered and view.corrections:
+            # no frame to read: the move is the referee's board as the judge entered it on the screen
             reading = BoardReading.from_grid(board_rows(self.state.board))
-            log.info("no reading again (%s): the move is taken as the judge entered it", ans.error)
-        view.camera_failed, view.judge_entered = reading is None, False
+            log.info("no reading (%s): the move is taken as the judge entered it", ans.error)
+        else:
+            view.read_this_turn = reading is not None
         if reading is None:
             self._show_problem((), f"no reading: {ans.error}; press again, or call the judge to enter the move",
                                judge=True, squares=())
@@ -414,7 +423,7 @@ class Kiosk:
         if res:
             self.view.problem, self.view.problem_text, self.view.problem_squares = (), "", ()
             self.view.needs_judge, self.view.corrections, self.view.exchange = False, {}, 0
-            self.view.camera_failed = self.view.judge_entered = False  # entries for the undone turn end with it
+            self.view.read_this_turn = self.view.judge_entered = False  # entries for the undone turn end with it
             self._confirmed_now()
             st = self.state
             who = st.players[st.on_move] if st.on_move is not None else "nobody"
@@ -450,11 +459,12 @@ class Kiosk:
         have = self.state.board[square]
         if have and ch == seen_as(have):
             self.view.confirmed[square] = ch
+            self.view.corrections.pop(square, None)  # the judge takes back a wrong entry on a tile
             if self.vision is not None:
                 self.vision.set_overrides(self._confirmed_now())
         else:
             self.view.corrections[square] = ch
-            self.view.judge_entered = self.view.camera_failed
+            self.view.judge_entered |= self.view.camera_failed and not self.view.read_this_turn
         self.view.problem_squares = tuple(s for s in self.view.problem_squares if s != square)
         self.view.message = f"judge: {square_label(square, sheet_rows(self.preset))} is {ch}; press the clock again"
         log.info("judge correction %s -> %s", square_name(square), ch)

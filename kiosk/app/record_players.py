@@ -381,7 +381,7 @@ class RecordPlayers:
         # the squares the kiosk marks, and any other square where the board as read (on the screen) is not
         # what lies on the table (e.g. a blank read as empty that leaves the marked tiles floating); with no
         # reading at all the screen shows the referee's board: the judge enters the squares the move changed
-        reading = k.view.reading if not k.view.camera_failed else None
+        reading = k.view.reading if k.view.read_this_turn else None
         seen = "".join(reading.grid() if reading is not None else board_rows(st.board))
         wanted = {sq: seen_as(tile) for sq, tile in enumerate(truth)}
         misread = [sq for sq, ch in enumerate(seen) if ch != wanted[sq] and ch != "#"]

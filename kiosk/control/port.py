@@ -30,9 +30,12 @@ class KioskView:
         tiles still on the board. devices: one line per device that is down or degraded (set by ``kiosk
         run``, :func:`kiosk.control.words.device_notes`). unusable_frame: why the last press got no reading
         because its frame was not usable (the reader's verdict, e.g. "hand over the board"); "" otherwise.
-        camera_failed: the last answer to the press of the turn being read was no reading at all.
-        judge_entered: the judge has corrected a square since that answer: the move as he entered it (the
-        referee's board plus his corrections) is taken if the camera again gives no reading.
+        read_this_turn: the last answer to a press of this turn was a reading (the judge's corrections then
+        complete it); False at a turn's start and after a press that got no reading at all.
+        camera_failed: the camera's last answer (to any press) was no reading at all; a reading clears it.
+        judge_entered: the judge corrected a square while the camera was failing and no reading of this turn
+        stood: his corrections are his entry of the whole move, and a press that gets no reading takes the move
+        as the screen shows it (the referee's board plus his corrections; none placing a tile: a pass).
     """
 
     message: str = ""
@@ -49,6 +52,7 @@ class KioskView:
     removal_left: tuple[int, ...] = ()
     devices: tuple[str, ...] = ()
     unusable_frame: str = ""
+    read_this_turn: bool = False
     camera_failed: bool = False
     judge_entered: bool = False
 

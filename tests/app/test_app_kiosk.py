@@ -58,6 +58,18 @@ def test_no_change_is_a_pass_and_the_exchange_chosen_on_screen_is_an_exchange(tm
     assert (h.kind, h.player, h.count) == ("exchange", 1, 3)
 
 
+def test_an_exchange_needs_no_reading_and_is_recorded_with_the_camera_down(tmp_path):
+    """An exchange lays no tile: the kiosk records it at the press, without waiting for the camera; with the
+    camera down it was never recorded (every press got "no reading", and no entry of the judge is an exchange)."""
+    kiosk, table, clock, worker = make_kiosk(tmp_path)
+    table.fail = "camera unplugged"
+    assert kiosk.act("exchange", count=7).accepted
+    clock.t = 9_000
+    assert kiosk.press("left").startswith("exchange 7")
+    h = kiosk.state.history[-1]
+    assert (h.kind, h.player, h.count) == ("exchange", 0, 7) and kiosk.pending is None and kiosk.state.on_move == 1
+
+
 def test_the_press_stops_the_players_time_before_the_reading_arrives(tmp_path):
     kiosk, table, clock, worker = make_kiosk(tmp_path)
     table.put(word_squares("8D", "QUIRT"))
@@ -253,7 +265,7 @@ def test_with_no_reading_at_all_the_judge_enters_the_move(tmp_path):
     out = _press_unread(kiosk, worker, elapsed, "right")
     st = kiosk.state
     assert "play" in out and st.last_play.word == "IT" and st.scores == (48, 2), (out, kiosk.view.message)
-    assert st.on_move == 0 and not kiosk.view.camera_failed and kiosk.view.corrections == {}
+    assert st.on_move == 0 and not kiosk.view.judge_entered and kiosk.view.corrections == {}
 
 
 def test_corrections_of_a_read_move_are_no_move_when_the_camera_then_fails(tmp_path):
@@ -280,24 +292,28 @@ def test_corrections_of_a_read_move_are_no_move_when_the_camera_then_fails(tmp_p
     assert kiosk.state.last_play.word == "QUIRT" and kiosk.state.scores == (48, 0), kiosk.view.message
 
 
-def test_a_camera_failure_before_the_judge_undoes_a_turn_does_not_make_his_later_corrections_a_move(tmp_path):
-    """The judge's entries answer the no-reading of the turn they were made in. After he takes a turn back (here
-    Bob's press), his corrections only complete the next reading: with still no reading, nothing is scored from
-    them (here they would make IT down from H7)."""
+def test_corrections_after_taking_back_a_misread_move_are_no_move_when_the_camera_then_fails(tmp_path):
+    """The judge takes back a misread move (the camera missed the blank of QUIRt) and corrects the square it
+    missed: a completion of the next reading, not the whole move. When that press gets no reading at all,
+    nothing is scored from it (a lone blank); once he enters the move after the failure, the screen's board is
+    the move."""
     kiosk, table, clock, worker = make_kiosk(tmp_path)
     elapsed = [0.0]
     worker.timer = lambda: elapsed[0]
-    table.put(word_squares("8D", "QUIRT"))
+    table.put(word_squares("8D", "QUIR"))       # the blank on H8 is not seen
     clock.t = 10_000
     kiosk.press("left")
     settle(kiosk, worker)
+    assert kiosk.state.last_play.word == "QUIR"
+    assert kiosk.act("judge_unlock", pin=PIN).accepted and kiosk.act("undo", reason="the blank on H8").accepted
+    assert kiosk.act("correct", square=112, char="?").accepted and not kiosk.view.judge_entered
     table.fail = "camera unplugged"
     clock.t = 20_000
-    _press_unread(kiosk, worker, elapsed, "right")
-    assert kiosk.view.camera_failed
-    assert kiosk.act("judge_unlock", pin=PIN).accepted and kiosk.act("undo", reason="misread").accepted
-    assert kiosk.state.on_move == 1 and kiosk.state.scores == (48, 0)
-    assert kiosk.act("correct", square=parse_coordinate("H7").squares(1)[0], char="I").accepted
+    out = _press_unread(kiosk, worker, elapsed, "left")
+    assert any(o.startswith("no reading") for o in out) and kiosk.state.history == (), out
+    for sq, ch in word_squares("8D", "QUIR").items():   # the judge enters the rest of the move after the failure
+        assert kiosk.act("correct", square=sq, char=ch).accepted
     clock.t = 30_000
-    out = _press_unread(kiosk, worker, elapsed, "right")
-    assert any(o.startswith("no reading") for o in out) and kiosk.state.last_play.word == "QUIRT", out
+    _press_unread(kiosk, worker, elapsed, "left")
+    assert kiosk.state.phase == DESIGNATING and kiosk.act("designate", player=0, square=112, letter="T").accepted
+    assert kiosk.state.last_play.word == "QUIRt" and kiosk.state.scores == (46, 0)
