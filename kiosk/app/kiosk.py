@@ -184,14 +184,15 @@ class Kiosk:
         if self.vision is None or self.view.exchange:  # an exchange lays no tile: it needs no reading (nor waits
             # for one with the camera down); no camera: the tiles the judge entered are the move (none: a pass)
             entered = BoardReading.from_grid(board_rows(st.board)) if self.view.corrections else None
-            return self._finish_press(player, t, entered, self.view.exchange)
+            return self._finish_press(player, t, entered, self.view.exchange, by_judge=entered is not None)
         ticket = self.vision.request(t)
         self.pending = PendingPress(player, t, ticket, self.view.exchange)
         self.view.waiting = True
         self.view.message = "reading the board..."
         return "reading"
 
-    def _finish_press(self, player: int, t: int, reading: BoardReading | None, exchange: int) -> str:
+    def _finish_press(self, player: int, t: int, reading: BoardReading | None, exchange: int,
+                      by_judge: bool = False) -> str:
         if exchange:
             done = len(self.state.history)
             said = exchange_at_press(self, player, t, exchange)
@@ -220,7 +221,7 @@ class Kiosk:
             res = self.apply(ev.Pass(t=t, player=player))
             self._clear_problem(res)
             return "pass" if res else res.reason
-        res = self.apply(ev.Play(t=t, player=player, tiles=change.placed))
+        res = self.apply(ev.Play(t=t, player=player, tiles=change.placed, by_judge=by_judge))
         if not res.accepted:
             if not self.session.paused:  # a journal that cannot be written is no board problem (its sentence shows)
                 self._show_problem(tuple(Anomaly(res.code, sq, "", "", res.reason) for sq in res.squares), refusal_sentence(res, sheet_rows(self.preset)),
@@ -283,8 +284,8 @@ class Kiosk:
         view = self.view
         view.waiting, view.unusable_frame = False, ans.unusable
         reading, view.camera_failed = ans.reading, ans.reading is None
-        if reading is None and view.judge_entered and view.corrections:
-            # no frame to read: the move is the referee's board as the judge entered it on the screen
+        entered = reading is None and view.judge_entered and bool(view.corrections)
+        if entered:  # no frame to read: the move is the referee's board as the judge entered it on the screen
             reading = BoardReading.from_grid(board_rows(self.state.board))
             log.info("no reading (%s): the move is taken as the judge entered it", ans.error)
         else:
@@ -293,7 +294,7 @@ class Kiosk:
             self._show_problem((), f"no reading: {ans.error}; press again, or call the judge to enter the move",
                                judge=True, squares=())
             return "no reading: " + ans.error
-        return self._finish_press(p.player, max(p.t, self.state.last_t), reading, p.exchange)
+        return self._finish_press(p.player, max(p.t, self.state.last_t), reading, p.exchange, by_judge=entered)
 
     # -------------------------------------------------------------------------------------------- touch
     def handle(self, command: cmd.Command) -> Result:

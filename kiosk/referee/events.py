@@ -114,12 +114,15 @@ class PressWithdrawn(Event):
 class Play(Event):
     """A board reading accepted at the clock press: ``player`` placed ``tiles`` ((square, tile), ...).
 
-    ``"?"`` marks a blank whose letter is still to be designated (:class:`BlankDesignated`).
+    ``"?"`` marks a blank whose letter is still to be designated (:class:`BlankDesignated`). ``by_judge``: the
+    tiles are the judge's entry, not a camera reading (the camera gave none); the referee scores it as any play,
+    the journal and the stream keep who saw the tiles (a record written before the field reads False).
     """
 
     type: ClassVar[str] = "play"
     player: int = 0
     tiles: tuple[tuple[int, str], ...] = ()
+    by_judge: bool = False
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from kiosk.referee.events import BlankDesignated, ClockPressed, Drew, Event, Exc
 from kiosk.referee.kinds import Code, EndReason
 from kiosk.referee.model import GameModel, Refused, handles, refusal_for, wrong_phase
 from kiosk.referee.phase import Phase
-from kiosk.referee.state import PlayRecord
+from kiosk.referee.state import ENTERED_BY_JUDGE, PlayRecord
 from kiosk.rules.board import square_name
 from kiosk.rules.placement import PlacementError, validate_placement
 from kiosk.rules.scoring import score_play
@@ -139,6 +139,7 @@ def _on_play(g: GameModel, ev: Play) -> None:
         raise Refused(f"play: {exc}", exc.code, judge=True, squares=exc.squares) from None
     g.pending.tiles = tiles
     g.pending.player = p
+    g.pending.by_judge = bool(ev.by_judge)
     if any(t == BLANK for _, t in tiles):
         g.phase = Phase.DESIGNATING
         g.clock.stop(max(t_turn, g.clock.at))
@@ -204,7 +205,7 @@ def score_pending(g: GameModel, t: int, shown: int | None = None) -> None:
     g.scoreless = 0
     if ps.game_word_bonus:
         g.game_word_available = False
-    g.record("play", p, ps.total, play=lp)
+    g.record("play", p, ps.total, play=lp, note=ENTERED_BY_JUDGE if g.pending.by_judge else "")
     g.challenge.ruling = ""
     ch = g.preset.challenge
     if ch.rule == "void":

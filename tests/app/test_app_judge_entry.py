@@ -72,6 +72,8 @@ def test_entries_made_while_the_camera_is_known_down_count_at_the_first_press(tm
     press("right")
     assert kiosk.act("correct", square=H7, char="I").accepted
     assert "play" in press("right") and kiosk.state.scores == (48, 2)
+    plays = [e for e in kiosk.session.referee.events if e.type == "play"]
+    assert [e.by_judge for e in plays] == [False, True]     # the journal keeps who saw the tiles
     assert kiosk.act("correct", square=parse_coordinate("H9").squares(1)[0], char="S").accepted  # ITS down
     out = press("left")
     assert "play" in out and kiosk.state.last_play.word == "ITS" and kiosk.state.scores == (51, 2), out
@@ -84,3 +86,19 @@ def test_a_pass_with_the_camera_down_is_the_judges_entry_of_nothing_new(tmp_path
     assert kiosk.act("correct", square=0, char=".").accepted
     assert "pass" in press("right") and kiosk.state.history[-1].kind == "pass" and kiosk.state.on_move == 0
     assert kiosk.view.corrections == {}
+
+
+def test_a_move_the_judge_entered_says_so_in_the_games_record(tmp_path):
+    """The journal's play event, the history and the GCG written from them keep that the judge entered the
+    tiles; a camera-read play has no such note."""
+    from kiosk.referee.gcg_export import export_gcg
+
+    kiosk, table, clock, worker, press = _quirt_then_camera_down(tmp_path)
+    press("right")
+    assert kiosk.act("correct", square=H7, char="I").accepted
+    assert "play" in press("right")
+    assert [h.note for h in kiosk.state.history] == ["", "tiles entered by the judge (the camera gave no reading)"]
+    gcg = export_gcg(kiosk.state).splitlines()
+    at = next(i for i, line in enumerate(gcg) if line.startswith(">Bob:"))
+    assert gcg[at + 1] == "#note Bob's tiles entered by the judge (the camera gave no reading)", gcg
+    assert sum(line.startswith("#note") and "entered by the judge" in line for line in gcg) == 1
