@@ -291,8 +291,8 @@ class Kiosk:
         else:
             view.read_this_turn = reading is not None
         if reading is None:
-            self._show_problem((), f"no reading: {ans.error}; press again, or call the judge to enter the move",
-                               judge=True, squares=())
+            self._show_problem((), f"The camera gave no reading ({ans.error}). Press the clock again, or call the "
+                               "judge to enter the move.", judge=True, squares=())
             return "no reading: " + ans.error
         return self._finish_press(p.player, max(p.t, self.state.last_t), reading, p.exchange, by_judge=entered)
 

@@ -201,12 +201,11 @@ def draw_problem(ui: TouchState, cv: Canvas) -> None:
     title, what, lines, hint, b = rows_of(inner, [cv.px(40), cv.px(80), 0, cv.px(56), bh], cv.px(4))
     cv.text("Check the board", title, 30, RED)
     cv.paragraph(view.problem_text, what, 20, AMBER)
-    texts = [p.detail for p in view.problem[:4]]
-    if len(view.problem) > 4:
-        texts.append(f"... and {len(view.problem) - 4} more")
+    texts = [p.detail for p in view.problem[:4]] + [f"... and {len(view.problem) - 4} more"] * (len(view.problem) > 4)
     for rect, t in zip(rows_of(lines, [0] * max(1, len(texts))), texts):
         cv.text(t, rect, 20)
-    cv.paragraph("Fix the marked tiles and press the clock again, or call the judge.", hint, 20, DIM)
+    cv.paragraph("Fix the marked tiles and press the clock again, or call the judge." if view.problem_squares else
+                 "The judge enters the move's tiles with Judge, then Correct a square.", hint, 20, DIM)
     cv.button(b, "Judge", "judge_open", color=(60, 70, 120))
 
 

@@ -163,3 +163,25 @@ def test_the_tiles_the_judge_enters_show_on_the_board_as_he_enters_them(tmp_path
     shot(ui, "42-judge-enters-a-move", "judge_correct")
     c.t += 5_000   # this kiosk has no camera: the press takes the move as the judge entered it
     assert k.press("right") == "play" and k.state.last_play.word == "IT" and k.state.scores == (48, 2)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_no_reading_screen_tells_how_the_judge_enters_the_move(tmp_path, size):
+    """With no reading there is no marked tile to fix: the screen says the camera gave none and how the judge
+    enters the move, in sentences that fit their boxes (the kiosk's own problem sentence)."""
+    k, c = make_kiosk(tmp_path)
+    ui = KioskUI(k, size)
+    assert play(k, c, 0, "8D", "QUIRT")
+    k.view.problem_text = ("The camera gave no reading (no stable reading within 15 s: frame not usable: hand over "
+                           "the board). Press the clock again, or call the judge to enter the move.")
+    k.view.needs_judge = True
+    shot(ui, "44-no-reading", "problem")
+    ui.draw()
+    labels = [b.label for b in ui.buttons if b.label]
+    assert "Judge" in labels
+    touch(ui, "Judge")
+    for d in PIN:
+        touch(ui, d)
+    touch(ui, "OK")
+    touch(ui, "Correct a square")
+    assert ui.draw() == "judge_correct"
