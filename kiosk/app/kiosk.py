@@ -23,23 +23,23 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from kiosk.app.judge_entries import confirmed_now, correct, judge_decided, promote
 from kiosk.app.pin import PinGate
 from kiosk.app.press_words import press_refusal
 from kiosk.app.removal import check_removed
-from kiosk.app.table_rulings import exchange_at_press, judge_event
+from kiosk.app.table_rulings import exchange_at_press, exchange_sentence, judge_event
 from kiosk.app.vision_worker import StableReading, VisionWorker
 from kiosk.control import commands as cmd
 from kiosk.control.port import KioskView, act
 from kiosk.control.side import Side
-from kiosk.control.words import BAD_INPUT, refusal_sentence, sheet_rows, square_label
+from kiosk.control.words import BAD_INPUT, refusal_sentence, sheet_rows
 from kiosk.referee import events as ev
 from kiosk.referee.presets import Preset
 from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING, GameState, Prompt, Result
-from kiosk.rules.board import square_name
 from kiosk.rules.tiles import TileSet
 from kiosk.store.session import GameSession
 from kiosk.vision.diff import Anomaly, BoardDiff, diff_boards
-from kiosk.vision.reading import BoardReading, board_rows, seen_as
+from kiosk.vision.reading import BoardReading, board_rows
 
 log = logging.getLogger("kiosk.app")
 
@@ -78,6 +78,7 @@ class Kiosk:
         self.view = KioskView()
         self.pending: PendingPress | None = None
         self._removal_ticket: int | None = None
+        self._exchange_by: int | None = None   # who chose the exchange on the screen (view.exchange)
 
     # -------------------------------------------------------------------------------------------- state
     @property
@@ -120,6 +121,8 @@ class Kiosk:
             if isinstance(event, ev.BlankDesignated) and st.phase != DESIGNATING:
                 self._promote_corrections()
             self._confirmed_now()  # a confirmed tile withdrawn or taken back leaves the camera's readings at once
+            if self.view.exchange and st.on_move != self._exchange_by:  # a chosen exchange ends with its turn
+                self.view.exchange = 0
             for fn in self.listeners:
                 try:
                     fn(event, st)
@@ -198,8 +201,7 @@ class Kiosk:
             said = exchange_at_press(self, player, t, exchange)
             if len(self.state.history) > done:  # recorded (or made a pass by the rules): the turn and its entries end
                 self._clear_problem(Result(True, said))
-                name, kind = self.state.players[player], self.state.history[-1].kind
-                self.view.message = f"{name} exchanged {exchange} tiles" if kind == "exchange" else f"{name}: a pass"
+                self.view.message = exchange_sentence(self.state, player, done, exchange)
             return said
         if reading is None:
             res = self.apply(ev.Pass(t=t, player=player))
@@ -221,6 +223,7 @@ class Kiosk:
             res = self.apply(ev.Pass(t=t, player=player))
             self._clear_problem(res)
             return "pass" if res else res.reason
+        by_judge = by_judge or judge_decided(self, change.placed)
         res = self.apply(ev.Play(t=t, player=player, tiles=change.placed, by_judge=by_judge))
         if not res.accepted:
             if not self.session.paused:  # a journal that cannot be written is no board problem (its sentence shows)
@@ -243,7 +246,6 @@ class Kiosk:
             self._show_problem((), "", judge=False, squares=())
             if self.state.phase != DESIGNATING:  # the judge's corrections hold until the move is complete
                 self._promote_corrections()
-                self.view.read_this_turn = self.view.judge_entered = False
             lp = self.state.last_play
             self.view.message = ""
             if lp is not None and self.state.history and self.state.history[-1].kind == "play":
@@ -440,57 +442,21 @@ class Kiosk:
             return Result(False, "no exchange now", "wrong_phase")
         if count < 0 or count > st.racks[st.on_move]:
             return Result(False, f"exchange: choose 1..{st.racks[st.on_move]} tiles", "bad_count")
-        self.view.exchange = count
+        self.view.exchange, self._exchange_by = count, st.on_move
         self.view.message = (f"{st.players[st.on_move]} exchanges {count}: put them in the bag, draw, press the clock"
                              if count else "exchange cancelled")
         return Result(True, self.view.message)
 
     @_on.register
     def _correct(self, c: cmd.Correct, t: int) -> Result:
-        """Judge: what the camera should have read on ``c.square`` ("." empty, letter, "?" blank).
-
-        A correction that confirms a tile already on the referee's board holds as long as that tile stays (the
-        camera keeps missing it, e.g. a blank); any other correction holds for the move being read."""
-        square, char = c.square, c.char
-        if not 0 <= square < 225:
-            return Result(False, f"square {square} is not on the board", "bad_input")
-        ch = char.upper() if char not in (".", "?") else char
-        if len(ch) != 1:
-            return Result(False, "correct: one character (letter, '?' blank or '.' empty)", "bad_input")
-        have = self.state.board[square]
-        if have and ch == seen_as(have):
-            self.view.confirmed[square] = ch
-            self.view.corrections.pop(square, None)  # the judge takes back a wrong entry on a tile
-            if self.vision is not None:
-                self.vision.set_overrides(self._confirmed_now())
-        else:
-            self.view.corrections[square] = ch
-            self.view.judge_entered |= self.view.camera_failed and not self.view.read_this_turn
-        self.view.problem_squares = tuple(s for s in self.view.problem_squares if s != square)
-        self.view.message = f"judge: {square_label(square, sheet_rows(self.preset))} is {ch}; press the clock again"
-        log.info("judge correction %s -> %s", square_name(square), ch)
-        return Result(True, self.view.message)
+        """Judge: what the camera should have read on ``c.square`` (:func:`kiosk.app.judge_entries.correct`)."""
+        return correct(self, c.square, c.char)
 
     def _promote_corrections(self) -> None:
-        """The move is complete: corrections that put a tile now on the referee's board keep holding (the
-        camera missed that tile once, it will likely miss it again); the others end with the move."""
-        board = self.state.board
-        for sq, ch in self.view.corrections.items():
-            if board[sq] and ch == seen_as(board[sq]):
-                self.view.confirmed[sq] = ch
-        self.view.corrections = {}
-        if self.vision is not None:
-            self.vision.set_overrides(self._confirmed_now())
+        promote(self)
 
     def _confirmed_now(self) -> dict[int, str]:
-        """The judge's confirmations whose tile is still on the referee's board."""
-        board = self.state.board
-        keep = {sq: ch for sq, ch in self.view.confirmed.items() if board[sq]}
-        if len(keep) != len(self.view.confirmed):
-            self.view.confirmed = keep
-            if self.vision is not None:
-                self.vision.set_overrides(keep)
-        return keep
+        return confirmed_now(self)
 
     # -------------------------------------------------------------------------------------------- misc
     def board_change(self, grid: list[str]) -> BoardDiff:

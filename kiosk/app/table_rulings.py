@@ -39,6 +39,17 @@ def exchange_at_press(kiosk: Table, player: int, t: int, count: int) -> str:
     return f"exchange {count}: {'ok' if res else res.reason}"
 
 
+def exchange_sentence(st: GameState, player: int, since: int, count: int) -> str:
+    """What the screen says after ``player``'s exchange of ``count`` tiles was recorded: his own history line
+    from index ``since`` on (another player's line, e.g. a lost turn, may follow it) is the exchange, or the pass
+    the rules made of it."""
+    mine = [h for h in st.history[since:] if h.player == player]
+    name = st.players[player]
+    if mine and mine[0].kind == "exchange":
+        return f"{name} exchanged {count} tile{'s' if count != 1 else ''}"
+    return f"{name}: the exchange counts as a pass"
+
+
 @functools.singledispatch
 def judge_event(command: cmd.JudgeEventCommand, t: int) -> ev.Event:
     """The referee event that records the judge's ``command`` at ``t`` ms.

@@ -115,14 +115,22 @@ class Play(Event):
     """A board reading accepted at the clock press: ``player`` placed ``tiles`` ((square, tile), ...).
 
     ``"?"`` marks a blank whose letter is still to be designated (:class:`BlankDesignated`). ``by_judge``: the
-    tiles are the judge's entry, not a camera reading (the camera gave none); the referee scores it as any play,
-    the journal and the stream keep who saw the tiles (a record written before the field reads False).
+    judge's corrections decided the tiles, or all of them are his entry (the camera gave no reading); the referee
+    scores it as any play, the journal and the stream keep who saw the tiles (written only when true).
     """
 
     type: ClassVar[str] = "play"
     player: int = 0
     tiles: tuple[tuple[int, str], ...] = ()
     by_judge: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """As :meth:`Event.to_dict`, ``by_judge`` written only when true: a camera-read play is written as before
+        the field existed, so an earlier kiosk, desk or journal reader still reads it."""
+        out = super().to_dict()
+        if not self.by_judge:
+            del out["by_judge"]
+        return out
 
 
 @dataclass(frozen=True)

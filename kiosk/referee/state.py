@@ -121,8 +121,8 @@ class PlayRecord:
     t: int = 0
 
 
-ENTERED_BY_JUDGE = "tiles entered by the judge (the camera gave no reading)"
-"""A play's :attr:`TurnRecord.note` when its tiles are the judge's entry (:attr:`kiosk.referee.events.Play.by_judge`)."""
+ENTERED_BY_JUDGE = "tiles entered or corrected by the judge"
+"""A play's :attr:`TurnRecord.note` when the judge decided its tiles (:attr:`kiosk.referee.events.Play.by_judge`)."""
 
 
 @dataclass(frozen=True)
@@ -131,8 +131,8 @@ class TurnRecord:
 
     ``kind``: "play", "pass", "exchange", "withdrawn", "lost_turn", "challenge_bonus", "challenge_penalty",
     "phony_penalty", "end_rack", "own_rack", "time_penalty", "judge". ``points``: change to the player's score.
-    ``note``: why (a lost turn, a judge's adjustment); on a play, :data:`ENTERED_BY_JUDGE` when its tiles are the
-    judge's entry.
+    ``note``: why (a lost turn, a judge's adjustment); on a play, :data:`ENTERED_BY_JUDGE` when the judge decided
+    its tiles.
     """
 
     kind: str

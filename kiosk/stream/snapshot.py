@@ -59,15 +59,16 @@ def play_text(players: tuple[str, ...], play: PlayRecord | None) -> str:
 
 
 def turn_text(players: tuple[str, ...], rec: TurnRecord) -> str:
-    """One scoresheet line as text: ``"Bob: pass 0"``, ``"Ann: exchange 3 0"``, ``"Ann: 8D QUIZ 34"``."""
+    """One scoresheet line as text: ``"Bob: pass 0"``, ``"Ann: exchange 3 0"``, ``"Ann: 8D QUIZ 34"``, with the
+    line's note in parentheses (``"Bob: H7 IT +2 (tiles entered or corrected by the judge)"``)."""
     name = players[rec.player] if 0 <= rec.player < len(players) else f"player {rec.player + 1}"
+    note = f" ({rec.note})" if rec.note else ""
     if rec.kind == "play" and rec.play is not None:
-        return f"{name}: {rec.play.coordinate} {rec.play.word} {rec.points:+d}"
+        return f"{name}: {rec.play.coordinate} {rec.play.word} {rec.points:+d}{note}"
     if rec.kind == "exchange":
         return f"{name}: exchange {rec.count} {rec.points:+d}"
     label = rec.kind.replace("_", " ")
     extra = f" {rec.rack}" if rec.rack else ""
-    note = f" ({rec.note})" if rec.note else ""
     return f"{name}: {label}{extra} {rec.points:+d}{note}"
 
 

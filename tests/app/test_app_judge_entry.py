@@ -97,8 +97,114 @@ def test_a_move_the_judge_entered_says_so_in_the_games_record(tmp_path):
     press("right")
     assert kiosk.act("correct", square=H7, char="I").accepted
     assert "play" in press("right")
-    assert [h.note for h in kiosk.state.history] == ["", "tiles entered by the judge (the camera gave no reading)"]
+    assert [h.note for h in kiosk.state.history] == ["", "tiles entered or corrected by the judge"]
     gcg = export_gcg(kiosk.state).splitlines()
     at = next(i for i, line in enumerate(gcg) if line.startswith(">Bob:"))
-    assert gcg[at + 1] == "#note Bob's tiles entered by the judge (the camera gave no reading)", gcg
-    assert sum(line.startswith("#note") and "entered by the judge" in line for line in gcg) == 1
+    assert gcg[at + 1] == "#note Bob's tiles entered or corrected by the judge", gcg
+    assert sum(line.startswith("#note") and "by the judge" in line for line in gcg) == 1
+
+
+def test_an_entered_blank_ends_its_entry_when_its_letter_is_named(tmp_path):
+    """The judge entered Bob's blank; once its letter is named the move is complete and the entry ends: a
+    correction of Ann's doubtful square on the next turn completes her reading and is never her whole move (a
+    press with no reading then scored her turn a pass)."""
+    kiosk, table, clock, worker, press = _quirt_then_camera_down(tmp_path)
+    press("right")
+    assert kiosk.act("correct", square=H7, char="?").accepted
+    press("right")
+    assert kiosk.act("designate", player=1, square=H7, letter="I").accepted and kiosk.state.last_play.word == "iT"
+    assert not kiosk.view.judge_entered and kiosk.view.corrections == {}
+    table.fail = ""
+    h9, h10 = (parse_coordinate(c).squares(1)[0] for c in ("H9", "H10"))
+    table.put({H7: "?", h9: "S", h10: "#"})                     # Ann's S, and a doubt beside it
+    clock.t += 10_000
+    kiosk.press("left")
+    settle(kiosk, worker)
+    assert kiosk.view.problem_squares == (h10,)
+    assert kiosk.act("correct", square=h10, char=".").accepted and not kiosk.view.judge_entered
+    table.fail = "camera unplugged"
+    out = press("left")
+    assert any(o.startswith("no reading") for o in out) and kiosk.state.history[-1].kind == "play", out
+
+
+def test_an_exchange_chosen_ends_with_its_turn(tmp_path):
+    """Bob chose an exchange while his press was being read; the reading made his turn a pass. Ann's play next
+    is her play, not Bob's exchange."""
+    kiosk, table, clock, worker = make_kiosk(tmp_path)
+    clock.t = 10_000
+    kiosk.press("left")
+    settle(kiosk, worker)                                       # Ann passes
+    clock.t = 20_000
+    kiosk.press("right")
+    assert kiosk.pending is not None and kiosk.act("exchange", count=2).accepted
+    settle(kiosk, worker)
+    assert kiosk.state.history[-1].kind == "pass" and kiosk.view.exchange == 0
+    table.put(dict(zip(parse_coordinate("8D").squares(5), "QUIRT")))
+    clock.t = 30_000
+    kiosk.press("left")
+    settle(kiosk, worker)
+    assert kiosk.state.history[-1].kind == "play" and kiosk.state.last_play.word == "QUIRT"
+
+
+def test_empty_on_a_square_the_judge_entered_takes_his_entry_back(tmp_path):
+    """'.' where he entered a tile takes the entry back (the camera reads the square again); it no longer made
+    the square 'empty' over a camera that came back and saw Bob's I there."""
+    kiosk, table, clock, worker, press = _quirt_then_camera_down(tmp_path)
+    press("right")
+    assert kiosk.act("correct", square=H7, char="I").accepted and kiosk.act("correct", square=H7, char=".").accepted
+    assert kiosk.view.corrections == {}
+    table.fail = ""
+    table.put({H7: "I"})
+    clock.t += 10_000
+    kiosk.press("right")
+    settle(kiosk, worker)
+    assert kiosk.state.last_play.word == "IT" and kiosk.state.scores == (48, 2)
+
+
+def test_a_play_whose_square_the_judge_corrected_is_recorded_as_his(tmp_path):
+    """by_judge marks a play whose tiles the judge's corrections decided (a doubt he settled), not only a whole
+    move he entered; a play the camera read alone is written as before (no by_judge key)."""
+    kiosk, table, clock, worker = make_kiosk(tmp_path)
+    table.put({**dict(zip(parse_coordinate("8D").squares(5), "QUIRT")), 111: "#"})   # G8 doubtful
+    clock.t = 10_000
+    kiosk.press("left")
+    settle(kiosk, worker)
+    assert kiosk.act("judge_unlock", pin=PIN).accepted and kiosk.act("correct", square=111, char="R").accepted
+    clock.t = 20_000
+    kiosk.press("left")
+    settle(kiosk, worker)
+    table.put({H7: "I"})
+    clock.t = 30_000
+    kiosk.press("right")
+    settle(kiosk, worker)
+    plays = [e for e in kiosk.session.referee.events if e.type == "play"]
+    assert [e.by_judge for e in plays] == [True, False]
+    assert "by_judge" not in plays[1].to_dict() and plays[0].to_dict()["by_judge"] is True
+
+
+def test_the_exchange_sentence_reads_the_players_own_line():
+    """After an exchange the screen names it from the exchanging player's own history line (in a 3-player game
+    another player's lost turn may follow it: the screen said "Bob: a pass"), with the tile count's number."""
+    from types import SimpleNamespace
+
+    from kiosk.app.table_rulings import exchange_sentence
+    from kiosk.referee.state import TurnRecord
+
+    st = SimpleNamespace(players=("Ann", "Bob", "Cy"),
+                         history=(TurnRecord("play", 0, 48, 48), TurnRecord("exchange", 1, 0, 0, count=2),
+                                  TurnRecord("lost_turn", 2, 0, 0, note="a failed challenge")))
+    assert exchange_sentence(st, 1, 1, 2) == "Bob exchanged 2 tiles"
+    assert exchange_sentence(st, 1, 1, 1) == "Bob exchanged 1 tile"
+    st.history = (*st.history[:1], TurnRecord("pass", 1, 0, 0))
+    assert exchange_sentence(st, 1, 1, 3) == "Bob: the exchange counts as a pass"
+
+
+def test_the_scoresheet_line_of_a_play_the_judge_decided_says_so():
+    from kiosk.referee.state import ENTERED_BY_JUDGE, PlayRecord, TurnRecord
+    from kiosk.stream.snapshot import turn_text
+
+    play = PlayRecord(player=1, tiles=((97, "I"),), coordinate="H7", word="IT", words=("IT",), score=2,
+                      rack_before=7, to_draw=1)
+    assert turn_text(("Ann", "Bob"), TurnRecord("play", 1, 2, 2, play)) == "Bob: H7 IT +2"
+    assert turn_text(("Ann", "Bob"), TurnRecord("play", 1, 2, 2, play, note=ENTERED_BY_JUDGE)) == \
+        "Bob: H7 IT +2 (tiles entered or corrected by the judge)"

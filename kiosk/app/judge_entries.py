@@ -1,0 +1,92 @@
+"""The judge's corrections and entries on the kiosk's screen: what the camera should have read on a square.
+
+A correction completes a camera reading (a doubtful square, a misread tile) or, while the camera gives no reading
+at all, is the judge's entry of the whole move (:attr:`~kiosk.control.port.KioskView.judge_entered`). Entries end
+with their turn (:func:`promote`); a correction that confirms a tile already on the referee's board holds as long
+as that tile stays (:func:`confirmed_now`: the camera missed it once, it will likely miss it again). Kept beside
+:mod:`kiosk.app.kiosk` so that module stays one controller.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Protocol
+
+from kiosk.control.port import KioskView
+from kiosk.control.words import sheet_rows, square_label
+from kiosk.referee.presets import Preset
+from kiosk.referee.state import GameState, Result
+from kiosk.rules.board import square_name
+from kiosk.vision.reading import EMPTY_CHAR, seen_as
+
+log = logging.getLogger("kiosk.app")
+
+
+class Table(Protocol):
+    """What these functions need of the kiosk (:class:`kiosk.app.kiosk.Kiosk`)."""
+
+    view: KioskView
+    vision: Any   # the VisionWorker (set_overrides), or None
+
+    @property
+    def state(self) -> GameState: ...
+
+    @property
+    def preset(self) -> Preset | None: ...
+
+
+def correct(kiosk: Table, square: int, char: str) -> Result:
+    """The judge says what the camera should have read on ``square`` (0..224): ``char`` a letter, ``"?"`` a
+    blank or ``"."`` empty. The tile's own letter on a square holding a tile confirms it (and takes back an
+    entry made there); ``"."`` on an empty square where the judge entered a tile takes that entry back; any
+    other correction holds for the move being read. Returns the sentence said (refused: bad square or char)."""
+    if not 0 <= square < 225:
+        return Result(False, f"square {square} is not on the board", "bad_input")
+    ch = char.upper() if char not in (".", "?") else char
+    if len(ch) != 1:
+        return Result(False, "correct: one character (letter, '?' blank or '.' empty)", "bad_input")
+    view, have = kiosk.view, kiosk.state.board[square]
+    if have and ch == seen_as(have):
+        view.confirmed[square] = ch
+        view.corrections.pop(square, None)     # a wrong entry on a tile taken back
+        if kiosk.vision is not None:
+            kiosk.vision.set_overrides(confirmed_now(kiosk))
+    elif not have and ch == EMPTY_CHAR and view.corrections.get(square, EMPTY_CHAR) != EMPTY_CHAR:
+        del view.corrections[square]           # his own entry taken back: the camera reads the square again
+    else:
+        view.corrections[square] = ch
+        view.judge_entered |= view.camera_failed and not view.read_this_turn
+    view.problem_squares = tuple(s for s in view.problem_squares if s != square)
+    view.message = f"judge: {square_label(square, sheet_rows(kiosk.preset))} is {ch}; press the clock again"
+    log.info("judge correction %s -> %s", square_name(square), ch)
+    return Result(True, view.message)
+
+
+def promote(kiosk: Table) -> None:
+    """The move is complete: corrections that put a tile now on the referee's board keep holding as
+    confirmations; the others, and the judge's entry of the move, end with it."""
+    view, board = kiosk.view, kiosk.state.board
+    for sq, ch in view.corrections.items():
+        if board[sq] and ch == seen_as(board[sq]):
+            view.confirmed[sq] = ch
+    view.corrections, view.read_this_turn, view.judge_entered = {}, False, False
+    if kiosk.vision is not None:
+        kiosk.vision.set_overrides(confirmed_now(kiosk))
+
+
+def confirmed_now(kiosk: Table) -> dict[int, str]:
+    """The judge's confirmations whose tile is still on the referee's board (square -> char); the vision
+    worker is told when one leaves with its tile."""
+    view, board = kiosk.view, kiosk.state.board
+    keep = {sq: ch for sq, ch in view.confirmed.items() if board[sq]}
+    if len(keep) != len(view.confirmed):
+        view.confirmed = keep
+        if kiosk.vision is not None:
+            kiosk.vision.set_overrides(keep)
+    return keep
+
+
+def judge_decided(kiosk: Table, placed: tuple[tuple[int, str], ...]) -> bool:
+    """Whether the judge's corrections decided any of the ``placed`` tiles ((square, tile), ...) of a play:
+    then the play is recorded as his (:attr:`kiosk.referee.events.Play.by_judge`)."""
+    return any(sq in kiosk.view.corrections for sq, _ in placed)
