@@ -17,7 +17,8 @@ from kiosk.control.words import sheet_rows, square_label
 from kiosk.referee.presets import Preset
 from kiosk.referee.state import GameState, Result
 from kiosk.rules.board import square_name
-from kiosk.vision.reading import EMPTY_CHAR, seen_as
+from kiosk.vision.diff import Anomaly
+from kiosk.vision.reading import EMPTY_CHAR, UNSURE_CHAR, seen_as
 
 log = logging.getLogger("kiosk.app")
 
@@ -84,6 +85,18 @@ def confirmed_now(kiosk: Table) -> dict[int, str]:
         if kiosk.vision is not None:
             kiosk.vision.set_overrides(keep)
     return keep
+
+
+def entry_clashes(kiosk: Table, grid: str) -> tuple[Anomaly, ...]:
+    """The squares where a camera reading (``grid``: 225 grid characters) is sure of another tile than the judge
+    entered while the camera was failing (a tile where he entered empty, another letter or a blank): one
+    :class:`Anomaly` (kind ``"entry"``) each, for the judge to look at before his entry is taken over what the
+    camera sees. A square the camera reads empty or unsure is no clash: entering the tiles a camera cannot see
+    (a hand, a frozen or stale frame) is what his entry is for."""
+    rows = sheet_rows(kiosk.preset)
+    return tuple(Anomaly("entry", sq, ch, grid[sq], f"{square_label(sq, rows)}: the judge entered {ch}, the camera "
+                         f"reads {grid[sq]}") for sq, ch in sorted(kiosk.view.corrections.items())
+                 if grid[sq] not in (ch, UNSURE_CHAR, EMPTY_CHAR))
 
 
 def judge_decided(kiosk: Table, placed: tuple[tuple[int, str], ...]) -> bool:

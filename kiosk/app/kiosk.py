@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.app.judge_entries import confirmed_now, correct, judge_decided, promote
+from kiosk.app.judge_entries import confirmed_now, correct, entry_clashes, judge_decided, promote
 from kiosk.app.pin import PinGate
 from kiosk.app.press_words import press_refusal
 from kiosk.app.removal import check_removed
@@ -207,6 +207,13 @@ class Kiosk:
             res = self.apply(ev.Pass(t=t, player=player))
             return "pass" if res else res.reason
         grid = list(reading.grid())
+        if self.view.judge_entered and not by_judge:  # the camera is back: his entries complete this reading
+            self.view.judge_entered, clash = False, entry_clashes(self, "".join(grid))
+            if clash:  # ... unless it sees something else there: the judge looks first (pressed again: his stand)
+                self.view.reading = reading
+                self._show_problem(clash, "The camera sees other tiles on the marked squares than the judge entered. "
+                                   "Judge: check them, then the player presses the clock again.", judge=True)
+                return "board problem: " + "; ".join(a.detail for a in clash)
         fixes = {**self._confirmed_now(), **self.view.corrections}
         if fixes:
             chars = list("".join(grid))

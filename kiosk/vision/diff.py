@@ -24,8 +24,9 @@ from kiosk.vision.reading import BLANK_CHAR, EMPTY_CHAR, N_SQUARES, SIZE, UNSURE
 
 @dataclass(frozen=True)
 class Anomaly:
-    """Something the judge must look at: ``kind`` (vanished/changed/moved/unsure), the square, what was
-    there before and what is read now (grid characters), and a sentence for the screen."""
+    """Something the judge must look at: ``kind`` (vanished/changed/moved/unsure; ``entry``: the camera reads
+    otherwise than the judge entered, :func:`kiosk.app.judge_entries.entry_clashes`), the square, what was
+    there before (or entered) and what is read now (grid characters), and a sentence for the screen."""
 
     kind: str
     square: int

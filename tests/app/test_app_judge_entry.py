@@ -208,3 +208,38 @@ def test_the_scoresheet_line_of_a_play_the_judge_decided_says_so():
     assert turn_text(("Ann", "Bob"), TurnRecord("play", 1, 2, 2, play)) == "Bob: H7 IT +2"
     assert turn_text(("Ann", "Bob"), TurnRecord("play", 1, 2, 2, play, note=ENTERED_BY_JUDGE)) == \
         "Bob: H7 IT +2 (tiles entered or corrected by the judge)"
+
+
+def test_a_camera_back_that_sees_otherwise_than_the_judge_entered_is_shown_to_him_first(tmp_path):
+    """The judge entered I on H7 while the camera was down; the camera comes back and is sure of an A there.
+    His entry is not taken over it silently: the square is marked with both letters for him; pressed again, his
+    entry stands (recorded as his). Where the camera agrees, the move is taken at once."""
+    kiosk, table, clock, worker, press = _quirt_then_camera_down(tmp_path)
+    press("right")
+    assert kiosk.act("correct", square=H7, char="I").accepted and kiosk.view.judge_entered
+    table.fail = ""
+    table.put({H7: "A"})
+    clock.t += 10_000
+    kiosk.press("right")
+    out = settle(kiosk, worker)
+    assert any(o.startswith("board problem") for o in out) and kiosk.view.problem_squares == (H7,), out
+    (clash,) = kiosk.view.problem
+    assert (clash.kind, clash.before, clash.after) == ("entry", "I", "A") and kiosk.view.needs_judge
+    assert "the judge entered I, the camera reads A" in clash.detail and kiosk.state.scores == (48, 0)
+    clock.t += 10_000
+    kiosk.press("right")                                    # the judge looked: his I stands
+    settle(kiosk, worker)
+    assert kiosk.state.last_play.word == "IT" and [e.by_judge for e in kiosk.session.referee.events
+                                                   if e.type == "play"] == [False, True]
+
+
+def test_a_camera_back_that_agrees_with_the_judges_entry_takes_the_move_at_once(tmp_path):
+    kiosk, table, clock, worker, press = _quirt_then_camera_down(tmp_path)
+    press("right")
+    assert kiosk.act("correct", square=H7, char="I").accepted
+    table.fail = ""
+    table.put({H7: "I"})
+    clock.t += 10_000
+    kiosk.press("right")
+    settle(kiosk, worker)
+    assert kiosk.state.last_play.word == "IT" and kiosk.view.problem_text == ""
