@@ -18,7 +18,7 @@ from kiosk.referee.presets import Preset
 from kiosk.referee.state import GameState, Result
 from kiosk.rules.board import square_name
 from kiosk.vision.diff import Anomaly
-from kiosk.vision.reading import EMPTY_CHAR, UNSURE_CHAR, seen_as
+from kiosk.vision.reading import EMPTY_CHAR, UNSURE_CHAR, BoardReading, board_rows, seen_as
 
 log = logging.getLogger("kiosk.app")
 
@@ -70,9 +70,15 @@ def promote(kiosk: Table) -> None:
     for sq, ch in view.corrections.items():
         if board[sq] and ch == seen_as(board[sq]):
             view.confirmed[sq] = ch
-    view.corrections, view.read_this_turn, view.judge_entered = {}, False, False
+    drop_entries(view)
     if kiosk.vision is not None:
         kiosk.vision.set_overrides(confirmed_now(kiosk))
+
+
+def drop_entries(view: KioskView) -> None:
+    """The turn's corrections end (its move complete, taken back, or its withdrawn tiles gone), and with them
+    the judge's entry of a move and what the turn's readings said (:attr:`KioskView.read_this_turn`)."""
+    view.corrections, view.read_this_turn, view.judge_entered = {}, False, False
 
 
 def confirmed_now(kiosk: Table) -> dict[int, str]:
@@ -97,6 +103,12 @@ def entry_clashes(kiosk: Table, grid: str) -> tuple[Anomaly, ...]:
     return tuple(Anomaly("entry", sq, ch, grid[sq], f"{square_label(sq, rows)}: the judge entered {ch}, the camera "
                          f"reads {grid[sq]}") for sq, ch in sorted(kiosk.view.corrections.items())
                  if grid[sq] not in (ch, UNSURE_CHAR, EMPTY_CHAR))
+
+
+def as_entered(kiosk: Table) -> BoardReading:
+    """The referee's board as a sure reading: with the judge's corrections laid over it
+    (:meth:`kiosk.app.kiosk.Kiosk._finish_press`), the move as he entered it when the camera gives none."""
+    return BoardReading.from_grid(board_rows(kiosk.state.board))
 
 
 def judge_decided(kiosk: Table, placed: tuple[tuple[int, str], ...]) -> bool:

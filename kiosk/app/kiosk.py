@@ -23,7 +23,15 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kiosk.app.judge_entries import confirmed_now, correct, entry_clashes, judge_decided, promote
+from kiosk.app.judge_entries import (
+    as_entered,
+    confirmed_now,
+    correct,
+    drop_entries,
+    entry_clashes,
+    judge_decided,
+    promote,
+)
 from kiosk.app.pin import PinGate
 from kiosk.app.press_words import press_refusal
 from kiosk.app.removal import check_removed
@@ -39,7 +47,7 @@ from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING, GameState, Promp
 from kiosk.rules.tiles import TileSet
 from kiosk.store.session import GameSession
 from kiosk.vision.diff import Anomaly, BoardDiff, diff_boards
-from kiosk.vision.reading import BoardReading, board_rows
+from kiosk.vision.reading import BoardReading
 
 log = logging.getLogger("kiosk.app")
 
@@ -119,8 +127,8 @@ class Kiosk:
         if res.accepted:
             st = self.session.state
             if isinstance(event, ev.BlankDesignated) and st.phase != DESIGNATING:
-                self._promote_corrections()
-            self._confirmed_now()  # a confirmed tile withdrawn or taken back leaves the camera's readings at once
+                promote(self)
+            confirmed_now(self)  # a confirmed tile withdrawn or taken back leaves the camera's readings at once
             if self.view.exchange and st.on_move != self._exchange_by:  # a chosen exchange ends with its turn
                 self.view.exchange = 0
             for fn in self.listeners:
@@ -141,7 +149,7 @@ class Kiosk:
                                         game_id=game_id))
         if res:  # (a refused start, e.g. a game in progress, leaves that game's screen as it is)
             self.view, self.pending, self._removal_ticket = KioskView(devices=self.view.devices), None, None
-            self._promote_corrections()  # the vision worker forgets the last game's settled squares
+            promote(self)  # the vision worker forgets the last game's settled squares
         return res
 
     # -------------------------------------------------------------------------------------------- clock
@@ -186,7 +194,7 @@ class Kiosk:
                 return self.session.pause_reason
         if self.vision is None or self.view.exchange:  # an exchange lays no tile: it needs no reading (nor waits
             # for one with the camera down); no camera: the tiles the judge entered are the move (none: a pass)
-            entered = BoardReading.from_grid(board_rows(st.board)) if self.view.corrections else None
+            entered = as_entered(self) if self.view.corrections else None
             return self._finish_press(player, t, entered, self.view.exchange, by_judge=entered is not None)
         ticket = self.vision.request(t)
         self.pending = PendingPress(player, t, ticket, self.view.exchange)
@@ -214,7 +222,7 @@ class Kiosk:
                 self._show_problem(clash, "The camera sees other tiles on the marked squares than the judge entered. "
                                    "Judge: check them, then the player presses the clock again.", judge=True)
                 return "board problem: " + "; ".join(a.detail for a in clash)
-        fixes = {**self._confirmed_now(), **self.view.corrections}
+        fixes = {**confirmed_now(self), **self.view.corrections}
         if fixes:
             chars = list("".join(grid))
             for sq, ch in fixes.items():
@@ -252,7 +260,7 @@ class Kiosk:
         if res.accepted:
             self._show_problem((), "", judge=False, squares=())
             if self.state.phase != DESIGNATING:  # the judge's corrections hold until the move is complete
-                self._promote_corrections()
+                promote(self)
             lp = self.state.last_play
             self.view.message = ""
             if lp is not None and self.state.history and self.state.history[-1].kind == "play":
@@ -295,7 +303,7 @@ class Kiosk:
         reading, view.camera_failed = ans.reading, ans.reading is None
         entered = reading is None and view.judge_entered and bool(view.corrections)
         if entered:  # no frame to read: the move is the referee's board as the judge entered it on the screen
-            reading = BoardReading.from_grid(board_rows(self.state.board))
+            reading = as_entered(self)
             log.info("no reading (%s): the move is taken as the judge entered it", ans.error)
         else:
             view.read_this_turn = reading is not None
@@ -412,7 +420,8 @@ class Kiosk:
     def _confirm_removed(self, c: cmd.ConfirmRemoved, t: int) -> Result:
         res = self.apply(ev.TilesRemoved(t=t))  # the judge saw the withdrawn tiles go (the camera could not)
         if res:
-            self.view.removal_left, self.view.corrections = (), {}
+            self.view.removal_left = ()
+            drop_entries(self.view)
         return res
 
     @_on.register
@@ -432,9 +441,9 @@ class Kiosk:
         res = self.apply(ev.MoveUndone(t=t, reason=c.reason.strip() or "taken back by the judge"))
         if res:
             self.view.problem, self.view.problem_text, self.view.problem_squares = (), "", ()
-            self.view.needs_judge, self.view.corrections, self.view.exchange = False, {}, 0
-            self.view.read_this_turn = self.view.judge_entered = False  # entries for the undone turn end with it
-            self._confirmed_now()
+            self.view.needs_judge, self.view.exchange = False, 0
+            drop_entries(self.view)  # the corrections and entries of the undone turn end with it
+            confirmed_now(self)
             st = self.state
             who = st.players[st.on_move] if st.on_move is not None else "nobody"
             self.view.message = f"judge took the last turn back: {who} to move; fix the board, press the clock"
@@ -458,12 +467,6 @@ class Kiosk:
     def _correct(self, c: cmd.Correct, t: int) -> Result:
         """Judge: what the camera should have read on ``c.square`` (:func:`kiosk.app.judge_entries.correct`)."""
         return correct(self, c.square, c.char)
-
-    def _promote_corrections(self) -> None:
-        promote(self)
-
-    def _confirmed_now(self) -> dict[int, str]:
-        return confirmed_now(self)
 
     # -------------------------------------------------------------------------------------------- misc
     def board_change(self, grid: list[str]) -> BoardDiff:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from kiosk.app.judge_entries import drop_entries
 from kiosk.app.vision_worker import StableReading
 from kiosk.control.port import KioskView
 from kiosk.control.words import sheet_rows, square_label
@@ -50,6 +51,6 @@ def check_removed(kiosk: Table, ans: StableReading) -> str:
     res = kiosk.apply(ev.TilesRemoved(t=kiosk.now()))
     if res:
         kiosk.view.removal_left = ()
-        kiosk.view.corrections = {}
+        drop_entries(kiosk.view)
         kiosk.view.message = "tiles removed: play on"
     return "tiles removed" if res else res.reason

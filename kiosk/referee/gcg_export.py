@@ -74,7 +74,7 @@ def _history_line(state: GameState, rec: TurnRecord, nick: str, total: int) -> G
         assert lp is not None
         ev = GcgEvent(EventKind.PLAY, nick, score=rec.points, cumulative=total,
                       coordinate=parse_coordinate(lp.coordinate), word=lp.word)
-        if rec.note:  # the judge entered its tiles
+        if rec.note:  # the judge entered or corrected its tiles
             ev.notes.append(f"{state.players[p]}'s {rec.note}")
     elif kind in ("pass", "lost_turn"):
         ev = GcgEvent(EventKind.PASS, nick, score=0, cumulative=total)

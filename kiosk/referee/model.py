@@ -73,8 +73,8 @@ class ChallengeState:
 @dataclass
 class PendingPlay:
     """A turn not yet scored: ``pressed_at`` the clock press whose board reading is awaited (ms, or None);
-    ``tiles`` ((square, tile), ...) of ``player``'s play waiting for its blanks' letters; ``by_judge``: those
-    tiles are the judge's entry (:attr:`kiosk.referee.events.Play.by_judge`)."""
+    ``tiles`` ((square, tile), ...) of ``player``'s play waiting for its blanks' letters; ``by_judge``: the judge
+    decided those tiles (:attr:`kiosk.referee.events.Play.by_judge`)."""
 
     tiles: tuple[tuple[int, str], ...] = ()
     player: int = 0

@@ -243,3 +243,29 @@ def test_a_camera_back_that_agrees_with_the_judges_entry_takes_the_move_at_once(
     kiosk.press("right")
     settle(kiosk, worker)
     assert kiosk.state.last_play.word == "IT" and kiosk.view.problem_text == ""
+
+
+def test_entries_made_while_withdrawn_tiles_leave_end_with_that_check(tmp_path):
+    """Every way a turn's corrections end ends the judge's entry with them: his '.' on the withdrawn phony's
+    square (camera down) and his confirmation that the tiles are off left the entry standing, so a correction
+    of the next player's doubtful square, made while the camera read, became that player's whole move (a
+    pass) when the camera then failed."""
+    kiosk, table, clock, worker, press = _quirt_then_camera_down(tmp_path)
+    press("right")
+    assert kiosk.act("correct", square=H7, char="Z").accepted
+    assert "play" in press("right") and kiosk.state.last_play.word == "ZT"
+    assert kiosk.act("challenge", player=0).accepted
+    assert kiosk.act("rule", acceptable=False, pin=PIN).accepted and kiosk.state.phase == "removing"
+    assert kiosk.act("correct", square=H7, char=".").accepted
+    assert kiosk.act("confirm_removed").accepted and kiosk.state.on_move == 0
+    assert kiosk.view.corrections == {} and not kiosk.view.judge_entered
+    table.fail = ""
+    h9, h10 = (parse_coordinate(c).squares(1)[0] for c in ("H9", "H10"))
+    table.put({H7: ".", h9: "S", h10: "#"})                     # Ann's S below the T, and a doubt beside it
+    clock.t += 10_000
+    kiosk.press("left")
+    settle(kiosk, worker)
+    assert kiosk.act("correct", square=h10, char=".").accepted
+    table.fail = "camera unplugged"
+    out = press("left")
+    assert any(o.startswith("no reading") for o in out) and kiosk.state.history[-1].kind != "pass", out
