@@ -77,6 +77,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "in the ninth session before a network was trained on the Google faces). "
                              "With system faces the figures are also printed per "
                              "face")
+    parser.add_argument("--games", type=int, default=0, metavar="N",
+                        help="instead of single positions, watch N whole games, each by one fixed camera in one "
+                             "font, read in order as the kiosk reads them (its game-aware reader, the board "
+                             "accepted before each move as the prior): the new tiles of each move are scored")
     parser.add_argument("--samples", type=int, default=8, help="annotated error frames to save per level (default 8)")
     parser.add_argument("--speed", type=int, default=0, metavar="N",
                         help="only time render_board over N frames per level (no reader needed)")
@@ -125,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"kiosk bench-vision: --fonts {args.fonts}: {len(absent)} face(s) not installed, left out of these "
                   f"figures: {', '.join(f.name for f in absent)} (apt-get install "
                   f"{' '.join(sorted({f.package for f in absent}))})", file=sys.stderr)
+    if args.games:
+        return _games(args)
     if args.speed:
         for level in args.level:
             _speed(samples, level, args)
@@ -175,6 +181,54 @@ def run(args: argparse.Namespace) -> int:
         f = ok_only.figures()
         print(f"  (only the {ok_only.frames} frames the reader called 'ok': " +
               ", ".join(f"{k} {v:.3f}%" if not math.isnan(v) else f"{k} n/a" for k, v in f.items()) + ")")
+    return 0 if all_ok else 1
+
+
+GAME_BARS = {"typical": (99.5, 0.1), "easy": (99.5, 0.1)}
+"""Level -> (new letters read right >= %, new tiles read wrong silently <= %) in ``--games``: issue 22's held-out
+bars; the hard level's is the share of errors that are ``#`` (>= 95%)."""
+
+
+def _games(args: argparse.Namespace) -> int:
+    """``--games N``: :mod:`kiosk.vision.train.game_bench` over N corpus games per level; prints each level's
+    figures and writes them to ``games-LEVEL.json`` in ``--out``. Exit 0 when the bars are met."""
+    import json
+    import multiprocessing as mp
+    import time
+
+    from kiosk.vision.train import game_bench
+
+    try:
+        games = game_bench.corpus_games(args.shared, args.games, args.seed, tuple(args.tile_sets))
+    except FileNotFoundError as exc:
+        print(f"kiosk bench-vision: --shared {args.shared}: {exc}", file=sys.stderr)
+        return 2
+    all_ok = True
+    for level in args.level:
+        tally, t0 = game_bench.GameTally(), time.perf_counter()
+        tasks = game_bench.game_tasks(games, level, args.size, args.seed, args.fonts)
+        with mp.get_context("fork").Pool(args.workers) as pool:
+            for n, moves in enumerate(pool.imap_unordered(game_bench.read_game, tasks), 1):
+                tally.games += 1
+                for mv in moves:
+                    tally.add(mv)
+                print(f"  {level}: {n}/{len(tasks)} games, {tally.moves} moves, new letters "
+                      f"{tally.letters_right}/{tally.letters}, {time.perf_counter() - t0:.0f} s",
+                      file=sys.stderr, flush=True)
+        print("\n".join(tally.lines(f"{level}, fonts {args.fonts}, {len(games)} games (seed {args.seed})")))
+        f = tally.figures()
+        if level in GAME_BARS:
+            letters, silent = GAME_BARS[level]
+            ok = f["letters"] >= letters and f["silent_tile_errors"] <= silent
+            print(f"  bars: new letters >= {letters}%, silent <= {silent}%: {'met' if ok else 'NOT met'}")
+        else:
+            ok = math.isnan(f["unsure_share_of_errors"]) or f["unsure_share_of_errors"] >= 95.0
+            print(f"  bar: >= 95% of errors '#': {'met' if ok else 'NOT met'}")
+        all_ok &= ok
+        path = args.out / f"games-{_tag(level, args)}.json"
+        path.write_text(json.dumps({"level": level, "fonts": args.fonts, "seed": args.seed, "games": len(games),
+                                    "moves": tally.moves, "figures": f, "lines": tally.lines(level)}, indent=1),
+                        encoding="utf-8")
     return 0 if all_ok else 1
 
 

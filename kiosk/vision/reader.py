@@ -66,6 +66,7 @@ from kiosk.vision import locate
 from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, same_square, warp_canvas
 from kiosk.vision.exemplars import GlyphCache, confirm_by_exemplars, resolve_by_exemplars
 from kiosk.vision.familiarity import Familiarity, hold_unfamiliar
+from kiosk.vision.game_exemplars import FeatureCache, GameMatch, known_kept, settle_by_known
 from kiosk.vision.glyph_model import GlyphClassifier, normalise_glyph
 from kiosk.vision.mlp import Classifier, ModelError
 from kiosk.vision.occupancy import (
@@ -738,9 +739,11 @@ class BoardReader:
         # the squares of the last frame read whose letter doubt the frame's own sure tiles settled (exemplars)
         self._by_exemplars: list[int] = []
         self._confirmed: frozenset[int] = frozenset()   # ... and the new letters they confirmed (in a game)
+        self.game_matches: dict[int, GameMatch] = {}   # the last frame's new tiles compared with the game's known ones
         # the doubts a grid fitted afresh for them did not clear, and the kept grid they were read on (see read)
         self._refit_left: tuple[np.ndarray | None, frozenset[int]] = (None, frozenset())
         self._glyph_cache = GlyphCache()   # the exemplars' descriptors, kept while a square's crop is kept
+        self._known_cache = FeatureCache()   # the network's descriptions of a game's tiles (kiosk.vision.game_exemplars)
         # the last frame's judgement of its face (kiosk.vision.familiarity; empty on the calibrated glyph path)
         self.familiarity = Familiarity()
         self._value_note = ""   # the last frame's note when its printed values contradicted letters (tile_value)
@@ -1104,6 +1107,12 @@ class BoardReader:
         self._confirmed = self._confirmed - set(by_value)
         self._value_note = VALUE_NOTE.format(n=len(by_value), set=self.tile_set.name) \
             if len(by_value) >= VALUE_NOTE_MIN else ""
+        if self.exemplars and known is not None:   # in a game: new tiles read from the tiles it accepted
+            crops = {sq: m.crop for sq, m in fresh.items()}
+            by_known, self.game_matches = settle_by_known(net, crops, squares, doubts, preds, known,
+                                                          self._known_cache)
+            self._confirmed = self._confirmed | by_known
+            known_kept(net, crops, squares, preds, known, self._known_cache)
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
                                                    if squares[sq].state is SquareState.TILE])
 
@@ -1266,6 +1275,7 @@ class BoardReader:
         self._lasting_doubts = set()
         self._by_exemplars = []
         self._confirmed = frozenset()
+        self.game_matches = {}
         self.familiarity = Familiarity()
         self._value_note = ""
         timings: dict[str, float] = {}

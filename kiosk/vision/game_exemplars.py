@@ -1,0 +1,237 @@
+"""The game's own tiles as templates: a new tile's letter read by comparison with the tiles the game accepted.
+
+A tile set has one face, and a game lays dozens of its tiles. Every tile the referee accepted (a letter the camera
+read surely, or one the judge named for a ``#``) shows how this face draws that letter, whatever the square network
+made of it: in a face the network never trained on, the tiles it doubts are the ones worth keeping (the judge's
+first ``A`` of a face whose A's the network reads ``H`` shows the kiosk that face's A for the rest of the game).
+The anchor system reads by templates of its own tile set; this is the same idea with templates the game itself
+collects, for a tile set nobody calibrated.
+
+:func:`match_new_tiles` compares each new tile (a square the prior does not hold) that the reader read as a letter
+or doubted for its letter alone (:data:`GAME_KINDS`) with the known tiles in view: the :func:`likeness` of its crop
+to each known tile's (normalised correlation, brightness and small shifts not counting), the nearest by letter.
+:func:`known_letter` then says what the known tiles show:
+
+* a letter, when the nearest known tile is at least ``SIMILAR`` alike and leads every other letter's by ``MARGIN``
+  (``OVERRIDE_MARGIN`` against the network's most likely letter), the network gives that letter at least
+  ``CANDIDATE_SHARE`` of P(letter | tile), and every letter it gives that share has a known tile in view (the
+  true letter may be one the game has not shown yet: the first J of a game is never read from its I's, and a
+  face's D can look more like its O's than anything else when no D is known);
+* a doubt (``#``), when a letter was read but the tile is at least ``DOUBT_SIMILAR`` alike to the known tiles of a
+  letter the network does not give at all, leading by ``DOUBT_MARGIN`` (the network reads a face's A's as a sure R:
+  a silent wrong letter becomes a question for the judge);
+* nothing, otherwise: the reader's reading stands.
+
+:func:`known_kept` uses the same likeness for known tiles the network reads as another letter: one that still looks
+like the game's other tiles of its letter is read as that letter (otherwise every press of such a face stops with
+"the known tile A reads R").
+
+Only in a game (the reader is given the known tiles) and only on the square network's path; a blank is never given
+(it has no glyph); a hand, glare or a square that may be empty stays a doubt. The reader marks the squares given
+a letter (``BoardReading.confirmed``): the game takes them as it takes a sure letter
+(:func:`kiosk.vision.game.apply_prior`). The thresholds were chosen on the games of the validation faces
+(``kiosk bench-vision --games``; models/README.md, "The game's own tiles as templates").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from kiosk.vision.exemplars import CANDIDATE_SHARE
+from kiosk.vision.reading import UNSURE_CHAR, Doubt, DoubtKind, SquareReading, SquareState
+from kiosk.vision.squarenet import SquareNet, SquarePrediction
+
+SIMILAR = 0.85          # a letter is given when its nearest known tile is at least this alike (likeness) ...
+MARGIN = 0.03           # ... and this much more alike than the nearest known tile of any other letter
+OVERRIDE_MARGIN = 0.05  # ... or this much when it is not the network's most likely letter
+DOUBT_SIMILAR = 0.95    # a letter read is doubted when a known tile of a letter the network does not give is this
+DOUBT_MARGIN = 0.05     # alike, and this much more alike than any known tile of another letter
+KNOWN_PER_LETTER = 6    # known tiles of a letter compared with (bounds the time on a full board)
+ENABLED = True          # False: the known tiles are compared (GameMatch) but nothing changes (capture scripts)
+GAME_KINDS = frozenset({DoubtKind.LETTER})
+"""The doubts the known tiles may settle: which letter a tile is (the network unsure, a letter that does not hold
+read scaled, a face the network barely knows, a printed value that reads as another letter's)."""
+
+
+@dataclass(frozen=True)
+class GameMatch:
+    """A new tile compared with the game's known tiles: what they say (:func:`known_letter`: a letter, ``#`` or
+    None), the :func:`likeness` of the nearest known tile by letter, the network's letters from CANDIDATE_SHARE
+    with their shares, and the square as the reader had it (its letter or ``#``, and its doubt's kind)."""
+
+    letter: str | None
+    alike: dict[str, float]
+    shares: dict[str, float]
+    before: str = ""
+    kind: str = ""
+
+
+def known_letter(shares: dict[str, float], alike: dict[str, float], read: str | None = None) -> str | None:
+    """What the known tiles say of a new tile (module docstring): a letter, ``#`` (a doubt about the letter the
+    reader gave it), or None (nothing clear). ``shares``: the network's P(letter | tile) of the letters it gives
+    at least ``CANDIDATE_SHARE``; ``alike``: by letter with a known tile in view, the :func:`likeness` of its
+    nearest known tile of that letter; ``read``: the letter the reader gave the tile (None for a doubt)."""
+    if not alike or not shares:
+        return None
+    top = max(shares, key=lambda lt: shares[lt])
+    ranked = sorted(alike, key=lambda lt: -alike[lt])
+    best = ranked[0]
+    lead = alike[best] - (alike[ranked[1]] if len(ranked) > 1 else -1.0)
+    if best in shares and all(lt in alike for lt in shares) and alike[best] >= SIMILAR \
+            and lead >= (MARGIN if best == top else OVERRIDE_MARGIN):
+        return best
+    if read is not None and best not in shares and alike[best] >= DOUBT_SIMILAR and lead >= DOUBT_MARGIN:
+        return "#"
+    return None
+
+
+def _asked(squares: Sequence[SquareReading], doubts: dict[int, Doubt], preds: dict[int, SquarePrediction],
+           known: str) -> list[int]:
+    """New tiles (``known`` holds ``.`` or ``#`` there) the network calls tiles, read as a letter or doubted for
+    their letter alone (:data:`GAME_KINDS`)."""
+    out = []
+    for sq, q in preds.items():
+        if known[sq] not in ".#" or q.p_tile < 0.5:
+            continue
+        r = squares[sq]
+        if (r.state is SquareState.TILE and r.letter is not None) or \
+                (r.state is SquareState.UNSURE and getattr(doubts.get(sq), "kind", None) in GAME_KINDS):
+            out.append(sq)
+    return out
+
+
+def _known_tiles(net: SquareNet, crops: dict[int, np.ndarray], squares: Sequence[SquareReading],
+                 preds: dict[int, SquarePrediction], known: str
+                 ) -> tuple[dict[str, list[tuple[int, int]]], dict[int, int]]:
+    """The known lettered tiles in view (read as a tile or unsure, with a crop): by known letter, (square, quarter
+    turns of that letter as the network reads the crop), the network's surest first, at most KNOWN_PER_LETTER;
+    and the turns of every one of them by square."""
+    mine = [sq for sq in crops if sq in preds and known[sq] not in ".#?" and known[sq] in net.letters
+            and squares[sq].state in (SquareState.TILE, SquareState.UNSURE)]
+    other = [sq for sq in mine if preds[sq].letter != known[sq]]
+    turns = {sq: preds[sq].turns for sq in mine}
+    if other:
+        _, table = net.letter_table([crops[sq] for sq in other])
+        turns.update((sq, int(table[i, net.letters.index(known[sq])])) for i, sq in enumerate(other))
+    out: dict[str, list[tuple[int, int]]] = {}
+    for sq in sorted(mine, key=lambda s: -(preds[s].letter == known[s]) * preds[s].letter_if_tile):
+        got = out.setdefault(known[sq], [])
+        if len(got) < KNOWN_PER_LETTER:
+            got.append((sq, turns[sq]))
+    return out, turns
+
+
+INNER_PX = 8            # a known tile is compared by its crop less this band (the tiles beside, the gaps), slid
+                        # over the new tile's crop up to this far in each direction
+
+
+def likeness(tile: np.ndarray, known: np.ndarray) -> float:
+    """How alike two upright grey square crops of the same size are: the highest normalised correlation
+    (``cv2.TM_CCOEFF_NORMED``, -1..1) of the known tile's middle (``INNER_PX`` cut off each side) anywhere within
+    ``INNER_PX`` of its place on the new tile. Brightness and contrast do not count; the letter, its value digit and
+    where they lie on the tile do."""
+    import cv2
+
+    inner = known[INNER_PX:-INNER_PX, INNER_PX:-INNER_PX]
+    return float(cv2.matchTemplate(tile, inner, cv2.TM_CCOEFF_NORMED).max())
+
+
+class FeatureCache:
+    """Upright square crops (float32, for :func:`likeness`), kept from frame to frame while the square's crop is
+    the same array (the reader keeps a square's crop while the square looks the same)."""
+
+    def __init__(self) -> None:
+        self._by: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+    def get(self, crops: dict[int, np.ndarray], sq: int, turns: int) -> np.ndarray:
+        """``crops[sq]`` turned upright by ``turns`` quarter turns, float32."""
+        hit = self._by.get((sq, turns))
+        if hit is not None and hit[0] is crops[sq]:
+            return hit[1]
+        up = np.ascontiguousarray(np.rot90(crops[sq], -turns), np.float32)
+        self._by[(sq, turns)] = (crops[sq], up)
+        return up
+
+
+def match_new_tiles(net: SquareNet, crops: dict[int, np.ndarray], squares: Sequence[SquareReading],
+                    doubts: dict[int, Doubt], preds: dict[int, SquarePrediction], known: str,
+                    cache: FeatureCache | None = None
+                    ) -> dict[int, GameMatch]:
+    """Each new tile the game may read from its known tiles (see :func:`_asked`) compared with them: square ->
+    :class:`GameMatch`. ``crops``: the grey square crops (the network's, ``CROP_PX`` square) of at least those
+    tiles and the known ones; ``preds``: the network's readings; ``known``: 225 characters (as
+    :meth:`kiosk.vision.reader.BoardReader.read`); ``cache``: descriptions kept from earlier frames. A new tile
+    is turned upright by the turns of the network's most likely letter, a known tile by those of its known
+    letter. Computes nothing when no square is asked or no known tile is in view."""
+    todo = [sq for sq in _asked(squares, doubts, preds, known) if sq in crops]
+    if not todo:
+        return {}
+    ex, _ = _known_tiles(net, crops, squares, preds, known)
+    if not ex:
+        return {}
+    shares, _ = net.letter_table([crops[sq] for sq in todo])
+    cache = cache or FeatureCache()
+    out = {}
+    for i, sq in enumerate(todo):
+        cand = {net.letters[j]: float(shares[i, j]) for j in np.flatnonzero(shares[i] >= CANDIDATE_SHARE)}
+        v = cache.get(crops, sq, preds[sq].turns)
+        alike = {lt: max(likeness(v, cache.get(crops, s, t)) for s, t in tiles) for lt, tiles in ex.items()}
+        r = squares[sq]
+        out[sq] = GameMatch(known_letter(cand, alike, r.letter if r.state is SquareState.TILE else None), alike,
+                            cand, r.char(),
+                            str(getattr(doubts.get(sq), "kind", "")))
+    return out
+
+
+def known_kept(net: SquareNet, crops: dict[int, np.ndarray], squares: list[SquareReading],
+               preds: dict[int, SquarePrediction], known: str, cache: FeatureCache | None = None) -> list[int]:
+    """Known tiles the network reads as another letter that still look like the game's other tiles of their known
+    letter (nearest, at least SIMILAR alike and MARGIN more than any other letter's) read as that letter, in place
+    (a face whose A's the network reads R would otherwise stop every press with "the known tile A reads R"; a
+    tile that really changed looks like none of them and stays disputed). Returns those squares."""
+    disputed = [sq for sq in crops if sq in preds and known[sq] in net.letters
+                and squares[sq].state is SquareState.TILE and squares[sq].letter != known[sq]]
+    if not disputed:
+        return []
+    ex, turns = _known_tiles(net, crops, squares, preds, known)
+    cache = cache or FeatureCache()
+    kept = []
+    for sq in disputed:
+        v = cache.get(crops, sq, turns[sq])
+        alike = {lt: max(likeness(v, cache.get(crops, s, t)) for s, t in others)
+                 for lt, tiles in ex.items() if (others := [(s, t) for s, t in tiles if s != sq])}
+        if not alike:
+            continue
+        ranked = sorted(alike, key=lambda lt: -alike[lt])
+        lead = alike[ranked[0]] - (alike[ranked[1]] if len(ranked) > 1 else -1.0)
+        if ranked[0] == known[sq] and alike[ranked[0]] >= SIMILAR and lead >= MARGIN and ENABLED:
+            squares[sq] = SquareReading(SquareState.TILE, known[sq], squares[sq].confidence)
+            kept.append(sq)
+    return kept
+
+
+def settle_by_known(net: SquareNet, crops: dict[int, np.ndarray], squares: list[SquareReading],
+                    doubts: dict[int, Doubt], preds: dict[int, SquarePrediction], known: str,
+                    cache: FeatureCache | None = None
+                    ) -> tuple[frozenset[int], dict[int, GameMatch]]:
+    """Give the new tiles what their known tiles say (:func:`match_new_tiles`), in place: a letter makes the square
+    a TILE of that letter (its confidence kept) and removes its doubt; ``#`` makes a letter read a doubt whose
+    sentence names the letter the known tiles show. Returns the squares given a letter (to add to
+    ``BoardReading.confirmed``) and every match (for the benchmark's captures)."""
+    matches = match_new_tiles(net, crops, squares, doubts, preds, known, cache)
+    done = set()
+    for sq, m in matches.items():
+        if m.letter is None or not ENABLED:
+            continue
+        if m.letter == UNSURE_CHAR:
+            like = max(m.alike, key=lambda lt: m.alike[lt])
+            doubts[sq] = Doubt(DoubtKind.LETTER, f"letter {squares[sq].letter}? it looks more like this game's {like} tiles")
+            squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
+            continue
+        squares[sq] = SquareReading(SquareState.TILE, m.letter, squares[sq].confidence)
+        doubts.pop(sq, None)
+        done.add(sq)
+    return frozenset(done), matches
