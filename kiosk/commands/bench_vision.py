@@ -15,6 +15,10 @@ but not a result: the held-out faces are). ``--fonts held-out-2`` draws a second
 from the faces' declared names, weight, slant and character set and never drawn before (the six ``held-out``
 faces had been looked at in four sittings); it is to be measured once. With system faces every level's figures
 end with one line per face: its letters read right and its tiles read wrong silently.
+
+``--games N`` watches N whole corpus games instead, each by one fixed camera in one face, read in order as the
+kiosk reads them (:mod:`kiosk.vision.train.game_bench`: the game-aware reader, the board accepted before each move
+as the prior); it scores the new tiles of each move and writes ``games-LEVEL.json``.
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ from kiosk.vision.squarenet import SquareNet, SquarePrediction
 SIMILAR = 0.85          # a letter is given when its nearest known tile is at least this alike (likeness) ...
 MARGIN = 0.03           # ... and this much more alike than the nearest known tile of any other letter
 OVERRIDE_MARGIN = 0.05  # ... or this much when it is not the network's most likely letter
-DOUBT_SIMILAR = 0.95    # a letter read is doubted when a known tile of a letter the network does not give is this
+DOUBT_SIMILAR = 0.96    # a letter read is doubted when a known tile of a letter the network does not give is this
 DOUBT_MARGIN = 0.05     # alike, and this much more alike than any known tile of another letter
 KNOWN_PER_LETTER = 6    # known tiles of a letter compared with (bounds the time on a full board)
 ENABLED = True          # False: the known tiles are compared (GameMatch) but nothing changes (capture scripts)

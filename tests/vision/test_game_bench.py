@@ -20,7 +20,7 @@ def test_a_moves_new_tiles_are_scored_right_doubtful_or_silent():
     assert f["letters"] == 50.0 and f["silent_tile_errors"] == 20.0 and f["unsure_share_of_errors"] == 50.0
     assert f["exact_moves"] == 50.0 and t.frames == 3 and t.false_anomalies == 1
     text = "\n".join(t.lines("typical"))
-    assert "C->G 1" in text and "B-># 1" in text and "E->. 1" in text and "letter 1, silent 1" in text
+    assert "read wrong without doubt: C->G 1" in text and "read '#': B-># 1" in text and "E->. 1" in text and "letter 1, silent 1" in text
 
 
 @needs_shared

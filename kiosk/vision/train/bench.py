@@ -56,6 +56,19 @@ class Sample:
     source: str
 
 
+def corpus_files(shared_dir: str | Path) -> tuple[Path, list[str]]:
+    """The corpus folder ``shared_dir``/corpus/gcg and its game files (real, then selfplay; sorted).
+
+    Raises:
+        FileNotFoundError: there is no GCG file there.
+    """
+    root = Path(shared_dir) / "corpus" / "gcg"
+    files = sorted(glob.glob(str(root / "real" / "*.gcg"))) + sorted(glob.glob(str(root / "selfplay" / "*.gcg")))
+    if not files:
+        raise FileNotFoundError(f"no GCG games under {root}/real or {root}/selfplay")
+    return root, files
+
+
 def corpus_samples(shared_dir: str | Path, n: int, seed: int = 0, tile_sets: tuple[str, ...] = ("english", "german")
                    ) -> list[Sample]:
     """``n`` positions drawn (seeded, without replacement) from every game in ``shared_dir``/corpus/gcg/real and
@@ -67,20 +80,14 @@ def corpus_samples(shared_dir: str | Path, n: int, seed: int = 0, tile_sets: tup
     """
     from kiosk.rules.replay import game_positions
 
-    root = Path(shared_dir) / "corpus" / "gcg"
-    files = sorted(glob.glob(str(root / "real" / "*.gcg"))) + sorted(glob.glob(str(root / "selfplay" / "*.gcg")))
-    if not files:
-        raise FileNotFoundError(f"no GCG games under {root}/real or {root}/selfplay")
+    root, files = corpus_files(shared_dir)
     pool: list[Sample] = []
     for f in files:
         try:
             boards = game_positions(f)
         except Exception:  # noqa: BLE001 - a broken record only loses its positions
             continue
-        # the game's tile set, from every letter it lays (a German game's boards before its first umlaut are
-        # German too: read with the English set, its second K was more than that set holds)
-        letters = {c.upper() for b in boards for c in b.cells if c}
-        ts = ENGLISH if letters <= set(ENGLISH.values) else GERMAN if letters <= set(GERMAN.values) else None
+        ts = game_tile_set(boards)
         for i, b in enumerate(boards):
             if ts is not None and ts.name in tile_sets and b.tiles_on_board:
                 pool.append(Sample(b, ts, f"{os.path.basename(f)}#{i + 1}"))
@@ -89,6 +96,14 @@ def corpus_samples(shared_dir: str | Path, n: int, seed: int = 0, tile_sets: tup
     rng = np.random.default_rng(seed)
     idx = rng.choice(len(pool), size=min(n, len(pool)), replace=False)
     return [pool[int(i)] for i in idx]
+
+
+def game_tile_set(boards: list[Board]) -> TileSet | None:
+    """A game's tile set, from every letter it lays: English when they are all English letters, else German when
+    they are all German ones, else None (a German game's boards before its first umlaut are German too: read with
+    the English set, its second K was more than that set holds)."""
+    letters = {c.upper() for b in boards for c in b.cells if c}
+    return ENGLISH if letters <= set(ENGLISH.values) else GERMAN if letters <= set(GERMAN.values) else None
 
 
 @dataclass

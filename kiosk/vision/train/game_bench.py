@@ -23,7 +23,6 @@ meets is said in ``kiosk/vision/README.md``.
 
 from __future__ import annotations
 
-import glob
 import os
 from collections import Counter
 from dataclasses import dataclass, field
@@ -32,8 +31,8 @@ from pathlib import Path
 import numpy as np
 
 from kiosk.rules.board import SIZE, Board
-from kiosk.rules.tiles import ENGLISH, GERMAN, TileSet
-from kiosk.vision.train.bench import UNSURE, frame_seed, level_params
+from kiosk.rules.tiles import TileSet
+from kiosk.vision.train.bench import UNSURE, corpus_files, frame_seed, game_tile_set, level_params
 
 RETRIES = 4
 """Frames rendered again (new frame seed) after an unusable one, before the move counts as unread."""
@@ -58,10 +57,7 @@ def corpus_games(shared_dir: str | Path, n: int, seed: int = 0, tile_sets: tuple
     """
     from kiosk.rules.replay import game_positions
 
-    root = Path(shared_dir) / "corpus" / "gcg"
-    files = sorted(glob.glob(str(root / "real" / "*.gcg"))) + sorted(glob.glob(str(root / "selfplay" / "*.gcg")))
-    if not files:
-        raise FileNotFoundError(f"no GCG games under {root}/real or {root}/selfplay")
+    root, files = corpus_files(shared_dir)
     rng = np.random.default_rng(seed)
     out: list[GameSample] = []
     for i in rng.permutation(len(files)):
@@ -71,8 +67,7 @@ def corpus_games(shared_dir: str | Path, n: int, seed: int = 0, tile_sets: tuple
             boards = game_positions(files[int(i)])
         except Exception:  # noqa: BLE001 - a broken record is skipped
             continue
-        letters = {c.upper() for b in boards for c in b.cells if c}
-        ts = ENGLISH if letters <= set(ENGLISH.values) else GERMAN if letters <= set(GERMAN.values) else None
+        ts = game_tile_set(boards)
         if ts is None or ts.name not in tile_sets or len(boards) < 2:
             continue
         out.append(GameSample(tuple(boards[:max_moves] if max_moves else boards), ts,
@@ -176,10 +171,11 @@ class GameTally:
                f"  errors that are '#'      {f['unsure_share_of_errors']:8.3f}%",
                f"  moves read exactly       {f['exact_moves']:8.3f}%  ({self.moves_exact}/{self.moves})",
                f"  known tiles disputed {self.false_anomalies}, phantom tiles {self.phantoms}"]
-        wrong = [(n, t, r) for (t, r), n in self.confusion.items() if t != r]
-        if wrong:
-            out.append("  new tiles read wrong: " + ", ".join(
-                f"{t}->{r} {n}" for n, t, r in sorted(wrong, reverse=True)[:20]))
+        for what, keep in (("new tiles read '#'", lambda r: r == UNSURE),
+                           ("new tiles read wrong without doubt", lambda r: r != UNSURE)):
+            wrong = [(n, t, r) for (t, r), n in self.confusion.items() if t != r and keep(r)]
+            if wrong:
+                out.append(f"  {what}: " + ", ".join(f"{t}->{r} {n}" for n, t, r in sorted(wrong, reverse=True)[:20]))
         if self.causes:
             out.append("  why new tiles were wrong: " + ", ".join(f"{k} {n}" for k, n in self.causes.most_common()))
         if self.disputes:
@@ -189,9 +185,6 @@ class GameTally:
             out.append(f"  {font}: letters {right}/{lt} ({100.0 * right / max(lt, 1):.2f}%), "
                        f"silent {silent}/{tiles_f}")
         return out
-
-
-_READERS: dict[str, object] = {}
 
 
 def game_seed(level: str, game: int, seed: int) -> int:
@@ -242,30 +235,37 @@ def read_game(task: tuple) -> list[MoveResult]:
             if res is not None and res.used:
                 used, grid, doubts = True, list(res.reading.grid()), dict(res.reading.doubts)
                 break
-        new: dict[int, tuple[str, str]] = {}
-        false_anomalies = phantoms = 0
-        causes: dict[int, str] = {}
-        disputes: list[str] = []
-        for sq in range(SIZE * SIZE):
-            t = truth[sq // SIZE][sq % SIZE]
-            r = grid[sq // SIZE][sq % SIZE] if used else UNSURE
-            if sq in occluded and r == UNSURE:
-                continue
-            was = before[sq]
-            if not was and t != ".":
-                new[sq] = (t, r)
-                if r != t:
-                    kind = getattr(doubts.get(sq), "kind", None)
-                    causes[sq] = "unread" if not used else "silent" if r != UNSURE else \
-                        kind.value if kind is not None else "other"
-            elif was and t != "." and r not in (t, UNSURE):
-                false_anomalies += 1
-                disputes.append(f"{t}->{r}")
-            elif not was and t == "." and r not in (".", UNSURE):
-                phantoms += 1
-        out.append(MoveResult(new, false_anomalies, phantoms, frames, used, font, ms, causes, disputes))
+        out.append(_score(truth, grid if used else None, doubts, occluded, before, frames, font, ms))
         before = list(cells)
     return out
+
+
+def _score(truth: list[str], grid: list[str] | None, doubts: dict, occluded: set[int], before: list[str],
+           frames: int, font: str, ms: float) -> MoveResult:
+    """One move's :class:`MoveResult`: the truth and reading grids (15 strings; ``grid`` None: no usable frame, its
+    new tiles unread), the reading's doubts, the squares a hand covers, the board before the move (225 cells)."""
+    new: dict[int, tuple[str, str]] = {}
+    false_anomalies = phantoms = 0
+    causes: dict[int, str] = {}
+    disputes: list[str] = []
+    for sq in range(SIZE * SIZE):
+        t = truth[sq // SIZE][sq % SIZE]
+        r = grid[sq // SIZE][sq % SIZE] if grid is not None else UNSURE
+        if sq in occluded and r == UNSURE:
+            continue
+        was = before[sq]
+        if not was and t != ".":
+            new[sq] = (t, r)
+            if r != t:
+                kind = getattr(doubts.get(sq), "kind", None)
+                causes[sq] = "unread" if grid is None else "silent" if r != UNSURE else \
+                    kind.value if kind is not None else "other"
+        elif was and t != "." and r not in (t, UNSURE):
+            false_anomalies += 1
+            disputes.append(f"{t}->{r}")
+        elif not was and t == "." and r not in (".", UNSURE):
+            phantoms += 1
+    return MoveResult(new, false_anomalies, phantoms, frames, grid is not None, font, ms, causes, disputes)
 
 
 def game_tasks(games: list[GameSample], level: str, size: tuple[int, int], seed: int, fonts: str) -> list[tuple]:
