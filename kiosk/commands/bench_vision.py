@@ -102,8 +102,12 @@ def run(args: argparse.Namespace) -> int:
     if args.frames < 1 or args.workers < 1:
         print("kiosk bench-vision: --frames and --workers must be at least 1", file=sys.stderr)
         return 2
-    if min(args.seed, args.samples, args.speed, args.sheet) < 0:
-        print("kiosk bench-vision: --seed, --samples, --speed and --sheet must be at least 0", file=sys.stderr)
+    if min(args.seed, args.samples, args.speed, args.sheet, args.games) < 0:
+        print("kiosk bench-vision: --seed, --samples, --speed, --sheet and --games must be at least 0", file=sys.stderr)
+        return 2
+    if args.games and (args.speed or args.sheet):
+        print("kiosk bench-vision: --games watches whole games; --speed and --sheet time or draw single positions: "
+              "give one of them", file=sys.stderr)
         return 2
     if args.shared is None:
         here = Path("../shared")

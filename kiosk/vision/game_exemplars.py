@@ -23,8 +23,9 @@ to each known tile's (normalised correlation, brightness and small shifts not co
 * nothing, otherwise: the reader's reading stands.
 
 :func:`known_kept` uses the same likeness for known tiles the network reads as another letter: one that still looks
-like the game's other tiles of its letter is read as that letter (otherwise every press of such a face stops with
-"the known tile A reads R").
+like the game's other tiles of its letter, while every letter the network gives it has known tiles in view, is read
+as that letter (otherwise every press of such a face stops with "the known tile A reads R"); a tile changed to a
+letter not shown elsewhere stays disputed.
 
 Only in a game (the reader is given the known tiles) and only on the square network's path; a blank is never given
 (it has no glyph); a hand, glare or a square that may be empty stays a doubt. The reader marks the squares given
@@ -189,25 +190,29 @@ def match_new_tiles(net: SquareNet, crops: dict[int, np.ndarray], squares: Seque
 def known_kept(net: SquareNet, crops: dict[int, np.ndarray], squares: list[SquareReading],
                preds: dict[int, SquarePrediction], known: str, cache: FeatureCache | None = None) -> list[int]:
     """Known tiles the network reads as another letter that still look like the game's other tiles of their known
-    letter (nearest, at least SIMILAR alike and MARGIN more than any other letter's) read as that letter, in place
-    (a face whose A's the network reads R would otherwise stop every press with "the known tile A reads R"; a
-    tile that really changed looks like none of them and stays disputed). Returns those squares."""
+    letter read as that letter, in place: the nearest known tiles (the square's own left out) are of its known
+    letter, at least SIMILAR alike and MARGIN ahead of any other letter's, and every letter the network gives the
+    crop (CANDIDATE_SHARE) has known tiles in view to be compared with (a face whose A's the network reads as a
+    sure R would otherwise stop every press with "the known tile A reads R"). A tile that really changed to a
+    letter the game has not shown elsewhere in view (a U replaced by the set's only Ü, an E by an F) stays disputed:
+    that letter has no known tiles to look like. Returns those squares."""
     disputed = [sq for sq in crops if sq in preds and known[sq] in net.letters
                 and squares[sq].state is SquareState.TILE and squares[sq].letter != known[sq]]
-    if not disputed:
+    if not disputed or not ENABLED:
         return []
     ex, turns = _known_tiles(net, crops, squares, preds, known)
+    shares, _ = net.letter_table([crops[sq] for sq in disputed])
     cache = cache or FeatureCache()
     kept = []
-    for sq in disputed:
+    for i, sq in enumerate(disputed):
         v = cache.get(crops, sq, turns[sq])
         alike = {lt: max(likeness(v, cache.get(crops, s, t)) for s, t in others)
                  for lt, tiles in ex.items() if (others := [(s, t) for s, t in tiles if s != sq])}
-        if not alike:
+        if not alike or any(net.letters[j] not in alike for j in np.flatnonzero(shares[i] >= CANDIDATE_SHARE)):
             continue
         ranked = sorted(alike, key=lambda lt: -alike[lt])
         lead = alike[ranked[0]] - (alike[ranked[1]] if len(ranked) > 1 else -1.0)
-        if ranked[0] == known[sq] and alike[ranked[0]] >= SIMILAR and lead >= MARGIN and ENABLED:
+        if ranked[0] == known[sq] and alike[ranked[0]] >= SIMILAR and lead >= MARGIN:
             squares[sq] = SquareReading(SquareState.TILE, known[sq], squares[sq].confidence)
             kept.append(sq)
     return kept

@@ -1218,7 +1218,7 @@ class BoardReader:
             may_clear -= left
         if corners is not None and may_clear and reading.quality.ok and self._tracker.kept:
             kept = (reading, self._net_memo, self._lasting_doubts, self._by_exemplars, self._confirmed,
-                    self.familiarity)
+                    self.familiarity, self.game_matches)
             fresh = self._read(frame, corners, fresh=True, known=known, source=source)
             # the fresh fit cleared none of them: the kept grid stays (settled), with its reading
             cleared_none = fresh.quality.ok and may_clear <= set(fresh.doubts) | set(self._by_exemplars) \
@@ -1227,7 +1227,7 @@ class BoardReader:
                 # (no usable reading from the fresh fit, its lines not confirmed: the grid is forgotten and the next
                 # frame fitted from the corners, but the usable reading of the still board's kept grid stands)
                 (reading, self._net_memo, self._lasting_doubts, self._by_exemplars, self._confirmed,
-                 self.familiarity) = kept
+                 self.familiarity, self.game_matches) = kept
                 if cleared_none:
                     self._refit_left = (self._tracker.current, frozenset(may_clear))
             else:

@@ -37,9 +37,9 @@ def test_a_frame_size_the_renderer_cannot_draw_is_refused_by_the_option(tmp_path
 
 def test_a_negative_count_or_seed_is_refused_in_a_sentence(tmp_path, capsys):
     """--seed -1 and --sheet -1 ended in numpy tracebacks (exit 1); --speed / --samples -1 ran as if 0."""
-    for option in ("--seed", "--sheet", "--speed", "--samples"):
+    for option in ("--seed", "--sheet", "--speed", "--samples", "--games"):
         rc = main(["bench-vision", "--level", "easy", "--frames", "1", "--workers", "1", "--tile-sets", "english",
                    option, "-1", "--out", str(tmp_path)])
         err = capsys.readouterr().err
         assert rc == 2, (option, err)
-        assert "--seed, --samples, --speed and --sheet must be at least 0" in err, err
+        assert "--seed, --samples, --speed, --sheet and --games must be at least 0" in err, err

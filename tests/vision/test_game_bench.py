@@ -33,3 +33,12 @@ def test_bench_vision_games_watches_whole_games_and_writes_its_figures(tmp_path,
     saved = json.loads((tmp_path / "games-typical.json").read_text())
     assert saved["games"] == 1 and saved["moves"] > 10 and saved["figures"]["letters"] > 95.0
     assert ("bars: new letters >= 99.5%, silent <= 0.1%: met" in out) == (rc == 0)
+
+
+@needs_shared
+def test_bench_vision_games_refuses_the_single_position_modes_beside_it(tmp_path, capsys):
+    # (a negative --games is refused with the other counts: tests/cli/test_bench_vision_report.py)
+    common = ["bench-vision", "--level", "typical", "--shared", str(SHARED), "--out", str(tmp_path)]
+    for option in ("--speed", "--sheet"):
+        assert main([*common, "--games", "2", option, "3"]) == 2
+        assert "give one of them" in capsys.readouterr().err
