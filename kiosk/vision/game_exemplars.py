@@ -164,7 +164,7 @@ def match_new_tiles(net: SquareNet, crops: dict[int, np.ndarray], squares: Seque
     """Each new tile the game may read from its known tiles (see :func:`_asked`) compared with them: square ->
     :class:`GameMatch`. ``crops``: the grey square crops (the network's, ``CROP_PX`` square) of at least those
     tiles and the known ones; ``preds``: the network's readings; ``known``: 225 characters (as
-    :meth:`kiosk.vision.reader.BoardReader.read`); ``cache``: descriptions kept from earlier frames. A new tile
+    :meth:`kiosk.vision.reader.BoardReader.read`); ``cache``: upright crops kept from earlier frames. A new tile
     is turned upright by the turns of the network's most likely letter, a known tile by those of its known
     letter. Computes nothing when no square is asked or no known tile is in view."""
     todo = [sq for sq in _asked(squares, doubts, preds, known) if sq in crops]

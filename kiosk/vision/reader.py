@@ -743,7 +743,7 @@ class BoardReader:
         # the doubts a grid fitted afresh for them did not clear, and the kept grid they were read on (see read)
         self._refit_left: tuple[np.ndarray | None, frozenset[int]] = (None, frozenset())
         self._glyph_cache = GlyphCache()   # the exemplars' descriptors, kept while a square's crop is kept
-        self._known_cache = FeatureCache()   # the network's descriptions of a game's tiles (kiosk.vision.game_exemplars)
+        self._known_cache = FeatureCache()   # a game's tiles turned upright, for kiosk.vision.game_exemplars
         # the last frame's judgement of its face (kiosk.vision.familiarity; empty on the calibrated glyph path)
         self.familiarity = Familiarity()
         self._value_note = ""   # the last frame's note when its printed values contradicted letters (tile_value)
