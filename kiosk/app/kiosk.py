@@ -34,7 +34,7 @@ from kiosk.app.judge_entries import (
 )
 from kiosk.app.pin import PinGate
 from kiosk.app.press_words import press_refusal
-from kiosk.app.removal import check_removed
+from kiosk.app.removal import check_removed, record_removed
 from kiosk.app.table_rulings import exchange_at_press, exchange_sentence, judge_event
 from kiosk.app.vision_worker import StableReading, VisionWorker
 from kiosk.control import commands as cmd
@@ -418,11 +418,7 @@ class Kiosk:
 
     @_on.register
     def _confirm_removed(self, c: cmd.ConfirmRemoved, t: int) -> Result:
-        res = self.apply(ev.TilesRemoved(t=t))  # the judge saw the withdrawn tiles go (the camera could not)
-        if res:
-            self.view.removal_left = ()
-            drop_entries(self.view)
-        return res
+        return record_removed(self, t)  # the judge saw the withdrawn tiles go (the camera could not)
 
     @_on.register
     def _call_game(self, c: cmd.CallGame, t: int) -> Result:

@@ -48,9 +48,17 @@ def check_removed(kiosk: Table, ans: StableReading) -> str:
         rows = sheet_rows(kiosk.preset)
         kiosk.view.message = "take the withdrawn tiles off: " + ", ".join(square_label(s, rows) for s in left)
         return "tiles still on the board"
-    res = kiosk.apply(ev.TilesRemoved(t=kiosk.now()))
+    res = record_removed(kiosk, kiosk.now())
+    if res:
+        kiosk.view.message = "tiles removed: play on"
+    return "tiles removed" if res else res.reason
+
+
+def record_removed(kiosk: Table, t: int) -> Result:
+    """Record that the withdrawn play's tiles are off the board at ``t`` ms (the camera saw them go, or the judge
+    confirmed it): nothing is left to take off, and the turn's corrections and entries end with them."""
+    res = kiosk.apply(ev.TilesRemoved(t=t))
     if res:
         kiosk.view.removal_left = ()
         drop_entries(kiosk.view)
-        kiosk.view.message = "tiles removed: play on"
-    return "tiles removed" if res else res.reason
+    return res

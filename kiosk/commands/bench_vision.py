@@ -112,9 +112,16 @@ def run(args: argparse.Namespace) -> int:
     if args.shared is None:
         here = Path("../shared")
         args.shared = here if here.is_dir() else Path(__file__).resolve().parents[2] / ".." / "shared"
-    try:
-        samples = bench.corpus_samples(args.shared, args.speed or args.sheet or args.frames, args.seed,
-                                       tuple(args.tile_sets))
+    from kiosk.vision.train import game_bench
+
+    games: list[game_bench.GameSample] = []
+    samples: list[bench.Sample] = []
+    try:   # whole games (--games), or single positions
+        if args.games:
+            games = game_bench.corpus_games(args.shared, args.games, args.seed, tuple(args.tile_sets))
+        else:
+            samples = bench.corpus_samples(args.shared, args.speed or args.sheet or args.frames, args.seed,
+                                           tuple(args.tile_sets))
     except FileNotFoundError as exc:
         print(f"kiosk bench-vision: --shared {args.shared}: {exc}", file=sys.stderr)
         return 2
@@ -138,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
                   f"figures: {', '.join(f.name for f in absent)} (apt-get install "
                   f"{' '.join(sorted({f.package for f in absent}))})", file=sys.stderr)
     if args.games:
-        return _games(args)
+        return _games(games, args)
     if args.speed:
         for level in args.level:
             _speed(samples, level, args)
@@ -197,20 +204,15 @@ GAME_BARS = {"typical": (99.5, 0.1), "easy": (99.5, 0.1)}
 bars; the hard level's is the share of errors that are ``#`` (>= 95%)."""
 
 
-def _games(args: argparse.Namespace) -> int:
-    """``--games N``: :mod:`kiosk.vision.train.game_bench` over N corpus games per level; prints each level's
-    figures and writes them to ``games-LEVEL.json`` in ``--out``. Exit 0 when the bars are met."""
+def _games(games: list, args: argparse.Namespace) -> int:
+    """``--games N``: :mod:`kiosk.vision.train.game_bench` over the N corpus ``games`` per level; prints each
+    level's figures and writes them to ``games-LEVEL.json`` in ``--out``. Exit 0 when the bars are met."""
     import json
     import multiprocessing as mp
     import time
 
     from kiosk.vision.train import game_bench
 
-    try:
-        games = game_bench.corpus_games(args.shared, args.games, args.seed, tuple(args.tile_sets))
-    except FileNotFoundError as exc:
-        print(f"kiosk bench-vision: --shared {args.shared}: {exc}", file=sys.stderr)
-        return 2
     all_ok = True
     for level in args.level:
         tally, t0 = game_bench.GameTally(), time.perf_counter()

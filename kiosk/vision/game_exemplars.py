@@ -51,7 +51,7 @@ OVERRIDE_MARGIN = 0.05  # ... or this much when it is not the network's most lik
 DOUBT_SIMILAR = 0.96    # a letter read is doubted when a known tile of a letter the network does not give is this
 DOUBT_MARGIN = 0.05     # alike, and this much more alike than any known tile of another letter
 KNOWN_PER_LETTER = 6    # known tiles of a letter compared with (bounds the time on a full board)
-ENABLED = True          # False: the known tiles are compared (GameMatch) but nothing changes (capture scripts)
+ENABLED = True          # False: nothing is compared or changed (the benchmark's figures without the rule)
 GAME_KINDS = frozenset({DoubtKind.LETTER})
 """The doubts the known tiles may settle: which letter a tile is (the network unsure, a letter that does not hold
 read scaled, a face the network barely knows, a printed value that reads as another letter's)."""
@@ -60,14 +60,17 @@ read scaled, a face the network barely knows, a printed value that reads as anot
 @dataclass(frozen=True)
 class GameMatch:
     """A new tile compared with the game's known tiles: what they say (:func:`known_letter`: a letter, ``#`` or
-    None), the :func:`likeness` of the nearest known tile by letter, the network's letters from CANDIDATE_SHARE
-    with their shares, and the square as the reader had it (its letter or ``#``, and its doubt's kind)."""
+    None) and the :func:`likeness` of the nearest known tile by letter."""
 
     letter: str | None
     alike: dict[str, float]
-    shares: dict[str, float]
-    before: str = ""
-    kind: str = ""
+
+
+def _best(alike: dict[str, float]) -> tuple[str, float]:
+    """The letter of the nearest known tile (``alike``: by letter, not empty) and its lead over the next letter's
+    (its likeness + 1 when there is no other letter)."""
+    ranked = sorted(alike, key=lambda lt: -alike[lt])
+    return ranked[0], alike[ranked[0]] - (alike[ranked[1]] if len(ranked) > 1 else -1.0)
 
 
 def known_letter(shares: dict[str, float], alike: dict[str, float], read: str | None = None) -> str | None:
@@ -78,9 +81,7 @@ def known_letter(shares: dict[str, float], alike: dict[str, float], read: str | 
     if not alike or not shares:
         return None
     top = max(shares, key=lambda lt: shares[lt])
-    ranked = sorted(alike, key=lambda lt: -alike[lt])
-    best = ranked[0]
-    lead = alike[best] - (alike[ranked[1]] if len(ranked) > 1 else -1.0)
+    best, lead = _best(alike)
     if best in shares and all(lt in alike for lt in shares) and alike[best] >= SIMILAR \
             and lead >= (MARGIN if best == top else OVERRIDE_MARGIN):
         return best
@@ -157,62 +158,66 @@ class FeatureCache:
         return up
 
 
+KnownTiles = tuple[dict[str, list[tuple[int, int]]], dict[int, int]]
+""":func:`_known_tiles`: by known letter, (square, quarter turns) of up to KNOWN_PER_LETTER tiles; turns by square."""
+
+
+def _nearest(crops: dict[int, np.ndarray], cache: FeatureCache, tile: np.ndarray,
+             by_letter: dict[str, list[tuple[int, int]]], skip: int = -1) -> dict[str, float]:
+    """By letter, the :func:`likeness` of ``tile`` (upright, float32) to its nearest known tile of that letter
+    (square ``skip`` left out; a letter with no other tile is absent)."""
+    return {lt: max(likeness(tile, cache.get(crops, s, t)) for s, t in others)
+            for lt, tiles in by_letter.items() if (others := [(s, t) for s, t in tiles if s != skip])}
+
+
 def match_new_tiles(net: SquareNet, crops: dict[int, np.ndarray], squares: Sequence[SquareReading],
-                    doubts: dict[int, Doubt], preds: dict[int, SquarePrediction], known: str,
-                    cache: FeatureCache | None = None
-                    ) -> dict[int, GameMatch]:
-    """Each new tile the game may read from its known tiles (see :func:`_asked`) compared with them: square ->
-    :class:`GameMatch`. ``crops``: the grey square crops (the network's, ``CROP_PX`` square) of at least those
-    tiles and the known ones; ``preds``: the network's readings; ``known``: 225 characters (as
-    :meth:`kiosk.vision.reader.BoardReader.read`); ``cache``: upright crops kept from earlier frames. A new tile
-    is turned upright by the turns of the network's most likely letter, a known tile by those of its known
-    letter. Computes nothing when no square is asked or no known tile is in view."""
-    todo = [sq for sq in _asked(squares, doubts, preds, known) if sq in crops]
-    if not todo:
-        return {}
-    ex, _ = _known_tiles(net, crops, squares, preds, known)
-    if not ex:
+                    preds: dict[int, SquarePrediction], todo: list[int], ex: KnownTiles,
+                    cache: FeatureCache) -> dict[int, GameMatch]:
+    """The new tiles ``todo`` (:func:`_asked`, with a crop) compared with the known tiles in view ``ex``
+    (:func:`_known_tiles`): square -> :class:`GameMatch`. ``crops``: the grey square crops (the network's,
+    ``CROP_PX`` square) of at least those tiles and the known ones; ``preds``: the network's readings; ``cache``:
+    upright crops kept from earlier frames. A new tile is turned upright by the turns of the network's most likely
+    letter, a known tile by those of its known letter."""
+    if not todo or not ex[0]:
         return {}
     shares, _ = net.letter_table([crops[sq] for sq in todo])
-    cache = cache or FeatureCache()
     out = {}
     for i, sq in enumerate(todo):
         cand = {net.letters[j]: float(shares[i, j]) for j in np.flatnonzero(shares[i] >= CANDIDATE_SHARE)}
-        v = cache.get(crops, sq, preds[sq].turns)
-        alike = {lt: max(likeness(v, cache.get(crops, s, t)) for s, t in tiles) for lt, tiles in ex.items()}
+        alike = _nearest(crops, cache, cache.get(crops, sq, preds[sq].turns), ex[0])
         r = squares[sq]
-        out[sq] = GameMatch(known_letter(cand, alike, r.letter if r.state is SquareState.TILE else None), alike,
-                            cand, r.char(),
-                            str(getattr(doubts.get(sq), "kind", "")))
+        out[sq] = GameMatch(known_letter(cand, alike, r.letter if r.state is SquareState.TILE else None), alike)
     return out
 
 
-def known_kept(net: SquareNet, crops: dict[int, np.ndarray], squares: list[SquareReading],
-               preds: dict[int, SquarePrediction], known: str, cache: FeatureCache | None = None) -> list[int]:
-    """Known tiles the network reads as another letter that still look like the game's other tiles of their known
+def _disputed(net: SquareNet, crops: dict[int, np.ndarray], squares: Sequence[SquareReading],
+              preds: dict[int, SquarePrediction], known: str) -> list[int]:
+    """Known lettered tiles the reader read as another letter."""
+    return [sq for sq in crops if sq in preds and known[sq] in net.letters
+            and squares[sq].state is SquareState.TILE and squares[sq].letter != known[sq]]
+
+
+def known_kept(net: SquareNet, crops: dict[int, np.ndarray], squares: list[SquareReading], known: str,
+               disputed: list[int], ex: KnownTiles, cache: FeatureCache) -> list[int]:
+    """The ``disputed`` known tiles (:func:`_disputed`) that still look like the game's other tiles of their known
     letter read as that letter, in place: the nearest known tiles (the square's own left out) are of its known
     letter, at least SIMILAR alike and MARGIN ahead of any other letter's, and every letter the network gives the
     crop (CANDIDATE_SHARE) has known tiles in view to be compared with (a face whose A's the network reads as a
     sure R would otherwise stop every press with "the known tile A reads R"). A tile that really changed to a
     letter the game has not shown elsewhere in view (a U replaced by the set's only Ü, an E by an F) stays disputed:
-    that letter has no known tiles to look like. Returns those squares."""
-    disputed = [sq for sq in crops if sq in preds and known[sq] in net.letters
-                and squares[sq].state is SquareState.TILE and squares[sq].letter != known[sq]]
-    if not disputed or not ENABLED:
+    that letter has no known tiles to look like. ``ex``: the known tiles in view (:func:`_known_tiles`). Returns
+    those squares."""
+    if not disputed:
         return []
-    ex, turns = _known_tiles(net, crops, squares, preds, known)
+    by_letter, turns = ex
     shares, _ = net.letter_table([crops[sq] for sq in disputed])
-    cache = cache or FeatureCache()
     kept = []
     for i, sq in enumerate(disputed):
-        v = cache.get(crops, sq, turns[sq])
-        alike = {lt: max(likeness(v, cache.get(crops, s, t)) for s, t in others)
-                 for lt, tiles in ex.items() if (others := [(s, t) for s, t in tiles if s != sq])}
+        alike = _nearest(crops, cache, cache.get(crops, sq, turns[sq]), by_letter, skip=sq)
         if not alike or any(net.letters[j] not in alike for j in np.flatnonzero(shares[i] >= CANDIDATE_SHARE)):
             continue
-        ranked = sorted(alike, key=lambda lt: -alike[lt])
-        lead = alike[ranked[0]] - (alike[ranked[1]] if len(ranked) > 1 else -1.0)
-        if ranked[0] == known[sq] and alike[ranked[0]] >= SIMILAR and lead >= MARGIN:
+        best, lead = _best(alike)
+        if best == known[sq] and alike[best] >= SIMILAR and lead >= MARGIN:
             squares[sq] = SquareReading(SquareState.TILE, known[sq], squares[sq].confidence)
             kept.append(sq)
     return kept
@@ -220,23 +225,31 @@ def known_kept(net: SquareNet, crops: dict[int, np.ndarray], squares: list[Squar
 
 def settle_by_known(net: SquareNet, crops: dict[int, np.ndarray], squares: list[SquareReading],
                     doubts: dict[int, Doubt], preds: dict[int, SquarePrediction], known: str,
-                    cache: FeatureCache | None = None
-                    ) -> tuple[frozenset[int], dict[int, GameMatch]]:
+                    cache: FeatureCache | None = None) -> frozenset[int]:
     """Give the new tiles what their known tiles say (:func:`match_new_tiles`), in place: a letter makes the square
     a TILE of that letter (its confidence kept) and removes its doubt; ``#`` makes a letter read a doubt whose
-    sentence names the letter the known tiles show. Returns the squares given a letter (to add to
-    ``BoardReading.confirmed``) and every match (for the benchmark's captures)."""
-    matches = match_new_tiles(net, crops, squares, doubts, preds, known, cache)
+    sentence names the letter the known tiles show. Then the known tiles the network reads as another letter that
+    still look like theirs keep it (:func:`known_kept`). The known tiles in view are gathered once for both.
+    Returns the new tiles given a letter (to add to ``BoardReading.confirmed``). Changes nothing when not
+    ``ENABLED``."""
+    if not ENABLED:
+        return frozenset()
+    todo = [sq for sq in _asked(squares, doubts, preds, known) if sq in crops]
+    disputed = _disputed(net, crops, squares, preds, known)
+    if not (todo or disputed):
+        return frozenset()
+    ex, cache = _known_tiles(net, crops, squares, preds, known), cache or FeatureCache()
     done = set()
-    for sq, m in matches.items():
-        if m.letter is None or not ENABLED:
+    for sq, m in match_new_tiles(net, crops, squares, preds, todo, ex, cache).items():
+        if m.letter is None:
             continue
         if m.letter == UNSURE_CHAR:
-            like = max(m.alike, key=lambda lt: m.alike[lt])
+            like, _ = _best(m.alike)
             doubts[sq] = Doubt(DoubtKind.LETTER, f"letter {squares[sq].letter}? it looks more like this game's {like} tiles")
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
             continue
         squares[sq] = SquareReading(SquareState.TILE, m.letter, squares[sq].confidence)
         doubts.pop(sq, None)
         done.add(sq)
-    return frozenset(done), matches
+    known_kept(net, crops, squares, known, disputed, ex, cache)
+    return frozenset(done)

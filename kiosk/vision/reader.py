@@ -66,7 +66,7 @@ from kiosk.vision import locate
 from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, same_square, warp_canvas
 from kiosk.vision.exemplars import GlyphCache, confirm_by_exemplars, resolve_by_exemplars
 from kiosk.vision.familiarity import Familiarity, hold_unfamiliar
-from kiosk.vision.game_exemplars import FeatureCache, GameMatch, known_kept, settle_by_known
+from kiosk.vision.game_exemplars import FeatureCache, settle_by_known
 from kiosk.vision.glyph_model import GlyphClassifier, normalise_glyph
 from kiosk.vision.mlp import Classifier, ModelError
 from kiosk.vision.occupancy import (
@@ -739,7 +739,6 @@ class BoardReader:
         # the squares of the last frame read whose letter doubt the frame's own sure tiles settled (exemplars)
         self._by_exemplars: list[int] = []
         self._confirmed: frozenset[int] = frozenset()   # ... and the new letters they confirmed (in a game)
-        self.game_matches: dict[int, GameMatch] = {}   # the last frame's new tiles compared with the game's known ones
         # the doubts a grid fitted afresh for them did not clear, and the kept grid they were read on (see read)
         self._refit_left: tuple[np.ndarray | None, frozenset[int]] = (None, frozenset())
         self._glyph_cache = GlyphCache()   # the exemplars' descriptors, kept while a square's crop is kept
@@ -1091,8 +1090,8 @@ class BoardReader:
                                                      self.letters, self.tile_set, settled, blind)
         doubt_off_colour_blanks(squares, doubts, feats)
         self._lasting_doubts.update(_doubt_not_held(squares, doubts, preds, not_held))
+        crops = {sq: m.crop for sq, m in fresh.items()}   # the grey crops the network read
         if self.exemplars:  # letter doubts the frame's own sure tiles settle (kiosk.vision.exemplars)
-            crops = {sq: m.crop for sq, m in fresh.items()}
             cache = self._glyph_cache
             self._by_exemplars = resolve_by_exemplars(net, crops, squares, doubts, preds, known, cache)
             if known is not None:   # in a game: new letters below the sure level the board's tiles confirm
@@ -1107,12 +1106,8 @@ class BoardReader:
         self._confirmed = self._confirmed - set(by_value)
         self._value_note = VALUE_NOTE.format(n=len(by_value), set=self.tile_set.name) \
             if len(by_value) >= VALUE_NOTE_MIN else ""
-        if self.exemplars and known is not None:   # in a game: new tiles read from the tiles it accepted
-            crops = {sq: m.crop for sq, m in fresh.items()}
-            by_known, self.game_matches = settle_by_known(net, crops, squares, doubts, preds, known,
-                                                          self._known_cache)
-            self._confirmed = self._confirmed | by_known
-            known_kept(net, crops, squares, preds, known, self._known_cache)
+        if self.exemplars and known is not None:   # in a game: tiles read from the tiles it accepted
+            self._confirmed |= settle_by_known(net, crops, squares, doubts, preds, known, self._known_cache)
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
                                                    if squares[sq].state is SquareState.TILE])
 
@@ -1218,7 +1213,7 @@ class BoardReader:
             may_clear -= left
         if corners is not None and may_clear and reading.quality.ok and self._tracker.kept:
             kept = (reading, self._net_memo, self._lasting_doubts, self._by_exemplars, self._confirmed,
-                    self.familiarity, self.game_matches)
+                    self.familiarity)
             fresh = self._read(frame, corners, fresh=True, known=known, source=source)
             # the fresh fit cleared none of them: the kept grid stays (settled), with its reading
             cleared_none = fresh.quality.ok and may_clear <= set(fresh.doubts) | set(self._by_exemplars) \
@@ -1227,7 +1222,7 @@ class BoardReader:
                 # (no usable reading from the fresh fit, its lines not confirmed: the grid is forgotten and the next
                 # frame fitted from the corners, but the usable reading of the still board's kept grid stands)
                 (reading, self._net_memo, self._lasting_doubts, self._by_exemplars, self._confirmed,
-                 self.familiarity, self.game_matches) = kept
+                 self.familiarity) = kept
                 if cleared_none:
                     self._refit_left = (self._tracker.current, frozenset(may_clear))
             else:
@@ -1275,7 +1270,6 @@ class BoardReader:
         self._lasting_doubts = set()
         self._by_exemplars = []
         self._confirmed = frozenset()
-        self.game_matches = {}
         self.familiarity = Familiarity()
         self._value_note = ""
         timings: dict[str, float] = {}
