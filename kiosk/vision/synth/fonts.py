@@ -11,8 +11,10 @@ faces on which the reader's thresholds and confidence rules are chosen (``kiosk 
 validation``), so that the held-out figure is not a figure of what was tuned. The Google Fonts faces add
 ``"validation-2"`` (never trained on; choices may be made on them), ``"held-out-3"`` (a third batch, never
 drawn before the lead's one measurement), ``"held-out-4"`` (a fourth, once the third had been looked at) and
-``"held-out-5"`` (a fifth, once the fourth had been looked at) and ``"held-out-6"`` (a sixth, taken out of
-training in the ninth sitting before any of its frames was drawn for a network trained on the Google faces), their roles given by a hash of the family group's name. Roles are given per **design family**: faces that are metric clones of one
+``"held-out-5"`` (a fifth, once the fourth had been looked at), ``"held-out-6"`` (a sixth, taken out of
+training in the ninth sitting before any of its frames was drawn for a network trained on the Google faces) and
+``"held-out-7"`` (a seventh, taken out of training in the eleventh sitting, before any of its frames was drawn; the
+value network ``values.onnx`` had them as training faces, the shipped letter network never drew them), their roles given by a hash of the family group's name. Roles are given per **design family**: faces that are metric clones of one
 design (FreeSans, Nimbus Sans and the renderer's built-in ``"sans"`` are all Helvetica) share a family, and
 no family has faces in two roles.
 
@@ -38,12 +40,15 @@ HELD_OUT_3 = "held-out-3"
 HELD_OUT_4 = "held-out-4"
 HELD_OUT_5 = "held-out-5"
 HELD_OUT_6 = "held-out-6"
-ROLES = (TRAINING, HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6)
-NEVER_TRAINED = (HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6)
+HELD_OUT_7 = "held-out-7"
+ROLES = (TRAINING, HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6,
+         HELD_OUT_7)
+NEVER_TRAINED = (HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6,
+                 HELD_OUT_7)
 """Roles never drawn on a training frame."""
-NEVER_DRAWN_BY_TESTS = (HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6)
+NEVER_DRAWN_BY_TESTS = (HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6, HELD_OUT_7)
 """Roles whose faces no test draws: measured once, by ``kiosk bench-vision --fonts held-out-2`` (``held-out-3``,
-``held-out-4``, ``held-out-5``, ``held-out-6``)."""
+``held-out-4``, ``held-out-5``, ``held-out-6``, ``held-out-7``)."""
 
 
 @dataclass(frozen=True)

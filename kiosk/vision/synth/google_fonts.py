@@ -8,9 +8,11 @@ choices may be made), ``held-out-3`` (never trained on, never drawn before the o
 ``held-out-4`` (a fourth batch, taken from the training groups after held-out-3 had been looked at; never trained
 on by a shipped model, never drawn before its one measurement) and ``held-out-5`` (a fifth, taken from the
 training groups the same way after held-out-4 had been looked at; never drawn before its one measurement, when
-the value network then shipped had them as training faces; the one shipped since the eighth session never had)
-and ``held-out-6`` (a sixth, taken from the training groups in the ninth session before any network was trained
-on the Google faces; the value networks had them as training faces).
+the value network then shipped had them as training faces; the one shipped since the eighth session never had),
+``held-out-6`` (a sixth, taken from the training groups in the ninth session before any network was trained
+on the Google faces; the value networks had them as training faces) and ``held-out-7`` (a seventh, taken from the
+training groups in the eleventh session before any of its frames was drawn; the value network ``values.onnx``
+had them as training faces, the shipped letter network never drew them).
 The kiosk never needs these files; a machine without them renders as before.
 """
 
@@ -43,7 +45,8 @@ TRAINED_WORDS = {
     "stix", "cmu", "computer", "bebas", "mononoki", "anonymous", "caslon", "national", "eurofurence", "elstob",
     "opendyslexic", "jura", "karmilla", "century", "palatino", "helvetica", "times", "avant",
 }
-ROLE_BY_DIGIT = {0: "held-out-3", 1: "validation-2", 2: "held-out-4", 3: "held-out-5", 4: "held-out-6"}
+ROLE_BY_DIGIT = {0: "held-out-3", 1: "validation-2", 2: "held-out-4", 3: "held-out-5", 4: "held-out-6",
+                 5: "held-out-7"}
 """Role of a group by the first byte of the SHA-256 of its key, mod 10 (others: training)."""
 PER_GROUP = 4
 """At most this many families of a group, the first by SHA-256 of their ids."""
