@@ -70,7 +70,7 @@ def watch_reading(*, preds: bool = False) -> Iterator[dict[str, list]]:
     grab, inner = rm.BoardReader._squares_net, rm.combine_net
 
     def canvas_spy(self, canvas, *a, **k):  # noqa: ANN001, ANN002, ANN003
-        seen["grey"].append(cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY))
+        seen["grey"].append(canvas if canvas.ndim == 2 else cv2.cvtColor(canvas, cv2.COLOR_BGR2GRAY))
         return grab(self, canvas, *a, **k)
 
     def spy(*a, **k):  # noqa: ANN002, ANN003

@@ -34,8 +34,10 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
    (:mod:`kiosk.vision.slid`, timed as ``slid``). A tile read on a premium square with no tile on a plain square
    beside it is a doubt, never a letter: its print (the centre star, the labels) may read as one
    (:func:`doubt_lone_premium_tiles`). A letter of the square network whose tile's printed value reads surely
-   as another is a doubt (:mod:`kiosk.vision.tile_value`); so is every tile of a kind read more often than the
-   tile set holds (:mod:`kiosk.vision.tile_counts`, after the reading).
+   as another is a doubt (:mod:`kiosk.vision.tile_value`), and a letter doubt between letters of which only one
+   is worth the value printed (of a value few letters share) gets that letter (:meth:`BoardReader._letters_by_value`);
+   every tile of a kind read more often than the tile set holds is a doubt (:mod:`kiosk.vision.tile_counts`,
+   after the reading).
 
 Doubt is never hidden: a square whose occupancy or letter is not clear, or that lies under glare or a hand
 (or next to it, where a finger may reach; fingers that read as blanks, more than the set has and side by side,
@@ -64,7 +66,7 @@ from kiosk.rules.board import CENTRE, DLS, DWS, SIZE, TLS, TWS, neighbours, squa
 from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, same_square, warp_canvas
-from kiosk.vision.exemplars import GlyphCache, confirm_by_exemplars, resolve_by_exemplars
+from kiosk.vision.exemplars import CANDIDATE_SHARE, GlyphCache, confirm_by_exemplars, resolve_by_exemplars
 from kiosk.vision.familiarity import Familiarity, hold_unfamiliar
 from kiosk.vision.game_exemplars import FeatureCache, settle_by_known
 from kiosk.vision.glyph_model import GlyphClassifier, normalise_glyph
@@ -104,7 +106,14 @@ from kiosk.vision.squarenet import SquareNet, SquarePrediction, prepare, same_in
 from kiosk.vision.still import GridTracker
 from kiosk.vision.tile_counts import over_set
 from kiosk.vision.tile_value import NOTE_MIN as VALUE_NOTE_MIN
-from kiosk.vision.tile_value import VALUE_NOTE, ValueNet, default_value_net, value_doubts, value_region
+from kiosk.vision.tile_value import (
+    VALUE_NOTE,
+    ValueNet,
+    default_value_net,
+    letters_by_value,
+    value_doubts,
+    value_region,
+)
 
 MIN_FRAME_PX = 160
 TILE_P = 0.7          # P(tile) at or above: a tile
@@ -1106,6 +1115,10 @@ class BoardReader:
         self._confirmed = self._confirmed - set(by_value)
         self._value_note = VALUE_NOTE.format(n=len(by_value), set=self.tile_set.name) \
             if len(by_value) >= VALUE_NOTE_MIN else ""
+        given = self._letters_by_value(net, grey, crops, squares, doubts, preds, known)
+        self._by_exemplars = self._by_exemplars + given   # settled by the frame itself: the refit is still asked
+        if known is not None:   # in a game: a new letter its printed value gives is taken as a sure one
+            self._confirmed |= set(given)
         if self.exemplars and known is not None:   # in a game: tiles read from the tiles it accepted
             self._confirmed |= settle_by_known(net, crops, squares, doubts, preds, known, self._known_cache)
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
@@ -1129,6 +1142,30 @@ class BoardReader:
             doubts[sq] = why
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
         return list(found)
+
+    def _letters_by_value(self, net: SquareNet, grey: np.ndarray, crops: dict[int, np.ndarray],
+                          squares: list[SquareReading], doubts: dict[int, Doubt],
+                          preds: dict[int, SquarePrediction], known: str | None) -> list[int]:
+        """Give the letter doubts the one letter the network gives that their printed value allows, in place
+        (:func:`kiosk.vision.tile_value.letters_by_value`; ``grey``: the reading canvas, ``crops``: the grey
+        crops the network read): the square becomes a TILE of that letter (its confidence kept), its doubt is
+        removed. A tile the game knows there (``known``) is left as it is: the game keeps it whatever its doubt,
+        and a letter given it could only dispute it. Returns those squares."""
+        todo = [sq for sq, why in doubts.items() if squares[sq].state is SquareState.UNSURE and sq in crops
+                and sq in preds and preds[sq].p_tile >= 0.5 and getattr(why, "kind", None) is DoubtKind.LETTER
+                and (known is None or known[sq] in (EMPTY_CHAR, UNSURE_CHAR))]
+        if self.value_net is None or not todo:
+            return []
+        shares, _ = net.letter_table([crops[sq] for sq in todo])
+        candidates = {sq: {net.letters[j]: float(shares[i, j]) for j in np.flatnonzero(shares[i] >= CANDIDATE_SHARE)}
+                      for i, sq in enumerate(todo)}
+        probs = self.value_net.probabilities([value_region(cell_crop(grey, sq, SQUARE_GROW_PX), SQUARE_GROW_PX,
+                                                           preds[sq].turns) for sq in todo])
+        given = letters_by_value(candidates, probs, self.tile_set)
+        for sq, letter in given.items():
+            squares[sq] = SquareReading(SquareState.TILE, letter, squares[sq].confidence)
+            del doubts[sq]
+        return list(given)
 
     def _occupancy(self, stats: CellStats, known_tiles: np.ndarray | None = None,
                    hidden: np.ndarray | None = None) -> Occupancy:

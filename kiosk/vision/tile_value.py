@@ -9,6 +9,11 @@ value from the corner of the tile turned upright; a letter whose value it reads 
 (:func:`value_doubts`): below DOUBT_BELOW_P for the letter's own value while at least SURE_OF_OTHER_P sure of
 another. A letter of the same value as the truth (A read I) passes: this check only catches what it can.
 
+The value also answers some letter doubts (:func:`letters_by_value`): where the square network hesitates between
+letters ("J or I?") and exactly one of them is worth the value read surely in the corner, that letter is given,
+but only for a value few letters share (most letters are worth 1, and the true letter may be one the network
+does not give at all).
+
 Conventions: crops are grey uint8 squares of the reading canvas (``CELL_PX`` = 48 px a square) grown by ``grow``
 px on every side; the value corner is the square's pixels REGION_PX..REGION_PX + REGION_SIZE_PX on both axes (a
 few px beyond the square's own edge, where a value printed near the edge may reach), resized to VALUE_PX.
@@ -16,6 +21,7 @@ few px beyond the square's own edge, where a value printed near the edge may rea
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import cache
 from importlib import resources
@@ -36,6 +42,13 @@ REGION_PX = 20          # the value corner starts this far into the square (px o
 REGION_SIZE_PX = 32     # ... and is this many px a side
 DOUBT_BELOW_P = 0.03    # a letter whose value the network gives below this ...
 SURE_OF_OTHER_P = 0.5   # ... while this sure of another value is a doubt
+
+PICK_P = 0.9            # a letter doubt is given the one letter the network gives whose value the network reads
+                        # this surely ...
+PICK_MAX_SHARING = 5    # ... when at most this many letters of the tile set are worth that value (10 English and 9
+                        # German letters are worth 1: the true letter may be one the network does not give) ...
+PICK_OVERRIDE_SHARE = 0.1  # ... and the network gives it at least this share when it is not its most likely letter
+                           # (a built-in O, read O 0.90 / D 0.09, whose 1 the value network read 2 at 0.96)
 
 VALUE_DOUBT = "letter {letter}? its tile's printed value reads {seen}, but {letter} is worth {worth}"
 """A square's doubt under this check (the letter read, the value seen, the letter's value), of kind LETTER."""
@@ -125,4 +138,28 @@ def value_doubts(letters: Mapping[int, str], probs: np.ndarray, tile_set: TileSe
         best = int(np.argmax(p))
         if p[VALUE_CLASSES.index(worth)] < DOUBT_BELOW_P and p[best] >= SURE_OF_OTHER_P:
             out[sq] = Doubt(DoubtKind.LETTER, VALUE_DOUBT.format(letter=letter, seen=VALUE_CLASSES[best], worth=worth))
+    return out
+
+
+def letters_by_value(candidates: Mapping[int, Mapping[str, float]], probs: np.ndarray,
+                     tile_set: TileSet) -> dict[int, str]:
+    """The letter the printed value gives each doubtful tile, {square: letter}, where it gives one: of
+    ``candidates`` ({square: {letter: the square network's P(letter | tile)}}, the letters it gives at least
+    :data:`kiosk.vision.exemplars.CANDIDATE_SHARE`; in the order of the rows of ``probs``, :meth:`ValueNet.probabilities`
+    of their value corners), the one candidate worth the value the network reads at least PICK_P surely, when no
+    other candidate is worth it, at most PICK_MAX_SHARING letters of ``tile_set`` are ("J or I?" with an 8 in the
+    corner is a J; "E or S?" with a 1 is no answer: most letters are worth 1), and the square network gives it
+    PICK_OVERRIDE_SHARE or more where it is not its most likely letter. Source: the tile values of the event's tile
+    set (``../shared/seeds/``, each sheet's equipment rule)."""
+    sharing = Counter(tile_set.values.values())
+    out: dict[int, str] = {}
+    for (sq, shares), p in zip(candidates.items(), probs):
+        best = int(np.argmax(p))
+        seen = VALUE_CLASSES[best]
+        worth = [lt for lt in shares if tile_set.values.get(lt) == seen]
+        sure = float(p[best])   # (a float: numpy 1 compares a float32 with a Python float in float64, numpy 2 in float32)
+        if sure < PICK_P or sharing[seen] > PICK_MAX_SHARING or len(worth) != 1:
+            continue
+        if worth[0] == max(shares, key=lambda lt: shares[lt]) or shares[worth[0]] >= PICK_OVERRIDE_SHARE:
+            out[sq] = worth[0]
     return out

@@ -11,6 +11,7 @@ import pytest
 
 from kiosk.rules.tiles import ENGLISH, GERMAN
 from kiosk.vision import reader as reader_module
+from kiosk.vision import tile_value
 from kiosk.vision.images import read_image
 from kiosk.vision.reader import SQUARE_GROW_PX, BoardReader
 from kiosk.vision.reading import SquareState
@@ -18,10 +19,12 @@ from kiosk.vision.synth import render_board
 from kiosk.vision.synth.boards import random_board
 from kiosk.vision.tile_value import (
     DOUBT_BELOW_P,
+    PICK_P,
     SURE_OF_OTHER_P,
     VALUE_CLASSES,
     ValueNet,
     default_value_net,
+    letters_by_value,
     value_doubts,
     value_region,
 )
@@ -47,6 +50,23 @@ def test_a_letter_whose_printed_value_reads_surely_as_another_is_doubted():
     # German values are the German set's
     assert value_doubts({1: "K"}, _probs(4)[None], GERMAN) == {}
     assert value_doubts({1: "K"}, _probs(4)[None], ENGLISH) == {1: "letter K? its tile's printed value reads 4, but K is worth 5"}
+
+
+def test_a_letter_doubt_takes_the_one_candidate_its_printed_value_allows():
+    """The value picks among the letters the network gives, when it is sure and few letters share that value."""
+    j_or_i = {"J": 0.55, "I": 0.45}
+    assert letters_by_value({7: j_or_i}, _probs(8, PICK_P + 0.01)[None], ENGLISH) == {7: "J"}   # J 8, I 1
+    assert letters_by_value({7: j_or_i}, _probs(8, PICK_P - 0.02)[None], ENGLISH) == {}   # not sure of the 8
+    assert letters_by_value({7: j_or_i}, _probs(1)[None], ENGLISH) == {}   # 1: ten English letters are worth it
+    assert letters_by_value({7: {"V": 0.5, "Y": 0.5}}, _probs(4)[None], ENGLISH) == {}   # both worth 4
+    assert letters_by_value({7: {"U": 0.9, "E": 0.1}}, _probs(4)[None], ENGLISH) == {}   # neither: no answer
+    # a letter the network barely gives needs PICK_OVERRIDE_SHARE against its first choice
+    assert letters_by_value({7: {"O": 0.91, "D": 0.09}}, _probs(2)[None], ENGLISH) == {}
+    assert letters_by_value({7: {"M": 0.82, "W": 0.18}}, _probs(4)[None], ENGLISH) == {7: "W"}
+    # the tile set's own values: a German J is worth 6, an English one 8
+    assert letters_by_value({7: j_or_i, 8: {"M": 0.6, "N": 0.4}}, np.stack([_probs(6), _probs(3)]), GERMAN) \
+        == {7: "J", 8: "M"}
+    assert letters_by_value({7: j_or_i}, _probs(6)[None], ENGLISH) == {}
 
 
 def test_the_value_corner_of_a_turned_tile_is_taken_upright():
@@ -145,6 +165,20 @@ def test_the_reader_doubts_letters_the_printed_value_contradicts(monkeypatch):
             assert checked.squares[sq].state is SquareState.UNSURE
             assert checked.doubts[sq] == f"letter {letter}? its tile's printed value reads 10, but {letter} is worth " \
                                          f"{ENGLISH.values[letter]}"
+
+
+def test_the_reader_gives_a_hesitant_letter_the_one_its_printed_value_allows(monkeypatch):
+    """A built-in hard frame: the network reads the W on square 189 (M8) as M 0.82 / W 0.18, an M that does not
+    hold read scaled; its corner reads 4 (W 4, M 3): the reader gives W. Without the pick the square stays '#'."""
+    seed = 2**30 + 98
+    frame = render_board(random_board(seed, 60, ENGLISH), seed=seed, level="hard", tile_set=ENGLISH)
+    assert frame.truth[189 // 15][189 % 15] == "W"
+    reading = BoardReader(ENGLISH).read(frame.image)
+    assert reading.squares[189].state is SquareState.TILE and reading.squares[189].letter == "W"
+    assert 189 not in reading.doubts
+    monkeypatch.setattr(tile_value, "PICK_P", 2.0)   # the value never sure enough: no pick
+    plain = BoardReader(ENGLISH).read(frame.image)
+    assert plain.squares[189].state is SquareState.UNSURE and "letter M" in plain.doubts[189]
 
 
 def test_the_training_commands_write_into_the_shipped_models_folder_by_default():

@@ -12,6 +12,7 @@ import pytest
 
 from kiosk.rules.tiles import ENGLISH
 from kiosk.vision import reader as reader_module
+from kiosk.vision import tile_value
 from kiosk.vision.reader import BoardReader, default_square_net
 from kiosk.vision.squarenet import CROP_PX, scaled
 from kiosk.vision.synth import fonts
@@ -56,6 +57,10 @@ def test_a_letter_that_does_not_hold_scaled_is_a_doubt_and_clear_letters_still_r
     assert fr.meta["font"] == FONT
     truth = "".join(fr.truth)
     assert truth[SQUARE] == TRUTH
+    # the doubt is answered by the tile's printed value: of the letters the network gives, only the truth is
+    # worth the value in its corner (kiosk.vision.tile_value.letters_by_value)
+    assert _read(fr)[0][SQUARE] == TRUTH
+    monkeypatch.setattr(tile_value, "PICK_P", 2.0)   # without that answer: the doubt
     got, doubts = _read(fr)
     assert got[SQUARE] == "#", got
     assert "does not hold read 6% larger or smaller" in doubts[SQUARE], doubts
