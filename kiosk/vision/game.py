@@ -10,6 +10,8 @@ reading the game allows:
   anomaly for the judge, never a silent change) and is listed in :attr:`GameReading.anomalies`;
 * a new letter the pool has none of left unseen (a third blank, a second Y) is a doubt (``#``), never a letter;
 * more new tiles than a rack holds are all doubts;
+* a square read empty between a move's new tiles (two or more in one line, a run of at most ``GAP_MAX``) is a
+  doubt: a move leaves no gap, so a tile there was missed (a blurred frame reads a tile empty);
 * an unsure square that cannot hold a new tile (not beside a known tile nor in line with the new ones; off
   row 8 and column H on an empty board, anywhere while H8 reads empty there) is empty: no tile of a legal
   move can lie there; a tile read where no move can lay it is a doubt;
@@ -185,6 +187,7 @@ def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0
         disputed.append(sq)
     settled = _pool_doubts(new, prior, squares, doubts, anomalies)
     settled |= _shape_doubts(new, prior, squares, doubts, anomalies)
+    settled |= _gap_doubts(new, prior, squares, doubts)
     allowed = may_hold_new(prior, new)
     if _no_known_tile(prior) and squares[CENTRE].state is SquareState.EMPTY:
         allowed[:] = False   # no move has been played: no tile of one lies anywhere
@@ -235,6 +238,40 @@ def _shape_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareRea
         squares[sq], doubts[sq] = UNSURE_SQUARE, Doubt(DoubtKind.MOVE, why)
         del new[sq]
     return set(bad)
+
+
+GAP_MAX = 2   # squares read empty in a row between tiles of the move's line, at most this many, are doubts
+GAP_WHY = "this square reads empty, but the move's new tiles lie on both sides of it in {line}: a tile must be here"
+"""A square's doubt under :func:`_gap_doubts` (``line``: "row 8", "column H"), of kind MOVE."""
+
+
+def _gap_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareReading],
+                doubts: dict[int, Doubt]) -> set[int]:
+    """Squares read empty inside a move: with two or more new tiles read in one row (column) on squares known
+    empty, a run of at most GAP_MAX squares read empty, known empty, between two tiles of that line (new, known or
+    unsure) and between the move's first and last new tile, becomes a doubt (:data:`GAP_WHY`): a move's tiles leave no gap, so a
+    tile there was missed (a blurred frame reads a tile empty) or one beside it is not there at all. A longer run
+    is left as read (a tile read far off in the same line is more likely not one of the move's). Returns the
+    squares doubted. Source: every sheet's play rule (a move's tiles form one unbroken line with the tiles they
+    join, ``../shared/seeds/``)."""
+    fresh = [sq for sq in new if prior.board[sq] == EMPTY_CHAR]   # (a square not known may hold an older tile)
+    rows, cols = _lines_of(fresh)
+    if len(fresh) < 2 or (len(rows) > 1 and len(cols) > 1):
+        return set()
+    step, line = (1, f"row {next(iter(rows)) + 1}") if len(rows) == 1 else (SIZE, f"column {chr(65 + next(iter(cols)))}")
+    gaps: list[list[int]] = []
+    run: list[int] = []
+    for sq in range(min(fresh), max(fresh) + 1, step):
+        if squares[sq].state is SquareState.EMPTY and prior.board[sq] == EMPTY_CHAR:
+            run.append(sq)
+            continue
+        if 0 < len(run) <= GAP_MAX:
+            gaps.append(run)
+        run = []
+    out = {sq for run in gaps for sq in run}
+    for sq in out:
+        squares[sq], doubts[sq] = UNSURE_SQUARE, Doubt(DoubtKind.MOVE, GAP_WHY.format(line=line))
+    return out
 
 
 def _alone(sq: int, squares: list[SquareReading]) -> bool:

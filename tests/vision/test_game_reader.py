@@ -84,6 +84,35 @@ def test_an_unsure_square_beyond_another_unsure_one_that_a_move_can_reach_stays_
     assert at(out, "C6") == "."          # an unsure square no chain of unsure squares joins to the board
 
 
+def test_a_square_read_empty_between_a_move_s_new_tiles_is_a_doubt():
+    # CAT known on 8G; the move H9-H12 down (O, V, E, R... read with V missed): H10 reads empty between new tiles
+    prior = prior_from_board("".join(grid((8, 7, "CAT"))), ENGLISH)
+    board = grid((8, 7, "CAT"))
+    for row, ch in ((9, "O"), (11, "E"), (12, "R")):
+        board[row - 1] = board[row - 1][:7] + ch + board[row - 1][8:]
+    res = apply_prior(BoardReading.from_grid(board), prior)
+    out = res.reading.grid()
+    assert at(out, "H10") == "#"
+    assert res.reading.doubts[9 * 15 + 7] == ("this square reads empty, but the move's new tiles lie on both sides "
+                                              "of it in column H: a tile must be here")
+    assert set(res.new) == {8 * 15 + 7, 10 * 15 + 7, 11 * 15 + 7}
+    # a known tile inside the line is no gap; a run longer than GAP_MAX (a tile read far off) is left as read
+    prior = prior_from_board("".join(grid((8, 7, "CAT"))), ENGLISH)
+    res = apply_prior(BoardReading.from_grid(grid((8, 4, "ONCAT"))), prior)
+    assert not res.reading.doubts
+    res = apply_prior(BoardReading.from_grid(grid((8, 7, "CATS"), (8, 14, "X"))), prior)
+    assert res.reading.grid()[7] == "......CATS...X."
+    # one new tile: its line is not known, nothing is doubted
+    res = apply_prior(BoardReading.from_grid(grid((8, 7, "CAT.S"))), prior)
+    assert not res.reading.doubts
+    # tiles on squares the game does not know ('#': an older tile the reader never settled) are no move's
+    unknown = prior_from_board("".join(grid((8, 7, "CAT"))), ENGLISH)
+    unknown = GamePrior(unknown.board[:120] + "#" + unknown.board[121:122] + "#" + unknown.board[123:],
+                        unknown.unseen, unknown.rack_size)
+    res = apply_prior(BoardReading.from_grid(grid((8, 7, "CAT"), (9, 1, "N.R"))), unknown)
+    assert not res.reading.doubts
+
+
 def test_first_move_tiles_off_the_centre_lines_are_doubts():
     prior = prior_from_board([""] * 225, GERMAN)
     res = apply_prior(BoardReading.from_grid(grid((1, 2, "?"), (8, 7, "ZUG"))), prior)
