@@ -36,7 +36,7 @@ a letter (``BoardReading.confirmed``): the game takes them as it takes a sure le
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -158,6 +158,9 @@ class FeatureCache:
         return up
 
 
+RuledOut = Callable[[list[int]], dict[int, frozenset[str]]]
+"""Squares -> the letters each one's printed value rules out (the reader's value network, :func:`kiosk.vision.
+tile_value.letters_ruled_out`)."""
 KnownTiles = tuple[dict[str, list[tuple[int, int]]], dict[int, int]]
 """:func:`_known_tiles`: by known letter, (square, quarter turns) of up to KNOWN_PER_LETTER tiles; turns by square."""
 
@@ -172,18 +175,21 @@ def _nearest(crops: dict[int, np.ndarray], cache: FeatureCache, tile: np.ndarray
 
 def match_new_tiles(net: SquareNet, crops: dict[int, np.ndarray], squares: Sequence[SquareReading],
                     preds: dict[int, SquarePrediction], todo: list[int], ex: KnownTiles,
-                    cache: FeatureCache) -> dict[int, GameMatch]:
+                    cache: FeatureCache, ruled_out: RuledOut | None = None) -> dict[int, GameMatch]:
     """The new tiles ``todo`` (:func:`_asked`, with a crop) compared with the known tiles in view ``ex``
     (:func:`_known_tiles`): square -> :class:`GameMatch`. ``crops``: the grey square crops (the network's,
     ``CROP_PX`` square) of at least those tiles and the known ones; ``preds``: the network's readings; ``cache``:
     upright crops kept from earlier frames. A new tile is turned upright by the turns of the network's most likely
-    letter, a known tile by those of its known letter."""
+    letter, a known tile by those of its known letter. ``ruled_out``: the letters each new tile's printed value
+    rules out (:func:`kiosk.vision.tile_value.letters_ruled_out`), left out of the letters the network gives it."""
     if not todo or not ex[0]:
         return {}
     shares, _ = net.letter_table([crops[sq] for sq in todo])
+    out_of = ruled_out(todo) if ruled_out is not None else {}
     out = {}
     for i, sq in enumerate(todo):
-        cand = {net.letters[j]: float(shares[i, j]) for j in np.flatnonzero(shares[i] >= CANDIDATE_SHARE)}
+        cand = {net.letters[j]: float(shares[i, j]) for j in np.flatnonzero(shares[i] >= CANDIDATE_SHARE)
+                if net.letters[j] not in out_of.get(sq, ())}
         alike = _nearest(crops, cache, cache.get(crops, sq, preds[sq].turns), ex[0])
         r = squares[sq]
         out[sq] = GameMatch(known_letter(cand, alike, r.letter if r.state is SquareState.TILE else None), alike)
@@ -225,13 +231,15 @@ def known_kept(net: SquareNet, crops: dict[int, np.ndarray], squares: list[Squar
 
 def settle_by_known(net: SquareNet, crops: dict[int, np.ndarray], squares: list[SquareReading],
                     doubts: dict[int, Doubt], preds: dict[int, SquarePrediction], known: str,
-                    cache: FeatureCache | None = None) -> frozenset[int]:
+                    cache: FeatureCache | None = None, ruled_out: RuledOut | None = None) -> frozenset[int]:
     """Give the new tiles what their known tiles say (:func:`match_new_tiles`), in place: a letter makes the square
     a TILE of that letter (its confidence kept) and removes its doubt; ``#`` makes a letter read a doubt whose
     sentence names the letter the known tiles show. Then the known tiles the network reads as another letter that
     still look like theirs keep it (:func:`known_kept`). The known tiles in view are gathered once for both.
-    Returns the new tiles given a letter (to add to ``BoardReading.confirmed``). Changes nothing when not
-    ``ENABLED``."""
+    ``ruled_out``: the letters a new tile's printed value rules out (:data:`RuledOut`): they are not among the
+    letters it may be (Almendra's A's, read "H or A?", are no H's when a 1 is printed in the corner, and the
+    game's A's can answer). Returns the new tiles given a letter (to add to ``BoardReading.confirmed``). Changes
+    nothing when not ``ENABLED``."""
     if not ENABLED:
         return frozenset()
     todo = [sq for sq in _asked(squares, doubts, preds, known) if sq in crops]
@@ -240,7 +248,7 @@ def settle_by_known(net: SquareNet, crops: dict[int, np.ndarray], squares: list[
         return frozenset()
     ex, cache = _known_tiles(net, crops, squares, preds, known), cache or FeatureCache()
     done = set()
-    for sq, m in match_new_tiles(net, crops, squares, preds, todo, ex, cache).items():
+    for sq, m in match_new_tiles(net, crops, squares, preds, todo, ex, cache, ruled_out).items():
         if m.letter is None:
             continue
         if m.letter == UNSURE_CHAR:

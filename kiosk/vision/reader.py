@@ -111,6 +111,7 @@ from kiosk.vision.tile_value import (
     ValueNet,
     default_value_net,
     letters_by_value,
+    letters_ruled_out,
     value_doubts,
     value_region,
 )
@@ -1120,7 +1121,8 @@ class BoardReader:
         if known is not None:   # in a game: a new letter its printed value gives is taken as a sure one
             self._confirmed |= set(given)
         if self.exemplars and known is not None:   # in a game: tiles read from the tiles it accepted
-            self._confirmed |= settle_by_known(net, crops, squares, doubts, preds, known, self._known_cache)
+            self._confirmed |= settle_by_known(net, crops, squares, doubts, preds, known, self._known_cache,
+                                               lambda sqs: self._ruled_out_by_value(grey, preds, sqs))
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
                                                    if squares[sq].state is SquareState.TILE])
 
@@ -1166,6 +1168,17 @@ class BoardReader:
             squares[sq] = SquareReading(SquareState.TILE, letter, squares[sq].confidence)
             del doubts[sq]
         return list(given)
+
+    def _ruled_out_by_value(self, grey: np.ndarray, preds: dict[int, SquarePrediction],
+                            sqs: list[int]) -> dict[int, frozenset[str]]:
+        """The letters the printed value of each square of ``sqs`` rules out
+        (:func:`kiosk.vision.tile_value.letters_ruled_out`; ``grey``: the reading canvas, each corner turned by
+        the network's turns); empty without a value network."""
+        if self.value_net is None or not sqs:
+            return {}
+        probs = self.value_net.probabilities([value_region(cell_crop(grey, sq, SQUARE_GROW_PX), SQUARE_GROW_PX,
+                                                           preds[sq].turns) for sq in sqs])
+        return dict(zip(sqs, letters_ruled_out(probs, self.tile_set)))
 
     def _occupancy(self, stats: CellStats, known_tiles: np.ndarray | None = None,
                    hidden: np.ndarray | None = None) -> Occupancy:

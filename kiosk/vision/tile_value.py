@@ -163,3 +163,18 @@ def letters_by_value(candidates: Mapping[int, Mapping[str, float]], probs: np.nd
         if worth[0] == max(shares, key=lambda lt: shares[lt]) or shares[worth[0]] >= PICK_OVERRIDE_SHARE:
             out[sq] = worth[0]
     return out
+
+
+def letters_ruled_out(probs: np.ndarray, tile_set: TileSet) -> list[frozenset[str]]:
+    """Per row of ``probs`` (:meth:`ValueNet.probabilities` of value corners), the letters of ``tile_set`` whose
+    value the printed value rules out: where the network reads one value at least PICK_P surely, every letter
+    worth a value it gives below DOUBT_BELOW_P (the same "surely not" as :func:`value_doubts`); else none. Source:
+    the tile values of the event's tile set (``../shared/seeds/``, each sheet's equipment rule)."""
+    out: list[frozenset[str]] = []
+    for p in probs:
+        if float(p[int(np.argmax(p))]) < PICK_P:
+            out.append(frozenset())
+            continue
+        out.append(frozenset(lt for lt, worth in tile_set.values.items()
+                             if worth in VALUE_CLASSES and float(p[VALUE_CLASSES.index(worth)]) < DOUBT_BELOW_P))
+    return out

@@ -13,6 +13,8 @@ import pytest
 from kiosk.rules.tiles import GERMAN
 from kiosk.vision import game_exemplars as ge
 from kiosk.vision.game_exemplars import FeatureCache, known_letter, likeness
+from kiosk.vision.reading import SquareReading, SquareState
+from kiosk.vision.squarenet import SquarePrediction
 from shared_data import SHARED, needs_shared
 
 
@@ -67,6 +69,35 @@ def test_the_cache_describes_a_crop_once_and_again_when_it_changes():
     crops[5] = _tile("E", dx=1)
     assert cache.get(crops, 5, 0) is not first
     assert cache.get(crops, 5, 1).shape == (58, 58)   # turned upright by its quarter turns
+
+
+class _Shares:
+    """A square network stand-in for the letter table: the same P(letter | tile) for every crop, upright."""
+
+    letters = ["A", "H", "R"]
+
+    def __init__(self, shares: list[float]) -> None:
+        self.shares = shares
+
+    def letter_table(self, crops):  # noqa: ANN001, ANN201
+        return np.array([self.shares] * len(crops), np.float32), np.zeros((len(crops), 3), int)
+
+
+def test_a_letter_the_printed_value_rules_out_needs_no_known_tiles():
+    """Almendra's A's read "H or A?": the game knows its A's, never an H, so the template rule gives nothing (the
+    tile could be the game's first H); a 1 printed in the corner rules the H (4) out, and the known A's answer."""
+    crops = {0: _tile("A"), 1: _tile("A", dx=2), 2: _tile("A", dx=-1), 50: _tile("A", dx=1, dy=1)}
+    known = "AAA" + "." * 222
+    preds = {sq: SquarePrediction(0.0, 0.0, "A" if sq < 3 else "H", 0.95, "A", 0) for sq in crops}
+    squares = [SquareReading(SquareState.EMPTY, None, 1.0)] * 225
+    squares[:3] = [SquareReading(SquareState.TILE, "A", 0.99)] * 3
+    squares[50] = SquareReading(SquareState.UNSURE, None, 0.6)
+    net = _Shares([0.4, 0.6, 0.0])
+    ex = ge._known_tiles(net, crops, squares, preds, known)
+    plain = ge.match_new_tiles(net, crops, squares, preds, [50], ex, FeatureCache())
+    assert plain[50].letter is None and plain[50].alike["A"] > 0.95
+    ruled = ge.match_new_tiles(net, crops, squares, preds, [50], ex, FeatureCache(), lambda sqs: {50: frozenset("H")})
+    assert ruled[50].letter == "A"
 
 
 def _read_sequence(game: str, last: int, enabled: bool) -> tuple[str, dict]:

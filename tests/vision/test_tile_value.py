@@ -25,6 +25,7 @@ from kiosk.vision.tile_value import (
     ValueNet,
     default_value_net,
     letters_by_value,
+    letters_ruled_out,
     value_doubts,
     value_region,
 )
@@ -67,6 +68,17 @@ def test_a_letter_doubt_takes_the_one_candidate_its_printed_value_allows():
     assert letters_by_value({7: j_or_i, 8: {"M": 0.6, "N": 0.4}}, np.stack([_probs(6), _probs(3)]), GERMAN) \
         == {7: "J", 8: "M"}
     assert letters_by_value({7: j_or_i}, _probs(6)[None], ENGLISH) == {}
+
+
+def test_a_sure_printed_value_rules_out_the_letters_worth_another():
+    one = _probs(1, 0.97)            # the other values 0.03 / 7 each: all "surely not"
+    ruled = letters_ruled_out(np.stack([one, _probs(1, PICK_P - 0.02)]), ENGLISH)
+    assert ruled[0] == frozenset(lt for lt, v in ENGLISH.values.items() if v != 1)   # H (4), not A (1)
+    assert "H" in ruled[0] and "A" not in ruled[0]
+    assert ruled[1] == frozenset()   # not sure of the 1: nothing ruled out
+    maybe_four = one.copy()
+    maybe_four[VALUE_CLASSES.index(4)] = DOUBT_BELOW_P + 0.005   # a 4 not unlikely enough: 4-letters stay possible
+    assert "H" not in letters_ruled_out(maybe_four[None], ENGLISH)[0]
 
 
 def test_the_value_corner_of_a_turned_tile_is_taken_upright():
