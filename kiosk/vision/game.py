@@ -241,7 +241,8 @@ def _shape_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareRea
 
 
 GAP_MAX = 2   # squares read empty in a row between tiles of the move's line, at most this many, are doubts
-GAP_WHY = "this square reads empty, but the move's new tiles lie on both sides of it in {line}: a tile must be here"
+GAP_WHY = ("this square reads empty between tiles of the move in {line}: a tile may be missing here, unless the "
+           "tiles on either side are not one move")
 """A square's doubt under :func:`_gap_doubts` (``line``: "row 8", "column H"), of kind MOVE."""
 
 
@@ -249,11 +250,12 @@ def _gap_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareReadi
                 doubts: dict[int, Doubt]) -> set[int]:
     """Squares read empty inside a move: with two or more new tiles read in one row (column) on squares known
     empty, a run of at most GAP_MAX squares read empty, known empty, between two tiles of that line (new, known or
-    unsure) and between the move's first and last new tile, becomes a doubt (:data:`GAP_WHY`): a move's tiles leave no gap, so a
-    tile there was missed (a blurred frame reads a tile empty) or one beside it is not there at all. A longer run
-    is left as read (a tile read far off in the same line is more likely not one of the move's). Returns the
-    squares doubted. Source: every sheet's play rule (a move's tiles form one unbroken line with the tiles they
-    join, ``../shared/seeds/``)."""
+    unsure) and between the move's first and last new tile, becomes a doubt (:data:`GAP_WHY`): a move's tiles
+    leave no gap, so a tile there was missed (a blurred frame reads a tile empty) or one beside it is not there at
+    all. A longer run is left as read (a tile read far off in the same line is more likely not one of the move's).
+    A frame showing two moves in one line (a frame lost between them) may have the space between them doubted:
+    the judge confirms it empty. Returns the squares doubted. Source: every sheet's play rule (a move's tiles
+    form one unbroken line with the tiles they join, ``../shared/seeds/``)."""
     fresh = [sq for sq in new if prior.board[sq] == EMPTY_CHAR]   # (a square not known may hold an older tile)
     rows, cols = _lines_of(fresh)
     if len(fresh) < 2 or (len(rows) > 1 and len(cols) > 1):

@@ -16,7 +16,9 @@ to each known tile's (normalised correlation, brightness and small shifts not co
   (``OVERRIDE_MARGIN`` against the network's most likely letter), the network gives that letter at least
   ``CANDIDATE_SHARE`` of P(letter | tile), and every letter it gives that share has a known tile in view (the
   true letter may be one the game has not shown yet: the first J of a game is never read from its I's, and a
-  face's D can look more like its O's than anything else when no D is known);
+  face's D can look more like its O's than anything else when no D is known), but for the letters the tile's
+  printed value surely rules out (``ruled_out``: Almendra's A's, read "H or A?" with a 1 in the corner, are no
+  H's; a letter other than the network's first is then given only with ``RULED_OUT_PICK_SHARE`` or more);
 * a doubt (``#``), when a letter was read but the tile is at least ``DOUBT_SIMILAR`` alike to the known tiles of a
   letter the network does not give at all, leading by ``DOUBT_MARGIN`` (the network reads a face's A's as a sure R:
   a silent wrong letter becomes a question for the judge);
@@ -51,6 +53,8 @@ OVERRIDE_MARGIN = 0.05  # ... or this much when it is not the network's most lik
 DOUBT_SIMILAR = 0.96    # a letter read is doubted when a known tile of a letter the network does not give is this
 DOUBT_MARGIN = 0.05     # alike, and this much more alike than any known tile of another letter
 KNOWN_PER_LETTER = 6    # known tiles of a letter compared with (bounds the time on a full board)
+RULED_OUT_PICK_SHARE = 0.1  # where the printed value rules out a letter the network gives, a letter not its first
+                            # needs this share of P(letter | tile) (tile_value.PICK_OVERRIDE_SHARE's reason)
 ENABLED = True          # False: nothing is compared or changed (the benchmark's figures without the rule)
 GAME_KINDS = frozenset({DoubtKind.LETTER})
 """The doubts the known tiles may settle: which letter a tile is (the network unsure, a letter that does not hold
@@ -73,13 +77,28 @@ def _best(alike: dict[str, float]) -> tuple[str, float]:
     return ranked[0], alike[ranked[0]] - (alike[ranked[1]] if len(ranked) > 1 else -1.0)
 
 
-def known_letter(shares: dict[str, float], alike: dict[str, float], read: str | None = None) -> str | None:
+def known_letter(shares: dict[str, float], alike: dict[str, float], read: str | None = None,
+                 ruled_out: frozenset[str] = frozenset()) -> str | None:
     """What the known tiles say of a new tile (module docstring): a letter, ``#`` (a doubt about the letter the
     reader gave it), or None (nothing clear). ``shares``: the network's P(letter | tile) of the letters it gives
     at least ``CANDIDATE_SHARE``; ``alike``: by letter with a known tile in view, the :func:`likeness` of its
-    nearest known tile of that letter; ``read``: the letter the reader gave the tile (None for a doubt)."""
+    nearest known tile of that letter; ``read``: the letter the reader gave the tile (None for a doubt);
+    ``ruled_out``: letters the tile's printed value surely rules out: never given, and they need no known tiles
+    in view; where one of the network's letters is ruled out, a letter other than its first is given only when
+    it has RULED_OUT_PICK_SHARE or more (a value misread, a corner cut off, must not hand the tile to a letter the
+    network barely gives)."""
     if not alike or not shares:
         return None
+    top = max(shares, key=lambda lt: shares[lt])
+    best, lead = _best(alike)
+    need = [lt for lt in shares if lt not in ruled_out]
+    plausible = best == top or len(need) == len(shares) or shares.get(best, 0.0) >= RULED_OUT_PICK_SHARE
+    if best in need and all(lt in alike for lt in need) and alike[best] >= SIMILAR and plausible \
+            and lead >= (MARGIN if best == top else OVERRIDE_MARGIN):
+        return best
+    if read is not None and best not in shares and alike[best] >= DOUBT_SIMILAR and lead >= DOUBT_MARGIN:
+        return "#"
+    return None
     top = max(shares, key=lambda lt: shares[lt])
     best, lead = _best(alike)
     if best in shares and all(lt in alike for lt in shares) and alike[best] >= SIMILAR \
@@ -188,11 +207,11 @@ def match_new_tiles(net: SquareNet, crops: dict[int, np.ndarray], squares: Seque
     out_of = ruled_out(todo) if ruled_out is not None else {}
     out = {}
     for i, sq in enumerate(todo):
-        cand = {net.letters[j]: float(shares[i, j]) for j in np.flatnonzero(shares[i] >= CANDIDATE_SHARE)
-                if net.letters[j] not in out_of.get(sq, ())}
+        cand = {net.letters[j]: float(shares[i, j]) for j in np.flatnonzero(shares[i] >= CANDIDATE_SHARE)}
         alike = _nearest(crops, cache, cache.get(crops, sq, preds[sq].turns), ex[0])
         r = squares[sq]
-        out[sq] = GameMatch(known_letter(cand, alike, r.letter if r.state is SquareState.TILE else None), alike)
+        out[sq] = GameMatch(known_letter(cand, alike, r.letter if r.state is SquareState.TILE else None,
+                                         out_of.get(sq, frozenset())), alike)
     return out
 
 

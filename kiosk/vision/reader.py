@@ -698,7 +698,9 @@ class BoardReader:
     the square-network path sums the three opinions' log-odds instead of asking the settle model (for training
     that model: set ``record_settle_rows`` to keep each read's input rows in ``last_settle_rows``).
     ``exemplars=False``: a letter the square network doubts stays a doubt even where the frame's own sure tiles
-    settle it (:mod:`kiosk.vision.exemplars`).
+    (or, in a game, its known tiles) settle it (:mod:`kiosk.vision.exemplars`,
+    :mod:`kiosk.vision.game_exemplars`); the tile's printed value still answers the doubts it can
+    (:meth:`_letters_by_value`: that is the value network's, on whenever the reader has one).
     """
 
     def __init__(self, tile_set: TileSet | None = None, profile: CalibrationProfile | None = None, *,
@@ -746,7 +748,7 @@ class BoardReader:
         # the squares of the last frame read whose doubt a grid fitted afresh cannot clear: a letter that does not
         # hold read scaled (an unfamiliar font), a tile across two squares (see read)
         self._lasting_doubts: set[int] = set()
-        # the squares of the last frame read whose letter doubt the frame's own sure tiles settled (exemplars)
+        # the squares of the last frame read whose letter doubt the frame itself settled (its sure tiles, the value)
         self._by_exemplars: list[int] = []
         self._confirmed: frozenset[int] = frozenset()   # ... and the new letters they confirmed (in a game)
         # the doubts a grid fitted afresh for them did not clear, and the kept grid they were read on (see read)
@@ -1150,14 +1152,16 @@ class BoardReader:
                           preds: dict[int, SquarePrediction], known: str | None) -> list[int]:
         """Give the letter doubts the one letter the network gives that their printed value allows, in place
         (:func:`kiosk.vision.tile_value.letters_by_value`; ``grey``: the reading canvas, ``crops``: the grey
-        crops the network read): the square becomes a TILE of that letter (its confidence kept), its doubt is
-        removed. A tile the game knows there (``known``) is left as it is: the game keeps it whatever its doubt,
+        crops the network read): the square becomes a TILE of that letter, its confidence the network's P(letter
+        | tile) of that letter, and its doubt is removed. A tile the game knows there (``known``) is left as it is: the game keeps it whatever its doubt,
         and a letter given it could only dispute it. Returns those squares."""
         todo = [sq for sq, why in doubts.items() if squares[sq].state is SquareState.UNSURE and sq in crops
                 and sq in preds and preds[sq].p_tile >= 0.5 and getattr(why, "kind", None) is DoubtKind.LETTER
                 and (known is None or known[sq] in (EMPTY_CHAR, UNSURE_CHAR))]
         if self.value_net is None or not todo:
             return []
+        # (the letters from the crop as it lies, as the exemplars take them; the corner turned by the turns the
+        # reader read the square in, which a doubted letter's reading in four turns may have chosen)
         shares, _ = net.letter_table([crops[sq] for sq in todo])
         candidates = {sq: {net.letters[j]: float(shares[i, j]) for j in np.flatnonzero(shares[i] >= CANDIDATE_SHARE)}
                       for i, sq in enumerate(todo)}
@@ -1165,7 +1169,7 @@ class BoardReader:
                                                            preds[sq].turns) for sq in todo])
         given = letters_by_value(candidates, probs, self.tile_set)
         for sq, letter in given.items():
-            squares[sq] = SquareReading(SquareState.TILE, letter, squares[sq].confidence)
+            squares[sq] = SquareReading(SquareState.TILE, letter, candidates[sq][letter])
             del doubts[sq]
         return list(given)
 

@@ -98,6 +98,11 @@ def test_a_letter_the_printed_value_rules_out_needs_no_known_tiles():
     assert plain[50].letter is None and plain[50].alike["A"] > 0.95
     ruled = ge.match_new_tiles(net, crops, squares, preds, [50], ex, FeatureCache(), lambda sqs: {50: frozenset("H")})
     assert ruled[50].letter == "A"
+    # a corner misread (a value cut off, an empty corner read 1) must not hand the tile to a letter the network
+    # barely gives (a review's reproduction): H 0.95 ruled out leaves A at 0.05, under RULED_OUT_PICK_SHARE
+    net = _Shares([0.05, 0.95, 0.0])
+    barely = ge.match_new_tiles(net, crops, squares, preds, [50], ex, FeatureCache(), lambda sqs: {50: frozenset("H")})
+    assert barely[50].letter is None
 
 
 def _read_sequence(game: str, last: int, enabled: bool) -> tuple[str, dict]:

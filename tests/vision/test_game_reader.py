@@ -93,8 +93,8 @@ def test_a_square_read_empty_between_a_move_s_new_tiles_is_a_doubt():
     res = apply_prior(BoardReading.from_grid(board), prior)
     out = res.reading.grid()
     assert at(out, "H10") == "#"
-    assert res.reading.doubts[9 * 15 + 7] == ("this square reads empty, but the move's new tiles lie on both sides "
-                                              "of it in column H: a tile must be here")
+    assert res.reading.doubts[9 * 15 + 7] == ("this square reads empty between tiles of the move in column H: a tile "
+                                              "may be missing here, unless the tiles on either side are not one move")
     assert set(res.new) == {8 * 15 + 7, 10 * 15 + 7, 11 * 15 + 7}
     # a known tile inside the line is no gap; a run longer than GAP_MAX (a tile read far off) is left as read
     prior = prior_from_board("".join(grid((8, 7, "CAT"))), ENGLISH)
