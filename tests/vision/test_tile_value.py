@@ -193,6 +193,18 @@ def test_the_reader_gives_a_hesitant_letter_the_one_its_printed_value_allows(mon
     assert plain.squares[189].state is SquareState.UNSURE and "letter M" in plain.doubts[189]
 
 
+def test_the_printed_value_never_gives_a_letter_where_the_game_knows_a_tile():
+    """The same W on M8, known to the game (as W, or wrongly as M): the square stays the doubt it was, which the
+    game resolves to its known tile; a letter given there could only dispute it (a review's check)."""
+    seed = 2**30 + 98
+    frame = render_board(random_board(seed, 60, ENGLISH), seed=seed, level="hard", tile_set=ENGLISH)
+    for letter in "WM":
+        known = "#" * 189 + letter + "#" * 35
+        reading = BoardReader(ENGLISH).read(frame.image, known=known)
+        assert reading.squares[189].state is SquareState.UNSURE, (letter, reading.squares[189])
+        assert 189 not in reading.confirmed
+
+
 def test_the_training_commands_write_into_the_shipped_models_folder_by_default():
     from kiosk.vision.train import MODELS_DIR
 
