@@ -260,7 +260,10 @@ def _gap_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareReadi
     rows, cols = _lines_of(fresh)
     if len(fresh) < 2 or (len(rows) > 1 and len(cols) > 1):
         return set()
-    step, line = (1, f"row {next(iter(rows)) + 1}") if len(rows) == 1 else (SIZE, f"column {chr(65 + next(iter(cols)))}")
+    if len(rows) == 1:
+        step, line = 1, f"row {next(iter(rows)) + 1}"
+    else:
+        step, line = SIZE, f"column {chr(ord('A') + next(iter(cols)))}"
     gaps: list[list[int]] = []
     run: list[int] = []
     for sq in range(min(fresh), max(fresh) + 1, step):

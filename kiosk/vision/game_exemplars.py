@@ -99,14 +99,6 @@ def known_letter(shares: dict[str, float], alike: dict[str, float], read: str | 
     if read is not None and best not in shares and alike[best] >= DOUBT_SIMILAR and lead >= DOUBT_MARGIN:
         return "#"
     return None
-    top = max(shares, key=lambda lt: shares[lt])
-    best, lead = _best(alike)
-    if best in shares and all(lt in alike for lt in shares) and alike[best] >= SIMILAR \
-            and lead >= (MARGIN if best == top else OVERRIDE_MARGIN):
-        return best
-    if read is not None and best not in shares and alike[best] >= DOUBT_SIMILAR and lead >= DOUBT_MARGIN:
-        return "#"
-    return None
 
 
 def _asked(squares: Sequence[SquareReading], doubts: dict[int, Doubt], preds: dict[int, SquarePrediction],
@@ -272,7 +264,8 @@ def settle_by_known(net: SquareNet, crops: dict[int, np.ndarray], squares: list[
             continue
         if m.letter == UNSURE_CHAR:
             like, _ = _best(m.alike)
-            doubts[sq] = Doubt(DoubtKind.LETTER, f"letter {squares[sq].letter}? it looks more like this game's {like} tiles")
+            doubts[sq] = Doubt(DoubtKind.LETTER,
+                               f"letter {squares[sq].letter}? it looks more like this game's {like} tiles")
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
             continue
         squares[sq] = SquareReading(SquareState.TILE, m.letter, squares[sq].confidence)

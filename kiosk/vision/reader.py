@@ -53,7 +53,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import replace
 from functools import cache
 from importlib import resources
@@ -68,7 +68,7 @@ from kiosk.vision import locate
 from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, same_square, warp_canvas
 from kiosk.vision.exemplars import CANDIDATE_SHARE, GlyphCache, confirm_by_exemplars, resolve_by_exemplars
 from kiosk.vision.familiarity import Familiarity, hold_unfamiliar
-from kiosk.vision.game_exemplars import FeatureCache, settle_by_known
+from kiosk.vision.game_exemplars import FeatureCache, RuledOut, settle_by_known
 from kiosk.vision.glyph_model import GlyphClassifier, normalise_glyph
 from kiosk.vision.mlp import Classifier, ModelError
 from kiosk.vision.occupancy import (
@@ -107,6 +107,7 @@ from kiosk.vision.still import GridTracker
 from kiosk.vision.tile_counts import over_set
 from kiosk.vision.tile_value import NOTE_MIN as VALUE_NOTE_MIN
 from kiosk.vision.tile_value import (
+    VALUE_CLASSES,
     VALUE_NOTE,
     ValueNet,
     default_value_net,
@@ -115,6 +116,9 @@ from kiosk.vision.tile_value import (
     value_doubts,
     value_region,
 )
+
+ValueCorners = Callable[[list[int]], np.ndarray]
+""":meth:`BoardReader._value_corners`: squares -> the value network's P(value) of each one's corner."""
 
 MIN_FRAME_PX = 160
 TILE_P = 0.7          # P(tile) at or above: a tile
@@ -749,7 +753,7 @@ class BoardReader:
         # hold read scaled (an unfamiliar font), a tile across two squares (see read)
         self._lasting_doubts: set[int] = set()
         # the squares of the last frame read whose letter doubt the frame itself settled (its sure tiles, the value)
-        self._by_exemplars: list[int] = []
+        self._settled_in_frame: list[int] = []
         self._confirmed: frozenset[int] = frozenset()   # ... and the new letters they confirmed (in a game)
         # the doubts a grid fitted afresh for them did not clear, and the kept grid they were read on (see read)
         self._refit_left: tuple[np.ndarray | None, frozenset[int]] = (None, frozenset())
@@ -1105,7 +1109,7 @@ class BoardReader:
         crops = {sq: m.crop for sq, m in fresh.items()}   # the grey crops the network read
         if self.exemplars:  # letter doubts the frame's own sure tiles settle (kiosk.vision.exemplars)
             cache = self._glyph_cache
-            self._by_exemplars = resolve_by_exemplars(net, crops, squares, doubts, preds, known, cache)
+            self._settled_in_frame = resolve_by_exemplars(net, crops, squares, doubts, preds, known, cache)
             if known is not None:   # in a game: new letters below the sure level the board's tiles confirm
                 self._confirmed = confirm_by_exemplars(net, crops, squares, doubts, preds, known, cache)
         self._lasting_doubts.update(lasting)     # the geometry rules' doubts, as the glyph path takes them
@@ -1113,76 +1117,89 @@ class BoardReader:
         self.familiarity = hold_unfamiliar(squares, doubts, preds, known, sharp_v)
         self._lasting_doubts.update(self.familiarity.doubted)   # no grid reads an unfamiliar face surely
         self._confirmed = self._confirmed - set(self.familiarity.doubted)
-        by_value = self._doubt_by_value(grey, squares, doubts, preds, known)
+        corners = self._value_corners(grey, preds)   # the value network's reading of a tile's corner, once a frame
+        by_value = self._doubt_by_value(corners, squares, doubts, preds, known)
         self._lasting_doubts.update(by_value)   # the print stays what it is on any grid
         self._confirmed = self._confirmed - set(by_value)
         self._value_note = VALUE_NOTE.format(n=len(by_value), set=self.tile_set.name) \
             if len(by_value) >= VALUE_NOTE_MIN else ""
-        given = self._letters_by_value(net, grey, crops, squares, doubts, preds, known)
-        self._by_exemplars = self._by_exemplars + given   # settled by the frame itself: the refit is still asked
+        given = self._letters_by_value(net, corners, crops, squares, doubts, preds, known)
+        self._settled_in_frame = self._settled_in_frame + given   # settled by the frame itself: the refit is still asked
         if known is not None:   # in a game: a new letter its printed value gives is taken as a sure one
             self._confirmed |= set(given)
         if self.exemplars and known is not None:   # in a game: tiles read from the tiles it accepted
             self._confirmed |= settle_by_known(net, crops, squares, doubts, preds, known, self._known_cache,
-                                               lambda sqs: self._ruled_out_by_value(grey, preds, sqs))
+                                               self._ruled_out(corners))
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
                                                    if squares[sq].state is SquareState.TILE])
 
-    def _doubt_by_value(self, grey: np.ndarray, squares: list[SquareReading], doubts: dict[int, Doubt],
-                        preds: dict[int, SquarePrediction], known: str | None) -> list[int]:
+    def _value_corners(self, grey: np.ndarray, preds: dict[int, SquarePrediction]) -> ValueCorners | None:
+        """The value network's P(value) of the squares asked (N x len(VALUE_CLASSES), in their order): each
+        square's value corner from the reading canvas ``grey``, turned upright by the network's turns (``preds``),
+        read once however often the frame's checks ask (the value doubts, the value's letters, the letters it
+        rules out for the game's templates). None without a value network."""
+        value_net = self.value_net
+        if value_net is None:
+            return None
+        seen: dict[int, np.ndarray] = {}
+
+        def probabilities(sqs: list[int]) -> np.ndarray:
+            todo = [sq for sq in dict.fromkeys(sqs) if sq not in seen]
+            if todo:
+                regions = [value_region(cell_crop(grey, sq, SQUARE_GROW_PX), SQUARE_GROW_PX, preds[sq].turns)
+                           for sq in todo]
+                seen.update(zip(todo, value_net.probabilities(regions)))
+            return np.array([seen[sq] for sq in sqs], np.float32).reshape(len(sqs), len(VALUE_CLASSES))
+        return probabilities
+
+    def _ruled_out(self, corners: ValueCorners | None) -> RuledOut | None:
+        """Squares -> the letters each one's printed value rules out (:func:`kiosk.vision.tile_value.
+        letters_ruled_out` of ``corners``, :meth:`_value_corners`); None without a value network."""
+        if corners is None:
+            return None
+        return lambda sqs: dict(zip(sqs, letters_ruled_out(corners(sqs), self.tile_set)))
+
+    def _doubt_by_value(self, corners: ValueCorners | None, squares: list[SquareReading],
+                        doubts: dict[int, Doubt], preds: dict[int, SquarePrediction], known: str | None) -> list[int]:
         """Make the letters the value printed on their tile contradicts doubts, in place
-        (:func:`kiosk.vision.tile_value.value_doubts`; ``grey``: the reading canvas); a letter the game knows
-        there (``known``) is not judged. Returns the squares doubted."""
-        if self.value_net is None:
+        (:func:`kiosk.vision.tile_value.value_doubts`; ``corners``: :meth:`_value_corners`); a letter the game
+        knows there (``known``) is not judged. Returns the squares doubted."""
+        if corners is None:
             return []
         letters = {sq: rd.letter for sq, rd in enumerate(squares) if rd.state is SquareState.TILE and rd.letter
                    and sq in preds and (known is None or known[sq] != rd.letter)}
         if not letters:
             return []
-        regions = [value_region(cell_crop(grey, sq, SQUARE_GROW_PX), SQUARE_GROW_PX, preds[sq].turns)
-                   for sq in letters]
-        found = value_doubts(letters, self.value_net.probabilities(regions), self.tile_set)
+        found = value_doubts(letters, corners(list(letters)), self.tile_set)
         for sq, why in found.items():
             doubts[sq] = why
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
         return list(found)
 
-    def _letters_by_value(self, net: SquareNet, grey: np.ndarray, crops: dict[int, np.ndarray],
+    def _letters_by_value(self, net: SquareNet, corners: ValueCorners | None, crops: dict[int, np.ndarray],
                           squares: list[SquareReading], doubts: dict[int, Doubt],
                           preds: dict[int, SquarePrediction], known: str | None) -> list[int]:
         """Give the letter doubts the one letter the network gives that their printed value allows, in place
-        (:func:`kiosk.vision.tile_value.letters_by_value`; ``grey``: the reading canvas, ``crops``: the grey
-        crops the network read): the square becomes a TILE of that letter, its confidence the network's P(letter
-        | tile) of that letter, and its doubt is removed. A tile the game knows there (``known``) is left as it is: the game keeps it whatever its doubt,
-        and a letter given it could only dispute it. Returns those squares."""
+        (:func:`kiosk.vision.tile_value.letters_by_value`; ``corners``: :meth:`_value_corners`, ``crops``: the
+        grey crops the network read): the square becomes a TILE of that letter, its confidence the network's
+        P(letter | tile) of that letter, and its doubt is removed. A tile the game knows there (``known``) is left
+        as it is: the game keeps it whatever its doubt, and a letter given it could only dispute it. Returns those
+        squares."""
         todo = [sq for sq, why in doubts.items() if squares[sq].state is SquareState.UNSURE and sq in crops
                 and sq in preds and preds[sq].p_tile >= 0.5 and getattr(why, "kind", None) is DoubtKind.LETTER
                 and (known is None or known[sq] in (EMPTY_CHAR, UNSURE_CHAR))]
-        if self.value_net is None or not todo:
+        if corners is None or not todo:
             return []
         # (the letters from the crop as it lies, as the exemplars take them; the corner turned by the turns the
         # reader read the square in, which a doubted letter's reading in four turns may have chosen)
         shares, _ = net.letter_table([crops[sq] for sq in todo])
         candidates = {sq: {net.letters[j]: float(shares[i, j]) for j in np.flatnonzero(shares[i] >= CANDIDATE_SHARE)}
                       for i, sq in enumerate(todo)}
-        probs = self.value_net.probabilities([value_region(cell_crop(grey, sq, SQUARE_GROW_PX), SQUARE_GROW_PX,
-                                                           preds[sq].turns) for sq in todo])
-        given = letters_by_value(candidates, probs, self.tile_set)
+        given = letters_by_value(candidates, corners(todo), self.tile_set)
         for sq, letter in given.items():
             squares[sq] = SquareReading(SquareState.TILE, letter, candidates[sq][letter])
             del doubts[sq]
         return list(given)
-
-    def _ruled_out_by_value(self, grey: np.ndarray, preds: dict[int, SquarePrediction],
-                            sqs: list[int]) -> dict[int, frozenset[str]]:
-        """The letters the printed value of each square of ``sqs`` rules out
-        (:func:`kiosk.vision.tile_value.letters_ruled_out`; ``grey``: the reading canvas, each corner turned by
-        the network's turns); empty without a value network."""
-        if self.value_net is None or not sqs:
-            return {}
-        probs = self.value_net.probabilities([value_region(cell_crop(grey, sq, SQUARE_GROW_PX), SQUARE_GROW_PX,
-                                                           preds[sq].turns) for sq in sqs])
-        return dict(zip(sqs, letters_ruled_out(probs, self.tile_set)))
 
     def _occupancy(self, stats: CellStats, known_tiles: np.ndarray | None = None,
                    hidden: np.ndarray | None = None) -> Occupancy:
@@ -1257,25 +1274,25 @@ class BoardReader:
         reading = self._read(frame, corners, known=known, source=source)
         # (a doubt the frame's own tiles settled asks for the refit as before: a fresh grid may read it surely, and
         # the grid fitted then is the one the next frames keep)
-        may_clear = {sq for sq in (set(reading.doubts) | set(self._by_exemplars)) - self._lasting_doubts
+        may_clear = {sq for sq in (set(reading.doubts) | set(self._settled_in_frame)) - self._lasting_doubts
                      if known is None or known[sq] in (EMPTY_CHAR, UNSURE_CHAR)}
         left_by, left = self._refit_left
         if left_by is not None and left_by is self._tracker.current:
             # a fresh fit of this grid left them doubtful already; a square whose doubt cleared since may ask again
-            left = left & (set(reading.doubts) | set(self._by_exemplars))
+            left = left & (set(reading.doubts) | set(self._settled_in_frame))
             self._refit_left = (left_by, frozenset(left))
             may_clear -= left
         if corners is not None and may_clear and reading.quality.ok and self._tracker.kept:
-            kept = (reading, self._net_memo, self._lasting_doubts, self._by_exemplars, self._confirmed,
+            kept = (reading, self._net_memo, self._lasting_doubts, self._settled_in_frame, self._confirmed,
                     self.familiarity)
             fresh = self._read(frame, corners, fresh=True, known=known, source=source)
             # the fresh fit cleared none of them: the kept grid stays (settled), with its reading
-            cleared_none = fresh.quality.ok and may_clear <= set(fresh.doubts) | set(self._by_exemplars) \
+            cleared_none = fresh.quality.ok and may_clear <= set(fresh.doubts) | set(self._settled_in_frame) \
                 and self._tracker.keep_before_refit()
             if cleared_none or not fresh.quality.ok:
                 # (no usable reading from the fresh fit, its lines not confirmed: the grid is forgotten and the next
                 # frame fitted from the corners, but the usable reading of the still board's kept grid stands)
-                (reading, self._net_memo, self._lasting_doubts, self._by_exemplars, self._confirmed,
+                (reading, self._net_memo, self._lasting_doubts, self._settled_in_frame, self._confirmed,
                  self.familiarity) = kept
                 if cleared_none:
                     self._refit_left = (self._tracker.current, frozenset(may_clear))
@@ -1322,7 +1339,7 @@ class BoardReader:
               known: str | None = None, source: GridSource = GIVEN_CORNERS) -> BoardReading:
         t0 = time.perf_counter()
         self._lasting_doubts = set()
-        self._by_exemplars = []
+        self._settled_in_frame = []
         self._confirmed = frozenset()
         self.familiarity = Familiarity()
         self._value_note = ""

@@ -145,8 +145,8 @@ def letters_by_value(candidates: Mapping[int, Mapping[str, float]], probs: np.nd
                      tile_set: TileSet) -> dict[int, str]:
     """The letter the printed value gives each doubtful tile, {square: letter}, where it gives one: of
     ``candidates`` ({square: {letter: the square network's P(letter | tile)}}, the letters it gives at least
-    :data:`kiosk.vision.exemplars.CANDIDATE_SHARE`; in the order of the rows of ``probs``, :meth:`ValueNet.probabilities`
-    of their value corners), the one candidate worth the value the network reads at least PICK_P surely, when no
+    :data:`kiosk.vision.exemplars.CANDIDATE_SHARE`; in the order of the rows of ``probs``,
+    :meth:`ValueNet.probabilities` of their value corners), the one candidate worth the value the network reads at least PICK_P surely, when no
     other candidate is worth it, at most PICK_MAX_SHARING letters of ``tile_set`` are ("J or I?" with an 8 in the
     corner is a J; "E or S?" with a 1 is no answer: most letters are worth 1), and the square network gives it
     PICK_OVERRIDE_SHARE or more where it is not its most likely letter. Source: the tile values of the event's tile
@@ -157,7 +157,7 @@ def letters_by_value(candidates: Mapping[int, Mapping[str, float]], probs: np.nd
         best = int(np.argmax(p))
         seen = VALUE_CLASSES[best]
         worth = [lt for lt in shares if tile_set.values.get(lt) == seen]
-        sure = float(p[best])   # (a float: numpy 1 compares a float32 with a Python float in float64, numpy 2 in float32)
+        sure = float(p[best])   # (numpy 1 compares a float32 with a Python float in float64, numpy 2 in float32)
         if sure < PICK_P or sharing[seen] > PICK_MAX_SHARING or len(worth) != 1:
             continue
         if worth[0] == max(shares, key=lambda lt: shares[lt]) or shares[worth[0]] >= PICK_OVERRIDE_SHARE:
