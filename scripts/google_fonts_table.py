@@ -20,7 +20,9 @@ google-font-metadata@6.0.8`` and untar it). The rule, fixed before any face of t
   kiosk/vision/models/README.md), 4 for ``held-out-6`` (added in the ninth sitting, before a network was
   trained on the Google faces; training before, drawn only by the value networks), 5 for ``held-out-7``
   (added in the eleventh sitting, before any of its frames was drawn; training before: the value network
-  ``values.onnx`` was trained on them, the shipped letter network never drew them), else ``training``;
+  ``values.onnx`` was trained on them, the shipped letter network never drew them), 6 for ``held-out-8``
+  (added in the twelfth sitting, before any of its frames was drawn and before the letter network
+  ``letters_*.onnx`` was trained on the Google training faces), else ``training``;
 * at most 4 families of a group, the first by SHA-256 of their ids, so no superfamily outweighs the others.
 
 Usage: ``python scripts/google_fonts_table.py google-fonts-v1.json > kiosk/vision/synth/google_fonts.csv``

@@ -30,7 +30,7 @@ from pathlib import Path
 
 NAME = "bench-vision"
 FONT_CHOICES = ("level", "training", "validation", "held-out", "held-out-2", "validation-2", "held-out-3",
-                "held-out-4", "held-out-5", "held-out-6", "held-out-7")
+                "held-out-4", "held-out-5", "held-out-6", "held-out-7", "held-out-8")
 """``--fonts``: ``level`` and the roles of :mod:`kiosk.vision.synth.fonts` (not imported here: it would load the
 renderer for every ``kiosk`` command; a test keeps the two lists equal)."""
 HELP = "measure the board reader on synthetic frames of real games (accuracy figures, confusion matrix PNG)"
@@ -54,7 +54,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      "errors-LEVEL-N.png (frames with errors, annotated) and frames-LEVEL.jsonl (every frame's "
                      "truth and reading). Exit 0 when every bar is met, 1 when one is missed, 2 on bad input. "
                      "--fonts training / validation / held-out / held-out-2 draw Debian font packages (scripts/system-packages.txt), "
-                     "validation-2 / held-out-3 / held-out-4 / held-out-5 / held-out-6 / held-out-7 Google Fonts faces (scripts/fetch_fonts.py); faces not installed are named and left out.")
+                     "validation-2 / held-out-3 / held-out-4 / held-out-5 / held-out-6 / held-out-7 / held-out-8 Google Fonts faces (scripts/fetch_fonts.py); faces not installed are named and left out.")
     parser.add_argument("--level", nargs="+", default=["typical", "hard"], choices=["easy", "typical", "hard"],
                         help="realism levels to measure (default: typical hard)")
     parser.add_argument("--frames", type=int, default=500, help="frames per level (default 500)")
@@ -81,7 +81,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "in the ninth session before a network was trained on the Google faces; held-out-7, a "
                              "seventh, taken out of training in the eleventh session before any of its frames was "
                              "drawn: the value network values.onnx had them as training faces, the shipped letter network "
-                             "never drew them). "
+                             "never drew them; held-out-8, an eighth, taken out of training in the twelfth "
+                             "session before any of its frames was drawn and before the letter network "
+                             "letters_*.onnx was trained: only the value network had them). "
                              "With system faces the figures are also printed per "
                              "face")
     parser.add_argument("--games", type=int, default=0, metavar="N",
@@ -294,7 +296,9 @@ _FONT_TITLES = {"level": "the level's own fonts (trained on)",
                 "held-out-6": "sixth batch of fonts held out of training (Google Fonts; taken out of training in the "
                               "ninth session)",
                 "held-out-7": "seventh batch of fonts held out of training (Google Fonts; taken out of training in the "
-                              "eleventh session)"}
+                              "eleventh session)",
+                "held-out-8": "eighth batch of fonts held out of training (Google Fonts; taken out of training in the "
+                              "twelfth session)"}
 
 
 def _per_face(tally) -> None:

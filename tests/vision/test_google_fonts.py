@@ -47,7 +47,7 @@ def test_table_rows_follow_the_rule():
     assert all(len(members) <= google_fonts.PER_GROUP for members in per_group.values())
     roles = {r["role"] for r in rows}
     assert roles == {fonts.TRAINING, fonts.VALIDATION_2, fonts.HELD_OUT_3, fonts.HELD_OUT_4, fonts.HELD_OUT_5,
-                     fonts.HELD_OUT_6, fonts.HELD_OUT_7}
+                     fonts.HELD_OUT_6, fonts.HELD_OUT_7, fonts.HELD_OUT_8}
     assert sum(r["role"] == fonts.HELD_OUT_3 for r in rows) >= 40
 
 
@@ -72,7 +72,8 @@ def test_role_of_a_group_and_the_weight_chosen():
     by_digit = {g: google_fonts.digest(g)[0] % 10 for g in ("alpha", "bravo", "charlie", "delta", "echo")}
     for g, d in by_digit.items():
         assert google_fonts.role_of(g) == {0: "held-out-3", 1: "validation-2", 2: "held-out-4",
-                                         3: "held-out-5", 4: "held-out-6", 5: "held-out-7"}.get(d, "training")
+                                         3: "held-out-5", 4: "held-out-6", 5: "held-out-7",
+                                         6: "held-out-8"}.get(d, "training")
     assert google_fonts.weight_of([400, 600, 800]) == 800   # 600 and 800 tie: the heavier
     assert google_fonts.weight_of(["400", "700", "900"]) == 700
     assert google_fonts.weight_of([300, 400, 500]) is None

@@ -14,7 +14,9 @@ drawn before the lead's one measurement), ``"held-out-4"`` (a fourth, once the t
 ``"held-out-5"`` (a fifth, once the fourth had been looked at), ``"held-out-6"`` (a sixth, taken out of
 training in the ninth sitting before any of its frames was drawn for a network trained on the Google faces) and
 ``"held-out-7"`` (a seventh, taken out of training in the eleventh sitting, before any of its frames was drawn; the
-value network ``values.onnx`` had them as training faces, the shipped letter network never drew them), their roles given by a hash of the family group's name. Roles are given per **design family**: faces that are metric clones of one
+value network ``values.onnx`` had them as training faces, the shipped letter network never drew them) and ``"held-out-8"``
+(an eighth, taken out of training in the twelfth sitting before any of its frames was drawn and before the letter
+network ``letters_*.onnx`` was trained), their roles given by a hash of the family group's name. Roles are given per **design family**: faces that are metric clones of one
 design (FreeSans, Nimbus Sans and the renderer's built-in ``"sans"`` are all Helvetica) share a family, and
 no family has faces in two roles.
 
@@ -41,14 +43,15 @@ HELD_OUT_4 = "held-out-4"
 HELD_OUT_5 = "held-out-5"
 HELD_OUT_6 = "held-out-6"
 HELD_OUT_7 = "held-out-7"
+HELD_OUT_8 = "held-out-8"
 ROLES = (TRAINING, HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6,
-         HELD_OUT_7)
+         HELD_OUT_7, HELD_OUT_8)
 NEVER_TRAINED = (HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6,
-                 HELD_OUT_7)
+                 HELD_OUT_7, HELD_OUT_8)
 """Roles never drawn on a training frame."""
-NEVER_DRAWN_BY_TESTS = (HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6, HELD_OUT_7)
+NEVER_DRAWN_BY_TESTS = (HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6, HELD_OUT_7, HELD_OUT_8)
 """Roles whose faces no test draws: measured once, by ``kiosk bench-vision --fonts held-out-2`` (``held-out-3``,
-``held-out-4``, ``held-out-5``, ``held-out-6``, ``held-out-7``)."""
+``held-out-4``, ``held-out-5``, ``held-out-6``, ``held-out-7``, ``held-out-8``)."""
 
 
 @dataclass(frozen=True)

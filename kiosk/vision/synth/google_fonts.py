@@ -12,7 +12,9 @@ the value network then shipped had them as training faces; the one shipped since
 ``held-out-6`` (a sixth, taken from the training groups in the ninth session before any network was trained
 on the Google faces; the value networks had them as training faces) and ``held-out-7`` (a seventh, taken from the
 training groups in the eleventh session before any of its frames was drawn; the value network ``values.onnx``
-had them as training faces, the shipped letter network never drew them).
+had them as training faces, the shipped letter network never drew them) and ``held-out-8`` (an eighth, taken from the
+training groups in the twelfth session before any of its frames was drawn and before the letter network
+``letters_*.onnx`` was trained on the Google training faces).
 The kiosk never needs these files; a machine without them renders as before.
 """
 
@@ -46,7 +48,7 @@ TRAINED_WORDS = {
     "opendyslexic", "jura", "karmilla", "century", "palatino", "helvetica", "times", "avant",
 }
 ROLE_BY_DIGIT = {0: "held-out-3", 1: "validation-2", 2: "held-out-4", 3: "held-out-5", 4: "held-out-6",
-                 5: "held-out-7"}
+                 5: "held-out-7", 6: "held-out-8"}
 """Role of a group by the first byte of the SHA-256 of its key, mod 10 (others: training)."""
 PER_GROUP = 4
 """At most this many families of a group, the first by SHA-256 of their ids."""
