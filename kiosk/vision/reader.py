@@ -196,10 +196,13 @@ def default_glyph_model(tile_set_name: str) -> GlyphClassifier:
                                                  f"glyphs_{tile_set_name}.npz"), tile_set_name)
 
 
-def default_square_net(tile_set_name: str) -> SquareNet:
-    """The shipped square network for a tile set (``"english"``, ``"german"``); raises ModelError."""
-    name = f"squares_{tile_set_name}"
-    return SquareNet.from_files(_packaged(f"{name}.onnx"), _packaged(f"{name}.json"), f"{name}.onnx")
+def default_square_net(tile_set_name: str, letter_net: bool = True) -> SquareNet:
+    """The shipped square network for a tile set (``"english"``, ``"german"``) with its letter network
+    (``letters_<set>.onnx``, :class:`SquareNet` ``letters``; ``letter_net=False``: without it); raises
+    ModelError."""
+    name, lname = f"squares_{tile_set_name}", f"letters_{tile_set_name}"
+    letters = (_packaged(f"{lname}.onnx"), _packaged(f"{lname}.json"), f"{lname}.onnx") if letter_net else None
+    return SquareNet.from_files(_packaged(f"{name}.onnx"), _packaged(f"{name}.json"), f"{name}.onnx", letters)
 
 
 def default_occupancy_model() -> OccupancyModel:
@@ -597,7 +600,8 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
             if p_model[sq] <= 0:
                 # the premium rule says the square shows its print (no tile colour known in this frame): only a
                 # letter the network is sure of is a tile there (print labels are not letters to it)
-                if q.p_letter >= PRINT_LETTER_P and q.letter in letters and not glare[sq]:
+                # (the square network's own letter: a letter network never saw a print)
+                if q.square.p_letter >= PRINT_LETTER_P and q.square.letter in letters and not glare[sq]:
                     tiles.append(sq)
                 elif blind[sq] and q.p_tile >= BLIND_NET_TILE_P and not glare[sq] and not _settled_empty(settled, sq):
                     doubts[sq] = Doubt(DoubtKind.TILE_OR_PRINT,
@@ -705,10 +709,13 @@ class BoardReader:
     (or, in a game, its known tiles) settle it (:mod:`kiosk.vision.exemplars`,
     :mod:`kiosk.vision.game_exemplars`); the tile's printed value still answers the doubts it can
     (:meth:`_letters_by_value`: that is the value network's, on whenever the reader has one).
+    ``letter_net=False``: the square network reads the letters alone, without the shipped letter network
+    (:class:`kiosk.vision.squarenet.SquareNet` ``letters``; for measuring what that network adds, and for tests of
+    rules on the doubts the square network alone leaves).
     """
 
     def __init__(self, tile_set: TileSet | None = None, profile: CalibrationProfile | None = None, *,
-                 settle: bool = True, exemplars: bool = True) -> None:
+                 settle: bool = True, exemplars: bool = True, letter_net: bool = True) -> None:
         self.profile = profile
         self.exemplars = exemplars
         made_for = profile.tile_set if profile is not None and profile.tile_set else None
@@ -724,10 +731,12 @@ class BoardReader:
         self.glyphs = self._load_glyphs()
         # without a calibration profile's own glyph model, squares are read by the shipped square network
         has_own_glyphs = profile is not None and profile.resolve(profile.glyph_model) is not None
-        self.squarenet: SquareNet | None = None if has_own_glyphs else default_square_net(self._set_name())
+        self.squarenet: SquareNet | None = None if has_own_glyphs else default_square_net(self._set_name(),
+                                                                                            letter_net)
         # a profile's glyph model reads the letters; the shipped network still double-checks the squares the
         # colours call empty but not surely (a dim frame made two lettered tiles look like the board)
-        self.tile_check: SquareNet | None = default_square_net(self._set_name()) if has_own_glyphs else None
+        self.tile_check: SquareNet | None = default_square_net(self._set_name(), letter_net) \
+            if has_own_glyphs else None
         self.settle: SettleModel | None = None if has_own_glyphs or not settle else default_settle_model()
         # the square network's letters are checked against the value printed on their tile (a calibration's glyph
         # model knows the tile set's own letters: not checked)

@@ -92,7 +92,10 @@ def settle_features(feats: np.ndarray, norm: np.ndarray, p_model: np.ndarray, p_
     columns place the square's hue between the frame's empty squares and its tiles (:func:`chroma_contrast`):
     log(1 + its distance from the empty squares' hue change, in their spread), log(1 + its chroma's distance
     from the sure tiles', in the same spread; 0 without them) and its place on the line between the two.
+    The predictions weighed are the square network's own (:attr:`SquarePrediction.square`), never a letter
+    network's.
     """
+    preds = {k: v.square for k, v in preds.items()}    # the square network's own: the model was trained on it
     sure = [sq for sq, q in preds.items() if q.p_letter >= SURE_LETTER_P and p_model[sq] > 0.5]
     if len(sure) >= MIN_REFERENCES:
         ref = np.median(norm[sure], axis=0)

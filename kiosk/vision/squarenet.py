@@ -27,6 +27,9 @@ INPUT_PX = 32
 GROW_PX = 5
 CROP_PX = CELL_PX + 2 * GROW_PX
 MIN_SPREAD = 16.0
+LETTER_NET_FROM = 0.02
+"""A square network with a letter network (:class:`SquareNet` ``letters``) asks it which letter only where it
+gives a lettered tile at least this probability (0..1)."""
 EMPTY = "empty"
 BLANK = "blank"
 
@@ -87,6 +90,20 @@ def normalise(x: np.ndarray) -> np.ndarray:
     return x
 
 
+def _labels_of(meta_json: bytes | str, origin: str) -> list[str]:
+    """The labels of a network's JSON file; raises ModelError for a bad file or other crop sizes."""
+    try:
+        meta = json.loads(meta_json)
+        labels = [str(x) for x in meta["labels"]]
+        px, grow = int(meta.get("input_px", INPUT_PX)), int(meta.get("grow_px", GROW_PX))
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ModelError(f"{origin}: bad label file ({exc})") from None
+    if (px, grow) != (INPUT_PX, GROW_PX):
+        raise ModelError(f"{origin}: made for {px} px input / {grow} px grown crops, this reader uses "
+                         f"{INPUT_PX} / {GROW_PX}")
+    return labels
+
+
 @dataclass(frozen=True)
 class SquarePrediction:
     """The network's reading of one square.
@@ -98,6 +115,7 @@ class SquarePrediction:
         p_letter: its probability (0..1, of all classes).
         runner_up: the next most likely letter.
         turns: quarter turns counter-clockwise of the best letter.
+        own: the square network's own reading where a letter network gave the letters (None without one).
     """
 
     p_empty: float
@@ -106,6 +124,13 @@ class SquarePrediction:
     p_letter: float
     runner_up: str
     turns: int
+    own: SquarePrediction | None = None
+
+    @property
+    def square(self) -> SquarePrediction:
+        """The square network's own reading (:attr:`own`, else this one): what tile-or-empty questions weigh, as
+        the settle model was trained on it and a letter network never saw an empty square's print."""
+        return self.own if self.own is not None else self
 
     @property
     def p_tile(self) -> float:
@@ -132,9 +157,17 @@ class SquarePrediction:
 
 
 class SquareNet:
-    """A trained square network with its labels. :meth:`predict` is not thread-safe (one per reader)."""
+    """A trained square network with its labels. :meth:`predict` is not thread-safe (one per reader).
 
-    def __init__(self, onnx: bytes, labels: list[str], origin: str = "square model") -> None:
+    ``letters``: a letter network (ONNX bytes, its labels: the letter labels ``labels[2:]`` in the same order,
+    its origin for errors) trained on lettered tiles only (:mod:`kiosk.vision.letternet_train`). With one, the
+    square network still gives P(empty) and P(blank), and the letter network shares the rest among the letters
+    wherever that rest is at least :data:`LETTER_NET_FROM`. Raises ModelError for a network OpenCV cannot load
+    or labels that do not match.
+    """
+
+    def __init__(self, onnx: bytes, labels: list[str], origin: str = "square model",
+                 letters: tuple[bytes, list[str], str] | None = None) -> None:
         if len(labels) < 3 or labels[0] != EMPTY or labels[1] != BLANK or \
                 any(len(lab) < 2 or not lab[-1].isdigit() for lab in labels[2:]):
             raise ModelError(f"{origin}: labels must be 'empty', 'blank', then letter+turns")
@@ -143,6 +176,16 @@ class SquareNet:
         except cv2.error as exc:
             raise ModelError(f"{origin}: OpenCV cannot load the ONNX network ({str(exc).strip()[:200]})") from None
         self.labels = labels
+        self.letter_net: cv2.dnn.Net | None = None
+        if letters is not None:
+            l_onnx, l_labels, l_origin = letters
+            if l_labels != labels[2:]:
+                raise ModelError(f"{l_origin}: its labels are not the letter labels of {origin}")
+            try:
+                self.letter_net = cv2.dnn.readNetFromONNX(np.frombuffer(l_onnx, np.uint8))
+            except cv2.error as exc:
+                raise ModelError(f"{l_origin}: OpenCV cannot load the ONNX network ({str(exc).strip()[:200]})"
+                                 ) from None
         self.letters = sorted({lab[:-1] for lab in labels[2:]})
         self._letter_of = np.array([self.letters.index(lab[:-1]) for lab in labels[2:]])
         self._turns_of = np.array([int(lab[-1]) for lab in labels[2:]])
@@ -156,18 +199,14 @@ class SquareNet:
         self._turned: list[np.ndarray] | None = None if any((t < 0).any() for t in turned) else turned
 
     @classmethod
-    def from_files(cls, onnx: bytes, meta_json: bytes | str, origin: str = "square model") -> SquareNet:
-        """Load from the ONNX bytes and the JSON beside it (``{"labels": [...], "input_px": 32, ...}``)."""
-        try:
-            meta = json.loads(meta_json)
-            labels = [str(x) for x in meta["labels"]]
-            px, grow = int(meta.get("input_px", INPUT_PX)), int(meta.get("grow_px", GROW_PX))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ModelError(f"{origin}: bad label file ({exc})") from None
-        if (px, grow) != (INPUT_PX, GROW_PX):
-            raise ModelError(f"{origin}: made for {px} px input / {grow} px grown crops, this reader uses "
-                             f"{INPUT_PX} / {GROW_PX}")
-        return cls(onnx, labels, origin)
+    def from_files(cls, onnx: bytes, meta_json: bytes | str, origin: str = "square model",
+                   letters: tuple[bytes, bytes | str, str] | None = None) -> SquareNet:
+        """Load from the ONNX bytes and the JSON beside it (``{"labels": [...], "input_px": 32, ...}``);
+        ``letters``: a letter network's ONNX bytes, its JSON and its origin, loaded the same way. Raises
+        ModelError."""
+        labels = _labels_of(meta_json, origin)
+        with_letters = None if letters is None else (letters[0], _labels_of(letters[1], letters[2]), letters[2])
+        return cls(onnx, labels, origin, with_letters)
 
     def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
         """Class probabilities (N x len(labels) float32, rows sum to 1) of grey crops (see :func:`prepare`)."""
@@ -178,27 +217,51 @@ class SquareNet:
     def probabilities_of_inputs(self, x: np.ndarray) -> np.ndarray:
         """Class probabilities (as :meth:`probabilities`) of network inputs already made by :func:`prepare`
         (N x 1 x INPUT_PX x INPUT_PX float32)."""
+        return self._both(x)[0]
+
+    def _both(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+        """(class probabilities with the letter network's letters, the square network's own; None without a letter
+        network) of network inputs."""
         if not len(x):
-            return np.zeros((0, len(self.labels)), np.float32)
-        self.net.setInput(np.ascontiguousarray(x, np.float32))
+            return np.zeros((0, len(self.labels)), np.float32), None
+        x = np.ascontiguousarray(x, np.float32)
+        self.net.setInput(x)
         z = self.net.forward().reshape(len(x), -1).astype(np.float32)
         if z.shape[1] != len(self.labels):
             raise ModelError(f"square model: {z.shape[1]} outputs for {len(self.labels)} labels")
-        return softmax_rows(z)
+        own = softmax_rows(z)
+        if self.letter_net is None:
+            return own, None
+        p = own.copy()
+        lettered = p[:, 2:].sum(axis=1)
+        rows = np.flatnonzero(lettered >= LETTER_NET_FROM)
+        if len(rows):
+            self.letter_net.setInput(np.ascontiguousarray(x[rows]))
+            q = self.letter_net.forward().reshape(len(rows), -1).astype(np.float32)
+            if q.shape[1] != len(self.labels) - 2:
+                raise ModelError(f"letter model: {q.shape[1]} outputs for {len(self.labels) - 2} labels")
+            p[rows, 2:] = softmax_rows(q) * lettered[rows, None]
+        return p, own
 
     def probabilities_turned(self, crops: list[np.ndarray]) -> np.ndarray:
         """Class probabilities (as :meth:`probabilities`) averaged over each crop read in its four quarter turns
         (each turned reading mapped back to the crop's own orientation). A letter the network reads poorly in one
         orientation (a worn stroke, a value digit against the glyph) it often reads surely in the others; costs
         four readings per crop. Labels without all four turns fall back to one reading."""
-        if not len(crops) or self._turned is None:
-            return self.probabilities(crops)
+        return self._both_turned(crops)[0]
+
+    def _both_turned(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:
+        """:meth:`probabilities_turned`, and the square network's own likewise (as :meth:`_both`)."""
+        turned = self._turned
+        if not len(crops) or turned is None:
+            return self._both(prepare(crops))
         n = len(crops)
-        p = self.probabilities([np.ascontiguousarray(np.rot90(c, k)) for k in range(4) for c in crops])
-        total = p[0:n][:, self._turned[0]]
-        for k in range(1, 4):
-            total = total + p[k * n:(k + 1) * n][:, self._turned[k]]
-        return total / 4.0
+
+        def folded(p: np.ndarray) -> np.ndarray:     # each turned reading mapped back, the four averaged
+            return sum((p[k * n:(k + 1) * n][:, turned[k]] for k in range(1, 4)), p[0:n][:, turned[0]]) / 4.0
+
+        p, own = self._both(prepare([np.ascontiguousarray(np.rot90(c, k)) for k in range(4) for c in crops]))
+        return folded(p), None if own is None else folded(own)
 
     def letter_shares(self, crops: list[np.ndarray], letters: list[str]) -> np.ndarray:
         """P(letter | a tile) of ``letters[i]`` (turns summed) in grey crop ``crops[i]`` (N floats 0..1; one network
@@ -226,20 +289,21 @@ class SquareNet:
 
     def predict(self, crops: list[np.ndarray], turned: bool = False) -> list[SquarePrediction]:
         """One :class:`SquarePrediction` per grey crop; ``turned``: from :meth:`probabilities_turned`."""
-        return self._predictions(self.probabilities_turned(crops) if turned else self.probabilities(crops))
+        return self._predictions(*(self._both_turned(crops) if turned else self._both(prepare(crops))))
 
     def predict_inputs(self, x: np.ndarray) -> list[SquarePrediction]:
         """One :class:`SquarePrediction` per network input made by :func:`prepare` (N x 1 x INPUT_PX x INPUT_PX
         float32): the same as :meth:`predict` of the crops they were made from."""
-        return self._predictions(self.probabilities_of_inputs(x))
+        return self._predictions(*self._both(x))
 
-    def _predictions(self, p: np.ndarray) -> list[SquarePrediction]:
+    def _predictions(self, p: np.ndarray, own: np.ndarray | None = None) -> list[SquarePrediction]:
         per_letter = p[:, 2:] @ self._one_hot
         order = np.argsort(-per_letter, axis=1)
+        owns = self._predictions(own) if own is not None else [None] * len(p)
         out = []
         for i, row in enumerate(p):
             best, second = int(order[i, 0]), int(order[i, 1]) if per_letter.shape[1] > 1 else int(order[i, 0])
             turns = int(self._turns_of[int(np.argmax(np.where(self._letter_of == best, row[2:], -1)))])
             out.append(SquarePrediction(float(row[0]), float(row[1]), self.letters[best],
-                                        float(per_letter[i, best]), self.letters[second], turns))
+                                        float(per_letter[i, best]), self.letters[second], turns, owns[i]))
         return out

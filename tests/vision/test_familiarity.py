@@ -25,12 +25,14 @@ UNFAMILIAR = (200, 11, 18, "yanone-kaffeesatz-bold")
 
 def _read(frame_and_set, monkeypatch, enabled: bool):
     """The frame read with the rule ``enabled`` or not, the later checks that doubt letters off (the printed
-    value, the tile counts: they doubt some of the same letters, and the rule is tested alone here)."""
+    value, the tile counts: they doubt some of the same letters, and the rule is tested alone here), by the square
+    network alone (``letter_net=False``: the shipped letter network reads this face's letters surely, and the rule
+    is tested on what the square network makes of it)."""
     monkeypatch.setattr(familiarity, "ENABLED", enabled)
     monkeypatch.setattr(reader_module, "over_set", lambda reading, *a: reading)
     monkeypatch.setattr(reader_module, "default_value_net", lambda: None)
     frame, tile_set = frame_and_set
-    return BoardReader(tile_set).read(frame.image)
+    return BoardReader(tile_set, letter_net=False).read(frame.image)
 
 
 @needs_shared

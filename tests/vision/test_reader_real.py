@@ -223,7 +223,11 @@ def test_reader_real_other_boards_a_doubtful_markerless_grid_is_not_read():
         got = "".join(r.grid())
         right = sum(a.upper() == b or (a.islower() and b == "?") for a, b in zip(truth, got) if a != ".")
         tiles = sum(a != "." for a in truth)
-        assert r.quality.verdict == "ok" and right >= 0.95 * tiles, (name, right, tiles)
+        # (i13's thin I's, 48 px squares: six read "I or L?" by the letter network, 100 of 104 right without it)
+        assert r.quality.verdict == "ok" and right >= 0.9 * tiles, (name, right, tiles)
+        silent = [sq for sq, (a, b) in enumerate(zip(truth, got)) if a != "." and b not in ("#", a.upper())
+                  and not (a.islower() and b == "?")]
+        assert not silent, (name, silent)
         english = "".join(BoardReader(ENGLISH).read(img).grid())
         counts = Counter(c for c in english if c.isalpha())
         assert counts and all(n <= ENGLISH.counts[c] for c, n in counts.items()), (name, counts)

@@ -19,7 +19,7 @@ from kiosk.vision.cells import cell_crop, warp_canvas
 from kiosk.vision.mlp import ModelError
 from kiosk.vision.reader import BoardReader, default_square_net
 from kiosk.vision.reading import SquareState
-from kiosk.vision.squarenet import CROP_PX, GROW_PX, INPUT_PX, SquareNet, prepare
+from kiosk.vision.squarenet import CROP_PX, GROW_PX, INPUT_PX, LETTER_NET_FROM, SquareNet, prepare, softmax_rows
 from kiosk.vision.synth import render_board
 from kiosk.vision.synth.boards import random_board
 
@@ -151,3 +151,53 @@ def test_widen_augmentation_changes_the_letters_width_not_its_height():
     assert np.std(h1) < 1.3 * np.std(h0)                # the height is left as it was
     with pytest.raises(ValueError, match="--widen 1.0: from 0 to below 1"):
         train([], Path("/nonexistent"), widen=1.0)
+
+
+def _packaged_pair(name: str) -> tuple[SquareNet, SquareNet, list[str]]:
+    """(the shipped square network with its letter network, the square network alone, its labels)."""
+    models = resources.files("kiosk.vision.models")
+    onnx = (models / f"squares_{name}.onnx").read_bytes()
+    labels = json.loads((models / f"squares_{name}.json").read_text("utf-8"))["labels"]
+    return default_square_net(name), SquareNet(onnx, labels), labels
+
+
+@pytest.mark.parametrize("seed, tiles", [(700001, "english"), (700002, "german")])
+def test_letter_network_shares_only_the_lettered_tile_probability(seed, tiles):
+    """With the letter network the square network's P(empty) and P(blank) are kept; the rest is shared among the
+    letters by the letter network wherever it is at least LETTER_NET_FROM (elsewhere the square network's own
+    reading stands); the lettered tiles of a frame read at least as well as by the square network alone."""
+    both, alone, labels = _packaged_pair(tiles)
+    assert both.letter_net is not None and alone.letter_net is None
+    fr = _frame(seed, tiles)
+    h = locate.from_corners(fr.image, fr.grid_corners_px)
+    grey = cv2.cvtColor(warp_canvas(fr.image, h)[0], cv2.COLOR_BGR2GRAY)
+    squares = [sq for sq in range(225) if sq not in fr.occluded]
+    crops = [cell_crop(grey, sq, GROW_PX) for sq in squares]
+    p, q = both.probabilities(crops), alone.probabilities(crops)
+    assert np.allclose(p[:, :2], q[:, :2], atol=1e-6)
+    assert np.allclose(p.sum(axis=1), 1.0, atol=1e-5)
+    low = q[:, 2:].sum(axis=1) < LETTER_NET_FROM
+    assert low.any() and np.array_equal(p[low], q[low])      # empty squares: the square network's reading
+    tiles_at = [i for i, sq in enumerate(squares) if fr.truth[sq // 15][sq % 15] not in ".?"]
+    asked = [i for i in tiles_at if q[i, 2:].sum() >= LETTER_NET_FROM]
+    assert len(asked) >= 0.9 * len(tiles_at)      # lettered tiles: the letter network's letters, scaled
+    both.letter_net.setInput(prepare([crops[i] for i in asked]))
+    shares = softmax_rows(both.letter_net.forward().reshape(len(asked), -1).astype(np.float32))
+    assert np.allclose(p[asked, 2:], shares * q[asked, 2:].sum(axis=1, keepdims=True), atol=1e-5)
+    truth = [fr.truth[squares[i] // 15][squares[i] % 15] for i in tiles_at]
+    pb, pa = both.predict([crops[i] for i in tiles_at]), alone.predict([crops[i] for i in tiles_at])
+    assert sum(x.letter == t for x, t in zip(pb, truth)) >= sum(x.letter == t for x, t in zip(pa, truth))
+
+
+def test_a_letter_network_of_other_labels_or_unreadable_is_refused():
+    _, _, labels = _packaged_pair("english")
+    models = resources.files("kiosk.vision.models")
+    onnx = (models / "squares_english.onnx").read_bytes()
+    letters = (models / "letters_english.onnx").read_bytes()
+    with pytest.raises(ModelError, match="letters_english.onnx: its labels are not the letter labels"):
+        SquareNet(onnx, labels, "squares_english.onnx", (letters, labels[3:], "letters_english.onnx"))
+    with pytest.raises(ModelError, match="letters_x.onnx: OpenCV cannot load"):
+        SquareNet(onnx, labels, "squares_english.onnx", (b"not a network", labels[2:], "letters_x.onnx"))
+    with pytest.raises(ModelError, match="letters_y.onnx: bad label file"):
+        SquareNet.from_files(onnx, json.dumps({"labels": labels}), "squares_english.onnx",
+                             (letters, "{not json", "letters_y.onnx"))

@@ -181,26 +181,28 @@ def test_the_reader_doubts_letters_the_printed_value_contradicts(monkeypatch):
 
 def test_the_reader_gives_a_hesitant_letter_the_one_its_printed_value_allows(monkeypatch):
     """A built-in hard frame: the network reads the W on square 189 (M8) as M 0.82 / W 0.18, an M that does not
-    hold read scaled; its corner reads 4 (W 4, M 3): the reader gives W. Without the pick the square stays '#'."""
+    hold read scaled; its corner reads 4 (W 4, M 3): the reader gives W. Without the pick the square stays '#'.
+    Read by the square network alone (``letter_net=False``; the shipped letter network reads this W surely)."""
     seed = 2**30 + 98
     frame = render_board(random_board(seed, 60, ENGLISH), seed=seed, level="hard", tile_set=ENGLISH)
     assert frame.truth[189 // 15][189 % 15] == "W"
-    reading = BoardReader(ENGLISH).read(frame.image)
+    reading = BoardReader(ENGLISH, letter_net=False).read(frame.image)
     assert reading.squares[189].state is SquareState.TILE and reading.squares[189].letter == "W"
     assert 189 not in reading.doubts
     monkeypatch.setattr(tile_value, "PICK_P", 2.0)   # the value never sure enough: no pick
-    plain = BoardReader(ENGLISH).read(frame.image)
+    plain = BoardReader(ENGLISH, letter_net=False).read(frame.image)
     assert plain.squares[189].state is SquareState.UNSURE and "letter M" in plain.doubts[189]
 
 
 def test_the_printed_value_never_gives_a_letter_where_the_game_knows_a_tile():
     """The same W on M8, known to the game (as W, or wrongly as M): the square stays the doubt it was, which the
-    game resolves to its known tile; a letter given there could only dispute it (a review's check)."""
+    game resolves to its known tile; a letter given there could only dispute it (a review's check). By the square
+    network alone, as above."""
     seed = 2**30 + 98
     frame = render_board(random_board(seed, 60, ENGLISH), seed=seed, level="hard", tile_set=ENGLISH)
     for letter in "WM":
         known = "#" * 189 + letter + "#" * 35
-        reading = BoardReader(ENGLISH).read(frame.image, known=known)
+        reading = BoardReader(ENGLISH, letter_net=False).read(frame.image, known=known)
         assert reading.squares[189].state is SquareState.UNSURE, (letter, reading.squares[189])
         assert 189 not in reading.confirmed
 
@@ -238,3 +240,34 @@ def test_training_the_value_network_names_a_bad_cache_and_a_missing_extra(tmp_pa
     assert main(["values", cache(1000), "--out", str(tmp_path / "v.onnx")]) == 2
     assert "`values` needs the `train` extra" in capsys.readouterr().err
     assert not (tmp_path / "v.onnx").exists()
+
+
+def test_training_the_letter_network_names_a_bad_cache_and_a_missing_extra(tmp_path, capsys):
+    import importlib.util
+
+    from kiosk.vision.train import MODELS_DIR, main
+
+    assert (MODELS_DIR / "letters_german.onnx").is_file() and (MODELS_DIR / "letters_english.json").is_file()
+    assert main(["letters", str(tmp_path / "none.npz"), "--out", str(tmp_path / "m")]) == 2
+    assert f"{tmp_path / 'none.npz'}: not a square cache written by `train squares`" in capsys.readouterr().err
+    assert main(["letters", str(tmp_path / "none.npz"), "--epochs", "0"]) == 2
+    assert "--epochs 0: at least 1" in capsys.readouterr().err
+    assert main(["letters", str(tmp_path / "none.npz"), "--widen", "1.5"]) == 2
+    assert "--widen 1.5: from 0 to below 1" in capsys.readouterr().err
+    (tmp_path / "file").write_text("x")
+    assert main(["letters", str(tmp_path / "none.npz"), "--out", str(tmp_path / "file")]) == 2
+    assert "exists and is not a folder" in capsys.readouterr().err
+
+    def cache(n: int) -> str:
+        path = tmp_path / f"c{n}.npz"
+        np.savez(path, crops=np.zeros((n, 64, 64), np.uint8), labels=np.array(["E", "."] * (n // 2)),
+                 turned=np.zeros(n, np.int16), occluded=np.zeros(n, bool), tiles=np.array(["english"] * n))
+        return str(path)
+
+    assert main(["letters", cache(300), "--out", str(tmp_path / "m")]) == 2
+    assert "lettered training tiles, too few for one batch of 256" in capsys.readouterr().err
+    if importlib.util.find_spec("torch") is not None:
+        pytest.skip("torch is installed: the missing `train` extra cannot be shown")
+    assert main(["letters", cache(1200), "--out", str(tmp_path / "m")]) == 2
+    assert "`letters` needs the `train` extra" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()

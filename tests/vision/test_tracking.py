@@ -174,12 +174,13 @@ def test_a_doubtful_tile_is_read_again_a_doubtful_empty_only_on_a_fresh_grid():
 def test_a_known_letter_is_checked_not_read_again():
     """game04 frame 20 with the game's known tiles (its truth): a tile the network reads doubtfully as the letter
     the game knows there keeps that reading while it looks the same, and is not read again in four quarter turns;
-    without the known tiles it is read again each frame (a new tile's letter may come out sure)."""
+    without the known tiles it is read again each frame (a new tile's letter may come out sure). Read by the
+    square network alone (``letter_net=False``): with the shipped letter network these tiles read surely."""
     game = SHARED / "photos" / "scrabscrap" / "game04"
     corners = game_corners(game)
     known = "".join(ch if ch.isupper() or ch == "." else "?"
                     for ch in "".join((game / "truth" / "image-20.txt").read_text(encoding="utf-8").split()))
-    reader = BoardReader(GERMAN)
+    reader = BoardReader(GERMAN, letter_net=False)
     frame = read_image(game / "image-20.jpg")
     for _ in range(SETTLE_REFITS + 1):
         reading = reader.read(frame, corners, known)
@@ -240,12 +241,13 @@ def test_a_fresh_fit_that_clears_no_doubt_leaves_the_settled_grid_kept(monkeypat
     """game03's eighth frame (image-8) has a doubt on its kept grid; the grid fitted afresh for it leaves the
     same doubt. The settled grid and its reading stay: the next frames keep it without a local refit (before,
     the fresh fit was settled again: three more local refits, 15-30 ms each), and the same doubt asks for no
-    fresh fit again."""
+    fresh fit again. Read by the square network alone (``letter_net=False``): the shipped letter network leaves
+    this frame no doubt."""
     from kiosk.vision.game import GameReader
 
     game03 = SHARED / "photos" / "scrabscrap" / "game03"
     frames = [read_image(game03 / f"image-{n}.jpg") for n in range(1, 11)]
-    reader = BoardReader(GERMAN)
+    reader = BoardReader(GERMAN, letter_net=False)
     game = GameReader(reader.read, GERMAN, corners=game_corners(game03))
     for img in frames[:7]:
         game.accept(game.read_game(img).reading)

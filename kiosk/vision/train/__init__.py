@@ -17,7 +17,8 @@ shipped models must not embed any photo material.
 of the tiles blanks, seeds below 2**30) and caches square crops with their labels and flags (hand over the
 square, tile turned by the renderer); ``cnn`` trains the square network on such caches (needs the ``train``
 extra: torch, onnx) and writes ``squares_english.onnx`` / ``squares_german.onnx`` with their label files
-(:mod:`kiosk.vision.squarenet_train`).
+(:mod:`kiosk.vision.squarenet_train`); ``letters`` trains the letter network beside it on the caches' lettered
+tiles and writes ``letters_english.onnx`` / ``letters_german.onnx`` (:mod:`kiosk.vision.letternet_train`).
 
 ``profile`` is how an installation calibrates from its own material: letter images (``A.png`` ... light ink on
 dark, tightly cropped, e.g. ScrabScrap's ``letter-templates/default``) and optionally the first frames of
@@ -567,6 +568,18 @@ def main(argv: list[str] | None = None) -> int:
                    help="share of crops given thicker or thinner ink strokes (eroded / dilated; default 0)")
     n.add_argument("--widen", type=float, default=0.0,
                    help="half the crops' letters made up to this much wider or narrower (0.15: +-15%%; default 0)")
+    lt = sub.add_parser("letters", help="train the letter network (needs the `train` extra: torch, onnx) and write "
+                                        "letters_english/german.onnx + .json")
+    lt.add_argument("caches", type=Path, nargs="+", help="caches written by `squares`")
+    lt.add_argument("--out", type=Path, default=MODELS_DIR)
+    lt.add_argument("--epochs", type=int, default=16)
+    lt.add_argument("--per-epoch", type=int, default=96000, help="lettered tiles drawn (and augmented) per epoch")
+    lt.add_argument("--threads", type=int, default=2)
+    lt.add_argument("--lr", type=float, default=3e-3, help="peak learning rate (one-cycle)")
+    lt.add_argument("--stroke", type=float, default=0.3,
+                    help="share of crops given thicker or thinner ink strokes (default 0.3)")
+    lt.add_argument("--widen", type=float, default=0.25,
+                    help="half the crops' letters made up to this much wider or narrower (default 0.25)")
     v = sub.add_parser("values", help="train the value network (needs the `train` extra: torch, onnx) and write "
                                       "values.onnx")
     v.add_argument("caches", type=Path, nargs="+", help="caches written by `squares`")
@@ -615,6 +628,14 @@ def main(argv: list[str] | None = None) -> int:
                              blank_repeat=args.blank_repeat, repeat=_letter_repeats(args.repeat),
                              stroke=args.stroke, widen=args.widen)
             log(f"square network trained in {time.time() - t:.0f} s; held out: {figs}")
+        elif args.cmd == "letters":
+            if args.out.exists() and not args.out.is_dir():
+                raise ValueError(f"--out {args.out}: exists and is not a folder")
+            from kiosk.vision.letternet_train import train_letters
+            t = time.time()
+            figs = train_letters(args.caches, args.out, epochs=args.epochs, per_epoch=args.per_epoch,
+                                 threads=args.threads, lr=args.lr, stroke=args.stroke, widen=args.widen)
+            log(f"letter network trained in {time.time() - t:.0f} s; held out: {figs}")
         elif args.cmd == "values":
             from kiosk.vision.value_train import train as train_values
             acc = train_values(args.caches, args.out, args.epochs, args.per_epoch, args.threads, marks=args.marks)

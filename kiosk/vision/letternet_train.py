@@ -1,0 +1,182 @@
+"""Training of the letter network (:class:`kiosk.vision.squarenet.SquareNet`'s ``letters``) from cached synthetic
+square crops.
+
+The square network (``squares_<set>.onnx``) says whether a square is empty, a blank or a lettered tile, and
+which letter. The letter network answers only the last question, for lettered tiles: it is wider (32/64/128
+channels against 16/32/64) and trained on lettered tiles alone, drawn in many more faces (the training Google
+Fonts faces beside Debian's and the built-in ones), so that a face the kiosk has never seen is read more
+surely. Labels: letter + quarter turns (``"A0"`` ... ``"Z3"``, ``Ä`` ``Ö`` ``Ü``), in the square network's
+order. Needs the optional ``train`` extra (torch, onnx). Entry point: ``python -m kiosk.vision.train letters
+CACHE.npz [...]`` (caches written by ``python -m kiosk.vision.train squares``); writes
+``letters_{english,german}.onnx`` + ``.json``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from kiosk.vision.squarenet import GROW_PX, INPUT_PX
+from kiosk.vision.squarenet_train import TURNS, augment_batch, load_caches, log
+
+CHANNELS = (32, 64, 128)
+"""Channels of the letter network's three conv blocks (the square network: 16/32/64)."""
+KIND = "letters"
+"""The ``kind`` of a letter network's label file (a square network's has none)."""
+
+
+def build_letter_net(n_cls: int, channels: tuple[int, ...] = CHANNELS):  # noqa: ANN201 - torch is lazy
+    """The letter network: conv blocks of ``channels`` (3x3, batch norm, ReLU, 2x2 max pool) on the INPUT_PX^2
+    crop, then one dense layer to ``n_cls`` logits."""
+    from torch import nn
+    layers: list = []
+    c_in = 1
+    for c_out in channels:
+        layers += [nn.Conv2d(c_in, c_out, 3, padding=1), nn.BatchNorm2d(c_out), nn.ReLU(), nn.MaxPool2d(2)]
+        c_in = c_out
+    side = INPUT_PX // 2 ** len(channels)
+    return nn.Sequential(*layers, nn.Flatten(), nn.Dropout(0.3), nn.Linear(c_in * side * side, n_cls))
+
+
+def _targets(labels: np.ndarray, turned: np.ndarray, turns: np.ndarray, index: dict[str, int], n_cls: int
+             ) -> np.ndarray:
+    """N x n_cls bool: the classes a lettered crop may be (any turn of its letter where the renderer turned the
+    tile, its turn in the crop not being tracked)."""
+    mask = np.zeros((len(labels), n_cls), bool)
+    for i, (lab, tdeg, k) in enumerate(zip(labels, turned, turns)):
+        if tdeg:
+            for j in range(TURNS):
+                mask[i, index[f"{lab}{j}"]] = True
+        else:
+            mask[i, index[f"{lab}{int(k)}"]] = True
+    return mask
+
+
+def train_letters(caches: list[Path], out: Path, epochs: int = 16, per_epoch: int = 96000, threads: int = 2,
+                  seed: int = 0, lr: float = 3e-3, stroke: float = 0.3, widen: float = 0.25,
+                  channels: tuple[int, ...] = CHANNELS) -> dict[str, float]:
+    """Train the letter network on the lettered tiles of ``caches`` and write ``letters_{english,german}.onnx``
+    (+ ``.json``) into ``out``. Each epoch draws ``per_epoch`` tiles, augmented afresh (:func:`augment_batch`:
+    quarter turns, shift, rotation, scale, blur, noise, contrast; ``stroke`` and ``widen`` as there). 4% of the
+    tiles are held out (by crop) for the reported letter accuracy.
+
+    Raises:
+        ValueError: an argument out of range, a file that is not a squares cache, or caches too small for one
+            batch. ModuleNotFoundError: the ``train`` extra (torch, onnx) is not installed.
+    """
+    batch = 256
+    for name, value, least in (("epochs", epochs, 1), ("threads", threads, 1), ("per-epoch", per_epoch, batch)):
+        if value < least:
+            raise ValueError(f"--{name} {value}: at least {least}")
+    if not 0.0 <= stroke <= 1.0:
+        raise ValueError(f"--stroke {stroke}: a share from 0 to 1")
+    if not 0.0 <= widen < 1.0:
+        raise ValueError(f"--widen {widen}: from 0 to below 1")
+    rng = np.random.default_rng(seed)
+    d = load_caches(caches)
+    use = ~d["occluded"] & (d["labels"] != ".") & (d["labels"] != "?")
+    crops, labels, turned, tiles = d["crops"][use], d["labels"][use], d["turned"][use], d["tiles"][use]
+    del d
+    letters = sorted({str(x) for x in labels})
+    names = [f"{c}{k}" for c in letters for k in range(TURNS)]
+    index = {lab: i for i, lab in enumerate(names)}
+    held = rng.random(len(labels)) < 0.04
+    train_idx, val_idx = np.flatnonzero(~held), np.flatnonzero(held)
+    if len(train_idx) < batch:
+        raise ValueError(f"{', '.join(map(str, caches))}: {len(train_idx)} lettered training tiles, too few for one "
+                         f"batch of {batch} (render more frames with `train squares`)")
+    import torch
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    log(f"letter crops: {len(labels)} ({int((turned != 0).sum())} turned), {len(names)} classes; "
+        f"{len(val_idx)} held out")
+    net = build_letter_net(len(names), channels)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    steps = epochs * (per_epoch // batch)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.15)
+    t0 = time.time()
+    figs: dict[str, float] = {}
+    for ep in range(epochs):
+        pick = rng.choice(train_idx, (per_epoch // batch) * batch, replace=len(train_idx) < per_epoch)
+        net.train()
+        loss_sum = 0.0
+        for b in range(0, len(pick), batch):
+            idx = pick[b:b + batch]
+            x, k = augment_batch(crops[idx], rng, stroke=stroke, widen=widen)
+            mask = torch.from_numpy(_targets(labels[idx], turned[idx], k, index, len(names)))
+            logits = net(torch.from_numpy(x))
+            loss = (logits.logsumexp(1) - logits.masked_fill(~mask, float("-inf")).logsumexp(1)).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            loss_sum += loss.item() * len(idx)
+        figs = {"letters": _accuracy(net, crops[val_idx], labels[val_idx], letters)}
+        log(f"  epoch {ep + 1}/{epochs}: loss {loss_sum / len(pick):.4f}, held out letters "
+            f"{figs['letters']:.4f} ({time.time() - t0:.0f} s)")
+        export_letters(net, names, out, tiles, figs, quiet=ep + 1 < epochs)
+    return figs
+
+
+def _accuracy(net, crops: np.ndarray, labels: np.ndarray, letters: list[str]) -> float:  # noqa: ANN001
+    """Share of plain (unaugmented, upright) crops whose most likely letter (turns summed) is their label."""
+    import torch
+    net.eval()
+    right = 0
+    with torch.no_grad():
+        for b in range(0, len(crops), 1024):
+            x, _ = augment_batch(crops[b:b + 1024], np.random.default_rng(0), strength=0.0)
+            p = torch.softmax(net(torch.from_numpy(x)), 1).numpy().reshape(len(x), len(letters), TURNS).sum(2)
+            right += int((np.array(letters)[p.argmax(1)] == labels[b:b + 1024]).sum())
+    net.train()
+    return right / max(len(crops), 1)
+
+
+def export_letters(net, names: list[str], out: Path, tiles: np.ndarray, figs: dict[str, float],  # noqa: ANN001
+                   quiet: bool = False) -> None:
+    """Write ``letters_german.onnx`` (all labels) and ``letters_english.onnx`` (the output layer cut to the
+    English letters) with their JSON label files (``kind``: :data:`KIND`) into ``out``; checks OpenCV's dnn
+    reads them as torch does (raises ValueError otherwise)."""
+    import cv2
+    import torch
+
+    from kiosk.rules.tiles import load_tile_set
+
+    out.mkdir(parents=True, exist_ok=True)
+    net = net.eval()
+    probe = torch.randn(7, 1, INPUT_PX, INPUT_PX)
+    for set_name in ("english", "german"):
+        ts_letters = set(load_tile_set(set_name).letters)
+        keep = [i for i, n in enumerate(names) if n[:-1] in ts_letters]
+        sub = copy.deepcopy(net)
+        fc = sub[-1]
+        fc.weight.data = fc.weight.data[keep].clone()
+        fc.bias.data = fc.bias.data[keep].clone()
+        fc.out_features = len(keep)
+        path = out / f"letters_{set_name}.onnx"
+        torch.onnx.export(sub, (probe[:1],), str(path), dynamo=False, opset_version=13, input_names=["x"],
+                          output_names=["logits"], dynamic_axes={"x": {0: "n"}, "logits": {0: "n"}})
+        labels = [names[i] for i in keep]
+        meta = {"kind": KIND, "labels": labels, "input_px": INPUT_PX, "grow_px": GROW_PX,
+                "trained_on": f"synthetic frames only (kiosk.vision.synth, seeds < 2**30): lettered tiles, "
+                              f"{int((tiles == 'english').sum())} English and {int((tiles == 'german').sum())} "
+                              f"German crops",
+                "held_out": {k: round(v, 5) for k, v in figs.items()}}
+        (out / f"letters_{set_name}.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n",
+                                                      encoding="utf-8")
+        with torch.no_grad():
+            ref = sub(probe).numpy()
+        cvnet = cv2.dnn.readNetFromONNX(str(path))
+        cvnet.setInput(probe.numpy())
+        err = float(np.abs(cvnet.forward() - ref).max())
+        if err > 1e-3:
+            raise ValueError(f"{path}: OpenCV's output differs from torch's by {err}")
+        if not quiet:
+            log(f"wrote {path} ({path.stat().st_size // 1024} KiB, {len(labels)} labels; "
+                f"dnn vs torch max diff {err:.1e})")
+    net.train()
