@@ -17,7 +17,10 @@ and a known tile read as its known letter is never doubted by this rule (the gam
 
 Cheap: no extra network call; it uses the network's readings the reader already has. Chosen on the validation
 faces and the training faces and the built-in benchmark (models/README.md, "Unfamiliar lettering: a frame-level
-judgement"); the measurements are made by ``scripts/familiarity_capture.py``.
+judgement"); the measurements are made by ``scripts/familiarity_capture.py``. Since the twelfth sitting the
+letters it judges are the letter network's (:class:`kiosk.vision.squarenet.SquareNet` ``letters``), surer on
+faces it never drew; its thresholds were not chosen again, and its test reads its example with the square
+network alone (``BoardReader(letter_net=False)``).
 """
 
 from __future__ import annotations

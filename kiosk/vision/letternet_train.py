@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from kiosk.rules.tiles import load_tile_set
 from kiosk.vision.squarenet import GROW_PX, INPUT_PX
 from kiosk.vision.squarenet_train import TURNS, augment_batch, load_caches, log
 
@@ -81,14 +82,21 @@ def train_letters(caches: list[Path], out: Path, epochs: int = 16, per_epoch: in
     use = ~d["occluded"] & (d["labels"] != ".") & (d["labels"] != "?")
     crops, labels, turned, tiles = d["crops"][use], d["labels"][use], d["turned"][use], d["tiles"][use]
     del d
-    letters = sorted({str(x) for x in labels})
-    names = [f"{c}{k}" for c in letters for k in range(TURNS)]
-    index = {lab: i for i, lab in enumerate(names)}
+    # every letter of both tile sets, in the square networks' order (the reader refuses other labels)
+    letters = sorted(set(load_tile_set("english").letters) | set(load_tile_set("german").letters))
     held = rng.random(len(labels)) < 0.04
     train_idx, val_idx = np.flatnonzero(~held), np.flatnonzero(held)
+    named = ", ".join(map(str, caches))
     if len(train_idx) < batch:
-        raise ValueError(f"{', '.join(map(str, caches))}: {len(train_idx)} lettered training tiles, too few for one "
-                         f"batch of {batch} (render more frames with `train squares`)")
+        raise ValueError(f"{named}: {len(train_idx)} lettered training tiles, too few for one batch of {batch} "
+                         f"(render more frames with `train squares`)")
+    missing = sorted(set(letters) - {str(x) for x in labels})
+    if missing:
+        raise ValueError(f"{named}: no tile of {', '.join(missing)}: the letter network must know every letter of "
+                         f"both tile sets (render German frames too: `train squares --german N --letter-share "
+                         f"ÄÖÜ=0.04`)")
+    names = [f"{c}{k}" for c in letters for k in range(TURNS)]
+    index = {lab: i for i, lab in enumerate(names)}
     import torch
 
     torch.set_num_threads(threads)
@@ -139,13 +147,10 @@ def _accuracy(net, crops: np.ndarray, labels: np.ndarray, letters: list[str]) ->
 
 def export_letters(net, names: list[str], out: Path, tiles: np.ndarray, figs: dict[str, float],  # noqa: ANN001
                    quiet: bool = False) -> None:
-    """Write ``letters_german.onnx`` (all labels) and ``letters_english.onnx`` (the output layer cut to the
-    English letters) with their JSON label files (``kind``: :data:`KIND`) into ``out``; checks OpenCV's dnn
+    """Write ``letters_german.onnx`` and ``letters_english.onnx`` (the output layer cut to each set's letters) with their JSON label files (``kind``: :data:`KIND`) into ``out``; checks OpenCV's dnn
     reads them as torch does (raises ValueError otherwise)."""
     import cv2
     import torch
-
-    from kiosk.rules.tiles import load_tile_set
 
     out.mkdir(parents=True, exist_ok=True)
     net = net.eval()

@@ -644,6 +644,8 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
                 continue
         squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
     lettered = [sq for sq in tiles if preds[sq].p_blank < preds[sq].p_tile / 2 and not glare[sq]]
+    # (the letters as read, the letter network's: judged by the square network's own letters instead, on
+    # validation-2 the frame's state turned more tiles into doubts but also gave more wrong letters: not so)
     degraded = _degraded([preds[sq].letter_given_tile for sq in lettered])
     letter_p = LETTER_P_DEGRADED if degraded else NET_LETTER_P
     for sq in tiles:
@@ -711,7 +713,9 @@ class BoardReader:
     (:meth:`_letters_by_value`: that is the value network's, on whenever the reader has one).
     ``letter_net=False``: the square network reads the letters alone, without the shipped letter network
     (:class:`kiosk.vision.squarenet.SquareNet` ``letters``; for measuring what that network adds, and for tests of
-    rules on the doubts the square network alone leaves).
+    rules on the doubts the square network alone leaves). "The square network" in the rules below means the
+    square network with its letter network, but for the settle model and the print rule, which weigh its own
+    reading (:attr:`kiosk.vision.squarenet.SquarePrediction.square`).
     """
 
     def __init__(self, tile_set: TileSet | None = None, profile: CalibrationProfile | None = None, *,
@@ -735,6 +739,7 @@ class BoardReader:
                                                                                             letter_net)
         # a profile's glyph model reads the letters; the shipped network still double-checks the squares the
         # colours call empty but not surely (a dim frame made two lettered tiles look like the board)
+        # (with the letter network: the square network alone left 3 more doubts in scrabscrap's calibrated frames)
         self.tile_check: SquareNet | None = default_square_net(self._set_name(), letter_net) \
             if has_own_glyphs else None
         self.settle: SettleModel | None = None if has_own_glyphs or not settle else default_settle_model()

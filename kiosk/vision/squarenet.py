@@ -9,7 +9,8 @@ levels), so light level and contrast matter little while a plain crop stays plai
 Labels: ``"empty"``, ``"blank"`` and letter + quarter turns counter-clockwise (``"A0"`` ... ``"Z3"``, German
 adds ``Ä`` ``Ö`` ``Ü``), as :class:`kiosk.vision.glyph_model.GlyphClassifier`. The network is trained by
 :mod:`kiosk.vision.squarenet_train` (torch, only needed to train); the package ships the ONNX files and
-their label lists (``squares_<set>.onnx`` + ``squares_<set>.json``).
+their label lists (``squares_<set>.onnx`` + ``squares_<set>.json``), and the letter network read beside it
+(``letters_<set>.onnx`` + ``.json``, :mod:`kiosk.vision.letternet_train`; see :class:`SquareNet`).
 """
 
 from __future__ import annotations
@@ -128,7 +129,7 @@ class SquarePrediction:
 
     @property
     def square(self) -> SquarePrediction:
-        """The square network's own reading (:attr:`own`, else this one): what tile-or-empty questions weigh, as
+        """The square network's own reading (:attr:`own`, else this one): what the tile-or-empty rules weigh, as
         the settle model was trained on it and a letter network never saw an empty square's print."""
         return self.own if self.own is not None else self
 
@@ -162,8 +163,9 @@ class SquareNet:
     ``letters``: a letter network (ONNX bytes, its labels: the letter labels ``labels[2:]`` in the same order,
     its origin for errors) trained on lettered tiles only (:mod:`kiosk.vision.letternet_train`). With one, the
     square network still gives P(empty) and P(blank), and the letter network shares the rest among the letters
-    wherever that rest is at least :data:`LETTER_NET_FROM`. Raises ModelError for a network OpenCV cannot load
-    or labels that do not match.
+    wherever that rest is at least :data:`LETTER_NET_FROM` (a call of each network per batch: where a method
+    below says one network call, it means one of each). Raises ModelError for a network OpenCV cannot load or
+    run, a letter network whose outputs or labels do not match.
     """
 
     def __init__(self, onnx: bytes, labels: list[str], origin: str = "square model",
@@ -183,9 +185,14 @@ class SquareNet:
                 raise ModelError(f"{l_origin}: its labels are not the letter labels of {origin}")
             try:
                 self.letter_net = cv2.dnn.readNetFromONNX(np.frombuffer(l_onnx, np.uint8))
+                self.letter_net.setInput(np.zeros((1, 1, INPUT_PX, INPUT_PX), np.float32))
+                n_out = self.letter_net.forward().size
             except cv2.error as exc:
-                raise ModelError(f"{l_origin}: OpenCV cannot load the ONNX network ({str(exc).strip()[:200]})"
-                                 ) from None
+                raise ModelError(f"{l_origin}: OpenCV cannot load or run the ONNX network "
+                                 f"({str(exc).strip()[:200]})") from None
+            if n_out != len(l_labels):
+                raise ModelError(f"{l_origin}: {n_out} outputs for its {len(l_labels)} letter labels")
+        self._letter_origin = letters[2] if letters is not None else "letter model"
         self.letters = sorted({lab[:-1] for lab in labels[2:]})
         self._letter_of = np.array([self.letters.index(lab[:-1]) for lab in labels[2:]])
         self._turns_of = np.array([int(lab[-1]) for lab in labels[2:]])
@@ -239,7 +246,7 @@ class SquareNet:
             self.letter_net.setInput(np.ascontiguousarray(x[rows]))
             q = self.letter_net.forward().reshape(len(rows), -1).astype(np.float32)
             if q.shape[1] != len(self.labels) - 2:
-                raise ModelError(f"letter model: {q.shape[1]} outputs for {len(self.labels) - 2} labels")
+                raise ModelError(f"{self._letter_origin}: {q.shape[1]} outputs for {len(self.labels) - 2} labels")
             p[rows, 2:] = softmax_rows(q) * lettered[rows, None]
         return p, own
 
@@ -247,7 +254,7 @@ class SquareNet:
         """Class probabilities (as :meth:`probabilities`) averaged over each crop read in its four quarter turns
         (each turned reading mapped back to the crop's own orientation). A letter the network reads poorly in one
         orientation (a worn stroke, a value digit against the glyph) it often reads surely in the others; costs
-        four readings per crop. Labels without all four turns fall back to one reading."""
+        four readings per crop (of each network). Labels without all four turns fall back to one reading."""
         return self._both_turned(crops)[0]
 
     def _both_turned(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray | None]:

@@ -196,6 +196,9 @@ def test_a_letter_network_of_other_labels_or_unreadable_is_refused():
     letters = (models / "letters_english.onnx").read_bytes()
     with pytest.raises(ModelError, match="letters_english.onnx: its labels are not the letter labels"):
         SquareNet(onnx, labels, "squares_english.onnx", (letters, labels[3:], "letters_english.onnx"))
+    german = (models / "letters_german.onnx").read_bytes()
+    with pytest.raises(ModelError, match="letters_english.onnx: 116 outputs for its 104 letter labels"):
+        SquareNet(onnx, labels, "squares_english.onnx", (german, labels[2:], "letters_english.onnx"))
     with pytest.raises(ModelError, match="letters_x.onnx: OpenCV cannot load"):
         SquareNet(onnx, labels, "squares_english.onnx", (b"not a network", labels[2:], "letters_x.onnx"))
     with pytest.raises(ModelError, match="letters_y.onnx: bad label file"):

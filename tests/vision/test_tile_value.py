@@ -266,8 +266,15 @@ def test_training_the_letter_network_names_a_bad_cache_and_a_missing_extra(tmp_p
 
     assert main(["letters", cache(300), "--out", str(tmp_path / "m")]) == 2
     assert "lettered training tiles, too few for one batch of 256" in capsys.readouterr().err
+    assert main(["letters", cache(1200), "--out", str(tmp_path / "m")]) == 2   # E's alone: the reader would refuse it
+    assert "no tile of A, B, C, D, F," in capsys.readouterr().err
+    every = tmp_path / "every.npz"
+    letters = list("ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÜ") * 20
+    np.savez(every, crops=np.zeros((len(letters), 64, 64), np.uint8), labels=np.array(letters),
+             turned=np.zeros(len(letters), np.int16), occluded=np.zeros(len(letters), bool),
+             tiles=np.array(["german"] * len(letters)))
     if importlib.util.find_spec("torch") is not None:
         pytest.skip("torch is installed: the missing `train` extra cannot be shown")
-    assert main(["letters", cache(1200), "--out", str(tmp_path / "m")]) == 2
+    assert main(["letters", str(every), "--out", str(tmp_path / "m")]) == 2
     assert "`letters` needs the `train` extra" in capsys.readouterr().err
     assert not (tmp_path / "m").exists()
