@@ -13,7 +13,6 @@ CACHE.npz [...]`` (caches written by ``python -m kiosk.vision.train squares``); 
 
 from __future__ import annotations
 
-import copy
 import json
 import time
 from pathlib import Path
@@ -22,7 +21,16 @@ import numpy as np
 
 from kiosk.rules.tiles import load_tile_set
 from kiosk.vision.squarenet import GROW_PX, INPUT_PX
-from kiosk.vision.squarenet_train import TURNS, augment_batch, load_caches, log
+from kiosk.vision.squarenet_train import (
+    TURNS,
+    augment_batch,
+    check_options,
+    cut_outputs,
+    export_checked,
+    load_caches,
+    log,
+    train_epoch,
+)
 
 CHANNELS = (32, 64, 128)
 """Channels of the letter network's three conv blocks (the square network: 16/32/64)."""
@@ -43,20 +51,6 @@ def build_letter_net(n_cls: int, channels: tuple[int, ...] = CHANNELS):  # noqa:
     return nn.Sequential(*layers, nn.Flatten(), nn.Dropout(0.3), nn.Linear(c_in * side * side, n_cls))
 
 
-def _targets(labels: np.ndarray, turned: np.ndarray, turns: np.ndarray, index: dict[str, int], n_cls: int
-             ) -> np.ndarray:
-    """N x n_cls bool: the classes a lettered crop may be (any turn of its letter where the renderer turned the
-    tile, its turn in the crop not being tracked)."""
-    mask = np.zeros((len(labels), n_cls), bool)
-    for i, (lab, tdeg, k) in enumerate(zip(labels, turned, turns)):
-        if tdeg:
-            for j in range(TURNS):
-                mask[i, index[f"{lab}{j}"]] = True
-        else:
-            mask[i, index[f"{lab}{int(k)}"]] = True
-    return mask
-
-
 def train_letters(caches: list[Path], out: Path, epochs: int = 16, per_epoch: int = 96000, threads: int = 2,
                   seed: int = 0, lr: float = 3e-3, stroke: float = 0.3, widen: float = 0.25,
                   channels: tuple[int, ...] = CHANNELS) -> dict[str, float]:
@@ -70,13 +64,7 @@ def train_letters(caches: list[Path], out: Path, epochs: int = 16, per_epoch: in
             batch. ModuleNotFoundError: the ``train`` extra (torch, onnx) is not installed.
     """
     batch = 256
-    for name, value, least in (("epochs", epochs, 1), ("threads", threads, 1), ("per-epoch", per_epoch, batch)):
-        if value < least:
-            raise ValueError(f"--{name} {value}: at least {least}")
-    if not 0.0 <= stroke <= 1.0:
-        raise ValueError(f"--stroke {stroke}: a share from 0 to 1")
-    if not 0.0 <= widen < 1.0:
-        raise ValueError(f"--widen {widen}: from 0 to below 1")
+    check_options(batch, epochs=epochs, threads=threads, per_epoch=per_epoch, stroke=stroke, widen=widen)
     rng = np.random.default_rng(seed)
     d = load_caches(caches)
     use = ~d["occluded"] & (d["labels"] != ".") & (d["labels"] != "?")
@@ -111,21 +99,9 @@ def train_letters(caches: list[Path], out: Path, epochs: int = 16, per_epoch: in
     figs: dict[str, float] = {}
     for ep in range(epochs):
         pick = rng.choice(train_idx, (per_epoch // batch) * batch, replace=len(train_idx) < per_epoch)
-        net.train()
-        loss_sum = 0.0
-        for b in range(0, len(pick), batch):
-            idx = pick[b:b + batch]
-            x, k = augment_batch(crops[idx], rng, stroke=stroke, widen=widen)
-            mask = torch.from_numpy(_targets(labels[idx], turned[idx], k, index, len(names)))
-            logits = net(torch.from_numpy(x))
-            loss = (logits.logsumexp(1) - logits.masked_fill(~mask, float("-inf")).logsumexp(1)).mean()
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            loss_sum += loss.item() * len(idx)
+        loss = train_epoch(net, opt, sched, pick, batch, crops, labels, turned, index, rng, stroke, widen)
         figs = {"letters": _accuracy(net, crops[val_idx], labels[val_idx], letters)}
-        log(f"  epoch {ep + 1}/{epochs}: loss {loss_sum / len(pick):.4f}, held out letters "
+        log(f"  epoch {ep + 1}/{epochs}: loss {loss:.4f}, held out letters "
             f"{figs['letters']:.4f} ({time.time() - t0:.0f} s)")
         export_letters(net, names, out, tiles, figs, quiet=ep + 1 < epochs)
     return figs
@@ -147,25 +123,16 @@ def _accuracy(net, crops: np.ndarray, labels: np.ndarray, letters: list[str]) ->
 
 def export_letters(net, names: list[str], out: Path, tiles: np.ndarray, figs: dict[str, float],  # noqa: ANN001
                    quiet: bool = False) -> None:
-    """Write ``letters_german.onnx`` and ``letters_english.onnx`` (the output layer cut to each set's letters) with their JSON label files (``kind``: :data:`KIND`) into ``out``; checks OpenCV's dnn
-    reads them as torch does (raises ValueError otherwise)."""
-    import cv2
-    import torch
-
+    """Write ``letters_german.onnx`` and ``letters_english.onnx`` (the output layer cut to each set's letters)
+    with their JSON label files (``kind``: :data:`KIND`) into ``out``; checks OpenCV's dnn reads them as torch
+    does (raises ValueError otherwise)."""
     out.mkdir(parents=True, exist_ok=True)
     net = net.eval()
-    probe = torch.randn(7, 1, INPUT_PX, INPUT_PX)
     for set_name in ("english", "german"):
         ts_letters = set(load_tile_set(set_name).letters)
         keep = [i for i, n in enumerate(names) if n[:-1] in ts_letters]
-        sub = copy.deepcopy(net)
-        fc = sub[-1]
-        fc.weight.data = fc.weight.data[keep].clone()
-        fc.bias.data = fc.bias.data[keep].clone()
-        fc.out_features = len(keep)
         path = out / f"letters_{set_name}.onnx"
-        torch.onnx.export(sub, (probe[:1],), str(path), dynamo=False, opset_version=13, input_names=["x"],
-                          output_names=["logits"], dynamic_axes={"x": {0: "n"}, "logits": {0: "n"}})
+        err = export_checked(cut_outputs(net, keep), path)
         labels = [names[i] for i in keep]
         meta = {"kind": KIND, "labels": labels, "input_px": INPUT_PX, "grow_px": GROW_PX,
                 "trained_on": f"synthetic frames only (kiosk.vision.synth, seeds < 2**30): lettered tiles, "
@@ -174,13 +141,6 @@ def export_letters(net, names: list[str], out: Path, tiles: np.ndarray, figs: di
                 "held_out": {k: round(v, 5) for k, v in figs.items()}}
         (out / f"letters_{set_name}.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n",
                                                       encoding="utf-8")
-        with torch.no_grad():
-            ref = sub(probe).numpy()
-        cvnet = cv2.dnn.readNetFromONNX(str(path))
-        cvnet.setInput(probe.numpy())
-        err = float(np.abs(cvnet.forward() - ref).max())
-        if err > 1e-3:
-            raise ValueError(f"{path}: OpenCV's output differs from torch's by {err}")
         if not quiet:
             log(f"wrote {path} ({path.stat().st_size // 1024} KiB, {len(labels)} labels; "
                 f"dnn vs torch max diff {err:.1e})")

@@ -172,14 +172,8 @@ def train(caches: list[Path], out: Path, epochs: int = 12, per_epoch: int = 8000
     Returns the held-out figures.
     """
     batch = 256
-    for name, value, least in (("epochs", epochs, 1), ("threads", threads, 1), ("per-epoch", per_epoch, batch),
-                               ("blank-repeat", blank_repeat, 1)):
-        if value < least:
-            raise ValueError(f"--{name} {value}: at least {least}")
-    if not 0.0 <= stroke <= 1.0:
-        raise ValueError(f"--stroke {stroke}: a share from 0 to 1")
-    if not 0.0 <= widen < 1.0:
-        raise ValueError(f"--widen {widen}: from 0 to below 1")
+    check_options(batch, epochs=epochs, threads=threads, per_epoch=per_epoch, stroke=stroke, widen=widen,
+                  blank_repeat=blank_repeat)
     import torch
 
     torch.set_num_threads(threads)
@@ -218,21 +212,9 @@ def train(caches: list[Path], out: Path, epochs: int = 12, per_epoch: int = 8000
         pick = pick[:(len(pick) // batch) * batch]
         if not len(pick):
             raise ValueError(f"the caches hold {len(train_idx)} training crops: too few for one batch of {batch}")
-        net.train()
-        loss_sum = 0.0
-        for b in range(0, len(pick), batch):
-            idx = pick[b:b + batch]
-            x, k = augment_batch(crops[idx], rng, stroke=stroke, widen=widen)
-            mask = torch.from_numpy(_targets(labels[idx], turned[idx], k, index, len(names)))
-            logits = net(torch.from_numpy(x))
-            loss = (logits.logsumexp(1) - logits.masked_fill(~mask, float("-inf")).logsumexp(1)).mean()
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            loss_sum += loss.item() * len(idx)
+        loss = train_epoch(net, opt, sched, pick, batch, crops, labels, turned, index, rng, stroke, widen)
         figs = evaluate(net, crops[val_idx], labels[val_idx], names)
-        log(f"  epoch {ep + 1}/{epochs}: loss {loss_sum / len(pick):.4f}, held out: "
+        log(f"  epoch {ep + 1}/{epochs}: loss {loss:.4f}, held out: "
             + ", ".join(f"{k} {v:.4f}" for k, v in figs.items()) + f" ({time.time() - t0:.0f} s)")
         if ep + 1 < epochs:     # a usable model after every epoch (a long run can be tried while it trains)
             export(net, names, out, tiles, figs, quiet=True)
@@ -240,6 +222,74 @@ def train(caches: list[Path], out: Path, epochs: int = 12, per_epoch: int = 8000
     figs = evaluate(net, crops[val_idx], labels[val_idx], names)
     export(net, names, out, tiles, figs)
     return figs
+
+
+def check_options(batch: int, *, epochs: int, threads: int, per_epoch: int, stroke: float, widen: float,
+                  blank_repeat: int = 1) -> None:
+    """Raise ValueError naming the first training option out of range (``--epochs``, ``--threads``,
+    ``--blank-repeat`` at least 1, ``--per-epoch`` at least one ``batch``, ``--stroke`` 0..1, ``--widen`` 0 to
+    below 1)."""
+    for name, value, least in (("epochs", epochs, 1), ("threads", threads, 1), ("per-epoch", per_epoch, batch),
+                               ("blank-repeat", blank_repeat, 1)):
+        if value < least:
+            raise ValueError(f"--{name} {value}: at least {least}")
+    if not 0.0 <= stroke <= 1.0:
+        raise ValueError(f"--stroke {stroke}: a share from 0 to 1")
+    if not 0.0 <= widen < 1.0:
+        raise ValueError(f"--widen {widen}: from 0 to below 1")
+
+
+def train_epoch(net, opt, sched, pick: np.ndarray, batch: int, crops: np.ndarray, labels: np.ndarray,  # noqa: ANN001
+                turned: np.ndarray, index: dict[str, int], rng: np.random.Generator, stroke: float = 0.0,
+                widen: float = 0.0) -> float:
+    """One epoch of ``net`` (optimiser ``opt``, scheduler ``sched`` stepped per batch) over the crops ``pick`` in
+    batches of ``batch``, each augmented afresh (:func:`augment_batch`), the loss -log P(any class the crop may
+    be) (:func:`_targets`; ``index``: label -> output). Returns the mean loss per crop."""
+    import torch
+    net.train()
+    loss_sum = 0.0
+    for b in range(0, len(pick), batch):
+        idx = pick[b:b + batch]
+        x, k = augment_batch(crops[idx], rng, stroke=stroke, widen=widen)
+        mask = torch.from_numpy(_targets(labels[idx], turned[idx], k, index, len(index)))
+        logits = net(torch.from_numpy(x))
+        loss = (logits.logsumexp(1) - logits.masked_fill(~mask, float("-inf")).logsumexp(1)).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        loss_sum += loss.item() * len(idx)
+    return loss_sum / max(len(pick), 1)
+
+
+def cut_outputs(net, keep: list[int]):  # noqa: ANN001, ANN201 - torch is imported lazily
+    """A copy of ``net`` (a torch Sequential ending in its dense layer) giving only the outputs ``keep``: one
+    network's English outputs of the English and German classes."""
+    import copy
+    sub = copy.deepcopy(net)
+    fc = sub[-1]
+    fc.weight.data = fc.weight.data[keep].clone()
+    fc.bias.data = fc.bias.data[keep].clone()
+    fc.out_features = len(keep)
+    return sub
+
+
+def export_checked(net, path: Path) -> float:  # noqa: ANN001
+    """Write ``net`` (eval mode) to the ONNX file ``path`` (input ``x``: N x 1 x INPUT_PX^2, output ``logits``)
+    and return the largest difference of OpenCV's dnn output from torch's on random input; raises ValueError
+    above 1e-3."""
+    import torch
+    probe = torch.randn(7, 1, INPUT_PX, INPUT_PX)
+    torch.onnx.export(net, (probe[:1],), str(path), dynamo=False, opset_version=13, input_names=["x"],
+                      output_names=["logits"], dynamic_axes={"x": {0: "n"}, "logits": {0: "n"}})
+    with torch.no_grad():
+        ref = net(probe).numpy()
+    cvnet = cv2.dnn.readNetFromONNX(str(path))
+    cvnet.setInput(probe.numpy())
+    err = float(np.abs(cvnet.forward() - ref).max())
+    if err > 1e-3:
+        raise ValueError(f"{path}: OpenCV's output differs from torch's by {err}")
+    return err
 
 
 def evaluate(net, crops: np.ndarray, labels: np.ndarray, names: list[str]) -> dict[str, float]:  # noqa: ANN001
@@ -271,27 +321,16 @@ def export(net, names: list[str], out: Path, tiles: np.ndarray, figs: dict[str, 
            quiet: bool = False) -> None:
     """Write ``squares_german.onnx`` (all labels) and ``squares_english.onnx`` (the output layer cut to the
     English labels) with their JSON label files into ``out``; checks OpenCV's dnn reads them as torch does."""
-    import copy
-
-    import torch
-
     from kiosk.rules.tiles import load_tile_set
     from kiosk.vision.squarenet import SquareNet
 
     out.mkdir(parents=True, exist_ok=True)
     net = net.eval()
-    probe = torch.randn(7, 1, INPUT_PX, INPUT_PX)
     for set_name in ("english", "german"):
         ts_letters = set(load_tile_set(set_name).letters)
         keep = [i for i, n in enumerate(names) if i < 2 or n[:-1] in ts_letters]
-        sub = copy.deepcopy(net)
-        fc = sub[-1]
-        fc.weight.data = fc.weight.data[keep].clone()
-        fc.bias.data = fc.bias.data[keep].clone()
-        fc.out_features = len(keep)
         path = out / f"squares_{set_name}.onnx"
-        torch.onnx.export(sub, (probe[:1],), str(path), dynamo=False, opset_version=13, input_names=["x"],
-                          output_names=["logits"], dynamic_axes={"x": {0: "n"}, "logits": {0: "n"}})
+        err = export_checked(cut_outputs(net, keep), path)
         labels = [names[i] for i in keep]
         meta = {"labels": labels, "input_px": INPUT_PX, "grow_px": GROW_PX,
                 "trained_on": f"synthetic frames only (kiosk.vision.synth, seeds < 2**30): "
@@ -300,14 +339,7 @@ def export(net, names: list[str], out: Path, tiles: np.ndarray, figs: dict[str, 
                 "held_out": {k: round(v, 5) for k, v in figs.items()}}
         (out / f"squares_{set_name}.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n",
                                                       encoding="utf-8")
-        with torch.no_grad():
-            ref = sub(probe).numpy()
-        cvnet = SquareNet(path.read_bytes(), labels, str(path)).net
-        cvnet.setInput(probe.numpy())
-        got = cvnet.forward()
-        err = float(np.abs(got - ref).max())
-        if err > 1e-3:
-            raise ValueError(f"{path}: OpenCV's output differs from torch's by {err}")
+        SquareNet(path.read_bytes(), labels, str(path))     # loads as the reader loads it
         if not quiet:
             log(f"wrote {path} ({path.stat().st_size // 1024} KiB, {len(labels)} labels; "
                 f"dnn vs torch max diff {err:.1e})")
