@@ -192,7 +192,6 @@ class SquareNet:
                                  f"({str(exc).strip()[:200]})") from None
             if n_out != len(l_labels):
                 raise ModelError(f"{l_origin}: {n_out} outputs for its {len(l_labels)} letter labels")
-        self._letter_origin = letters[2] if letters is not None else "letter model"
         self.letters = sorted({lab[:-1] for lab in labels[2:]})
         self._letter_of = np.array([self.letters.index(lab[:-1]) for lab in labels[2:]])
         self._turns_of = np.array([int(lab[-1]) for lab in labels[2:]])
@@ -245,8 +244,6 @@ class SquareNet:
         if len(rows):
             self.letter_net.setInput(np.ascontiguousarray(x[rows]))
             q = self.letter_net.forward().reshape(len(rows), -1).astype(np.float32)
-            if q.shape[1] != len(self.labels) - 2:
-                raise ModelError(f"{self._letter_origin}: {q.shape[1]} outputs for {len(self.labels) - 2} labels")
             p[rows, 2:] = softmax_rows(q) * lettered[rows, None]
         return p, own
 
@@ -306,11 +303,11 @@ class SquareNet:
     def _predictions(self, p: np.ndarray, own: np.ndarray | None = None) -> list[SquarePrediction]:
         per_letter = p[:, 2:] @ self._one_hot
         order = np.argsort(-per_letter, axis=1)
+        best = order[:, 0]
+        second = order[:, 1] if per_letter.shape[1] > 1 else best
+        # the turns of the best letter: its class with the highest probability (one array operation for all rows)
+        turns = self._turns_of[np.argmax(np.where(self._letter_of[None, :] == best[:, None], p[:, 2:], -1), axis=1)]
+        p_best = per_letter[np.arange(len(p)), best]
         owns = self._predictions(own) if own is not None else [None] * len(p)
-        out = []
-        for i, row in enumerate(p):
-            best, second = int(order[i, 0]), int(order[i, 1]) if per_letter.shape[1] > 1 else int(order[i, 0])
-            turns = int(self._turns_of[int(np.argmax(np.where(self._letter_of == best, row[2:], -1)))])
-            out.append(SquarePrediction(float(row[0]), float(row[1]), self.letters[best],
-                                        float(per_letter[i, best]), self.letters[second], turns, owns[i]))
-        return out
+        return [SquarePrediction(float(p[i, 0]), float(p[i, 1]), self.letters[best[i]], float(p_best[i]),
+                                 self.letters[second[i]], int(turns[i]), owns[i]) for i in range(len(p))]
