@@ -171,6 +171,9 @@ OFF_TILE_SPREAD = 2.0  # ... when also beyond this many times the lettered tiles
 WASHED_OUT = 240.0    # a square whose darkest colour channel (median) is at or above this shows no colour
 BLIND_NET_TILE_P = 0.5  # where the colours cannot see (see colour_blind), the network's P(tile) from which a
                         # square is not emptied (a doubt at worst; unless the settle model is sure it is empty)
+COLLAPSE_NET_P = 0.95  # the network's P(tile) from which a square read empty counts against the frame's colours ...
+COLLAPSE_MIN = 5       # ... and in a frame with at least this many such squares ...
+COLLAPSE_SHARE = 0.15  # ... that are at least this share of the squares it is that sure of, each is a doubt
 SETTLE_TILE = 0.9     # the settle model's P(tile) at or above: a tile (see kiosk.vision.settle)
 SETTLE_EMPTY = 0.1    # ... at or below: empty; between: unsure
 PREMIUM_WORDS = {TWS: "triple-word", DWS: "double-word", TLS: "triple-letter",
@@ -445,6 +448,27 @@ def doubt_off_colour_blanks(squares: list[SquareReading], doubts: dict[int, Doub
             doubts[sq] = Doubt(DoubtKind.FINGER, f"blank tile or a finger? (not coloured like this frame's tiles: "
                                f"{feats[sq, 14]:.2f} > {far:.2f})")
             squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
+
+
+def doubt_colour_collapse(squares: list[SquareReading], doubts: dict[int, Doubt],
+                          preds: dict[int, SquarePrediction]) -> list[int]:
+    """Turn the squares read EMPTY where the square network sees a tile (its P(tile) at least COLLAPSE_NET_P)
+    UNSURE (in place, reason in ``doubts``) when the frame has at least COLLAPSE_MIN of them and they are at
+    least COLLAPSE_SHARE of the squares the network is that sure of. A few such squares are the frame's usual
+    share (the network sees tiles on some bright or shadowed empty squares, and the colours are right there);
+    many mean the colours themselves have failed: tiles in a face the network barely knows leave no sure letter
+    to learn the tile colour from, so the premium rule calls every premium square print, or blurred tiles coloured
+    like the board are emptied by the settle model, and whole words read empty with verdict ok (issue 22).
+    Returns the squares turned."""
+    against = [sq for sq, q in preds.items() if q.p_tile >= COLLAPSE_NET_P and squares[sq].state is SquareState.EMPTY]
+    sure = sum(q.p_tile >= COLLAPSE_NET_P for q in preds.values())
+    if len(against) < COLLAPSE_MIN or len(against) < COLLAPSE_SHARE * sure:
+        return []
+    for sq in against:
+        doubts[sq] = Doubt(DoubtKind.TILE_OR_EMPTY, f"tile or empty? (the network sees a tile, {preds[sq].p_tile:.2f}, "
+                           f"where the board's colours see none, as on {len(against) - 1} other squares of this frame)")
+        squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
+    return against
 
 
 # for each of the 225 squares, its orthogonal neighbours that are plain squares (no premium print)
@@ -1119,6 +1143,7 @@ class BoardReader:
                                                      glare_share >= GLARE_SQUARE_FRACTION, weak_empty, preds,
                                                      self.letters, self.tile_set, settled, blind)
         doubt_off_colour_blanks(squares, doubts, feats)
+        doubt_colour_collapse(squares, doubts, preds)
         self._lasting_doubts.update(_doubt_not_held(squares, doubts, preds, not_held))
         crops = {sq: m.crop for sq, m in fresh.items()}   # the grey crops the network read
         if self.exemplars:  # letter doubts the frame's own sure tiles settle (kiosk.vision.exemplars)
