@@ -28,7 +28,9 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
    stands); a letter it is not all but certain of is read again scaled 6% larger and smaller and doubted when
    it does not hold there (an unfamiliar font: :func:`_letters_not_held`); a letter doubt the frame's own sure
    tiles (and, in a game, its known tiles) settle clearly gets their letter (:mod:`kiosk.vision.exemplars`); where
-   the summed opinions leave a square open, the settle model (:mod:`kiosk.vision.settle`) decides if it is sure.
+   the summed opinions leave a square open, the settle model (:mod:`kiosk.vision.settle`) decides if it is sure;
+   a frame where the network sees tiles on many squares the colours call empty gives those squares as doubts
+   (:func:`doubt_colour_collapse`: the colours have failed, not the network).
    With a calibration profile that embeds a glyph model, that model reads the glyphs of the occupied squares instead
    (:mod:`kiosk.vision.glyph_model`). Then a tile lying across two squares makes both a doubt
    (:mod:`kiosk.vision.slid`, timed as ``slid``). A tile read on a premium square with no tile on a plain square
@@ -173,7 +175,8 @@ BLIND_NET_TILE_P = 0.5  # where the colours cannot see (see colour_blind), the n
                         # square is not emptied (a doubt at worst; unless the settle model is sure it is empty)
 COLLAPSE_NET_P = 0.95  # the network's P(tile) from which a square read empty counts against the frame's colours ...
 COLLAPSE_MIN = 5       # ... and in a frame with at least this many such squares ...
-COLLAPSE_SHARE = 0.15  # ... that are at least this share of the squares it is that sure of, each is a doubt
+COLLAPSE_SHARE = 0.15  # ... that are at least this share of the squares it is that sure of, the colours have
+COLLAPSE_DOUBT_P = 0.8  # failed: every square read empty where its P(tile) is at least this is a doubt
 SETTLE_TILE = 0.9     # the settle model's P(tile) at or above: a tile (see kiosk.vision.settle)
 SETTLE_EMPTY = 0.1    # ... at or below: empty; between: unsure
 PREMIUM_WORDS = {TWS: "triple-word", DWS: "double-word", TLS: "triple-letter",
@@ -452,9 +455,10 @@ def doubt_off_colour_blanks(squares: list[SquareReading], doubts: dict[int, Doub
 
 def doubt_colour_collapse(squares: list[SquareReading], doubts: dict[int, Doubt],
                           preds: dict[int, SquarePrediction]) -> list[int]:
-    """Turn the squares read EMPTY where the square network sees a tile (its P(tile) at least COLLAPSE_NET_P)
-    UNSURE (in place, reason in ``doubts``) when the frame has at least COLLAPSE_MIN of them and they are at
-    least COLLAPSE_SHARE of the squares the network is that sure of. A few such squares are the frame's usual
+    """Turn the squares read EMPTY where the square network rather sees a tile (P(tile) at least
+    COLLAPSE_DOUBT_P) UNSURE (in place, reason in ``doubts``) in a frame whose colours have failed: at least
+    COLLAPSE_MIN squares read EMPTY where it is sure of a tile (P(tile) at least COLLAPSE_NET_P), and at least
+    COLLAPSE_SHARE of the squares it is that sure of. A few such squares are the frame's usual
     share (the network sees tiles on some bright or shadowed empty squares, and the colours are right there);
     many mean the colours themselves have failed: tiles in a face the network barely knows leave no sure letter
     to learn the tile colour from, so the premium rule calls every premium square print, or blurred tiles coloured
@@ -464,11 +468,13 @@ def doubt_colour_collapse(squares: list[SquareReading], doubts: dict[int, Doubt]
     sure = sum(q.p_tile >= COLLAPSE_NET_P for q in preds.values())
     if len(against) < COLLAPSE_MIN or len(against) < COLLAPSE_SHARE * sure:
         return []
-    for sq in against:
+    turned = [sq for sq, q in preds.items() if q.p_tile >= COLLAPSE_DOUBT_P and squares[sq].state is SquareState.EMPTY]
+    for sq in turned:
         doubts[sq] = Doubt(DoubtKind.TILE_OR_EMPTY, f"tile or empty? (the network sees a tile, {preds[sq].p_tile:.2f}, "
-                           f"where the board's colours see none, as on {len(against) - 1} other squares of this frame)")
+                           f"where the board's colours see none; they see none on {len(against)} squares of this "
+                           "frame where the network is sure of one)")
         squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
-    return against
+    return turned
 
 
 # for each of the 225 squares, its orthogonal neighbours that are plain squares (no premium print)

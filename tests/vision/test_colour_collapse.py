@@ -17,7 +17,7 @@ from shared_data import SHARED, needs_shared
 # frame 13 of `kiosk bench-vision --level hard --frames 300` (seed 0), drawn in Yanone Kaffeesatz alone: plastic
 # tiles on the classic board, blurred; the colours cannot tell its tiles from the board and the face gives few
 # sure letters, so the settle model empties squares the network reads as tiles at 0.95 and more (24 tiles read
-# empty with verdict ok before the rule; Imbue, a Google face of the same role, gave 37)
+# empty with verdict ok before the rule, 1 after; Imbue, a Google face of the same role: 37, then 2)
 COLLAPSED = (300, 0, 13, "yanone-kaffeesatz-bold")
 
 
@@ -37,11 +37,15 @@ def _frame(n_sure: int, n_emptied: int) -> tuple[list[SquareReading], dict, dict
 
 def test_many_tiles_the_colours_empty_are_doubts_with_the_sentence():
     squares, doubts, preds = _frame(30, 6)       # 6 of 30: 20%
+    preds[100] = SquarePrediction(0.15, 0.0, "E", 0.85, "F", 0)   # read empty, the network rather sees a tile
+    preds[101] = SquarePrediction(0.4, 0.0, "E", 0.6, "F", 0)     # ... hardly: under COLLAPSE_DOUBT_P
     got = doubt_colour_collapse(squares, doubts, preds)
-    assert got == list(range(6))
+    assert got == [*range(6), 100]
     assert all(squares[sq].state is SquareState.UNSURE for sq in got)
     assert all(doubts[sq].kind is DoubtKind.TILE_OR_EMPTY for sq in got)
-    assert "where the board's colours see none, as on 5 other squares of this frame" in doubts[0]
+    assert doubts[0] == ("tile or empty? (the network sees a tile, 0.99, where the board's colours see none; they "
+                         "see none on 6 squares of this frame where the network is sure of one)")
+    assert squares[101].state is SquareState.EMPTY and 101 not in doubts
     assert all(squares[sq].state is SquareState.TILE for sq in range(6, 30))          # the tiles read stay
     assert all(squares[sq].state is SquareState.EMPTY for sq in range(200, 220))      # so do the network's empties
 
