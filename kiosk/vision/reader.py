@@ -146,6 +146,8 @@ HOLD_SCALES = (1.06, 0.94)  # ... by these factors about the crop's centre ...
 HOLD_P = 0.7          # ... and doubted when its P(letter | tile) falls below this in either (chosen on the
                       # validation fonts for the shipped network, never on the held-out ones: models/README.md)
 VANISHED_CHECK = 3    # known tiles read empty from which the reader checks that a board lies there at all
+OFF_KNOWN_MIN = 8     # known tiles read empty or as other tiles, on a board that is there, from which the grid is
+OFF_KNOWN_SHARE = 0.5  # judged off them, when they are at least this share of the known tiles (BoardReader._off_known)
 HOLD_DOUBT = "does not hold read 6% larger or smaller"  # ... the doubt's reason (no refit on doubt for it alone)
 TURNED_SHARE = 0.6    # lettered tiles read turned by the same quarter turns beyond this share (of at least
 TURNED_MIN_TILES = 8  # ... this many): the whole board is turned in the reading (corners in the wrong order)
@@ -1345,7 +1347,34 @@ class BoardReader:
                 reading = fresh
         fixed = corners is None and source is FIXED_CAMERA   # the calibration's homography, unconfirmed on the lines
         reading = self._board_gone(frame, reading, known, source, fixed)
+        reading = self._off_known(reading, known)
         return over_set(reading, self.tile_set, known) if reading.quality.ok else reading
+
+    def _off_known(self, reading: BoardReading, known: str | None) -> BoardReading:
+        """``reading``, or an unusable one (the board found, the grid forgotten: the next frame is fitted from its
+        corners again) when at least OFF_KNOWN_MIN of the game's ``known`` tiles, and OFF_KNOWN_SHARE of them,
+        read empty or as another tile (a doubt is neither) on a board that is there (:meth:`_board_gone` found
+        one): the grid lies off the board's squares. A grid searched with a hand over the board's lines can slip by
+        whole squares and still lie on printed lines (`validation-2` hard games: three squares, 40-57 of 42-63
+        known tiles read empty or otherwise, every new tile with them, and the slipped grid kept for the next
+        moves; one square off, a rendered board's letters all read one column over); on a grid that is right at
+        most a third of them did, among the frames with 8 known tiles or more. Tiles swept off the board give
+        this verdict too: it says what it saw."""
+        if known is None or not reading.quality.ok:
+            return reading
+        held = [sq for sq, ch in enumerate(known) if ch not in (EMPTY_CHAR, UNSURE_CHAR)]
+        chars = [reading.squares[sq].char() for sq in held]
+        gone = sum(ch == EMPTY_CHAR for ch in chars)
+        other = sum(ch not in (EMPTY_CHAR, UNSURE_CHAR, known[sq]) for sq, ch in zip(held, chars))
+        if gone + other < OFF_KNOWN_MIN or gone + other < OFF_KNOWN_SHARE * len(held):
+            return reading
+        self._tracker.forget()
+        return BoardReading.unreadable(
+            f"the board's known tiles are not under the grid: of {len(held)}, {gone} read empty and {other} as other "
+            "tiles (the grid was found off the board's squares, or the tiles were moved); the board is looked for "
+            "again",
+            board_found=True, homography=reading.homography, timings_ms=reading.timings_ms,
+            sharp=reading.quality.sharp, glare=reading.quality.glare, hand=reading.quality.hand)
 
     def _board_gone(self, frame: np.ndarray, reading: BoardReading, known: str | None,
                     source: GridSource = GIVEN_CORNERS, fixed: bool = False) -> BoardReading:

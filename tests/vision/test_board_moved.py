@@ -150,3 +150,21 @@ def test_a_fresh_fit_of_a_moved_board_is_kept_over_the_grid_before_it():
     assert fresh is not None and locate.grid_shift_squares(before, fresh) >= locate.TRACK_STILL_SQUARES
     assert not tracker.keep_before_refit() and tracker.current is fresh
     assert not tracker.keep_before_refit()     # one refit, taken back at most once
+
+
+@needs_shared
+def test_a_few_known_tiles_read_empty_leave_the_reading_in_use():
+    """Fewer known tiles read empty than OFF_KNOWN_MIN (a move taken back off the board, tiles knocked off): the
+    reading is used, those squares read empty for the game to name them gone."""
+    reader = BoardReader(GERMAN)
+    game = GameReader(reader.read, GERMAN, corners=game_corners(GAME), new_letter_p=NET_NEW_LETTER_P)
+    _read_before(game)
+    known = list(game.prior.board)
+    frame = read_image(GAME / "image-9.jpg")
+    truth = "".join(_truth(9))
+    empty = [sq for sq in range(225) if truth[sq] == "."][:7]   # 7 tiles the game holds that lie there no more
+    for sq in empty:
+        known[sq] = "E"
+    reading = reader.read(frame, game_corners(GAME), known="".join(known))
+    assert reading.quality.ok
+    assert sum(reading.squares[sq].char() == "." for sq in empty) >= 5
