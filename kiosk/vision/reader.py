@@ -1355,10 +1355,10 @@ class BoardReader:
         corners again) when at least OFF_KNOWN_MIN of the game's ``known`` tiles, and OFF_KNOWN_SHARE of them,
         read empty or as another tile (a doubt is neither) on a board that is there (:meth:`_board_gone` found
         one): the grid lies off the board's squares. A grid searched with a hand over the board's lines can slip by
-        whole squares and still lie on printed lines (`validation-2` hard games: three squares, 40-57 of 42-63
-        known tiles read empty or otherwise, every new tile with them, and the slipped grid kept for the next
-        moves; one square off, a rendered board's letters all read one column over); on a grid that is right at
-        most a third of them did, among the frames with 8 known tiles or more. Tiles swept off the board give
+        whole squares and still lie on printed lines (hard games: three squares, 41-61 of 42-63 known tiles read
+        empty or otherwise in `validation-2`'s, 68 of 73 in the built-in faces', every new tile with them, and the
+        slipped grid kept for the next moves; one square off, a rendered board's letters all read one column over);
+        on a grid that is right at most a third of them did, among the frames with 8 known tiles or more. Tiles swept off the board give
         this verdict too: it says what it saw."""
         if known is None or not reading.quality.ok:
             return reading
