@@ -146,8 +146,11 @@ HOLD_SCALES = (1.06, 0.94)  # ... by these factors about the crop's centre ...
 HOLD_P = 0.7          # ... and doubted when its P(letter | tile) falls below this in either (chosen on the
                       # validation fonts for the shipped network, never on the held-out ones: models/README.md)
 VANISHED_CHECK = 3    # known tiles read empty from which the reader checks that a board lies there at all
-OFF_KNOWN_MIN = 8     # known tiles read empty or as other tiles, on a board that is there, from which the grid is
-OFF_KNOWN_SHARE = 0.5  # judged off them, when they are at least this share of the known tiles (BoardReader._off_known)
+OFF_KNOWN_MIN = 8     # known tiles read empty or as other tiles, on a board that is there, from which the grid may
+OFF_KNOWN_SHARE = 0.5  # be off them, when they are at least this share of the known tiles (BoardReader._off_known) ...
+OFF_KNOWN_REACH = 3   # ... and the reading shifted by whole squares (at most this many, either axis) ...
+OFF_KNOWN_SHIFTED = 0.3  # ... matches at least this share of the known tiles letter for letter, twice as many as
+                         # unshifted: the grid lies off the board's squares (else the tiles themselves moved)
 HOLD_DOUBT = "does not hold read 6% larger or smaller"  # ... the doubt's reason (no refit on doubt for it alone)
 TURNED_SHARE = 0.6    # lettered tiles read turned by the same quarter turns beyond this share (of at least
 TURNED_MIN_TILES = 8  # ... this many): the whole board is turned in the reading (corners in the wrong order)
@@ -472,11 +475,27 @@ def doubt_colour_collapse(squares: list[SquareReading], doubts: dict[int, Doubt]
         return []
     turned = [sq for sq, q in preds.items() if q.p_tile >= COLLAPSE_DOUBT_P and squares[sq].state is SquareState.EMPTY]
     for sq in turned:
-        doubts[sq] = Doubt(DoubtKind.TILE_OR_EMPTY, f"tile or empty? (the network sees a tile, {preds[sq].p_tile:.2f}, "
-                           f"where the board's colours see none; they see none on {len(against)} squares of this "
-                           "frame where the network is sure of one)")
+        doubts[sq] = Doubt(DoubtKind.TILE_OR_EMPTY, f"tile or empty? (the network sees a tile, {preds[sq].p_tile:.2f}; "
+                           f"in this frame the colours see none on {len(against)} squares it is sure of)")
         squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
     return turned
+
+
+def known_shift(known: str, grid: Sequence[str]) -> tuple[tuple[int, int], int, int]:
+    """The whole-square shift under which a reading's ``grid`` (15 strings, :meth:`BoardReading.grid`) best
+    matches the game's ``known`` tiles (225 characters as :attr:`kiosk.vision.game.GamePrior.board`), letter for
+    letter: ((columns, rows) the reading shows them moved, each within OFF_KNOWN_REACH, (0, 0) excepted; the known
+    tiles read at that shift; those read where they lie). A grid fitted one column too far left reads each tile one
+    column right of its square: (1, 0)."""
+    cells = "".join(grid)
+    held = [(sq // SIZE, sq % SIZE, ch) for sq, ch in enumerate(known) if ch not in (EMPTY_CHAR, UNSURE_CHAR)]
+
+    def matched(dc: int, dr: int) -> int:
+        return sum(0 <= r + dr < SIZE and 0 <= c + dc < SIZE and cells[(r + dr) * SIZE + c + dc] == ch
+                   for r, c, ch in held)
+    reach = range(-OFF_KNOWN_REACH, OFF_KNOWN_REACH + 1)
+    best = max(((dc, dr) for dc in reach for dr in reach if (dc, dr) != (0, 0)), key=lambda d: matched(*d))
+    return best, matched(*best), matched(0, 0)
 
 
 # for each of the 225 squares, its orthogonal neighbours that are plain squares (no premium print)
@@ -1347,19 +1366,23 @@ class BoardReader:
                 reading = fresh
         fixed = corners is None and source is FIXED_CAMERA   # the calibration's homography, unconfirmed on the lines
         reading = self._board_gone(frame, reading, known, source, fixed)
-        reading = self._off_known(reading, known)
+        reading = self._off_known(reading, known, source)
         return over_set(reading, self.tile_set, known) if reading.quality.ok else reading
 
-    def _off_known(self, reading: BoardReading, known: str | None) -> BoardReading:
-        """``reading``, or an unusable one (the board found, the grid forgotten: the next frame is fitted from its
-        corners again) when at least OFF_KNOWN_MIN of the game's ``known`` tiles, and OFF_KNOWN_SHARE of them,
-        read empty or as another tile (a doubt is neither) on a board that is there (:meth:`_board_gone` found
-        one): the grid lies off the board's squares. A grid searched with a hand over the board's lines can slip by
-        whole squares and still lie on printed lines (hard games: three squares, 41-61 of 42-63 known tiles read
-        empty or otherwise in `validation-2`'s, 68 of 73 in the built-in faces', every new tile with them, and the
-        slipped grid kept for the next moves; one square off, a rendered board's letters all read one column over);
-        on a grid that is right at most a third of them did, among the frames with 8 known tiles or more. Tiles swept off the board give
-        this verdict too: it says what it saw."""
+    def _off_known(self, reading: BoardReading, known: str | None, source: GridSource) -> BoardReading:
+        """``reading``, or an unusable one when its grid lies whole squares off the board's squares: at least
+        OFF_KNOWN_MIN of the game's ``known`` tiles, and OFF_KNOWN_SHARE of them, read empty or as another tile
+        (a doubt is neither) on a board that is there (:meth:`_board_gone` found one), and the reading shifted by
+        whole squares (:func:`known_shift`) matches at least OFF_KNOWN_SHIFTED of them letter for letter and
+        twice as many as unshifted. A grid searched with a hand over the board's lines can slip by whole squares
+        and still lie on printed lines (hard games: three squares, 41-61 of 42-63 known tiles read empty or
+        otherwise in `validation-2`'s, 68 of 73 in the built-in faces', every new tile with them, and the slipped
+        grid kept for the next moves; one square off, a rendered board's letters all read one column over); on a
+        grid that is right at most a third of them did, among the frames with 8 known tiles or more. Tiles that
+        moved themselves (swept off, laid again elsewhere) match no shift: the reading stands, and the game names
+        each square that differs. The grid is forgotten (the next frame is fitted from its corners again); where
+        those corners were found in an earlier frame (``source``), the board is not "found" in this one, so a game
+        looks for it afresh rather than from them."""
         if known is None or not reading.quality.ok:
             return reading
         held = [sq for sq, ch in enumerate(known) if ch not in (EMPTY_CHAR, UNSURE_CHAR)]
@@ -1368,13 +1391,18 @@ class BoardReader:
         other = sum(ch not in (EMPTY_CHAR, UNSURE_CHAR, known[sq]) for sq, ch in zip(held, chars))
         if gone + other < OFF_KNOWN_MIN or gone + other < OFF_KNOWN_SHARE * len(held):
             return reading
+        (cols, rows), shifted, here = known_shift(known, reading.grid())
+        if shifted < OFF_KNOWN_SHIFTED * len(held) or shifted < 2 * here:
+            return reading
         self._tracker.forget()
+        away = " and ".join(f"{abs(n)} {word}{'s' if abs(n) > 1 else ''} {way[n > 0]}" for n, word, way in
+                            ((rows, "row", ("up", "down")), (cols, "column", ("left", "right"))) if n)
         return BoardReading.unreadable(
-            f"the board's known tiles are not under the grid: of {len(held)}, {gone} read empty and {other} as other "
-            "tiles (the grid was found off the board's squares, or the tiles were moved); the board is looked for "
-            "again",
-            board_found=True, homography=reading.homography, timings_ms=reading.timings_ms,
-            sharp=reading.quality.sharp, glare=reading.quality.glare, hand=reading.quality.hand)
+            f"the camera reads the board off its squares: {shifted} of the {len(held)} tiles the game holds read "
+            f"{away} of where they were played; {source.check}",
+            board_found=source not in (FOUND_CORNERS, SEARCHED), homography=reading.homography,
+            timings_ms=reading.timings_ms, sharp=reading.quality.sharp, glare=reading.quality.glare,
+            hand=reading.quality.hand)
 
     def _board_gone(self, frame: np.ndarray, reading: BoardReading, known: str | None,
                     source: GridSource = GIVEN_CORNERS, fixed: bool = False) -> BoardReading:

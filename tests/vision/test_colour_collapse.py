@@ -43,8 +43,8 @@ def test_many_tiles_the_colours_empty_are_doubts_with_the_sentence():
     assert got == [*range(6), 100]
     assert all(squares[sq].state is SquareState.UNSURE for sq in got)
     assert all(doubts[sq].kind is DoubtKind.TILE_OR_EMPTY for sq in got)
-    assert doubts[0] == ("tile or empty? (the network sees a tile, 0.99, where the board's colours see none; they "
-                         "see none on 6 squares of this frame where the network is sure of one)")
+    assert doubts[0] == ("tile or empty? (the network sees a tile, 0.99; in this frame the colours see none on 6 "
+                         "squares it is sure of)")
     assert squares[101].state is SquareState.EMPTY and 101 not in doubts
     assert all(squares[sq].state is SquareState.TILE for sq in range(6, 30))          # the tiles read stay
     assert all(squares[sq].state is SquareState.EMPTY for sq in range(200, 220))      # so do the network's empties
