@@ -76,7 +76,6 @@ def test_corners_a_game_found_are_dropped_and_the_board_searched_again(monkeypat
     fit = locate.fit_corners
     monkeypatch.setattr(locate, "fit_corners", lambda image, c, refine=True: (_off(found, 0, 1), True))
     reader.forget_board_pose()   # the kept grid fitted again from the game's corners
-    reader._tracker.forget()
     off = game.read_game(fr.image).reading
     assert not off.quality.ok and not off.quality.board_found and "check the board and the camera" in off.quality.verdict
     assert game.corners is None
