@@ -104,3 +104,40 @@ def test_known_shift_finds_the_columns_and_rows():
     assert known_shift(known, grid) == ((1, 0), 3, 0)       # read one column right of where it lies
     grid[7], grid[9] = "." * 15, "...CAT........."
     assert known_shift(known, grid) == ((0, 2), 3, 0)       # two rows down
+
+
+def _judge(known_rows: dict[int, str], read_rows: dict[int, str]):
+    """BoardReader._off_known on a reading made of ``read_rows`` (row -> 15 characters; other rows empty) for a
+    game holding ``known_rows``, under given corners."""
+    from kiosk.vision.reading import GIVEN_CORNERS, BoardReading
+
+    known = "".join(known_rows.get(r, "." * 15) for r in range(15))
+    reading = BoardReading.from_grid([read_rows.get(r, "." * 15) for r in range(15)])
+    return BoardReader(ENGLISH)._off_known(reading, known, GIVEN_CORNERS)
+
+
+@pytest.mark.parametrize(("word", "refused"), [("RETAINS", False), ("STRAINED", True)])
+def test_a_whole_move_read_shifted_is_not_enough_eight_tiles_are(word, refused):
+    """OFF_KNOWN_MIN: 7 known tiles read one column over (all of them, a rack's worth) leave the reading in use;
+    8 do not."""
+    row = "..." + word + "." * (12 - len(word))
+    got = _judge({7: row}, {7: "." + row[:-1]})
+    assert got.quality.ok is not refused
+    if refused:
+        assert "8 of the 8 tiles the game holds read 1 column right" in got.quality.verdict
+
+
+@pytest.mark.parametrize(("shifted_rows", "refused"), [(1, False), (2, True)])
+def test_half_the_known_tiles_must_read_otherwise(shifted_rows, refused):
+    """OFF_KNOWN_SHARE: of 24 known tiles in three rows of 8, 8 read one column over (a third; the rest doubts,
+    `#`) leave the reading in use; 16 (two thirds) do not."""
+    rows = {3: "...STRAINED....", 7: "...RETAINER....", 11: "...LATRINES...."}
+    read = {r: ("." + w[:-1] if i < shifted_rows else "#" * 15) for i, (r, w) in enumerate(rows.items())}
+    assert _judge(rows, read).quality.ok is not refused
+
+
+def test_tiles_read_otherwise_that_no_shift_finds_leave_the_reading_in_use():
+    """OFF_KNOWN_SHIFTED: 16 known tiles read empty, the reading's tiles elsewhere unlike them: no shift finds
+    them (the tiles moved themselves), the reading is used."""
+    rows = {3: "...STRAINED....", 7: "...RETAINER...."}
+    assert _judge(rows, {12: "...ZYZZYVAS...."}).quality.ok
