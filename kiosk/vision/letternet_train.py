@@ -13,20 +13,18 @@ CACHE.npz [...]`` (caches written by ``python -m kiosk.vision.train squares``); 
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
 import numpy as np
 
 from kiosk.rules.tiles import load_tile_set
-from kiosk.vision.squarenet import GROW_PX, INPUT_PX
+from kiosk.vision.squarenet import INPUT_PX
 from kiosk.vision.squarenet_train import (
     TURNS,
     augment_batch,
     check_options,
-    cut_outputs,
-    export_checked,
+    export_sets,
     load_caches,
     log,
     train_epoch,
@@ -126,22 +124,5 @@ def export_letters(net, names: list[str], out: Path, tiles: np.ndarray, figs: di
     """Write ``letters_german.onnx`` and ``letters_english.onnx`` (the output layer cut to each set's letters)
     with their JSON label files (``kind``: :data:`KIND`) into ``out``; checks OpenCV's dnn reads them as torch
     does (raises ValueError otherwise)."""
-    out.mkdir(parents=True, exist_ok=True)
-    net = net.eval()
-    for set_name in ("english", "german"):
-        ts_letters = set(load_tile_set(set_name).letters)
-        keep = [i for i, n in enumerate(names) if n[:-1] in ts_letters]
-        path = out / f"letters_{set_name}.onnx"
-        err = export_checked(cut_outputs(net, keep), path)
-        labels = [names[i] for i in keep]
-        meta = {"kind": KIND, "labels": labels, "input_px": INPUT_PX, "grow_px": GROW_PX,
-                "trained_on": f"synthetic frames only (kiosk.vision.synth, seeds < 2**30): lettered tiles, "
-                              f"{int((tiles == 'english').sum())} English and {int((tiles == 'german').sum())} "
-                              f"German crops",
-                "held_out": {k: round(v, 5) for k, v in figs.items()}}
-        (out / f"letters_{set_name}.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n",
-                                                      encoding="utf-8")
-        if not quiet:
-            log(f"wrote {path} ({path.stat().st_size // 1024} KiB, {len(labels)} labels; "
-                f"dnn vs torch max diff {err:.1e})")
-    net.train()
+    export_sets(net, names, out, "letters", tiles, figs, kind=KIND,
+                trained_on="lettered tiles, {english} English and {german} German crops", quiet=quiet)

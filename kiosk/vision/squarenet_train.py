@@ -13,6 +13,7 @@ import json
 import sys
 import time
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -320,26 +321,44 @@ def evaluate(net, crops: np.ndarray, labels: np.ndarray, names: list[str]) -> di
 def export(net, names: list[str], out: Path, tiles: np.ndarray, figs: dict[str, float],  # noqa: ANN001
            quiet: bool = False) -> None:
     """Write ``squares_german.onnx`` (all labels) and ``squares_english.onnx`` (the output layer cut to the
-    English labels) with their JSON label files into ``out``; checks OpenCV's dnn reads them as torch does."""
-    from kiosk.rules.tiles import load_tile_set
+    English labels) with their JSON label files into ``out``; checks OpenCV's dnn reads them as torch does, and
+    that each loads as the reader loads it."""
     from kiosk.vision.squarenet import SquareNet
+
+    export_sets(net, names, out, "squares", tiles, figs, keep_first=2,
+                trained_on="{english} English and {german} German square crops",
+                check=lambda path, labels: SquareNet(path.read_bytes(), labels, str(path)), quiet=quiet)
+
+
+def export_sets(net, names: list[str], out: Path, prefix: str, tiles: np.ndarray,  # noqa: ANN001
+                figs: dict[str, float], *, trained_on: str, keep_first: int = 0, kind: str | None = None,
+                check: Callable[[Path, list[str]], object] | None = None, quiet: bool = False) -> None:
+    """Write ``<prefix>_english.onnx`` and ``<prefix>_german.onnx`` into ``out`` (made if missing): ``net`` (a
+    torch Sequential ending in its dense layer, output ``names``) with its outputs cut to each tile set's letters
+    (labels "<letter><turns>") and the first ``keep_first`` outputs, each with its JSON label file (``kind`` when
+    given, the labels, input and grow px, ``trained_on``: after "synthetic frames only (...): ", formatted with the
+    ``{english}`` and ``{german}`` crop counts of ``tiles``, and the held-out ``figs``). Raises ValueError where
+    OpenCV's dnn does not read a network as torch does (:func:`export_checked`); ``check(path, labels)`` is then
+    called on each written network (it raises what it raises)."""
+    from kiosk.rules.tiles import load_tile_set
 
     out.mkdir(parents=True, exist_ok=True)
     net = net.eval()
+    counts = {"english": int((tiles == "english").sum()), "german": int((tiles == "german").sum())}
     for set_name in ("english", "german"):
         ts_letters = set(load_tile_set(set_name).letters)
-        keep = [i for i, n in enumerate(names) if i < 2 or n[:-1] in ts_letters]
-        path = out / f"squares_{set_name}.onnx"
+        keep = [i for i, n in enumerate(names) if i < keep_first or n[:-1] in ts_letters]
+        path = out / f"{prefix}_{set_name}.onnx"
         err = export_checked(cut_outputs(net, keep), path)
         labels = [names[i] for i in keep]
-        meta = {"labels": labels, "input_px": INPUT_PX, "grow_px": GROW_PX,
-                "trained_on": f"synthetic frames only (kiosk.vision.synth, seeds < 2**30): "
-                              f"{int((tiles == 'english').sum())} English and {int((tiles == 'german').sum())} "
-                              f"German square crops",
-                "held_out": {k: round(v, 5) for k, v in figs.items()}}
-        (out / f"squares_{set_name}.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n",
-                                                      encoding="utf-8")
-        SquareNet(path.read_bytes(), labels, str(path))     # loads as the reader loads it
+        meta = ({"kind": kind} if kind is not None else {}) | {
+            "labels": labels, "input_px": INPUT_PX, "grow_px": GROW_PX,
+            "trained_on": "synthetic frames only (kiosk.vision.synth, seeds < 2**30): " + trained_on.format(**counts),
+            "held_out": {k: round(v, 5) for k, v in figs.items()}}
+        (out / f"{prefix}_{set_name}.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n",
+                                                       encoding="utf-8")
+        if check is not None:
+            check(path, labels)
         if not quiet:
             log(f"wrote {path} ({path.stat().st_size // 1024} KiB, {len(labels)} labels; "
                 f"dnn vs torch max diff {err:.1e})")
