@@ -23,7 +23,12 @@ google-font-metadata@6.0.8`` and untar it). The rule, fixed before any face of t
   ``values.onnx`` was trained on them, the shipped letter network never drew them), 6 for ``held-out-8``
   (added in the twelfth sitting, before any of its frames was drawn and before the letter network
   ``letters_*.onnx`` was trained on the Google training faces), else ``training``;
-* at most 4 families of a group, the first by SHA-256 of their ids, so no superfamily outweighs the others.
+* at most 4 families of a group, the first by SHA-256 of their ids, so no superfamily outweighs the others;
+* then the display lettering of ``google_fonts.DISPLAY_IDS`` (pixel, dot, LED and scan-line faces, fourteenth
+  session), whatever Google's category, at the weight nearest 700 of any they have, each group's role
+  ``display-training``, ``display-held-out`` or ``display-validation`` by the first byte of its SHA-256 mod 3
+  (``google_fonts.display_role_of``); a display group whose key the text rows (or the left-out and trained
+  words) already use is left out.
 
 Usage: ``python scripts/google_fonts_table.py google-fonts-v1.json > kiosk/vision/synth/google_fonts.csv``
 (``--pins OLD.csv`` keeps the package versions and file hashes of an earlier table).
@@ -39,7 +44,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kiosk.vision.synth import google_fonts  # noqa: E402
-from kiosk.vision.synth.google_fonts import PER_GROUP, TEXT_CATEGORIES, digest, role_of, weight_of  # noqa: E402
+from kiosk.vision.synth.google_fonts import (  # noqa: E402
+    DISPLAY_IDS,
+    PER_GROUP,
+    TEXT_CATEGORIES,
+    digest,
+    display_role_of,
+    display_weight_of,
+    role_of,
+    weight_of,
+)
 
 
 def rows(meta: dict) -> list[dict[str, str]]:
@@ -60,6 +74,17 @@ def rows(meta: dict) -> list[dict[str, str]]:
         for fid, f, weight in sorted(members, key=lambda m: digest(m[0]))[:PER_GROUP]:
             out.append({"name": f"g-{fid}-{weight}", "family": f["family"], "group": key, "category": f["category"],
                         "id": fid, "weight": str(weight), "role": role, "version": "", "sha256": ""})
+    taken = {r["group"] for r in out} | set(google_fonts.LEFT_OUT_WORDS) | set(google_fonts.TRAINED_WORDS)
+    for fid in DISPLAY_IDS:
+        f = meta.get(fid)
+        weight = display_weight_of(f["weights"]) if f else None
+        if f is None or weight is None or "latin" not in f["subsets"] or "normal" not in f["styles"]:
+            continue
+        key = f["family"].split()[0].lower()
+        if key in taken:        # a display face never joins a group of the text table's
+            continue
+        out.append({"name": f"g-{fid}-{weight}", "family": f["family"], "group": key, "category": f["category"],
+                    "id": fid, "weight": str(weight), "role": display_role_of(key), "version": "", "sha256": ""})
     return sorted(out, key=lambda r: r["name"])
 
 

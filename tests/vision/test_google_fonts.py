@@ -40,15 +40,24 @@ def test_table_rows_follow_the_rule():
     for r in rows:
         per_group.setdefault(r["group"], []).append(r)
         assert r["name"] == f"g-{r['id']}-{r['weight']}", r
-        assert r["role"] == google_fonts.role_of(r["group"]), r
-        assert r["category"] in google_fonts.TEXT_CATEGORIES and 600 <= int(r["weight"]) <= 900, r
+        if r["id"] in google_fonts.DISPLAY_IDS:     # display lettering: its own rule and roles
+            assert r["role"] == google_fonts.display_role_of(r["group"]), r
+            assert not any(t["group"] == r["group"] for t in rows if t["id"] not in google_fonts.DISPLAY_IDS), r
+        else:
+            assert r["role"] == google_fonts.role_of(r["group"]), r
+            assert r["category"] in google_fonts.TEXT_CATEGORIES and 600 <= int(r["weight"]) <= 900, r
         assert r["group"] == r["family"].split()[0].lower(), r
         assert re.fullmatch(r"\d+\.\d+\.\d+", r["version"]) and re.fullmatch(r"[0-9a-f]{64}", r["sha256"]), r
     assert all(len(members) <= google_fonts.PER_GROUP for members in per_group.values())
     roles = {r["role"] for r in rows}
     assert roles == {fonts.TRAINING, fonts.VALIDATION_2, fonts.HELD_OUT_3, fonts.HELD_OUT_4, fonts.HELD_OUT_5,
-                     fonts.HELD_OUT_6, fonts.HELD_OUT_7, fonts.HELD_OUT_8}
+                     fonts.HELD_OUT_6, fonts.HELD_OUT_7, fonts.HELD_OUT_8, fonts.DISPLAY_TRAINING,
+                     fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT}
     assert sum(r["role"] == fonts.HELD_OUT_3 for r in rows) >= 40
+    # every display role has faces, the dot-matrix face of held-out-5 is none of them
+    assert all(sum(r["role"] == role for r in rows) >= 2 for role in (
+        fonts.DISPLAY_TRAINING, fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT))
+    assert next(r["role"] for r in rows if r["id"] == "doto") == fonts.HELD_OUT_5
 
 
 def test_no_never_trained_group_shares_a_name_with_a_debian_family():
@@ -78,6 +87,12 @@ def test_role_of_a_group_and_the_weight_chosen():
     assert google_fonts.weight_of(["400", "700", "900"]) == 700
     assert google_fonts.weight_of([300, 400, 500]) is None
     assert google_fonts.weight_of([900]) == 900
+    assert google_fonts.display_weight_of([400]) == 400 and google_fonts.display_weight_of([300, 600, 900]) == 600
+    assert google_fonts.display_weight_of([]) is None
+    assert {google_fonts.display_role_of(g) for g in ("alpha", "bravo", "charlie", "delta", "echo", "golf")} <= {
+        fonts.DISPLAY_TRAINING, fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT}
+    assert [google_fonts.display_role_of(g) for g in ("bitcount", "codystar", "jersey")] == [
+        fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT, fonts.DISPLAY_TRAINING]
 
 
 def test_a_fetched_face_missing_is_named_with_the_fetch_script(monkeypatch):
@@ -178,12 +193,26 @@ def test_the_table_script_applies_the_rule_and_names_a_bad_file(tmp_path, capsys
         **{f"wide-{i}": _family(f"Wide {i}") for i in range(6)},         # one group: at most PER_GROUP
     }
     rows = mod.rows(meta)
+    assert not any(r["role"].startswith("display-") for r in rows)     # no display face listed in the meta
     by_name = {r["name"]: r for r in rows}
     assert {"g-ok-sans-700", "g-ok-serif-800", "g-noto-serif-700"} <= set(by_name)
     assert by_name["g-noto-serif-700"]["role"] == fonts.TRAINING
     assert by_name["g-ok-sans-700"]["role"] == by_name["g-ok-serif-800"]["role"] == google_fonts.role_of("ok")
     assert not {r["id"] for r in rows} & {"shout", "thin-one", "greek-only", "slanted", "lato", "material-icons"}
     assert sum(r["group"] == "wide" for r in rows) == google_fonts.PER_GROUP
+    # display lettering: the faces named in DISPLAY_IDS, whatever their category and weight, not joining a
+    # group of the text rows'
+    display = {"pix-mono": _family("Pix Mono", "monospace", (400,)),
+               "dots-one": _family("Dots One", "display", (300, 600, 900)),
+               "ok-pixel": _family("Ok Pixel", "display"), "shout": _family("Shout", "display")}
+    mod.DISPLAY_IDS = ("pix-mono", "dots-one", "ok-pixel", "absent-one")
+    rows = mod.rows({**meta, **display})
+    shown = {r["id"]: r for r in rows if r["id"] in display}
+    assert set(shown) == {"pix-mono", "dots-one"}     # ok-pixel's group "ok" is a text group's; shout unnamed
+    assert shown["pix-mono"]["name"] == "g-pix-mono-400" and shown["dots-one"]["weight"] == "600"
+    assert shown["pix-mono"]["role"] == google_fonts.display_role_of("pix")
+    assert shown["dots-one"]["role"] == google_fonts.display_role_of("dots")
+    assert {r["id"] for r in rows} - set(display) == {r["id"] for r in mod.rows(meta)}
     bad = tmp_path / "bad.json"
     bad.write_text('{"x": 1}')
     assert mod.main([str(bad)]) == 2

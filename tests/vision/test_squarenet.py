@@ -153,6 +153,62 @@ def test_widen_augmentation_changes_the_letters_width_not_its_height():
         train([], Path("/nonexistent"), widen=1.0)
 
 
+def _lettered_crop(ink: int, face: int) -> np.ndarray:
+    crop = np.full((CROP_PX + 16, CROP_PX + 16), face, np.uint8)
+    cv2.putText(crop, "E", (20, 48), cv2.FONT_HERSHEY_SIMPLEX, 1.2, ink, 5)
+    crop[:, :4] = ink                                   # the board beside the tile, outside the lettering
+    return crop
+
+
+@pytest.mark.parametrize(("ink", "face"), [(30, 200), (230, 40)])
+def test_element_lettering_redraws_the_letter_as_dots_pixels_or_scan_lines(ink, face):
+    """Dark ink on a light face and light ink on a dark one: the letter's strokes become separate elements at the
+    ink's grey level within the letter's own extent, the face is painted back between them, the board beside the
+    tile is left alone; a crop without lettering comes back as it was."""
+    from kiosk.vision.squarenet_train import ELEMENT_MARGIN, element_lettering
+
+    crop = _lettered_crop(ink, face)
+    c = crop.shape[0]
+    mid = np.s_[ELEMENT_MARGIN:c - ELEMENT_MARGIN, ELEMENT_MARGIN:c - ELEMENT_MARGIN]
+    letter = np.abs(crop.astype(int) - face) > 80
+    ys, xs = np.nonzero(letter[mid])
+    rng = np.random.default_rng(2)
+    pieces = []
+    for _ in range(12):
+        out = element_lettering(crop, rng)
+        assert out.shape == crop.shape and out.dtype == np.float32
+        assert np.array_equal(out[:, :4], crop[:, :4].astype(np.float32))
+        drawn = np.abs(out - face) > 80
+        assert 0.08 * letter[mid].sum() < drawn[mid].sum() < 1.5 * letter[mid].sum()
+        dy, dx = np.nonzero(drawn[mid])
+        assert ys.min() - 6 <= dy.min() and dy.max() <= ys.max() + 6
+        assert xs.min() - 6 <= dx.min() and dx.max() <= xs.max() + 6
+        assert np.median(np.abs(out[drawn] - ink)) < 40     # the elements at the ink's level
+        pieces.append(cv2.connectedComponents(drawn[mid].astype(np.uint8))[0] - 1)
+    assert cv2.connectedComponents(letter[mid].astype(np.uint8))[0] - 1 == 1
+    assert np.median(pieces) >= 8                       # one stroke became many elements
+    plain = np.full_like(crop, 150)
+    assert np.array_equal(element_lettering(plain, rng), plain.astype(np.float32))
+
+
+def test_element_augmentation_is_a_share_of_the_crops(monkeypatch):
+    from kiosk.vision import squarenet_train
+    from kiosk.vision.squarenet_train import augment_batch, check_options
+
+    crops = np.repeat(_lettered_crop(30, 200)[None], 400, 0)
+    redrawn = []
+    real = squarenet_train.element_lettering
+    monkeypatch.setattr(squarenet_train, "element_lettering", lambda img, rng: redrawn.append(1) or real(img, rng))
+    plain, _ = augment_batch(crops, np.random.default_rng(4), strength=0.0, elements=1.0)
+    assert not redrawn                                  # strength 0: plain crops, no elements either
+    augment_batch(crops, np.random.default_rng(4))
+    assert not redrawn
+    augment_batch(crops, np.random.default_rng(4), elements=0.3)
+    assert 90 <= len(redrawn) <= 150                    # about 120 of the 400
+    with pytest.raises(ValueError, match="--elements 1.2: a share from 0 to 1"):
+        check_options(256, epochs=1, threads=1, per_epoch=256, stroke=0.0, widen=0.0, elements=1.2)
+
+
 def _packaged_pair(name: str) -> tuple[SquareNet, SquareNet, list[str]]:
     """(the shipped square network with its letter network, the square network alone, its labels)."""
     models = resources.files("kiosk.vision.models")

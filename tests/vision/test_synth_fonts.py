@@ -41,7 +41,7 @@ def test_held_out_validation_and_training_fonts_are_disjoint_whole_families():
         assert not families[a] & families[b], f"families in both {a} and {b}: {families[a] & families[b]}"
     assert len(families[fonts.HELD_OUT]) >= 3 and len(families[fonts.TRAINING]) >= 10
     assert len(families[fonts.VALIDATION]) >= 5 and len(families[fonts.HELD_OUT_2]) >= 8
-    assert set(fonts.NEVER_TRAINED) == set(fonts.ROLES) - {fonts.TRAINING}
+    assert set(fonts.NEVER_TRAINED) == set(fonts.ROLES) - {fonts.TRAINING, fonts.DISPLAY_TRAINING}
     assert set(fonts.NEVER_DRAWN_BY_TESTS) <= set(fonts.NEVER_TRAINED)
     assert fonts.family("sans") == "Helvetica" and fonts.family("dejavu-sans-bold") == "DejaVu (Bitstream Vera)"
     with pytest.raises(ValueError, match="unknown tile font"):
@@ -215,6 +215,10 @@ def test_training_frames_never_use_held_out_faces():
     jobs = _training_jobs(20000, 60000, 8, 4, 0.1, fonts="mixed")
     assert [j[5] for j in jobs].count("level") == 3 and {j[5] for j in jobs} == {"level", "training"}
     assert all(len(j) == 5 for j in _training_jobs(20000, 60000, 3, 1, 0.1))   # the level's fonts, as before
+    assert {j[5] for j in _training_jobs(20000, 60000, 3, 1, 0.1, fonts="display")} == {"display-training"}
+    for role in ("display-validation", "display-held-out"):
+        with pytest.raises(ValueError, match=f"not '{role}'"):
+            _render_squares((20000, "typical", "english", 0.1, (), role))
     with pytest.raises(ValueError, match="one of level, training, mixed"):
         _training_jobs(20000, 60000, 1, 0, 0.1, fonts="held-out")
     with pytest.raises(ValueError, match="not 'held-out'"):

@@ -16,7 +16,10 @@ training in the ninth sitting before any of its frames was drawn for a network t
 ``"held-out-7"`` (a seventh, taken out of training in the eleventh sitting, before any of its frames was drawn; the
 value network ``values.onnx`` had them as training faces, the shipped letter network never drew them) and ``"held-out-8"``
 (an eighth, taken out of training in the twelfth sitting before any of its frames was drawn and before the letter
-network ``letters_*.onnx`` was trained), their roles given by a hash of the family group's name. Roles are given per **design family**: faces that are metric clones of one
+network ``letters_*.onnx`` was trained), their roles given by a hash of the family group's name; display lettering
+(pixel, dot, LED and scan-line faces, fourteenth session) is ``"display-training"`` (drawn only where a training
+command asks for it: ``train squares --fonts display``), ``"display-validation"`` (never trained on; choices may be
+made on them) and ``"display-held-out"`` (never trained on, never drawn before its one measurement). Roles are given per **design family**: faces that are metric clones of one
 design (FreeSans, Nimbus Sans and the renderer's built-in ``"sans"`` are all Helvetica) share a family, and
 no family has faces in two roles.
 
@@ -44,14 +47,18 @@ HELD_OUT_5 = "held-out-5"
 HELD_OUT_6 = "held-out-6"
 HELD_OUT_7 = "held-out-7"
 HELD_OUT_8 = "held-out-8"
+DISPLAY_TRAINING = "display-training"
+DISPLAY_VALIDATION = "display-validation"
+DISPLAY_HELD_OUT = "display-held-out"
 ROLES = (TRAINING, HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6,
-         HELD_OUT_7, HELD_OUT_8)
+         HELD_OUT_7, HELD_OUT_8, DISPLAY_TRAINING, DISPLAY_VALIDATION, DISPLAY_HELD_OUT)
 NEVER_TRAINED = (HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6,
-                 HELD_OUT_7, HELD_OUT_8)
+                 HELD_OUT_7, HELD_OUT_8, DISPLAY_VALIDATION, DISPLAY_HELD_OUT)
 """Roles never drawn on a training frame."""
-NEVER_DRAWN_BY_TESTS = (HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6, HELD_OUT_7, HELD_OUT_8)
+NEVER_DRAWN_BY_TESTS = (HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6, HELD_OUT_7, HELD_OUT_8,
+                        DISPLAY_HELD_OUT)
 """Roles whose faces no test draws: measured once, by ``kiosk bench-vision --fonts held-out-2`` (``held-out-3``,
-``held-out-4``, ``held-out-5``, ``held-out-6``, ``held-out-7``, ``held-out-8``)."""
+``held-out-4``, ``held-out-5``, ``held-out-6``, ``held-out-7``, ``held-out-8``, ``display-held-out``)."""
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,9 @@ on the Google faces; the value networks had them as training faces) and ``held-o
 training groups in the eleventh session before any of its frames was drawn; the value network ``values.onnx``
 had them as training faces, the shipped letter network never drew them) and ``held-out-8`` (an eighth, taken from the
 training groups in the twelfth session before any of its frames was drawn and before the letter network
-``letters_*.onnx`` was trained on the Google training faces).
+``letters_*.onnx`` was trained on the Google training faces). Display lettering (:data:`DISPLAY_IDS`, added in
+the fourteenth session) takes ``display-training``, ``display-validation`` or ``display-held-out`` by a hash of
+its group (:func:`display_role_of`).
 The kiosk never needs these files; a machine without them renders as before.
 """
 
@@ -50,6 +52,16 @@ TRAINED_WORDS = {
 ROLE_BY_DIGIT = {0: "held-out-3", 1: "validation-2", 2: "held-out-4", 3: "held-out-5", 4: "held-out-6",
                  5: "held-out-7", 6: "held-out-8"}
 """Role of a group by the first byte of the SHA-256 of its key, mod 10 (others: training)."""
+DISPLAY_IDS = ("bitcount-grid-double", "bitcount-grid-single", "bitcount-prop-double", "bitcount-prop-single",
+               "codystar", "dotgothic16", "handjet", "jersey-10", "jersey-15", "micro-5", "nova-mono",
+               "pixelify-sans", "press-start-2p", "share-tech-mono", "silkscreen", "sixtyfour", "tiny5", "vt323",
+               "workbench")
+"""Display lettering (Fontsource ids): faces built from pixels, dots, LED elements or scan lines, or drawn as
+terminal lettering, chosen by their look in the fourteenth sitting before any was read (every capital and ÄÖÜ
+drawn as a letter, not inverted, not filled with texture, one case). Doto, the dot-matrix face of ``held-out-5``,
+is not among them; nor Zen Dots (its group ``zen`` is ``held-out-8``'s)."""
+DISPLAY_ROLE_BY_DIGIT = {0: "display-training", 1: "display-held-out", 2: "display-validation"}
+"""Role of a display group by the first byte of the SHA-256 of its key, mod 3."""
 PER_GROUP = 4
 """At most this many families of a group, the first by SHA-256 of their ids."""
 
@@ -62,6 +74,17 @@ def digest(text: str) -> bytes:
 def weight_of(weights: list[int | str]) -> int | None:
     """The weight nearest 700 among 600-900 (a tie goes to the heavier), or None."""
     ok = [int(w) for w in weights if str(w).isdigit() and 600 <= int(w) <= 900]
+    return min(ok, key=lambda w: (abs(w - 700), -w)) if ok else None
+
+
+def display_role_of(group: str) -> str:
+    """The role of a group of display families (:data:`DISPLAY_IDS`): :data:`DISPLAY_ROLE_BY_DIGIT` by its hash."""
+    return DISPLAY_ROLE_BY_DIGIT[digest(group)[0] % 3]
+
+
+def display_weight_of(weights: list[int | str]) -> int | None:
+    """The weight nearest 700 of any a display face has (a tie goes to the heavier), or None."""
+    ok = [int(w) for w in weights if str(w).isdigit()]
     return min(ok, key=lambda w: (abs(w - 700), -w)) if ok else None
 
 

@@ -173,8 +173,9 @@ def _render_squares(args: tuple[int, str, str, float, tuple]) -> dict[str, np.nd
     third of the other empty squares; None when the board is not found.
 
     ``args`` = (seed < 2**30, level, tile-set name, blank share, letter shares as (letter, share) pairs[,
-    fonts: ``"level"`` (the level's own built-in fonts, the default) or ``"training"`` (the installed system
-    faces of the training role; held-out and validation faces are never drawn here)]).
+    fonts: ``"level"`` (the level's own built-in fonts, the default), ``"training"`` (the installed system
+    faces of the training role) or ``"display-training"`` (the display lettering trained on); held-out and
+    validation faces are never drawn here]).
     Returns ``crops`` (N x C x C uint8 grey,
     C = CELL_PX + 2 * SQUARE_GROW_CACHE), ``labels`` (N: '.', '?' or the letter), ``turned`` (N int: the
     tile's turn in degrees, 0 upright), ``occluded`` (N bool: a hand covers the square), ``tiles`` (N: the
@@ -187,7 +188,7 @@ def _render_squares(args: tuple[int, str, str, float, tuple]) -> dict[str, np.nd
     from kiosk.vision.train.bench import level_params
     if seed >= HELD_OUT_BIT:
         raise ValueError(f"training seed {seed} is in the benchmark's range (>= 2**30)")
-    if fonts not in ("level", "training"):
+    if fonts not in ("level", "training", "display-training"):
         raise ValueError(f"training frames are drawn in the level's or the training fonts, not {fonts!r}")
     ts = load_tile_set(tiles)
     rng = np.random.default_rng([seed, 77])
@@ -219,7 +220,7 @@ def _render_squares(args: tuple[int, str, str, float, tuple]) -> dict[str, np.nd
             "occluded": np.array([sq in fr.occluded for sq in keep]), "tiles": np.array([tiles] * len(keep))}
 
 
-FONT_MIXES = ("level", "training", "mixed")
+FONT_MIXES = ("level", "training", "mixed", "display")
 
 
 def _font_mix(text: str) -> str:
@@ -249,7 +250,7 @@ def _training_jobs(english_seed: int, german_seed: int, n_english: int, n_german
     "hard", the others "typical". ``letter_share``: (letter, share) pairs for the German boards (see
     ``random_board``). ``fonts``: ``"level"`` the level's own fonts (the tuples have no sixth field, as
     before), ``"training"`` the training system faces, ``"mixed"`` every fourth frame the level's fonts and the
-    others the training system faces.
+    others the training system faces, ``"display"`` the display lettering trained on (``display-training``).
 
     Raises:
         ValueError: unknown ``fonts``.
@@ -263,7 +264,12 @@ def _training_jobs(english_seed: int, german_seed: int, n_english: int, n_german
         [(german_seed + i, level(i), "german", blank_share, letter_share) for i in range(n_german)]
     if fonts == "level":
         return jobs
-    return [(*job, "level" if fonts == "mixed" and i % 4 == 0 else "training") for i, job in enumerate(jobs)]
+    faces = _FACES_OF_MIX.get(fonts, "training")
+    return [(*job, "level" if fonts == "mixed" and i % 4 == 0 else faces) for i, job in enumerate(jobs)]
+
+
+_FACES_OF_MIX = {"display": "display-training"}
+"""The font role a ``--fonts`` mix draws where it does not draw the level's fonts (else ``"training"``)."""
 
 
 def _render_all(render, jobs: list, workers: int, what: str, unit: str) -> dict[str, np.ndarray]:  # noqa: ANN001
@@ -294,14 +300,15 @@ def collect_squares(cache: Path, n_english: int, n_german: int, workers: int = 2
     :func:`_training_jobs` (never the held-out or validation faces). Progress on stderr.
 
     Raises:
-        ValueError: unknown ``fonts``, or no training face installed for ``"training"`` / ``"mixed"``, or one
-            installed that cannot be drawn.
+        ValueError: unknown ``fonts``, or no training face installed for ``"training"`` / ``"mixed"`` (no
+            display face for ``"display"``), or one installed that cannot be drawn.
     """
     jobs: list = _training_jobs(20000 + seed0, 60000 + seed0, n_english, n_german, blank_share, letter_share, fonts)
     if fonts != "level":
         from kiosk.vision.train.bench import check_faces, level_params
-        level_params("typical", "training")     # fails early, naming the packages, when no face is installed
-        check_faces("training")                 # ... or when an installed face cannot be drawn
+        faces = _FACES_OF_MIX.get(fonts, "training")
+        level_params("typical", faces)          # fails early, naming the packages, when no face is installed
+        check_faces(faces)                      # ... or when an installed face cannot be drawn
     arrays: dict[str, Any] = _render_all(_render_squares, jobs, workers, "squares", "crops")
     np.savez(cache, **arrays)
     log(f"square crops cached in {cache}")
@@ -580,6 +587,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of crops given thicker or thinner ink strokes (default 0.3)")
     lt.add_argument("--widen", type=float, default=0.25,
                     help="half the crops' letters made up to this much wider or narrower (default 0.25)")
+    lt.add_argument("--elements", type=float, default=0.0,
+                    help="share of crops whose lettering is redrawn as dots, pixels or scan lines, from 0 to 1 "
+                         "(default 0)")
     v = sub.add_parser("values", help="train the value network (needs the `train` extra: torch, onnx) and write "
                                       "values.onnx")
     v.add_argument("caches", type=Path, nargs="+", help="caches written by `squares`")
@@ -634,7 +644,8 @@ def main(argv: list[str] | None = None) -> int:
             from kiosk.vision.letternet_train import train_letters
             t = time.time()
             figs = train_letters(args.caches, args.out, epochs=args.epochs, per_epoch=args.per_epoch,
-                                 threads=args.threads, lr=args.lr, stroke=args.stroke, widen=args.widen)
+                                 threads=args.threads, lr=args.lr, stroke=args.stroke, widen=args.widen,
+                                 elements=args.elements)
             log(f"letter network trained in {time.time() - t:.0f} s; held out: {figs}")
         elif args.cmd == "values":
             from kiosk.vision.value_train import train as train_values

@@ -264,7 +264,8 @@ FONT_CEILINGS = {"typical": {"silent_tile_errors": 0.1}}
 """Ceilings (percent) on fonts held out of training (vision issue 22)."""
 
 FONT_CHOICES = ("level", "training", "validation", "held-out", "held-out-2", "validation-2", "held-out-3",
-                "held-out-4", "held-out-5", "held-out-6", "held-out-7", "held-out-8")
+                "held-out-4", "held-out-5", "held-out-6", "held-out-7", "held-out-8", "display-training",
+                "display-validation", "display-held-out")
 
 
 def level_params(level: str, fonts: str = "level") -> str | RealismParams:
