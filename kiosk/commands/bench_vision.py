@@ -91,6 +91,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="instead of single positions, watch N whole games, each by one fixed camera in one "
                              "font, read in order as the kiosk reads them (its game-aware reader, the board "
                              "accepted before each move as the prior): the new tiles of each move are scored")
+    parser.add_argument("--lexicon", choices=("none", "corpus"), default="none",
+                        help="with --games: 'corpus' reads each game with a lexicon, the words its corpus's games "
+                             "spell (and ENABLE's for English), standing in for the event's: a new letter that "
+                             "spells a word the lexicon lacks where one other letter makes one is a doubt "
+                             "(default none: no word check)")
     parser.add_argument("--samples", type=int, default=8, help="annotated error frames to save per level (default 8)")
     parser.add_argument("--speed", type=int, default=0, metavar="N",
                         help="only time render_board over N frames per level (no reader needed)")
@@ -114,6 +119,9 @@ def run(args: argparse.Namespace) -> int:
     if args.games and (args.speed or args.sheet):
         print("kiosk bench-vision: --games watches whole games; --speed and --sheet time or draw single positions: "
               "give one of them", file=sys.stderr)
+        return 2
+    if args.lexicon != "none" and not args.games:
+        print("kiosk bench-vision: --lexicon checks the words of a game's moves: give --games N", file=sys.stderr)
         return 2
     if args.shared is None:
         here = Path("../shared")
@@ -222,7 +230,8 @@ def _games(games: list, args: argparse.Namespace) -> int:
     all_ok = True
     for level in args.level:
         tally, t0 = game_bench.GameTally(), time.perf_counter()
-        tasks = game_bench.game_tasks(games, level, args.size, args.seed, args.fonts)
+        tasks = game_bench.game_tasks(games, level, args.size, args.seed, args.fonts,
+                                      str(args.shared) if args.lexicon == "corpus" else None)
         with mp.get_context("fork").Pool(args.workers) as pool:
             for n, moves in enumerate(pool.imap_unordered(game_bench.read_game, tasks), 1):
                 tally.games += 1
@@ -231,7 +240,8 @@ def _games(games: list, args: argparse.Namespace) -> int:
                 print(f"  {level}: {n}/{len(tasks)} games, {tally.moves} moves, new letters "
                       f"{tally.letters_right}/{tally.letters}, {time.perf_counter() - t0:.0f} s",
                       file=sys.stderr, flush=True)
-        print("\n".join(tally.lines(f"{level}, fonts {args.fonts}, {len(games)} games (seed {args.seed})")))
+        words = ", the corpus's words as the lexicon" if args.lexicon == "corpus" else ""
+        print("\n".join(tally.lines(f"{level}, fonts {args.fonts}, {len(games)} games (seed {args.seed}){words}")))
         f = tally.figures()
         if level in GAME_BARS:
             letters, silent = GAME_BARS[level]
@@ -243,6 +253,7 @@ def _games(games: list, args: argparse.Namespace) -> int:
         all_ok &= ok
         path = args.out / f"games-{_tag(level, args)}.json"
         path.write_text(json.dumps({"level": level, "fonts": args.fonts, "seed": args.seed, "games": len(games),
+                                    "lexicon": args.lexicon,
                                     "moves": tally.moves, "figures": f, "lines": tally.lines(level)}, indent=1),
                         encoding="utf-8")
     return 0 if all_ok else 1

@@ -12,6 +12,8 @@ reading the game allows:
 * more new tiles than a rack holds are all doubts;
 * a square read empty between a move's new tiles (two or more in one line, a run of at most ``GAP_MAX``) is a
   doubt: a move leaves no gap, so a tile there was missed (a blurred frame reads a tile empty);
+* given the event's lexicon, a new letter that spells a word the lexicon lacks, where one other letter would
+  make every word of the move one it holds, is a doubt naming both words (:mod:`kiosk.vision.move_words`);
 * an unsure square that cannot hold a new tile (not beside a known tile nor in line with the new ones; off
   row 8 and column H on an empty board, anywhere while H8 reads empty there) is empty: no tile of a legal
   move can lie there; a tile read where no move can lay it is a doubt;
@@ -32,6 +34,7 @@ import numpy as np
 
 from kiosk.rules.board import neighbours, square_name
 from kiosk.rules.tiles import TileSet
+from kiosk.vision.move_words import WordCheck, word_doubts
 from kiosk.vision.reading import (
     BLANK_CHAR,
     EMPTY_CHAR,
@@ -154,11 +157,14 @@ def may_hold_new(prior: GamePrior, new: Iterable[int]) -> np.ndarray:
     return (allowed | unknown) & free
 
 
-def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0.0) -> GameReading:
+def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0.0,
+                word_ok: WordCheck | None = None) -> GameReading:
     """The reading judged against the prior (see the module docstring). ``new_letter_p``: the confidence a
     letter on a square not known before needs (below it the square is a doubt; 0: the reader's own rule), unless
     the board's own tiles confirm it (``reading.confirmed``: :func:`kiosk.vision.exemplars.confirm_by_exemplars`).
-    Never raises for a bad frame."""
+    ``word_ok``: the event's lexicon (upper-case word -> held), or None: then a new letter that spells a word the
+    lexicon lacks, where one other letter would spell words it holds, is a doubt (:func:`kiosk.vision.
+    move_words.word_doubts`). Never raises for a bad frame."""
     if not reading.quality.ok:
         return GameReading(reading, used=False)
     squares = list(reading.squares)
@@ -188,6 +194,7 @@ def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0
     settled = _pool_doubts(new, prior, squares, doubts, anomalies)
     settled |= _shape_doubts(new, prior, squares, doubts, anomalies)
     settled |= _gap_doubts(new, prior, squares, doubts)
+    settled |= _word_doubts(new, prior, squares, doubts, word_ok)
     allowed = may_hold_new(prior, new)
     if _no_known_tile(prior) and squares[CENTRE].state is SquareState.EMPTY:
         allowed[:] = False   # no move has been played: no tile of one lies anywhere
@@ -200,6 +207,24 @@ def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0
             doubts.pop(sq, None)
     out = replace(reading, squares=tuple(squares), doubts=doubts)
     return GameReading(out, new, tuple(anomalies), True, tuple(disputed))
+
+
+def _word_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareReading], doubts: dict[int, Doubt],
+                 word_ok: WordCheck | None) -> set[int]:
+    """New letters another letter would make the move's words good with, where as read a word is not in the
+    event's lexicon (``word_ok``; None: nothing is checked), become letter doubts naming both words
+    (:func:`kiosk.vision.move_words.word_doubts`; the board as read, known tiles from the prior). Returns the
+    squares doubted (removed from ``new``). Source: every sheet's challenge rule (a word not in the lexicon is
+    the players' to challenge, so the camera asks only where one other letter makes the words good)."""
+    if word_ok is None or not new:
+        return set()
+    cells = [b if b not in (EMPTY_CHAR, UNSURE_CHAR) else squares[sq].char() for sq, b in enumerate(prior.board)]
+    letters = sorted(t for t in prior.unseen if t != BLANK_CHAR)
+    out = word_doubts(cells, new, word_ok, letters, prior.unseen)
+    for sq, why in out.items():
+        squares[sq], doubts[sq] = UNSURE_SQUARE, Doubt(DoubtKind.LETTER, why)
+        del new[sq]
+    return set(out)
 
 
 def _reach_through_unsure(allowed: np.ndarray, squares: list[SquareReading], prior: GamePrior) -> None:
@@ -344,12 +369,14 @@ class GameReader:
             the first frame's prior is the empty board, unless it holds more tiles than a move lays (the
             sequence starts mid-game): then it is read alone.
         new_letter_p: the confidence a new tile's letter needs (see :func:`apply_prior`).
+        word_ok: the event's lexicon (upper-case word -> held), or None (see :func:`apply_prior`).
     """
 
     def __init__(self, read: FrameRead, tile_set: TileSet, *,
                  corners: np.ndarray | None = None, prior: Callable[[], GamePrior] | None = None,
-                 new_letter_p: float = 0.0) -> None:
+                 new_letter_p: float = 0.0, word_ok: WordCheck | None = None) -> None:
         self.new_letter_p = new_letter_p
+        self.word_ok = word_ok
         self._read = read
         self.tile_set = tile_set
         self.corners = corners
@@ -394,7 +421,7 @@ class GameReader:
         if self._prior_fn is None and self._own is None and tiles > self.prior.rack_size:
             res = GameReading(reading)   # the first frame holds more than a move: the sequence starts mid-game
         else:
-            res = apply_prior(reading, self.prior, self.new_letter_p)
+            res = apply_prior(reading, self.prior, self.new_letter_p, self.word_ok)
         self.last = res
         return res
 

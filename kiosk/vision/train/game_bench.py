@@ -26,6 +26,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -193,10 +194,50 @@ def game_seed(level: str, game: int, seed: int) -> int:
     return frame_seed(level, 500_000 + game, seed)
 
 
+def corpus_lexicon(shared_dir: str, tile_set: str) -> frozenset[str]:
+    """The words the moves of the corpus's games of ``tile_set`` spell (every run of tiles through a move's new
+    tiles, :func:`kiosk.vision.move_words.runs_through`; upper case, a blank as its letter), with ENABLE's words
+    for the English set: the stand-in for the event's lexicon in ``--lexicon corpus`` (NWL and CSW, which the
+    games were played under, cannot be shipped, and ENABLE lacks a quarter of their moves' words). A word played
+    as a phony and never challenged off is in it too. Cached per process.
+
+    Raises:
+        FileNotFoundError: the corpus folder is missing or holds no game.
+    """
+    return _corpus_lexicon(str(shared_dir), tile_set)
+
+
+@cache
+def _corpus_lexicon(shared_dir: str, tile_set: str) -> frozenset[str]:
+    from kiosk.rules.lexicon import enable_words
+    from kiosk.rules.replay import game_positions
+    from kiosk.vision.move_words import runs_through
+
+    _, files = corpus_files(shared_dir)
+    words: set[str] = set(enable_words()) if tile_set == "english" else set()
+    for path in files:
+        try:
+            boards = game_positions(path)
+        except Exception:  # noqa: BLE001 - a broken record is skipped, as corpus_games skips it
+            continue
+        ts = game_tile_set(boards)
+        if ts is None or ts.name != tile_set:
+            continue
+        before = [""] * (SIZE * SIZE)
+        for b in boards:
+            cells = list(b.cells)
+            new = [sq for sq in range(SIZE * SIZE) if cells[sq] and not before[sq]]
+            words.update("".join(cells[sq] for sq in run).upper() for run in runs_through(cells, new))
+            before = cells
+    return frozenset(words)
+
+
 def read_game(task: tuple) -> list[MoveResult]:
     """Watch one game: ``task`` = (game index, boards' cells (tuple per move), tile-set name, level, (w, h), seed,
-    fonts). Each board is rendered by the game's fixed camera and read by a :class:`GameReader` whose prior is the
-    true board before the move; a reader exception counts the move as unread. Returns one result per move."""
+    fonts[, new letter p[, shared folder for ``--lexicon corpus``, or None]]). Each board is rendered by the
+    game's fixed camera and read by a :class:`GameReader` whose prior is the true board before the move (and
+    whose lexicon, with a shared folder, is :func:`corpus_lexicon`); a reader exception counts the move as
+    unread. Returns one result per move."""
     import time
 
     from kiosk.rules.tiles import load_tile_set
@@ -206,12 +247,14 @@ def read_game(task: tuple) -> list[MoveResult]:
 
     index, boards, ts_name, level, size, seed, fonts = task[:7]
     new_letter_p = task[7] if len(task) > 7 else 0.0
+    lexicon_from = task[8] if len(task) > 8 else None
     ts = load_tile_set(ts_name)
+    word_ok = corpus_lexicon(lexicon_from, ts_name).__contains__ if lexicon_from else None
     params = level_params(level, fonts)
     reader = BoardReader(ts)   # a new reader per game: nothing carried from another game's camera
     before: list[str] = [""] * (SIZE * SIZE)
     state = {"prior": prior_from_board(before, ts)}
-    game = GameReader(reader.read, ts, prior=lambda: state["prior"], new_letter_p=new_letter_p)
+    game = GameReader(reader.read, ts, prior=lambda: state["prior"], new_letter_p=new_letter_p, word_ok=word_ok)
     scene = game_seed(level, index, seed)
     out: list[MoveResult] = []
     for m, cells in enumerate(boards):
@@ -268,7 +311,9 @@ def _score(truth: list[str], grid: list[str] | None, doubts: dict, occluded: set
     return MoveResult(new, false_anomalies, phantoms, frames, grid is not None, font, ms, causes, disputes)
 
 
-def game_tasks(games: list[GameSample], level: str, size: tuple[int, int], seed: int, fonts: str) -> list[tuple]:
-    """The worker tasks (:func:`read_game`) of ``games`` at ``level``."""
-    return [(i, tuple(tuple(b.cells) for b in g.boards), g.tile_set.name, level, size, seed, fonts)
-            for i, g in enumerate(games)]
+def game_tasks(games: list[GameSample], level: str, size: tuple[int, int], seed: int, fonts: str,
+               lexicon_from: str | None = None) -> list[tuple]:
+    """The worker tasks (:func:`read_game`) of ``games`` at ``level``; ``lexicon_from``: the shared folder whose
+    corpus gives the games' lexicon (:func:`corpus_lexicon`), or None (no word check)."""
+    return [(i, tuple(tuple(b.cells) for b in g.boards), g.tile_set.name, level, size, seed, fonts, 0.0,
+             lexicon_from) for i, g in enumerate(games)]
