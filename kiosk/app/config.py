@@ -9,6 +9,9 @@ Config file (TOML)::
     director_code = "90817263"        # 6-8 digits: opens the judge menu and clears every PIN wait (optional)
     journal = "/var/lib/scrabble-kiosk/journal.sqlite"   # default: the user's data folder
     tiles = "english"                 # tile set the reader expects (the preset's by default)
+    lexicon = "/etc/scrabble-kiosk/event.marisa"   # the event's lexicon, compiled (kiosk lexicon compile) or a word
+                                      # list: the judge's challenge suggestion and the reader's check of the move's
+                                      # words (optional; without it, ENABLE suggests rulings and no word is checked)
     [screen]
     size = [800, 480]                 # window / framebuffer size in px
     fullscreen = true
@@ -67,6 +70,7 @@ class KioskConfig:
     director_code: str | None = None
     journal: Path = field(default_factory=lambda: data_dir() / "journal.sqlite")
     tiles: str = ""
+    lexicon: Path | None = None
     size: tuple[int, int] = (800, 480)
     fullscreen: bool = True
     profile: str | None = None
@@ -76,7 +80,8 @@ class KioskConfig:
     stream_settings: StreamSettings | None = None   # the checked [stream] section; None without one
 
 
-_KNOWN = {"table": {"players", "preset", "judge_pin", "director_code", "journal", "tiles"}, "screen": {"size", "fullscreen"},
+_KNOWN = {"table": {"players", "preset", "judge_pin", "director_code", "journal", "tiles", "lexicon"},
+          "screen": {"size", "fullscreen"},
           "vision": {"profile", "stable_frames"}, "stream": None, "devices": None}
 
 
@@ -104,6 +109,7 @@ class _TableFile:
     director_code: Any = None   # checked by check_recovery_code, with its own messages
     journal: str | None = None
     tiles: str = ""
+    lexicon: str | None = None
 
 
 @dataclass(frozen=True)
@@ -171,6 +177,11 @@ def load_config(path: str | Path) -> KioskConfig:
         if not t.journal.strip() or t.journal.endswith(("/", ".")):
             raise ConfigError(f"{p}: table.journal: expected {_JOURNAL_WORDS}")
         cfg.journal = Path(t.journal).expanduser()
+    if t.lexicon is not None:
+        if not t.lexicon.strip():
+            raise ConfigError(f"{p}: table.lexicon: expected the path of the event's lexicon (a .marisa file or a "
+                              f"word list)")
+        cfg.lexicon = Path(t.lexicon).expanduser()
     if not all(240 <= x <= 4000 for x in s.size):
         raise ConfigError(f"{p}: screen.size: expected {_FIELD_WORDS['screen.size']}")
     cfg.size = s.size

@@ -63,16 +63,18 @@ def _stream(cfg: KioskConfig, session: GameSession,
     return hub, [lambda ev, st: hub.publish(ev)], started.mqtt
 
 
-def table_reader(tile_set: TileSet, profile: Any, held: list[Kiosk]) -> Callable[[Any], Any]:
+def table_reader(tile_set: TileSet, profile: Any, held: list[Kiosk], lexicon: Any = None) -> Callable[[Any], Any]:
     """The table's game-aware reader (:class:`kiosk.vision.game.GameReader`): each frame is read knowing the
     accepted board of ``held[0]`` (the kiosk, appended once made; an empty board before) and the unseen tiles,
     so known tiles are checked rather than read again, a board found is kept from frame to frame, and each
-    reading is judged against the game (:func:`kiosk.vision.game.apply_prior`).
+    reading is judged against the game (:func:`kiosk.vision.game.apply_prior`); with the event's ``lexicon``
+    (``table.lexicon``), a new letter that spells a word it lacks where another letter spells one is a doubt.
 
     Raises:
         ReaderUnavailable: the reader cannot be set up (see :func:`make_reader`).
     """
-    return make_reader(tile_set, profile, prior=partial(board_prior, held, tile_set))
+    return make_reader(tile_set, profile, prior=partial(board_prior, held, tile_set),
+                       word_ok=None if lexicon is None else lexicon.__contains__)
 
 
 def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | None = None) -> int:
@@ -84,16 +86,16 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
     opened = _open(cfg, clock, max_seconds)
     if isinstance(opened, int):
         return opened
-    preset, tile_set, session, devices, profile = opened
+    preset, tile_set, session, devices, profile, event_lexicon = opened
     vision = None
     held: list[Kiosk] = []   # the kiosk, once made: its accepted board is the reader's prior
     try:
-        vision = VisionWorker(devices.camera, table_reader(tile_set, profile, held), stable_frames=cfg.stable_frames,
-                              clock=clock, frame_clock=monotonic_ms).start()
+        vision = VisionWorker(devices.camera, table_reader(tile_set, profile, held, event_lexicon),
+                              stable_frames=cfg.stable_frames, clock=clock, frame_clock=monotonic_ms).start()
     except ReaderUnavailable as exc:
         print(f"kiosk run: {exc}: moves must be entered by the judge", file=sys.stderr)
     hub, listeners, mqtt = _stream(cfg, session, clock)
-    kiosk = Kiosk(session, vision, _lexicon(), PinGate(cfg.judge_pin, recovery_code=cfg.director_code,
+    kiosk = Kiosk(session, vision, event_lexicon or _lexicon(), PinGate(cfg.judge_pin, recovery_code=cfg.director_code,
                                                            state_path=pin_state_path(cfg.journal)), clock, listeners)
     held.append(kiosk)
     note = session.journal.salvage_note(session.game) if session.in_game and session.game is not None else None
@@ -125,10 +127,11 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
 
 
 def _open(cfg: KioskConfig, clock: EventClock,
-          max_seconds: float | None = None) -> tuple[Preset, TileSet, GameSession, Any, Any] | int:
+          max_seconds: float | None = None) -> tuple[Preset, TileSet, GameSession, Any, Any, Any] | int:
     """The config's rules and tile set, the journal (its game resumed at ``clock``'s time; the clock then counts
-    on from the journal's last time if the wall clock booted stale), the devices and the calibration profile; a
-    problem is printed and returned as exit code 2 (what was opened is closed)."""
+    on from the journal's last time if the wall clock booted stale), the devices, the calibration profile and the
+    event's lexicon (``table.lexicon``, or None); a problem is printed and returned as exit code 2 (what was opened
+    is closed)."""
     from kiosk.devices import build_devices
     from kiosk.devices.factory import DeviceConfigError
 
@@ -138,6 +141,16 @@ def _open(cfg: KioskConfig, clock: EventClock,
     except (PresetError, ValueError) as exc:
         print(f"kiosk run: {exc}", file=sys.stderr)
         return 2
+    event_lexicon = None
+    if cfg.lexicon is not None:
+        from kiosk.lexicons import load_lexicon
+        from kiosk.rules.lexicon import LexiconError
+
+        try:
+            event_lexicon = load_lexicon(cfg.lexicon, tile_set.letters)
+        except LexiconError as exc:
+            print(f"kiosk run: table.lexicon: {exc}", file=sys.stderr)
+            return 2
     try:
         from kiosk.devices.sdnotify import SdNotifier
 
@@ -171,7 +184,7 @@ def _open(cfg: KioskConfig, clock: EventClock,
             session.close()
             devices.close()
             return 2
-    return preset, tile_set, session, devices, profile
+    return preset, tile_set, session, devices, profile, event_lexicon
 
 
 def _screen(cfg: KioskConfig, kiosk: Kiosk, devices: Any, preset: Preset, headless: bool) -> Any:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 from common_fixtures import headless_config
 
@@ -132,6 +133,41 @@ def test_the_tables_reader_is_told_the_kiosks_accepted_board(monkeypatch):
     held.append(SimpleNamespace(state=SimpleNamespace(board=board)))
     read(frame)
     assert told[1] is not None and told[1][7 * 15 + 6: 7 * 15 + 9] == "CAT" and told[1].count(".") == 222
+
+
+def test_the_event_s_lexicon_is_read_from_the_config_and_checks_the_moves_words(tmp_path, monkeypatch, capsys):
+    """``table.lexicon`` names the event's word list: a missing file stops ``kiosk run`` before any game with the
+    key and the file named; with it the table's reader doubts a new letter that spells a word the list lacks
+    where another letter spells one (CAT read CRT), and without it no word is checked."""
+    from kiosk.app.table import table_reader
+    from kiosk.lexicons import load_lexicon
+    from kiosk.rules.tiles import load_tile_set
+    from kiosk.vision.reader import BoardReader
+    from kiosk.vision.reading import BoardReading
+
+    path = _config(tmp_path, '{backend = "scripted", script = []}')
+    text = path.read_text()
+    words = tmp_path / "event.txt"
+    words.write_text("CAT\nDOG\n")
+    path.write_text(text.replace('players = ["Ann", "Bob"]', f'players = ["Ann", "Bob"]\nlexicon = "{words}"'))
+    assert load_config(path).lexicon == words
+    path.write_text(text.replace('players = ["Ann", "Bob"]', f'players = ["Ann", "Bob"]\nlexicon = "{tmp_path}/none.txt"'))
+    assert run_table(load_config(path), headless=True, max_seconds=1) == 2
+    err = capsys.readouterr().err
+    assert "kiosk run: table.lexicon:" in err and "none.txt" in err and "Traceback" not in err
+    assert not (tmp_path / "journal.sqlite").exists()
+    path.write_text(text.replace('players = ["Ann", "Bob"]', 'players = ["Ann", "Bob"]\nlexicon = " "'))
+    with pytest.raises(ConfigError, match="table.lexicon: expected the path of the event's lexicon"):
+        load_config(path)
+
+    rows = ["." * 15] * 7 + ["......CRT......"] + ["." * 15] * 7
+    monkeypatch.setattr(BoardReader, "read", lambda self, frame, corners=None, known=None, corners_from=None:
+                        BoardReading.from_grid(rows))
+    english = load_tile_set("english")
+    frame = np.zeros((60, 80, 3), np.uint8)
+    doubted = table_reader(english, None, [], load_lexicon(words, english.letters))(frame)
+    assert doubted.grid()[7] == "......C#T......" and "an A here makes CAT" in doubted.doubts[7 * 15 + 7]
+    assert table_reader(english, None, [])(frame).grid()[7] == "......CRT......"
 
 
 def test_sigterm_stops_the_table_cleanly(tmp_path):
