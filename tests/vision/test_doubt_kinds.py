@@ -89,13 +89,14 @@ def test_every_doubt_of_the_real_games_has_its_kind(monkeypatch):
     and through the letter-template profile's glyph path: every doubt is typed, and the letter doubts (a letter
     that does not hold read scaled, "letter M or W?", a new tile's letter in a game; all of them on the project's
     stack and the Pi's today) are LETTER as the old rule on the sentence said. The printed value answers most of
-    these frames' letter doubts (:func:`kiosk.vision.tile_value.letters_by_value`): it is off here, so that the
-    doubts whose kinds are checked are there to check."""
+    these frames' letter doubts (:func:`kiosk.vision.tile_value.letters_by_value`): it is off here, and the square
+    network reads the letters alone (the letter network doubts 3 of them), so that the doubts whose kinds are
+    checked are there to check."""
     monkeypatch.setattr(tile_value, "PICK_P", 2.0)
     seen: dict[DoubtKind, str] = {}
     checked = [0]
     folder = SHARED / "photos" / "scrabscrap" / "game02"
-    reader = BoardReader(GERMAN)
+    reader = BoardReader(GERMAN, letter_net=False)
     game = GameReader(reader.read, GERMAN, corners=game_corners("game02"), new_letter_p=0.98)
     for k in range(1, 26):
         gr = game.read_game(cv2.imread(str(folder / f"image-{k}.jpg")))
