@@ -10,8 +10,7 @@ Config file (TOML)::
     journal = "/var/lib/scrabble-kiosk/journal.sqlite"   # default: the user's data folder
     tiles = "english"                 # tile set the reader expects (the preset's by default)
     lexicon = "/etc/scrabble-kiosk/event.marisa"   # the event's lexicon, compiled (kiosk lexicon compile) or a word
-                                      # list: the judge's challenge suggestion and the reader's check of the move's
-                                      # words (optional; without it, ENABLE suggests rulings and no word is checked)
+                                      # list, for the ruling suggested to the judge on a challenge (default ENABLE)
     [screen]
     size = [800, 480]                 # window / framebuffer size in px
     fullscreen = true

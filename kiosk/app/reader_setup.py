@@ -17,8 +17,7 @@ class ReaderUnavailable(RuntimeError):
 
 
 def make_reader(tile_set: TileSet, profile: Any = None, corners: np.ndarray | None = None,
-                prior: Callable[[], Any] | None = None,
-                word_ok: Callable[[str], bool] | None = None) -> Callable[[np.ndarray], BoardReading]:
+                prior: Callable[[], Any] | None = None) -> Callable[[np.ndarray], BoardReading]:
     """A callable frame (BGR uint8 HxWx3) -> :class:`BoardReading` for ``tile_set``.
 
     ``profile``: the calibration profile (a :class:`kiosk.vision.profile.CalibrationProfile`, or the path of
@@ -26,8 +25,7 @@ def make_reader(tile_set: TileSet, profile: Any = None, corners: np.ndarray | No
     ``corners``: the board's grid corners in the frame (4x2 px) when known (fixed camera), else the reader
     locates the board itself; ``prior``: the game's :class:`kiosk.vision.game.GamePrior` now (the referee's
     accepted board): then the reader is a :class:`kiosk.vision.game.GameReader`, every reading judged
-    against it, and without ``corners`` the board found first is kept from frame to frame; ``word_ok``: the
-    event's lexicon (upper-case word -> held) for the game-aware reader's check of the move's words, or None.
+    against it, and without ``corners`` the board found first is kept from frame to frame.
 
     Raises:
         ReaderUnavailable: ``kiosk.vision.reader`` is missing or refuses the set-up, or the profile file cannot
@@ -54,7 +52,7 @@ def make_reader(tile_set: TileSet, profile: Any = None, corners: np.ndarray | No
     if prior is not None:
         from kiosk.vision.game import GameReader
 
-        return GameReader(reader.read, reader.tile_set, corners=corners, prior=prior, word_ok=word_ok)
+        return GameReader(reader.read, reader.tile_set, corners=corners, prior=prior)
 
     def read(frame: np.ndarray) -> BoardReading:
         return reader.read(frame, corners=corners)

@@ -63,18 +63,18 @@ def _stream(cfg: KioskConfig, session: GameSession,
     return hub, [lambda ev, st: hub.publish(ev)], started.mqtt
 
 
-def table_reader(tile_set: TileSet, profile: Any, held: list[Kiosk], lexicon: Any = None) -> Callable[[Any], Any]:
+def table_reader(tile_set: TileSet, profile: Any, held: list[Kiosk]) -> Callable[[Any], Any]:
     """The table's game-aware reader (:class:`kiosk.vision.game.GameReader`): each frame is read knowing the
     accepted board of ``held[0]`` (the kiosk, appended once made; an empty board before) and the unseen tiles,
     so known tiles are checked rather than read again, a board found is kept from frame to frame, and each
-    reading is judged against the game (:func:`kiosk.vision.game.apply_prior`); with the event's ``lexicon``
-    (``table.lexicon``), a new letter that spells a word it lacks where another letter spells one is a doubt.
+    reading is judged against the game (:func:`kiosk.vision.game.apply_prior`). It never checks the move's words
+    against the lexicon (:mod:`kiosk.vision.move_words`): a doubt raised because a word is not in it would show
+    both players that a phony is one before anyone challenged it.
 
     Raises:
         ReaderUnavailable: the reader cannot be set up (see :func:`make_reader`).
     """
-    return make_reader(tile_set, profile, prior=partial(board_prior, held, tile_set),
-                       word_ok=None if lexicon is None else lexicon.__contains__)
+    return make_reader(tile_set, profile, prior=partial(board_prior, held, tile_set))
 
 
 def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | None = None) -> int:
@@ -90,8 +90,8 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
     vision = None
     held: list[Kiosk] = []   # the kiosk, once made: its accepted board is the reader's prior
     try:
-        vision = VisionWorker(devices.camera, table_reader(tile_set, profile, held, event_lexicon),
-                              stable_frames=cfg.stable_frames, clock=clock, frame_clock=monotonic_ms).start()
+        vision = VisionWorker(devices.camera, table_reader(tile_set, profile, held), stable_frames=cfg.stable_frames,
+                              clock=clock, frame_clock=monotonic_ms).start()
     except ReaderUnavailable as exc:
         print(f"kiosk run: {exc}: moves must be entered by the judge", file=sys.stderr)
     hub, listeners, mqtt = _stream(cfg, session, clock)
@@ -147,7 +147,7 @@ def _open(cfg: KioskConfig, clock: EventClock,
         from kiosk.rules.lexicon import LexiconError
 
         try:
-            event_lexicon = load_lexicon(cfg.lexicon, tile_set.letters)
+            event_lexicon = load_lexicon(cfg.lexicon, tile_set.letters, in_memory=True)   # may be replaced in place
         except LexiconError as exc:
             print(f"kiosk run: table.lexicon: {exc}", file=sys.stderr)
             return 2

@@ -142,10 +142,11 @@ def compile_word_list(src: str | Path, out: str | Path, name: str | None = None,
     return load_lexicon(outp)
 
 
-def load_lexicon(path: str | Path, letters: Iterable[str] | None = None) -> TrieLexicon:
-    """Load a compiled ``.marisa`` lexicon (memory-mapped); a plain word list is checked (against
-    ``letters``) and compiled in memory. The lexicon's name is the one given at compile time, else the file
-    name's stem in upper case.
+def load_lexicon(path: str | Path, letters: Iterable[str] | None = None, *, in_memory: bool = False) -> TrieLexicon:
+    """Load a compiled ``.marisa`` lexicon (memory-mapped; read into memory with ``in_memory``, for a file that
+    may be overwritten in place while it is in use: a mapped file cut short kills the process with SIGBUS); a
+    plain word list is checked (against ``letters``) and compiled in memory. The lexicon's name is the one given
+    at compile time, else the file name's stem in upper case.
 
     Raises:
         LexiconError: a missing, unreadable or corrupt file, or a bad word list.
@@ -156,7 +157,7 @@ def load_lexicon(path: str | Path, letters: Iterable[str] | None = None) -> Trie
     _check(p, "compiled lexicon")
     trie = marisa_trie.Trie()
     try:
-        trie.mmap(str(p))
+        trie.load(str(p)) if in_memory else trie.mmap(str(p))
     except Exception as exc:  # marisa raises plain Exception/RuntimeError for a bad file
         raise LexiconError(f"{p}: not a compiled lexicon or corrupt ({exc})") from None
     name = p.stem.upper()

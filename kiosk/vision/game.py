@@ -12,8 +12,9 @@ reading the game allows:
 * more new tiles than a rack holds are all doubts;
 * a square read empty between a move's new tiles (two or more in one line, a run of at most ``GAP_MAX``) is a
   doubt: a move leaves no gap, so a tile there was missed (a blurred frame reads a tile empty);
-* given the event's lexicon, a new letter that spells a word the lexicon lacks, where one other letter would
-  make every word of the move one it holds, is a doubt naming both words (:mod:`kiosk.vision.move_words`);
+* given a lexicon (``word_ok``; ``kiosk run`` gives none: the doubt would reveal a phony before a challenge), a
+  new letter that spells a word the lexicon lacks, where one other letter would make every word of the move one
+  it holds, is a doubt naming the words (:mod:`kiosk.vision.move_words`);
 * an unsure square that cannot hold a new tile (not beside a known tile nor in line with the new ones; off
   row 8 and column H on an empty board, anywhere while H8 reads empty there) is empty: no tile of a legal
   move can lie there; a tile read where no move can lay it is a doubt;
@@ -162,8 +163,8 @@ def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0
     """The reading judged against the prior (see the module docstring). ``new_letter_p``: the confidence a
     letter on a square not known before needs (below it the square is a doubt; 0: the reader's own rule), unless
     the board's own tiles confirm it (``reading.confirmed``: :func:`kiosk.vision.exemplars.confirm_by_exemplars`).
-    ``word_ok``: the event's lexicon (upper-case word -> held), or None: then a new letter that spells a word the
-    lexicon lacks, where one other letter would spell words it holds, is a doubt (:func:`kiosk.vision.
+    ``word_ok``: a lexicon (upper-case word -> held), or None (no word check): then a new letter that spells a word
+    the lexicon lacks, where one other letter would spell words it holds, is a doubt (:func:`kiosk.vision.
     move_words.word_doubts`). Never raises for a bad frame."""
     if not reading.quality.ok:
         return GameReading(reading, used=False)
@@ -194,8 +195,9 @@ def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0
     settled = _pool_doubts(new, prior, squares, doubts, anomalies)
     settled |= _shape_doubts(new, prior, squares, doubts, anomalies)
     settled |= _gap_doubts(new, prior, squares, doubts)
-    settled |= _word_doubts(new, prior, squares, doubts, word_ok)
-    allowed = may_hold_new(prior, new)
+    worded = _word_doubts(new, prior, squares, doubts, word_ok)
+    settled |= worded
+    allowed = may_hold_new(prior, [*new, *worded])   # a tile doubted for its word still lies in the move's line
     if _no_known_tile(prior) and squares[CENTRE].state is SquareState.EMPTY:
         allowed[:] = False   # no move has been played: no tile of one lies anywhere
     if not new and _before_first_move(prior) and _alone(CENTRE, squares):
@@ -212,7 +214,7 @@ def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0
 def _word_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareReading], doubts: dict[int, Doubt],
                  word_ok: WordCheck | None) -> set[int]:
     """New letters another letter would make the move's words good with, where as read a word is not in the
-    event's lexicon (``word_ok``; None: nothing is checked), become letter doubts naming both words
+    lexicon (``word_ok``; None: nothing is checked), become letter doubts naming the words
     (:func:`kiosk.vision.move_words.word_doubts`; the board as read, known tiles from the prior). Returns the
     squares doubted (removed from ``new``). Source: every sheet's challenge rule (a word not in the lexicon is
     the players' to challenge, so the camera asks only where one other letter makes the words good)."""
@@ -369,7 +371,7 @@ class GameReader:
             the first frame's prior is the empty board, unless it holds more tiles than a move lays (the
             sequence starts mid-game): then it is read alone.
         new_letter_p: the confidence a new tile's letter needs (see :func:`apply_prior`).
-        word_ok: the event's lexicon (upper-case word -> held), or None (see :func:`apply_prior`).
+        word_ok: a lexicon (upper-case word -> held) checking the move's words, or None (see :func:`apply_prior`).
     """
 
     def __init__(self, read: FrameRead, tile_set: TileSet, *,

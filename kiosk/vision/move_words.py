@@ -1,4 +1,4 @@
-"""The words a move read on the board spells, against the event's lexicon: a misread letter mostly spells a word
+"""The words a move read on the board spells, against a lexicon: a misread letter mostly spells a word
 the lexicon lacks, where the letter as played spells one (CAT read CRT: an R for an A on a face whose A's look
 like R's).
 
@@ -8,20 +8,23 @@ doubts for the judge, with a sentence naming the word read and the word the othe
 single letter mends the words (a phony played as such, or two letters misread) nothing is doubted: a phony is a
 legal play, and whether it stands is the players' challenge, not the camera's call.
 
-Pure: the lexicon is a callable the caller gives (the kiosk passes the event's, :class:`kiosk.rules.lexicon.
-Lexicon`'s ``in``); nothing here reads a file. Grid characters as in :mod:`kiosk.vision.reading`: ``.`` empty,
+Pure: the lexicon is a callable the caller gives (a :class:`kiosk.rules.lexicon.Lexicon`'s ``in``; ``kiosk
+bench-vision --lexicon corpus`` gives one); nothing here reads a file. ``kiosk run`` gives none: most phonies are
+one letter from a word, and a square doubted for its word would show both players that a phony is one before
+anyone challenged it. Grid characters as in :mod:`kiosk.vision.reading`: ``.`` empty,
 a letter, ``?`` a blank (stands for any letter), ``#`` unsure (a word through it is not checked: the square may
 be empty or hold any tile).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 
 from kiosk.vision.reading import BLANK_CHAR, EMPTY_CHAR, SIZE, UNSURE_CHAR
 
 WordCheck = Callable[[str], bool]
-"""An upper-case word -> whether the event's lexicon holds it."""
+"""An upper-case word -> whether the lexicon holds it."""
 
 MAX_MENDS = 3
 """At most this many letters that would mend the words are named in a doubt's sentence."""
@@ -66,12 +69,13 @@ def spells(cells: Sequence[str], run: Sequence[int], word_ok: WordCheck, letters
 def word_doubts(cells: Sequence[str], new: Mapping[int, str], word_ok: WordCheck, letters: Collection[str],
                 unseen: Mapping[str, int]) -> dict[int, str]:
     """The new tiles whose letter, read otherwise, would make every word of the move one the lexicon holds,
-    where as read some word is not: square -> the doubt's sentence (``"letter R? the move reads CRT, not a word
-    of the event's lexicon; an A here makes CAT"``).
+    where as read some word is not: square -> the doubt's sentence (``"letter R? the move reads CRT, not in the
+    lexicon; an A here makes CAT"``).
 
     ``cells``: the board as read, 225 grid characters (known tiles and the move's new ones); ``new``: the
     move's new tiles (square -> grid character); ``letters``: the tile set's letters; ``unseen``: how many of
-    each tile are still unseen (a letter none is left of is no mend). Only new lettered tiles in every word the
+    each tile are still unseen (a letter mends only where the unseen tiles hold one more of it than the move's
+    other new tiles use). Only new lettered tiles in every word the
     lexicon lacks are tried (one letter cannot mend two words it is not in). Empty when every word is good, or
     no single letter mends them all.
     """
@@ -80,6 +84,7 @@ def word_doubts(cells: Sequence[str], new: Mapping[int, str], word_ok: WordCheck
     if not bad:
         return {}
     tried = [sq for sq in new if new[sq] not in (BLANK_CHAR, UNSURE_CHAR) and all(sq in run for run in bad)]
+    laid = Counter(new.values())
     out: dict[int, str] = {}
     board = list(cells)
     for sq in tried:
@@ -87,18 +92,25 @@ def word_doubts(cells: Sequence[str], new: Mapping[int, str], word_ok: WordCheck
         mine = [run for run in runs if sq in run]
         mends = []
         for letter in letters:
-            if letter == read or unseen.get(letter, 0) <= 0:
+            if letter == read or laid[letter] + 1 > unseen.get(letter, 0):   # the move's own tiles of it count
                 continue
             board[sq] = letter
             if all(spells(board, run, word_ok, letters) for run in mine):
                 mends.append(letter)
         board[sq] = read
         if mends:
-            word = _word(board, bad[0])
-            made = ", ".join(f"{'an' if m in 'AEFHILMNORSX' else 'a'} {m} here makes "
-                             f"{_word(board, bad[0], sq, m)}" for m in mends[:MAX_MENDS])
-            out[sq] = f"letter {read}? the move reads {word}, not a word of the event's lexicon; {made}"
+            words = " and ".join(_word(board, run) for run in bad)
+            made = ", ".join(f"{_article(m)} {m} here makes "
+                             f"{' and '.join(_word(board, run, sq, m) for run in bad)}" for m in mends[:MAX_MENDS])
+            more = f" (or {len(mends) - MAX_MENDS} more letters)" if len(mends) > MAX_MENDS else ""
+            out[sq] = f"letter {read}? the move reads {words}, not in the lexicon; {made}{more}"
     return out
+
+
+def _article(letter: str) -> str:
+    """"an" before a letter whose name begins with a vowel sound (A, E, F, H, I, L, M, N, O, R, S, X; Ä, Ö), else
+    "a"."""
+    return "an" if letter in "AEFHILMNORSXÄÖ" else "a"
 
 
 def _word(cells: Sequence[str], run: Sequence[int], sq: int = -1, letter: str = "") -> str:

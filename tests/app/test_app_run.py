@@ -135,12 +135,13 @@ def test_the_tables_reader_is_told_the_kiosks_accepted_board(monkeypatch):
     assert told[1] is not None and told[1][7 * 15 + 6: 7 * 15 + 9] == "CAT" and told[1].count(".") == 222
 
 
-def test_the_event_s_lexicon_is_read_from_the_config_and_checks_the_moves_words(tmp_path, monkeypatch, capsys):
+def test_the_event_s_lexicon_suggests_rulings_and_the_table_reader_never_checks_words(tmp_path, monkeypatch, capsys):
     """``table.lexicon`` names the event's word list: a missing file stops ``kiosk run`` before any game with the
-    key and the file named; with it the table's reader doubts a new letter that spells a word the list lacks
-    where another letter spells one (CAT read CRT), and without it no word is checked."""
+    key and the file named; with it the kiosk's challenge suggestion uses it (ENABLE without). The table's reader
+    never checks the move's words (a doubt for a word not in the lexicon would show both players a phony before
+    any challenge): CAT read CRT stays as read for the players and the judge to see."""
+    import kiosk.app.table as table_mod
     from kiosk.app.table import table_reader
-    from kiosk.lexicons import load_lexicon
     from kiosk.rules.tiles import load_tile_set
     from kiosk.vision.reader import BoardReader
     from kiosk.vision.reading import BoardReading
@@ -149,8 +150,6 @@ def test_the_event_s_lexicon_is_read_from_the_config_and_checks_the_moves_words(
     text = path.read_text()
     words = tmp_path / "event.txt"
     words.write_text("CAT\nDOG\n")
-    path.write_text(text.replace('players = ["Ann", "Bob"]', f'players = ["Ann", "Bob"]\nlexicon = "{words}"'))
-    assert load_config(path).lexicon == words
     path.write_text(text.replace('players = ["Ann", "Bob"]', f'players = ["Ann", "Bob"]\nlexicon = "{tmp_path}/none.txt"'))
     assert run_table(load_config(path), headless=True, max_seconds=1) == 2
     err = capsys.readouterr().err
@@ -160,14 +159,39 @@ def test_the_event_s_lexicon_is_read_from_the_config_and_checks_the_moves_words(
     with pytest.raises(ConfigError, match="table.lexicon: expected the path of the event's lexicon"):
         load_config(path)
 
+    given: list = []
+    real = table_mod.Kiosk
+    monkeypatch.setattr(table_mod, "Kiosk", lambda session, vision, lexicon, *a, **k: (
+        given.append(lexicon), real(session, vision, lexicon, *a, **k))[1])
+    path.write_text(text.replace('players = ["Ann", "Bob"]', f'players = ["Ann", "Bob"]\nlexicon = "{words}"'))
+    assert load_config(path).lexicon == words
+    assert run_table(load_config(path), headless=True, max_seconds=0.5) == 0
+    path.write_text(text)
+    assert run_table(load_config(path), headless=True, max_seconds=0.5) == 0
+    assert given[0].name == "EVENT" and "DOG" in given[0] and "CATS" not in given[0]
+    assert given[1].name == "ENABLE" and "CATS" in given[1]
+
     rows = ["." * 15] * 7 + ["......CRT......"] + ["." * 15] * 7
     monkeypatch.setattr(BoardReader, "read", lambda self, frame, corners=None, known=None, corners_from=None:
                         BoardReading.from_grid(rows))
-    english = load_tile_set("english")
     frame = np.zeros((60, 80, 3), np.uint8)
-    doubted = table_reader(english, None, [], load_lexicon(words, english.letters))(frame)
-    assert doubted.grid()[7] == "......C#T......" and "an A here makes CAT" in doubted.doubts[7 * 15 + 7]
-    assert table_reader(english, None, [])(frame).grid()[7] == "......CRT......"
+    assert table_reader(load_tile_set("english"), None, [])(frame).grid()[7] == "......CRT......"
+
+
+def test_a_compiled_lexicon_read_into_memory_survives_its_file_overwritten_in_place(tmp_path):
+    """``kiosk run`` reads the event's compiled lexicon into memory: mapped, a file cut short in place (``cp`` over
+    it during an event) killed the process with SIGBUS at the next lookup."""
+    from kiosk.lexicons import compile_word_list, load_lexicon
+
+    src = tmp_path / "event.txt"
+    src.write_text("\n".join(["CAT", "DOG", *(f"Q{i:05d}".translate(str.maketrans("0123456789", "ABCDEFGHIJ"))
+                                                for i in range(3000))]) + "\n")
+    out = tmp_path / "event.marisa"
+    compile_word_list(src, out)
+    lex = load_lexicon(out, in_memory=True)
+    with open(out, "r+b") as fh:
+        fh.truncate(0)
+    assert "CAT" in lex and "QAAAAB" in lex and "COW" not in lex and len(lex) == 3002
 
 
 def test_sigterm_stops_the_table_cleanly(tmp_path):

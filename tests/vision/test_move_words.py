@@ -1,4 +1,4 @@
-"""The words a move read on the board spells, against the event's lexicon (kiosk.vision.move_words): a misread
+"""The words a move read on the board spells, against a lexicon (kiosk.vision.move_words): a misread
 letter that spells a word the lexicon lacks, where one other letter spells one, is a doubt naming both words; a
 phony no single letter mends, words through unsure squares and a move without a lexicon are left as read."""
 
@@ -63,7 +63,7 @@ def test_a_letter_one_other_letter_mends_is_a_doubt_naming_both_words():
     g = cells(grid((8, 7, "CRT")))
     new = {sq("G8"): "C", sq("H8"): "R", sq("I8"): "T"}
     out = word_doubts(g, new, lexicon("CAT", "DOG"), LETTERS, ALL)
-    assert out == {sq("H8"): "letter R? the move reads CRT, not a word of the event's lexicon; an A here makes CAT"}
+    assert out == {sq("H8"): "letter R? the move reads CRT, not in the lexicon; an A here makes CAT"}
     # every letter that mends is a doubt: ART mends it at G8 too, CRY at I8
     out = word_doubts(g, new, lexicon("CAT", "ART", "CRY"), LETTERS, ALL)
     assert set(out) == {sq("G8"), sq("H8"), sq("I8")}
@@ -82,10 +82,16 @@ def test_the_mend_must_make_every_word_of_the_move_good_and_be_a_tile_still_unse
     # ORX and keeps TX's column good (TE); a letter mending ORX but breaking its down word would be no mend
     g = cells(grid((8, 7, "CAT"), (9, 7, "ORX")))
     new = {sq("G9"): "O", sq("H9"): "R", sq("I9"): "X"}
-    ok = lexicon("CAT", "ORE", "CO", "AR", "TE", "TX", "AN")
+    ok = lexicon("CAT", "ORE", "ORB", "CO", "AR", "TE", "TX", "AN")
     out = word_doubts(g, new, ok, LETTERS, ALL)
     assert set(out) == {sq("I9")}                        # X -> E makes ORE and TE
-    assert "an E here makes ORE" in out[sq("I9")]
+    assert out[sq("I9")] == "letter X? the move reads ORX, not in the lexicon; an E here makes ORE"   # not ORB: TB
+    # one E left unseen, and the move lays one already: TEX -> TEE needs two
+    g3 = cells(grid((8, 7, "TEX")))
+    assert word_doubts(g3, {sq("G8"): "T", sq("H8"): "E", sq("I8"): "X"}, lexicon("TEE"), LETTERS,
+                       Counter({**ALL, "E": 1})) == {}
+    assert set(word_doubts(g3, {sq("G8"): "T", sq("H8"): "E", sq("I8"): "X"}, lexicon("TEE"), LETTERS, ALL)) == {
+        sq("I8")}
     # no E left unseen: nothing mends it
     assert word_doubts(g, new, ok, LETTERS, Counter({**ALL, "E": 0})) == {}
     # a blank read is never the doubted letter (it has no letter read); two bad words no one tile is in: none
@@ -96,7 +102,21 @@ def test_the_mend_must_make_every_word_of_the_move_good_and_be_a_tile_still_unse
     assert word_doubts(g2, {sq("H8"): "R", sq("H10"): "Q"}, lexicon("CAT", "DOG"), LETTERS, ALL) == {}
 
 
-def test_apply_prior_with_the_event_s_lexicon_doubts_the_misread_letter_only():
+def test_one_tile_in_two_words_names_both_and_articles_follow_the_letter_s_name():
+    # C.T across and B.D down cross at H8: R read there makes CRT and BRD; an A makes CAT and BAD
+    g = cells(grid((8, 7, "CRT"), down=((7, 8, "B"), (9, 8, "D"))))
+    out = word_doubts(g, {sq("H8"): "R"}, lexicon("CAT", "BAD"), LETTERS, ALL)
+    assert out == {sq("H8"): "letter R? the move reads CRT and BRD, not in the lexicon; an A here makes CAT and BAD"}
+    g = cells(grid((8, 7, "OQ")))
+    out = word_doubts(g, {sq("H8"): "Q"}, lexicon("OF", "OB", "OM", "OE", "OX"), LETTERS, ALL)
+    assert out[sq("H8")].endswith("a B here makes OB, an E here makes OE, an F here makes OF (or 2 more letters)")
+    german = load_tile_set("german")
+    g = cells(grid((8, 7, "BQR")))
+    out = word_doubts(g, {sq("H8"): "Q"}, lexicon("BÄR"), sorted(set(german.letters)), Counter({"Ä": 1}))
+    assert out[sq("H8")].endswith("an Ä here makes BÄR")
+
+
+def test_apply_prior_with_a_lexicon_doubts_the_misread_letter_only():
     prior = prior_from_board("".join(grid((8, 7, "CA"))), ENGLISH)
     reading = BoardReading.from_grid(grid((8, 7, "CAR"), (9, 9, "O")))   # CAR and RO: both words, no doubt
     res = apply_prior(reading, prior, word_ok=lexicon("CAT", "CAR", "RO", "TO"))
@@ -110,9 +130,16 @@ def test_apply_prior_with_the_event_s_lexicon_doubts_the_misread_letter_only():
     # without a lexicon nothing is checked
     res = apply_prior(reading, prior)
     assert res.new == {sq("I8"): "T", sq("I9"): "Q"}
+    # a tile doubted for its word still lies in the move's line: an unsure square off that line is emptied
+    rows = grid((8, 7, "CATS"), (9, 10, "Q"))
+    rows[7] = rows[7][:12] + "#" + rows[7][13:]                  # a stray unsure square on M8
+    res = apply_prior(BoardReading.from_grid(rows), prior_from_board("".join(grid((8, 7, "CAT"))), ENGLISH),
+                      word_ok=lexicon("CAT", "CATS", "SO"))
+    assert res.new == {sq("J8"): "S"} and res.reading.grid()[8][9] == "#" and res.reading.grid()[7][12] == "."
+    assert "makes SO" in res.reading.doubts[sq("J9")]
 
 
-def test_the_game_reader_passes_the_event_s_lexicon_on():
+def test_the_game_reader_passes_its_lexicon_on():
     reading = BoardReading.from_grid(grid((8, 7, "CRT")))
     game = GameReader(lambda frame, corners, known, corners_from: reading, ENGLISH, word_ok=lexicon("CAT"))
     res = game.read_game(None)   # type: ignore[arg-type]
