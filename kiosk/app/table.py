@@ -95,8 +95,9 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
     except ReaderUnavailable as exc:
         print(f"kiosk run: {exc}: moves must be entered by the judge", file=sys.stderr)
     hub, listeners, mqtt = _stream(cfg, session, clock)
-    kiosk = Kiosk(session, vision, event_lexicon or _lexicon(), PinGate(cfg.judge_pin, recovery_code=cfg.director_code,
-                                                           state_path=pin_state_path(cfg.journal)), clock, listeners)
+    lexicon = event_lexicon if event_lexicon is not None else _lexicon()
+    kiosk = Kiosk(session, vision, lexicon, PinGate(cfg.judge_pin, recovery_code=cfg.director_code,
+                                                    state_path=pin_state_path(cfg.journal)), clock, listeners)
     held.append(kiosk)
     note = session.journal.salvage_note(session.game) if session.in_game and session.game is not None else None
     if note:  # the game goes on from a recovered journal: the judge checks the board first
