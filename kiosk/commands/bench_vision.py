@@ -220,7 +220,8 @@ bars; the hard level's is the share of errors that are ``#`` (>= 95%)."""
 
 def _games(games: list, args: argparse.Namespace) -> int:
     """``--games N``: :mod:`kiosk.vision.train.game_bench` over the N corpus ``games`` per level; prints each
-    level's figures and writes them to ``games-LEVEL.json`` in ``--out``. Exit 0 when the bars are met."""
+    level's figures and writes them to ``games-LEVEL.json`` in ``--out`` (``games-LEVEL-lexicon.json`` with
+    ``--lexicon corpus``). Exit 0 when the bars are met."""
     import json
     import multiprocessing as mp
     import time
@@ -228,6 +229,9 @@ def _games(games: list, args: argparse.Namespace) -> int:
     from kiosk.vision.train import game_bench
 
     all_ok = True
+    if args.lexicon == "corpus":   # built once here: the forked workers share it
+        for name in sorted({g.tile_set.name for g in games}):
+            game_bench.corpus_lexicon(str(args.shared), name)
     for level in args.level:
         tally, t0 = game_bench.GameTally(), time.perf_counter()
         tasks = game_bench.game_tasks(games, level, args.size, args.seed, args.fonts,
@@ -251,7 +255,7 @@ def _games(games: list, args: argparse.Namespace) -> int:
             ok = math.isnan(f["unsure_share_of_errors"]) or f["unsure_share_of_errors"] >= 95.0
             print(f"  bar: >= 95% of errors '#': {'met' if ok else 'NOT met'}")
         all_ok &= ok
-        path = args.out / f"games-{_tag(level, args)}.json"
+        path = args.out / f"games-{_tag(level, args)}{'-lexicon' if args.lexicon == 'corpus' else ''}.json"
         path.write_text(json.dumps({"level": level, "fonts": args.fonts, "seed": args.seed, "games": len(games),
                                     "lexicon": args.lexicon,
                                     "moves": tally.moves, "figures": f, "lines": tally.lines(level)}, indent=1),

@@ -42,3 +42,22 @@ def test_bench_vision_games_refuses_the_single_position_modes_beside_it(tmp_path
     for option in ("--speed", "--sheet"):
         assert main([*common, "--games", "2", option, "3"]) == 2
         assert "give one of them" in capsys.readouterr().err
+
+
+@needs_shared
+def test_the_corpus_lexicon_holds_the_games_words_and_english_adds_enable(tmp_path, capsys):
+    """``--lexicon corpus``: the words the corpus's games spell stand in for the event's lexicon (ENABLE's too for
+    the English set); a game read with it is saved beside, not over, the figures read without."""
+    from kiosk.vision.train.game_bench import corpus_lexicon
+
+    english, german = corpus_lexicon(str(SHARED), "english"), corpus_lexicon(str(SHARED), "german")
+    assert {"QI", "ZA", "CAT"} <= english and len(english) > 170_000     # QI, ZA: played, not in ENABLE
+    assert 50 < len(german) < 5_000 and "CAT" not in german and all(w.isupper() for w in german)
+    common = ["bench-vision", "--level", "typical", "--shared", str(SHARED), "--out", str(tmp_path)]
+    assert main([*common, "--lexicon", "corpus"]) == 2
+    assert "--lexicon checks the words of a game's moves: give --games N" in capsys.readouterr().err
+    rc = main([*common, "--games", "1", "--workers", "1", "--tile-sets", "english", "--seed", "3",
+               "--lexicon", "corpus"])
+    assert rc in (0, 1) and "the corpus's words as the lexicon" in capsys.readouterr().out
+    saved = json.loads((tmp_path / "games-typical-lexicon.json").read_text())
+    assert saved["lexicon"] == "corpus" and saved["moves"] > 10 and not (tmp_path / "games-typical.json").exists()

@@ -71,9 +71,9 @@ def digest(text: str) -> bytes:
     return hashlib.sha256(text.encode()).digest()
 
 
-def weight_of(weights: list[int | str]) -> int | None:
-    """The weight nearest 700 among 600-900 (a tie goes to the heavier), or None."""
-    ok = [int(w) for w in weights if str(w).isdigit() and 600 <= int(w) <= 900]
+def weight_of(weights: list[int | str], lightest: int = 600, heaviest: int = 900) -> int | None:
+    """The weight nearest 700 among ``lightest``-``heaviest`` (a tie goes to the heavier), or None."""
+    ok = [int(w) for w in weights if str(w).isdigit() and lightest <= int(w) <= heaviest]
     return min(ok, key=lambda w: (abs(w - 700), -w)) if ok else None
 
 
@@ -83,9 +83,9 @@ def display_role_of(group: str) -> str:
 
 
 def display_weight_of(weights: list[int | str]) -> int | None:
-    """The weight nearest 700 of any a display face has (a tie goes to the heavier), or None."""
-    ok = [int(w) for w in weights if str(w).isdigit()]
-    return min(ok, key=lambda w: (abs(w - 700), -w)) if ok else None
+    """The weight nearest 700 of any a display face has (a tie goes to the heavier), or None: :func:`weight_of`
+    over every CSS weight, 1-1000 (most display faces come in one weight, 400)."""
+    return weight_of(weights, 1, 1000)
 
 
 def role_of(group: str) -> str | None:

@@ -188,7 +188,7 @@ def _render_squares(args: tuple[int, str, str, float, tuple]) -> dict[str, np.nd
     from kiosk.vision.train.bench import level_params
     if seed >= HELD_OUT_BIT:
         raise ValueError(f"training seed {seed} is in the benchmark's range (>= 2**30)")
-    if fonts not in ("level", "training", "display-training"):
+    if fonts not in ("level", "training", *_FACES_OF_MIX.values()):
         raise ValueError(f"training frames are drawn in the level's or the training fonts, not {fonts!r}")
     ts = load_tile_set(tiles)
     rng = np.random.default_rng([seed, 77])
