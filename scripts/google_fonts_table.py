@@ -25,8 +25,9 @@ google-font-metadata@6.0.8`` and untar it). The rule, fixed before any face of t
   ``letters_*.onnx`` was trained on the Google training faces), else ``training``;
 * at most 4 families of a group, the first by SHA-256 of their ids, so no superfamily outweighs the others;
 * then the display lettering of ``google_fonts.DISPLAY_IDS`` (pixel, dot, LED and scan-line faces, fourteenth
-  session), whatever Google's category, at the weight nearest 700 of any they have, each group's role
-  ``display-training``, ``display-held-out`` or ``display-validation`` by the first byte of its SHA-256 mod 3
+  session) and ``google_fonts.DISPLAY_IDS_2`` (a second batch, fifteenth session), whatever Google's category,
+  at the weight nearest 700 of any they have, each group's role ``display-training``, ``display-held-out`` (the
+  second batch: ``display-held-out-2``) or ``display-validation`` by the first byte of its SHA-256 mod 3
   (``google_fonts.display_role_of``); a display group whose key the text rows (or the left-out and trained
   words) already use is left out.
 
@@ -45,7 +46,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kiosk.vision.synth import google_fonts  # noqa: E402
 from kiosk.vision.synth.google_fonts import (  # noqa: E402
-    DISPLAY_IDS,
     PER_GROUP,
     TEXT_CATEGORIES,
     digest,
@@ -75,16 +75,18 @@ def rows(meta: dict) -> list[dict[str, str]]:
             out.append({"name": f"g-{fid}-{weight}", "family": f["family"], "group": key, "category": f["category"],
                         "id": fid, "weight": str(weight), "role": role, "version": "", "sha256": ""})
     taken = {r["group"] for r in out} | set(google_fonts.LEFT_OUT_WORDS) | set(google_fonts.TRAINED_WORDS)
-    for fid in DISPLAY_IDS:
-        f = meta.get(fid)
-        weight = display_weight_of(f["weights"]) if f else None
-        if f is None or weight is None or "latin" not in f["subsets"] or "normal" not in f["styles"]:
-            continue
-        key = f["family"].split()[0].lower()
-        if key in taken:        # a display face never joins a group of the text table's
-            continue
-        out.append({"name": f"g-{fid}-{weight}", "family": f["family"], "group": key, "category": f["category"],
-                    "id": fid, "weight": str(weight), "role": display_role_of(key), "version": "", "sha256": ""})
+    for batch, (ids, _) in enumerate(google_fonts.DISPLAY_BATCHES, 1):
+        for fid in ids:
+            f = meta.get(fid)
+            weight = display_weight_of(f["weights"]) if f else None
+            if f is None or weight is None or "latin" not in f["subsets"] or "normal" not in f["styles"]:
+                continue
+            key = f["family"].split()[0].lower()
+            if key in taken:        # a display face never joins a group of the text table's
+                continue
+            out.append({"name": f"g-{fid}-{weight}", "family": f["family"], "group": key,
+                        "category": f["category"], "id": fid, "weight": str(weight),
+                        "role": display_role_of(key, batch), "version": "", "sha256": ""})
     return sorted(out, key=lambda r: r["name"])
 
 

@@ -40,9 +40,11 @@ def test_table_rows_follow_the_rule():
     for r in rows:
         per_group.setdefault(r["group"], []).append(r)
         assert r["name"] == f"g-{r['id']}-{r['weight']}", r
-        if r["id"] in google_fonts.DISPLAY_IDS:     # display lettering: its own rule and roles
-            assert r["role"] == google_fonts.display_role_of(r["group"]), r
-            assert not any(t["group"] == r["group"] for t in rows if t["id"] not in google_fonts.DISPLAY_IDS), r
+        batch = google_fonts.display_batch_of(r["id"])
+        if batch is not None:     # display lettering: its own rule and roles, by batch
+            assert r["role"] == google_fonts.display_role_of(r["group"], batch), r
+            assert not any(t["group"] == r["group"] for t in rows
+                           if google_fonts.display_batch_of(t["id"]) != batch), r
         else:
             assert r["role"] == google_fonts.role_of(r["group"]), r
             assert r["category"] in google_fonts.TEXT_CATEGORIES and 600 <= int(r["weight"]) <= 900, r
@@ -52,7 +54,7 @@ def test_table_rows_follow_the_rule():
     roles = {r["role"] for r in rows}
     assert roles == {fonts.TRAINING, fonts.VALIDATION_2, fonts.HELD_OUT_3, fonts.HELD_OUT_4, fonts.HELD_OUT_5,
                      fonts.HELD_OUT_6, fonts.HELD_OUT_7, fonts.HELD_OUT_8, fonts.DISPLAY_TRAINING,
-                     fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT}
+                     fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT, fonts.DISPLAY_HELD_OUT_2}
     assert sum(r["role"] == fonts.HELD_OUT_3 for r in rows) >= 40
     # every display role has faces, the dot-matrix face of held-out-5 is none of them
     assert all(sum(r["role"] == role for r in rows) >= 2 for role in (
@@ -93,6 +95,13 @@ def test_role_of_a_group_and_the_weight_chosen():
         fonts.DISPLAY_TRAINING, fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT}
     assert [google_fonts.display_role_of(g) for g in ("bitcount", "codystar", "jersey")] == [
         fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT, fonts.DISPLAY_TRAINING]
+    # the second batch: the same hash, its held-out groups a batch of their own
+    assert [google_fonts.display_role_of(g, 2) for g in ("bitcount", "codystar", "jersey")] == [
+        fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT_2, fonts.DISPLAY_TRAINING]
+    with pytest.raises(ValueError, match="display batch 3: one of 1-2"):
+        google_fonts.display_role_of("codystar", 3)
+    assert google_fonts.display_batch_of("codystar") == 1 and google_fonts.display_batch_of("roboto") is None
+    assert not set(google_fonts.DISPLAY_IDS) & set(google_fonts.DISPLAY_IDS_2)
 
 
 def test_a_fetched_face_missing_is_named_with_the_fetch_script(monkeypatch):
@@ -178,7 +187,7 @@ def _family(name: str, category: str = "sans-serif", weights=(400, 700), subsets
             "styles": list(styles)}
 
 
-def test_the_table_script_applies_the_rule_and_names_a_bad_file(tmp_path, capsys):
+def test_the_table_script_applies_the_rule_and_names_a_bad_file(monkeypatch, tmp_path, capsys):
     mod = _script("google_fonts_table")
     meta = {
         "ok-sans": _family("Ok Sans"),
@@ -205,10 +214,14 @@ def test_the_table_script_applies_the_rule_and_names_a_bad_file(tmp_path, capsys
     display = {"pix-mono": _family("Pix Mono", "monospace", (400,)),
                "dots-one": _family("Dots One", "display", (300, 600, 900)),
                "ok-pixel": _family("Ok Pixel", "display"), "shout": _family("Shout", "display")}
-    mod.DISPLAY_IDS = ("pix-mono", "dots-one", "ok-pixel", "absent-one")
+    monkeypatch.setattr(google_fonts, "DISPLAY_BATCHES", (
+        (("pix-mono", "dots-one", "ok-pixel", "absent-one"), google_fonts.DISPLAY_ROLE_BY_DIGIT),
+        (("volt-led",), google_fonts.DISPLAY_ROLE_BY_DIGIT_2)))
+    display["volt-led"] = _family("Volt Led", "display", (400,))
     rows = mod.rows({**meta, **display})
     shown = {r["id"]: r for r in rows if r["id"] in display}
-    assert set(shown) == {"pix-mono", "dots-one"}     # ok-pixel's group "ok" is a text group's; shout unnamed
+    assert set(shown) == {"pix-mono", "dots-one", "volt-led"}  # ok-pixel's group "ok" is a text group's; shout unnamed
+    assert shown["volt-led"]["role"] == fonts.DISPLAY_HELD_OUT_2 == google_fonts.display_role_of("volt", 2)
     assert shown["pix-mono"]["name"] == "g-pix-mono-400" and shown["dots-one"]["weight"] == "600"
     assert shown["pix-mono"]["role"] == google_fonts.display_role_of("pix")
     assert shown["dots-one"]["role"] == google_fonts.display_role_of("dots")

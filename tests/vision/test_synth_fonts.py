@@ -216,7 +216,7 @@ def test_training_frames_never_use_held_out_faces():
     assert [j[5] for j in jobs].count("level") == 3 and {j[5] for j in jobs} == {"level", "training"}
     assert all(len(j) == 5 for j in _training_jobs(20000, 60000, 3, 1, 0.1))   # the level's fonts, as before
     assert {j[5] for j in _training_jobs(20000, 60000, 3, 1, 0.1, fonts="display")} == {"display-training"}
-    for role in ("display-validation", "display-held-out"):
+    for role in ("display-validation", "display-held-out", "display-held-out-2"):
         with pytest.raises(ValueError, match=f"not '{role}'"):
             _render_squares((20000, "typical", "english", 0.1, (), role))
     with pytest.raises(ValueError, match="one of level, training, mixed"):

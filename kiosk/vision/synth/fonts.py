@@ -19,7 +19,8 @@ value network ``values.onnx`` had them as training faces, the shipped letter net
 network ``letters_*.onnx`` was trained), their roles given by a hash of the family group's name; display lettering
 (pixel, dot, LED and scan-line faces, fourteenth session) is ``"display-training"`` (drawn only where a training
 command asks for it: ``train squares --fonts display``), ``"display-validation"`` (never trained on; choices may be
-made on them) and ``"display-held-out"`` (never trained on, never drawn before its one measurement). Roles are given per **design family**: faces that are metric clones of one
+made on them), ``"display-held-out"`` (never trained on, never drawn before its one measurement) and
+``"display-held-out-2"`` (the held-out groups of a second display batch, fifteenth session, likewise). Roles are given per **design family**: faces that are metric clones of one
 design (FreeSans, Nimbus Sans and the renderer's built-in ``"sans"`` are all Helvetica) share a family, and
 no family has faces in two roles.
 
@@ -50,15 +51,17 @@ HELD_OUT_8 = "held-out-8"
 DISPLAY_TRAINING = "display-training"
 DISPLAY_VALIDATION = "display-validation"
 DISPLAY_HELD_OUT = "display-held-out"
+DISPLAY_HELD_OUT_2 = "display-held-out-2"
 ROLES = (TRAINING, HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6,
-         HELD_OUT_7, HELD_OUT_8, DISPLAY_TRAINING, DISPLAY_VALIDATION, DISPLAY_HELD_OUT)
+         HELD_OUT_7, HELD_OUT_8, DISPLAY_TRAINING, DISPLAY_VALIDATION, DISPLAY_HELD_OUT, DISPLAY_HELD_OUT_2)
 NEVER_TRAINED = (HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6,
-                 HELD_OUT_7, HELD_OUT_8, DISPLAY_VALIDATION, DISPLAY_HELD_OUT)
+                 HELD_OUT_7, HELD_OUT_8, DISPLAY_VALIDATION, DISPLAY_HELD_OUT, DISPLAY_HELD_OUT_2)
 """Roles never drawn on a training frame."""
 NEVER_DRAWN_BY_TESTS = (HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6, HELD_OUT_7, HELD_OUT_8,
-                        DISPLAY_HELD_OUT)
+                        DISPLAY_HELD_OUT, DISPLAY_HELD_OUT_2)
 """Roles whose faces no test draws: measured once, by ``kiosk bench-vision --fonts held-out-2`` (``held-out-3``,
-``held-out-4``, ``held-out-5``, ``held-out-6``, ``held-out-7``, ``held-out-8``, ``display-held-out``)."""
+``held-out-4``, ``held-out-5``, ``held-out-6``, ``held-out-7``, ``held-out-8``, ``display-held-out``,
+``display-held-out-2``)."""
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ had them as training faces, the shipped letter network never drew them) and ``he
 training groups in the twelfth session before any of its frames was drawn and before the letter network
 ``letters_*.onnx`` was trained on the Google training faces). Display lettering (:data:`DISPLAY_IDS`, added in
 the fourteenth session) takes ``display-training``, ``display-validation`` or ``display-held-out`` by a hash of
-its group (:func:`display_role_of`).
+its group (:func:`display_role_of`); a second batch (:data:`DISPLAY_IDS_2`, fifteenth session) the same, but its
+held-out groups are ``display-held-out-2``, a batch never drawn before its one measurement.
 The kiosk never needs these files; a machine without them renders as before.
 """
 
@@ -60,8 +61,23 @@ DISPLAY_IDS = ("bitcount-grid-double", "bitcount-grid-single", "bitcount-prop-do
 terminal lettering, chosen by their look in the fourteenth sitting before any was read (every capital and ÄÖÜ
 drawn as a letter, not inverted, not filled with texture, one case). Doto, the dot-matrix face of ``held-out-5``,
 is not among them; nor Zen Dots (its group ``zen`` is ``held-out-8``'s)."""
+DISPLAY_IDS_2 = ("aldrich", "allerta-stencil", "anta", "audiowide", "big-shoulders-inline", "big-shoulders-stencil",
+                 "black-ops-one", "bungee-hairline", "bungee-inline", "bungee-outline", "electrolize", "gruppo",
+                 "iceberg", "iceland", "kumar-one-outline", "londrina-outline", "michroma", "monoton", "nixie-one",
+                 "odibee-sans", "oxanium", "poiret-one", "ribeye-marrow", "sirin-stencil", "stardos-stencil",
+                 "tektur", "text-me-one", "tilt-neon", "tourney", "train-one", "wallpoet")
+"""A second batch of display lettering (Fontsource ids), chosen by the same rule in the fifteenth session, before
+any was read, to widen the kinds trained on and to give a fresh held-out batch: dotted and dot-matrix, LED and
+segment, pixel, hairline and outline (hollow), inline, stencil, striped, terminal and squared techno lettering
+were looked for among Google's display and monospace families. No new dotted, LED or pixel face passed the rule
+(the others are in groups of the table already), so this batch is hairline, outline, inline, stencil, striped,
+neon-tube and squared techno lettering. No group of it is a group of the table's other rows."""
 DISPLAY_ROLE_BY_DIGIT = {0: "display-training", 1: "display-held-out", 2: "display-validation"}
 """Role of a display group by the first byte of the SHA-256 of its key, mod 3."""
+DISPLAY_ROLE_BY_DIGIT_2 = {0: "display-training", 1: "display-held-out-2", 2: "display-validation"}
+"""The same for the groups of :data:`DISPLAY_IDS_2`: their held-out groups are a batch of their own."""
+DISPLAY_BATCHES = ((DISPLAY_IDS, DISPLAY_ROLE_BY_DIGIT), (DISPLAY_IDS_2, DISPLAY_ROLE_BY_DIGIT_2))
+"""The display batches in order: (their Fontsource ids, role by hash digit)."""
 PER_GROUP = 4
 """At most this many families of a group, the first by SHA-256 of their ids."""
 
@@ -77,9 +93,21 @@ def weight_of(weights: list[int | str], lightest: int = 600, heaviest: int = 900
     return min(ok, key=lambda w: (abs(w - 700), -w)) if ok else None
 
 
-def display_role_of(group: str) -> str:
-    """The role of a group of display families (:data:`DISPLAY_IDS`): :data:`DISPLAY_ROLE_BY_DIGIT` by its hash."""
-    return DISPLAY_ROLE_BY_DIGIT[digest(group)[0] % 3]
+def display_role_of(group: str, batch: int = 1) -> str:
+    """The role of a group of display families of batch 1 (:data:`DISPLAY_IDS`) or 2 (:data:`DISPLAY_IDS_2`): the
+    batch's role by the first byte of its key's SHA-256, mod 3 (:data:`DISPLAY_BATCHES`).
+
+    Raises:
+        ValueError: no such batch.
+    """
+    if not 1 <= batch <= len(DISPLAY_BATCHES):
+        raise ValueError(f"display batch {batch}: one of 1-{len(DISPLAY_BATCHES)}")
+    return DISPLAY_BATCHES[batch - 1][1][digest(group)[0] % 3]
+
+
+def display_batch_of(fid: str) -> int | None:
+    """The display batch (1, 2) naming Fontsource id ``fid``, or None for a face that is no display lettering."""
+    return next((i for i, (ids, _) in enumerate(DISPLAY_BATCHES, 1) if fid in ids), None)
 
 
 def display_weight_of(weights: list[int | str]) -> int | None:

@@ -265,7 +265,7 @@ FONT_CEILINGS = {"typical": {"silent_tile_errors": 0.1}}
 
 FONT_CHOICES = ("level", "training", "validation", "held-out", "held-out-2", "validation-2", "held-out-3",
                 "held-out-4", "held-out-5", "held-out-6", "held-out-7", "held-out-8", "display-training",
-                "display-validation", "display-held-out")
+                "display-validation", "display-held-out", "display-held-out-2")
 
 
 def level_params(level: str, fonts: str = "level") -> str | RealismParams:
