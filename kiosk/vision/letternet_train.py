@@ -51,11 +51,12 @@ def build_letter_net(n_cls: int, channels: tuple[int, ...] = CHANNELS):  # noqa:
 
 def train_letters(caches: list[Path], out: Path, epochs: int = 16, per_epoch: int = 96000, threads: int = 2,
                   seed: int = 0, lr: float = 3e-3, stroke: float = 0.3, widen: float = 0.25,
-                  channels: tuple[int, ...] = CHANNELS, elements: float = 0.0) -> dict[str, float]:
+                  channels: tuple[int, ...] = CHANNELS, elements: float = 0.0, outlines: float = 0.0
+                  ) -> dict[str, float]:
     """Train the letter network on the lettered tiles of ``caches`` and write ``letters_{english,german}.onnx``
     (+ ``.json``) into ``out``. Each epoch draws ``per_epoch`` tiles, augmented afresh (:func:`augment_batch`:
-    quarter turns, shift, rotation, scale, blur, noise, contrast; ``stroke``, ``widen`` and ``elements``: the share
-    redrawn as dots, pixels or scan lines, as there). 4% of the
+    quarter turns, shift, rotation, scale, blur, noise, contrast; ``stroke``, ``widen``, ``elements``: the share
+    redrawn as dots, pixels or scan lines, and ``outlines``: the share redrawn hollow, as there). 4% of the
     tiles are held out (by crop) for the reported letter accuracy.
 
     Raises:
@@ -64,7 +65,7 @@ def train_letters(caches: list[Path], out: Path, epochs: int = 16, per_epoch: in
     """
     batch = 256
     check_options(batch, epochs=epochs, threads=threads, per_epoch=per_epoch, stroke=stroke, widen=widen,
-                  elements=elements)
+                  elements=elements, outlines=outlines)
     rng = np.random.default_rng(seed)
     d = load_caches(caches)
     use = ~d["occluded"] & (d["labels"] != ".") & (d["labels"] != "?")
@@ -100,7 +101,7 @@ def train_letters(caches: list[Path], out: Path, epochs: int = 16, per_epoch: in
     for ep in range(epochs):
         pick = rng.choice(train_idx, (per_epoch // batch) * batch, replace=len(train_idx) < per_epoch)
         loss = train_epoch(net, opt, sched, pick, batch, crops, labels, turned, index, rng, stroke, widen,
-                           elements)
+                           elements, outlines)
         figs = {"letters": _accuracy(net, crops[val_idx], labels[val_idx], letters)}
         log(f"  epoch {ep + 1}/{epochs}: loss {loss:.4f}, held out letters "
             f"{figs['letters']:.4f} ({time.time() - t0:.0f} s)")

@@ -58,6 +58,28 @@ def label_list(letters: list[str]) -> list[str]:
     return [EMPTY, BLANK] + [f"{c}{k}" for c in sorted(letters) for k in range(TURNS)]
 
 
+def _lettering(img: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, np.ndarray] | None:
+    """The crop's lettering for the redrawing augmentations (:func:`element_lettering`, :func:`outline_lettering`):
+    (the crop float32, its ink mask inside :data:`ELEMENT_MARGIN`, the ink's median grey level, the crop with the
+    ink painted out float32), or None where no lettering stands out (a blank, a washed-out crop)."""
+    g = np.ascontiguousarray(img).astype(np.float32)
+    c = g.shape[0]
+    mid = g[ELEMENT_MARGIN:c - ELEMENT_MARGIN, ELEMENT_MARGIN:c - ELEMENT_MARGIN]
+    lo, face_level, hi = np.percentile(mid, (2, 50, 98))
+    dark = face_level - lo >= hi - face_level           # ink darker than the face (else lighter)
+    contrast = face_level - lo if dark else hi - face_level
+    if contrast < 25:
+        return None
+    ink = (g < face_level - 0.5 * contrast) if dark else (g > face_level + 0.5 * contrast)
+    ink[:ELEMENT_MARGIN], ink[c - ELEMENT_MARGIN:], ink[:, :ELEMENT_MARGIN], ink[:, c - ELEMENT_MARGIN:] = (
+        False, False, False, False)
+    if not ink.any():
+        return None
+    face = cv2.inpaint(np.ascontiguousarray(img), cv2.dilate(ink.astype(np.uint8), np.ones((3, 3), np.uint8)),
+                       3, cv2.INPAINT_TELEA).astype(np.float32)
+    return g, ink, float(np.median(g[ink])), face
+
+
 def element_lettering(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The crop ``img`` (C x C uint8 grey, a tile's lettering darker or lighter than its face) with the ink of
     its middle (the tile: :data:`ELEMENT_MARGIN` px in from each side) redrawn as display lettering: the ink is
@@ -65,22 +87,11 @@ def element_lettering(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     element, a round dot (dot-matrix), a square (pixel face) or a short bar (scan lines), drawn at the ink's grey
     level over the face with the strokes painted out. A letter of any face becomes that letter as a dot-matrix or
     pixel face would draw it. Returns C x C float32 (``img`` itself where no lettering stands out)."""
-    g = np.ascontiguousarray(img).astype(np.float32)
+    found = _lettering(img)
+    if found is None:
+        return np.ascontiguousarray(img).astype(np.float32)
+    g, ink, level, face = found
     c = g.shape[0]
-    mid = g[ELEMENT_MARGIN:c - ELEMENT_MARGIN, ELEMENT_MARGIN:c - ELEMENT_MARGIN]
-    lo, face_level, hi = np.percentile(mid, (2, 50, 98))
-    dark = face_level - lo >= hi - face_level           # ink darker than the face (else lighter)
-    contrast = face_level - lo if dark else hi - face_level
-    if contrast < 25:                                   # no lettering to redraw (a blank, a washed-out crop)
-        return g
-    ink = (g < face_level - 0.5 * contrast) if dark else (g > face_level + 0.5 * contrast)
-    ink[:ELEMENT_MARGIN], ink[c - ELEMENT_MARGIN:], ink[:, :ELEMENT_MARGIN], ink[:, c - ELEMENT_MARGIN:] = (
-        False, False, False, False)
-    if not ink.any():
-        return g
-    level = float(np.median(g[ink]))
-    face = cv2.inpaint(np.ascontiguousarray(img), cv2.dilate(ink.astype(np.uint8), np.ones((3, 3), np.uint8)),
-                       3, cv2.INPAINT_TELEA).astype(np.float32)
     pitch = rng.uniform(3.0, 5.5)
     n = int(np.ceil(c / pitch)) + 1
     off = rng.uniform(0, pitch, 2)
@@ -109,13 +120,41 @@ def element_lettering(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return face + (level - face) * np.clip(alpha, 0.0, 1.0)
 
 
+def outline_lettering(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The crop ``img`` (as :func:`element_lettering`) with its lettering redrawn hollow: in two of three crops
+    only the strokes' edges are kept, a wall 1-2 px wide (outline faces); in the others a line 1-2 px wide of
+    the face's colour is cut along the middle of the strokes (inline faces). A letter of any face becomes that
+    letter as an outline or inline face would draw it. Returns C x C float32 (``img`` itself where no lettering
+    stands out, or the strokes are too thin to hollow)."""
+    found = _lettering(img)
+    if found is None:
+        return np.ascontiguousarray(img).astype(np.float32)
+    g, ink, level, face = found
+    mask = ink.astype(np.uint8)
+    wall = int(rng.integers(1, 3))
+    if rng.random() < 2 / 3:
+        inner = cv2.erode(mask, np.ones((2 * wall + 1,) * 2, np.uint8))
+        keep = ink & (inner == 0)
+    else:
+        # the strokes' middle line: the pixels farthest from the face among their neighbours (the distance
+        # transform's ridge), at least 1 px in, widened to the line's width
+        half = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+        ridge = ((half >= cv2.dilate(half, np.ones((3, 3), np.uint8)) - 0.01) & (half >= 1.0)).astype(np.uint8)
+        cut = cv2.dilate(ridge, np.ones((wall, wall), np.uint8)) if wall > 1 else ridge
+        keep = ink & (cut == 0)
+    if keep.sum() < 0.25 * ink.sum():
+        return g
+    alpha = cv2.GaussianBlur(keep.astype(np.float32), (0, 0), 0.5)
+    return face + (level - face) * np.clip(alpha, 0.0, 1.0)
+
+
 ELEMENT_MARGIN = 10
 """Pixels in from each side of a cached crop (64 px: the 48 px square grown by 8) outside which
 :func:`element_lettering` leaves the ink alone (the board, the neighbours' edges)."""
 
 
 def augment_batch(crops: np.ndarray, rng: np.random.Generator, strength: float = 1.0, stroke: float = 0.0,
-                  widen: float = 0.0, elements: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+                  widen: float = 0.0, elements: float = 0.0, outlines: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """(network input N x 1 x INPUT_PX^2 float32, quarter turns N int) from cached crops (N x C x C uint8,
     C >= CROP_PX): each turned by a random number of quarter turns, shifted (up to 3 px), rotated (+-6 deg),
     scaled (+-6%), sometimes blurred, given noise and a contrast/gamma change, then prepared exactly as the
@@ -124,8 +163,9 @@ def augment_batch(crops: np.ndarray, rng: np.random.Generator, strength: float =
     weight the renderer does not draw. ``widen`` (0 <= W < 1): half the crops are scaled along the letter's
     own horizontal axis (before its quarter turns) by a factor drawn from [1 - W, 1 + W] about the crop's
     centre: letters wider or narrower than the font draws them. ``elements``: the share of crops whose
-    lettering is redrawn as dots, pixels or scan lines (:func:`element_lettering`). ``strength`` 0 gives plain
-    crops (no stroke, width or element change either)."""
+    lettering is redrawn as dots, pixels or scan lines (:func:`element_lettering`); ``outlines``: the share of the
+    others redrawn hollow (:func:`outline_lettering`). ``strength`` 0 gives plain crops (no stroke, width, element
+    or outline change either)."""
     n, c = len(crops), crops.shape[1]
     out = np.empty((n, 1, INPUT_PX, INPUT_PX), np.float32)
     turns = rng.integers(0, TURNS, n) if strength > 0 else np.zeros(n, np.int64)
@@ -133,6 +173,8 @@ def augment_batch(crops: np.ndarray, rng: np.random.Generator, strength: float =
         img = np.rot90(crops[i], int(turns[i]))
         if strength > 0 and elements > 0 and rng.random() < elements:
             img = np.clip(element_lettering(img, rng), 0, 255).astype(np.uint8)
+        elif strength > 0 and outlines > 0 and rng.random() < outlines:
+            img = np.clip(outline_lettering(img, rng), 0, 255).astype(np.uint8)
         if strength > 0 and stroke > 0 and rng.random() < stroke:
             kernel = np.ones((int(rng.integers(2, 4)),) * 2, np.uint8)
             img = (cv2.erode if rng.random() < 0.5 else cv2.dilate)(np.ascontiguousarray(img), kernel)
@@ -285,15 +327,15 @@ def train(caches: list[Path], out: Path, epochs: int = 12, per_epoch: int = 8000
 
 
 def check_options(batch: int, *, epochs: int, threads: int, per_epoch: int, stroke: float, widen: float,
-                  blank_repeat: int = 1, elements: float = 0.0) -> None:
+                  blank_repeat: int = 1, elements: float = 0.0, outlines: float = 0.0) -> None:
     """Raise ValueError naming the first training option out of range (``--epochs``, ``--threads``,
-    ``--blank-repeat`` at least 1, ``--per-epoch`` at least one ``batch``, ``--stroke`` and ``--elements``
-    0..1, ``--widen`` 0 to below 1)."""
+    ``--blank-repeat`` at least 1, ``--per-epoch`` at least one ``batch``, ``--stroke``, ``--elements`` and
+    ``--outlines`` 0..1, ``--widen`` 0 to below 1)."""
     for name, value, least in (("epochs", epochs, 1), ("threads", threads, 1), ("per-epoch", per_epoch, batch),
                                ("blank-repeat", blank_repeat, 1)):
         if value < least:
             raise ValueError(f"--{name} {value}: at least {least}")
-    for name, share in (("stroke", stroke), ("elements", elements)):
+    for name, share in (("stroke", stroke), ("elements", elements), ("outlines", outlines)):
         if not 0.0 <= share <= 1.0:
             raise ValueError(f"--{name} {share}: a share from 0 to 1")
     if not 0.0 <= widen < 1.0:
@@ -302,7 +344,7 @@ def check_options(batch: int, *, epochs: int, threads: int, per_epoch: int, stro
 
 def train_epoch(net, opt, sched, pick: np.ndarray, batch: int, crops: np.ndarray, labels: np.ndarray,  # noqa: ANN001
                 turned: np.ndarray, index: dict[str, int], rng: np.random.Generator, stroke: float = 0.0,
-                widen: float = 0.0, elements: float = 0.0) -> float:
+                widen: float = 0.0, elements: float = 0.0, outlines: float = 0.0) -> float:
     """One epoch of ``net`` (optimiser ``opt``, scheduler ``sched`` stepped per batch) over the crops ``pick`` in
     batches of ``batch``, each augmented afresh (:func:`augment_batch`), the loss -log P(any class the crop may
     be) (:func:`_targets`; ``index``: label -> output). Returns the mean loss per crop."""
@@ -311,7 +353,7 @@ def train_epoch(net, opt, sched, pick: np.ndarray, batch: int, crops: np.ndarray
     loss_sum = 0.0
     for b in range(0, len(pick), batch):
         idx = pick[b:b + batch]
-        x, k = augment_batch(crops[idx], rng, stroke=stroke, widen=widen, elements=elements)
+        x, k = augment_batch(crops[idx], rng, stroke=stroke, widen=widen, elements=elements, outlines=outlines)
         mask = torch.from_numpy(_targets(labels[idx], turned[idx], k, index, len(index)))
         logits = net(torch.from_numpy(x))
         loss = (logits.logsumexp(1) - logits.masked_fill(~mask, float("-inf")).logsumexp(1)).mean()

@@ -209,6 +209,55 @@ def test_element_augmentation_is_a_share_of_the_crops(monkeypatch):
         check_options(256, epochs=1, threads=1, per_epoch=256, stroke=0.0, widen=0.0, elements=1.2)
 
 
+@pytest.mark.parametrize(("ink", "face"), [(30, 200), (230, 40)])
+def test_outline_lettering_keeps_the_strokes_edges_or_cuts_their_middle(ink, face):
+    """Dark ink on a light face and light ink on a dark one: the letter is redrawn hollow at the ink's level, inside
+    its own extent, with less ink than before and its middle painted to the face (the outline faces), or with a
+    line of the face cut along its strokes (the inline faces); the board beside the tile is left alone; a crop
+    without lettering comes back as it was."""
+    from kiosk.vision.squarenet_train import ELEMENT_MARGIN, outline_lettering
+
+    crop = _lettered_crop(ink, face)
+    c = crop.shape[0]
+    mid = np.s_[ELEMENT_MARGIN:c - ELEMENT_MARGIN, ELEMENT_MARGIN:c - ELEMENT_MARGIN]
+    letter = np.abs(crop.astype(int) - face) > 80
+    core = cv2.erode(letter[mid].astype(np.uint8), np.ones((3, 3), np.uint8)) > 0   # inside the strokes
+    rng = np.random.default_rng(5)
+    hollow = []
+    for _ in range(12):
+        out = outline_lettering(crop, rng)
+        assert out.shape == crop.shape and out.dtype == np.float32
+        assert np.array_equal(out[:, :4], crop[:, :4].astype(np.float32))
+        drawn = np.abs(out - face) > 80
+        assert 0.25 * letter[mid].sum() <= drawn[mid].sum() < letter[mid].sum()
+        assert not (drawn[mid] & ~cv2.dilate(letter[mid].astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)).any()
+        assert np.median(np.abs(out[drawn] - ink)) < 40
+        hollow.append(((np.abs(out[mid] - face) < 60) & core).sum() / core.sum())
+    assert min(hollow) > 0.05 and max(hollow) > 0.5     # a line cut along the strokes, or their insides face
+    plain = np.full_like(crop, 150)
+    assert np.array_equal(outline_lettering(plain, rng), plain.astype(np.float32))
+
+
+def test_outline_augmentation_is_a_share_of_the_crops(monkeypatch):
+    from kiosk.vision import squarenet_train
+    from kiosk.vision.squarenet_train import augment_batch, check_options
+
+    crops = np.repeat(_lettered_crop(30, 200)[None], 400, 0)
+    redrawn = []
+    real = squarenet_train.outline_lettering
+    monkeypatch.setattr(squarenet_train, "outline_lettering", lambda img, rng: redrawn.append(1) or real(img, rng))
+    augment_batch(crops, np.random.default_rng(4), strength=0.0, outlines=1.0)
+    augment_batch(crops, np.random.default_rng(4))
+    assert not redrawn                                  # strength 0 or no share: no outlines
+    augment_batch(crops, np.random.default_rng(4), outlines=0.3)
+    assert 90 <= len(redrawn) <= 150                    # about 120 of the 400
+    redrawn.clear()
+    augment_batch(crops, np.random.default_rng(4), elements=1.0, outlines=1.0)
+    assert not redrawn                                  # a crop redrawn as elements is not hollowed as well
+    with pytest.raises(ValueError, match="--outlines -0.1: a share from 0 to 1"):
+        check_options(256, epochs=1, threads=1, per_epoch=256, stroke=0.0, widen=0.0, outlines=-0.1)
+
+
 def _packaged_pair(name: str) -> tuple[SquareNet, SquareNet, list[str]]:
     """(the shipped square network with its letter network, the square network alone, its labels)."""
     models = resources.files("kiosk.vision.models")

@@ -590,6 +590,9 @@ def main(argv: list[str] | None = None) -> int:
     lt.add_argument("--elements", type=float, default=0.0,
                     help="share of crops whose lettering is redrawn as dots, pixels or scan lines, from 0 to 1 "
                          "(default 0)")
+    lt.add_argument("--outlines", type=float, default=0.0,
+                    help="share of crops whose lettering is redrawn hollow (outline or inline lettering), from 0 "
+                         "to 1 (default 0)")
     v = sub.add_parser("values", help="train the value network (needs the `train` extra: torch, onnx) and write "
                                       "values.onnx")
     v.add_argument("caches", type=Path, nargs="+", help="caches written by `squares`")
@@ -645,7 +648,7 @@ def main(argv: list[str] | None = None) -> int:
             t = time.time()
             figs = train_letters(args.caches, args.out, epochs=args.epochs, per_epoch=args.per_epoch,
                                  threads=args.threads, lr=args.lr, stroke=args.stroke, widen=args.widen,
-                                 elements=args.elements)
+                                 elements=args.elements, outlines=args.outlines)
             log(f"letter network trained in {time.time() - t:.0f} s; held out: {figs}")
         elif args.cmd == "values":
             from kiosk.vision.value_train import train as train_values
