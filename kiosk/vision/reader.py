@@ -180,8 +180,9 @@ BLIND_NET_TILE_P = 0.5  # where the colours cannot see (see colour_blind), the n
                         # square is not emptied (a doubt at worst; unless the settle model is sure it is empty)
 COLLAPSE_NET_P = 0.95  # the network's P(tile) from which a square read empty counts against the frame's colours ...
 COLLAPSE_MIN = 5       # ... and in a frame with at least this many such squares ...
-COLLAPSE_SHARE = 0.15  # ... that are at least this share of the squares it is that sure of, the colours have
+COLLAPSE_SHARE = 0.12  # ... that are at least this share of the squares it is that sure of, the colours have
 COLLAPSE_DOUBT_P = 0.8  # failed: every square read empty where its P(tile) is at least this is a doubt
+# (COLLAPSE_SHARE was 0.15 until the fifteenth session; why: kiosk/vision/README.md, "Whole words read empty")
 SETTLE_TILE = 0.9     # the settle model's P(tile) at or above: a tile (see kiosk.vision.settle)
 SETTLE_EMPTY = 0.1    # ... at or below: empty; between: unsure
 PREMIUM_WORDS = {TWS: "triple-word", DWS: "double-word", TLS: "triple-letter",
