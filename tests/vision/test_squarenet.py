@@ -191,24 +191,6 @@ def test_element_lettering_redraws_the_letter_as_dots_pixels_or_scan_lines(ink, 
     assert np.array_equal(element_lettering(plain, rng), plain.astype(np.float32))
 
 
-def test_element_augmentation_is_a_share_of_the_crops(monkeypatch):
-    from kiosk.vision import squarenet_train
-    from kiosk.vision.squarenet_train import augment_batch, check_options
-
-    crops = np.repeat(_lettered_crop(30, 200)[None], 400, 0)
-    redrawn = []
-    real = squarenet_train.element_lettering
-    monkeypatch.setattr(squarenet_train, "element_lettering", lambda img, rng: redrawn.append(1) or real(img, rng))
-    plain, _ = augment_batch(crops, np.random.default_rng(4), strength=0.0, elements=1.0)
-    assert not redrawn                                  # strength 0: plain crops, no elements either
-    augment_batch(crops, np.random.default_rng(4))
-    assert not redrawn
-    augment_batch(crops, np.random.default_rng(4), elements=0.3)
-    assert 90 <= len(redrawn) <= 150                    # about 120 of the 400
-    with pytest.raises(ValueError, match="--elements 1.2: a share from 0 to 1"):
-        check_options(256, epochs=1, threads=1, per_epoch=256, stroke=0.0, widen=0.0, elements=1.2)
-
-
 @pytest.mark.parametrize(("ink", "face"), [(30, 200), (230, 40)])
 def test_outline_lettering_keeps_the_strokes_edges_or_cuts_their_middle(ink, face):
     """Dark ink on a light face and light ink on a dark one: the letter is redrawn hollow at the ink's level, inside
@@ -238,24 +220,27 @@ def test_outline_lettering_keeps_the_strokes_edges_or_cuts_their_middle(ink, fac
     assert np.array_equal(outline_lettering(plain, rng), plain.astype(np.float32))
 
 
-def test_outline_augmentation_is_a_share_of_the_crops(monkeypatch):
+@pytest.mark.parametrize(("redraw", "option"), [("element_lettering", "elements"), ("outline_lettering", "outlines")])
+def test_each_redrawing_is_a_share_of_the_crops(monkeypatch, redraw, option):
+    """``--elements`` and ``--outlines``: a share of the crops is redrawn (none with strength 0 or no share), a crop
+    redrawn as elements is not hollowed as well, and a share out of 0..1 is refused by name."""
     from kiosk.vision import squarenet_train
     from kiosk.vision.squarenet_train import augment_batch, check_options
 
     crops = np.repeat(_lettered_crop(30, 200)[None], 400, 0)
     redrawn = []
-    real = squarenet_train.outline_lettering
-    monkeypatch.setattr(squarenet_train, "outline_lettering", lambda img, rng: redrawn.append(1) or real(img, rng))
-    augment_batch(crops, np.random.default_rng(4), strength=0.0, outlines=1.0)
+    real = getattr(squarenet_train, redraw)
+    monkeypatch.setattr(squarenet_train, redraw, lambda img, rng: redrawn.append(1) or real(img, rng))
+    augment_batch(crops, np.random.default_rng(4), strength=0.0, **{option: 1.0})
     augment_batch(crops, np.random.default_rng(4))
-    assert not redrawn                                  # strength 0 or no share: no outlines
-    augment_batch(crops, np.random.default_rng(4), outlines=0.3)
+    assert not redrawn                                  # strength 0, or no share: plain crops
+    augment_batch(crops, np.random.default_rng(4), **{option: 0.3})
     assert 90 <= len(redrawn) <= 150                    # about 120 of the 400
     redrawn.clear()
     augment_batch(crops, np.random.default_rng(4), elements=1.0, outlines=1.0)
-    assert not redrawn                                  # a crop redrawn as elements is not hollowed as well
-    with pytest.raises(ValueError, match="--outlines -0.1: a share from 0 to 1"):
-        check_options(256, epochs=1, threads=1, per_epoch=256, stroke=0.0, widen=0.0, outlines=-0.1)
+    assert (len(redrawn) == 400) == (option == "elements")     # elements first; never both
+    with pytest.raises(ValueError, match=f"--{option} 1.2: a share from 0 to 1"):
+        check_options(256, epochs=1, threads=1, per_epoch=256, stroke=0.0, widen=0.0, **{option: 1.2})
 
 
 def _packaged_pair(name: str) -> tuple[SquareNet, SquareNet, list[str]]:
