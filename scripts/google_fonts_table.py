@@ -29,7 +29,7 @@ google-font-metadata@6.0.8`` and untar it). The rule, fixed before any face of t
   at the weight nearest 700 of any they have, each group's role ``display-training``, ``display-held-out`` (the
   second batch: ``display-held-out-2``) or ``display-validation`` by the first byte of its SHA-256 mod 3
   (``google_fonts.display_role_of``); a display group whose key the text rows (or the left-out and trained
-  words) already use is left out.
+  words, or an earlier display batch) already use is left out.
 
 Usage: ``python scripts/google_fonts_table.py google-fonts-v1.json > kiosk/vision/synth/google_fonts.csv``
 (``--pins OLD.csv`` keeps the package versions and file hashes of an earlier table).
@@ -87,6 +87,7 @@ def rows(meta: dict) -> list[dict[str, str]]:
             out.append({"name": f"g-{fid}-{weight}", "family": f["family"], "group": key,
                         "category": f["category"], "id": fid, "weight": str(weight),
                         "role": display_role_of(key, batch), "version": "", "sha256": ""})
+        taken |= {r["group"] for r in out}    # a later batch never joins an earlier one's group either
     return sorted(out, key=lambda r: r["name"])
 
 

@@ -315,12 +315,13 @@ _FONT_TITLES = {"level": "the level's own fonts (trained on)",
                               "eleventh session)",
                 "held-out-8": "eighth batch of fonts held out of training (Google Fonts; taken out of training in the "
                               "twelfth session)",
-                "display-training": "display lettering trained on (pixel, dot, LED and scan-line faces)",
+                "display-training": "display lettering trained on (pixel, dot, LED, scan-line, stencil, inline and techno "
+                                    "faces)",
                 "display-validation": "display lettering never trained on (choices may be made on these)",
                 "display-held-out": "display lettering held out of training (pixel, dot and scan-line faces; "
                                     "the figure that counts)",
-                "display-held-out-2": "a second batch of display lettering held out of training (fifteenth "
-                                      "session; dotted, LED, pixel, outline, stencil and techno faces)"}
+                "display-held-out-2": "a second batch of display lettering held out of training (hairline, "
+                                      "outline, neon-tube and techno faces)"}
 
 
 def _per_face(tally) -> None:

@@ -120,29 +120,40 @@ def element_lettering(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return face + (level - face) * np.clip(alpha, 0.0, 1.0)
 
 
-def outline_lettering(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The crop ``img`` (as :func:`element_lettering`) with its lettering redrawn hollow: in two of three crops
-    only the strokes' edges are kept, a wall 1-2 px wide (outline faces); in the others a line 1-2 px wide of
-    the face's colour is cut along the middle of the strokes (inline faces). A letter of any face becomes that
-    letter as an outline or inline face would draw it. Returns C x C float32 (``img`` itself where no lettering
-    stands out, or the strokes are too thin to hollow)."""
+def outline_lettering(img: np.ndarray, rng: np.random.Generator, kind: str | None = None) -> np.ndarray:
+    """The crop ``img`` (as :func:`element_lettering`) with its lettering redrawn hollow. ``kind`` ``"outline"``:
+    only the strokes' edges are kept, a wall 1-2 px wide (1 px where a 2 px wall would leave no inside), as outline
+    faces draw; ``"inline"``: a line 1-2 px wide of the face's colour is cut along the middle of the strokes, as
+    inline faces draw; None: one of them at random, the outline in two of three crops. A letter of any face becomes
+    that letter as such a face would draw it. Returns C x C float32 (``img`` itself where no lettering stands
+    out, or its strokes are too thin to hollow: nothing cut, or less than a quarter of the ink kept).
+
+    Raises:
+        ValueError: ``kind`` not one of those.
+    """
+    if kind not in (None, "outline", "inline"):
+        raise ValueError(f"kind {kind!r}: 'outline', 'inline' or None")
     found = _lettering(img)
     if found is None:
         return np.ascontiguousarray(img).astype(np.float32)
     g, ink, level, face = found
     mask = ink.astype(np.uint8)
     wall = int(rng.integers(1, 3))
-    if rng.random() < 2 / 3:
+    if kind is None:
+        kind = "outline" if rng.random() < 2 / 3 else "inline"
+    if kind == "outline":
         inner = cv2.erode(mask, np.ones((2 * wall + 1,) * 2, np.uint8))
+        if wall > 1 and not inner.any():        # strokes too thin for a 2 px wall: a 1 px one
+            inner = cv2.erode(mask, np.ones((3, 3), np.uint8))
         keep = ink & (inner == 0)
     else:
         # the strokes' middle line: the pixels farthest from the face among their neighbours (the distance
-        # transform's ridge), at least 1 px in, widened to the line's width
-        half = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
-        ridge = ((half >= cv2.dilate(half, np.ones((3, 3), np.uint8)) - 0.01) & (half >= 1.0)).astype(np.uint8)
-        cut = cv2.dilate(ridge, np.ones((wall, wall), np.uint8)) if wall > 1 else ridge
+        # transform's ridge), at least 1 px in, widened (centred) to the line's width
+        half = cv2.distanceTransform(mask, cv2.DIST_L2, cv2.DIST_MASK_PRECISE)
+        ridge = ((half >= cv2.dilate(half, np.ones((3, 3), np.uint8)) - 1e-3) & (half >= 1.0)).astype(np.uint8)
+        cut = cv2.dilate(ridge, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))) if wall > 1 else ridge
         keep = ink & (cut == 0)
-    if keep.sum() < 0.25 * ink.sum():
+    if keep.sum() == ink.sum() or keep.sum() < 0.25 * ink.sum():
         return g
     alpha = cv2.GaussianBlur(keep.astype(np.float32), (0, 0), 0.5)
     return face + (level - face) * np.clip(alpha, 0.0, 1.0)

@@ -58,7 +58,7 @@ def test_table_rows_follow_the_rule():
     assert sum(r["role"] == fonts.HELD_OUT_3 for r in rows) >= 40
     # every display role has faces, the dot-matrix face of held-out-5 is none of them
     assert all(sum(r["role"] == role for r in rows) >= 2 for role in (
-        fonts.DISPLAY_TRAINING, fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT))
+        fonts.DISPLAY_TRAINING, fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT, fonts.DISPLAY_HELD_OUT_2))
     assert next(r["role"] for r in rows if r["id"] == "doto") == fonts.HELD_OUT_5
 
 

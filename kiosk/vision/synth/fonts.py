@@ -17,7 +17,8 @@ training in the ninth sitting before any of its frames was drawn for a network t
 value network ``values.onnx`` had them as training faces, the shipped letter network never drew them) and ``"held-out-8"``
 (an eighth, taken out of training in the twelfth sitting before any of its frames was drawn and before the letter
 network ``letters_*.onnx`` was trained), their roles given by a hash of the family group's name; display lettering
-(pixel, dot, LED and scan-line faces, fourteenth session) is ``"display-training"`` (drawn only where a training
+(pixel, dot, LED and scan-line faces, fourteenth session; hairline, outline, inline, stencil and techno faces,
+fifteenth) is ``"display-training"`` (drawn only where a training
 command asks for it: ``train squares --fonts display``), ``"display-validation"`` (never trained on; choices may be
 made on them), ``"display-held-out"`` (never trained on, never drawn before its one measurement) and
 ``"display-held-out-2"`` (the held-out groups of a second display batch, fifteenth session, likewise). Roles are given per **design family**: faces that are metric clones of one

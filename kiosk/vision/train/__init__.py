@@ -591,8 +591,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of crops whose lettering is redrawn as dots, pixels or scan lines, from 0 to 1 "
                          "(default 0)")
     lt.add_argument("--outlines", type=float, default=0.0,
-                    help="share of crops whose lettering is redrawn hollow (outline or inline lettering), from 0 "
-                         "to 1 (default 0)")
+                    help="share of the crops not redrawn as elements whose lettering is redrawn hollow (outline "
+                         "or inline lettering), from 0 to 1 (default 0)")
     v = sub.add_parser("values", help="train the value network (needs the `train` extra: torch, onnx) and write "
                                       "values.onnx")
     v.add_argument("caches", type=Path, nargs="+", help="caches written by `squares`")
