@@ -216,11 +216,13 @@ def test_the_table_script_applies_the_rule_and_names_a_bad_file(monkeypatch, tmp
                "ok-pixel": _family("Ok Pixel", "display"), "shout": _family("Shout", "display")}
     monkeypatch.setattr(google_fonts, "DISPLAY_BATCHES", (
         (("pix-mono", "dots-one", "ok-pixel", "absent-one"), google_fonts.DISPLAY_ROLE_BY_DIGIT),
-        (("volt-led",), google_fonts.DISPLAY_ROLE_BY_DIGIT_2)))
+        (("volt-led", "pix-two"), google_fonts.DISPLAY_ROLE_BY_DIGIT_2)))
     display["volt-led"] = _family("Volt Led", "display", (400,))
+    display["pix-two"] = _family("Pix Two", "display", (400,))     # group "pix": the first batch's
     rows = mod.rows({**meta, **display})
     shown = {r["id"]: r for r in rows if r["id"] in display}
-    assert set(shown) == {"pix-mono", "dots-one", "volt-led"}  # ok-pixel's group "ok" is a text group's; shout unnamed
+    # ok-pixel's group "ok" is a text group's, pix-two's an earlier display batch's; shout is unnamed
+    assert set(shown) == {"pix-mono", "dots-one", "volt-led"}
     assert shown["volt-led"]["role"] == fonts.DISPLAY_HELD_OUT_2 == google_fonts.display_role_of("volt", 2)
     assert shown["pix-mono"]["name"] == "g-pix-mono-400" and shown["dots-one"]["weight"] == "600"
     assert shown["pix-mono"]["role"] == google_fonts.display_role_of("pix")
