@@ -126,7 +126,8 @@ def outline_lettering(img: np.ndarray, rng: np.random.Generator, kind: str | Non
     faces draw; ``"inline"``: a line 1-2 px wide of the face's colour is cut along the middle of the strokes, as
     inline faces draw; None: one of them at random, the outline in two of three crops. A letter of any face becomes
     that letter as such a face would draw it. Returns C x C float32 (``img`` itself where no lettering stands
-    out, or its strokes are too thin to hollow: nothing cut, or less than a quarter of the ink kept).
+    out, or its strokes are too thin to hollow: nothing cut, or an inline cut leaving less than a quarter of the
+    ink).
 
     Raises:
         ValueError: ``kind`` not one of those.
@@ -153,7 +154,7 @@ def outline_lettering(img: np.ndarray, rng: np.random.Generator, kind: str | Non
         ridge = ((half >= cv2.dilate(half, np.ones((3, 3), np.uint8)) - 1e-3) & (half >= 1.0)).astype(np.uint8)
         cut = cv2.dilate(ridge, cv2.getStructuringElement(cv2.MORPH_CROSS, (3, 3))) if wall > 1 else ridge
         keep = ink & (cut == 0)
-    if keep.sum() == ink.sum() or keep.sum() < 0.25 * ink.sum():
+    if keep.sum() == ink.sum() or (kind == "inline" and keep.sum() < 0.25 * ink.sum()):
         return g
     alpha = cv2.GaussianBlur(keep.astype(np.float32), (0, 0), 0.5)
     return face + (level - face) * np.clip(alpha, 0.0, 1.0)

@@ -217,14 +217,14 @@ def test_outline_lettering_keeps_the_strokes_edges_or_cuts_their_middle(ink, fac
             assert out.shape == crop.shape and out.dtype == np.float32
             assert np.array_equal(out[:, :4], crop[:, :4].astype(np.float32))
             drawn = (np.abs(out - face) > 0.5 * abs(ink - face))[mid]
-            assert 0.25 * letter.sum() <= drawn.sum() < letter.sum() and not (drawn & ~near).any()
+            assert 0.15 * letter.sum() <= drawn.sum() < letter.sum() and not (drawn & ~near).any()
             assert np.median(np.abs(out[mid][drawn] - ink)) < 50     # the ink's level (thin walls blur a little)
             got.append(((np.abs(out[mid] - face) < 0.3 * abs(ink - face)) & core).sum() / core.sum())
         return got
 
     assert min(hollow("outline")) > 0.8                 # the insides are face
-    assert min(inline := hollow("inline")) > 0.3 and max(inline) < 0.95    # a line cut, some of the rest ink
-    assert min(hollow(None)) > 0.3                      # either kind
+    assert min(inline := hollow("inline")) > 0.05 and max(inline) < 0.95   # a line cut, some of the rest ink
+    assert min(hollow(None)) > 0.05                     # either kind
     plain = np.full_like(crop, 150)
     assert np.array_equal(outline_lettering(plain, rng), plain.astype(np.float32))
     thin = np.full_like(crop, face)
