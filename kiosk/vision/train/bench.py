@@ -39,6 +39,7 @@ import numpy as np
 
 from kiosk.rules.board import SIZE, Board
 from kiosk.rules.tiles import ENGLISH, GERMAN, TileSet
+from kiosk.vision.synth import fonts as font_table
 from kiosk.vision.synth.levels import HELD_OUT_BIT, RealismParams
 
 if TYPE_CHECKING:
@@ -263,9 +264,8 @@ FONT_BARS = {"typical": {"letters": 99.5}, "hard": {"unsure_share_of_errors": 95
 FONT_CEILINGS = {"typical": {"silent_tile_errors": 0.1}}
 """Ceilings (percent) on fonts held out of training (vision issue 22)."""
 
-FONT_CHOICES = ("level", "training", "validation", "held-out", "held-out-2", "validation-2", "held-out-3",
-                "held-out-4", "held-out-5", "held-out-6", "held-out-7", "held-out-8", "display-training",
-                "display-validation", "display-held-out", "display-held-out-2")
+FONT_CHOICES = ("level", *font_table.ROLES)
+"""``fonts`` for :func:`level_params`: ``level`` (the level's own fonts) or a role of :mod:`kiosk.vision.synth.fonts`."""
 
 
 def level_params(level: str, fonts: str = "level") -> str | RealismParams:
@@ -277,7 +277,6 @@ def level_params(level: str, fonts: str = "level") -> str | RealismParams:
         ValueError: unknown ``fonts`` choice or level, or no face of that role is installed (the message
             names the Debian packages to install).
     """
-    from kiosk.vision.synth import fonts as font_table
     from kiosk.vision.synth.levels import get_level
 
     if fonts == "level":
@@ -299,7 +298,6 @@ def check_faces(fonts: str) -> None:
     Raises:
         ValueError: a face that cannot be drawn (the message names the face, its file, its package and why).
     """
-    from kiosk.vision.synth import fonts as font_table
     from kiosk.vision.synth.glyph_art import ATLAS_CHARS, reference_glyph
 
     if fonts == "level":
