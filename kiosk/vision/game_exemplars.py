@@ -139,25 +139,65 @@ def _known_tiles(net: SquareNet, crops: dict[int, np.ndarray], squares: Sequence
 
 INNER_PX = 8            # a known tile is compared by its crop less this band (the tiles beside, the gaps), slid
                         # over the new tile's crop up to this far in each direction
+FLAT = 1e-3             # a window or known tile whose grey levels vary less than this (sum of squares about the
+                        # mean, per pixel) is flat: alike to nothing (0)
+
+
+def inner_vector(known: np.ndarray) -> np.ndarray:
+    """A known tile's upright grey square crop as :func:`likeness_to` compares it: its middle (``INNER_PX`` cut
+    off each side) as one row, less its mean, of unit length (float32; zeros for a flat middle)."""
+    inner = np.asarray(known, np.float32)[INNER_PX:-INNER_PX, INNER_PX:-INNER_PX].ravel()
+    centred = inner - inner.mean(dtype=np.float64)
+    norm = float(np.sqrt(np.dot(centred.astype(np.float64), centred)))
+    return (centred / norm).astype(np.float32) if norm * norm > FLAT * inner.size else np.zeros_like(inner)
+
+
+def likeness_to(tile: np.ndarray, inners: np.ndarray) -> np.ndarray:
+    """The :func:`likeness` of the upright grey square crop ``tile`` (S x S) to each known tile of ``inners`` (N x
+    (S - 2 INNER_PX)^2 float32 rows of :func:`inner_vector`): N floats -1..1. All of them in one matrix product:
+    each row against every window of the tile its size, the windows' sums from the tile's integral image."""
+    side = tile.shape[0] - 2 * INNER_PX
+    if not len(inners):
+        return np.zeros(0, np.float32)
+    tile = np.ascontiguousarray(tile, np.float32)
+    tile = tile - np.float32(tile.mean())     # (fewer digits lost in the sums; a window's correlation is the same)
+    windows = np.lib.stride_tricks.sliding_window_view(tile, (side, side)).reshape(-1, side * side)
+    # the known rows have mean 0: a window's mean does not change its product with them; only its spread divides
+    s1, s2 = _integrals(tile)
+    k = 2 * INNER_PX + 1
+    total = (s1[side:, side:] - s1[:k, side:] - s1[side:, :k] + s1[:k, :k]).ravel()
+    total2 = (s2[side:, side:] - s2[:k, side:] - s2[side:, :k] + s2[:k, :k]).ravel()
+    spread2 = np.maximum(total2 - total * total / (side * side), 0.0)
+    flat = spread2 <= FLAT * side * side
+    scores = (windows @ inners.T) / np.where(flat, 1.0, np.sqrt(spread2))[:, None].astype(np.float32)
+    scores[flat] = 0.0
+    return scores.max(axis=0)
+
+
+def _integrals(tile: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The integral image of a grey crop and of its squares ((S + 1) x (S + 1) float64 each)."""
+    import cv2
+
+    s1, s2 = cv2.integral2(tile, sdepth=cv2.CV_64F, sqdepth=cv2.CV_64F)
+    return s1, s2
 
 
 def likeness(tile: np.ndarray, known: np.ndarray) -> float:
-    """How alike two upright grey square crops of the same size are: the highest normalised correlation
-    (``cv2.TM_CCOEFF_NORMED``, -1..1) of the known tile's middle (``INNER_PX`` cut off each side) anywhere within
+    """How alike two upright grey square crops of the same size are: the highest normalised correlation (-1..1,
+    as ``cv2.TM_CCOEFF_NORMED``) of the known tile's middle (``INNER_PX`` cut off each side) anywhere within
     ``INNER_PX`` of its place on the new tile. Brightness and contrast do not count; the letter, its value digit and
-    where they lie on the tile do."""
-    import cv2
-
-    inner = known[INNER_PX:-INNER_PX, INNER_PX:-INNER_PX]
-    return float(cv2.matchTemplate(tile, inner, cv2.TM_CCOEFF_NORMED).max())
+    where they lie on the tile do. (:func:`likeness_to` compares one tile with many.)"""
+    return float(likeness_to(tile, inner_vector(known)[None, :])[0])
 
 
 class FeatureCache:
-    """Upright square crops (float32, for :func:`likeness`), kept from frame to frame while the square's crop is
-    the same array (the reader keeps a square's crop while the square looks the same)."""
+    """Upright square crops (float32, for :func:`likeness`) and their :func:`inner_vector`, kept from frame to
+    frame while the square's crop is the same array (the reader keeps a square's crop while the square looks the
+    same)."""
 
     def __init__(self) -> None:
         self._by: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        self._inner: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
     def get(self, crops: dict[int, np.ndarray], sq: int, turns: int) -> np.ndarray:
         """``crops[sq]`` turned upright by ``turns`` quarter turns, float32."""
@@ -168,6 +208,15 @@ class FeatureCache:
         self._by[(sq, turns)] = (crops[sq], up)
         return up
 
+    def inner(self, crops: dict[int, np.ndarray], sq: int, turns: int) -> np.ndarray:
+        """:func:`inner_vector` of ``crops[sq]`` turned upright by ``turns`` quarter turns."""
+        hit = self._inner.get((sq, turns))
+        if hit is not None and hit[0] is crops[sq]:
+            return hit[1]
+        row = inner_vector(self.get(crops, sq, turns))
+        self._inner[(sq, turns)] = (crops[sq], row)
+        return row
+
 
 RuledOut = Callable[[list[int]], dict[int, frozenset[str]]]
 """Squares -> the letters each one's printed value rules out (the reader's value network, :func:`kiosk.vision.
@@ -176,12 +225,22 @@ KnownTiles = tuple[dict[str, list[tuple[int, int]]], dict[int, int]]
 """:func:`_known_tiles`: by known letter, (square, quarter turns) of up to KNOWN_PER_LETTER tiles; turns by square."""
 
 
-def _nearest(crops: dict[int, np.ndarray], cache: FeatureCache, tile: np.ndarray,
-             by_letter: dict[str, list[tuple[int, int]]], skip: int = -1) -> dict[str, float]:
-    """By letter, the :func:`likeness` of ``tile`` (upright, float32) to its nearest known tile of that letter
-    (square ``skip`` left out; a letter with no other tile is absent)."""
-    return {lt: max(likeness(tile, cache.get(crops, s, t)) for s, t in others)
-            for lt, tiles in by_letter.items() if (others := [(s, t) for s, t in tiles if s != skip])}
+def _nearest(crops: dict[int, np.ndarray], cache: FeatureCache, tiles: list[np.ndarray],
+             by_letter: dict[str, list[tuple[int, int]]], skip: Sequence[int] | None = None) -> list[dict[str, float]]:
+    """For each of ``tiles`` (upright, float32), by letter, the :func:`likeness` of the tile to its nearest known
+    tile of that letter (``skip[i]``: a square left out for tile i; a letter with no other tile is absent)."""
+    keys = [(lt, s) for lt, known in by_letter.items() for s, _ in known]
+    if not keys or not tiles:
+        return [{} for _ in tiles]
+    inners = np.stack([cache.inner(crops, s, t) for known in by_letter.values() for s, t in known])
+    out = []
+    for i, tile in enumerate(tiles):
+        alike: dict[str, float] = {}
+        for (lt, s), v in zip(keys, likeness_to(tile, inners).tolist()):
+            if skip is None or s != skip[i]:
+                alike[lt] = max(alike.get(lt, -1.0), v)
+        out.append(alike)
+    return out
 
 
 def match_new_tiles(net: SquareNet, crops: dict[int, np.ndarray], squares: Sequence[SquareReading],
@@ -198,9 +257,9 @@ def match_new_tiles(net: SquareNet, crops: dict[int, np.ndarray], squares: Seque
     shares, _ = net.letter_table([crops[sq] for sq in todo])
     out_of = ruled_out(todo) if ruled_out is not None else {}
     out = {}
-    for i, sq in enumerate(todo):
+    nearest = _nearest(crops, cache, [cache.get(crops, sq, preds[sq].turns) for sq in todo], ex[0])
+    for i, (sq, alike) in enumerate(zip(todo, nearest)):
         cand = {net.letters[j]: float(shares[i, j]) for j in np.flatnonzero(shares[i] >= CANDIDATE_SHARE)}
-        alike = _nearest(crops, cache, cache.get(crops, sq, preds[sq].turns), ex[0])
         r = squares[sq]
         out[sq] = GameMatch(known_letter(cand, alike, r.letter if r.state is SquareState.TILE else None,
                                          out_of.get(sq, frozenset())), alike)
@@ -229,8 +288,8 @@ def known_kept(net: SquareNet, crops: dict[int, np.ndarray], squares: list[Squar
     by_letter, turns = ex
     shares, _ = net.letter_table([crops[sq] for sq in disputed])
     kept = []
-    for i, sq in enumerate(disputed):
-        alike = _nearest(crops, cache, cache.get(crops, sq, turns[sq]), by_letter, skip=sq)
+    nearest = _nearest(crops, cache, [cache.get(crops, sq, turns[sq]) for sq in disputed], by_letter, disputed)
+    for i, (sq, alike) in enumerate(zip(disputed, nearest)):
         if not alike or any(net.letters[j] not in alike for j in np.flatnonzero(shares[i] >= CANDIDATE_SHARE)):
             continue
         best, lead = _best(alike)

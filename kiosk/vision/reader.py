@@ -1123,9 +1123,10 @@ class BoardReader:
                     preds[sq] = kept[sq].pred
                     fresh[sq] = kept[sq]
             ask = [sq for sq in ask if sq not in preds]
-            got = net.predict_inputs(np.stack([inputs[sq] for sq in ask])) if ask else []
+            kept_crops = [crops[sq].copy() for sq in ask]   # the memo's: the network remembers their readings
+            got = net.predict_inputs(np.stack([inputs[sq] for sq in ask]), kept_crops) if ask else []
             preds.update(zip(ask, got))
-            fresh.update((sq, _Memo(crops[sq].copy(), inputs[sq], q, False)) for sq, q in zip(ask, got))
+            fresh.update((sq, _Memo(c, inputs[sq], q, False)) for sq, c, q in zip(ask, kept_crops, got))
 
         # first the squares the occupancy model calls tiles; the letters the network is sure of are tiles:
         # measured again without them, the frame's empty-square colours are the board's own (a crowded board's

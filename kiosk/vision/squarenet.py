@@ -16,6 +16,7 @@ their label lists (``squares_<set>.onnx`` + ``squares_<set>.json``), and the let
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import cv2
@@ -53,6 +54,7 @@ def scaled(crop: np.ndarray, factor: float) -> np.ndarray:
 
 
 SAME_INPUT = 0.1   # largest mean difference (normalised units) of any 4x4 block of two inputs of the same square
+REMEMBERED = 1024   # crops whose probabilities a SquareNet remembers (a board's worth, and the frames' new reads)
 
 
 def same_input(a: np.ndarray, b: np.ndarray, most: float = SAME_INPUT) -> bool:
@@ -160,6 +162,11 @@ class SquarePrediction:
 class SquareNet:
     """A trained square network with its labels. :meth:`predict` is not thread-safe (one per reader).
 
+    The class probabilities of crops read by :meth:`predict_inputs` with ``crops`` given are remembered (at most
+    :data:`REMEMBERED`, the least lately used dropped first): :meth:`probabilities` (and so :meth:`letter_table`,
+    :meth:`letter_shares`) gives those crops (the same array objects, made read-only) their remembered rows
+    without reading them again. The network gives a crop the same row in any batch.
+
     ``letters``: a letter network (ONNX bytes, its labels: the letter labels ``labels[2:]`` in the same order,
     its origin for errors) trained on lettered tiles only (:mod:`kiosk.vision.letternet_train`). With one, the
     square network still gives P(empty) and P(blank), and the letter network shares the rest among the letters
@@ -193,6 +200,7 @@ class SquareNet:
             if n_out != len(l_labels):
                 raise ModelError(f"{l_origin}: {n_out} outputs for its {len(l_labels)} letter labels")
         self.letters = sorted({lab[:-1] for lab in labels[2:]})
+        self._rows: dict[int, tuple[np.ndarray, np.ndarray]] = {}   # id(crop) -> (crop, its probabilities)
         self._letter_of = np.array([self.letters.index(lab[:-1]) for lab in labels[2:]])
         self._turns_of = np.array([int(lab[-1]) for lab in labels[2:]])
         self._one_hot = np.zeros((len(labels) - 2, len(self.letters)), np.float32)
@@ -215,10 +223,39 @@ class SquareNet:
         return cls(onnx, labels, origin, with_letters)
 
     def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
-        """Class probabilities (N x len(labels) float32, rows sum to 1) of grey crops (see :func:`prepare`)."""
+        """Class probabilities (N x len(labels) float32, rows sum to 1) of grey crops (see :func:`prepare`); a
+        remembered crop's (class docstring) as remembered."""
         if not len(crops):
             return np.zeros((0, len(self.labels)), np.float32)
-        return self.probabilities_of_inputs(prepare(crops))
+        found = [self._remembered(c) for c in crops]
+        todo = [i for i, row in enumerate(found) if row is None]
+        if len(todo) == len(crops):
+            return self.probabilities_of_inputs(prepare(crops))
+        out = np.empty((len(crops), len(self.labels)), np.float32)
+        for i, row in enumerate(found):
+            if row is not None:
+                out[i] = row
+        if todo:
+            out[todo] = self.probabilities_of_inputs(prepare([crops[i] for i in todo]))
+        return out
+
+    def _remembered(self, crop: np.ndarray) -> np.ndarray | None:
+        """The remembered probabilities of this very crop object, or None (marked lately used)."""
+        hit = self._rows.pop(id(crop), None)
+        if hit is None or hit[0] is not crop:
+            return None
+        self._rows[id(crop)] = hit
+        return hit[1]
+
+    def _remember(self, crops: Sequence[np.ndarray], p: np.ndarray) -> None:
+        """Remember the probabilities ``p`` (one row per crop) of ``crops``, made read-only (a crop changed in place
+        would keep rows no longer its own)."""
+        for crop, row in zip(crops, p):
+            crop.flags.writeable = False
+            self._rows.pop(id(crop), None)
+            self._rows[id(crop)] = (crop, row.copy())
+        while len(self._rows) > REMEMBERED:
+            del self._rows[next(iter(self._rows))]
 
     def probabilities_of_inputs(self, x: np.ndarray) -> np.ndarray:
         """Class probabilities (as :meth:`probabilities`) of network inputs already made by :func:`prepare`
@@ -295,10 +332,16 @@ class SquareNet:
         """One :class:`SquarePrediction` per grey crop; ``turned``: from :meth:`probabilities_turned`."""
         return self._predictions(*(self._both_turned(crops) if turned else self._both(prepare(crops))))
 
-    def predict_inputs(self, x: np.ndarray) -> list[SquarePrediction]:
+    def predict_inputs(self, x: np.ndarray, crops: Sequence[np.ndarray] | None = None) -> list[SquarePrediction]:
         """One :class:`SquarePrediction` per network input made by :func:`prepare` (N x 1 x INPUT_PX x INPUT_PX
-        float32): the same as :meth:`predict` of the crops they were made from."""
-        return self._predictions(*self._both(x))
+        float32): the same as :meth:`predict` of the crops they were made from. ``crops``: those crops (N), whose
+        probabilities are then remembered (class docstring)."""
+        p, own = self._both(x)
+        if crops is not None:
+            if len(crops) != len(p):
+                raise ValueError(f"{len(crops)} crops for {len(p)} network inputs")
+            self._remember(crops, p)
+        return self._predictions(p, own)
 
     def _predictions(self, p: np.ndarray, own: np.ndarray | None = None) -> list[SquarePrediction]:
         per_letter = p[:, 2:] @ self._one_hot

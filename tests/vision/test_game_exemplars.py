@@ -61,6 +61,28 @@ def test_likeness_ignores_a_small_shift_and_the_light_but_not_the_letter():
     assert likeness(a, _tile("A", font=cv2.FONT_HERSHEY_SCRIPT_SIMPLEX).astype(np.float32)) < 0.9
 
 
+def test_one_tile_is_compared_with_many_known_tiles_at_once_as_template_matching_would():
+    """:func:`likeness_to` (one matrix product for all the known tiles) gives each known tile the highest
+    normalised correlation of its middle over the new tile's shifts, as ``cv2.matchTemplate`` (TM_CCOEFF_NORMED)
+    does one pair at a time; a flat known tile or window is alike to nothing."""
+    rng = np.random.default_rng(5)
+    known = [_tile(lt, dx=int(rng.integers(-3, 4)), dy=int(rng.integers(-3, 4)), light=float(rng.uniform(0.6, 1.1)),
+                   font=f).astype(np.float32) for lt in "AREHMW" for f in (cv2.FONT_HERSHEY_DUPLEX,
+                                                                         cv2.FONT_HERSHEY_PLAIN)]
+    known = [np.clip(k + rng.normal(0, 4, k.shape), 0, 255).astype(np.float32) for k in known]
+    inners = np.stack([ge.inner_vector(k) for k in known])
+    for tile in known[:4] + [_tile("E", dx=2).astype(np.float32)]:
+        want = [cv2.matchTemplate(tile, k[ge.INNER_PX:-ge.INNER_PX, ge.INNER_PX:-ge.INNER_PX],
+                                  cv2.TM_CCOEFF_NORMED).max() for k in known]
+        assert np.allclose(ge.likeness_to(tile, inners), want, atol=5e-4)
+        assert likeness(tile, known[3]) == pytest.approx(want[3], abs=5e-4)
+    flat = np.full((58, 58), 128, np.float32)
+    assert not ge.inner_vector(flat).any()
+    assert ge.likeness_to(known[0], ge.inner_vector(flat)[None]).tolist() == [0.0]
+    assert ge.likeness_to(flat, inners).tolist() == [0.0] * len(known)
+    assert ge.likeness_to(flat, inners[:0]).shape == (0,)
+
+
 def test_the_cache_describes_a_crop_once_and_again_when_it_changes():
     crops = {5: _tile("E")}
     cache = FeatureCache()

@@ -308,3 +308,50 @@ def test_a_letter_network_of_other_labels_or_unreadable_is_refused():
     with pytest.raises(ModelError, match="letters_y.onnx: bad label file"):
         SquareNet.from_files(onnx, json.dumps({"labels": labels}), "squares_english.onnx",
                              (letters, "{not json", "letters_y.onnx"))
+
+
+def test_the_rows_of_crops_read_are_remembered_not_read_again(monkeypatch):
+    """:meth:`SquareNet.predict_inputs` given the crops remembers their class probabilities; the letter table of
+    the same crop objects (the game-tile rule's, every frame) then runs no network and gives the same rows. A
+    crop of the same pixels but another object is read anew; a remembered crop is read-only; at most REMEMBERED
+    crops are kept, the least lately used dropped first."""
+    from kiosk.vision import squarenet
+
+    net = default_square_net("german")
+    fr = _frame(700002, "german")
+    grey = cv2.cvtColor(warp_canvas(fr.image, locate.from_corners(fr.image, fr.grid_corners_px))[0],
+                        cv2.COLOR_BGR2GRAY)
+    crops = [cell_crop(grey, sq, GROW_PX).copy() for sq in range(0, 225, 3)]
+    preds = net.predict_inputs(prepare(crops), crops)
+    read: list[int] = []
+    real = SquareNet.probabilities_of_inputs
+
+    def counted(self, x):  # noqa: ANN001, ANN202
+        read.append(len(x))
+        return real(self, x)
+
+    monkeypatch.setattr(SquareNet, "probabilities_of_inputs", counted)
+    shares, turns = net.letter_table(crops)
+    assert read == []                                       # every row remembered
+    fresh = default_square_net("german")
+    want_shares, want_turns = fresh.letter_table(crops)
+    assert read == [len(crops)]
+    assert np.array_equal(shares, want_shares) and np.array_equal(turns, want_turns)
+    assert [net.letters[int(i)] for i in shares.argmax(axis=1)] == [q.letter for q in preds]
+    copies = [c.copy() for c in crops[:5]]
+    want = fresh.probabilities(copies + crops[5:])
+    read.clear()
+    assert np.array_equal(net.probabilities(copies + crops[5:]), want)
+    assert read == [5]                                      # only the new objects were read
+    with pytest.raises(ValueError):
+        crops[0][0, 0] = 7                                  # read-only: its row would no longer be its own
+    with pytest.raises(ValueError, match="3 crops for 2 network inputs"):
+        net.predict_inputs(prepare(crops[:2]), crops[:3])
+    monkeypatch.setattr(squarenet, "REMEMBERED", 10)
+    net.probabilities(crops[:1])                            # the first crop lately used: kept
+    net.predict_inputs(prepare(copies), copies)
+    read.clear()
+    net.probabilities([crops[0], *copies])
+    assert read == []
+    net.probabilities(crops[1:6])
+    assert read == [5]                                      # the least lately used were dropped
