@@ -4,12 +4,15 @@ one tile font, its frames read in order as the table reads them.
 At the table the kiosk reads a frame after each clock press, knowing the board the referee accepted before it
 (:class:`kiosk.vision.game.GameReader` with the accepted board as its :class:`~kiosk.vision.game.GamePrior`).
 A doubt (``#``) is settled by the judge, so the board accepted after a move is the move's true board: here the
-prior of move *i* is the true board after move *i - 1*. What is scored is what the reader had to find out:
+prior of move *i* is the true board after move *i - 1*, less the tiles of a move a challenge took back (the
+referee's board loses them when the judge rules, before the next press). What is scored is what the reader had
+to find out:
 
 * **new tiles** (tiles of the move's squares, empty before it): read as their letter (or ``?`` for a blank),
   ``#`` (a doubt: the judge is asked), or wrong without doubt (another letter, ``?``, or empty: *silent*);
 * **known tiles** read as another letter or empty (an anomaly the judge must dismiss: *false anomalies*);
-* **phantoms**: squares empty before and after the move read as a tile without doubt.
+* **phantoms**: squares empty before and after the move read as a tile without doubt;
+* **empty squares doubted**: squares empty before and after the move read ``#`` (the judge confirms them empty).
 
 Squares a hand covers are left out (as in :mod:`kiosk.vision.train.bench`). A frame the reader does not judge
 usable (a hand, motion blur) is not used: the table takes the camera's next frame, so the game renders the same
@@ -92,6 +95,7 @@ class MoveResult:
     read_ms: float
     causes: dict[int, str] = field(default_factory=dict)   # new tile read wrong -> doubt kind, or "silent"
     disputes: list[str] = field(default_factory=list)      # known tiles read otherwise: "E->B", "E->."
+    empty_doubts: int = 0                                   # squares empty before and after read '#'
 
 
 @dataclass
@@ -110,6 +114,7 @@ class GameTally:
     silent: int = 0
     false_anomalies: int = 0
     phantoms: int = 0
+    empty_doubts: int = 0
     moves_exact: int = 0
     confusion: Counter = field(default_factory=Counter)
     by_face: dict = field(default_factory=dict)   # font -> [letters, right, tiles, silent]
@@ -124,6 +129,7 @@ class GameTally:
         self.unread_moves += not mv.used
         self.false_anomalies += mv.false_anomalies
         self.phantoms += mv.phantoms
+        self.empty_doubts += mv.empty_doubts
         self.read_ms.append(mv.read_ms)
         self.causes.update(mv.causes.values())
         self.disputes.update(mv.disputes)
@@ -171,7 +177,8 @@ class GameTally:
                f"  new tiles wrong silently {f['silent_tile_errors']:8.3f}%  ({self.silent}/{tiles})",
                f"  errors that are '#'      {f['unsure_share_of_errors']:8.3f}%",
                f"  moves read exactly       {f['exact_moves']:8.3f}%  ({self.moves_exact}/{self.moves})",
-               f"  known tiles disputed {self.false_anomalies}, phantom tiles {self.phantoms}"]
+               f"  known tiles disputed {self.false_anomalies}, phantom tiles {self.phantoms}, "
+               f"empty squares doubted {self.empty_doubts}"]
         for what, keep in (("new tiles read '#'", lambda r: r == UNSURE),
                            ("new tiles read wrong without doubt", lambda r: r != UNSURE)):
             wrong = [(n, t, r) for (t, r), n in self.confusion.items() if t != r and keep(r)]
@@ -258,6 +265,9 @@ def read_game(task: tuple) -> list[MoveResult]:
     scene = game_seed(level, index, seed)
     out: list[MoveResult] = []
     for m, cells in enumerate(boards):
+        # tiles a challenge took back (a phony withdrawn) left the referee's board before the next press: the
+        # prior of that press no longer holds them
+        before = [b if c else "" for b, c in zip(before, cells)]
         state["prior"] = prior_from_board(before, ts)
         frames, used, ms, font = 0, False, 0.0, "?"
         grid: list[str] = []
@@ -288,7 +298,7 @@ def _score(truth: list[str], grid: list[str] | None, doubts: dict, occluded: set
     """One move's :class:`MoveResult`: the truth and reading grids (15 strings; ``grid`` None: no usable frame, its
     new tiles unread), the reading's doubts, the squares a hand covers, the board before the move (225 cells)."""
     new: dict[int, tuple[str, str]] = {}
-    false_anomalies = phantoms = 0
+    false_anomalies = phantoms = empty_doubts = 0
     causes: dict[int, str] = {}
     disputes: list[str] = []
     for sq in range(SIZE * SIZE):
@@ -308,7 +318,10 @@ def _score(truth: list[str], grid: list[str] | None, doubts: dict, occluded: set
             disputes.append(f"{t}->{r}")
         elif not was and t == "." and r not in (".", UNSURE):
             phantoms += 1
-    return MoveResult(new, false_anomalies, phantoms, frames, grid is not None, font, ms, causes, disputes)
+        elif not was and t == "." and r == UNSURE and grid is not None and sq not in occluded:
+            empty_doubts += 1
+    return MoveResult(new, false_anomalies, phantoms, frames, grid is not None, font, ms, causes, disputes,
+                      empty_doubts)
 
 
 def game_tasks(games: list[GameSample], level: str, size: tuple[int, int], seed: int, fonts: str,
