@@ -18,7 +18,13 @@ reading the game allows:
 * an unsure square that cannot hold a new tile (not beside a known tile nor in line with the new ones; off
   row 8 and column H on an empty board, anywhere while H8 reads empty there) is empty: no tile of a legal
   move can lie there; a tile read where no move can lay it is a doubt;
-* a frame the reader did not judge usable (a hand, motion blur, no board) is left as it is: it is not used.
+* a frame the reader did not judge usable (a hand, motion blur, no board) is left as it is: it is not used;
+* a frame in which ``COVERED_GONE`` or more known tiles close together read empty is not used either: tiles
+  laid do not leave the board, so something lies over them (a hand the frame check missed: the tiles of the
+  move under its fingers read empty too); its verdict names the squares and asks for tiles knocked off to be
+  put back. Only with a referee's board as the prior (the table, the recording demo): on its own prior
+  (``kiosk read-board --sequence``) :class:`GameReader` cannot tell them from a move taken back after a challenge,
+  and they stay anomalies, as one tile gone is.
 
 :class:`GameReader` keeps the prior from reading to reading (``kiosk read-board --sequence``, the recording
 demo, the kiosk's vision worker) and keeps a board found without given corners found from frame to frame.
@@ -54,6 +60,15 @@ from kiosk.vision.reading import (
 )
 
 CENTRE = 7 * SIZE + 7  # H8
+COVERED_GONE = 2
+"""Known tiles read empty close together (:data:`COVERED_REACH`) in one frame from which the frame is taken as
+covered and not used (module docstring). One gone is a blurred or glared tile's misreading, an anomaly the judge
+settles; so are tiles gone far apart (a face whose tiles on the red corner squares read empty in every frame
+would otherwise never give a usable frame). (Chosen on the validation faces' games, ``kiosk bench-vision
+--games``: README.md, "A hand the frame check missed".)"""
+COVERED_REACH = 2
+"""Squares (along a row, a column or a diagonal) within which known tiles read empty are close together: a hand's
+width."""
 
 
 @dataclass(frozen=True)
@@ -159,13 +174,14 @@ def may_hold_new(prior: GamePrior, new: Iterable[int]) -> np.ndarray:
 
 
 def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0.0,
-                word_ok: WordCheck | None = None) -> GameReading:
+                word_ok: WordCheck | None = None, covered: bool = True) -> GameReading:
     """The reading judged against the prior (see the module docstring). ``new_letter_p``: the confidence a
     letter on a square not known before needs (below it the square is a doubt; 0: the reader's own rule), unless
     the board's own tiles confirm it (``reading.confirmed``: :func:`kiosk.vision.exemplars.confirm_by_exemplars`).
     ``word_ok``: a lexicon (upper-case word -> held), or None (no word check): then a new letter that spells a word
     the lexicon lacks, where one other letter would spell words it holds, is a doubt (:func:`kiosk.vision.
-    move_words.word_doubts`). Never raises for a bad frame."""
+    move_words.word_doubts`). ``covered``: whether known tiles read empty close together make the frame covered
+    (module docstring; False: they are anomalies, as one tile gone is). Never raises for a bad frame."""
     if not reading.quality.ok:
         return GameReading(reading, used=False)
     squares = list(reading.squares)
@@ -192,6 +208,10 @@ def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0
         what = "is gone" if a == EMPTY_CHAR else f"reads {a}"
         anomalies.append(f"{square_name(sq)}: the known tile {b} {what}")
         disputed.append(sq)
+    group = covered_group([sq for sq in disputed if squares[sq].state is SquareState.EMPTY]) if covered else []
+    if group:
+        return GameReading(replace(reading, quality=replace(reading.quality, verdict=covered_verdict(group))),
+                           used=False)
     settled = _pool_doubts(new, prior, squares, doubts, anomalies)
     settled |= _shape_doubts(new, prior, squares, doubts, anomalies)
     settled |= _gap_doubts(new, prior, squares, doubts)
@@ -279,11 +299,21 @@ def _gap_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareReadi
     empty, a run of at most GAP_MAX squares read empty, known empty, between two tiles of that line (new, known or
     unsure) and between the move's first and last new tile, becomes a doubt (:data:`GAP_WHY`): a move's tiles
     leave no gap, so a tile there was missed (a blurred frame reads a tile empty) or one beside it is not there at
-    all. A longer run is left as read (a tile read far off in the same line is more likely not one of the move's).
+    all. The move's unsure squares (known empty, where a tile of the move may lie: :func:`may_hold_new`) count as
+    its tiles when they and the new tiles lie in one line (a hand over two tiles of a move, its fingers read empty
+    and unsure by turns; a tile between two doubted ones read empty). A longer run is left as read (a tile read
+    far off in the same line is more likely not one of the move's).
     A frame showing two moves in one line (a frame lost between them) may have the space between them doubted:
     the judge confirms it empty. Returns the squares doubted. Source: every sheet's play rule (a move's tiles
     form one unbroken line with the tiles they join, ``../shared/seeds/``)."""
     fresh = [sq for sq in new if prior.board[sq] == EMPTY_CHAR]   # (a square not known may hold an older tile)
+    # the move's unsure squares too, where they lie in the line of its letters: a tile of the move under a doubt
+    allowed = may_hold_new(prior, new)
+    unsure = [sq for sq, rd in enumerate(squares) if rd.state is SquareState.UNSURE
+              and prior.board[sq] == EMPTY_CHAR and allowed[sq] and sq not in new]
+    rows, cols = _lines_of(fresh + unsure)
+    if unsure and len(fresh) + len(unsure) >= 2 and (len(rows) == 1 or len(cols) == 1):
+        fresh = fresh + unsure
     rows, cols = _lines_of(fresh)
     if len(fresh) < 2 or (len(rows) > 1 and len(cols) > 1):
         return set()
@@ -319,6 +349,32 @@ def _before_first_move(prior: GamePrior) -> bool:
 def _no_known_tile(prior: GamePrior) -> bool:
     """No tile is known (an empty board, or nothing known yet): with H8 empty no move has been played."""
     return all(c in (EMPTY_CHAR, UNSURE_CHAR) for c in prior.board)
+
+
+def covered_group(gone: list[int]) -> list[int]:
+    """The largest group of the squares ``gone`` (known tiles read empty) each within :data:`COVERED_REACH` of
+    another of the group, when it has :data:`COVERED_GONE` or more squares (in square order); else []."""
+    left = set(gone)
+    best: list[int] = []
+    while left:
+        group, todo = [], [left.pop()]
+        while todo:
+            sq = todo.pop()
+            group.append(sq)
+            near = {o for o in left if max(abs(o // SIZE - sq // SIZE), abs(o % SIZE - sq % SIZE)) <= COVERED_REACH}
+            left -= near
+            todo.extend(near)
+        if len(group) > len(best):
+            best = group
+    return sorted(best) if len(best) >= COVERED_GONE else []
+
+
+def covered_verdict(gone: list[int]) -> str:
+    """The verdict of a frame whose known tiles on the squares ``gone`` (``COVERED_GONE`` or more) read empty: a
+    sentence naming up to five of them (``H8``) for the players and the judge."""
+    names = ", ".join(square_name(sq) for sq in gone[:5]) + (f" and {len(gone) - 5} more" if len(gone) > 5 else "")
+    return (f"the tiles already on {names} are not seen: is a hand or something else over the board? "
+            "Put back any tile knocked off")
 
 
 def _known_square(ch: str) -> SquareReading:
@@ -423,7 +479,11 @@ class GameReader:
         if self._prior_fn is None and self._own is None and tiles > self.prior.rack_size:
             res = GameReading(reading)   # the first frame holds more than a move: the sequence starts mid-game
         else:
-            res = apply_prior(reading, self.prior, self.new_letter_p, self.word_ok)
+            # on its own prior (no referee: read-board --sequence) tiles gone may be a move taken back after a
+            # challenge, which only the frames tell: anomalies, not a covered frame. A referee's board has lost
+            # such tiles when the judge ruled
+            res = apply_prior(reading, self.prior, self.new_letter_p, self.word_ok,
+                              covered=self._prior_fn is not None)
         self.last = res
         return res
 

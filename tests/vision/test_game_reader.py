@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from kiosk.rules.tiles import GERMAN, load_tile_set
-from kiosk.vision.game import GamePrior, GameReader, apply_prior, grid_corners, prior_from_board
+from kiosk.vision.game import GAP_WHY, GamePrior, GameReader, apply_prior, grid_corners, prior_from_board
 from kiosk.vision.reading import BoardReading, FrameQuality
 from shared_data import SHARED, needs_shared
 
@@ -113,6 +113,31 @@ def test_a_square_read_empty_between_a_move_s_new_tiles_is_a_doubt():
     assert not res.reading.doubts
 
 
+def test_a_square_read_empty_between_a_move_s_doubted_tiles_is_a_doubt():
+    """A hand over a move's tiles (a synthetic hard frame: BOHEA on row 11, its O and A under fingers read unsure,
+    its H and E read empty): the move's unsure squares count as its tiles, so the empty run between them is
+    doubted; unsure squares off the move's line (a glare elsewhere) leave the rule to the letters alone."""
+    prior = prior_from_board("".join(grid((8, 7, "CAT"), (9, 7, "O"), (10, 7, "W"))), ENGLISH)
+    board = grid((8, 7, "CAT"), (9, 7, "O"), (10, 7, "W"), (11, 6, "B#..#"))
+    res = apply_prior(BoardReading.from_grid(board), prior)
+    out = res.reading.grid()
+    assert out[10] == ".....B####....."
+    assert res.reading.doubts[10 * 15 + 7] == GAP_WHY.format(line="row 11")
+    assert res.new == {10 * 15 + 5: "B"}
+    # unsure squares in line with no letter read: the gap between them is doubted too
+    wax = prior_from_board("".join(grid((8, 7, "CAT"), (9, 7, "O"), (10, 7, "WAX"))), ENGLISH)
+    res = apply_prior(BoardReading.from_grid(grid((8, 7, "CAT"), (9, 7, "O"), (10, 7, "WAX"), (11, 7, "#.#"))), wax)
+    assert res.reading.grid()[10] == "......###......"
+    # a doubt off the line of the letters (F9 above BE on row 11): no gap in column F is made of it
+    res = apply_prior(BoardReading.from_grid(grid((8, 7, "CAT"), (9, 7, "O"), (10, 7, "W"), (11, 6, "BE"),
+                                                  (9, 6, "#"))), prior)
+    assert at(res.reading.grid(), "F10") == "." and GAP_WHY.format(line="column F") not in res.reading.doubts.values()
+    # one letter, no unsure square beside its line: nothing doubted, as before
+    res = apply_prior(BoardReading.from_grid(grid((8, 7, "CAT"), (9, 7, "O"), (10, 7, "W"), (11, 8, "S"))),
+                      prior)
+    assert not res.reading.doubts
+
+
 def test_first_move_tiles_off_the_centre_lines_are_doubts():
     prior = prior_from_board([""] * 225, GERMAN)
     res = apply_prior(BoardReading.from_grid(grid((1, 2, "?"), (8, 7, "ZUG"))), prior)
@@ -126,6 +151,49 @@ def test_a_frame_with_a_hand_is_not_used():
     raw = BoardReading(raw.squares, None, FrameQuality(True, True, False, True, "hand over the board"))
     res = apply_prior(raw, prior)
     assert not res.used and res.reading is raw
+
+
+def test_a_frame_whose_known_tiles_read_empty_is_covered_and_not_used():
+    """A hand the frame check missed (a synthetic hard frame: fingers over the move's tiles and the known ones
+    beside them, all read empty): two known tiles gone close together make the frame unusable, its verdict naming
+    them; one gone stays an anomaly of a usable frame, as before, and so do tiles gone far apart. Only with a
+    referee's board as the prior."""
+    from kiosk.vision import game
+
+    prior = prior_from_board("".join(grid((8, 5, "STONE"))), ENGLISH)
+    one = apply_prior(BoardReading.from_grid(grid((8, 5, "ST.NE"), (9, 5, "A"))), prior)
+    assert one.used and len(one.anomalies) == 1 and one.new == {8 * 15 + 4: "A"}
+    covered = BoardReading.from_grid(grid((8, 5, "S..NE"), (9, 5, "A")))
+    res = apply_prior(covered, prior)
+    assert not res.used and not res.reading.quality.ok and not res.new
+    assert res.reading.quality.verdict == ("the tiles already on F8, G8 are not seen: is a hand or something "
+                                           "else over the board? Put back any tile knocked off")
+    assert res.reading.squares == covered.squares       # read as it was: nothing made up
+    many = apply_prior(BoardReading.from_grid(grid((8, 5, "....."), (9, 1, "........."))),
+                       prior_from_board("".join(grid((8, 5, "STONE"), (9, 1, "QUARTERED"))), ENGLISH))
+    assert "on E8, F8, G8, H8, I8 and 9 more are not seen" in many.reading.quality.verdict
+    assert game.COVERED_GONE == 2
+    # two gone far apart (a face whose tiles on the red corner squares read empty in every frame): anomalies of a
+    # usable frame, as before, or no frame of the game would ever be used
+    apart = prior_from_board("".join(grid((8, 5, "STONE"), (1, 1, "AX"))), ENGLISH)
+    res = apply_prior(BoardReading.from_grid(grid((8, 5, "STO.E"), (1, 1, ".X"), (9, 5, "A"))), apart)
+    assert res.used and len(res.anomalies) == 2 and res.new == {8 * 15 + 4: "A"}
+    assert game.covered_group([0, 2, 30, 200]) == [0, 2, 30] and game.covered_group([0, 3, 45]) == []
+    # with a referee's board as the prior (the table) the covered frame is not used, the next one is read against
+    # that board; on its own prior (read-board --sequence: no referee) tiles gone may be a move taken back after a
+    # challenge, which only the frames tell: anomalies of a usable frame, as before
+    frames = iter([grid((8, 5, "S..NE")), grid((8, 5, "STONE"), (9, 5, "A"))])
+    ref = GameReader(lambda _frame, _corners, _known, corners_from=None: BoardReading.from_grid(next(frames)),
+                     ENGLISH, prior=lambda: prior)
+    first, second = (ref.read_game(np.zeros((4, 4, 3), np.uint8)) for _ in range(2))
+    assert not first.used and second.used and second.new == {8 * 15 + 4: "A"} and not second.anomalies
+    frames = iter([grid((8, 5, "STONE")), grid((8, 5, "S..NE"))])
+    seq = GameReader(lambda _frame, _corners, _known, corners_from=None: BoardReading.from_grid(next(frames)),
+                     ENGLISH)
+    for _ in range(2):
+        last = seq.read_game(np.zeros((4, 4, 3), np.uint8))
+        seq.accept(last.reading)
+    assert last.used and len(last.anomalies) == 2
 
 
 def test_sequence_reads_each_frame_with_the_previous_reading_as_prior_and_keeps_the_board_found():
