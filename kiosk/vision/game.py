@@ -24,7 +24,8 @@ reading the game allows:
   move under its fingers read empty too); its verdict names the squares and asks for tiles knocked off to be
   put back. Only with a referee's board as the prior (the table, the recording demo): on its own prior
   (``kiosk read-board --sequence``) :class:`GameReader` cannot tell them from a move taken back after a challenge,
-  and they stay anomalies, as one tile gone is.
+  and they stay anomalies, as one tile gone is; so do tiles read empty in ``COVERED_FRAMES`` frames running (a
+  tile knocked off, a blank the camera keeps missing: a hand moves on).
 
 :class:`GameReader` keeps the prior from reading to reading (``kiosk read-board --sequence``, the recording
 demo, the kiosk's vision worker) and keeps a board found without given corners found from frame to frame.
@@ -67,8 +68,13 @@ settles; so are tiles gone far apart (a face whose tiles on the red corner squar
 would otherwise never give a usable frame). (Chosen on the validation faces' games, ``kiosk bench-vision
 --games``: README.md, "A hand the frame check missed".)"""
 COVERED_REACH = 2
-"""Squares (along a row, a column or a diagonal) within which known tiles read empty are close together: a hand's
+"""Known tiles read empty at most this many squares apart across and down (both) are close together: a hand's
 width."""
+COVERED_FRAMES = 3
+"""A known tile read empty in this many frames running (the reader's frames under one :class:`GameReader`) is no
+longer taken as covered: a hand moves on within a second; a tile knocked off, or a blank the camera keeps missing,
+does not. It is an anomaly for the judge again, as one tile gone is (else the table would refuse every frame
+for the rest of the game)."""
 
 
 @dataclass(frozen=True)
@@ -174,14 +180,16 @@ def may_hold_new(prior: GamePrior, new: Iterable[int]) -> np.ndarray:
 
 
 def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0.0,
-                word_ok: WordCheck | None = None, covered: bool = True) -> GameReading:
+                word_ok: WordCheck | None = None, covered: bool = True,
+                lasting: frozenset[int] = frozenset()) -> GameReading:
     """The reading judged against the prior (see the module docstring). ``new_letter_p``: the confidence a
     letter on a square not known before needs (below it the square is a doubt; 0: the reader's own rule), unless
     the board's own tiles confirm it (``reading.confirmed``: :func:`kiosk.vision.exemplars.confirm_by_exemplars`).
     ``word_ok``: a lexicon (upper-case word -> held), or None (no word check): then a new letter that spells a word
     the lexicon lacks, where one other letter would spell words it holds, is a doubt (:func:`kiosk.vision.
     move_words.word_doubts`). ``covered``: whether known tiles read empty close together make the frame covered
-    (module docstring; False: they are anomalies, as one tile gone is). Never raises for a bad frame."""
+    (module docstring; False: they are anomalies, as one tile gone is); ``lasting``: known tiles read empty in
+    :data:`COVERED_FRAMES` frames running, never taken as covered. Never raises for a bad frame."""
     if not reading.quality.ok:
         return GameReading(reading, used=False)
     squares = list(reading.squares)
@@ -208,7 +216,8 @@ def apply_prior(reading: BoardReading, prior: GamePrior, new_letter_p: float = 0
         what = "is gone" if a == EMPTY_CHAR else f"reads {a}"
         anomalies.append(f"{square_name(sq)}: the known tile {b} {what}")
         disputed.append(sq)
-    group = covered_group([sq for sq in disputed if squares[sq].state is SquareState.EMPTY]) if covered else []
+    group = covered_group([sq for sq in disputed if squares[sq].state is SquareState.EMPTY and sq not in lasting]) \
+        if covered else []
     if group:
         return GameReading(replace(reading, quality=replace(reading.quality, verdict=covered_verdict(group))),
                            used=False)
@@ -373,8 +382,7 @@ def covered_verdict(gone: list[int]) -> str:
     """The verdict of a frame whose known tiles on the squares ``gone`` (``COVERED_GONE`` or more) read empty: a
     sentence naming up to five of them (``H8``) for the players and the judge."""
     names = ", ".join(square_name(sq) for sq in gone[:5]) + (f" and {len(gone) - 5} more" if len(gone) > 5 else "")
-    return (f"the tiles already on {names} are not seen: is a hand or something else over the board? "
-            "Put back any tile knocked off")
+    return f"the tiles already laid on {names} are hidden; take your hand off the board, or put back a tile knocked off"
 
 
 def _known_square(ch: str) -> SquareReading:
@@ -443,6 +451,7 @@ class GameReader:
         self._prior_fn = prior
         self._own: GamePrior | None = None   # nothing accepted yet (see read_game)
         self.last: GameReading | None = None
+        self._unseen: dict[int, int] = {}   # known square -> frames running it read empty (COVERED_FRAMES)
 
     @property
     def prior(self) -> GamePrior:
@@ -482,8 +491,14 @@ class GameReader:
             # on its own prior (no referee: read-board --sequence) tiles gone may be a move taken back after a
             # challenge, which only the frames tell: anomalies, not a covered frame. A referee's board has lost
             # such tiles when the judge ruled
-            res = apply_prior(reading, self.prior, self.new_letter_p, self.word_ok,
-                              covered=self._prior_fn is not None)
+            prior = self.prior
+            if reading.quality.ok:   # (a frame not judged usable says nothing of the known tiles)
+                empty = [sq for sq, (b, rd) in enumerate(zip(prior.board, reading.squares))
+                         if b not in (EMPTY_CHAR, UNSURE_CHAR) and rd.state is SquareState.EMPTY]
+                self._unseen = {sq: self._unseen.get(sq, 0) + 1 for sq in empty}
+            lasting = frozenset(sq for sq, n in self._unseen.items() if n >= COVERED_FRAMES)
+            res = apply_prior(reading, prior, self.new_letter_p, self.word_ok, covered=self._prior_fn is not None,
+                              lasting=lasting)
         self.last = res
         return res
 

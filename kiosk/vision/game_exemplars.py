@@ -155,8 +155,13 @@ def inner_vector(known: np.ndarray) -> np.ndarray:
 def likeness_to(tile: np.ndarray, inners: np.ndarray) -> np.ndarray:
     """The :func:`likeness` of the upright grey square crop ``tile`` (S x S) to each known tile of ``inners`` (N x
     (S - 2 INNER_PX)^2 float32 rows of :func:`inner_vector`): N floats -1..1. All of them in one matrix product:
-    each row against every window of the tile its size, the windows' sums from the tile's integral image."""
+    each row against every window of the tile its size, the windows' sums from the tile's integral image. Raises
+    ValueError for a tile that is not square or whose size does not match the rows'."""
     side = tile.shape[0] - 2 * INNER_PX
+    if tile.ndim != 2 or tile.shape[0] != tile.shape[1] or side < 1 or \
+            (len(inners) and np.shape(inners)[1] != side * side):
+        raise ValueError(f"likeness: a square grey crop of the known tiles' size is needed, got {tile.shape} for rows "
+                         f"of {np.shape(inners)[1] if len(inners) else '?'} px")
     if not len(inners):
         return np.zeros(0, np.float32)
     tile = np.ascontiguousarray(tile, np.float32)
@@ -186,7 +191,8 @@ def likeness(tile: np.ndarray, known: np.ndarray) -> float:
     """How alike two upright grey square crops of the same size are: the highest normalised correlation (-1..1,
     as ``cv2.TM_CCOEFF_NORMED``) of the known tile's middle (``INNER_PX`` cut off each side) anywhere within
     ``INNER_PX`` of its place on the new tile. Brightness and contrast do not count; the letter, its value digit and
-    where they lie on the tile do. (:func:`likeness_to` compares one tile with many.)"""
+    where they lie on the tile do. A flat middle or window is alike to nothing (0; OpenCV gives a flat template
+    1). (:func:`likeness_to` compares one tile with many.) Raises ValueError for crops of different sizes."""
     return float(likeness_to(tile, inner_vector(known)[None, :])[0])
 
 

@@ -164,8 +164,10 @@ class SquareNet:
 
     The class probabilities of crops read by :meth:`predict_inputs` with ``crops`` given are remembered (at most
     :data:`REMEMBERED`, the least lately used dropped first): :meth:`probabilities` (and so :meth:`letter_table`,
-    :meth:`letter_shares`) gives those crops (the same array objects, made read-only) their remembered rows
-    without reading them again. The network gives a crop the same row in any batch.
+    :meth:`letter_shares`) gives those crops (the same array objects, made read-only; only arrays that own their
+    pixels, not views of a frame) their remembered rows without reading them again. The network gave a crop the
+    same row in any batch on this machine (bit for bit on 100 real crops); elsewhere a row may differ in its last
+    digits.
 
     ``letters``: a letter network (ONNX bytes, its labels: the letter labels ``labels[2:]`` in the same order,
     its origin for errors) trained on lettered tiles only (:mod:`kiosk.vision.letternet_train`). With one, the
@@ -248,9 +250,11 @@ class SquareNet:
         return hit[1]
 
     def _remember(self, crops: Sequence[np.ndarray], p: np.ndarray) -> None:
-        """Remember the probabilities ``p`` (one row per crop) of ``crops``, made read-only (a crop changed in place
-        would keep rows no longer its own)."""
+        """Remember the probabilities ``p`` (one row per crop) of ``crops`` that own their pixels, made read-only (a
+        crop changed in place would keep rows no longer its own)."""
         for crop, row in zip(crops, p):
+            if crop.base is not None:   # a view: what it shows may change through its base
+                continue
             crop.flags.writeable = False
             self._rows.pop(id(crop), None)
             self._rows[id(crop)] = (crop, row.copy())

@@ -81,6 +81,10 @@ def test_one_tile_is_compared_with_many_known_tiles_at_once_as_template_matching
     assert ge.likeness_to(known[0], ge.inner_vector(flat)[None]).tolist() == [0.0]
     assert ge.likeness_to(flat, inners).tolist() == [0.0] * len(known)
     assert ge.likeness_to(flat, inners[:0]).shape == (0,)
+    with pytest.raises(ValueError, match="a square grey crop of the known tiles' size"):
+        ge.likeness_to(known[0][:, :50], inners)
+    with pytest.raises(ValueError, match="a square grey crop of the known tiles' size"):
+        ge.likeness_to(known[0][2:-2, 2:-2], inners)
 
 
 def test_the_cache_describes_a_crop_once_and_again_when_it_changes():

@@ -128,10 +128,11 @@ def test_a_square_read_empty_between_a_move_s_doubted_tiles_is_a_doubt():
     wax = prior_from_board("".join(grid((8, 7, "CAT"), (9, 7, "O"), (10, 7, "WAX"))), ENGLISH)
     res = apply_prior(BoardReading.from_grid(grid((8, 7, "CAT"), (9, 7, "O"), (10, 7, "WAX"), (11, 7, "#.#"))), wax)
     assert res.reading.grid()[10] == "......###......"
-    # a doubt off the line of the letters (F9 above BE on row 11): no gap in column F is made of it
-    res = apply_prior(BoardReading.from_grid(grid((8, 7, "CAT"), (9, 7, "O"), (10, 7, "W"), (11, 6, "BE"),
+    # a doubt off the line of the letters (F9 above B.E on row 11): the letters' own gap only, none in column F
+    res = apply_prior(BoardReading.from_grid(grid((8, 7, "CAT"), (9, 7, "O"), (10, 7, "W"), (11, 6, "B.E"),
                                                   (9, 6, "#"))), prior)
-    assert at(res.reading.grid(), "F10") == "." and GAP_WHY.format(line="column F") not in res.reading.doubts.values()
+    assert at(res.reading.grid(), "F10") == "." and at(res.reading.grid(), "G11") == "#"
+    assert res.reading.doubts[10 * 15 + 6] == GAP_WHY.format(line="row 11")
     # one letter, no unsure square beside its line: nothing doubted, as before
     res = apply_prior(BoardReading.from_grid(grid((8, 7, "CAT"), (9, 7, "O"), (10, 7, "W"), (11, 8, "S"))),
                       prior)
@@ -166,12 +167,12 @@ def test_a_frame_whose_known_tiles_read_empty_is_covered_and_not_used():
     covered = BoardReading.from_grid(grid((8, 5, "S..NE"), (9, 5, "A")))
     res = apply_prior(covered, prior)
     assert not res.used and not res.reading.quality.ok and not res.new
-    assert res.reading.quality.verdict == ("the tiles already on F8, G8 are not seen: is a hand or something "
-                                           "else over the board? Put back any tile knocked off")
+    assert res.reading.quality.verdict == ("the tiles already laid on F8, G8 are hidden; take your hand off the "
+                                           "board, or put back a tile knocked off")
     assert res.reading.squares == covered.squares       # read as it was: nothing made up
     many = apply_prior(BoardReading.from_grid(grid((8, 5, "....."), (9, 1, "........."))),
                        prior_from_board("".join(grid((8, 5, "STONE"), (9, 1, "QUARTERED"))), ENGLISH))
-    assert "on E8, F8, G8, H8, I8 and 9 more are not seen" in many.reading.quality.verdict
+    assert "on E8, F8, G8, H8, I8 and 9 more are hidden" in many.reading.quality.verdict
     assert game.COVERED_GONE == 2
     # two gone far apart (a face whose tiles on the red corner squares read empty in every frame): anomalies of a
     # usable frame, as before, or no frame of the game would ever be used
@@ -187,6 +188,14 @@ def test_a_frame_whose_known_tiles_read_empty_is_covered_and_not_used():
                      ENGLISH, prior=lambda: prior)
     first, second = (ref.read_game(np.zeros((4, 4, 3), np.uint8)) for _ in range(2))
     assert not first.used and second.used and second.new == {8 * 15 + 4: "A"} and not second.anomalies
+    # tiles read empty in COVERED_FRAMES frames running are not a passing hand (a blank the camera keeps missing, a
+    # tile knocked off): the third such frame is used, the tiles anomalies, or no frame would be used again
+    frames = iter([grid((8, 5, "S..NE"))] * 3 + [grid((8, 5, "STONE"))])
+    ref = GameReader(lambda _frame, _corners, _known, corners_from=None: BoardReading.from_grid(next(frames)),
+                     ENGLISH, prior=lambda: prior)
+    runs = [ref.read_game(np.zeros((4, 4, 3), np.uint8)) for _ in range(4)]
+    assert [r.used for r in runs] == [False, False, True, True] and len(runs[2].anomalies) == 2
+    assert game.COVERED_FRAMES == 3
     frames = iter([grid((8, 5, "STONE")), grid((8, 5, "S..NE"))])
     seq = GameReader(lambda _frame, _corners, _known, corners_from=None: BoardReading.from_grid(next(frames)),
                      ENGLISH)
