@@ -317,12 +317,13 @@ def _gap_doubts(new: dict[int, str], prior: GamePrior, squares: list[SquareReadi
     form one unbroken line with the tiles they join, ``../shared/seeds/``)."""
     fresh = [sq for sq in new if prior.board[sq] == EMPTY_CHAR]   # (a square not known may hold an older tile)
     # the move's unsure squares too, where they lie in the line of its letters: a tile of the move under a doubt
-    allowed = may_hold_new(prior, new)
     unsure = [sq for sq, rd in enumerate(squares) if rd.state is SquareState.UNSURE
-              and prior.board[sq] == EMPTY_CHAR and allowed[sq] and sq not in new]
-    rows, cols = _lines_of(fresh + unsure)
-    if unsure and len(fresh) + len(unsure) >= 2 and (len(rows) == 1 or len(cols) == 1):
-        fresh = fresh + unsure
+              and prior.board[sq] == EMPTY_CHAR and sq not in new]
+    if unsure:
+        allowed = may_hold_new(prior, new)
+        rows, cols = _lines_of(with_unsure := fresh + [sq for sq in unsure if allowed[sq]])
+        if len(rows) == 1 or len(cols) == 1:
+            fresh = with_unsure
     rows, cols = _lines_of(fresh)
     if len(fresh) < 2 or (len(rows) > 1 and len(cols) > 1):
         return set()
