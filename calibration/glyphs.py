@@ -22,6 +22,11 @@ from calibration import CalibrationError, CalibrationInputError
 from kiosk.vision.geometry import SIZE
 
 Sample = tuple[np.ndarray, str]  # (BGR crop of one square in the canonical warp, label)
+MAX_NO_INK_SHARE = 0.01
+"""A calibration fails when more than this share of the lettered tiles photographed (and more than one) show no
+ink the glyph model finds: a tile or two under glare are left out, but lettering the camera cannot see (hairline or outline letters,
+low contrast) would teach a model that reads those tiles as empty squares (kiosk/vision/models/README.md,
+"Calibrated on faces never seen")."""
 
 
 def default_layout(tile_set: str = "english") -> list[str]:
@@ -72,6 +77,24 @@ def crop_tiles(image: np.ndarray, homography: np.ndarray, layout: Sequence[str])
     return out
 
 
+def _inked(crops: list[Sample], layout: Sequence[str]) -> tuple[list[Sample], list[str]]:
+    """(the crops of ``crop_tiles`` whose tile shows ink, or is a blank; the others as ``H8 (A)``): a lettered
+    tile whose letter the glyph model cannot find (glare over it, a shadow, lettering too faint for the light) is
+    left out of training rather than ending the calibration."""
+    from kiosk.rules.board import square_name
+    from kiosk.vision.glyph_model import as_glyph
+
+    where = [r * SIZE + c for r, row in enumerate(layout) for c, ch in enumerate(row) if ch != "."]
+    kept: list[Sample] = []
+    dry: list[str] = []
+    for sq, (crop, label) in zip(where, crops, strict=True):
+        if label == "?" or as_glyph(crop) is not None:
+            kept.append((crop, label))
+        else:
+            dry.append(f"{square_name(sq)} ({label})")
+    return kept, dry
+
+
 def contact_sheet(samples: Sequence[Sample], columns: int = 20) -> np.ndarray:
     """A PNG-ready grid of the tile crops, each with its label underneath, so a person can check the labels."""
     if not samples:
@@ -90,19 +113,25 @@ def contact_sheet(samples: Sequence[Sample], columns: int = 20) -> np.ndarray:
 @dataclass
 class GlyphCapture:
     """``samples`` (crop, label); ``frames``: photos used; ``cv_accuracy``: the trainer's cross-validated
-    accuracy (0..1) or None when no trainer ran; ``model``: what the trainer returned (goes to the profile)."""
+    accuracy (0..1) or None when no trainer ran; ``model``: what the trainer returned (goes to the profile);
+    ``skipped``: photos not used (index: why); ``no_ink``: lettered tiles left out because no ink was found on them
+    (glare, a shadow, lettering too faint), each as ``photo N: H8 (A)``."""
 
     samples: list[Sample]
     frames: int
     cv_accuracy: float | None = None
     model: Any = None
     skipped: dict[int, str] = field(default_factory=dict)
+    no_ink: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         counts = Counter(label for _, label in self.samples)
         text = f"{len(self.samples)} tile samples of {len(counts)} labels from {self.frames} photo(s)"
         if self.skipped:
             text += f"; {len(self.skipped)} photo(s) skipped"
+        if self.no_ink:
+            shown = ", ".join(self.no_ink[:5]) + (" ..." if len(self.no_ink) > 5 else "")
+            text += f"; {len(self.no_ink)} tile(s) left out, no ink found on them ({shown})"
         if self.cv_accuracy is not None:
             text += f"; cross-validated accuracy {100 * self.cv_accuracy:.1f} %"
         return text
@@ -124,6 +153,7 @@ def capture_glyphs(frames: Iterable[np.ndarray] | None, layout: Path | Sequence[
     if frames is None:
         frames = _capture(camera, count, progress)
     samples: list[Sample] = []
+    no_ink: list[str] = []
     used = 0
     skipped: dict[int, str] = {}
     for i, frame in enumerate(frames):
@@ -134,14 +164,26 @@ def capture_glyphs(frames: Iterable[np.ndarray] | None, layout: Path | Sequence[
             if progress:
                 progress(f"photo {i + 1}: skipped: {exc}")
             continue
-        got = crop_tiles(frame, pose.homography, rows)
+        got, dry = _inked(crop_tiles(frame, pose.homography, rows), rows)
         samples += got
+        no_ink += [f"photo {i + 1}: {where}" for where in dry]
         used += 1
         if progress:
-            progress(f"photo {i + 1}: {len(got)} tiles")
-    if not samples:
+            progress(f"photo {i + 1}: {len(got)} tiles" + (f", {len(dry)} without ink found left out" if dry else ""))
+    if not samples and not no_ink:
         raise CalibrationError("no photo showed the board's markers: " + "; ".join(skipped.values()))
-    result = GlyphCapture(samples, used, skipped=skipped)
+    lettered = sum(label != "?" for _, label in samples) + len(no_ink)
+    if len(no_ink) > max(1.0, MAX_NO_INK_SHARE * lettered):
+        raise CalibrationError(f"no ink found on {len(no_ink)} of the {lettered} lettered tiles photographed "
+                               f"({', '.join(no_ink[:5])}{' ...' if len(no_ink) > 5 else ''}): the camera does not "
+                               "see this tile set's lettering in this light; light the board evenly, without glare, "
+                               "and photograph again")
+    missing = sorted({ch for row in rows for ch in row if ch not in ".?"} - {label for _, label in samples})
+    if missing:
+        raise CalibrationError(f"no tile of {', '.join(missing)} showed its letter in any photo (no ink found on "
+                               f"it: {', '.join(no_ink[:5])}{' ...' if len(no_ink) > 5 else ''}): light the "
+                               "board evenly, without glare, and check the layout")
+    result = GlyphCapture(samples, used, skipped=skipped, no_ink=no_ink)
     if sheet_png is not None:
         ok = cv2.imwrite(str(sheet_png), contact_sheet(samples[: len(samples) // max(used, 1)]))
         if not ok:

@@ -75,3 +75,51 @@ def test_no_board_in_any_photo() -> None:
         capture_glyphs([np.zeros((200, 200, 3), np.uint8)], default_layout(), train=lambda s: (None, 0.0))
     with pytest.raises(CalibrationError, match="no tile samples"):
         contact_sheet([])
+
+
+def _without_ink(rows: list[str], squares: set[int]) -> Board:
+    """The laid-out bag with the tiles on ``squares`` drawn without their letter (as glare or faint lettering
+    leaves them to the glyph model)."""
+    flat = ["a" if ch == "?" or i in squares else ch for i, ch in enumerate("".join(rows))]
+    return Board.from_rows(["".join(flat[r * 15:(r + 1) * 15]) for r in range(15)])
+
+
+def test_a_tile_without_ink_is_left_out_and_named_not_the_end_of_the_calibration() -> None:
+    from kiosk.vision.synth import render_board
+
+    rows = default_layout()
+    photos = [render_board(_without_ink(rows, {0} if s == 1 else set()), seed=s, scene_seed=5, level="easy",
+                           size=(1280, 960)).image for s in (1, 2)]
+    got: list[list[tuple[np.ndarray, str]]] = []
+
+    def trainer(samples: list[tuple[np.ndarray, str]]) -> tuple[str, float]:
+        got.append(samples)
+        return "model", 0.9
+
+    result = capture_glyphs(photos, rows, train=trainer)
+    assert result.no_ink == ["photo 1: A1 (A)"]
+    assert len(result.samples) == 199 and len(got[0]) == 199
+    assert "1 tile(s) left out, no ink found on them (photo 1: A1 (A))" in result.summary()
+
+
+def test_a_letter_never_seen_with_ink_ends_the_calibration_naming_it() -> None:
+    from kiosk.vision.synth import render_board
+
+    rows = default_layout()
+    the_k = {i for i, ch in enumerate("".join(rows)) if ch == "K"}     # the bag's one K
+    photo = render_board(_without_ink(rows, the_k), seed=1, scene_seed=5, level="easy", size=(1280, 960)).image
+    with pytest.raises(CalibrationError, match=r"no tile of K showed its letter in any photo \(no ink found on it: "
+                                               r"photo 1: [A-O]\d+ \(K\)"):
+        capture_glyphs([photo], rows, train=lambda samples: (None, 0.0))
+
+
+def test_lettering_the_camera_cannot_see_on_many_tiles_ends_the_calibration() -> None:
+    from kiosk.vision.synth import render_board
+
+    rows = default_layout()
+    faint = set(range(0, 30, 3))     # 10 of the bag's 98 lettered tiles: more than MAX_NO_INK_SHARE
+    photo = render_board(_without_ink(rows, faint), seed=1, scene_seed=5, level="easy", size=(1280, 960)).image
+    with pytest.raises(CalibrationError, match=r"no ink found on 10 of the 98 lettered tiles photographed \(photo 1: "
+                                               r"A1 \(A\), photo 1: D1 \(A\), .* the camera does not see this tile set's "
+                                               r"lettering in this light"):
+        capture_glyphs([photo], rows, train=lambda samples: (None, 0.0))
