@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 import sys
+from collections import Counter
 from pathlib import Path
 
 NAME = "bench-vision"
@@ -96,6 +98,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "spell (and ENABLE's for English), standing in for the event's: a new letter that "
                              "spells a word the lexicon lacks where one other letter makes one is a doubt "
                              "(default none: no word check)")
+    parser.add_argument("--calibrate", type=int, default=0, metavar="K",
+                        help="read each frame calibrated, as an event with an unfamiliar tile set is told to: its "
+                             "installation (the frame's camera, board, tiles and face) first photographs the bag "
+                             "laid out K times and trains its glyph model from them (kiosk calibrate glyphs; "
+                             "calibration/bench.py); default 0: uncalibrated")
     parser.add_argument("--samples", type=int, default=8, help="annotated error frames to save per level (default 8)")
     parser.add_argument("--speed", type=int, default=0, metavar="N",
                         help="only time render_board over N frames per level (no reader needed)")
@@ -113,8 +120,13 @@ def run(args: argparse.Namespace) -> int:
     if args.frames < 1 or args.workers < 1:
         print("kiosk bench-vision: --frames and --workers must be at least 1", file=sys.stderr)
         return 2
-    if min(args.seed, args.samples, args.speed, args.sheet, args.games) < 0:
-        print("kiosk bench-vision: --seed, --samples, --speed, --sheet and --games must be at least 0", file=sys.stderr)
+    if min(args.seed, args.samples, args.speed, args.sheet, args.games, args.calibrate) < 0:
+        print("kiosk bench-vision: --seed, --samples, --speed, --sheet, --games and --calibrate must be at least 0",
+              file=sys.stderr)
+        return 2
+    if args.calibrate and (args.games or args.speed or args.sheet):
+        print("kiosk bench-vision: --calibrate reads single positions: not with --games, --speed or --sheet",
+              file=sys.stderr)
         return 2
     if args.games and (args.speed or args.sheet):
         print("kiosk bench-vision: --games watches whole games; --speed and --sheet time or draw single positions: "
@@ -185,14 +197,20 @@ def run(args: argparse.Namespace) -> int:
     ctx = mp.get_context("fork")
     for level in args.level:
         tasks = [(i, s.board.cells, s.tile_set.name, level, args.size, args.seed, args.fonts)
-                 for i, s in enumerate(samples)]
+                 + ((args.calibrate,) if args.calibrate else ()) for i, s in enumerate(samples)]
+        read = bench.read_one
+        if args.calibrate:
+            from calibration.bench import read_one_calibrated as read
         tally, ok_only = bench.Tally(), bench.Tally()
         failed: list[bench.FrameResult] = []
+        calibrations: list[dict] = []
         t0 = time.perf_counter()
         log = (args.out / f"frames-{_tag(level, args)}.jsonl").open("w", encoding="utf-8")
         with log, ctx.Pool(args.workers) as pool:
-            for n, fr in enumerate(pool.imap_unordered(bench.read_one, tasks, chunksize=2), 1):
+            for n, fr in enumerate(pool.imap_unordered(read, tasks, chunksize=2), 1):
                 tally.add(fr)
+                if "calibration" in fr.meta:
+                    calibrations.append(fr.meta["calibration"])
                 log.write(json.dumps({"index": fr.index, "source": samples[fr.index].source, "verdict": fr.verdict,
                                       "truth": fr.truth, "read": fr.read, "occluded": sorted(fr.occluded),
                                       "wrong": fr.wrong_squares(), "read_ms": round(fr.read_ms, 1),
@@ -207,10 +225,29 @@ def run(args: argparse.Namespace) -> int:
                           f"exact boards {f['exact_boards']:.1f}%, {time.perf_counter() - t0:.0f} s",
                           file=sys.stderr, flush=True)
         all_ok &= _report(level, tally, failed, samples, args)
+        if calibrations:
+            _calibrations(calibrations)
         f = ok_only.figures()
         print(f"  (only the {ok_only.frames} frames the reader called 'ok': " +
               ", ".join(f"{k} {v:.3f}%" if not math.isnan(v) else f"{k} n/a" for k, v in f.items()) + ")")
     return 0 if all_ok else 1
+
+
+def _calibrations(calibrations: list[dict]) -> None:
+    """Print how the installations' calibrations went (``meta["calibration"]`` of each frame read calibrated)."""
+    import numpy as np
+
+    done = [c for c in calibrations if not c["failure"]]
+    # the kind of failure, its letters, squares and counts left out: "no tile of ... showed its letter in any photo"
+    failed = Counter(re.sub(r"\b(?:[A-ZÄÖÜ](?:, )?)+\b|\d+", "...", c["failure"].split(" (")[0])
+                     for c in calibrations if c["failure"])
+    line = f"  calibrations: {len(done)} of {len(calibrations)} installations calibrated"
+    if done:
+        line += (f", median {np.median([c['seconds'] for c in done]):.1f} s (photos rendered and glyph model "
+                 f"trained), {np.median([c['tiles'] for c in done]):.0f} tiles learnt from")
+    if failed:
+        line += "; failed: " + "; ".join(f"{why} ({n})" for why, n in failed.most_common())
+    print(line)
 
 
 GAME_BARS = {"typical": (99.5, 0.1), "easy": (99.5, 0.1)}

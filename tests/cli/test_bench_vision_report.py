@@ -37,9 +37,18 @@ def test_a_frame_size_the_renderer_cannot_draw_is_refused_by_the_option(tmp_path
 
 def test_a_negative_count_or_seed_is_refused_in_a_sentence(tmp_path, capsys):
     """--seed -1 and --sheet -1 ended in numpy tracebacks (exit 1); --speed / --samples -1 ran as if 0."""
-    for option in ("--seed", "--sheet", "--speed", "--samples", "--games"):
+    for option in ("--seed", "--sheet", "--speed", "--samples", "--games", "--calibrate"):
         rc = main(["bench-vision", "--level", "easy", "--frames", "1", "--workers", "1", "--tile-sets", "english",
                    option, "-1", "--out", str(tmp_path)])
         err = capsys.readouterr().err
         assert rc == 2, (option, err)
-        assert "--seed, --samples, --speed, --sheet and --games must be at least 0" in err, err
+        assert "--seed, --samples, --speed, --sheet, --games and --calibrate must be at least 0" in err, err
+
+
+def test_calibrated_reading_is_of_single_positions(tmp_path, capsys):
+    """--calibrate photographs each frame's installation; whole games and timing runs are refused in a sentence."""
+    for extra in (["--games", "2"], ["--speed", "2"], ["--sheet", "2"]):
+        rc = main(["bench-vision", "--level", "easy", "--frames", "1", "--workers", "1", "--tile-sets", "english",
+                   "--calibrate", "2", *extra, "--out", str(tmp_path)])
+        err = capsys.readouterr().err
+        assert rc == 2 and "--calibrate reads single positions: not with --games, --speed or --sheet" in err, err
