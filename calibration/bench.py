@@ -29,15 +29,29 @@ CLEAR = {"hand_prob": 0.0, "racks_prob": 0.0, "glare_prob": 0.0, "shadow_prob": 
 """Realism knobs of the calibration photos: the board clear, the camera still (the scene itself is the frame's)."""
 
 
+FAILURE_KINDS = (("no photo showed", "no photo showed the board's markers"),
+                 ("no ink found", "lettering the camera cannot see"),
+                 ("no tile of", "a letter never seen with ink"),
+                 ("training the tile classifier failed", "the glyph model could not be trained"))
+"""(start of a CalibrationError's message, the kind it is counted as) for the benchmark's report."""
+
+
+def failure_kind(message: str) -> str:
+    """The kind (:data:`FAILURE_KINDS`) of a calibration failure's message; its first clause when unknown."""
+    return next((kind for start, kind in FAILURE_KINDS if message.startswith(start)), message.split(":")[0])
+
+
 @dataclass(frozen=True)
 class Calibrated:
-    """One installation's calibration: the profile (None when it failed), why it failed, the tiles it learnt from
-    and the seconds it took (rendering the photos included)."""
+    """One installation's calibration: the profile (None when it failed), why it failed (the message and its kind,
+    :func:`failure_kind`), the lettered tiles it learnt from and the seconds it took (rendering the photos
+    included)."""
 
     profile: CalibrationProfile | None
     failure: str = ""
     tiles: int = 0
     seconds: float = 0.0
+    kind: str = ""
 
 
 def calibrate_scene(ts_name: str, level: str, fonts: str, scene_seed: int, photos: int,
@@ -72,15 +86,15 @@ def calibrate_scene(ts_name: str, level: str, fonts: str, scene_seed: int, photo
         profile = CalibrationProfile()
         apply_result(profile, "glyphs", result)
     except CalibrationError as exc:
-        return Calibrated(None, str(exc), seconds=time.perf_counter() - t0)
-    return Calibrated(profile, "", len(result.samples), time.perf_counter() - t0)
+        return Calibrated(None, str(exc), seconds=time.perf_counter() - t0, kind=failure_kind(str(exc)))
+    return Calibrated(profile, "", sum(label != "?" for _, label in result.samples), time.perf_counter() - t0)
 
 
 def read_one_calibrated(task: tuple) -> FrameResult:
     """:func:`kiosk.vision.train.bench.read_one` for a calibrated installation: ``task`` = (index, board cells,
     tile-set name, level, (w, h), seed, fonts, photos). The frame's ``meta`` gains ``calibration``: the tiles
-    learnt from and the seconds, or why it failed (then the verdict is "calibration failed" and every square
-    ``#``)."""
+    learnt from and the seconds, or why it failed and its kind (then the verdict is "calibration failed" and every
+    square ``#``; a calibration that raises anything is such a failure too, never the end of the run)."""
     import time
 
     from kiosk.vision.reader import BoardReader
@@ -89,10 +103,14 @@ def read_one_calibrated(task: tuple) -> FrameResult:
     index, cells, ts_name, level, size, seed, fonts, photos = task
     ts = load_tile_set(ts_name)
     scene_seed = frame_seed(level, index, seed)
-    cal = calibrate_scene(ts_name, level, fonts, scene_seed, photos, size)
+    try:
+        cal = calibrate_scene(ts_name, level, fonts, scene_seed, photos, size)
+    except Exception as exc:  # noqa: BLE001 - the benchmark reports a calibration that raised, it does not stop
+        cal = Calibrated(None, f"{type(exc).__name__}: {exc}", kind=f"calibration raised {type(exc).__name__}")
     frame = render_board(Board(cells), seed=scene_seed, level=level_params(level, fonts), tile_set=ts, size=size)
     meta = {k: v for k, v in frame.meta.items() if k != "camera"}
-    meta["calibration"] = {"tiles": cal.tiles, "seconds": round(cal.seconds, 2), "failure": cal.failure}
+    meta["calibration"] = {"tiles": cal.tiles, "seconds": round(cal.seconds, 2), "failure": cal.failure,
+                           "kind": cal.kind}
     if cal.profile is None:
         return FrameResult(index, frame.truth, [UNSURE * SIZE] * SIZE, set(frame.occluded), meta,
                            "calibration failed", 0.0)

@@ -10,7 +10,7 @@ alphabetical order with the two blanks last.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,10 +23,10 @@ from kiosk.vision.geometry import SIZE
 
 Sample = tuple[np.ndarray, str]  # (BGR crop of one square in the canonical warp, label)
 MAX_NO_INK_SHARE = 0.01
-"""A calibration fails when more than this share of the lettered tiles photographed (and more than one) show no
-ink the glyph model finds: a tile or two under glare are left out, but lettering the camera cannot see (hairline or outline letters,
-low contrast) would teach a model that reads those tiles as empty squares (kiosk/vision/models/README.md,
-"Calibrated on faces never seen")."""
+"""A calibration fails when more than this share of the layout's lettered tiles (and more than one) show no ink
+the glyph model finds in any photo: a tile under glare is left out, but lettering the camera cannot see (hairline
+or outline letters, low contrast) would teach a model that reads those tiles as empty squares
+(kiosk/vision/models/README.md, "Calibrated on faces never seen")."""
 
 
 def default_layout(tile_set: str = "english") -> list[str]:
@@ -77,26 +77,25 @@ def crop_tiles(image: np.ndarray, homography: np.ndarray, layout: Sequence[str])
     return out
 
 
-def _inked(crops: list[Sample], layout: Sequence[str]) -> tuple[list[Sample], list[str]]:
-    """(the crops of ``crop_tiles`` whose tile shows ink, or is a blank; the others as ``H8 (A)``): a lettered
-    tile whose letter the glyph model cannot find (glare over it, a shadow, lettering too faint for the light) is
-    left out of training rather than ending the calibration."""
+def _tile_names(layout: Sequence[str]) -> list[str]:
+    """The squares of the layout's tiles (``H8``), in the order :func:`crop_tiles` cuts them."""
     from kiosk.rules.board import square_name
+
+    return [square_name(r * SIZE + c) for r, row in enumerate(layout) for c, ch in enumerate(row) if ch != "."]
+
+
+def _without_ink(crops: Sequence[Sample]) -> set[int]:
+    """Indices of the lettered crops whose ink the glyph model cannot find (glare over the tile, a shadow,
+    lettering too faint for the light): they are left out of training rather than ending the calibration. Blanks
+    (``?``) carry no ink and are never counted."""
     from kiosk.vision.glyph_model import as_glyph
 
-    where = [r * SIZE + c for r, row in enumerate(layout) for c, ch in enumerate(row) if ch != "."]
-    kept: list[Sample] = []
-    dry: list[str] = []
-    for sq, (crop, label) in zip(where, crops, strict=True):
-        if label == "?" or as_glyph(crop) is not None:
-            kept.append((crop, label))
-        else:
-            dry.append(f"{square_name(sq)} ({label})")
-    return kept, dry
+    return {k for k, (crop, label) in enumerate(crops) if label != "?" and as_glyph(crop) is None}
 
 
-def contact_sheet(samples: Sequence[Sample], columns: int = 20) -> np.ndarray:
-    """A PNG-ready grid of the tile crops, each with its label underneath, so a person can check the labels."""
+def contact_sheet(samples: Sequence[Sample], marked: Collection[int] = (), columns: int = 20) -> np.ndarray:
+    """A PNG-ready grid of the tile crops, each with its label underneath, so a person can check the labels; the
+    crops of ``marked`` (indices: tiles left out, no ink found) are framed and labelled in red ("A: no ink")."""
     if not samples:
         raise CalibrationError("no tile samples to show")
     ch, cw = samples[0][0].shape[:2]
@@ -105,8 +104,11 @@ def contact_sheet(samples: Sequence[Sample], columns: int = 20) -> np.ndarray:
     for i, (crop, label) in enumerate(samples):
         y, x = (i // columns) * (ch + 18), (i % columns) * (cw + 4)
         sheet[y:y + ch, x:x + cw] = crop
-        cv2.putText(sheet, label, (x + cw // 2 - 5, y + ch + 14), cv2.FONT_HERSHEY_SIMPLEX, 0.45, (0, 0, 200), 1,
-                    cv2.LINE_AA)
+        colour, text = ((0, 0, 255), f"{label}: no ink") if i in marked else ((0, 0, 200), label)
+        if i in marked:
+            cv2.rectangle(sheet, (x, y), (x + cw - 1, y + ch - 1), colour, 2)
+        cv2.putText(sheet, text, (x + 2 if i in marked else x + cw // 2 - 5, y + ch + 14), cv2.FONT_HERSHEY_SIMPLEX,
+                    0.4 if i in marked else 0.45, colour, 1, cv2.LINE_AA)
     return sheet
 
 
@@ -154,6 +156,8 @@ def capture_glyphs(frames: Iterable[np.ndarray] | None, layout: Path | Sequence[
         frames = _capture(camera, count, progress)
     samples: list[Sample] = []
     no_ink: list[str] = []
+    dry_in: Counter[str] = Counter()    # square name -> photos in which its tile showed no ink
+    sheet: tuple[list[Sample], set[int]] | None = None     # the first photo's crops, those without ink
     used = 0
     skipped: dict[int, str] = {}
     for i, frame in enumerate(frames):
@@ -164,18 +168,28 @@ def capture_glyphs(frames: Iterable[np.ndarray] | None, layout: Path | Sequence[
             if progress:
                 progress(f"photo {i + 1}: skipped: {exc}")
             continue
-        got, dry = _inked(crop_tiles(frame, pose.homography, rows), rows)
-        samples += got
-        no_ink += [f"photo {i + 1}: {where}" for where in dry]
+        crops = crop_tiles(frame, pose.homography, rows)
+        dry = _without_ink(crops)
+        names = _tile_names(rows)
+        samples += [c for k, c in enumerate(crops) if k not in dry]
+        no_ink += [f"photo {i + 1}: {names[k]} ({crops[k][1]})" for k in sorted(dry)]
+        dry_in.update(names[k] for k in dry)
+        sheet = sheet or (crops, dry)
         used += 1
         if progress:
-            progress(f"photo {i + 1}: {len(got)} tiles" + (f", {len(dry)} without ink found left out" if dry else ""))
-    if not samples and not no_ink:
-        raise CalibrationError("no photo showed the board's markers: " + "; ".join(skipped.values()))
-    lettered = sum(label != "?" for _, label in samples) + len(no_ink)
-    if len(no_ink) > max(1.0, MAX_NO_INK_SHARE * lettered):
-        raise CalibrationError(f"no ink found on {len(no_ink)} of the {lettered} lettered tiles photographed "
-                               f"({', '.join(no_ink[:5])}{' ...' if len(no_ink) > 5 else ''}): the camera does not "
+            progress(f"photo {i + 1}: {len(crops) - len(dry)} tiles" +
+                     (f", {len(dry)} without ink found left out" if dry else ""))
+    if not used:
+        reasons: dict[str, list[int]] = {}
+        for i, why in skipped.items():
+            reasons.setdefault(why, []).append(i + 1)
+        raise CalibrationError("no photo showed the board's markers: " + "; ".join(
+            f"photo{'s' if len(ps) > 1 else ''} {', '.join(map(str, ps))}: {why}" for why, ps in reasons.items()))
+    lettered = sum(ch not in ".?" for row in rows for ch in row)
+    never = [name for name in _tile_names(rows) if dry_in[name] == used]     # in the layout's order
+    if len(never) > max(1.0, MAX_NO_INK_SHARE * lettered):
+        raise CalibrationError(f"no ink found in any photo on {len(never)} of the {lettered} lettered tiles "
+                               f"({', '.join(never[:5])}{' ...' if len(never) > 5 else ''}): the camera does not "
                                "see this tile set's lettering in this light; light the board evenly, without glare, "
                                "and photograph again")
     missing = sorted({ch for row in rows for ch in row if ch not in ".?"} - {label for _, label in samples})
@@ -184,8 +198,8 @@ def capture_glyphs(frames: Iterable[np.ndarray] | None, layout: Path | Sequence[
                                f"it: {', '.join(no_ink[:5])}{' ...' if len(no_ink) > 5 else ''}): light the "
                                "board evenly, without glare, and check the layout")
     result = GlyphCapture(samples, used, skipped=skipped, no_ink=no_ink)
-    if sheet_png is not None:
-        ok = cv2.imwrite(str(sheet_png), contact_sheet(samples[: len(samples) // max(used, 1)]))
+    if sheet_png is not None and sheet is not None:
+        ok = cv2.imwrite(str(sheet_png), contact_sheet(*sheet))
         if not ok:
             raise CalibrationError(f"{sheet_png}: could not write the contact sheet")
     trainer = train or _vision_trainer(tile_set)

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -238,9 +237,7 @@ def _calibrations(calibrations: list[dict]) -> None:
     import numpy as np
 
     done = [c for c in calibrations if not c["failure"]]
-    # the kind of failure, its letters, squares and counts left out: "no tile of ... showed its letter in any photo"
-    failed = Counter(re.sub(r"\b(?:[A-ZÄÖÜ](?:, )?)+\b|\d+", "...", c["failure"].split(" (")[0])
-                     for c in calibrations if c["failure"])
+    failed = Counter(c["kind"] for c in calibrations if c["failure"])
     line = f"  calibrations: {len(done)} of {len(calibrations)} installations calibrated"
     if done:
         line += (f", median {np.median([c['seconds'] for c in done]):.1f} s (photos rendered and glyph model "
@@ -370,8 +367,9 @@ def _per_face(tally) -> None:
 
 
 def _tag(level: str, args: argparse.Namespace) -> str:
-    """``LEVEL`` or ``LEVEL-FONTS``: the stem of a level's output files."""
-    return level if args.fonts == "level" else f"{level}-{args.fonts}"
+    """``LEVEL``, ``LEVEL-FONTS``, plus ``-calK`` when read calibrated: the stem of a level's output files."""
+    tag = level if args.fonts == "level" else f"{level}-{args.fonts}"
+    return tag + (f"-cal{args.calibrate}" if getattr(args, "calibrate", 0) else "")
 
 
 def _report(level: str, tally, failed: list, samples: list, args: argparse.Namespace) -> bool:
@@ -384,7 +382,9 @@ def _report(level: str, tally, failed: list, samples: list, args: argparse.Names
     own = args.fonts == "level"
     bars = (bench.BARS if own else bench.FONT_BARS).get(level, {})
     ceilings = {} if own else bench.FONT_CEILINGS.get(level, {})
-    print(f"== {level}, {_FONT_TITLES[args.fonts]}: {tally.frames} frames of real-game positions "
+    calibrated = (f", each read calibrated from {args.calibrate} photo(s) of its installation's bag"
+                  if getattr(args, "calibrate", 0) else "")
+    print(f"== {level}, {_FONT_TITLES[args.fonts]}{calibrated}: {tally.frames} frames of real-game positions "
           f"({tally.letters} lettered tiles, {tally.blanks} blanks, {tally.squares} visible squares)")
     ok = True
     for key, label in (("occupancy", "occupancy"), ("occupancy_sure", "occupancy, '#' a miss too"),

@@ -917,11 +917,14 @@ class BoardReader:
                 return h, "markers"
         return locate.find_grid(frame), "grid"
 
-    def _second_opinions(self, grey: np.ndarray, to_read: list[int], preds: list[GlyphPrediction], letter_p: float
+    def _second_opinions(self, grey: np.ndarray, to_read: list[int], preds: list[GlyphPrediction], letter_p: float,
+                         colour_empty: Collection[int] = ()
                          ) -> tuple[dict[int, tuple[str, float]], dict[int, str], dict[int, tuple[str, float]]]:
         """The shipped square network (``tile_check``) as a second reader of the squares the profile's glyph model
         read (``to_read``, its readings ``preds``; ``letter_p``: its sure letter's bar in this frame), in one
-        network call. Returns (readings, turned, contradicted), each by square:
+        network call; ``colour_empty``: squares the colours call empty, read because the network saw a lettered
+        tile there (:meth:`_lettered_after_all`), whose sure letters it does not overrule (where the two readers
+        differ there, the square is a doubt). Returns (readings, turned, contradicted), each by square:
 
         * readings, {square: (letter, the network's P(letter | tile))}: a letter the glyph model doubts that the
           network reads as the same letter as surely as it gives a letter alone (P(tile) at least NET_SURE,
@@ -939,7 +942,8 @@ class BoardReader:
         * contradicted, {square: (the network's letter, its P)}: a sure upright letter of the glyph model that the
           network reads upright as another at least NET_CONTRADICT_P (below NET_ALONE_LETTER_P): a doubt
           naming both letters (a glyph model trained on a few photos of an unfamiliar face gives wrong letters
-          at 0.7-0.997, where the network reads the right one at 0.99 and more; models/README.md).
+          at 0.70-0.9995, where the network reads the right one, mostly at 0.99 and more; models/README.md,
+          "Calibrated on faces never seen").
         """
         if not to_read or self.tile_check is None:
             return {}, {}, {}
@@ -955,6 +959,8 @@ class BoardReader:
                 readings[sq] = (q.letter, p)
             elif sure and pr.turns and other and q.turns == 0 and p >= NET_LETTER_P:
                 turned[sq] = q.letter
+            elif sq in colour_empty:
+                continue
             elif sure and other and q.turns == 0 and p >= NET_ALONE_LETTER_P:
                 readings[sq] = (q.letter, p)
             elif sure and other and q.turns == 0 and p >= NET_CONTRADICT_P:
@@ -1066,7 +1072,7 @@ class BoardReader:
         preds = self.glyphs.predict(glyph_imgs)
         degraded = _degraded([pr.confidence for pr in preds])
         letter_p = LETTER_P_DEGRADED if degraded else LETTER_P
-        agreed, upright, contradicted = self._second_opinions(grey, to_read, preds, letter_p)
+        agreed, upright, contradicted = self._second_opinions(grey, to_read, preds, letter_p, net_letter)
         for sq, pred in zip(to_read, preds):
             conf = float(p_tile[sq]) * pred.confidence
             if sq in agreed:

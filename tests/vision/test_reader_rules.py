@@ -180,3 +180,50 @@ def test_the_network_path_s_lasting_doubts_are_the_squares_the_geometry_rules_re
     assert LONE_DOUBT in doubts[lone] and BLANKS_ALONE in doubts[blank]
     assert all(squares[sq].state is SquareState.UNSURE for sq in lasting)
     assert [squares[sq].letter for sq in pair] == ["N", "N"] and not set(pair) & set(doubts)
+
+
+def test_the_network_as_second_reader_of_the_profile_s_glyph_letters():
+    """_second_opinions: a sure glyph letter the network reads as another upright at >= NET_ALONE_LETTER_P is read
+    as the network's; at >= NET_CONTRADICT_P it is a doubt; below, or turned, or on a square the colours call
+    empty (where the two readers' disagreement is its own doubt), it stands; a doubted glyph letter the network
+    confirms is read; a sure turned glyph letter the network reads upright as another is the turned doubt."""
+    from kiosk.vision.cells import CANVAS_PX
+    from kiosk.vision.glyph_model import GlyphPrediction
+    from kiosk.vision.reader import LETTER_P, BoardReader
+    from kiosk.vision.squarenet import SquarePrediction
+
+    class Net:
+        def __init__(self, preds):
+            self.preds = preds
+
+        def predict(self, crops, turned=False):
+            assert len(crops) == len(self.preds)
+            return self.preds
+
+    def glyph(letter, conf, turns=0):
+        return GlyphPrediction(letter, conf, "X", 0.5, turns)
+
+    def net(letter, p, turns=0):
+        return SquarePrediction(0.001, 0.001, letter, p, "X", turns)
+
+    cases = [   # (glyph reading, network reading) -> (read as, turned doubt, contradicted)
+        (glyph("E", 0.9), net("F", 0.9995), ("F", None, None)),
+        (glyph("E", 0.9), net("F", 0.995), (None, None, "F")),
+        (glyph("E", 0.9), net("F", 0.95), (None, None, None)),
+        (glyph("E", 0.9), net("F", 0.9995, turns=2), (None, None, None)),
+        (glyph("E", 0.9), net("E", 0.9995), (None, None, None)),
+        (glyph("E", 0.5), net("E", 0.85), ("E", None, None)),
+        (glyph("E", 0.5), net("F", 0.995), (None, None, None)),
+        (glyph("U", 0.9, turns=2), net("A", 0.9), (None, "A", None)),
+        (glyph("E", 0.9), net("F", 0.9995), (None, None, None)),     # on a square the colours call empty
+    ]
+    reader = BoardReader()
+    reader.tile_check = Net([q for _, q, _ in cases])
+    squares = list(range(len(cases)))
+    readings, turned, contradicted = reader._second_opinions(
+        np.zeros((CANVAS_PX, CANVAS_PX), np.uint8), squares, [g for g, _, _ in cases], LETTER_P,
+        colour_empty={len(cases) - 1})
+    for sq, (_, _, (read, turn, other)) in enumerate(cases):
+        assert readings.get(sq, (None,))[0] == read, sq
+        assert turned.get(sq) == turn, sq
+        assert contradicted.get(sq, (None,))[0] == other, sq
