@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from kiosk.rules.board import SIZE, Board
 from kiosk.rules.tiles import load_tile_set
-from kiosk.vision.train.bench import UNSURE, FrameResult, frame_seed, level_params
+from kiosk.vision.train.bench import UNSURE, FrameResult, frame_seed, level_params, read_frame
 
 if TYPE_CHECKING:
     from kiosk.vision.profile import CalibrationProfile
@@ -95,7 +95,6 @@ def read_one_calibrated(task: tuple) -> FrameResult:
     tile-set name, level, (w, h), seed, fonts, photos). The frame's ``meta`` gains ``calibration``: the tiles
     learnt from and the seconds, or why it failed and its kind (then the verdict is "calibration failed" and every
     square ``#``; a calibration that raises anything is such a failure too, never the end of the run)."""
-    import time
 
     from kiosk.vision.reader import BoardReader
     from kiosk.vision.synth.render import render_board
@@ -108,18 +107,10 @@ def read_one_calibrated(task: tuple) -> FrameResult:
     except Exception as exc:  # noqa: BLE001 - the benchmark reports a calibration that raised, it does not stop
         cal = Calibrated(None, f"{type(exc).__name__}: {exc}", kind=f"calibration raised {type(exc).__name__}")
     frame = render_board(Board(cells), seed=scene_seed, level=level_params(level, fonts), tile_set=ts, size=size)
-    meta = {k: v for k, v in frame.meta.items() if k != "camera"}
-    meta["calibration"] = {"tiles": cal.tiles, "seconds": round(cal.seconds, 2), "failure": cal.failure,
-                           "kind": cal.kind}
+    meta = {"calibration": {"tiles": cal.tiles, "seconds": round(cal.seconds, 2), "failure": cal.failure,
+                            "kind": cal.kind}}
     if cal.profile is None:
-        return FrameResult(index, frame.truth, [UNSURE * SIZE] * SIZE, set(frame.occluded), meta,
+        info = {k: v for k, v in frame.meta.items() if k != "camera"} | meta
+        return FrameResult(index, frame.truth, [UNSURE * SIZE] * SIZE, set(frame.occluded), info,
                            "calibration failed", 0.0)
-    reader = BoardReader(ts, cal.profile)
-    t0 = time.perf_counter()
-    try:
-        reading = reader.read(frame.image)
-        grid, verdict = reading.grid(), reading.quality.verdict
-    except Exception as exc:  # noqa: BLE001 - the benchmark reports reader crashes, it does not stop on them
-        grid, verdict = [UNSURE * SIZE] * SIZE, f"reader raised {type(exc).__name__}: {exc}"
-    return FrameResult(index, frame.truth, list(grid), set(frame.occluded), meta, verdict,
-                       1000 * (time.perf_counter() - t0))
+    return read_frame(BoardReader(ts, cal.profile), frame, index, meta)

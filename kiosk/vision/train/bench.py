@@ -44,6 +44,7 @@ from kiosk.vision.synth.levels import HELD_OUT_BIT, RealismParams
 
 if TYPE_CHECKING:
     from kiosk.vision.reader import BoardReader
+    from kiosk.vision.synth.render import SyntheticFrame
 
 UNSURE = "#"
 
@@ -404,7 +405,15 @@ def read_one(task: tuple) -> FrameResult:
     reader.forget_board_pose()      # every sample is its own scene: its reading must not depend on the last one
     frame = render_board(Board(cells), seed=frame_seed(level, index, seed), level=level_params(level, fonts),
                          tile_set=ts, size=size)
+    return read_frame(reader, frame, index)
+
+
+def read_frame(reader: BoardReader, frame: SyntheticFrame, index: int, meta: dict | None = None) -> FrameResult:
+    """Read rendered ``frame`` (benchmark frame ``index``) with ``reader``, timed: its :class:`FrameResult`, whose
+    ``meta`` is the frame's (its camera left out) updated with ``meta``. A reader exception is recorded as an
+    all-unsure reading with the verdict ``"reader raised ..."``, never propagated."""
     import time
+
     t0 = time.perf_counter()
     try:
         reading = reader.read(frame.image)
@@ -412,8 +421,8 @@ def read_one(task: tuple) -> FrameResult:
     except Exception as exc:  # noqa: BLE001 - the benchmark reports reader crashes, it does not stop on them
         grid, verdict = [UNSURE * SIZE] * SIZE, f"reader raised {type(exc).__name__}: {exc}"
     ms = 1000 * (time.perf_counter() - t0)
-    meta = {k: v for k, v in frame.meta.items() if k != "camera"}
-    return FrameResult(index, frame.truth, list(grid), set(frame.occluded), meta, verdict, ms)
+    info = {k: v for k, v in frame.meta.items() if k != "camera"} | (meta or {})
+    return FrameResult(index, frame.truth, list(grid), set(frame.occluded), info, verdict, ms)
 
 
 def contact_sheet(samples: list[Sample], level: str, seed: int, path: str | Path, size: tuple[int, int] = (2028, 1520),
