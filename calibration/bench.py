@@ -16,9 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kiosk.rules.board import SIZE, Board
+from kiosk.rules.board import Board
 from kiosk.rules.tiles import load_tile_set
-from kiosk.vision.train.bench import UNSURE, FrameResult, frame_seed, level_params, read_frame
+from kiosk.vision.train.bench import FrameResult, frame_seed, level_params, read_frame, unread_frame
 
 if TYPE_CHECKING:
     from kiosk.vision.profile import CalibrationProfile
@@ -110,7 +110,5 @@ def read_one_calibrated(task: tuple) -> FrameResult:
     meta = {"calibration": {"tiles": cal.tiles, "seconds": round(cal.seconds, 2), "failure": cal.failure,
                             "kind": cal.kind}}
     if cal.profile is None:
-        info = {k: v for k, v in frame.meta.items() if k != "camera"} | meta
-        return FrameResult(index, frame.truth, [UNSURE * SIZE] * SIZE, set(frame.occluded), info,
-                           "calibration failed", 0.0)
+        return unread_frame(frame, index, "calibration failed", meta)
     return read_frame(BoardReader(ts, cal.profile), frame, index, meta)

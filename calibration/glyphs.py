@@ -160,6 +160,7 @@ def capture_glyphs(frames: Iterable[np.ndarray] | None, layout: Path | Sequence[
     sheet: tuple[list[Sample], set[int]] | None = None     # the first photo's crops, those without ink
     used = 0
     skipped: dict[int, str] = {}
+    names = _tile_names(rows)
     for i, frame in enumerate(frames):
         try:
             pose = pose_from_markers(frame)
@@ -170,7 +171,6 @@ def capture_glyphs(frames: Iterable[np.ndarray] | None, layout: Path | Sequence[
             continue
         crops = crop_tiles(frame, pose.homography, rows)
         dry = _without_ink(crops)
-        names = _tile_names(rows)
         samples += [c for k, c in enumerate(crops) if k not in dry]
         no_ink += [f"photo {i + 1}: {names[k]} ({crops[k][1]})" for k in sorted(dry)]
         dry_in.update(names[k] for k in dry)
@@ -186,7 +186,7 @@ def capture_glyphs(frames: Iterable[np.ndarray] | None, layout: Path | Sequence[
         raise CalibrationError("no photo showed the board's markers: " + "; ".join(
             f"photo{'s' if len(ps) > 1 else ''} {', '.join(map(str, ps))}: {why}" for why, ps in reasons.items()))
     lettered = sum(ch not in ".?" for row in rows for ch in row)
-    never = [name for name in _tile_names(rows) if dry_in[name] == used]     # in the layout's order
+    never = [name for name in names if dry_in[name] == used]     # in the layout's order
     if len(never) > max(1.0, MAX_NO_INK_SHARE * lettered):
         raise CalibrationError(f"no ink found in any photo on {len(never)} of the {lettered} lettered tiles "
                                f"({', '.join(never[:5])}{' ...' if len(never) > 5 else ''}): the camera does not "

@@ -369,7 +369,7 @@ def _per_face(tally) -> None:
 def _tag(level: str, args: argparse.Namespace) -> str:
     """``LEVEL``, ``LEVEL-FONTS``, plus ``-calK`` when read calibrated: the stem of a level's output files."""
     tag = level if args.fonts == "level" else f"{level}-{args.fonts}"
-    return tag + (f"-cal{args.calibrate}" if getattr(args, "calibrate", 0) else "")
+    return tag + (f"-cal{args.calibrate}" if args.calibrate else "")
 
 
 def _report(level: str, tally, failed: list, samples: list, args: argparse.Namespace) -> bool:
@@ -383,7 +383,7 @@ def _report(level: str, tally, failed: list, samples: list, args: argparse.Names
     bars = (bench.BARS if own else bench.FONT_BARS).get(level, {})
     ceilings = {} if own else bench.FONT_CEILINGS.get(level, {})
     calibrated = (f", each read calibrated from {args.calibrate} photo(s) of its installation's bag"
-                  if getattr(args, "calibrate", 0) else "")
+                  if args.calibrate else "")
     print(f"== {level}, {_FONT_TITLES[args.fonts]}{calibrated}: {tally.frames} frames of real-game positions "
           f"({tally.letters} lettered tiles, {tally.blanks} blanks, {tally.squares} visible squares)")
     ok = True

@@ -421,8 +421,16 @@ def read_frame(reader: BoardReader, frame: SyntheticFrame, index: int, meta: dic
     except Exception as exc:  # noqa: BLE001 - the benchmark reports reader crashes, it does not stop on them
         grid, verdict = [UNSURE * SIZE] * SIZE, f"reader raised {type(exc).__name__}: {exc}"
     ms = 1000 * (time.perf_counter() - t0)
+    return unread_frame(frame, index, verdict, meta, list(grid), ms)
+
+
+def unread_frame(frame: SyntheticFrame, index: int, verdict: str, meta: dict | None = None,
+                 grid: list[str] | None = None, ms: float = 0.0) -> FrameResult:
+    """The :class:`FrameResult` of rendered ``frame`` (benchmark frame ``index``) with ``verdict``: read as
+    ``grid`` in ``ms``, by default not read at all (every square ``#``); its ``meta`` the frame's (its camera left
+    out) updated with ``meta``."""
     info = {k: v for k, v in frame.meta.items() if k != "camera"} | (meta or {})
-    return FrameResult(index, frame.truth, list(grid), set(frame.occluded), info, verdict, ms)
+    return FrameResult(index, frame.truth, grid or [UNSURE * SIZE] * SIZE, set(frame.occluded), info, verdict, ms)
 
 
 def contact_sheet(samples: list[Sample], level: str, seed: int, path: str | Path, size: tuple[int, int] = (2028, 1520),
