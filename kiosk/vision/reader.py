@@ -917,14 +917,26 @@ class BoardReader:
                 return h, "markers"
         return locate.find_grid(frame), "grid"
 
+    def _ask_network(self, grey: np.ndarray, sqs: Sequence[int], asked: dict[int, SquarePrediction]
+                     ) -> list[SquarePrediction]:
+        """The shipped square network's (``tile_check``'s) readings of squares ``sqs`` of the grey canvas, in
+        order: those of ``asked`` (this frame's readings so far, by square) as they are, the others in one network
+        call, added to ``asked``. The calibrated path asks about a square for its occupancy and again for its
+        letter; the network is run on it once."""
+        todo = [sq for sq in dict.fromkeys(sqs) if sq not in asked]
+        if todo and self.tile_check is not None:
+            asked.update(zip(todo, self.tile_check.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in todo])))
+        return [asked[sq] for sq in sqs]
+
     def _second_opinions(self, grey: np.ndarray, to_read: list[int], preds: list[GlyphPrediction], letter_p: float,
-                         colour_empty: Collection[int] = ()
+                         colour_empty: Collection[int] = (), asked: dict[int, SquarePrediction] | None = None
                          ) -> tuple[dict[int, tuple[str, float]], dict[int, str], dict[int, tuple[str, float]]]:
         """The shipped square network (``tile_check``) as a second reader of the squares the profile's glyph model
         read (``to_read``, its readings ``preds``; ``letter_p``: its sure letter's bar in this frame), in one
         network call; ``colour_empty``: squares the colours call empty, read because the network saw a lettered
         tile there (:meth:`_lettered_after_all`), whose sure letters it does not overrule (where the two readers
-        differ there, the square is a doubt). Returns (readings, turned, contradicted), each by square:
+        differ there, the square is a doubt); ``asked``: the network's readings of this frame so far
+        (:meth:`_ask_network`). Returns (readings, turned, contradicted), each by square:
 
         * readings, {square: (letter, the network's P(letter | tile))}: a letter the glyph model doubts that the
           network reads as the same letter as surely as it gives a letter alone (P(tile) at least NET_SURE,
@@ -950,7 +962,7 @@ class BoardReader:
         readings: dict[int, tuple[str, float]] = {}
         turned: dict[int, str] = {}
         contradicted: dict[int, tuple[str, float]] = {}
-        qs = self.tile_check.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in to_read])
+        qs = self._ask_network(grey, to_read, {} if asked is None else asked)
         for sq, pr, q in zip(to_read, preds, qs, strict=True):
             if q.p_tile < NET_SURE or q.letter not in self.letters or pr.letter not in self.letters:
                 continue
@@ -968,8 +980,8 @@ class BoardReader:
         return readings, turned, contradicted
 
     def _lettered_after_all(self, grey: np.ndarray, recheck: list[int], to_read: list[int],
-                            glyph_imgs: list[np.ndarray], squares: list[SquareReading], doubts: dict[int, Doubt]
-                            ) -> dict[int, str]:
+                            glyph_imgs: list[np.ndarray], squares: list[SquareReading], doubts: dict[int, Doubt],
+                            asked: dict[int, SquarePrediction] | None = None) -> dict[int, str]:
         """Squares of ``recheck`` (called empty by the colours, not surely) that the shipped square network
         (``tile_check``) sees as a lettered tile: P(tile) >= NET_SURE and P(letter | tile) >= NET_LETTER_P.
         Each is queued for the profile's glyph model (appended to ``to_read`` / ``glyph_imgs``), or made a doubt
@@ -983,7 +995,7 @@ class BoardReader:
         if not recheck or self.tile_check is None:
             return {}
         out: dict[int, str] = {}
-        preds = self.tile_check.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in recheck])
+        preds = self._ask_network(grey, recheck, {} if asked is None else asked)
         for sq, q in zip(recheck, preds):
             if q.p_tile < NET_SURE or q.letter_if_tile < NET_LETTER_P or q.letter not in self.letters:
                 if q.p_tile >= NET_TILE_DOUBT_P:    # a tile without a sure letter (a blank, a blurred or shadowed
@@ -1000,8 +1012,8 @@ class BoardReader:
         return out
 
     def _tiles_by_model_alone(self, grey: np.ndarray, squares_in: list[int], p_tile: np.ndarray, to_read: list[int],
-                              glyph_imgs: list[np.ndarray], squares: list[SquareReading], doubts: dict[int, Doubt]
-                              ) -> None:
+                              glyph_imgs: list[np.ndarray], squares: list[SquareReading], doubts: dict[int, Doubt],
+                              asked: dict[int, SquarePrediction] | None = None) -> None:
         """Squares of ``squares_in`` the occupancy model calls tiles or leaves open (``p_tile``, 225) without the
         colour vote's support (no tile colour known in the frame: the empty board; or the colours cannot tell): the shipped
         square network (``tile_check``) is asked too, and its log-odds of a tile (at most NET_EMPTY_LOGIT_MAX
@@ -1012,7 +1024,7 @@ class BoardReader:
         while the network called it empty at 0.987."""
         if not squares_in or self.tile_check is None:
             return
-        preds = self.tile_check.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in squares_in])
+        preds = self._ask_network(grey, squares_in, {} if asked is None else asked)
         for sq, q in zip(squares_in, preds):
             p = float(p_tile[sq])
             evidence = _logit(p) + NET_WEIGHT * max(_logit(q.p_tile), -NET_EMPTY_LOGIT_MAX)
@@ -1067,12 +1079,13 @@ class BoardReader:
                     squares[sq] = SquareReading(SquareState.BLANK, None, round(p, 3))
                 continue
             squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
-        self._tiles_by_model_alone(grey, uncoloured, p_tile, to_read, glyph_imgs, squares, doubts)
-        net_letter = self._lettered_after_all(grey, recheck, to_read, glyph_imgs, squares, doubts)
+        asked: dict[int, SquarePrediction] = {}    # the network's readings of this frame, each square read once
+        self._tiles_by_model_alone(grey, uncoloured, p_tile, to_read, glyph_imgs, squares, doubts, asked)
+        net_letter = self._lettered_after_all(grey, recheck, to_read, glyph_imgs, squares, doubts, asked)
         preds = self.glyphs.predict(glyph_imgs)
         degraded = _degraded([pr.confidence for pr in preds])
         letter_p = LETTER_P_DEGRADED if degraded else LETTER_P
-        agreed, upright, contradicted = self._second_opinions(grey, to_read, preds, letter_p, net_letter)
+        agreed, upright, contradicted = self._second_opinions(grey, to_read, preds, letter_p, net_letter, asked)
         for sq, pred in zip(to_read, preds):
             conf = float(p_tile[sq]) * pred.confidence
             if sq in agreed:
