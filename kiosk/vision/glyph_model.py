@@ -92,6 +92,8 @@ def normalise_glyph(grey: np.ndarray) -> np.ndarray | None:
     if c_hi - c_lo < MIN_CONTRAST or (c_hi - c_lo) < MIN_REL_CONTRAST * c_hi:
         return None
     lo, hi = np.percentile(g, (3, 97))
+    if hi - lo < MIN_CONTRAST:      # the ink too little to reach the crop's percentiles (a small mark): the centre's
+        lo, hi = c_lo, c_hi         # (the span would be 0, every pixel NaN)
     face = float(np.median(centre))
     if face > (lo + hi) / 2:        # light tile, dark ink: turn ink bright
         g = hi - g

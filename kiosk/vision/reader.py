@@ -31,8 +31,9 @@ Pipeline (timings in ``BoardReading.timings_ms`` under these names):
    the summed opinions leave a square open, the settle model (:mod:`kiosk.vision.settle`) decides if it is sure;
    a frame where the network sees tiles on many squares the colours call empty gives those squares as doubts
    (:func:`doubt_colour_collapse`: the colours have failed, not the network).
-   With a calibration profile that embeds a glyph model, that model reads the glyphs of the occupied squares instead
-   (:mod:`kiosk.vision.glyph_model`). Then a tile lying across two squares makes both a doubt
+   With a calibration profile that embeds a glyph model (:mod:`kiosk.vision.glyph_model`), that model reads the
+   network's tiles a second time: its sure letters settle the network's letter doubts and dispute the network's
+   less sure letters (:meth:`BoardReader._profile_glyphs`). Then a tile lying across two squares makes both a doubt
    (:mod:`kiosk.vision.slid`, timed as ``slid``). A tile read on a premium square with no tile on a plain square
    beside it is a doubt, never a letter: its print (the centre star, the labels) may read as one
    (:func:`doubt_lone_premium_tiles`). A letter of the square network whose tile's printed value reads surely
@@ -71,7 +72,7 @@ from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats
 from kiosk.vision.exemplars import CANDIDATE_SHARE, GlyphCache, confirm_by_exemplars, resolve_by_exemplars
 from kiosk.vision.familiarity import Familiarity, hold_unfamiliar
 from kiosk.vision.game_exemplars import FeatureCache, RuledOut, settle_by_known
-from kiosk.vision.glyph_model import GlyphClassifier, GlyphPrediction, normalise_glyph
+from kiosk.vision.glyph_model import GlyphClassifier, normalise_glyph
 from kiosk.vision.mlp import Classifier, ModelError
 from kiosk.vision.occupancy import (
     OccupancyModel,
@@ -126,11 +127,11 @@ MIN_FRAME_PX = 160
 TILE_P = 0.7          # P(tile) at or above: a tile
 EMPTY_P = 0.3         # P(tile) at or below: empty; between: unsure
 EMPTY_P_SURE = 0.1    # ... in a degraded frame, without the colour vote's support: at or below this
-LETTER_P = 0.7        # letter probability below which the letter is reported unsure (glyph classifier) or doubtful
-NET_ALONE_LETTER_P = 0.999  # a letter the profile's glyph model doubts is the network's other letter from here
-                            # (uncalibrated on the scrabscrap font its 17 wrong letters all came below 0.99)
-NET_CONTRADICT_P = 0.99  # a sure letter of the profile's glyph model is a doubt where the network reads another from
-                         # here (upright; at NET_ALONE_LETTER_P and above the network's letter is read)
+LETTER_P = 0.7        # a letter's P below which it counts as doubtful for a degraded frame (see _degraded)
+GLYPH_SURE_P = 0.99   # a calibration profile's glyph model, the second reader: its letter at or above this settles
+                      # the network's letter doubt, or makes a letter of the network it reads otherwise a doubt ...
+NET_ALONE_LETTER_P = 0.999  # ... unless the network reads its own letter at or above this (that letter stands)
+GLYPH_SETTLES = frozenset({DoubtKind.LETTER, DoubtKind.DEGRADED, DoubtKind.BLANK_OR_LETTER})  # the doubts it may settle
 NET_LETTER_P = 0.8    # the square network's P(letter | tile) below which its letter is reported unsure: 4 to 1
                       # over all else (on real tiles its wrong letters came at 0.70-0.94: an A for an Ä, a Y for a V)
 LETTER_P_DEGRADED = 0.95  # ... in a frame where many letters are doubtful (see _degraded)
@@ -161,8 +162,6 @@ GRID_CHECK_MIN = 10    # ... (with at least this many non-empty squares) is not 
 HAND_UNLIKE = 0.3     # colour change (log units) from an empty square beyond which skin may be a hand
 GLYPH_GROW_PX = 5     # tile crops are the square grown by this much on each side
 SQUARE_GROW_PX = SQUARE_NET_GROW_PX  # ... for the square network
-RECHECK_EMPTY_P = 0.01  # a calibrated reader asks the shipped network about squares called empty above this P(tile)
-NET_TILE_DOUBT_P = 0.5  # ... and where the network sees a tile at or above this without a sure letter: a doubt
 NET_SKIP_P = 0.001    # P(tile) at or below which the square network is not asked (the square is empty)
 NET_SURE = 0.98       # the network's P(empty) at or above: it is sure (weak empties of a degraded frame stay)
 NET_WEIGHT = 1.0      # weight of the network's log-odds of a tile against the occupancy model's
@@ -787,20 +786,13 @@ class BoardReader:
                                f"read with the profile's set)")
         self.tile_set = tile_set
         self.letters = set(self.tile_set.letters)
-        self.glyphs = self._load_glyphs()
-        # without a calibration profile's own glyph model, squares are read by the shipped square network
-        has_own_glyphs = profile is not None and profile.resolve(profile.glyph_model) is not None
-        self.squarenet: SquareNet | None = None if has_own_glyphs else default_square_net(self._set_name(),
-                                                                                            letter_net)
-        # a profile's glyph model reads the letters; the shipped network still double-checks the squares the
-        # colours call empty but not surely (a dim frame made two lettered tiles look like the board)
-        # (with the letter network: the square network alone left 3 more doubts in scrabscrap's calibrated frames)
-        self.tile_check: SquareNet | None = default_square_net(self._set_name(), letter_net) \
-            if has_own_glyphs else None
-        self.settle: SettleModel | None = None if has_own_glyphs or not settle else default_settle_model()
-        # the square network's letters are checked against the value printed on their tile (a calibration's glyph
-        # model knows the tile set's own letters: not checked)
-        self.value_net: ValueNet | None = None if has_own_glyphs else default_value_net()
+        # a calibration profile's own glyph model: a second reader of the squares the square network reads
+        # (:meth:`_profile_glyphs`); without one, the square network alone
+        self.glyphs: GlyphClassifier | None = self._load_glyphs()
+        self.squarenet = default_square_net(self._set_name(), letter_net)
+        self.settle: SettleModel | None = default_settle_model() if settle else None
+        # the square network's letters are checked against the value printed on their tile
+        self.value_net: ValueNet | None = default_value_net()
         # the settle model's input rows of the last read (squares, N x F), for training it (kiosk.vision.train)
         self.record_settle_rows = False
         self.last_settle_rows: tuple[list[int], np.ndarray] | None = None
@@ -828,7 +820,7 @@ class BoardReader:
         self._refit_left: tuple[np.ndarray | None, frozenset[int]] = (None, frozenset())
         self._glyph_cache = GlyphCache()   # the exemplars' descriptors, kept while a square's crop is kept
         self._known_cache = FeatureCache()   # a game's tiles turned upright, for kiosk.vision.game_exemplars
-        # the last frame's judgement of its face (kiosk.vision.familiarity; empty on the calibrated glyph path)
+        # the last frame's judgement of its face (kiosk.vision.familiarity)
         self.familiarity = Familiarity()
         self._value_note = ""   # the last frame's note when its printed values contradicted letters (tile_value)
 
@@ -845,12 +837,12 @@ class BoardReader:
         """The shipped models' tile set for this reader's (``"english"`` for a set without its own)."""
         return self.tile_set.name if self.tile_set.name in ("english", "german") else "english"
 
-    def _load_glyphs(self) -> GlyphClassifier:
+    def _load_glyphs(self) -> GlyphClassifier | None:
         ref = self.profile.resolve(self.profile.glyph_model) if self.profile else None
-        if ref is None:
-            return default_glyph_model(self._set_name())
+        if ref is None or self.profile is None:
+            return None
         _, blob = ref
-        origin = f"{self.profile.source or 'calibration profile'}: glyph_model" if self.profile else "glyph_model"
+        origin = f"{self.profile.source or 'calibration profile'}: glyph_model"
         if isinstance(blob, str):       # ("data", base64 text); else ("file", bytes)
             return GlyphClassifier.from_text(blob, origin, self.tile_set.name)
         return GlyphClassifier(Classifier.from_bytes(blob, f"{origin} file"), self.tile_set.name)
@@ -917,213 +909,6 @@ class BoardReader:
                 return h, "markers"
         return locate.find_grid(frame), "grid"
 
-    def _ask_network(self, grey: np.ndarray, sqs: Sequence[int], asked: dict[int, SquarePrediction]
-                     ) -> list[SquarePrediction]:
-        """The shipped square network's (``tile_check``'s) readings of squares ``sqs`` of the grey canvas, in
-        order: those of ``asked`` (this frame's readings so far, by square) as they are, the others in one network
-        call, added to ``asked``. The calibrated path asks about a square for its occupancy and again for its
-        letter; the network is run on it once."""
-        todo = [sq for sq in dict.fromkeys(sqs) if sq not in asked]
-        if todo and self.tile_check is not None:
-            asked.update(zip(todo, self.tile_check.predict([cell_crop(grey, sq, SQUARE_GROW_PX) for sq in todo])))
-        return [asked[sq] for sq in sqs]
-
-    def _second_opinions(self, grey: np.ndarray, to_read: list[int], preds: list[GlyphPrediction], letter_p: float,
-                         colour_empty: Collection[int] = (), asked: dict[int, SquarePrediction] | None = None
-                         ) -> tuple[dict[int, tuple[str, float]], dict[int, str], dict[int, tuple[str, float]]]:
-        """The shipped square network (``tile_check``) as a second reader of the squares the profile's glyph model
-        read (``to_read``, its readings ``preds``; ``letter_p``: its sure letter's bar in this frame), in one
-        network call; ``colour_empty``: squares the colours call empty, read because the network saw a lettered
-        tile there (:meth:`_lettered_after_all`), whose sure letters it does not overrule (where the two readers
-        differ there, the square is a doubt); ``asked``: the network's readings of this frame so far
-        (:meth:`_ask_network`). Returns (readings, turned, contradicted), each by square:
-
-        * readings, {square: (letter, the network's P(letter | tile))}: a letter the glyph model doubts that the
-          network reads as the same letter as surely as it gives a letter alone (P(tile) at least NET_SURE,
-          P(letter | tile) at least NET_LETTER_P): two readers of different make agreeing is a reading; or any
-          letter of the glyph model, doubted or upright, that the network reads as another letter upright at
-          least NET_ALONE_LETTER_P (the glyph model is lost, the network beyond its wrong letters' range). The
-          glyph model's doubts can come from a crop shifted by a fraction of a pixel (scrabscrap game03 E5: an N
-          read N 1.00 from a fresh grid, "N or H? 0.54" from the grid tracked 0.75 px away, the network N 0.94 and
-          0.96; game04 O4: an R read R 1.00 fresh, "E or S? 0.50" tracked 0.5 px away, the network R 0.99998);
-        * turned, {square: the network's letter}: a letter the glyph model reads turned and surely that the
-          network reads upright as another letter (P(tile) at least NET_SURE, P(letter | tile) at least
-          NET_LETTER_P): a doubt (a tile laid turned happens, but a reading turned is also how that model goes
-          wrong; scrabscrap game03 frame 29: an A on G1, its value digit beside it, read U turned half round
-          (0.86) by the glyph model, A (0.998) by the network);
-        * contradicted, {square: (the network's letter, its P)}: a sure upright letter of the glyph model that the
-          network reads upright as another at least NET_CONTRADICT_P (below NET_ALONE_LETTER_P): a doubt
-          naming both letters (a glyph model trained on a few photos of an unfamiliar face gives wrong letters
-          at 0.70-0.9995, where the network reads the right one, mostly at 0.99 and more; models/README.md,
-          "Calibrated on faces never seen").
-        """
-        if not to_read or self.tile_check is None:
-            return {}, {}, {}
-        readings: dict[int, tuple[str, float]] = {}
-        turned: dict[int, str] = {}
-        contradicted: dict[int, tuple[str, float]] = {}
-        qs = self._ask_network(grey, to_read, {} if asked is None else asked)
-        for sq, pr, q in zip(to_read, preds, qs, strict=True):
-            if q.p_tile < NET_SURE or q.letter not in self.letters or pr.letter not in self.letters:
-                continue
-            p, sure, other = q.letter_if_tile, pr.confidence >= letter_p, q.letter != pr.letter
-            if not sure and q.turns == 0 and p >= (NET_ALONE_LETTER_P if other else NET_LETTER_P):
-                readings[sq] = (q.letter, p)
-            elif sure and pr.turns and other and q.turns == 0 and p >= NET_LETTER_P:
-                turned[sq] = q.letter
-            elif sq in colour_empty:
-                continue
-            elif sure and other and q.turns == 0 and p >= NET_ALONE_LETTER_P:
-                readings[sq] = (q.letter, p)
-            elif sure and other and q.turns == 0 and p >= NET_CONTRADICT_P:
-                contradicted[sq] = (q.letter, p)
-        return readings, turned, contradicted
-
-    def _lettered_after_all(self, grey: np.ndarray, recheck: list[int], to_read: list[int],
-                            glyph_imgs: list[np.ndarray], squares: list[SquareReading], doubts: dict[int, Doubt],
-                            asked: dict[int, SquarePrediction] | None = None) -> dict[int, str]:
-        """Squares of ``recheck`` (called empty by the colours, not surely) that the shipped square network
-        (``tile_check``) sees as a lettered tile: P(tile) >= NET_SURE and P(letter | tile) >= NET_LETTER_P.
-        Each is queued for the profile's glyph model (appended to ``to_read`` / ``glyph_imgs``), or made a doubt
-        in ``squares`` / ``doubts`` when it shows no ink. A square where the network sees a tile (P(tile) at least
-        NET_TILE_DOUBT_P) but no sure letter (a blank; a tile blurred, shadowed or dim) is a doubt too, never an
-        empty square: in hard synthetic frames read calibrated, such tiles were read empty without doubt (half of
-        the silent errors on the validation faces; models/README.md, "Calibrated on faces never seen"). Returns
-        {square: the network's letter} for the letter check. On the real lighting-fault frames two tiles of a dim frame (P(tile) 0.29 and 0.23 by the
-        colours) read 1.00 by the network; of the other 240 such squares of all the real games and lighting
-        frames, all empty, none went above 0.52."""
-        if not recheck or self.tile_check is None:
-            return {}
-        out: dict[int, str] = {}
-        preds = self._ask_network(grey, recheck, {} if asked is None else asked)
-        for sq, q in zip(recheck, preds):
-            if q.p_tile < NET_SURE or q.letter_if_tile < NET_LETTER_P or q.letter not in self.letters:
-                if q.p_tile >= NET_TILE_DOUBT_P:    # a tile without a sure letter (a blank, a blurred or shadowed
-                    doubts[sq] = Doubt(DoubtKind.TILE_OR_EMPTY, "tile or empty? (the colours say empty; the "
-                                       f"network sees a tile, {q.p_tile:.2f})")   # tile) is no empty square
-                    squares[sq] = SquareReading(SquareState.UNSURE, None, round(q.p_tile, 3))
-                continue    # a finger, or the network calls it empty too
-            if _queue_glyph(grey, sq, to_read, glyph_imgs):
-                out[sq] = q.letter
-            else:
-                doubts[sq] = Doubt(DoubtKind.TILE_OR_EMPTY,
-                                   f"tile or empty? (the colours say empty; the network reads {q.letter})")
-                squares[sq] = SquareReading(SquareState.UNSURE, None, round(q.p_tile, 3))
-        return out
-
-    def _tiles_by_model_alone(self, grey: np.ndarray, squares_in: list[int], p_tile: np.ndarray, to_read: list[int],
-                              glyph_imgs: list[np.ndarray], squares: list[SquareReading], doubts: dict[int, Doubt],
-                              asked: dict[int, SquarePrediction] | None = None) -> None:
-        """Squares of ``squares_in`` the occupancy model calls tiles or leaves open (``p_tile``, 225) without the
-        colour vote's support (no tile colour known in the frame: the empty board; or the colours cannot tell): the shipped
-        square network (``tile_check``) is asked too, and its log-odds of a tile (at most NET_EMPTY_LOGIT_MAX
-        against) are added to the model's, as :func:`combine_net` does. Surely empty: EMPTY; open, or left open by
-        the model (the network alone never makes a tile): UNSURE (reason in ``doubts``); else the square is queued for the glyph model (``to_read`` / ``glyph_imgs``), or read
-        BLANK when it shows no ink. Fixes the kind seen on scrabscrap game03's empty board: a plain square
-        printed with its premium neighbour's red dots (B1 beside the triple word A1) read a blank at P(tile) 0.92
-        while the network called it empty at 0.987."""
-        if not squares_in or self.tile_check is None:
-            return
-        preds = self._ask_network(grey, squares_in, {} if asked is None else asked)
-        for sq, q in zip(squares_in, preds):
-            p = float(p_tile[sq])
-            evidence = _logit(p) + NET_WEIGHT * max(_logit(q.p_tile), -NET_EMPTY_LOGIT_MAX)
-            if evidence <= -EVIDENCE_SURE:
-                squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - _sigmoid(evidence), 3))
-                continue
-            if evidence < EVIDENCE_SURE or p < TILE_P:   # the network alone never makes a tile
-                doubts[sq] = Doubt(DoubtKind.TILE_OR_EMPTY, f"tile or empty? (P(tile) {p:.2f}, network {q.p_tile:.2f})")
-                squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
-                continue
-            if not _queue_glyph(grey, sq, to_read, glyph_imgs):
-                squares[sq] = SquareReading(SquareState.BLANK, None, round(p, 3))
-
-    def _squares_glyphs(self, grey: np.ndarray, p_tile: np.ndarray, vote: np.ndarray, seen: np.ndarray,
-                        hand: np.ndarray, glare: np.ndarray, weak_empty: np.ndarray
-                        ) -> tuple[list[SquareReading], dict[int, Doubt], np.ndarray, int]:
-        """Squares of the grey reading canvas ``grey`` read with a glyph classifier (a calibration profile's):
-        occupancy from ``p_tile`` (225) and the colour vote ``vote`` (225, see :func:`nearest_colour_says_tile`;
-        a tile without its support is checked by the shipped network, :meth:`_tiles_by_model_alone`), letters
-        from :func:`normalise_glyph` + the HOG classifier; a tile on a premium square with no tile on a plain
-        square beside it is a doubt (:func:`doubt_lone_premium_tiles`). Returns (225 readings, doubts, the hand
-        with the fingers found among the blanks, the quarter turns of the whole board: :func:`board_turns`)."""
-        squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
-        doubts: dict[int, Doubt] = {}
-        to_read: list[int] = []
-        glyph_imgs: list[np.ndarray] = []
-        recheck: list[int] = []
-        uncoloured: list[int] = []
-        for sq in range(N_SQUARES):
-            p = float(p_tile[sq])
-            if not seen[sq]:
-                doubts[sq] = OUTSIDE_VIEW_DOUBT
-            elif hand[sq]:
-                doubts[sq] = HAND_DOUBT
-            elif p <= EMPTY_P:
-                squares[sq] = SquareReading(SquareState.EMPTY, None, round(1 - p, 3))
-                if self.tile_check is not None and p > RECHECK_EMPTY_P:
-                    recheck.append(sq)
-                continue
-            elif p < TILE_P and vote[sq] <= 0 and self.tile_check is not None:
-                uncoloured.append(sq)   # the network may settle it (below)
-                continue
-            elif p < TILE_P:
-                doubts[sq] = Doubt(DoubtKind.TILE_OR_EMPTY, f"tile or empty? (P(tile) {p:.2f})")
-            elif glare[sq]:
-                doubts[sq] = GLARE_DOUBT
-            elif vote[sq] <= 0 and self.tile_check is not None:
-                uncoloured.append(sq)   # a tile by the model alone: the network looks too (below)
-                continue
-            else:
-                if not _queue_glyph(grey, sq, to_read, glyph_imgs):
-                    squares[sq] = SquareReading(SquareState.BLANK, None, round(p, 3))
-                continue
-            squares[sq] = SquareReading(SquareState.UNSURE, None, round(min(p, 1 - p), 3))
-        asked: dict[int, SquarePrediction] = {}    # the network's readings of this frame, each square read once
-        self._tiles_by_model_alone(grey, uncoloured, p_tile, to_read, glyph_imgs, squares, doubts, asked)
-        net_letter = self._lettered_after_all(grey, recheck, to_read, glyph_imgs, squares, doubts, asked)
-        preds = self.glyphs.predict(glyph_imgs)
-        degraded = _degraded([pr.confidence for pr in preds])
-        letter_p = LETTER_P_DEGRADED if degraded else LETTER_P
-        agreed, upright, contradicted = self._second_opinions(grey, to_read, preds, letter_p, net_letter, asked)
-        for sq, pred in zip(to_read, preds):
-            conf = float(p_tile[sq]) * pred.confidence
-            if sq in agreed:
-                squares[sq] = SquareReading(SquareState.TILE, agreed[sq][0], round(float(p_tile[sq]) * agreed[sq][1], 3))
-            elif sq in upright:
-                doubts[sq] = Doubt(DoubtKind.LETTER, f"letter {pred.letter} turned, or {upright[sq]} upright? (the "
-                                   f"profile's glyphs read it turned, the network reads {upright[sq]})")
-                squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
-            elif pred.letter not in self.letters:
-                doubts[sq] = not_in_set_doubt(pred.letter, self.tile_set)
-                squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
-            elif pred.confidence < letter_p:
-                doubts[sq] = letter_or_doubt(pred.letter, pred.runner_up, pred.confidence, degraded)
-                squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
-            elif sq in contradicted:
-                other, p_other = contradicted[sq]
-                doubts[sq] = Doubt(DoubtKind.LETTER, f"letter {pred.letter} or {other}? (the profile's glyphs read "
-                                   f"{pred.letter} {pred.confidence:.2f}, the network {other} {p_other:.3f})")
-                squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
-            elif sq in net_letter and pred.letter != net_letter[sq]:
-                doubts[sq] = Doubt(DoubtKind.TILE_OR_EMPTY, f"tile or empty? (the colours say empty; the network reads "
-                                   f"{net_letter[sq]}, the profile's glyphs {pred.letter})")
-                squares[sq] = SquareReading(SquareState.UNSURE, None, round(conf, 3))
-            else:
-                squares[sq] = SquareReading(SquareState.TILE, pred.letter, round(conf, 3))
-        if degraded:
-            _doubt_weak_empties(squares, doubts, weak_empty)
-        hand = _find_finger_blanks(squares, doubts, hand, self.tile_set.blanks)
-        _doubt_fingers(squares, doubts, hand, self.tile_set.blanks)
-        _doubt_blanks(squares, doubts, self.tile_set.blanks, degraded)
-        tiled = np.array([rd.state in (SquareState.TILE, SquareState.BLANK) for rd in squares])
-        tiled[to_read] = True        # a tile whose letter is doubtful is a tile
-        tiled[[sq for sq, why in doubts.items() if kind_of(why) is DoubtKind.GLARE]] = True
-        self._lasting_doubts.update(doubt_lone_premium_tiles(squares, doubts, tiled, hand | ~seen))
-        self._lasting_doubts.update(doubt_blanks_alone(squares, doubts, tiled, hand | ~seen))
-        return squares, doubts, hand, board_turns([pred.turns for sq, pred in zip(to_read, preds)
-                                                   if squares[sq].state is SquareState.TILE])
-
     def _squares_net(self, grey: np.ndarray, stats: CellStats, occ: Occupancy, seen: np.ndarray, hand: np.ndarray,
                      glare_share: np.ndarray, sharp_v: float, keep_empty: bool = True, known: str | None = None
                      ) -> tuple[list[SquareReading], dict[int, Doubt], np.ndarray, int]:
@@ -1138,7 +923,6 @@ class BoardReader:
         it read the letter the game knows there (``known``, see :meth:`read`). Returns (225 readings, doubts,
         the hand with the fingers found among the blanks, the quarter turns of the whole board in the reading:
         :func:`board_turns` of the tiles read)."""
-        assert self.squarenet is not None
         net = self.squarenet
         preds: dict[int, SquarePrediction] = {}
 
@@ -1226,7 +1010,7 @@ class BoardReader:
             self._settled_in_frame = resolve_by_exemplars(net, crops, squares, doubts, preds, known, cache)
             if known is not None:   # in a game: new letters below the sure level the board's tiles confirm
                 self._confirmed = confirm_by_exemplars(net, crops, squares, doubts, preds, known, cache)
-        self._lasting_doubts.update(lasting)     # the geometry rules' doubts, as the glyph path takes them
+        self._lasting_doubts.update(lasting)     # the geometry rules' doubts
         # a frame whose face the network barely knows holds its middling letters back (kiosk.vision.familiarity)
         self.familiarity = hold_unfamiliar(squares, doubts, preds, known, sharp_v)
         self._lasting_doubts.update(self.familiarity.doubted)   # no grid reads an unfamiliar face surely
@@ -1244,8 +1028,68 @@ class BoardReader:
         if self.exemplars and known is not None:   # in a game: tiles read from the tiles it accepted
             self._confirmed |= settle_by_known(net, crops, squares, doubts, preds, known, self._known_cache,
                                                self._ruled_out(corners))
+        if self.glyphs is not None:   # a calibration profile's glyph model reads them too
+            filled, agreed = self._profile_glyphs(grey, squares, doubts, preds, known)
+            self._settled_in_frame = self._settled_in_frame + filled
+            if known is not None:   # in a game: a new letter both readers give is taken as a sure one
+                self._confirmed |= set(filled) | set(agreed)
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
                                                    if squares[sq].state is SquareState.TILE])
+
+    def _profile_glyphs(self, grey: np.ndarray, squares: list[SquareReading], doubts: dict[int, Doubt],
+                        preds: dict[int, SquarePrediction], known: str | None) -> tuple[list[int], list[int]]:
+        """The calibration profile's glyph model (:attr:`glyphs`) as a second reader of the square network's
+        tiles, in place, in one call: each lettered tile it read, and each tile whose letter it doubts
+        (:data:`GLYPH_SETTLES`), is read by the glyph model too (:func:`normalise_glyph` of its crop from the grey
+        canvas ``grey``; a tile without ink is not). Only its upright letters count (turned as the network reads
+        the tile). A tile the game knows (``known``) that the network reads as that letter is the game's, not
+        judged again.
+
+        * where the network reads another letter at least NET_ALONE_LETTER_P, its letter stands (a letter doubt
+          stays one): on the validation faces every network letter the glyph model contradicted surely and
+          rightly came below 0.92;
+        * else a letter doubt the glyph model reads at least GLYPH_SURE_P is read as its letter;
+        * and a letter of the network the glyph model reads as another at least GLYPH_SURE_P is a doubt naming
+          both.
+
+        Returns (the squares given a letter, the network's letters the glyph model reads alike at least
+        GLYPH_SURE_P). Why the network reads first and the glyph model second (a glyph model
+        trained on two photos of a face gives sure wrong letters on faces the network knows): models/README.md,
+        "The network first, the profile's glyphs second"."""
+        assert self.glyphs is not None
+        todo: list[int] = []
+        for sq, rd in enumerate(squares):
+            q = preds.get(sq)
+            if q is None or (known is not None and known[sq] == q.letter):
+                continue
+            if (rd.state is SquareState.TILE and rd.letter) or (
+                    rd.state is SquareState.UNSURE and sq in doubts and kind_of(doubts[sq]) in GLYPH_SETTLES and q.p_tile >= 0.5):
+                todo.append(sq)
+        to_read: list[int] = []
+        imgs: list[np.ndarray] = []
+        for sq in todo:
+            _queue_glyph(grey, sq, to_read, imgs)
+        filled: list[int] = []
+        agreed: list[int] = []
+        for sq, pr in zip(to_read, self.glyphs.predict(imgs) if imgs else []):
+            q, rd = preds[sq], squares[sq]
+            if pr.turns != q.turns or pr.confidence < GLYPH_SURE_P or pr.letter not in self.letters:
+                continue
+            if rd.state is SquareState.TILE and pr.letter == rd.letter:
+                agreed.append(sq)
+            elif q.letter_if_tile >= NET_ALONE_LETTER_P and q.letter != pr.letter:
+                continue    # the network's own letter, beyond its wrong letters' range, stands (a doubt stays one)
+            elif rd.state is SquareState.TILE:
+                doubts[sq] = Doubt(DoubtKind.LETTER, f"letter {rd.letter} or {pr.letter}? (the network reads "
+                                   f"{rd.letter}, the profile's glyphs {pr.letter} {pr.confidence:.3f})")
+                squares[sq] = SquareReading(SquareState.UNSURE, None, rd.confidence)
+                self._confirmed = self._confirmed - {sq}
+            else:
+                squares[sq] = SquareReading(SquareState.TILE, pr.letter, round(q.p_tile * pr.confidence, 3))
+                del doubts[sq]
+                self._lasting_doubts.discard(sq)
+                filled.append(sq)
+        return filled, agreed
 
     def _value_corners(self, grey: np.ndarray, preds: dict[int, SquarePrediction]) -> ValueCorners | None:
         """The value network's P(value) of the squares asked (N x len(VALUE_CLASSES), in their order): each
@@ -1537,7 +1381,7 @@ class BoardReader:
         stats = cell_stats(canvas, inside, grey)
         t = lap("warp", t)
         occ = self._occupancy(stats)
-        feats, p_tile, weak_empty = occ.feats, occ.p_tile, occ.weak_empty
+        feats, p_tile = occ.feats, occ.p_tile
         t = lap("occupancy", t)
         sharp_v = sharpness(canvas, grey)
         glare_share = glare_squares(canvas)
@@ -1548,16 +1392,12 @@ class BoardReader:
             # measured again without the hand: skin over half of a premium class would set that class's colour
             # (a navy triple-letter square then looks like a tile beside the hand)
             occ = self._occupancy(stats, hidden=hand)
-            feats, p_tile, weak_empty = occ.feats, occ.p_tile, occ.weak_empty
         seen = stats.seen >= SEEN_MIN
         t = lap("quality", t)
 
         hand_seen = bool(hand.any())    # before fingers among the blanks (an off grid reads rows of blanks)
-        if self.squarenet is not None:
-            squares, doubts, hand, turns = self._squares_net(grey, stats, occ, seen, hand, glare_share, sharp_v,
-                                                             keep_empty=not fresh, known=known)
-        else:
-            squares, doubts, hand, turns = self._squares_glyphs(grey, p_tile, occ.vote, seen, hand, glare, weak_empty)
+        squares, doubts, hand, turns = self._squares_net(grey, stats, occ, seen, hand, glare_share, sharp_v,
+                                                         keep_empty=not fresh, known=known)
         t = lap("letters", t)
         self._lasting_doubts.update(doubt_slid_tiles(canvas, squares, doubts, skip=(glare_share > 0) | hand))
         lap("slid", t)

@@ -124,8 +124,8 @@ def test_cli_builds_a_profile_step_by_step(tmp_path: Path, capsys: pytest.Captur
 
 def test_the_network_overrules_or_doubts_a_glyph_model_taught_the_wrong_letters(tmp_path: Path) -> None:
     """A bag laid out in another order than the layout says teaches the glyph model E for F and F for E, surely
-    (its own cross-validation cannot tell). The shipped network, the second reader, reads those tiles as what
-    they are: no E is given as F, nor F as E, without a doubt."""
+    (its own cross-validation cannot tell). The shipped network reads first and its sure letters stand; where it is
+    less sure, the two readers' disagreement is a doubt: no E is given as F, nor F as E, without a doubt."""
     from calibration.glyphs import default_layout
     from kiosk.rules.tiles import ENGLISH
     from kiosk.vision.reader import BoardReader

@@ -231,3 +231,17 @@ def test_a_fixed_profile_without_board_image_size_still_loads_and_keeps_the_key_
     old.board_image_size = (2028, 1520)
     old.save(f)
     assert load_profile(f).board_image_size == (2028, 1520)
+
+
+def test_a_small_mark_on_a_plain_tile_is_normalised_without_dividing_by_zero():
+    """A mark too small to reach the crop's 3rd percentile (under 3% of its pixels) left the crop's span 0 and the
+    glyph all NaN (a RuntimeWarning, then a garbage cast); its contrast is now taken from the tile's middle."""
+    import warnings
+
+    from kiosk.vision.glyph_model import normalise_glyph
+    crop = np.full((50, 50), 200, np.uint8)
+    crop[18:32, 23:27] = 20         # 56 px of 2,500
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        glyph = normalise_glyph(crop)
+    assert glyph is not None and np.isfinite(glyph).all() and glyph.max() > 0.5

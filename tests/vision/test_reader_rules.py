@@ -8,7 +8,7 @@ import pytest
 
 from kiosk.rules.tiles import ENGLISH
 from kiosk.vision.reader import BoardReader, _doubt_fingers, _find_finger_blanks
-from kiosk.vision.reading import EMPTY_SQUARE, SquareReading, SquareState
+from kiosk.vision.reading import EMPTY_SQUARE, SquareReading, SquareState, kind_of
 from kiosk.vision.synth import render_board
 from kiosk.vision.synth.boards import random_board
 
@@ -125,39 +125,6 @@ def test_a_letter_the_network_gives_less_than_4_to_1_is_reported_unsure(p_letter
         assert squares[sq].letter == "A" and sq not in doubts
 
 
-def test_calibrated_recheck_takes_only_a_lettered_tile_from_the_network():
-    """A reviewer found the double check of a calibrated reader's empties judging the letter by its share of the
-    lettered classes only: a square the network reads as a blank (P(blank) 0.985) passed as 'the network reads
-    A' and went to the glyph model. Now P(letter | tile) must reach NET_LETTER_P. A tile the network sees without
-    a sure letter (a blank; in hard frames a blurred or shadowed tile) is a doubt, not the empty square the colours
-    say (seventeenth session: such tiles were read empty without doubt); a square the network calls empty too
-    stays empty."""
-    from kiosk.vision.cells import CANVAS_PX
-    from kiosk.vision.reader import EMPTY_SQUARE, BoardReader
-    from kiosk.vision.squarenet import SquarePrediction
-
-    class Net:
-        def __init__(self, pred):
-            self.pred = pred
-
-        def predict(self, crops, turned=False):
-            return [self.pred] * len(crops)
-
-    reader = BoardReader()
-    grey = np.zeros((CANVAS_PX, CANVAS_PX), np.uint8)        # no ink anywhere
-    for pred, why in ((SquarePrediction(0.005, 0.985, "A", 0.0085, "B", 0), "the network sees a tile, 0.99"),
-                      (SquarePrediction(0.3, 0.6, "A", 0.1, "B", 0), "the network sees a tile, 0.70"),
-                      (SquarePrediction(0.005, 0.001, "A", 0.99, "B", 0), "the network reads A"),
-                      (SquarePrediction(0.6, 0.3, "A", 0.1, "B", 0), None)):
-        reader.tile_check = Net(pred)
-        squares, doubts, to_read, imgs = [EMPTY_SQUARE] * 225, {}, [], []
-        assert reader._lettered_after_all(grey, [112], to_read, imgs, squares, doubts) == {}
-        # a lettered tile without ink and a tile without a sure letter are doubts; empty by both stays empty
-        assert to_read == [] and (why is None) == (112 not in doubts), (pred, doubts)
-        assert why is None or (why in doubts[112] and squares[112].state is SquareState.UNSURE)
-        assert why is not None or squares[112] is EMPTY_SQUARE
-
-
 def test_the_network_path_s_lasting_doubts_are_the_squares_the_geometry_rules_return():
     """combine_net gives the squares the two geometry rules doubted (doubt_lone_premium_tiles,
     doubt_blanks_alone) as the glyph path takes them, not by searching the doubts' reasons for their words; a sure
@@ -182,48 +149,69 @@ def test_the_network_path_s_lasting_doubts_are_the_squares_the_geometry_rules_re
     assert [squares[sq].letter for sq in pair] == ["N", "N"] and not set(pair) & set(doubts)
 
 
-def test_the_network_as_second_reader_of_the_profile_s_glyph_letters():
-    """_second_opinions: a sure glyph letter the network reads as another upright at >= NET_ALONE_LETTER_P is read
-    as the network's; at >= NET_CONTRADICT_P it is a doubt; below, or turned, or on a square the colours call
-    empty (where the two readers' disagreement is its own doubt), it stands; a doubted glyph letter the network
-    confirms is read; a sure turned glyph letter the network reads upright as another is the turned doubt."""
-    from kiosk.vision.cells import CANVAS_PX
+def test_the_profile_s_glyph_model_as_second_reader_of_the_network():
+    """_profile_glyphs: the glyph model's upright letter at >= GLYPH_SURE_P settles the network's letter doubt
+    (not a hand's), makes a network letter it reads otherwise a doubt naming both, and confirms one it reads alike;
+    where the network reads its own letter at >= NET_ALONE_LETTER_P, that letter stands (a doubt stays one); below that, turned otherwise than the
+    network reads the tile, without ink, or on a tile the game knows as the network reads it, it changes nothing."""
+    from kiosk.vision.cells import CANVAS_PX, cell_crop
     from kiosk.vision.glyph_model import GlyphPrediction
-    from kiosk.vision.reader import LETTER_P, BoardReader
+    from kiosk.vision.reader import HAND_DOUBT, BoardReader
+    from kiosk.vision.reading import Doubt, DoubtKind
     from kiosk.vision.squarenet import SquarePrediction
 
-    class Net:
-        def __init__(self, preds):
-            self.preds = preds
-
-        def predict(self, crops, turned=False):
-            assert len(crops) == len(self.preds)
-            return self.preds
-
-    def glyph(letter, conf, turns=0):
-        return GlyphPrediction(letter, conf, "X", 0.5, turns)
-
     def net(letter, p, turns=0):
-        return SquarePrediction(0.001, 0.001, letter, p, "X", turns)
+        return SquarePrediction(0.001, 0.0, letter, p * 0.999, "X", turns)   # P(letter | tile) p
 
-    cases = [   # (glyph reading, network reading) -> (read as, turned doubt, contradicted)
-        (glyph("E", 0.9), net("F", 0.9995), ("F", None, None)),
-        (glyph("E", 0.9), net("F", 0.995), (None, None, "F")),
-        (glyph("E", 0.9), net("F", 0.95), (None, None, None)),
-        (glyph("E", 0.9), net("F", 0.9995, turns=2), (None, None, None)),
-        (glyph("E", 0.9), net("E", 0.9995), (None, None, None)),
-        (glyph("E", 0.5), net("E", 0.85), ("E", None, None)),
-        (glyph("E", 0.5), net("F", 0.995), (None, None, None)),
-        (glyph("U", 0.9, turns=2), net("A", 0.9), (None, "A", None)),
-        (glyph("E", 0.9), net("F", 0.9995), (None, None, None)),     # on a square the colours call empty
+    def tile(letter):
+        return SquareReading(SquareState.TILE, letter, 0.99)
+
+    doubt = SquareReading(SquareState.UNSURE, None, 0.5)
+    letter_doubt = Doubt(DoubtKind.LETTER, "letter E or F? (0.60)")
+    cases = [   # (reading, doubt, network, glyph model: letter, P, turns) -> (read as, doubt's kind)
+        (tile("E"), None, net("E", 0.99), ("E", 0.995, 0), ("E", None)),
+        (tile("E"), None, net("E", 0.99), ("F", 0.995, 0), (None, DoubtKind.LETTER)),
+        (tile("E"), None, net("E", 0.99), ("F", 0.95, 0), ("E", None)),
+        (tile("E"), None, net("E", 0.99), ("F", 0.995, 2), ("E", None)),
+        (tile("E"), None, net("E", 0.99, turns=2), ("F", 0.995, 2), (None, DoubtKind.LETTER)),
+        (tile("E"), None, net("E", 0.9995), ("F", 0.9999, 0), ("E", None)),
+        (doubt, letter_doubt, net("E", 0.6), ("F", 0.995, 0), ("F", None)),
+        (doubt, letter_doubt, net("E", 0.6), ("F", 0.95, 0), (None, DoubtKind.LETTER)),
+        (doubt, letter_doubt, net("E", 0.9995), ("F", 0.995, 0), (None, DoubtKind.LETTER)),
+        (doubt, letter_doubt, net("F", 0.9995), ("F", 0.995, 0), ("F", None)),
+        (doubt, HAND_DOUBT, net("E", 0.6), ("F", 0.995, 0), (None, DoubtKind.HAND)),
+        (tile("E"), None, net("E", 0.99), None, ("E", None)),                    # no ink: not read
+        (tile("E"), None, net("E", 0.99), ("F", 0.995, 0), ("E", None)),         # the game's E: not judged
     ]
+    sqs = [16 + 2 * k for k in range(len(cases))]
+    grey = np.full((CANVAS_PX, CANVAS_PX), 200, np.uint8)
+    for sq, case in zip(sqs, cases):
+        if case[3] is not None:     # a stroke of ink in the middle of the tile
+            crop = cell_crop(grey, sq, 0)
+            h, w = crop.shape
+            crop[h // 5: 4 * h // 5, w // 2 - 4: w // 2 + 4] = 20
+
+    class Glyphs:
+        def predict(self, imgs):
+            # not read: the hand's square, the tile without ink, the game's tile
+            read = [GlyphPrediction(g[0], g[1], "X", 0.5, g[2]) for *_, g, _ in cases[:10]]
+            assert len(imgs) == len(read)
+            return read
+
     reader = BoardReader()
-    reader.tile_check = Net([q for _, q, _ in cases])
-    squares = list(range(len(cases)))
-    readings, turned, contradicted = reader._second_opinions(
-        np.zeros((CANVAS_PX, CANVAS_PX), np.uint8), squares, [g for g, _, _ in cases], LETTER_P,
-        colour_empty={len(cases) - 1})
-    for sq, (_, _, (read, turn, other)) in enumerate(cases):
-        assert readings.get(sq, (None,))[0] == read, sq
-        assert turned.get(sq) == turn, sq
-        assert contradicted.get(sq, (None,))[0] == other, sq
+    reader.glyphs = Glyphs()
+    squares = [EMPTY_SQUARE] * 225
+    doubts = {}
+    preds = {}
+    for sq, (rd, why, q, _, _) in zip(sqs, cases):
+        squares[sq], preds[sq] = rd, q
+        if why is not None:
+            doubts[sq] = why
+    known = ["#"] * 225
+    known[sqs[-1]] = "E"
+    filled, agreed = reader._profile_glyphs(grey, squares, doubts, preds, "".join(known))
+    for k, (sq, (_, _, _, _, (read, kind))) in enumerate(zip(sqs, cases)):
+        assert squares[sq].letter == read, (k, squares[sq], doubts.get(sq))
+        assert (kind_of(doubts[sq]) if sq in doubts else None) is kind, (k, doubts.get(sq))
+    assert filled == [sqs[6], sqs[9]] and agreed == [sqs[0]]
+    assert doubts[sqs[1]] == "letter E or F? (the network reads E, the profile's glyphs F 0.995)"
