@@ -204,12 +204,6 @@ def _packaged(name: str) -> bytes:
                          f"`python -m kiosk.vision.train` to build it") from None
 
 
-def default_glyph_model(tile_set_name: str) -> GlyphClassifier:
-    """The shipped glyph classifier for a tile set (``"english"``, ``"german"``); raises ModelError."""
-    return GlyphClassifier(Classifier.from_bytes(_packaged(f"glyphs_{tile_set_name}.npz"),
-                                                 f"glyphs_{tile_set_name}.npz"), tile_set_name)
-
-
 def default_square_net(tile_set_name: str, letter_net: bool = True) -> SquareNet:
     """The shipped square network for a tile set (``"english"``, ``"german"``) with its letter network
     (``letters_<set>.onnx``, :class:`SquareNet` ``letters``; ``letter_net=False``: without it); raises

@@ -1,7 +1,7 @@
 """Build the reader's models: the shipped defaults (synthetic only), or a calibration profile for one installation.
 
     python -m kiosk.vision.train collect SAMPLES.npz [--synthetic 180]
-    python -m kiosk.vision.train defaults SAMPLES.npz [--out kiosk/vision/models] [--folds 3]
+    python -m kiosk.vision.train defaults SAMPLES.npz [--out kiosk/vision/models]
     python -m kiosk.vision.train squares SQUARES.npz [--english 600] [--german 400] [--workers 2]
     python -m kiosk.vision.train cnn SQUARES.npz [MORE.npz ...] [--epochs 8] [--out kiosk/vision/models]
     python -m kiosk.vision.train profile OUT.json --templates DIR [--game DIR ...] [--first 5]
@@ -9,9 +9,9 @@
 
 ``collect`` renders synthetic boards with :mod:`kiosk.vision.synth` (every board and tile style and font of
 the renderer, English and German sets, seeds below 2**30: the benchmark's seeds are not used) and caches their
-samples; ``defaults`` trains the shipped models (``occupancy.npz``, ``glyphs_english.npz``,
-``glyphs_german.npz``) from such a cache and refuses a cache holding anything but synthetic samples: the
-shipped models must not embed any photo material.
+samples; ``defaults`` trains the shipped occupancy model (``occupancy.npz``) from such a cache and refuses a
+cache holding anything but synthetic samples: the shipped models must not embed any photo material. (The reader
+ships no glyph model: a calibration profile embeds its own, trained by ``profile``.)
 
 ``squares`` renders training boards (every style, font, English and German, "typical" and "hard", about 10%
 of the tiles blanks, seeds below 2**30) and caches square crops with their labels and flags (hand over the
@@ -380,28 +380,24 @@ def train_settle(out: Path, n_english: int, n_german: int, workers: int = 2, bla
     log(f"wrote {out}")
 
 
-SYNTHETIC_KEYS = ("ox_synth", "oy_synth", "g_english", "l_english", "g_german", "l_german")
+SYNTHETIC_KEYS = ("ox_synth", "oy_synth", "g_english", "l_english", "g_german", "l_german")  # (older caches: glyphs)
 
 
 def collect(cache: Path, n_synth: int) -> None:
-    """Render ``n_synth`` English and ``n_synth // 2`` German synthetic boards and cache their samples (.npz)."""
+    """Render ``n_synth`` English and ``n_synth // 2`` German synthetic boards and cache their occupancy samples
+    (.npz)."""
     data: dict[str, list] = {"ox_synth": [], "oy_synth": []}
-    glyphs: dict[str, list[Sample]] = {"english": [], "german": []}
     for tiles, n, seed0 in (("english", n_synth, 1000), ("german", max(n_synth // 2, 1), 5000)):
-        for x, y, g in synthetic(n, tiles, seed0):
+        for x, y, _ in synthetic(n, tiles, seed0):
             data["ox_synth"].append(x)
             data["oy_synth"].append(y)
-            glyphs[tiles] += g
     arrays: dict[str, Any] = {k: (np.concatenate(v) if v else np.zeros((0,))) for k, v in data.items()}
-    for k, v in glyphs.items():
-        arrays[f"g_{k}"] = np.stack([g for g, _ in v]) if v else np.zeros((0, 32, 32), np.float32)
-        arrays[f"l_{k}"] = np.array([lab for _, lab in v])
     np.savez_compressed(cache, **arrays)
     log(f"samples cached in {cache}")
 
 
-def fit_defaults(cache: Path, out: Path, epochs: int = 30, folds: int = 0) -> None:
-    """Train occupancy.npz, glyphs_english.npz, glyphs_german.npz into ``out`` from a :func:`collect` cache.
+def fit_defaults(cache: Path, out: Path) -> None:
+    """Train occupancy.npz into ``out`` from a :func:`collect` cache.
 
     Raises ValueError when the cache holds anything but synthetic samples (an older cache with photo
     material): the shipped defaults are trained on rendered frames only.
@@ -416,16 +412,6 @@ def fit_defaults(cache: Path, out: Path, epochs: int = 30, folds: int = 0) -> No
     x, y = z["ox_synth"], z["oy_synth"]
     log(f"occupancy: {len(x)} squares ({int(y.sum())} tiles)")
     (out / "occupancy.npz").write_bytes(OccupancyModel.train(x, y).net.to_bytes())
-
-    def samples(key: str) -> list[Sample]:
-        return list(zip(list(z[f"g_{key}"]), [str(v) for v in z[f"l_{key}"]]))
-
-    for name in ("english", "german"):
-        smp = samples(name)
-        t = time.time()
-        clf, acc = build_glyph_classifier(smp, folds=folds, tile_set_name=name, epochs=epochs)
-        (out / f"glyphs_{name}.npz").write_bytes(clf.net.to_bytes())
-        log(f"glyphs {name}: {len(smp)} samples, cross-validated letter accuracy {acc:.4f} ({time.time() - t:.0f} s)")
 
 
 def build_profile(out: Path, templates: Path | None, tiles: str, n_synth: int, notes: str,
@@ -611,10 +597,9 @@ def main(argv: list[str] | None = None) -> int:
     st.add_argument("--workers", type=int, default=2)
     st.add_argument("--blank-share", type=float, default=0.1, help="share of training tiles made blanks")
     st.add_argument("--cache", type=Path, default=None, help="keep (or reuse) the collected rows here (.npz)")
-    d = sub.add_parser("defaults", help="train the shipped default models from a synthetic sample cache")
+    d = sub.add_parser("defaults", help="train the shipped occupancy model from a synthetic sample cache")
     d.add_argument("cache", type=Path)
     d.add_argument("--out", type=Path, default=MODELS_DIR)
-    d.add_argument("--folds", type=int, default=0, help="also cross-validate the glyph models (slow)")
     p = sub.add_parser("profile", help="write a calibration profile from an installation's own material")
     p.add_argument("out", type=Path)
     p.add_argument("--templates", type=Path, default=None, help="folder of letter images A.png, B.png ...")
@@ -667,7 +652,7 @@ def main(argv: list[str] | None = None) -> int:
             collect_squares(_cache_path(args.cache), args.english, args.german, args.workers, args.blank_share,
                             args.seed0, shares, args.fonts)
         elif args.cmd == "defaults":
-            fit_defaults(args.cache, args.out, folds=args.folds)
+            fit_defaults(args.cache, args.out)
         else:
             if args.first < 1:
                 raise ValueError("--first must be at least 1")
