@@ -43,8 +43,9 @@ def apply_result(profile: Any, kind: str, result: Any) -> str:
 
     intrinsics -> camera matrix, distortion, image size; pose -> board mode, fixed homography / grid
     corners and the frame size they were measured at (``board.image_size``); exposure -> camera_settings (exposure_us, analogue_gain, awb_gains, auto_exposure False);
-    glyphs -> embedded glyph model and tile set.
+    glyphs -> embedded glyph model, letter templates (a few of the photos' tiles per letter) and tile set.
     """
+    from kiosk.vision.bag_templates import BagTemplates
     from kiosk.vision.profile import ModelRef
 
     if kind == "intrinsics":
@@ -71,9 +72,12 @@ def apply_result(profile: Any, kind: str, result: Any) -> str:
         if result.model is None or not hasattr(result.model, "to_text"):
             raise CalibrationError("no trained glyph model to save")
         profile.glyph_model = ModelRef(data=result.model.to_text())
+        templates = BagTemplates.from_samples(result.samples)   # the photos' tiles, kept as letter templates
+        profile.letter_templates = ModelRef(data=templates.to_text()) if templates.letters else ModelRef()
         if getattr(result.model, "tile_set_name", ""):
             profile.tile_set = result.model.tile_set_name
-        return f"glyph model from {len(result.samples)} tiles, cross-validated accuracy {100 * result.cv_accuracy:.1f} %"
+        return (f"glyph model from {len(result.samples)} tiles, cross-validated accuracy {100 * result.cv_accuracy:.1f} %"
+                f"; {len(templates.letters)} of them kept as letter templates")
     raise ValueError(f"unknown calibration result kind {kind!r}")
 
 

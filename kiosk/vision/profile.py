@@ -16,6 +16,7 @@ Format (``format`` = ``"kiosk-vision-profile"``, ``version`` = 1)::
                           "awb_gains": [red, blue] | null, "auto_exposure": bool},
       "glyph_model": {"path": "file.npz" | null, "data": "<base64 npz>" | null},   # null both: built-in default
       "occupancy_model": {"path": ... | null, "data": ... | null},
+      "letter_templates": {"path": ... | null, "data": ... | null},  # the bag's tiles (kiosk.vision.bag_templates)
       "notes": "free text (how it was made)"
     }
 
@@ -95,6 +96,7 @@ class CalibrationProfile:
     camera_settings: dict[str, Any] = field(default_factory=dict)
     glyph_model: ModelRef = field(default_factory=ModelRef)
     occupancy_model: ModelRef = field(default_factory=ModelRef)
+    letter_templates: ModelRef = field(default_factory=ModelRef)
     notes: str = ""
     source: Path | None = None                     # the file it was loaded from (for relative model paths)
     taken_size: tuple[int, int] | None = field(default=None, compare=False)
@@ -116,6 +118,7 @@ class CalibrationProfile:
             "camera_settings": dict(self.camera_settings),
             "glyph_model": self.glyph_model.to_dict(),
             "occupancy_model": self.occupancy_model.to_dict(),
+            "letter_templates": self.letter_templates.to_dict(),
             "notes": self.notes,
         }
 
@@ -287,6 +290,7 @@ def profile_from_dict(d: Any, origin: str = "profile") -> CalibrationProfile:
         camera_settings=settings,
         glyph_model=_model_ref(d.get("glyph_model"), f"{origin}: glyph_model"),
         occupancy_model=_model_ref(d.get("occupancy_model"), f"{origin}: occupancy_model"),
+        letter_templates=_model_ref(d.get("letter_templates"), f"{origin}: letter_templates"),
         notes=str(d.get("notes", "")),
     )
 

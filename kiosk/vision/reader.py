@@ -54,6 +54,7 @@ corner, markers placed turned; the premium layout looks the same turned, the coo
 
 from __future__ import annotations
 
+import base64
 import math
 import time
 from collections.abc import Callable, Collection, Sequence
@@ -68,6 +69,7 @@ import numpy as np
 from kiosk.rules.board import CENTRE, DLS, DWS, SIZE, TLS, TWS, neighbours, square_name
 from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
+from kiosk.vision.bag_templates import BagTemplates, bag_letter
 from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, same_square, warp_canvas
 from kiosk.vision.exemplars import CANDIDATE_SHARE, GlyphCache, confirm_by_exemplars, resolve_by_exemplars
 from kiosk.vision.familiarity import Familiarity, hold_unfamiliar
@@ -131,7 +133,8 @@ LETTER_P = 0.7        # a letter's P below which it counts as doubtful for a deg
 GLYPH_SURE_P = 0.99   # a calibration profile's glyph model, the second reader: its letter at or above this settles
                       # the network's letter doubt, or makes a letter of the network it reads otherwise a doubt ...
 NET_ALONE_LETTER_P = 0.999  # ... unless the network reads its own letter at or above this (that letter stands)
-GLYPH_SETTLES = frozenset({DoubtKind.LETTER, DoubtKind.DEGRADED, DoubtKind.BLANK_OR_LETTER})  # the doubts it may settle
+PROFILE_SETTLES = frozenset({DoubtKind.LETTER, DoubtKind.DEGRADED, DoubtKind.BLANK_OR_LETTER})  # the doubts a
+# calibration profile's glyph model and letter templates may settle
 NET_LETTER_P = 0.8    # the square network's P(letter | tile) below which its letter is reported unsure: 4 to 1
                       # over all else (on real tiles its wrong letters came at 0.70-0.94: an A for an Ä, a Y for a V)
 LETTER_P_DEGRADED = 0.95  # ... in a frame where many letters are doubtful (see _degraded)
@@ -783,6 +786,8 @@ class BoardReader:
         # a calibration profile's own glyph model: a second reader of the squares the square network reads
         # (:meth:`_profile_glyphs`); without one, the square network alone
         self.glyphs: GlyphClassifier | None = self._load_glyphs()
+        # ... and its photos of the bag, letter templates (:meth:`_profile_templates`)
+        self.bag: BagTemplates | None = self._load_templates()
         self.squarenet = default_square_net(self._set_name(), letter_net)
         self.settle: SettleModel | None = default_settle_model() if settle else None
         # the square network's letters are checked against the value printed on their tile
@@ -840,6 +845,15 @@ class BoardReader:
         if isinstance(blob, str):       # ("data", base64 text); else ("file", bytes)
             return GlyphClassifier.from_text(blob, origin, self.tile_set.name)
         return GlyphClassifier(Classifier.from_bytes(blob, f"{origin} file"), self.tile_set.name)
+
+    def _load_templates(self) -> BagTemplates | None:
+        ref = self.profile.resolve(self.profile.letter_templates) if self.profile else None
+        if ref is None or self.profile is None:
+            return None
+        _, blob = ref
+        origin = f"{self.profile.source or 'calibration profile'}: letter_templates"
+        text = blob if isinstance(blob, str) else base64.b64encode(blob).decode("ascii")
+        return BagTemplates.from_text(text, origin)
 
     def _load_occupancy(self) -> OccupancyModel:
         ref = self.profile.resolve(self.profile.occupancy_model) if self.profile else None
@@ -1027,6 +1041,11 @@ class BoardReader:
             self._settled_in_frame = self._settled_in_frame + filled
             if known is not None:   # in a game: a new letter both readers give is taken as a sure one
                 self._confirmed |= set(filled) | set(agreed)
+        if self.bag is not None:   # and its photos' tiles as templates
+            given = self._profile_templates(net, crops, squares, doubts, preds, known)
+            self._settled_in_frame = self._settled_in_frame + given
+            if known is not None:
+                self._confirmed |= set(given)
         return squares, doubts, hand, board_turns([preds[sq].turns for sq in range(N_SQUARES)
                                                    if squares[sq].state is SquareState.TILE])
 
@@ -1034,7 +1053,7 @@ class BoardReader:
                         preds: dict[int, SquarePrediction], known: str | None) -> tuple[list[int], list[int]]:
         """The calibration profile's glyph model (:attr:`glyphs`) as a second reader of the square network's
         tiles, in place, in one call: each lettered tile it read, and each tile whose letter it doubts
-        (:data:`GLYPH_SETTLES`), is read by the glyph model too (:func:`normalise_glyph` of its crop from the grey
+        (:data:`PROFILE_SETTLES`), is read by the glyph model too (:func:`normalise_glyph` of its crop from the grey
         canvas ``grey``; a tile without ink is not). Only its upright letters count (turned as the network reads
         the tile). A tile the game knows (``known``) that the network reads as that letter is the game's, not
         judged again.
@@ -1057,7 +1076,7 @@ class BoardReader:
             if q is None or (known is not None and known[sq] == q.letter):
                 continue
             if (rd.state is SquareState.TILE and rd.letter) or (
-                    rd.state is SquareState.UNSURE and sq in doubts and kind_of(doubts[sq]) in GLYPH_SETTLES and q.p_tile >= 0.5):
+                    rd.state is SquareState.UNSURE and sq in doubts and kind_of(doubts[sq]) in PROFILE_SETTLES and q.p_tile >= 0.5):
                 todo.append(sq)
         to_read: list[int] = []
         imgs: list[np.ndarray] = []
@@ -1084,6 +1103,45 @@ class BoardReader:
                 self._lasting_doubts.discard(sq)
                 filled.append(sq)
         return filled, agreed
+
+    def _profile_templates(self, net: SquareNet, crops: dict[int, np.ndarray], squares: list[SquareReading],
+                           doubts: dict[int, Doubt], preds: dict[int, SquarePrediction], known: str | None
+                           ) -> list[int]:
+        """The calibration profile's letter templates (:attr:`bag`, :mod:`kiosk.vision.bag_templates`) compared
+        with the network's lettered tiles and letter doubts (:data:`PROFILE_SETTLES`), in place, but for tiles the
+        game knows (``known``) and letters the network reads at least NET_ALONE_LETTER_P (they stand): a doubt they settle (:func:`~kiosk.vision.bag_templates.bag_letter`) gets their
+        letter; a letter they point away from is a doubt naming the letter they show. ``crops``: the network's grey
+        crops by square. Returns the squares given a letter."""
+        assert self.bag is not None
+        todo = [sq for sq in crops if sq in preds and preds[sq].p_tile >= 0.5
+                and (known is None or known[sq] in (EMPTY_CHAR, UNSURE_CHAR))
+                and ((squares[sq].state is SquareState.TILE and squares[sq].letter
+                      and preds[sq].letter_if_tile < NET_ALONE_LETTER_P) or (
+                    squares[sq].state is SquareState.UNSURE and sq in doubts
+                    and kind_of(doubts[sq]) in PROFILE_SETTLES))]
+        if not todo:
+            return []
+        shares, _ = net.letter_table([crops[sq] for sq in todo])
+        given: list[int] = []
+        for i, sq in enumerate(todo):
+            rd = squares[sq]
+            alike = self.bag.alike(np.rot90(crops[sq], -preds[sq].turns))
+            cand = {net.letters[j]: float(shares[i, j]) for j in np.flatnonzero(shares[i] >= CANDIDATE_SHARE)}
+            got = bag_letter(cand, alike, rd.letter if rd.state is SquareState.TILE else None)
+            if got is None or got == rd.letter:
+                continue
+            if got == UNSURE_CHAR:
+                like = max(alike, key=lambda lt: alike[lt])
+                doubts[sq] = Doubt(DoubtKind.LETTER, f"letter {rd.letter}? it looks more like the bag's {like} "
+                                   "tiles (calibration photos)")
+                squares[sq] = SquareReading(SquareState.UNSURE, None, rd.confidence)
+                self._confirmed = self._confirmed - {sq}
+            else:
+                squares[sq] = SquareReading(SquareState.TILE, got, round(preds[sq].p_tile * cand.get(got, 0.0), 3))
+                del doubts[sq]
+                self._lasting_doubts.discard(sq)
+                given.append(sq)
+        return given
 
     def _value_corners(self, grey: np.ndarray, preds: dict[int, SquarePrediction]) -> ValueCorners | None:
         """The value network's P(value) of the squares asked (N x len(VALUE_CLASSES), in their order): each

@@ -89,6 +89,9 @@ def test_trained_glyph_model_reads_the_board(tmp_path: Path) -> None:
     save_result(path, "glyphs", result)
     profile = load_profile(path)
     assert profile.glyph_model.data and profile.tile_set == "english"
+    from kiosk.vision.bag_templates import BagTemplates  # the photos' tiles kept as letter templates, a few a letter
+    templates = BagTemplates.from_text(profile.letter_templates.data)
+    assert sorted(set(templates.letters)) == sorted(set("AQXOZ")) and len(templates.letters) <= 4 * 5
     assert "cross-validated accuracy" in profile.notes
 
     from kiosk.rules.tiles import ENGLISH

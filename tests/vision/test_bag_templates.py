@@ -1,0 +1,72 @@
+"""The bag's tiles as templates (kiosk.vision.bag_templates): kept in the profile, read back, and the reader's rule:
+a letter doubt the templates settle gets their letter; a letter they point away from is a doubt, never changed."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from kiosk.vision.bag_templates import BagTemplates, bag_letter
+from kiosk.vision.mlp import ModelError
+from kiosk.vision.reading import Doubt, DoubtKind, SquareReading, SquareState, kind_of
+from kiosk.vision.squarenet import CROP_PX, SquarePrediction
+
+
+def tile(letter: str, dx: int = 0, colour: bool = False) -> np.ndarray:
+    """A light tile's crop with a dark letter on it (shifted ``dx`` px)."""
+    img = np.full((CROP_PX, CROP_PX), 210, np.uint8)
+    cv2.putText(img, letter, (14 + dx, 44), cv2.FONT_HERSHEY_SIMPLEX, 1.4, 30, 4, cv2.LINE_AA)
+    return cv2.cvtColor(img, cv2.COLOR_GRAY2BGR) if colour else img
+
+
+def test_templates_keep_a_few_tiles_per_letter_and_read_back() -> None:
+    samples = [(tile("A", k % 3, colour=True), "A") for k in range(9)] + [(tile("B", colour=True), "B")] + [
+        (tile("C"), "."), (tile("C"), "?"), (np.zeros((40, 40), np.uint8), "C")]   # empty, blank, not a canvas crop
+    t = BagTemplates.from_samples(samples, per_letter=4)
+    assert t.letters == ("A", "A", "A", "A", "B") and t.crops.shape == (5, CROP_PX, CROP_PX)
+    back = BagTemplates.from_text(t.to_text())
+    assert back.letters == t.letters and np.array_equal(back.crops, t.crops)
+    alike = back.alike(tile("A", 1))
+    assert set(alike) == {"A", "B"} and alike["A"] > 0.95 > alike["B"]
+    with pytest.raises(ModelError, match="profile.json: letter_templates: not letter templates"):
+        BagTemplates.from_text("@@@", "profile.json: letter_templates")
+    with pytest.raises(ValueError, match="2 crops but 1 letters"):
+        BagTemplates(np.zeros((2, CROP_PX, CROP_PX), np.uint8), ("A",))
+
+
+def test_bag_letter_settles_a_doubt_and_never_changes_a_letter_read() -> None:
+    alike = {"A": 0.97, "B": 0.60, "R": 0.55}
+    assert bag_letter({"A": 0.6, "R": 0.35}, alike, None) == "A"          # a doubt the templates settle
+    assert bag_letter({"R": 0.7, "A": 0.25}, alike, "R") == "#"           # they point away from the letter read
+    assert bag_letter({"A": 0.9}, alike, "A") == "A"                      # they agree: nothing changes
+    assert bag_letter({"A": 0.6, "R": 0.35}, {"A": 0.70, "R": 0.69, "B": 0.1}, None) is None   # nothing clear
+
+
+def test_the_reader_fills_a_doubt_and_doubts_a_letter_the_templates_contradict() -> None:
+    from kiosk.vision.reader import BoardReader
+
+    class Net:
+        letters = ["A", "B", "R"]
+
+        def letter_table(self, crops):
+            rows = [[0.55, 0.05, 0.40], [0.25, 0.05, 0.70], [0.25, 0.05, 0.70], [0.55, 0.05, 0.40]]
+            return np.array(rows[:len(crops)], np.float32), np.zeros((len(crops), 3), int)
+
+    reader = BoardReader()
+    reader.bag = BagTemplates.from_samples([(tile(lt, k), lt) for lt in "ABR" for k in range(2)])
+    doubted, read_r, sure_r, hand = 20, 21, 22, 23
+    crops = {doubted: tile("A", 1), read_r: tile("A", 1), sure_r: tile("A", 1), hand: tile("A", 1)}
+    preds = {sq: SquarePrediction(0.01, 0.0, "R", p, "A", 0)
+             for sq, p in ((doubted, 0.5), (read_r, 0.9), (sure_r, 0.995), (hand, 0.5))}
+    squares = [SquareReading(SquareState.EMPTY, None, 1.0)] * 225
+    squares[doubted] = squares[hand] = SquareReading(SquareState.UNSURE, None, 0.5)
+    squares[read_r] = squares[sure_r] = SquareReading(SquareState.TILE, "R", 0.9)
+    doubts = {doubted: Doubt(DoubtKind.LETTER, "letter A or R? (0.55)"),
+              hand: Doubt(DoubtKind.HAND, "hand over the square")}
+    given = reader._profile_templates(Net(), crops, squares, doubts, preds, None)
+    assert given == [doubted] and squares[doubted].letter == "A" and doubted not in doubts
+    assert squares[read_r].state is SquareState.UNSURE and kind_of(doubts[read_r]) is DoubtKind.LETTER
+    assert doubts[read_r] == "letter R? it looks more like the bag's A tiles (calibration photos)"
+    assert squares[sure_r].letter == "R" and sure_r not in doubts        # the network's letter at 0.999+ stands
+    assert squares[hand].state is SquareState.UNSURE and kind_of(doubts[hand]) is DoubtKind.HAND
