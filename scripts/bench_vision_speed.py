@@ -49,12 +49,15 @@ def main() -> int:
     ap.add_argument("--real", metavar="DIR",
                     help="time a real recording instead (DIR: a scrabscrap game folder; its warp-coord corners, "
                          "the game-aware reader over its frames in order): first reading and steady median")
+    ap.add_argument("--calibration", metavar="FILE",
+                    help="with --real: read through this calibration profile (its glyph model and letter "
+                         "templates as the network's second readers) instead of the shipped models alone")
     args = ap.parse_args()
     if args.frames < 1:
         ap.error(f"--frames {args.frames}: at least 1")
     if args.real:
         try:
-            return _real(args.real)
+            return _real(args.real, args.calibration)
         except ValueError as exc:    # a folder that is no recording, an unreadable frame: named, no traceback
             print(f"bench_vision_speed: --real {args.real}: {exc}", file=sys.stderr)
             return 2
@@ -178,9 +181,10 @@ def _game_positions(n: int, full: bool):  # -> list[Board]
     return [Board(c) for c in cells]
 
 
-def _real(folder: str) -> int:
+def _real(folder: str, calibration: str | None = None) -> int:
     """First reading from the given corners and the steady median over a recording's frames (one core), and the
-    time the reader took to be made (models loaded, one-time costs paid).
+    time the reader took to be made (models loaded, one-time costs paid); read through the profile file
+    ``calibration`` when given (ProfileError, a ValueError, for a bad one).
 
     Raises ValueError (ImageError, WarpCoordError too) naming what is wrong: no folder, no game.ini with a
     ``warp-coord`` of 4 points (:func:`kiosk.vision.scrabscrap.read_warp_coord`), fewer than 2 frames
@@ -191,6 +195,7 @@ def _real(folder: str) -> int:
     from kiosk.rules.tiles import GERMAN
     from kiosk.vision.game import GameReader
     from kiosk.vision.images import read_image
+    from kiosk.vision.profile import load_profile
     from kiosk.vision.reader import BoardReader
     from kiosk.vision.scrabscrap import read_warp_coord
 
@@ -203,7 +208,8 @@ def _real(folder: str) -> int:
         raise ValueError(f"{len(paths)} frame(s) image-N.jpg: a first reading and at least one more are timed")
     frames = [read_image(p) for p in paths]
     t0 = time.perf_counter()
-    reader = BoardReader(GERMAN)     # its making pays the fit's one-time costs (locate.prepare), as a kiosk's start
+    # its making pays the fit's one-time costs (locate.prepare), as a kiosk's start
+    reader = BoardReader(GERMAN, load_profile(calibration) if calibration else None)
     made_ms = (time.perf_counter() - t0) * 1000
     game = GameReader(reader.read, GERMAN, corners=corners)
     times, cpu = [], []
@@ -214,7 +220,8 @@ def _real(folder: str) -> int:
         cpu.append((time.thread_time() - c0) * 1000)
         game.accept(res.reading)
     h, w = frames[0].shape[:2]
-    print(f"real {d.name} ({w}x{h}, {len(frames)} frames, shipped models): first reading {times[0]:.1f} ms, "
+    models = f"calibrated by {calibration}" if calibration else "shipped models"
+    print(f"real {d.name} ({w}x{h}, {len(frames)} frames, {models}): first reading {times[0]:.1f} ms, "
           f"then median {statistics.median(times[1:]):.1f} ms (min {min(times[1:]):.1f}, max {max(times[1:]):.1f}); "
           f"CPU time: first {cpu[0]:.1f} ms, then median {statistics.median(cpu[1:]):.1f} ms; reader made in "
           f"{made_ms:.0f} ms")
