@@ -73,7 +73,7 @@ from kiosk.vision.bag_templates import BagTemplates, bag_letter
 from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, same_square, warp_canvas
 from kiosk.vision.exemplars import CANDIDATE_SHARE, GlyphCache, confirm_by_exemplars, resolve_by_exemplars
 from kiosk.vision.familiarity import Familiarity, hold_unfamiliar
-from kiosk.vision.game_exemplars import FeatureCache, RuledOut, settle_by_known
+from kiosk.vision.game_exemplars import GAME_KINDS, FeatureCache, RuledOut, settle_by_known
 from kiosk.vision.glyph_model import GlyphClassifier, normalise_glyph
 from kiosk.vision.mlp import Classifier, ModelError
 from kiosk.vision.occupancy import (
@@ -134,7 +134,7 @@ GLYPH_SURE_P = 0.99   # a calibration profile's glyph model, the second reader: 
                       # the network's letter doubt, or makes a letter of the network it reads otherwise a doubt ...
 NET_ALONE_LETTER_P = 0.999  # ... unless the network reads its own letter at or above this (that letter stands)
 PROFILE_SETTLES = frozenset({DoubtKind.LETTER, DoubtKind.DEGRADED, DoubtKind.BLANK_OR_LETTER})  # the doubts a
-# calibration profile's glyph model and letter templates may settle
+# calibration profile's glyph model may settle
 NET_LETTER_P = 0.8    # the square network's P(letter | tile) below which its letter is reported unsure: 4 to 1
                       # over all else (on real tiles its wrong letters came at 0.70-0.94: an A for an Ä, a Y for a V)
 LETTER_P_DEGRADED = 0.95  # ... in a frame where many letters are doubtful (see _degraded)
@@ -1108,7 +1108,8 @@ class BoardReader:
                            doubts: dict[int, Doubt], preds: dict[int, SquarePrediction], known: str | None
                            ) -> list[int]:
         """The calibration profile's letter templates (:attr:`bag`, :mod:`kiosk.vision.bag_templates`) compared
-        with the network's lettered tiles and letter doubts (:data:`PROFILE_SETTLES`), in place, but for tiles the
+        with the network's lettered tiles and the doubts of their letter alone (:data:`~kiosk.vision.game_exemplars.
+        GAME_KINDS`, as the game's own tiles settle; not a degraded frame's), in place, but for tiles the
         game knows (``known``) and letters the network reads at least NET_ALONE_LETTER_P (they stand): a doubt they settle (:func:`~kiosk.vision.bag_templates.bag_letter`) gets their
         letter; a letter they point away from is a doubt naming the letter they show. ``crops``: the network's grey
         crops by square. Returns the squares given a letter."""
@@ -1118,7 +1119,7 @@ class BoardReader:
                 and ((squares[sq].state is SquareState.TILE and squares[sq].letter
                       and preds[sq].letter_if_tile < NET_ALONE_LETTER_P) or (
                     squares[sq].state is SquareState.UNSURE and sq in doubts
-                    and kind_of(doubts[sq]) in PROFILE_SETTLES))]
+                    and kind_of(doubts[sq]) in GAME_KINDS))]
         if not todo:
             return []
         shares, _ = net.letter_table([crops[sq] for sq in todo])
