@@ -836,34 +836,36 @@ class BoardReader:
         """The shipped models' tile set for this reader's (``"english"`` for a set without its own)."""
         return self.tile_set.name if self.tile_set.name in ("english", "german") else "english"
 
-    def _load_glyphs(self) -> GlyphClassifier | None:
-        ref = self.profile.resolve(self.profile.glyph_model) if self.profile else None
-        if ref is None or self.profile is None:
+    def _profile_model(self, name: str) -> tuple[str | bytes, str] | None:
+        """The calibration profile's model ``name`` (a :class:`~kiosk.vision.profile.ModelRef` field: ``glyph_model``
+        ...): (its base64 text, or the bytes of its file; its origin for messages), or None when it gives none."""
+        if self.profile is None:
             return None
-        _, blob = ref
-        origin = f"{self.profile.source or 'calibration profile'}: glyph_model"
+        ref = self.profile.resolve(getattr(self.profile, name))
+        return None if ref is None else (ref[1], f"{self.profile.source or 'calibration profile'}: {name}")
+
+    def _load_glyphs(self) -> GlyphClassifier | None:
+        got = self._profile_model("glyph_model")
+        if got is None:
+            return None
+        blob, origin = got
         if isinstance(blob, str):       # ("data", base64 text); else ("file", bytes)
             return GlyphClassifier.from_text(blob, origin, self.tile_set.name)
         return GlyphClassifier(Classifier.from_bytes(blob, f"{origin} file"), self.tile_set.name)
 
     def _load_templates(self) -> BagTemplates | None:
-        ref = self.profile.resolve(self.profile.letter_templates) if self.profile else None
-        if ref is None or self.profile is None:
+        got = self._profile_model("letter_templates")
+        if got is None:
             return None
-        _, blob = ref
-        origin = f"{self.profile.source or 'calibration profile'}: letter_templates"
-        text = blob if isinstance(blob, str) else base64.b64encode(blob).decode("ascii")
-        return BagTemplates.from_text(text, origin)
+        blob, origin = got
+        return BagTemplates.from_text(blob if isinstance(blob, str) else base64.b64encode(blob).decode("ascii"), origin)
 
     def _load_occupancy(self) -> OccupancyModel:
-        ref = self.profile.resolve(self.profile.occupancy_model) if self.profile else None
-        if ref is None:
+        got = self._profile_model("occupancy_model")
+        if got is None:
             return default_occupancy_model()
-        _, blob = ref
-        origin = f"{self.profile.source or 'calibration profile'}: occupancy_model" if self.profile else \
-            "occupancy_model"
+        blob, origin = got
         if isinstance(blob, str):       # ("data", base64 text); else ("file", bytes)
-            import base64
             import binascii
             try:
                 blob = base64.b64decode(blob)
