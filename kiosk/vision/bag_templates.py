@@ -20,6 +20,8 @@ from __future__ import annotations
 import base64
 import binascii
 import io
+import zipfile
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -94,18 +96,28 @@ class BagTemplates:
     def from_text(cls, text: str, origin: str = "letter templates") -> BagTemplates:
         """The inverse of :meth:`to_text`. Raises ModelError naming ``origin`` for data that is no such .npz."""
         try:
-            with np.load(io.BytesIO(base64.b64decode(text, validate=True)), allow_pickle=False) as z:
-                return cls(np.asarray(z["crops"]), tuple(str(v) for v in z["letters"]))
-        except (binascii.Error, ValueError, KeyError, OSError) as exc:
+            z = np.load(io.BytesIO(base64.b64decode(text, validate=True)), allow_pickle=False)
+            if not isinstance(z, np.lib.npyio.NpzFile):
+                raise ValueError("not an .npz archive")
+            with z:
+                letters = np.asarray(z["letters"])
+                if letters.ndim != 1 or letters.dtype.kind != "U" or not all(
+                        len(lt) == 1 and lt.isupper() for lt in letters.tolist()):
+                    raise ValueError("letters: expected one upper-case letter per crop")
+                return cls(np.asarray(z["crops"]), tuple(letters.tolist()))
+        except (binascii.Error, ValueError, KeyError, OSError, TypeError, EOFError, zipfile.BadZipFile,
+                zlib.error) as exc:
             raise ModelError(f"{origin}: not letter templates ({exc})") from None
 
 
-def bag_letter(shares: dict[str, float], alike: dict[str, float], read: str | None) -> str | None:
+def bag_letter(shares: dict[str, float], alike: dict[str, float], read: str | None,
+               ruled_out: frozenset[str] = frozenset()) -> str | None:
     """What the bag's templates say of a tile: :func:`~kiosk.vision.game_exemplars.known_letter` of the network's
     ``shares`` (P(letter | tile) of the letters it gives at least CANDIDATE_SHARE) and the templates' ``alike``,
     but a letter the network read (``read``) is never changed: where the templates point to another, the answer is
-    ``#`` (a doubt). None: nothing clear (the reading stands)."""
-    got = known_letter(shares, alike, read)
+    ``#`` (a doubt). ``ruled_out``: letters the tile's printed value rules out (never given). None: nothing
+    clear (the reading stands)."""
+    got = known_letter(shares, alike, read, ruled_out)
     if read is not None and got is not None and got != read:
         return "#"
     return got

@@ -14,7 +14,7 @@ Format (``format`` = ``"kiosk-vision-profile"``, ``version`` = 1)::
                 "image_size": [width, height] | null},                  # px of the frames the grid was measured on
       "camera_settings": {"exposure_us": int | null, "analogue_gain": float | null,
                           "awb_gains": [red, blue] | null, "auto_exposure": bool},
-      "glyph_model": {"path": "file.npz" | null, "data": "<base64 npz>" | null},   # null both: built-in default
+      "glyph_model": {"path": "file.npz" | null, "data": "<base64 npz>" | null},   # null both: none (the network reads alone)
       "occupancy_model": {"path": ... | null, "data": ... | null},
       "letter_templates": {"path": ... | null, "data": ... | null},  # the bag's tiles (kiosk.vision.bag_templates)
       "notes": "free text (how it was made)"
@@ -171,7 +171,8 @@ class CalibrationProfile:
         Path(path).write_text(json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
 
     def resolve(self, ref: ModelRef) -> tuple[str, str | bytes] | None:
-        """("data", base64 text) or ("file", bytes) for a model reference, None for the built-in default.
+        """("data", base64 text) or ("file", bytes) for a model reference, None when it names none (the built-in
+        occupancy model; no glyph model or letter templates).
 
         Raises ProfileError when a referenced file cannot be read.
         """

@@ -1038,13 +1038,16 @@ class BoardReader:
         if self.exemplars and known is not None:   # in a game: tiles read from the tiles it accepted
             self._confirmed |= settle_by_known(net, crops, squares, doubts, preds, known, self._known_cache,
                                                self._ruled_out(corners))
+        # (not the tiles whose printed value disputes their letter: the print stays what it is)
+        ruled_out, keep = self._ruled_out(corners), set(by_value)
         if self.glyphs is not None:   # a calibration profile's glyph model reads them too
-            filled, agreed = self._profile_glyphs(grey, squares, doubts, preds, known)
+            filled, agreed, disputed = self._profile_glyphs(grey, squares, doubts, preds, known, ruled_out, keep)
             self._settled_in_frame = self._settled_in_frame + filled
             if known is not None:   # in a game: a new letter both readers give is taken as a sure one
                 self._confirmed |= set(filled) | set(agreed)
+            keep |= set(disputed)   # the two readers' dispute is not the templates' to settle
         if self.bag is not None:   # and its photos' tiles as templates
-            given = self._profile_templates(net, crops, squares, doubts, preds, known)
+            given = self._profile_templates(net, crops, squares, doubts, preds, known, ruled_out, keep)
             self._settled_in_frame = self._settled_in_frame + given
             if known is not None:
                 self._confirmed |= set(given)
@@ -1052,13 +1055,15 @@ class BoardReader:
                                                    if squares[sq].state is SquareState.TILE])
 
     def _profile_glyphs(self, grey: np.ndarray, squares: list[SquareReading], doubts: dict[int, Doubt],
-                        preds: dict[int, SquarePrediction], known: str | None) -> tuple[list[int], list[int]]:
+                        preds: dict[int, SquarePrediction], known: str | None, ruled_out: RuledOut | None = None,
+                        keep: Collection[int] = ()) -> tuple[list[int], list[int], list[int]]:
         """The calibration profile's glyph model (:attr:`glyphs`) as a second reader of the square network's
         tiles, in place, in one call: each lettered tile it read, and each tile whose letter it doubts
         (:data:`PROFILE_SETTLES`), is read by the glyph model too (:func:`normalise_glyph` of its crop from the grey
         canvas ``grey``; a tile without ink is not). Only its upright letters count (turned as the network reads
-        the tile). A tile the game knows (``known``) that the network reads as that letter is the game's, not
-        judged again.
+        the tile). A tile the game knows (``known``) is the game's, not judged again; squares of ``keep`` are left
+        as they are (the printed value's doubts), and a letter the tile's printed value rules out
+        (``ruled_out``, :data:`~kiosk.vision.game_exemplars.RuledOut`) is never given.
 
         * where the network reads another letter at least NET_ALONE_LETTER_P, its letter stands (a letter doubt
           stays one): on the validation faces every network letter the glyph model contradicted surely and
@@ -1068,14 +1073,14 @@ class BoardReader:
           both.
 
         Returns (the squares given a letter, the network's letters the glyph model reads alike at least
-        GLYPH_SURE_P). Why the network reads first and the glyph model second (a glyph model
+        GLYPH_SURE_P, the network's letters it made doubts). Why the network reads first and the glyph model second (a glyph model
         trained on two photos of a face gives sure wrong letters on faces the network knows): models/README.md,
         "The network first, the profile's glyphs second"."""
         assert self.glyphs is not None
         todo: list[int] = []
         for sq, rd in enumerate(squares):
             q = preds.get(sq)
-            if q is None or (known is not None and known[sq] == q.letter):
+            if q is None or sq in keep or (known is not None and known[sq] not in (EMPTY_CHAR, UNSURE_CHAR)):
                 continue
             if (rd.state is SquareState.TILE and rd.letter) or (
                     rd.state is SquareState.UNSURE and sq in doubts and kind_of(doubts[sq]) in PROFILE_SETTLES and q.p_tile >= 0.5):
@@ -1086,7 +1091,11 @@ class BoardReader:
             _queue_glyph(grey, sq, to_read, imgs)
         filled: list[int] = []
         agreed: list[int] = []
-        for sq, pr in zip(to_read, self.glyphs.predict(imgs) if imgs else []):
+        disputed: list[int] = []
+        read = list(zip(to_read, self.glyphs.predict(imgs) if imgs else []))
+        unsure = [sq for sq, _ in read if squares[sq].state is SquareState.UNSURE]
+        out_of = ruled_out(unsure) if ruled_out is not None and unsure else {}
+        for sq, pr in read:
             q, rd = preds[sq], squares[sq]
             if pr.turns != q.turns or pr.confidence < GLYPH_SURE_P or pr.letter not in self.letters:
                 continue
@@ -1099,24 +1108,27 @@ class BoardReader:
                                    f"{rd.letter}, the profile's glyphs {pr.letter} {pr.confidence:.3f})")
                 squares[sq] = SquareReading(SquareState.UNSURE, None, rd.confidence)
                 self._confirmed = self._confirmed - {sq}
-            else:
+                disputed.append(sq)
+            elif pr.letter not in out_of.get(sq, frozenset()):
                 squares[sq] = SquareReading(SquareState.TILE, pr.letter, round(q.p_tile * pr.confidence, 3))
                 del doubts[sq]
                 self._lasting_doubts.discard(sq)
                 filled.append(sq)
-        return filled, agreed
+        return filled, agreed, disputed
 
     def _profile_templates(self, net: SquareNet, crops: dict[int, np.ndarray], squares: list[SquareReading],
-                           doubts: dict[int, Doubt], preds: dict[int, SquarePrediction], known: str | None
-                           ) -> list[int]:
+                           doubts: dict[int, Doubt], preds: dict[int, SquarePrediction], known: str | None,
+                           ruled_out: RuledOut | None = None, keep: Collection[int] = ()) -> list[int]:
         """The calibration profile's letter templates (:attr:`bag`, :mod:`kiosk.vision.bag_templates`) compared
         with the network's lettered tiles and the doubts of their letter alone (:data:`~kiosk.vision.game_exemplars.
         GAME_KINDS`, as the game's own tiles settle; not a degraded frame's), in place, but for tiles the
         game knows (``known``) and letters the network reads at least NET_ALONE_LETTER_P (they stand): a doubt they settle (:func:`~kiosk.vision.bag_templates.bag_letter`) gets their
         letter; a letter they point away from is a doubt naming the letter they show. ``crops``: the network's grey
-        crops by square. Returns the squares given a letter."""
+        crops by square; ``keep``: squares left as they are (the printed value's doubts, the glyph model's
+        disputes); ``ruled_out``: the letters each tile's printed value rules out (never given). Returns the squares
+        given a letter."""
         assert self.bag is not None
-        todo = [sq for sq in crops if sq in preds and preds[sq].p_tile >= 0.5
+        todo = [sq for sq in crops if sq in preds and preds[sq].p_tile >= 0.5 and sq not in keep
                 and (known is None or known[sq] in (EMPTY_CHAR, UNSURE_CHAR))
                 and ((squares[sq].state is SquareState.TILE and squares[sq].letter
                       and preds[sq].letter_if_tile < NET_ALONE_LETTER_P) or (
@@ -1125,12 +1137,14 @@ class BoardReader:
         if not todo:
             return []
         shares, _ = net.letter_table([crops[sq] for sq in todo])
+        out_of = ruled_out(todo) if ruled_out is not None else {}
         given: list[int] = []
         for i, sq in enumerate(todo):
             rd = squares[sq]
             alike = self.bag.alike(np.rot90(crops[sq], -preds[sq].turns))
             cand = {net.letters[j]: float(shares[i, j]) for j in np.flatnonzero(shares[i] >= CANDIDATE_SHARE)}
-            got = bag_letter(cand, alike, rd.letter if rd.state is SquareState.TILE else None)
+            got = bag_letter(cand, alike, rd.letter if rd.state is SquareState.TILE else None,
+                             out_of.get(sq, frozenset()))
             if got is None or got == rd.letter:
                 continue
             if got == UNSURE_CHAR:

@@ -35,12 +35,41 @@ def test_templates_keep_a_few_tiles_per_letter_and_read_back() -> None:
         BagTemplates(np.zeros((2, CROP_PX, CROP_PX), np.uint8), ("A",))
 
 
+@pytest.mark.parametrize("data, why", [
+    (b"PK\x03\x04 broken", "File is not a zip file"),
+    (b"\x93NUMPY", "not"),
+    ("npy", "not an .npz archive"),
+    ("0-d letters", "letters: expected one upper-case letter per crop"),
+    ("lower-case", "letters: expected one upper-case letter per crop"),
+])
+def test_corrupt_templates_are_refused_naming_the_field(data, why) -> None:
+    """A review found corrupt data ending in a BadZipFile or TypeError traceback, or lower-case letters loaded as
+    they came: every one is a ModelError naming where the data came from."""
+    import base64
+    import io
+
+    crops = np.zeros((1, CROP_PX, CROP_PX), np.uint8)
+    buf = io.BytesIO()
+    if data == "npy":
+        np.save(buf, crops)
+    elif data == "0-d letters":
+        np.savez(buf, crops=crops, letters=np.array("A"))
+    elif data == "lower-case":
+        np.savez(buf, crops=crops, letters=np.array(["a"]))
+    else:
+        buf.write(data)
+    with pytest.raises(ModelError, match="p.json: letter_templates: not letter templates") as exc:
+        BagTemplates.from_text(base64.b64encode(buf.getvalue()).decode("ascii"), "p.json: letter_templates")
+    assert why in str(exc.value)
+
+
 def test_bag_letter_settles_a_doubt_and_never_changes_a_letter_read() -> None:
     alike = {"A": 0.97, "B": 0.60, "R": 0.55}
     assert bag_letter({"A": 0.6, "R": 0.35}, alike, None) == "A"          # a doubt the templates settle
     assert bag_letter({"R": 0.7, "A": 0.25}, alike, "R") == "#"           # they point away from the letter read
     assert bag_letter({"A": 0.9}, alike, "A") == "A"                      # they agree: nothing changes
     assert bag_letter({"A": 0.6, "R": 0.35}, {"A": 0.70, "R": 0.69, "B": 0.1}, None) is None   # nothing clear
+    assert bag_letter({"A": 0.6, "R": 0.35}, alike, None, frozenset("A")) != "A"   # the printed value rules A out
 
 
 def test_the_reader_fills_a_doubt_and_doubts_a_letter_the_templates_contradict() -> None:
@@ -64,6 +93,9 @@ def test_the_reader_fills_a_doubt_and_doubts_a_letter_the_templates_contradict()
     squares[read_r] = squares[sure_r] = SquareReading(SquareState.TILE, "R", 0.9)
     doubts = {doubted: Doubt(DoubtKind.LETTER, "letter A or R? (0.55)"),
               hand: Doubt(DoubtKind.HAND, "hand over the square")}
+    before = (list(squares), dict(doubts))
+    assert reader._profile_templates(Net(), crops, squares, doubts, preds, None, keep=set(crops)) == []
+    assert (squares, doubts) == before      # squares kept (the value's doubts, the glyph model's disputes)
     given = reader._profile_templates(Net(), crops, squares, doubts, preds, None)
     assert given == [doubted] and squares[doubted].letter == "A" and doubted not in doubts
     assert squares[read_r].state is SquareState.UNSURE and kind_of(doubts[read_r]) is DoubtKind.LETTER

@@ -86,7 +86,7 @@ def test_every_doubt_of_synthetic_frames_has_its_kind():
 @needs_shared
 def test_every_doubt_of_the_real_games_has_its_kind(monkeypatch):
     """scrabscrap game02 read as ``read-board --sequence`` reads it, and game03 frames read alone, uncalibrated
-    and through the letter-template profile's glyph path: every doubt is typed, and the letter doubts (a letter
+    and through the letter-template profile: every doubt is typed, and the letter doubts (a letter
     that does not hold read scaled, "letter M or W?", a new tile's letter in a game; all of them on the project's
     stack and the Pi's today) are LETTER as the old rule on the sentence said. The printed value answers most of
     these frames' letter doubts (:func:`kiosk.vision.tile_value.letters_by_value`): it is off here, and the square

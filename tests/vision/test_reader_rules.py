@@ -127,7 +127,7 @@ def test_a_letter_the_network_gives_less_than_4_to_1_is_reported_unsure(p_letter
 
 def test_the_network_path_s_lasting_doubts_are_the_squares_the_geometry_rules_return():
     """combine_net gives the squares the two geometry rules doubted (doubt_lone_premium_tiles,
-    doubt_blanks_alone) as the glyph path takes them, not by searching the doubts' reasons for their words; a sure
+    doubt_blanks_alone), not by searching the doubts' reasons for their words; a sure
     letter on a plain square beside another is no doubt at all."""
     from kiosk.rules.board import CENTRE
     from kiosk.rules.tiles import GERMAN
@@ -153,7 +153,8 @@ def test_the_profile_s_glyph_model_as_second_reader_of_the_network():
     """_profile_glyphs: the glyph model's upright letter at >= GLYPH_SURE_P settles the network's letter doubt
     (not a hand's), makes a network letter it reads otherwise a doubt naming both, and confirms one it reads alike;
     where the network reads its own letter at >= NET_ALONE_LETTER_P, that letter stands (a doubt stays one); below that, turned otherwise than the
-    network reads the tile, without ink, or on a tile the game knows as the network reads it, it changes nothing."""
+    network reads the tile, without ink, or on a tile the game knows (however the network reads it), it changes
+    nothing."""
     from kiosk.vision.cells import CANVAS_PX, cell_crop
     from kiosk.vision.glyph_model import GlyphPrediction
     from kiosk.vision.reader import HAND_DOUBT, BoardReader
@@ -182,6 +183,7 @@ def test_the_profile_s_glyph_model_as_second_reader_of_the_network():
         (doubt, HAND_DOUBT, net("E", 0.6), ("F", 0.995, 0), (None, DoubtKind.HAND)),
         (tile("E"), None, net("E", 0.99), None, ("E", None)),                    # no ink: not read
         (tile("E"), None, net("E", 0.99), ("F", 0.995, 0), ("E", None)),         # the game's E: not judged
+        (doubt, letter_doubt, net("F", 0.6), ("F", 0.995, 0), (None, DoubtKind.LETTER)),   # the game's E
     ]
     sqs = [16 + 2 * k for k in range(len(cases))]
     grey = np.full((CANVAS_PX, CANVAS_PX), 200, np.uint8)
@@ -193,7 +195,7 @@ def test_the_profile_s_glyph_model_as_second_reader_of_the_network():
 
     class Glyphs:
         def predict(self, imgs):
-            # not read: the hand's square, the tile without ink, the game's tile
+            # not read: the hand's square, the tile without ink, the game's tiles
             read = [GlyphPrediction(g[0], g[1], "X", 0.5, g[2]) for *_, g, _ in cases[:10]]
             assert len(imgs) == len(read)
             return read
@@ -208,10 +210,10 @@ def test_the_profile_s_glyph_model_as_second_reader_of_the_network():
         if why is not None:
             doubts[sq] = why
     known = ["#"] * 225
-    known[sqs[-1]] = "E"
-    filled, agreed = reader._profile_glyphs(grey, squares, doubts, preds, "".join(known))
+    known[sqs[-1]] = known[sqs[-2]] = "E"      # the game's tiles, however the network reads them
+    filled, agreed, disputed = reader._profile_glyphs(grey, squares, doubts, preds, "".join(known))
     for k, (sq, (_, _, _, _, (read, kind))) in enumerate(zip(sqs, cases)):
         assert squares[sq].letter == read, (k, squares[sq], doubts.get(sq))
         assert (kind_of(doubts[sq]) if sq in doubts else None) is kind, (k, doubts.get(sq))
-    assert filled == [sqs[6], sqs[9]] and agreed == [sqs[0]]
+    assert filled == [sqs[6], sqs[9]] and agreed == [sqs[0]] and disputed == [sqs[1], sqs[4]]
     assert doubts[sqs[1]] == "letter E or F? (the network reads E, the profile's glyphs F 0.995)"
