@@ -25,8 +25,9 @@ Sample = tuple[np.ndarray, str]  # (BGR crop of one square in the canonical warp
 MAX_NO_INK_SHARE = 0.01
 """A calibration fails when more than this share of the layout's lettered tiles (and more than one) show no ink
 the glyph model finds in any photo: a tile under glare is left out, but lettering the camera cannot see (hairline
-or outline letters, low contrast) would teach a model that reads those tiles as empty squares
-(kiosk/vision/models/README.md, "Calibrated on faces never seen")."""
+or outline letters, low contrast) gives no glyph model worth having, and the event must hear that its camera does
+not see the lettering (it once taught the glyph path to read those tiles as empty squares:
+kiosk/vision/models/README.md, "Calibrated on faces never seen")."""
 
 
 def default_layout(tile_set: str = "english") -> list[str]:

@@ -96,7 +96,17 @@ class BagTemplates:
     def from_text(cls, text: str, origin: str = "letter templates") -> BagTemplates:
         """The inverse of :meth:`to_text`. Raises ModelError naming ``origin`` for data that is no such .npz."""
         try:
-            z = np.load(io.BytesIO(base64.b64decode(text, validate=True)), allow_pickle=False)
+            data = base64.b64decode(text, validate=True)
+        except (binascii.Error, ValueError) as exc:
+            raise ModelError(f"{origin}: not letter templates ({exc})") from None
+        return cls.from_bytes(data, origin)
+
+    @classmethod
+    def from_bytes(cls, data: bytes, origin: str = "letter templates") -> BagTemplates:
+        """Templates from the bytes of an .npz as :meth:`to_text` encodes (a profile's ``letter_templates.path``
+        file). Raises ModelError naming ``origin`` for bytes that are no such .npz."""
+        try:
+            z = np.load(io.BytesIO(data), allow_pickle=False)
             if not isinstance(z, np.lib.npyio.NpzFile):
                 raise ValueError("not an .npz archive")
             with z:
@@ -105,8 +115,7 @@ class BagTemplates:
                         len(lt) == 1 and lt.isupper() for lt in letters.tolist()):
                     raise ValueError("letters: expected one upper-case letter per crop")
                 return cls(np.asarray(z["crops"]), tuple(letters.tolist()))
-        except (binascii.Error, ValueError, KeyError, OSError, TypeError, EOFError, zipfile.BadZipFile,
-                zlib.error) as exc:
+        except (ValueError, KeyError, OSError, TypeError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
             raise ModelError(f"{origin}: not letter templates ({exc})") from None
 
 

@@ -587,17 +587,6 @@ def washed_out(stats: CellStats) -> bool:
     return float(np.median(np.asarray(stats.colour, np.float32)[plain].min(axis=1))) >= WASHED_OUT
 
 
-def _queue_glyph(grey: np.ndarray, sq: int, to_read: list[int], glyph_imgs: list[np.ndarray]) -> bool:
-    """Queue square ``sq``'s glyph (:func:`normalise_glyph` of its crop from the grey canvas) for the glyph model:
-    appended to ``to_read`` / ``glyph_imgs``. False when the square shows no ink (nothing queued)."""
-    g = normalise_glyph(cell_crop(grey, sq, GLYPH_GROW_PX))
-    if g is None:
-        return False
-    to_read.append(sq)
-    glyph_imgs.append(g)
-    return True
-
-
 def _logit(p: float) -> float:
     p = min(max(p, 1e-4), 1 - 1e-4)
     return math.log(p / (1 - p))
@@ -858,7 +847,7 @@ class BoardReader:
         if got is None:
             return None
         blob, origin = got
-        return BagTemplates.from_text(blob if isinstance(blob, str) else base64.b64encode(blob).decode("ascii"), origin)
+        return BagTemplates.from_text(blob, origin) if isinstance(blob, str) else BagTemplates.from_bytes(blob, origin)
 
     def _load_occupancy(self) -> OccupancyModel:
         got = self._profile_model("occupancy_model")
@@ -1035,11 +1024,11 @@ class BoardReader:
         self._settled_in_frame = self._settled_in_frame + given   # settled by the frame itself: the refit is still asked
         if known is not None:   # in a game: a new letter its printed value gives is taken as a sure one
             self._confirmed |= set(given)
+        ruled_out = self._ruled_out(corners)
         if self.exemplars and known is not None:   # in a game: tiles read from the tiles it accepted
             self._confirmed |= settle_by_known(net, crops, squares, doubts, preds, known, self._known_cache,
-                                               self._ruled_out(corners))
-        # (not the tiles whose printed value disputes their letter: the print stays what it is)
-        ruled_out, keep = self._ruled_out(corners), set(by_value)
+                                               ruled_out)
+        keep = set(by_value)   # (not the tiles whose printed value disputes their letter: the print stays what it is)
         if self.glyphs is not None:   # a calibration profile's glyph model reads them too
             filled, agreed, disputed = self._profile_glyphs(grey, squares, doubts, preds, known, ruled_out, keep)
             self._settled_in_frame = self._settled_in_frame + filled
@@ -1085,14 +1074,11 @@ class BoardReader:
             if (rd.state is SquareState.TILE and rd.letter) or (
                     rd.state is SquareState.UNSURE and sq in doubts and kind_of(doubts[sq]) in PROFILE_SETTLES and q.p_tile >= 0.5):
                 todo.append(sq)
-        to_read: list[int] = []
-        imgs: list[np.ndarray] = []
-        for sq in todo:
-            _queue_glyph(grey, sq, to_read, imgs)
+        inked = {sq: g for sq in todo if (g := normalise_glyph(cell_crop(grey, sq, GLYPH_GROW_PX))) is not None}
         filled: list[int] = []
         agreed: list[int] = []
         disputed: list[int] = []
-        read = list(zip(to_read, self.glyphs.predict(imgs) if imgs else []))
+        read = list(zip(inked, self.glyphs.predict(list(inked.values())) if inked else []))
         unsure = [sq for sq, _ in read if squares[sq].state is SquareState.UNSURE]
         out_of = ruled_out(unsure) if ruled_out is not None and unsure else {}
         for sq, pr in read:
@@ -1104,15 +1090,11 @@ class BoardReader:
             elif q.letter_if_tile >= NET_ALONE_LETTER_P and q.letter != pr.letter:
                 continue    # the network's own letter, beyond its wrong letters' range, stands (a doubt stays one)
             elif rd.state is SquareState.TILE:
-                doubts[sq] = Doubt(DoubtKind.LETTER, f"letter {rd.letter} or {pr.letter}? (the network reads "
-                                   f"{rd.letter}, the profile's glyphs {pr.letter} {pr.confidence:.3f})")
-                squares[sq] = SquareReading(SquareState.UNSURE, None, rd.confidence)
-                self._confirmed = self._confirmed - {sq}
+                self._dispute(squares, doubts, sq, f"letter {rd.letter} or {pr.letter}? (the network reads "
+                              f"{rd.letter}, the profile's glyphs {pr.letter} {pr.confidence:.3f})")
                 disputed.append(sq)
             elif pr.letter not in out_of.get(sq, frozenset()):
-                squares[sq] = SquareReading(SquareState.TILE, pr.letter, round(q.p_tile * pr.confidence, 3))
-                del doubts[sq]
-                self._lasting_doubts.discard(sq)
+                self._settle(squares, doubts, sq, pr.letter, q.p_tile * pr.confidence)
                 filled.append(sq)
         return filled, agreed, disputed
 
@@ -1149,16 +1131,27 @@ class BoardReader:
                 continue
             if got == UNSURE_CHAR:
                 like = max(alike, key=lambda lt: alike[lt])
-                doubts[sq] = Doubt(DoubtKind.LETTER, f"letter {rd.letter}? it looks more like the bag's {like} "
-                                   "tiles (calibration photos)")
-                squares[sq] = SquareReading(SquareState.UNSURE, None, rd.confidence)
-                self._confirmed = self._confirmed - {sq}
+                self._dispute(squares, doubts, sq, f"letter {rd.letter}? it looks more like the bag's {like} tiles "
+                              "(calibration photos)")
             else:
-                squares[sq] = SquareReading(SquareState.TILE, got, round(preds[sq].p_tile * cand.get(got, 0.0), 3))
-                del doubts[sq]
-                self._lasting_doubts.discard(sq)
+                self._settle(squares, doubts, sq, got, preds[sq].p_tile * cand.get(got, 0.0))
                 given.append(sq)
         return given
+
+    def _settle(self, squares: list[SquareReading], doubts: dict[int, Doubt], sq: int, letter: str,
+                confidence: float) -> None:
+        """A calibration's second reader gives doubted square ``sq`` its ``letter`` (``confidence`` 0..1), in place:
+        a TILE, its doubt gone, and no lasting doubt left for the refit to skip."""
+        squares[sq] = SquareReading(SquareState.TILE, letter, round(confidence, 3))
+        del doubts[sq]
+        self._lasting_doubts.discard(sq)
+
+    def _dispute(self, squares: list[SquareReading], doubts: dict[int, Doubt], sq: int, why: str) -> None:
+        """A calibration's second reader disputes the network's letter on ``sq``, in place: a LETTER doubt saying
+        ``why``, no longer confirmed for the game."""
+        doubts[sq] = Doubt(DoubtKind.LETTER, why)
+        squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
+        self._confirmed = self._confirmed - {sq}
 
     def _value_corners(self, grey: np.ndarray, preds: dict[int, SquarePrediction]) -> ValueCorners | None:
         """The value network's P(value) of the squares asked (N x len(VALUE_CLASSES), in their order): each
