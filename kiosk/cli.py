@@ -20,6 +20,10 @@ import pkgutil
 import sys
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")   # pygame's banner would land on stdout, among results
+# numpy's OpenBLAS spreads the reader's small matrix products over every core and its threads then spin
+# between them: the recording demo took 30-40% more CPU time, and 10% more wall time, than with one thread
+# (README, "Testing"). The reader's speed bars are measured with one thread (scripts/bench_vision_speed.py).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from kiosk import commands  # noqa: E402
 from kiosk.files import InputError, describe_os_error  # noqa: E402

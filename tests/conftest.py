@@ -15,6 +15,11 @@ if TYPE_CHECKING:
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+# one thread a worker: pytest-xdist runs a worker per core, and the thread pools of numpy's OpenBLAS and of OpenCV
+# would each spread over every core and spin waiting there; set before any test imports numpy or OpenCV, and
+# inherited by the processes the tests start (README, "Testing")
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "OPENCV_FOR_THREADS_NUM"):
+    os.environ.setdefault(_var, "1")
 # the suite draws the Debian faces only, never a developer's fetched Google Fonts faces (scripts/fetch_fonts.py),
 # so that it reads the same frames here as in CI
 os.environ["KIOSK_FONT_DIR"] = os.path.join(os.path.dirname(__file__), "no-fetched-fonts")
