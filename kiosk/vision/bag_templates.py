@@ -11,7 +11,8 @@ letter the network read. Where they point to another letter, that letter is a do
 gives can be compared always holds. The measurements: models/README.md, "The bag's tiles as templates".
 
 Conventions: crops are grey uint8 squares of ``CROP_PX`` (:data:`kiosk.vision.squarenet.CROP_PX`: a square of the
-reading canvas grown by ``GROW_PX`` on each side), upright (the bag is laid out upright; a tile on the board is
+reading canvas grown by ``GROW_PX`` on each side, as the network reads it; the calibration's crops, grown by the
+glyph model's margin, are cut to that about their centre), upright (the bag is laid out upright; a tile on the board is
 turned upright by the network's quarter turns first).
 """
 
@@ -29,7 +30,7 @@ import numpy as np
 
 from kiosk.vision.game_exemplars import inner_vector, known_letter, likeness_to
 from kiosk.vision.mlp import ModelError
-from kiosk.vision.squarenet import CROP_PX
+from kiosk.vision.squarenet import CROP_PX, GROW_PX
 
 PER_LETTER = 4   # templates kept per letter (spread over the photos): enough for the light between them, a small file
 
@@ -55,15 +56,24 @@ class BagTemplates:
 
     @classmethod
     def from_samples(cls, samples: Sequence[tuple[np.ndarray, str]], per_letter: int = PER_LETTER) -> BagTemplates:
-        """Templates from a calibration's labelled tile crops (colour BGR or grey; labels ``.`` and ``?``, and
-        crops that are not CROP_PX squares of a reading canvas, left out): up to ``per_letter`` of each letter,
-        taken evenly over the samples' order (the photos in turn)."""
+        """Templates from a calibration's labelled tile crops (colour BGR or grey; labels ``.`` and ``?`` left
+        out): up to ``per_letter`` of each letter, taken evenly over the samples' order (the photos in turn).
+        A crop is a square of the reading canvas grown on each side; one grown more than the network's crops
+        (``GROW_PX``) is cut to their ``CROP_PX`` about its centre. Raises ValueError for a crop that is not
+        such a square (not square, smaller than ``CROP_PX``, or off its centre by half a pixel)."""
         import cv2
 
         by: dict[str, list[np.ndarray]] = {}
-        for crop, label in samples:
-            if label in (".", "?") or np.shape(crop)[:2] != (CROP_PX, CROP_PX):
+        for k, (crop, label) in enumerate(samples):
+            if label in (".", "?"):
                 continue
+            h, w = np.shape(crop)[:2]
+            if h != w or h < CROP_PX or (h - CROP_PX) % 2:
+                raise ValueError(f"letter templates: tile {k + 1} ({label}) is a {w} x {h} px crop, not a square "
+                                 f"of the reading canvas grown by {GROW_PX} px or more on each side "
+                                 f"({CROP_PX} px, {CROP_PX + 2} px, ...)")
+            g = (h - CROP_PX) // 2
+            crop = crop[g:g + CROP_PX, g:g + CROP_PX]
             grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY) if crop.ndim == 3 else crop
             by.setdefault(label, []).append(np.asarray(grey, np.uint8))
         crops: list[np.ndarray] = []

@@ -163,7 +163,8 @@ TURNED_MIN_TILES = 8  # ... this many): the whole board is turned in the reading
 GRID_DOUBT_SHARE = 0.3  # a grid found without markers whose non-empty squares are more than this share unsure
 GRID_CHECK_MIN = 10    # ... (with at least this many non-empty squares) is not trusted at all
 HAND_UNLIKE = 0.3     # colour change (log units) from an empty square beyond which skin may be a hand
-GLYPH_GROW_PX = 5     # tile crops are the square grown by this much on each side
+GLYPH_GROW_PX = 5     # tile crops are the square grown by this much on each side (the calibration's too: its
+                      # letter templates are cut from them to the network's, so never less than SQUARE_GROW_PX)
 SQUARE_GROW_PX = SQUARE_NET_GROW_PX  # ... for the square network
 NET_SKIP_P = 0.001    # P(tile) at or below which the square network is not asked (the square is empty)
 NET_SURE = 0.98       # the network's P(empty) at or above: it is sure (weak empties of a degraded frame stay)

@@ -22,7 +22,7 @@ def tile(letter: str, dx: int = 0, colour: bool = False) -> np.ndarray:
 
 def test_templates_keep_a_few_tiles_per_letter_and_read_back() -> None:
     samples = [(tile("A", k % 3, colour=True), "A") for k in range(9)] + [(tile("B", colour=True), "B")] + [
-        (tile("C"), "."), (tile("C"), "?"), (np.zeros((40, 40), np.uint8), "C")]   # empty, blank, not a canvas crop
+        (tile("C"), "."), (tile("C"), "?")]   # an empty square and a blank: no letter to keep
     t = BagTemplates.from_samples(samples, per_letter=4)
     assert t.letters == ("A", "A", "A", "A", "B") and t.crops.shape == (5, CROP_PX, CROP_PX)
     back = BagTemplates.from_text(t.to_text())
@@ -102,3 +102,13 @@ def test_the_reader_fills_a_doubt_and_doubts_a_letter_the_templates_contradict()
     assert doubts[read_r] == "letter R? it looks more like the bag's A tiles (calibration photos)"
     assert squares[sure_r].letter == "R" and sure_r not in doubts        # the network's letter at 0.999+ stands
     assert squares[hand].state is SquareState.UNSURE and kind_of(doubts[hand]) is DoubtKind.HAND
+
+
+def test_crops_grown_more_than_the_network_s_are_cut_about_their_centre_and_smaller_ones_named() -> None:
+    wide = cv2.copyMakeBorder(tile("A"), 3, 3, 3, 3, cv2.BORDER_CONSTANT, value=0)   # grown 3 px more a side
+    t = BagTemplates.from_samples([(wide, "A")])
+    assert t.crops.shape == (1, CROP_PX, CROP_PX) and np.array_equal(t.crops[0], tile("A"))
+    for bad, size in [(np.zeros((40, 40), np.uint8), "40 x 40"), (np.zeros((CROP_PX + 1,) * 2, np.uint8), ""),
+                      (np.zeros((CROP_PX, CROP_PX + 2), np.uint8), "")]:
+        with pytest.raises(ValueError, match=f"tile 2 \\(C\\) is a {size}"):
+            BagTemplates.from_samples([(tile("A"), "A"), (bad, "C")])
