@@ -8,7 +8,7 @@
 #
 #   scripts/pi-stack-check.sh [PYTEST ARGS]    (./run test runs it after the main suite; ./run pi-check alone)
 #
-# Environment: PI_VENV (default .venv-pi), TEST_WORKERS (default 2), PI_MARK (pytest -m, default "not slow").
+# Environment: PI_VENV (default .venv-pi), TEST_WORKERS (default 3), PI_MARK (pytest -m, default "not slow").
 # Exits 0 when all passed (or, saying so, on a machine that is not Debian: nothing to build the stack from),
 # 1 on a failure, 2 when the stack cannot be built (apt packages missing and not root); the apt packages come
 # from scripts/system-packages.txt (scripts/system-deps.sh).
@@ -62,7 +62,7 @@ PY
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy PYGAME_HIDE_SUPPORT_PROMPT=1
 # the app, UI and vision tests: the code that runs on apt's numpy and pygame and the pinned OpenCV (the rules and
 # referee are pure Python, free of them: the main suite runs them, and the demo below runs them here too)
-"$VENV/bin/python" -m pytest -p no:cacheprovider -q -n "${TEST_WORKERS:-2}" -m "${PI_MARK:-not slow}" \
+"$VENV/bin/python" -m pytest -p no:cacheprovider -q -n "${TEST_WORKERS:-3}" -m "${PI_MARK:-not slow}" \
     tests/app tests/ui tests/vision "$@"
 # the built-in demo, headless, on a fresh journal: it exits 0 only when every score matched the record
 journal=$(mktemp -d)

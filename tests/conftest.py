@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-# one thread a worker: pytest-xdist runs a worker per core, and the thread pools of numpy's OpenBLAS and of OpenCV
+# one thread a worker: pytest-xdist runs more workers than there are cores (./run), and the thread pools of numpy's OpenBLAS and of OpenCV
 # would each spread over every core and spin waiting there; set before any test imports numpy or OpenCV, and
 # inherited by the processes the tests start (README, "Testing")
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "OPENCV_FOR_THREADS_NUM"):
