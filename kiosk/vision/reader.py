@@ -1106,7 +1106,8 @@ class BoardReader:
         with the network's lettered tiles and the doubts of their letter alone (:data:`~kiosk.vision.game_exemplars.
         GAME_KINDS`, as the game's own tiles settle; not a degraded frame's), in place, but for tiles the
         game knows (``known``) and letters the network reads at least NET_ALONE_LETTER_P (they stand): a doubt they settle (:func:`~kiosk.vision.bag_templates.bag_letter`) gets their
-        letter; a letter they point away from is a doubt naming the letter they show. ``crops``: the network's grey
+        letter where it is the network's own first letter (where they show its second, or another, the doubt
+        stays); a letter they point away from is a doubt naming the letter they show. ``crops``: the network's grey
         crops by square; ``keep``: squares left as they are (the printed value's doubts, the glyph model's
         disputes); ``ruled_out``: the letters each tile's printed value rules out (never given). Returns the squares
         given a letter."""
@@ -1130,6 +1131,9 @@ class BoardReader:
                              out_of.get(sq, frozenset()))
             if got is None or got == rd.letter:
                 continue
+            if got != UNSURE_CHAR and got != preds[sq].letter:
+                continue    # the network's second letter, or another: the doubt stays (models/README.md, "The bag's
+                #             templates side with the network's first letter")
             if got == UNSURE_CHAR:
                 like = max(alike, key=lambda lt: alike[lt])
                 self._dispute(squares, doubts, sq, f"letter {rd.letter}? it looks more like the bag's {like} tiles "
