@@ -91,6 +91,7 @@ def save_result(path: Path, kind: str, result: Any) -> None:
     os.close(fd)
     try:
         profile.save(tmp)
+        os.chmod(tmp, 0o644)   # mkstemp makes it owner-only: the kiosk's service user must read it
         os.replace(tmp, path)
     except BaseException:   # a failed write leaves neither a partial profile nor the temporary file
         Path(tmp).unlink(missing_ok=True)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from collections import Counter
 from pathlib import Path
@@ -118,6 +119,10 @@ def run(args: argparse.Namespace) -> int:
 
     if args.frames < 1 or args.workers < 1:
         print("kiosk bench-vision: --frames and --workers must be at least 1", file=sys.stderr)
+        return 2
+    if args.workers > bench.max_workers():
+        print(f"kiosk bench-vision: --workers {args.workers}: at most {bench.max_workers()} on this machine "
+              f"({os.cpu_count()} cores)", file=sys.stderr)
         return 2
     if min(args.seed, args.samples, args.speed, args.sheet, args.games, args.calibrate) < 0:
         print("kiosk bench-vision: --seed, --samples, --speed, --sheet, --games and --calibrate must be at least 0",

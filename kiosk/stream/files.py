@@ -29,6 +29,7 @@ def write_atomic(path: Path, data: str | bytes, *, durable: bool = False) -> Non
             if durable:
                 f.flush()
                 os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)   # mkstemp makes it owner-only; the pages and broadcasters read these files
         os.replace(tmp, path)
     except BaseException:
         try:

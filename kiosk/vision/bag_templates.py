@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from kiosk.vision.game_exemplars import inner_vector, known_letter, likeness_to
-from kiosk.vision.mlp import ModelError
+from kiosk.vision.mlp import ModelError, data_problem
 from kiosk.vision.squarenet import CROP_PX, GROW_PX
 
 PER_LETTER = 4   # templates kept per letter (spread over the photos): enough for the light between them, a small file
@@ -108,7 +108,7 @@ class BagTemplates:
         try:
             data = base64.b64decode(text, validate=True)
         except (binascii.Error, ValueError) as exc:
-            raise ModelError(f"{origin}: not letter templates ({exc})") from None
+            raise ModelError(f"{origin}: not letter templates ({data_problem(exc)})") from None
         return cls.from_bytes(data, origin)
 
     @classmethod
@@ -126,7 +126,7 @@ class BagTemplates:
                     raise ValueError("letters: expected one upper-case letter per crop")
                 return cls(np.asarray(z["crops"]), tuple(letters.tolist()))
         except (ValueError, KeyError, OSError, TypeError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
-            raise ModelError(f"{origin}: not letter templates ({exc})") from None
+            raise ModelError(f"{origin}: not letter templates ({data_problem(exc)})") from None
 
 
 def bag_letter(shares: dict[str, float], alike: dict[str, float], read: str | None,

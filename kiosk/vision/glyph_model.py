@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from kiosk.vision.mlp import Classifier, ModelError
+from kiosk.vision.mlp import Classifier, ModelError, data_problem
 
 GLYPH_PX = 32
 MIN_CONTRAST = 12          # grey levels between tile face and ink below which the tile shows no glyph
@@ -186,7 +186,7 @@ class GlyphClassifier:
         try:
             raw = base64.b64decode(text.encode("ascii"), validate=True)
         except (ValueError, UnicodeEncodeError) as exc:
-            raise ModelError(f"{origin}: not base64 model data ({exc})") from None
+            raise ModelError(f"{origin}: not base64 model data ({data_problem(exc)})") from None
         net = Classifier.from_bytes(raw, origin)
         if any(len(lab) < 2 or not lab[-1].isdigit() for lab in net.labels):
             raise ModelError(f"{origin}: labels are not letter+turns")

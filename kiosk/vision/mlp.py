@@ -19,6 +19,24 @@ class ModelError(ValueError):
     """A model file or blob is missing, corrupt or of the wrong shape (the message says which)."""
 
 
+def data_problem(exc: BaseException) -> str:
+    """What is wrong with model data that did not load, as a sentence's clause for a :class:`ModelError`, from
+    the exception base64, zip, zlib or numpy raised (numpy's own text would advise loading pickled data, and
+    base64's and zlib's name internals)."""
+    text = str(exc)
+    if isinstance(exc, KeyError):   # numpy: KeyError("labels is not a file in the archive")
+        name = str(exc.args[0] if exc.args else "").split(" is not a file")[0]
+        return f"the archive has no array {name!r}"
+    if "base64" in text.lower() or "padding" in text.lower():
+        return "the text is not base64 data"
+    if any(w in text for w in ("pickle", "magic string", "EOF")) or isinstance(
+            exc, (zipfile.BadZipFile, EOFError, OSError)):
+        return "the data is not a NumPy .npz archive of arrays"
+    if type(exc).__name__ == "error":   # zlib.error
+        return "the archive is damaged (its compressed data does not unpack)"
+    return text or type(exc).__name__
+
+
 @dataclass
 class Classifier:
     """Standardise -> dense(hidden, ReLU) -> dense(classes) -> softmax.
@@ -130,7 +148,7 @@ class Classifier:
             with np.load(io.BytesIO(data), allow_pickle=False) as z:
                 model = cls([str(s) for s in z["labels"]], z["mean"], z["scale"], z["w1"], z["b1"], z["w2"], z["b2"])
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:   # EOFError: no bytes at all
-            raise ModelError(f"{origin}: not a classifier model ({exc or type(exc).__name__})") from None
+            raise ModelError(f"{origin}: not a classifier model ({data_problem(exc)})") from None
         f, h = model.w1.shape
         if model.mean.shape != (f,) or model.w2.shape != (h, len(model.labels)):
             raise ModelError(f"{origin}: inconsistent weight shapes")

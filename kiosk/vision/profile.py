@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import json
 import logging
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -183,7 +184,7 @@ class CalibrationProfile:
             if not p.is_absolute() and self.source is not None:
                 p = self.source.parent / p
             try:
-                return "file", p.read_bytes()
+                return "file", _regular(p, f"model file of {self.source or 'the profile'}").read_bytes()
             except OSError as exc:
                 raise ProfileError(f"{self.source or 'profile'}: model file {p}: {exc.strerror or exc}") from None
         return None
@@ -296,11 +297,22 @@ def profile_from_dict(d: Any, origin: str = "profile") -> CalibrationProfile:
     )
 
 
+def _regular(p: Path, what: str) -> Path:
+    """``p`` once it is a regular file (a FIFO or device would block the read, a folder cannot be read).
+    Raises ProfileError naming ``what``; OSError as ``stat`` raises it (missing, no permission)."""
+    st = p.stat()
+    if stat.S_ISDIR(st.st_mode):
+        raise ProfileError(f"{p}: is a folder, not a {what}")
+    if not stat.S_ISREG(st.st_mode):
+        raise ProfileError(f"{p}: not a regular file (a {what} is read from a file)")
+    return p
+
+
 def load_profile(path: str | Path) -> CalibrationProfile:
     """Read a profile file. Raises ProfileError (missing, unreadable, not JSON, wrong version, bad field)."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        text = _regular(p, "calibration profile").read_text(encoding="utf-8")
     except OSError as exc:
         raise ProfileError(f"{p}: cannot read the calibration profile: {exc.strerror or exc}") from None
     except UnicodeDecodeError:

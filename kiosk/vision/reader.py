@@ -75,7 +75,7 @@ from kiosk.vision.exemplars import CANDIDATE_SHARE, GlyphCache, confirm_by_exemp
 from kiosk.vision.familiarity import Familiarity, hold_unfamiliar
 from kiosk.vision.game_exemplars import GAME_KINDS, FeatureCache, RuledOut, settle_by_known
 from kiosk.vision.glyph_model import GlyphClassifier, normalise_glyph
-from kiosk.vision.mlp import Classifier, ModelError
+from kiosk.vision.mlp import Classifier, ModelError, data_problem
 from kiosk.vision.occupancy import (
     OccupancyModel,
     features,
@@ -860,7 +860,7 @@ class BoardReader:
             try:
                 blob = base64.b64decode(blob)
             except (binascii.Error, ValueError) as exc:
-                raise ModelError(f"{origin}: not base64 model data ({exc})") from None
+                raise ModelError(f"{origin}: not base64 model data ({data_problem(exc)})") from None
         return OccupancyModel(Classifier.from_bytes(blob, origin))
 
     # ------------------------------------------------------------------ stages

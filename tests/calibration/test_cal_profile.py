@@ -44,6 +44,28 @@ def test_results_merge_into_one_profile(tmp_path: Path) -> None:
                                  "auto_exposure": False}
     assert len(p.notes.splitlines()) == 3 and "0.210 px" in p.notes
     assert not (tmp_path / "site" / "profile.json.tmp").exists()
+    # readable by the kiosk's service user, as every other output (a tester found it written owner-only, 0600)
+    assert path.stat().st_mode & 0o777 == 0o644
+
+
+def test_a_profile_path_that_is_not_a_regular_file_is_named_not_read(tmp_path: Path) -> None:
+    """A FIFO given as the profile made read-board, the recording demo and calibrate pose wait for ever."""
+    import os
+
+    from kiosk.vision.profile import ProfileError
+
+    fifo, folder = tmp_path / "f.json", tmp_path / "d.json"
+    os.mkfifo(fifo)
+    folder.mkdir()
+    with pytest.raises(ProfileError, match="f.json: not a regular file"):
+        load_profile(fifo)
+    with pytest.raises(ProfileError, match="d.json: is a folder, not a calibration profile"):
+        load_profile(folder)
+    prof = tmp_path / "p.json"     # a model file the profile names, a FIFO too
+    prof.write_text(json.dumps({"format": "kiosk-vision-profile", "version": 1,
+                                "glyph_model": {"path": "f.json", "data": None}}))
+    with pytest.raises(ProfileError, match="f.json: not a regular file"):
+        load_profile(prof).resolve(load_profile(prof).glyph_model)
 
 
 def test_a_pose_records_the_frame_size_its_grid_was_measured_at(tmp_path: Path) -> None:

@@ -52,3 +52,17 @@ def test_calibrated_reading_is_of_single_positions(tmp_path, capsys):
                    "--calibrate", "2", *extra, "--out", str(tmp_path)])
         err = capsys.readouterr().err
         assert rc == 2 and "--calibrate reads single positions: not with --games, --speed or --sheet" in err, err
+
+
+def test_more_workers_than_the_machine_can_use_are_refused(tmp_path, capsys):
+    """--workers 999999 started a pool that large for one frame (load average 169 on the 2-core machine)."""
+    from kiosk.vision.train import main as train_main
+    from kiosk.vision.train.bench import max_workers
+
+    rc = main(["bench-vision", "--level", "easy", "--frames", "1", "--workers", str(max_workers() + 1),
+               "--tile-sets", "english", "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert rc == 2 and f"--workers {max_workers() + 1}: at most {max_workers()} on this machine" in err, err
+    assert not list(tmp_path.iterdir())      # refused before anything was drawn
+    assert train_main(["squares", str(tmp_path / "s.npz"), "--workers", "999999"]) == 2
+    assert "--workers 999999: at most" in capsys.readouterr().err

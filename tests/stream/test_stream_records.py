@@ -156,3 +156,14 @@ def test_three_player_game_fields_and_records():
     res = result_dict(ref.state)
     assert isinstance(res["spread"], list) and res["spread"][0] == s[0] - max(s[1], s[2])
     assert parse_gcg(gcg_text(ref.state)).errors == []
+
+
+def test_records_and_exports_are_written_readable_by_all(tmp_path):
+    """The records and the desk's exports (write_atomic) were written owner-only (mkstemp's 0600): the web server
+    and a broadcaster's tools, running as other users, could not read them."""
+    from kiosk.stream.files import write_atomic
+
+    for durable in (False, True):
+        out = tmp_path / f"game-{durable}.gcg"
+        write_atomic(out, "#player1 A A\n", durable=durable)
+        assert out.read_text() == "#player1 A A\n" and out.stat().st_mode & 0o777 == 0o644

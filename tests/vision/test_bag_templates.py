@@ -36,8 +36,9 @@ def test_templates_keep_a_few_tiles_per_letter_and_read_back() -> None:
 
 
 @pytest.mark.parametrize("data, why", [
-    (b"PK\x03\x04 broken", "File is not a zip file"),
-    (b"\x93NUMPY", "not"),
+    (b"PK\x03\x04 broken", "the data is not a NumPy .npz archive of arrays"),
+    (b"\x93NUMPY", "the data is not a NumPy .npz archive of arrays"),
+    ("pickled", "the data is not a NumPy .npz archive of arrays"),
     ("npy", "not an .npz archive"),
     ("0-d letters", "letters: expected one upper-case letter per crop"),
     ("lower-case", "letters: expected one upper-case letter per crop"),
@@ -52,6 +53,8 @@ def test_corrupt_templates_are_refused_naming_the_field(data, why) -> None:
     buf = io.BytesIO()
     if data == "npy":
         np.save(buf, crops)
+    elif data == "pickled":   # numpy's own message advises loading it with allow_pickle: never shown
+        np.save(buf, np.array([{"crops": 1}], dtype=object))
     elif data == "0-d letters":
         np.savez(buf, crops=crops, letters=np.array("A"))
     elif data == "lower-case":
@@ -60,7 +63,7 @@ def test_corrupt_templates_are_refused_naming_the_field(data, why) -> None:
         buf.write(data)
     with pytest.raises(ModelError, match="p.json: letter_templates: not letter templates") as exc:
         BagTemplates.from_text(base64.b64encode(buf.getvalue()).decode("ascii"), "p.json: letter_templates")
-    assert why in str(exc.value)
+    assert why in str(exc.value) and "pickle" not in str(exc.value)
 
 
 def test_bag_letter_settles_a_doubt_and_never_changes_a_letter_read() -> None:

@@ -614,6 +614,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if getattr(args, "workers", 1) < 1:
             raise ValueError(f"--workers {args.workers}: at least 1")
+        from kiosk.vision.train.bench import max_workers
+
+        if getattr(args, "workers", 1) > max_workers():
+            raise ValueError(f"--workers {args.workers}: at most {max_workers()} on this machine")
         if args.cmd == "collect":
             collect(args.cache, args.synthetic)
         elif args.cmd == "cnn":

@@ -378,6 +378,14 @@ def annotated_png(image: np.ndarray, grid_corners_px: np.ndarray, fr: FrameResul
 _READERS: dict[str, BoardReader] = {}  # one BoardReader per tile set, per process
 
 
+def max_workers() -> int:
+    """The most worker processes a benchmark or trainer starts: 4 per core, at least 4. More only crowd the
+    machine (a tester's ``--workers 999999`` started that many processes for one frame)."""
+    import os
+
+    return max(4, 4 * (os.cpu_count() or 1))
+
+
 def frame_seed(level: str, index: int, seed: int) -> int:
     """The render seed (also the scene seed) of frame ``index`` of a benchmark run. Always >= 2**30: models
     trained on synthetic frames must use seeds below 2**30 so the benchmark measures unseen scenes."""
