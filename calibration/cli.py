@@ -22,7 +22,32 @@ def _pattern(text: str) -> tuple[int, int]:
         cols, rows = (int(v) for v in text.lower().split("x"))
     except ValueError:
         raise argparse.ArgumentTypeError(f"pattern {text!r}: expected COLSxROWS inner corners, e.g. 9x6") from None
+    if min(cols, rows) < 3:
+        raise argparse.ArgumentTypeError(f"pattern {text!r}: a chessboard has at least 3x3 inner corners")
     return cols, rows
+
+
+def _positive(text: str) -> float:
+    """A positive finite number (mm, px) for argparse."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: must be above 0")
+    return value
+
+
+def _screen_px(text: str) -> int:
+    """One side of the touchscreen, px (160..10000) for argparse: pygame fails with a traceback on 0, negative or
+    huge sizes."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of pixels") from None
+    if not 160 <= value <= 10000:
+        raise argparse.ArgumentTypeError(f"{value} px: a screen side is 160 to 10000 px")
+    return value
 
 
 def _corners(text: str) -> Any:
@@ -234,7 +259,7 @@ def cmd_glyphs(args: argparse.Namespace) -> int:
 
     frames = [_read_image(p) for p in _photos(args.images)] if args.images else None
     if frames is None and args.camera is None:
-        raise CalibrationError("give photos of the laid-out tiles (--images) or a camera (--camera)")
+        raise CalibrationInputError("give photos of the laid-out tiles (--images) or a camera (--camera)")
     result = capture_glyphs(frames, args.layout, camera=args.camera, count=args.count, progress=_say,
                             sheet_png=args.report, tile_set=args.tile_set,
                             train=glyph_trainer(args.tile_set, folds=args.folds))
@@ -277,15 +302,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         elif name == "intrinsics":
             p.add_argument("photos", nargs="+", type=Path, help="chessboard photos or folders of them")
             p.add_argument("--pattern", type=_pattern, default=(9, 6), help="inner corners COLSxROWS (default 9x6)")
-            p.add_argument("--square-mm", type=float, default=25.0, help="chessboard square side, mm (default 25)")
-            p.add_argument("--max-rms", type=float, default=1.0, help="refuse above this RMS error, px (default 1)")
+            p.add_argument("--square-mm", type=_positive, default=25.0, help="chessboard square side, mm (default 25)")
+            p.add_argument("--max-rms", type=_positive, default=1.0, help="refuse above this RMS error, px (default 1)")
             p.add_argument("--report", type=Path, help="write a PNG of the result")
         elif name == "pose":
             _add_source(p)
             how = p.add_mutually_exclusive_group()
             how.add_argument("--corners", type=_corners, help="grid corners 'x,y x,y x,y x,y' (A1 O1 O15 A15), px")
             how.add_argument("--tap", action="store_true", help="tap the 4 grid corners on the touchscreen")
-            p.add_argument("--screen", type=int, nargs=2, default=(800, 480), metavar=("W", "H"))
+            p.add_argument("--screen", type=_screen_px, nargs=2, default=(800, 480), metavar=("W", "H"),
+                           help="the touchscreen's size for --tap, px (default 800 480)")
             p.add_argument("--mode", choices=["markers", "fixed"],
                            help="how the reader finds the board later (default: markers when found by them, "
                                 "fixed for given corners)")

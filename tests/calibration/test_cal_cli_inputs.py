@@ -7,6 +7,7 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
 from kiosk.cli import main
 
@@ -34,3 +35,22 @@ def test_a_layout_that_is_no_layout_is_bad_input(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.startswith(f"kiosk calibrate glyphs: {bad}: expected 15 rows") and "refused" not in err
     assert not (tmp_path / "new.json").exists()
+
+
+@pytest.mark.parametrize("args, says", [
+    (["intrinsics", "x.png", "--pattern", "0x0"], "a chessboard has at least 3x3 inner corners"),
+    (["intrinsics", "x.png", "--square-mm", "-5"], "argument --square-mm: '-5': must be above 0"),
+    (["intrinsics", "x.png", "--max-rms", "0"], "argument --max-rms: '0': must be above 0"),
+    (["pose", "--image", "x.png", "--tap", "--screen", "-5", "0"], "argument --screen: -5 px: a screen side is"),
+    (["pose", "--image", "x.png", "--tap", "--screen", "99999", "99999"], "99999 px: a screen side is 160 to 10000"),
+    (["glyphs"], "give photos of the laid-out tiles (--images) or a camera (--camera)"),
+])
+def test_a_usage_error_exits_2_in_a_sentence(args, says, capsys):
+    """A tester found these exiting 1, accepted without a word (--square-mm -5), or ending in a pygame or OpenCV
+    traceback (--screen -5 0, 0 0, 99999 99999)."""
+    try:
+        rc = main(["calibrate", *args])
+    except SystemExit as exc:       # argparse's own usage error
+        rc = exc.code
+    err = capsys.readouterr().err
+    assert rc == 2 and says in err and "Traceback" not in err, err
