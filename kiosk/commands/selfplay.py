@@ -35,7 +35,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"kiosk selfplay: --players: expected 2 to 4, got {count}", file=sys.stderr)
         return 2
     names = tuple(n.strip() for n in args.names.split(",")) if args.names else DEFAULT_NAMES[:count]
-    if len(names) != count or not all(names) or any(" " in n for n in names) or len(set(names)) != count:
+    if len(names) != count or not all(names) or any(c.isspace() or not c.isprintable() for n in names for c in n) \
+            or len(set(names)) != count:   # a line break or tab in a nickname breaks the record's lines
         print(f"kiosk selfplay: --names takes {count} different nicknames without spaces, e.g. "
               f"{','.join(DEFAULT_NAMES[:count])}", file=sys.stderr)
         return 2

@@ -54,6 +54,10 @@ def run(args: argparse.Namespace) -> int:
               f"({getattr(exc, 'strerror', None) or exc})", file=sys.stderr)
         return 2
     password = os.environ.get(args.password_env) if args.username else None
+    if args.username and password is None:   # as `kiosk desk` says it: a broker would refuse the login later
+        print(f"kiosk stream-game: --username {args.username}: the environment variable {args.password_env} "
+              "holding the password is not set", file=sys.stderr)
+        return 2
 
     def progress(i: int, n: int) -> None:
         if i == n or i % 20 == 0:

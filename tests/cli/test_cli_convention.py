@@ -262,3 +262,23 @@ def test_stream_game_names_an_unknown_host_and_counts_events_as_queued(capsys):
     assert rc == 2 and not out and "unknown host 'no-such-host.invalid'" in err, err
     rc, out, err = _run(["stream-game", game, "--mqtt", "127.0.0.1:9", "--timeout", "0.5"], capsys)
     assert rc == 1 and not out and "33/33 events queued" in err and "never connected" in err, err
+
+
+@pytest.mark.parametrize("names", ["x\ny,z", "x\ty,z", "a\x00b,c"])
+def test_selfplay_refuses_a_nickname_that_would_break_its_record(names, tmp_path, capsys):
+    """A tester's --names 'x<newline>y,z' exited 0 with a GCG its own replay rejects."""
+    out = tmp_path / "g.gcg"
+    assert main(["selfplay", "--names", names, "-o", str(out)]) == 2
+    assert "--names takes 2 different nicknames without spaces" in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_stream_game_with_a_username_and_no_password_is_refused_as_the_desk_refuses_it(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("NO_SUCH_PASSWORD_VAR", raising=False)
+    rec = tmp_path / "g.gcg"
+    assert main(["selfplay", "-o", str(rec)]) == 0
+    capsys.readouterr()
+    assert main(["stream-game", "--mqtt", "127.0.0.1:1", "--username", "u", "--password-env", "NO_SUCH_PASSWORD_VAR",
+                 str(rec)]) == 2
+    assert ("--username u: the environment variable NO_SUCH_PASSWORD_VAR holding the password is not set"
+            in capsys.readouterr().err)
