@@ -158,8 +158,11 @@ def load_lexicon(path: str | Path, letters: Iterable[str] | None = None, *, in_m
     trie = marisa_trie.Trie()
     try:
         trie.load(str(p)) if in_memory else trie.mmap(str(p))
-    except Exception as exc:  # marisa raises plain Exception/RuntimeError for a bad file
-        raise LexiconError(f"{p}: not a compiled lexicon or corrupt ({exc})") from None
+    except Exception:  # marisa raises plain Exception/RuntimeError for a bad file, its text C++ internals
+        size = p.stat().st_size
+        why = "the file is empty" if size == 0 else "the file is not a MARISA trie, or it was cut short"
+        raise LexiconError(f"{p}: not a compiled lexicon or corrupt ({why}; compile the word list again with "
+                           "`kiosk lexicon compile`)") from None
     name = p.stem.upper()
     meta = p.with_name(p.name + ".json")
     if meta.exists():

@@ -38,7 +38,11 @@ def test_missing_and_corrupt_files(tmp_path):
         read_word_list(tmp_path / "nope.txt")
     bad = tmp_path / "bad.marisa"
     bad.write_bytes(b"this is not a trie" * 10)
-    with pytest.raises(LexiconError, match="corrupt"):
+    with pytest.raises(LexiconError, match="corrupt .the file is not a MARISA trie, or it was cut short") as exc:
+        load_lexicon(bad)
+    assert "MARISA_" not in str(exc.value)     # the library's C++ error codes are not shown to a user
+    bad.write_bytes(b"")
+    with pytest.raises(LexiconError, match="corrupt .the file is empty; compile the word list again"):
         load_lexicon(bad)
 
 
