@@ -7,7 +7,7 @@ intact events into a fresh journal at PATH and says what was dropped (the game g
 stays where it was put). ``show`` never changes a file.
 
 Results go to stdout, diagnostics to stderr. Exit codes: 0 done, 1 the journal is damaged / nothing could be
-recovered, 2 bad input (no such file, nothing to acknowledge, the journal is in use).
+recovered, 2 bad input (no such file, not a kiosk journal, nothing to acknowledge, the journal is in use).
 """
 
 from __future__ import annotations
@@ -56,7 +56,14 @@ def _scores(events: list) -> str:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from kiosk.store import Journal, JournalCorrupt, JournalError, JournalLocked, acknowledge_corruption
+    from kiosk.store import (
+        Journal,
+        JournalCorrupt,
+        JournalError,
+        JournalLocked,
+        JournalPathError,
+        acknowledge_corruption,
+    )
     from kiosk.store.journal import not_a_file
 
     path = Path(args.path)
@@ -79,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
 
         try:
             done = recover_journal(path, args.source)
-        except JournalLocked as exc:
+        except (JournalLocked, JournalPathError) as exc:
             _err(str(exc))
             return 2
         except JournalError as exc:

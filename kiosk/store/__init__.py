@@ -7,9 +7,10 @@ from kiosk.store.journal import (
     JournalError,
     JournalFull,
     JournalLocked,
+    JournalPathError,
     acknowledge_corruption,
 )
 from kiosk.store.session import JOURNAL_FAILED, JOURNAL_FULL, GameSession, pause_sentence
 
 __all__ = ["JOURNAL_FAILED", "JOURNAL_FULL", "GameRecord", "GameSession", "Journal", "JournalCorrupt", "JournalError",
-           "JournalFull", "JournalLocked", "acknowledge_corruption", "pause_sentence"]
+           "JournalFull", "JournalLocked", "JournalPathError", "acknowledge_corruption", "pause_sentence"]

@@ -95,6 +95,11 @@ class JournalLocked(JournalError):
     """Another process has the journal open (two writers would overwrite each other's events)."""
 
 
+class JournalPathError(JournalError):
+    """The path given is no journal to work on: nothing there, a folder, or a file that is not a kiosk journal
+    (bad input: the command line exits 2 for it)."""
+
+
 @dataclass(frozen=True)
 class GameRecord:
     """One game in the journal: ``id``, start time (ms), finish time (ms) or None while unfinished."""

@@ -22,11 +22,12 @@ from pathlib import Path
 from kiosk.referee.events import Event, EventError, event_from_dict
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import OVER
-from kiosk.store.foreign import sqlite_uri
+from kiosk.store.foreign import foreign_file, sqlite_uri
 from kiosk.store.journal import (
     Journal,
     JournalCorrupt,
     JournalError,
+    JournalPathError,
     _blocked_marker,
     _crc,
     _sidecars,
@@ -143,6 +144,7 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
     Returns: what was kept and dropped (:class:`Salvage`); ``path`` is then unblocked.
 
     Raises:
+        JournalPathError: nothing at ``path`` (nor a damaged copy kept aside for it), or no kiosk journal there.
         JournalError: ``path`` holds an intact journal (nothing to recover), no damaged copy can be found, nothing
             at all can be read from it, or the fresh journal cannot be written (the path stays blocked).
         JournalLocked: a kiosk has the path open.
@@ -151,7 +153,10 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
     if source is None:
         if not _blocked_marker(path).exists():
             if not path.exists():
-                raise JournalError(f"{path}: no such journal and no damaged copy kept aside for it")
+                raise JournalPathError(f"{path}: no such journal and no damaged copy kept aside for it")
+            foreign = foreign_file(path)
+            if foreign:
+                raise JournalPathError(f"{path}: {foreign}")
             try:
                 Journal(path).close()
             except JournalCorrupt as exc:
@@ -167,9 +172,9 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
     src = Path(source)
     why = not_a_file(src)
     if why:
-        raise JournalError(f"{src}: {why}")
+        raise JournalPathError(f"{src}: {why}")
     if not src.is_file():
-        raise JournalError(f"{src}: no such file")
+        raise JournalPathError(f"{src}: no such file")
     out = Salvage(source=src)
     with tempfile.TemporaryDirectory(prefix="kiosk-salvage-") as tmp:
         copy = Path(tmp) / "j.sqlite"

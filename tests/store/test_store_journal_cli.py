@@ -198,3 +198,16 @@ def test_journal_show_gives_a_finished_games_final_scores(tmp_path, capsys):
     s.close()
     assert main(["journal", "show", str(path)]) == 0
     assert f"6 events, finished, final: {ann} {a}, {bob} {b}" in capsys.readouterr().out
+
+
+def test_recover_given_no_journal_is_bad_input_as_show_says_it(tmp_path, capsys):
+    """A tester found `recover` exiting 1 on a missing path or a file that is no journal, where `show` exits 2."""
+    text = tmp_path / "notes.txt"
+    text.write_text("hello\n")
+    for path, says in ((tmp_path / "none.sqlite", "no such journal and no damaged copy kept aside for it"),
+                       (text, "is not a kiosk journal (not an SQLite database")):
+        assert main(["journal", "recover", str(path)]) == 2
+        assert says in capsys.readouterr().err
+    assert text.read_text() == "hello\n" and not list(tmp_path.glob("*.corrupt-*"))    # left as it is
+    assert main(["journal", "recover", str(tmp_path / "x.sqlite"), "--from", str(tmp_path / "gone.sqlite")]) == 2
+    assert "gone.sqlite: no such file" in capsys.readouterr().err
