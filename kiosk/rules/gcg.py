@@ -34,7 +34,7 @@ from typing import Generic, TypeVar, overload
 
 from kiosk.rules import gcg_file
 from kiosk.rules.board import Coordinate, CoordinateError, parse_coordinate
-from kiosk.rules.gcg_file import DECLARED, GameRecord, game_records, lines_of
+from kiosk.rules.gcg_file import DECLARED, MAX_LINE_BYTES, GameRecord, game_records, lines_of
 
 MAX_LINE = 512  # longest line GCG engines (MAGPIE) accept; longer lines are reported, not dropped
 ResultT = TypeVar("ResultT")  # what a visitor makes of a record
@@ -491,7 +491,12 @@ def _parse(text: str, name: str, first_line: int = 1) -> GcgGame:
     for i, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=first_line):
         line = raw.rstrip()
         if len(raw) > MAX_LINE:
-            game.warnings.append(GcgError(name, i, f"invalid line length {len(raw)} (GCG readers accept {MAX_LINE}); kept"))
+            if len(raw.encode("utf-8", "surrogateescape")) >= MAX_LINE_BYTES:   # the file reader cut it there
+                why = (f"a line of {MAX_LINE_BYTES:,} bytes or more (GCG readers accept {MAX_LINE} characters): only "
+                       f"its first {MAX_LINE_BYTES:,} bytes were read")
+            else:
+                why = f"a line of {len(raw):,} characters (GCG readers accept {MAX_LINE}); kept"
+            game.warnings.append(GcgError(name, i, why))
         if not line.strip():
             last_note_target = None if not line else last_note_target
             continue

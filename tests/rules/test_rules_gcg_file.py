@@ -118,8 +118,13 @@ def test_a_line_too_long_is_cut_and_reported_not_held(tmp_path, monkeypatch):
     p.write_text(GAME.replace("#player2 B Bob", "#player2 B " + "b" * 500_000), encoding="utf-8")
     (game,) = list(iter_gcg(p))
     assert len(game.players[1].name) == gcg_file.MAX_LINE_BYTES - len("#player2 B ")
-    assert [str(w) for w in game.warnings] == [f"{p}:2: invalid line length {gcg_file.MAX_LINE_BYTES} (GCG readers "
-                                               "accept 512); kept"]
+    # said as it is: cut at 64 KiB (a tester's 5,000,000-character line was reported as "length 65536 ...; kept")
+    assert [str(w) for w in game.warnings] == [f"{p}:2: a line of 65,536 bytes or more (GCG readers accept 512 "
+                                               "characters): only its first 65,536 bytes were read"]
+    q = tmp_path / "notes.gcg"
+    q.write_text(GAME.replace("#player2 B Bob", "#player2 B " + "b" * 600), encoding="utf-8")
+    (game,) = list(iter_gcg(q))
+    assert [str(w) for w in game.warnings] == [f"{q}:2: a line of 611 characters (GCG readers accept 512); kept"]
     assert len(game.events) == 2
 
 
