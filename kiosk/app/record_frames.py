@@ -7,10 +7,16 @@ frame is named, and the judge enters the move's tiles from the record (``game.cs
 * the file is an image that gives no usable reading (black, no board in it, another size, turned, a hand
   over the board, the reader failing on it): found by the press, whose reading fails at once with the
   reader's verdict (the recording's worker is ``still``); the last good frame goes back before the camera.
+
+Before the first usable frame (the first move's frame missing or bad, or the first few) there is no good frame
+to go back to: the camera then shows nothing usable (:meth:`RecordingCamera.dark`), the press gets no reading,
+and the judge's entries are the move (the kiosk's way with a camera that is down) over the board the referee
+holds, empty before the first move. That is as well defined as an entry over a frame, and the game goes on.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,6 +26,9 @@ import numpy as np
 from kiosk.app.recorded_moves import RecordRow, record_tiles
 from kiosk.devices.camera import CameraError
 from kiosk.devices.health import DeviceHealth, HealthTracker
+
+DARK_SHAPE = (1520, 2028, 3)
+"""The size of :meth:`RecordingCamera.dark`'s frame when no recorded frame can be read for it (rows, columns)."""
 
 
 class RecordingCamera:
@@ -56,6 +65,20 @@ class RecordingCamera:
         self.frame, self.path = self.good
         return True
 
+    def dark(self, like: Path | None = None) -> None:
+        """Nothing usable before the camera (no good frame yet to go back to): a black frame, of the size of the
+        frame at ``like`` when that can be read, else the recording camera's usual size. Its reading fails at
+        once (a ``still`` worker), so the judge's entries are the move (see the module doc)."""
+        shape: tuple[int, ...] = DARK_SHAPE
+        if self.good is not None:
+            shape = self.good[0].shape
+        elif like is not None:
+            from kiosk.vision.images import ImageError, read_image
+
+            with contextlib.suppress(ImageError, OSError):
+                shape = read_image(like).shape
+        self.frame, self.path = np.zeros(shape, np.uint8), None
+
     def capture(self) -> tuple[int, np.ndarray]:
         if self.frame is None:
             raise CameraError("no recorded frame yet")
@@ -90,17 +113,26 @@ def unusable_reading(unusable_frame: str, problem_squares: tuple[int, ...], path
     return f"{path.name if path else 'the frame'}: no usable reading ({unusable_frame})"
 
 
-def enter_from_record(kiosk: Any, p: RecordRow, pin: str, why: str, out: Callable[[str], None]) -> int:
+def enter_from_record(kiosk: Any, p: RecordRow, pin: str, why: str, out: Callable[[str], None],
+                      camera_down: bool = False) -> int:
     """The judge enters the tiles of move ``p`` from the record over the last good frame (the frame of that
-    move failed: ``why``); returns how many squares he set. Says what he did through ``out``."""
+    move failed: ``why``); returns how many squares he set. Says what he did through ``out``.
+
+    ``camera_down``: there is no good frame (:meth:`RecordingCamera.dark`): the entry is the move over the board
+    the referee holds, the kiosk having got no reading; a move that lays no tile (a pass) is then entered as an
+    empty square confirmed empty (the board as it stands), since with no entry at all the press gets nothing."""
     tiles: list[tuple[int, str]] = []
     if p.button in ("green", "red") and p.coord.strip("- "):
         try:
             tiles = record_tiles(p.coord, p.word, kiosk.state.board)
         except ValueError as exc:
             out(f"  move {p.move}: the record's move cannot be entered ({exc})")
+    over = "over the board as it stands (no frame before it to read)" if camera_down else "over the last frame"
     out(f"  move {p.move}: {why}: the judge enters the move from the record ({p.coord} {p.word}, "
-        f"{len(tiles)} tile(s)) over the last frame")
+        f"{len(tiles)} tile(s)) {over}")
+    if camera_down and not tiles:
+        empty = next((sq for sq, have in enumerate(kiosk.state.board) if not have), None)
+        tiles = [] if empty is None else [(empty, ".")]
     if tiles:
         kiosk.act("judge_unlock", pin=pin)
         for sq, ch in tiles:

@@ -225,7 +225,7 @@ class _Referee:
         self.mismatches: list[str] = []
         self.judge_fixes = 0
         self.frame_problems: list[str] = []  # "image-5.jpg: missing" ... (moves the judge entered)
-        self.unrefereed: list[str] = []      # the same for moves without an earlier frame to enter them over
+        self.unrefereed: list[str] = []      # the same for moves nobody could enter (the folder has no frame)
         self.table, self.interventions = table_boards(rec.presses), 0
 
     def wait(self, timeout_s: float = 60.0) -> None:
@@ -239,7 +239,8 @@ class _Referee:
     def move(self, p: Press) -> None:
         k = self.kiosk
         player = 0 if p.button == "green" else 1
-        if not self._show_frame(p):
+        fault = self._show_frame(p)   # the move's frame missing or unreadable, with no good frame to go back to
+        if fault is None:
             return
         self.clock.advance(MOVE_MS)
         for attempt in range(3):
@@ -247,11 +248,12 @@ class _Referee:
             self.wait()
             problem = self._answer(said)
             bad = unusable_reading(k.view.unusable_frame, k.view.problem_squares, self.camera.path)
-            if not bad:
+            if not bad and not fault:
                 self.camera.mark_good()
             if not problem:
                 break
-            if bad and self._judge_enters(p, bad):
+            if (fault or bad) and self._judge_enters(p, fault or bad):
+                fault = ""   # named and entered once; the press again takes his entry
                 continue
             seen = self.table.get(p.line)
             squares = k.view.problem_squares
@@ -286,41 +288,58 @@ class _Referee:
 
     def _judge_enters(self, p: Press, why: str) -> bool:
         """The frame of move ``p`` gave no usable reading (``why`` names it): the last good frame goes back
-        before the camera and the judge enters the move from the record, as for a missing frame. False when
-        there is no good frame to go back to."""
+        before the camera and the judge enters the move from the record, as for a missing frame. With no good
+        frame yet (the first move's frame, or the first few, missing or bad) the camera shows nothing usable, the
+        press got no reading, and his entries are the move over the referee's board (empty before the first
+        move; :func:`~kiosk.app.record_frames.enter_from_record`). False when he cannot enter it."""
         k = self.kiosk
-        if not self.camera.restore():
-            self._not_refereed(p, why)
-            return False
+        down = not self.camera.restore()
+        if down:
+            if not k.view.camera_failed:   # a reading came after all: nothing for the camera-down entry
+                self._not_refereed(p, why)
+                return False
+            self.camera.dark(self._a_frame())
         self.frame_problems.append(why)
         self.clock.advance(10_000)  # the judge comes and looks at the table
-        self.judge_fixes += enter_from_record(k, p, PIN, why, self.out)
+        self.judge_fixes += enter_from_record(k, p, PIN, why, self.out, camera_down=down)
         self.interventions += 1
         k.view.problem, k.view.problem_text, k.view.problem_squares = (), "", ()
         return True
 
-    def _not_refereed(self, p: Press, why: str) -> None:
-        """Move ``p``'s frame gave nothing to read (``why``) and no earlier frame can stand in: say so."""
-        self.unrefereed.append(why)
-        self.out(f"  move {p.move}: {why}, and no earlier frame to read: the move is not refereed")
+    def _a_frame(self) -> Path | None:
+        """A recorded frame that is there (for the size of the camera's dark frame), or None."""
+        return next((f for f in (self.rec.frame_path(m) for m in dict.fromkeys(q.move for q in self.rec.presses))
+                     if f is not None), None)
 
-    def _show_frame(self, p: Press) -> bool:
+    def _not_refereed(self, p: Press, why: str, because: str = "the judge cannot enter it") -> None:
+        """Move ``p``'s frame gave nothing to read (``why``) and the move cannot be entered (``because``): say so."""
+        self.unrefereed.append(why)
+        self.out(f"  move {p.move}: {why}, and {because}: the move is not refereed")
+
+    def _show_frame(self, p: Press) -> str | None:
         """Put move ``p``'s frame before the camera. A missing or unreadable frame is named, and the judge
-        enters the move's tiles from the record over the last good frame, as at a table whose camera failed.
-        False: no frame at all to read from (the move is not refereed; counted as a mismatch)."""
+        enters the move's tiles from the record over the last good frame, as at a table whose camera failed;
+        "" then, or when the frame is there. With no good frame yet to go back to, the camera shows nothing
+        usable and the fault is returned: the press gets no reading, and the judge enters the move after it
+        (:meth:`_judge_enters`). None when the folder holds no frame at all: nothing was recorded by a camera,
+        so nothing is refereed (each move is named and counted as a mismatch)."""
         why = frame_fault(self.rec.frame_name(p.move), self.camera)
         if not why:
-            return True
-        if self.camera.frame is None:
-            self._not_refereed(p, why)
-            self.mismatches.append(f"move {p.move}: no frame ({why})")
-            return False
+            return ""
+        if not self.camera.restore():
+            like = self._a_frame()
+            if like is None:
+                self._not_refereed(p, why, "the recording holds no frame at all")
+                self.mismatches.append(f"move {p.move}: no frame ({why})")
+                return None
+            self.camera.dark(like)
+            return why
         self.frame_problems.append(why)
         n = enter_from_record(self.kiosk, p, PIN, why, self.out)
         if n:
             self.judge_fixes += n
             self.interventions += 1
-        return True
+        return ""
 
     def compare(self, p: Press, kinds: set[str]) -> None:
         st = self.kiosk.state
@@ -491,7 +510,7 @@ def _report(ref: _Referee, frames: int, seconds: float) -> int:
     if ref.frame_problems:
         out(f"frames: {'; '.join(ref.frame_problems)} (those moves were entered by the judge from the record)")
     if ref.unrefereed:
-        out(f"frames: {'; '.join(ref.unrefereed)} (no earlier frame to read: those moves were not refereed)")
+        out(f"frames: {'; '.join(ref.unrefereed)} (nothing to enter them over: those moves were not refereed)")
     out(f"vision: {frames} frames read in {seconds:.1f} s")
     out(f"judge: {ref.interventions} intervention(s) ({ref.judge_fixes} square(s) corrected); "
         f"{sum(1 for h in st.history if h.kind == 'withdrawn')} move(s) taken back (phonies withdrawn after a "
