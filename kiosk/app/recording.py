@@ -27,6 +27,7 @@ import hashlib
 import io
 import os
 import re
+import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -97,30 +98,88 @@ class Recording:
         return self.folder / f"image-{move}.jpg"
 
 
+def _check_file(p: Path) -> None:
+    """``p`` is there and a regular file; else RecordingError saying what is there instead."""
+    try:
+        st = p.stat()
+    except FileNotFoundError:
+        raise RecordingError(f"{p}: missing (a recording folder holds game.ini, game.csv and image-N.jpg)") from None
+    except OSError as exc:
+        raise RecordingError(f"{p}: cannot be read ({exc.strerror or exc})") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise RecordingError(f"{p}: is a folder, not the recording's file")
+    if not stat.S_ISREG(st.st_mode):
+        raise RecordingError(f"{p}: not a regular file")
+
+
+def _text(p: Path) -> str:
+    """The UTF-8 text of ``p``; RecordingError naming the line of the first byte that is not UTF-8."""
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise RecordingError(f"{p}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise RecordingError(f"{p}:{line}: not UTF-8 text (byte 0x{raw[exc.start]:02x}); the recording system "
+                             "writes UTF-8") from None
+
+
+def _ini_problem(exc: configparser.Error) -> str:
+    """A configparser error as a clause naming the line."""
+    if isinstance(exc, configparser.MissingSectionHeaderError):
+        return f"line {exc.lineno}: the file must start with the [default] section header"
+    if isinstance(exc, configparser.DuplicateOptionError):
+        return f"line {exc.lineno}: {exc.option} is given twice in [{exc.section}]"
+    if isinstance(exc, configparser.DuplicateSectionError):
+        return f"line {exc.lineno}: the section [{exc.section}] is given twice"
+    if isinstance(exc, configparser.ParsingError):
+        lines = ", ".join(str(n) for n, _ in exc.errors[:5])
+        return f"line(s) {lines}: not NAME = VALUE"
+    return exc.message if hasattr(exc, "message") else str(exc)
+
+
+def _csv_problem(exc: csv.Error) -> str:
+    text = str(exc)
+    if "field larger than field limit" in text:
+        return f"a field longer than {csv.field_size_limit():,} characters"
+    if "NUL" in text or "null byte" in text:
+        return "it holds a NUL byte"
+    return text
+
+
 def read_recording(folder: str | Path) -> Recording:
     """Parse a recording folder (see module doc). Raises :class:`RecordingError` naming file and line."""
     d = Path(folder)
     ini_path, csv_path = d / "game.ini", d / "game.csv"
     for p in (ini_path, csv_path):
-        if not p.is_file():
-            raise RecordingError(f"{p}: missing (a recording folder holds game.ini, game.csv and image-N.jpg)")
+        _check_file(p)
     ini = configparser.ConfigParser()
     try:
-        ini.read(ini_path, encoding="utf-8")
+        ini.read_string(_text(ini_path), source=str(ini_path))
         sec = ini["default"]
         names = (sec.get("name1", "Player 1").strip(), sec.get("name2", "Player 2").strip())
-    except (configparser.Error, KeyError, UnicodeDecodeError) as exc:
-        raise RecordingError(f"{ini_path}: [default]: name1, name2 and (optionally) warp-coord: {exc}") from None
+    except KeyError:
+        raise RecordingError(f"{ini_path}: has no [default] section (it holds name1, name2 and, when the recording "
+                             "system found the board itself, warp-coord)") from None
+    except configparser.Error as exc:
+        raise RecordingError(f"{ini_path}: {_ini_problem(exc)}") from None
     try:
         corners = read_warp_coord(ini_path, required=False)   # none: the reader finds the board
     except WarpCoordError as exc:
         raise RecordingError(str(exc)) from None
     presses: list[Press] = []
-    try:
-        text = csv_path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordingError(f"{csv_path}: unreadable: {exc}") from None
-    for i, row in enumerate(csv.reader(text.splitlines(), skipinitialspace=True), start=1):
+    rows = csv.reader(_text(csv_path).splitlines(), skipinitialspace=True)
+    while True:
+        try:
+            row = next(rows)
+        except StopIteration:
+            break
+        except csv.Error as exc:   # a field over the csv module's limit, a NUL byte
+            raise RecordingError(f"{csv_path}:{rows.line_num}: not a line of the recording's table "
+                                 f"({_csv_problem(exc)})") from None
+        i = rows.line_num
         if i == 1 or not row or not "".join(row).strip():
             continue
         cells = [c.strip() for c in row]

@@ -77,6 +77,39 @@ def test_bad_recording_folders(tmp_path):
         read_recording(tmp_path)
 
 
+GOOD_INI = b"[default]\nname1 = A\nname2 = B\n"
+GOOD_CSV = b'Move, Button, State, Coord, Word, Points, Score1, Score2\n1, "green", "S1", "H4", "AB", 5, 5, 0\n'
+
+
+@pytest.mark.parametrize("ini, csv_bytes, says", [
+    (b"", GOOD_CSV, "game.ini: has no [default] section"),
+    (b"name1 = A\n", GOOD_CSV, "game.ini: line 1: the file must start with the [default] section header"),
+    (b"[default]\nname1 = A\nname1 = B\n", GOOD_CSV, "game.ini: line 3: name1 is given twice in [default]"),
+    (b"[default]\nname1 = J\xfcrgen\n", GOOD_CSV, "game.ini:2: not UTF-8 text (byte 0xfc)"),
+    (GOOD_INI, "\ufeffMove\n".encode("utf-16"), "game.csv:1: not UTF-8 text (byte 0xff)"),
+    (GOOD_INI, GOOD_CSV + b"2, " + b"x" * 200_000 + b"\n",
+     "game.csv:3: not a line of the recording's table (a field longer than 131,072 characters)"),
+    ("folder", GOOD_CSV, "game.ini: is a folder, not the recording's file"),
+    (GOOD_INI, "fifo", "game.csv: not a regular file"),
+])
+def test_a_recording_s_files_that_cannot_be_read_are_named_with_their_line(tmp_path, ini, csv_bytes, says):
+    """A tester's game.csv with a 5 MB line ended in a csv traceback; a FIFO or a folder was "missing"; latin-1,
+    a missing header or a key given twice came as configparser's or the codec's own text, without the line."""
+    import os
+
+    if ini == "folder":
+        (tmp_path / "game.ini").mkdir()
+    else:
+        (tmp_path / "game.ini").write_bytes(ini)
+    if csv_bytes == "fifo":
+        os.mkfifo(tmp_path / "game.csv")
+    else:
+        (tmp_path / "game.csv").write_bytes(csv_bytes)
+    with pytest.raises(RecordingError) as exc:
+        read_recording(tmp_path)
+    assert says in str(exc.value)
+
+
 @needs_shared
 def test_recording_parses_with_blank_letters_from_the_gcg():
     rec = read_recording(SHARED / "photos" / "scrabscrap" / "game01")
