@@ -496,6 +496,9 @@ def _recording_reader(rec: Recording, folder: Path, calibration: Path | None, ou
         from kiosk.vision.profile import ProfileError, load_profile
 
         profile_path = calibration or recording_profile(folder, out)
+        if profile_path is None:   # said, not silent: the figures differ (README, "Trying it")
+            out(f"no calibration: no letter images beside the recording ({folder.parent / 'letter-templates' / 'default'})"
+                " and no --calibration; the reader reads with its built-in models")
         profile = load_profile(profile_path) if profile_path else None
         return make_reader(GERMAN, profile=profile, corners=rec.corners, prior=prior)
     except (ValueError, ProfileError) as exc:
@@ -533,7 +536,8 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
         out(f"error: journal: {exc}")
         return 2
     if session.in_game:
-        out(f"error: journal {path} holds an unfinished game; give another --journal path")
+        out(f"error: journal {path} holds an unfinished game: a recording is refereed from its first move, never "
+            f"resumed; give another --journal path (`kiosk journal show {path}` shows what it holds)")
         return 2
     worker = VisionWorker(camera, read, stable_frames=1, interval_ms=50, clock=clock, still=True)
     kiosk = Kiosk(session, worker, None, PinGate(PIN), clock)
@@ -542,7 +546,8 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
     if not res:
         out(f"error: the kiosk refuses the game: {res.reason}")
         return 2
-    out(f"re-refereeing {rec.folder}: {rec.names[0]} vs {rec.names[1]} (German tiles, failed challenge -10)")
+    out(f"re-refereeing {rec.folder}: {rec.names[0]} vs {rec.names[1]} (German tiles, failed challenge -10); "
+        f"journal {path}")
     ref = _Referee(rec, kiosk, camera, clock, out)
     worker.start()
     try:

@@ -101,6 +101,20 @@ def test_the_synthetic_recording_is_refereed_to_every_score(folder, tmp_path):
     code, lines = _run(folder, tmp_path)
     assert code == 0, "\n".join(lines)
     assert lines[-1] == "final: Ann 151, Bob 102"
+    # what it reads with and where its journal is are said first (a tester found neither said)
+    assert lines[0].startswith("no calibration: no letter images beside the recording"), lines[0]
+    assert lines[1].endswith(f"; journal {tmp_path / 'j.sqlite'}"), lines[1]
+    lines.clear()
+    j = tmp_path / "open.sqlite"     # a journal holding an unfinished game: refused, saying why and what to do
+    from kiosk.referee.events import GameStarted
+    from kiosk.store import GameSession
+    session = GameSession.open(j)
+    assert session.apply(GameStarted(t=0, preset=recording.recording_preset().to_dict(), players=("Ann", "Bob"),
+                                     first=0, game_id="x"))
+    session.close()
+    assert recording.run_recording(folder, journal=j, out=lines.append) == 2
+    assert any("a recording is refereed from its first move, never resumed; give another --journal path" in ln
+               for ln in lines), lines
 
 
 def test_a_missing_and_an_empty_frame_are_named_and_the_judge_enters_those_moves(folder, tmp_path):
