@@ -27,7 +27,6 @@ import hashlib
 import io
 import os
 import re
-import stat
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -100,16 +99,14 @@ class Recording:
 
 def _check_file(p: Path) -> None:
     """``p`` is there and a regular file; else RecordingError saying what is there instead."""
+    from kiosk.files import InputError, check_regular_file
+
+    if not p.exists() and not p.is_symlink():
+        raise RecordingError(f"{p}: missing (a recording folder holds game.ini, game.csv and image-N.jpg)")
     try:
-        st = p.stat()
-    except FileNotFoundError:
-        raise RecordingError(f"{p}: missing (a recording folder holds game.ini, game.csv and image-N.jpg)") from None
-    except OSError as exc:
-        raise RecordingError(f"{p}: cannot be read ({exc.strerror or exc})") from None
-    if stat.S_ISDIR(st.st_mode):
-        raise RecordingError(f"{p}: is a folder, not the recording's file")
-    if not stat.S_ISREG(st.st_mode):
-        raise RecordingError(f"{p}: not a regular file")
+        check_regular_file(p, "file of the recording")
+    except InputError as exc:
+        raise RecordingError(str(exc)) from None
 
 
 def _text(p: Path) -> str:

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import json
 import logging
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -299,13 +298,15 @@ def profile_from_dict(d: Any, origin: str = "profile") -> CalibrationProfile:
 
 def _regular(p: Path, what: str) -> Path:
     """``p`` once it is a regular file (a FIFO or device would block the read, a folder cannot be read).
-    Raises ProfileError naming ``what``; OSError as ``stat`` raises it (missing, no permission)."""
-    st = p.stat()
-    if stat.S_ISDIR(st.st_mode):
-        raise ProfileError(f"{p}: is a folder, not a {what}")
-    if not stat.S_ISREG(st.st_mode):
-        raise ProfileError(f"{p}: not a regular file (a {what} is read from a file)")
-    return p
+    Raises ProfileError naming ``what``; OSError when there is nothing at ``p``."""
+    from kiosk.files import InputError, check_regular_file
+
+    if not p.exists():
+        raise FileNotFoundError(2, "No such file or directory", str(p))
+    try:
+        return check_regular_file(p, what)
+    except InputError as exc:
+        raise ProfileError(str(exc)) from None
 
 
 def load_profile(path: str | Path) -> CalibrationProfile:

@@ -89,7 +89,7 @@ GOOD_CSV = b'Move, Button, State, Coord, Word, Points, Score1, Score2\n1, "green
     (GOOD_INI, "\ufeffMove\n".encode("utf-16"), "game.csv:1: not UTF-8 text (byte 0xff)"),
     (GOOD_INI, GOOD_CSV + b"2, " + b"x" * 200_000 + b"\n",
      "game.csv:3: not a line of the recording's table (a field longer than 131,072 characters)"),
-    ("folder", GOOD_CSV, "game.ini: is a folder, not the recording's file"),
+    ("folder", GOOD_CSV, "game.ini: is a folder, not a file of the recording"),
     (GOOD_INI, "fifo", "game.csv: not a regular file"),
 ])
 def test_a_recording_s_files_that_cannot_be_read_are_named_with_their_line(tmp_path, ini, csv_bytes, says):
