@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from calibration import CalibrationError, CalibrationInputError
-from kiosk.files import InputError, atomic_output, check_output, describe_os_error
+from kiosk.files import InputError, atomic_output, check_output, check_output_folder, describe_os_error
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -334,6 +334,10 @@ def run(args: argparse.Namespace) -> int:
         print("kiosk calibrate: choose a step: " + ", ".join(SUBCOMMANDS), file=sys.stderr)
         return 2
     try:
+        profile = getattr(args, "profile", None)
+        if profile is not None:   # checked before the work: a tester's /proc/x.json was refused only after it
+            check_output_folder(profile.parent, "calibration profile's folder")
+            check_output(profile, "calibration profile")
         return SUBCOMMANDS[step][1](args)
     except (InputError, CalibrationInputError) as exc:
         print(f"kiosk calibrate {step}: {exc}", file=sys.stderr)

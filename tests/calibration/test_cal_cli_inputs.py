@@ -54,3 +54,16 @@ def test_a_usage_error_exits_2_in_a_sentence(args, says, capsys):
         rc = exc.code
     err = capsys.readouterr().err
     assert rc == 2 and says in err and "Traceback" not in err, err
+
+
+def test_a_profile_that_cannot_be_written_is_refused_before_the_work(tmp_path, capsys):
+    """A tester's --profile /proc/x.json: the pose was measured first, then the error named the temporary file."""
+    in_the_way = tmp_path / "file"
+    in_the_way.write_text("x")
+    for profile, says in (("/proc/x.json", "/proc: cannot write the calibration profile's folder there"),
+                          (str(in_the_way / "p.json"), "is a file, not a folder (the calibration profile's folder)"),
+                          (str(tmp_path), "is a folder; give a file name for the calibration profile")):
+        assert main(["calibrate", "pose", "--image", str(tmp_path / "none.png"), "--corners", "5,44 908,37 910,934 21,940",
+                     "--profile", profile]) == 2
+        err = capsys.readouterr().err
+        assert says in err and ".tmp" not in err and "none.png" not in err, err   # before the photo is even opened
