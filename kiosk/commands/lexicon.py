@@ -51,6 +51,11 @@ def run(args: argparse.Namespace) -> int:
         if blank is not None:   # it printed ': not in ENABLE', an answer about no word at all
             print(f"kiosk lexicon: {blank!r} is not a word: give the words to look up", file=sys.stderr)
             return 2
+        odd = next((w for w in args.words if any(c.upper() not in tiles.letters for c in w.strip())), None)
+        if odd is not None:   # '123' was answered 'not in ENABLE' (exit 1), as if it were a word
+            print(f"kiosk lexicon: {odd!r} is not a word: it holds characters that are no letter of the "
+                  f"{tiles.name} tiles", file=sys.stderr)
+            return 2
         lex = load_lexicon(args.lexicon, tiles.letters) if args.lexicon else cached_default_lexicon()
         bad = 0
         for w in args.words:

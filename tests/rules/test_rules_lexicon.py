@@ -141,3 +141,12 @@ def test_checking_an_empty_word_is_bad_usage(capsys):
     assert main(["lexicon", "check", "qi", ""]) == 2
     out, err = capsys.readouterr()
     assert not out and "'' is not a word" in err
+
+
+@pytest.mark.parametrize("word", ["123", "ca-t", "d?g"])
+def test_cli_check_refuses_what_is_no_word_of_the_tiles(word, capsys):
+    """A tester's `lexicon check 123` was answered "not in ENABLE" with exit 1, as if it were a word."""
+    assert main(["lexicon", "check", "cat", word]) == 2
+    out = capsys.readouterr()
+    assert f"{word!r} is not a word: it holds characters that are no letter of the english tiles" in out.err
+    assert out.out == ""      # nothing looked up
