@@ -42,6 +42,13 @@ def run(args: argparse.Namespace) -> int:
     if args.board < 0:
         print(f"kiosk stream-game: --board: {args.board} must be >= 0", file=sys.stderr)
         return 2
+    from kiosk.referee.presets import PresetError, load_preset
+
+    try:   # the preset is the option's, not the record's: said before the record is read
+        load_preset(args.preset)
+    except PresetError as exc:
+        print(f"kiosk stream-game: --preset {args.preset}: {exc}", file=sys.stderr)
+        return 2
     check_text_file(args.file, "GCG record")
     if args.records is not None:   # said once, before the game: not a warning for every event
         check_output_folder(args.records, "records folder")

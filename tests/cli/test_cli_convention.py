@@ -282,3 +282,13 @@ def test_stream_game_with_a_username_and_no_password_is_refused_as_the_desk_refu
                  str(rec)]) == 2
     assert ("--username u: the environment variable NO_SUCH_PASSWORD_VAR holding the password is not set"
             in capsys.readouterr().err)
+
+
+def test_stream_game_names_an_unknown_preset_as_the_option_s(tmp_path, capsys):
+    """`--preset nope` was blamed on the record ("good.gcg: unknown preset 'nope'")."""
+    rec = tmp_path / "good.gcg"
+    assert main(["selfplay", "-o", str(rec)]) == 0
+    capsys.readouterr()
+    assert main(["stream-game", "--mqtt", "127.0.0.1:1", "--preset", "nope", str(rec)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("kiosk stream-game: --preset nope: unknown preset 'nope' (bundled: ") and "good.gcg" not in err
