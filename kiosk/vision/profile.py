@@ -313,7 +313,7 @@ def load_profile(path: str | Path) -> CalibrationProfile:
     """Read a profile file. Raises ProfileError (missing, unreadable, not JSON, wrong version, bad field)."""
     p = Path(path)
     try:
-        text = _regular(p, "calibration profile").read_text(encoding="utf-8")
+        text = _regular(p, "calibration profile").read_text(encoding="utf-8-sig")   # a BOM (Windows editors) is no fault
     except OSError as exc:
         raise ProfileError(f"{p}: cannot read the calibration profile: {exc.strerror or exc}") from None
     except UnicodeDecodeError:

@@ -168,3 +168,13 @@ def test_the_network_overrules_or_doubts_a_glyph_model_taught_the_wrong_letters(
     lettered = [sq for sq, ch in enumerate(truth) if ch in "EF"]
     assert all(got[sq] in (truth[sq], "#") for sq in lettered), reading.grid()[7:10]
     assert sum(got[sq] == truth[sq] for sq in lettered) >= len(lettered) - 2
+
+
+def test_a_profile_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    """An editor that writes a UTF-8 BOM made the profile 'not valid JSON (... decode using utf-8-sig)'."""
+    path = tmp_path / "profile.json"
+    f = synth(EMPTY, 2, size=(800, 600))
+    save_result(path, "pose", pose_from_corners(f.image, f.grid_corners_px))
+    bom = tmp_path / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + path.read_bytes())
+    assert load_profile(bom).board_image_size == (800, 600)
