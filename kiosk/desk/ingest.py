@@ -86,7 +86,9 @@ class DeskIngest:
             try:
                 c.tls_set(ca_certs=config.tls_ca)
             except (OSError, ValueError) as exc:
-                raise IngestConfigError(f"--tls-ca {config.tls_ca}: cannot load: {exc}") from None
+                from kiosk.stream.mqtt import tls_problem
+
+                raise IngestConfigError(f"--tls-ca {config.tls_ca}: cannot load: {tls_problem(exc)}") from None
         c.reconnect_delay_set(1, 5)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect

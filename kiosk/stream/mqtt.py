@@ -45,6 +45,25 @@ class MqttConfigError(ValueError):
     """A bad MQTT setting (message names the setting)."""
 
 
+def tls_problem(exc: BaseException) -> str:
+    """Why a certificate or key file did not load, in words (the SSL library's own text names its internals,
+    ``[X509: NO_CERTIFICATE_OR_CRL_FOUND] ... (_ssl.c:4154)``)."""
+    import ssl
+
+    if isinstance(exc, FileNotFoundError):
+        return "no such file"
+    if isinstance(exc, ssl.SSLError):
+        reason = (exc.reason or "").upper()
+        if "NO_CERTIFICATE" in reason or "PEM" in reason or "NO_START_LINE" in reason:
+            return "the file holds no PEM certificate (-----BEGIN CERTIFICATE-----)"
+        if "KEY" in reason:
+            return "the key does not load or does not belong to the certificate"
+        return f"the SSL library refuses it ({exc.reason or 'unknown reason'})"
+    if isinstance(exc, OSError):
+        return exc.strerror or str(exc)
+    return str(exc)
+
+
 @dataclass(frozen=True)
 class MqttConfig:
     """Where and how to publish.
@@ -190,7 +209,7 @@ class MqttPublisher:
                 name = given[0][0] if len(given) == 1 else "tls"
                 files = ", ".join(f"{n} {v}" for n, v in given)
                 raise MqttConfigError(f"mqtt {name}: cannot load the certificates ({files or 'the system CAs'}): "
-                                      f"{exc}") from None
+                                      f"{tls_problem(exc)}") from None
             if c.tls_insecure:
                 client.tls_insecure_set(True)
         client.reconnect_delay_set(c.reconnect_min_s, c.reconnect_max_s)

@@ -200,5 +200,5 @@ def test_tls_broker_verified_with_the_ca(tmp_path):
     bad = tmp_path / "not-a-cert.pem"
     bad.write_text("hello\n")
     from kiosk.desk.ingest import IngestConfigError
-    with pytest.raises(IngestConfigError, match=f"--tls-ca {bad}: cannot load"):
+    with pytest.raises(IngestConfigError, match=f"--tls-ca {bad}: cannot load: the file holds no PEM certificate"):
         Desk(ev, BrokerConfig("127.0.0.1", 1, tls_ca=str(bad)), http_port=0, data_dir=tmp_path / "bad")
