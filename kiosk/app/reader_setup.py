@@ -1,7 +1,12 @@
-"""The board reader the kiosk uses: :class:`kiosk.vision.reader.BoardReader`, set up once per table."""
+"""The board reader the kiosk uses: :class:`kiosk.vision.reader.BoardReader`, set up once per table; and the calibration
+profile a recording's letter images give (:func:`recording_profile`)."""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import io
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -68,3 +73,30 @@ def board_prior(kiosks: list[Any], tile_set: TileSet) -> Any:
     from kiosk.vision.game import prior_from_board
 
     return prior_from_board(kiosks[0].state.board if kiosks else [""] * N_SQUARES, tile_set)
+
+
+def recording_profile(folder: Path, out: Callable[[str], None] = print) -> Path | None:
+    """The calibration profile for a recording: a ScrabScrap recording keeps that system's letter images of the
+    same tiles beside the game folders (``../letter-templates/default``), the calibration material the event
+    allows. The profile is built from them once (about 2-3 minutes) and cached; None when there are none.
+
+    Raises ValueError when the letter images are malformed (naming them)."""
+    templates = folder.parent / "letter-templates" / "default"
+    if not templates.is_dir():
+        return None
+    from kiosk.lexicons import cache_dir
+
+    stamp = hashlib.sha1("".join(f"{p.name}:{p.stat().st_size}:{int(p.stat().st_mtime)}"
+                                 for p in sorted(templates.iterdir())).encode()).hexdigest()[:12]
+    cached = cache_dir() / "profiles" / f"letter-templates-{stamp}.json"
+    if not cached.exists():
+        from kiosk.vision.train import build_profile
+
+        out(f"calibrating the reader from the recording's letter images {templates} (once; cached in {cached}) ...")
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_name(cached.name + f".{os.getpid()}.tmp")
+        with contextlib.redirect_stderr(io.StringIO()):  # its progress lines would land after our final line
+            acc = build_profile(tmp, templates, "german", 20, f"glyph model from the letter templates {templates}")
+        os.replace(tmp, cached)
+        out(f"calibrated: cross-validated letter accuracy {acc:.1%}")
+    return cached

@@ -21,15 +21,11 @@ standard ``8D``); number first = down (``5G`` is ``E7``).
 from __future__ import annotations
 
 import configparser
-import contextlib
 import csv
-import hashlib
-import io
-import os
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from functools import partial
 from pathlib import Path
 
@@ -37,12 +33,21 @@ import numpy as np
 
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate
-from kiosk.app.reader_setup import ReaderUnavailable, board_prior, make_reader
+from kiosk.app.reader_setup import ReaderUnavailable, board_prior, make_reader, recording_profile
 from kiosk.app.record_corners import corners_misfit
 from kiosk.app.record_end import close_at_record_end, last_line, totals_before_end
 from kiosk.app.record_frames import RecordingCamera, enter_from_record, frame_fault, unusable_reading
 from kiosk.app.record_judge import correct_from, table_boards
 from kiosk.app.recorded_moves import standard_coordinate
+from kiosk.app.recording_files import (
+    Press,
+    Recording,
+    RecordingError,
+    check_recording_file,
+    csv_problem,
+    ini_problem,
+    recording_text,
+)
 from kiosk.app.simtable import SimClock
 from kiosk.app.vision_worker import VisionWorker
 from kiosk.referee.presets import Preset, load_preset
@@ -60,114 +65,28 @@ SIDES = ("left", "right")
 MOVE_MS = 30_000
 
 
-class RecordingError(ValueError):
-    """The folder is not a readable recording; the message names the file and line."""
-
-
-@dataclass(frozen=True)
-class Press:
-    """One ``game.csv`` row."""
-
-    line: int
-    move: int
-    button: str
-    state: str
-    coord: str
-    word: str
-    points: int
-    scores: tuple[int, int]
-
-
-@dataclass
-class Recording:
-    """A parsed recording folder."""
-
-    folder: Path
-    names: tuple[str, str]
-    corners: np.ndarray | None
-    presses: list[Press]
-    blanks: dict[int, str] = field(default_factory=dict)  # line of game.csv -> blank letters in word order
-
-    def frame_path(self, move: int) -> Path | None:
-        p = self.folder / f"image-{move}.jpg"
-        return p if p.exists() else None
-
-    def frame_name(self, move: int) -> Path:
-        """Where the frame of move ``move`` should be (``image-N.jpg``), whether it is there or not."""
-        return self.folder / f"image-{move}.jpg"
-
-
-def _check_file(p: Path) -> None:
-    """``p`` is there and a regular file; else RecordingError saying what is there instead."""
-    from kiosk.files import InputError, check_regular_file
-
-    if not p.exists() and not p.is_symlink():
-        raise RecordingError(f"{p}: missing (a recording folder holds game.ini, game.csv and image-N.jpg)")
-    try:
-        check_regular_file(p, "file of the recording")
-    except InputError as exc:
-        raise RecordingError(str(exc)) from None
-
-
-def _text(p: Path) -> str:
-    """The UTF-8 text of ``p``; RecordingError naming the line of the first byte that is not UTF-8."""
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise RecordingError(f"{p}: cannot be read ({exc.strerror or exc})") from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise RecordingError(f"{p}:{line}: not UTF-8 text (byte 0x{raw[exc.start]:02x}); the recording system "
-                             "writes UTF-8") from None
-
-
-def _ini_problem(exc: configparser.Error) -> str:
-    """A configparser error as a clause naming the line."""
-    if isinstance(exc, configparser.MissingSectionHeaderError):
-        return f"line {exc.lineno}: the file must start with the [default] section header"
-    if isinstance(exc, configparser.DuplicateOptionError):
-        return f"line {exc.lineno}: {exc.option} is given twice in [{exc.section}]"
-    if isinstance(exc, configparser.DuplicateSectionError):
-        return f"line {exc.lineno}: the section [{exc.section}] is given twice"
-    if isinstance(exc, configparser.ParsingError):
-        lines = ", ".join(str(n) for n, _ in exc.errors[:5])
-        return f"line(s) {lines}: not NAME = VALUE"
-    return exc.message if hasattr(exc, "message") else str(exc)
-
-
-def _csv_problem(exc: csv.Error) -> str:
-    text = str(exc)
-    if "field larger than field limit" in text:
-        return f"a field longer than {csv.field_size_limit():,} characters"
-    if "NUL" in text or "null byte" in text:
-        return "it holds a NUL byte"
-    return text
-
-
 def read_recording(folder: str | Path) -> Recording:
     """Parse a recording folder (see module doc). Raises :class:`RecordingError` naming file and line."""
     d = Path(folder)
     ini_path, csv_path = d / "game.ini", d / "game.csv"
     for p in (ini_path, csv_path):
-        _check_file(p)
+        check_recording_file(p)
     ini = configparser.ConfigParser()
     try:
-        ini.read_string(_text(ini_path), source=str(ini_path))
+        ini.read_string(recording_text(ini_path), source=str(ini_path))
         sec = ini["default"]
         names = (sec.get("name1", "Player 1").strip(), sec.get("name2", "Player 2").strip())
     except KeyError:
         raise RecordingError(f"{ini_path}: has no [default] section (it holds name1, name2 and, when the recording "
                              "system found the board itself, warp-coord)") from None
     except configparser.Error as exc:
-        raise RecordingError(f"{ini_path}: {_ini_problem(exc)}") from None
+        raise RecordingError(f"{ini_path}: {ini_problem(exc)}") from None
     try:
         corners = read_warp_coord(ini_path, required=False)   # none: the reader finds the board
     except WarpCoordError as exc:
         raise RecordingError(str(exc)) from None
     presses: list[Press] = []
-    rows = csv.reader(_text(csv_path).splitlines(), skipinitialspace=True)
+    rows = csv.reader(recording_text(csv_path).splitlines(), skipinitialspace=True)
     while True:
         try:
             row = next(rows)
@@ -175,7 +94,7 @@ def read_recording(folder: str | Path) -> Recording:
             break
         except csv.Error as exc:   # a field over the csv module's limit, a NUL byte
             raise RecordingError(f"{csv_path}:{rows.line_num}: not a line of the recording's table "
-                                 f"({_csv_problem(exc)})") from None
+                                 f"({csv_problem(exc)})") from None
         i = rows.line_num
         if i == 1 or not row or not "".join(row).strip():
             continue
@@ -458,33 +377,6 @@ class _Referee:
             close_at_record_end(k, self.rec.names, PIN, self.out)
 
 
-def recording_profile(folder: Path, out: Callable[[str], None] = print) -> Path | None:
-    """The calibration profile for a recording: a ScrabScrap recording keeps that system's letter images of the
-    same tiles beside the game folders (``../letter-templates/default``), the calibration material the event
-    allows. The profile is built from them once (about 2-3 minutes) and cached; None when there are none.
-
-    Raises ValueError when the letter images are malformed (naming them)."""
-    templates = folder.parent / "letter-templates" / "default"
-    if not templates.is_dir():
-        return None
-    from kiosk.lexicons import cache_dir
-
-    stamp = hashlib.sha1("".join(f"{p.name}:{p.stat().st_size}:{int(p.stat().st_mtime)}"
-                                 for p in sorted(templates.iterdir())).encode()).hexdigest()[:12]
-    cached = cache_dir() / "profiles" / f"letter-templates-{stamp}.json"
-    if not cached.exists():
-        from kiosk.vision.train import build_profile
-
-        out(f"calibrating the reader from the recording's letter images {templates} (once; cached in {cached}) ...")
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_name(cached.name + f".{os.getpid()}.tmp")
-        with contextlib.redirect_stderr(io.StringIO()):  # its progress lines would land after our final line
-            acc = build_profile(tmp, templates, "german", 20, f"glyph model from the letter templates {templates}")
-        os.replace(tmp, cached)
-        out(f"calibrated: cross-validated letter accuracy {acc:.1%}")
-    return cached
-
-
 def _recording_reader(rec: Recording, folder: Path, calibration: Path | None, out: Callable[[str], None],
                       prior: Callable[[], GamePrior]) -> Callable[[np.ndarray], BoardReading] | None:
     """The game-aware reader (``prior``: the kiosk's board), calibrated by ``calibration`` or the recording's
@@ -510,7 +402,7 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
                   calibration: Path | None = None) -> int:
     """Re-referee a recording (see module doc); prints every move, the mismatches and ``final: ...`` last.
     ``calibration``: a profile for the reader; default: built from the recording's letter images
-    (:func:`recording_profile`). Returns 0 when every recorded move and total agree, 1 when not, 2 for a bad
+    (:func:`~kiosk.app.reader_setup.recording_profile`). Returns 0 when every recorded move and total agree, 1 when not, 2 for a bad
     folder / reader / journal."""
     t0 = time.perf_counter()
     try:

@@ -1,0 +1,98 @@
+"""A recording folder's own files (the ScrabScrap format: ``game.ini``, ``game.csv``, ``image-N.jpg``): the parsed
+form (:class:`Recording`, one :class:`Press` per ``game.csv`` row) and the checks that name a file that cannot be
+read with its line (:func:`kiosk.app.recording.read_recording` parses a folder with them)."""
+
+from __future__ import annotations
+
+import configparser
+import csv
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+
+class RecordingError(ValueError):
+    """The folder is not a readable recording; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class Press:
+    """One ``game.csv`` row."""
+
+    line: int
+    move: int
+    button: str
+    state: str
+    coord: str
+    word: str
+    points: int
+    scores: tuple[int, int]
+
+
+@dataclass
+class Recording:
+    """A parsed recording folder."""
+
+    folder: Path
+    names: tuple[str, str]
+    corners: np.ndarray | None
+    presses: list[Press]
+    blanks: dict[int, str] = field(default_factory=dict)  # line of game.csv -> blank letters in word order
+
+    def frame_path(self, move: int) -> Path | None:
+        p = self.folder / f"image-{move}.jpg"
+        return p if p.exists() else None
+
+    def frame_name(self, move: int) -> Path:
+        """Where the frame of move ``move`` should be (``image-N.jpg``), whether it is there or not."""
+        return self.folder / f"image-{move}.jpg"
+
+
+def check_recording_file(p: Path) -> None:
+    """``p`` is there and a regular file; else RecordingError saying what is there instead."""
+    from kiosk.files import InputError, check_regular_file
+
+    if not p.exists() and not p.is_symlink():
+        raise RecordingError(f"{p}: missing (a recording folder holds game.ini, game.csv and image-N.jpg)")
+    try:
+        check_regular_file(p, "file of the recording")
+    except InputError as exc:
+        raise RecordingError(str(exc)) from None
+
+
+def recording_text(p: Path) -> str:
+    """The UTF-8 text of ``p``; RecordingError naming the line of the first byte that is not UTF-8."""
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise RecordingError(f"{p}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise RecordingError(f"{p}:{line}: not UTF-8 text (byte 0x{raw[exc.start]:02x}); the recording system "
+                             "writes UTF-8") from None
+
+
+def ini_problem(exc: configparser.Error) -> str:
+    """A configparser error as a clause naming the line."""
+    if isinstance(exc, configparser.MissingSectionHeaderError):
+        return f"line {exc.lineno}: the file must start with the [default] section header"
+    if isinstance(exc, configparser.DuplicateOptionError):
+        return f"line {exc.lineno}: {exc.option} is given twice in [{exc.section}]"
+    if isinstance(exc, configparser.DuplicateSectionError):
+        return f"line {exc.lineno}: the section [{exc.section}] is given twice"
+    if isinstance(exc, configparser.ParsingError):
+        lines = ", ".join(str(n) for n, _ in exc.errors[:5])
+        return f"line(s) {lines}: not NAME = VALUE"
+    return exc.message if hasattr(exc, "message") else str(exc)
+
+
+def csv_problem(exc: csv.Error) -> str:
+    text = str(exc)
+    if "field larger than field limit" in text:
+        return f"a field longer than {csv.field_size_limit():,} characters"
+    if "NUL" in text or "null byte" in text:
+        return "it holds a NUL byte"
+    return text
