@@ -8,8 +8,6 @@ file or one of another format version is refused (never overwritten).
 from __future__ import annotations
 
 import datetime as _dt
-import os
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -17,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from calibration import CalibrationError, CalibrationInputError
+from kiosk.files import atomic_output
 
 
 def load_or_new(path: Path | None) -> Any:
@@ -87,15 +86,9 @@ def save_result(path: Path, kind: str, result: Any) -> None:
     _note(profile, apply_result(profile, kind, result))
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        profile.save(tmp)
-        os.chmod(tmp, 0o644)   # mkstemp makes it owner-only: the kiosk's service user must read it
-        os.replace(tmp, path)
-    except BaseException:   # a failed write leaves neither a partial profile nor the temporary file
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    # readable by all (the kiosk's service user reads a profile root wrote); a failed write leaves nothing behind
+    with atomic_output(path, what="calibration profile") as fh:
+        fh.write(profile.to_json())
 
 
 def undistort(frame: np.ndarray, profile: Any) -> np.ndarray:

@@ -66,13 +66,11 @@ class RecordingCamera:
         return True
 
     def dark(self, like: Path | None = None) -> None:
-        """Nothing usable before the camera (no good frame yet to go back to): a black frame, of the size of the
-        frame at ``like`` when that can be read, else the recording camera's usual size. Its reading fails at
-        once (a ``still`` worker), so the judge's entries are the move (see the module doc)."""
+        """Nothing usable before the camera (no good frame yet to go back to: :meth:`restore` failed): a black
+        frame, of the size of the frame at ``like`` when that can be read, else the recording camera's usual size.
+        Its reading fails at once (a ``still`` worker), so the judge's entries are the move (see the module doc)."""
         shape: tuple[int, ...] = DARK_SHAPE
-        if self.good is not None:
-            shape = self.good[0].shape
-        elif like is not None:
+        if like is not None:
             from kiosk.vision.images import ImageError, read_image
 
             with contextlib.suppress(ImageError, OSError):

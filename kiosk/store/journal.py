@@ -97,7 +97,7 @@ class JournalLocked(JournalError):
 
 class JournalPathError(JournalError):
     """The path given is no journal to work on: nothing there, a folder, or a file that is not a kiosk journal
-    (bad input: the command line exits 2 for it)."""
+    (opening it, or :func:`kiosk.store.salvage.recover_journal`; bad input: the command line exits 2 for it)."""
 
 
 @dataclass(frozen=True)
@@ -363,10 +363,10 @@ class Journal:
     def _open(self, max_bytes: int | None) -> None:
         why = not_a_file(self.path)
         if why:
-            raise JournalError(f"{self.path}: {why}")
+            raise JournalPathError(f"{self.path}: {why}")
         foreign = foreign_file(self.path)   # a file given by mistake: refused (also read-only), never kept aside
         if foreign:
-            raise JournalError(f"{self.path}: {foreign}")
+            raise JournalPathError(f"{self.path}: {foreign}")
         if self.readonly:
             if not self.path.is_file():
                 raise JournalError(f"{self.path}: no such journal file")

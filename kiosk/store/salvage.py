@@ -22,7 +22,7 @@ from pathlib import Path
 from kiosk.referee.events import Event, EventError, event_from_dict
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import OVER
-from kiosk.store.foreign import foreign_file, sqlite_uri
+from kiosk.store.foreign import sqlite_uri
 from kiosk.store.journal import (
     Journal,
     JournalCorrupt,
@@ -154,9 +154,6 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
         if not _blocked_marker(path).exists():
             if not path.exists():
                 raise JournalPathError(f"{path}: no such journal and no damaged copy kept aside for it")
-            foreign = foreign_file(path)
-            if foreign:
-                raise JournalPathError(f"{path}: {foreign}")
             try:
                 Journal(path).close()
             except JournalCorrupt as exc:

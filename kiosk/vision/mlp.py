@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import zipfile
+import zlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,7 +33,7 @@ def data_problem(exc: BaseException) -> str:
     if any(w in text for w in ("pickle", "magic string", "EOF")) or isinstance(
             exc, (zipfile.BadZipFile, EOFError, OSError)):
         return "the data is not a NumPy .npz archive of arrays"
-    if type(exc).__name__ == "error":   # zlib.error
+    if isinstance(exc, zlib.error):
         return "the archive is damaged (its compressed data does not unpack)"
     return text or type(exc).__name__
 

@@ -166,9 +166,13 @@ class CalibrationProfile:
         to_calibrated = np.array([[1 / sx, 0, 0.5 / sx - 0.5], [0, 1 / sy, 0.5 / sy - 0.5], [0, 0, 1]])
         return h @ to_calibrated
 
+    def to_json(self) -> str:
+        """The profile as the JSON text a profile file holds."""
+        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n"
+
     def save(self, path: str | Path) -> None:
         """Write the profile as JSON (UTF-8)."""
-        Path(path).write_text(json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        Path(path).write_text(self.to_json(), encoding="utf-8")
 
     def resolve(self, ref: ModelRef) -> tuple[str, str | bytes] | None:
         """("data", base64 text) or ("file", bytes) for a model reference, None when it names none (the built-in
