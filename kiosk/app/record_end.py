@@ -49,13 +49,14 @@ def close_at_record_end(kiosk: Kiosk, names: Sequence[str], pin: str, out: Calla
         out(f"  end racks (the record holds none; the preset's rule): {racks}")
 
 
-def last_line(names: Sequence[str], st: GameState) -> str:
+def last_line(names: Sequence[str], st: GameState, kept: bool = True) -> str:
     """``final: NAME1 S1, NAME2 S2`` (after every end adjustment) for a game the journal holds over, else
-    ``not finished: ...`` with the scores as they stand."""
+    ``not finished: ...`` with the scores as they stand (``kept``: the journal stays and keeps it open; False: a
+    temporary journal, removed)."""
     if st.result is not None:
         return "final: " + ", ".join(f"{n} {s}" for n, s in zip(names, st.result.final, strict=True))
     scores = ", ".join(f"{n} {s}" for n, s in zip(names, st.scores, strict=True))
-    return f"not finished: {scores} (the game was not closed; the journal keeps it unfinished)"
+    return f"not finished: {scores} (the game was not closed" + ("; the journal keeps it unfinished)" if kept else ")")
 
 
 def totals_before_end(st: GameState) -> tuple[int, ...]:

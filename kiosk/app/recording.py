@@ -40,12 +40,14 @@ from kiosk.app.record_frames import RecordingCamera, enter_from_record, frame_fa
 from kiosk.app.record_judge import correct_from, table_boards
 from kiosk.app.recorded_moves import standard_coordinate
 from kiosk.app.recording_files import (
+    TEMPORARY_JOURNAL,
     Press,
     Recording,
     RecordingError,
     check_recording_file,
     csv_problem,
     ini_problem,
+    journal_path,
     recording_text,
 )
 from kiosk.app.simtable import SimClock
@@ -402,8 +404,10 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
                   calibration: Path | None = None) -> int:
     """Re-referee a recording (see module doc); prints every move, the mismatches and ``final: ...`` last.
     ``calibration``: a profile for the reader; default: built from the recording's letter images
-    (:func:`~kiosk.app.reader_setup.recording_profile`). Returns 0 when every recorded move and total agree, 1 when not, 2 for a bad
-    folder / reader / journal."""
+    (:func:`~kiosk.app.reader_setup.recording_profile`). ``journal``: the journal to keep; None: a temporary one,
+    removed when the run ends however it ends (an exception, KeyboardInterrupt too): a recording is refereed from
+    its first move, so the recording itself is the record. Returns 0 when every recorded move and total agree,
+    1 when not, 2 for a bad folder / reader / journal."""
     t0 = time.perf_counter()
     try:
         rec = read_recording(folder)
@@ -411,23 +415,33 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
         out(f"error: {exc}")
         return 2
     clock = SimClock(0, 0.0)
-    camera = RecordingCamera(clock)
     held: list[Kiosk] = []   # the kiosk, once made: its accepted board is the reader's prior
     read = _recording_reader(rec, Path(folder), calibration, out, partial(board_prior, held, GERMAN))
     if read is None:
         return 2
-    import tempfile
+    with journal_path(journal) as path:
+        try:
+            session = GameSession.open(path)
+        except JournalError as exc:
+            out(f"error: journal: {exc}")
+            return 2
+        try:
+            if session.in_game:
+                out(f"error: journal {path} holds an unfinished game: a recording is refereed from its first move, "
+                    f"never resumed; give another --journal path (`kiosk journal show {path}` shows what it holds)")
+                return 2
+            shown = f"journal {path}" if journal is not None else TEMPORARY_JOURNAL
+            return _referee_recording(rec, session, read, held, clock, shown, out, t0)
+        finally:
+            session.close()
 
-    path = journal or Path(tempfile.mkdtemp(prefix="kiosk-recording-")) / "journal.sqlite"
-    try:
-        session = GameSession.open(path)
-    except JournalError as exc:
-        out(f"error: journal: {exc}")
-        return 2
-    if session.in_game:
-        out(f"error: journal {path} holds an unfinished game: a recording is refereed from its first move, never "
-            f"resumed; give another --journal path (`kiosk journal show {path}` shows what it holds)")
-        return 2
+
+def _referee_recording(rec: Recording, session: GameSession, read: Callable[[np.ndarray], BoardReading],
+                       held: list[Kiosk], clock: SimClock, shown: str, out: Callable[[str], None],
+                       t0: float) -> int:
+    """The kiosk on ``session`` refereeing ``rec`` (``shown``: the journal as the first line names it); the exit
+    code of :func:`run_recording`."""
+    camera = RecordingCamera(clock)
     worker = VisionWorker(camera, read, stable_frames=1, interval_ms=50, clock=clock, still=True)
     kiosk = Kiosk(session, worker, None, PinGate(PIN), clock)
     held.append(kiosk)
@@ -436,7 +450,7 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
         out(f"error: the kiosk refuses the game: {res.reason}")
         return 2
     out(f"re-refereeing {rec.folder}: {rec.names[0]} vs {rec.names[1]} (German tiles, failed challenge -10); "
-        f"journal {path}")
+        f"{shown}")
     ref = _Referee(rec, kiosk, camera, clock, out)
     worker.start()
     try:
@@ -445,11 +459,10 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
         out(f"error: {exc}; every event before it is kept")
     finally:
         worker.stop()
-    session.close()
-    return _report(ref, worker.frames_read, time.perf_counter() - t0)
+    return _report(ref, worker.frames_read, time.perf_counter() - t0, kept=shown != TEMPORARY_JOURNAL)
 
 
-def _report(ref: _Referee, frames: int, seconds: float) -> int:
+def _report(ref: _Referee, frames: int, seconds: float, kept: bool = True) -> int:
     """The closing lines, the judge's and the last one at the end; the exit code (0: every move agrees)."""
     rec, st, out = ref.rec, ref.kiosk.state, ref.out
     last = rec.presses[-1].scores
@@ -468,5 +481,5 @@ def _report(ref: _Referee, frames: int, seconds: float) -> int:
     out(f"judge: {ref.interventions} intervention(s) ({ref.judge_fixes} square(s) corrected); "
         f"{sum(1 for h in st.history if h.kind == 'withdrawn')} move(s) taken back (phonies withdrawn after a "
         f"challenge, as recorded)")
-    out(last_line(rec.names, st))
+    out(last_line(rec.names, st, kept))
     return 0 if not ref.mismatches and totals == last else 1

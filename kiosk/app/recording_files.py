@@ -5,7 +5,11 @@ read with its line (:func:`kiosk.app.recording.read_recording` parses a folder w
 from __future__ import annotations
 
 import configparser
+import contextlib
 import csv
+import shutil
+import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -96,3 +100,21 @@ def csv_problem(exc: csv.Error) -> str:
     if "NUL" in text or "null byte" in text:
         return "it holds a NUL byte"
     return text
+
+
+TEMPORARY_JOURNAL = "journal: a temporary one, removed at the end (--journal PATH keeps it)"
+"""How the first line names the journal when no ``--journal`` was given."""
+
+
+@contextlib.contextmanager
+def journal_path(journal: Path | None) -> Iterator[Path]:
+    """``journal``; None: a journal in a new temporary folder, the folder removed with all in it when the block
+    ends, however it ends."""
+    if journal is not None:
+        yield journal
+        return
+    folder = Path(tempfile.mkdtemp(prefix="kiosk-recording-"))
+    try:
+        yield folder / "journal.sqlite"
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

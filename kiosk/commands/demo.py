@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--headless", action="store_true", help="no window (default when there is no display)")
     parser.add_argument("--journal", type=Path, help="journal file; an unfinished game of this record resumes "
                         "(--recording: refereed from its first move into a journal without an unfinished game; "
-                        "default: a new one in a temporary folder, named on the first line)")
+                        "default: a temporary one, removed when the demo ends)")
     parser.add_argument("--speed", type=_speed, default=None,
                         help="game time runs N times faster than the wall clock (default: headless as fast as "
                              "possible, windowed 30)")

@@ -294,3 +294,43 @@ def test_a_record_the_kiosk_disagrees_with_is_not_closed(folder, tmp_path):
         assert journal.unfinished_game() is not None
     finally:
         journal.close()
+
+
+def test_without_journal_the_demo_journals_into_a_temporary_one_it_removes(folder, tmp_path, monkeypatch):
+    """No --journal: the first line says the journal is a temporary one, removed at the end, and nothing is
+    left in the temporary folder after the run (a tester found /tmp/kiosk-recording-*/journal.sqlite kept for
+    every run). The last line of a game left open says nothing of a journal keeping it."""
+    import tempfile
+
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+    lines: list[str] = []
+    assert recording.run_recording(folder, out=lines.append) == 0, "\n".join(lines)
+    assert lines[1].endswith("; journal: a temporary one, removed at the end (--journal PATH keeps it)"), lines[1]
+    assert lines[-1] == "final: Ann 151, Bob 102"
+    assert list(temp.iterdir()) == []
+    for n in range(1, 13):
+        (folder / f"image-{n}.jpg").unlink(missing_ok=True)
+    lines.clear()
+    assert recording.run_recording(folder, out=lines.append) == 1, "\n".join(lines)
+    assert lines[-1] == "not finished: Ann 0, Bob 0 (the game was not closed)", lines[-1]
+    assert list(temp.iterdir()) == []
+
+
+@pytest.mark.parametrize("stop", [KeyboardInterrupt, RuntimeError])
+def test_an_interrupted_demo_removes_its_temporary_journal(folder, tmp_path, monkeypatch, stop):
+    import tempfile
+
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temp))
+
+    def interrupted(self):
+        assert list(temp.glob("kiosk-recording-*/journal.sqlite")), "the journal is made before the game runs"
+        raise stop("stopped")
+
+    monkeypatch.setattr(recording._Referee, "run", interrupted)
+    with pytest.raises(stop):
+        recording.run_recording(folder, out=[].append)
+    assert list(temp.iterdir()) == []
