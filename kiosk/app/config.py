@@ -104,7 +104,7 @@ class _TableFile:
 
     players: tuple[str, ...] = ("Player 1", "Player 2")
     preset: str = "nsf"
-    judge_pin: str = ""
+    judge_pin: Any = ""         # checked by check_pin, with its own messages (a number: write it in quotes)
     director_code: Any = None   # checked by check_recovery_code, with its own messages
     journal: str | None = None
     tiles: str = ""

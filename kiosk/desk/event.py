@@ -183,10 +183,14 @@ def load_event(folder: str | Path) -> EventConfig:
     if not _whole(rounds) or rounds < 1:
         raise EventFileError(f"{path}: rounds = {rounds!r}: need a whole number >= 1")
     pin = data.get("director_pin")
-    if pin is not None and (not isinstance(pin, str | int) or isinstance(pin, bool) or not str(pin).strip()):
-        raise EventFileError(f"{path}: director_pin must be a non-empty string")
+    if _whole(pin):   # 0123 is no TOML number, and 2468 would be a number, not what the director types
+        raise EventFileError(f'{path}: director_pin = {pin}: a PIN is text, so write it in quotes: director_pin = '
+                             f'"{pin}" (a number would lose its leading zeros)')
+    if pin is not None and (not isinstance(pin, str) or not pin.strip()):
+        raise EventFileError(f'{path}: director_pin: expected the PIN as text in quotes, e.g. director_pin = "2468" '
+                             f"(not empty)")
     cfg = EventConfig(folder=folder, name=str(data.get("name", folder.name)), rounds=rounds, divisions={},
-                      director_pin=None if pin is None else str(pin))
+                      director_pin=pin)
     divs = data.get("division")
     if not isinstance(divs, list) or not divs:
         raise EventFileError(f"{path}: no [[division]] tables (at least one division with players is needed)")

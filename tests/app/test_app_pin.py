@@ -103,6 +103,24 @@ def test_config_refuses_a_bad_pin_by_name(tmp_path, pin):
         load_config(_config(tmp_path, f'judge_pin = "{pin}"'))
 
 
+@pytest.mark.parametrize(("line", "said"), [
+    ("judge_pin = 2468", 'table.judge_pin = 2468: a PIN is text, so write it in quotes: judge_pin = "2468" (a number '
+                         "would lose its leading zeros)"),
+    ("judge_pin = 12", 'table.judge_pin = 12: a PIN is text, so write it in quotes: judge_pin = "12" (a number would '
+                       "lose its leading zeros); and it must be 4 to 8 digits 0-9"),
+    ('judge_pin = "2468"\ndirector_code = 90817263',
+     'table.director_code = 90817263: a PIN is text, so write it in quotes: director_code = "90817263" (a number '
+     "would lose its leading zeros)"),
+])
+def test_config_refuses_a_pin_given_as_a_number_showing_it_in_quotes(tmp_path, line, said):
+    """A TOML number for a PIN (judge_pin = 2468) was refused as 'expected a string' (judge_pin) or 'expected 4 to
+    8 digits' (director_code): the sentence now names file and key and shows the quoted form."""
+    path = _config(tmp_path, line)
+    with pytest.raises(ConfigError) as e:
+        load_config(path)
+    assert str(e.value) == f"{path}: {said}"
+
+
 @pytest.mark.parametrize(("code", "why"), [("12345", "6 to 8 digits"), ("2468", "6 to 8 digits"),
                                            ("123456789", "6 to 8 digits"),
                                            ("24682468", "must differ from the judge PIN"), ("12345٦", "6 to 8")])

@@ -64,6 +64,28 @@ def test_event_file_problems_name_the_file_and_the_entry(tmp_path, text, problem
     assert str(folder / "event.toml") in str(e.value) and problem in str(e.value)
 
 
+@pytest.mark.parametrize(("line", "said"), [
+    ("director_pin = 12", 'director_pin = 12: a PIN is text, so write it in quotes: director_pin = "12" (a number '
+                          "would lose its leading zeros)"),
+    ("director_pin = 2468", 'director_pin = 2468: a PIN is text, so write it in quotes: director_pin = "2468" (a '
+                            "number would lose its leading zeros)"),
+    ('director_pin = "  "', 'director_pin: expected the PIN as text in quotes, e.g. director_pin = "2468" (not empty)'),
+    ("director_pin = true", 'director_pin: expected the PIN as text in quotes, e.g. director_pin = "2468" (not empty)'),
+    ("director_pin = 24.68", 'director_pin: expected the PIN as text in quotes, e.g. director_pin = "2468" (not '
+                             "empty)"),
+])
+def test_a_director_pin_that_is_not_text_is_refused_naming_file_and_key(tmp_path, line, said):
+    """director_pin = 12 (a TOML number) was taken as the PIN "12": a PIN is text (0012 would lose its zeros),
+    so a number is refused with the quoted form shown, as an empty PIN or any other value is."""
+    folder = event_folder(tmp_path, f'rounds = 1\n{line}\n[[division]]\nname = "A"\nplayers = ["X", "Y"]\n')
+    with pytest.raises(EventFileError) as e:
+        load_event(folder)
+    assert str(e.value) == f"{folder / 'event.toml'}: {said}"
+    (tmp_path / "ok").mkdir()
+    ok = event_folder(tmp_path / "ok", 'rounds = 1\ndirector_pin = "0012"\n[[division]]\nname = "A"\nplayers = ["X", "Y"]\n')
+    assert load_event(ok).director_pin == "0012"
+
+
 def test_missing_event_file_is_named(tmp_path):
     with pytest.raises(EventFileError, match="event.toml: no such file"):
         load_event(tmp_path)
