@@ -46,6 +46,7 @@ from kiosk.app.recording_files import (
     RecordingError,
     check_recording_file,
     csv_problem,
+    gcg_problem,
     ini_problem,
     journal_path,
     recording_text,
@@ -123,6 +124,7 @@ def read_recording(folder: str | Path) -> Recording:
         why = corners_misfit(corners, [rec.frame_path(move) for move in dict.fromkeys(p.move for p in presses)])
         if why is not None:
             raise RecordingError(f"{ini_path}: [default] warp-coord: {why}")
+    rec.gcg_problem = gcg_problem(d / "game.gcg")
     rec.blanks = _blank_letters(rec)
     return rec
 
@@ -146,7 +148,7 @@ def _blank_letters(rec: Recording) -> dict[int, str]:
     out: dict[int, str] = {}
     gcg = rec.folder / "game.gcg"
     plays: list[str] = []
-    if gcg.is_file():
+    if gcg.is_file() and rec.gcg_problem is None:
         try:
             plays = read_gcg(gcg, _PlayedWords())
         except (GcgError, OSError):
@@ -170,9 +172,10 @@ def _blank_letters(rec: Recording) -> dict[int, str]:
 def record_errors(rec: Recording) -> list[str]:
     """Where the recording's own ``game.gcg`` (the same game with racks) is wrong: one line per problem the
     rules replay finds in it (mis-added totals, a move scored other than its tiles score, a tile not in the
-    rack), naming file and line; the kiosk referees from ``game.csv`` and says so. Empty without game.gcg."""
+    rack), naming file and line; the kiosk referees from ``game.csv`` and says so. Empty without game.gcg and
+    for one that cannot be used (:attr:`Recording.gcg_problem`: said before the game)."""
     gcg = rec.folder / "game.gcg"
-    if not gcg.is_file():
+    if not gcg.is_file() or rec.gcg_problem is not None:
         return []
     try:
         res = replay_game(read_gcg(gcg), GERMAN)
@@ -414,6 +417,9 @@ def run_recording(folder: str | Path, *, journal: Path | None = None, out: Calla
     except RecordingError as exc:
         out(f"error: {exc}")
         return 2
+    if rec.gcg_problem is not None:   # optional: the game is refereed from game.csv without it
+        out(f"warning: {rec.gcg_problem}: game.gcg is left out (the kiosk follows game.csv alone; a blank's letter "
+            "only game.gcg gives is not known)")
     clock = SimClock(0, 0.0)
     held: list[Kiosk] = []   # the kiosk, once made: its accepted board is the reader's prior
     read = _recording_reader(rec, Path(folder), calibration, out, partial(board_prior, held, GERMAN))

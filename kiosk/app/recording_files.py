@@ -7,6 +7,7 @@ from __future__ import annotations
 import configparser
 import contextlib
 import csv
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -43,6 +44,7 @@ class Recording:
     corners: np.ndarray | None
     presses: list[Press]
     blanks: dict[int, str] = field(default_factory=dict)  # line of game.csv -> blank letters in word order
+    gcg_problem: str | None = None   # why game.gcg, there, cannot be used (gcg_problem): it is left out
 
     def frame_path(self, move: int) -> Path | None:
         p = self.folder / f"image-{move}.jpg"
@@ -118,3 +120,38 @@ def journal_path(journal: Path | None) -> Iterator[Path]:
         yield folder / "journal.sqlite"
     finally:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+_CONTROL = re.compile(rb"[\x00-\x08\x0b\x0e-\x19\x1b-\x1f\x7f]")
+"""Bytes no text holds, in any encoding a GCG file may be written in (Latin-1, cp1252, UTF-8): NUL and the
+control characters but tab, line breaks, form feed and a DOS end-of-file mark."""
+
+
+def gcg_problem(p: Path) -> str | None:
+    """Why the recording's optional ``game.gcg`` at ``p`` cannot be used, a sentence naming the file (and the line
+    for binary data or a byte invalid in its encoding); None when it is not there or is a GCG record. Not UTF-8 alone
+    is no fault: GCG files are Latin-1 unless they declare another encoding (the real recordings' are)."""
+    from kiosk.files import InputError, check_regular_file
+    from kiosk.rules.gcg import GcgError, read_gcg
+    from kiosk.rules.gcg_file import MAX_RECORD_BYTES
+
+    if not p.exists() and not p.is_symlink():
+        return None
+    try:
+        check_regular_file(p, "GCG record")
+        with open(p, "rb") as fh:
+            head = fh.read(MAX_RECORD_BYTES + 1)
+    except InputError as exc:
+        return str(exc)
+    except OSError as exc:
+        return f"{p}: cannot be read ({exc.strerror or exc})"
+    bad = _CONTROL.search(head)
+    if bad is not None:
+        what = "a NUL byte" if bad.group() == b"\0" else f"the control byte 0x{bad.group()[0]:02x}"
+        line = head.count(b"\n", 0, bad.start()) + 1
+        return f"{p}:{line}: binary data ({what}), not a GCG record"
+    try:
+        read_gcg(p)
+    except GcgError as exc:
+        return str(exc)
+    return None

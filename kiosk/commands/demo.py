@@ -52,9 +52,11 @@ def _speed(text: str) -> float:
 
 
 def _out(line: str) -> None:
-    """The demo's lines: moves and the final on stdout, its errors on stderr (``kiosk demo: ...``)."""
+    """The demo's lines: moves and the final on stdout, its errors and warnings on stderr (``kiosk demo: ...``)."""
     if line.startswith("error: "):
         print(f"kiosk demo: {line[len('error: '):]}", file=sys.stderr, flush=True)
+    elif line.startswith("warning: "):
+        print(f"kiosk demo: {line}", file=sys.stderr, flush=True)
     else:
         print(line, flush=True)
 

@@ -334,3 +334,31 @@ def test_an_interrupted_demo_removes_its_temporary_journal(folder, tmp_path, mon
     with pytest.raises(stop):
         recording.run_recording(folder, out=[].append)
     assert list(temp.iterdir()) == []
+
+
+@pytest.mark.parametrize(("data", "said"), [
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "game.gcg:3: binary data (a NUL byte), not a GCG record"),
+    (b"#player1 Ann Ann\n#player2 Bob Bob\n\x03\x04\x05\x06", "game.gcg:3: binary data (the control byte 0x03), "
+                                                              "not a GCG record"),
+    (None, "game.gcg: is a folder, not a GCG record"),
+])
+def test_a_game_gcg_that_cannot_be_used_is_named_and_left_out(folder, tmp_path, data, said):
+    """game.gcg is optional (it gives the blanks' letters and is checked against game.csv): one of binary data (or a
+    folder) was ignored without a word. It is named with why, as a warning; the game is refereed from game.csv."""
+    if data is None:
+        (folder / "game.gcg").mkdir()
+    else:
+        (folder / "game.gcg").write_bytes(data)
+    code, lines = _run(folder, tmp_path)
+    assert code == 0, "\n".join(lines)
+    assert f"warning: {folder / said}: game.gcg is left out (the kiosk follows game.csv alone; a blank's letter only " \
+           "game.gcg gives is not known)" in lines, "\n".join(lines)
+    assert lines[-1] == "final: Ann 151, Bob 102"
+    assert not any(ln.startswith("record") for ln in lines), "\n".join(lines)
+
+
+def test_a_latin1_game_gcg_is_no_binary_data(folder, tmp_path):
+    """GCG files are Latin-1 unless they declare another encoding (the real recordings' are): not a warning."""
+    (folder / "game.gcg").write_bytes("#player1 Ann Ann\n#player2 Bob Bob\n#title Nürnberger Trichter\n".encode("latin-1"))
+    code, lines = _run(folder, tmp_path)
+    assert code == 0 and not any(ln.startswith("warning") for ln in lines), "\n".join(lines)
