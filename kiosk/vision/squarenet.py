@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 
 from kiosk.vision.cells import CELL_PX
+from kiosk.vision.cvcompat import read_onnx
 from kiosk.vision.mlp import ModelError
 
 INPUT_PX = 32
@@ -183,7 +184,7 @@ class SquareNet:
                 any(len(lab) < 2 or not lab[-1].isdigit() for lab in labels[2:]):
             raise ModelError(f"{origin}: labels must be 'empty', 'blank', then letter+turns")
         try:
-            self.net = cv2.dnn.readNetFromONNX(np.frombuffer(onnx, np.uint8))
+            self.net = read_onnx(onnx)
         except cv2.error as exc:
             raise ModelError(f"{origin}: OpenCV cannot load the ONNX network ({str(exc).strip()[:200]})") from None
         self.labels = labels
@@ -193,7 +194,7 @@ class SquareNet:
             if l_labels != labels[2:]:
                 raise ModelError(f"{l_origin}: its labels are not the letter labels of {origin}")
             try:
-                self.letter_net = cv2.dnn.readNetFromONNX(np.frombuffer(l_onnx, np.uint8))
+                self.letter_net = read_onnx(l_onnx)
                 self.letter_net.setInput(np.zeros((1, 1, INPUT_PX, INPUT_PX), np.float32))
                 n_out = self.letter_net.forward().size
             except cv2.error as exc:

@@ -19,6 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from kiosk.vision.cvcompat import read_onnx
 from kiosk.vision.squarenet import BLANK, CROP_PX, EMPTY, GROW_PX, INPUT_PX, normalise
 
 TURNS = 4
@@ -399,7 +400,7 @@ def export_checked(net, path: Path) -> float:  # noqa: ANN001
                       output_names=["logits"], dynamic_axes={"x": {0: "n"}, "logits": {0: "n"}})
     with torch.no_grad():
         ref = net(probe).numpy()
-    cvnet = cv2.dnn.readNetFromONNX(str(path))
+    cvnet = read_onnx(path.read_bytes())   # as the kiosk loads it
     cvnet.setInput(probe.numpy())
     err = float(np.abs(cvnet.forward() - ref).max())
     if err > 1e-3:

@@ -31,6 +31,7 @@ import numpy as np
 
 from kiosk.rules.tiles import TileSet
 from kiosk.vision.cells import CELL_PX
+from kiosk.vision.cvcompat import read_onnx
 from kiosk.vision.mlp import ModelError
 from kiosk.vision.reading import Doubt, DoubtKind
 from kiosk.vision.squarenet import normalise, softmax_rows
@@ -90,7 +91,7 @@ class ValueNet:
 
     def __init__(self, onnx: bytes, origin: str = "value model") -> None:
         try:
-            self.net = cv2.dnn.readNetFromONNX(np.frombuffer(onnx, np.uint8))
+            self.net = read_onnx(onnx)
             self.net.setInput(np.zeros((1, 1, VALUE_PX, VALUE_PX), np.float32))
             outputs = int(np.prod(self.net.forward().shape[1:]))
         except cv2.error as exc:

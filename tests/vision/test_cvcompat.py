@@ -67,3 +67,39 @@ def test_a_tile_face_is_drawn_alike_on_every_stack(font):
     assert s == pytest.approx(want[0], abs=1.0)
     assert float((m * xs).sum() / s) == pytest.approx(want[1], abs=0.05)
     assert float((m * ys).sum() / s) == pytest.approx(want[2], abs=0.05)
+
+
+def _square_model_bytes() -> bytes:
+    from importlib.resources import files
+    return files("kiosk.vision.models").joinpath("squares_english.onnx").read_bytes()
+
+
+def test_read_onnx_runs_the_network_on_the_classic_engine_and_leaves_no_file(tmp_path, monkeypatch):
+    # OpenCV 5's binding ignores the engine asked for a buffer; read_onnx goes through a file so that the
+    # network runs as on the Pi's OpenCV 4.11 (the classic engine), and removes that file
+    from kiosk.vision.cvcompat import read_onnx
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr("tempfile.tempdir", None)
+    onnx = _square_model_bytes()
+    x = np.random.default_rng(3).normal(size=(5, 1, 32, 32)).astype(np.float32)
+    net = read_onnx(onnx)
+    net.setInput(x)
+    got = net.forward()
+    assert list(tmp_path.iterdir()) == []
+    path = tmp_path / "squares.onnx"
+    path.write_bytes(onnx)
+    ref = cv2.dnn.readNetFromONNX(str(path), engine=cv2.dnn.ENGINE_CLASSIC) if OPENCV_5 \
+        else cv2.dnn.readNetFromONNX(str(path))
+    ref.setInput(x)
+    assert np.array_equal(got, ref.forward())
+
+
+def test_read_onnx_loads_from_the_bytes_where_no_temporary_file_can_be_written(tmp_path, monkeypatch):
+    from kiosk.vision.cvcompat import read_onnx
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "missing"))
+    monkeypatch.setattr("tempfile.tempdir", None)
+    net = read_onnx(_square_model_bytes())
+    net.setInput(np.zeros((1, 1, 32, 32), np.float32))
+    assert net.forward().shape[0] == 1
+    with pytest.raises(cv2.error):
+        read_onnx(b"not an onnx network")
