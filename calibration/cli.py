@@ -254,13 +254,21 @@ def cmd_exposure(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- glyphs
 
 def cmd_glyphs(args: argparse.Namespace) -> int:
-    from calibration.glyphs import capture_glyphs
+    from calibration.glyphs import capture_glyphs, load_layout, photo_problem
     from calibration.profile_io import glyph_trainer
 
-    frames = [_read_image(p) for p in _photos(args.images)] if args.images else None
+    layout = load_layout(args.layout) if args.layout else None   # before the photos: a wrong file is said first
+    frames = None
+    if args.images:
+        frames = []
+        for path in _photos(args.images):
+            frames.append(_read_image(path))
+            problem = photo_problem(frames[-1])
+            if problem is not None:   # a tester's 1x1 black image was "skipped: fewer than 3 markers"
+                raise InputError(f"{path}: not a photo of the laid-out tiles: {problem}")
     if frames is None and args.camera is None:
         raise CalibrationInputError("give photos of the laid-out tiles (--images) or a camera (--camera)")
-    result = capture_glyphs(frames, args.layout, camera=args.camera, count=args.count, progress=_say,
+    result = capture_glyphs(frames, layout, camera=args.camera, count=args.count, progress=_say,
                             sheet_png=args.report, tile_set=args.tile_set,
                             train=glyph_trainer(args.tile_set, folds=args.folds))
     print(result.summary())

@@ -30,6 +30,22 @@ not see the lettering (it once taught the glyph path to read those tiles as empt
 kiosk/vision/models/README.md, "Calibrated on faces never seen")."""
 
 
+def photo_problem(image: np.ndarray) -> str | None:
+    """Why ``image`` cannot be a photo of the laid-out tiles (a clause: too small to hold the board's tiles, one flat
+    colour all over), or None. A tile's letter needs :data:`~kiosk.vision.glyph_model.MIN_LETTER_IMAGE_PX` px at
+    least, so the board's 15 squares need 15 times that on each side. The caller names the file."""
+    from kiosk.vision.glyph_model import MIN_LETTER_IMAGE_PX
+
+    h, w = image.shape[:2]
+    least = SIZE * MIN_LETTER_IMAGE_PX
+    if min(h, w) < least:
+        return (f"{w}x{h} px is too small to hold the board's tiles (a photo of the laid-out tiles is at least "
+                f"{least}x{least} px: 15 squares of {MIN_LETTER_IMAGE_PX} px or more)")
+    if int(image.min()) == int(image.max()):
+        return "one flat colour all over: no board in it"
+    return None
+
+
 def default_layout(tile_set: str = "english") -> list[str]:
     """The whole bag of ``tile_set`` laid out from A1 row by row (letters A..Z, then the blanks)."""
     from kiosk.rules.tiles import load_tile_set

@@ -27,6 +27,22 @@ MIN_CONTRAST = 12          # grey levels between tile face and ink below which t
 MIN_REL_CONTRAST = 0.2     # ... and as a fraction of the brightest grey level in the tile's middle
 MIN_INK_FRACTION = 0.012   # ink pixels (fraction of the crop) below which the tile is a blank
 BLANK = "?"
+MIN_LETTER_IMAGE_PX = GLYPH_PX // 2
+"""A letter image (calibration material: one tile's letter, tightly cropped) narrower or lower than this cannot hold
+a tile's letter: the glyph model reads letters at ``GLYPH_PX``, and a letter on the reading canvas (squares of
+:data:`kiosk.vision.cells.CELL_PX`, 48 px) is about 26-36 px, as ScrabScrap's letter images are."""
+
+
+def letter_image_problem(grey: np.ndarray) -> str | None:
+    """Why the grey ``grey`` cannot be a letter image (a clause: too small to hold a tile's letter, one flat colour
+    all over), or None. The caller names the file."""
+    h, w = grey.shape[:2]
+    if min(h, w) < MIN_LETTER_IMAGE_PX:
+        return (f"{w}x{h} px is too small to hold a tile's letter (a letter image is at least {MIN_LETTER_IMAGE_PX}x"
+                f"{MIN_LETTER_IMAGE_PX} px; the letters of a camera's tiles are about 26-36 px)")
+    if int(grey.min()) == int(grey.max()):
+        return f"one flat colour all over (grey level {int(grey.min())}): no letter in it"
+    return None
 
 
 @dataclass(frozen=True)

@@ -131,3 +131,57 @@ def test_lettering_the_camera_cannot_see_on_many_tiles_ends_the_calibration() ->
                                                r"D1, G1, J1, M1 \.\.\.\): the camera does not see this tile set's "
                                                r"lettering in this light"):
         capture_glyphs(photos, rows, train=lambda samples: (None, 0.0))
+
+
+def _letter_image(letter: str) -> np.ndarray:
+    """A letter image as ScrabScrap's: the letter light on dark, tightly cropped (about 30x34 px)."""
+    img = np.zeros((34, 30), np.uint8)
+    cv2.putText(img, letter, (3, 30), cv2.FONT_HERSHEY_SIMPLEX, 1.1, 230, 3, cv2.LINE_AA)
+    return img
+
+
+@pytest.mark.parametrize(("name", "image", "said"), [
+    ("B.png", np.zeros((1, 1), np.uint8), "B.png: not a letter image: 1x1 px is too small to hold a tile's letter (a "
+                                          "letter image is at least 16x16 px; the letters of a camera's tiles are "
+                                          "about 26-36 px)"),
+    ("B.png", np.zeros((34, 12), np.uint8), "B.png: not a letter image: 12x34 px is too small to hold a tile's letter"),
+    ("B.png", np.full((40, 40), 128, np.uint8), "B.png: not a letter image: one flat colour all over (grey level "
+                                                "128): no letter in it"),
+    ("B.png", np.full((40, 40), 128, np.uint8) + np.eye(40, dtype=np.uint8),
+     "B.png: not a letter image: no letter found on it"),
+    ("AB.png", _letter_image("A"), "AB.png: a letter image is named after its letter (A.png, Ä.png ...), not 'AB.png'"),
+])
+def test_letter_images_that_cannot_hold_a_letter_are_refused_naming_the_file(tmp_path: Path, capsys, name, image,
+                                                                             said) -> None:
+    """The letter images a profile is trained from (``python -m kiosk.vision.train profile --templates DIR``, and
+    the recording demo's ``letter-templates/default``): a 1x1 black B.png was left out without a word and the
+    profile trained on the rest. Each such image is now refused, naming the file (exit 2)."""
+    from kiosk.vision.train import main, template_samples
+
+    cv2.imwrite(str(tmp_path / "A.png"), _letter_image("A"))
+    assert [label for _, label in template_samples(tmp_path)] == ["A"]
+    cv2.imwrite(str(tmp_path / name), image)
+    with pytest.raises(ValueError) as e:
+        template_samples(tmp_path)
+    assert str(e.value).startswith(f"{tmp_path / said.split(':')[0]}:") and said.split(": ", 1)[1] in str(e.value)
+    assert main(["profile", str(tmp_path / "out.json"), "--templates", str(tmp_path)]) == 2
+    assert f"error: {tmp_path / name}: " in capsys.readouterr().err
+    assert not (tmp_path / "out.json").exists()
+
+
+@pytest.mark.parametrize(("image", "said"), [
+    (np.zeros((1, 1, 3), np.uint8), "not a photo of the laid-out tiles: 1x1 px is too small to hold the board's "
+                                    "tiles (a photo of the laid-out tiles is at least 240x240 px: 15 squares of 16 px "
+                                    "or more)"),
+    (np.full((480, 640, 3), 90, np.uint8), "not a photo of the laid-out tiles: one flat colour all over: no board in "
+                                           "it"),
+])
+def test_calibrate_glyphs_refuses_a_photo_that_cannot_hold_the_tiles_naming_it(tmp_path: Path, capsys, image,
+                                                                               said) -> None:
+    """A 1x1 black image given to ``kiosk calibrate glyphs`` was 'photo 1: skipped: fewer than 3 of the 4 markers
+    are visible' (exit 1): it is refused as bad input naming the file (exit 2)."""
+    from kiosk.cli import main
+
+    cv2.imwrite(str(tmp_path / "tiles.png"), image)
+    assert main(["calibrate", "glyphs", "--images", str(tmp_path / "tiles.png")]) == 2
+    assert capsys.readouterr().err == f"kiosk calibrate glyphs: {tmp_path / 'tiles.png'}: {said}\n"

@@ -47,7 +47,7 @@ import numpy as np
 from kiosk.rules.tiles import load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.cells import cell_crop, cell_stats, warp_canvas
-from kiosk.vision.glyph_model import build_glyph_classifier, normalise_glyph
+from kiosk.vision.glyph_model import build_glyph_classifier, letter_image_problem, normalise_glyph
 from kiosk.vision.images import read_image
 from kiosk.vision.occupancy import OccupancyModel, features
 from kiosk.vision.profile import CalibrationProfile, ModelRef
@@ -127,15 +127,26 @@ def _truth(path: Path) -> list[str]:
 
 
 def template_samples(folder: Path) -> list[Sample]:
-    """Glyphs from letter-template images (``A.png`` ...: light ink on dark, tightly cropped)."""
+    """Glyphs from letter-template images (``A.png`` ...: light ink on dark, tightly cropped), one per image.
+
+    Raises ValueError naming the file (nothing is left out without a word): an image that cannot be read
+    (:class:`~kiosk.vision.images.ImageError`), one not named after one letter, too small to hold a tile's letter or
+    of one flat colour (:func:`~kiosk.vision.glyph_model.letter_image_problem`), or one without a letter found on it.
+    """
     out = []
     for f in sorted(folder.glob("*.png")):
         img = read_image(f, cv2.IMREAD_GRAYSCALE)       # ImageError is a ValueError naming the file
         letter = f.stem.upper()
-        padded = cv2.copyMakeBorder(img, 8, 8, 8, 8, cv2.BORDER_CONSTANT, value=0)
-        g = normalise_glyph(padded)
-        if g is not None and len(letter) == 1:
-            out.append((g, letter))
+        if len(letter) != 1 or not letter.isalpha():
+            raise ValueError(f"{f}: a letter image is named after its letter (A.png, Ä.png ...), not {f.name!r}")
+        problem = letter_image_problem(img)
+        if problem is not None:
+            raise ValueError(f"{f}: not a letter image: {problem}")
+        g = normalise_glyph(cv2.copyMakeBorder(img, 8, 8, 8, 8, cv2.BORDER_CONSTANT, value=0))
+        if g is None:
+            raise ValueError(f"{f}: not a letter image: no letter found on it (too little contrast, or too little "
+                             "ink: a letter image is the letter light on dark, tightly cropped)")
+        out.append((g, letter))
     return out
 
 
