@@ -120,7 +120,11 @@ def cell_stats(canvas: np.ndarray, inside: np.ndarray, grey_canvas: np.ndarray |
     edges_img = cv2.Canny(grey, 40, 120)
     ee = edges_img.reshape(SIZE, CELL_PX, SIZE, CELL_PX)[:, _CORE, :, _CORE]
     edges = (ee > 0).mean(axis=(1, 3)).reshape(-1).astype(np.float32)
-    seen = (inside[g:g + n, g:g + n].reshape(SIZE, CELL_PX, SIZE, CELL_PX) > 0).mean(axis=(1, 3)).reshape(-1)
+    grid_inside = inside[g:g + n, g:g + n]
+    if cv2.minMaxLoc(grid_inside)[0] > 0:     # the whole grid in view (the kiosk's usual frame): no share to count
+        seen = np.ones(SIZE * SIZE, np.float64)
+    else:
+        seen = (grid_inside.reshape(SIZE, CELL_PX, SIZE, CELL_PX) > 0).mean(axis=(1, 3)).reshape(-1)
     return CellStats(colour, texture.astype(np.float32), edges, seen.astype(np.float32))
 
 

@@ -54,3 +54,17 @@ def test_glare_and_skin_masks_follow_their_definitions(seed: int) -> None:
         m = c == PREMIUM_CLASSES
         expected[m] = np.clip(raw[m] - np.median(raw[m]), 0, 1)
     assert np.allclose(skin_squares(canvas), expected)
+
+
+@pytest.mark.parametrize("cut", [0, 1, 30, 200])
+def test_seen_is_each_squares_share_inside_the_frame(cut: int) -> None:
+    # the whole grid in view is taken without counting (cell_stats's shortcut): the same as the count gives
+    from kiosk.vision.cells import cell_stats
+    canvas = _random_canvas(3)
+    inside = np.full((CANVAS_PX, CANVAS_PX), 255, np.uint8)
+    inside[:, CANVAS_PX - PAD_PX - cut:] = 0     # the frame ends ``cut`` px inside the grid's right edge
+    grid = inside[PAD_PX:PAD_PX + N, PAD_PX:PAD_PX + N] > 0
+    expected = grid.reshape(SIZE, CELL_PX, SIZE, CELL_PX).mean(axis=(1, 3)).reshape(-1)
+    seen = cell_stats(canvas, inside).seen
+    assert np.array_equal(seen, expected.astype(np.float32))
+    assert (seen < 1).sum() == SIZE * -(-cut // CELL_PX)   # the columns the cut reaches
