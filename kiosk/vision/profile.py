@@ -31,7 +31,9 @@ the wrong squares).
 
 A relative ``path`` is resolved against the profile file's folder. :func:`load_profile` raises
 :class:`ProfileError` for a missing or corrupt file, another format version, or bad fields (the message names
-the file and the field).
+the file and the field): numbers are JSON numbers (``true`` is no 1, ``"1.5"`` no number) and finite; the version a
+whole number; frame sizes whole px from 1 to :data:`MAX_IMAGE_PX`; the camera matrix a pinhole camera's (focal
+lengths above 0, so invertible); the homography invertible; ``camera_settings`` of the kinds a Pi camera takes.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ VERSION = 1
 BOARD_MODES = ("markers", "fixed", "search")
 
 
+MAX_IMAGE_PX = 20_000    # a frame side a profile may record, px (a 64 MP sensor's frames are 9248 px wide)
 ASPECT_TOLERANCE = 0.01   # frames whose width/height is within this share of the calibration's are the same view
 NO_FRAME_SIZE = ("the calibration records no frame size; taking {width}x{height} px from the first frame: calibrate "
                  "the pose again to record it")
@@ -193,29 +196,85 @@ class CalibrationProfile:
         return None
 
 
+def _number(v: Any) -> bool:
+    """``v`` is a JSON number: an int or a float, never a bool (``true`` is no 1)."""
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
 def _size(value: Any, where: str) -> tuple[int, int] | None:
-    """A frame size ``[width, height]`` (px, positive integers) or None; ProfileError naming ``where``."""
+    """A frame size ``[width, height]`` (px, whole numbers 1..MAX_IMAGE_PX) or None; ProfileError naming ``where``."""
     if value is None:
         return None
     if not isinstance(value, list) or len(value) != 2 or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in value):
-        raise ProfileError(f"{where}: expected [width, height] in px (two positive whole numbers), got "
-                           f"{json.dumps(value, default=str)}")
+            isinstance(v, int) and not isinstance(v, bool) and 0 < v <= MAX_IMAGE_PX for v in value):
+        raise ProfileError(f"{where}: expected [width, height] in px (two whole numbers from 1 to {MAX_IMAGE_PX}), "
+                           f"got {json.dumps(value, default=str)}")
     return int(value[0]), int(value[1])
 
 
+def _leaves(value: Any) -> list[Any]:
+    """The items of nested JSON arrays (anything else: itself)."""
+    return [x for v in value for x in _leaves(v)] if isinstance(value, list) else [value]
+
+
 def _matrix(value: Any, shape: tuple[int, ...], where: str) -> np.ndarray | None:
+    """``value`` (nested arrays of finite numbers of ``shape``) as float64, or None; ProfileError naming ``where``
+    (a string or ``true`` among the numbers too: NumPy would take "1.5" and true as numbers)."""
     if value is None:
         return None
+    if not isinstance(value, list):
+        raise ProfileError(f"{where}: expected an array of numbers, got {json.dumps(value, default=str)}")
+    odd = [v for v in _leaves(value) if not _number(v)]
+    if odd:
+        raise ProfileError(f"{where}: expected an array of numbers, got {json.dumps(odd[0], default=str)} among them")
     try:
         a = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ProfileError(f"{where}: not a numeric array") from None
+    except (TypeError, ValueError):   # ragged rows
+        raise ProfileError(f"{where}: expected numbers of shape {shape}, got rows of different lengths") from None
     if a.shape != shape:
         raise ProfileError(f"{where}: expected numbers of shape {shape}, got {a.shape}")
     if not np.all(np.isfinite(a)):
         raise ProfileError(f"{where}: holds NaN or infinity (expected finite numbers)")
     return a
+
+
+def _camera_matrix(value: Any, where: str) -> np.ndarray | None:
+    """A pinhole camera matrix ``[[fx, s, cx], [0, fy, cy], [0, 0, 1]]`` with fx, fy above 0 px (so invertible), or
+    None; ProfileError naming ``where`` (a zero or singular matrix maps no pixel to a ray)."""
+    k = _matrix(value, (3, 3), where)
+    if k is not None and not (k[0, 0] > 0 and k[1, 1] > 0 and k[1, 0] == 0 and list(k[2]) == [0, 0, 1]):
+        raise ProfileError(f"{where}: not a camera matrix: expected [[fx, 0, cx], [0, fy, cy], [0, 0, 1]] with the "
+                           f"focal lengths fx and fy above 0 px, got {json.dumps(k.tolist())}")
+    return k
+
+
+
+
+_SETTINGS = {"exposure_us": "a whole number of microseconds above 0", "analogue_gain": "a number above 0",
+             "awb_gains": "[red, blue]: two numbers above 0", "auto_exposure": "true or false"}
+
+
+def _setting_ok(key: str, v: Any) -> bool:
+    """A ``camera_settings`` value of the kind a Pi camera takes (finite, above 0); other keys pass."""
+    if key == "exposure_us":
+        return isinstance(v, int) and not isinstance(v, bool) and 0 < v <= 10**9
+    if key == "analogue_gain":
+        return _number(v) and 0 < v < float("inf")
+    if key == "awb_gains":
+        return isinstance(v, list) and len(v) == 2 and all(_number(g) and 0 < g < float("inf") for g in v)
+    return isinstance(v, bool) if key == "auto_exposure" else True
+
+
+def _settings(value: Any, origin: str) -> dict[str, Any]:
+    """``camera_settings`` checked (:func:`_setting_ok`; null: not set); ProfileError naming the key."""
+    settings = value or {}
+    if not isinstance(settings, dict):
+        raise ProfileError(f"{origin}: camera_settings: expected an object")
+    for key, v in settings.items():
+        if v is not None and not _setting_ok(key, v):
+            raise ProfileError(f"{origin}: camera_settings.{key}: expected {_SETTINGS[key]}, got "
+                               f"{json.dumps(v, default=str)}")
+    return settings
 
 
 _MODEL_REF = '{{"path": ..., "data": ...}}'
@@ -233,7 +292,9 @@ def _model_ref(value: Any, where: str) -> ModelRef:
 def _check_grid(corners: np.ndarray | None, hom: np.ndarray | None, origin: str) -> None:
     """The profile's fixed grid must be a board's grid (:func:`kiosk.vision.corners.check_corners`: not
     crossed, convex, clockwise, squares of a few px at least): ``board.grid_corners_px`` as given, and the
-    corners ``board.homography`` puts in the image. Raises ProfileError naming the file and the key."""
+    corners ``board.homography`` puts in the image (so it is invertible: a singular one puts no grid there, a
+    nearly singular one a grid far outside the image or of squares under a px). Raises ProfileError naming the file
+    and the key."""
     try:
         if corners is not None:
             check_corners(corners, f"{origin}: board.grid_corners_px")
@@ -254,7 +315,11 @@ def profile_from_dict(d: Any, origin: str = "profile") -> CalibrationProfile:
         raise ProfileError(f"{origin}: not a JSON object")
     if d.get("format") != FORMAT:
         raise ProfileError(f"{origin}: not a kiosk vision profile (format {d.get('format')!r})")
-    if d.get("version") != VERSION:
+    version = d.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise ProfileError(f"{origin}: version: expected the format's version number, {VERSION}, got "
+                           f"{json.dumps(version, default=str)}")
+    if version != VERSION:
         raise ProfileError(f"{origin}: profile format version {d.get('version')!r}, this kiosk reads version "
                            f"{VERSION}; recalibrate or convert it")
     cam = d.get("camera") or {}
@@ -280,12 +345,10 @@ def profile_from_dict(d: Any, origin: str = "profile") -> CalibrationProfile:
     tile_set = d.get("tile_set", "english")
     if not isinstance(tile_set, str):
         raise ProfileError(f"{origin}: tile_set: expected a name")
-    settings = d.get("camera_settings") or {}
-    if not isinstance(settings, dict):
-        raise ProfileError(f"{origin}: camera_settings: expected an object")
+    settings = _settings(d.get("camera_settings"), origin)
     return CalibrationProfile(
         tile_set=tile_set,
-        camera_matrix=_matrix(cam.get("matrix"), (3, 3), f"{origin}: camera.matrix"),
+        camera_matrix=_camera_matrix(cam.get("matrix"), f"{origin}: camera.matrix"),
         distortion=dist_a,
         image_size=size,
         board_mode=mode,

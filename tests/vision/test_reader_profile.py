@@ -14,7 +14,8 @@ from kiosk.vision.profile import CalibrationProfile, ModelRef, ProfileError, loa
 
 
 def test_reader_profile_round_trip(tmp_path):
-    p = CalibrationProfile(tile_set="german", camera_matrix=np.eye(3) * 1000, distortion=np.array([-0.1, 0.01, 0, 0, 0]),
+    p = CalibrationProfile(tile_set="german", camera_matrix=np.array([[1000.0, 0, 1014], [0, 1000.0, 760], [0, 0, 1]]),
+                           distortion=np.array([-0.1, 0.01, 0, 0, 0]),
                            image_size=(2028, 1520), board_mode="fixed",
                            grid_corners_px=np.array([[100, 90], [1900, 110], [1880, 1450], [120, 1430]], np.float32),
                            camera_settings={"exposure_us": 8000}, glyph_model=ModelRef(path="g.npz"))
@@ -211,15 +212,16 @@ def test_reader_fixed_profile_without_its_corners_makes_an_unreadable_reading_na
     assert "board mode 'fixed' needs grid_corners_px or homography" in r.quality.verdict, r.quality.verdict
 
 
-@pytest.mark.parametrize("size", ["[0, 760]", "[1014]", '"1014x760"', "[1014.0, 760]", "[true, 760]", "[1014, -760]"])
+@pytest.mark.parametrize("size", ["[0, 760]", "[1014]", '"1014x760"', "[1014.0, 760]", "[true, 760]", "[1014, -760]",
+                                  "[1e30, 760]", "[1000000000000000000000000000000, 760]", "[20001, 760]"])
 def test_a_bad_board_image_size_is_refused_naming_the_key(tmp_path, size):
     f = tmp_path / "bad.json"
     f.write_text('{"format": "kiosk-vision-profile", "version": 1, "board": {"mode": "fixed", "homography": '
                  '[[1, 0, 0], [0, 1, 0], [0, 0, 1]], "image_size": ' + size + "}}", encoding="utf-8")
     with pytest.raises(ProfileError) as exc:
         load_profile(f)
-    assert str(exc.value).startswith(f"{f}: board.image_size: expected [width, height] in px (two positive whole "
-                                     f"numbers), got ")
+    assert str(exc.value).startswith(f"{f}: board.image_size: expected [width, height] in px (two whole numbers "
+                                     f"from 1 to 20000), got ")
 
 
 def test_a_fixed_profile_without_board_image_size_still_loads_and_keeps_the_key_round_trip(tmp_path):
@@ -245,3 +247,53 @@ def test_a_small_mark_on_a_plain_tile_is_normalised_without_dividing_by_zero():
         warnings.simplefilter("error")
         glyph = normalise_glyph(crop)
     assert glyph is not None and np.isfinite(glyph).all() and glyph.max() > 0.5
+
+
+@pytest.mark.parametrize(("key", "value", "said"), [
+    ("version", "true", "version: expected the format's version number, 1, got true"),
+    ("version", "1.0", "version: expected the format's version number, 1, got 1.0"),
+    ("camera", '{"matrix": [[0, 0, 0], [0, 0, 0], [0, 0, 0]]}',
+     "camera.matrix: not a camera matrix: expected [[fx, 0, cx], [0, fy, cy], [0, 0, 1]] with the focal lengths fx "
+     "and fy above 0 px, got [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]"),
+    ("camera", '{"matrix": [[1000, 0, 500], [0, 1000, 400], [0, 0, 0]]}', "camera.matrix: not a camera matrix"),
+    ("camera", '{"matrix": [[1000, 0, 500], [0, 1000, 400], [0, 0, 1e999]]}',
+     "camera.matrix: holds NaN or infinity (expected finite numbers)"),
+    ("camera", '{"matrix": [[true, 0, 500], [0, 1000, 400], [0, 0, 1]]}',
+     "camera.matrix: expected an array of numbers, got true among them"),
+    ("camera", '{"matrix": [["1000", 0, 500], [0, 1000, 400], [0, 0, 1]]}',
+     'camera.matrix: expected an array of numbers, got "1000" among them'),
+    ("camera", '{"image_size": [1e30, 760]}', "camera.image_size: expected [width, height] in px (two whole numbers "
+                                              "from 1 to 20000), got [1e+30, 760]"),
+    ("camera", '{"image_size": [-2028, 1520]}', "camera.image_size: expected [width, height] in px (two whole numbers "
+                                                "from 1 to 20000), got [-2028, 1520]"),
+    ("camera", '{"distortion": [0.1, NaN, 0, 0, 0]}', "camera.distortion: holds NaN or infinity"),
+    ("board", '{"mode": "fixed", "homography": [[0, 0, 0], [0, 0, 0], [0, 0, 0]]}', "board.homography: not invertible"),
+    ("board", '{"mode": "fixed", "homography": [[1, 2, 0], [2, 4, 0], [0, 0, 1]]}', "board.homography: not invertible"),
+    ("camera_settings", '{"exposure_us": -5}', "camera_settings.exposure_us: expected a whole number of microseconds "
+                                               "above 0, got -5"),
+    ("camera_settings", '{"analogue_gain": true}', "camera_settings.analogue_gain: expected a number above 0, got "
+                                                   "true"),
+    ("camera_settings", '{"awb_gains": [1.5]}', "camera_settings.awb_gains: expected [red, blue]: two numbers above "
+                                                "0, got [1.5]"),
+])
+def test_implausible_profile_values_are_refused_naming_the_key(tmp_path, key, value, said):
+    """A tester's profile with "version": true, a zero camera matrix or homography, an image size of 1e30 or
+    below 0 loaded (true counted as 1, the zero matrix passed as finite numbers); each is refused naming the key."""
+    f = tmp_path / "odd.json"
+    fields = {"format": '"kiosk-vision-profile"', "version": "1", key: value}
+    f.write_text("{" + ", ".join(f'"{k}": {v}' for k, v in fields.items()) + "}", encoding="utf-8")
+    with pytest.raises(ProfileError) as exc:
+        load_profile(f)
+    assert str(exc.value).startswith(f"{f}: {said}"), str(exc.value)
+
+
+def test_a_plausible_calibrated_profile_still_loads(tmp_path):
+    f = tmp_path / "ok.json"
+    CalibrationProfile(camera_matrix=np.array([[1500.0, 0, 1014], [0, 1500.0, 760], [0, 0, 1]]),
+                       distortion=np.zeros(5), image_size=(2028, 1520), board_mode="fixed",
+                       homography=np.array([[0.5, 0.01, -300], [0.0, 0.5, -100], [1e-6, 2e-6, 1]]),
+                       board_image_size=(2028, 1520),
+                       camera_settings={"exposure_us": 20000, "analogue_gain": 1.5, "awb_gains": [1.8, 1.4],
+                                        "auto_exposure": False}).save(f)
+    p = load_profile(f)
+    assert p.image_size == (2028, 1520) and p.camera_settings["awb_gains"] == [1.8, 1.4]
