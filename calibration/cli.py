@@ -222,6 +222,7 @@ def cmd_pose(args: argparse.Namespace) -> int:
 
 def cmd_exposure(args: argparse.Namespace) -> int:
     from calibration.exposure import check_frame_white, lock_picamera2
+    from kiosk.vision.images import NO_COLOUR, is_greyscale_photo
 
     if args.camera == "picamera2":
         from kiosk.devices.camera_picamera2 import Picamera2Camera
@@ -237,7 +238,11 @@ def cmd_exposure(args: argparse.Namespace) -> int:
                  if lock.colour_gains is not None else "colour gains not fixed")
         print(f"locked: exposure {lock.exposure_us} us, analogue gain {lock.analogue_gain:.2f}, {gains}")
     else:
-        lock = check_frame_white(_frame(args))
+        frame = _frame(args)
+        if args.image and is_greyscale_photo(frame):   # said for the file given, as bad input
+            raise InputError(f"{args.image}: {NO_COLOUR}: the exposure step measures the white balance on the "
+                             "marker paper, which needs a colour photo of the board")
+        lock = check_frame_white(frame)
     m = lock.measure
     if m is not None:
         print(f"paper white B,G,R {m.white_bgr[0]:.0f},{m.white_bgr[1]:.0f},{m.white_bgr[2]:.0f} on {m.markers} "

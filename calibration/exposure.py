@@ -60,9 +60,11 @@ class ExposureLock:
 
 def measure_white(image: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY) -> WhiteMeasure:
     """Measure the paper white inside the detected markers' quiet zone. Raises CalibrationError when no
-    marker is visible."""
+    marker is visible or the frame has no colour (a greyscale camera mode: its white is neutral in any light)."""
+    from kiosk.vision.images import NO_COLOUR, has_no_colour
+
     if image.ndim != 3:
-        raise CalibrationError("white balance needs a colour (BGR) frame")
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)   # said below, once its markers show it is a board
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, geometry.aruco_dictionary))
     corners, ids, _ = cv2.aruco.ArucoDetector(dictionary, cv2.aruco.DetectorParameters()).detectMarkers(gray)
@@ -82,6 +84,9 @@ def measure_white(image: np.ndarray, geometry: BoardGeometry = DEFAULT_GEOMETRY)
         used += 1
     if used == 0:
         raise CalibrationError(f"no marker with ids {geometry.marker_ids} visible")
+    if has_no_colour(image):   # its white would be neutral whatever the light: a lock taken from it means nothing
+        raise CalibrationError(f"{NO_COLOUR.replace('photo', 'frame')}: white balance is measured on a colour frame; "
+                               "set the camera to colour")
     px = image[mask > 0].astype(np.float32)
     # the brighter half of the ring is paper (a shadow or the board edge may cut in)
     lum = px.mean(axis=1)

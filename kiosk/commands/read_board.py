@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.rules.board import square_name
     from kiosk.rules.tiles import load_tile_set
     from kiosk.vision.corners import corners_problem
-    from kiosk.vision.images import ImageError, read_image
+    from kiosk.vision.images import NO_COLOUR, ImageError, is_greyscale_photo, read_image
     from kiosk.vision.mlp import ModelError
     from kiosk.vision.profile import ProfileError, load_profile
     from kiosk.vision.reader import BoardReader
@@ -125,7 +125,11 @@ def run(args: argparse.Namespace) -> int:
         grid = reading.grid()
         if not reading.quality.board_found or all(row == "#" * 15 for row in grid):
             # no board, or one refused as a whole (grid uncertain, board turned): nothing of it was read
-            print(f"kiosk read-board: {path}: no board read: {reading.quality.verdict}", file=sys.stderr)
+            why = reading.quality.verdict
+            if corners is None and (profile is None or profile.board_mode != "fixed") and is_greyscale_photo(img):
+                why = (f"{NO_COLOUR}: without markers the board is found by the colours of its squares; give a "
+                       "colour photo, or the grid's corners with --corners")   # given corners read grey photos
+            print(f"kiosk read-board: {path}: no board read: {why}", file=sys.stderr)
             failed += 1
         if args.annotate:
             from pathlib import Path

@@ -56,3 +56,26 @@ def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
     if img is None:
         raise ImageError(path, "not a readable image (unknown format or corrupt data)")
     return img
+
+
+GREY_TOLERANCE = 3
+"""Grey levels the colour channels of a greyscale photo saved as colour may differ by (JPEG's rounding)."""
+
+NO_COLOUR = "the photo is greyscale (it has no colour)"
+"""How a photo without colour is named to the user, where colour is needed."""
+
+
+def has_no_colour(image: np.ndarray) -> bool:
+    """``image`` is greyscale: one channel, or three that nowhere differ by more than :data:`GREY_TOLERANCE` (a
+    greyscale JPEG decoded as colour). Looks at every second pixel of every second row (a 2028x1520 frame: 3 ms)."""
+    if image.ndim == 2 or image.shape[2] == 1:
+        return True
+    px = image[::2, ::2].astype(np.int16)
+    return int(np.abs(px[..., 0] - px[..., 1]).max()) <= GREY_TOLERANCE and \
+        int(np.abs(px[..., 1] - px[..., 2]).max()) <= GREY_TOLERANCE
+
+
+def is_greyscale_photo(image: np.ndarray) -> bool:
+    """``image`` is a greyscale photo (:func:`has_no_colour`) of something, not a blank frame (a black or covered
+    camera's: under 32 grey levels from darkest to brightest), which is named as such where it matters."""
+    return has_no_colour(image) and int(image.max()) - int(image.min()) >= 32

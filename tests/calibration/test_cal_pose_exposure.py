@@ -122,3 +122,23 @@ def test_picamera2_lock_fixes_and_neutralises() -> None:
     assert max(w) / min(w) < 1.04  # neutral paper
     assert abs(np.mean(w) - 215) < 15
     assert lock.exposure_us == cam.controls["ExposureTime"] and lock.colour_gains == cam.controls["ColourGains"]
+
+
+def test_a_greyscale_frame_is_said_to_have_no_colour_for_the_white_balance(tmp_path, capsys) -> None:
+    """The exposure step balances the white of the marker paper: a greyscale photo's white is neutral in any
+    light, and it was measured as usable. It is refused as having no colour (a file given: bad input, exit 2)."""
+    import cv2
+
+    from kiosk.cli import main
+
+    grey = cv2.cvtColor(cv2.cvtColor(frame().image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    with pytest.raises(CalibrationError, match=r"^the frame is greyscale \(it has no colour\): white balance is "
+                                               r"measured on a colour frame; set the camera to colour$"):
+        measure_white(grey)
+    assert pose_from_markers(grey).method == "markers"    # the pose needs no colour: found as before
+    path = tmp_path / "grey.png"
+    cv2.imwrite(str(path), grey)
+    assert main(["calibrate", "exposure", "--image", str(path)]) == 2
+    assert capsys.readouterr().err == (f"kiosk calibrate exposure: {path}: the photo is greyscale (it has no colour): "
+                                       "the exposure step measures the white balance on the marker paper, which needs "
+                                       "a colour photo of the board\n")

@@ -76,3 +76,32 @@ def test_read_image_name_too_long_is_a_clear_error(tmp_path):
     escaped as a bare OSError (read-board printed a traceback)."""
     with pytest.raises(ImageError, match="cannot open"):
         read_image(tmp_path / ("a" * 300 + ".jpg"))
+
+
+def _grey(image: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+
+
+def test_read_board_says_a_greyscale_photo_has_no_colour_where_the_board_search_needs_it(tmp_path, capsys):
+    """Without markers or corners the reader finds the board by its squares' colours: a greyscale photo got
+    'grid uncertain ... give the corners or calibrate the camera'. It is now said to have no colour; where colour
+    is not needed (given corners, the markers) a greyscale photo is read as before."""
+    from kiosk.cli import main
+    from kiosk.rules.board import Board
+    from kiosk.vision.synth import render_board
+    from shared_data import HAVE_SHARED, SHARED
+
+    marked = tmp_path / "marked.png"     # the printed markers: found on grey as on colour
+    cv2.imwrite(str(marked), _grey(render_board(Board(), seed=3, level="easy", size=(1024, 768)).image))
+    assert main(["read-board", str(marked)]) == 0
+    assert "greyscale" not in capsys.readouterr().err
+    if not HAVE_SHARED:
+        pytest.skip("../shared is absent: the real photo without markers is skipped")
+    grey = tmp_path / "image-20.jpg"
+    cv2.imwrite(str(grey), _grey(read_image(SHARED / "photos" / "scrabscrap" / "game01" / "image-20.jpg")))
+    assert main(["read-board", str(grey), "--tiles", "german"]) == 1
+    assert capsys.readouterr().err == (f"kiosk read-board: {grey}: no board read: the photo is greyscale (it has no "
+                                       "colour): without markers the board is found by the colours of its squares; "
+                                       "give a colour photo, or the grid's corners with --corners\n")
+    assert main(["read-board", str(grey), "--tiles", "german", "--corners", "5,44 908,37 910,934 21,940"]) == 0
+    assert "greyscale" not in capsys.readouterr().err
