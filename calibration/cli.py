@@ -183,9 +183,11 @@ def cmd_intrinsics(args: argparse.Namespace) -> int:
 def cmd_pose(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from calibration.pose import overlay_image, pose_from_corners, pose_from_markers, tap_corners
+    from calibration.pose import no_screen, overlay_image, pose_from_corners, pose_from_markers, tap_corners
     from calibration.profile_io import load_or_new, undistort
 
+    if args.tap and (why := no_screen()) is not None:   # at once: no tap would ever come
+        raise InputError(why)
     profile = load_or_new(args.profile) if args.profile else None
     frame = _frame(args)
     if profile is not None and profile.camera_matrix is not None:

@@ -7,7 +7,7 @@ uses) and, with camera intrinsics, the camera's 3-D pose over the board (height,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import cv2
@@ -136,6 +136,31 @@ def overlay_image(image: np.ndarray, pose: BoardPose) -> np.ndarray:
     cv2.putText(out, text, (10, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (255, 255, 255), 3, cv2.LINE_AA)
     cv2.putText(out, text, (10, 30), cv2.FONT_HERSHEY_SIMPLEX, 0.8, (0, 0, 0), 1, cv2.LINE_AA)
     return out
+
+
+FRAMEBUFFERS = ("/dev/fb0", "/dev/dri/card0", "/dev/dri/card1")
+"""The devices a screen without a window system is drawn on (SDL's fbdev and kmsdrm drivers: the Pi's touchscreen)."""
+NO_SCREEN_DRIVERS = ("dummy", "offscreen")
+"""SDL video drivers that draw nowhere: nothing shown, no tap ever comes."""
+
+
+def no_screen(env: Mapping[str, str] | None = None) -> str | None:
+    """Why there is no screen to tap the corners on (a sentence naming what is missing and how to give the corners
+    instead), or None when there is one: a window system (``DISPLAY``, ``WAYLAND_DISPLAY``) or a framebuffer
+    (:data:`FRAMEBUFFERS`), and ``SDL_VIDEODRIVER`` not one of :data:`NO_SCREEN_DRIVERS`. ``env``: the
+    environment (default ``os.environ``)."""
+    import os
+
+    env = os.environ if env is None else env
+    instead = ('give the grid\'s corners instead with --corners "x,y x,y x,y x,y" (A1, O1, O15, A15 in image px), or '
+               "let the printed markers find the board (no --tap)")
+    driver = env.get("SDL_VIDEODRIVER", "")
+    if driver in NO_SCREEN_DRIVERS:
+        return f"--tap: tapping the corners needs a screen, and SDL_VIDEODRIVER={driver} shows nothing: {instead}"
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY") or any(os.path.exists(d) for d in FRAMEBUFFERS):
+        return None
+    return ("--tap: tapping the corners needs a screen, and there is none here (no DISPLAY or WAYLAND_DISPLAY, no "
+            "framebuffer /dev/fb0 or /dev/dri): " + instead)
 
 
 def tap_corners(image: np.ndarray, screen: tuple[int, int] = (800, 480),

@@ -67,3 +67,40 @@ def test_a_profile_that_cannot_be_written_is_refused_before_the_work(tmp_path, c
                      "--profile", profile]) == 2
         err = capsys.readouterr().err
         assert says in err and ".tmp" not in err and "none.png" not in err, err   # before the photo is even opened
+
+
+INSTEAD = ('give the grid\'s corners instead with --corners "x,y x,y x,y x,y" (A1, O1, O15, A15 in image px), or let '
+           "the printed markers find the board (no --tap)")
+
+
+@pytest.mark.parametrize(("env", "said"), [
+    ({"SDL_VIDEODRIVER": "dummy", "DISPLAY": ":0"}, "SDL_VIDEODRIVER=dummy shows nothing"),
+    ({}, "there is none here (no DISPLAY or WAYLAND_DISPLAY, no framebuffer /dev/fb0 or /dev/dri)"),
+])
+def test_tap_without_a_screen_is_refused_at_once(tmp_path, capsys, monkeypatch, env, said):
+    """`calibrate pose --tap` with no screen (no window system and no framebuffer, or SDL's dummy driver) waited for
+    taps that could never come (300 s): refused at once, exit 2, saying how to give the corners instead."""
+    import time
+
+    from calibration import pose
+
+    for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setattr(pose, "FRAMEBUFFERS", (str(tmp_path / "fb0"),))
+    t0 = time.monotonic()
+    assert main(["calibrate", "pose", "--image", str(_grey(tmp_path)), "--tap"]) == 2
+    assert time.monotonic() - t0 < 10
+    assert capsys.readouterr().err == f"kiosk calibrate pose: --tap: tapping the corners needs a screen, and {said}: " \
+                                      f"{INSTEAD}\n"
+
+
+def test_a_screen_is_a_window_system_or_a_framebuffer(tmp_path, monkeypatch):
+    from calibration import pose
+
+    monkeypatch.setattr(pose, "FRAMEBUFFERS", (str(tmp_path / "fb0"),))
+    assert pose.no_screen({"DISPLAY": ":0"}) is None and pose.no_screen({"WAYLAND_DISPLAY": "wayland-0"}) is None
+    assert pose.no_screen({}) is not None and pose.no_screen({"SDL_VIDEODRIVER": "offscreen", "DISPLAY": ":0"})
+    (tmp_path / "fb0").touch()           # the Pi's touchscreen without a window system (SDL's kmsdrm / fbdev)
+    assert pose.no_screen({}) is None and pose.no_screen({"SDL_VIDEODRIVER": "kmsdrm"}) is None
