@@ -22,10 +22,12 @@ def gcg_path(r: Result) -> str:
 
 
 def result_row(r: Result, base: str = "/") -> dict[str, Any]:
-    """``{"round", "board", "division", "players": [{"name", "score"}], "game_id", "gcg": URL}`` plus
-    ``corrected`` and ``preset``."""
+    """``{"round", "board", "division", "players": [{"name", "score", "win"}], "game_id", "gcg": URL}`` plus
+    ``corrected`` and ``preset``; ``win``: the referee's win credit (1, 0.5, 0; null when not recorded)."""
+    wins = r.wins if len(r.wins) == len(r.players) else (None,) * len(r.players)
     return {"round": r.round, "board": r.board, "division": r.division,
-            "players": [{"name": n, "score": s} for n, s in r.players], "game_id": r.game_id,
+            "players": [{"name": n, "score": s, "win": w} for (n, s), w in zip(r.players, wins)],
+            "game_id": r.game_id,
             "gcg": base + gcg_path(r), "corrected": r.corrected, "preset": r.preset}
 
 

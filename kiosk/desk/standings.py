@@ -27,6 +27,8 @@ def standings(config: EventConfig, results: list[Result], running: dict[str, int
 
     Args:
         results: finished games (only those with a division count; a 3-4 player game counts each pair).
+            Who won is the referee's verdict (:attr:`Result.wins`: its preset's tie rule, a forfeit), not a
+            comparison of the finals: a tie on points broken before the rack adjustment is a win and a loss.
         running: games still running per division.
     Order: wins, then spread, then rating, then name.
     """
@@ -35,26 +37,38 @@ def standings(config: EventConfig, results: list[Result], running: dict[str, int
         for d in config.divisions.values()}
     for r in results:
         rows = table.get(r.division or "")
-        if rows is None:
-            continue
-        for i, (name, score) in enumerate(r.players):
-            me = rows.get(name_key(name))
-            if me is None:
-                continue
-            for j, (_, other) in enumerate(r.players):
-                if i == j:
-                    continue
-                me.games += 1
-                me.spread += score - other
-                if score > other:
-                    me.wins += 1
-                elif score < other:
-                    me.losses += 1
-                else:
-                    me.wins += 0.5
-                    me.losses += 0.5
+        if rows is not None:
+            _count(rows, r)
     out: dict[str, dict] = {}
     for div, rows in table.items():
         ordered = sorted(rows.values(), key=lambda s: (-s.wins, -s.spread, -s.rating, s.name))
         out[div] = {"players": [vars(s) for s in ordered], "running": running.get(div, 0)}
     return out
+
+
+def _count(rows: dict[str, Standing], r: Result) -> None:
+    """Add one game to its players' lines. Each pair of players is one game between them: the one with more win
+    credit (the referee's :attr:`Result.wins`) wins it, equal credit is half each - except that two players
+    without credit in a 3-4 player game are told apart by their finals. Without the credit (a result stored by
+    an earlier desk) the finals decide, a tie half each."""
+    credit = r.wins if len(r.wins) == len(r.players) else tuple(float(s) for s in r.scores)
+    multi = len(r.players) > 2 and len(r.wins) == len(r.players)
+    for i, (name, score) in enumerate(r.players):
+        me = rows.get(name_key(name))
+        if me is None:
+            continue
+        for j, (_, other) in enumerate(r.players):
+            if i == j:
+                continue
+            me.games += 1
+            me.spread += score - other
+            mine, theirs = credit[i], credit[j]
+            if multi and mine == theirs == 0:
+                mine, theirs = score, other
+            if mine > theirs:
+                me.wins += 1
+            elif mine < theirs:
+                me.losses += 1
+            else:
+                me.wins += 0.5
+                me.losses += 0.5

@@ -10,7 +10,8 @@ Tables:
 * ``results(board, game_id, ...)`` - primary key (board, game_id): one row per finished game with players,
   final scores (points), preset, round, division and the GCG text. Recording the same final again changes
   nothing; a different final for the same game (a judge correction after the end) updates the row, sets
-  ``corrected`` and counts ``revision``.
+  ``corrected`` and counts ``revision``. ``wins``: the referee's win credit per player (its preset's tie rule and
+  forfeits applied); NULL in a database of a desk before it (then standings compare the finals).
 
 All methods are thread-safe (one connection behind a lock). Raises :class:`StoreError` (naming the file) when
 the database cannot be opened or is not the desk's.
@@ -35,7 +36,7 @@ CREATE TABLE IF NOT EXISTS results (
     board INTEGER NOT NULL, game_id TEXT NOT NULL, round INTEGER, division TEXT,
     players TEXT NOT NULL, preset TEXT, reason TEXT, gcg TEXT NOT NULL, last_seq INTEGER NOT NULL,
     finished_ts INTEGER NOT NULL, updated_ts INTEGER NOT NULL,
-    corrected INTEGER NOT NULL DEFAULT 0, revision INTEGER NOT NULL DEFAULT 1,
+    corrected INTEGER NOT NULL DEFAULT 0, revision INTEGER NOT NULL DEFAULT 1, wins TEXT,
     PRIMARY KEY (board, game_id));
 CREATE TABLE IF NOT EXISTS pairings (
     round INTEGER NOT NULL, board INTEGER NOT NULL, player1 TEXT NOT NULL, player2 TEXT NOT NULL,
@@ -72,6 +73,9 @@ class Result:
     updated_ts: int = 0
     corrected: bool = False
     revision: int = 1
+    #: the referee's win credit per player (1, 0.5 each for a tie under "half", 0), as its preset decided;
+    #: empty when unknown (a result stored by an earlier desk)
+    wins: tuple[float, ...] = ()
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -95,6 +99,9 @@ class ResultsStore:
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")  # acked to the broker only after this commit
             self._db.executescript(SCHEMA)
+            columns = {r[1] for r in self._db.execute("PRAGMA table_info(results)")}
+            if "wins" not in columns:   # a database of a desk before the column: its rows keep NULL
+                self._db.execute("ALTER TABLE results ADD COLUMN wins TEXT")
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"{self.path}: cannot open the desk database: {exc}") from None
         self._lock = threading.Lock()
@@ -148,28 +155,31 @@ class ResultsStore:
         """Record a finished game once (see module doc). Returns NEW, SAME (nothing changed) or CORRECTED."""
         now = int(time.time() * 1000)
         players = json.dumps([[n, s] for n, s in r.players], ensure_ascii=False)
+        wins = json.dumps(list(r.wins)) if r.wins else None
         with self._lock:
             row = self._db.execute("SELECT players, revision, round, division FROM results "
                                    "WHERE board=? AND game_id=?", (r.board, r.game_id)).fetchone()
             if row is None:
-                self._db.execute("INSERT INTO results VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1)",
+                self._db.execute(f"INSERT INTO results ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?)",
                                  (r.board, r.game_id, r.round, r.division, players, r.preset, r.reason, r.gcg,
-                                  r.last_seq, r.finished_ts, now))
+                                  r.last_seq, r.finished_ts, now, wins))
                 return Recorded.NEW
             if row[0] == players:
+                if wins is not None:   # the same finals: the referee's verdict is the same (kept if unknown)
+                    self._db.execute("UPDATE results SET wins=? WHERE board=? AND game_id=?", (wins, r.board, r.game_id))
                 if (row[2], row[3]) != (r.round, r.division):  # the pairing became known later
                     self._db.execute("UPDATE results SET round=?, division=? WHERE board=? AND game_id=?",
                                      (r.round, r.division, r.board, r.game_id))
                 return Recorded.SAME
             self._db.execute("UPDATE results SET players=?, reason=?, gcg=?, last_seq=?, updated_ts=?, corrected=1, "
-                             "revision=?, round=?, division=? WHERE board=? AND game_id=?",
-                             (players, r.reason, r.gcg, r.last_seq, now, row[1] + 1, r.round, r.division,
+                             "revision=?, round=?, division=?, wins=? WHERE board=? AND game_id=?",
+                             (players, r.reason, r.gcg, r.last_seq, now, row[1] + 1, r.round, r.division, wins,
                               r.board, r.game_id))
             return Recorded.CORRECTED
 
     def results(self, rnd: int | None = None) -> list[Result]:
         """Finished games (of round ``rnd``, or all), by round then board."""
-        q = "SELECT * FROM results" + (" WHERE round=?" if rnd is not None else "") + \
+        q = f"SELECT {_COLUMNS} FROM results" + (" WHERE round=?" if rnd is not None else "") + \
             " ORDER BY round IS NULL, round, board, finished_ts"
         with self._lock:
             rows = self._db.execute(q, (rnd,) if rnd is not None else ()).fetchall()
@@ -204,11 +214,17 @@ class ResultsStore:
     def result(self, board: int, game_id: str) -> Result | None:
         """The recorded result of one game, or None."""
         with self._lock:
-            row = self._db.execute("SELECT * FROM results WHERE board=? AND game_id=?", (board, game_id)).fetchone()
+            row = self._db.execute(f"SELECT {_COLUMNS} FROM results WHERE board=? AND game_id=?", (board, game_id)).fetchone()
         return _result(row) if row else None
 
 
+_COLUMNS = ("board, game_id, round, division, players, preset, reason, gcg, last_seq, finished_ts, updated_ts, "
+            "corrected, revision, wins")
+
+
 def _result(row: tuple[Any, ...]) -> Result:
-    (board, game_id, rnd, div, players, preset, reason, gcg, last_seq, fin, upd, corrected, rev) = row
+    (board, game_id, rnd, div, players, preset, reason, gcg, last_seq, fin, upd, corrected, rev, wins) = row
+    credit = json.loads(wins) if wins else []
     return Result(board, game_id, rnd, div, tuple((n, s) for n, s in json.loads(players)), preset or "",
-                  reason or "", gcg, last_seq, fin, upd, bool(corrected), rev)
+                  reason or "", gcg, last_seq, fin, upd, bool(corrected), rev,
+                  tuple(float(w) for w in credit) if isinstance(credit, list) else ())

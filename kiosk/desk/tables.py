@@ -344,7 +344,8 @@ class Tables:
         names = [self._registered(n) for n in state.players]  # the registered spelling, for tsh and standings
         res = Result(table.board, game.game_id, p.round if p else None, p.division if p else None,
                      tuple(zip(names, final)), state.preset, state.result.reason,
-                     gcg_text(state, game_id=game.game_id, board=table.board), game.applied, game.last_ts)
+                     gcg_text(state, game_id=game.game_id, board=table.board), game.applied, game.last_ts,
+                     wins=tuple(state.result.wins))
         self._results.append((game, res))   # stored by the next flush, after the events that prove it
         game.final = final
 
