@@ -120,7 +120,12 @@ def run(args: argparse.Namespace) -> int:
     tile_set, rules_kw = rules
     tally = _Tally()
     for path in args.files:
-        _replay_file(path, args, tile_set, rules_kw, tally)
+        try:
+            _replay_file(path, args, tile_set, rules_kw, tally)
+        except Exception:   # a fault of the kiosk's on one record must not lose the other files' replay
+            tally.unreadable += 1
+            print(f"kiosk replay: {path}: the kiosk failed while replaying this record (a fault of the kiosk, "
+                  "not of the record: please report it with the file); the other files are replayed", file=sys.stderr)
     out = sys.stdout
     if tally.errors:
         print(f"{tally.errors} rule {_plural(tally.errors, 'error')} (records that break the rules; see above)",

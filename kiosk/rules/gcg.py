@@ -148,7 +148,7 @@ class GcgGame:
     def player_index(self, nick: str) -> int:
         """The 0-based seat of ``nick`` (the first, when two players share it), -1 when nobody has it."""
         for i, p in enumerate(self.players):
-            if p.nick == nick:
+            if p is not None and p.nick == nick:  # a seat left empty (a gap in #playerN) while reading
                 return i
         return -1
 
@@ -488,6 +488,7 @@ def _parse(text: str, name: str, first_line: int = 1) -> GcgGame:
     last_note_target: list[str] | None = None
     seen_event = False
     nicks_seen: set[str] = set()
+    player_lines: dict[int, int] = {}  # seat (0-based) -> the line of its #playerN
     for i, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=first_line):
         line = raw.rstrip()
         if len(raw) > MAX_LINE:
@@ -501,7 +502,7 @@ def _parse(text: str, name: str, first_line: int = 1) -> GcgGame:
             last_note_target = None if not line else last_note_target
             continue
         if line.startswith("#"):
-            last_note_target = _pragma(game, i, line, seen_event, nicks_seen)
+            last_note_target = _pragma(game, i, line, seen_event, nicks_seen, player_lines)
             continue
         if line.startswith(">"):
             last_note_target = None
@@ -512,21 +513,35 @@ def _parse(text: str, name: str, first_line: int = 1) -> GcgGame:
             last_note_target[-1] += "\n" + line
             continue
         game.warnings.append(GcgError(name, i, f"line ignored (neither pragma nor event): {line[:40]!r}"))
-    if any(p is None for p in game.players):
-        game.errors.append(GcgError(name, 0, "player numbers have a gap (#player1, #player2 ...)"))
-        game.players = [p for p in game.players if p]
+    _player_gap(game, player_lines)
     return game
 
 
-def _pragma(game: GcgGame, i: int, line: str, seen_event: bool, nicks_seen: set[str]) -> list[str] | None:
+def _player_gap(game: GcgGame, player_lines: dict[int, int]) -> None:
+    """A missing ``#playerN`` below a given one (``#player1`` and ``#player3`` only): an error at the line of
+    the first pragma past the gap (the seats, hence the turn order, are unknown); the players kept are the
+    ones named, in their order."""
+    missing = [i for i, p in enumerate(game.players) if p is None]
+    if not missing:
+        return
+    gap = missing[0]
+    after = min(i for i in player_lines if i > gap)
+    game.errors.append(GcgError(game.name, player_lines[after], f"#player{after + 1} without #player{gap + 1}: "
+                                "players are numbered from 1 without gaps (#player1, #player2 ...)"))
+    game.players = [p for p in game.players if p]
+
+
+def _pragma(game: GcgGame, i: int, line: str, seen_event: bool, nicks_seen: set[str],
+            player_lines: dict[int, int]) -> list[str] | None:
     """Take the pragma ``line`` (line ``i``) into ``game``; returns the note list a continuation line extends
-    (after ``#note``), else None."""
+    (after ``#note``), else None. ``player_lines``: seat -> line of its ``#playerN``, filled in."""
     name = game.name
     kw, _, val = line[1:].partition(" ")
     kw = kw.strip().lower()
     val = val.strip()
     if kw in ("player1", "player2", "player3", "player4"):
-        _player(game, i, kw, val, seen_event, nicks_seen)
+        if _player(game, i, kw, val, seen_event, nicks_seen):
+            player_lines[int(kw[-1]) - 1] = i
     elif kw == "note":
         target = game.events[-1].notes if game.events else game.notes
         target.append(val)
@@ -548,25 +563,26 @@ def _pragma(game: GcgGame, i: int, line: str, seen_event: bool, nicks_seen: set[
     return None
 
 
-def _player(game: GcgGame, i: int, kw: str, val: str, seen_event: bool, nicks_seen: set[str]) -> None:
-    """A ``#playerN`` pragma (``kw`` "player1" .. "player4") at line ``i``."""
+def _player(game: GcgGame, i: int, kw: str, val: str, seen_event: bool, nicks_seen: set[str]) -> bool:
+    """A ``#playerN`` pragma (``kw`` "player1" .. "player4") at line ``i``; True when it named the seat."""
     name = game.name
     idx = int(kw[-1]) - 1
     parts = val.split(None, 1)
     if not parts:
         game.errors.append(GcgError(name, i, f"#{kw} needs a nickname"))
-        return
+        return False
     if seen_event:
         game.errors.append(GcgError(name, i, f"#{kw} after the first move: players must be named before any move"))
     if idx < len(game.players) and game.players[idx] is not None:
         game.errors.append(GcgError(name, i, f"#{kw} given twice"))
-        return
+        return False
     if parts[0] in nicks_seen:
         game.warnings.append(GcgError(name, i, f"duplicate nickname '{parts[0]}': its moves are assigned by turn order"))
     while len(game.players) <= idx:
         game.players.append(None)  # type: ignore[arg-type]
     game.players[idx] = Player(parts[0], parts[1] if len(parts) > 1 else parts[0])
     nicks_seen.add(parts[0])
+    return True
 
 
 def _event_line(game: GcgGame, i: int, line: str) -> None:
