@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeGuard
 
+from kiosk.desk.message import has_control
 from kiosk.stream.subscriber import MAX_BOARD
 
 
@@ -248,6 +249,9 @@ def _load_division(cfg: EventConfig, path: Path, i: int, d: Any) -> None:
         pname = p.get("name")
         if not isinstance(pname, str) or not pname.strip():
             raise EventFileError(f"{where}: name missing or empty")
+        if has_control(pname):   # a line break would add lines to the .t, GCG and CSV exports
+            raise EventFileError(f"{where}: name {pname!r} holds a control character (a line break, tab or the "
+                                 "like)")
         number, rating = p.get("number", j), p.get("rating", 0)
         if not _whole(number) or number < 1:
             raise EventFileError(f"{where} ({pname}): number {number!r} must be a whole number >= 1")

@@ -12,8 +12,11 @@ from kiosk.desk.store import Result
 from kiosk.desk.tsh import Game, TshError, blank_t, merge_round, read_t, render_t
 from kiosk.stream.files import safe_name
 
+#: the columns of results.csv for two-player games; with 3-4 players: player3, score3 ... and spread1..spreadN
 CSV_FIELDS = ["round", "division", "board", "game_id", "player1", "score1", "player2", "score2", "spread",
               "corrected", "gcg"]
+#: what a spreadsheet takes for a formula at the start of a cell (OWASP "CSV injection"), tab and CR included
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def gcg_path(r: Result) -> str:
@@ -31,15 +34,40 @@ def result_row(r: Result, base: str = "/") -> dict[str, Any]:
             "gcg": base + gcg_path(r), "corrected": r.corrected, "preset": r.preset}
 
 
+def csv_cell(text: str) -> str:
+    """A text cell a spreadsheet shows as text: one starting with ``= + - @``, a tab or a carriage return gets a
+    single quote in front (OWASP's advice against CSV injection), so ``=HYPERLINK(...)`` is no formula."""
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def _spreads(scores: tuple[int, ...]) -> list[int]:
+    """Each player's spread as the kiosk's result file has it: the score minus the best other score."""
+    return [s - max((o for j, o in enumerate(scores) if j != i), default=0) for i, s in enumerate(scores)]
+
+
 def results_csv(results: list[Result], base: str = "/") -> str:
-    """One CSV line per finished game (two-player columns; a 3-4 player game lists its first two)."""
+    """One CSV line per finished game. Two-player games only: the columns of :data:`CSV_FIELDS` (``spread`` =
+    score1 - score2). With a 3-4 player game among them every player has a name and score column
+    (``player1, score1 ... playerN, scoreN``) and a spread each (``spread1 ... spreadN``: the player's score minus
+    the best other score, as in the kiosk's result file: the winner's margin, the others' distance from the top);
+    a game of fewer players leaves its extra cells empty. Text cells are made safe for spreadsheets
+    (:func:`csv_cell`)."""
+    n = max([2, *(len(r.players) for r in results)])
+    header = ["round", "division", "board", "game_id"]
+    for i in range(1, n + 1):
+        header += [f"player{i}", f"score{i}"]
+    header += ["spread"] if n == 2 else [f"spread{i}" for i in range(1, n + 1)]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
-    w.writerow(CSV_FIELDS)
+    w.writerow(header + ["corrected", "gcg"])
     for r in results:
-        (n1, s1), (n2, s2) = (list(r.players) + [("", 0)])[:2]
-        w.writerow([r.round if r.round is not None else "", r.division or "", r.board, r.game_id, n1, s1, n2, s2,
-                    s1 - s2, int(r.corrected), base + gcg_path(r)])
+        players: list[tuple[str, int | str]] = [(csv_cell(name), score) for name, score in r.players]
+        players += [("", "")] * (n - len(players))
+        spreads: list[int | str] = list(_spreads(r.scores))
+        spreads = spreads[:1] if n == 2 else spreads + [""] * (n - len(spreads))
+        w.writerow([r.round if r.round is not None else "", csv_cell(r.division or ""), r.board,
+                    csv_cell(r.game_id), *(x for p in players for x in p), *spreads, int(r.corrected),
+                    csv_cell(base + gcg_path(r))])
     return buf.getvalue()
 
 

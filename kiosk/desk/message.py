@@ -15,12 +15,14 @@ Topics read (``root`` e.g. ``scrabble/local``)::
 A message is refused (never raised) with a :class:`Bad` kind when it is too large, not JSON, not an object,
 on a topic outside that grammar, or when its envelope contradicts its topic: another board than the topic's
 (a kiosk may only write its own board's topics, so that is a forgery), another event type, the wrong channel,
-missing or mistyped fields.
+missing or mistyped fields, or text holding a control character (a line break, tab ...: in a player's name it
+would add lines to the GCG and .t exports), named with the field.
 """
 
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeGuard
@@ -159,6 +161,8 @@ def parse(root: str, topic: str, payload: bytes) -> Message | Refused:
         if not isinstance(body.get("clock"), dict):
             return Refused(Bad.FIELDS, f"{short}: tick without a clock")
         return Message(kind, board, body)
+    if has_control(gid):
+        return Refused(Bad.FIELDS, f"{short}: the game_id {gid[:40]!r} holds a control character")
     if kind is Topic.SNAPSHOT:
         return _snapshot(short, board, body)
     ev = body.get("event")
@@ -168,7 +172,33 @@ def parse(root: str, topic: str, payload: bytes) -> Message | Refused:
         return Refused(Bad.FORGED, f"{short}: carries a {ev['type']!r} event")
     if seq < 1 or (ev["type"] == "game_started") != (seq == 1):
         return Refused(Bad.FIELDS, f"{short}: event number {seq} does not fit a {ev['type']!r} event")
+    problem = _control_in(ev)
+    if problem:
+        return Refused(Bad.FIELDS, f"{short}: {problem}")
     return Message(kind, board, body)
+
+
+def has_control(text: str) -> bool:
+    """Whether ``text`` holds a control character (line breaks, tab, escape ...; Unicode Cc, Zl, Zp)."""
+    return any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text)
+
+
+def _control_in(ev: dict[str, Any]) -> str | None:
+    """A sentence naming the first text of event ``ev`` (a player's name, a reason ...) that holds a control
+    character, or None. Nothing a kiosk sends holds one; a name with a line break would add lines to the
+    desk's GCG and .t exports."""
+    todo: list[tuple[str, Any]] = [(k, v) for k, v in ev.items()]
+    while todo:
+        key, value = todo.pop(0)
+        if isinstance(value, str) and has_control(value):
+            what = "the player name" if key.startswith("players") else f"the {key}"
+            return f"{what} {value[:40]!r} in the {ev['type']} event holds a control character (a line break, tab " \
+                   "or the like); the desk does not take it"
+        if isinstance(value, dict):
+            todo += [(f"{key}.{k}", v) for k, v in value.items()]
+        elif isinstance(value, list):
+            todo += [(key, v) for v in value]
+    return None
 
 
 def _flags(short: str, board: int, body: dict[str, Any]) -> Message | Refused:
@@ -195,5 +225,8 @@ def _snapshot(short: str, board: int, body: dict[str, Any]) -> Message | Refused
         if not isinstance(ev, dict) or not _int(item.get("ts")) or not isinstance(ev.get("type"), str) \
                 or not _int(ev.get("t")) or (ev["type"] == "game_started") != (seq == 1):
             return Refused(Bad.FIELDS, f"{short}: event {seq} of the snapshot is not a timed event in its place")
+        problem = _control_in(ev)
+        if problem:
+            return Refused(Bad.FIELDS, f"{short}: event {seq} of the snapshot: {problem}")
     return Message(Topic.SNAPSHOT, board, {"game_id": body["game_id"], "seq": body["seq"], "ts": body["ts"],
                                           "events": events})
