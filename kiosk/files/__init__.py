@@ -1,10 +1,17 @@
 """What every subcommand does with the files it is given: checks an input before the work, writes an output
 atomically. Errors are :class:`InputError` (``PATH: REASON``), which :func:`kiosk.cli.main` prints on stderr as
 ``kiosk COMMAND: PATH: REASON`` with exit code 2. Used by the subcommands and the calibration tools alike.
+
+Every atomic write in the kiosk goes through :func:`replacing` (here :func:`atomic_output`; the stream's
+``write_atomic``, the lexicon compiler): only a regular file, or nothing, is ever replaced at an output path.
+A device, FIFO, socket or folder there is refused and left as it is (``kiosk selfplay -o /dev/null`` run as
+root once replaced the null device with a file); a symbolic link to a regular file is written through: the
+file it points to is replaced, the link kept.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
@@ -18,6 +25,92 @@ SNIFF_BYTES = 8192  # how much of a file is looked at to tell text from binary d
 
 class InputError(ValueError):
     """A file or argument the command cannot use; the message names it (``PATH: REASON``). Exit code 2."""
+
+
+class OutputError(OSError):
+    """An output that cannot be written at its path (``filename``): ``str()`` reads ``PATH: REASON``."""
+
+    def __str__(self) -> str:
+        return f"{self.filename}: {self.strerror}"
+
+
+class NotReplaceable(OutputError):
+    """Something that is no regular file is at an output path (a folder, a device, a FIFO, a socket, a link to
+    one of those or to nothing): it is left as it is, nothing is written."""
+
+
+def _kind(mode: int) -> str:
+    return ("a folder" if stat.S_ISDIR(mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "a character device" if stat.S_ISCHR(mode)
+            else "a block device" if stat.S_ISBLK(mode) else "not a regular file")
+
+
+def replace_target(path: str | Path) -> Path:
+    """The file an atomic write to ``path`` replaces: ``path`` itself when nothing or a regular file is there,
+    the file a symbolic link there points to (the link is kept).
+
+    Raises:
+        NotReplaceable: a folder, device, FIFO or socket is there (or a link leads to one, or to nothing: a
+            dangling link is not written through), or the path cannot be looked at (a loop of links).
+    """
+    p = Path(path)
+    try:
+        mode = os.lstat(p).st_mode
+    except FileNotFoundError:
+        return p
+    except OSError as exc:
+        raise NotReplaceable(exc.errno, f"cannot look at it: {_reason(exc)}", str(p)) from None
+    if not stat.S_ISLNK(mode):
+        target, link = p, ""
+    else:
+        target, link = Path(os.path.realpath(p)), "a link to "
+        try:
+            mode = os.stat(p).st_mode
+        except FileNotFoundError:
+            raise NotReplaceable(errno.ENOENT, f"is a link to {target}, which does not exist (a link is only "
+                                 "written through to a file that is there)", str(p)) from None
+        except OSError as exc:
+            raise NotReplaceable(exc.errno, f"cannot look at it: {_reason(exc)}", str(p)) from None
+    if stat.S_ISREG(mode):
+        return target
+    raise NotReplaceable(errno.EISDIR if stat.S_ISDIR(mode) else errno.EEXIST,
+                         f"is {link}{_kind(mode)}, not a file the kiosk may replace", str(p))
+
+
+@contextmanager
+def replacing(path: str | Path, *, durable: bool = True) -> Iterator[str]:
+    """The one atomic write: yields the name of a new, empty temporary file beside the file :func:`replace_target`
+    finds for ``path``; when the block ends without an error that file is flushed to disk (``durable``), made
+    readable by all (0644) and renamed over the target (checked again first: nothing planted meanwhile is
+    replaced); on any error it is removed, so a failed write leaves nothing behind.
+
+    Raises:
+        NotReplaceable: see :func:`replace_target` (before the block runs, or after it: then nothing changed).
+        OutputError: the temporary file cannot be made in the folder (no such folder, no permission, ...).
+        OSError: from the block, or the rename.
+    """
+    target = replace_target(path)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise OutputError(exc.errno, f"cannot write in {target.parent}: {_reason(exc)}", str(path)) from None
+    os.close(fd)
+    try:
+        yield tmp
+        if durable:
+            fd = os.open(tmp, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        os.chmod(tmp, 0o644)   # mkstemp makes it owner-only; outputs are for others to read
+        if replace_target(path) != target:
+            raise NotReplaceable(errno.EEXIST, "changed while it was written; not replaced", str(path))
+        os.replace(tmp, target)
+    except BaseException:
+        with _ignore_missing():
+            os.unlink(tmp)
+        raise
 
 
 def _reason(exc: OSError) -> str:
@@ -80,8 +173,9 @@ def check_text_file(path: str | Path, what: str = "file") -> Path:
 
 
 def check_output(path: str | Path, what: str = "output file") -> Path:
-    """``path`` once it can be written: its folder exists and it is not a folder itself. Checked before the
-    work (a game generated for a path that cannot be written is time lost).
+    """``path`` once it can be written: its folder exists, and nothing or a regular file (or a link to one) is
+    there: a folder, device, FIFO or socket is refused and left as it is. Checked before the work (a game
+    generated for a path that cannot be written is time lost).
 
     Raises:
         InputError: naming the path and why it cannot be written.
@@ -96,10 +190,14 @@ def check_output(path: str | Path, what: str = "output file") -> Path:
         raise InputError(f"{p}: the folder {parent} does not exist")
     if not parent.is_dir():
         raise InputError(f"{p}: {parent} is not a folder")
+    try:
+        target = replace_target(p)
+    except NotReplaceable as exc:
+        raise InputError(f"{exc}; give a file name for the {what}") from None
     try:   # the one sure test (root may write anywhere by permission, and still not in /proc)
-        fd, probe = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=parent)
+        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
-        raise InputError(f"{p}: cannot write in {parent}: {_reason(exc)}") from None
+        raise InputError(f"{p}: cannot write in {target.parent}: {_reason(exc)}") from None
     os.close(fd)
     os.unlink(probe)
     return p
@@ -130,29 +228,23 @@ def check_output_folder(path: str | Path, what: str = "output folder") -> Path:
 
 @contextmanager
 def atomic_output(path: str | Path, mode: str = "w", what: str = "output file") -> Iterator[IO]:
-    """A file object for writing ``path`` atomically: the data goes to a temporary file in the same folder,
-    which is flushed to disk and renamed over ``path`` when the block ends without an error; on an error it
-    is removed, so a failed write leaves nothing behind (neither a partial file nor the temporary one).
+    """A file object for writing ``path`` atomically (:func:`replacing`): the data goes to a temporary file in
+    the same folder, which is flushed to disk and renamed over ``path`` (or over the file a link there points
+    to) when the block ends without an error; on an error it is removed, so a failed write leaves nothing behind
+    (neither a partial file nor the temporary one).
 
     Raises:
-        InputError: the temporary file cannot be created there (the path is named).
+        InputError: as :func:`check_output` (a device, FIFO, socket or folder at ``path`` is left as it is), or
+            the temporary file cannot be created there (the path is named).
     """
     p = check_output(path, what)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
-    except OSError as exc:
-        raise InputError(f"{p}: cannot write in {p.parent}: {_reason(exc)}") from None
-    try:
-        with os.fdopen(fd, mode, encoding=None if "b" in mode else "utf-8") as fh:
+        with replacing(p) as tmp, open(tmp, mode, encoding=None if "b" in mode else "utf-8") as fh:
             yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, p)
-    except BaseException:
-        with _ignore_missing():
-            os.unlink(tmp)
-        raise
+    except NotReplaceable as exc:
+        raise InputError(f"{exc}; give a file name for the {what}") from None
+    except OutputError as exc:
+        raise InputError(str(exc)) from None
 
 
 @contextmanager

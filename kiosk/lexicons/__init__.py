@@ -19,7 +19,14 @@ from pathlib import Path
 
 import marisa_trie
 
-from kiosk.files import InputError, check_regular_file
+from kiosk.files import (
+    InputError,
+    NotReplaceable,
+    OutputError,
+    check_regular_file,
+    replace_target,
+    replacing,
+)
 from kiosk.rules.lexicon import (
     MAGIC_SUFFIX,
     LexiconError,
@@ -66,29 +73,22 @@ def read_word_list(path: str | Path, letters: Iterable[str] | None = None) -> li
 
 
 def _atomic_write(out: Path, write: Callable[[str], object]) -> None:
-    """``write(tmp_path)`` into a temporary file beside ``out``, then renamed to ``out``; removed on failure."""
+    """``write(tmp_path)`` into a temporary file beside ``out``, then renamed to ``out`` (or to the file a link
+    there points to) by :func:`kiosk.files.replacing`; removed on failure. A device, FIFO, socket or folder at
+    ``out`` is left as it is: a LexiconError."""
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+        with replacing(out) as tmp:
+            write(tmp)
+    except OutputError as exc:
+        raise LexiconError(str(exc)) from None
     except OSError as exc:
-        raise LexiconError(f"{out}: cannot write in {out.parent}: {exc.strerror or exc}") from None
-    os.close(fd)
-    try:
-        write(tmp)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, out)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        if isinstance(exc, OSError):
-            raise LexiconError(f"{out}: cannot write: {exc.strerror or exc}") from None
-        raise
+        raise LexiconError(f"{out}: cannot write: {exc.strerror or exc}") from None
 
 
 def check_lexicon_output(out: str | Path) -> Path:
     """``out`` as a Path once it can take a compiled lexicon: a name ending in ``.marisa`` in an existing
-    folder, not a folder itself.
+    folder, where nothing or a regular file (or a link to one) is, as at ``out.json`` beside it: a folder,
+    device, FIFO or socket is left as it is.
 
     Raises:
         LexiconError: naming the path and why.
@@ -101,10 +101,15 @@ def check_lexicon_output(out: str | Path) -> Path:
     if not p.parent.is_dir():
         why = "does not exist" if not p.parent.exists() else "is not a folder"
         raise LexiconError(f"{p}: the folder {p.parent} {why}")
+    try:
+        target = replace_target(p)
+        replace_target(p.with_name(p.name + ".json"))   # its name file, written beside it
+    except NotReplaceable as exc:
+        raise LexiconError(f"{exc}; give another file name ending in {MAGIC_SUFFIX}") from None
     try:   # the one sure test (root may write anywhere by permission, and still not in /proc)
-        fd, probe = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent)
+        fd, probe = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
-        raise LexiconError(f"{p}: cannot write in {p.parent}: {exc.strerror or exc}") from None
+        raise LexiconError(f"{p}: cannot write in {target.parent}: {exc.strerror or exc}") from None
     os.close(fd)
     os.unlink(probe)
     return p

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from pathlib import Path
+
+from kiosk.files import replacing
 
 _SAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -17,23 +17,15 @@ def safe_name(text: str, fallback: str = "game") -> str:
 
 
 def write_atomic(path: Path, data: str | bytes, *, durable: bool = False) -> None:
-    """Replace ``path`` with ``data`` in one step (readers never see half a file). ``durable``: fsync first.
+    """Replace ``path`` with ``data`` in one step (readers never see half a file), through
+    :func:`kiosk.files.replacing`: a device, FIFO, socket or folder planted at ``path`` is left as it is; a link
+    to a file is written through. ``durable``: fsync first. The folder is made when missing.
 
-    Raises ``OSError`` (with the path) when the folder cannot be written."""
+    Raises:
+        OSError: with the path, when the folder cannot be written or something that is no regular file is at
+            ``path`` (:class:`kiosk.files.NotReplaceable`, whose ``str()`` reads ``PATH: REASON``).
+    """
     raw = data.encode() if isinstance(data, str) else data
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(raw)
-            if durable:
-                f.flush()
-                os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)   # mkstemp makes it owner-only; the pages and broadcasters read these files
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    with replacing(path, durable=durable) as tmp:
+        Path(tmp).write_bytes(raw)
