@@ -25,6 +25,7 @@ Every problem raises :class:`EventFileError` naming the file and the entry.
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from collections.abc import Callable
@@ -122,7 +123,7 @@ class EventConfig:
 
         Raises :class:`EventFileError` (path ``desk``) for an unknown player, two divisions, a player already
         paired on another board of that round, or a round outside 1..rounds."""
-        p = self._check_pairing(Path("desk"), f"round {rnd!s:.20} board {board!s:.20}", rnd, board, list(names),
+        p = self._check_pairing(Path("desk"), f"round {shown(rnd)} board {shown(board)}", rnd, board, list(names),
                                 {k: v for k, v in self.pairings.items() if k != (rnd, board)})
         self.pairings[(rnd, board)] = p
         return p
@@ -130,9 +131,9 @@ class EventConfig:
     def _check_pairing(self, path: Path, where: str, rnd: Any, board: Any, names: Any,
                        others: dict[tuple[int, int], Pairing]) -> Pairing:
         if not _whole(rnd) or not 1 <= rnd <= self.rounds:
-            raise EventFileError(f"{path}: {where}: round {rnd!r:.20} is not a round of the event (1-{self.rounds})")
+            raise EventFileError(f"{path}: {where}: round {shown(rnd)} is not a round of the event (1-{self.rounds})")
         if not _whole(board) or not 0 <= board <= MAX_BOARD:   # beyond it no kiosk's message is taken
-            raise EventFileError(f"{path}: {where}: board {board!r:.20} must be a whole number 0-{MAX_BOARD}")
+            raise EventFileError(f"{path}: {where}: board {shown(board)} must be a whole number 0-{MAX_BOARD}")
         if not isinstance(names, list) or len(names) != 2 or not all(isinstance(n, str) for n in names):
             raise EventFileError(f"{path}: {where}: players must be a list of two names")
         found = []
@@ -156,6 +157,13 @@ class EventConfig:
         if (rnd, board) in others:
             raise EventFileError(f"{path}: {where}: board {board} of round {rnd} is paired twice")
         return Pairing(rnd, board, found[0].division, (found[0].name, found[1].name))
+
+
+def shown(value: Any) -> str:
+    """A value as the director wrote it (JSON / TOML spelling: ``true``, ``"3"``, ``[1, 2]``, never Python's
+    ``True``), cut to 20 characters."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 20 else text[:19] + "…"
 
 
 def _whole(x: Any) -> TypeGuard[int]:
@@ -182,7 +190,7 @@ def load_event(folder: str | Path) -> EventConfig:
                              f"[[division]], [[pairing]])")
     rounds = data.get("rounds")
     if not _whole(rounds) or rounds < 1:
-        raise EventFileError(f"{path}: rounds = {rounds!r}: need a whole number >= 1")
+        raise EventFileError(f"{path}: rounds = {shown(rounds)}: need a whole number >= 1")
     pin = data.get("director_pin")
     if _whole(pin):   # 0123 is no TOML number, and 2468 would be a number, not what the director types
         raise EventFileError(f'{path}: director_pin = {pin}: a PIN is text, so write it in quotes: director_pin = '
@@ -254,11 +262,11 @@ def _load_division(cfg: EventConfig, path: Path, i: int, d: Any) -> None:
                                  "like)")
         number, rating = p.get("number", j), p.get("rating", 0)
         if not _whole(number) or number < 1:
-            raise EventFileError(f"{where} ({pname}): number {number!r} must be a whole number >= 1")
+            raise EventFileError(f"{where} ({pname}): number {shown(number)} must be a whole number >= 1")
         if number in numbers:
             raise EventFileError(f"{where} ({pname}): number {number} is used twice in division {name}")
         if not _whole(rating) or rating < 0:
-            raise EventFileError(f"{where} ({pname}): rating {rating!r} must be a whole number >= 0")
+            raise EventFileError(f"{where} ({pname}): rating {shown(rating)} must be a whole number >= 0")
         key = name_key(pname)
         if key in cfg._players:
             raise EventFileError(f"{where}: {pname!r} is registered twice")

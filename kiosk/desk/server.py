@@ -271,20 +271,22 @@ class DeskServer:
         if wait:   # the right PIN too: guessing must not go faster by trying it during the wait
             raise web.HTTPTooManyRequests(text=f"Too many wrong director PINs: wait {wait} s.",
                                           headers={"Retry-After": str(wait)})
-        pin = data.get("pin") if isinstance(data, dict) else None
+        if not isinstance(data, dict):
+            raise web.HTTPBadRequest(text='The request must be a JSON object: {"pin", "round", "board", "players"}.')
+        pin = data.get("pin")
         if not isinstance(pin, str) or not hmac.compare_digest(pin.encode(), self.config.director_pin.encode()):
             self.pin_waits.wrong(address)
             raise web.HTTPForbidden(text="Wrong director PIN.")
         self.pin_waits.right(address)
-        rnd, board, names = data.get("round"), data.get("board"), data.get("players")
+        rnd, board, names = _pairing_fields(data)
         config = self.config
 
         def assign() -> Any:
             with self.lock:
                 before = dict(config.pairings)
                 try:
-                    p = config.assign(rnd, board, tuple(names) if isinstance(names, list) else names)
-                except (EventFileError, TypeError) as exc:
+                    p = config.assign(rnd, board, names)
+                except EventFileError as exc:
                     raise web.HTTPBadRequest(text=str(exc).removeprefix("desk: ")) from None
                 try:
                     self.store.save_pairing(p.round, p.board, p.players)
@@ -403,6 +405,27 @@ async def _off(fn: Any, *args: Any) -> Any:
     """Run ``fn(*args)`` on the default thread pool: what waits for the tables' lock or the disk never holds
     up the event loop (the SSE streams of every other client)."""
     return await asyncio.get_running_loop().run_in_executor(None, fn, *args)
+
+
+def _pairing_fields(data: dict[str, Any]) -> tuple[int, int, tuple[str, str]]:
+    """``round``, ``board`` and ``players`` of a POST /pairing body, checked for their kinds (the event checks
+    the values). Raises ``HTTPBadRequest`` with a sentence naming the field (``true`` is no number)."""
+    from aiohttp import web
+
+    from kiosk.desk.event import shown
+
+    for key, what in (("round", "the round number"), ("board", "the board number")):
+        value = data.get(key)
+        if value is None:
+            raise web.HTTPBadRequest(text=f'The request lacks "{key}": {what}, a whole number.')
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise web.HTTPBadRequest(text=f'"{key}" must be {what}, a whole number, not {shown(value)}.')
+    names = data.get("players")
+    if names is None:
+        raise web.HTTPBadRequest(text='The request lacks "players": the two players\' names.')
+    if not isinstance(names, list) or len(names) != 2 or not all(isinstance(n, str) and n.strip() for n in names):
+        raise web.HTTPBadRequest(text=f'"players" must be a list of two player names, not {shown(names)}.')
+    return data["round"], data["board"], (names[0], names[1])
 
 
 def _wall() -> int:

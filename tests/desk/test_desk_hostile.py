@@ -109,3 +109,37 @@ def test_pin_waits_double_per_address_and_end():
 
 def test_requests_that_are_not_http_are_refused_in_one_line_by_the_desk(desk, caplog):
     assert_refused_quietly(desk.server.port, "/layout.json", caplog)
+
+
+@pytest.mark.parametrize(("body", "said"), [
+    ({"pin": "2468"}, 'The request lacks "round": the round number, a whole number.'),
+    ({"pin": "2468", "round": True, "board": 3, "players": ["Cid", "Bob"]},
+     '"round" must be the round number, a whole number, not true.'),
+    ({"pin": "2468", "round": 2, "board": "3", "players": ["Cid", "Bob"]},
+     '"board" must be the board number, a whole number, not "3".'),
+    ({"pin": "2468", "round": 2, "board": 3}, 'The request lacks "players": the two players\' names.'),
+    ({"pin": "2468", "round": 2, "board": 3, "players": "Cid"},
+     '"players" must be a list of two player names, not "Cid".'),
+    ({"pin": "2468", "round": 2, "board": 3, "players": ["Cid", 7]},
+     '"players" must be a list of two player names, not ["Cid", 7].'),
+    ({"pin": "2468", "round": 9, "board": 3, "players": ["Cid", "Bob"]},
+     "round 9 board 3: round 9 is not a round of the event (1-2)"),
+])
+def test_a_pairing_request_lacking_or_mistyping_a_field_names_it(desk, body, said):
+    """{"pin": "2468"} alone was answered "'NoneType' object is not iterable"; a round of true was "round True"."""
+    assert _post(desk.url + "pairing", json.dumps(body).encode()) == (400, said)
+    assert desk.config.pairings.get((2, 3)) is None
+
+
+def test_a_pairing_request_that_is_no_object_is_said_so(desk):
+    code, text = _post(desk.url + "pairing", b"[1, 2]")
+    assert (code, text) == (400, 'The request must be a JSON object: {"pin", "round", "board", "players"}.')
+
+
+def test_an_event_file_value_is_shown_as_written_not_as_python(tmp_path):
+    from kiosk.desk.event import EventFileError, load_event
+
+    folder = event_folder(tmp_path, 'rounds = 1\n[[division]]\nname = "A"\nplayers = ["X", "Y"]\n'
+                                    '[[pairing]]\nround = true\nboard = 1\nplayers = ["X", "Y"]\n')
+    with pytest.raises(EventFileError, match=r"pairing 1: round true is not a round of the event \(1-1\)$"):
+        load_event(folder)
