@@ -35,6 +35,8 @@ damage kept aside.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import fcntl
 import json
 import os
@@ -144,6 +146,51 @@ def _cause(exc: sqlite3.Error) -> str:
         if name.startswith(prefix):
             return words
     return str(exc).strip() or "an unknown error"
+
+
+_REFUSED = "the disk refused the write (file size limit or disk full)"
+_DISK_FULL = "the disk is full"
+
+
+def _creation_cause(exc: sqlite3.Error | OSError) -> str:
+    """Why a new journal could not be built, in plain words (no SQLite or Python error text)."""
+    if isinstance(exc, OSError):
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            return _DISK_FULL
+        return _REFUSED if exc.errno == errno.EFBIG else (exc.strerror or "the disk refused it")
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    if name == "SQLITE_FULL":
+        return _DISK_FULL
+    if name.startswith(("SQLITE_IOERR_WRITE", "SQLITE_IOERR_SHMSIZE", "SQLITE_IOERR_TRUNCATE",
+                        "SQLITE_IOERR_FSYNC")):
+        return _REFUSED
+    if name.startswith("SQLITE_IOERR"):
+        return "the disk failed to read or write (a failing card or disk)"
+    cause = _cause(exc)
+    return cause if cause in dict(_CAUSES).values() else "it could not be built in its folder"
+
+
+def _build(tmp: Path) -> None:
+    """A new, empty journal at ``tmp``, made durable (its write-ahead log folded in). Raises sqlite3.Error or
+    OSError."""
+    db = sqlite3.connect(tmp, isolation_level=None)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        db.execute("BEGIN IMMEDIATE")
+        for stmt in filter(str.strip, _SCHEMA.split(";")):
+            db.execute(stmt)
+        db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+        db.execute("INSERT INTO meta VALUES ('journal_id', ?)", (uuid.uuid4().hex,))
+        db.execute("COMMIT")
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        db.close()
+    fd = os.open(tmp, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _identity(path: Path) -> tuple[int, int] | None:
@@ -424,39 +471,26 @@ class Journal:
             self._quarantine(f"SQLite cannot read the file: {exc}")
 
     def _create(self) -> None:
-        """Build a new, empty journal under a temporary name and rename it into place (never half a file)."""
+        """Build a new, empty journal under a temporary name and rename it into place (never half a file). A
+        journal that cannot be built leaves nothing behind: the temporary file and its -wal/-shm/-journal go."""
         tmp = self.path.with_name(self.path.name + ".new")
-        for p in _sidecars(tmp):
+        leftovers = [*_sidecars(tmp), tmp.with_name(tmp.name + "-journal")]
+        for p in leftovers:
             p.unlink(missing_ok=True)
         try:
-            db = sqlite3.connect(tmp, isolation_level=None)
-            try:
-                db.execute("PRAGMA journal_mode=WAL")
-                db.execute("PRAGMA synchronous=FULL")
-                db.execute("BEGIN IMMEDIATE")
-                for stmt in filter(str.strip, _SCHEMA.split(";")):
-                    db.execute(stmt)
-                db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-                db.execute("INSERT INTO meta VALUES ('journal_id', ?)", (uuid.uuid4().hex,))
-                db.execute("COMMIT")
-                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            finally:
-                db.close()
-            fd = os.open(tmp, os.O_RDONLY)
-            try:
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            for p in _sidecars(tmp)[1:]:
+            _build(tmp)
+            for p in leftovers[1:]:
                 p.unlink(missing_ok=True)
             os.replace(tmp, self.path)
             _fsync_dir(self.path.parent)
-        except sqlite3.Error as exc:
-            if "full" in str(exc).lower():
-                raise JournalFull(f"{self.path}: the disk is full; cannot create the journal: {exc}") from None
-            raise _failure(self.path, "cannot create the journal", _cause(exc)) from None
-        except OSError as exc:
-            raise JournalError(f"{self.path}: cannot create the journal: {exc.strerror}") from None
+        except (sqlite3.Error, OSError) as exc:
+            for p in leftovers:
+                with contextlib.suppress(OSError):
+                    p.unlink(missing_ok=True)
+            cause = _creation_cause(exc)
+            if cause == _DISK_FULL:
+                raise JournalFull(f"{self.path}: cannot create the journal: {cause}") from None
+            raise _failure(self.path, "cannot create the journal", cause) from None
 
     def _check_wal(self, file: Path) -> None:
         """A write-ahead log left beside the file (a crash) must extend this journal by at most the one write
