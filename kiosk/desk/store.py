@@ -44,6 +44,14 @@ CREATE TABLE IF NOT EXISTS pairings (
 """
 
 
+#: ``PRAGMA application_id`` of a desk database ("KDSK"): what tells it from a kiosk journal or any other SQLite file
+APPLICATION_ID = 0x4B44534B
+#: the tables (and the columns they must have) of a desk database written before it carried the application id
+_DESK_COLUMNS = {"events": {"board", "game_id", "seq", "body", "ts"},
+                 "results": {"board", "game_id", "round", "division", "players", "gcg"},
+                 "pairings": {"round", "board", "player1", "player2"}}
+
+
 class StoreError(RuntimeError):
     """The store's database file cannot be used (message names the file)."""
 
@@ -95,7 +103,14 @@ class ResultsStore:
             raise StoreError(f"{self.path}: cannot open the desk database: it is a folder")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            _refuse_other_file(self.path)
             self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+            foreign = _not_a_desk(self._db)
+            if foreign:   # read only so far: the file is left as it was
+                self._db.close()
+                raise StoreError(f"{self.path}: {foreign}; it was left as it is: give --data a folder of the "
+                                 "desk's own (it makes its desk.sqlite there)")
+            self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")  # acked to the broker only after this commit
             self._db.executescript(SCHEMA)
@@ -220,6 +235,40 @@ class ResultsStore:
 
 _COLUMNS = ("board, game_id, round, division, players, preset, reason, gcg, last_seq, finished_ts, updated_ts, "
             "corrected, revision, wins")
+
+
+def _refuse_other_file(path: Path) -> None:
+    """Raises :class:`StoreError` when the non-empty file at ``path`` is no SQLite database at all (read only)."""
+    from kiosk.store.foreign import SQLITE_HEADER
+
+    if not path.is_file() or path.stat().st_size == 0:
+        return
+    with open(path, "rb") as f:
+        head = f.read(len(SQLITE_HEADER))
+    if head != SQLITE_HEADER:
+        start = "".join(c if c.isprintable() and c != "\ufffd" else "." for c in head[:8].decode(errors="replace"))
+        raise StoreError(f"{path}: is not a desk database (not an SQLite database: it starts with \"{start}\"); it "
+                         "was left as it is: give --data a folder of the desk's own (it makes its desk.sqlite there)")
+
+
+def _not_a_desk(db: sqlite3.Connection) -> str | None:
+    """Why the open SQLite database is not the desk's (the start of a sentence), or None: the desk's application
+    id, or none and only the desk's tables with their columns (a desk before the id), or no tables at all (new).
+    Reads only."""
+    from kiosk.store.foreign import JOURNAL_TABLES
+
+    app_id = db.execute("PRAGMA application_id").fetchone()[0]
+    if app_id == APPLICATION_ID:
+        return None
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if app_id == 0 and all(t in _DESK_COLUMNS and _DESK_COLUMNS[t] <= {c[1] for c in db.execute(
+            f"PRAGMA table_info({t})")} for t in tables):
+        return None
+    if tables >= JOURNAL_TABLES:
+        return "is a kiosk's game journal, not a desk database"
+    names = ", ".join(sorted(tables)[:5]) + (" ..." if len(tables) > 5 else "")
+    owner = f"of another program (application id {app_id:#x})" if app_id else f"with other tables ({names})"
+    return f"is not a desk database: an SQLite database {owner}"
 
 
 def _result(row: tuple[Any, ...]) -> Result:
