@@ -15,10 +15,11 @@ from __future__ import annotations
 import hmac
 import json
 import logging
-import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+
+from kiosk.files import check_regular_file, replacing
 
 log = logging.getLogger("kiosk.judge")
 
@@ -101,7 +102,8 @@ class PinGate:
         if self.state_path is None or not self.state_path.exists():
             return
         try:
-            data = json.loads(self.state_path.read_text(encoding="utf-8"))
+            # (a FIFO planted there would block the start: only a regular file is read)
+            data = json.loads(check_regular_file(self.state_path, "judge PIN state").read_text(encoding="utf-8"))
             self.wrong_total = int(data.get("wrong_total", 0))
             for name, s in dict(data.get("screens", {})).items():
                 self._screens[str(name)] = _Screen(int(s["wrong_in_row"]), int(s["locked_until"]))
@@ -115,10 +117,9 @@ class PinGate:
         data = {"wrong_total": self.wrong_total,
                 "screens": {k: {"wrong_in_row": s.wrong_in_row, "locked_until": s.locked_until}
                             for k, s in self._screens.items()}}
-        tmp = self.state_path.with_name(self.state_path.name + ".tmp")
         try:
-            tmp.write_text(json.dumps(data), encoding="utf-8")
-            os.replace(tmp, self.state_path)
+            with replacing(self.state_path) as tmp:    # never a device or FIFO planted at the path
+                Path(tmp).write_text(json.dumps(data), encoding="utf-8")
         except OSError as exc:  # the gate still works in memory; the loss is only across a restart
             log.error("%s: cannot keep the judge PIN state: %s", self.state_path, exc.strerror)
 

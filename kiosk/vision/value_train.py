@@ -19,6 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from kiosk.files import NotReplaceable, replace_target, replacing
 from kiosk.rules.tiles import load_tile_set
 from kiosk.vision.cells import CELL_PX
 from kiosk.vision.squarenet_train import load_caches, log
@@ -121,6 +122,10 @@ def train(caches: list[Path], out: Path, epochs: int = 6, per_epoch: int = 60000
     out = Path(out)
     if out.is_dir():
         raise ValueError(f"--out {out}: a folder; give the network's file (values.onnx)")
+    try:
+        replace_target(out)    # a device, FIFO or dangling link there: refused before the training, not after
+    except NotReplaceable as exc:
+        raise ValueError(f"--out {exc}") from None
     out.parent.mkdir(parents=True, exist_ok=True)    # OSError (named by the caller) when it cannot be
     if not os.access(out.parent, os.W_OK):
         raise ValueError(f"--out {out}: its folder cannot be written")
@@ -156,9 +161,8 @@ def train(caches: list[Path], out: Path, epochs: int = 6, per_epoch: int = 60000
         with torch.no_grad():
             acc = float((net(x_kept).argmax(1).numpy() == classes[kept]).mean())
         log(f"values: epoch {ep + 1}/{epochs}, loss {loss.item():.3f}, kept-out crops {acc:.4f} ({time.time() - t0:.0f} s)")
-    part = out.with_name(out.name + ".part")
-    torch.onnx.export(net.eval(), (torch.randn(1, 1, VALUE_PX, VALUE_PX),), str(part), dynamo=False,
-                      opset_version=13, input_names=["x"], output_names=["logits"],
-                      dynamic_axes={"x": {0: "n"}, "logits": {0: "n"}})
-    os.replace(part, out)
+    with replacing(out) as part:
+        torch.onnx.export(net.eval(), (torch.randn(1, 1, VALUE_PX, VALUE_PX),), part, dynamo=False,
+                          opset_version=13, input_names=["x"], output_names=["logits"],
+                          dynamic_axes={"x": {0: "n"}, "logits": {0: "n"}})
     return acc

@@ -129,3 +129,15 @@ def test_config_checks_the_directors_code(tmp_path, code, why):
         load_config(_config(tmp_path, f'judge_pin = "24682468"\ndirector_code = "{code}"'))
     cfg = load_config(_config(tmp_path, 'judge_pin = "2468"\ndirector_code = "90817263"'))
     assert cfg.judge_pin == "2468" and cfg.director_code == "90817263"
+
+
+def test_the_pin_state_is_never_read_from_or_written_over_a_fifo(tmp_path, caplog):
+    # a FIFO at the state's path would block the kiosk's start on reading, and be replaced on saving
+    import os
+    state = tmp_path / "journal.sqlite.pin.json"
+    os.mkfifo(state)
+    with caplog.at_level(logging.ERROR, logger="kiosk.judge"):
+        g = PinGate("2468", state_path=state)      # returns at once: the FIFO is not opened
+        assert not g.check("1111", 0, "judge menu")[0]
+    assert state.is_fifo()
+    assert "not a regular file" in caplog.text and "not a file the kiosk may replace" in caplog.text

@@ -278,3 +278,15 @@ def test_training_the_letter_network_names_a_bad_cache_and_a_missing_extra(tmp_p
     assert main(["letters", str(every), "--out", str(tmp_path / "m")]) == 2
     assert "`letters` needs the `train` extra" in capsys.readouterr().err
     assert not (tmp_path / "m").exists()
+
+
+def test_the_value_trainer_refuses_an_output_that_is_no_file_before_training(tmp_path):
+    # a FIFO (or a device) at --out is left as it is, and named before any cache is read or torch imported
+    import os
+
+    from kiosk.vision.value_train import train
+    fifo = tmp_path / "values.onnx"
+    os.mkfifo(fifo)
+    with pytest.raises(ValueError, match=r"--out .*values.onnx: is a FIFO \(named pipe\), not a file"):
+        train([tmp_path / "no-such-cache.npz"], fifo)
+    assert fifo.is_fifo()
