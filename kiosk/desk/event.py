@@ -4,7 +4,7 @@ Format (TOML)::
 
     name = "Spring Open"
     rounds = 7
-    director_pin = "2468"              # optional: lets the desk page assign pairings
+    director_pin = "2468"              # optional: lets the desk page assign pairings (4-8 digits, in quotes)
 
     [[division]]
     name = "A"
@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeGuard
 
+from kiosk.app.pin import check_pin
 from kiosk.desk.message import has_control
 from kiosk.stream.subscriber import MAX_BOARD
 
@@ -192,12 +193,11 @@ def load_event(folder: str | Path) -> EventConfig:
     if not _whole(rounds) or rounds < 1:
         raise EventFileError(f"{path}: rounds = {shown(rounds)}: need a whole number >= 1")
     pin = data.get("director_pin")
-    if _whole(pin):   # 0123 is no TOML number, and 2468 would be a number, not what the director types
-        raise EventFileError(f'{path}: director_pin = {pin}: a PIN is text, so write it in quotes: director_pin = '
-                             f'"{pin}" (a number would lose its leading zeros)')
-    if pin is not None and (not isinstance(pin, str) or not pin.strip()):
-        raise EventFileError(f'{path}: director_pin: expected the PIN as text in quotes, e.g. director_pin = "2468" '
-                             f"(not empty)")
+    if pin is not None:
+        try:   # the kiosk's own rule for a PIN (4 to 8 digits, text in quotes): the director types it on a pad
+            check_pin(pin, "director_pin")
+        except ValueError as exc:
+            raise EventFileError(f"{path}: {exc}") from None
     cfg = EventConfig(folder=folder, name=str(data.get("name", folder.name)), rounds=rounds, divisions={},
                       director_pin=pin)
     divs = data.get("division")

@@ -64,19 +64,25 @@ def test_event_file_problems_name_the_file_and_the_entry(tmp_path, text, problem
     assert str(folder / "event.toml") in str(e.value) and problem in str(e.value)
 
 
+_PIN_RULE = 'director_pin: expected 4 to 8 digits 0-9, e.g. "2468"'
+
+
 @pytest.mark.parametrize(("line", "said"), [
     ("director_pin = 12", 'director_pin = 12: a PIN is text, so write it in quotes: director_pin = "12" (a number '
-                          "would lose its leading zeros)"),
+                          "would lose its leading zeros); and it must be 4 to 8 digits 0-9"),
     ("director_pin = 2468", 'director_pin = 2468: a PIN is text, so write it in quotes: director_pin = "2468" (a '
                             "number would lose its leading zeros)"),
-    ('director_pin = "  "', 'director_pin: expected the PIN as text in quotes, e.g. director_pin = "2468" (not empty)'),
-    ("director_pin = true", 'director_pin: expected the PIN as text in quotes, e.g. director_pin = "2468" (not empty)'),
-    ("director_pin = 24.68", 'director_pin: expected the PIN as text in quotes, e.g. director_pin = "2468" (not '
-                             "empty)"),
+    ('director_pin = "  "', _PIN_RULE),
+    ("director_pin = true", _PIN_RULE),
+    ("director_pin = 24.68", _PIN_RULE),
+    # the kiosk's rule for a PIN (kiosk.app.pin.check_pin): "1" and "abc" were taken as the director's PIN
+    ('director_pin = "1"', _PIN_RULE),
+    ('director_pin = "abc"', _PIN_RULE),
+    ('director_pin = "123456789"', _PIN_RULE),
 ])
 def test_a_director_pin_that_is_not_text_is_refused_naming_file_and_key(tmp_path, line, said):
     """director_pin = 12 (a TOML number) was taken as the PIN "12": a PIN is text (0012 would lose its zeros),
-    so a number is refused with the quoted form shown, as an empty PIN or any other value is."""
+    so a number is refused with the quoted form shown; a PIN must be 4-8 digits, as the kiosk's judge PIN."""
     folder = event_folder(tmp_path, f'rounds = 1\n{line}\n[[division]]\nname = "A"\nplayers = ["X", "Y"]\n')
     with pytest.raises(EventFileError) as e:
         load_event(folder)
