@@ -21,7 +21,8 @@ HELP = "show a journal's games (read-only), recover a damaged journal's intact e
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     sub = p.add_subparsers(dest="action", required=True)
-    s = sub.add_parser("show", help="list the games in a journal and their events (changes nothing)")
+    s = sub.add_parser("show", help="list the games in a journal: players, number of events, finished or not, "
+                                    "scores (changes nothing)")
     s.add_argument("path", help="the journal file (.sqlite)")
     r = sub.add_parser("recover", help="carry a damaged journal's intact events into a fresh journal at its path "
                                        "and say what was dropped; the game goes on from there")
@@ -36,21 +37,31 @@ def _err(msg: str) -> None:
     print(f"kiosk journal: {msg}", file=sys.stderr)
 
 
-def _scores(events: list) -> str:
-    """``, final: NAME1 S1, NAME2 S2`` for a game over (after every end adjustment, as the recording demo's last
-    line), ``, scores as they stand: ...`` for one in progress; "" without events, and a note when the events
-    do not replay."""
+def _game_line(g: object, events: list) -> str:
+    """One game of ``journal show``: ``game 1: Ann vs Bob, 66 events, finished, final: Ann 426, Bob 321``.
+
+    A game in progress gives ``unfinished, scores as they stand: ...``; a game the journal marks finished whose
+    events stop before its end (carried over from a damaged journal) ``cut short at event N (scores as they
+    stood then: ...)`` - never "finished"; a game whose events do not replay says so."""
     from kiosk.referee.referee import Referee
 
+    gid, finished_ms = getattr(g, "id", "?"), getattr(g, "finished_ms", None)
+    first = events[0] if events else None
+    players = " vs ".join(getattr(first, "players", ()) or ()) or "players unknown"
+    head = f"game {gid}: {players}, {len(events)} events"
     if not events:
-        return ""
+        return f"{head}, {'finished' if finished_ms is not None else 'unfinished'}"
     try:
         st = Referee.from_events(events).state
     except ValueError as exc:
-        return f", does not replay: {exc}"
+        return f"{head}, does not replay: {exc}"
     final = st.result.final if st.result is not None else None
     scores = ", ".join(f"{n} {v}" for n, v in zip(st.players, final or st.scores, strict=False))
-    return f", final: {scores}" if final is not None else f", scores as they stand: {scores}" if scores else ""
+    if final is not None:
+        return f"{head}, finished, final: {scores}"
+    if finished_ms is not None:
+        return f"{head}, cut short at event {len(events)} (scores as they stood then: {scores})"
+    return f"{head}, unfinished, scores as they stand: {scores}"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -97,18 +108,16 @@ def run(args: argparse.Namespace) -> int:
             print(f"  {salvaged.line()}")
         for p in done.problems:
             print(f"  note: {p}")
-        print(f"{done.dropped} event(s) dropped; the kiosk resumes the latest unfinished game from its last kept event "
-              f"(check the board against it)")
+        goes_on = done.resumes
+        print(f"{done.dropped} event(s) dropped; " + (
+            f"the kiosk resumes game {goes_on.game} from event {goes_on.kept} (check the board against it)"
+            if goes_on is not None else "no game is left to go on: the kiosk's next game starts afresh"))
         return 0
     try:
         with Journal(path, readonly=True) as j:
             games = j.games()
             for g in games:
-                evs = j.events(g.id)
-                state = "finished" if g.finished_ms is not None else "unfinished"
-                first = evs[0] if evs else None
-                players = " vs ".join(getattr(first, "players", ()) or ()) or "?"
-                print(f"game {g.id}: {players}, {len(evs)} events, {state}{_scores(evs)}")
+                print(_game_line(g, j.events(g.id)))
             if not games:
                 print(f"{path}: no games")
     except JournalCorrupt as exc:

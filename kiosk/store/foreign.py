@@ -52,7 +52,7 @@ def _tables(path: Path) -> set[str] | None:
         return None
     try:
         return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    except sqlite3.Error:
+    except (sqlite3.Error, UnicodeDecodeError):  # a damaged name is damage, left to the journal's own checks
         return None
     finally:
         db.close()

@@ -45,7 +45,6 @@ import sqlite3
 import stat
 import tempfile
 import uuid
-import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,6 +52,7 @@ from typing import TypeVar
 
 from kiosk.referee.events import Event, EventError, event_from_dict
 from kiosk.store.foreign import foreign_file, sqlite_uri
+from kiosk.store.readable import damage_words, row_crc
 
 _T = TypeVar("_T")
 SCHEMA_VERSION = 1
@@ -202,8 +202,7 @@ def _identity(path: Path) -> tuple[int, int] | None:
     return st.st_dev, st.st_ino
 
 
-def _crc(game: int, seq: int, body: str) -> int:
-    return zlib.crc32(f"{game}:{seq}:{body}".encode())
+_crc = row_crc
 
 
 def _blocked_marker(path: Path) -> Path:
@@ -457,7 +456,7 @@ class Journal:
             self._check_wal(file)
             self._db = sqlite3.connect(file, isolation_level=None, timeout=5.0)
             self._setup(max_bytes)
-            self._verify()
+            self._verify(file)
             if not self.readonly:
                 self._checkpoint()
                 assert self._lock_fd is not None
@@ -468,7 +467,9 @@ class Journal:
                 raise JournalFull(f"{self.path}: the disk is full; cannot open the journal: {exc}") from None
             if _access_failure(exc):  # the disk or the file's access failed, not its content: nothing moved aside
                 raise _failure(self.path, "cannot open the journal", _cause(exc)) from None
-            self._quarantine(f"SQLite cannot read the file: {exc}")
+            self._quarantine(damage_words(file, str(exc)))
+        except UnicodeDecodeError:  # a damaged text (a table's name) SQLite hands over as it is
+            self._quarantine(damage_words(file))
 
     def _create(self) -> None:
         """Build a new, empty journal under a temporary name and rename it into place (never half a file). A
@@ -518,20 +519,27 @@ class Journal:
                                    f"journal and room for its write-ahead log)")
             db.execute(f"PRAGMA max_page_count={pages}")
 
-    def _verify(self) -> None:
+    def _verify(self, file: Path) -> None:
+        """Check the open ``file`` (the journal, or its read-only snapshot): SQLite's integrity, the journal's
+        tables, its version, every row's checksum and sequence."""
         db = self._db
         assert db is not None
         check = db.execute("PRAGMA quick_check").fetchall()
         if [r[0] for r in check] != ["ok"]:
-            self._quarantine("SQLite integrity check failed: " + "; ".join(str(r[0]) for r in check[:5]))
+            self._quarantine(damage_words(file, "\n".join(str(r[0]) for r in check)))
         tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         missing = {"meta", "games", "events", "heartbeat"} - tables
         if missing:
             self._quarantine(f"not a kiosk journal (missing tables: {', '.join(sorted(missing))})")
         row = db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-        if row is None or row[0] != str(SCHEMA_VERSION):
-            raise JournalError(f"{self.path}: journal schema version {row[0] if row else '?'}, this kiosk reads "
-                               f"{SCHEMA_VERSION}")
+        if row is None:
+            raise JournalError(f"{self.path}: the journal's version is not recorded (its meta table has no "
+                               f"schema_version), so this kiosk, which reads version {SCHEMA_VERSION} journals, "
+                               f"cannot tell whether it can read it; the file was left as it is")
+        if row[0] != str(SCHEMA_VERSION):
+            raise JournalError(f"{self.path}: the journal is of version {str(row[0])[:20]!r}; this kiosk reads "
+                               f"version {SCHEMA_VERSION} journals (the file was left as it is: open it with the "
+                               f"kiosk that wrote it)")
         for game, seq, body, crc, expect in self._scan():
             if crc != _crc(game, seq, body):
                 self._quarantine(f"game {game} event {seq}: checksum mismatch (damaged row)")

@@ -22,23 +22,24 @@ from pathlib import Path
 from kiosk.referee.events import Event, EventError, event_from_dict
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import OVER
-from kiosk.store.foreign import sqlite_uri
 from kiosk.store.journal import (
     Journal,
     JournalCorrupt,
     JournalError,
     JournalPathError,
     _blocked_marker,
-    _crc,
     _sidecars,
     not_a_file,
     wal_problem,
 )
+from kiosk.store.readable import Rows, pad_copy, read_rows, row_crc
 
 
 @dataclass
 class GameSalvage:
-    """One game of a damaged journal: ``kept`` events 1..kept, ``found`` rows read, ``why`` the first drop."""
+    """One game of a damaged journal: ``kept`` events 1..kept, ``found`` rows read, ``why`` the first drop;
+    ``finished``: its kept events end the game; ``cut_short``: an older game whose kept events stop before its
+    end (it stays history: only the latest game can go on)."""
 
     game: int
     players: tuple[str, ...]
@@ -47,15 +48,20 @@ class GameSalvage:
     last_seq: int
     why: str = ""
     finished: bool = False
+    cut_short: bool = False
 
     def line(self) -> str:
-        who = " vs ".join(self.players) or "?"
-        state = "finished" if self.finished else "unfinished"
+        who = " vs ".join(self.players) or "players unknown"
+        state = ("finished" if self.finished else
+                 f"cut short at event {self.kept} (scores as they stood then)" if self.cut_short else "unfinished")
         if not self.why:
             return f"game {self.game} ({who}): all {self.kept} events kept, {state}"
+        if not self.kept:
+            return f"game {self.game} ({who}): no event kept ({self.found} row(s) read): {self.why}"
         dropped = f"events {self.kept + 1}-{self.last_seq}" if self.last_seq > self.kept + 1 else f"event {self.kept + 1}"
-        return (f"game {self.game} ({who}): kept events 1-{self.kept}, dropped {dropped} ({self.found - self.kept} "
-                f"row(s) read after the break): {self.why}; {state}")
+        after = self.found - self.kept
+        read = f"{after} of them read but not kept" if after > 0 else "none of them readable"
+        return f"game {self.game} ({who}): kept events 1-{self.kept}, dropped {dropped} ({read}): {self.why}; {state}"
 
 
 @dataclass
@@ -69,8 +75,15 @@ class Salvage:
 
     @property
     def dropped(self) -> int:
-        """Events known to be lost (rows read after a break; rows SQLite could not read are not counted)."""
-        return sum(g.found - g.kept for g in self.games)
+        """Events known to be lost: after each game's break, up to its last event read or listed in the file's
+        index of events (rows SQLite could read nothing of are not counted)."""
+        return sum(max(g.last_seq, g.found) - g.kept for g in self.games if max(g.last_seq, g.found) > g.kept)
+
+    @property
+    def resumes(self) -> GameSalvage | None:
+        """The game the kiosk goes on with (the latest, neither over nor cut short), or None."""
+        last = self.games[-1] if self.games else None
+        return last if last is not None and last.kept and not last.finished and not last.cut_short else None
 
 
 def kept_aside_copy(path: Path) -> Path | None:
@@ -84,31 +97,7 @@ def kept_aside_copy(path: Path) -> Path | None:
     return None
 
 
-def _read_rows(file: Path, out: Salvage) -> tuple[dict[int, tuple[int, int | None]], list[tuple], dict[int, int]]:
-    """Whatever SQLite can still read: games, event rows, heartbeats (each table as far as it goes)."""
-    games: dict[int, tuple[int, int | None]] = {}
-    rows: list[tuple] = []
-    beats: dict[int, int] = {}
-    try:
-        db = sqlite3.connect(sqlite_uri(file, "mode=rw"), uri=True, isolation_level=None)
-    except sqlite3.Error as exc:
-        out.problems.append(f"SQLite cannot open it: {exc}")
-        return games, rows, beats
-    try:
-        for sql, sink in (("SELECT id, started_ms, finished_ms FROM games", lambda r: games.__setitem__(r[0], r[1:])),
-                          ("SELECT game, seq, t, type, body, crc FROM events", rows.append),
-                          ("SELECT game, t FROM heartbeat", lambda r: beats.__setitem__(r[0], r[1]))):
-            try:
-                for r in db.execute(sql):
-                    sink(r)
-            except sqlite3.DatabaseError as exc:
-                out.problems.append(f"{sql.split()[-1]} table: read as far as SQLite could ({exc})")
-    finally:
-        db.close()
-    return games, rows, beats
-
-
-def _intact_prefix(game: int, rows: list[tuple]) -> tuple[list[tuple[tuple, Event]], str]:
+def _intact_prefix(game: int, rows: list[tuple], recorded: int = 0) -> tuple[list[tuple[tuple, Event]], str]:
     """Rows 1, 2, ... of ``game`` up to the first missing, damaged, unreadable or refused one; (kept, why)."""
     by_seq: dict[int, tuple] = {}
     for r in rows:
@@ -119,19 +108,55 @@ def _intact_prefix(game: int, rows: list[tuple]) -> tuple[list[tuple[tuple, Even
     while True:
         row = by_seq.get(seq)
         if row is None:
-            return kept, ("" if seq > max(by_seq, default=0) else f"event {seq} is missing")
+            return kept, ("" if seq > max(max(by_seq, default=0), recorded) else f"event {seq} is missing")
         _, _, _, _, body, crc = row
-        if crc != _crc(game, seq, body):
+        if crc != row_crc(game, seq, body):
             return kept, f"event {seq}: checksum mismatch (damaged row)"
         try:
             ev = event_from_dict(json.loads(body))
         except (ValueError, EventError) as exc:
             return kept, f"event {seq}: unreadable ({exc})"
-        res = ref.apply(ev)
+        try:
+            res = ref.apply(ev)
+        except (ValueError, EventError) as exc:
+            return kept, f"event {seq} ({ev.type}) no longer replays: {exc}"
         if not res.accepted:
             return kept, f"event {seq} ({ev.type}) no longer replays: {res.reason}"
         kept.append((row, ev))
         seq += 1
+
+
+_Plan = list[tuple[int, int, "int | None", list[tuple[tuple, Event]]]]
+
+
+def _plan(found: Rows, out: Salvage) -> _Plan:
+    """Each game's intact prefix to write, with its start and finish times (``out.games`` says what of each game
+    was kept). Only the latest game can go on, and only if it was not over: an older game, or one the journal
+    marked finished, stays history - marked finished in the fresh journal (never resumed) and said to be cut
+    short when its kept events stop before its end."""
+    per_game: dict[int, list[tuple]] = {}
+    for r in found.rows:
+        per_game.setdefault(r[0], []).append(r)
+    plan: _Plan = []
+    ids = set(per_game) | set(found.games) | set(found.recorded)
+    latest = max(ids, default=0)
+    for game in sorted(ids):
+        rows = per_game.get(game, [])
+        recorded = found.recorded.get(game, 0)
+        kept, why = _intact_prefix(game, rows, recorded)
+        last = max(max((r[1] for r in rows), default=0), recorded)
+        players = tuple(getattr(kept[0][1], "players", ())) if kept else ()
+        over = bool(kept) and Referee.from_events([e for _, e in kept]).state.phase == OVER
+        started, was_finished = found.games.get(game, (kept[0][1].t if kept else 0, None))
+        history = game != latest or was_finished is not None
+        out.games.append(GameSalvage(game, players, len(kept), len(rows), last, why, over,
+                                     bool(kept) and not over and history))
+        if kept:
+            finished_ms: int | None = kept[-1][1].t if over else None
+            if history:  # an older game, or one that was over: it stays history
+                finished_ms = was_finished if was_finished is not None else kept[-1][1].t
+            plan.append((game, started, finished_ms, kept))
+    return plan
 
 
 def recover_journal(path: str | Path, source: str | Path | None = None) -> Salvage:
@@ -176,6 +201,9 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
     with tempfile.TemporaryDirectory(prefix="kiosk-salvage-") as tmp:
         copy = Path(tmp) / "j.sqlite"
         shutil.copyfile(src, copy)
+        cut = pad_copy(copy)   # a file cut short: the pages before the cut are read (on the copy)
+        if cut:
+            out.problems.append(cut)
         wal = src.with_name(src.name.replace(".corrupt-", "-wal.corrupt-")) if ".corrupt-" in src.name else None
         if wal is not None and wal.exists():
             shutil.copyfile(wal, _sidecars(copy)[1])
@@ -183,27 +211,9 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
             if why:  # another journal's log (or one that changes recorded events): read the file alone
                 _sidecars(copy)[1].unlink()
                 out.problems.append(f"{why}; it was not used")
-        games, rows, beats = _read_rows(copy, out)
-    per_game: dict[int, list[tuple]] = {}
-    for r in rows:
-        per_game.setdefault(r[0], []).append(r)
-    plan: list[tuple[int, int, int | None, list[tuple[tuple, Event]]]] = []
-    latest = max(set(per_game) | set(games), default=0)
-    for game in sorted(set(per_game) | set(games)):
-        kept, why = _intact_prefix(game, per_game.get(game, []))
-        read = len(per_game.get(game, []))
-        last = max((r[1] for r in per_game.get(game, [])), default=0)
-        players = tuple(getattr(kept[0][1], "players", ())) if kept else ()
-        finished = bool(kept) and not why and Referee.from_events([e for _, e in kept]).state.phase == OVER
-        out.games.append(GameSalvage(game, players, len(kept), read, last, why, finished))
-        if kept:
-            started, was_finished = games.get(game, (kept[0][1].t, None))
-            if game != latest:  # only the latest game can go on; an older one stays history
-                out.games[-1].finished = True
-                finished_ms: int | None = was_finished if was_finished is not None else kept[-1][1].t
-            else:
-                finished_ms = kept[-1][1].t if finished else None
-            plan.append((game, started, finished_ms, kept))
+        readable = read_rows(copy)
+    out.problems.extend(readable.problems)
+    plan = _plan(readable, out)
     if not plan:
         raise JournalError(f"{path}: nothing could be read from {src}"
                            + (f" ({'; '.join(out.problems)})" if out.problems else " (no intact event)")
@@ -220,10 +230,10 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
                            (game, started, finished_ms))
                 db.executemany("INSERT INTO events (game, seq, t, type, body, crc) VALUES (?, ?, ?, ?, ?, ?)",
                                [r for r, _ in kept])
-                if game in beats and finished_ms is None:
-                    db.execute("INSERT INTO heartbeat VALUES (?, ?)", (game, max(beats[game], kept[-1][1].t)))
-            last = out.games[-1] if out.games else None
-            if last is not None and last.why and not last.finished:  # the judge is told when the kiosk resumes it
+                if game in readable.beats and finished_ms is None:
+                    db.execute("INSERT INTO heartbeat VALUES (?, ?)", (game, max(readable.beats[game], kept[-1][1].t)))
+            last = out.resumes
+            if last is not None and last.why:  # the judge is told when the kiosk resumes it
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('salvaged_game', ?)", (str(last.game),))
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('salvaged_note', ?)",
                            (f"this game was recovered from a damaged journal: {last.line()}; judge: check the "

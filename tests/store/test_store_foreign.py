@@ -132,7 +132,7 @@ def test_a_journal_overwritten_by_another_file_is_still_kept_aside(tmp_path):
     Journal(path).close()
     path.write_bytes(png_1x1())
     assert foreign_file(path) is None
-    with pytest.raises(JournalCorrupt, match="SQLite cannot read the file") as info:
+    with pytest.raises(JournalCorrupt, match="it no longer starts as an SQLite database file") as info:
         Journal(path)
     assert info.value.kept_aside is not None and info.value.kept_aside.read_bytes() == png_1x1()
 

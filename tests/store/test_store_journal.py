@@ -146,7 +146,7 @@ def test_store_garbage_file_is_detected(tmp_path):
     _fill(path, 5)
     path.write_bytes(b"this is not a journal at all" * 100)
     err = _expect_blocked(path)
-    assert "SQLite cannot read the file" in str(err)
+    assert "it no longer starts as an SQLite database file" in str(err) and "no recorded event can be read" in str(err)
     assert err.kept_aside is not None and err.kept_aside.read_bytes().startswith(b"this is not a journal")
 
 
