@@ -25,7 +25,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="where to serve the desk page and exports (default 127.0.0.1:8090)")
     p.add_argument("--event", required=True, metavar="DIR", help="the event folder holding event.toml")
     p.add_argument("--data", metavar="DIR", help="the desk's own folder (database, .t copies); default DIR/desk")
-    p.add_argument("--client-id", default="kiosk-desk", help="MQTT client id (the broker keeps its session)")
+    p.add_argument("--client-id", default="", help="MQTT client id (the broker keeps the desk's session under "
+                   "it; default kiosk-desk- and 10 hex digits of this host and the --data folder)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     print(f"desk: {desk.config.name}: {len(desk.config.divisions)} division(s), {len(desk.config.pairings)} "
           f"pairing(s); {desk.restored} event(s) restored; serving {desk.url}; broker {host}:{port} "
-          f"under {args.root}", flush=True)
+          f"under {args.root} as client {desk.ingest.config.client_id}", flush=True)
     for problem in desk.pairing_problems:
         print(f"warning: {problem}", file=sys.stderr)
     stop = threading.Event()

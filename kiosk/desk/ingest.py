@@ -13,11 +13,14 @@
 from __future__ import annotations
 
 import collections
+import hashlib
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from kiosk.desk.message import Message, Refused, parse, subscriptions
@@ -27,6 +30,19 @@ log = logging.getLogger(__name__)
 
 MAX_INBOX = 20_000
 BATCH = 500
+#: this many times dropped by the broker within :data:`TAKEOVER_WINDOW_S`, each time let straight back in: another
+#: client logs in under the desk's client id (each connection pushes the other out)
+TAKEOVER_DROPS = 3
+TAKEOVER_WINDOW_S = 60.0
+
+
+def default_client_id(data_dir: str | Path) -> str:
+    """The desk's MQTT client id when none is given: ``kiosk-desk-`` and 10 hex digits of this host's name and the
+    desk's data folder. Stable across restarts of the same desk (the broker keeps its session under it), another
+    for a desk of another event or on another host (one id for all made two desks push each other off the
+    broker); 21 characters, within MQTT 3.1.1's 23."""
+    key = f"{socket.gethostname()}:{Path(data_dir).resolve()}"
+    return "kiosk-desk-" + hashlib.sha256(key.encode()).hexdigest()[:10]
 
 
 def _mono_ms() -> int:
@@ -41,7 +57,8 @@ class IngestConfigError(ValueError):
 @dataclass(frozen=True)
 class BrokerConfig:
     """The event's broker: ``host``/``port``; ``username``/``password``; ``tls_ca`` (switches TLS on);
-    ``root`` (topic root); ``client_id`` (stable: the broker keeps the session under it)."""
+    ``root`` (topic root); ``client_id`` (stable: the broker keeps the session under it; the desk service gives
+    :func:`default_client_id` when it is empty)."""
 
     host: str
     port: int = 1883
@@ -49,7 +66,7 @@ class BrokerConfig:
     username: str | None = None
     password: str | None = None
     tls_ca: str | None = None
-    client_id: str = "kiosk-desk"
+    client_id: str = ""
     keepalive_s: int = 10
 
 
@@ -70,6 +87,9 @@ class DeskIngest:
         self.dropped_ticks = 0
         self.errors: collections.deque[str] = collections.deque(maxlen=20)
         self.error_total = 0
+        self._drops: collections.deque[float] = collections.deque(maxlen=TAKEOVER_DROPS)  # when the broker dropped us
+        self._takeover_told = False
+        self._stopping = False
         # (topic, payload, mid, qos, desk wall ms it arrived (the page's clock base), monotonic ms it arrived)
         self._inbox: collections.deque[tuple[str, bytes, int, int, int, int]] = collections.deque()
         self._unacked: list[tuple[int, int]] = []   # acknowledged to the broker only once stored
@@ -78,7 +98,7 @@ class DeskIngest:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._worker: threading.Thread | None = None
-        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=config.client_id, clean_session=False,
+        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=config.client_id or "kiosk-desk", clean_session=False,
                         manual_ack=True)
         if config.username:
             c.username_pw_set(config.username, config.password)
@@ -105,6 +125,7 @@ class DeskIngest:
 
     def stop(self) -> None:
         """Disconnect and stop the worker after it has folded what it holds."""
+        self._stopping = True
         self.client.disconnect()
         self.client.loop_stop()
         self._stop.set()
@@ -124,8 +145,17 @@ class DeskIngest:
         self.connected = True
         self.connections += 1
         client.subscribe(subscriptions(self.config.root))
+        now = time.monotonic()
+        if not self._takeover_told and len(self._drops) == TAKEOVER_DROPS and now - self._drops[0] <= TAKEOVER_WINDOW_S:
+            self._takeover_told = True   # said once: every further push is the same story
+            self._error(f"another client with id {self.config.client_id or 'kiosk-desk'} took over the "
+                        f"connection: the broker dropped the desk {TAKEOVER_DROPS} times within "
+                        f"{TAKEOVER_WINDOW_S:.0f} s and let it straight back in each time; give each desk its own "
+                        "--client-id (two desks of one id push each other off the broker)")
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
+        if self.connected and not self._stopping:   # dropped by the broker, not our own disconnect
+            self._drops.append(time.monotonic())
         self.connected = False
 
     def _on_message(self, client: Any, userdata: Any, m: Any) -> None:

@@ -6,11 +6,12 @@ the page, then subscribes. :meth:`Desk.stop` stops in the reverse order.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 from pathlib import Path
 
 from kiosk.desk.event import EventConfig, EventFileError, load_event
-from kiosk.desk.ingest import BrokerConfig, DeskIngest
+from kiosk.desk.ingest import BrokerConfig, DeskIngest, default_client_id
 from kiosk.desk.server import DeskServer
 from kiosk.desk.store import ResultsStore
 from kiosk.desk.tables import Tables
@@ -21,7 +22,8 @@ class Desk:
 
     Args:
         event: the event folder (``event.toml``) or a loaded :class:`EventConfig`.
-        broker: where to subscribe. http_host / http_port: where to serve (port 0: any free port).
+        broker: where to subscribe (no ``client_id``: :func:`~kiosk.desk.ingest.default_client_id` of the data
+            folder). http_host / http_port: where to serve (port 0: any free port).
         data_dir: the desk's own folder (``desk.sqlite``, the ``tsh/`` copies); default ``EVENT/desk``.
     Raises :class:`~kiosk.desk.event.EventFileError`, :class:`~kiosk.desk.store.StoreError`,
     :class:`~kiosk.desk.ingest.IngestConfigError`, ``OSError`` (cannot listen).
@@ -34,6 +36,8 @@ class Desk:
         self.store = ResultsStore(self.data_dir / "desk.sqlite")
         self.tables = Tables(self.config, self.store)
         self.lock = threading.Lock()
+        if not broker.client_id:
+            broker = dataclasses.replace(broker, client_id=default_client_id(self.data_dir))
         self.ingest = DeskIngest(self.tables, self.lock, broker)
         self.server = DeskServer(self.tables, self.store, self.config, self.lock, host=http_host, port=http_port,
                                  out_dir=self.data_dir, status_extra=self._broker_status)
