@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.simtable import SimClock, SimulatedTable
 from kiosk.control.side import Side
+from kiosk.referee.clock import overtime_for_penalty
 from kiosk.referee.events import ChallengeRuled, Event, Exchange
 from kiosk.referee.presets import Preset, load_preset
 from kiosk.referee.prompts import end_sentence
@@ -305,9 +306,9 @@ class RecordPlayers:
         if pen > 0 and self._last_turn_of(p, st):
             unit = self.kiosk.session.referee.preset.clock.overtime_unit_ms  # type: ignore[union-attr]
             per = self.kiosk.session.referee.preset.clock.overtime_penalty_points or 10  # type: ignore[union-attr]
-            want_overtime = (pen // per - 1) * unit + unit // 2
+            want_overtime = overtime_for_penalty(pen, per, unit)
             rem = self.kiosk.remaining_ms(p)
-            if rem is not None:
+            if rem is not None and want_overtime:
                 think = max(think, rem + want_overtime - PLACE_MS)
         self.clock.advance(think)
 

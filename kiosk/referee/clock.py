@@ -116,3 +116,19 @@ def overtime_penalty(overtime_ms: int, points: int, unit_ms: int) -> int:
         return 0
     unit_s = max(1, unit_ms // 1000)
     return points * -(-seconds // unit_s)
+
+
+def overtime_for_penalty(points: int, per_unit_points: int, unit_ms: int) -> int:
+    """The overtime (ms) that :func:`overtime_penalty` charges ``points`` for: half a unit into the last
+    started unit (a recorded game's overtime acted out: the demo's players and the record -> events conversion).
+
+    ``points`` not a whole number of units: the overtime of the whole units below it (the penalty then differs,
+    and a comparison with the record says so). 0 for no penalty or a preset without one.
+    """
+    if points <= 0 or per_unit_points <= 0:
+        return 0
+    units = points // per_unit_points
+    if units == 0:
+        return 0
+    unit_s = max(1, unit_ms // 1000)
+    return ((units - 1) * unit_s + max(1, unit_s // 2)) * 1000

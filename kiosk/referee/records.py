@@ -5,9 +5,13 @@
 :class:`~kiosk.referee.Referee` through the record, so the events it returns are exactly ones the referee
 accepts: plays (blanks placed as ``"?"`` then designated), passes, exchanges, challenges ruled either way with
 the phony taken off, out-plays accepted, racks entered after a scoreless end. Scores are the referee's own
-(under the chosen preset); time penalties in the record are skipped (the referee charges time from its own
-clock). A record the referee cannot follow raises :class:`RecordEventsError` naming the file, the line and
-the referee's reason. :func:`events_from_gcg` reads a file (or takes a parsed game) and returns the events.
+(under the chosen preset); a player's time penalty in the record is acted out as the overtime that costs it: his last
+turn takes that long, as the demo's players think that long (:func:`~kiosk.referee.clock.overtime_for_penalty`),
+so the referee's own clock charges it. A record the referee cannot follow raises :class:`RecordEventsError`
+naming the file, the line and the referee's reason; a score beyond :data:`MAX_POINTS` either way is refused the
+same way. :func:`events_from_gcg` reads a file (or takes a parsed game) and returns the events; with
+``check_scores`` it also compares the referee's scores with the record's, line by line
+(:mod:`kiosk.referee.record_scores`), and raises :class:`RecordScoresError` when they differ.
 
 How a record's lines read at the table (GCG spec v1.2, ``docs/gcg.md``): a play's word is resolved against the
 referee's board (:meth:`Placement.from_word <kiosk.rules.placement.Placement.from_word>`), so letters over tiles
@@ -25,6 +29,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+from kiosk.referee.clock import overtime_for_penalty
 from kiosk.referee.events import (
     BlankDesignated,
     Challenge,
@@ -40,18 +45,46 @@ from kiosk.referee.events import (
     TilesRemoved,
 )
 from kiosk.referee.presets import Preset, PresetError, load_preset
+from kiosk.referee.record_scores import score_mismatches
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import OUTPLAY, OVER, PLAYING, RACK_ENTRY
 from kiosk.rules.gcg import EventKind, GcgError, GcgEvent, GcgGame, GcgVisitor, Walk, read_gcg
 from kiosk.rules.placement import Placement, WordError, WordFault
 from kiosk.rules.racks import split_racks
+from kiosk.rules.replay import ReplayProblem
 
 CHALLENGE_LINES: dict[EventKind, bool] = {EventKind.WITHDRAWN: False, EventKind.CHALLENGE_BONUS: True}
 """Record lines that answer a challenge of the play before them -> whether the play stood (ruled acceptable)."""
 
 
+MAX_POINTS = 100_000
+"""The largest score, total or adjustment a record may give either way (points): a whole game of Scrabble
+stays far below it; a larger number is a damaged record, and would overflow the desk's and the broadcasts'
+integers."""
+
+EVENT_WORDS = {"game_started": "the start of the game", "blank_designated": "the blank's letter",
+               "challenge_ruled": "the challenge's ruling", "tiles_removed": "the phony's removal",
+               "outplay_accepted": "the out-play's acceptance", "racks_entered": "the racks left",
+               "judge_adjustment": "the judge's adjustment"}
+"""Referee event types in words (the others, play, pass, exchange, challenge, are words already)."""
+
+
 class RecordEventsError(ValueError):
     """The record cannot be turned into referee events (``file:line: reason``)."""
+
+
+class RecordScoresError(RecordEventsError):
+    """The referee's scores for the record differ from the record's. ``mismatches``: every line that differs
+    (:class:`~kiosk.rules.replay.ReplayProblem`, kind "mismatch"), the first one named in the message."""
+
+    def __init__(self, mismatches: Sequence[ReplayProblem], preset: str) -> None:
+        first = mismatches[0]
+        where = f"{first.file}:{first.line}" if first.line else first.file
+        more = f"; {len(mismatches) - 1} more line(s) differ" if len(mismatches) > 1 else ""
+        super().__init__(f"{where}: {first.message}: the record has {first.recorded}, the kiosk counts "
+                         f"{first.computed} under preset {preset}{more}")
+        self.mismatches = list(mismatches)
+        self.preset = preset
 
 
 class RefereeEvents(GcgVisitor[list[Event]]):
@@ -61,18 +94,27 @@ class RefereeEvents(GcgVisitor[list[Event]]):
         preset: rule preset the referee applies (bundled name, .toml path or a :class:`Preset`).
         step_ms: time between turns (ms; each player's clock is charged that much per turn), at least 5000.
         start_ms: time of ``game_started`` (ms).
+        game_id: the game's id (default: the record's ``#id``, else the file name without its extension).
+        charge_time: act the record's time penalties out as overtime (default True).
 
     Raises (from the walk):
-        RecordEventsError: record errors, not 2-4 players, an unknown preset, or a move the referee refuses.
+        RecordEventsError: record errors, not 2-4 players, an unknown preset, a score beyond
+        :data:`MAX_POINTS`, or a move the referee refuses.
     """
 
-    def __init__(self, preset: str | Preset = "naspa", *, step_ms: int = 15_000, start_ms: int = 1_000) -> None:
+    def __init__(self, preset: str | Preset = "naspa", *, step_ms: int = 15_000, start_ms: int = 1_000,
+                 game_id: str | None = None, charge_time: bool = True) -> None:
         self.preset_spec = preset
+        self.preset: Preset | None = None
         self.step = step_ms
-        self.t = start_ms
+        self.start = self.t = start_ms
+        self.game_id = game_id
+        self.charge_time = charge_time
+        self.overtime: dict[int, int] = {}  # record line of a player's last turn -> his recorded time penalty
         self.ref = Referee()
         self.events: list[Event] = []
         self.lines: list[int] = []  # the record line each event acts out (0: the start and the end of the game)
+        self.history_at: list[int] = []  # the referee's scoresheet length after each event
         self.name = "<gcg>"
         self.game = GcgGame()
         self.players: tuple[str, ...] = ()
@@ -93,11 +135,21 @@ class RefereeEvents(GcgVisitor[list[Event]]):
             preset = load_preset(self.preset_spec) if isinstance(self.preset_spec, str) else self.preset_spec
         except PresetError as exc:
             raise RecordEventsError(f"{self.name}: {exc}") from None
+        n = len(game.players)
+        if not preset.min_players <= n <= preset.max_players:
+            size = f"{preset.min_players} to {preset.max_players}" if preset.min_players < preset.max_players \
+                else f"{preset.min_players}"
+            raise RecordEventsError(f"{self.name}: the record has {n} players and preset {preset.name} is for "
+                                    f"{size}: give a preset for {n} players")
+        self.preset = preset
+        _check_numbers(game, self.name)
         players = tuple(p.name.strip() or p.nick for p in game.players)
         if len(set(players)) != len(players):
             players = tuple(p.nick for p in game.players)
         self.players = players
-        game_id = (game.pragmas.get("id") or [Path(self.name).stem])[-1].replace(" ", "_")[:64]
+        if self.charge_time:
+            self.overtime = _last_turn_penalties(game, preset, self.step, self.start)
+        game_id = self.game_id or (game.pragmas.get("id") or [Path(self.name).stem])[-1].replace(" ", "_")[:64]
         self.go(GameStarted(t=self.t, preset=preset.to_dict(), players=players, game_id=game_id), 0)
 
     def visit_event(self, event: GcgEvent) -> Walk | None:
@@ -124,10 +176,12 @@ class RefereeEvents(GcgVisitor[list[Event]]):
     # -- acting a line out
     def go(self, ev: Event, line: int) -> None:
         res = self.ref.apply(ev)
-        if not res.accepted:
-            raise RecordEventsError(f"{self.name}:{line}: the referee refuses {ev.type}: {res.reason}")
+        if not res.accepted:   # line 0: the start or the end of the game, no line of its own
+            where = f"{self.name}:{line}" if line else self.name
+            raise RecordEventsError(f"{where}: the referee refuses {EVENT_WORDS.get(ev.type, ev.type)}: {res.reason}")
         self.events.append(ev)
         self.lines.append(line)
+        self.history_at.append(len(self.ref.state.history))
 
     def by_line(self) -> dict[int, tuple[Event, ...]]:
         """The events each record line became (after the walk), keyed by line number; lines that became no
@@ -141,6 +195,31 @@ class RefereeEvents(GcgVisitor[list[Event]]):
     def later(self, ms: int | None = None) -> int:
         self.t = max(self.t, self.ref.state.last_t) + (self.step if ms is None else ms)
         return self.t
+
+    def turn(self, p: int, line: int) -> int:
+        """The time of player ``p``'s turn on record line ``line``: the usual step, or on his last turn, when
+        the record charges him overtime, as long as his clock needs to cost him that penalty."""
+        pen, preset = self.overtime.get(line, 0), self.preset
+        if not pen or preset is None:
+            return self.later()
+        base = max(self.t, self.ref.state.last_t)
+        rem = self.ref.clock_remaining(p, base)
+        want = overtime_for_penalty(pen, preset.clock.overtime_penalty_points, preset.clock.overtime_unit_ms)
+        return self.later(self.step if rem is None or not want else max(self.step, rem + want))
+
+    def entry_lines(self) -> list[int]:
+        """The record line each entry of the referee's scoresheet came from (0: the start or the end)."""
+        out: list[int] = []
+        for line, upto in zip(self.lines, self.history_at):
+            out.extend([line] * (upto - len(out)))
+        return out
+
+    def check_scores(self) -> None:
+        """After the walk: raise :class:`RecordScoresError` when the referee's scores differ from the record's
+        (a move's score, a bonus or penalty, a running total, a final score; :mod:`kiosk.referee.record_scores`)."""
+        found = score_mismatches(self.game, self.ref.state.history, self.entry_lines())
+        if found:
+            raise RecordScoresError(found, self.preset.name if self.preset is not None else str(self.preset_spec))
 
     def challenge(self, line: int, acceptable: bool) -> None:
         st = self.ref.state
@@ -176,7 +255,7 @@ class RefereeEvents(GcgVisitor[list[Event]]):
                     raise RecordEventsError(f"{self.name}:{ev.line}: {exc}") from None
                 # the word does not fit the board: the record's notation alone, and the referee names the fault
                 placement = Placement.from_word(None, ev.coordinate, ev.word, through=ev.through)
-            self.go(Play(t=self.later(), player=p, tiles=placement.undesignated), ev.line)
+            self.go(Play(t=self.turn(p, ev.line), player=p, tiles=placement.undesignated), ev.line)
             for sq, letter in placement.blanks:
                 self.go(BlankDesignated(t=self.later(2_000), player=p, square=sq, letter=letter), ev.line)
             if self.ref.state.phase == OUTPLAY and nxt not in CHALLENGE_LINES:
@@ -188,16 +267,16 @@ class RefereeEvents(GcgVisitor[list[Event]]):
             self.challenge(ev.line, acceptable=CHALLENGE_LINES[ev.kind])
 
         elif ev.kind is EventKind.PASS:
-            self.go(Pass(t=self.later(), player=p), ev.line)
+            self.go(Pass(t=self.turn(p, ev.line), player=p), ev.line)
         elif ev.kind is EventKind.EXCHANGE:
-            self.go(Exchange(t=self.later(), player=p, count=ev.count or len(ev.tiles)), ev.line)
+            self.go(Exchange(t=self.turn(p, ev.line), player=p, count=ev.count or len(ev.tiles)), ev.line)
         elif ev.kind is EventKind.END_RACK:
             if st.phase == OUTPLAY:
                 self.accept_outplay(ev.line)
             elif st.phase == RACK_ENTRY and not (st.last_play is not None and st.last_play.outplay
                                                  and st.last_play.player == p):
                 self.racks[p] = ev.tiles  # an own-rack line (the out player's line lists the others' tiles)
-        # TIME_PENALTY: skipped (the kiosk's own clock decides time penalties)
+        # TIME_PENALTY: acted out before, as the overtime of the player's last turn (:meth:`turn`)
 
     def accept_outplay(self, line: int) -> None:
         """Every opponent accepts the open out-play in turn (seeds 003/004: the game ends once all have;
@@ -219,6 +298,35 @@ class RefereeEvents(GcgVisitor[list[Event]]):
             raise RecordEventsError(f"{self.name}: the record ends in the middle of a turn ({st.phase})")
 
 
+def _check_numbers(game: GcgGame, name: str) -> None:
+    """Refuse a record line whose score or total is beyond :data:`MAX_POINTS` either way (RecordEventsError)."""
+    for ev in game.events:
+        for what, value in (("score", ev.score), ("total", ev.cumulative)):
+            if abs(value) > MAX_POINTS:
+                raise RecordEventsError(f"{name}:{ev.line}: a {what} of {value} points: no game has such a number "
+                                        f"(at most {MAX_POINTS:,} either way); the record is damaged")
+
+
+def _last_turn_penalties(game: GcgGame, preset: Preset, step_ms: int, start_ms: int) -> dict[int, int]:
+    """Record line of each player's last turn -> the time penalty (points) the record charges him; empty
+    without time penalty lines. A walk without overtime finds the last turns (the pass that accepts an
+    out-play is no turn)."""
+    charged: dict[int, int] = {}
+    for ev in game.events:
+        seats = [i for i, pl in enumerate(game.players) if pl.nick == ev.nick]
+        if ev.kind is EventKind.TIME_PENALTY and ev.score < 0 and seats:
+            charged[seats[0]] = charged.get(seats[0], 0) - ev.score
+    if not charged:
+        return {}
+    probe = RefereeEvents(preset, step_ms=step_ms, start_ms=start_ms, charge_time=False)
+    game.accept(probe)
+    last: dict[int, int] = {}
+    for e, line in zip(probe.events, probe.lines):
+        if isinstance(e, (Play, Pass, Exchange)) and line:
+            last[e.player] = line
+    return {last[p]: pen for p, pen in charged.items() if p in last}
+
+
 def tiles_laid(events: Sequence[Event]) -> tuple[tuple[int, str], ...]:
     """The tiles a line's events put on the table: its :class:`Play`'s tiles with each blank as the lower-case
     letter its :class:`BlankDesignated` names (``(square, tile)``, as a board holds them)."""
@@ -227,7 +335,7 @@ def tiles_laid(events: Sequence[Event]) -> tuple[tuple[int, str], ...]:
 
 
 def events_from_gcg(source: str | Path | GcgGame, preset: str | Preset = "naspa", *, step_ms: int = 15_000,
-                    start_ms: int = 1_000) -> list[Event]:
+                    start_ms: int = 1_000, game_id: str | None = None, check_scores: bool = False) -> list[Event]:
     """The referee events of a recorded game (:class:`RefereeEvents` over the record).
 
     Args:
@@ -235,14 +343,22 @@ def events_from_gcg(source: str | Path | GcgGame, preset: str | Preset = "naspa"
         preset: rule preset the referee applies (bundled name, .toml path or a :class:`Preset`; default "naspa").
         step_ms: time between turns (ms; each player's clock is charged that much per turn).
         start_ms: time of ``game_started`` (ms).
+        game_id: the game's id (default: the record's ``#id``, else the file name without its extension).
+        check_scores: compare the referee's scores with the record's, line by line.
 
     Raises:
-        RecordEventsError: unreadable record, record errors, or a move the referee refuses (file:line: reason).
+        RecordScoresError: (check_scores) the referee's scores differ from the record's (file:line: both).
+        RecordEventsError: unreadable record, record errors, a score beyond :data:`MAX_POINTS`, or a move the
+        referee refuses (file:line: reason).
     """
-    visitor = RefereeEvents(preset, step_ms=step_ms, start_ms=start_ms)
+    visitor = RefereeEvents(preset, step_ms=step_ms, start_ms=start_ms, game_id=game_id)
     if isinstance(source, GcgGame):
-        return source.accept(visitor)
-    try:
-        return read_gcg(source, visitor)
-    except GcgError as exc:
-        raise RecordEventsError(str(exc)) from None
+        events = source.accept(visitor)
+    else:
+        try:
+            events = read_gcg(source, visitor)
+        except GcgError as exc:
+            raise RecordEventsError(str(exc)) from None
+    if check_scores:
+        visitor.check_scores()
+    return events
