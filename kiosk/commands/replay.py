@@ -18,35 +18,36 @@ HELP = "replay GCG game records, recomputing every score; report mismatches and 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("files", nargs="+", metavar="FILE.gcg", help="GCG records to replay")
     p.add_argument("--tiles", default="auto", help="tile set: english, german, a .toml file, or auto (default: from the record)")
-    p.add_argument("--preset", help="score under an event preset (name such as club-reading, or a .toml file): "
-                   "its scoring rules and exchange limit; default: standard tournament rules as GCG engines use")
+    p.add_argument("--preset", help="judge by an event preset (name such as club-reading, or a .toml file): the "
+                   "record is played through the kiosk's referee under that preset, every rule of it applied "
+                   "(players, exchanges, challenge bonuses, the game's end and its rack points); default: "
+                   "standard tournament rules as GCG engines use")
     p.add_argument("--json", action="store_true", help="one JSON object per game, then the summary")
     p.add_argument("--quiet", action="store_true", help="only the summary line")
 
 
-def _rules(args: argparse.Namespace) -> tuple[Any, dict[str, Any]] | str:
-    """(tile set or None for auto, replay keyword arguments), or the sentence saying what is wrong."""
+def _rules(args: argparse.Namespace) -> tuple[Any, Any] | str:
+    """(tile set or None for auto, the preset or None), or the sentence saying what is wrong."""
     from kiosk.rules.tiles import TileSetError, load_tile_set
 
-    tile_set = None
-    rules_kw: dict[str, Any] = {}
-    if args.preset:
-        from kiosk.referee.presets import PresetError, load_preset
-
-        try:
-            preset = load_preset(args.preset)
-            rules_kw = {"rules": preset.scoring_rules(),
-                        "exchange_min_bag": preset.exchange.min_bag if preset.exchange.allowed else 10**6,
-                        "out_rack_lines": preset.end.out_adjustment != "none",
-                        "six_rack_lines": preset.end.no_out_adjustment != "none"}
-        except (PresetError, ValueError) as exc:
-            return str(exc)
+    tile_set = preset = None
     if args.tiles != "auto":
         try:
             tile_set = load_tile_set(args.tiles)
         except TileSetError as exc:
             return str(exc)
-    return tile_set, rules_kw
+    if args.preset:
+        from dataclasses import replace
+
+        from kiosk.referee.presets import PresetError, load_preset
+
+        try:
+            preset = load_preset(args.preset)
+        except (PresetError, ValueError) as exc:
+            return str(exc)
+        if args.tiles != "auto":   # the record's tiles, given: the referee deals from them
+            preset = replace(preset, tile_set=args.tiles)
+    return tile_set, preset
 
 
 @dataclass
@@ -61,10 +62,11 @@ class _Tally:
     skipped: int = 0        # games of files read that could not be read themselves (too large, bad bytes)
 
 
-def _replay_file(path: str, args: argparse.Namespace, tile_set: Any, rules_kw: dict[str, Any],
-                 tally: _Tally) -> None:
-    """Replay every game of ``path``, one at a time (a file of a whole event is never held in memory)."""
+def _replay_file(path: str, args: argparse.Namespace, tile_set: Any, preset: Any, tally: _Tally) -> None:
+    """Replay every game of ``path``, one at a time (a file of a whole event is never held in memory): by the
+    standard rules GCG engines use, or with ``preset`` through the referee under that preset."""
     from kiosk.files import InputError, check_text_file
+    from kiosk.referee.record_check import judge_record
     from kiosk.rules.gcg import GcgError, iter_gcg
     from kiosk.rules.replay import replay_game
 
@@ -76,7 +78,8 @@ def _replay_file(path: str, args: argparse.Namespace, tile_set: Any, rules_kw: d
                 print(f"kiosk replay: {game.errors[0]}", file=sys.stderr)
             elif game.players or game.events:
                 read += 1
-                _report(path, game, replay_game(game, tile_set, **rules_kw), args, tally)
+                res = replay_game(game, tile_set) if preset is None else judge_record(game, preset)
+                _report(path, game, res, args, tally)
         if not read and not skipped:
             raise InputError(f"{path}: not a GCG record (no #player lines and no moves)")
     except (InputError, GcgError) as exc:   # bad input: a diagnostic, counted apart from the rule errors
@@ -117,11 +120,11 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(rules, str):
         print(f"kiosk replay: {rules}", file=sys.stderr)
         return 2
-    tile_set, rules_kw = rules
+    tile_set, preset = rules
     tally = _Tally()
     for path in args.files:
         try:
-            _replay_file(path, args, tile_set, rules_kw, tally)
+            _replay_file(path, args, tile_set, preset, tally)
         except Exception:   # a fault of the kiosk's on one record must not lose the other files' replay
             tally.unreadable += 1
             print(f"kiosk replay: {path}: the kiosk failed while replaying this record (a fault of the kiosk, "

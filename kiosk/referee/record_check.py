@@ -1,0 +1,303 @@
+"""Judging a GCG record by a rule preset: ``kiosk replay --preset``.
+
+The record is walked through the referee exactly as ``kiosk demo --game`` and ``kiosk stream-game`` do
+(:class:`~kiosk.referee.records.RefereeEvents`: the one conversion of a record into referee events), under
+the preset asked for; the record's numbers are then compared with the referee's own history
+(:class:`~kiosk.referee.state.TurnRecord`, what the kiosk's GCG export writes): each line's score with the
+points the referee gave for it, each running total with the sum of the record's scores. So the preset's
+every rule applies as the referee applies it - players per game, exchange counts and limits, challenge
+bonuses and penalties, the scoreless-turns end and its exceptions, end-of-game rack adjustments - and there
+is no second reading of the preset to drift from the first.
+
+Findings are :class:`~kiosk.rules.replay.ReplayProblem` values in a
+:class:`~kiosk.rules.replay.ReplayResult`, as the standard replay gives (:func:`kiosk.rules.replay.replay_game`):
+a *mismatch* (a recorded number differs from the referee's; the replay goes on from the recorded total) or an
+*error* (the referee refuses a line, or the record breaks a rule: the walk stops there, the lines before it
+still count). Time penalties come from the record (the referee's clock is not the players'); they are checked
+against the preset's overtime rule.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import replace
+
+from kiosk.referee.events import Challenge, ChallengeRuled, Event, GameStarted, TilesRemoved
+from kiosk.referee.presets import Preset
+from kiosk.referee.records import CHALLENGE_LINES, RecordEventsError, RefereeEvents
+from kiosk.referee.state import CHALLENGED, OUTPLAY, OVER, RACK_ENTRY, TurnRecord
+from kiosk.rules.board import Board
+from kiosk.rules.gcg import EventKind, GcgError, GcgEvent, GcgGame, Walk
+from kiosk.rules.replay import ReplayProblem, ReplayResult
+from kiosk.rules.tiles import load_tile_set
+
+_END_KINDS = ("end_rack", "own_rack")
+_PENALTY_KINDS = ("phony_penalty", "challenge_penalty")
+_AFTER_END = (EventKind.END_RACK, EventKind.TIME_PENALTY, EventKind.ADJUSTMENT)
+_ENDS = {"out_play": "a player went out", "six_scoreless": "six scoreless turns"}
+_REFUSED_WHAT = {"game_started": "the game", "play": "this play", "exchange": "this exchange", "pass": "this pass",
+                 "challenge": "a challenge of the play before", "challenge_ruled": "the challenge's ruling",
+                 "tiles_removed": "taking the play off", "blank_designated": "this blank",
+                 "outplay_accepted": "the out-play", "racks_entered": "the racks left at the end"}
+
+
+class _Stop(Exception):
+    """The walk stops at a line the referee refuses (the problem is recorded)."""
+
+
+class PresetJudge(RefereeEvents):
+    """The referee's verdict on one record under ``preset``: after ``game.accept(judge)``, ``judge.verdict()`` is the
+    :class:`~kiosk.rules.replay.ReplayResult` (see module doc). Never raises on the record's content."""
+
+    def __init__(self, preset: Preset) -> None:
+        super().__init__(preset, step_ms=5_000)
+        self.rules = preset
+        self.res = ReplayResult("<gcg>", load_tile_set(preset.tile_set), [])
+        self.entries: list[tuple[int, TurnRecord]] = []  # (record line, the referee's history line it gave)
+        self.acted: list[tuple[GcgEvent, int]] = []      # record lines acted out, with the seat they are for
+        self.first_error: int | None = None
+        self.stopped = False
+        self.next_line = 0  # the line after the one being acted (0: none)
+        self.challenger: int | None = None  # the seat a negative (challenge) line names as the challenger
+        self.played: dict[int, int] = {}  # seat -> the points the referee gave its last play
+        self.read_errors: list[GcgError] = []  # the record's reading errors (the walk stops at the first)
+        self.acting = 0  # the record line being acted out (0: the start or the end)
+
+    # -- reporting
+    def problem(self, line: int, message: str, *, stop: bool = True) -> None:
+        """An error at ``line``; ``stop``: the walk goes no further (raises :class:`_Stop`)."""
+        self.res.problems.append(ReplayProblem(self.name, line, "error", message))
+        if stop:
+            raise _Stop
+
+    def mismatch(self, ev: GcgEvent, what: str, computed: int) -> None:
+        self.res.problems.append(ReplayProblem(self.name, ev.line, "mismatch", what, computed, ev.score))
+
+    # -- the walk
+    def begin_game(self, game: GcgGame) -> None:
+        self.res = ReplayResult(game.name, self.res.tile_set, [p.nick for p in game.players],
+                                totals=[0] * len(game.players))
+        self.name = game.name or "<gcg>"
+        self.read_errors = list(game.errors)
+        self.first_error = min((e.line for e in game.errors if e.line), default=None)
+        for e in game.errors:
+            if e.line == 0:
+                self.res.problems.append(ReplayProblem(game.name, 0, "error", e.message))
+        p = self.rules
+        n = len(game.players)
+        if not p.min_players <= n <= p.max_players:
+            seats = f"{p.min_players}" if p.min_players == p.max_players else f"{p.min_players} to {p.max_players}"
+            self._stop_now(f"{n} players in the record, but preset {p.name} is for {seats} players")
+            return
+        try:
+            super().begin_game(replace(game, errors=[]))   # the record is read up to its first bad line
+        except (RecordEventsError, _Stop) as exc:
+            if isinstance(exc, RecordEventsError):
+                self._stop_now(self._plain(str(exc), 0))
+            self.stopped = True
+
+    def _stop_now(self, message: str) -> None:
+        self.res.problems.append(ReplayProblem(self.name, 0, "error", message))
+        self.stopped = True
+
+    def visit_event(self, event: GcgEvent) -> Walk | None:
+        if self.stopped or (self.first_error is not None and event.line > self.first_error):
+            return Walk.STOP
+        held, self.held = self.held, event
+        self.next_line = event.line
+        if held is not None:
+            self._guarded(lambda: self.act(held, event.kind))
+        return Walk.STOP if self.stopped else None
+
+    def end_game(self) -> None:
+        if not self.stopped:
+            held = self.held
+            self._guarded(lambda: self.act(held, None) if held is not None else None)
+        if not self.stopped:
+            self.acting = 0
+            self._guarded(self.finish)
+        self.compare()
+        if self.first_error is not None:
+            err = next(e for e in self.read_errors if e.line == self.first_error)
+            if not self.res.errors or self.res.errors[0].line > self.first_error:
+                self.res.problems.append(ReplayProblem(self.name, self.first_error, "error", err.message))
+        self.res.problems.sort(key=lambda pr: pr.line)
+
+    def verdict(self) -> ReplayResult:
+        """The findings (after the walk)."""
+        st = self.ref.state
+        self.res.board = Board(list(st.board)) if st.board else Board()
+        if st.result is not None:
+            reason = str(st.result.reason)
+            self.res.ended = {"out_play": "out"}.get(reason, reason)
+        self.res.end_style = {"double": "2x", "standard": "1x"}.get(self.rules.end.out_adjustment)
+        return self.res
+
+    def _guarded(self, step: Callable[[], object]) -> None:
+        try:
+            step()
+        except _Stop:
+            self.stopped = True
+        except RecordEventsError as exc:
+            line = self.acting
+            self.stopped = True
+            self.res.problems.append(ReplayProblem(self.name, line, "error", self._plain(str(exc), line)))
+
+    def _plain(self, message: str, line: int) -> str:
+        """A :class:`RecordEventsError`'s sentence without its ``file:line:`` prefix."""
+        for prefix in (f"{self.name}:{line}: ", f"{self.name}: "):
+            if message.startswith(prefix):
+                return message[len(prefix):]
+        return message
+
+    # -- acting a line out (RefereeEvents), with the referee's history kept per line
+    def go(self, ev: Event, line: int) -> None:
+        before = len(self.ref.state.history)
+        res = self.ref.apply(ev)
+        if not res.accepted:
+            if isinstance(ev, GameStarted):
+                self.problem(line, f"preset {self.rules.name}: the referee cannot start the game: {res.reason}")
+            what = _REFUSED_WHAT.get(ev.type, ev.type.replace("_", " "))
+            reason = res.reason.removeprefix(f"{ev.type}: ")
+            self.problem(line, f"preset {self.rules.name}: the referee refuses {what}: {reason}")
+        self.events.append(ev)
+        self.lines.append(line)
+        self.entries += [(line, h) for h in self.ref.state.history[before:]]
+
+    def act(self, ev: GcgEvent, nxt: EventKind | None) -> None:
+        """Act one record line out (:meth:`RefereeEvents.act`), refusing a move after the game's end, ruling
+        each play at once under a VOID preset, and naming the challenger from a failed challenge's line."""
+        self.acting = ev.line
+        st = self.ref.state
+        seats = [i for i, pl in enumerate(self.game.players) if pl.nick == ev.nick]
+        seat = (st.on_move if st.on_move in seats else seats[0]) if seats else -1
+        lp = st.last_play
+        phony_penalty = ev.kind is EventKind.CHALLENGE_BONUS and ev.score < 0 and lp is not None and lp.withdrawn \
+            and lp.player == seat   # the line after the withdrawal that ended the game (six scoreless turns)
+        if st.phase in (OVER, RACK_ENTRY) and ev.kind not in _AFTER_END and not phony_penalty \
+                and not self._accepts_out(ev, seat):
+            reason = str(st.result.reason) if st.result is not None else "six_scoreless"
+            self.problem(ev.line, f"move after the game ended ({_ENDS.get(reason, reason.replace('_', ' '))})")
+        # a failed challenge's penalty line names the challenger (3-4 players: not always the next player)
+        self.challenger = seat if ev.kind is EventKind.CHALLENGE_BONUS and ev.score < 0 and lp is not None \
+            and not lp.withdrawn and lp.player != seat else None
+        if ev.kind is EventKind.WITHDRAWN and self.rules.challenge.rule == "void":
+            pass     # the play's ruling took it off already (below)
+        else:
+            super().act(ev, nxt)
+        if self.ref.state.phase == CHALLENGED and self.ref.state.challenge_by is None:
+            self._void_ruling(ev.line, nxt)
+        self.acted.append((ev, seat))
+
+    def challenge(self, line: int, acceptable: bool) -> None:
+        """The challenge a record line answers, called by the penalised challenger when the line names him."""
+        if self.challenger is None:
+            super().challenge(line, acceptable)
+            return
+        self.go(Challenge(t=self.later(1_000), player=self.challenger), line)
+        self.go(ChallengeRuled(t=self.later(3_000), acceptable=acceptable, judge="record"), line)
+        if not acceptable:
+            self.go(TilesRemoved(t=self.later(2_000)), line)
+
+    def _void_ruling(self, line: int, nxt: EventKind | None) -> None:
+        """Under a VOID preset every play is ruled at once: it stood unless the record's next line withdraws it
+        (the removal is that line's); then an out-play is accepted as :meth:`act` does."""
+        stood = nxt is not EventKind.WITHDRAWN
+        self.go(ChallengeRuled(t=self.later(1_000), acceptable=stood, judge="record"), line if stood else self.next_line)
+        if not stood:
+            self.go(TilesRemoved(t=self.later(2_000)), self.next_line)
+        if self.ref.state.phase == OUTPLAY and nxt not in CHALLENGE_LINES:
+            self.accept_outplay(line)
+
+    def _accepts_out(self, ev: GcgEvent, seat: int) -> bool:
+        """A 0-point pass of another player right after an out-play: the out-play accepted (older records)."""
+        r = self.ref.state.result
+        went_out = r.went_out if r is not None else None
+        return ev.kind is EventKind.PASS and ev.score == 0 and went_out is not None and seat != went_out
+
+    # -- the comparison
+    def compare(self) -> None:
+        """Each acted line's score against the points the referee gave for it, and the running totals."""
+        by_line: dict[int, list[TurnRecord]] = defaultdict(list)
+        end: dict[int, list[tuple[int, TurnRecord]]] = defaultdict(list)
+        penalties: dict[int, list[tuple[int, TurnRecord]]] = defaultdict(list)
+        for line, h in self.entries:
+            if h.kind in _END_KINDS:
+                end[h.player].append((line, h))
+            elif h.kind in _PENALTY_KINDS:
+                penalties[h.player].append((line, h))
+            else:
+                by_line[line].append(h)
+        for ev, seat in self.acted:
+            if seat < 0:
+                continue
+            self._line(ev, seat, by_line[ev.line], end, penalties)
+        if self.stopped or self.game.incomplete:
+            return
+        names = self.res.players
+        for p, left in sorted(end.items()):
+            for line, h in left:
+                self.problem(line, f"the record has no end-of-game rack line for {names[p]} (preset "
+                                   f"{self.rules.name}: {h.points:+d})", stop=False)
+        for p, left in sorted(penalties.items()):
+            for line, h in left:
+                self.problem(line, f"preset {self.rules.name} gives {names[p]} a challenge penalty of "
+                                   f"{h.points:+d}; the record has no (challenge) line for it", stop=False)
+
+    def _line(self, ev: GcgEvent, p: int, mine: list[TurnRecord], end: dict[int, list[tuple[int, TurnRecord]]],
+              penalties: dict[int, list[tuple[int, TurnRecord]]]) -> None:
+        """Compare one record line (for seat ``p``) with the referee's points for it; update the totals."""
+        k, name = ev.kind, self.rules.name
+        if k is EventKind.PLAY:
+            computed = sum(h.points for h in mine if h.kind == "play" and h.player == p)
+            self.res.moves += any(h.kind == "play" for h in mine)
+            self.played[p] = computed
+            what = f"{ev.coordinate} {ev.word} scores"
+        elif k is EventKind.WITHDRAWN:
+            computed, what = sum(h.points for h in mine if h.kind == "withdrawn"), "withdrawn play takes off"
+            if self.rules.challenge.rule == "void":   # refused at once: the play's points come off, same turn
+                computed = -self.played.get(p, 0)
+        elif k is EventKind.CHALLENGE_BONUS and ev.score >= 0:
+            computed = sum(h.points for h in mine if h.kind == "challenge_bonus")
+            what = f"challenge bonus under preset {name}"
+        elif k is EventKind.CHALLENGE_BONUS:
+            computed = penalties[p].pop(0)[1].points if penalties[p] else 0
+            what = f"challenge penalty under preset {name}"
+        elif k is EventKind.END_RACK:
+            computed = end[p].pop(0)[1].points if end[p] else 0
+            what = f"end rack ({ev.tiles}) under preset {name}"
+        elif k is EventKind.TIME_PENALTY:
+            computed, what = self._time_penalty(ev), "time penalty"
+        elif k is EventKind.ADJUSTMENT:
+            computed, what = ev.score, "adjustment"
+        else:
+            computed, what = 0, "a pass or exchange scores 0"
+        if computed != ev.score:
+            self.mismatch(ev, what, computed)
+        totals = self.res.totals
+        totals[p] += ev.score
+        if totals[p] != ev.cumulative:
+            self.res.problems.append(ReplayProblem(self.name, ev.line, "mismatch", f"{ev.nick}'s total",
+                                                   totals[p], ev.cumulative))
+            totals[p] = ev.cumulative
+
+    def _time_penalty(self, ev: GcgEvent) -> int:
+        """A record's time penalty checked against the preset's overtime rule (the referee's clock is not the
+        players'): the recorded points when they are a whole number of penalty units, else a problem."""
+        clock = self.rules.clock
+        if clock.game_ms is None or not clock.overtime_penalty_points:
+            self.problem(ev.line, f"time penalty of {ev.score:+d}, but preset {self.rules.name} has no game clock "
+                                  "charging overtime", stop=False)
+        elif ev.score > 0 or ev.score % clock.overtime_penalty_points:
+            self.problem(ev.line, f"time penalty of {ev.score:+d}: preset {self.rules.name} takes "
+                                  f"{clock.overtime_penalty_points} points per started unit of overtime", stop=False)
+        return ev.score
+
+
+def judge_record(game: GcgGame, preset: Preset) -> ReplayResult:
+    """The referee's verdict on ``game`` under ``preset`` (see module doc): every recorded score and total
+    compared with what the referee gives, and the first line it refuses. Never raises on the record."""
+    judge = PresetJudge(preset)
+    game.accept(judge)
+    return judge.verdict()
