@@ -47,7 +47,8 @@ class DemoOptions:
     speed (0: as fast as possible), camera frame size (w, h px), realism level, scene seed, a UI hook
     called every loop turn with the kiosk (returns False when the window was closed), and the wall-clock
     seconds without progress after which the demo gives up (s); ``calibration``: the reader's calibration profile
-    (a path), or None for its built-in models."""
+    (a path), or None for its built-in models; ``fresh``: an unfinished game of this record in the journal is
+    closed as it stands (kept there) and the record is played from its start."""
 
     game: Path = BUILTIN_GAME
     journal: Path | None = None
@@ -60,6 +61,7 @@ class DemoOptions:
     max_seconds: float | None = None
     stall_seconds: float = 90.0
     calibration: Path | None = None
+    fresh: bool = False
 
 
 @dataclass
@@ -99,6 +101,7 @@ def run_demo(opts: DemoOptions, out: Callable[[str], None] = print) -> DemoResul
         outcome_done = _referee(demo, opts, out, t_start)
     except RecordError as exc:
         out(f"error: {exc}")
+        demo.dead_end = str(exc)
     except JournalError as exc:   # reading it failed (a write that fails pauses the game: see _referee)
         out(f"error: {exc}; every event before it is kept")
     except KeyboardInterrupt:   # Ctrl-C or SIGTERM (kiosk demo turns it into this), windowed or headless alike
@@ -124,6 +127,7 @@ class _Demo:
     kiosk: Kiosk
     players: RecordPlayers
     opts_ui: Callable[[Kiosk], bool] | None = None
+    dead_end: str = ""   # why the players cannot play the record on from where it stopped ("": they can)
 
 
 def _set_up(opts: DemoOptions, out: Callable[[str], None]) -> _Demo | DemoResult:
@@ -151,11 +155,15 @@ def _set_up(opts: DemoOptions, out: Callable[[str], None]) -> _Demo | DemoResult
                 f"({getattr(first, 'game_id', '?') or 'no id'}); give another --journal path")
             session.close()
             return DemoResult(2)
-        done = len(session.referee.events)
         clock.set_at_least(session.state.last_t + 60_000)
-        session.resume(clock())
-        resumed = True
-        out(f"resuming {plan.name} from {journal} after event {done}")
+        if opts.fresh:
+            if not _close_for_fresh(session, journal, clock(), out):
+                return DemoResult(2)
+        else:
+            done = len(session.referee.events)
+            session.resume(clock())
+            resumed = True
+            out(f"resuming {plan.name} from {journal} after event {done}")
     table = SimulatedTable(plan.tile_set, clock, scene_seed=opts.scene_seed, level=opts.level, size=opts.size)
     held: list[Kiosk] = []   # the kiosk, once made: its accepted board is the reader's prior, as at a table
     try:
@@ -177,6 +185,23 @@ def _set_up(opts: DemoOptions, out: Callable[[str], None]) -> _Demo | DemoResult
 
         clock.on_wait = keep_screen_live
     return _Demo(plan, gid, journal, session, clock, resumed, table, vision, kiosk, players, opts.ui)
+
+
+def _close_for_fresh(session: GameSession, journal: Path, now: int, out: Callable[[str], None]) -> bool:
+    """``--fresh``: close the record's unfinished game in ``journal`` with the scores as they stand (its events
+    stay in the journal); False (said) when the referee refuses."""
+    from kiosk.referee.events import GameCalled
+
+    scores = ", ".join(f"{n} {v}" for n, v in zip(session.state.players, session.state.scores, strict=False))
+    res = session.apply(GameCalled(t=now, reason="kiosk demo --fresh: the record is played afresh", as_it_stands=True))
+    if not res.accepted:
+        out(f"error: journal {journal}: its unfinished game of this record cannot be closed ({res.reason}); "
+            f"remove {journal} (or give another --journal path) to play the record afresh")
+        session.close()
+        return False
+    out(f"the unfinished game in {journal} is closed as it stood ({scores}; its events stay in the journal): "
+        f"the record is played afresh")
+    return True
 
 
 def _start_or_resume(demo: _Demo, out: Callable[[str], None]) -> bool:
@@ -233,10 +258,12 @@ def _referee(demo: _Demo, opts: DemoOptions, out: Callable[[str], None], t_start
             players.reset_retries()
             stalled_since = time.perf_counter()
         elif time.perf_counter() - stalled_since > opts.stall_seconds:
-            out(f"  stuck for {opts.stall_seconds:.0f} s at record event {pos + 1} ({st.phase}): "
-                f"{kiosk.view.message or kiosk.view.problem_text or 'no progress'}")
+            why = kiosk.view.message or kiosk.view.problem_text or "no progress"
+            out(f"  stuck for {opts.stall_seconds:.0f} s at record event {pos + 1} ({st.phase}): {why}")
+            demo.dead_end = "" if session.paused else f"stuck at record event {pos + 1}"
             return False
         if step.done:
+            demo.dead_end = "" if st.phase == OVER else f"record event {pos + 1}: {step.text}"
             return True
         if opts.ui is not None and not opts.ui(kiosk):
             out("window closed")
@@ -281,8 +308,13 @@ def _report(demo: _Demo, outcome_done: bool, out: Callable[[str], None], t_start
         out(line)
     if st.result is not None:
         out("final: " + ", ".join(f"{n} {s}" for n, s in zip(plan.nicks, scores, strict=True)))
+    elif demo.dead_end and not interrupted:
+        out(f"the journal {demo.journal} keeps the game unfinished, but the record cannot be played on from there "
+            f"({demo.dead_end}): run the same command with --fresh to close that game as it stands and play the "
+            f"record afresh, or remove {demo.journal}")
     else:
-        out(f"the journal {demo.journal} keeps the game unfinished: run the same command again to resume it")
+        out(f"the journal {demo.journal} keeps the game unfinished: run the same command again to resume it "
+            f"(or with --fresh to play the record afresh)")
     code = 130 if interrupted else 0 if ok else 1
     return DemoResult(code, tuple(scores), tuple(mismatches), players.judge_fixes, players.judge_undos,
                       vision.frames_read, table.renders, demo.resumed, secs)

@@ -1,7 +1,7 @@
 """The demo's simulated table: the physical board the simulated hands change, the camera above it, the clock.
 
-:class:`SimClock` is the demo's time (ms): virtual (advanced by the simulated players; a headless demo runs as
-fast as the machine allows) or running ``speed`` times faster than the wall clock (the windowed demo).
+:class:`SimClock` is the demo's time (ms), advanced by the simulated players only: as fast as the machine
+allows (a headless demo) or each wait taking ``1/speed`` of its game time on the wall clock (the windowed demo).
 :class:`SimulatedTable` holds the physical board and is the kiosk's camera: ``capture()`` renders the board as
 it is now with the synthetic camera (:func:`kiosk.vision.synth.render_board`). Like a camera streaming video,
 a still board gives a steady supply of frames: the first ``pool`` captures of a board state each render a new
@@ -25,9 +25,12 @@ from kiosk.rules.tiles import TileSet
 
 
 class SimClock:
-    """The demo's clock in ms. ``speed`` 0: virtual time, moved only by :meth:`advance`; ``speed`` > 0: game
-    time runs ``speed`` times faster than the wall clock (and :meth:`advance` waits the scaled time, calling
-    :attr:`on_wait` meanwhile so a window stays live)."""
+    """The demo's clock in ms: game time, moved only by the simulated people (:meth:`advance`). ``speed`` 0: as
+    fast as the machine allows; ``speed`` > 0: each :meth:`advance` takes ``1/speed`` of its game time on the
+    wall clock (the clock moving smoothly meanwhile, :attr:`on_wait` called so a window stays live). Between
+    the people's waits - while the kiosk reads a press - game time stands still at any speed: a reading takes
+    the machine's time, not the game's, so the players' scripted acts (a challenge 3 s after a play, within
+    the 20 s window) fall at the same game times at every speed."""
 
     def __init__(self, start_ms: int = 0, speed: float = 0.0) -> None:
         if speed < 0:
@@ -35,35 +38,35 @@ class SimClock:
         self.speed = speed
         self.on_wait: Callable[[], object] | None = None  # called every ~30 ms while advance() waits (the UI)
         self._base = start_ms
-        self._wall0 = time.monotonic()
         self._lock = threading.Lock()
 
     def __call__(self) -> int:
         with self._lock:
-            if self.speed:
-                return self._base + int((time.monotonic() - self._wall0) * 1000 * self.speed)
             return self._base
 
     def advance(self, ms: int) -> None:
-        """Let ``ms`` of game time pass (sleeps ``ms / speed`` when running against the wall clock)."""
+        """Let ``ms`` of game time pass (taking ``ms / speed`` of wall time when ``speed`` > 0)."""
         if ms <= 0:
             return
+        with self._lock:
+            start = self._base
         if self.speed:
-            end = time.monotonic() + ms / 1000 / self.speed
+            wall0 = time.monotonic()
+            end = wall0 + ms / 1000 / self.speed
             while (left := end - time.monotonic()) > 0:
                 time.sleep(min(left, 0.03))
+                with self._lock:
+                    self._base = max(self._base, start + min(int(ms), int((time.monotonic() - wall0) * 1000 *
+                                                                          self.speed)))
                 if self.on_wait is not None:
                     self.on_wait()  # the window keeps drawing and taking taps while the simulated people wait
-            return
         with self._lock:
-            self._base += int(ms)
+            self._base = max(self._base, start + int(ms))
 
     def set_at_least(self, t_ms: int) -> None:
         """Move the clock forward to ``t_ms`` if it is behind (after a resume from the journal)."""
         with self._lock:
-            now = self._base + (int((time.monotonic() - self._wall0) * 1000 * self.speed) if self.speed else 0)
-            if now < t_ms:
-                self._base += t_ms - now
+            self._base = max(self._base, int(t_ms))
 
 
 class SimulatedTable:

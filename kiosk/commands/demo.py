@@ -22,9 +22,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--journal", type=Path, help="journal file; an unfinished game of this record resumes "
                         "(--recording: refereed from its first move into a journal without an unfinished game; "
                         "default: a temporary one, removed when the demo ends)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="play the record from its start: an unfinished game of it in the journal is closed "
+                             "with the scores as they stand (its events stay in the journal)")
     parser.add_argument("--speed", type=_speed, default=None,
-                        help="game time runs N times faster than the wall clock (default: headless as fast as "
-                             "possible, windowed 30)")
+                        help=f"game time runs N times faster than the wall clock, N from {MIN_SPEED:g} to "
+                             f"{MAX_SPEED:g}, or 0: as fast as possible (default: headless 0, windowed 30)")
     parser.add_argument("--size", type=_size, default=(2028, 1520), help="synthetic camera frame WxH px (default 2028x1520)")
     parser.add_argument("--level", default="typical", choices=("easy", "typical", "hard"),
                         help="synthetic camera realism (default typical)")
@@ -41,13 +44,17 @@ def _size(text: str) -> tuple[int, int]:
     return w, h
 
 
+MIN_SPEED, MAX_SPEED = 0.1, 1000.0   # 1000: a 25-minute clock in 1.5 s; 0.1: a 1 s wait takes 10 s
+
+
 def _speed(text: str) -> float:
     try:
         v = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not v >= 0 or v == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number >= 0, got {text!r}")
+    if v != 0 and not MIN_SPEED <= v <= MAX_SPEED:
+        raise argparse.ArgumentTypeError(f"expected 0 (as fast as possible) or a number from {MIN_SPEED:g} to "
+                                         f"{MAX_SPEED:g}, got {text!r}")
     return v
 
 
@@ -105,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         check_output(args.journal, "journal")   # its folder must exist: a typo must not run a whole game
     headless = args.headless or not _has_display()
     opts = DemoOptions(game=args.game or BUILTIN_GAME, journal=args.journal, level=args.level, size=args.size,
-                       calibration=args.calibration)
+                       calibration=args.calibration, fresh=args.fresh)
     if headless:
         opts.speed = args.speed or 0.0
         return run_demo(opts, out=_out).code

@@ -37,7 +37,8 @@ def test_sigterm_stops_the_demo_with_a_resume_hint_and_the_journal_agrees(tmp_pa
     assert p.returncode == 130, (seen + out, err)
     assert "interrupted" in lines and not any(ln.startswith("final:") for ln in lines), lines
     assert re.fullmatch(r"not finished: Ada \d+, Bo \d+", lines[-2]), lines[-3:]
-    assert lines[-1] == f"the journal {journal} keeps the game unfinished: run the same command again to resume it"
+    assert lines[-1] == (f"the journal {journal} keeps the game unfinished: run the same command again to resume it "
+                         "(or with --fresh to play the record afresh)")
     assert "Traceback" not in err
     with Journal(journal) as j:
         assert j.unfinished_game() is not None
