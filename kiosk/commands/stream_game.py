@@ -30,7 +30,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from kiosk.files import check_output_folder, check_text_file
-    from kiosk.referee.records import RecordEventsError
+    from kiosk.referee.records import RecordEventsError, RecordScoresError
     from kiosk.stream.mqtt import MqttConfigError
     from kiosk.stream.publish import PublishError, parse_host_port, publish_game
 
@@ -66,15 +66,22 @@ def run(args: argparse.Namespace) -> int:
               "holding the password is not set", file=sys.stderr)
         return 2
 
+    live = sys.stderr.isatty()   # a counter rewritten in place on a terminal; elsewhere (a log) only the last, a line
+
     def progress(i: int, n: int) -> None:
-        if i == n or i % 20 == 0:
+        if i == n or (live and i % 20 == 0):
             # queued for the broker: whether it took them is said once the broker answered (or did not)
-            print(f"\r{i}/{n} events queued", end="\n" if i == n else "", file=sys.stderr, flush=True)
+            print(f"\r{i}/{n} events queued" if live else f"{i}/{n} events queued", end="\n" if i == n else "",
+                  file=sys.stderr, flush=True)
 
     try:
         rep = publish_game(args.file, host, port, args.board, preset=args.preset, root=args.root, pace_s=args.pace,
                            timeout_s=args.timeout, username=args.username, password=password, tls_ca=args.tls_ca,
                            records_dir=args.records, progress=progress)
+    except RecordScoresError as exc:   # a broadcast of wrong totals is worse than none: nothing was sent
+        print(f"kiosk stream-game: {exc}. Nothing was published: the desk would have shown scores the record does "
+              f"not have. If the record follows other rules, give them with --preset.", file=sys.stderr)
+        return 1
     except (RecordEventsError, MqttConfigError) as exc:   # the record or the broker settings: bad input
         print(f"kiosk stream-game: {exc}", file=sys.stderr)
         return 2

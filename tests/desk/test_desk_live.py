@@ -19,8 +19,9 @@ from kiosk.desk.ingest import BrokerConfig
 from kiosk.desk.service import Desk
 from kiosk.referee.records import events_from_gcg
 from kiosk.referee.referee import Referee
+from kiosk.rules.gcg import read_gcg
 from kiosk.stream.broker import LocalBroker
-from kiosk.stream.publish import PublishError, publish_game
+from kiosk.stream.publish import PublishError, publish_game, record_game_id
 from shared_data import SHARED, needs_shared
 
 REAL = SHARED / "corpus" / "gcg" / "real"
@@ -92,7 +93,8 @@ def test_two_tables_recorded_once_and_exported(broker, tmp_path):
         gcg = _get(by_board[1]["gcg"]).decode()
         assert "#player1 doug" in gcg and "+32" in gcg and "#incomplete" not in gcg
         csv_lines = _get(desk.url + "results.csv").decode().splitlines()
-        assert csv_lines[1].startswith("1,A,1,domino14_macondo__gcgio_testdata__doug_v_emely,Doug,451,Emely,345,106,0,")
+        gid = record_game_id(read_gcg(DOUG))   # stream-game's id: the nicks and a hash of the record's content
+        assert csv_lines[1].startswith(f"1,A,1,{gid},Doug,451,Emely,345,106,0,")
         tsh = _get(desk.url + "tsh/A.t").decode().splitlines()
         assert tsh == ["Doug 0 2; 451", "Emely 0 1; 345", "Guy 0 4; 454", "Bot 0 3; 424"]
         assert (tmp_path / "event" / "desk" / "tsh" / "A.t").read_text().splitlines() == tsh

@@ -9,10 +9,12 @@ import time
 import pytest
 
 from kiosk.referee.simulate import random_game
+from kiosk.rules.gcg import read_gcg
 from kiosk.store.session import GameSession
 from kiosk.stream.broker import free_port
 from kiosk.stream.hub import StreamHub
 from kiosk.stream.mqtt import MqttConfig, MqttPublisher
+from kiosk.stream.publish import record_game_id
 from kiosk.stream.subscriber import DeskSubscriber
 from shared_data import SHARED, needs_shared
 
@@ -37,13 +39,15 @@ def test_stream_game_publishes_a_recorded_game_like_a_table(broker, tmp_path):
         assert r.returncode == 0, r.stderr
         assert "board 5" in r.stdout and "33 events" in r.stdout
         assert desk.wait_for(lambda f: f.count(5) == 33, 10)
-        got = desk.follower.events[(5, "judge", "domino14_macondo__gcgio_testdata__doug_v_emely")]
+        gid = record_game_id(read_gcg(GAME))   # the players' nicks and a hash of the record's content
+        assert f"game {gid}:" in r.stdout and gid.startswith("doug-emely-")
+        got = desk.follower.events[(5, "judge", gid)]
         assert got[0]["type"] == "game_started" and got[-1]["type"] == "outplay_accepted"
         assert desk.follower.gaps == []
         assert desk.wait_for(lambda f: any(m["kind"] == "snapshot" and m["seq"] == 33 for _, m in desk.raw), 5)
         final = [m for _, m in desk.raw if m["kind"] == "snapshot"][-1]["state"]
         assert final["scores"] == [451, 345] and final["phase"] == "over"
-        assert (tmp_path / "domino14_macondo__gcgio_testdata__doug_v_emely.result.json").is_file()
+        assert (tmp_path / f"{gid}.result.json").is_file()
     finally:
         desk.close()
 

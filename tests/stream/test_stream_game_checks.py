@@ -1,0 +1,144 @@
+"""``kiosk stream-game`` publishes the record's own finals or nothing, one game id per game, and progress a log
+can read: against a real local broker and the tournament desk on it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+import pytest
+
+from kiosk.desk.ingest import BrokerConfig
+from kiosk.desk.service import Desk
+from kiosk.rules.gcg import parse_gcg, read_gcg
+from kiosk.stream.publish import record_game_id
+from kiosk.stream.subscriber import DeskSubscriber
+from shared_data import SHARED, needs_shared
+
+REAL = SHARED / "corpus" / "gcg" / "real"
+JOSH = REAL / "woogles-io_liwords__pkg_omgwords_testdata__vs_josh_time_penalty.gcg"
+ISSUE_476 = REAL / "domino14_macondo__preendgame_testdata__issue_476.gcg"
+DOUG = REAL / "domino14_macondo__gcgio_testdata__doug_v_emely.gcg"
+ROOT = "scrabble/local"
+
+
+def _kiosk(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "kiosk.cli", *args], capture_output=True, text=True, timeout=timeout)
+
+
+def _stream(path, port: int, board: int, *more: str) -> subprocess.CompletedProcess[str]:
+    return _kiosk("stream-game", str(path), "--mqtt", f"127.0.0.1:{port}", "--board", str(board), *more)
+
+
+def _desk(tmp_path, port: int) -> Desk:
+    ev = tmp_path / "event"
+    ev.mkdir()
+    (ev / "event.toml").write_text('rounds = 1\n[[division]]\nname = "A"\nplayers = ["Ann", "Bob"]\n')
+    return Desk(ev, BrokerConfig("127.0.0.1", port, root=ROOT, client_id="checks-desk"), http_port=0).start()
+
+
+def _wait(pred, timeout: float = 20.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return pred()
+
+
+@needs_shared
+@pytest.mark.parametrize("path, board, final", [(JOSH, 13, (387, 397)), (ISSUE_476, 14, (422, 443))])
+def test_stream_game_publishes_the_record_s_finals_with_its_time_penalty(broker, tmp_path, path, board, final):
+    """The desk, its results and r/*.result.json said cesar 457, josh 397 (the '(time) -70' line skipped)."""
+    desk = _desk(tmp_path, broker.port)
+    try:
+        r = _stream(path, broker.port, board, "--records", str(tmp_path / "r"))
+        assert r.returncode == 0 and r.stderr.count("events queued") == 1, r.stderr
+        gid = record_game_id(read_gcg(path))
+        result = json.loads((tmp_path / "r" / f"{gid}.result.json").read_text())
+        assert tuple(result["scores"]) == final and result["adjustments"]["time_penalty"][0] > 0
+        assert [p["win"] for p in result["players"]] == [0.0, 1.0]     # the second player wins, as recorded
+        assert _wait(lambda: len(desk.store.results()) == 1)
+        (res,) = desk.store.results()
+        assert res.game_id == gid and tuple(s for _, s in res.players) == final
+    finally:
+        desk.stop()
+
+
+@pytest.mark.parametrize("record, line, exit_code, said", [
+    (">A: GJSTUXZ 8F JUGS +24 24\n>A: GJSTUXZ (challenge) +12345 12369\n>B: AEIOST? G7 O. +3 3\n", 4, 1,
+     "A's challenge bonus: the record has 12345, the kiosk counts 5 under preset naspa. Nothing was published"),
+    (">A: GJSTUXZ 8F JUGS +25 25\n", 3, 1, "A's play 8F JUGS: the record has 25, the kiosk counts 24"),
+    (">A: AEINRST 8D RETAINS +999999999999999999999999 999999999999999999999999\n", 3, 2,
+     "a score of 999999999999999999999999 points: no game has such a number"),
+])
+def test_stream_game_refuses_a_record_whose_scores_are_not_the_kiosk_s(broker, tmp_path, record, line, exit_code,
+                                                                       said):
+    """A challenge bonus of +12345 and a 24-digit score streamed with exit 0."""
+    gcg = tmp_path / "bad.gcg"
+    gcg.write_text("#player1 A Alice\n#player2 B Bob\n" + record)
+    follower = DeskSubscriber("127.0.0.1", broker.port, [f"{ROOT}/judge/board/9/#"], "refused-desk")
+    try:
+        r = _stream(gcg, broker.port, 9, "--records", str(tmp_path / "r"))
+        assert r.returncode == exit_code and f"kiosk stream-game: {gcg}:{line}: {said}" in r.stderr, r.stderr
+        assert "Traceback" not in r.stderr and r.stdout == ""
+        time.sleep(0.5)
+        assert follower.follower.count(9) == 0 and not list((tmp_path / "r").iterdir())   # nothing published
+    finally:
+        follower.close()
+
+
+@needs_shared
+def test_two_games_of_one_file_name_are_two_games_and_the_same_record_is_one(broker, tmp_path):
+    """Two different x.gcg on board 20: the second's 27 events were 'conflict' at the desk and its result lost;
+    with --records the second overwrote the first's files."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first, second = tmp_path / "a" / "x.gcg", tmp_path / "b" / "x.gcg"
+    first.write_bytes(DOUG.read_bytes())
+    second.write_bytes(JOSH.read_bytes())
+    records = tmp_path / "r"
+    desk = _desk(tmp_path, broker.port)
+    try:
+        ids = []
+        for path in (first, second):
+            r = _stream(path, broker.port, 20, "--records", str(records))
+            assert r.returncode == 0, r.stderr
+            ids.append(record_game_id(read_gcg(path)))
+            assert f"game {ids[-1]}:" in r.stdout
+        assert ids[0] != ids[1]
+        assert sorted(p.name for p in records.iterdir()) == sorted(f"{g}{ext}" for g in ids
+                                                                    for ext in (".gcg", ".result.json"))
+        assert _wait(lambda: len(desk.store.results()) == 2)
+        assert {res.game_id: tuple(s for _, s in res.players) for res in desk.store.results()} == \
+            {ids[0]: (451, 345), ids[1]: (387, 397)}
+        before = {p.name: p.read_bytes() for p in records.iterdir()}
+        crlf = tmp_path / "copy-with-crlf.gcg"   # the same record again, renamed and with other line ends
+        crlf.write_bytes(DOUG.read_bytes().replace(b"\n", b"\r\n"))
+        for path in (first, crlf):
+            r = _stream(path, broker.port, 20, "--records", str(records))
+            assert r.returncode == 0 and f"game {ids[0]}:" in r.stdout, r.stderr
+        assert {p.name: p.read_bytes() for p in records.iterdir()} == before
+        time.sleep(1.0)
+        assert len(desk.store.results()) == 2
+    finally:
+        desk.stop()
+
+
+def test_record_game_id_follows_what_the_record_says_happened():
+    text = "#player1 A Alice\n#player2 B Bob\n>A: GJSTUXZ 8F JUGS +24 24\n"
+    gid = record_game_id(parse_gcg(text, "x.gcg"))
+    assert gid.startswith("A-B-") and len(gid) == len("A-B-") + 12
+    assert record_game_id(parse_gcg(text + "#note a comment\n\n", "y.gcg")) == gid   # notes, file name: same game
+    assert record_game_id(parse_gcg(text.replace("+24 24", "+24 24\n>B: AEIOST? G7 O. +3 3"), "x.gcg")) != gid
+    assert record_game_id(parse_gcg(text.replace("Bob", "Bo"), "x.gcg")) != gid
+
+
+@needs_shared
+def test_stream_game_progress_off_a_terminal_is_one_line(broker):
+    """Its progress read '20/35 events queued35/35 events queued' in a log (carriage returns, no newline)."""
+    r = _stream(DOUG, broker.port, 7)
+    assert r.returncode == 0, r.stderr
+    assert r.stderr == "33/33 events queued\n"
