@@ -77,6 +77,7 @@ class KioskConfig:
     devices: dict[str, Any] = field(default_factory=dict)
     stream: dict[str, Any] = field(default_factory=dict)
     stream_settings: StreamSettings | None = None   # the checked [stream] section; None without one
+    source: Path | None = None   # the config file read (named in messages about its settings)
 
 
 _KNOWN = {"table": {"players", "preset", "judge_pin", "director_code", "journal", "tiles", "lexicon"},
@@ -164,7 +165,7 @@ def load_config(path: str | Path) -> KioskConfig:
     t, s, v = f.table, f.screen, f.vision
     cfg = KioskConfig(players=_players(p, t.players), preset=t.preset, judge_pin=t.judge_pin, tiles=t.tiles,
                       fullscreen=s.fullscreen, stable_frames=v.stable_frames,
-                      profile=None if v.profile is None else str(v.profile))
+                      profile=None if v.profile is None else str(v.profile), source=p)
     _check_player_count(p, cfg)
     try:
         check_pin(cfg.judge_pin, "table.judge_pin")

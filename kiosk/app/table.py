@@ -152,13 +152,10 @@ def _open(cfg: KioskConfig, clock: EventClock,
         except LexiconError as exc:
             print(f"kiosk run: table.lexicon: {exc}", file=sys.stderr)
             return 2
-    try:
-        from kiosk.devices.sdnotify import SdNotifier
+    session = _open_journal(cfg, preset, max_seconds)
+    if isinstance(session, int):
+        return session
 
-        session = open_session_waiting(cfg.journal, SdNotifier(), max_seconds=max_seconds)
-    except JournalError as exc:
-        print(f"kiosk run: journal: {exc}", file=sys.stderr)
-        return 2
     def board_as_kept() -> Board:
         """What a synthetic camera shows at a table run without one: the board as the kiosk keeps it (moves
         come from the judge; the camera, reader and stable-frame path run end to end on it)."""
@@ -186,6 +183,46 @@ def _open(cfg: KioskConfig, clock: EventClock,
             devices.close()
             return 2
     return preset, tile_set, session, devices, profile, event_lexicon
+
+
+def _open_journal(cfg: KioskConfig, preset: Preset, max_seconds: float | None) -> GameSession | int:
+    """The table's journal, its unfinished game checked to be this table's (:func:`other_game`); a problem is
+    printed and returned as exit code 2."""
+    from kiosk.devices.sdnotify import SdNotifier
+
+    try:
+        session = open_session_waiting(cfg.journal, SdNotifier(), max_seconds=max_seconds)
+    except JournalError as exc:
+        print(f"kiosk run: journal: {exc}", file=sys.stderr)
+        return 2
+    other = other_game(session, cfg, preset)
+    if other:
+        print(f"kiosk run: {other}", file=sys.stderr)
+        session.close()
+        return 2
+    return session
+
+
+def other_game(session: GameSession, cfg: KioskConfig, preset: Preset) -> str | None:
+    """Why the journal's unfinished game is not this table's to resume, or None: a ``kiosk demo`` or recording
+    game, players the config's names cannot make (the new-game screen takes them from ``table.players`` and
+    "Player 3", "Player 4") or rules neither the config's preset nor a bundled one (the screen's choices)."""
+    if not session.in_game:
+        return None
+    first = session.referee.events[0]
+    players = tuple(session.state.players)
+    game_preset = str((getattr(first, "preset", None) or {}).get("name", "?"))
+    game_id = str(getattr(first, "game_id", "") or "")
+    names = set(cfg.players) | {f"Player {i}" for i in range(len(cfg.players) + 1, 5)}
+    demo = game_id.startswith(("demo:", "recording:"))
+    if not demo and set(players) <= names and game_preset in {preset.name, *bundled_presets()}:
+        return None
+    kind = " (a kiosk demo's game)" if demo else ""
+    where = cfg.source if cfg.source is not None else "the config"
+    return (f"journal {cfg.journal} holds an unfinished game{kind} of {' vs '.join(players)} under {game_preset}, "
+            f"but {where} has {' vs '.join(cfg.players)} under {preset.name}: it is not this table's game and was not "
+            f"resumed (the journal is left as it is); give table.journal another path, or finish that game with "
+            f"the command that started it")
 
 
 def _screen(cfg: KioskConfig, kiosk: Kiosk, devices: Any, preset: Preset, headless: bool) -> Any:
