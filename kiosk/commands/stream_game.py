@@ -39,8 +39,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"kiosk stream-game: --mqtt: {exc}", file=sys.stderr)
         return 2
-    if args.board < 0:
-        print(f"kiosk stream-game: --board: {args.board} must be >= 0", file=sys.stderr)
+    from kiosk.stream.subscriber import MAX_BOARD
+
+    if not 0 <= args.board <= MAX_BOARD:   # the desk and the subscribers take no table number beyond it
+        print(f"kiosk stream-game: --board: {args.board} is not a table number (0 to {MAX_BOARD:,})", file=sys.stderr)
         return 2
     from kiosk.referee.presets import PresetError, load_preset
 

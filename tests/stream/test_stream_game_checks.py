@@ -142,3 +142,13 @@ def test_stream_game_progress_off_a_terminal_is_one_line(broker):
     r = _stream(DOUG, broker.port, 7)
     assert r.returncode == 0, r.stderr
     assert r.stderr == "33/33 events queued\n"
+
+
+@pytest.mark.parametrize("board", ["-1", "1000001", "99999999999999999999999"])
+def test_stream_game_refuses_a_table_number_the_desk_would_not_take(tmp_path, board):
+    """--board 99999999999999999999999 was published (exit 0): past the desk's and the subscribers' bound."""
+    gcg = tmp_path / "g.gcg"
+    gcg.write_text("#player1 A Alice\n#player2 B Bob\n>A: GJSTUXZ 8F JUGS +24 24\n")
+    r = _stream(gcg, 9, int(board))
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == f"kiosk stream-game: --board: {board} is not a table number (0 to 1,000,000)\n"
