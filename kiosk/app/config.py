@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -193,8 +193,57 @@ def load_config(path: str | Path) -> KioskConfig:
         cfg.stream_settings = StreamSettings.from_mapping(st) if st else None
     except StreamConfigError as exc:
         raise ConfigError(f"{p}: {exc}") from None
+    if cfg.stream_settings is not None:
+        _check_stream(p, cfg.stream_settings)
     cfg.stream = st
     return cfg
+
+
+def _check_stream(p: Path, s: StreamSettings) -> None:
+    """What the stream would refuse at start - where the kiosk then ran on with only a log line "MQTT is off" -
+    refused with the config: a topic root with wildcards, a password file that cannot be read, a certificate
+    file that holds no certificate, a port out of range (the stream's own checks).
+
+    Raises:
+        ConfigError: naming the file and the ``stream.KEY``.
+    """
+    import re
+
+    from kiosk.stream.mqtt import MqttConfigError
+    from kiosk.stream.server import check_port
+    from kiosk.stream.setup import mqtt_config
+
+    try:
+        if s.live_port is not None:
+            check_port(s.live_port, "stream.live_port")
+        if s.mqtt_host:
+            if not 1 <= s.mqtt_port <= 65535:
+                raise ValueError(f"stream.mqtt_port: {s.mqtt_port} is not a TCP port (1-65535)")
+            # the password's variable is the service's environment, not the file's: it is looked up at start
+            _check_tls(mqtt_config(replace(s, mqtt_password_env=None)))
+    except (ValueError, MqttConfigError) as exc:  # the publisher's 'mqtt root: ...' is the key stream.mqtt_root
+        raise ConfigError(f"{p}: " + re.sub(r"^mqtt (\w+):", lambda m: f"stream.mqtt_{m[1]}:", str(exc))) from None
+
+
+def _check_tls(c: Any) -> None:
+    """Load the TLS files of MQTT settings ``c`` as the publisher will (CA, client certificate and key).
+
+    Raises:
+        MqttConfigError: a file does not load, said with :func:`kiosk.stream.mqtt.tls_problem`.
+    """
+    import ssl
+
+    from kiosk.stream.mqtt import MqttConfigError, tls_problem
+
+    if not (c.tls or c.tls_ca):
+        return
+    for name, load in (("tls_cert", lambda ctx: ctx.load_cert_chain(c.tls_cert, c.tls_key)),
+                       ("tls_ca", lambda ctx: ctx.load_verify_locations(c.tls_ca))):
+        if getattr(c, name):
+            try:
+                load(ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))
+            except (OSError, ValueError) as exc:
+                raise MqttConfigError(f"mqtt {name}: cannot load {getattr(c, name)}: {tls_problem(exc)}") from None
 
 
 def _players(p: Path, pl: tuple[str, ...]) -> tuple[str, ...]:

@@ -226,8 +226,6 @@ journal = "{tmp_path / 'j.sqlite'}"
 [stream]
 board = 7
 live_port = {holder.getsockname()[1]}
-mqtt_host = "127.0.0.1"
-mqtt_port = 99999
 [devices]
 buttons = {{backend = "scripted", script = [[500, "left"]]}}
 camera = {{backend = "none"}}
@@ -242,7 +240,6 @@ display = {{backend = "null"}}
     out = res.stdout + res.stderr
     assert res.returncode == 0, out                     # crashed at start with OSError before
     assert "the live page is off" in out and "Address already in use" in out
-    assert "MQTT is off: stream.mqtt_port: 99999" in out
     assert "new game Ann vs Bob" in out
 
 
