@@ -4,7 +4,10 @@ Format: the GCG spec (Poslfit, v1.2, 2019) as real files use it (``docs/gcg.md``
 (``#player3``/``#player4`` for multi-player records), ``#title``, ``#description``, ``#id``, ``#lexicon``,
 ``#note`` (with continuation lines), ``#rack1``/``#rack2``, ``#incomplete``, ``#character-encoding``...; event
 lines ``>NICK: fields SCORE CUMULATIVE`` (trailing tokens after the cumulative score — cross-words in old
-Quackle files — are ignored). Lines end in LF, CRLF or CR. The file is ISO-8859-1 unless line 1 says
+Quackle files — are ignored). Tokens are separated by spaces or tabs; lines end in LF, CRLF or CR; a byte-order
+mark beginning a line inside the file (where two files were joined) is read past with a warning. A score or total
+beyond :data:`MAX_POINTS` either way, and a ``#playerN`` past ``#player4`` or with a gap below it, is an error
+naming the line. The file is ISO-8859-1 unless line 1 says
 ``#character-encoding UTF-8``; a file that decodes as UTF-8 without the header is read as UTF-8 (common in
 the wild).
 
@@ -37,6 +40,12 @@ from kiosk.rules.board import Coordinate, CoordinateError, parse_coordinate
 from kiosk.rules.gcg_file import DECLARED, MAX_LINE_BYTES, GameRecord, game_records, lines_of
 
 MAX_LINE = 512  # longest line GCG engines (MAGPIE) accept; longer lines are reported, not dropped
+MAX_POINTS = 100_000
+"""The largest score or total a record line may give either way (points): a whole game stays far below it, so a
+larger number is a damaged record (and would overflow the desk's and the broadcasts' integers)."""
+MAX_PLAYERS = 4  # #player1 .. #player4
+_BOM = "\ufeff"
+_PRAGMA = re.compile(r"#([^ \t]*)(.*)", re.S)   # keyword, then the value after a space or a tab
 ResultT = TypeVar("ResultT")  # what a visitor makes of a record
 
 
@@ -393,7 +402,7 @@ def parse_event(text: str, name: str = "<gcg>", line: int = 0) -> GcgEvent:
     body = text[1:]
     nick, sep, rest = body.partition(":")
     nick = nick.strip()
-    if not sep or not nick or " " in nick:
+    if not sep or not nick or any(ch.isspace() for ch in nick):
         raise GcgError(name, line, f"event line has no '>NICK:' prefix: {text.strip()[:60]!r}")
     toks = rest.split()
     k = next((i for i in range(len(toks) - 1) if _SIGNED.match(toks[i]) and _CUMUL.match(toks[i + 1])), None)
@@ -401,8 +410,9 @@ def parse_event(text: str, name: str = "<gcg>", line: int = 0) -> GcgEvent:
         k = next((i for i in range(1, len(toks) - 1) if _UNSIGNED.match(toks[i]) and _CUMUL.match(toks[i + 1])), None)
     if k is None:
         raise GcgError(name, line, f"no score and cumulative total found in {rest.strip()[:60]!r}")
-    pre, cumulative, trailing = toks[:k], int(toks[k + 1]), tuple(toks[k + 2:])
-    score = int(toks[k].replace("+-", "-"))
+    pre, trailing = toks[:k], tuple(toks[k + 2:])
+    score = _points(toks[k].replace("+-", "-"), "score", name, line)
+    cumulative = _points(toks[k + 1], "total", name, line)
     ev = GcgEvent(EventKind.PASS, nick, score=score, cumulative=cumulative, line=line, trailing=trailing)
 
     def take_rack(tokens: list[str], n_after: int) -> list[str]:
@@ -443,7 +453,7 @@ def parse_event(text: str, name: str = "<gcg>", line: int = 0) -> GcgEvent:
         take_rack(pre, 1)
         ev.kind = EventKind.EXCHANGE
         spec = last[1:]
-        if spec.isdigit():
+        if spec.isascii() and spec.isdigit():
             ev.count = int(spec)
         elif _RACK.match(spec) and spec:
             ev.tiles, ev.count = spec, len(spec)
@@ -470,6 +480,17 @@ def parse_event(text: str, name: str = "<gcg>", line: int = 0) -> GcgEvent:
     return ev
 
 
+def _points(tok: str, what: str, name: str, line: int) -> int:
+    """A score or total token as points; raises :class:`GcgError` for a number beyond :data:`MAX_POINTS`."""
+    digits = tok.lstrip("+-")
+    value = int(tok) if len(digits) <= 9 else None   # never converts a line's worth of digits
+    if value is None or abs(value) > MAX_POINTS:
+        shown = tok if len(tok) <= 24 else f"{tok[:12]}...({len(digits):,} digits)"
+        raise GcgError(name, line, f"a {what} of {shown} points: no game has such a number (at most "
+                                   f"{MAX_POINTS:,} either way); the record is damaged")
+    return value
+
+
 @overload
 def parse_gcg(text: str, name: str = "<gcg>", visitor: None = None, *, first_line: int = 1) -> GcgGame: ...
 @overload
@@ -490,6 +511,10 @@ def _parse(text: str, name: str, first_line: int = 1) -> GcgGame:
     nicks_seen: set[str] = set()
     player_lines: dict[int, int] = {}  # seat (0-based) -> the line of its #playerN
     for i, raw in enumerate(re.split(r"\r\n|\r|\n", text), start=first_line):
+        if raw.startswith(_BOM):   # a file's own BOM is gone already (decode_gcg): this one is where files were joined
+            raw = raw.lstrip(_BOM)
+            game.warnings.append(GcgError(name, i, "a byte-order mark (U+FEFF, as at the start of a file) begins this "
+                                                   "line, as where two files were joined: read without it"))
         line = raw.rstrip()
         if len(raw) > MAX_LINE:
             if len(raw.encode("utf-8", "surrogateescape")) >= MAX_LINE_BYTES:   # the file reader cut it there
@@ -536,10 +561,11 @@ def _pragma(game: GcgGame, i: int, line: str, seen_event: bool, nicks_seen: set[
     """Take the pragma ``line`` (line ``i``) into ``game``; returns the note list a continuation line extends
     (after ``#note``), else None. ``player_lines``: seat -> line of its ``#playerN``, filled in."""
     name = game.name
-    kw, _, val = line[1:].partition(" ")
-    kw = kw.strip().lower()
-    val = val.strip()
-    if kw in ("player1", "player2", "player3", "player4"):
+    kw, val = _split_pragma(line)
+    if re.fullmatch(r"player\d+", kw) and not 1 <= int(kw[6:]) <= MAX_PLAYERS:
+        game.errors.append(GcgError(name, i, f"#{kw}: a game has at most {MAX_PLAYERS} players (#player1 to "
+                                             f"#player{MAX_PLAYERS})"))
+    elif kw in ("player1", "player2", "player3", "player4"):
         if _player(game, i, kw, val, seen_event, nicks_seen):
             player_lines[int(kw[-1]) - 1] = i
     elif kw == "note":
@@ -547,7 +573,7 @@ def _pragma(game: GcgGame, i: int, line: str, seen_event: bool, nicks_seen: set[
         target.append(val)
         return target
     elif kw in ("rack1", "rack2", "rack3", "rack4"):
-        rack = val.replace(" ", "")
+        rack = re.sub(r"\s", "", val)
         if not _RACK.match(rack) or len(rack) > 7:
             game.errors.append(GcgError(name, i, f"malformed #{kw} '{val}'"))
         else:
@@ -561,6 +587,14 @@ def _pragma(game: GcgGame, i: int, line: str, seen_event: bool, nicks_seen: set[
     else:
         game.pragmas.setdefault(kw, []).append(val)
     return None
+
+
+def _split_pragma(line: str) -> tuple[str, str]:
+    """A pragma line's keyword (lower case) and value: separated by a space or a tab, as GCG tokens are
+    (``docs/gcg.md``)."""
+    m = _PRAGMA.match(line)
+    assert m is not None   # any line starting with "#"
+    return m.group(1).strip().lower(), m.group(2).strip()
 
 
 def _player(game: GcgGame, i: int, kw: str, val: str, seen_event: bool, nicks_seen: set[str]) -> bool:

@@ -74,10 +74,12 @@ class GameRecord:
 
 
 def _keyword(line: bytes) -> bytes | None:
-    """A pragma line's keyword in lower case (as the parser reads it), or None for any other line."""
+    """A pragma line's keyword in lower case (as the parser reads it: after a space or a tab), or None for any
+    other line."""
+    line = line.removeprefix(b"\xef\xbb\xbf")   # a BOM where two files were joined
     if not line.startswith(b"#"):
         return None
-    return line.rstrip()[1:].partition(b" ")[0].strip().lower()
+    return re.split(rb"[ \t]", line.rstrip()[1:], maxsplit=1)[0].strip().lower()
 
 
 def game_records(lines: Iterable[bytes]) -> Iterator[GameRecord]:

@@ -56,7 +56,8 @@ def test_one_bad_file_is_named_and_the_others_are_replayed(tmp_path, capsys, mon
 
 _JUNK = ["#player3 Z Zed", "#player4 Q Q", "#player1", "#rack1 ABC", ">X: A 8H A +1 1", "(", ")", "-", "--",
          "+-5", "#note", "\t", "\ufeff", "?", "-0", "(challenge)", "(time)", "(adjust)", "-7", "-AB", "O15",
-         "15O", "#incomplete", ">", ":", ".", "(A)", "a", "ZZZZZZZZ", "#player5 P P", "+99999999999"]
+         "15O", "#incomplete", ">", ":", ".", "(A)", "a", "ZZZZZZZZ", "#player5 P P", "+99999999999", "-\u00b2", "9" * 5000,
+         "\ufeff>", "\t#player1\tA"]
 
 
 def _mutate(lines: list[str], rng: random.Random) -> list[str]:
@@ -96,3 +97,51 @@ def test_mutated_corpus_records_never_crash_the_reader_the_replay_or_the_referee
                 events_from_gcg(game)
             except RecordEventsError:
                 pass
+
+
+TWO = "#player1 A Alice\n#player2 B Bob\n"
+
+
+@pytest.mark.parametrize("text, line, message", [
+    (TWO + "#player5 E Eve\n>A: AEINRST 8D RETAINS +66 66\n", 3,
+     "#player5: a game has at most 4 players (#player1 to #player4)"),
+    (TWO + ">A: AEINRST 8D RETAINS +66 66\n>A: (time) -99999999999999999999990 -99999999999999999999924\n", 4,
+     "a score of -99999999999999999999990 points: no game has such a number (at most 100,000 either way); "
+     "the record is damaged"),
+    (TWO + ">A: AEINRST 8D RETAINS +66 " + "6" * 5000 + "\n", 3,
+     "a total of 666666666666...(5,000 digits) points: no game has such a number (at most 100,000 either way); "
+     "the record is damaged"),
+    (TWO + ">A: ABC -\u00b2 +0 0\n", 3, "malformed exchange '-\u00b2'"),
+])
+def test_numbers_no_game_has_are_errors_naming_the_line(text, line, message):
+    game = parse_gcg(text, "n.gcg")
+    assert [(e.line, e.message) for e in game.errors] == [(line, message)]
+    assert f"n.gcg:{line}: error: {message}" in [str(p) for p in replay_game(game).problems]
+
+
+def test_a_bom_inside_the_file_is_read_past_and_named():
+    text = TWO + ">A: AEINRST 8D RETAINS +66 66\n\ufeff>B: DEIOUUV -UUV +0 0\n>A: AEINRST 9D RETAINS +75 141\n"
+    game = parse_gcg(text, "b.gcg")
+    assert [e.kind.value for e in game.events] == ["play", "exchange", "play"]   # the exchange was dropped
+    assert [(w.line, w.message.split(" (")[0]) for w in game.warnings] == [(4, "a byte-order mark")]
+    assert replay_game(game).problems == []
+
+
+def test_files_joined_with_their_boms_are_read_game_by_game(tmp_path):
+    from kiosk.rules.gcg import iter_gcg
+
+    one = "\ufeff" + TWO + ">A: AEINRST 8D RETAINS +66 66\n"
+    (tmp_path / "j.gcg").write_text(one + one, encoding="utf-8")
+    games = list(iter_gcg(tmp_path / "j.gcg"))
+    assert [(g.first_line, len(g.events), g.errors) for g in games] == [(1, 1, []), (4, 1, [])]
+
+
+def test_tab_separated_records_are_read_as_gcg_allows(tmp_path, capsys):
+    text = "#player1\tA\tAlice\n#player2\tB Bob\n#rack1\tAE\tIN\n"
+    game = parse_gcg(text.replace("#rack1\tAE\tIN\n", "") + ">A:\tAEINRST\t8D\tRETAINS\t+66\t66\n", "t.gcg")
+    assert [(p.nick, p.name) for p in game.players] == [("A", "Alice"), ("B", "Bob")]
+    assert len(game.events) == 1 and not game.errors and not game.warnings
+    assert parse_gcg(text, "t.gcg").racks == {0: "AEIN"}
+    (tmp_path / "t.gcg").write_text(text.replace("#rack1\tAE\tIN\n", "") + ">A:\tAEINRST\t8D\tRETAINS\t+66\t66\n")
+    assert main(["replay", str(tmp_path / "t.gcg")]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "1 games, 1 moves, 0 mismatches"
