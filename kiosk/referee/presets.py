@@ -352,6 +352,45 @@ def _check(p: Preset, origin: str) -> None:
         raise PresetError(f"{origin}: exchange.min_bag: must be 0 or more")
     if p.end.scoreless_turns is not None and p.end.scoreless_turns < 1:
         raise PresetError(f"{origin}: end.scoreless_turns: must be 1 or more (or false)")
+    _check_ranges(p, origin)
+    from kiosk.rules.tiles import TileSetError, load_tile_set
+
+    try:
+        load_tile_set(p.tile_set)
+    except TileSetError as exc:   # refused by every command that loads the preset, as `kiosk run` did
+        raise PresetError(f"{origin}: tile_set: {exc}") from None
+
+
+MAX_MS = 24 * 3_600_000   # no time rule of a game runs longer than a day
+MAX_POINTS = 1_000        # no penalty or bonus of a game is worth more
+_LIMITS = {("exchange", "min_bag"): (0, 100), ("end", "scoreless_turns"): (1, 100),
+           ("scoring", "first_play_min_tiles"): (1, 20), ("scoring", "game_word_factor"): (1, 10)}
+
+
+def _check_ranges(p: Preset, origin: str) -> None:
+    """Numbers no game has are refused naming the key: times over a day, negative or huge points (a negative
+    overtime penalty or bingo bonus would pay a player), counts out of their range.
+
+    Raises:
+        PresetError: naming ``origin`` and the key as written in the file (``clock.game_s``).
+    """
+    values = [(name, f.name, getattr(getattr(p, name), f.name)) for name in _SECTIONS
+              for f in fields(_SECTIONS[name])]
+    values += [("scoring", k, v) for k, v in p.scoring.items()]
+    for section, name, val in values:
+        if isinstance(val, bool) or val is None or isinstance(val, str):
+            continue
+        if _ms_field(name):
+            key = f"{section}.{name[:-3]}_s"
+            for v in (val if isinstance(val, tuple) else (val,)):
+                if v > MAX_MS:
+                    raise PresetError(f"{origin}: {key}: {v / 1000:g} s is more than a day ({MAX_MS // 1000} s)")
+            continue
+        if isinstance(val, int):
+            low, high = _LIMITS.get((section, name), (0, MAX_POINTS))
+            if not low <= val <= high:
+                raise PresetError(f"{origin}: {section}.{name}: {val} is out of range: expected a whole number "
+                                  f"from {low} to {high}")
 
 
 _STORED = Checker(error=PresetError, template="stored preset: bad or missing field: {path}: expected {what}, got {value!r}",

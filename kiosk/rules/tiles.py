@@ -98,17 +98,26 @@ def _parse(text: str, origin: str) -> TileSet:
     for letter, spec in data["tiles"].items():
         if len(letter) != 1 or not letter.isupper():
             raise TileSetError(f"{origin}: tiles.{letter}: a tile is one upper-case letter")
-        if not (isinstance(spec, list) and len(spec) == 2 and all(isinstance(x, int) and x >= 0 for x in spec)):
-            raise TileSetError(f"{origin}: tiles.{letter}: expected [count, value] of whole numbers")
+        if not (isinstance(spec, list) and len(spec) == 2 and
+                all(isinstance(x, int) and not isinstance(x, bool) and 0 <= x <= 100 for x in spec)):
+            raise TileSetError(f"{origin}: tiles.{letter}: expected [count, value] of whole numbers from 0 to 100")
         counts[letter], values[letter] = spec
-    return TileSet(
-        name=str(data["name"]),
-        counts=counts,
-        values=values,
-        blanks=int(data.get("blanks", 2)),
-        rack_size=int(data.get("rack_size", 7)),
-        language=str(data.get("language", "")),
-    )
+    if not isinstance(data["name"], str) or not data["name"].strip():
+        raise TileSetError(f"{origin}: name: expected a non-empty string")
+    blanks, rack = _whole(data, "blanks", 2, 0, 20, origin), _whole(data, "rack_size", 7, 1, 20, origin)
+    if sum(counts.values()) + blanks < 2 * rack:
+        raise TileSetError(f"{origin}: tiles: {sum(counts.values()) + blanks} tiles in all, too few for two racks "
+                           f"of {rack} (rack_size)")
+    return TileSet(name=data["name"], counts=counts, values=values, blanks=blanks, rack_size=rack,
+                   language=str(data.get("language", "")))
+
+
+def _whole(data: dict[str, object], key: str, default: int, low: int, high: int, origin: str) -> int:
+    """``data[key]`` (or ``default``): a whole number from ``low`` to ``high``, else TileSetError naming it."""
+    val = data.get(key, default)
+    if isinstance(val, bool) or not isinstance(val, int) or not low <= val <= high:
+        raise TileSetError(f"{origin}: {key}: expected a whole number from {low} to {high}, got {val!r}")
+    return val
 
 
 @cache
