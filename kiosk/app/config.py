@@ -260,17 +260,25 @@ def _players(p: Path, pl: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _check_player_count(p: Path, cfg: KioskConfig) -> None:
-    """The preset must be for as many players as ``table.players`` names (home and team: 2-4, seeds 003/004).
+    """The preset must load (``table.preset``), and its tile set or ``table.tiles``, and be for as many players as
+    ``table.players`` names (home and team: 2-4, seeds 003/004).
 
     Raises:
-        ConfigError: the preset loads and its ``min_players``..``max_players`` leave the count out.
+        ConfigError: naming the file and the key: the preset or the tile set does not load, or its
+            ``min_players``..``max_players`` leave the count out.
     """
     from kiosk.referee.presets import PresetError, load_preset
+    from kiosk.rules.tiles import TileSetError, load_tile_set
 
     try:
         preset = load_preset(cfg.preset)
-    except PresetError:
-        return  # an unknown preset is reported where the game starts, with the preset's own message
+    except PresetError as exc:
+        raise ConfigError(f"{p}: table.preset: {exc}") from None
+    if cfg.tiles:
+        try:
+            load_tile_set(cfg.tiles)
+        except TileSetError as exc:
+            raise ConfigError(f"{p}: table.tiles: {exc}") from None
     if not preset.min_players <= len(cfg.players) <= preset.max_players:
         raise ConfigError(f"{p}: table.players: {len(cfg.players)} names, but the preset {preset.name} is for "
                           f"{preset.min_players} to {preset.max_players} players")

@@ -37,6 +37,13 @@ def load_devices_config(path: Path | None) -> dict[str, Any]:
     return devices
 
 
+def _empty_board() -> Any:
+    """The board a synthetic camera renders during the check: empty (no game runs)."""
+    from kiosk.rules.board import Board
+
+    return Board()
+
+
 def _line(h: DeviceHealth) -> str:
     counters = ", ".join(f"{k} {v}" for k, v in sorted(h.counters.items()) if v)
     return f"{h.device:10s} {h.backend:10s} {h.state:8s} {h.detail}" + (f" [{counters}]" if counters else "")
@@ -48,8 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="how long to watch the buttons (default 10)")
     parser.add_argument("--frame", type=Path, help="save one camera frame here (PNG)")
     args = parser.parse_args(argv)
-    try:
-        devices = build_devices(load_devices_config(args.config))
+    try:   # a synthetic camera shows the board the kiosk keeps: here, with no game, an empty board
+        devices = build_devices(load_devices_config(args.config), board=_empty_board)
     except DeviceConfigError as exc:
         print(f"device config: {exc}", file=sys.stderr)
         return 2
