@@ -2,29 +2,31 @@
 
 The record is walked through the referee exactly as ``kiosk demo --game`` and ``kiosk stream-game`` do
 (:class:`~kiosk.referee.records.RefereeEvents`: the one conversion of a record into referee events), under
-the preset asked for; the record's numbers are then compared with the referee's own history
-(:class:`~kiosk.referee.state.TurnRecord`, what the kiosk's GCG export writes): each line's score with the
-points the referee gave for it, each running total with the sum of the record's scores. So the preset's
-every rule applies as the referee applies it - players per game, exchange counts and limits, challenge
-bonuses and penalties, the scoreless-turns end and its exceptions, end-of-game rack adjustments - and there
-is no second reading of the preset to drift from the first.
+the preset asked for; the record's numbers are then compared with the referee's own scoresheet
+(:class:`~kiosk.referee.state.TurnRecord`, what the kiosk's GCG export writes) by
+:func:`~kiosk.referee.record_scores.score_mismatches`, the comparison ``kiosk stream-game`` makes before it
+publishes a record: each line's score with the points the referee gave for it, each running total, the final
+scores. So the preset's every rule applies as the referee applies it - players per game, exchange counts and
+limits, challenge bonuses and penalties, the scoreless-turns end and its exceptions, end-of-game rack points,
+the overtime a record's time penalties stand for - and there is no second reading of the preset to drift from
+the first.
 
 Findings are :class:`~kiosk.rules.replay.ReplayProblem` values in a
 :class:`~kiosk.rules.replay.ReplayResult`, as the standard replay gives (:func:`kiosk.rules.replay.replay_game`):
-a *mismatch* (a recorded number differs from the referee's; the replay goes on from the recorded total) or an
-*error* (the referee refuses a line, or the record breaks a rule: the walk stops there, the lines before it
-still count). Time penalties come from the record (the referee's clock is not the players'); they are checked
-against the preset's overtime rule.
+a *mismatch* (a recorded number differs from the referee's; the comparison goes on from the recorded total) or
+an *error* (the referee refuses a line, or a move follows the game's end: the walk stops there, the lines
+before it still count). What the referee cannot see is not judged here: the racks a record writes are checked
+by the standard replay (``kiosk replay`` without ``--preset``).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import replace
 
 from kiosk.referee.events import Challenge, ChallengeRuled, Event, GameStarted, TilesRemoved
 from kiosk.referee.presets import Preset
+from kiosk.referee.record_scores import score_mismatches
 from kiosk.referee.records import CHALLENGE_LINES, RecordEventsError, RefereeEvents
 from kiosk.referee.state import CHALLENGED, OUTPLAY, OVER, RACK_ENTRY, TurnRecord
 from kiosk.rules.board import Board
@@ -32,8 +34,6 @@ from kiosk.rules.gcg import EventKind, GcgError, GcgEvent, GcgGame, Walk
 from kiosk.rules.replay import ReplayProblem, ReplayResult
 from kiosk.rules.tiles import load_tile_set
 
-_END_KINDS = ("end_rack", "own_rack")
-_PENALTY_KINDS = ("phony_penalty", "challenge_penalty")
 _AFTER_END = (EventKind.END_RACK, EventKind.TIME_PENALTY, EventKind.ADJUSTMENT)
 _ENDS = {"out_play": "a player went out", "six_scoreless": "six scoreless turns"}
 _REFUSED_WHAT = {"game_started": "the game", "play": "this play", "exchange": "this exchange", "pass": "this pass",
@@ -60,7 +60,6 @@ class PresetJudge(RefereeEvents):
         self.stopped = False
         self.next_line = 0  # the line after the one being acted (0: none)
         self.challenger: int | None = None  # the seat a negative (challenge) line names as the challenger
-        self.played: dict[int, int] = {}  # seat -> the points the referee gave its last play
         self.read_errors: list[GcgError] = []  # the record's reading errors (the walk stops at the first)
         self.acting = 0  # the record line being acted out (0: the start or the end)
 
@@ -70,9 +69,6 @@ class PresetJudge(RefereeEvents):
         self.res.problems.append(ReplayProblem(self.name, line, "error", message))
         if stop:
             raise _Stop
-
-    def mismatch(self, ev: GcgEvent, what: str, computed: int) -> None:
-        self.res.problems.append(ReplayProblem(self.name, ev.line, "mismatch", what, computed, ev.score))
 
     # -- the walk
     def begin_game(self, game: GcgGame) -> None:
@@ -163,7 +159,10 @@ class PresetJudge(RefereeEvents):
             self.problem(line, f"preset {self.rules.name}: the referee refuses {what}: {reason}")
         self.events.append(ev)
         self.lines.append(line)
-        self.entries += [(line, h) for h in self.ref.state.history[before:]]
+        history = self.ref.state.history
+        self.history_at.append(len(history))
+        del self.entries[len(history):]   # a play refused under VOID leaves the scoresheet
+        self.entries += [(line, h) for h in history[before:]]
 
     def act(self, ev: GcgEvent, nxt: EventKind | None) -> None:
         """Act one record line out (:meth:`RefereeEvents.act`), refusing a move after the game's end, ruling
@@ -218,81 +217,22 @@ class PresetJudge(RefereeEvents):
 
     # -- the comparison
     def compare(self) -> None:
-        """Each acted line's score against the points the referee gave for it, and the running totals."""
-        by_line: dict[int, list[TurnRecord]] = defaultdict(list)
-        end: dict[int, list[tuple[int, TurnRecord]]] = defaultdict(list)
-        penalties: dict[int, list[tuple[int, TurnRecord]]] = defaultdict(list)
-        for line, h in self.entries:
-            if h.kind in _END_KINDS:
-                end[h.player].append((line, h))
-            elif h.kind in _PENALTY_KINDS:
-                penalties[h.player].append((line, h))
-            else:
-                by_line[line].append(h)
-        for ev, seat in self.acted:
-            if seat < 0:
-                continue
-            self._line(ev, seat, by_line[ev.line], end, penalties)
-        if self.stopped or self.game.incomplete:
-            return
-        names = self.res.players
-        for p, left in sorted(end.items()):
-            for line, h in left:
-                self.problem(line, f"the record has no end-of-game rack line for {names[p]} (preset "
-                                   f"{self.rules.name}: {h.points:+d})", stop=False)
-        for p, left in sorted(penalties.items()):
-            for line, h in left:
-                self.problem(line, f"preset {self.rules.name} gives {names[p]} a challenge penalty of "
-                                   f"{h.points:+d}; the record has no (challenge) line for it", stop=False)
-
-    def _line(self, ev: GcgEvent, p: int, mine: list[TurnRecord], end: dict[int, list[tuple[int, TurnRecord]]],
-              penalties: dict[int, list[tuple[int, TurnRecord]]]) -> None:
-        """Compare one record line (for seat ``p``) with the referee's points for it; update the totals."""
-        k, name = ev.kind, self.rules.name
-        if k is EventKind.PLAY:
-            computed = sum(h.points for h in mine if h.kind == "play" and h.player == p)
-            self.res.moves += any(h.kind == "play" for h in mine)
-            self.played[p] = computed
-            what = f"{ev.coordinate} {ev.word} scores"
-        elif k is EventKind.WITHDRAWN:
-            computed, what = sum(h.points for h in mine if h.kind == "withdrawn"), "withdrawn play takes off"
-            if self.rules.challenge.rule == "void":   # refused at once: the play's points come off, same turn
-                computed = -self.played.get(p, 0)
-        elif k is EventKind.CHALLENGE_BONUS and ev.score >= 0:
-            computed = sum(h.points for h in mine if h.kind == "challenge_bonus")
-            what = f"challenge bonus under preset {name}"
-        elif k is EventKind.CHALLENGE_BONUS:
-            computed = penalties[p].pop(0)[1].points if penalties[p] else 0
-            what = f"challenge penalty under preset {name}"
-        elif k is EventKind.END_RACK:
-            computed = end[p].pop(0)[1].points if end[p] else 0
-            what = f"end rack ({ev.tiles}) under preset {name}"
-        elif k is EventKind.TIME_PENALTY:
-            computed, what = self._time_penalty(ev), "time penalty"
-        elif k is EventKind.ADJUSTMENT:
-            computed, what = ev.score, "adjustment"
-        else:
-            computed, what = 0, "a pass or exchange scores 0"
-        if computed != ev.score:
-            self.mismatch(ev, what, computed)
-        totals = self.res.totals
-        totals[p] += ev.score
-        if totals[p] != ev.cumulative:
-            self.res.problems.append(ReplayProblem(self.name, ev.line, "mismatch", f"{ev.nick}'s total",
-                                                   totals[p], ev.cumulative))
-            totals[p] = ev.cumulative
-
-    def _time_penalty(self, ev: GcgEvent) -> int:
-        """A record's time penalty checked against the preset's overtime rule (the referee's clock is not the
-        players'): the recorded points when they are a whole number of penalty units, else a problem."""
-        clock = self.rules.clock
-        if clock.game_ms is None or not clock.overtime_penalty_points:
-            self.problem(ev.line, f"time penalty of {ev.score:+d}, but preset {self.rules.name} has no game clock "
-                                  "charging overtime", stop=False)
-        elif ev.score > 0 or ev.score % clock.overtime_penalty_points:
-            self.problem(ev.line, f"time penalty of {ev.score:+d}: preset {self.rules.name} takes "
-                                  f"{clock.overtime_penalty_points} points per started unit of overtime", stop=False)
-        return ev.score
+        """Each acted line's score and total against the referee's scoresheet
+        (:func:`~kiosk.referee.record_scores.score_mismatches`, as ``kiosk stream-game`` checks a record)."""
+        acted = {ev.line for ev, _ in self.acted}
+        events = [e for e in self.game.events if e.line in acted]
+        if self.rules.challenge.rule == "void":   # a phony refused at once never enters the scoresheet: nor its lines
+            gone = {i for i, e in enumerate(events) if e.kind is EventKind.WITHDRAWN}
+            events = [e for i, e in enumerate(events) if i not in gone and i + 1 not in gone]
+        game = replace(self.game, events=events)
+        name = self.rules.name
+        self.res.problems += [replace(p, message=f"{p.message} under preset {name}") for p in
+                              score_mismatches(game, [h for _, h in self.entries], [line for line, _ in self.entries])]
+        for ev in game.events:
+            seats = [i for i, pl in enumerate(game.players) if pl.nick == ev.nick]
+            if seats:
+                self.res.totals[seats[0]] = ev.cumulative
+        self.res.moves = sum(1 for _, h in self.entries if h.kind == "play")
 
 
 def judge_record(game: GcgGame, preset: Preset) -> ReplayResult:

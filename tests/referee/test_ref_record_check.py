@@ -34,11 +34,12 @@ def test_end_of_game_rack_points_follow_the_preset(selfplay):
     assert judged(sp, "naspa") == []   # NASPA: twice the opponent's rack
     # club-reading adds nothing at the end (its scoring rule 6); the replay said "computed 4, recorded 0"
     assert judged(sp.replace(">Ada: (IU) +4 426", ">Ada: (IU) +0 422"), "club-reading") == []
-    assert judged(sp, "club-reading") == ["r.gcg:37: mismatch: end rack (IU) under preset club-reading: "
-                                          "computed 0, recorded 4"]
+    assert judged(sp, "club-reading") == ["r.gcg:37: mismatch: Ada's end-of-game rack points under preset "
+                                          "club-reading: computed 0, recorded 4"]
     assert judged(p4, "team") == []
     # home: the out player adds nothing (own_only); the replay accepted +15 and refused the right +0
-    assert judged(p4, "home") == ["r.gcg:37: mismatch: end rack (DLQTU) under preset home: computed 0, recorded 15"]
+    assert judged(p4, "home") == [
+        "r.gcg:37: mismatch: Ada's end-of-game rack points under preset home: computed 0, recorded 15"]
     assert judged(p4.replace(">Ada: (DLQTU) +15 216", ">Ada: (DLQTU) +0 201"), "home") == []
 
 
@@ -46,7 +47,7 @@ def test_end_of_game_rack_points_follow_the_preset(selfplay):
 def test_the_challenge_bonus_is_the_presets(bonus):
     text = TWO + f">A: AEINRST 8D RETAINS +66 66\n>A: AEINRST (challenge) {bonus}\n"
     recorded = int(bonus.split()[0])
-    assert judged(text, "nsf") == [f"r.gcg:4: mismatch: challenge bonus under preset nsf: computed 10, "
+    assert judged(text, "nsf") == [f"r.gcg:4: mismatch: A's challenge bonus under preset nsf: computed 10, "
                                    f"recorded {recorded}"]
     assert judged(TWO + ">A: AEINRST 8D RETAINS +66 66\n>A: AEINRST (challenge) +10 76\n", "nsf") == []
 
@@ -83,7 +84,7 @@ def test_cli_judges_by_the_preset(selfplay, tmp_path, capsys):
     assert main(["replay", "--preset", "club-reading", str(sp)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "1 games, 31 moves, 0 mismatches"
     assert main(["replay", "--preset", "naspa", str(sp)]) == 1
-    assert f"{sp}:37: mismatch: end rack (IU) under preset naspa: computed 4, recorded 0" in capsys.readouterr().out
+    assert f"{sp}:37: mismatch: Ada's end-of-game rack points under preset naspa: computed 4, recorded 0" in capsys.readouterr().out
     p4 = tmp_path / "p4.gcg"
     p4.write_text(selfplay["p4"], encoding="utf-8")
     assert main(["replay", "--preset", "nsf", "--json", str(p4)]) == 1
