@@ -8,8 +8,8 @@ the phony taken off, out-plays accepted, racks entered after a scoreless end. Sc
 (under the chosen preset); a player's time penalty in the record is acted out as the overtime that costs it: his last
 turn takes that long, as the demo's players think that long (:func:`~kiosk.referee.clock.overtime_for_penalty`),
 so the referee's own clock charges it. A record the referee cannot follow raises :class:`RecordEventsError`
-naming the file, the line and the referee's reason; a score beyond :data:`MAX_POINTS` either way is refused the
-same way. :func:`events_from_gcg` reads a file (or takes a parsed game) and returns the events; with
+naming the file, the line and the referee's reason; a score beyond :data:`~kiosk.rules.gcg.MAX_POINTS` either
+way is refused the same way. :func:`events_from_gcg` reads a file (or takes a parsed game) and returns the events; with
 ``check_scores`` it also compares the referee's scores with the record's, line by line
 (:mod:`kiosk.referee.record_scores`), and raises :class:`RecordScoresError` when they differ.
 
@@ -48,7 +48,7 @@ from kiosk.referee.presets import Preset, PresetError, load_preset
 from kiosk.referee.record_scores import score_mismatches
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import OUTPLAY, OVER, PLAYING, RACK_ENTRY
-from kiosk.rules.gcg import EventKind, GcgError, GcgEvent, GcgGame, GcgVisitor, Walk, read_gcg
+from kiosk.rules.gcg import MAX_POINTS, EventKind, GcgError, GcgEvent, GcgGame, GcgVisitor, Walk, read_gcg
 from kiosk.rules.placement import Placement, WordError, WordFault
 from kiosk.rules.racks import split_racks
 from kiosk.rules.replay import ReplayProblem
@@ -56,11 +56,6 @@ from kiosk.rules.replay import ReplayProblem
 CHALLENGE_LINES: dict[EventKind, bool] = {EventKind.WITHDRAWN: False, EventKind.CHALLENGE_BONUS: True}
 """Record lines that answer a challenge of the play before them -> whether the play stood (ruled acceptable)."""
 
-
-MAX_POINTS = 100_000
-"""The largest score, total or adjustment a record may give either way (points): a whole game of Scrabble
-stays far below it; a larger number is a damaged record, and would overflow the desk's and the broadcasts'
-integers."""
 
 EVENT_WORDS = {"game_started": "the start of the game", "blank_designated": "the blank's letter",
                "challenge_ruled": "the challenge's ruling", "tiles_removed": "the phony's removal",
@@ -299,7 +294,8 @@ class RefereeEvents(GcgVisitor[list[Event]]):
 
 
 def _check_numbers(game: GcgGame, name: str) -> None:
-    """Refuse a record line whose score or total is beyond :data:`MAX_POINTS` either way (RecordEventsError)."""
+    """Refuse a record line whose score or total is beyond :data:`~kiosk.rules.gcg.MAX_POINTS` either way
+    (RecordEventsError): reading a file refuses it already; this is for a game built in code."""
     for ev in game.events:
         for what, value in (("score", ev.score), ("total", ev.cumulative)):
             if abs(value) > MAX_POINTS:
@@ -348,8 +344,8 @@ def events_from_gcg(source: str | Path | GcgGame, preset: str | Preset = "naspa"
 
     Raises:
         RecordScoresError: (check_scores) the referee's scores differ from the record's (file:line: both).
-        RecordEventsError: unreadable record, record errors, a score beyond :data:`MAX_POINTS`, or a move the
-        referee refuses (file:line: reason).
+        RecordEventsError: unreadable record, record errors, a score beyond :data:`~kiosk.rules.gcg.MAX_POINTS`,
+        or a move the referee refuses (file:line: reason).
     """
     visitor = RefereeEvents(preset, step_ms=step_ms, start_ms=start_ms, game_id=game_id)
     if isinstance(source, GcgGame):
