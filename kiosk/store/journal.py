@@ -336,7 +336,7 @@ def wal_problem(file: Path, name: str | None = None) -> str | None:
         return None
     try:
         main_id, main_rows = _view(file, immutable=True)
-    except sqlite3.DatabaseError:
+    except (sqlite3.DatabaseError, UnicodeDecodeError):
         return None  # the main file alone is unreadable (cut mid-checkpoint?): the full check on open decides
     with tempfile.TemporaryDirectory(prefix="kiosk-journal-") as tmp:
         copy = Path(tmp) / file.name
@@ -344,9 +344,9 @@ def wal_problem(file: Path, name: str | None = None) -> str | None:
         shutil.copyfile(wal, _wal(copy))
         try:
             wal_id, wal_rows = _view(copy, immutable=False)
-        except sqlite3.DatabaseError as exc:
-            return (f"the write-ahead log {name} beside it makes the file unreadable ({exc}): it is damaged or "
-                    "not this journal's log")
+        except (sqlite3.DatabaseError, UnicodeDecodeError):
+            return (f"the write-ahead log {name} beside it makes the file unreadable (SQLite cannot read the two "
+                    "together): it is damaged or not this journal's log")
     if main_id is not None and wal_id != main_id:
         return f"the write-ahead log {name} beside it belongs to another journal (id {wal_id}, this file's is {main_id})"
     changed = sorted(k for k, c in main_rows.items() if wal_rows.get(k) != c)
