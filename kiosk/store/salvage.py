@@ -7,6 +7,11 @@ missing, damaged, unreadable or no longer replays - and writes it into a fresh j
 then unblocks the path. Nothing after a damaged event is kept (a later event may depend on it); the report
 names every game, what was kept and what was dropped and why. Running it is the operator's (the judge's)
 acknowledgement: the kiosk then resumes the latest unfinished game from its last intact event.
+
+Any damage is read as far as it goes, never a crash (:mod:`kiosk.store.readable`): a file cut short is padded
+(on a copy) to whole pages and its header's page count, rows of the wrong kinds are left out, and the file's
+index of events tells how many events a lost page took with it. A game whose kept events stop before its end -
+an older game, or one the journal marked finished - stays history ("cut short at event N"), never resumed.
 """
 
 from __future__ import annotations
