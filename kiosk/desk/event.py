@@ -19,6 +19,15 @@ Format (TOML)::
     board = 3
     players = ["Ann Lee", "Bob Brown"]
 
+    [[bye]]                            # optional: a player without a game in round R, and what it counts
+    round = 2
+    player = "Ann Lee"
+    spread = 50                        # optional: tsh's bye score (default 50, a win by 50); -50: a forfeit loss
+
+A player of a division who is in no pairing of a round in which the division has results has a bye there (tsh
+writes opponent 0 and the spread as the score): the ``[[bye]]``'s spread, or :data:`BYE_SPREAD` when none is
+recorded. The standings and the ``.t`` export count it alike.
+
 Names are matched ignoring case, repeated spaces and the order ``Last, First`` (tsh's form) vs ``First Last``.
 Every problem raises :class:`EventFileError` naming the file and the entry.
 """
@@ -36,6 +45,8 @@ from typing import Any, TypeGuard
 from kiosk.app.pin import check_pin
 from kiosk.desk.message import has_control
 from kiosk.stream.subscriber import MAX_BOARD
+
+BYE_SPREAD = 50   #: the score of a bye not recorded otherwise: tsh's default ``bye_spread`` (a win by 50)
 
 
 class EventFileError(ValueError):
@@ -91,6 +102,7 @@ class EventConfig:
     divisions: dict[str, Division]
     pairings: dict[tuple[int, int], Pairing] = field(default_factory=dict)
     director_pin: str | None = None
+    byes: dict[tuple[int, str], int] = field(default_factory=dict)   #: (round, name_key) -> spread ([[bye]])
     _players: dict[str, Player] = field(default_factory=dict)
 
     def player(self, name: str) -> Player | None:
@@ -114,6 +126,22 @@ class EventConfig:
             if b == board and not done(r):
                 return p
         return None
+
+    def byes_in(self, division: str, rnd: int, played: set[str]) -> list[tuple[Player, int]]:
+        """The byes of ``division`` in round ``rnd`` with their spread: every player not in ``played`` (name keys
+        of the players with a result that round) whom no pairing of the round seats - a recorded ``[[bye]]``'s
+        spread or :data:`BYE_SPREAD`; a player paired that round has a game still to come, no bye."""
+        seated = {name_key(n) for p in self.round_pairings(rnd) for n in p.players}
+        out = []
+        for p in self.divisions[division].players:
+            key = name_key(p.name)
+            if key in played:
+                continue
+            if (rnd, key) in self.byes:
+                out.append((p, self.byes[(rnd, key)]))
+            elif key not in seated:
+                out.append((p, BYE_SPREAD))
+        return out
 
     def round_pairings(self, rnd: int) -> list[Pairing]:
         """Pairings of round ``rnd`` by board."""
@@ -157,6 +185,9 @@ class EventConfig:
                                          f"in round {rnd}")
         if (rnd, board) in others:
             raise EventFileError(f"{path}: {where}: board {board} of round {rnd} is paired twice")
+        bye = next((pl.name for pl in found if (rnd, name_key(pl.name)) in self.byes), None)
+        if bye is not None:
+            raise EventFileError(f"{path}: {where}: {bye!r} has a bye in round {rnd} (a [[bye]] of event.toml)")
         return Pairing(rnd, board, found[0].division, (found[0].name, found[1].name))
 
 
@@ -185,10 +216,10 @@ def load_event(folder: str | Path) -> EventConfig:
         raise EventFileError(f"{path}: cannot read: {exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise EventFileError(f"{path}: not valid TOML: {exc}") from None
-    unknown = set(data) - {"name", "rounds", "director_pin", "division", "pairing"}
+    unknown = set(data) - {"name", "rounds", "director_pin", "division", "pairing", "bye"}
     if unknown:  # a typo ('director_pn', 'pairings') would otherwise be dropped without a word
         raise EventFileError(f"{path}: unknown key {sorted(unknown)[0]!r} (known: name, rounds, director_pin, "
-                             f"[[division]], [[pairing]])")
+                             f"[[division]], [[pairing]], [[bye]])")
     rounds = data.get("rounds")
     if not _whole(rounds) or rounds < 1:
         raise EventFileError(f"{path}: rounds = {shown(rounds)}: need a whole number >= 1")
@@ -217,7 +248,36 @@ def load_event(folder: str | Path) -> EventConfig:
         pr = cfg._check_pairing(path, f"pairing {i}", p.get("round"), p.get("board"), p.get("players"),
                                 cfg.pairings)
         cfg.pairings[(pr.round, pr.board)] = pr
+    _load_byes(cfg, path, data.get("bye", []))
     return cfg
+
+
+def _load_byes(cfg: EventConfig, path: Path, byes: Any) -> None:
+    """The ``[[bye]]`` tables (see module doc) into ``cfg.byes``. Raises :class:`EventFileError` naming the entry."""
+    if not isinstance(byes, list):
+        raise EventFileError(f"{path}: bye must be [[bye]] tables")
+    for i, b in enumerate(byes, 1):
+        where = f"{path}: bye {i}"
+        if not isinstance(b, dict):
+            raise EventFileError(f"{where}: not a table")
+        unknown = set(b) - {"round", "player", "spread"}
+        if unknown:
+            raise EventFileError(f"{where}: unknown key {sorted(unknown)[0]!r} (known: round, player, spread)")
+        rnd, name, spread = b.get("round"), b.get("player"), b.get("spread", BYE_SPREAD)
+        if not _whole(rnd) or not 1 <= rnd <= cfg.rounds:
+            raise EventFileError(f"{where}: round {shown(rnd)} is not a round of the event (1-{cfg.rounds})")
+        player = cfg.player(name) if isinstance(name, str) else None
+        if player is None:
+            raise EventFileError(f"{where}: player {shown(name)} is not a registered player")
+        if not _whole(spread) or abs(spread) > 1000:
+            raise EventFileError(f"{where}: spread {shown(spread)} must be a whole number of points, -1000 to 1000")
+        key = (rnd, name_key(player.name))
+        if key in cfg.byes:
+            raise EventFileError(f"{where}: {player.name!r} has two byes in round {rnd}")
+        board = next((p.board for p in cfg.round_pairings(rnd) if key[1] in map(name_key, p.players)), None)
+        if board is not None:
+            raise EventFileError(f"{where}: {player.name!r} plays on board {board} in round {rnd}, so has no bye")
+        cfg.byes[key] = spread
 
 
 def _load_division(cfg: EventConfig, path: Path, i: int, d: Any) -> None:

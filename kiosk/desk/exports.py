@@ -7,7 +7,7 @@ import io
 import zipfile
 from typing import Any
 
-from kiosk.desk.event import EventConfig
+from kiosk.desk.event import EventConfig, name_key
 from kiosk.desk.store import Result
 from kiosk.desk.tsh import Game, TshError, blank_t, merge_round, read_t, render_t
 from kiosk.stream.files import safe_name
@@ -99,14 +99,22 @@ def tsh_games(config: EventConfig, division: str, rnd: int, results: list[Result
 
 def tsh_text(config: EventConfig, division: str, results: list[Result], rnd: int | None = None) -> str:
     """The division's ``.t`` text with round ``rnd`` merged (or every round that has results, in order) into a
-    copy of its tfile (or a fresh file of its players). Raises :class:`TshError`, KeyError for an unknown
-    division."""
+    copy of its tfile, or into a fresh file of its players (then with every round played up to ``rnd``: the
+    file has none). A player without a game in a merged round has a bye there only if that round has results
+    (a round nobody has finished is no round of byes). (:meth:`EventConfig.byes_in`). Raises
+    :class:`TshError`, KeyError for an unknown division."""
     div = config.divisions[division]
+    fresh = div.tfile is None
     lines = read_t(div.tfile) if div.tfile is not None else blank_t(div)
     path = str(div.tfile or f"division {division}")
-    rounds = [rnd] if rnd is not None else sorted({r.round for r in results if r.division == division and r.round})
+    played = sorted({r.round for r in results if r.division == division and r.round})
+    if fresh:   # the desk's own file holds no round: every round played up to ``rnd`` goes in
+        rounds = [n for n in played if rnd is None or n < rnd] + ([rnd] if rnd is not None else [])
+    else:
+        rounds = played if rnd is None else [rnd]
     for n in rounds:
-        lines = merge_round(lines, n, tsh_games(config, division, n, results), div, path)
+        games = tsh_games(config, division, n, results)
+        seen = {name_key(p.name) for p in div.players if p.number in {x for g in games for x in (g.a, g.b)}}
+        byes = [(p.number, spread) for p, spread in config.byes_in(division, n, seen)]
+        lines = merge_round(lines, n, games, div, path, byes, fresh)
     return render_t(lines)
-
-

@@ -198,7 +198,8 @@ class DeskServer:
         try:
             text = await _off(lambda: tsh_text(self.config, div, self.store.results(), rnd))
         except TshError as exc:
-            raise web.HTTPConflict(text=f"tsh export of division {div}: {exc}") from None
+            raise web.HTTPConflict(text=f"tsh export of division {div}: "
+                                        f"{str(exc).removeprefix(f'division {div}: ')}") from None
         if self.out_dir is not None:  # a copy beside the desk's data, never the director's own file
             try:
                 out = self.out_dir / "tsh" / f"{safe_name(div)}.t"

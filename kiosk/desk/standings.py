@@ -30,6 +30,8 @@ def standings(config: EventConfig, results: list[Result], running: dict[str, int
             Who won is the referee's verdict (:attr:`Result.wins`: its preset's tie rule, a forfeit), not a
             comparison of the finals: a tie on points broken before the rack adjustment is a win and a loss.
         running: games still running per division.
+    A bye (:meth:`EventConfig.byes_in`, in a round the division has results of) counts its spread: a win when
+    above 0, a loss below, half each at 0.
     Order: wins, then spread, then rating, then name.
     """
     table: dict[str, dict[str, Standing]] = {
@@ -39,6 +41,15 @@ def standings(config: EventConfig, results: list[Result], running: dict[str, int
         rows = table.get(r.division or "")
         if rows is not None:
             _count(rows, r)
+    for div, rows in table.items():   # byes, as the .t export writes them: in the rounds with results
+        for n in sorted({r.round for r in results if r.division == div and r.round}):
+            played = {name_key(name) for r in results if r.division == div and r.round == n for name, _ in r.players}
+            for p, spread in config.byes_in(div, n, played):
+                me = rows[name_key(p.name)]
+                me.games += 1
+                me.spread += spread
+                me.wins += 1 if spread > 0 else 0.5 if spread == 0 else 0
+                me.losses += 1 if spread < 0 else 0.5 if spread == 0 else 0
     out: dict[str, dict] = {}
     for div, rows in table.items():
         ordered = sorted(rows.values(), key=lambda s: (-s.wins, -s.spread, -s.rating, s.name))

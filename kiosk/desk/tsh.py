@@ -4,7 +4,8 @@ A player line (tsh's documentation, "Configuring tsh", and every tsh-reading too
 
     Lee, Ann           1850  3 5 0; 420 390 50; board 1 2 3; p12 1 2 1
 
-the name (no digits: tsh reads up to the first digit), the rating, the opponents' player numbers by round (0 = bye), then ``;`` and the player's scores by
+the name (no digits: tsh reads up to the first digit), the rating, the opponents' player numbers by round (0 = bye:
+the score is then the spread the bye counts, tsh's ``bye_spread`` 50 a win, -50 a forfeit loss), then ``;`` and the player's scores by
 round, then optional ``; key values`` fields (``board``, ``p12``: 1 went first, 2 second ...). A player's
 number is the position of the line among the file's player lines (1-based); blank lines and ``#`` comments
 are kept as they are.
@@ -16,6 +17,7 @@ in its own folder. Problems raise :class:`TshError` naming the file and line.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,10 +115,13 @@ class Game:
 
 
 def merge_round(lines: list[PlayerLine | str], rnd: int, games: list[Game], division: Division,
-                path: str = "<.t>") -> list[PlayerLine | str]:
+                path: str = "<.t>", byes: Sequence[tuple[int, int]] = (), fresh: bool = False) -> list[PlayerLine | str]:
     """A copy of ``lines`` with round ``rnd``'s ``games`` entered. Rounds before must be entered already; a
     round already paired must pair the same opponents; a score already entered is replaced (a correction).
-    ``board`` and ``p12`` fields present on a line are updated too. Raises :class:`TshError`."""
+    ``board`` and ``p12`` fields present on a line are updated too. ``byes``: (player number, spread) of the
+    players without a game that round, entered as tsh writes a bye (opponent 0, the spread as the score, board
+    and p12 0) unless the line has the round already. ``fresh``: the lines are the desk's own (no tfile), so a
+    round missing is said to be missing at the desk, not in a file. Raises :class:`TshError`."""
     out = [x if isinstance(x, str) else PlayerLine(x.name, x.rating, list(x.opponents), list(x.scores),
                                                    [(k, list(v)) for k, v in x.extra], x.line) for x in lines]
     players = players_of(out)
@@ -126,34 +131,46 @@ def merge_round(lines: list[PlayerLine | str], rnd: int, games: list[Game], divi
         if reg is not None and name_key(reg.name) != name_key(pl.name):
             raise TshError(f"{path}:{pl.line}: player {n} is {pl.name!r} in the file but {reg.name!r} in "
                            f"event.toml (division {division.name})")
-    for g in games:
-        for me, opp, score, first in ((g.a, g.b, g.score_a, g.a_first), (g.b, g.a, g.score_b, not g.a_first)):
-            if not 1 <= me <= len(players):
-                raise TshError(f"{path}: player number {me} is not in the file ({len(players)} players)")
-            pl = players[me - 1]
-            where = f"{path}:{pl.line or me}: {pl.name}: round {rnd}"
-            if len(pl.opponents) >= rnd:
-                if pl.opponents[rnd - 1] != opp:
-                    raise TshError(f"{where}: the file pairs opponent {pl.opponents[rnd - 1]}, the desk {opp}")
-            elif len(pl.opponents) == rnd - 1:
-                pl.opponents.append(opp)
-            else:
-                raise TshError(f"{where}: rounds {len(pl.opponents) + 1}-{rnd - 1} are not paired in the file")
-            if len(pl.scores) >= rnd:
-                pl.scores[rnd - 1] = score
-            elif len(pl.scores) == rnd - 1:
-                pl.scores.append(score)
-            else:
-                raise TshError(f"{where}: scores of rounds {len(pl.scores) + 1}-{rnd - 1} are missing in the file")
-            for key, values in pl.extra:
-                value = {"board": str(g.board), "p12": "1" if first else "2"}.get(key)
-                if value is None:
-                    continue
-                if len(values) >= rnd:
-                    values[rnd - 1] = value
-                elif len(values) == rnd - 1:
-                    values.append(value)
+    entries: list[tuple[int, int, int, bool | None, int]] = [(me, opp, score, first, g.board) for g in games
+               for me, opp, score, first in ((g.a, g.b, g.score_a, g.a_first), (g.b, g.a, g.score_b, not g.a_first))]
+    entries += [(me, 0, spread, None, 0) for me, spread in byes]
+    for me, opp, score, first, board in entries:
+        if not 1 <= me <= len(players):
+            raise TshError(f"{path}: player number {me} is not in the file ({len(players)} players)")
+        pl = players[me - 1]
+        where = f"{path}:{pl.line or me}: {pl.name}: round {rnd}"
+        if len(pl.opponents) >= rnd:
+            if opp == 0:
+                continue   # the file has this round of a player the desk saw no game of: the file's stands
+            if pl.opponents[rnd - 1] != opp:
+                raise TshError(f"{where}: the file pairs opponent {pl.opponents[rnd - 1]}, the desk {opp}")
+        elif len(pl.opponents) == rnd - 1:
+            pl.opponents.append(opp)
+        elif fresh:
+            raise TshError(f"{path}: {pl.name}: round {rnd}: the desk has recorded no game or bye of theirs in rounds "
+                           f"{len(pl.opponents) + 1}-{rnd - 1} yet")
+        else:
+            raise TshError(f"{where}: rounds {len(pl.opponents) + 1}-{rnd - 1} are not paired in the file")
+        if len(pl.scores) >= rnd:
+            pl.scores[rnd - 1] = score
+        elif len(pl.scores) == rnd - 1:
+            pl.scores.append(score)
+        else:
+            raise TshError(f"{where}: scores of rounds {len(pl.scores) + 1}-{rnd - 1} are missing in the file")
+        _set_fields(pl, rnd, board, first)
     return out
+
+
+def _set_fields(pl: PlayerLine, rnd: int, board: int, first: bool | None) -> None:
+    """Round ``rnd``'s ``board`` and ``p12`` values on a line that has those fields (a bye: 0 and 0)."""
+    for key, values in pl.extra:
+        value = {"board": str(board), "p12": "0" if first is None else "1" if first else "2"}.get(key)
+        if value is None:
+            continue
+        if len(values) >= rnd:
+            values[rnd - 1] = value
+        elif len(values) == rnd - 1:
+            values.append(value)
 
 
 def read_t(path: Path) -> list[PlayerLine | str]:
