@@ -5,7 +5,8 @@ Routes::
     GET /                       the desk page (one tile per table; click a tile for the board and move list)
     GET /static/{desk.js,desk.css}
     GET /stream                 SSE: ``event: state`` (every tile, standings, counters) at once, then
-                                ``event: tiles`` with the tables changed, at most every 100 ms
+                                ``event: tiles`` with the tables changed, at most every 100 ms; at most
+                                :data:`MAX_STREAMS_PER_ADDRESS` at once from one address (more: 429)
     GET /state.json             the same full state
     GET /layout.json            the premium squares (225 codes) for the miniature boards
     GET /table/{N}.json         one table in full: tile fields plus the stream snapshot (board, history ...)
@@ -55,6 +56,7 @@ WEB_DIR = Path(__file__).with_name("web")
 _STATIC = {"desk.js": "text/javascript", "desk.css": "text/css"}
 PUSH_S = 0.1        # SSE push period (s)
 _QUEUE_MAX = 200    # a client this far behind is cut off (it reconnects and gets the full state)
+MAX_STREAMS_PER_ADDRESS = 8   #: SSE streams open at once from one address (a phone, a laptop, a screen or two)
 
 
 class DeskServer:
@@ -73,6 +75,7 @@ class DeskServer:
         self.out_dir = out_dir
         self.status_extra = status_extra
         self._clients: set[asyncio.Queue[bytes | None]] = set()
+        self._streams: dict[str, int] = {}   # open SSE streams per client address (the event loop's thread only)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
@@ -306,10 +309,23 @@ class DeskServer:
                                   "players": list(p.players)})
 
     async def _stream(self, request: Any) -> Any:
+        from aiohttp import web
+
         async def opening() -> bytes:
             return _frame("state", await _off(self.full_state))
 
-        return await sse.serve_events(request, self._clients, 1000, opening)
+        address = request.remote or "?"
+        if self._streams.get(address, 0) >= MAX_STREAMS_PER_ADDRESS:   # one address cannot take every stream
+            raise web.HTTPTooManyRequests(
+                text=f"Too many live desk pages from your address ({MAX_STREAMS_PER_ADDRESS} at once): close one "
+                     "and reload.", headers={"Retry-After": "10"})
+        self._streams[address] = self._streams.get(address, 0) + 1
+        try:
+            return await sse.serve_events(request, self._clients, 1000, opening)
+        finally:
+            left = self._streams.pop(address) - 1
+            if left:
+                self._streams[address] = left
 
     async def _pusher(self) -> None:
         seen = (-1, -1)

@@ -143,3 +143,39 @@ def test_an_event_file_value_is_shown_as_written_not_as_python(tmp_path):
                                     '[[pairing]]\nround = true\nboard = 1\nplayers = ["X", "Y"]\n')
     with pytest.raises(EventFileError, match=r"pairing 1: round true is not a round of the event \(1-1\)$"):
         load_event(folder)
+
+
+def _open_stream(port: int, source: str = "127.0.0.1") -> tuple[object, bytes]:
+    import socket
+
+    s = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
+    s.sendall(b"GET /stream HTTP/1.1\r\nHost: desk\r\n\r\n")
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += s.recv(4096)
+    return s, head
+
+
+def test_one_address_cannot_take_every_live_stream(desk):
+    """70 streams from one address locked every other client out; now the 9th from it is refused (429)."""
+    from kiosk.desk.server import MAX_STREAMS_PER_ADDRESS
+
+    opened = [_open_stream(desk.server.port) for _ in range(MAX_STREAMS_PER_ADDRESS)]
+    try:
+        assert all(head.startswith(b"HTTP/1.1 200") for _, head in opened)
+        extra, head = _open_stream(desk.server.port)
+        extra.settimeout(10)
+        while b"close one" not in head:
+            chunk = extra.recv(4096)
+            if not chunk:
+                break
+            head += chunk
+        extra.close()
+        assert head.startswith(b"HTTP/1.1 429") and head.endswith(
+            b"Too many live desk pages from your address (8 at once): close one and reload.")
+        other, head = _open_stream(desk.server.port, source="127.0.0.2")   # another address: served
+        assert head.startswith(b"HTTP/1.1 200")
+        other.close()
+    finally:
+        for s, _ in opened:
+            s.close()
