@@ -78,10 +78,16 @@ def parse_host_port(text: str, default_port: int = 1883) -> tuple[str, int]:
 
 
 def record_game_id(game: GcgGame) -> str:
-    """The game id a recorded game is published under: its players' nicks and 12 hex digits of a SHA-1 of what
-    the record says happened (players, and each line's player, move, score and total; not its notes, line
-    numbers, line ends or file name). The same record gets the same id every time (the desk takes it again
-    as nothing new); two different games two ids, whatever their files are called."""
+    """The game id a recorded game is published under: the record's own ``#id`` when it has one (as a server or
+    a tournament program names its games: ``#id io.woogles 7xYz`` -> ``io.woogles_7xYz``, at most 64
+    characters), else its players' nicks and 12 hex digits of a SHA-1 of what the record says happened
+    (players, and each line's player, move, score and total; not its notes, line numbers, line ends or file
+    name). The same record gets the same id every time (the desk takes it again as nothing new); two different
+    games two ids, whatever their files are called (two records under one ``#id`` are one game to the desk,
+    which names the second as a conflict)."""
+    named = game.pragmas.get("id")
+    if named and named[-1].strip():
+        return safe_name(named[-1].strip().replace(" ", "_")[:64], "game")
     content: list[Any] = [[[pl.nick, pl.name] for pl in game.players]]
     for ev in game.events:
         content.append([ev.kind.value, ev.nick, str(ev.coordinate or ""), ev.word, list(ev.through), ev.tiles,

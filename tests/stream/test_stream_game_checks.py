@@ -137,6 +137,16 @@ def test_record_game_id_follows_what_the_record_says_happened():
     assert record_game_id(parse_gcg(text.replace("Bob", "Bo"), "x.gcg")) != gid
 
 
+def test_a_record_that_names_itself_is_published_under_its_own_id():
+    # '#id AUTHORITY ID' (a server's or a tournament program's name of the game) is the id, as the demo names it;
+    # the bench's rounds name their games 'bench-rR-bB' and wait for results under those names
+    text = "#player1 A Alice\n#player2 B Bob\n>A: GJSTUXZ 8F JUGS +24 24\n"
+    assert record_game_id(parse_gcg("#id io.woogles 7xYz\n" + text, "x.gcg")) == "io.woogles_7xYz"
+    assert record_game_id(parse_gcg("#id bench-r2-b7\n" + text, "x.gcg")) == "bench-r2-b7"
+    assert record_game_id(parse_gcg("#id ../../etc passwd\n" + text, "x.gcg")) == "etc_passwd"   # a file name part
+    assert record_game_id(parse_gcg("#id \n" + text, "x.gcg")).startswith("A-B-")              # an empty #id
+
+
 @needs_shared
 def test_stream_game_progress_off_a_terminal_is_one_line(broker):
     """Its progress read '20/35 events queued35/35 events queued' in a log (carriage returns, no newline)."""
