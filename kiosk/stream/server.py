@@ -18,7 +18,9 @@ It listens on loopback unless told otherwise (``host``: a LAN address only when 
 ``max_connections`` TCP connections at once (64 by default): a connection beyond the cap is answered
 ``503 Service Unavailable`` (with ``Retry-After``) and closed at once, so spectators can never use up the
 kiosk's file descriptors (1,100 idle connections once made every file, SQLite handle and socket of the kiosk
-fail with EMFILE).
+fail with EMFILE). One address holds at most ``max_per_address`` of them (16 by default): one more from it is
+answered ``429 Too Many Requests`` and closed, so one client (70 open streams) cannot lock the broadcaster's
+overlay and every other spectator out.
 :class:`LiveServer` is a hub sink; it runs its own asyncio loop on a thread (:meth:`LiveServer.start`), or
 :meth:`LiveServer.make_app` gives the aiohttp application to mount in the kiosk's own loop.
 """
@@ -45,8 +47,14 @@ WEB_DIR = Path(__file__).with_name("web")
 _STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
 _QUEUE_MAX = 2000  # a client further behind than this is cut off (it reconnects and gets a fresh snapshot)
 MAX_CONNECTIONS = 64
+MAX_PER_ADDRESS = 16   # connections one address may hold (a broadcaster's overlay and a few browsers need far fewer)
 _BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 10\r\n"
          b"Connection: close\r\nContent-Length: 45\r\n\r\nThe live page is full; try again in a moment.")
+
+
+_CROWDED_TEXT = b"Too many live pages are open from your address; close one and reload."
+_CROWDED = (b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 10\r\n"
+            b"Connection: close\r\nContent-Length: " + str(len(_CROWDED_TEXT)).encode() + b"\r\n\r\n" + _CROWDED_TEXT)
 
 
 class LiveServerError(OSError):
@@ -69,30 +77,45 @@ class _Refuse(asyncio.Protocol):
 
 
 class _Counted(asyncio.Protocol):
-    """Wraps aiohttp's per-connection protocol to count open connections."""
+    """Wraps aiohttp's per-connection protocol to count open connections, in all and by the peer's address; a
+    connection from an address that holds its share already is answered 429 and closed (aiohttp never sees it)."""
 
     def __init__(self, inner: Any, owner: LiveServer) -> None:
         self.inner = inner
         self.owner = owner
+        self.peer: str | None = None     # the address counted for it (None: refused, or not yet made)
 
     def connection_made(self, transport: Any) -> None:
+        peer = transport.get_extra_info("peername")
+        host = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        if not self.owner._admit(host):
+            transport.write(_CROWDED)
+            transport.close()
+            return
+        self.peer = host
         self.inner.connection_made(transport)
 
     def connection_lost(self, exc: BaseException | None) -> None:
         self.owner.open_connections -= 1
+        if self.peer is None:
+            return
+        self.owner._release(self.peer)
         self.inner.connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        self.inner.data_received(data)
+        if self.peer is not None:
+            self.inner.data_received(data)
 
     def eof_received(self) -> bool | None:
-        return self.inner.eof_received()
+        return self.inner.eof_received() if self.peer is not None else False
 
     def pause_writing(self) -> None:
-        self.inner.pause_writing()
+        if self.peer is not None:
+            self.inner.pause_writing()
 
     def resume_writing(self) -> None:
-        self.inner.resume_writing()
+        if self.peer is not None:
+            self.inner.resume_writing()
 
 
 class LiveServer:
@@ -102,6 +125,8 @@ class LiveServer:
         overlay: the :class:`OverlayWriter` whose fields ``/overlay/`` serves (None: no overlay routes data).
         host / port: where to listen (default loopback; port 0: any free port, read :attr:`port` after
             :meth:`start`). max_connections: TCP connections served at once; more get 503.
+        max_per_address: of those, the most one peer address may hold (at most ``max_connections``); more from
+            it get 429.
         idle_timeout_s: a connection with no request in flight for this long is closed (s), so idle
             connections cannot hold the slots.
         judge_token: enables ``/judge/stream?token=...`` (compared in constant time); None disables it.
@@ -110,7 +135,8 @@ class LiveServer:
 
     def __init__(self, overlay: OverlayWriter | None = None, *, host: str = "127.0.0.1", port: int = 8080,
                  judge_token: str | None = None, tile_set: str = "english",
-                 max_connections: int = MAX_CONNECTIONS, idle_timeout_s: float = 15.0) -> None:
+                 max_connections: int = MAX_CONNECTIONS, idle_timeout_s: float = 15.0,
+                 max_per_address: int = MAX_PER_ADDRESS) -> None:
         """Raises ValueError for a port outside 0..65535 or a cap below 1."""
         self.overlay = overlay
         self.host = host
@@ -118,6 +144,11 @@ class LiveServer:
         if isinstance(max_connections, bool) or not isinstance(max_connections, int) or max_connections < 1:
             raise ValueError(f"live page max_connections: {max_connections!r} must be a whole number >= 1")
         self.max_connections = max_connections
+        if isinstance(max_per_address, bool) or not isinstance(max_per_address, int) or max_per_address < 1:
+            raise ValueError(f"live page max_per_address: {max_per_address!r} must be a whole number >= 1")
+        self.max_per_address = min(max_per_address, max_connections)
+        self.by_address: dict[str, int] = {}    # open connections by peer address (the server's loop only)
+        self.crowded_connections = 0            # refused with 429: their address held its share
         self.idle_timeout_s = idle_timeout_s
         self.open_connections = 0
         self.refused_connections = 0
@@ -259,6 +290,25 @@ class LiveServer:
             return _Refuse()
         self.open_connections += 1
         return _Counted(make(), self)
+
+    def _admit(self, host: str) -> bool:
+        """Count a connection from ``host`` unless that address holds :attr:`max_per_address` already."""
+        held = self.by_address.get(host, 0)
+        if held >= self.max_per_address:
+            self.crowded_connections += 1
+            if self.crowded_connections == 1 or self.crowded_connections % 100 == 0:
+                log.warning("live page: %s holds %d connections (the share of one address); %d refused with 429 "
+                            "so far", host, held, self.crowded_connections)
+            return False
+        self.by_address[host] = held + 1
+        return True
+
+    def _release(self, host: str) -> None:
+        left = self.by_address.get(host, 1) - 1
+        if left > 0:
+            self.by_address[host] = left
+        else:
+            self.by_address.pop(host, None)
 
     def _serve(self) -> None:
         from aiohttp import web

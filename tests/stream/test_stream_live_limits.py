@@ -77,7 +77,7 @@ sys.stdin.read()
 
 def test_connections_are_capped_with_503_and_the_referee_loop_keeps_its_period() -> None:
     hub = StreamHub(4, tick_ms=200)
-    server = LiveServer(None, port=0, max_connections=CAP)
+    server = LiveServer(None, port=0, max_connections=CAP, max_per_address=CAP)   # the hall: one address here
     hub.add_sink(server)
     server.start()
     hub.start()
@@ -140,6 +140,46 @@ def test_connections_are_capped_with_503_and_the_referee_loop_keeps_its_period()
             viewers.kill()
             viewers.wait()
         hub.stop()
+        server.stop()
+
+
+def _from(address: str, port: int) -> socket.socket:
+    """A live-page stream request from the loopback address ``address`` (127.0.0.0/8: each its own peer)."""
+    s = socket.socket()
+    s.settimeout(5)
+    s.bind((address, 0))
+    s.connect(("127.0.0.1", port))
+    s.sendall(b"GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+    return s
+
+
+def test_one_address_cannot_take_every_live_stream() -> None:
+    # the tester's 70 streams from one address locked every other client (OBS too) out with 503
+    server = LiveServer(port=0, max_connections=12, max_per_address=4).start()
+    held: list[socket.socket] = []
+    try:
+        held = [_from("127.0.0.2", server.port) for _ in range(4)]
+        assert [_status(s) for s in held] == [b"HTTP/1.1 200 OK"] * 4
+        crowded = _from("127.0.0.2", server.port)
+        reply = crowded.recv(1024)
+        assert reply.startswith(b"HTTP/1.1 429 Too Many Requests") and reply.endswith(
+            b"Too many live pages are open from your address; close one and reload.")
+        crowded.close()
+        others = [_from(f"127.0.0.{3 + i}", server.port) for i in range(8)]    # other addresses: served
+        assert [_status(s) for s in others] == [b"HTTP/1.1 200 OK"] * 8
+        held += others
+        assert _status(_from("127.0.0.20", server.port)) == b"HTTP/1.1 503 Service Unavailable"  # the total cap
+        assert server.crowded_connections == 1 and server.by_address["127.0.0.2"] == 4
+        held[0].close()                 # one of the first address's streams ends: room for it again
+        end = time.monotonic() + 5
+        while server.by_address.get("127.0.0.2") != 3 and time.monotonic() < end:
+            time.sleep(0.05)
+        again = _from("127.0.0.2", server.port)
+        assert _status(again) == b"HTTP/1.1 200 OK"
+        held.append(again)
+    finally:
+        for s in held:
+            s.close()
         server.stop()
 
 
