@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from kiosk.referee.events import Challenge, ChallengeRuled, Event, GameStarted, TilesRemoved
+from kiosk.referee.events import Event, GameStarted
 from kiosk.referee.presets import Preset
 from kiosk.referee.record_scores import score_mismatches
-from kiosk.referee.records import CHALLENGE_LINES, RecordEventsError, RefereeEvents
-from kiosk.referee.state import CHALLENGED, OUTPLAY, OVER, RACK_ENTRY, TurnRecord
+from kiosk.referee.records import RecordEventsError, RefereeEvents
+from kiosk.referee.state import OVER, RACK_ENTRY, TurnRecord
 from kiosk.rules.board import Board
 from kiosk.rules.gcg import EventKind, GcgError, GcgEvent, GcgGame, Walk
 from kiosk.rules.replay import ReplayProblem, ReplayResult
@@ -58,8 +58,6 @@ class PresetJudge(RefereeEvents):
         self.acted: list[tuple[GcgEvent, int]] = []      # record lines acted out, with the seat they are for
         self.first_error: int | None = None
         self.stopped = False
-        self.next_line = 0  # the line after the one being acted (0: none)
-        self.challenger: int | None = None  # the seat a negative (challenge) line names as the challenger
         self.read_errors: list[GcgError] = []  # the record's reading errors (the walk stops at the first)
         self.acting = 0  # the record line being acted out (0: the start or the end)
 
@@ -165,8 +163,8 @@ class PresetJudge(RefereeEvents):
         self.entries += [(line, h) for h in history[before:]]
 
     def act(self, ev: GcgEvent, nxt: EventKind | None) -> None:
-        """Act one record line out (:meth:`RefereeEvents.act`), refusing a move after the game's end, ruling
-        each play at once under a VOID preset, and naming the challenger from a failed challenge's line."""
+        """Act one record line out (:meth:`RefereeEvents.act`: under a VOID preset each play is ruled at once, a
+        failed challenge's penalty line names the challenger), refusing a move after the game's end."""
         self.acting = ev.line
         st = self.ref.state
         seats = [i for i, pl in enumerate(self.game.players) if pl.nick == ev.nick]
@@ -178,36 +176,8 @@ class PresetJudge(RefereeEvents):
                 and not self._accepts_out(ev, seat):
             reason = str(st.result.reason) if st.result is not None else "six_scoreless"
             self.problem(ev.line, f"move after the game ended ({_ENDS.get(reason, reason.replace('_', ' '))})")
-        # a failed challenge's penalty line names the challenger (3-4 players: not always the next player)
-        self.challenger = seat if ev.kind is EventKind.CHALLENGE_BONUS and ev.score < 0 and lp is not None \
-            and not lp.withdrawn and lp.player != seat else None
-        if ev.kind is EventKind.WITHDRAWN and self.rules.challenge.rule == "void":
-            pass     # the play's ruling took it off already (below)
-        else:
-            super().act(ev, nxt)
-        if self.ref.state.phase == CHALLENGED and self.ref.state.challenge_by is None:
-            self._void_ruling(ev.line, nxt)
+        super().act(ev, nxt)
         self.acted.append((ev, seat))
-
-    def challenge(self, line: int, acceptable: bool) -> None:
-        """The challenge a record line answers, called by the penalised challenger when the line names him."""
-        if self.challenger is None:
-            super().challenge(line, acceptable)
-            return
-        self.go(Challenge(t=self.later(1_000), player=self.challenger), line)
-        self.go(ChallengeRuled(t=self.later(3_000), acceptable=acceptable, judge="record"), line)
-        if not acceptable:
-            self.go(TilesRemoved(t=self.later(2_000)), line)
-
-    def _void_ruling(self, line: int, nxt: EventKind | None) -> None:
-        """Under a VOID preset every play is ruled at once: it stood unless the record's next line withdraws it
-        (the removal is that line's); then an out-play is accepted as :meth:`act` does."""
-        stood = nxt is not EventKind.WITHDRAWN
-        self.go(ChallengeRuled(t=self.later(1_000), acceptable=stood, judge="record"), line if stood else self.next_line)
-        if not stood:
-            self.go(TilesRemoved(t=self.later(2_000)), self.next_line)
-        if self.ref.state.phase == OUTPLAY and nxt not in CHALLENGE_LINES:
-            self.accept_outplay(line)
 
     def _accepts_out(self, ev: GcgEvent, seat: int) -> bool:
         """A 0-point pass of another player right after an out-play: the out-play accepted (older records)."""
@@ -220,10 +190,7 @@ class PresetJudge(RefereeEvents):
         """Each acted line's score and total against the referee's scoresheet
         (:func:`~kiosk.referee.record_scores.score_mismatches`, as ``kiosk stream-game`` checks a record)."""
         acted = {ev.line for ev, _ in self.acted}
-        events = [e for e in self.game.events if e.line in acted]
-        if self.rules.challenge.rule == "void":   # a phony refused at once never enters the scoresheet: nor its lines
-            gone = {i for i, e in enumerate(events) if e.kind is EventKind.WITHDRAWN}
-            events = [e for i, e in enumerate(events) if i not in gone and i + 1 not in gone]
+        events = self.scored_lines([e for e in self.game.events if e.line in acted])
         game = replace(self.game, events=events)
         name = self.rules.name
         self.res.problems += [replace(p, message=f"{p.message} under preset {name}") for p in

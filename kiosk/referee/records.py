@@ -21,12 +21,17 @@ withdrawn-phony line (``--``) is
 the play before it challenged and ruled unacceptable, a challenge-bonus line (``(challenge)``) the play
 challenged and ruled acceptable (:data:`CHALLENGE_LINES`); the opponent's line after an out-play (a pass or
 the end-rack line) is the out-play accepted; negative end-rack lines after a scoreless end are the racks left.
+A challenge is the next player's, but a failed challenge's penalty line (``>Cy: (challenge) -10``) names the
+challenger who pays (with 3-4 players not always the next player). Under a VOID preset (``casual``: the lexicon
+refuses a phony before it stands) every play is ruled at once: it stands unless the record's next line withdraws
+it (``--``), and a refused play's two lines are not compared with the scoresheet it never entered.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from kiosk.referee.clock import overtime_for_penalty
@@ -47,7 +52,7 @@ from kiosk.referee.events import (
 from kiosk.referee.presets import Preset, PresetError, load_preset
 from kiosk.referee.record_scores import score_mismatches
 from kiosk.referee.referee import Referee
-from kiosk.referee.state import OUTPLAY, OVER, PLAYING, RACK_ENTRY
+from kiosk.referee.state import CHALLENGED, OUTPLAY, OVER, PLAYING, RACK_ENTRY
 from kiosk.rules.gcg import MAX_POINTS, EventKind, GcgError, GcgEvent, GcgGame, GcgVisitor, Walk, read_gcg
 from kiosk.rules.placement import Placement, WordError, WordFault
 from kiosk.rules.racks import split_racks
@@ -115,6 +120,7 @@ class RefereeEvents(GcgVisitor[list[Event]]):
         self.players: tuple[str, ...] = ()
         self.racks: dict[int, str] = {}
         self.held: GcgEvent | None = None  # the line seen but not yet acted: its next line decides how
+        self.next_line = 0  # the line after the one being acted (0: none yet)
         self.over = False
 
     # -- the walk
@@ -149,6 +155,7 @@ class RefereeEvents(GcgVisitor[list[Event]]):
 
     def visit_event(self, event: GcgEvent) -> Walk | None:
         held, self.held = self.held, event
+        self.next_line = event.line
         if held is not None:
             self.act(held, event.kind)
         # after the end only a judge's (adjust) lines still act: read on while one may follow
@@ -206,22 +213,34 @@ class RefereeEvents(GcgVisitor[list[Event]]):
         """The record line each entry of the referee's scoresheet came from (0: the start or the end)."""
         out: list[int] = []
         for line, upto in zip(self.lines, self.history_at):
+            del out[upto:]   # a play refused under VOID leaves the scoresheet
             out.extend([line] * (upto - len(out)))
         return out
 
     def check_scores(self) -> None:
         """After the walk: raise :class:`RecordScoresError` when the referee's scores differ from the record's
         (a move's score, a bonus or penalty, a running total, a final score; :mod:`kiosk.referee.record_scores`)."""
-        found = score_mismatches(self.game, self.ref.state.history, self.entry_lines())
+        game = replace(self.game, events=self.scored_lines(self.game.events))
+        found = score_mismatches(game, self.ref.state.history, self.entry_lines())
         if found:
             raise RecordScoresError(found, self.preset.name if self.preset is not None else str(self.preset_spec))
 
-    def challenge(self, line: int, acceptable: bool) -> None:
+    def scored_lines(self, events: Sequence[GcgEvent]) -> list[GcgEvent]:
+        """The record lines the referee's scoresheet answers: all of ``events`` but, under a VOID preset, a phony's
+        play line and its withdrawn (``--``) line (refused at once, the play never enters the scoresheet)."""
+        if self.preset is None or self.preset.challenge.rule != "void":
+            return list(events)
+        gone = {i for i, e in enumerate(events) if e.kind is EventKind.WITHDRAWN}
+        return [e for i, e in enumerate(events) if i not in gone and i + 1 not in gone]
+
+    def challenge(self, line: int, acceptable: bool, by: int | None = None) -> None:
+        """The challenge a record line answers (``line``), ruled as the line says; ``by``: the challenger (default:
+        the player after the one who played). Raises :class:`RecordEventsError` with no play before it."""
         st = self.ref.state
         lp = st.last_play
         if lp is None:
             raise RecordEventsError(f"{self.name}:{line}: a challenge with no play before it")
-        opp = (lp.player + 1) % len(st.players)
+        opp = (lp.player + 1) % len(st.players) if by is None else by
         self.go(Challenge(t=self.later(1_000), player=opp), line)
         self.go(ChallengeRuled(t=self.later(3_000), acceptable=acceptable, judge="demo"), line)
         if not acceptable:
@@ -241,25 +260,19 @@ class RefereeEvents(GcgVisitor[list[Event]]):
         if st.phase == OVER:
             self.over = True
             return
+        lp = st.last_play
         if ev.kind is EventKind.PLAY:
-            assert ev.coordinate is not None
-            try:
-                placement = Placement.from_word(st.board, ev.coordinate, ev.word, through=ev.through)
-            except WordError as exc:
-                if exc.code is WordFault.OFF_BOARD:
-                    raise RecordEventsError(f"{self.name}:{ev.line}: {exc}") from None
-                # the word does not fit the board: the record's notation alone, and the referee names the fault
-                placement = Placement.from_word(None, ev.coordinate, ev.word, through=ev.through)
-            self.go(Play(t=self.turn(p, ev.line), player=p, tiles=placement.undesignated), ev.line)
-            for sq, letter in placement.blanks:
-                self.go(BlankDesignated(t=self.later(2_000), player=p, square=sq, letter=letter), ev.line)
-            if self.ref.state.phase == OUTPLAY and nxt not in CHALLENGE_LINES:
-                self.accept_outplay(ev.line)
-        elif ev.kind is EventKind.CHALLENGE_BONUS and ev.score < 0 and st.last_play is not None \
-                and st.last_play.withdrawn and st.last_play.player == p:
+            self.play(ev, p, nxt)
+        elif ev.kind is EventKind.CHALLENGE_BONUS and ev.score < 0 and lp is not None and lp.withdrawn \
+                and lp.player == p:
             pass  # the phony's penalty: the referee deducted it when the play came off (docs/gcg_export.md)
+        elif ev.kind is EventKind.WITHDRAWN and self.preset is not None and self.preset.challenge.rule == "void":
+            pass  # VOID: the play's ruling took it off already (:meth:`void_ruling`)
         elif ev.kind in CHALLENGE_LINES:
-            self.challenge(ev.line, acceptable=CHALLENGE_LINES[ev.kind])
+            # a failed challenge's penalty line names the challenger who pays (3-4 players: not always the next)
+            by = p if ev.kind is EventKind.CHALLENGE_BONUS and ev.score < 0 and lp is not None \
+                and not lp.withdrawn and lp.player != p else None
+            self.challenge(ev.line, acceptable=CHALLENGE_LINES[ev.kind], by=by)
 
         elif ev.kind is EventKind.PASS:
             self.go(Pass(t=self.turn(p, ev.line), player=p), ev.line)
@@ -272,6 +285,35 @@ class RefereeEvents(GcgVisitor[list[Event]]):
                                                  and st.last_play.player == p):
                 self.racks[p] = ev.tiles  # an own-rack line (the out player's line lists the others' tiles)
         # TIME_PENALTY: acted out before, as the overtime of the player's last turn (:meth:`turn`)
+
+    def play(self, ev: GcgEvent, p: int, nxt: EventKind | None) -> None:
+        """Player ``p`` lays record line ``ev``'s play (blanks placed, then named); under a VOID preset it is ruled at
+        once (:meth:`void_ruling`); an out-play no challenge line follows is accepted. Raises
+        :class:`RecordEventsError` for a play off the board or one the referee refuses."""
+        assert ev.coordinate is not None
+        st = self.ref.state
+        try:
+            placement = Placement.from_word(st.board, ev.coordinate, ev.word, through=ev.through)
+        except WordError as exc:
+            if exc.code is WordFault.OFF_BOARD:
+                raise RecordEventsError(f"{self.name}:{ev.line}: {exc}") from None
+            # the word does not fit the board: the record's notation alone, and the referee names the fault
+            placement = Placement.from_word(None, ev.coordinate, ev.word, through=ev.through)
+        self.go(Play(t=self.turn(p, ev.line), player=p, tiles=placement.undesignated), ev.line)
+        for sq, letter in placement.blanks:
+            self.go(BlankDesignated(t=self.later(2_000), player=p, square=sq, letter=letter), ev.line)
+        if self.ref.state.phase == CHALLENGED and self.ref.state.challenge_by is None:
+            self.void_ruling(ev.line, nxt)
+        if self.ref.state.phase == OUTPLAY and nxt not in CHALLENGE_LINES:
+            self.accept_outplay(ev.line)
+
+    def void_ruling(self, line: int, nxt: EventKind | None) -> None:
+        """Under a VOID preset every play waits for a ruling before it stands: it stood unless the record's next
+        line withdraws it (``--``); then the ruling and the removal are that line's."""
+        stood = nxt is not EventKind.WITHDRAWN
+        self.go(ChallengeRuled(t=self.later(1_000), acceptable=stood, judge="demo"), line if stood else self.next_line)
+        if not stood:
+            self.go(TilesRemoved(t=self.later(2_000)), self.next_line)
 
     def accept_outplay(self, line: int) -> None:
         """Every opponent accepts the open out-play in turn (seeds 003/004: the game ends once all have;
