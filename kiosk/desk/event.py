@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from kiosk.app.pin import check_pin
-from kiosk.desk.message import has_control
+from kiosk.rules.names import has_control
 from kiosk.stream.subscriber import MAX_BOARD
 
 BYE_SPREAD = 50   #: the score of a bye not recorded otherwise: tsh's default ``bye_spread`` (a win by 50)

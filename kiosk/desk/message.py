@@ -22,10 +22,11 @@ would add lines to the GCG and .t exports), named with the field.
 from __future__ import annotations
 
 import json
-import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeGuard
+
+from kiosk.rules.names import has_control
 
 MAX_PAYLOAD = 64 * 1024  #: bytes; a stream event is well under 4 KB
 #: bytes; a judge snapshot with a whole game's events: about 14 KB for 110 events, so room for some 2000
@@ -176,11 +177,6 @@ def parse(root: str, topic: str, payload: bytes) -> Message | Refused:
     if problem:
         return Refused(Bad.FIELDS, f"{short}: {problem}")
     return Message(kind, board, body)
-
-
-def has_control(text: str) -> bool:
-    """Whether ``text`` holds a control character (line breaks, tab, escape ...; Unicode Cc, Zl, Zp)."""
-    return any(unicodedata.category(c) in ("Cc", "Zl", "Zp") for c in text)
 
 
 def _control_in(ev: dict[str, Any]) -> str | None:
