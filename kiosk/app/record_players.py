@@ -25,7 +25,7 @@ from kiosk.app.kiosk import Kiosk
 from kiosk.app.simtable import SimClock, SimulatedTable
 from kiosk.control.side import Side
 from kiosk.referee.clock import overtime_for_penalty
-from kiosk.referee.events import ChallengeRuled, Event, Exchange
+from kiosk.referee.events import Challenge, ChallengeRuled, Event, Exchange
 from kiosk.referee.presets import Preset, load_preset
 from kiosk.referee.prompts import end_sentence
 from kiosk.referee.records import CHALLENGE_LINES, RecordEventsError, RefereeEvents, tiles_laid
@@ -39,6 +39,14 @@ from kiosk.vision.reading import board_rows, seen_as
 END_KINDS = (EventKind.END_RACK, EventKind.TIME_PENALTY)
 HISTORY_KIND = {EventKind.PLAY: "play", EventKind.PASS: "pass", EventKind.EXCHANGE: "exchange",
                 EventKind.WITHDRAWN: "withdrawn", EventKind.CHALLENGE_BONUS: "challenge_bonus"}
+
+
+def history_kind(ev: GcgEvent) -> str | None:
+    """The kind of the referee's history entry a record line becomes (:data:`HISTORY_KIND`; a ``(challenge) -N``
+    line is the challenger's penalty, ``challenge_penalty``), None for a line that makes none."""
+    if ev.kind == EventKind.CHALLENGE_BONUS and (ev.score or 0) < 0:
+        return "challenge_penalty"
+    return HISTORY_KIND.get(ev.kind)
 THINK_MS = 15_000
 PLACE_MS = 1_500
 
@@ -85,14 +93,19 @@ def plan_record(game: GcgGame, base_preset: str = "nsf") -> RecordPlan:
         raise RecordError(f"{game.name}: the record breaks the rules: {errors[0]}")
     notes = [f"record: {p}" for p in res.problems]
     p = load_preset(base_preset)
-    bonuses = sorted({ev.score for ev in game.events if ev.kind == EventKind.CHALLENGE_BONUS})
-    bonus = bonuses[0] if bonuses else p.challenge.wrong_bonus
+    lines = [ev.score for ev in game.events if ev.kind == EventKind.CHALLENGE_BONUS]
+    # a '(challenge) +N' line is the bonus of the player challenged; '(challenge) -N' the challenger's penalty
+    bonuses, penalties = sorted({n for n in lines if n > 0}), sorted({-n for n in lines if n < 0})
+    bonus = bonuses[0] if bonuses else 0 if penalties else p.challenge.wrong_bonus
     per_word = len(bonuses) > 1  # e.g. +10 and +5 in one record: five points per challenged word
     if per_word and any(b % bonus for b in bonuses):
         raise RecordError(f"{game.name}: challenge bonuses {bonuses} follow no per-game or per-word rule")
-    challenge = replace(p.challenge, wrong_bonus=bonus, wrong_bonus_per_word=per_word, wrong_penalty=0,
+    if len(penalties) > 1:
+        raise RecordError(f"{game.name}: failed challenges cost {penalties} points: the record follows no one rule")
+    challenge = replace(p.challenge, wrong_bonus=bonus, wrong_bonus_per_word=per_word,
+                        wrong_penalty=penalties[0] if penalties else 0,
                         wrong_loses_turn=False, phony_penalty=0, off_centre_challengeable=False,
-                        rule="custom" if bonus not in (0, 10) else p.challenge.rule)
+                        rule="custom" if bonus not in (0, 10) or penalties else p.challenge.rule)
     end = replace(p.end, out_adjustment=_out_style(game, res.ended, res.end_style),
                   no_out_adjustment="own_rack", scoreless_needs_nonzero=False)
     n = len(game.players)
@@ -167,7 +180,7 @@ class RecordPlayers:
             if i >= len(self.plan.events):
                 raise RecordError(f"the kiosk recorded more turns than the record has ({h.kind})")
             ev = self.plan.events[i]
-            if HISTORY_KIND.get(ev.kind) != h.kind or self.player_of(ev) != h.player:
+            if history_kind(ev) != h.kind or self.player_of(ev) != h.player:
                 raise RecordError(f"line {ev.line}: the record has {ev.kind} by {ev.nick}, the kiosk recorded "
                                   f"{h.kind} by {st.players[h.player]}")
         return len(hist)
@@ -223,7 +236,10 @@ class RecordPlayers:
             return StepOutcome("the record ends here but the game is not over", done=True)
         if nxt.kind in CHALLENGE_LINES:
             lp = st.last_play
-            challenger = (self.player_of(nxt) + 1) % len(st.players)
+            # the challenger the referee's events of this line name (kiosk.referee.records: in a 3-4 player
+            # record a failed challenge's '(challenge) -10' line is the challenger's, the player it names)
+            challenger = next((e.player for e in self.plan.acts.get(nxt.line, ()) if isinstance(e, Challenge)),
+                              (self.player_of(nxt) + 1) % len(st.players))
             if lp is not None and lp.t:
                 self.clock.set_at_least(lp.t + 3_000)
             res = k.act("challenge", player=challenger, words=self._challenged_words(nxt, st))
@@ -457,6 +473,8 @@ def move_line(ev: GcgEvent, h_points: int, h_total: int) -> str:
     what = {EventKind.PLAY: f"{ev.coordinate} {ev.word}", EventKind.PASS: "pass",
             EventKind.EXCHANGE: f"exchange {ev.count or len(ev.tiles)}", EventKind.WITHDRAWN: "phony withdrawn",
             EventKind.CHALLENGE_BONUS: "failed challenge bonus"}.get(ev.kind, str(ev.kind))
+    if history_kind(ev) == "challenge_penalty":
+        what = "failed challenge penalty"      # the challenger's own line
     legacy = ev.kind == EventKind.WITHDRAWN and ev.score == 0
     ok = "ok" if h_total == ev.cumulative and (legacy or h_points == ev.score) else f"MISMATCH (record {ev.score:+d} = {ev.cumulative})"
     return f"{ev.nick}: {what} {h_points:+d} = {h_total}  {ok}"
