@@ -56,7 +56,8 @@ from kiosk.referee.state import CHALLENGED, OUTPLAY, OVER, PLAYING, RACK_ENTRY
 from kiosk.rules.gcg import MAX_POINTS, EventKind, GcgError, GcgEvent, GcgGame, GcgVisitor, Walk, read_gcg
 from kiosk.rules.placement import Placement, WordError, WordFault
 from kiosk.rules.racks import split_racks
-from kiosk.rules.replay import ReplayProblem
+from kiosk.rules.replay import ReplayProblem, guess_tile_set
+from kiosk.rules.tiles import TileSetError, load_tile_set
 
 CHALLENGE_LINES: dict[EventKind, bool] = {EventKind.WITHDRAWN: False, EventKind.CHALLENGE_BONUS: True}
 """Record lines that answer a challenge of the play before them -> whether the play stood (ruled acceptable)."""
@@ -144,6 +145,7 @@ class RefereeEvents(GcgVisitor[list[Event]]):
                                     f"{size}: give a preset for {n} players")
         self.preset = preset
         _check_numbers(game, self.name)
+        _check_tile_set(game, self.name, preset)
         players = tuple(p.name.strip() or p.nick for p in game.players)
         if len(set(players)) != len(players):
             players = tuple(p.nick for p in game.players)
@@ -333,6 +335,27 @@ class RefereeEvents(GcgVisitor[list[Event]]):
             self.go(RacksEntered(t=self.later(), racks=entered), 0)
         elif st.phase not in (PLAYING, OVER):
             raise RecordEventsError(f"{self.name}: the record ends in the middle of a turn ({st.phase})")
+
+
+def _check_tile_set(game: GcgGame, name: str, preset: Preset) -> None:
+    """Raise RecordEventsError when the record's tiles hold letters the preset's tile set lacks (a German game's
+    umlauts under an English preset), naming them and the bundled set that has them, with the way to give it: a
+    preset file that extends this one with that tile set. (Without this, the first such play was refused as "not
+    a tile of the english set on H8".)"""
+    try:
+        ours = set(load_tile_set(preset.tile_set).values)
+    except TileSetError:
+        return   # the referee names a tile set that does not load
+    letters = {ch for ev in game.events for ch in (ev.rack + ev.word + ev.tiles).upper() if ch.isalpha()}
+    strange = sorted(letters - ours)
+    if not strange:
+        return
+    fits = guess_tile_set(game)
+    hint = (f"give a preset of the {fits.name} set: a file holding extends = \"{preset.name}\" and tile_set = "
+            f"\"{fits.name}\", given as the preset (FILE.toml)") if not letters - set(fits.values) and \
+        fits.name != preset.tile_set else "give a preset whose tile set has them"
+    raise RecordEventsError(f"{name}: the record's tiles hold {', '.join(strange)}, which the {preset.tile_set} set "
+                            f"of preset {preset.name} does not have: {hint}")
 
 
 def _check_numbers(game: GcgGame, name: str) -> None:

@@ -101,3 +101,20 @@ def test_stream_game_publishes_the_records_scores(broker, tmp_path, p4, preset, 
 
 def test_a_records_numbers_have_one_bound():
     assert records.MAX_POINTS is gcg.MAX_POINTS   # the conversion's limit is the GCG reader's, not a copy
+
+
+def test_a_record_of_another_tile_set_is_named_with_the_preset_that_fits(tmp_path):
+    # a German game (umlauts) under an English preset: its first such play was refused as "not a tile of the
+    # english set on H8", with no word on how to stream or judge a German game
+    import pytest
+
+    from kiosk.referee.records import RecordEventsError
+    text = "#player1 A Anna\n#player2 B Ben\n>A: ÄEGLRST 8D GLÄSERT +70 70\n"
+    with pytest.raises(RecordEventsError) as exc:
+        events_from_gcg(parse_gcg(text, "de.gcg"), "naspa")
+    assert str(exc.value) == ("de.gcg: the record's tiles hold Ä, which the english set of preset naspa does not "
+                              'have: give a preset of the german set: a file holding extends = "naspa" and '
+                              'tile_set = "german", given as the preset (FILE.toml)')
+    preset = tmp_path / "de.toml"
+    preset.write_text('extends = "naspa"\nname = "naspa-german"\ntile_set = "german"\n')
+    assert events_from_gcg(parse_gcg(text, "de.gcg"), str(preset))[0].type == "game_started"
