@@ -35,7 +35,7 @@ from kiosk.app.vision_worker import VisionWorker
 from kiosk.referee.events import GameStarted
 from kiosk.referee.state import OVER
 from kiosk.rules.gcg import GcgError, read_gcg
-from kiosk.store import GameSession, JournalError
+from kiosk.store import GameSession, JournalError, JournalReplayError
 
 DEMO_PIN = "1234"
 BUILTIN_GAME = Path(__file__).resolve().parent.parent / "data" / "games" / "builtin.gcg"
@@ -143,6 +143,10 @@ def _set_up(opts: DemoOptions, out: Callable[[str], None]) -> _Demo | DemoResult
     journal = opts.journal or data_dir() / "demo" / f"{path.stem[:40]}-{gid[5:13]}.sqlite"
     try:
         session = GameSession.open(journal)
+    except JournalReplayError as exc:   # the demo cannot close it for --fresh either: the file is to go
+        out(f"error: journal: {exc}; the demo cannot play that game on: remove {journal} to play the record afresh, "
+            "or give --journal another path")
+        return DemoResult(2)
     except JournalError as exc:
         out(f"error: journal: {exc}")
         return DemoResult(2)

@@ -40,6 +40,10 @@ from kiosk.referee.timing import due_events
 from kiosk.referee.turns import begins_turn
 from kiosk.rules.tiles import TileSet
 
+MAX_T = 2 ** 53 - 1
+"""The latest time an event may carry (ms): the largest integer a float, JSON's numbers in a browser and the stream's
+consumers keep exact; the wall clock in ms since 1970 is about 1.8e12."""
+
 
 @dataclass(frozen=True)
 class Prepared:
@@ -170,6 +174,9 @@ def _dispatch(current: GameModel | None, ev: Event) -> GameModel:
     """
     if not isinstance(ev, Event) or not isinstance(ev.t, int) or isinstance(ev.t, bool):
         raise Refused("not an event (expected a kiosk.referee.events value with a time t in ms)", Code.BAD_EVENT)
+    if ev.t > MAX_T:   # (a demo at an unbounded --speed once journaled 5.5e16 ms: overtime of -4e12 points)
+        raise Refused(f"{ev.type} at {ev.t} ms: no clock reads that far (at most 2^53 - 1 ms, about 285,000 "
+                      "years)", Code.TIME_ORDER)
     phase = current.phase if current is not None else Phase.NOT_STARTED
     allowed = phase in ALLOWED.get(type(ev), frozenset())
     if not allowed and (current is None or isinstance(ev, GameStarted)):

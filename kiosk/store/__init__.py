@@ -8,9 +8,11 @@ from kiosk.store.journal import (
     JournalFull,
     JournalLocked,
     JournalPathError,
+    JournalReplayError,
     acknowledge_corruption,
 )
 from kiosk.store.session import JOURNAL_FAILED, JOURNAL_FULL, GameSession, pause_sentence
 
 __all__ = ["JOURNAL_FAILED", "JOURNAL_FULL", "GameRecord", "GameSession", "Journal", "JournalCorrupt", "JournalError",
-           "JournalFull", "JournalLocked", "JournalPathError", "acknowledge_corruption", "pause_sentence"]
+           "JournalFull", "JournalLocked", "JournalPathError", "JournalReplayError", "acknowledge_corruption",
+           "pause_sentence"]

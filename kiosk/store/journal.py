@@ -79,6 +79,15 @@ class JournalError(RuntimeError):
     cause: str = ""
 
 
+class JournalReplayError(JournalError):
+    """The journal's unfinished game no longer replays: an event the referee refuses now (one an older kiosk wrote,
+    or a time no clock reads). The file is sound and left as it is; ``game``: that game's number."""
+
+    def __init__(self, message: str, game: int) -> None:
+        super().__init__(message)
+        self.game = game
+
+
 class JournalCorrupt(JournalError):
     """The journal file is damaged. ``kept_aside``: where the damaged files were moved (None: not moved, e.g. a
     read-only look or an earlier report); ``report``: details."""

@@ -28,7 +28,7 @@ from pathlib import Path
 from kiosk.referee.events import Event, GameStarted, KioskResumed
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import NOT_STARTED, OVER, GameState, Result
-from kiosk.store.journal import Journal, JournalError, JournalFull
+from kiosk.store.journal import Journal, JournalError, JournalFull, JournalReplayError
 
 JOURNAL_FULL = "journal full: the game is paused; free space or call the director"
 #: any other journal write failure; ``{cause}``: :attr:`JournalError.cause` ("disk I/O error")
@@ -71,7 +71,8 @@ class GameSession:
 
         Raises:
             JournalCorrupt: the journal is damaged (kept aside; the kiosk must not start over it silently).
-            JournalError: the journal cannot be opened, or its events no longer replay (names the event).
+            JournalReplayError: its unfinished game's events no longer replay (names the event).
+            JournalError: the journal cannot be opened.
         """
         journal = Journal(path, max_bytes=max_bytes)
         game = journal.unfinished_game()
@@ -84,7 +85,7 @@ class GameSession:
                 ref = Referee.from_events(events)
             except ValueError as exc:
                 journal.close()
-                raise JournalError(f"{path}: game {game} does not replay: {exc}") from None
+                raise JournalReplayError(f"{path}: game {game} does not replay: {exc}", game) from None
             if ref.state.phase == OVER:  # finished but not marked (crash between the two): nothing to resume
                 game = None
                 ref = Referee()
