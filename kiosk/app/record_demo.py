@@ -155,8 +155,10 @@ def _set_up(opts: DemoOptions, out: Callable[[str], None]) -> _Demo | DemoResult
     if session.in_game:
         first = session.referee.events[0]
         if not isinstance(first, GameStarted) or first.game_id != gid:
-            out(f"error: journal {journal} holds another unfinished game "
-                f"({getattr(first, 'game_id', '?') or 'no id'}); give another --journal path")
+            players = " vs ".join(session.state.players)
+            out(f"error: journal {journal} holds an unfinished game of another record ({players}, "
+                f"{len(session.referee.events)} events), which this demo does not play on or close: give another "
+                f"--journal path, or remove {journal} if that game is of no use")
             session.close()
             return DemoResult(2)
         clock.set_at_least(session.state.last_t + 60_000)

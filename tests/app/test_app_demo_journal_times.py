@@ -46,3 +46,18 @@ def test_the_demo_does_not_resume_a_game_of_impossible_times(tmp_path):
     assert "no clock reads that far" in lines[0] and f"remove {journal} to play the record afresh" in lines[0]
     assert "final:" not in lines[0]
     assert journal.read_bytes() == before
+
+
+def test_a_journal_holding_another_records_game_is_named_by_its_players(tmp_path):
+    # it said 'holds another unfinished game (demo:d8a90e56b6978ec2)': an internal id
+    journal = tmp_path / "demo.sqlite"
+    evs = _events()
+    with Journal(journal) as j:
+        game = j.start_game(replace(evs[0], game_id="demo:another"))
+        for e in evs[1:]:
+            j.append(game, e)
+    lines: list[str] = []
+    assert run_demo(DemoOptions(journal=journal, size=(1014, 760)), out=lines.append).code == 2
+    assert lines == [f"error: journal {journal} holds an unfinished game of another record (Ada vs Bo, 30 events), "
+                     f"which this demo does not play on or close: give another --journal path, or remove {journal} "
+                     "if that game is of no use"]
