@@ -12,6 +12,7 @@ Every problem in a file raises :class:`PresetError` whose message names the file
 from __future__ import annotations
 
 import json
+import math
 import tomllib
 from dataclasses import asdict, dataclass, field, fields
 from importlib import resources
@@ -232,6 +233,11 @@ def _ms_field(name: str) -> bool:
     return name.endswith("_ms")
 
 
+def _seconds_ok(val: Any) -> bool:
+    """Whether ``val`` is a finite number of seconds >= 0 (not a bool, inf or nan)."""
+    return isinstance(val, int | float) and not isinstance(val, bool) and math.isfinite(val) and val >= 0
+
+
 def _convert(origin: str, section: str, cls: type, raw: dict[str, Any], base: Any) -> Any:
     """Build one section dataclass from its TOML table; keys ending ``_ms`` are given as ``_s`` (seconds)."""
     if not isinstance(raw, dict):
@@ -250,11 +256,11 @@ def _convert(origin: str, section: str, cls: type, raw: dict[str, Any], base: An
                 values[name] = None
                 continue
             if isinstance(val, list):
-                if not all(isinstance(v, int | float) and not isinstance(v, bool) and v >= 0 for v in val):
+                if not all(_seconds_ok(v) for v in val):
                     raise PresetError(f"{where}: expected a list of seconds (numbers >= 0)")
                 values[name] = tuple(int(round(v * 1000)) for v in val)
                 continue
-            if not isinstance(val, int | float) or isinstance(val, bool) or val < 0:
+            if not _seconds_ok(val):
                 raise PresetError(f"{where}: expected seconds (a number >= 0) or \"none\"")
             values[name] = int(round(val * 1000))
             continue
