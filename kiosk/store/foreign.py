@@ -5,11 +5,15 @@ mistake (``--journal`` pointing at a text file, a picture, a GCG, another progra
 at all: moving it would take the user's file from where they keep it and start a journal in its place.
 :func:`foreign_file` tells the two apart, reading only (nothing is created, locked or written):
 
-* a file no journal was ever kept at (its lock file names no journal, no write-ahead log beside it) that is not
-  an SQLite database (no ``SQLite format 3\\0`` header), or an SQLite database without any of the journal's
-  tables, is foreign;
-* anything else is a journal, damaged or not: a file a journal was kept at (whatever it holds now: the journal
-  overwritten), an SQLite file that cannot be read (a damaged database), one with some of the journal's tables.
+* an SQLite database whose ``application_id`` is another program's (the desk's ``KDSK``, say) is foreign, whatever
+  its tables, its lock file or a write-ahead log beside it (a running desk's database: read with its log);
+* a file no journal was ever kept at (its lock file names no journal) that is not an SQLite database (no
+  ``SQLite format 3\\0`` header), or an SQLite database (read with its write-ahead log) without any of the
+  journal's tables, or with a table that is not the journal's, or with a table of the journal's name but other
+  columns (a calendar's ``events(id, title)``), is foreign;
+* anything else is a journal, damaged or not: one carrying the journal's application id, a file a journal was
+  kept at (whatever it holds now: the journal overwritten), an SQLite file that cannot be read (a damaged
+  database), one with only (some of) the journal's tables with their columns.
 
 An empty file (0 bytes) is not foreign: a journal is only ever created whole under a temporary name and renamed
 into place, so 0 bytes at the path is a journal cut to nothing (kept aside, as before); keeping an empty file
@@ -18,11 +22,19 @@ aside moves nothing anyone wrote, and taking it for a new journal would start a 
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
+import tempfile
 from pathlib import Path
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 JOURNAL_TABLES = frozenset({"meta", "games", "events", "heartbeat"})
+#: ``PRAGMA application_id`` of a kiosk journal ("KJRN"; journals before it carry 0)
+JOURNAL_APPLICATION_ID = 0x4B4A524E
+#: the columns of each journal table (kiosk.store.journal's schema)
+JOURNAL_COLUMNS = {"meta": {"key", "value"}, "games": {"id", "started_ms", "finished_ms"},
+                   "events": {"game", "seq", "t", "type", "body", "crc"}, "heartbeat": {"game", "t"}}
+_DESK_APPLICATION_ID = 0x4B44534B   # kiosk.desk.store.APPLICATION_ID (not imported: the store stays below the desk)
 
 
 def sqlite_uri(path: Path, query: str) -> str:
@@ -33,10 +45,7 @@ def sqlite_uri(path: Path, query: str) -> str:
 
 
 def _journal_was_here(path: Path) -> bool:
-    """Whether a journal was kept at ``path``: its lock file names one (line 2), or a write-ahead log is beside it."""
-    wal = path.with_name(path.name + "-wal")
-    if wal.exists() and wal.stat().st_size > 0:
-        return True
+    """Whether a journal was kept at ``path``: its lock file names one (line 2)."""
     try:
         lines = path.with_name(path.name + ".lock").read_bytes()[:256].decode(errors="replace").splitlines()
     except OSError:
@@ -44,18 +53,55 @@ def _journal_was_here(path: Path) -> bool:
     return len(lines) >= 2 and bool(lines[1].strip())
 
 
-def _tables(path: Path) -> set[str] | None:
-    """The tables of SQLite file ``path`` read as it is (immutable: no lock, log or write), None if unreadable."""
+def _schema(path: Path) -> tuple[int, dict[str, set[str]]] | None:
+    """The application id and the tables (with their columns) of SQLite file ``path``, None if unreadable. Reads
+    the file as it is (immutable: no lock, log or write); with a write-ahead log beside it, a copy of both in a
+    temporary folder (what a running program wrote is in its log; its files are not touched)."""
+    wal = path.with_name(path.name + "-wal")
     try:
-        db = sqlite3.connect(sqlite_uri(path, "mode=ro&immutable=1"), uri=True, isolation_level=None)
+        if wal.is_file() and wal.stat().st_size > 0:
+            with tempfile.TemporaryDirectory(prefix="kiosk-foreign-") as tmp:
+                copy = Path(tmp) / "copy.sqlite"
+                shutil.copyfile(path, copy)
+                shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
+                return _read_schema(sqlite_uri(copy, "mode=ro"))
+        return _read_schema(sqlite_uri(path, "mode=ro&immutable=1"))
+    except OSError:
+        return None
+
+
+def _read_schema(uri: str) -> tuple[int, dict[str, set[str]]] | None:
+    try:
+        db = sqlite3.connect(uri, uri=True, isolation_level=None)
     except sqlite3.Error:
         return None
     try:
-        return {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        app_id = int(db.execute("PRAGMA application_id").fetchone()[0])
+        names = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        tables = {n: {str(c[1]) for c in db.execute("SELECT * FROM pragma_table_info(?)", (n,))}
+                  for n in names if not n.startswith("sqlite_")}
+        return app_id, tables
     except (sqlite3.Error, UnicodeDecodeError):  # a damaged name is damage, left to the journal's own checks
         return None
     finally:
         db.close()
+
+
+def _other_database(app_id: int, tables: dict[str, set[str]]) -> str | None:
+    """Why an SQLite database with ``app_id`` and ``tables`` is no journal (words inside the parentheses), or
+    None."""
+    if app_id == _DESK_APPLICATION_ID:
+        return "a kiosk desk's database"
+    if app_id not in (0, JOURNAL_APPLICATION_ID):
+        return f"an SQLite database of another program (application id {app_id:#x})"
+    if app_id == JOURNAL_APPLICATION_ID:
+        return None
+    names = ", ".join(sorted(tables)[:5]) + (" ..." if len(tables) > 5 else "") if tables else "none"
+    if not set(tables) & JOURNAL_TABLES:
+        return f"an SQLite database without the journal's tables; its tables: {names}"
+    if set(tables) - JOURNAL_TABLES or any(cols != JOURNAL_COLUMNS[t] for t, cols in tables.items()):
+        return f"an SQLite database with other tables than the journal's; its tables: {names}"
+    return None
 
 
 def foreign_file(path: Path) -> str | None:
@@ -64,19 +110,25 @@ def foreign_file(path: Path) -> str | None:
     Reads the file's first bytes (and its tables, for an SQLite file); raises nothing (a file it cannot read is
     left to the journal's own checks)."""
     try:
-        if not path.is_file() or path.stat().st_size == 0 or _journal_was_here(path):
+        if not path.is_file() or path.stat().st_size == 0:
             return None
         with open(path, "rb") as f:
-            head = f.read(len(SQLITE_HEADER))
+            head = f.read(100)
     except OSError:
         return None
+    wal = path.with_name(path.name + "-wal")
+    logged = wal.is_file() and wal.stat().st_size > 0
     advice = ("it was left as it is: give the path of a kiosk journal (.sqlite), or a path where none exists yet to "
               "start one")
-    if head != SQLITE_HEADER:
+    if not head.startswith(SQLITE_HEADER):
+        if logged or _journal_was_here(path):
+            return None   # a journal was kept here: whatever the file holds now is its damage
         start = "".join(c if c.isprintable() and c != "\ufffd" else "." for c in head[:8].decode(errors="replace"))
         return f"is not a kiosk journal (not an SQLite database: it starts with \"{start}\"); {advice}"
-    tables = _tables(path)
-    if tables is not None and not tables & JOURNAL_TABLES:
-        names = ", ".join(sorted(tables)[:5]) + (" ..." if len(tables) > 5 else "") if tables else "none"
-        return f"is not a kiosk journal (an SQLite database without the journal's tables; its tables: {names}); {advice}"
-    return None
+    schema = _schema(path)
+    if schema is None:
+        return None
+    if _journal_was_here(path) and schema[0] in (0, JOURNAL_APPLICATION_ID):
+        return None   # a journal was kept here: whatever its tables are now is its damage
+    other = _other_database(*schema)
+    return f"is not a kiosk journal ({other}); {advice}" if other else None

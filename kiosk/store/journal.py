@@ -51,7 +51,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from kiosk.referee.events import Event, EventError, event_from_dict
-from kiosk.store.foreign import foreign_file, sqlite_uri
+from kiosk.store.foreign import JOURNAL_APPLICATION_ID, foreign_file, sqlite_uri
 from kiosk.store.readable import damage_words, row_crc
 
 _T = TypeVar("_T")
@@ -184,6 +184,7 @@ def _build(tmp: Path) -> None:
     OSError."""
     db = sqlite3.connect(tmp, isolation_level=None)
     try:
+        db.execute(f"PRAGMA application_id = {JOURNAL_APPLICATION_ID}")
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=FULL")
         db.execute("BEGIN IMMEDIATE")
