@@ -173,10 +173,29 @@ def parse(root: str, topic: str, payload: bytes) -> Message | Refused:
         return Refused(Bad.FORGED, f"{short}: carries a {ev['type']!r} event")
     if seq < 1 or (ev["type"] == "game_started") != (seq == 1):
         return Refused(Bad.FIELDS, f"{short}: event number {seq} does not fit a {ev['type']!r} event")
-    problem = _control_in(ev)
+    problem = _control_in(ev) or preset_problem(ev)
     if problem:
         return Refused(Bad.FIELDS, f"{short}: {problem}")
     return Message(kind, board, body)
+
+
+def preset_problem(ev: dict[str, Any]) -> str | None:
+    """A sentence naming what the referee cannot take in the preset of a ``game_started`` event (a number that
+    is not whole, out of range, a key of the wrong kind), or None (also for other events). The referee would
+    otherwise score with it: a bingo bonus of 1e308 made the game's GCG export fail."""
+    if ev.get("type") != "game_started":
+        return None
+    from kiosk.referee.presets import PresetError, _check, _parse_scoring, preset_from_dict
+
+    try:
+        p = preset_from_dict(ev.get("preset"))  # type: ignore[arg-type]  # checked: not a dict is refused
+        scoring = p.scoring if isinstance(p.scoring, dict) else {}
+        _parse_scoring("the preset", {k: v for k, v in scoring.items() if not (k == "game_word" and v is None)},
+                       {})
+        _check(p, "the preset")
+    except PresetError as exc:
+        return f"the game_started event's preset cannot be played: {exc}"
+    return None
 
 
 def _control_in(ev: dict[str, Any]) -> str | None:
@@ -221,7 +240,7 @@ def _snapshot(short: str, board: int, body: dict[str, Any]) -> Message | Refused
         if not isinstance(ev, dict) or not _int(item.get("ts")) or not isinstance(ev.get("type"), str) \
                 or not _int(ev.get("t")) or (ev["type"] == "game_started") != (seq == 1):
             return Refused(Bad.FIELDS, f"{short}: event {seq} of the snapshot is not a timed event in its place")
-        problem = _control_in(ev)
+        problem = _control_in(ev) or preset_problem(ev)
         if problem:
             return Refused(Bad.FIELDS, f"{short}: event {seq} of the snapshot: {problem}")
     return Message(Topic.SNAPSHOT, board, {"game_id": body["game_id"], "seq": body["seq"], "ts": body["ts"],
