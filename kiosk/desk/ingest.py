@@ -213,6 +213,8 @@ class DeskIngest:
             self.on_batch()
 
     def _error(self, text: str) -> None:
-        log.warning("%s", text)
+        # info, not warning: `kiosk desk` prints each of :attr:`errors` as 'warning: ...' and the page shows them;
+        # a warning here reached stderr a second time (Python's last-resort log handler)
+        log.info("%s", text)
         self.errors.append(text)
         self.error_total += 1
