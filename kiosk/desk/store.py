@@ -20,6 +20,7 @@ the database cannot be opened or is not the desk's.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -104,6 +105,18 @@ class ResultsStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             _refuse_other_file(self.path)
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot open the desk database: {exc}") from None
+        self._lock_key: str | None = _take_lock(self.path)
+        try:
+            self._open()
+        except BaseException:
+            _drop_lock(self._lock_key)
+            raise
+        self._lock = threading.Lock()
+
+    def _open(self) -> None:
+        try:
             self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
             foreign = _not_a_desk(self._db)
             if foreign:   # read only so far: the file is left as it was
@@ -119,12 +132,14 @@ class ResultsStore:
                 self._db.execute("ALTER TABLE results ADD COLUMN wins TEXT")
         except (sqlite3.Error, OSError) as exc:
             raise StoreError(f"{self.path}: cannot open the desk database: {exc}") from None
-        self._lock = threading.Lock()
 
     def close(self) -> None:
-        """Close the database (the WAL is checkpointed by SQLite)."""
+        """Close the database (the WAL is checkpointed by SQLite) and release its lock (idempotent)."""
         with self._lock:
             self._db.close()
+            if self._lock_key is not None:
+                _drop_lock(self._lock_key)   # after the database
+                self._lock_key = None
 
     # ------------------------------------------------------------------------------------------ events
     def add_events(self, rows: list[tuple[int, str, int, dict[str, Any], int]]) -> int:
@@ -235,6 +250,48 @@ class ResultsStore:
 
 _COLUMNS = ("board, game_id, round, division, players, preset, reason, gcg, last_seq, finished_ts, updated_ts, "
             "corrected, revision, wins")
+
+
+#: the desk databases this process holds locked: real path -> [lock fd, stores open on it] (a desk restarted in
+#: the same process, as tests do, opens its database again before the old store is closed)
+_HELD: dict[str, list[int]] = {}
+_HELD_LOCK = threading.Lock()
+
+
+def _take_lock(path: Path) -> str:
+    """The exclusive lock of the desk database ``path`` (``desk.sqlite.lock``, naming this process's pid): two
+    desks on one --data folder would each fold and write the same games. Returns the key to :func:`_drop_lock`
+    it with. Raises :class:`StoreError`."""
+    from kiosk.store.lock import LockHeld, take_lock, write_pid
+
+    key = str(path.resolve())
+    with _HELD_LOCK:
+        if key in _HELD:
+            _HELD[key][1] += 1
+            return key
+        lock_file = path.with_name(path.name + ".lock")
+        try:
+            fd = take_lock(lock_file, create=True)
+        except LockHeld as held:
+            raise StoreError(f"{path.parent} is in use by another desk (pid {held.holder}): stop that desk first, "
+                             "or give this one another --data folder") from None
+        except OSError as exc:
+            raise StoreError(f"{lock_file}: cannot open the desk's lock file: {exc.strerror}") from None
+        assert fd is not None
+        write_pid(fd)
+        _HELD[key] = [fd, 1]
+        return key
+
+
+def _drop_lock(key: str) -> None:
+    with _HELD_LOCK:
+        held = _HELD.get(key)
+        if held is None:
+            return
+        held[1] -= 1
+        if held[1] == 0:
+            del _HELD[key]
+            os.close(held[0])   # closing it drops the lock
 
 
 def _refuse_other_file(path: Path) -> None:

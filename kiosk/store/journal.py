@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import json
 import os
 import shutil
@@ -52,6 +51,7 @@ from typing import TypeVar
 
 from kiosk.referee.events import Event, EventError, event_from_dict
 from kiosk.store.foreign import JOURNAL_APPLICATION_ID, foreign_file, sqlite_uri
+from kiosk.store.lock import LockHeld, take_lock, write_pid
 from kiosk.store.readable import damage_words, row_crc
 
 _T = TypeVar("_T")
@@ -262,23 +262,17 @@ def _lock(path: Path, *, create: bool) -> int | None:
     False and no lock file exists, so no kiosk holds it). Raises :class:`JournalLocked` naming the holder."""
     lf = _lock_file(path)
     try:
-        fd = os.open(lf, os.O_RDWR | os.O_CREAT if create else os.O_RDONLY, 0o644)
-    except FileNotFoundError as exc:
-        if create:   # a folder where no file can be made (/proc): no lock, so no journal
-            raise JournalError(f"{lf}: cannot create the journal's lock file: {exc.strerror}") from None
-        return None
-    except OSError as exc:
-        raise JournalError(f"{lf}: cannot open the journal's lock file: {exc.strerror}") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        try:
-            holder = (os.pread(fd, 64, 0).decode(errors="replace").splitlines() or ["?"])[0].strip() or "?"
-        finally:
-            os.close(fd)
-        raise JournalLocked(f"{path}: the journal is in use by another process (pid {holder}): stop that kiosk "
+        fd = take_lock(lf, create=create)
+    except LockHeld as held:
+        raise JournalLocked(f"{path}: the journal is in use by another process (pid {held.holder}): stop that kiosk "
                             f"first, or give this one another journal path (two kiosks writing one journal would "
                             f"overwrite each other's events)") from None
+    except FileNotFoundError as exc:   # a folder where no file can be made (/proc): no lock, so no journal
+        raise JournalError(f"{lf}: cannot create the journal's lock file: {exc.strerror}") from None
+    except OSError as exc:
+        raise JournalError(f"{lf}: cannot open the journal's lock file: {exc.strerror}") from None
+    if fd is None:
+        return None
     if create:
         known = _lock_journal_id(fd)
         _write_lock(fd, known)
@@ -296,8 +290,7 @@ def _lock_journal_id(fd: int) -> str | None:
 def _write_lock(fd: int, journal_id: str | None) -> None:
     """The lock file: this process's pid, and the id of the journal open at the path (a witness that a journal
     was here, should its file vanish)."""
-    os.ftruncate(fd, 0)
-    os.pwrite(fd, f"{os.getpid()}\n{journal_id or ''}\n".encode(), 0)
+    write_pid(fd, journal_id or "")
 
 
 def acknowledge_corruption(path: str | Path) -> str:
