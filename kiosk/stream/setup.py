@@ -55,6 +55,30 @@ class StreamConfigError(ValueError):
     """A ``[stream]`` key of the wrong type or unknown (the message starts with ``stream.KEY``)."""
 
 
+def _check_host(host: str) -> None:
+    """Refuse an ``mqtt_host`` that holds a port ("host:1883", "[::1]:1883") or brackets: the port is ``mqtt_port``.
+
+    A bare IPv6 address (colons, no brackets) is a host. Raises :class:`StreamConfigError` naming the key.
+    """
+    import ipaddress
+
+    m = re.fullmatch(r"\[([^\]]*)\](?::(.*))?", host.strip())
+    if m and m[2] is None:
+        raise StreamConfigError(f"stream.mqtt_host: {host!r}: write an IPv6 address without brackets "
+                                f"(mqtt_host = \"{m[1]}\")")
+    port = m[2] if m else (host.rpartition(":")[2] if host.count(":") == 1 else None)
+    if port is None and ":" in host:
+        try:
+            ipaddress.IPv6Address(host.strip())
+        except ValueError:
+            raise StreamConfigError(f"stream.mqtt_host: {host!r} holds colons but is not an IPv6 address: give "
+                                    f"the host alone and the port as mqtt_port") from None
+    if port is not None:
+        given = f"mqtt_port = {port}" if port.isascii() and port.isdigit() else "mqtt_port (a whole number)"
+        raise StreamConfigError(f"stream.mqtt_host: {host!r} holds a port: give the host alone and the port as "
+                                f"{given}")
+
+
 @dataclass(frozen=True)
 class StreamSettings:
     """Checked ``[stream]`` settings (see module doc); ports may still be out of range (reported at start)."""
@@ -94,6 +118,8 @@ class StreamSettings:
         for key in _BOOL_KEYS:
             if key in data and not isinstance(data[key], bool):
                 raise StreamConfigError(f"stream.{key}: expected true or false")
+        if "mqtt_host" in data:
+            _check_host(data["mqtt_host"])
         if "mqtt_password_file" in data and "mqtt_password_env" in data:
             raise StreamConfigError("stream.mqtt_password_file: give the password file or mqtt_password_env, "
                                     "not both")
@@ -130,6 +156,13 @@ def read_password(s: StreamSettings) -> str | None:
     """
     if s.mqtt_password_file:
         path = Path(s.mqtt_password_file).expanduser()
+        from kiosk.files import InputError, check_regular_file
+
+        try:  # a FIFO or a device would block the start until something writes to it (missing: said below)
+            if path.exists():
+                check_regular_file(path, "password file")
+        except InputError as exc:
+            raise ValueError(f"stream.mqtt_password_file: {exc}") from None
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
