@@ -28,7 +28,8 @@ class PublishError(RuntimeError):
 @dataclass
 class PublishReport:
     """What :func:`publish_game` did: ``events`` sent, ``game_id``, ``boot``, ``seconds`` taken (wall),
-    ``connections`` made to the broker, ``errors`` met on the way (not fatal)."""
+    ``connections`` made to the broker, ``errors`` met on the way (not fatal), ``records_errors``: the records
+    folder's files not written (each once)."""
 
     events: int
     game_id: str
@@ -36,6 +37,7 @@ class PublishReport:
     seconds: float
     connections: int
     errors: list[str] = field(default_factory=list)
+    records_errors: list[str] = field(default_factory=list)
 
 
 def _ipv6(text: str) -> bool:
@@ -113,6 +115,7 @@ def publish_game(gcg_path: str | Path, mqtt_host: str, port: int = 1883, board: 
     Raises:
         RecordScoresError: the referee's scores differ from the record's (file:line: both); nothing is sent.
         RecordEventsError: the record cannot be refereed (file:line: reason).
+        RecordsError: a file of the game in ``records_dir`` cannot be written; nothing is sent.
         MqttConfigError: a bad setting. PublishError: the broker did not take every event within timeout_s.
     """
     try:
@@ -120,14 +123,17 @@ def publish_game(gcg_path: str | Path, mqtt_host: str, port: int = 1883, board: 
     except GcgError as exc:
         raise RecordEventsError(str(exc)) from None
     events = events_from_gcg(game, preset, game_id=record_game_id(game), check_scores=True)
+    writer = RecordsWriter(records_dir) if records_dir is not None else None
+    if writer is not None:
+        writer.check(record_game_id(game))
     cfg = MqttConfig(host=mqtt_host, port=port, board=board, root=root, username=username, password=password,
                      tls_ca=tls_ca, tls_insecure=tls_insecure)
     current = {"t": events[0].t}
     hub = StreamHub(board, delay_ms=0, now_ms=lambda: current["t"])
     pub = MqttPublisher(cfg, boot=hub.boot)
     hub.add_sink(pub)
-    if records_dir is not None:
-        hub.add_sink(RecordsWriter(records_dir))
+    if writer is not None:
+        hub.add_sink(writer)
     started = time.monotonic()
     hub.start()
     pub.start()
@@ -152,4 +158,4 @@ def publish_game(gcg_path: str | Path, mqtt_host: str, port: int = 1883, board: 
                            f"{len(events) * 2} event messages within {timeout_s:.0f} s "
                            f"({'never connected' if pub.connections == 0 else 'connection lost'})")
     return PublishReport(len(events), game_id, hub.boot, time.monotonic() - started, pub.connections,
-                         hub.errors + pub.errors)
+                         hub.errors + pub.errors, list(writer.errors) if writer is not None else [])

@@ -15,12 +15,17 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from kiosk.files import describe_os_error, replace_target
 from kiosk.referee.gcg_export import to_gcg_game
 from kiosk.referee.state import GameState
 from kiosk.rules.gcg import GcgGame, write_gcg
 from kiosk.stream.files import safe_name, write_atomic
 
 log = logging.getLogger(__name__)
+
+
+class RecordsError(ValueError):
+    """A game's record file cannot be written in the records folder (the message names it and why)."""
 
 
 def gcg_game(state: GameState, *, game_id: str = "", title: str = "", board: int | None = None) -> GcgGame:
@@ -68,7 +73,8 @@ def result_dict(state: GameState, *, game_id: str = "", board: int | None = None
 
 class RecordsWriter:
     """Hub sink (judge channel): ``{folder}/{game_id}.gcg`` after every move and ``{game_id}.result.json``
-    (rewritten after every move, ``"finished": true`` at the end). Write failures are logged, never raised."""
+    (rewritten after every move, ``"finished": true`` at the end). Write failures are logged once each (and kept
+    in :attr:`errors`), never raised; :meth:`check` looks at both files before a game."""
 
     channels = frozenset({"judge"})
 
@@ -81,6 +87,15 @@ class RecordsWriter:
         stem = safe_name(game_id)
         return self.folder / f"{stem}.gcg", self.folder / f"{stem}.result.json"
 
+    def check(self, game_id: str) -> None:
+        """Before a game: raise :class:`RecordsError` when one of its two files cannot be written (a device, a
+        FIFO, a folder or a link to one of them, or to nothing, is in the way): neither is written then."""
+        for path in self.paths(game_id):
+            try:
+                replace_target(path)
+            except OSError as exc:
+                raise RecordsError(describe_os_error(exc)) from None
+
     def on_message(self, msg: dict[str, Any], state: GameState | None) -> None:
         if msg["kind"] != "snapshot" or state is None:
             return
@@ -89,7 +104,8 @@ class RecordsWriter:
             write_atomic(gcg_path, gcg_text(state, game_id=msg["game_id"], board=msg["board"]), durable=True)
             result = result_dict(state, game_id=msg["game_id"], board=msg["board"])
             write_atomic(result_path, json.dumps(result, indent=1, ensure_ascii=False) + "\n", durable=True)
-        except OSError as exc:
-            text = f"records: cannot write {gcg_path.parent}: {exc}"
-            log.warning("%s", text)
-            self.errors.append(text)
+        except OSError as exc:   # said once, not once for every event
+            text = f"records: cannot write the game's files in {gcg_path.parent}: {describe_os_error(exc)}"
+            if text not in self.errors:
+                log.warning("%s", text)
+                self.errors.append(text)
