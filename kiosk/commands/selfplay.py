@@ -23,6 +23,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no move-by-move progress on standard error")
 
 
+def nickname_problem(nick: str) -> str | None:
+    """Why a GCG record cannot hold ``nick`` as a player's nickname (a sentence to follow it), or None: a colon
+    (``>NICK: RACK ...`` ends the nickname at the first), whitespace, a control character or an unprintable one
+    (:func:`kiosk.rules.names.name_problem`)."""
+    from kiosk.rules.names import name_problem
+
+    if (why := name_problem(nick)) is not None:
+        return why
+    if ":" in nick:
+        return "holds a colon, which ends a nickname on a GCG move line"
+    if any(c.isspace() for c in nick):
+        return "holds a space (a GCG nickname is one word)"
+    if not nick.isprintable():
+        return "holds a character that cannot be printed"
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from kiosk.files import atomic_output, check_output
     from kiosk.lexicons import cached_default_lexicon, load_lexicon
@@ -35,8 +52,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"kiosk selfplay: --players: expected 2 to 4, got {count}", file=sys.stderr)
         return 2
     names = tuple(n.strip() for n in args.names.split(",")) if args.names else DEFAULT_NAMES[:count]
-    if len(names) != count or not all(names) or any(c.isspace() or not c.isprintable() for n in names for c in n) \
-            or len(set(names)) != count:   # a line break or tab in a nickname breaks the record's lines
+    bad = next(((n, why) for n in names if (why := nickname_problem(n))), None)
+    if bad is not None:   # a colon ends a GCG line's nickname; a line break or tab breaks the record's lines
+        print(f"kiosk selfplay: --names: the nickname {bad[0]!r} {bad[1]}; give nicknames such as "
+              f"{','.join(DEFAULT_NAMES[:count])}", file=sys.stderr)
+        return 2
+    if len(names) != count or not all(names) or len(set(names)) != count:
         print(f"kiosk selfplay: --names takes {count} different nicknames without spaces, e.g. "
               f"{','.join(DEFAULT_NAMES[:count])}", file=sys.stderr)
         return 2
