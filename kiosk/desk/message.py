@@ -159,8 +159,14 @@ def parse(root: str, topic: str, payload: bytes) -> Message | Refused:
     if not isinstance(gid, str) or not gid or len(gid) > 128 or not _int(seq) or seq < 0 or not _int(ts):
         return Refused(Bad.FIELDS, f"{short}: game_id, seq or ts missing or mistyped")
     if kind is Topic.TICK:
-        if not isinstance(body.get("clock"), dict):
+        clock = body.get("clock")
+        if not isinstance(clock, dict):
             return Refused(Bad.FIELDS, f"{short}: tick without a clock")
+        running, left = clock.get("running"), clock.get("remaining_ms")
+        if not (running is None or _int(running)) or not (left is None or isinstance(left, list) and
+                                                          len(left) <= 4 and all(_int(x) for x in left)):
+            return Refused(Bad.FIELDS, f"{short}: the tick's clock needs running (a player or null) and "
+                                       "remaining_ms (whole milliseconds per player, or null)")
         return Message(kind, board, body)
     if has_control(gid):
         return Refused(Bad.FIELDS, f"{short}: the game_id {gid[:40]!r} holds a control character")

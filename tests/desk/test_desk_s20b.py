@@ -51,3 +51,65 @@ def test_ingest_warnings_are_not_also_logged_as_warnings(tmp_path, caplog):
         ingest._error("another client with id x took over the connection")
     assert list(ingest.errors) == ["another client with id x took over the connection"]
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+def test_a_tick_whose_clock_numbers_are_not_whole_milliseconds_is_refused():
+    """A tick's clock went to the page as it came: NaN or 1e308 made the page's JSON unreadable."""
+    from kiosk.stream.envelope import encode, envelope
+    from kiosk.stream.mqtt import message_topic
+
+    def tick(clock: dict) -> tuple[str, bytes]:
+        msg = envelope("tick", "judge", game_id="g1", board=3, boot="b", n=9, seq=2, ts=1000, clock=clock)
+        return message_topic(ROOT, msg), encode(msg)
+
+    for clock in ({"running": 0, "remaining_ms": [float("nan"), 1]}, {"running": 0, "remaining_ms": [1e308, 1]},
+                  {"running": "x", "remaining_ms": None}, {"running": 1.5, "remaining_ms": [1, 2]}):
+        got = parse(ROOT, *tick(clock))
+        assert isinstance(got, Refused) and got.bad is Bad.FIELDS and "the tick's clock needs" in got.detail, clock
+    for clock in ({"running": 1, "remaining_ms": [1000, -2000]}, {"running": None, "remaining_ms": None}):
+        assert not isinstance(parse(ROOT, *tick(clock)), Refused)
+
+
+def test_streams_reset_by_their_page_do_not_hold_the_address_off(tmp_path):
+    """8 streams reset (a user reloading quickly) kept counting until their handlers next wrote: the 9th got 429
+    for some 5 s. Only connected streams count now; 8 live ones still hold a 9th off."""
+    import socket
+    import struct
+    import time
+
+    from desk_helpers import event_folder
+
+    from kiosk.desk.server import MAX_STREAMS_PER_ADDRESS
+    from kiosk.desk.service import Desk
+
+    def open_stream(port: int) -> tuple[socket.socket, bytes]:
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        s.sendall(b"GET /stream HTTP/1.1\r\nHost: desk\r\n\r\n")
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += s.recv(4096)
+        return s, head
+
+    desk = Desk(event_folder(tmp_path), BrokerConfig("127.0.0.1", 1, root=ROOT), http_port=0)
+    desk.server.start()
+    try:
+        for _ in range(2):   # twice: the page reloaded again
+            opened = [open_stream(desk.server.port) for _ in range(MAX_STREAMS_PER_ADDRESS)]
+            assert all(head.startswith(b"HTTP/1.1 200") for _, head in opened)
+            time.sleep(0.5)   # the pages are up and waiting for news
+            for s, _ in opened:
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                s.close()   # a reset, not a goodbye
+            time.sleep(0.2)
+            ninth, head = open_stream(desk.server.port)
+            assert head.startswith(b"HTTP/1.1 200"), head
+            ninth.close()
+        live = [open_stream(desk.server.port)[0] for _ in range(MAX_STREAMS_PER_ADDRESS)]
+        time.sleep(0.2)
+        extra, head = open_stream(desk.server.port)
+        assert head.startswith(b"HTTP/1.1 429"), head
+        for s in [*live, extra]:
+            s.close()
+    finally:
+        desk.server.stop()
+        desk.store.close()
