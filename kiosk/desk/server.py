@@ -75,7 +75,7 @@ class DeskServer:
         self.out_dir = out_dir
         self.status_extra = status_extra
         self._clients: set[asyncio.Queue[bytes | None]] = set()
-        self._streams: dict[str, int] = {}   # open SSE streams per client address (the event loop's thread only)
+        self._streams: dict[str, list[Any]] = {}   # SSE requests per client address (the event loop's thread only)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
@@ -315,17 +315,22 @@ class DeskServer:
             return _frame("state", await _off(self.full_state))
 
         address = request.remote or "?"
-        if self._streams.get(address, 0) >= MAX_STREAMS_PER_ADDRESS:   # one address cannot take every stream
+        mine = self._streams.setdefault(address, [])
+        # only streams still connected count: a page reloaded (its connection lost) is let go at once, not when its
+        # handler next writes (a push, or the keep-alive up to 15 s later)
+        mine[:] = [r for r in mine if r.transport is not None and not r.transport.is_closing()]
+        if len(mine) >= MAX_STREAMS_PER_ADDRESS:   # one address cannot take every stream
             raise web.HTTPTooManyRequests(
                 text=f"Too many live desk pages from your address ({MAX_STREAMS_PER_ADDRESS} at once): close one "
                      "and reload.", headers={"Retry-After": "10"})
-        self._streams[address] = self._streams.get(address, 0) + 1
+        mine.append(request)
         try:
             return await sse.serve_events(request, self._clients, 1000, opening)
         finally:
-            left = self._streams.pop(address) - 1
-            if left:
-                self._streams[address] = left
+            if request in mine:
+                mine.remove(request)
+            if not mine and self._streams.get(address) is mine:
+                del self._streams[address]
 
     async def _pusher(self) -> None:
         seen = (-1, -1)
