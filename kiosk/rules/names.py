@@ -5,7 +5,10 @@ exports and the stream. A line break in one adds lines to all of those (a GCG li
 reads as another player); a tab or an escape code garbles them. So a name holding a control character (Unicode
 categories Cc, Zl and Zp: line and paragraph breaks, tab, escape, NUL ...) is refused wherever a name comes in:
 the kiosk's config, a GCG record's ``#playerN`` line, the desk's event file and its messages. Format characters
-(Cf) are allowed: emoji sequences need the zero-width joiner.
+(Cf) are allowed (emoji sequences need the zero-width joiner, U+200D) except, in a name (:func:`name_problem`), the
+bidirectional controls (U+202A-U+202E, U+2066-U+2069 and the marks U+200E, U+200F, U+061C), which reorder what a
+scoresheet shows, and the invisible characters U+200B, U+200C, U+2060, U+FEFF, which make 'Ada' and 'Ada\u200b'
+two players who read the same.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from __future__ import annotations
 import unicodedata
 
 _CONTROL = frozenset({"Cc", "Zl", "Zp"})
+_BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+_INVISIBLE = frozenset("\u200b\u200c\u2060\ufeff")
 
 
 def has_control(text: str) -> bool:
@@ -22,7 +27,13 @@ def has_control(text: str) -> bool:
 
 def name_problem(name: str) -> str | None:
     """Why ``name`` cannot be a player's name (a sentence to follow the name), or None when it can: a name holding
-    a control character ("holds a control character (a line break, tab or the like)")."""
+    a control character ("holds a control character (a line break, tab or the like)"), a bidirectional control or an
+    invisible character (the zero-width joiner of emoji sequences is allowed)."""
     if has_control(name):
         return "holds a control character (a line break, tab or the like)"
+    for c in name:
+        if c in _BIDI:
+            return f"holds a right-to-left or left-to-right control character (U+{ord(c):04X}), which reorders the text shown"
+        if c in _INVISIBLE:
+            return f"holds an invisible character (U+{ord(c):04X})"
     return None

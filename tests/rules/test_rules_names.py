@@ -47,3 +47,38 @@ def test_the_config_refuses_a_player_name_with_a_line_break(tmp_path):
         load_config(path)
     assert str(exc.value) == f"{path}: table.players: the name 'Ada\\nX' holds a control character (a line " \
                              "break, tab or the like)"
+
+
+@pytest.mark.parametrize("text, says", [
+    ("Ada\u202eX", "holds a right-to-left or left-to-right control character (U+202E)"),
+    ("\u202aAda", "holds a right-to-left or left-to-right control character (U+202A)"),
+    ("Ada\u2066X\u2069", "holds a right-to-left or left-to-right control character (U+2066)"),
+    ("Ada\u200b", "holds an invisible character (U+200B)"),
+    ("A\u200cda", "holds an invisible character (U+200C)"),
+    ("Ada\u2060", "holds an invisible character (U+2060)"),
+    ("\ufeffAda", "holds an invisible character (U+FEFF)"),
+])
+def test_bidi_controls_and_invisible_characters_are_refused_in_a_name(text, says):
+    why = name_problem(text)
+    assert why is not None and why.startswith(says)
+
+
+def test_the_zero_width_joiner_of_an_emoji_name_stays_allowed():
+    assert name_problem("Ada 👩\u200d👩\u200d👧") is None
+
+
+def test_the_config_refuses_two_names_that_differ_only_by_an_invisible_character(tmp_path, capsys):
+    """["Ada\\u200b", "Ada"] were two players who read the same."""
+    from kiosk.cli import main
+    path = headless_config(tmp_path)
+    path.write_text(path.read_text().replace('players = ["Ann", "Bob"]', 'players = ["Ada\\u200b", "Ada"]'))
+    with pytest.raises(ConfigError) as exc:
+        load_config(path)
+    assert str(exc.value) == f"{path}: table.players: the name 'Ada\\u200b' holds an invisible character (U+200B)"
+    assert main(["run", "--config", str(path), "--headless", "--seconds", "1"]) == 2
+    assert "holds an invisible character (U+200B)" in capsys.readouterr().err
+
+
+def test_a_gcg_player_line_with_a_right_to_left_override_is_an_error_at_its_line():
+    game = parse_gcg("#player1 A Ada\u202eX\n#player2 B Bob\n" + MOVE, "x.gcg")
+    assert str(game.errors[0]).startswith("x.gcg:1: #player1: the name 'Ada\\u202eX' holds a right-to-left")
