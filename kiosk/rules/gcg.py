@@ -563,9 +563,8 @@ def _pragma(game: GcgGame, i: int, line: str, seen_event: bool, nicks_seen: set[
     (after ``#note``), else None. ``player_lines``: seat -> line of its ``#playerN``, filled in."""
     name = game.name
     kw, val = _split_pragma(line)
-    if re.fullmatch(r"player\d+", kw) and not 1 <= int(kw[6:]) <= MAX_PLAYERS:
-        game.errors.append(GcgError(name, i, f"#{kw}: a game has at most {MAX_PLAYERS} players (#player1 to "
-                                             f"#player{MAX_PLAYERS})"))
+    if (seat := re.fullmatch(r"player(\d+)", kw)) and kw not in ("player1", "player2", "player3", "player4"):
+        game.errors.append(GcgError(name, i, _player_number_problem(kw, int(seat[1]))))
     elif kw in ("player1", "player2", "player3", "player4"):
         if _player(game, i, kw, val, seen_event, nicks_seen):
             player_lines[int(kw[-1]) - 1] = i
@@ -588,6 +587,16 @@ def _pragma(game: GcgGame, i: int, line: str, seen_event: bool, nicks_seen: set[
     else:
         game.pragmas.setdefault(kw, []).append(val)
     return None
+
+
+def _player_number_problem(kw: str, n: int) -> str:
+    """Why pragma ``#kw`` (``player`` and digits, not one of ``player1`` .. ``player4``; ``n`` its number) names no
+    seat: #player0, #player5, or a number written with a leading zero or other digits (#player02, #player٢)."""
+    if n == 0:
+        return f"#{kw}: players are numbered from 1 (#player1 to #player{MAX_PLAYERS})"
+    if n > MAX_PLAYERS:
+        return f"#{kw}: a game has at most {MAX_PLAYERS} players (#player1 to #player{MAX_PLAYERS})"
+    return f"#{kw}: write #player{n}"
 
 
 def _split_pragma(line: str) -> tuple[str, str]:
