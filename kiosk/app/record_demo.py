@@ -155,8 +155,8 @@ def _set_up(opts: DemoOptions, out: Callable[[str], None]) -> _Demo | DemoResult
     if session.in_game:
         first = session.referee.events[0]
         if not isinstance(first, GameStarted) or first.game_id != gid:
-            players = " vs ".join(session.state.players)
-            out(f"error: journal {journal} holds an unfinished game of another record ({players}, "
+            who = " vs ".join(session.state.players)
+            out(f"error: journal {journal} holds an unfinished game of another record ({who}, "
                 f"{len(session.referee.events)} events), which this demo does not play on or close: give another "
                 f"--journal path, or remove {journal} if that game is of no use")
             session.close()
