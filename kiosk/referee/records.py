@@ -130,7 +130,8 @@ class RefereeEvents(GcgVisitor[list[Event]]):
         if game.errors:
             raise RecordEventsError(f"the record has errors; first: {game.errors[0]}")
         if not 2 <= len(game.players) <= 4:
-            raise RecordEventsError(f"{game.name}: {len(game.players)} players in the record (2-4 needed)")
+            n = len(game.players)
+            raise RecordEventsError(f"{game.name}: {n} player{'' if n == 1 else 's'} in the record (a game has 2 to 4)")
         if self.step < 5_000:
             raise RecordEventsError(f"step_ms {self.step}: at least 5000 ms between turns (challenges need room)")
         try:

@@ -118,3 +118,11 @@ def test_a_record_of_another_tile_set_is_named_with_the_preset_that_fits(tmp_pat
     preset = tmp_path / "de.toml"
     preset.write_text('extends = "naspa"\nname = "naspa-german"\ntile_set = "german"\n')
     assert events_from_gcg(parse_gcg(text, "de.gcg"), str(preset))[0].type == "game_started"
+
+
+def test_a_record_of_one_player_is_said_in_the_singular():
+    import pytest
+
+    from kiosk.referee.records import RecordEventsError
+    with pytest.raises(RecordEventsError, match=r"^one\.gcg: 1 player in the record \(a game has 2 to 4\)$"):
+        events_from_gcg(parse_gcg("#player1 A Ann\n", "one.gcg"), "naspa")
