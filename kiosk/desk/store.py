@@ -19,6 +19,7 @@ the database cannot be opened or is not the desk's.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -108,30 +109,46 @@ class ResultsStore:
         except OSError as exc:
             raise StoreError(f"{self.path}: cannot open the desk database: {exc}") from None
         self._lock_key: str | None = _take_lock(self.path)
+        new = not self.path.exists()
         try:
             self._open()
-        except BaseException:
+        except BaseException as exc:
             _drop_lock(self._lock_key)
-            raise
+            if not isinstance(exc, (sqlite3.Error, OSError)):
+                raise
+            if new:
+                raise self._not_created(exc) from None
+            raise StoreError(f"{self.path}: cannot open the desk database: {exc}") from None
         self._lock = threading.Lock()
 
+    def _not_created(self, exc: sqlite3.Error | OSError) -> StoreError:
+        """A new database that could not be made: its files are removed (nothing half-built is left; the lock file
+        stays, as beside every database), the reason in words."""
+        from kiosk.store.journal import _creation_cause
+
+        with contextlib.suppress(AttributeError, sqlite3.Error):
+            self._db.close()
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            with contextlib.suppress(OSError):
+                self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
+        cause = _creation_cause(exc).replace("the journal file", "the desk database")
+        return StoreError(f"{self.path}: cannot create the desk database: {cause}")
+
     def _open(self) -> None:
-        try:
-            self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
-            foreign = _not_a_desk(self._db)
-            if foreign:   # read only so far: the file is left as it was
-                self._db.close()
-                raise StoreError(f"{self.path}: {foreign}; it was left as it is: give --data a folder of the "
-                                 "desk's own (it makes its desk.sqlite there)")
-            self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")  # acked to the broker only after this commit
-            self._db.executescript(SCHEMA)
-            columns = {r[1] for r in self._db.execute("PRAGMA table_info(results)")}
-            if "wins" not in columns:   # a database of a desk before the column: its rows keep NULL
-                self._db.execute("ALTER TABLE results ADD COLUMN wins TEXT")
-        except (sqlite3.Error, OSError) as exc:
-            raise StoreError(f"{self.path}: cannot open the desk database: {exc}") from None
+        """Open the database, refuse another program's, set it up. Raises StoreError, sqlite3.Error, OSError."""
+        self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+        foreign = _not_a_desk(self._db)
+        if foreign:   # read only so far: the file is left as it was
+            self._db.close()
+            raise StoreError(f"{self.path}: {foreign}; it was left as it is: give --data a folder of the "
+                             "desk's own (it makes its desk.sqlite there)")
+        self._db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")  # acked to the broker only after this commit
+        self._db.executescript(SCHEMA)
+        columns = {r[1] for r in self._db.execute("PRAGMA table_info(results)")}
+        if "wins" not in columns:   # a database of a desk before the column: its rows keep NULL
+            self._db.execute("ALTER TABLE results ADD COLUMN wins TEXT")
 
     def close(self) -> None:
         """Close the database (the WAL is checkpointed by SQLite) and release its lock (idempotent)."""
