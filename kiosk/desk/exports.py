@@ -12,9 +12,11 @@ from kiosk.desk.store import Result
 from kiosk.desk.tsh import Game, TshError, blank_t, merge_round, read_t, render_t
 from kiosk.stream.files import safe_name
 
-#: the columns of results.csv for two-player games; with 3-4 players: player3, score3 ... and spread1..spreadN
+#: the columns of results.csv for two-player games; with 3-4 players: player3, score3 ... and spread1..spreadN,
+#: win1..winN. winN: the referee's verdict (1 won, 0.5 a draw, 0 lost; empty when not recorded), which may differ
+#: from the scores: a tie on points broken before the rack adjustment, a forfeit
 CSV_FIELDS = ["round", "division", "board", "game_id", "player1", "score1", "player2", "score2", "spread",
-              "corrected", "gcg"]
+              "win1", "win2", "corrected", "gcg"]
 #: what a spreadsheet takes for a formula at the start of a cell (OWASP "CSV injection"), tab and CR included
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -50,13 +52,14 @@ def results_csv(results: list[Result], base: str = "/") -> str:
     score1 - score2). With a 3-4 player game among them every player has a name and score column
     (``player1, score1 ... playerN, scoreN``) and a spread each (``spread1 ... spreadN``: the player's score minus
     the best other score, as in the kiosk's result file: the winner's margin, the others' distance from the top);
-    a game of fewer players leaves its extra cells empty. Text cells are made safe for spreadsheets
+    a game of fewer players leaves its extra cells empty; then ``win1 ... winN`` (the referee's verdict). Text cells are made safe for spreadsheets
     (:func:`csv_cell`)."""
     n = max([2, *(len(r.players) for r in results)])
     header = ["round", "division", "board", "game_id"]
     for i in range(1, n + 1):
         header += [f"player{i}", f"score{i}"]
     header += ["spread"] if n == 2 else [f"spread{i}" for i in range(1, n + 1)]
+    header += [f"win{i}" for i in range(1, n + 1)]
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(header + ["corrected", "gcg"])
@@ -65,9 +68,10 @@ def results_csv(results: list[Result], base: str = "/") -> str:
         players += [("", "")] * (n - len(players))
         spreads: list[int | str] = list(_spreads(r.scores))
         spreads = spreads[:1] if n == 2 else spreads + [""] * (n - len(spreads))
+        wins = [f"{x:g}" for x in r.wins] if len(r.wins) == len(r.players) else [""] * len(r.players)
         w.writerow([r.round if r.round is not None else "", csv_cell(r.division or ""), r.board,
-                    csv_cell(r.game_id), *(x for p in players for x in p), *spreads, int(r.corrected),
-                    csv_cell(base + gcg_path(r))])
+                    csv_cell(r.game_id), *(x for p in players for x in p), *spreads,
+                    *wins, *[""] * (n - len(wins)), int(r.corrected), csv_cell(base + gcg_path(r))])
     return buf.getvalue()
 
 
@@ -94,6 +98,25 @@ def tsh_games(config: EventConfig, division: str, rnd: int, results: list[Result
                 raise TshError(f"round {rnd} board {r.board}: {name!r} is not a player of division {division}")
             nums.append(p.number)
         out.append(Game(nums[0], r.players[0][1], nums[1], r.players[1][1], r.board, a_first=True))
+    return out
+
+
+def tsh_hidden_verdicts(division: str, results: list[Result], rnd: int | None = None) -> list[str]:
+    """A sentence for each two-player game of ``division`` (rounds up to ``rnd``, or every round) whose verdict its
+    scores do not show: a ``.t`` holds scores only, so tsh takes such a game the other way (a tie on points the
+    referee broke before the rack adjustment: a draw in tsh; a forfeit with the more points: a win)."""
+    out = []
+    for r in results:
+        if r.division != division or not r.round or (rnd is not None and r.round > rnd) or len(r.players) != 2 \
+                or len(r.wins) != 2:
+            continue
+        (a, sa), (b, sb) = r.players
+        by_points = (sa > sb) - (sa < sb)
+        by_verdict = (r.wins[0] > r.wins[1]) - (r.wins[0] < r.wins[1])
+        if by_points != by_verdict:
+            verdict = "a draw" if by_verdict == 0 else f"won by {a if by_verdict > 0 else b}"
+            out.append(f"division {division} round {r.round} board {r.board}: {a} {sa} - {b} {sb} was {verdict} "
+                       "at the table, which the .t cannot show (tsh decides by the scores): correct it in tsh")
     return out
 
 

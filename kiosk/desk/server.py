@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.desk.event import EventConfig
-from kiosk.desk.exports import result_row, results_csv, round_zip, tsh_text
+from kiosk.desk.exports import result_row, results_csv, round_zip, tsh_hidden_verdicts, tsh_text
 from kiosk.desk.pin_wait import PinWaits
 from kiosk.desk.standings import standings
 from kiosk.desk.store import ResultsStore
@@ -75,6 +75,7 @@ class DeskServer:
         self.out_dir = out_dir
         self.status_extra = status_extra
         self._clients: set[asyncio.Queue[bytes | None]] = set()
+        self._told: set[str] = set()   # warnings logged already (the event loop's thread only)
         self._streams: dict[str, list[Any]] = {}   # SSE requests per client address (the event loop's thread only)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -199,10 +200,15 @@ class DeskServer:
             raise web.HTTPNotFound(text=f"no division {div!r} in the event")
         rnd = self._int_arg(request, "round") if "round" in request.query else None
         try:
-            text = await _off(lambda: tsh_text(self.config, div, self.store.results(), rnd))
+            results = await _off(self.store.results)
+            text = await _off(lambda: tsh_text(self.config, div, results, rnd))
         except TshError as exc:
             raise web.HTTPConflict(text=f"tsh export of division {div}: "
                                         f"{str(exc).removeprefix(f'division {div}: ')}") from None
+        for line in tsh_hidden_verdicts(div, results, rnd):
+            if line not in self._told:   # said once, not at every download
+                self._told.add(line)
+                log.warning("desk: tsh export: %s", line)
         if self.out_dir is not None:  # a copy beside the desk's data, never the director's own file
             try:
                 out = self.out_dir / "tsh" / f"{safe_name(div)}.t"

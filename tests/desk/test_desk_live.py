@@ -94,7 +94,7 @@ def test_two_tables_recorded_once_and_exported(broker, tmp_path):
         assert "#player1 doug" in gcg and "+32" in gcg and "#incomplete" not in gcg
         csv_lines = _get(desk.url + "results.csv").decode().splitlines()
         gid = record_game_id(read_gcg(DOUG))   # stream-game's id: the nicks and a hash of the record's content
-        assert csv_lines[1].startswith(f"1,A,1,{gid},Doug,451,Emely,345,106,0,")
+        assert csv_lines[1].startswith(f"1,A,1,{gid},Doug,451,Emely,345,106,1,0,0,")
         tsh = _get(desk.url + "tsh/A.t").decode().splitlines()
         assert tsh == ["Doug 0 2; 451", "Emely 0 1; 345", "Guy 0 4; 454", "Bot 0 3; 424"]
         assert (tmp_path / "event" / "desk" / "tsh" / "A.t").read_text().splitlines() == tsh

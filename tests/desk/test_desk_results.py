@@ -73,11 +73,11 @@ def test_results_csv_lists_every_player_of_a_four_player_game_with_a_spread_each
                   30, 1)
     lines = results_csv([two, four], "http://desk/").splitlines()
     assert lines[0] == ("round,division,board,game_id,player1,score1,player2,score2,player3,score3,player4,score4,"
-                        "spread1,spread2,spread3,spread4,corrected,gcg")
-    assert lines[1] == "1,A,1,g1,Ann,433,Bob,402,,,,,31,-31,,,0,http://desk/games/1/g1.gcg"
-    assert lines[2] == "1,A,2,g4,Ada,216,Bo,117,Cy,160,Di,148,56,-99,-56,-68,0,http://desk/games/2/g4.gcg"
+                        "spread1,spread2,spread3,spread4,win1,win2,win3,win4,corrected,gcg")
+    assert lines[1] == "1,A,1,g1,Ann,433,Bob,402,,,,,31,-31,,,,,,,0,http://desk/games/1/g1.gcg"
+    assert lines[2] == "1,A,2,g4,Ada,216,Bo,117,Cy,160,Di,148,56,-99,-56,-68,,,,,0,http://desk/games/2/g4.gcg"
     only_two = results_csv([two]).splitlines()   # an event of two-player games keeps its columns
-    assert only_two[0] == ",".join(CSV_FIELDS) and only_two[1].endswith(",Bob,402,31,0,/games/1/g1.gcg")
+    assert only_two[0] == ",".join(CSV_FIELDS) and only_two[1].endswith(",Bob,402,31,,,0,/games/1/g1.gcg")
 
 
 def test_csv_cells_a_spreadsheet_would_take_for_formulas_are_quoted_text():

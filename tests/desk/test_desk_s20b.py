@@ -113,3 +113,42 @@ def test_streams_reset_by_their_page_do_not_hold_the_address_off(tmp_path):
     finally:
         desk.server.stop()
         desk.store.close()
+
+
+def test_results_csv_has_the_verdict_and_a_tsh_export_names_a_game_its_scores_misjudge(tmp_path, caplog):
+    """A tie on points won before the rack adjustment exported as 'Ada 0 2; 354' / 'Bo 0 1; 354' (a draw in tsh)
+    and results.csv had spread 0 and no winner: now win1/win2 say 0/1, and the .t export warns once in the log."""
+    import urllib.request
+
+    from desk_helpers import event_folder
+
+    from kiosk.desk.exports import results_csv, tsh_hidden_verdicts
+    from kiosk.desk.service import Desk
+    from kiosk.desk.store import Result
+
+    tie = Result(1, "g1", 1, "A", (("Ann", 354), ("Bob", 354)), "team", "out_play", "", 30, 1, wins=(0.0, 1.0))
+    plain = Result(2, "g2", 1, "A", (("Cid", 400), ("Dee", 300)), "naspa", "out_play", "", 30, 1, wins=(1.0, 0.0))
+    old = Result(3, "g3", 1, "A", (("Eve", 300), ("Fay", 300)), "naspa", "out_play", "", 30, 1)
+    lines = results_csv([tie, plain, old]).splitlines()
+    assert lines[0].endswith(",spread,win1,win2,corrected,gcg")
+    assert lines[1].startswith("1,A,1,g1,Ann,354,Bob,354,0,0,1,0,")
+    assert lines[2].startswith("1,A,2,g2,Cid,400,Dee,300,100,1,0,0,") and ",300,0,,,0," in lines[3]
+    told = tsh_hidden_verdicts("A", [tie, plain, old])
+    assert told == ["division A round 1 board 1: Ann 354 - Bob 354 was won by Bob at the table, which the .t "
+                    "cannot show (tsh decides by the scores): correct it in tsh"]
+    desk = Desk(event_folder(tmp_path), BrokerConfig("127.0.0.1", 1, root=ROOT), http_port=0)
+    ann, bob = [p.name for p in desk.config.divisions["A"].players][:2]
+    desk.store.record_result(Result(1, "g1", 1, "A", ((ann, 354), (bob, 354)), "team", "out_play", "", 30, 1,
+                                    wins=(0.0, 1.0)))
+    desk.server.start()
+    try:
+        with caplog.at_level(logging.WARNING, logger="kiosk.desk.server"):
+            for _ in range(2):
+                with urllib.request.urlopen(desk.url + "tsh/A.t", timeout=10) as r:
+                    assert r.status == 200
+        said = [r.getMessage() for r in caplog.records if "tsh export" in r.getMessage()]
+        assert len(said) == 1 and said[0].endswith(f"{ann} 354 - {bob} 354 was won by {bob} at the table, which "
+                                                   "the .t cannot show (tsh decides by the scores): correct it in tsh")
+    finally:
+        desk.server.stop()
+        desk.store.close()

@@ -103,7 +103,7 @@ def test_standings_count_ties_half_spread_and_running_games(tmp_path):
 def test_csv_and_zip_exports(tmp_path):
     rs = _results()
     csv_text = results_csv(rs, "http://desk/")
-    assert csv_text.splitlines()[1] == "3,A,1,g1,Ann Lee,433,Carl Cid,402,31,0,http://desk/games/1/g1.gcg"
+    assert csv_text.splitlines()[1] == "3,A,1,g1,Ann Lee,433,Carl Cid,402,31,,,0,http://desk/games/1/g1.gcg"
     import io
     import zipfile
     with zipfile.ZipFile(io.BytesIO(round_zip(rs))) as z:
