@@ -15,6 +15,7 @@ from kiosk.desk.ingest import BrokerConfig, DeskIngest, default_client_id
 from kiosk.desk.server import DeskServer
 from kiosk.desk.store import ResultsStore
 from kiosk.desk.tables import Tables
+from kiosk.desk.tsh import add_tfile_byes
 
 
 class Desk:
@@ -32,6 +33,7 @@ class Desk:
     def __init__(self, event: str | Path | EventConfig, broker: BrokerConfig, *, http_host: str = "127.0.0.1",
                  http_port: int = 8090, data_dir: str | Path | None = None) -> None:
         self.config = event if isinstance(event, EventConfig) else load_event(event)
+        add_tfile_byes(self.config)   # the standings count a bye the tfile holds as the .t export does
         self.data_dir = Path(data_dir) if data_dir is not None else self.config.folder / "desk"
         self.store = ResultsStore(self.data_dir / "desk.sqlite")
         self.tables = Tables(self.config, self.store)

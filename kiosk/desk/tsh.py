@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kiosk.desk.event import Division, name_key
+from kiosk.desk.event import Division, EventConfig, EventFileError, name_key
 
 _LINE = re.compile(r"^(?P<name>[^\d;]*[^\d\s;])\s+(?P<rating>\d+)(?P<opps>(?:\s+\d+)*)\s*(?:;(?P<scores>[^;]*))?(?P<rest>(?:;.*)?)$")
 
@@ -179,3 +179,31 @@ def read_t(path: Path) -> list[PlayerLine | str]:
         return parse_t(path.read_text(encoding="utf-8"), str(path))
     except (OSError, UnicodeDecodeError) as exc:
         raise TshError(f"{path}: cannot read: {exc}") from None
+
+
+def add_tfile_byes(cfg: EventConfig) -> None:
+    """The byes the divisions' tfiles hold already (opponent 0: the score is the bye's spread, tsh's way) into
+    ``cfg.byes``, so the standings count them as the ``.t`` export does (the file's stand). A ``[[bye]]`` of
+    another spread for the same player and round is refused naming both (:class:`EventFileError`); a tfile that
+    cannot be read is left to the export, which names its problem; a player the event pairs that round too is
+    left to the export as well (it refuses the clash)."""
+    for div in cfg.divisions.values():
+        if div.tfile is None:
+            continue
+        try:
+            lines = players_of(read_t(div.tfile))
+        except TshError:
+            continue
+        for pl in lines:
+            player = cfg.player(pl.name)
+            if player is None or player.division != div.name:
+                continue
+            for rnd, (opp, score) in enumerate(zip(pl.opponents, pl.scores), 1):
+                key = (rnd, name_key(player.name))
+                if opp != 0 or any(key[1] in map(name_key, p.players) for p in cfg.round_pairings(rnd)):
+                    continue
+                if key in cfg.byes and cfg.byes[key] != score:
+                    raise EventFileError(f"{cfg.folder / 'event.toml'}: {player.name!r} has a bye of spread "
+                                         f"{cfg.byes[key]} in round {rnd} ([[bye]]), but {score} in {div.tfile} "
+                                         f"line {pl.line}: give one")
+                cfg.byes[key] = score

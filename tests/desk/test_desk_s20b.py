@@ -152,3 +152,35 @@ def test_results_csv_has_the_verdict_and_a_tsh_export_names_a_game_its_scores_mi
     finally:
         desk.server.stop()
         desk.store.close()
+
+
+def test_a_bye_in_the_tfile_counts_its_spread_in_the_standings_and_a_clashing_bye_is_refused(tmp_path):
+    """tfile 'Cy 1200 0; -50' was exported as it is but counted in the standings as a win by 50 (the default)."""
+    import pytest
+
+    from kiosk.desk.event import EventFileError
+    from kiosk.desk.exports import tsh_text
+    from kiosk.desk.service import Desk
+    from kiosk.desk.standings import standings
+    from kiosk.desk.store import Result
+    from kiosk.desk.tsh import add_tfile_byes
+
+    event = ('rounds = 2\n[[division]]\nname = "A"\ntfile = "a.t"\nplayers = ["Ada", "Bo", "Cy"]\n'
+             '[[pairing]]\nround = 1\nboard = 1\nplayers = ["Ada", "Bo"]\n')
+    (tmp_path / "a.t").write_text("Ada 1200 2; 400\nBo 1100 1; 300\nCy 1000 0; -50\n")
+    (tmp_path / "event.toml").write_text(event)
+    desk = Desk(tmp_path, BrokerConfig("127.0.0.1", 1, root=ROOT), http_port=0)   # as the desk loads it
+    desk.store.close()
+    cfg = desk.config
+    results = [Result(1, "g1", 1, "A", (("Ada", 400), ("Bo", 300)), "nsf", "out_play", "", 30, 1, wins=(1.0, 0.0))]
+    assert "Cy 1000 0; -50" in tsh_text(cfg, "A", results).splitlines()
+    cy = next(p for p in standings(cfg, results, {})["A"]["players"] if p["name"] == "Cy")
+    assert (cy["wins"], cy["losses"], cy["spread"], cy["games"]) == (0, 1, -50, 1)
+    (tmp_path / "event.toml").write_text(event + '[[bye]]\nround = 1\nplayer = "Cy"\nspread = -50\n')
+    cfg = load_event(tmp_path)
+    add_tfile_byes(cfg)
+    assert cfg.byes[(1, "cy")] == -50   # the same bye twice: one rule, no clash
+    (tmp_path / "event.toml").write_text(event + '[[bye]]\nround = 1\nplayer = "Cy"\n')
+    with pytest.raises(EventFileError, match=r"'Cy' has a bye of spread 50 in round 1 \(\[\[bye\]\]\), but -50 in "
+                                             r".*a\.t line 3: give one$"):
+        Desk(tmp_path, BrokerConfig("127.0.0.1", 1, root=ROOT), http_port=0, data_dir=tmp_path / "d2")
