@@ -26,7 +26,8 @@ Format (TOML)::
 
 A player of a division who is in no pairing of a round in which the division has results has a bye there (tsh
 writes opponent 0 and the spread as the score): the ``[[bye]]``'s spread, or :data:`BYE_SPREAD` when none is
-recorded. The standings and the ``.t`` export count it alike.
+recorded. The standings and the ``.t`` export count it alike. A bye the division's tfile holds already counts
+its score there (:func:`kiosk.desk.tsh.add_tfile_byes`; a ``[[bye]]`` of another spread is refused).
 
 Names are matched ignoring case, repeated spaces and the order ``Last, First`` (tsh's form) vs ``First Last``.
 Every problem raises :class:`EventFileError` naming the file and the entry.
