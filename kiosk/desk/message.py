@@ -191,14 +191,10 @@ def preset_problem(ev: dict[str, Any]) -> str | None:
     otherwise score with it: a bingo bonus of 1e308 made the game's GCG export fail."""
     if ev.get("type") != "game_started":
         return None
-    from kiosk.referee.presets import PresetError, _check, _parse_scoring, preset_from_dict
+    from kiosk.referee.presets import PresetError, checked_preset_from_dict
 
     try:
-        p = preset_from_dict(ev.get("preset"))  # type: ignore[arg-type]  # checked: not a dict is refused
-        scoring = p.scoring if isinstance(p.scoring, dict) else {}
-        _parse_scoring("the preset", {k: v for k, v in scoring.items() if not (k == "game_word" and v is None)},
-                       {})
-        _check(p, "the preset")
+        checked_preset_from_dict(ev.get("preset"), "the preset")  # type: ignore[arg-type]  # not a dict: refused
     except PresetError as exc:
         return f"the game_started event's preset cannot be played: {exc}"
     return None

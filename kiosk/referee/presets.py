@@ -424,6 +424,21 @@ def preset_from_dict(data: dict[str, Any]) -> Preset:
     return _STORED.build(Preset, data, "", ignore=extra, required=_STORED_REQUIRED)
 
 
+def checked_preset_from_dict(data: dict[str, Any], origin: str = "the preset") -> Preset:
+    """:func:`preset_from_dict`, then the checks a preset file passes: its scoring numbers whole and in range
+    (a bingo bonus of 1e308 or 50.0 is refused), its players and clock units consistent. For presets that come
+    from outside (a message from the broker), where the referee would otherwise score with them.
+
+    Raises:
+        PresetError: naming ``origin`` and the key.
+    """
+    p = preset_from_dict(data)
+    scoring = p.scoring if isinstance(p.scoring, dict) else {}
+    _parse_scoring(origin, {k: v for k, v in scoring.items() if not (k == "game_word" and v is None)}, {})
+    _check(p, origin)
+    return p
+
+
 def _read(path_or_text: Path, origin: str) -> dict[str, Any]:
     try:
         text = path_or_text.read_text(encoding="utf-8")
