@@ -7,6 +7,10 @@ conftest)."""
 
 from __future__ import annotations
 
+import resource
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,6 +21,20 @@ if TYPE_CHECKING:
 PIN = "2468"                        # the judge's PIN of every test kiosk
 
 SCRIPTED_BUTTONS = '{backend = "scripted", script = []}'
+
+
+@contextmanager
+def file_size_limit(kib: int) -> Iterator[None]:
+    """Within the block this process may write files of at most ``kib`` KiB (``ulimit -f``), a write past it
+    failing with EFBIG instead of killing the process (SIGXFSZ ignored); both restored after."""
+    old = resource.getrlimit(resource.RLIMIT_FSIZE)
+    handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (kib * 1024, old[1]))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, old)
+        signal.signal(signal.SIGXFSZ, handler)
 
 
 def headless_config(tmp: Path, *, buttons: str = SCRIPTED_BUTTONS, display: str = '{backend = "null"}',

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import errno
 import os
-import resource
-import signal
 import sqlite3
 
 import pytest
+from common_fixtures import file_size_limit
 
 import kiosk.store.journal as journal_mod
 from kiosk.store import JournalFull
@@ -26,15 +25,8 @@ def _names(folder) -> list[str]:
 def test_a_file_size_limit_leaves_no_half_built_journal_and_says_so_in_words(tmp_path):
     """A real fault: ``ulimit -f 24`` (24 KiB: SQLite's shared-memory file alone needs more)."""
     path = tmp_path / "fs.sqlite"
-    old = resource.getrlimit(resource.RLIMIT_FSIZE)
-    handler = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    resource.setrlimit(resource.RLIMIT_FSIZE, (24 * 1024, old[1]))
-    try:
-        with pytest.raises(JournalError) as info:
-            Journal(path)
-    finally:
-        resource.setrlimit(resource.RLIMIT_FSIZE, old)
-        signal.signal(signal.SIGXFSZ, handler)
+    with file_size_limit(24), pytest.raises(JournalError) as info:
+        Journal(path)
     assert str(info.value) == f"{path}: cannot create the journal: {REFUSED}" and info.value.cause == REFUSED
     assert _names(tmp_path) == ["fs.sqlite.lock"]   # the lock file stays, as beside every journal path
     with Journal(path) as j:                         # once the limit is lifted, the journal is made as usual
