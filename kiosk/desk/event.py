@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from kiosk.app.pin import check_pin
-from kiosk.rules.names import has_control
+from kiosk.rules.names import name_problem
 from kiosk.stream.subscriber import MAX_BOARD
 
 BYE_SPREAD = 50   #: the score of a bye not recorded otherwise: tsh's default ``bye_spread`` (a win by 50)
@@ -318,9 +318,8 @@ def _load_division(cfg: EventConfig, path: Path, i: int, d: Any) -> None:
         pname = p.get("name")
         if not isinstance(pname, str) or not pname.strip():
             raise EventFileError(f"{where}: name missing or empty")
-        if has_control(pname):   # a line break would add lines to the .t, GCG and CSV exports
-            raise EventFileError(f"{where}: name {pname!r} holds a control character (a line break, tab or the "
-                                 "like)")
+        if (why := name_problem(pname)) is not None:   # a line break would add lines to the .t, GCG and CSV exports
+            raise EventFileError(f"{where}: name {pname!r} {why}")
         number, rating = p.get("number", j), p.get("rating", 0)
         if not _whole(number) or number < 1:
             raise EventFileError(f"{where} ({pname}): number {shown(number)} must be a whole number >= 1")

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeGuard
 
-from kiosk.rules.names import has_control
+from kiosk.rules.names import has_control, name_problem
 
 MAX_PAYLOAD = 64 * 1024  #: bytes; a stream event is well under 4 KB
 #: bytes; a judge snapshot with a whole game's events: about 14 KB for 110 events, so room for some 2000
@@ -207,10 +207,11 @@ def _control_in(ev: dict[str, Any]) -> str | None:
     todo: list[tuple[str, Any]] = [(k, v) for k, v in ev.items()]
     while todo:
         key, value = todo.pop(0)
+        if isinstance(value, str) and key.startswith("players") and (why := name_problem(value)) is not None:
+            return f"the player name {value[:40]!r} in the {ev['type']} event {why}; the desk does not take it"
         if isinstance(value, str) and has_control(value):
-            what = "the player name" if key.startswith("players") else f"the {key}"
-            return f"{what} {value[:40]!r} in the {ev['type']} event holds a control character (a line break, tab " \
-                   "or the like); the desk does not take it"
+            return f"the {key} {value[:40]!r} in the {ev['type']} event holds a control character (a line break, " \
+                   "tab or the like); the desk does not take it"
         if isinstance(value, dict):
             todo += [(f"{key}.{k}", v) for k, v in value.items()]
         elif isinstance(value, list):

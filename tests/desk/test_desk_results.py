@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import sys
 from pathlib import Path
 
@@ -110,3 +111,16 @@ def test_an_event_file_name_with_a_control_character_is_refused(tmp_path):
     text = 'rounds = 1\n[[division]]\nname = "A"\nplayers = ["Ann", "Bo\\u001bCy"]\n'
     with pytest.raises(EventFileError, match=r"division A: player 2: name 'Bo\\x1bCy' holds a control character"):
         load_event(event_folder(tmp_path, text))
+
+
+def test_the_desk_takes_names_by_the_kiosks_one_rule(tmp_path):
+    # a right-to-left override or an invisible character in a name (refused by kiosk run and the GCG reader:
+    # kiosk.rules.names) was taken by the desk, which checked line breaks and the like only
+    text = 'rounds = 1\n[[division]]\nname = "A"\nplayers = ["Ann", "Bo\\u202eoB"]\n'
+    with pytest.raises(EventFileError, match=re.escape("player 2: name 'Bo\\u202eoB' holds a right-to-left or left")):
+        load_event(event_folder(tmp_path, text))
+    msgs = messages(random_game("nsf", seed=2, players=("Ann", "Ann\u200b")), 1)
+    first = parse(ROOT, *msgs[0])
+    assert isinstance(first, Refused) and first.detail.endswith(
+        "the player name 'Ann\\u200b' in the game_started event holds an invisible character (U+200B); the desk "
+        "does not take it")
