@@ -148,5 +148,5 @@ def test_stream_records_leave_a_fifo_in_the_records_folder_and_say_so(tmp_path):
     for ev in random_game("nsf", seed=1)[:3]:
         hub.publish(ev)
     hub.pump()
-    assert rec.errors and rec.errors[0] == f"records: cannot write {tmp_path}: {gcg_path}: {REFUSED}"
+    assert rec.errors and rec.errors[0] == f"records: cannot write the game's files in {tmp_path}: {gcg_path}: {REFUSED}"
     assert stat.S_ISFIFO(os.lstat(gcg_path).st_mode) and _only(tmp_path) == [gcg_path.name]

@@ -141,6 +141,37 @@ def _set_up(opts: DemoOptions, out: Callable[[str], None]) -> _Demo | DemoResult
         return DemoResult(2)
     gid = record_id(path)
     journal = opts.journal or data_dir() / "demo" / f"{path.stem[:40]}-{gid[5:13]}.sqlite"
+    opened = _open_journal(journal, gid, plan.name, opts, out)
+    if isinstance(opened, DemoResult):
+        return opened
+    session, clock, resumed = opened
+    table = SimulatedTable(plan.tile_set, clock, scene_seed=opts.scene_seed, level=opts.level, size=opts.size)
+    held: list[Kiosk] = []   # the kiosk, once made: its accepted board is the reader's prior, as at a table
+    try:
+        read = make_reader(plan.tile_set, opts.calibration, prior=partial(board_prior, held, plan.tile_set))
+    except ReaderUnavailable as exc:
+        out(f"error: {exc}")
+        session.close()
+        return DemoResult(2)
+    vision = VisionWorker(table, read, stable_frames=opts.stable_frames, interval_ms=100, clock=clock)
+    kiosk = Kiosk(session, vision, None, PinGate(DEMO_PIN), clock)
+    held.append(kiosk)
+    players = RecordPlayers(plan, kiosk, table, clock, DEMO_PIN)
+    if opts.ui is not None:
+        ui = opts.ui
+
+        def keep_screen_live() -> None:
+            kiosk.poll()
+            ui(kiosk)
+
+        clock.on_wait = keep_screen_live
+    return _Demo(plan, gid, journal, session, clock, resumed, table, vision, kiosk, players, opts.ui)
+
+
+def _open_journal(journal: Path, gid: str, name: str, opts: DemoOptions,
+                  out: Callable[[str], None]) -> tuple[GameSession, SimClock, bool] | DemoResult:
+    """The demo's journal opened, its unfinished game of this record (``gid``) resumed or, with ``--fresh``, closed;
+    (session, the demo's clock, resumed). A journal the demo cannot use is said and returned as exit code 2."""
     try:
         session = GameSession.open(journal)
     except JournalReplayError as exc:   # the demo cannot close it for --fresh either: the file is to go
@@ -169,28 +200,8 @@ def _set_up(opts: DemoOptions, out: Callable[[str], None]) -> _Demo | DemoResult
             done = len(session.referee.events)
             session.resume(clock())
             resumed = True
-            out(f"resuming {plan.name} from {journal} after event {done}")
-    table = SimulatedTable(plan.tile_set, clock, scene_seed=opts.scene_seed, level=opts.level, size=opts.size)
-    held: list[Kiosk] = []   # the kiosk, once made: its accepted board is the reader's prior, as at a table
-    try:
-        read = make_reader(plan.tile_set, opts.calibration, prior=partial(board_prior, held, plan.tile_set))
-    except ReaderUnavailable as exc:
-        out(f"error: {exc}")
-        session.close()
-        return DemoResult(2)
-    vision = VisionWorker(table, read, stable_frames=opts.stable_frames, interval_ms=100, clock=clock)
-    kiosk = Kiosk(session, vision, None, PinGate(DEMO_PIN), clock)
-    held.append(kiosk)
-    players = RecordPlayers(plan, kiosk, table, clock, DEMO_PIN)
-    if opts.ui is not None:
-        ui = opts.ui
-
-        def keep_screen_live() -> None:
-            kiosk.poll()
-            ui(kiosk)
-
-        clock.on_wait = keep_screen_live
-    return _Demo(plan, gid, journal, session, clock, resumed, table, vision, kiosk, players, opts.ui)
+            out(f"resuming {name} from {journal} after event {done}")
+    return session, clock, resumed
 
 
 def _close_for_fresh(session: GameSession, journal: Path, now: int, out: Callable[[str], None]) -> bool:

@@ -49,7 +49,7 @@ def test_ref_record_lines_become_the_events_a_table_makes():
     (RECORD.replace(">a: ?AEINRT 8D RETAiNS +66 66", ">a: ?AEINRT 8D RETAiNS 66"), r"r.gcg:3: no score"),
     (RECORD.replace("J6 OX(S) +13 13\n>b: OXYZZZZ --", "J6 OXY +13 13\n>b: OXYZZZZ --"),
      r"r.gcg:4: the referee refuses play"),
-    ("#player1 a Ann\n", "r.gcg: 1 players in the record"),
+    ("#player1 a Ann\n", "r.gcg: 1 player in the record"),
 ])
 def test_ref_record_the_referee_cannot_follow_is_named(text, message):
     with pytest.raises(RecordEventsError, match=message):
