@@ -380,6 +380,9 @@ def _check_ranges(p: Preset, origin: str) -> None:
     Raises:
         PresetError: naming ``origin`` and the key as written in the file (``clock.game_s``).
     """
+    if p.clock.game_ms is not None and p.clock.game_ms <= 0:
+        raise PresetError(f'{origin}: clock.game_s: 0 s gives the players no time: give the seconds of each '
+                          'player\'s clock, or "none" for a game without a chess clock')
     values = [(name, f.name, getattr(getattr(p, name), f.name)) for name in _SECTIONS
               for f in fields(_SECTIONS[name])]
     values += [("scoring", k, v) for k, v in p.scoring.items()]

@@ -23,6 +23,8 @@ def _preset(tmp_path, body: str):
                                                "number from 0 to 1000"),
     ("[scoring]\nbingo_bonus = -50", "scoring.bingo_bonus: -50 is out of range"),
     ("[clock]\ngame_s = 1e20", "clock.game_s: 1e+20 s is more than a day (86400 s)"),
+    ("[clock]\ngame_s = 0", 'clock.game_s: 0 s gives the players no time: give the seconds of each player\'s clock, '
+                           'or "none" for a game without a chess clock'),
     ("[challenge]\nwrong_penalty = 100000", "challenge.wrong_penalty: 100000 is out of range"),
     ("[clock]\nturn_warnings_s = [10, 999999]", "clock.turn_warnings_s: 999999 s is more than a day"),
     ('tile_set = "klingon"', "tile_set: unknown tile set 'klingon' (bundled: english, german)"),
