@@ -51,6 +51,18 @@ def test_nonsense_in_a_preset_is_refused_naming_the_key(tmp_path, capsys, body, 
     assert says in err and str(path) in err and "Traceback" not in err and "convert" not in err
 
 
+def _refused_tile_set(tmp_path, body: str):
+    """(the tile-set file written from ``body``: its head keys, then ``[tiles]`` if given, else two letters; the
+    TileSetError its loading raised)."""
+    path = tmp_path / "tiles.toml"
+    head, _, tiles = body.partition("[tiles]")
+    tiles = tiles or "A = [9, 1]\nB = [9, 3]"
+    path.write_text(f'name = "mine"\n{head}\n[tiles]\n{tiles}\n')
+    with pytest.raises(TileSetError) as exc:
+        load_tile_set(str(path))
+    return path, exc
+
+
 @pytest.mark.parametrize("body, says", [
     ("rack_size = 0", "rack_size: expected a whole number from 1 to 20, got 0"),
     ("blanks = -2", "blanks: expected a whole number from 0 to 20, got -2"),
@@ -58,12 +70,7 @@ def test_nonsense_in_a_preset_is_refused_naming_the_key(tmp_path, capsys, body, 
     ("rack_size = 7\n[tiles]\nA = [3, 1]", "tiles: 5 tiles in all, too few for two racks of 7 (rack_size)"),
 ])
 def test_nonsense_in_a_tile_set_is_refused_naming_the_key(tmp_path, body, says):
-    path = tmp_path / "tiles.toml"
-    head, _, tiles = body.partition("[tiles]")
-    tiles = tiles or "A = [9, 1]\nB = [9, 3]"
-    path.write_text(f'name = "mine"\n{head}\n[tiles]\n{tiles}\n')
-    with pytest.raises(TileSetError) as exc:
-        load_tile_set(str(path))
+    path, exc = _refused_tile_set(tmp_path, body)
     assert str(exc.value) == f"{path}: {says}"
 
 
@@ -76,10 +83,5 @@ def test_the_bundled_presets_and_tile_sets_still_load():
 @pytest.mark.parametrize("body", ["blanks = inf", "rack_size = nan", "blanks = true", "rack_size = 7\n[tiles]\nA = [inf, 1]",
                                   "rack_size = 7\n[tiles]\nA = [9, nan]", "rack_size = 7\n[tiles]\nA = [true, 1]"])
 def test_inf_nan_or_bool_in_a_tile_set_is_refused(tmp_path, body):
-    path = tmp_path / "tiles.toml"
-    head, _, tiles = body.partition("[tiles]")
-    tiles = tiles or "A = [9, 1]\nB = [9, 3]"
-    path.write_text(f'name = "mine"\n{head}\n[tiles]\n{tiles}\n')
-    with pytest.raises(TileSetError) as exc:
-        load_tile_set(str(path))
+    path, exc = _refused_tile_set(tmp_path, body)
     assert str(exc.value).startswith(f"{path}: ")
