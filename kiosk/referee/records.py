@@ -56,7 +56,7 @@ from kiosk.referee.state import CHALLENGED, OUTPLAY, OVER, PLAYING, RACK_ENTRY
 from kiosk.rules.gcg import MAX_POINTS, EventKind, GcgError, GcgEvent, GcgGame, GcgVisitor, Walk, read_gcg
 from kiosk.rules.placement import Placement, WordError, WordFault
 from kiosk.rules.racks import split_racks
-from kiosk.rules.replay import ReplayProblem, guess_tile_set
+from kiosk.rules.replay import ReplayProblem, guess_tile_set, record_letters
 from kiosk.rules.tiles import TileSetError, load_tile_set
 
 CHALLENGE_LINES: dict[EventKind, bool] = {EventKind.WITHDRAWN: False, EventKind.CHALLENGE_BONUS: True}
@@ -347,7 +347,7 @@ def _check_tile_set(game: GcgGame, name: str, preset: Preset) -> None:
         ours = set(load_tile_set(preset.tile_set).values)
     except TileSetError:
         return   # the referee names a tile set that does not load
-    letters = {ch for ev in game.events for ch in (ev.rack + ev.word + ev.tiles).upper() if ch.isalpha()}
+    letters = record_letters(game)
     strange = sorted(letters - ours)
     if not strange:
         return

@@ -117,6 +117,11 @@ def _not_within(tiles: str, rack: str) -> bool:
     return any(tiles.count(ch) > rack.count(ch) for ch in set(tiles))
 
 
+def record_letters(game: GcgGame) -> set[str]:
+    """The letters (upper-case) a record's racks, words and exchanged tiles show."""
+    return {ch for ch in "".join(ev.rack + ev.word + ev.tiles for ev in game.events).upper() if ch.isalpha()}
+
+
 def guess_tile_set(game: GcgGame) -> TileSet:
     """The tile set a record uses: its ``#tile-distribution``/``#tile-set`` pragma when it names a bundled set,
     else German when its racks and words use letters only the German set has, else English."""
@@ -125,7 +130,7 @@ def guess_tile_set(game: GcgGame) -> TileSet:
             word = value.split()[0].lower() if value.split() else ""
             if word in bundled_tile_sets():
                 return load_tile_set(word)
-    letters = {ch for ch in "".join(ev.rack + ev.word + ev.tiles for ev in game.events).upper() if ch.isalpha()}
+    letters = record_letters(game)
     if letters - set(ENGLISH.values) and not letters - set(GERMAN.values):
         return GERMAN
     return ENGLISH
