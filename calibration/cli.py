@@ -100,14 +100,10 @@ def _add_source(p: argparse.ArgumentParser) -> None:
 
 
 def _write_png(path: Path, image: Any) -> None:
-    import cv2
+    from kiosk.vision.images import write_image
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    ok, buf = cv2.imencode(".png", image)
-    if not ok:
-        raise CalibrationError(f"{path}: could not encode the PNG")
-    with atomic_output(path, "wb", "report PNG") as fh:   # a failed write leaves nothing behind
-        fh.write(buf.tobytes())
+    write_image(path, image, "report picture")   # atomic: a failed write leaves nothing behind
     _say(f"wrote {path}")
 
 

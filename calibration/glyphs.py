@@ -19,7 +19,9 @@ import cv2
 import numpy as np
 
 from calibration import CalibrationError, CalibrationInputError
+from kiosk.files import InputError
 from kiosk.vision.geometry import SIZE
+from kiosk.vision.images import write_image
 
 Sample = tuple[np.ndarray, str]  # (BGR crop of one square in the canonical warp, label)
 MAX_NO_INK_SHARE = 0.01
@@ -216,9 +218,10 @@ def capture_glyphs(frames: Iterable[np.ndarray] | None, layout: Path | Sequence[
                                "board evenly, without glare, and check the layout")
     result = GlyphCapture(samples, used, skipped=skipped, no_ink=no_ink)
     if sheet_png is not None and sheet is not None:
-        ok = cv2.imwrite(str(sheet_png), contact_sheet(*sheet))
-        if not ok:
-            raise CalibrationError(f"{sheet_png}: could not write the contact sheet")
+        try:
+            write_image(sheet_png, contact_sheet(*sheet), "contact sheet")
+        except InputError as exc:
+            raise CalibrationError(f"could not write the contact sheet: {exc}") from None
     trainer = train or _vision_trainer(tile_set)
     if progress:
         progress(f"training on {len(samples)} samples ...")

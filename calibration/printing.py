@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import struct
 import zlib
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -82,18 +81,3 @@ def real_size_bytes(suffix: str, gray: np.ndarray, dpi: float, width_mm: float, 
     if suffix.lower() == ".pdf":
         return pdf_bytes(gray, width_mm, height_mm)
     raise ValueError(f"the marker sheet is written as .png or .pdf, not {suffix or 'no suffix'!r}")
-
-
-def write_real_size(path: str | Path, gray: np.ndarray, dpi: float, width_mm: float, height_mm: float) -> Path:
-    """Write ``gray`` as .png (with dpi) or .pdf (page of the given size) by the path's suffix.
-
-    Raises:
-        ValueError: another suffix (the path named).
-    """
-    path = Path(path)
-    try:
-        data = real_size_bytes(path.suffix, gray, dpi, width_mm, height_mm)
-    except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from None
-    path.write_bytes(data)
-    return path

@@ -16,9 +16,8 @@ from pathlib import Path
 import pytest
 
 from kiosk.cli import main
-from kiosk.files import InputError, NotReplaceable, atomic_output, check_output, replace_target
+from kiosk.files import InputError, NotReplaceable, atomic_output, check_output, replace_target, write_atomic
 from kiosk.referee.simulate import random_game
-from kiosk.stream.files import write_atomic
 from kiosk.stream.hub import StreamHub
 from kiosk.stream.records import RecordsWriter
 

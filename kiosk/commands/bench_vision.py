@@ -115,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
     import multiprocessing as mp
     import time
 
+    from kiosk.files import atomic_output
     from kiosk.vision.train import bench
 
     if args.frames < 1 or args.workers < 1:
@@ -209,8 +210,8 @@ def run(args: argparse.Namespace) -> int:
         failed: list[bench.FrameResult] = []
         calibrations: list[dict] = []
         t0 = time.perf_counter()
-        log = (args.out / f"frames-{_tag(level, args)}.jsonl").open("w", encoding="utf-8")
-        with log, ctx.Pool(args.workers) as pool:
+        with atomic_output(args.out / f"frames-{_tag(level, args)}.jsonl", what="frame log") as log, \
+                ctx.Pool(args.workers) as pool:
             for n, fr in enumerate(pool.imap_unordered(read, tasks, chunksize=2), 1):
                 tally.add(fr)
                 if "calibration" in fr.meta:
@@ -265,6 +266,7 @@ def _games(games: list, args: argparse.Namespace) -> int:
     import multiprocessing as mp
     import time
 
+    from kiosk.files import write_atomic
     from kiosk.vision.train import game_bench
 
     all_ok = True
@@ -295,10 +297,9 @@ def _games(games: list, args: argparse.Namespace) -> int:
             print(f"  bar: >= 95% of errors '#': {'met' if ok else 'NOT met'}")
         all_ok &= ok
         path = args.out / f"games-{_tag(level, args)}{'-lexicon' if args.lexicon == 'corpus' else ''}.json"
-        path.write_text(json.dumps({"level": level, "fonts": args.fonts, "seed": args.seed, "games": len(games),
+        write_atomic(path, json.dumps({"level": level, "fonts": args.fonts, "seed": args.seed, "games": len(games),
                                     "lexicon": args.lexicon,
-                                    "moves": tally.moves, "figures": f, "lines": tally.lines(level)}, indent=1),
-                        encoding="utf-8")
+                                    "moves": tally.moves, "figures": f, "lines": tally.lines(level)}, indent=1))
     return 0 if all_ok else 1
 
 

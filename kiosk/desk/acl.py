@@ -16,6 +16,8 @@ import subprocess
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
+from kiosk.files import write_atomic
+
 
 def kiosk_user(board: int) -> str:
     """The broker user name of the kiosk at ``board``."""
@@ -57,8 +59,8 @@ def password_file(path: str | Path, users: Mapping[str, str]) -> Path:
     if exe is None:
         raise RuntimeError("mosquitto_passwd is not installed (Debian package 'mosquitto')")
     path = Path(path)
-    path.write_text("".join(f"{u}:{p}\n" for u, p in users.items()), encoding="utf-8")
-    path.chmod(0o600)
+    # owner-only from the start: the passwords stand in clear text until mosquitto_passwd hashes them
+    write_atomic(path, "".join(f"{u}:{p}\n" for u, p in users.items()), mode=0o600)
     r = subprocess.run([exe, "-U", str(path)], capture_output=True, text=True, timeout=120)
     if r.returncode != 0:
         raise RuntimeError(f"mosquitto_passwd -U {path}: {r.stderr.strip() or r.returncode}")

@@ -46,8 +46,9 @@ from kiosk.desk.standings import standings
 from kiosk.desk.store import ResultsStore
 from kiosk.desk.tables import Tables
 from kiosk.desk.tsh import TshError
+from kiosk.files import write_atomic
 from kiosk.stream import sse, web_files
-from kiosk.stream.files import safe_name, write_atomic
+from kiosk.stream.files import safe_name
 from kiosk.stream.records import gcg_text
 
 log = logging.getLogger(__name__)

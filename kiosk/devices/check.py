@@ -55,6 +55,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=10.0, help="how long to watch the buttons (default 10)")
     parser.add_argument("--frame", type=Path, help="save one camera frame here (PNG)")
     args = parser.parse_args(argv)
+    if args.frame is not None:   # checked before the watch: a frame that cannot be saved is known at once
+        from kiosk.files import InputError, check_output
+
+        try:
+            check_output(args.frame, "camera frame")
+        except InputError as exc:
+            print(f"--frame: {exc}", file=sys.stderr)
+            return 2
     try:   # a synthetic camera shows the board the kiosk keeps: here, with no game, an empty board
         devices = build_devices(load_devices_config(args.config), board=_empty_board)
     except DeviceConfigError as exc:
@@ -71,14 +79,17 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  press {press.side:6s} at {press.timestamp_ms - start} ms", flush=True)
             time.sleep(0.02)
         if args.frame:
-            try:
-                import cv2
+            from kiosk.files import InputError
+            from kiosk.vision.images import write_image
 
+            try:
                 _, frame = devices.camera.capture()
-                cv2.imwrite(str(args.frame), frame)
+                write_image(args.frame, frame, "camera frame")
                 print(f"camera frame {frame.shape[1]}x{frame.shape[0]} px saved to {args.frame}")
             except CameraError as exc:
                 print(f"camera: {exc}")
+            except InputError as exc:
+                print(f"--frame: {exc}")
         health = devices.health()
         for h in health:
             print(_line(h))

@@ -2,8 +2,8 @@
 atomically. Errors are :class:`InputError` (``PATH: REASON``), which :func:`kiosk.cli.main` prints on stderr as
 ``kiosk COMMAND: PATH: REASON`` with exit code 2. Used by the subcommands and the calibration tools alike.
 
-Every atomic write in the kiosk goes through :func:`replacing` (here :func:`atomic_output`; the stream's
-``write_atomic``, the lexicon compiler): only a regular file, or nothing, is ever replaced at an output path.
+Every write of a file in the kiosk goes through :func:`replacing` (here :func:`atomic_output` and
+:func:`write_atomic`; the lexicon compiler, pictures by ``kiosk.vision.images.write_image``; a test keeps it so): only a regular file, or nothing, is ever replaced at an output path.
 A device, FIFO, socket or folder there is refused and left as it is (``kiosk selfplay -o /dev/null`` run as
 root once replaced the null device with a file); a symbolic link to a regular file is written through: the
 file it points to is replaced, the link kept.
@@ -78,10 +78,11 @@ def replace_target(path: str | Path) -> Path:
 
 
 @contextmanager
-def replacing(path: str | Path, *, durable: bool = True) -> Iterator[str]:
+def replacing(path: str | Path, *, durable: bool = True, mode: int = 0o644) -> Iterator[str]:
     """The one atomic write: yields the name of a new, empty temporary file beside the file :func:`replace_target`
-    finds for ``path``; when the block ends without an error that file is flushed to disk (``durable``), made
-    readable by all (0644) and renamed over the target (checked again first: nothing planted meanwhile is
+    finds for ``path``; when the block ends without an error that file is flushed to disk (``durable``), given
+    ``mode`` (0644, readable by all, unless a secret asks 0600; the temporary file is owner-only until then) and
+    renamed over the target (checked again first: nothing planted meanwhile is
     replaced); on any error it is removed, so a failed write leaves nothing behind.
 
     Raises:
@@ -103,7 +104,7 @@ def replacing(path: str | Path, *, durable: bool = True) -> Iterator[str]:
                 os.fsync(fd)
             finally:
                 os.close(fd)
-        os.chmod(tmp, 0o644)   # mkstemp makes it owner-only; outputs are for others to read
+        os.chmod(tmp, mode)   # mkstemp makes it owner-only; outputs are for others to read
         if replace_target(path) != target:
             raise NotReplaceable(errno.EEXIST, "changed while it was written; not replaced", str(path))
         os.replace(tmp, target)
@@ -111,6 +112,22 @@ def replacing(path: str | Path, *, durable: bool = True) -> Iterator[str]:
         with _ignore_missing():
             os.unlink(tmp)
         raise
+
+
+def write_atomic(path: str | Path, data: str | bytes, *, durable: bool = True, mode: int = 0o644) -> None:
+    """Replace ``path`` with ``data`` (text is written as UTF-8) in one step through :func:`replacing`: readers
+    never see half a file, a device, FIFO, socket or folder planted at ``path`` is left as it is, a link to a
+    file is written through. ``durable``: flushed to disk first; ``mode``: the file's permissions (0600 for a
+    secret). The folder is made when missing.
+
+    Raises:
+        OSError: naming the path, when the folder cannot be made or written, or something that is no regular
+            file is at ``path`` (:class:`NotReplaceable`, whose ``str()`` reads ``PATH: REASON``).
+    """
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    with replacing(path, durable=durable, mode=mode) as tmp:
+        Path(tmp).write_bytes(raw)
 
 
 def _reason(exc: OSError) -> str:

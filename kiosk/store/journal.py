@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from kiosk.files import write_atomic
 from kiosk.referee.events import Event, EventError, event_from_dict
 from kiosk.store.foreign import JOURNAL_APPLICATION_ID, foreign_file, sqlite_uri
 from kiosk.store.lock import LockHeld, take_lock, write_pid
@@ -588,7 +589,7 @@ class Journal:
             report = f"journal {self.path} is damaged: {why}. The files were kept aside as {kept} (and its -wal/-shm)."
         else:
             kept, report = None, f"journal {self.path} is damaged: {why}."
-        _blocked_marker(self.path).write_text(report + "\n", encoding="utf-8")
+        write_atomic(_blocked_marker(self.path), report + "\n")
         raise JournalCorrupt(f"{report} This path stays blocked until an operator runs `kiosk journal recover "
                              f"{self.path}` (carry on from the intact events) or `kiosk journal acknowledge "
                              f"{self.path}` (start afresh); no new game can silently replace a lost one.", kept, report)

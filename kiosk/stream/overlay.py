@@ -20,8 +20,8 @@ from itertools import groupby
 from pathlib import Path
 from typing import Any
 
+from kiosk.files import write_atomic
 from kiosk.referee.state import GameState
-from kiosk.stream.files import write_atomic
 from kiosk.stream.records import gcg_text
 
 log = logging.getLogger(__name__)
@@ -99,7 +99,7 @@ class OverlayWriter:
             if self.folder is None:
                 continue
             try:
-                write_atomic(self.folder / name, text)
+                write_atomic(self.folder / name, text, durable=False)   # fields change every second
             except OSError as exc:
                 msg = f"overlay: cannot write {self.folder / name}: {exc}"
                 log.warning("%s", msg)

@@ -15,11 +15,11 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from kiosk.files import describe_os_error, replace_target
+from kiosk.files import describe_os_error, replace_target, write_atomic
 from kiosk.referee.gcg_export import to_gcg_game
 from kiosk.referee.state import GameState
 from kiosk.rules.gcg import GcgGame, write_gcg
-from kiosk.stream.files import safe_name, write_atomic
+from kiosk.stream.files import safe_name
 
 log = logging.getLogger(__name__)
 

@@ -9,6 +9,7 @@ from dataclasses import fields
 from typing import Any
 
 from kiosk.devices.health import STATES
+from kiosk.files import write_atomic
 from kiosk.referee.events import EVENT_TYPES
 from kiosk.stream.envelope import SCHEMA_PATH, SCHEMA_VERSION
 
@@ -142,7 +143,7 @@ def schema_text() -> str:
 
 
 def main() -> int:
-    SCHEMA_PATH.write_text(schema_text(), encoding="utf-8")
+    write_atomic(SCHEMA_PATH, schema_text())
     print(f"wrote {SCHEMA_PATH}")
     return 0
 

@@ -45,13 +45,9 @@ def annotated_image(frame: np.ndarray, reading: BoardReading) -> np.ndarray:
 
 
 def write_annotated_png(frame: np.ndarray, reading: BoardReading, path: str | Path) -> None:
-    """Write :func:`annotated_image` as a PNG, atomically (a temporary file in the same folder, renamed: a
-    failed write leaves nothing behind). Raises OSError when it cannot be encoded, and
-    kiosk.files.InputError (naming the path) when it cannot be written."""
-    from kiosk.files import atomic_output
+    """Write :func:`annotated_image` as a picture (PNG, or the path's suffix), atomically
+    (:func:`kiosk.vision.images.write_image`). Raises kiosk.files.InputError (naming the path) when it cannot be
+    encoded or written."""
+    from kiosk.vision.images import write_image
 
-    ok, buf = cv2.imencode(".png", annotated_image(frame, reading))
-    if not ok:
-        raise OSError(f"{path}: PNG encoding failed")
-    with atomic_output(path, "wb", "annotated picture") as fh:
-        fh.write(buf.tobytes())
+    write_image(path, annotated_image(frame, reading), "annotated picture")

@@ -1,4 +1,5 @@
-"""Reading image files: one place that turns every way a file can fail to decode into a clear error.
+"""Reading and writing image files: one place that turns every way a file can fail to decode into a clear error,
+and one that writes a picture atomically.
 
 OpenCV signals a bad image two ways: ``None`` (unknown format, corrupt data) and an exception (``cv2.error``,
 e.g. a header claiming more pixels than its decoder allows, ``CV_IO_MAX_IMAGE_PIXELS``: a decompression bomb).
@@ -56,6 +57,31 @@ def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
     if img is None:
         raise ImageError(path, "not a readable image (unknown format or corrupt data)")
     return img
+
+
+def write_image(path: str | Path, image: np.ndarray, what: str = "picture") -> Path:
+    """Write ``image`` (uint8 H x W x 3 BGR, or H x W grey) in the format the path's suffix names (.png, .jpg, ...),
+    atomically through :func:`kiosk.files.atomic_output`: a failed write leaves nothing behind, and a folder,
+    device, FIFO or socket at ``path`` is refused and left as it is. Returns ``path``.
+
+    Raises:
+        kiosk.files.InputError: ``PATH: REASON`` (no image format OpenCV writes for the suffix, the encoding
+            failed, or the path cannot be written; ``what`` names the output in the message).
+    """
+    from kiosk.files import InputError, atomic_output
+
+    suffix = Path(path).suffix.lower()
+    try:
+        with opencv_silenced():
+            ok, buf = cv2.imencode(suffix or ".png", image)
+    except cv2.error:
+        ok = False
+    if not ok:
+        raise InputError(f"{path}: cannot write a {what} as {suffix or 'a file without a suffix'}: give a .png "
+                         "or .jpg name")
+    with atomic_output(path, "wb", what) as fh:
+        fh.write(buf.tobytes())
+    return Path(path)
 
 
 GREY_TOLERANCE = 3

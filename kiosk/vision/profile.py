@@ -174,8 +174,11 @@ class CalibrationProfile:
         return json.dumps(self.to_dict(), indent=1, ensure_ascii=False) + "\n"
 
     def save(self, path: str | Path) -> None:
-        """Write the profile as JSON (UTF-8)."""
-        Path(path).write_text(self.to_json(), encoding="utf-8")
+        """Write the profile as JSON (UTF-8), atomically (:func:`kiosk.files.write_atomic`: a failed write leaves
+        the old profile). Raises OSError naming the path."""
+        from kiosk.files import write_atomic
+
+        write_atomic(path, self.to_json())
 
     def resolve(self, ref: ModelRef) -> tuple[str, str | bytes] | None:
         """("data", base64 text) or ("file", bytes) for a model reference, None when it names none (the built-in

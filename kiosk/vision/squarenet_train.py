@@ -19,6 +19,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from kiosk.files import replacing, write_atomic
 from kiosk.vision.cvcompat import read_onnx
 from kiosk.vision.squarenet import BLANK, CROP_PX, EMPTY, GROW_PX, INPUT_PX, normalise
 
@@ -396,15 +397,16 @@ def export_checked(net, path: Path) -> float:  # noqa: ANN001
     above 1e-3."""
     import torch
     probe = torch.randn(7, 1, INPUT_PX, INPUT_PX)
-    torch.onnx.export(net, (probe[:1],), str(path), dynamo=False, opset_version=13, input_names=["x"],
-                      output_names=["logits"], dynamic_axes={"x": {0: "n"}, "logits": {0: "n"}})
-    with torch.no_grad():
-        ref = net(probe).numpy()
-    cvnet = read_onnx(path.read_bytes())   # as the kiosk loads it
-    cvnet.setInput(probe.numpy())
-    err = float(np.abs(cvnet.forward() - ref).max())
-    if err > 1e-3:
-        raise ValueError(f"{path}: OpenCV's output differs from torch's by {err}")
+    with replacing(path) as tmp:     # a network OpenCV does not run as torch does never replaces the file
+        torch.onnx.export(net, (probe[:1],), tmp, dynamo=False, opset_version=13, input_names=["x"],
+                          output_names=["logits"], dynamic_axes={"x": {0: "n"}, "logits": {0: "n"}})
+        with torch.no_grad():
+            ref = net(probe).numpy()
+        cvnet = read_onnx(Path(tmp).read_bytes())   # as the kiosk loads it
+        cvnet.setInput(probe.numpy())
+        err = float(np.abs(cvnet.forward() - ref).max())
+        if err > 1e-3:
+            raise ValueError(f"{path}: OpenCV's output differs from torch's by {err}")
     return err
 
 
@@ -470,8 +472,7 @@ def export_sets(net, names: list[str], out: Path, prefix: str, tiles: np.ndarray
             "labels": labels, "input_px": INPUT_PX, "grow_px": GROW_PX,
             "trained_on": "synthetic frames only (kiosk.vision.synth, seeds < 2**30): " + trained_on.format(**counts),
             "held_out": {k: round(v, 5) for k, v in figs.items()}}
-        (out / f"{prefix}_{set_name}.json").write_text(json.dumps(meta, ensure_ascii=False, indent=1) + "\n",
-                                                       encoding="utf-8")
+        write_atomic(out / f"{prefix}_{set_name}.json", json.dumps(meta, ensure_ascii=False, indent=1) + "\n")
         if check is not None:
             check(path, labels)
         if not quiet:

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import re
 import zlib
-from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
 from calibration.markers import render_marker_sheet
-from calibration.printing import png_dpi, write_real_size
+from calibration.printing import png_dpi, real_size_bytes
 from kiosk.vision.geometry import DEFAULT_GEOMETRY
 
 
@@ -27,13 +26,13 @@ def test_sheet_markers_are_real_size_and_detected() -> None:
         assert abs(edge - side_px) <= 2.0, edge  # a printed marker is marker_mm wide
 
 
-def test_png_carries_dpi_and_pdf_page_is_a4(tmp_path: Path) -> None:
+def test_png_carries_dpi_and_pdf_page_is_a4() -> None:
     sheet = render_marker_sheet(dpi=150)
-    png = write_real_size(tmp_path / "m.png", sheet.image, sheet.dpi, sheet.width_mm, sheet.height_mm)
-    assert abs(png_dpi(png.read_bytes()) - 150) < 0.1
-    back = cv2.imread(str(png), cv2.IMREAD_GRAYSCALE)
+    png = real_size_bytes(".png", sheet.image, sheet.dpi, sheet.width_mm, sheet.height_mm)
+    assert abs(png_dpi(png) - 150) < 0.1
+    back = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_GRAYSCALE)
     assert np.array_equal(back, sheet.image)
-    pdf = write_real_size(tmp_path / "m.pdf", sheet.image, sheet.dpi, sheet.width_mm, sheet.height_mm).read_bytes()
+    pdf = real_size_bytes(".PDF", sheet.image, sheet.dpi, sheet.width_mm, sheet.height_mm)
     assert pdf.startswith(b"%PDF-1.4") and pdf.rstrip().endswith(b"%%EOF")
     box = re.search(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", pdf)
     assert box and abs(float(box[1]) - 595.276) < 0.01 and abs(float(box[2]) - 841.89) < 0.01  # A4 in points
@@ -50,7 +49,7 @@ def test_bad_sheet_requests() -> None:
     with pytest.raises(ValueError, match="dpi"):
         render_marker_sheet(dpi=20)
     with pytest.raises(ValueError, match="png or .pdf"):
-        write_real_size("/tmp/x.jpg", np.zeros((2, 2), np.uint8), 300, 1, 1)
+        real_size_bytes(".jpg", np.zeros((2, 2), np.uint8), 300, 1, 1)
 
 
 def test_each_marker_shows_its_grid_corner_at_the_offset() -> None:

@@ -161,7 +161,7 @@ def test_three_player_game_fields_and_records():
 def test_records_and_exports_are_written_readable_by_all(tmp_path):
     """The records and the desk's exports (write_atomic) were written owner-only (mkstemp's 0600): the web server
     and a broadcaster's tools, running as other users, could not read them."""
-    from kiosk.stream.files import write_atomic
+    from kiosk.files import write_atomic
 
     for durable in (False, True):
         out = tmp_path / f"game-{durable}.gcg"

@@ -26,6 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from kiosk.files import replacing
 from kiosk.vision.synth.fonts import BY_NAME, font_file
 
 FONTS = ("sans", "hershey-simplex", "hershey-duplex", "hershey-triplex", "hershey-complex")
@@ -170,7 +171,8 @@ def write_atlas(path: str | Path) -> None:
             arrays[f"m{len(index)}"] = np.round(g.mask * 255).astype(np.uint8)
             index.append([font, ch, g.x0, g.y0, g.cap_px])
     arrays["index"] = np.frombuffer(json.dumps(index).encode(), np.uint8)
-    np.savez_compressed(path, **arrays)  # type: ignore[arg-type]  # numpy 2 stubs take **kwds as allow_pickle
+    with replacing(path) as tmp, open(tmp, "wb") as fh:
+        np.savez_compressed(fh, **arrays)  # type: ignore[arg-type]  # numpy 2 stubs take **kwds as allow_pickle
 
 
 @cache

@@ -44,6 +44,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from kiosk.files import replacing, write_atomic
 from kiosk.rules.tiles import load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.cells import cell_crop, cell_stats, warp_canvas
@@ -55,6 +56,14 @@ from kiosk.vision.reader import GLYPH_GROW_PX, BoardReader
 from kiosk.vision.scrabscrap import read_warp_coord
 
 Sample = tuple[np.ndarray, str]
+
+
+def save_npz(path: str | Path, arrays: dict[str, Any], *, compressed: bool = True) -> None:
+    """Write ``arrays`` as the .npz file ``path`` (exactly that name: numpy adds no suffix), atomically
+    (:func:`kiosk.files.replacing`): an interrupted run leaves no half-written cache. Raises OSError naming
+    the path."""
+    with replacing(path) as tmp, open(tmp, "wb") as fh:
+        (np.savez_compressed if compressed else np.savez)(fh, **arrays)
 
 
 def log(msg: str) -> None:
@@ -321,7 +330,7 @@ def collect_squares(cache: Path, n_english: int, n_german: int, workers: int = 2
         level_params("typical", faces)          # fails early, naming the packages, when no face is installed
         check_faces(faces)                      # ... or when an installed face cannot be drawn
     arrays: dict[str, Any] = _render_all(_render_squares, jobs, workers, "squares", "crops")
-    np.savez(cache, **arrays)
+    save_npz(cache, arrays, compressed=False)
     log(f"square crops cached in {cache}")
 
 
@@ -373,7 +382,7 @@ def train_settle(out: Path, n_english: int, n_german: int, workers: int = 2, bla
         data = _render_all(_settle_rows, jobs, workers, "settle", "squares")
         if cache is not None:
             rows: dict[str, Any] = data
-            np.savez_compressed(cache, **rows)
+            save_npz(cache, rows)
     x, y = data["x"], data["y"].astype(int)
     held = np.isin(data["frame"], np.unique(data["frame"])[::10])     # every 10th frame held out
     model = SettleModel.train(x[~held], y[~held])
@@ -387,7 +396,7 @@ def train_settle(out: Path, n_english: int, n_german: int, workers: int = 2, bla
         f"{int(wrong.sum())} settled wrong, {int(unsure.sum())} unsure; blanks: {int(bl.sum())}, "
         f"{int((bl & wrong).sum())} wrong, {int((bl & unsure).sum())} unsure")
     model = SettleModel.train(x, y)
-    out.write_bytes(model.net.to_bytes())
+    write_atomic(out, model.net.to_bytes())
     log(f"wrote {out}")
 
 
@@ -403,7 +412,7 @@ def collect(cache: Path, n_synth: int) -> None:
             data["ox_synth"].append(x)
             data["oy_synth"].append(y)
     arrays: dict[str, Any] = {k: (np.concatenate(v) if v else np.zeros((0,))) for k, v in data.items()}
-    np.savez_compressed(cache, **arrays)
+    save_npz(cache, arrays)
     log(f"samples cached in {cache}")
 
 
@@ -422,7 +431,7 @@ def fit_defaults(cache: Path, out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     x, y = z["ox_synth"], z["oy_synth"]
     log(f"occupancy: {len(x)} squares ({int(y.sum())} tiles)")
-    (out / "occupancy.npz").write_bytes(OccupancyModel.train(x, y).net.to_bytes())
+    write_atomic(out / "occupancy.npz", OccupancyModel.train(x, y).net.to_bytes())
 
 
 def build_profile(out: Path, templates: Path | None, tiles: str, n_synth: int, notes: str,

@@ -39,6 +39,7 @@ import numpy as np
 
 from kiosk.rules.board import SIZE, Board
 from kiosk.rules.tiles import ENGLISH, GERMAN, TileSet
+from kiosk.vision.images import write_image
 from kiosk.vision.synth import fonts as font_table
 from kiosk.vision.synth.levels import HELD_OUT_BIT, RealismParams
 
@@ -340,7 +341,7 @@ def confusion_png(tally: Tally, path: str | Path, title: str) -> None:
                 txt = str(n) if n < 1000 else f"{n // 1000}k"
                 cv2.putText(img, txt, (x + 2, y + 17), cv2.FONT_HERSHEY_SIMPLEX, 0.3, (0, 0, 0), 1, cv2.LINE_AA)
             cv2.rectangle(img, (x, y), (x + cell - 1, y + cell - 1), (220, 220, 220), 1)
-    cv2.imwrite(str(path), img)
+    write_image(path, img, "confusion matrix")
 
 
 def _order(ch: str) -> tuple[int, str]:
@@ -370,7 +371,7 @@ def annotated_png(image: np.ndarray, grid_corners_px: np.ndarray, fr: FrameResul
         x0, y0 = m + c * cell_px, m + r * cell_px
         cv2.line(top, (x0 + 4, y0 + cell_px - 4), (x0 + cell_px - 4, y0 + 4), (200, 200, 0), 1)
     small = cv2.resize(image, (int(image.shape[1] * size / image.shape[0]), size), interpolation=cv2.INTER_AREA)
-    cv2.imwrite(str(path), np.hstack([small, top]))
+    write_image(path, np.hstack([small, top]), "annotated frame")
 
 
 # ---------------------------------------------------------------- running a reader over rendered frames
@@ -461,4 +462,4 @@ def contact_sheet(samples: list[Sample], level: str, seed: int, path: str | Path
     while len(thumbs) % columns:
         thumbs.append(np.zeros_like(thumbs[0]))
     rows = [np.hstack(thumbs[r:r + columns]) for r in range(0, len(thumbs), columns)]
-    cv2.imwrite(str(path), np.vstack(rows))
+    write_image(path, np.vstack(rows), "contact sheet")
