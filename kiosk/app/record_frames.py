@@ -136,3 +136,43 @@ def enter_from_record(kiosk: Any, p: RecordRow, pin: str, why: str, out: Callabl
         for sq, ch in tiles:
             kiosk.act("correct", square=sq, char=ch)
     return len(tiles)
+
+
+def greyscale_without_corners(frames: list[Path]) -> str | None:
+    """Why a recording without corners gave ``frames`` (those whose moves the judge entered) no usable reading,
+    when they are greyscale photos: the reader finds the board without corners by its colours. Names how many
+    of them are; None when none is (or none can be read: each is then named by its own fault)."""
+    from kiosk.vision.images import NO_COLOUR, ImageError, is_greyscale_photo, read_image
+
+    grey = []
+    for path in frames:
+        try:
+            if is_greyscale_photo(read_image(path)):
+                grey.append(path.name)
+        except ImageError:
+            continue
+    if not grey:
+        return None
+    which = grey[0] if len(grey) == 1 else f"{len(grey)} of those frames ({grey[0]} the first)"
+    return (f"{which}: {NO_COLOUR}; the reader finds the board by its colours, so without the board's corners "
+            "(warp-coord in game.ini) it cannot read a greyscale frame: give warp-coord to have them read")
+
+
+def grouped(problems: list[str]) -> str:
+    """``problems`` (``"image-5.jpg: REASON"``, in move order) as one line: the frames of one kind of reason (its
+    numbers aside) together, named by the first reason, e.g. ``image-1.jpg, image-2.jpg, ... image-21.jpg (21
+    frames): no usable reading (grid uncertain: 49 of the 54 squares ... and the like)``."""
+    import re
+
+    kinds: dict[str, list[tuple[str, str]]] = {}
+    for text in problems:
+        name, _, reason = text.partition(": ")
+        kinds.setdefault(re.sub(r"\d+", "N", reason), []).append((name, reason))
+    parts = []
+    for items in kinds.values():
+        names = [n for n, _ in items]
+        shown = ", ".join(names) if len(names) <= 3 else f"{names[0]}, {names[1]}, ... {names[-1]} ({len(names)} frames)"
+        alike = " and the like" if len({r for _, r in items}) > 1 else ""
+        parts.append(f"{shown}: {items[0][1]}{alike}")
+    return "; ".join(parts)
+

@@ -362,3 +362,50 @@ def test_a_latin1_game_gcg_is_no_binary_data(folder, tmp_path):
     (folder / "game.gcg").write_bytes("#player1 Ann Ann\n#player2 Bob Bob\n#title Nürnberger Trichter\n".encode("latin-1"))
     code, lines = _run(folder, tmp_path)
     assert code == 0 and not any(ln.startswith("warning") for ln in lines), "\n".join(lines)
+
+
+def test_frames_of_one_kind_of_fault_are_said_together():
+    from kiosk.app.record_frames import grouped
+
+    problems = [f"image-{n}.jpg: no usable reading (grid uncertain: {40 + n} of the {50 + n} squares are unsure)"
+                for n in range(1, 6)] + ["image-6.jpg: missing", "image-7.jpg: no usable reading (hand over the "
+                                         "board)", "image-8.jpg: missing"]
+    assert grouped(problems) == (
+        "image-1.jpg, image-2.jpg, ... image-5.jpg (5 frames): no usable reading (grid uncertain: 41 of the 51 "
+        "squares are unsure) and the like; image-6.jpg, image-8.jpg: missing; image-7.jpg: no usable reading "
+        "(hand over the board)")
+    assert grouped(["image-2.jpg: empty file"]) == "image-2.jpg: empty file"
+
+
+def _grey_photo() -> np.ndarray:
+    return np.repeat(np.linspace(0, 200, 64, dtype=np.uint8)[None, :], 48, axis=0)
+
+
+def test_greyscale_frames_are_counted_and_the_first_named(tmp_path):
+    from kiosk.app.record_frames import greyscale_without_corners
+
+    (tmp_path / "image-1.jpg").write_bytes(b"")                            # unreadable: passed over
+    (tmp_path / "image-2.jpg").write_bytes(_png(cv2.merge([_grey_photo(), _grey_photo() // 2, _grey_photo()])))
+    (tmp_path / "image-3.jpg").write_bytes(_png(np.full((48, 64), 9, np.uint8)))   # blank: named as blank
+    frames = [tmp_path / f"image-{n}.jpg" for n in (1, 2, 3)]
+    assert greyscale_without_corners(frames) is None
+    (tmp_path / "image-4.jpg").write_bytes(_png(_grey_photo()))
+    assert greyscale_without_corners([*frames, tmp_path / "image-4.jpg"]) == (
+        "image-4.jpg: the photo is greyscale (it has no colour); the reader finds the board by its colours, so "
+        "without the board's corners (warp-coord in game.ini) it cannot read a greyscale frame: give warp-coord "
+        "to have them read")
+
+
+def test_the_closing_lines_name_greyscale_frames_the_reader_could_not_use(folder, tmp_path):
+    """The reader finds the board without corners by its colours: greyscale frames of a recording without
+    warp-coord give no usable reading, and the closing lines say why after naming them."""
+    for n in (2, 3):
+        (folder / f"image-{n}.jpg").write_bytes(_png(_grey_photo()))
+    (folder / "image-4.jpg").write_bytes(_png(cv2.merge([_grey_photo(), _grey_photo() // 2, _grey_photo()])))
+    _, lines = _run(folder, tmp_path)
+    assert lines[-5].startswith("frames: image-2.jpg, image-3.jpg, image-4.jpg: no usable reading (no board "
+                                "found)"), lines[-5:]
+    assert lines[-4] == ("why: 2 of those frames (image-2.jpg the first): the photo is greyscale (it has no "
+                         "colour); the reader finds the board by its colours, so without the board's corners "
+                         "(warp-coord in game.ini) it cannot read a greyscale frame: give warp-coord to have them "
+                         "read")
