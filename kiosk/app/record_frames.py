@@ -176,3 +176,18 @@ def grouped(problems: list[str]) -> str:
         parts.append(f"{shown}: {items[0][1]}{alike}")
     return "; ".join(parts)
 
+
+def frame_lines(folder: Path, corners: bool, entered: list[str], unrefereed: list[str]) -> list[str]:
+    """The closing lines on the recording's bad frames (``folder``; ``corners``: game.ini gives them):
+    ``entered`` those whose moves the judge entered, ``unrefereed`` those of moves nothing could be entered over
+    (each ``"image-5.jpg: REASON"``)."""
+    lines = []
+    if entered:
+        lines.append(f"frames: {grouped(entered)} (those moves were entered by the judge from the record)")
+        grey = None if corners else greyscale_without_corners([folder / p.partition(": ")[0] for p in entered])
+        if grey is not None:
+            lines.append(f"why: {grey}")
+    if unrefereed:
+        lines.append(f"frames: {grouped(unrefereed)} (nothing to enter them over: those moves were not refereed)")
+    return lines
+

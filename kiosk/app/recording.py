@@ -36,14 +36,7 @@ from kiosk.app.pin import PinGate
 from kiosk.app.reader_setup import ReaderUnavailable, board_prior, make_reader, recording_profile
 from kiosk.app.record_corners import corners_misfit
 from kiosk.app.record_end import close_at_record_end, last_line, totals_before_end
-from kiosk.app.record_frames import (
-    RecordingCamera,
-    enter_from_record,
-    frame_fault,
-    greyscale_without_corners,
-    grouped,
-    unusable_reading,
-)
+from kiosk.app.record_frames import RecordingCamera, enter_from_record, frame_fault, frame_lines, unusable_reading
 from kiosk.app.record_judge import correct_from, table_boards
 from kiosk.app.recorded_moves import standard_coordinate
 from kiosk.app.recording_files import (
@@ -486,14 +479,8 @@ def _report(ref: _Referee, frames: int, seconds: float, kept: bool = True) -> in
         out(f"the kiosk's totals {totals[0]}:{totals[1]} differ from the recorded {last[0]}:{last[1]}")
     for line in record_errors(rec):
         out(line)
-    if ref.frame_problems:
-        out(f"frames: {grouped(ref.frame_problems)} (those moves were entered by the judge from the record)")
-        grey = None if rec.corners is not None else \
-            greyscale_without_corners([rec.folder / p.partition(": ")[0] for p in ref.frame_problems])
-        if grey is not None:
-            out(f"why: {grey}")
-    if ref.unrefereed:
-        out(f"frames: {grouped(ref.unrefereed)} (nothing to enter them over: those moves were not refereed)")
+    for line in frame_lines(rec.folder, rec.corners is not None, ref.frame_problems, ref.unrefereed):
+        out(line)
     out(f"vision: {frames} frames read in {seconds:.1f} s")
     out(f"judge: {ref.interventions} intervention(s) ({ref.judge_fixes} square(s) corrected); "
         f"{sum(1 for h in st.history if h.kind == 'withdrawn')} move(s) taken back (phonies withdrawn after a "
