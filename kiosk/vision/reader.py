@@ -66,11 +66,34 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from kiosk.rules.board import CENTRE, DLS, DWS, SIZE, TLS, TWS, neighbours, square_name
+from kiosk.rules.board import CENTRE, SIZE
 from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.bag_templates import BagTemplates, bag_letter
 from kiosk.vision.cells import PREMIUM_CLASSES, CellStats, cell_crop, cell_stats, same_square, warp_canvas
+from kiosk.vision.doubt_rules import (
+    GLARE_DOUBT,
+    HAND_DOUBT,
+    KNOWN_MIN,
+    OUTSIDE_VIEW_DOUBT,
+    blank_or_letter_doubt,
+    blank_squares,
+    board_turns,
+    colour_blind,
+    doubt_blanks,
+    doubt_blanks_alone,
+    doubt_colour_collapse,
+    doubt_fingers,
+    doubt_lone_premium_tiles,
+    doubt_off_colour_blanks,
+    doubt_weak_empties,
+    find_finger_blanks,
+    frame_degraded,
+    letter_or_doubt,
+    near_mask,
+    not_in_set_doubt,
+    washed_out,
+)
 from kiosk.vision.exemplars import CANDIDATE_SHARE, GlyphCache, confirm_by_exemplars, resolve_by_exemplars
 from kiosk.vision.familiarity import Familiarity, hold_unfamiliar
 from kiosk.vision.game_exemplars import GAME_KINDS, FeatureCache, RuledOut, settle_by_known
@@ -129,7 +152,6 @@ MIN_FRAME_PX = 160
 TILE_P = 0.7          # P(tile) at or above: a tile
 EMPTY_P = 0.3         # P(tile) at or below: empty; between: unsure
 EMPTY_P_SURE = 0.1    # ... in a degraded frame, without the colour vote's support: at or below this
-LETTER_P = 0.7        # a letter's P below which it counts as doubtful for a degraded frame (see _degraded)
 GLYPH_SURE_P = 0.99   # a calibration profile's glyph model, the second reader: its letter at or above this settles
                       # the network's letter doubt, or makes a letter of the network it reads otherwise a doubt ...
 NET_ALONE_LETTER_P = 0.999  # ... unless the network reads its own letter at or above this (that letter stands)
@@ -137,12 +159,8 @@ PROFILE_SETTLES = frozenset({DoubtKind.LETTER, DoubtKind.DEGRADED, DoubtKind.BLA
 # calibration profile's glyph model may settle
 NET_LETTER_P = 0.8    # the square network's P(letter | tile) below which its letter is reported unsure: 4 to 1
                       # over all else (on real tiles its wrong letters came at 0.70-0.94: an A for an Ä, a Y for a V)
-LETTER_P_DEGRADED = 0.95  # ... in a frame where many letters are doubtful (see _degraded)
-DEGRADED_SHARE = 0.1  # share of doubtful letters above which a frame is degraded
-DEGRADED_MIN_TILES = 6
+LETTER_P_DEGRADED = 0.95  # ... in a frame where many letters are doubtful (see frame_degraded)
 SEEN_MIN = 0.7        # fraction of a square inside the frame needed to read it
-FINGER_REACH = 1.5     # squares (centre to centre) from the hand found within which a finger may hide a tile
-FINGER_GROUP = 3       # BLANKs touching (8-connected) at least this many, beyond the set's blanks: fingers
 NEAR_HAND_LETTER_P = 0.999  # next to a hand a letter needs this P(letter | tile) (a finger may hide a stroke)
 SETTLED_P = 0.99      # the network's P(empty), or P(tile) x P(its letter or blank | tile), at or above which a
                       # square that looks the same in a later frame keeps the reading (below, it is read again)
@@ -158,8 +176,6 @@ OFF_KNOWN_REACH = 3   # ... and the reading shifted by whole squares (at most th
 OFF_KNOWN_SHIFTED = 0.3  # ... matches at least this share of the known tiles letter for letter, twice as many as
                          # unshifted: the grid lies off the board's squares (else the tiles themselves moved)
 HOLD_DOUBT = "does not hold read 6% larger or smaller"  # ... the doubt's reason (no refit on doubt for it alone)
-TURNED_SHARE = 0.6    # lettered tiles read turned by the same quarter turns beyond this share (of at least
-TURNED_MIN_TILES = 8  # ... this many): the whole board is turned in the reading (corners in the wrong order)
 GRID_DOUBT_SHARE = 0.3  # a grid found without markers whose non-empty squares are more than this share unsure
 GRID_CHECK_MIN = 10    # ... (with at least this many non-empty squares) is not trusted at all
 HAND_UNLIKE = 0.3     # colour change (log units) from an empty square beyond which skin may be a hand
@@ -178,25 +194,10 @@ BLANK_SURE_P = 0.98   # ... read as a blank only at or above this (true blanks r
                       # real P tiles of faint grey ink at 0.90-0.95)
 KNOWN_LETTER_P = 0.98  # the network's P(letter) at or above which a square is a known tile for the colour references
 GLARE_LETTER_P = 0.995  # P(letter | tile) at or above which a letter under glare is kept (else the square is unsure)
-KNOWN_MIN = 3         # known tiles needed to measure the colour references again without them
-OFF_TILE_COLOUR = 0.5  # a blank farther than this (log colour) from the frame's tiles may be a finger ...
-OFF_TILE_SPREAD = 2.0  # ... when also beyond this many times the lettered tiles' own 90th percentile distance
-WASHED_OUT = 240.0    # a square whose darkest colour channel (median) is at or above this shows no colour
 BLIND_NET_TILE_P = 0.5  # where the colours cannot see (see colour_blind), the network's P(tile) from which a
                         # square is not emptied (a doubt at worst; unless the settle model is sure it is empty)
-COLLAPSE_NET_P = 0.95  # the network's P(tile) from which a square read empty counts against the frame's colours ...
-COLLAPSE_MIN = 5       # ... and in a frame with at least this many such squares ...
-COLLAPSE_SHARE = 0.12  # ... that are at least this share of the squares it is that sure of, the colours have
-COLLAPSE_DOUBT_P = 0.8  # failed: every square read empty where its P(tile) is at least this is a doubt
-# (COLLAPSE_SHARE was 0.15 until the fifteenth session; why: kiosk/vision/README.md, "Whole words read empty")
 SETTLE_TILE = 0.9     # the settle model's P(tile) at or above: a tile (see kiosk.vision.settle)
 SETTLE_EMPTY = 0.1    # ... at or below: empty; between: unsure
-PREMIUM_WORDS = {TWS: "triple-word", DWS: "double-word", TLS: "triple-letter",
-                 DLS: "double-letter"}   # a premium square (its layout character) in the words of a doubt shown to people
-LONE_DOUBT = "no tile beside it"  # a premium square's tile without a plain tile beside it: the doubt's reason names
-                                  # this (a lasting doubt: no refit for it alone, no grid makes the print another thing)
-BLANKS_ALONE = "no letter read beside it"  # blanks no letter read joins: the doubt's reason names
-                                           # this (a lasting doubt, like LONE_DOUBT)
 
 
 @cache
@@ -249,126 +250,26 @@ class Occupancy(NamedTuple):
     weak_empty: np.ndarray  # squares only weakly empty (bool): doubts in a degraded frame
 
 
-def _degraded(confidences: Sequence[float]) -> bool:
-    """True when so many of a frame's letters are doubtful (blur, shadow) that its clear-looking ones are
-    suspect too: more than DEGRADED_SHARE of at least DEGRADED_MIN_TILES letters below LETTER_P.
-    ``confidences``: P(letter) of each lettered tile read in the frame."""
-    if len(confidences) < DEGRADED_MIN_TILES:
-        return False
-    doubtful = sum(c < LETTER_P for c in confidences)
-    return doubtful > DEGRADED_SHARE * len(confidences)
 
 
-def _doubt_weak_empties(squares: list[SquareReading], doubts: dict[int, Doubt], weak_empty: np.ndarray,
-                        spare: Collection[int] = ()) -> None:
-    """In a degraded frame: turn the weakly empty squares (``weak_empty``, 225 bool) still read EMPTY into
-    UNSURE (in place, reason in ``doubts``), except the squares in ``spare`` (known surely empty)."""
-    for sq in np.flatnonzero(weak_empty):
-        if squares[sq].state is SquareState.EMPTY and int(sq) not in spare:
-            doubts[int(sq)] = Doubt(DoubtKind.DEGRADED, "empty or a shadowed tile? (many doubtful letters in this frame)")
-            squares[sq] = SquareReading(SquareState.UNSURE, None, 0.5)
 
 
-def _blanks(squares: list[SquareReading]) -> list[int]:
-    """The squares read BLANK (a tile without a letter)."""
-    return [sq for sq in range(N_SQUARES) if squares[sq].state is SquareState.BLANK]
 
 
-def _doubt_blanks(squares: list[SquareReading], doubts: dict[int, Doubt], set_blanks: int, degraded: bool) -> None:
-    """Turn every BLANK of ``squares`` UNSURE (in place, reason in ``doubts``) when there are more of them than
-    the set has blanks (letters lost to blur or shadow: which are the real blanks cannot be told) or the
-    frame is ``degraded`` (in a frame of doubtful letters no blank is sure either)."""
-    blanks = _blanks(squares)
-    if blanks and (len(blanks) > set_blanks or degraded):
-        why = (Doubt(DoubtKind.OVER_SET, f"{len(blanks)} tiles without a letter, the set has {set_blanks} blanks")
-               if len(blanks) > set_blanks else Doubt(DoubtKind.DEGRADED, "no letter found in a frame of doubtful letters"))
-        for sq in blanks:
-            doubts[sq] = why
-            squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
 
 
-def _find_finger_blanks(squares: list[SquareReading], doubts: dict[int, Doubt], hand: np.ndarray,
-                        set_blanks: int = 2) -> np.ndarray:
-    """The hand the hand detection missed, found from its fingers (a motion-blurred, see-through hand shows the
-    grid lines through it): when a frame reads more BLANKs than the set has blanks (``set_blanks``), each group
-    of at least FINGER_GROUP of them touching (8-connected) is skin, not blanks (a set's blanks cannot make one).
-    Those squares turn UNSURE (in place, reason in ``doubts``). Returns the hand (225 bool): ``hand`` with them.
-
-    Measured on 800 training frames (seeds 340000-340399 "typical" with a hand in half of them, 350000-350399
-    "hard" with a hand in a third): it finds 16 and 15 of the 63 and 44 hands missed, and fires in no frame
-    without a hand; 2 blanks lie in the groups it found (next to fingers), 0 other uncovered squares."""
-    blanks = _blanks(squares)
-    if len(blanks) <= set_blanks:
-        return hand
-    grid = np.zeros((SIZE, SIZE), np.uint8)
-    grid.reshape(-1)[blanks] = 1
-    n, labels, sizes, _ = cv2.connectedComponentsWithStats(grid, connectivity=8)
-    fingers = np.zeros(N_SQUARES, bool)
-    for i in range(1, n):
-        if sizes[i, cv2.CC_STAT_AREA] >= FINGER_GROUP:
-            group = np.flatnonzero(labels.reshape(-1) == i)
-            fingers[group] = True
-            for sq in group:
-                doubts[int(sq)] = Doubt(DoubtKind.HAND, f"hand over the square ({len(group)} tiles without a letter "
-                                                        "side by side: fingers)")
-                squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
-    return hand | fingers
 
 
-def _doubt_fingers(squares: list[SquareReading], doubts: dict[int, Doubt], hand: np.ndarray, set_blanks: int = 2
-                   ) -> None:
-    """Turn BLANKs a finger may be UNSURE (in place, reason in ``doubts``): a finger reaching past the detected
-    hand (``hand``, 225 bool) looks like a tile without a letter. Every BLANK next to the hand; then, while the
-    frame still has more BLANKs than the set has blanks (``set_blanks``), the one nearest the hand."""
-    if not hand.any():
-        return
-    dist = _distance_to(hand)
-    blanks = sorted((float(dist[sq]), sq) for sq in _blanks(squares))
-    for i, (d, sq) in enumerate(blanks):
-        if d < FINGER_REACH:
-            doubts[sq] = Doubt(DoubtKind.FINGER, "blank tile or a finger? (next to the hand)")
-        elif len(blanks) - i > set_blanks:
-            doubts[sq] = Doubt(DoubtKind.FINGER, f"blank tile or a finger? ({len(blanks)} tiles without a letter, "
-                               f"the set has {set_blanks} blanks; this one is nearest the hand)")
-        else:
-            break
-        squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
 
 
-def board_turns(turns: Sequence[int]) -> int:
-    """Quarter turns (1..3, counter-clockwise) by which the whole board stands turned in a reading, else 0.
-
-    ``turns``: the quarter turns of each lettered tile read (the square network's best letter). A tile laid
-    turned happens; most of at least TURNED_MIN_TILES tiles turned alike (more than TURNED_SHARE) is the board:
-    its A1 is not where the reading put it."""
-    if len(turns) < TURNED_MIN_TILES:
-        return 0
-    counts = np.bincount(np.asarray(turns, np.intp) % 4, minlength=4)
-    k = int(np.argmax(counts[1:])) + 1
-    return k if counts[k] > TURNED_SHARE * len(turns) else 0
 
 
-OUTSIDE_VIEW_DOUBT = Doubt(DoubtKind.OUTSIDE_VIEW, "outside the camera view")
-HAND_DOUBT = Doubt(DoubtKind.HAND, "hand over the square")
-GLARE_DOUBT = Doubt(DoubtKind.GLARE, "glare")
 
 
-def not_in_set_doubt(letter: str, tile_set: TileSet) -> Doubt:
-    """The doubt of a square read as ``letter``, a letter ``tile_set`` does not have."""
-    return Doubt(DoubtKind.NOT_IN_SET, f"'{letter}' is not a letter of the {tile_set.name} set")
 
 
-def blank_or_letter_doubt(letter: str, p_blank: float) -> Doubt:
-    """The doubt of a tile read as a blank with P ``p_blank`` (given a tile), else as ``letter`` (faint ink)."""
-    return Doubt(DoubtKind.BLANK_OR_LETTER, f"blank or letter {letter}? (blank {p_blank:.2f})")
 
 
-def letter_or_doubt(letter: str, runner_up: str, p: float, degraded: bool) -> Doubt:
-    """The doubt of a tile read as ``letter`` below the sure level (``p``), ``runner_up`` the next letter; in a
-    ``degraded`` frame (many doubtful letters: blur, shadow) of kind DEGRADED, else LETTER."""
-    if degraded:
-        return Doubt(DoubtKind.DEGRADED, f"letter {letter} or {runner_up}? ({p:.2f}, many doubtful letters in this frame)")
-    return Doubt(DoubtKind.LETTER, f"letter {letter} or {runner_up}? ({p:.2f})")
 
 
 def _tile_sureness(q: SquarePrediction) -> float:
@@ -416,70 +317,14 @@ def _doubt_not_held(squares: list[SquareReading], doubts: dict[int, Doubt], pred
     return out
 
 
-def _distance_to(mask: np.ndarray) -> np.ndarray:
-    """225 floats: each square's distance (in squares, centre to centre) to the nearest square of ``mask`` (225
-    bool; 0 inside it)."""
-    grid = mask.reshape(SIZE, SIZE)
-    return cv2.distanceTransform((~grid).astype(np.uint8), cv2.DIST_L2, cv2.DIST_MASK_PRECISE).reshape(-1)
 
 
-def _near(mask: np.ndarray, reach: float = FINGER_REACH) -> np.ndarray:
-    """Boolean 225: squares not in ``mask`` (225 bool) whose centre lies within ``reach`` squares of one in it."""
-    dist = _distance_to(mask)
-    return (dist > 0) & (dist < reach)
 
 
-def colour_blind(stats: CellStats, feats: np.ndarray, vote: np.ndarray) -> np.ndarray:
-    """225 bool: the squares whose colours cannot tell a tile from the board. All of them when the frame has
-    tiles (their colour is known, ``feats``: :func:`features`) but its colour vote is silent everywhere
-    (``vote``, 225 int, :func:`nearest_colour_says_tile`: tiles coloured like the board; not the empty board,
-    whose print the network may take for tiles); else those washed out (every channel's median at or above WASHED_OUT:
-    overexposed, an auto-exposure ramp's bright end). There the occupancy model's "empty" is no evidence
-    against a tile the network sees (a blank of the board's colour read empty with verdict ok, a still blank
-    vanishing under an exposure ramp: issue 22)."""
-    if tile_colour_known(feats) and not np.any(vote != 0):
-        return np.ones(N_SQUARES, bool)
-    return np.asarray(stats.colour, np.float32).min(axis=1) >= WASHED_OUT
 
 
-def doubt_off_colour_blanks(squares: list[SquareReading], doubts: dict[int, Doubt], feats: np.ndarray) -> None:
-    """Turn a BLANK not coloured like this frame's tiles UNSURE (in place, reason in ``doubts``): a blank is one of
-    the set's tiles and shares their face, a finger (a see-through, motion-blurred hand the hand detection
-    missed) does not. Far means a colour distance to the frame's tiles (``feats[:, 14]``, the occupancy
-    features measured with the sure letters known) above OFF_TILE_COLOUR and above OFF_TILE_SPREAD times the
-    90th percentile of the lettered tiles' own (shadow and light vary it); needs KNOWN_MIN lettered tiles."""
-    lettered = [sq for sq, r in enumerate(squares) if r.state is SquareState.TILE]
-    if len(lettered) < KNOWN_MIN or not tile_colour_known(feats):
-        return
-    far = max(OFF_TILE_COLOUR, OFF_TILE_SPREAD * float(np.percentile(feats[lettered, 14], 90)))
-    for sq in _blanks(squares):
-        if feats[sq, 14] > far:
-            doubts[sq] = Doubt(DoubtKind.FINGER, f"blank tile or a finger? (not coloured like this frame's tiles: "
-                               f"{feats[sq, 14]:.2f} > {far:.2f})")
-            squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
 
 
-def doubt_colour_collapse(squares: list[SquareReading], doubts: dict[int, Doubt],
-                          preds: dict[int, SquarePrediction]) -> list[int]:
-    """Turn the squares read EMPTY where the square network rather sees a tile (P(tile) at least
-    COLLAPSE_DOUBT_P) UNSURE (in place, reason in ``doubts``) in a frame whose colours have failed: at least
-    COLLAPSE_MIN squares read EMPTY where it is sure of a tile (P(tile) at least COLLAPSE_NET_P), and at least
-    COLLAPSE_SHARE of the squares it is that sure of. A few such squares are the frame's usual
-    share (the network sees tiles on some bright or shadowed empty squares, and the colours are right there);
-    many mean the colours themselves have failed: tiles in a face the network barely knows leave no sure letter
-    to learn the tile colour from, so the premium rule calls every premium square print, or blurred tiles coloured
-    like the board are emptied by the settle model, and whole words read empty with verdict ok (issue 22).
-    Returns the squares turned."""
-    against = [sq for sq, q in preds.items() if q.p_tile >= COLLAPSE_NET_P and squares[sq].state is SquareState.EMPTY]
-    sure = sum(q.p_tile >= COLLAPSE_NET_P for q in preds.values())
-    if len(against) < COLLAPSE_MIN or len(against) < COLLAPSE_SHARE * sure:
-        return []
-    turned = [sq for sq, q in preds.items() if q.p_tile >= COLLAPSE_DOUBT_P and squares[sq].state is SquareState.EMPTY]
-    for sq in turned:
-        doubts[sq] = Doubt(DoubtKind.TILE_OR_EMPTY, f"tile or empty? (the network sees a tile, {preds[sq].p_tile:.2f}; "
-                           f"in this frame the colours see none on {len(against)} squares it is sure of)")
-        squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
-    return turned
 
 
 def known_shift(known: str, grid: Sequence[str]) -> tuple[tuple[int, int], int, int]:
@@ -499,80 +344,10 @@ def known_shift(known: str, grid: Sequence[str]) -> tuple[tuple[int, int], int, 
     return best, matched(*best), matched(0, 0)
 
 
-# for each of the 225 squares, its orthogonal neighbours that are plain squares (no premium print)
-_PLAIN_NEIGHBOURS = tuple(tuple(n for n in neighbours(sq) if PREMIUM_CLASSES[n] == ".") for sq in range(N_SQUARES))
 
 
-def doubt_lone_premium_tiles(squares: list[SquareReading], doubts: dict[int, Doubt], tiled: np.ndarray,
-                             hidden: np.ndarray) -> list[int]:
-    """Turn a tile read on a premium square (a letter or a blank) UNSURE (in place, reason in ``doubts``, naming
-    LONE_DOUBT) when no plain square beside it (orthogonally) is taken for a tile (``tiled``, 225 bool: read as a
-    tile, its letter sure or not) and none beside it is hidden (``hidden``, 225 bool: under the hand, outside the
-    view). Returns the squares doubted.
-
-    Every tile of a position lies in a word of two tiles or more, so it has a tile beside it, and no premium
-    square of the layout borders another: a real tile on a premium square has a tile on a plain square beside it
-    (the first move covers H8 and a plain square beside it). A premium square's print (the centre star, the
-    labels, a premium colour the frame's colours cannot place) is the one thing on the board made to stand out
-    from plain squares, and any reader of letters may take it for a letter or a blank: the empty board's star
-    read "X" (green board) or "Y" (classic) with verdict "ok" (the premium rule left the square network alone to
-    judge it, or the colour vote took a crease or a shadow for this frame's tiles). Such a reading alone is a
-    doubt, not a letter: the rule rests on the game's geometry and the reading of the plain squares beside it,
-    not on what any network makes of the print. A tile laid alone on a premium square (a move being laid) is a
-    doubt until its word is down."""
-    out = []
-    for sq in range(N_SQUARES):
-        rd = squares[sq]
-        if PREMIUM_CLASSES[sq] == "." or rd.state not in (SquareState.TILE, SquareState.BLANK):
-            continue
-        if any(tiled[n] or hidden[n] for n in _PLAIN_NEIGHBOURS[sq]):
-            continue
-        lettered = rd.state is SquareState.TILE
-        what = f"letter {rd.letter}" if lettered else "a tile without a letter (a blank)"
-        place = "the centre star" if sq == CENTRE else f"a {PREMIUM_WORDS[str(PREMIUM_CLASSES[sq])]} square"
-        doubts[sq] = Doubt(DoubtKind.PRINT_OR_LETTER if lettered else DoubtKind.PRINT_OR_BLANK,
-                           f"{what} read on {square_name(sq)}, {place}, with {LONE_DOUBT}: the square's print may have "
-                           f"been taken for a tile")
-        squares[sq] = SquareReading(SquareState.UNSURE, None, rd.confidence)
-        out.append(sq)
-    return out
 
 
-def doubt_blanks_alone(squares: list[SquareReading], doubts: dict[int, Doubt], tiled: np.ndarray,
-                       hidden: np.ndarray) -> list[int]:
-    """Turn BLANKs that no letter read joins UNSURE (in place, reason in ``doubts``, naming BLANKS_ALONE): the
-    BLANKs of each group of squares taken for tiles (``tiled``, 225 bool: read as a tile, its letter sure or
-    not; and the BLANKs), orthogonally connected, in which no square reads a letter (TILE) and none lies within
-    FINGER_REACH of a hidden square (``hidden``, 225 bool: under the hand, outside the view; beside it or
-    diagonally: its word's letter may lie there unseen). Returns the squares doubted.
-
-    Every tile of a position lies in a word of two tiles or more and a set has two blanks: a blank belongs to a
-    word with a letter on it, but for a two-blank opening. A tile without a letter alone, or beside squares
-    read as nothing surer (another blank, a doubtful letter, glare), is far likelier a shadow's edge, a finger
-    the hand detection missed, a crease or a print: the hard level's empty boards read such blanks with verdict
-    "ok", with and without a hand in the frame (issue 22); the network's own P(tile) there is often low, the
-    colours carried it. The rule rests on the game's geometry and the reading of the squares beside it, not on
-    what a network makes of skin or shade. Cost: a blank laid alone (a move being laid), a two-blank opening
-    word, and a blank whose word's letters are all doubtful are doubts until a letter read joins them."""
-    blank = np.array([rd.state is SquareState.BLANK for rd in squares])
-    if not blank.any():
-        return []
-    lettered = np.array([rd.state is SquareState.TILE for rd in squares])
-    members = (tiled | blank | lettered).reshape(SIZE, SIZE).astype(np.uint8)
-    _, labels = cv2.connectedComponents(members, connectivity=4)
-    labels = labels.reshape(-1)
-    near_hidden = _distance_to(hidden) < FINGER_REACH if hidden.any() else np.zeros(N_SQUARES, bool)
-    out: list[int] = []
-    for i in set(labels[blank].tolist()):
-        group = np.flatnonzero(labels == i)
-        if lettered[group].any() or near_hidden[group].any():
-            continue
-        for sq in group[blank[group]].tolist():
-            doubts[sq] = Doubt(DoubtKind.BLANK_ALONE, f"a tile without a letter with {BLANKS_ALONE} (a finger, a "
-                               "shadow's edge or a print may read as one)")
-            squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
-            out.append(sq)
-    return sorted(out)
 
 
 def _settled_empty(settled: dict[int, float] | None, sq: int) -> bool:
@@ -580,12 +355,6 @@ def _settled_empty(settled: dict[int, float] | None, sq: int) -> bool:
     return settled is not None and sq in settled and settled[sq] <= SETTLE_EMPTY
 
 
-def washed_out(stats: CellStats) -> bool:
-    """Whether the board itself is washed out (overexposed): the median plain square's darkest channel at or
-    above WASHED_OUT. Tiles and board then look alike (white) to every opinion, and a frame read so is not
-    used (on a 20-frame exposure ramp such frames lost still blanks and made tiles of empty squares)."""
-    plain = PREMIUM_CLASSES == "."
-    return float(np.median(np.asarray(stats.colour, np.float32)[plain].min(axis=1))) >= WASHED_OUT
 
 
 def _logit(p: float) -> float:
@@ -609,7 +378,7 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
     the summed log-odds leave a square open, it decides when it is sure (at most SETTLE_EMPTY or at least
     SETTLE_TILE). Within FINGER_REACH of the hand (``hand``) a square the network or the occupancy model calls
     a tile is not emptied, the settle model is not asked and a letter needs NEAR_HAND_LETTER_P; fingers found
-    among the blanks (:func:`_find_finger_blanks`) join the hand and the squares are read again. ``blind`` (225
+    among the blanks (:func:`find_finger_blanks`) join the hand and the squares are read again. ``blind`` (225
     bool, :func:`colour_blind`): squares the colours cannot judge; one the network gives P(tile) >=
     BLIND_NET_TILE_P is not emptied by the colours there (a doubt at worst) unless the settle model is sure it
     is empty (the network alone sees tiles on bright empty squares too). Last, a tile on a premium square with
@@ -622,7 +391,7 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
     squares: list[SquareReading] = [EMPTY_SQUARE] * N_SQUARES
     doubts: dict[int, Doubt] = {}
     tiles: list[int] = []
-    near_hand = _near(hand)
+    near_hand = near_mask(hand)
     for sq in range(N_SQUARES):
         p = float(p_tile[sq])
         q = preds.get(sq)
@@ -687,7 +456,7 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
     lettered = [sq for sq in tiles if preds[sq].p_blank < preds[sq].p_tile / 2 and not glare[sq]]
     # (the letters as read, the letter network's: judged by the square network's own letters instead, on
     # validation-2 the frame's state turned more tiles into doubts but also gave more wrong letters: not so)
-    degraded = _degraded([preds[sq].letter_given_tile for sq in lettered])
+    degraded = frame_degraded([preds[sq].letter_given_tile for sq in lettered])
     letter_p = LETTER_P_DEGRADED if degraded else NET_LETTER_P
     for sq in tiles:
         q = preds[sq]
@@ -715,8 +484,8 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
                 doubts[sq] = letter_or_doubt(q.letter, q.runner_up, p_letter, degraded)
             squares[sq] = SquareReading(SquareState.UNSURE, None, conf)
     if degraded:  # the network's sure empties stay empty
-        _doubt_weak_empties(squares, doubts, weak_empty, {sq for sq, q in preds.items() if q.p_empty >= NET_SURE})
-    found = _find_finger_blanks(squares, doubts, hand, tile_set.blanks)
+        doubt_weak_empties(squares, doubts, weak_empty, {sq for sq, q in preds.items() if q.p_empty >= NET_SURE})
+    found = find_finger_blanks(squares, doubts, hand, tile_set.blanks)
     fingers = np.flatnonzero(found & ~hand).tolist()
     if fingers:
         # fingers found among the blanks: read again with them as hand, so the squares beside them get the
@@ -725,9 +494,9 @@ def combine_net(p_tile: np.ndarray, p_model: np.ndarray, vote: np.ndarray, seen:
                                                                preds, letters, tile_set, settled, blind)
         doubts_again.update((sq, doubts[sq]) for sq in fingers)
         return again, doubts_again, hand_again, [sq for sq in lasting if sq not in fingers]
-    _doubt_fingers(squares, doubts, hand, tile_set.blanks)
-    _doubt_blanks(squares, doubts, tile_set.blanks, degraded)
-    for sq in _blanks(squares):
+    doubt_fingers(squares, doubts, hand, tile_set.blanks)
+    doubt_blanks(squares, doubts, tile_set.blanks, degraded)
+    for sq in blank_squares(squares):
         q = preds[sq]
         p_blank = q.blank_if_tile
         if p_blank < BLANK_SURE_P:
@@ -1242,7 +1011,7 @@ class BoardReader:
         # settle the model's doubts with this frame's own colours where they are clear (a square clearly
         # coloured like an empty square, not like this frame's tiles, is no tile: shadows, dark objects).
         # Kept for later: the empties that are only weakly so (a tile by the model but empty by colour, or a
-        # P(tile) above EMPTY_P_SURE without a colour vote): in a degraded frame (see _degraded) they are doubts
+        # P(tile) above EMPTY_P_SURE without a colour vote): in a degraded frame (see frame_degraded) they are doubts
         weak_empty = ((vote < 0) & (p_tile >= TILE_P) & (p_tile < 0.99)) | \
             ((vote >= 0) & (p_tile > EMPTY_P_SURE) & (p_tile <= EMPTY_P))
         p_tile = np.where((vote < 0) & (p_tile < 0.99), np.minimum(p_tile, EMPTY_P - 0.01),

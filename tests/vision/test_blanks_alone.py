@@ -1,10 +1,10 @@
 """Fingers, shadows and prints read as blanks (issue 22, item 5): at the synthetic "hard" level empty boards and
 first-move boards read tiles without a letter on plain squares where none lies, about 10 per 200 empty boards
 of each tile set, most with verdict "ok" (no hand found: a shadow's edge, a see-through finger), a few beside
-a hand the reader found but beyond FINGER_REACH. The finger rules (:func:`kiosk.vision.reader._find_finger_blanks`,
-``_doubt_fingers``) need a hand found or more blanks than the set has; one or two alone pass them. Every tile lies
+a hand the reader found but beyond FINGER_REACH. The finger rules (:func:`kiosk.vision.doubt_rules.find_finger_blanks`,
+``doubt_fingers``) need a hand found or more blanks than the set has; one or two alone pass them. Every tile lies
 in a word of two tiles or more and a set has two blanks: blanks no lettered tile joins are now a doubt
-(:func:`kiosk.vision.reader.doubt_blanks_alone`), whatever a network makes of skin or shade."""
+(:func:`kiosk.vision.doubt_rules.doubt_blanks_alone`), whatever a network makes of skin or shade."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import pytest
 
 from kiosk.rules.board import Board
 from kiosk.rules.tiles import ENGLISH, GERMAN
-from kiosk.vision.reader import BLANKS_ALONE, BoardReader, doubt_blanks_alone
+from kiosk.vision.doubt_rules import BLANKS_ALONE, doubt_blanks_alone
+from kiosk.vision.reader import BoardReader
 from kiosk.vision.reading import EMPTY_SQUARE, SquareReading, SquareState
 from kiosk.vision.synth import render_board
 

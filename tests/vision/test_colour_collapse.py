@@ -1,4 +1,4 @@
-"""A frame whose colours fail (:func:`kiosk.vision.reader.doubt_colour_collapse`): where the square network sees
+"""A frame whose colours fail (:func:`kiosk.vision.doubt_rules.doubt_colour_collapse`): where the square network sees
 tiles on many squares the colours call empty, those squares are doubts, not empty squares read with verdict ok; a
 frame with the usual few such squares is left as it is. The rendered frame is drawn in a **validation** face (the
 faces the rule was chosen on), never a held-out one."""
@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from kiosk.vision import reader as reader_module
-from kiosk.vision.reader import COLLAPSE_MIN, BoardReader, doubt_colour_collapse
+from kiosk.vision import doubt_rules
+from kiosk.vision.doubt_rules import COLLAPSE_MIN, doubt_colour_collapse
+from kiosk.vision.reader import BoardReader
 from kiosk.vision.reading import EMPTY_SQUARE, DoubtKind, SquareReading, SquareState
 from kiosk.vision.squarenet import SquarePrediction
 from kiosk.vision.synth import fonts
@@ -83,7 +84,7 @@ def test_a_frame_whose_colours_fail_gives_its_emptied_tiles_as_doubts(monkeypatc
     seen = [sq for sq in range(225) if sq not in fr.occluded]
 
     def read(enabled: bool) -> str:
-        monkeypatch.setattr(reader_module, "COLLAPSE_MIN", COLLAPSE_MIN if enabled else 10**6)
+        monkeypatch.setattr(doubt_rules, "COLLAPSE_MIN", COLLAPSE_MIN if enabled else 10**6)
         reading = BoardReader(tile_set).read(fr.image)
         assert reading.quality.ok
         return "".join(reading.grid())

@@ -5,7 +5,7 @@ to judge the star, and it read X at P(letter) 0.97-0.99), and the classic board'
 90 of 200 typical empty boards read X on H8 silently, 49-50 of 200 hard ones X or Y. Every tile lies in a word
 of two tiles or more and no premium square borders another, so a real tile on a premium square has a tile on a
 plain square beside it; a tile read on a premium square without one is now a doubt
-(:func:`kiosk.vision.reader.doubt_lone_premium_tiles`), whatever the network makes of the print."""
+(:func:`kiosk.vision.doubt_rules.doubt_lone_premium_tiles`), whatever the network makes of the print."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ import pytest
 from kiosk.rules.board import CENTRE, Board
 from kiosk.rules.tiles import ENGLISH, GERMAN
 from kiosk.vision.cells import PREMIUM_CLASSES
-from kiosk.vision.reader import LONE_DOUBT, BoardReader, doubt_lone_premium_tiles
+from kiosk.vision.doubt_rules import LONE_DOUBT, doubt_lone_premium_tiles
+from kiosk.vision.reader import BoardReader
 from kiosk.vision.reading import EMPTY_SQUARE, SquareReading, SquareState
 from kiosk.vision.synth import render_board
 

@@ -113,7 +113,7 @@ def test_reader_a_board_read_turned_is_not_read(start):
 
 
 def test_board_turns_needs_most_of_enough_tiles_turned_alike():
-    from kiosk.vision.reader import board_turns
+    from kiosk.vision.doubt_rules import board_turns
 
     assert board_turns([1] * 8) == 1 and board_turns([3] * 6 + [0] * 3) == 3
     assert board_turns([1] * 7) == 0                       # too few tiles to tell

@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from kiosk.rules.tiles import ENGLISH
-from kiosk.vision.reader import BoardReader, _doubt_fingers, _find_finger_blanks
+from kiosk.vision.doubt_rules import doubt_fingers, find_finger_blanks
+from kiosk.vision.reader import BoardReader
 from kiosk.vision.reading import EMPTY_SQUARE, SquareReading, SquareState, kind_of
 from kiosk.vision.synth import render_board
 from kiosk.vision.synth.boards import random_board
@@ -21,11 +22,11 @@ def test_a_blank_next_to_the_hand_is_doubted_one_away_is_not():
     squares[7 * 15 + 5] = blank                                     # F8: beside the hand
     squares[7 * 15 + 9] = blank                                     # J8: well away from it
     doubts: dict[int, str] = {}
-    _doubt_fingers(squares, doubts, hand)
+    doubt_fingers(squares, doubts, hand)
     assert squares[7 * 15 + 5].state is SquareState.UNSURE and "finger" in doubts[7 * 15 + 5]
     assert squares[7 * 15 + 9].state is SquareState.BLANK and 7 * 15 + 9 not in doubts
     before = list(squares)
-    _doubt_fingers(squares, doubts, np.zeros(225, bool))             # no hand: nothing changes
+    doubt_fingers(squares, doubts, np.zeros(225, bool))             # no hand: nothing changes
     assert squares == before
 
 
@@ -51,14 +52,14 @@ def test_more_blanks_than_the_set_has_the_one_nearest_the_hand_is_the_finger():
     for sq in (12 * 15 + 3, 2 * 15 + 10, 4 * 15 + 12):              # D13 (3 squares from the arm), K3, M5
         squares[sq] = blank
     doubts: dict[int, str] = {}
-    _doubt_fingers(squares, doubts, hand, set_blanks=2)
+    doubt_fingers(squares, doubts, hand, set_blanks=2)
     assert squares[12 * 15 + 3].state is SquareState.UNSURE and "nearest the hand" in doubts[12 * 15 + 3]
     assert squares[2 * 15 + 10].state is SquareState.BLANK and squares[4 * 15 + 12].state is SquareState.BLANK
     # as many blanks as the set has, none beside the hand: all stay
     squares[12 * 15 + 3] = blank
     squares[4 * 15 + 12] = EMPTY_SQUARE
     doubts.clear()
-    _doubt_fingers(squares, doubts, hand, set_blanks=2)
+    doubt_fingers(squares, doubts, hand, set_blanks=2)
     assert not doubts
 
 
@@ -75,7 +76,7 @@ def test_blanks_side_by_side_beyond_the_sets_are_fingers():
     for name in ("M7", "L8", "M9", "N10", "O8", "D11"):
         squares[_sq(name)] = blank
     doubts: dict[int, str] = {}
-    hand = _find_finger_blanks(squares, doubts, np.zeros(225, bool), set_blanks=2)
+    hand = find_finger_blanks(squares, doubts, np.zeros(225, bool), set_blanks=2)
     fingers = {_sq(n) for n in ("M7", "L8", "M9", "N10")}
     assert set(np.flatnonzero(hand)) == fingers == set(doubts)
     assert all(squares[sq].state is SquareState.UNSURE and doubts[sq].startswith("hand over the square")
@@ -83,7 +84,7 @@ def test_blanks_side_by_side_beyond_the_sets_are_fingers():
     assert squares[_sq("O8")].state is squares[_sq("D11")].state is SquareState.BLANK
     # the hand found then doubts the blanks beside it and, the set having 2 blanks, none else: O8 (in the
     # frame a finger over an M, 2.2 squares from the chain) and D11 stay blanks
-    _doubt_fingers(squares, doubts, hand, set_blanks=2)
+    doubt_fingers(squares, doubts, hand, set_blanks=2)
     assert squares[_sq("O8")].state is squares[_sq("D11")].state is SquareState.BLANK
 
 
@@ -97,7 +98,7 @@ def test_blanks_a_set_can_hold_are_no_hand(names, set_blanks):
         squares[_sq(name)] = SquareReading(SquareState.BLANK, None, 0.95)
     doubts: dict[int, str] = {}
     before = list(squares)
-    hand = _find_finger_blanks(squares, doubts, np.zeros(225, bool), set_blanks=set_blanks)
+    hand = find_finger_blanks(squares, doubts, np.zeros(225, bool), set_blanks=set_blanks)
     assert not hand.any() and not doubts and squares == before
 
 
@@ -131,7 +132,8 @@ def test_the_network_path_s_lasting_doubts_are_the_squares_the_geometry_rules_re
     letter on a plain square beside another is no doubt at all."""
     from kiosk.rules.board import CENTRE
     from kiosk.rules.tiles import GERMAN
-    from kiosk.vision.reader import BLANKS_ALONE, LONE_DOUBT, combine_net
+    from kiosk.vision.doubt_rules import BLANKS_ALONE, LONE_DOUBT
+    from kiosk.vision.reader import combine_net
     from kiosk.vision.squarenet import SquarePrediction
 
     lone, blank, pair = CENTRE, _sq("C2"), (_sq("K10"), _sq("L10"))  # H8: the centre star; C2, K10, L10: plain
@@ -156,8 +158,9 @@ def test_the_profile_s_glyph_model_as_second_reader_of_the_network():
     network reads the tile, without ink, or on a tile the game knows (however the network reads it), it changes
     nothing."""
     from kiosk.vision.cells import CANVAS_PX, cell_crop
+    from kiosk.vision.doubt_rules import HAND_DOUBT
     from kiosk.vision.glyph_model import GlyphPrediction
-    from kiosk.vision.reader import HAND_DOUBT, BoardReader
+    from kiosk.vision.reader import BoardReader
     from kiosk.vision.reading import Doubt, DoubtKind
     from kiosk.vision.squarenet import SquarePrediction
 
