@@ -88,10 +88,7 @@ def find_finger_blanks(squares: list[SquareReading], doubts: dict[int, Doubt], h
     grid lines through it): when a frame reads more BLANKs than the set has blanks (``set_blanks``), each group
     of at least FINGER_GROUP of them touching (8-connected) is skin, not blanks (a set's blanks cannot make one).
     Those squares turn UNSURE (in place, reason in ``doubts``). Returns the hand (225 bool): ``hand`` with them.
-
-    Measured on 800 training frames (seeds 340000-340399 "typical" with a hand in half of them, 350000-350399
-    "hard" with a hand in a third): it finds 16 and 15 of the 63 and 44 hands missed, and fires in no frame
-    without a hand; 2 blanks lie in the groups it found (next to fingers), 0 other uncovered squares."""
+    (What it finds and misses: ``kiosk/vision/models/README.md``, "A hand over the board".)"""
     blanks = blank_squares(squares)
     if len(blanks) <= set_blanks:
         return hand
