@@ -12,22 +12,17 @@ import pygame
 
 from kiosk.control.words import ending_sentence, turn_words
 from kiosk.referee.state import CHALLENGED, DESIGNATING, NOT_STARTED, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING
-from kiosk.ui.board_view import draw_board, square_label
+from kiosk.ui.board_view import square_label
+from kiosk.ui.judge_screens import draw_judge, draw_judge_adjust, draw_judge_correct, draw_judge_player
 from kiosk.ui.outplay_row import accept_row
-from kiosk.ui.status import DEVICE_H, clock_text, game_word_text, panel_top, rack_key, timers_line
+from kiosk.ui.panel import BUTTON_H, layout
+from kiosk.ui.panel import board_and_panel as _board_and_panel
+from kiosk.ui.panel import holds as _holds
+from kiosk.ui.panel import letters as _letters
+from kiosk.ui.panel import sheet_rows as _rows
+from kiosk.ui.status import DEVICE_H, clock_text, game_word_text, rack_key, timers_line
 from kiosk.ui.touch_state import TouchState
 from kiosk.ui.widgets import AMBER, BG, BLUE, DIM, FG, GREEN, PANEL, RED, Canvas, font, grid_rects, rows_of, split_h
-
-BUTTON_H = 56
-
-
-def layout(size: tuple[int, int]) -> tuple[pygame.Rect, pygame.Rect]:
-    """(board area, panel area) for a screen of ``size`` px."""
-    w, h = size
-    if w >= h:
-        side = min(h, w * 3 // 5)
-        return pygame.Rect(0, 0, side, h), pygame.Rect(side, 0, w - side, h)
-    return pygame.Rect(0, 0, w, w), pygame.Rect(0, w, w, h - w)
 
 
 def screen_for(ui: TouchState) -> str:
@@ -57,50 +52,6 @@ def screen_for(ui: TouchState) -> str:
         return "problem"
     return "main"
 
-
-# ------------------------------------------------------------------------------------------------ pieces
-
-
-def _holds(ui: TouchState) -> bool:
-    """The game's rules allow holds."""
-    preset = ui.kiosk.preset
-    return preset is not None and preset.challenge.holds
-
-
-def _rows(ui: TouchState) -> str:
-    """How the game's sheet labels the board's rows (preset ``board.rows``)."""
-    preset = ui.kiosk.preset
-    return preset.board.rows if preset is not None else "numbers"
-
-
-def _letters(ui: TouchState) -> list[str]:
-    """The letters of the game's tile set (none before a game)."""
-    tile_set = ui.kiosk.tile_set
-    return list(tile_set.letters) if tile_set else []
-
-
-def _board(ui: TouchState, cv: Canvas, area: pygame.Rect, *, tappable: bool = False) -> None:
-    st = ui.kiosk.state
-    view = ui.kiosk.view
-    lp = st.last_play
-    new = [sq for sq, _ in lp.tiles] if lp is not None and not lp.withdrawn else []
-    marked = set(view.problem_squares) | set(view.removal_left)
-    if st.phase == REMOVING and lp is not None:
-        marked |= {sq for sq, _ in lp.tiles}
-    cells = list(st.board)
-    # the tiles the judge entered for the move being read (no reading from the camera, a doubt) show as new
-    pending = {sq: ch for sq, ch in view.corrections.items() if ch != "." and not cells[sq] and st.phase == PLAYING}
-    if st.phase == DESIGNATING:
-        pending = {sq: "?" for sq in st.pending_blanks}
-        marked |= set(st.pending_blanks)
-    doubtful: list[int] = []
-    if view.reading is not None and st.phase == PLAYING and view.problem_text:
-        doubtful = [i for i, ch in enumerate("".join(view.reading.grid())) if ch == "#"]
-    if ui.selected is not None:
-        marked.add(ui.selected)
-    tile_set = ui.kiosk.tile_set
-    draw_board(cv, area, cells, new=new, marked=marked, doubtful=doubtful, pending=pending, tappable=tappable,
-               values=dict(tile_set.values) if tile_set else None, rows=_rows(ui))
 
 
 def _scores(ui: TouchState, cv: Canvas, area: pygame.Rect) -> None:
@@ -138,15 +89,6 @@ def _info(ui: TouchState, cv: Canvas, area: pygame.Rect) -> None:
     elif st.history:
         h = st.history[-1]
         cv.text(f"{st.players[h.player]}: {turn_words(h.kind)} {h.points:+d}", b, 24)
-
-
-def _board_and_panel(ui: TouchState, cv: Canvas, *, tappable: bool = False, clocks: bool = True) -> pygame.Rect:
-    """Draw the board in its area, clear the panel and draw its top (:func:`kiosk.ui.status.panel_top`: the
-    clocks unless the screen shows the scores with theirs, device problems); returns the rest for the screen."""
-    board, panel = layout(cv.surface.get_size())
-    _board(ui, cv, board, tappable=tappable)
-    pygame.draw.rect(cv.surface, BG, panel)
-    return panel_top(ui, cv, panel.inflate(-cv.px(12), -cv.px(12)), clocks=clocks)
 
 
 # ------------------------------------------------------------------------------------------------ screens
@@ -406,91 +348,6 @@ def draw_new_game(ui: TouchState, cv: Canvas) -> None:
         back, b2 = split_h(b2, 2, cv.px(6))
         cv.button(back, "Cancel", "new_cancel", color=(60, 70, 120))
     cv.button(b2, "Start", "new_start", color=(60, 110, 70))
-
-
-def draw_judge(ui: TouchState, cv: Canvas) -> None:
-    st = ui.kiosk.state
-    inner = _board_and_panel(ui, cv)
-    gap = cv.px(4)
-    title, keys = rows_of(inner, [cv.px(36), 0], gap)
-    playing = st.phase not in (NOT_STARTED, OVER)
-    items = [("Correct a square", "judge_correct_open", playing),
-             ("Adjust a score", "judge_adjust_open", playing or st.phase == OVER),  # corrections after the end too
-             ("Undo the last move", "judge_undo", st.phase != NOT_STARTED and bool(st.history)
-              and ui.kiosk.pending is None),
-             ("Withdrawn tiles are off", "judge_removed", st.phase == REMOVING),
-             ("End the game", "judge_end", playing and st.phase in (PLAYING, REMOVING)),
-             ("Stop, scores as they stand", "judge_stop", playing),
-             ("A player: time, late, resign", "judge_player_open", playing),
-             ("Rules (before move 1)", "judge_preset", playing and not st.history)]
-    n = len(items) + 1
-    cols = 1 if keys.h >= n * (cv.px(50) + gap) else 2  # two columns where the panel is short
-    bs = grid_rects(pygame.Rect(keys.x, keys.y, keys.w, min(keys.h, -(-n // cols) * (cv.px(50) + gap))), n, cols,
-                    gap)
-    cv.text("Judge menu", title, 30, AMBER)
-    for rect, (label, action, enabled) in zip(bs, items):
-        cv.button(rect, label, action, enabled=enabled)
-    cv.button(bs[-1], "Close", "judge_close", color=(60, 70, 120))
-
-
-def draw_judge_player(ui: TouchState, cv: Canvas) -> None:
-    """The judge's player screen: an extra minute (002 II.F/II.O), a late arrival before the first move (000
-    rule 19, 002 I.F), a resignation (002 III.G), for the chosen player."""
-    st = ui.kiosk.state
-    inner = _board_and_panel(ui, cv)
-    bh = cv.px(50)
-    title, who, late, steps, b1, b2, _ = rows_of(inner, [cv.px(36), bh, cv.px(36), bh, bh, bh, 0], cv.px(5))
-    cv.text("Judge: a player", title, 28, AMBER)
-    for p, rect in enumerate(split_h(who, ui.player_count(), cv.px(5))):
-        cv.button(rect, st.players[p], "adj_player", player=p, color=BLUE if ui.adj_player == p else (64, 74, 88))
-    cv.text(f"Late by {ui.late_minutes} minutes.", late, 24, align="center")
-    for rect, d in zip(split_h(steps, 2, cv.px(5)), (-1, 1)):
-        cv.button(rect, f"{d:+d} min", "late_minutes", delta=d)
-    first = not any(h.kind != "judge" for h in st.history)
-    on = st.phase not in (NOT_STARTED, OVER)
-    late_b, minute = split_h(b1, 2, cv.px(5))
-    cv.button(late_b, "Late arrival", "judge_late", enabled=on and first and ui.late_minutes > 0)
-    cv.button(minute, "Add a minute", "judge_add_minute", enabled=on and ui.kiosk.remaining_ms(0) is not None)
-    resign, back = split_h(b2, 2, cv.px(5))
-    cv.button(resign, "Resign", "judge_resign", enabled=on, color=(150, 70, 60))
-    cv.button(back, "Back", "judge_open_menu", color=(60, 70, 120))
-
-
-def draw_judge_correct(ui: TouchState, cv: Canvas) -> None:
-    inner = _board_and_panel(ui, cv, tappable=True)
-    title, keys, b = rows_of(inner, [cv.px(40), 0, cv.px(BUTTON_H)], cv.px(5))
-    sel = ui.selected
-    cv.text(f"{square_label(sel, _rows(ui))} is:" if sel is not None else "tap a square on the board", title, 24)
-    letters = _letters(ui)
-    choices = [*letters, "?", "."]
-    for rect, ch in zip(grid_rects(keys, len(choices), 6, cv.px(3)), choices):
-        label = {"?": "blank", ".": "empty"}.get(ch, ch)
-        cv.button(rect, label, "judge_correct", char=ch, enabled=sel is not None, size=22)
-    cv.button(b, "Back", "judge_open_menu", color=(60, 70, 120))
-
-
-REASONS = ("misscored", "penalty", "recount")
-
-
-def draw_judge_adjust(ui: TouchState, cv: Canvas) -> None:
-    st = ui.kiosk.state
-    inner = _board_and_panel(ui, cv)
-    bh = cv.px(50)
-    title, who, pts, steps1, steps2, reason, _, b = rows_of(inner, [cv.px(36), bh, cv.px(40), bh, bh, bh, 0, bh],
-                                                           cv.px(5))
-    cv.text("Adjust a score", title, 28, AMBER)
-    for p, rect in enumerate(split_h(who, ui.player_count(), cv.px(5))):
-        cv.button(rect, st.players[p], "adj_player", player=p, color=BLUE if ui.adj_player == p else (64, 74, 88))
-    cv.text(f"{ui.adj_points:+d} points, {ui.adj_reason}", pts, 28, align="center")
-    for rect, d in zip(split_h(steps1, 3, cv.px(5)), (-10, -5, -1)):
-        cv.button(rect, f"{d}", "adj_points", delta=d)
-    for rect, d in zip(split_h(steps2, 3, cv.px(5)), (1, 5, 10)):
-        cv.button(rect, f"+{d}", "adj_points", delta=d)
-    for rect, rsn in zip(split_h(reason, 3, cv.px(5)), REASONS):
-        cv.button(rect, rsn, "adj_reason", reason=rsn, size=20, color=BLUE if ui.adj_reason == rsn else (64, 74, 88))
-    ok, back = split_h(b, 2, cv.px(5))
-    cv.button(ok, "Apply", "adj_apply", enabled=ui.adj_points != 0, color=(60, 110, 70))
-    cv.button(back, "Back", "judge_open_menu", color=(60, 70, 120))
 
 
 SCREENS = {"main": draw_main, "problem": draw_problem, "blank": draw_blank, "exchange": draw_exchange,

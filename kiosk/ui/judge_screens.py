@@ -1,0 +1,100 @@
+"""The judge's screens behind the PIN: the menu (:func:`draw_judge`), a player's time, lateness and resignation
+(:func:`draw_judge_player`), a square's correction (:func:`draw_judge_correct`) and a score's adjustment
+(:func:`draw_judge_adjust`)."""
+
+from __future__ import annotations
+
+import pygame
+
+from kiosk.referee.state import NOT_STARTED, OVER, PLAYING, REMOVING
+from kiosk.ui.board_view import square_label
+from kiosk.ui.panel import BUTTON_H, letters, sheet_rows
+from kiosk.ui.panel import board_and_panel as _board_and_panel
+from kiosk.ui.touch_state import TouchState
+from kiosk.ui.widgets import AMBER, BLUE, Canvas, grid_rects, rows_of, split_h
+
+
+def draw_judge(ui: TouchState, cv: Canvas) -> None:
+    st = ui.kiosk.state
+    inner = _board_and_panel(ui, cv)
+    gap = cv.px(4)
+    title, keys = rows_of(inner, [cv.px(36), 0], gap)
+    playing = st.phase not in (NOT_STARTED, OVER)
+    items = [("Correct a square", "judge_correct_open", playing),
+             ("Adjust a score", "judge_adjust_open", playing or st.phase == OVER),  # corrections after the end too
+             ("Undo the last move", "judge_undo", st.phase != NOT_STARTED and bool(st.history)
+              and ui.kiosk.pending is None),
+             ("Withdrawn tiles are off", "judge_removed", st.phase == REMOVING),
+             ("End the game", "judge_end", playing and st.phase in (PLAYING, REMOVING)),
+             ("Stop, scores as they stand", "judge_stop", playing),
+             ("A player: time, late, resign", "judge_player_open", playing),
+             ("Rules (before move 1)", "judge_preset", playing and not st.history)]
+    n = len(items) + 1
+    cols = 1 if keys.h >= n * (cv.px(50) + gap) else 2  # two columns where the panel is short
+    bs = grid_rects(pygame.Rect(keys.x, keys.y, keys.w, min(keys.h, -(-n // cols) * (cv.px(50) + gap))), n, cols,
+                    gap)
+    cv.text("Judge menu", title, 30, AMBER)
+    for rect, (label, action, enabled) in zip(bs, items):
+        cv.button(rect, label, action, enabled=enabled)
+    cv.button(bs[-1], "Close", "judge_close", color=(60, 70, 120))
+
+
+def draw_judge_player(ui: TouchState, cv: Canvas) -> None:
+    """The judge's player screen: an extra minute (002 II.F/II.O), a late arrival before the first move (000
+    rule 19, 002 I.F), a resignation (002 III.G), for the chosen player."""
+    st = ui.kiosk.state
+    inner = _board_and_panel(ui, cv)
+    bh = cv.px(50)
+    title, who, late, steps, b1, b2, _ = rows_of(inner, [cv.px(36), bh, cv.px(36), bh, bh, bh, 0], cv.px(5))
+    cv.text("Judge: a player", title, 28, AMBER)
+    for p, rect in enumerate(split_h(who, ui.player_count(), cv.px(5))):
+        cv.button(rect, st.players[p], "adj_player", player=p, color=BLUE if ui.adj_player == p else (64, 74, 88))
+    cv.text(f"Late by {ui.late_minutes} minutes.", late, 24, align="center")
+    for rect, d in zip(split_h(steps, 2, cv.px(5)), (-1, 1)):
+        cv.button(rect, f"{d:+d} min", "late_minutes", delta=d)
+    first = not any(h.kind != "judge" for h in st.history)
+    on = st.phase not in (NOT_STARTED, OVER)
+    late_b, minute = split_h(b1, 2, cv.px(5))
+    cv.button(late_b, "Late arrival", "judge_late", enabled=on and first and ui.late_minutes > 0)
+    cv.button(minute, "Add a minute", "judge_add_minute", enabled=on and ui.kiosk.remaining_ms(0) is not None)
+    resign, back = split_h(b2, 2, cv.px(5))
+    cv.button(resign, "Resign", "judge_resign", enabled=on, color=(150, 70, 60))
+    cv.button(back, "Back", "judge_open_menu", color=(60, 70, 120))
+
+
+def draw_judge_correct(ui: TouchState, cv: Canvas) -> None:
+    inner = _board_and_panel(ui, cv, tappable=True)
+    title, keys, b = rows_of(inner, [cv.px(40), 0, cv.px(BUTTON_H)], cv.px(5))
+    sel = ui.selected
+    cv.text(f"{square_label(sel, sheet_rows(ui))} is:" if sel is not None else "tap a square on the board", title, 24)
+    tiles = letters(ui)
+    choices = [*tiles, "?", "."]
+    for rect, ch in zip(grid_rects(keys, len(choices), 6, cv.px(3)), choices):
+        label = {"?": "blank", ".": "empty"}.get(ch, ch)
+        cv.button(rect, label, "judge_correct", char=ch, enabled=sel is not None, size=22)
+    cv.button(b, "Back", "judge_open_menu", color=(60, 70, 120))
+
+
+REASONS = ("misscored", "penalty", "recount")
+
+
+def draw_judge_adjust(ui: TouchState, cv: Canvas) -> None:
+    st = ui.kiosk.state
+    inner = _board_and_panel(ui, cv)
+    bh = cv.px(50)
+    title, who, pts, steps1, steps2, reason, _, b = rows_of(inner, [cv.px(36), bh, cv.px(40), bh, bh, bh, 0, bh],
+                                                           cv.px(5))
+    cv.text("Adjust a score", title, 28, AMBER)
+    for p, rect in enumerate(split_h(who, ui.player_count(), cv.px(5))):
+        cv.button(rect, st.players[p], "adj_player", player=p, color=BLUE if ui.adj_player == p else (64, 74, 88))
+    cv.text(f"{ui.adj_points:+d} points, {ui.adj_reason}", pts, 28, align="center")
+    for rect, d in zip(split_h(steps1, 3, cv.px(5)), (-10, -5, -1)):
+        cv.button(rect, f"{d}", "adj_points", delta=d)
+    for rect, d in zip(split_h(steps2, 3, cv.px(5)), (1, 5, 10)):
+        cv.button(rect, f"+{d}", "adj_points", delta=d)
+    for rect, rsn in zip(split_h(reason, 3, cv.px(5)), REASONS):
+        cv.button(rect, rsn, "adj_reason", reason=rsn, size=20, color=BLUE if ui.adj_reason == rsn else (64, 74, 88))
+    ok, back = split_h(b, 2, cv.px(5))
+    cv.button(ok, "Apply", "adj_apply", enabled=ui.adj_points != 0, color=(60, 110, 70))
+    cv.button(back, "Back", "judge_open_menu", color=(60, 70, 120))
+
