@@ -109,11 +109,11 @@ def draw_main(ui: TouchState, cv: Canvas) -> None:
     (cv.paragraph if lines > 1 else cv.text)(said, msg, 16 if lines > 1 else 20, AMBER, min_size=12)
     window = st.phase == PLAYING and st.window_open and st.last_play is not None and not st.last_play.withdrawn
     _challenge_row(ui, cv, b1, window)
-    done = st.phase == PLAYING and st.on_move is not None and st.on_move not in ui.wired
+    done = st.phase == PLAYING and st.on_move is not None and st.on_move not in ui.wired_now()
     ex, judge, *rest = split_h(b2, 3 if done else 2, cv.px(6))
     cv.button(ex, "Exchange", "exchange_open", enabled=st.phase == PLAYING and bool(st.exchange_counts))
     cv.button(judge, "Judge", "judge_open", color=(60, 70, 120))
-    if done:  # a side with no clock button of its own (a third or fourth player) ends the turn here
+    if done:  # a side with no clock button of its own (a third or fourth player, a clock that is down) ends here
         cv.button(rest[0], "Done", "done", color=(60, 110, 70))
 
 

@@ -7,6 +7,13 @@ from __future__ import annotations
 from collections import Counter
 
 from kiosk.control.port import KioskPort
+from kiosk.control.words import device_problems
+from kiosk.devices.health import DeviceHealth
+
+CLOCK_DOWN = frozenset(device_problems([DeviceHealth("buttons", "", "down"), DeviceHealth("clock-link", "", "down")])
+                       .values())
+"""The device lines (``view.devices``) that say the chess clock's buttons cannot be pressed: the buttons or the
+clock's link (a serial clock's presses come over it) are down."""
 
 
 class TouchState:
@@ -21,7 +28,8 @@ class TouchState:
         judge's score adjustment (adj_player also the player of the judge's player screen: a minute, resign,
         lateness); late_minutes: the lateness the judge sets there (minutes). new_players / new_preset: the new-game screen's choices (2-4 players in turn
         order); name_pool: the names a player count of up to 4 takes them from. wired: the seats whose clock
-        button is wired (the chess clock's left and right); the others end their turn with the screen's "Done".
+        button is wired (the chess clock's left and right); the others end their turn with the screen's "Done",
+        and so do these while the clock is down (:meth:`wired_now`).
     """
 
     def __init__(self, kiosk: KioskPort, players: tuple[str, ...], preset: str) -> None:
@@ -48,6 +56,16 @@ class TouchState:
         self.overlay, self.selected, self.pin_buffer = None, None, ""
         self.racks, self.rack_player = [""] * self.player_count(), 0
         self.adj_player, self.adj_points, self.adj_reason, self.late_minutes = 0, 0, "misscored", 0
+
+    def wired_now(self) -> frozenset[int]:
+        """The seats whose clock button works now: :attr:`wired`, or none while the clock's buttons or its link are
+        reported down (:data:`CLOCK_DOWN` in ``view.devices``); every other seat gets the screen's Done (README:
+        with the clock buttons down, the touchscreen's clock buttons remain). When the clock works again, the
+        wired seats' Done goes: each seat keeps one way to end its turn, the clock its players' hands know, and
+        the panel keeps its room for the challenge and exchange buttons."""
+        if CLOCK_DOWN.intersection(self.kiosk.view.devices):
+            return frozenset()
+        return self.wired
 
     def player_count(self) -> int:
         """Players in the game (2 before a game starts)."""
