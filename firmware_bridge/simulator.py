@@ -1,20 +1,27 @@
 """A clock microcontroller simulated on a pty pair: the real firmware core (:class:`ClockFirmware`) behind a
 pseudo-terminal, so the real pyserial host code talks to it end to end.
 
-The simulator makes ``link_path`` a symlink to the pty's slave, as udev does for the real board. ``unplug()``
-closes the pty and removes the symlink (the host's reads fail, as on a pulled cable); ``plug()`` makes a new
+The simulator makes ``link_path`` a symlink to the pty's slave, as udev does for the real board. Nothing else
+is ever replaced or removed there: a path that holds anything but such a link (a file, a folder, a link to
+anything but a pty: :func:`check_link_path`), or whose folder is missing, is refused with a sentence
+(:class:`LinkPathError`) before anything is made; the link left by a killed simulator (to a pty) is taken over.
+``unplug()`` closes the pty and removes the symlink it made (the host's reads fail, as on a pulled cable); ``plug()`` makes a new
 pty; ``hang()`` keeps the port but stops answering (link loss by heartbeat timeout); ``press(side)`` holds a
 button for ``hold_ms``; ``inject(data)`` sends raw bytes (garbage) to the host.
 
 Run ``python -m firmware_bridge.simulator /tmp/scrabble-clock`` for an interactive clock: type l, r, p or j
-and Enter to press; the displays are printed when they change.
+and Enter to press, q (or end of input) to quit; the displays are printed when they change. A path it may not
+use is refused in a sentence, exit 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import select
+import signal
+import stat
 import sys
 import threading
 import time
@@ -33,6 +40,50 @@ def segments_text(segments: bytes, flags: int) -> str:
     chars = "".join(SEG_TO_CHAR.get(b & 0x7F, "?") for b in segments)
     text = f"{chars[:2]}:{chars[2:]}" if flags & proto.DISPLAY_COLON else chars
     return text + ("." if segments and segments[-1] & 0x80 else "")
+
+
+class LinkPathError(ValueError):
+    """A path the simulator may not make its link (the message is a sentence naming the path and why)."""
+
+
+def _is_pty_link(path: Path) -> bool:
+    """Whether ``path`` is a symbolic link to a pseudo-terminal (``/dev/pts/N``; ``/dev/ttysN`` on macOS): the
+    link a simulator makes, left behind by one that was killed."""
+    try:
+        target = os.readlink(path)
+    except OSError:
+        return False
+    return target.startswith(("/dev/pts/", "/dev/ttys"))
+
+
+def _kind(mode: int) -> str:
+    return ("a folder" if stat.S_ISDIR(mode) else "a file" if stat.S_ISREG(mode)
+            else "a symbolic link" if stat.S_ISLNK(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+            else "a socket" if stat.S_ISSOCK(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+            else "something")
+
+
+def check_link_path(path: str | Path) -> None:
+    """Refuse (:class:`LinkPathError`) a path the simulator may not make its link: its folder missing (or no
+    folder), or anything there but the link a simulator makes (a link to a pty)."""
+    p = Path(path)
+    folder = p.parent
+    if not folder.is_dir():
+        where = "does not exist" if not folder.exists() else "is not a folder"
+        raise LinkPathError(f"cannot make the clock's link {p}: its folder {folder} {where}")
+    try:
+        mode = os.lstat(p).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise LinkPathError(f"cannot make the clock's link {p}: cannot look at it ({exc.strerror})") from None
+    if stat.S_ISLNK(mode) and _is_pty_link(p):
+        return
+    what = _kind(mode)
+    if stat.S_ISLNK(mode):
+        what += f" to {os.readlink(p)}"
+    raise LinkPathError(f"{p} is already there ({what}): the simulator replaces only a link to a pty that a "
+                        "simulator made; give a path where nothing is, e.g. /tmp/scrabble-clock")
 
 
 class FirmwareSimulator:
@@ -54,6 +105,7 @@ class FirmwareSimulator:
         self._lock = threading.Lock()
         self._master: int | None = None
         self._slave: int | None = None
+        self._pty_name: str | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         self._hung = False
@@ -95,18 +147,23 @@ class FirmwareSimulator:
 
     # ---- the cable ----
     def plug(self) -> None:
-        """Create the pty and the symlink and start answering."""
+        """Create the pty and the symlink and start answering. Raises :class:`LinkPathError` (nothing made, nothing
+        replaced) for a path the simulator may not use (:func:`check_link_path`)."""
         if self._master is not None:
             return
+        check_link_path(self.link_path)
         master, slave = os.openpty()
         tty.setraw(slave)
         os.set_blocking(master, False)
+        name = os.ttyname(slave)
         self._master, self._slave = master, slave
-        tmp = self.link_path.with_name(self.link_path.name + ".new")
-        if tmp.is_symlink() or tmp.exists():
-            tmp.unlink()
-        tmp.symlink_to(os.ttyname(slave))
-        os.replace(tmp, self.link_path)
+        try:
+            self._link_to(name)
+        except LinkPathError:
+            os.close(master)
+            os.close(slave)
+            self._master = self._slave = None
+            raise
         self._hung = False
         self._stop.clear()
         self._thread = threading.Thread(target=self._run, name="fw-sim", daemon=True)
@@ -114,8 +171,27 @@ class FirmwareSimulator:
 
     start = plug
 
+    def _link_to(self, pty_name: str) -> None:
+        """Point ``link_path`` at ``pty_name`` in one step: a new link under a name of its own beside it, renamed
+        over the path (only a pty link or nothing is there: checked); the new link is removed if that fails."""
+        while True:
+            tmp = self.link_path.with_name(f".{self.link_path.name}.{secrets.token_hex(4)}.new")
+            try:
+                os.symlink(pty_name, tmp)
+                break
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                raise LinkPathError(f"cannot make the clock's link {self.link_path}: {exc.strerror}") from None
+        try:
+            os.replace(tmp, self.link_path)
+        except OSError as exc:
+            os.unlink(tmp)
+            raise LinkPathError(f"cannot make the clock's link {self.link_path}: {exc.strerror}") from None
+        self._pty_name = pty_name   # ours from here: unplug() removes it
+
     def unplug(self) -> None:
-        """Pull the cable: stop, close the pty, remove the symlink."""
+        """Pull the cable: stop, close the pty, remove the symlink it made (only that: a link to its own pty)."""
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
@@ -124,8 +200,12 @@ class FirmwareSimulator:
             if fd is not None:
                 os.close(fd)
         self._master = self._slave = None
-        if self.link_path.is_symlink():
-            self.link_path.unlink()
+        name, self._pty_name = self._pty_name, None
+        try:
+            if name is not None and os.readlink(self.link_path) == name:
+                os.unlink(self.link_path)
+        except OSError:
+            pass  # gone already, or no link: nothing of ours to remove
 
     close = unplug
 
@@ -168,30 +248,50 @@ class FirmwareSimulator:
                     pass  # host not reading: the USB buffer overflows and bytes are lost, as on the real board
 
 
+def _quit(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+HINT = "type l, r, p or j and Enter to press left, right, pause or judge; q to quit"
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Simulated clock microcontroller on a pty")
-    parser.add_argument("link", help="symlink path to create, e.g. /tmp/scrabble-clock")
+    parser = argparse.ArgumentParser(prog="python -m firmware_bridge.simulator",
+                                     description="Simulated clock microcontroller on a pty")
+    parser.add_argument("link", help="symlink path to create, e.g. /tmp/scrabble-clock (nothing may be there but "
+                                     "a link a simulator left)")
     args = parser.parse_args(argv)
     sim = FirmwareSimulator(args.link)
-    sim.plug()
-    print(f"clock simulator on {args.link} -> {os.readlink(args.link)}; type l/r/p/j + Enter, q to quit")
+    previous = signal.signal(signal.SIGTERM, _quit)   # a killed simulator removes its link too
     keys = {"l": "left", "r": "right", "p": "pause", "j": "judge"}
     shown: dict[int, str | None] = {}
     try:
+        try:
+            sim.plug()
+        except LinkPathError as exc:
+            print(f"{parser.prog}: {exc}", file=sys.stderr)
+            return 2
+        print(f"clock simulator on {args.link} -> {os.readlink(args.link)}; {HINT}", flush=True)
         while True:
             if select.select([sys.stdin], [], [], 0.2)[0]:
-                line = sys.stdin.readline().strip().lower()
-                if line in ("q", ""):
+                raw = sys.stdin.readline()
+                line = raw.strip().lower()
+                if raw == "" or line == "q":   # end of input, or q
                     break
                 if line in keys:
                     sim.press(keys[line])
+                elif line:
+                    print(f"{line!r}: not a key; {HINT}", flush=True)
             for side in (0, 1):
                 text = sim.display_text(side)
                 if text != shown.get(side):
                     shown[side] = text
-                    print(f"{'left ' if side == 0 else 'right'} display: {text}")
+                    print(f"{'left ' if side == 0 else 'right'} display: {text}", flush=True)
+    except KeyboardInterrupt:
+        pass
     finally:
         sim.unplug()
+        signal.signal(signal.SIGTERM, previous)
     return 0
 
 
