@@ -22,6 +22,9 @@ from kiosk.ui.widgets import BG, Button, Canvas, Overflow
 
 log = logging.getLogger("kiosk.ui")
 
+WARNED_KEPT = 256
+"""How many (screen, text) overflows :class:`KioskUI` remembers having logged."""
+
 
 class KioskUI(TouchState):
     """The screen of one kiosk (its state between taps: :class:`TouchState`).
@@ -43,6 +46,7 @@ class KioskUI(TouchState):
         self.texts: list[str] = []
         self.screen = "main"
         self._down: Button | None = None
+        self._warned: set[tuple[str, str]] = set()
 
     # ------------------------------------------------------------------------------------------ drawing
     def draw(self) -> str:
@@ -60,8 +64,19 @@ class KioskUI(TouchState):
         self.overflows = cv.overflows
         self.texts = cv.texts
         for o in cv.overflows:
-            log.warning("screen %s: text does not fit its box: %r", self.screen, o.text)
+            self._warn_once(o.text)
         return self.screen
+
+    def _warn_once(self, text: str) -> None:
+        """Log a text that does not fit its box once per screen and text, not at every frame (30 a second filled
+        journald); the last :data:`WARNED_KEPT` are remembered, so a text that comes back much later is logged again."""
+        key = (self.screen, text)
+        if key in self._warned:
+            return
+        if len(self._warned) >= WARNED_KEPT:
+            self._warned.clear()
+        self._warned.add(key)
+        log.warning("screen %s: text does not fit its box: %r", self.screen, text)
 
     # ------------------------------------------------------------------------------------------ input
     def handle_event(self, event: pygame.event.Event) -> str | None:

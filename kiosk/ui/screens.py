@@ -20,7 +20,7 @@ from kiosk.ui.panel import board_and_panel as _board_and_panel
 from kiosk.ui.panel import holds as _holds
 from kiosk.ui.panel import letters as _letters
 from kiosk.ui.panel import sheet_rows as _rows
-from kiosk.ui.status import DEVICE_H, clock_text, game_word_text, rack_key, timers_line
+from kiosk.ui.status import DEVICE_H, clock_text, device_height, game_word_text, rack_key, timers_line
 from kiosk.ui.touch_state import TouchState
 from kiosk.ui.widgets import AMBER, BG, BLUE, DIM, FG, GREEN, PANEL, RED, Canvas, font, grid_rects, rows_of, split_h
 
@@ -98,8 +98,8 @@ def draw_main(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv, clocks=False)
     bh = cv.px(BUTTON_H)
-    lines = bool(ui.kiosk.view.devices) + bool(timers_line(ui))  # each line atop the panel takes from the scores
-    scores_h = 150 - lines * (DEVICE_H + 4)
+    atop = device_height(ui, cv, inner.w) / cv.unit + bool(timers_line(ui)) * DEVICE_H  # taken from the scores
+    scores_h = max(96, 150 - int(atop) - 4 * bool(atop))
     said = ui.kiosk.view.message
     lines = -(-font(cv.px(16)).size(said)[0] // inner.w)  # a long sentence (a journal that cannot be written) wraps
     msg_h = cv.px(21 * lines if lines > 1 else 30)

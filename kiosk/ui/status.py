@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import pygame
 
+from kiosk.control.words import device_name
 from kiosk.referee.phase import Phase
-from kiosk.ui.touch_state import TouchState
-from kiosk.ui.widgets import AMBER, DIM, FG, GREEN, PANEL, RED, Canvas, font, rows_of, split_h
+from kiosk.ui.touch_state import CLOCK_DOWN, TouchState
+from kiosk.ui.widgets import AMBER, DIM, FG, GREEN, PANEL, RED, Canvas, font, rows_of, split_h, wrap_lines
 
 STRIP_H = 30  # design px of the clock strip
-DEVICE_H = 24  # design px of one device line
+DEVICE_H = 24  # design px of one line atop the panel (the timers)
+DEVICE_SIZE = 16  # design px of the device problems' text: wrapped to as many lines as it takes, never smaller
+CLOCK_DOWN_SENTENCE = "The clock is not working: press Done on the screen."
+"""What the device line says while the clock's buttons or its link are down, instead of each clock part."""
+CLOCK_PARTS = tuple(device_name(d) for d in ("buttons", "display", "clock-link"))
 
 
 def clock_text(ms: int | None, tenths: bool = True) -> str:
@@ -93,15 +98,37 @@ def game_word_text(ui: TouchState, bonus: int) -> str:
     return f"{word}! {times} score: +{bonus} points"
 
 
+def device_text(ui: TouchState) -> str:
+    """The device problems in sentences (``view.devices``); while the clock's buttons or its link are down
+    (:data:`CLOCK_DOWN`) the clock's own sentences give way to :data:`CLOCK_DOWN_SENTENCE`: what the players
+    must do, in one sentence, not three device names ("Clock buttons not working. Clock display not working.
+    Clock link not working." did not fit the line)."""
+    notes = list(ui.kiosk.view.devices)
+    if CLOCK_DOWN.intersection(notes):
+        notes = [CLOCK_DOWN_SENTENCE, *(n for n in notes if not n.startswith(CLOCK_PARTS))]
+    return " ".join(notes)
+
+
+def device_height(ui: TouchState, cv: Canvas, width: int) -> int:
+    """The px the device problems take at the top of a panel ``width`` px wide: their lines wrapped at
+    :data:`DEVICE_SIZE` (0 when every device works)."""
+    text = device_text(ui)
+    if not text:
+        return 0
+    f = font(cv.px(DEVICE_SIZE))
+    return len(wrap_lines(f, text, width)) * f.get_linesize()
+
+
 def panel_top(ui: TouchState, cv: Canvas, inner: pygame.Rect, *, clocks: bool) -> pygame.Rect:
-    """Draw the clock strip (with ``clocks`` and a game) and one line of device problems (when there are
-    any) at the top of the panel's ``inner`` rect; returns what is left of it for the screen."""
-    notes = " ".join(ui.kiosk.view.devices)
+    """Draw the clock strip (with ``clocks`` and a game), the timers and the device problems (when there are
+    any, wrapped: :func:`device_height`) at the top of the panel's ``inner`` rect; returns what is left of it
+    for the screen."""
+    notes = device_text(ui)
     timers = timers_line(ui)
     strip = clocks and bool(ui.kiosk.state.players) and ui.kiosk.state.clock is not None \
         and ui.kiosk.state.clock.game_ms is not None  # without a chess clock the timers line says it all
     heights = ([cv.px(STRIP_H)] if strip else []) + ([cv.px(DEVICE_H)] if timers else []) + (
-        [cv.px(DEVICE_H)] if notes else [])
+        [device_height(ui, cv, inner.w)] if notes else [])
     if not heights:
         return inner
     *rows, rest = rows_of(inner, [*heights, 0], cv.px(4))
@@ -110,7 +137,7 @@ def panel_top(ui: TouchState, cv: Canvas, inner: pygame.Rect, *, clocks: bool) -
     if timers:
         cv.text(timers[0], rows[1 if strip else 0], 18, timers[1], min_size=11)
     if notes:
-        cv.text(notes, rows[-1], 18, RED if "not working" in notes else AMBER, min_size=11)
+        cv.paragraph(notes, rows[-1], DEVICE_SIZE, RED if "not working" in notes else AMBER, min_size=DEVICE_SIZE)
     return rest
 
 
@@ -129,4 +156,4 @@ def rack_key(cv: Canvas, rect: pygame.Rect, tile: str, points: int, left: int) -
         cv.text(f"x{left}", corner.move(rect.x + cv.px(3), rect.y), 12, DIM, min_size=8)
 
 
-__all__ = ["clock_strip", "clock_text", "panel_top", "rack_key"]
+__all__ = ["clock_strip", "clock_text", "device_height", "device_text", "panel_top", "rack_key"]

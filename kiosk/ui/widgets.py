@@ -66,6 +66,18 @@ def _cut_names(f: TextFont, text: str, names: tuple[str, ...], width: int) -> st
     return cut_to_width(f, text, width)
 
 
+def wrap_lines(f: TextFont, text: str, width: int) -> list[str]:
+    """``text``'s words in lines as ``f`` draws them within ``width`` px (a word wider than that keeps a line
+    of its own)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and f.size(lines[-1] + " " + word)[0] <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
 @dataclass
 class Overflow:
     """Text that did not fit its box even at the smallest size: ``text``, box, needed width (px)."""
@@ -132,12 +144,7 @@ class Canvas:
         px, lo = self.px(size), self.px(min_size)
         while True:
             f = font(px)
-            lines: list[str] = []
-            for word in text.split():
-                if lines and f.size(lines[-1] + " " + word)[0] <= rect.w:
-                    lines[-1] += " " + word
-                else:
-                    lines.append(word)
+            lines = wrap_lines(f, text, rect.w)
             line_h = f.get_linesize()
             fits = len(lines) * line_h <= rect.h and all(f.size(ln)[0] <= rect.w for ln in lines)
             if fits or px <= lo:
