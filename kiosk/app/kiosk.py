@@ -430,8 +430,9 @@ class Kiosk:
 
     @_on.register
     def _undo(self, c: cmd.Undo, t: int) -> Result:
-        """Judge: take back the last turn (:class:`MoveUndone`); the board problem, the reading in progress
-        and the corrections for that move are dropped; the player on move presses the clock again."""
+        """Judge: take back the last turn (:class:`MoveUndone`; at the final table, a resignation or a called game
+        alone); the board problem, the reading in progress and the corrections for that move are dropped; the
+        player on move presses the clock again."""
         if self.pending is not None:
             return Result(False, "the board is being read: wait for the reading, then undo", "busy")
         res = self.apply(ev.MoveUndone(t=t, reason=c.reason.strip() or "taken back by the judge"))
@@ -442,7 +443,10 @@ class Kiosk:
             confirmed_now(self)
             st = self.state
             who = st.players[st.on_move] if st.on_move is not None else "nobody"
-            self.view.message = f"judge took the last turn back: {who} to move; fix the board, press the clock"
+            if st.notes and "took back the end of the game" in st.notes[-1]:  # the move before it stands
+                self.view.message = f"The judge took back the end of the game: it goes on, {who} to move."
+            else:
+                self.view.message = f"judge took the last turn back: {who} to move; fix the board, press the clock"
             log.info("judge undo: %s", c.reason)
         return res
 

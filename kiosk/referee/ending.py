@@ -5,11 +5,23 @@ from __future__ import annotations
 from typing import NoReturn
 
 from kiosk.referee import endgame
-from kiosk.referee.events import GameCalled, RacksEntered, Resigned
+from kiosk.referee.events import Event, GameCalled, LateArrival, RacksEntered, Resigned
 from kiosk.referee.kinds import Code, EndReason
 from kiosk.referee.model import GameModel, Refused, handles, refusal_for
 from kiosk.referee.phase import Phase
 from kiosk.referee.state import GameResult
+
+ENDED = frozenset({Phase.RACK_ENTRY, Phase.OVER})
+"""The phases of a game that has ended (its racks still to enter, or its result standing)."""
+DECISIONS = (GameCalled, Resigned, LateArrival)
+"""The judge's and the director's events that may end a game: not a move of the players' and not the clock."""
+
+
+def ended_by_decision(before: GameModel, ev: Event, after: GameModel) -> bool:
+    """True when ``ev``, a judge's or director's decision (:data:`DECISIONS`), ended the game ``before`` was
+    still playing: the judge's undo from the end (:class:`~kiosk.referee.events.MoveUndone`) takes back that
+    decision alone, never the move before it."""
+    return isinstance(ev, DECISIONS) and before.phase not in ENDED and after.phase in ENDED
 
 
 def scoreless_end(g: GameModel) -> bool:

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import NoReturn
 
 from kiosk.referee import endgame
+from kiosk.referee.clock import ChessClock
 from kiosk.referee.ending import finish, unknown_racks
 from kiosk.referee.events import (
     ChallengeRuled,
@@ -80,28 +81,60 @@ def _on_judge_adjustment(g: GameModel, ev: JudgeAdjustment) -> None:
 @handles(MoveUndone)
 def _undo_turn(current: GameModel, ev: MoveUndone) -> GameModel:
     """The judge takes back the last turn (:class:`MoveUndone`): the game returns to how it stood before that
-    turn's first event; the clocks keep the time used so far and the mover's time runs again from ``ev.t``."""
+    turn's first event; the clocks keep the time used so far and the mover's time runs again from ``ev.t``.
+
+    From the end of a game a judge's decision ended (resigned, called, stopped: ``end_start``), only that
+    decision is taken back: the game goes on as it stood just before it, its time from the end to the undo
+    charged to nobody. Either way the judge's own score adjustments made since stay (his decisions, journaled
+    apart; he adjusts again to take one back), as do the extra time he gave and the notes."""
     if not ev.reason.strip():
         raise Refused("move_undone: give a reason", Code.NO_REASON)
-    if current.turn_start is None:
+    ending = current.end_start if current.phase in (Phase.RACK_ENTRY, Phase.OVER) else None
+    base = ending if ending is not None else current.turn_start
+    if base is None:
         raise Refused("move_undone: no turn to take back", Code.NOTHING_TO_UNDO)
-    g = current.turn_start.copy()
-    mover = g.on_move
-    clock = current.clock.copy()
-    if mover is not None and not g.neutralised:
-        clock.start(mover, ev.t, new_turn=False)
+    g = base.copy()
+    g.clock = _clock_after_undo(current, base, ev.t, ending is not None)
+    kept = [h for h in current.history[len(base.history):] if h.kind == "judge"]
+    taken = [h for h in current.history[len(base.history):] if h.kind != "judge"]
+    for h in kept:
+        g.record("judge", h.player, h.points, note=h.note)
+    if ending is not None:
+        _shift_windows(g, ev.t - current.ended_t)
+        what = f"the end of the game ({current.end_reason or (current.result.reason if current.result else '?')})"
     else:
-        clock.stop(ev.t)
-    clock.turn_used = g.clock.turn_used
-    g.clock = clock
-    taken = current.history[len(g.history):]
-    what = ", ".join(f"{h.kind} by {current.players[h.player]} ({h.points:+d})" for h in taken) or \
-        "a clock press not yet scored"
+        what = ", ".join(f"{h.kind} by {current.players[h.player]} ({h.points:+d})" for h in taken) or \
+            "a clock press not yet scored"
     g.notes = list(current.notes) + [f"{ev.t}: judge took back {what}: {ev.reason.strip()}"]
     g.downtime = current.downtime
     g.overtime_notified = list(current.overtime_notified)
+    g.end_start = None
     g.last_t = ev.t
     return g
+
+
+def _clock_after_undo(current: GameModel, base: GameModel, t: int, ending: bool) -> ChessClock:
+    """The clock after an undo at ``t`` ms back to ``base``: the time used so far stays; the time that ran in
+    ``base`` runs again from ``t`` (an undone ending: whoever's ran then; an undone turn: the mover's, unless the
+    clock was neutralised)."""
+    clock = current.clock.copy()
+    runs = base.clock.running if ending else (base.on_move if not base.neutralised else None)
+    if runs is not None:
+        clock.start(runs, t, new_turn=False)
+    else:
+        clock.stop(t)
+    if not ending:
+        clock.turn_used = base.clock.turn_used
+    return clock
+
+
+def _shift_windows(g: GameModel, stood: int) -> None:
+    """The game stood over for ``stood`` ms before the judge's undo reopened it: the hold or challenge window and
+    a hold open then lose none of their time (charged to nobody, as a restart's downtime)."""
+    if g.window.until is not None:
+        g.window.until += stood
+    if g.hold.since is not None:
+        g.hold.since += stood
 
 
 @refusal_for(PresetChanged)

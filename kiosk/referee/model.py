@@ -127,6 +127,10 @@ class GameModel:
     # the game as it stood just before the last turn began (its clock press, or the play/pass/exchange
     # itself when no press was reported): what the judge's MoveUndone returns to; a chain, one per turn
     turn_start: GameModel | None = None
+    # the game as it stood just before a judge's decision ended it (a resignation, a called or stopped game, a
+    # late arrival's forfeit) and when (ms): what MoveUndone returns to from the end, taking back only the ending
+    end_start: GameModel | None = None
+    ended_t: int = 0
 
     @classmethod
     def fresh(cls, preset: Preset, tile_set: TileSet, players: tuple[str, ...], t: int) -> GameModel:

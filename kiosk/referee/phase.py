@@ -115,7 +115,9 @@ TRANSITIONS: dict[type[Event], dict[Phase, frozenset[Phase]]] = {
     ClockNeutralised: _keeps(frozenset({_P.PLAYING})),
     ClockResumed: _keeps(IN_GAME),
     JudgeAdjustment: _keeps(ANY_STARTED),  # OVER: a scoring error both players agree on (002 III.F)
-    MoveUndone: _goes(ANY_STARTED, {_P.PLAYING}),  # back to the start of the last turn, always in PLAYING
+    # back to the start of the last turn, always in PLAYING; from the end, a judge's decision that ended the game
+    # (resigned, called, stopped) is taken back alone: the game goes on in the phase it was decided in
+    MoveUndone: {**_goes(ANY_STARTED, {_P.PLAYING}), **_goes(_ENDED, IN_GAME - {_P.RACK_ENTRY})},
     PresetChanged: _keeps(frozenset({_P.PLAYING})),
     LateArrival: _goes({_P.PLAYING}, {_P.PLAYING, _P.OVER}),  # before the first move; OVER: forfeited
     GameCalled: {_P.PLAYING: _ENDED, _P.REMOVING: _ENDED,  # OVER: stopped as it stands (002 III.G)

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 # the handler modules register their handlers (model.HANDLERS) when imported
 from kiosk.referee import challenges, ending, judge, timing, turns  # noqa: F401
+from kiosk.referee.ending import ended_by_decision
 from kiosk.referee.events import ChallengeRuled, Event, GameStarted, TimeWarning
 from kiosk.referee.kinds import Code
 from kiosk.referee.model import HANDLERS, REFUSALS, GameModel, Refused, new_game, wrong_phase
@@ -200,6 +201,8 @@ def _dispatch(current: GameModel | None, ev: Event) -> GameModel:
         raise RuntimeError(f"{ev.type} led from {phase} to {g.phase}, which phase.TRANSITIONS does not allow")
     if begins_turn(current, ev):
         g.turn_start = current
+    if ended_by_decision(current, ev, g):
+        g.end_start, g.ended_t = current, ev.t
     g.last_t = ev.t
     return g
 

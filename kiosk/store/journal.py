@@ -694,10 +694,11 @@ class Journal:
         self._next_seq[game] = 2
         return game
 
-    def append(self, game: int, event: Event, *, finished: bool = False) -> int:
+    def append(self, game: int, event: Event, *, finished: bool = False, reopened: bool = False) -> int:
         """Record ``event`` as the next event of ``game``, durably (fsync); returns its sequence number (1, 2 ...).
 
-        ``finished`` marks the game finished in the same transaction.
+        ``finished`` marks the game finished in the same transaction; ``reopened`` marks it unfinished again (the
+        judge's undo at the final table: the game goes on, and a restart resumes it).
 
         Raises:
             JournalFull: disk full / size cap: nothing was recorded.
@@ -714,6 +715,8 @@ class Journal:
                        (game, seq, event.t, event.type, body, _crc(game, seq, body)))
             if finished:
                 db.execute("UPDATE games SET finished_ms=? WHERE id=?", (event.t, game))
+            elif reopened:
+                db.execute("UPDATE games SET finished_ms=NULL WHERE id=?", (game,))
             return seq
 
         seq = self._write(tx)

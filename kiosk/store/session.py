@@ -198,7 +198,8 @@ class GameSession:
         prepared = self.referee.prepare(event)
         if not prepared.result.accepted:
             return prepared.result
-        self.journal.append(self.game, event, finished=prepared.ends_game)
+        reopens = self.referee.state.phase == OVER and not prepared.ends_game  # the judge's undo at the end
+        self.journal.append(self.game, event, finished=prepared.ends_game, reopened=reopens)
         self.referee.commit(prepared)
         return prepared.result
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from kiosk.referee import Referee
 from kiosk.referee.events import (
     BlankDesignated,
@@ -9,17 +11,22 @@ from kiosk.referee.events import (
     ChallengeRuled,
     ClockPressed,
     Exchange,
+    GameCalled,
+    JudgeAdjustment,
     MoveUndone,
     Pass,
     Play,
     PresetChanged,
     RacksEntered,
+    Resigned,
+    TilesRemoved,
+    TimeAdded,
     event_from_dict,
 )
 from kiosk.referee.gcg_export import export_gcg
 from kiosk.referee.presets import load_preset
 from kiosk.referee.simulate import Script, tiles_for
-from kiosk.referee.state import DESIGNATING, OVER, PLAYING, RACK_ENTRY
+from kiosk.referee.state import CHALLENGED, DESIGNATING, OVER, PLAYING, RACK_ENTRY
 
 
 def _same_game(a, b) -> None:
@@ -147,3 +154,87 @@ def test_ref_preset_change_before_the_first_move_only():
     assert s.do(Pass, 3_500, player=0)
     again = Referee.from_events(event_from_dict(e.to_dict()) for e in s.ref.events)
     assert again.state == s.state and again.preset.name == "wespa"
+
+
+def _phony_then_penalty() -> Script:
+    """Ann plays CAT; Bob's phony is challenged off (Ann on move); the judge takes 120 from Bob and gives him a
+    minute: the tester's game before the end."""
+    s = Script("nsf")
+    assert s.play(0, "8G", "CAT", 30_000)
+    assert s.do(ClockPressed, 50_000, player=1)
+    assert s.do(Play, 50_300, player=1, tiles=tiles_for(s.state.board, "G7", "XCZ"))
+    assert s.do(Challenge, 52_000, player=0)
+    assert s.do(ChallengeRuled, 55_000, acceptable=False, invalid=("XCZ",), judge="J")
+    assert s.do(TilesRemoved, 56_000)
+    assert s.do(JudgeAdjustment, 60_000, player=1, points=-120, reason="penalty")
+    assert s.do(TimeAdded, 61_000, player=1, added_ms=60_000, reason="extra minute")
+    assert s.state.on_move == 0 and s.state.scores == (10, -120)
+    return s
+
+
+def test_ref_undo_at_the_final_table_takes_back_only_a_resignation():
+    s = _phony_then_penalty()
+    before = s.state
+    assert s.do(Resigned, 62_000, player=1, reason="resigned")
+    assert s.state.phase == OVER
+    res = s.do(MoveUndone, 90_000, reason="resigned by mistake")
+    assert res, res
+    st = s.state
+    # the resignation alone is taken back: the penalty and the turn stay; the extra minute too
+    assert st.phase == PLAYING and st.result is None and st.on_move == 0 and st.scores == (10, -120)
+    _same_game(st, before)
+    assert st.clock.used_ms == before.clock.used_ms[:0] + tuple(
+        u + (1_000 if i == 0 else 0) for i, u in enumerate(before.clock.used_ms))  # Ann's time ran up to the end
+    assert st.clock.running == 0 and st.clock.since_ms == 90_000  # the time the game stood over is nobody's
+    assert any("judge took back the end of the game (resigned): resigned by mistake" in n for n in st.notes)
+    again = Referee.from_events(event_from_dict(e.to_dict()) for e in s.ref.events)
+    assert again.state == st
+    # a second undo takes back the last turn (Bob's withdrawn phony) and still keeps the judge's penalty
+    assert s.do(MoveUndone, 91_000, reason="the phony's ruling was wrong")
+    assert s.state.on_move == 1 and s.state.scores == (10, -120) and s.state.history[-1].kind == "judge"
+
+
+@pytest.mark.parametrize("how", ["stopped", "called", "called_racks"])
+def test_ref_undo_at_the_final_table_takes_back_only_a_called_or_stopped_game(how):
+    s = _phony_then_penalty()
+    before = s.state
+    assert s.do(GameCalled, 62_000, reason="round over", as_it_stands=how == "stopped")
+    if how == "called_racks":
+        pool = "".join(t * n for t, n in s.state.unseen)
+        assert s.do(RacksEntered, 63_000, racks=(pool[:7], pool[7:14]))
+    assert s.state.phase == (RACK_ENTRY if how == "called" else OVER)
+    assert s.do(MoveUndone, 70_000, reason="called by mistake")
+    _same_game(s.state, before)
+    assert s.state.scores == (10, -120) and s.state.on_move == 0 and s.state.clock.running == 0
+
+
+def test_ref_undo_at_the_final_table_keeps_the_adjustments_made_after_the_end():
+    s = _phony_then_penalty()
+    assert s.do(Resigned, 62_000, player=1)
+    assert s.do(JudgeAdjustment, 63_000, player=0, points=5, reason="recount")
+    assert s.state.result.final == (15, -120)
+    assert s.do(MoveUndone, 64_000, reason="resigned by mistake")
+    assert s.state.phase == PLAYING and s.state.scores == (15, -120)
+
+
+def test_ref_undo_of_a_turn_keeps_the_judges_adjustment_made_after_it():
+    s = Script("nsf")
+    assert s.play(0, "8G", "CAT", 30_000)
+    before = s.state
+    assert s.play(1, "G7", "ACT", 50_000)
+    assert s.do(JudgeAdjustment, 52_000, player=0, points=-10, reason="penalty")
+    assert s.do(MoveUndone, 53_000, reason="misread")
+    assert s.state.on_move == 1 and s.state.board == before.board
+    assert s.state.scores == (before.scores[0] - 10, 0) and s.state.history[-1].note == "penalty"
+    assert any("took back play by Bob" in n for n in s.state.notes)
+
+
+def test_ref_undo_of_a_resignation_during_a_challenge_returns_to_the_challenge():
+    s = Script("nsf")
+    assert s.play(0, "8G", "CAT", 30_000)
+    assert s.do(Challenge, 32_000, player=1)
+    assert s.do(Resigned, 40_000, player=0)
+    assert s.do(MoveUndone, 50_000, reason="wrong player resigned")
+    assert s.state.phase == CHALLENGED and s.state.clock.running is None
+    assert s.do(ChallengeRuled, 51_000, acceptable=True, judge="J")
+    assert s.state.phase == PLAYING and s.state.on_move == 1

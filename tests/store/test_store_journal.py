@@ -204,3 +204,21 @@ def test_store_events_that_no_longer_replay_are_reported(tmp_path):
     j.close()
     with pytest.raises(JournalError, match=r"does not replay: event 2 \(pass at 10 ms\) is refused on replay: pass: it is Ann's turn"):
         GameSession.open(path)
+
+
+def test_store_a_game_the_judges_undo_reopens_is_unfinished_and_resumed(tmp_path):
+    from kiosk.referee.events import MoveUndone, Resigned
+
+    path = tmp_path / "j.sqlite"
+    sess = GameSession.open(path)
+    assert start(sess)
+    assert sess.apply(Pass(t=1_000, player=0))
+    assert sess.apply(Resigned(t=2_000, player=1))
+    assert sess.journal.unfinished_game() is None
+    assert sess.apply(MoveUndone(t=3_000, reason="resigned by mistake"))
+    assert sess.in_game and sess.journal.unfinished_game() == sess.game
+    sess.close()
+    again = GameSession.open(path)
+    assert again.game == 1 and again.in_game and again.state.on_move == 1
+    assert again.resume(4_000)
+    again.close()
