@@ -9,9 +9,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from kiosk.control import commands as cmd
+from kiosk.control.rules_choice import rules_choices, rules_preset
 from kiosk.control.words import refusal_sentence
-from kiosk.referee.presets import bundled_presets, load_preset
+from kiosk.referee.presets import bundled_presets
 from kiosk.referee.state import NOT_STARTED, OVER
+from kiosk.ui.problem_words import run_out
 from kiosk.ui.touch_state import TouchState
 
 log = logging.getLogger("kiosk.ui")
@@ -199,9 +201,17 @@ def _square(ui: TouchState, kw: Mapping[str, Any]) -> None:
 
 
 def _judge_correct(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    if ui.selected is not None:
-        ui.kiosk.handle(cmd.Correct(ui.selected, kw["char"]))
-        ui.selected = None
+    """The judge's tile for the selected square; a tile the set has run out of (the board and his other entries
+    hold them all) is refused with a sentence, the square stays selected."""
+    k = ui.kiosk
+    if ui.selected is None:
+        return
+    why = run_out(k.tile_set, k.state.board, k.view.corrections, ui.selected, kw["char"])
+    if why:
+        k.view.message = why
+        return
+    k.handle(cmd.Correct(ui.selected, kw["char"]))
+    ui.selected = None
 
 
 def _judge_adjust_open(ui: TouchState, kw: Mapping[str, Any]) -> None:
@@ -309,13 +319,13 @@ def _new_count(ui: TouchState, kw: Mapping[str, Any]) -> None:
 
 
 def _new_preset_next(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    names = bundled_presets()
+    names = rules_choices(ui.event_preset)
     i = names.index(ui.new_preset) if ui.new_preset in names else -1
     ui.new_preset = names[(i + 1) % len(names)]
 
 
 def _new_start(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    preset = load_preset(ui.new_preset).to_dict()
+    preset = rules_preset(ui.new_preset).to_dict()
     st = ui.kiosk.state
     change = st.phase not in (NOT_STARTED, OVER) and not st.history  # the judge's rules change before move 1
     if change:

@@ -64,7 +64,8 @@ def draw_judge_player(ui: TouchState, cv: Canvas) -> None:
 
 def draw_judge_correct(ui: TouchState, cv: Canvas) -> None:
     inner = _board_and_panel(ui, cv, tappable=True)
-    title, keys, b = rows_of(inner, [cv.px(40), 0, cv.px(BUTTON_H)], cv.px(5))
+    title, keys, said, b = rows_of(inner, [cv.px(40), 0, cv.px(40), cv.px(BUTTON_H)], cv.px(5))
+    cv.paragraph(ui.kiosk.view.message, said, 16, AMBER, min_size=12)  # a refused tile, what was entered
     sel = ui.selected
     cv.text(f"{square_label(sel, sheet_rows(ui))} is:" if sel is not None else "tap a square on the board", title, 24)
     tiles = letters(ui)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pygame
 
+from kiosk.control.rules_choice import rules_name
 from kiosk.control.words import ending_sentence, turn_words
 from kiosk.referee.state import CHALLENGED, DESIGNATING, NOT_STARTED, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING
 from kiosk.ui.board_view import square_label
@@ -20,6 +21,7 @@ from kiosk.ui.panel import board_and_panel as _board_and_panel
 from kiosk.ui.panel import holds as _holds
 from kiosk.ui.panel import letters as _letters
 from kiosk.ui.panel import sheet_rows as _rows
+from kiosk.ui.problem_words import problem_lines, sentence
 from kiosk.ui.status import DEVICE_H, clock_text, device_height, game_word_text, rack_key, timers_line
 from kiosk.ui.touch_state import TouchState
 from kiosk.ui.widgets import AMBER, BG, BLUE, DIM, FG, GREEN, PANEL, RED, Canvas, font, grid_rects, rows_of, split_h
@@ -142,10 +144,13 @@ def draw_problem(ui: TouchState, cv: Canvas) -> None:
     bh = cv.px(BUTTON_H)
     title, what, lines, hint, b = rows_of(inner, [cv.px(40), cv.px(80), 0, cv.px(56), bh], cv.px(4))
     cv.text("Check the board", title, 30, RED)
-    cv.paragraph(view.problem_text, what, 20, AMBER)
-    texts = [p.detail for p in view.problem[:4]] + [f"... and {len(view.problem) - 4} more"] * (len(view.problem) > 4)
-    for rect, t in zip(rows_of(lines, [0] * max(1, len(texts))), texts):
-        cv.text(t, rect, 20)
+    cv.paragraph(sentence(view.problem_text), what, 20, AMBER, min_size=14)
+    st = ui.kiosk.state
+    mover = st.on_move if st.on_move is not None else 0
+    said = problem_lines(view, _rows(ui), st.players[mover], st.racks[mover]) if st.players else []
+    texts = said[:3] + [f"And {len(said) - 3} more."] * (len(said) > 3)  # each problem once, in a sentence
+    for rect, t in zip(rows_of(lines, [cv.px(44)] * len(texts) + [0], cv.px(2)), texts):
+        cv.paragraph(t, rect, 18, min_size=13)
     cv.paragraph("Fix the marked tiles and press the clock again, or call the judge." if view.problem_squares else
                  "The judge enters the move's tiles with Judge, then Correct a square.", hint, 20, DIM)
     cv.button(b, "Judge", "judge_open", color=(60, 70, 120))
@@ -337,7 +342,7 @@ def draw_new_game(ui: TouchState, cv: Canvas) -> None:
     for i, (name, rect) in enumerate(zip(names, rows)):
         cv.text(f"{i + 1}: {name}", rect, 26)
     rules_row, said = rows_of(preset, [cv.px(36), 0])
-    cv.text(f"rules: {ui.new_preset}", rules_row, 24, AMBER)
+    cv.text(f"rules: {rules_name(ui.new_preset)}", rules_row, 24, AMBER)
     if said.h >= cv.px(18):
         cv.text(ui.kiosk.view.message, said, 18, AMBER, min_size=12)  # e.g. the rules are for 2 players
     swap, count, rules = split_h(b1, 3, cv.px(6))
