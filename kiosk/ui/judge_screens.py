@@ -64,13 +64,16 @@ def draw_judge_player(ui: TouchState, cv: Canvas) -> None:
 
 def draw_judge_correct(ui: TouchState, cv: Canvas) -> None:
     inner = _board_and_panel(ui, cv, tappable=True)
-    title, keys, said, b = rows_of(inner, [cv.px(40), 0, cv.px(40), cv.px(BUTTON_H)], cv.px(5))
-    cv.paragraph(ui.kiosk.view.message, said, 16, AMBER, min_size=12)  # a refused tile, what was entered
+    message = ui.kiosk.view.message  # a refused tile, what was entered
+    title, keys, *said, b = rows_of(inner, [cv.px(40), 0, *[cv.px(34)] * bool(message), cv.px(BUTTON_H)], cv.px(5))
+    for rect in said:
+        cv.paragraph(message, rect, 16, AMBER, min_size=12)
     sel = ui.selected
     cv.text(f"{square_label(sel, sheet_rows(ui))} is:" if sel is not None else "tap a square on the board", title, 24)
     tiles = letters(ui)
     choices = [*tiles, "?", "."]
-    for rect, ch in zip(grid_rects(keys, len(choices), 6, cv.px(3)), choices):
+    cols = 8 if inner.w >= inner.h else 6  # a wide panel (portrait) keeps the keys a finger high
+    for rect, ch in zip(grid_rects(keys, len(choices), cols, cv.px(3)), choices):
         label = {"?": "blank", ".": "empty"}.get(ch, ch)
         cv.button(rect, label, "judge_correct", char=ch, enabled=sel is not None, size=22)
     cv.button(b, "Back", "judge_open_menu", color=(60, 70, 120))
