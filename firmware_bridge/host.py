@@ -12,16 +12,30 @@ once. Presses are checked against the boot id and the press counter: a copy is d
 back and confirmed by a new handshake (the reply says how far the clock has counted), never let through
 blindly and never allowed to block the real presses after it. The press queue is bounded: when the kiosk
 does not poll, further presses stay unacknowledged on the clock, which keeps sending them.
+
+Every fault of the link is logged when it happens (logger ``kiosk.devices.clock_link``, a warning), not when the
+kiosk next looks at the health: a cable pulled for a second is in the log, with its recovery ("working again
+after 1.2 s", info). Within one outage each distinct detail is logged once (a wrong device that never answers
+HELLO is retried every few seconds: its "no answer to HELLO" is logged once, not at each try); the steps of a
+handshake ("open, waiting for the clock's HELLO_REPLY") are no faults and are not logged. Errors are said in
+words (:func:`in_words`): a regular file as the port is "PATH is not a serial device (a regular file)", never
+pyserial's ``(25, 'Inappropriate ioctl for device')``; a firmware name that is not printable ASCII is shown in
+hex (:func:`firmware_name`).
 """
 
 from __future__ import annotations
 
+import errno
+import logging
+import os
+import re
 import secrets
+import stat
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from firmware_bridge.firmware import proto
 from firmware_bridge.firmware.link import Link
@@ -32,6 +46,46 @@ from kiosk.devices.sevenseg import ClockFace
 
 DEFAULT_PORT = "/dev/scrabble-clock"
 HELLO_EVERY_MS = 400
+
+log = logging.getLogger("kiosk.devices.clock_link")
+
+_ERRNO = re.compile(r"\[Errno -?\d+\] ")
+_TUPLE = re.compile(r"\(-?\d+, ['\"]([^'\"]*)['\"]\)")
+
+
+def in_words(exc: BaseException) -> str:
+    """An exception of pyserial or the OS as words for a sentence: no ``[Errno N]``, no Python tuple
+    (``termios.error(25, 'Inappropriate ioctl for device')`` reads "Inappropriate ioctl for device")."""
+    args = exc.args
+    if len(args) == 2 and isinstance(args[0], int) and isinstance(args[1], str) and not isinstance(exc, OSError):
+        text = args[1]                      # termios.error and the like: (errno, text)
+    elif isinstance(exc, OSError) and exc.strerror and type(exc).__module__ == "builtins":
+        text = exc.strerror                 # OSError(5, 'Input/output error') and its kin: the text alone
+    else:
+        text = str(exc)
+    text = _TUPLE.sub(lambda m: m.group(1), _ERRNO.sub("", text)).strip()
+    return text or type(exc).__name__
+
+
+class PortError(OSError):
+    """The port cannot be a clock's: ``str()`` is the whole sentence, naming the port."""
+
+    def __str__(self) -> str:
+        return str(self.strerror)
+
+
+def _kind(mode: int) -> str:
+    return ("a folder" if stat.S_ISDIR(mode) else "a regular file" if stat.S_ISREG(mode)
+            else "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a block device" if stat.S_ISBLK(mode) else "not a terminal")
+
+
+def firmware_name(raw: bytes) -> str:
+    """A firmware's name as the clock sent it, for a sentence: the text when it is printable ASCII, else its
+    bytes in hex (a garbled or foreign reply is never printed raw)."""
+    if raw and all(0x20 <= b < 0x7F for b in raw):
+        return raw.decode("ascii")
+    return f"<unreadable name, hex {raw.hex(' ')}>" if raw else "<no name>"
 
 
 class OffsetEstimator:
@@ -104,6 +158,9 @@ class SerialClockLink:
         self.totals: dict[str, int] = {}
         self._health = HealthTracker("clock-link", "serial", "down", f"{port} not opened yet")
         self._connected_evt = threading.Event()
+        self._logged: set[str] = set()          # the fault details logged in this outage
+        self._fault_ms: int | None = None       # when this outage's first fault was logged
+        self._was_up = False
 
     # ---- public ----
     def start(self) -> SerialClockLink:
@@ -118,7 +175,7 @@ class SerialClockLink:
         if self._thread is not None:
             self._thread.join(timeout=5)
             self._thread = None
-        self._close_port("closed")
+        self._close_port("closed", step=True)
 
     def wait_connected(self, timeout_s: float) -> bool:
         """Block until the handshake is done (True) or ``timeout_s`` passes (False)."""
@@ -165,7 +222,7 @@ class SerialClockLink:
         if self._link is not None:
             self.totals = self._counters()
 
-    def _close_port(self, why: str) -> None:
+    def _close_port(self, why: str, step: bool = False) -> None:
         with self._lock:  # "not connected" and health "down" become visible together
             was = self.connected or self._rehandshaking
             self._nonce = None
@@ -177,18 +234,46 @@ class SerialClockLink:
             ser, self._ser = self._ser, None
             if was:
                 self.totals["link_losses"] = self.totals.get("link_losses", 0) + 1
-            self._health.set("down", why)
+            self._set_health("down", why, step)
         if ser is not None:
             try:
                 ser.close()
             except Exception:  # closing a dead port can fail in several ways; it is gone either way
                 pass
 
+    def _set_health(self, state: Literal["ok", "down"], detail: str, step: bool = False) -> None:
+        """Record the link's health and log it as it happens (see the module docstring): a fault (``step``
+        False) the first time its detail comes in this outage, a recovery always, with how long it was out."""
+        self._health.set(state, detail)
+        if state == "ok":
+            if self._fault_ms is not None and self._was_up:
+                log.info("clock link working again after %.1f s: %s", (self._clock() - self._fault_ms) / 1000,
+                         detail)
+            else:
+                log.info("clock link up: %s", detail)
+            self._logged.clear()
+            self._fault_ms = None
+            self._was_up = True
+        elif not step and detail not in self._logged:
+            if self._fault_ms is None:
+                self._fault_ms = self._clock()
+            self._logged.add(detail)
+            log.warning("clock link down: %s", detail)
+
     def _open_port(self) -> bool:
         try:
             ser = self._factory(self.port, self.baudrate)
+        except PortError as exc:
+            self._set_health("down", str(exc))
+            return False
         except Exception as exc:  # pyserial raises SerialException/OSError/ValueError for a missing device
-            self._health.set("down", f"{self.port} cannot be opened: {exc}")
+            number = getattr(exc, "errno", None)
+            why = os.strerror(number).lower() if isinstance(number, int) and number > 0 else in_words(exc)
+            if number == errno.ENOENT:
+                why = "it is not there (is the clock plugged in?)"
+            elif number == errno.EACCES:
+                why += " (the kiosk's user needs the dialout group)"
+            self._set_health("down", f"{self.port} cannot be opened: {why}")
             return False
         with self._lock:
             self._ser = ser
@@ -196,8 +281,8 @@ class SerialClockLink:
             self._nonce = None
             self.totals["opens"] = self.totals.get("opens", 0) + 1
         last = self._health.snapshot().detail if self.totals.get("opens", 0) > 1 else ""
-        self._health.set("down", f"{self.port} open, waiting for the clock's HELLO_REPLY"
-                         + (f" (last: {last})" if last else ""))
+        self._set_health("down", f"{self.port} open, waiting for the clock's HELLO_REPLY"
+                         + (f" (last: {last})" if last else ""), step=True)
         return True
 
     def _run(self) -> None:
@@ -208,7 +293,7 @@ class SerialClockLink:
             try:
                 self._session()
             except Exception as exc:  # SerialException / OSError when unplugged; anything else is logged as such
-                self._close_port(f"{self.port}: {type(exc).__name__}: {exc}")
+                self._close_port(f"{self.port}: the port failed: {in_words(exc)}")
                 self._stop.wait(self.reconnect_ms / 1000)
 
     def _accept(self, mtype: int, body: bytes) -> bool:
@@ -251,7 +336,7 @@ class SerialClockLink:
                 self._rehandshaking = True
                 self._connected_evt.clear()
                 self._bump("rehandshakes")
-                self._health.set("down", f"{self.port}: {why}; saying HELLO again")
+                self._set_health("down", f"{self.port}: {why}; saying HELLO again")
 
     def _session(self) -> None:
         ser, link = self._ser, self._link
@@ -343,9 +428,9 @@ class SerialClockLink:
         except ValueError:
             self._bump("malformed")
             return True
-        if version != proto.PROTOCOL_VERSION:
-            firmware = bytes(body[7 if version == 1 else proto.REPLY_FIXED:]).decode("ascii", "replace")
-            self._close_port(f"clock firmware {firmware!r} speaks protocol v{version}, "
+        if version != proto.PROTOCOL_VERSION:   # a v1 reply: u8 version, u32 ms, u16 boot id, firmware
+            name = firmware_name(bytes(body[7 if version == 1 else proto.REPLY_FIXED:]))
+            self._close_port(f"{self.port}: clock firmware '{name}' speaks protocol v{version}, "
                              f"this kiosk speaks v{proto.PROTOCOL_VERSION}: update the firmware")
             self._stop.wait(5)
             return False
@@ -359,7 +444,7 @@ class SerialClockLink:
             if fresh:
                 self._last_counter = acked
                 self._offset.clear()
-            self.boot_id, self.firmware = boot_id, firmware
+            self.boot_id, self.firmware = boot_id, firmware_name(bytes(body[proto.REPLY_FIXED:]))
             self._offset.add(now, mcu_ms)
             self._clock_counter = presses
             jump, self._jump = self._jump, None
@@ -371,7 +456,7 @@ class SerialClockLink:
             self._nonce = None
             self._rehandshaking = False
             self.connected = True  # ... visible together with health "ok"
-            self._health.set("ok", f"{self.port}: {firmware}, boot {boot_id:08x}")
+            self._set_health("ok", f"{self.port}: {self.firmware}, boot {boot_id:08x}")
             for side, face in enumerate(self._faces):
                 if face is not None:
                     self._queue_display(link, side, face)
@@ -385,9 +470,23 @@ class SerialClockLink:
 
 
 def _pyserial(port: str, baudrate: int) -> Any:
+    """pyserial's port; raises :class:`PortError` in words for a path that is no serial device (a regular file,
+    a folder, /dev/null: pyserial said "Could not configure port: (25, 'Inappropriate ioctl for device')")."""
     import serial
 
-    return serial.Serial(port, baudrate, timeout=0.005, write_timeout=0.5)
+    try:
+        mode = os.stat(port).st_mode
+    except OSError:
+        mode = None     # missing or unreadable: pyserial says so, with its errno
+    if mode is not None and not stat.S_ISCHR(mode):
+        raise PortError(errno.ENOTTY, f"{port} is not a serial device ({_kind(mode)})")
+    try:
+        return serial.Serial(port, baudrate, timeout=0.005, write_timeout=0.5)
+    except serial.SerialException as exc:
+        if str(exc).startswith("Could not configure port"):
+            raise PortError(errno.ENOTTY, f"{port} is not a serial device (it takes no serial settings: "
+                                          f"{in_words(exc).removeprefix('Could not configure port: ')})") from None
+        raise
 
 
 class SerialButtons:

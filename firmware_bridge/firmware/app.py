@@ -60,8 +60,12 @@ class ClockFirmware:
                 link.active = True
                 self.session = True
                 link.last_hb_ms = now_ms
-                link.send_raw(proto.HELLO_REPLY, proto.pack_hello_reply(
-                    self.version, nonce, now_ms, self.boot_id, self.presses, self.acked, FIRMWARE_VERSION))
+                if self.version == 1:   # a version 1 clock (simulated): its own reply, as that firmware sent it
+                    reply = proto.pack_hello_reply_v1(now_ms, self.boot_id, "clockfw-1.0")
+                else:
+                    reply = proto.pack_hello_reply(self.version, nonce, now_ms, self.boot_id, self.presses,
+                                                   self.acked, FIRMWARE_VERSION)
+                link.send_raw(proto.HELLO_REPLY, reply)
                 link.send(proto.STATUS, proto.pack_status(self.display_ok, self.i2c_errors))
             elif mtype == proto.DISPLAY:
                 self._display(body)

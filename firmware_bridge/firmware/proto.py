@@ -187,6 +187,12 @@ def pack_hello_reply(version, nonce, mcu_ms, boot_id, presses, acked, firmware):
                        presses & 0xFFFF, acked & 0xFFFF) + firmware.encode()[:MAX_BODY - REPLY_FIXED]
 
 
+def pack_hello_reply_v1(mcu_ms, boot_id, firmware):
+    """A protocol version 1 HELLO_REPLY body (u8 version 1, u32 MCU ms, u16 boot id, ASCII firmware), as the
+    old firmware sent it: the simulator's version 1 clock, so a v2 host's mismatch message is tested on it."""
+    return struct.pack(">BIH", 1, mcu_ms & 0xFFFFFFFF, boot_id & 0xFFFF) + firmware.encode()[:MAX_BODY - 7]
+
+
 def reply_version(body):
     """The protocol version of a HELLO_REPLY of any version (its first byte). Raises ValueError when empty."""
     if len(body) < 1:
