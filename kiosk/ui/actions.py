@@ -9,11 +9,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from kiosk.control import commands as cmd
-from kiosk.control.rules_choice import rules_choices, rules_preset
-from kiosk.control.words import refusal_sentence
-from kiosk.referee.presets import bundled_presets
+from kiosk.control.words import refusal_sentence, square_label
+from kiosk.referee.presets import bundled_presets, load_preset
 from kiosk.referee.state import NOT_STARTED, OVER
-from kiosk.ui.problem_words import run_out
+from kiosk.ui.problem_words import run_out, tile_words
 from kiosk.ui.touch_state import TouchState
 
 log = logging.getLogger("kiosk.ui")
@@ -62,9 +61,11 @@ def _release(ui: TouchState, kw: Mapping[str, Any]) -> None:
 
 
 def _courtesy_draw(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    lp = ui.kiosk.state.last_play
-    if lp is not None:
-        ui.kiosk.handle(cmd.CourtesyDraw(lp.player))
+    """The held play's player draws his new tiles during the hold, kept apart (confirmed in a sentence)."""
+    k = ui.kiosk
+    lp = k.state.last_play
+    if lp is not None and k.handle(cmd.CourtesyDraw(lp.player)):
+        k.view.message = f"{k.state.players[lp.player]} may draw the new tiles now and keeps them apart."
 
 
 def _exchange_open(ui: TouchState, kw: Mapping[str, Any]) -> None:
@@ -210,7 +211,9 @@ def _judge_correct(ui: TouchState, kw: Mapping[str, Any]) -> None:
     if why:
         k.view.message = why
         return
-    k.handle(cmd.Correct(ui.selected, kw["char"]))
+    if k.handle(cmd.Correct(ui.selected, kw["char"])):
+        where = square_label(ui.selected, k.preset.board.rows if k.preset is not None else "numbers")
+        k.view.message = f"{where} is {tile_words(kw['char'])} now. Press the clock again when the board is right."
     ui.selected = None
 
 
@@ -231,7 +234,10 @@ def _adj_reason(ui: TouchState, kw: Mapping[str, Any]) -> None:
 
 
 def _adj_apply(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    if ui.kiosk.handle(cmd.Adjust(ui.adj_player, ui.adj_points, ui.adj_reason)):
+    """The judge's score adjustment, confirmed in a sentence ("Bo: +5 points by the judge (misscored).")."""
+    k, p, n = ui.kiosk, ui.adj_player, ui.adj_points
+    if k.handle(cmd.Adjust(p, n, ui.adj_reason)):
+        k.view.message = f"{k.state.players[p]}: {n:+d} point{'s' if abs(n) != 1 else ''} by the judge ({ui.adj_reason})."
         ui.overlay, ui.adj_points = "judge", 0
 
 
@@ -319,15 +325,30 @@ def _new_count(ui: TouchState, kw: Mapping[str, Any]) -> None:
 
 
 def _new_preset_next(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    names = rules_choices(ui.event_preset)
+    names = bundled_presets()
     i = names.index(ui.new_preset) if ui.new_preset in names else -1
     ui.new_preset = names[(i + 1) % len(names)]
 
 
+def seats_sentence(name: str, lo: int, hi: int, n: int) -> str:
+    """Why the rules ``name`` (for ``lo``-``hi`` players) cannot start at a table of ``n``, or "" when they
+    can: "The nsf rules are for 2 players; this table has 3."."""
+    if lo <= n <= hi:
+        return ""
+    seats = f"{lo}" if lo == hi else f"{lo} to {hi}"
+    return f"The {name} rules are for {seats} players; this table has {n}."
+
+
 def _new_start(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    preset = rules_preset(ui.new_preset).to_dict()
+    rules = load_preset(ui.new_preset)
+    preset = rules.to_dict()
     st = ui.kiosk.state
     change = st.phase not in (NOT_STARTED, OVER) and not st.history  # the judge's rules change before move 1
+    why = seats_sentence(rules.name, rules.min_players, rules.max_players,
+                         len(st.players) if change else len(ui.new_players))
+    if why:
+        ui.kiosk.view.message = why
+        return
     if change:
         res = ui.kiosk.handle(cmd.ChangePreset(preset, reason="changed before the first move"))
     else:

@@ -10,15 +10,25 @@ from kiosk.referee.state import NOT_STARTED, OVER, PLAYING, REMOVING
 from kiosk.ui.board_view import square_label
 from kiosk.ui.panel import BUTTON_H, letters, sheet_rows
 from kiosk.ui.panel import board_and_panel as _board_and_panel
+from kiosk.ui.problem_words import sentence
 from kiosk.ui.touch_state import TouchState
 from kiosk.ui.widgets import AMBER, BLUE, Canvas, grid_rects, rows_of, split_h
+
+
+def judge_message(ui: TouchState, cv: Canvas, rect: pygame.Rect) -> None:
+    """What the kiosk said last (the judge's last action confirmed: "The judge gave Bo one more minute.", a
+    refusal) as a sentence in ``rect``, where the judge's screens have room for it."""
+    said = sentence(ui.kiosk.view.message)
+    if said and rect.h >= cv.px(18):
+        cv.paragraph(said, rect, 18, AMBER, min_size=12)
 
 
 def draw_judge(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
     gap = cv.px(4)
-    title, keys = rows_of(inner, [cv.px(36), 0], gap)
+    message = bool(ui.kiosk.view.message)  # the judge's last action confirmed keeps a line below the buttons
+    title, keys, *said = rows_of(inner, [cv.px(36), 0, *[cv.px(40)] * message], gap)
     playing = st.phase not in (NOT_STARTED, OVER)
     items = [("Correct a square", "judge_correct_open", playing),
              ("Adjust a score", "judge_adjust_open", playing or st.phase == OVER),  # corrections after the end too
@@ -37,6 +47,8 @@ def draw_judge(ui: TouchState, cv: Canvas) -> None:
     for rect, (label, action, enabled) in zip(bs, items):
         cv.button(rect, label, action, enabled=enabled)
     cv.button(bs[-1], "Close", "judge_close", color=(60, 70, 120))
+    if said:
+        judge_message(ui, cv, pygame.Rect(keys.x, bs[-1].bottom + gap, keys.w, said[0].bottom - bs[-1].bottom - gap))
 
 
 def draw_judge_player(ui: TouchState, cv: Canvas) -> None:
@@ -45,7 +57,7 @@ def draw_judge_player(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
     bh = cv.px(50)
-    title, who, late, steps, b1, b2, _ = rows_of(inner, [cv.px(36), bh, cv.px(36), bh, bh, bh, 0], cv.px(5))
+    title, who, late, steps, b1, b2, said = rows_of(inner, [cv.px(36), bh, cv.px(36), bh, bh, bh, 0], cv.px(5))
     cv.text("Judge: a player", title, 28, AMBER)
     for p, rect in enumerate(split_h(who, ui.player_count(), cv.px(5))):
         cv.button(rect, st.players[p], "adj_player", player=p, color=BLUE if ui.adj_player == p else (64, 74, 88))
@@ -60,6 +72,7 @@ def draw_judge_player(ui: TouchState, cv: Canvas) -> None:
     resign, back = split_h(b2, 2, cv.px(5))
     cv.button(resign, "Resign", "judge_resign", enabled=on, color=(150, 70, 60))
     cv.button(back, "Back", "judge_open_menu", color=(60, 70, 120))
+    judge_message(ui, cv, said)
 
 
 def draw_judge_correct(ui: TouchState, cv: Canvas) -> None:
@@ -86,7 +99,7 @@ def draw_judge_adjust(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
     bh = cv.px(50)
-    title, who, pts, steps1, steps2, reason, _, b = rows_of(inner, [cv.px(36), bh, cv.px(40), bh, bh, bh, 0, bh],
+    title, who, pts, steps1, steps2, reason, said, b = rows_of(inner, [cv.px(36), bh, cv.px(40), bh, bh, bh, 0, bh],
                                                            cv.px(5))
     cv.text("Adjust a score", title, 28, AMBER)
     for p, rect in enumerate(split_h(who, ui.player_count(), cv.px(5))):
@@ -101,4 +114,5 @@ def draw_judge_adjust(ui: TouchState, cv: Canvas) -> None:
     ok, back = split_h(b, 2, cv.px(5))
     cv.button(ok, "Apply", "adj_apply", enabled=ui.adj_points != 0, color=(60, 110, 70))
     cv.button(back, "Back", "judge_open_menu", color=(60, 70, 120))
+    judge_message(ui, cv, said)
 

@@ -194,8 +194,10 @@ def draw_hold(ui: TouchState, cv: Canvas) -> None:
         cv.text(f"1 min: {st.players[st.last_play.player]} may draw, kept apart", note, 20, AMBER)
     else:
         cv.text("clock stopped for the hold" if st.clock and st.clock.running is None else "", note, 20, DIM)
+    words, said = rows_of(words, [0, cv.px(44)])
     if st.last_play is not None:
         cv.text(", ".join(w.upper() for w in st.last_play.words), words, 26)
+    cv.paragraph(sentence(ui.kiosk.view.message), said, 18, AMBER, min_size=12)  # e.g. the courtesy draw taken
     rel, chal = split_h(b1, 2, cv.px(6))
     cv.button(rel, "Release", "release", color=(60, 110, 70))
     cv.button(chal, "Challenge", "challenge", color=(150, 70, 60))

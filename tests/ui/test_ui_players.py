@@ -71,7 +71,8 @@ def test_n_player_screens(tmp_path, size, n):
     assert ui.new_players == ((*NAMES[:3], "Player 4") if n == 3 else NAMES[:2])
     ui.new_players, ui.new_preset = NAMES[:n], "nsf"  # a two-player sheet: the screen says why it cannot start
     touch(ui, "Start")
-    assert ui.overlay == "new_game" and "is for 2-2 players" in k.view.message, k.view.message
+    assert ui.overlay == "new_game" and k.view.message == f"The nsf rules are for 2 players; this table has {n}.", \
+        k.view.message
     shot(ui, f"{tag}-08-new-game-refused", "new_game")
 
 
