@@ -10,7 +10,8 @@ A clock press by the player on move asks the vision worker for a stable reading;
 the referee's board (:func:`kiosk.vision.diff.diff_boards`). No change is a pass (or the exchange the
 player chose on the screen), new tiles are a play; anything the rules do not allow (an old tile changed or
 gone, a doubtful square, floating tiles) is shown as a board problem with its squares: the player fixes the
-board and presses again, or the judge corrects the squares. With no reading at all (camera down, no usable
+board and presses again, or the judge corrects the squares; a press not taken (a board problem, a play the
+rules refuse, no reading) leaves the clocks as they were before it, the mover's running. With no reading at all (camera down, no usable
 frame), the tiles the judge enters are the move when the next press again gets none. The kiosk never scores a
 guess.
 """
@@ -219,6 +220,7 @@ class Kiosk:
             self.view.judge_entered, clash = False, entry_clashes(self, "".join(grid))
             if clash:  # ... unless it sees something else there: the judge looks first (pressed again: his stand)
                 self.view.reading = reading
+                self._take_back_press(player)
                 self._show_problem(clash, "The camera sees other tiles on the marked squares than the judge entered. "
                                    "Judge: check them, then the player presses the clock again.", judge=True)
                 return "board problem: " + "; ".join(a.detail for a in clash)
@@ -231,6 +233,7 @@ class Kiosk:
         change = self.board_change(grid)
         self.view.reading = reading
         if not change.clean:
+            self._take_back_press(player)
             self._show_problem(change.anomalies, "the board does not read right: fix it and press again, or call "
                                "the judge", judge=any(p.kind != "unsure" for p in change.anomalies))
             return "board problem: " + "; ".join(p.detail for p in change.anomalies)
@@ -242,11 +245,22 @@ class Kiosk:
         res = self.apply(ev.Play(t=t, player=player, tiles=change.placed, by_judge=by_judge))
         if not res.accepted:
             if not self.session.paused:  # a journal that cannot be written is no board problem (its sentence shows)
+                self._take_back_press(player)
                 self._show_problem(tuple(Anomaly(res.code, sq, "", "", res.reason) for sq in res.squares), refusal_sentence(res, sheet_rows(self.preset)),
                                    judge=res.judge, squares=res.squares or tuple(sq for sq, _ in change.placed))
             return f"refused: {res.reason}"
         self._clear_problem(res)
         return "play"
+
+    def _take_back_press(self, player: int) -> None:
+        """``player``'s press was not taken (a board problem, a play the rules refuse, no reading): the clocks go
+        back to how they stood before it (:class:`~kiosk.referee.events.PressWithdrawn`). The turn is still his and
+        he fixes his tiles on his own time, never the opponent's (seed 002 II.F: the board is not touched while
+        the opponent's clock runs); he presses again when it is right."""
+        st = self.state
+        if st.phase == PLAYING and st.on_move == player and st.pressed_at is not None and not st.neutralised \
+                and not self.session.paused:
+            self.apply(ev.PressWithdrawn(t=self.now(), player=player))
 
     def _show_problem(self, problems: tuple[Anomaly, ...], text: str, *, judge: bool,
                       squares: tuple[int, ...] | None = None) -> None:
@@ -308,6 +322,7 @@ class Kiosk:
         else:
             view.read_this_turn = reading is not None
         if reading is None:
+            self._take_back_press(p.player)
             self._show_problem((), f"The camera gave no reading ({ans.error}). Press the clock again, or call the "
                                "judge to enter the move.", judge=True, squares=())
             return "no reading: " + ans.error

@@ -100,7 +100,9 @@ def test_changed_old_tile_and_unsure_square_are_shown_never_scored(tmp_path):
     kiosk.press("right")
     settle(kiosk, worker)
     assert kiosk.state.history == history and kiosk.state.on_move == 1
-    assert kiosk.session.referee.events[-1].type == "clock_pressed"  # his time stopped at the press
+    # the press was not taken: the clocks are as before it, Bob's running (Ann's stood still meanwhile)
+    assert [e.type for e in kiosk.session.referee.events[-2:]] == ["clock_pressed", "press_withdrawn"]
+    assert kiosk.state.clock.running == 1 and kiosk.state.pressed_at is None
     assert set(kiosk.view.problem_squares) == {112, 142}
     assert kiosk.view.needs_judge
     # the judge corrects the camera on those squares; the press is then accepted
@@ -278,7 +280,7 @@ def test_corrections_of_a_read_move_are_no_move_when_the_camera_then_fails(tmp_p
     clock.t = 10_000
     kiosk.press("left")
     settle(kiosk, worker)
-    assert kiosk.view.problem_squares == (111,) and kiosk.session.referee.events[-1].type == "clock_pressed"
+    assert kiosk.view.problem_squares == (111,) and kiosk.session.referee.events[-1].type == "press_withdrawn"
     assert kiosk.act("judge_unlock", pin=PIN).accepted and kiosk.act("correct", square=111, char="R").accepted
     table.fail = "hand over the board"
     clock.t = 20_000
