@@ -27,9 +27,10 @@ from kiosk.app.kiosk import Kiosk
 from kiosk.app.pin import PinGate, pin_state_path
 from kiosk.app.reader_setup import ReaderUnavailable, board_prior, make_reader
 from kiosk.app.vision_worker import VisionWorker
+from kiosk.control.rules_choice import rules_preset
 from kiosk.devices.health import monotonic_ms
 from kiosk.referee.events import Event, KioskResumed
-from kiosk.referee.presets import Preset, PresetError, bundled_presets, load_preset
+from kiosk.referee.presets import Preset, PresetError, bundled_presets
 from kiosk.rules.board import Board
 from kiosk.rules.tiles import TileSet, load_tile_set
 from kiosk.store import GameSession, JournalError, JournalFull, pause_sentence
@@ -137,7 +138,7 @@ def _open(cfg: KioskConfig, clock: EventClock,
     from kiosk.devices.factory import DeviceConfigError
 
     try:
-        preset = load_preset(cfg.preset)
+        preset = rules_preset(cfg.preset)  # loaded once: the new-game screen starts the event's rules as checked
         tile_set = load_tile_set(cfg.tiles or preset.tile_set)
     except (PresetError, ValueError) as exc:
         print(f"kiosk run: {exc}", file=sys.stderr)
@@ -238,8 +239,7 @@ def _screen(cfg: KioskConfig, kiosk: Kiosk, devices: Any, preset: Preset, headle
     from kiosk.ui.window import DemoWindow
 
     keys = devices.buttons.handle_event if isinstance(devices.buttons, KeyboardButtons) else None
-    return DemoWindow(cfg.size, fullscreen=cfg.fullscreen, keys=keys, players=cfg.players,
-                      preset=preset.name if preset.name in bundled_presets() else "nsf")
+    return DemoWindow(cfg.size, fullscreen=cfg.fullscreen, keys=keys, players=cfg.players, preset=cfg.preset)
 
 
 def _loop(kiosk: Kiosk, clock: EventClock, devices: Any, window: Any, watchdog: Any, max_seconds: float | None,

@@ -218,7 +218,8 @@ def _judge_correct(ui: TouchState, kw: Mapping[str, Any]) -> None:
 
 
 def _judge_adjust_open(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    ui.overlay, ui.adj_points = "judge_adjust", 0
+    """The score adjustment screen, nobody chosen yet (a choice made on another judge screen does not carry over)."""
+    ui.overlay, ui.adj_points, ui.adj_player = "judge_adjust", 0, None
 
 
 def _adj_player(ui: TouchState, kw: Mapping[str, Any]) -> None:
@@ -236,7 +237,7 @@ def _adj_reason(ui: TouchState, kw: Mapping[str, Any]) -> None:
 def _adj_apply(ui: TouchState, kw: Mapping[str, Any]) -> None:
     """The judge's score adjustment, confirmed in a sentence ("Bo: +5 points by the judge (misscored).")."""
     k, p, n = ui.kiosk, ui.adj_player, ui.adj_points
-    if k.handle(cmd.Adjust(p, n, ui.adj_reason)):
+    if p is not None and k.handle(cmd.Adjust(p, n, ui.adj_reason)):
         k.view.message = f"{k.state.players[p]}: {n:+d} point{'s' if abs(n) != 1 else ''} by the judge ({ui.adj_reason})."
         ui.overlay, ui.adj_points = "judge", 0
 
@@ -263,7 +264,8 @@ def _judge_stop(ui: TouchState, kw: Mapping[str, Any]) -> None:
 
 
 def _judge_player_open(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    ui.overlay, ui.late_minutes = "judge_player", 0
+    """The judge's player screen, nobody chosen yet (the score adjustment's choice does not carry over)."""
+    ui.overlay, ui.late_minutes, ui.adj_player = "judge_player", 0, None
 
 
 def _late_minutes(ui: TouchState, kw: Mapping[str, Any]) -> None:
@@ -273,20 +275,35 @@ def _late_minutes(ui: TouchState, kw: Mapping[str, Any]) -> None:
 def _judge_add_minute(ui: TouchState, kw: Mapping[str, Any]) -> None:
     """Seed 002 II.F / II.O: one more minute of playing time for the chosen player."""
     k, p = ui.kiosk, ui.adj_player
-    if k.handle(cmd.AddTime(p)):
+    if p is not None and k.handle(cmd.AddTime(p)):
         k.view.message = f"The judge gave {k.state.players[p]} one more minute."
 
 
 def _judge_resign(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    """The chosen player resigns: a forfeit loss with the scores as they stand (seed 002 III.G)."""
-    if ui.kiosk.handle(cmd.Resign(ui.adj_player)):
+    """Resign asks first: the confirmation screen names the chosen player (a resignation ends the game)."""
+    if ui.adj_player is not None:
+        ui.overlay = "judge_resign"
+
+
+def _judge_resign_confirm(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    """The chosen player resigns, confirmed: a forfeit loss with the scores as they stand (seed 002 III.G)."""
+    k, p = ui.kiosk, ui.adj_player
+    if p is not None and k.handle(cmd.Resign(p)):
+        k.view.message = f"{k.state.players[p]} resigned."
         ui.overlay = None
+    else:
+        ui.overlay = "judge_player"
+
+
+def _judge_resign_cancel(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    """Back to the player screen from the resignation's confirmation: nothing happens."""
+    ui.overlay = "judge_player"
 
 
 def _judge_late(ui: TouchState, kw: Mapping[str, Any]) -> None:
     """The chosen player arrived ``late_minutes`` late (before the first move; seed 000 rule 19, 002 I.F)."""
     k, p, n = ui.kiosk, ui.adj_player, ui.late_minutes
-    if k.handle(cmd.LateArrival(p, n * 60_000)):
+    if p is not None and k.handle(cmd.LateArrival(p, n * 60_000)):
         k.view.message = f"{k.state.players[p]} arrived {n} minutes late."
         ui.overlay = None if k.state.phase == OVER else "judge"
 
@@ -368,7 +385,8 @@ _JUDGE_MENU: dict[str, Action] = {
     "judge_removed": _judge_removed, "judge_undo": _judge_undo, "judge_end": _judge_end,
     "judge_preset": _judge_preset, "judge_stop": _judge_stop, "judge_player_open": _judge_player_open,
     "late_minutes": _late_minutes, "judge_add_minute": _judge_add_minute, "judge_resign": _judge_resign,
-    "judge_late": _judge_late,
+    "judge_late": _judge_late, "judge_resign_confirm": _judge_resign_confirm,
+    "judge_resign_cancel": _judge_resign_cancel,
 }
 
 ACTIONS: dict[str, Action] = {

@@ -58,7 +58,7 @@ def draw_judge_player(ui: TouchState, cv: Canvas) -> None:
     inner = _board_and_panel(ui, cv)
     bh = cv.px(50)
     title, who, late, steps, b1, b2, said = rows_of(inner, [cv.px(36), bh, cv.px(36), bh, bh, bh, 0], cv.px(5))
-    cv.text("Judge: a player", title, 28, AMBER)
+    cv.text("Judge: a player" if ui.adj_player is not None else "Judge: tap a player", title, 28, AMBER)
     for p, rect in enumerate(split_h(who, ui.player_count(), cv.px(5))):
         cv.button(rect, st.players[p], "adj_player", player=p, color=BLUE if ui.adj_player == p else (64, 74, 88))
     cv.text(f"Late by {ui.late_minutes} minutes.", late, 24, align="center")
@@ -67,6 +67,7 @@ def draw_judge_player(ui: TouchState, cv: Canvas) -> None:
     first = not any(h.kind != "judge" for h in st.history)
     on = st.phase not in (NOT_STARTED, OVER)
     late_b, minute = split_h(b1, 2, cv.px(5))
+    on = on and ui.adj_player is not None  # the judge taps the player first: no choice carries over
     cv.button(late_b, "Late arrival", "judge_late", enabled=on and first and ui.late_minutes > 0)
     cv.button(minute, "Add a minute", "judge_add_minute", enabled=on and ui.kiosk.remaining_ms(0) is not None)
     resign, back = split_h(b2, 2, cv.px(5))
@@ -101,7 +102,7 @@ def draw_judge_adjust(ui: TouchState, cv: Canvas) -> None:
     bh = cv.px(50)
     title, who, pts, steps1, steps2, reason, said, b = rows_of(inner, [cv.px(36), bh, cv.px(40), bh, bh, bh, 0, bh],
                                                            cv.px(5))
-    cv.text("Adjust a score", title, 28, AMBER)
+    cv.text("Adjust a score" if ui.adj_player is not None else "Adjust a score: tap a player", title, 28, AMBER)
     for p, rect in enumerate(split_h(who, ui.player_count(), cv.px(5))):
         cv.button(rect, st.players[p], "adj_player", player=p, color=BLUE if ui.adj_player == p else (64, 74, 88))
     cv.text(f"{ui.adj_points:+d} points, {ui.adj_reason}", pts, 28, align="center")
@@ -112,7 +113,22 @@ def draw_judge_adjust(ui: TouchState, cv: Canvas) -> None:
     for rect, rsn in zip(split_h(reason, 3, cv.px(5)), REASONS):
         cv.button(rect, rsn, "adj_reason", reason=rsn, size=20, color=BLUE if ui.adj_reason == rsn else (64, 74, 88))
     ok, back = split_h(b, 2, cv.px(5))
-    cv.button(ok, "Apply", "adj_apply", enabled=ui.adj_points != 0, color=(60, 110, 70))
+    cv.button(ok, "Apply", "adj_apply", enabled=ui.adj_points != 0 and ui.adj_player is not None, color=(60, 110, 70))
     cv.button(back, "Back", "judge_open_menu", color=(60, 70, 120))
     judge_message(ui, cv, said)
 
+
+
+def draw_judge_resign(ui: TouchState, cv: Canvas) -> None:
+    """The resignation's confirmation: the chosen player named, what it does (the game ends, a forfeit loss with
+    the scores as they stand, seed 002 III.G), "NAME resigns" to confirm and "Back"."""
+    st = ui.kiosk.state
+    inner = _board_and_panel(ui, cv)
+    bh = cv.px(BUTTON_H)
+    name = st.players[ui.adj_player] if ui.adj_player is not None and ui.adj_player < len(st.players) else ""
+    title, what, _, b1, b2 = rows_of(inner, [cv.px(40), cv.px(90), 0, bh, bh], cv.px(6))
+    cv.text(f"Does {name} resign?", title, 28, AMBER)
+    cv.paragraph(f"{name} leaves the game and loses it by forfeit; the scores stand as they are. The game ends "
+                 "now.", what, 20, min_size=14)
+    cv.button(b1, f"{name} resigns", "judge_resign_confirm", enabled=bool(name), color=(150, 70, 60))
+    cv.button(b2, "Back", "judge_resign_cancel", color=(60, 70, 120))

@@ -10,10 +10,16 @@ from __future__ import annotations
 
 import pygame
 
-from kiosk.control.words import ending_sentence, turn_words
+from kiosk.control.words import turn_words
 from kiosk.referee.state import CHALLENGED, DESIGNATING, NOT_STARTED, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING
 from kiosk.ui.board_view import square_label
-from kiosk.ui.judge_screens import draw_judge, draw_judge_adjust, draw_judge_correct, draw_judge_player
+from kiosk.ui.judge_screens import (
+    draw_judge,
+    draw_judge_adjust,
+    draw_judge_correct,
+    draw_judge_player,
+    draw_judge_resign,
+)
 from kiosk.ui.outplay_row import accept_row
 from kiosk.ui.panel import BUTTON_H, layout
 from kiosk.ui.panel import board_and_panel as _board_and_panel
@@ -21,7 +27,7 @@ from kiosk.ui.panel import holds as _holds
 from kiosk.ui.panel import letters as _letters
 from kiosk.ui.panel import sheet_rows as _rows
 from kiosk.ui.problem_words import problem_lines, sentence
-from kiosk.ui.status import DEVICE_H, clock_text, device_height, game_word_text, rack_key, timers_line
+from kiosk.ui.status import DEVICE_H, clock_text, device_height, ending_line, game_word_text, rack_key, timers_line
 from kiosk.ui.touch_state import TouchState
 from kiosk.ui.widgets import AMBER, BG, BLUE, DIM, FG, GREEN, PANEL, RED, Canvas, font, grid_rects, rows_of, split_h
 
@@ -29,7 +35,7 @@ from kiosk.ui.widgets import AMBER, BG, BLUE, DIM, FG, GREEN, PANEL, RED, Canvas
 def screen_for(ui: TouchState) -> str:
     """The name of the screen to show now."""
     st = ui.kiosk.state
-    if ui.overlay in ("pin", "judge", "judge_correct", "judge_adjust", "judge_player"):
+    if ui.overlay in ("pin", "judge", "judge_correct", "judge_adjust", "judge_player", "judge_resign"):
         return ui.overlay
     if st.phase == NOT_STARTED or ui.overlay == "new_game":
         return "new_game"
@@ -327,7 +333,7 @@ def draw_over(ui: TouchState, cv: Canvas) -> None:
             row(rect, [st.players[p], str(r.before_racks[p]), f"{adj:+d}", str(r.final[p])], 26)
         winners = [st.players[i] for i in range(len(st.players)) if r.wins[i] == 1.0]
         cv.text(f"{winners[0]} wins" if winners else "Tie: half a win each", winner, 32, GREEN)
-        cv.text(f"({ending_sentence(r.reason)})", reason, 20, DIM)
+        cv.text(f"({ending_line(st.players, r)})", reason, 20, DIM)
     new, judge = split_h(b, 2, cv.px(6))
     cv.button(new, "New game", "new_game_open", color=BLUE)
     cv.button(judge, "Judge", "judge_open", color=(60, 70, 120))  # corrections after the end (002 III.E/F)
@@ -359,4 +365,5 @@ def draw_new_game(ui: TouchState, cv: Canvas) -> None:
 SCREENS = {"main": draw_main, "problem": draw_problem, "blank": draw_blank, "exchange": draw_exchange,
            "hold": draw_hold, "ruling": draw_ruling, "pin": draw_pin, "remove": draw_remove, "outplay": draw_outplay,
            "racks": draw_racks, "over": draw_over, "new_game": draw_new_game, "judge": draw_judge,
-           "judge_correct": draw_judge_correct, "judge_adjust": draw_judge_adjust, "judge_player": draw_judge_player}
+           "judge_correct": draw_judge_correct, "judge_adjust": draw_judge_adjust, "judge_player": draw_judge_player,
+           "judge_resign": draw_judge_resign}

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import pygame
 
-from kiosk.control.words import device_name
+from kiosk.control.words import device_name, ending_sentence
 from kiosk.referee.phase import Phase
+from kiosk.referee.state import GameResult
 from kiosk.ui.touch_state import CLOCK_DOWN, TouchState
 from kiosk.ui.widgets import AMBER, DIM, FG, GREEN, PANEL, RED, Canvas, font, rows_of, split_h, wrap_lines
 
@@ -119,6 +120,22 @@ def device_height(ui: TouchState, cv: Canvas, width: int) -> int:
     return len(wrap_lines(f, text, width)) * f.get_linesize()
 
 
+NAMED_ENDINGS = {"resigned": ("forfeit", "{} resigned"), "out_play": ("went_out", "{} went out"),
+                 "overtime_cap": ("forfeit", "{} ran past the overtime limit"),
+                 "late_forfeit": ("forfeit", "{} arrived too late and forfeits the game")}
+"""Endings whose sentence names the player (the result's field that holds him, the sentence)."""
+
+
+def ending_line(players: tuple[str, ...], result: GameResult) -> str:
+    """Why the game ended, naming the player it was about where the result knows him ("Bo resigned", "Ada went
+    out"); otherwise :func:`kiosk.control.words.ending_sentence` ("a player resigned" did not say who)."""
+    named = NAMED_ENDINGS.get(str(result.reason))
+    who = getattr(result, named[0]) if named else None
+    if named and who is not None and 0 <= who < len(players):
+        return named[1].format(players[who])
+    return ending_sentence(result.reason)
+
+
 def panel_top(ui: TouchState, cv: Canvas, inner: pygame.Rect, *, clocks: bool) -> pygame.Rect:
     """Draw the clock strip (with ``clocks`` and a game), the timers and the device problems (when there are
     any, wrapped: :func:`device_height`) at the top of the panel's ``inner`` rect; returns what is left of it
@@ -156,4 +173,4 @@ def rack_key(cv: Canvas, rect: pygame.Rect, tile: str, points: int, left: int) -
         cv.text(f"x{left}", corner.move(rect.x + cv.px(3), rect.y), 12, DIM, min_size=8)
 
 
-__all__ = ["clock_strip", "clock_text", "device_height", "device_text", "panel_top", "rack_key"]
+__all__ = ["clock_strip", "clock_text", "device_height", "device_text", "ending_line", "panel_top", "rack_key"]

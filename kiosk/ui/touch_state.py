@@ -25,7 +25,8 @@ class TouchState:
         digits typed; pin_touched_ms: kiosk time the PIN pad was opened or last touched. pin_purpose: "judge" (open the menu), "rule:1" / "rule:0" (rule acceptable /
         unacceptable). selected: the square the judge tapped. racks / rack_player: the end-of-game racks
         typed so far (one per player) and whose is being typed. adj_player / adj_points / adj_reason: the
-        judge's score adjustment (adj_player also the player of the judge's player screen: a minute, resign,
+        judge's score adjustment (adj_player, None until the judge taps one on the screen he opened, also the
+        player of the judge's player screen: a minute, resign,
         lateness); late_minutes: the lateness the judge sets there (minutes). new_players / new_preset: the new-game screen's choices (2-4 players in turn
         order); name_pool: the names a player count of up to 4 takes them from. wired: the seats whose clock
         button is wired (the chess clock's left and right); the others end their turn with the screen's "Done",
@@ -41,7 +42,7 @@ class TouchState:
         self.selected: int | None = None
         self.racks = [""] * self.player_count()
         self.rack_player = 0
-        self.adj_player = 0
+        self.adj_player: int | None = None
         self.adj_points = 0
         self.adj_reason = "misscored"
         self.late_minutes = 0
@@ -55,7 +56,7 @@ class TouchState:
         player chosen on the judge's player screen does not exist in a two-player game)."""
         self.overlay, self.selected, self.pin_buffer = None, None, ""
         self.racks, self.rack_player = [""] * self.player_count(), 0
-        self.adj_player, self.adj_points, self.adj_reason, self.late_minutes = 0, 0, "misscored", 0
+        self.adj_player, self.adj_points, self.adj_reason, self.late_minutes = None, 0, "misscored", 0
 
     def wired_now(self) -> frozenset[int]:
         """The seats whose clock button works now: :attr:`wired`, or none while the clock's buttons or its link are

@@ -95,6 +95,7 @@ def test_002_III_G_a_player_resigns_by_the_judges_touch(tmp_path):
     touch(ui, "A player: time, late, resign")
     touch(ui, "adj_player", player=0)
     touch(ui, "Resign")
+    touch(ui, "Annabel resigns")
     e = _last(k)
     assert e.type == "resigned" and e.player == 0
     r = k.state.result

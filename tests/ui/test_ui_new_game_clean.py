@@ -33,7 +33,7 @@ def test_the_last_games_message_is_not_on_the_new_game_screen_nor_in_the_new_gam
     touch(ui, "Start")
     drawn.clear()
     assert ui.draw() == "main" and k.state.phase == "playing" and k.state.history == ()
-    assert MINUTE not in drawn and ui.adj_player == 0 and ui.overlay is None
+    assert MINUTE not in drawn and ui.adj_player is None and ui.overlay is None
 
 
 def test_a_refused_start_is_said_on_the_new_game_screen(tmp_path, drawn):
@@ -53,7 +53,8 @@ def test_a_four_player_choice_of_the_judge_does_not_carry_into_a_two_player_game
     touch(ui, "A player: time, late, resign")
     touch(ui, "adj_player", player=3)
     touch(ui, "Resign")
+    touch(ui, "Desmond resigns")
     assert k.state.phase == "over"
     touch(ui, "New game")
     touch(ui, "Start")
-    assert k.state.players == ("Ann", "Bob") and ui.adj_player == 0
+    assert k.state.players == ("Ann", "Bob") and ui.adj_player is None

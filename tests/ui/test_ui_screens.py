@@ -101,6 +101,7 @@ def test_every_screen(tmp_path, size):
     touch(ui, "OK")
     shot(ui, "12-judge-menu", "judge")
     touch(ui, "Adjust a score")
+    touch(ui, "adj_player", player=0)
     touch(ui, "+5")
     shot(ui, "13-judge-adjust", "judge_adjust")
     touch(ui, "Apply")
