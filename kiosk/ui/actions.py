@@ -9,8 +9,9 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from kiosk.control import commands as cmd
+from kiosk.control.rules_choice import rules_choices, rules_preset
 from kiosk.control.words import refusal_sentence, square_label
-from kiosk.referee.presets import bundled_presets, load_preset
+from kiosk.referee.presets import bundled_presets
 from kiosk.referee.state import NOT_STARTED, OVER
 from kiosk.ui.problem_words import run_out, tile_words
 from kiosk.ui.touch_state import TouchState
@@ -342,7 +343,7 @@ def _new_count(ui: TouchState, kw: Mapping[str, Any]) -> None:
 
 
 def _new_preset_next(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    names = bundled_presets()
+    names = rules_choices(ui.event_preset)
     i = names.index(ui.new_preset) if ui.new_preset in names else -1
     ui.new_preset = names[(i + 1) % len(names)]
 
@@ -357,7 +358,7 @@ def seats_sentence(name: str, lo: int, hi: int, n: int) -> str:
 
 
 def _new_start(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    rules = load_preset(ui.new_preset)
+    rules = rules_preset(ui.new_preset)
     preset = rules.to_dict()
     st = ui.kiosk.state
     change = st.phase not in (NOT_STARTED, OVER) and not st.history  # the judge's rules change before move 1

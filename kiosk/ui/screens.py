@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pygame
 
+from kiosk.control.rules_choice import rules_name
 from kiosk.control.words import turn_words
 from kiosk.referee.state import CHALLENGED, DESIGNATING, NOT_STARTED, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING
 from kiosk.ui.board_view import square_label
@@ -349,7 +350,7 @@ def draw_new_game(ui: TouchState, cv: Canvas) -> None:
     for i, (name, rect) in enumerate(zip(names, rows)):
         cv.text(f"{i + 1}: {name}", rect, 26)
     rules_row, said = rows_of(preset, [cv.px(36), 0])
-    cv.text(f"rules: {ui.new_preset}", rules_row, 24, AMBER)
+    cv.text(f"rules: {rules_name(ui.new_preset)}", rules_row, 24, AMBER)
     if said.h >= cv.px(18):
         cv.text(ui.kiosk.view.message, said, 18, AMBER, min_size=12)  # e.g. the rules are for 2 players
     swap, count, rules = split_h(b1, 3, cv.px(6))

@@ -48,6 +48,7 @@ class TouchState:
         self.late_minutes = 0
         self.new_players = tuple(players)
         self.new_preset = preset
+        self.event_preset = preset  # the event's rules (a bundled name or its preset file): the first choice
         self.name_pool = tuple(players) + tuple(f"Player {i}" for i in range(len(players) + 1, 5))
         self.wired: frozenset[int] = frozenset({0, 1})
 
