@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from kiosk.commands import seconds
 
@@ -16,6 +17,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, required=True, help="the table's config file (TOML)")
     parser.add_argument("--headless", action="store_true", help="no screen (buttons and camera only)")
     parser.add_argument("--seconds", type=seconds, help="stop after this many seconds (tests)")
+    parser.add_argument("--check", action="store_true",
+                        help="only check the config (the table, its rules, tile set, lexicon, calibration profile, "
+                             "stream and devices) without opening the journal or any device: exit 0 when the "
+                             "kiosk can start on it, 2 naming the mistake (the install script runs it)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,11 +37,56 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"kiosk run: {exc}", file=sys.stderr)
         return 2
+    if args.check:
+        return check_config(cfg)
     _sigterm_as_interrupt()
     try:
         return run_table(cfg, headless=args.headless, max_seconds=args.seconds)
     except KeyboardInterrupt:   # stopped while the table was still being set up: nothing to clean but the exit
         return 0
+
+
+def check_config(cfg: Any) -> int:
+    """What ``kiosk run`` checks at start before it opens the journal and the devices, on a loaded config: the
+    preset, the tile set, the event's lexicon, the calibration profile and the devices' section (every key and
+    value, no device opened: :func:`kiosk.devices.factory.check_devices_config`). Prints one line: ``CONFIG:
+    config ok (...)`` (exit 0) or ``kiosk run: CONFIG: ...`` naming the mistake on stderr (exit 2)."""
+    from kiosk.devices.factory import DeviceConfigError, check_devices_config
+    from kiosk.referee.presets import PresetError, load_preset
+    from kiosk.rules.tiles import load_tile_set
+
+    where = cfg.source
+    try:
+        preset = load_preset(cfg.preset)
+        tile_set = load_tile_set(cfg.tiles or preset.tile_set)
+    except (PresetError, ValueError) as exc:
+        print(f"kiosk run: {where}: {exc}", file=sys.stderr)
+        return 2
+    if cfg.lexicon is not None:
+        from kiosk.lexicons import load_lexicon
+        from kiosk.rules.lexicon import LexiconError
+
+        try:
+            load_lexicon(cfg.lexicon, tile_set.letters)
+        except LexiconError as exc:
+            print(f"kiosk run: {where}: table.lexicon: {exc}", file=sys.stderr)
+            return 2
+    if cfg.profile:
+        from kiosk.vision.profile import ProfileError, load_profile
+
+        try:
+            load_profile(cfg.profile)
+        except ProfileError as exc:
+            print(f"kiosk run: {where}: vision.profile: {exc}", file=sys.stderr)
+            return 2
+    try:
+        devices = check_devices_config(cfg.devices)
+    except DeviceConfigError as exc:
+        print(f"kiosk run: {where}: [devices] {exc}", file=sys.stderr)
+        return 2
+    print(f"{where}: config ok ({' vs '.join(cfg.players)} under {preset.name}, tiles {tile_set.name}; {devices}; "
+          f"journal {cfg.journal}, opened at start)")
+    return 0
 
 
 def _sigterm_as_interrupt() -> None:

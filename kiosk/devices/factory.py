@@ -23,7 +23,9 @@ Config (all sections optional; defaults in brackets)::
                  }}
 
 A bad config raises :class:`DeviceConfigError` naming the key; missing or failing hardware never raises here:
-the device is built with health "down" and the kiosk goes on without it.
+the device is built with health "down" and the kiosk goes on without it. :func:`check_devices_config` checks a
+config as :func:`build_devices` does (every key and value, the backends' own checks of pins and addresses)
+without opening any device: ``kiosk run --check`` and the install script use it before the service starts.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from __future__ import annotations
 import importlib
 import math
 from collections.abc import Callable, Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
 
@@ -50,6 +53,40 @@ DEFAULT_PINS = {"left": 17, "right": 27, "pause": 22, "judge": 23}
 
 class DeviceConfigError(ValueError):
     """The device config is wrong; the message names the key."""
+
+
+_CHECK_ONLY: ContextVar[bool] = ContextVar("kiosk_devices_check_only", default=False)
+"""True inside :func:`check_devices_config`: the hardware backends are checked, not opened."""
+
+
+class _NoHardware:
+    """RPi.GPIO and an SMBus for a config check: every call does nothing, so the backend's own checks of its
+    pins and addresses run and no pin or bus is touched."""
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda *args, **kwargs: None
+
+
+class NotOpened:
+    """A device a config check built without opening it (health "absent": not opened)."""
+
+    def __init__(self, device: str, backend: str) -> None:
+        self._health = DeviceHealth(device, backend, "absent", "config checked; not opened")
+
+    def poll(self) -> list[Any]:
+        return []
+
+    def show(self, left_ms: int, right_ms: int, left_overtime: bool = False, right_overtime: bool = False) -> None:
+        pass
+
+    def capture(self) -> tuple[int, Any]:
+        raise CameraError("not opened: a config check")
+
+    def health(self) -> DeviceHealth:
+        return self._health
+
+    def close(self) -> None:
+        pass
 
 
 def _section(config: Mapping[str, Any], name: str) -> dict[str, Any]:
@@ -180,10 +217,16 @@ def build_buttons(config: Mapping[str, Any], serial_link: Any = None) -> ButtonS
             from kiosk.devices.gpio_buttons import GpioButtons
 
             g = _checked(_GpioButtonsSection, sec, "buttons")
+            if _CHECK_ONLY.get():
+                GpioButtons(g.pins, g.debounce_ms, g.active_low, gpio=_NoHardware())
+                return NotOpened("buttons", "gpio")
             return GpioButtons(g.pins, g.debounce_ms, g.active_low)
         if backend == "serial":
             _unknown(sec, "buttons", set())
-            return _serial_backend("SerialButtons")(serial_link or build_serial_link(config))
+            link = serial_link or build_serial_link(config)
+            if _CHECK_ONLY.get():
+                return NotOpened("buttons", "serial")
+            return _serial_backend("SerialButtons")(link)
         if backend == "keyboard":
             _unknown(sec, "buttons", {"keys"})
             keys = sec.get("keys")
@@ -222,10 +265,17 @@ def build_display(config: Mapping[str, Any], serial_link: Any = None) -> ClockDi
             from kiosk.devices.ht16k33 import HT16K33Display
 
             h = _checked(_HT16K33Section, sec, "display")
+            if _CHECK_ONLY.get():
+                HT16K33Display(h.addresses, h.bus, h.brightness, h.retries, h.blink_overtime,
+                               bus_factory=lambda bus: _NoHardware())
+                return NotOpened("display", "ht16k33")
             return HT16K33Display(h.addresses, h.bus, h.brightness, h.retries, h.blink_overtime)
         if backend == "serial":
             _unknown(sec, "display", set())
-            return _serial_backend("SerialDisplay")(serial_link or build_serial_link(config))
+            link = serial_link or build_serial_link(config)
+            if _CHECK_ONLY.get():
+                return NotOpened("display", "serial")
+            return _serial_backend("SerialDisplay")(link)
         _unknown(sec, "display", set())
         return SimulatedDisplay() if backend == "simulated" else NullDisplay()
     except DeviceConfigError:
@@ -264,6 +314,10 @@ def build_camera(config: Mapping[str, Any], board: Callable[[], Any] | None = No
             gains = sec.get("colour_gains")
             if gains is not None and (not isinstance(gains, (list, tuple)) or len(gains) != 2):
                 raise DeviceConfigError(f"camera.colour_gains: expected [red, blue], got {gains!r}")
+            if _CHECK_ONLY.get():
+                _size(sec.get("size"), "camera.size")
+                _int(sec.get("camera_num", 0), "camera.camera_num")
+                return NotOpened("camera", "picamera2")
             return Picamera2Camera(_size(sec.get("size", (2028, 1520)), "camera.size") or (2028, 1520),
                                    str(sec.get("mode", "still")), _int(sec.get("camera_num", 0), "camera.camera_num"),
                                    sec.get("exposure_us"), sec.get("analogue_gain"),
@@ -279,6 +333,9 @@ def build_camera(config: Mapping[str, Any], board: Callable[[], Any] | None = No
                 v = sec.get(key)
                 if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)):
                     raise DeviceConfigError(f"camera.{key}: expected a finite number, got {v!r}")
+            if _CHECK_ONLY.get():
+                _size(sec.get("size"), "camera.size")
+                return NotOpened("camera", "opencv")
             return OpenCVCamera(dev, _size(sec.get("size"), "camera.size"), sec.get("exposure"),
                                 sec.get("wb_temperature"))
         if backend == "replay":
@@ -353,3 +410,24 @@ def build_devices(config: Mapping[str, Any], board: Callable[[], Any] | None = N
         buttons.close()
         raise
     return Devices(buttons, display, camera, link)
+
+
+def check_devices_config(config: Mapping[str, Any]) -> str:
+    """Check the devices config as :func:`build_devices` reads it, opening no device (no GPIO pin, I2C bus,
+    serial port or camera); returns what it names ("buttons gpio, display ht16k33, camera picamera2").
+
+    Raises:
+        DeviceConfigError: naming the key, as :func:`build_devices` would.
+    """
+    from kiosk.rules.board import Board
+
+    token = _CHECK_ONLY.set(True)
+    try:
+        devices = build_devices(config, board=Board)
+    finally:
+        _CHECK_ONLY.reset(token)
+    try:
+        named = [h for h in devices.health() if h.device != "clock-link"]
+        return ", ".join(f"{h.device} {h.backend}" for h in named)
+    finally:
+        devices.close()
