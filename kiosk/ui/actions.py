@@ -151,13 +151,14 @@ def _pin_ok(ui: TouchState, kw: Mapping[str, Any]) -> None:
 
 
 def _rack_letter(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    p = ui.rack_player
+    p, ui.rack_said = ui.rack_player, ""
     if len(ui.rack_list()[p]) < ui.kiosk.state.racks[p] and any(t == kw["letter"] for t, _ in ui.rack_choices()):
         ui.racks[p] += kw["letter"]
 
 
 def _rack_back(ui: TouchState, kw: Mapping[str, Any]) -> None:
     ui.rack_list()
+    ui.rack_said = ""
     ui.racks[ui.rack_player] = ui.racks[ui.rack_player][:-1]
 
 
@@ -166,7 +167,18 @@ def _rack_next(ui: TouchState, kw: Mapping[str, Any]) -> None:
 
 
 def _rack_done(ui: TouchState, kw: Mapping[str, Any]) -> None:
-    ui.kiosk.handle(cmd.Racks(tuple(ui.rack_list())))
+    """Send the racks; an incomplete one is not sent: the screen says whose and how many tiles are missing (and
+    goes to that rack); a refusal of the referee is said in its sentence."""
+    k, racks = ui.kiosk, ui.rack_list()
+    for p, (typed, n) in enumerate(zip(racks, k.state.racks)):
+        if len(typed) != n:
+            name = k.state.players[p]
+            ui.rack_player = p
+            ui.rack_said = (f"{name}'s rack has {n} tiles; {len(typed)} entered. Enter the other {n - len(typed)}, "
+                            "then Done." if typed else f"Enter {name}'s {n} tiles, then Done.")
+            return
+    res = k.handle(cmd.Racks(tuple(racks)))
+    ui.rack_said = "" if res else refusal_sentence(res)
 
 
 # -------------------------------------------------------------------------------------------- the judge menu

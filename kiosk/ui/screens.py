@@ -287,14 +287,19 @@ def draw_racks(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
     bh = cv.px(50)
-    title, *rows, keys, b = rows_of(inner, [cv.px(32), *[cv.px(34)] * ui.player_count(), 0, bh], cv.px(4))
+    said = [cv.px(40)] * bool(ui.rack_said)  # why Done was refused, until the next key
+    n = ui.player_count()
+    parts = rows_of(inner, [cv.px(32), *[cv.px(34)] * n, 0, *said, bh], cv.px(4))
+    title, rows, keys, b = parts[0], parts[1:n + 1], parts[n + 1], parts[-1]
+    if said:
+        cv.paragraph(ui.rack_said, parts[n + 2], 18, AMBER, min_size=13)
     cv.text("Game over: enter the tiles left on each rack", title, 20)
     racks = ui.rack_list()
     for p, rect in enumerate(rows):
         mark = ">" if ui.rack_player == p else " "
         cv.text(f"{mark} {st.players[p]} ({st.racks[p]}): {racks[p] or '-'}", rect, 24,
                 AMBER if ui.rack_player == p else FG)
-    avail = ui.rack_choices()
+    avail = ui.rack_keys()  # every tile in its place: a used-up one greyed, never removed
     cols = 9 if keys.w > keys.h * 1.5 else 6
     while cols < 15 and keys.h // -(-max(1, len(avail)) // cols) < cv.px(44):  # 3-4 racks leave less height
         cols += 1

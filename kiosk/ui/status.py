@@ -161,10 +161,10 @@ def panel_top(ui: TouchState, cv: Canvas, inner: pygame.Rect, *, clocks: bool) -
 def rack_key(cv: Canvas, rect: pygame.Rect, tile: str, points: int, left: int) -> None:
     """A rack-entry key drawn like a tile: the letter large ("blank" for ``?``), its ``points`` small at the
     bottom right, how many are ``left`` to enter small at the top left ("x9"), so "A 1 x9" never reads as
-    a coordinate."""
+    a coordinate; none left: greyed, not tappable."""
     fits = font(cv.px(14)).size("blank")[0] <= rect.w - cv.px(8)
     label = ("blank" if fits else "?") if tile == "?" else tile  # 15 narrow keys (4 racks): the blank's own mark
-    cv.button(rect, label, "rack_letter", letter=tile, size=26 if tile != "?" else 16)
+    cv.button(rect, label, "rack_letter", letter=tile, size=26 if tile != "?" else 16, enabled=left > 0)
     corner = pygame.Rect(0, 0, rect.w // 2, rect.h // 3)
     if tile != "?":
         cv.text(str(points), corner.move(rect.right - corner.w - cv.px(3), rect.bottom - corner.h), 12, DIM,

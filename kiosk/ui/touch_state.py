@@ -24,7 +24,8 @@ class TouchState:
         ("exchange", "pin", "judge", "judge_correct", "judge_adjust", "judge_player", "new_game") or None. pin_buffer: the
         digits typed; pin_touched_ms: kiosk time the PIN pad was opened or last touched. pin_purpose: "judge" (open the menu), "rule:1" / "rule:0" (rule acceptable /
         unacceptable). selected: the square the judge tapped. racks / rack_player: the end-of-game racks
-        typed so far (one per player) and whose is being typed. adj_player / adj_points / adj_reason: the
+        typed so far (one per player) and whose is being typed; rack_said: why Done was refused (shown until the
+        next key). adj_player / adj_points / adj_reason: the
         judge's score adjustment (adj_player, None until the judge taps one on the screen he opened, also the
         player of the judge's player screen: a minute, resign,
         lateness); late_minutes: the lateness the judge sets there (minutes). new_players / new_preset: the new-game screen's choices (2-4 players in turn
@@ -42,6 +43,7 @@ class TouchState:
         self.selected: int | None = None
         self.racks = [""] * self.player_count()
         self.rack_player = 0
+        self.rack_said = ""
         self.adj_player: int | None = None
         self.adj_points = 0
         self.adj_reason = "misscored"
@@ -84,6 +86,15 @@ class TouchState:
             self.racks = (self.racks + [""] * n)[:n]
             self.rack_player = min(self.rack_player, n - 1)
         return self.racks
+
+    def rack_keys(self) -> list[tuple[str, int]]:
+        """Every tile of the game's set in a fixed order (letters, then the blank) with how many are still
+        possible for the rack being entered (0: used up, its key greyed but kept in place, so the keys after it
+        never shift under a finger)."""
+        tile_set = self.kiosk.tile_set
+        left = dict(self.rack_choices())
+        tiles = sorted(tile_set.letters) + ["?"] * bool(tile_set.blanks) if tile_set else sorted(left)
+        return [(t, left.get(t, 0)) for t in tiles]
 
     def rack_choices(self) -> list[tuple[str, int]]:
         """Tiles still possible for the rack being entered: the unseen tiles minus those already typed."""
