@@ -105,11 +105,12 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
         log.warning("%s", note)
         kiosk.view.message = note
     flags = TableFlags(mqtt, kiosk, devices, note) if mqtt is not None else None
-    window = _screen(cfg, kiosk, devices, preset, headless)
     notifier = SdNotifier()
-    watchdog = start_watchdog(notifier)
-    notifier.ready("kiosk running")
-    try:
+    window = watchdog = None
+    try:  # whatever happens from here on, the clean-up below runs (threads stopped before the interpreter ends)
+        window = _screen(cfg, kiosk, devices, preset, headless)
+        watchdog = start_watchdog(notifier)
+        notifier.ready("kiosk running")
         _loop(kiosk, clock, devices, window, watchdog, max_seconds, flags)
     except KeyboardInterrupt:
         pass
@@ -227,19 +228,66 @@ def other_game(session: GameSession, cfg: KioskConfig, preset: Preset) -> str | 
 
 
 def _screen(cfg: KioskConfig, kiosk: Kiosk, devices: Any, preset: Preset, headless: bool) -> Any:
-    """The touchscreen window, or None (headless, no display): then the config's players start at once."""
-    from kiosk.devices import KeyboardButtons
-
+    """The touchscreen window, or None (headless, no display, or a screen that cannot be opened): then the
+    config's players start at once."""
     screen = not headless and bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or cfg.fullscreen)
-    if not kiosk.session.in_game and not screen:  # no new-game screen: the config's players start at once
+    window = _window(cfg, devices) if screen else None
+    if not kiosk.session.in_game and window is None:  # no new-game screen: the config's players start at once
         res = kiosk.start_game(preset.to_dict(), cfg.players)
         log.info("new game %s under %s: %s", " vs ".join(cfg.players), preset.name, res.reason or "ok")
-    if not screen:
-        return None
-    from kiosk.ui.window import DemoWindow
+    return window
+
+
+def _window(cfg: KioskConfig, devices: Any) -> Any:
+    """The touchscreen window, or None when it cannot be opened (no display driver, e.g. SDL's kmsdrm without
+    access to /dev/dri): said in a sentence on stderr and in the log, and the table runs on without it (README:
+    device trouble never stops the kiosk)."""
+    from kiosk.devices import KeyboardButtons
 
     keys = devices.buttons.handle_event if isinstance(devices.buttons, KeyboardButtons) else None
-    return DemoWindow(cfg.size, fullscreen=cfg.fullscreen, keys=keys, players=cfg.players, preset=cfg.preset)
+    try:
+        from kiosk.ui.window import DemoWindow
+
+        return DemoWindow(cfg.size, fullscreen=cfg.fullscreen, keys=keys, players=cfg.players, preset=cfg.preset)
+    except Exception as exc:  # pygame.error, or an SDL that cannot load at all
+        _close_display()
+        print(f"kiosk run: {screen_sentence(exc)}", file=sys.stderr)
+        log.error("%s", screen_sentence(exc))
+        return None
+
+
+def _frame(window: Any, kiosk: Kiosk) -> bool | None:
+    """One turn of the screen: False when the window was closed, None when the display failed (pygame.error: the
+    display driver or its device went away), which is said as a screen that cannot be opened is."""
+    import pygame
+
+    try:
+        return bool(window.frame(kiosk))
+    except pygame.error as exc:
+        window.close()
+        print(f"kiosk run: {screen_sentence(exc)}", file=sys.stderr)
+        log.error("%s", screen_sentence(exc))
+        return None
+
+
+def screen_sentence(exc: BaseException) -> str:
+    """Why the screen did not open, and that the table goes on without it, in a sentence."""
+    driver = os.environ.get("SDL_VIDEODRIVER", "")
+    why = str(exc).strip().rstrip(".") or type(exc).__name__
+    via = f" with SDL's {driver} video driver" if driver else ""
+    return (f"The screen cannot be opened{via} ({why}). The table goes on without it: the clock buttons, the "
+            "journal and the stream work; the judge's touchscreen needs the screen back (check the display and "
+            "its driver, then restart the kiosk).")
+
+
+def _close_display() -> None:
+    """Leave SDL's display as it was before the failed window (so nothing of it is left to tear down at exit)."""
+    try:
+        import pygame
+
+        pygame.display.quit()
+    except Exception:  # pygame itself did not load: nothing was opened
+        pass
 
 
 def _loop(kiosk: Kiosk, clock: EventClock, devices: Any, window: Any, watchdog: Any, max_seconds: float | None,
@@ -259,8 +307,12 @@ def _loop(kiosk: Kiosk, clock: EventClock, devices: Any, window: Any, watchdog: 
         for press in devices.buttons.poll():
             outcome = kiosk.press(press.side, clock.from_mono(press.timestamp_ms))
             log.info("press %s: %s", press.side, outcome)
-        if window is not None and not window.frame(kiosk):
-            break
+        if window is not None:
+            shown = _frame(window, kiosk)
+            if shown is None:   # the screen went away: the table goes on without it
+                window = None
+            elif not shown:     # the window was closed
+                break
         for outcome in kiosk.poll():
             log.info("%s", outcome)
         face.update(kiosk)
