@@ -56,8 +56,8 @@ def board(ui: TouchState, cv: Canvas, area: pygame.Rect, *, tappable: bool = Fal
     cells = list(st.board)
     # the tiles the judge entered for the move being read (no reading from the camera, a doubt) show as new
     pending = {sq: ch for sq, ch in view.corrections.items() if ch != "." and not cells[sq] and st.phase == PLAYING}
-    if st.phase == DESIGNATING:
-        pending = {sq: "?" for sq in st.pending_blanks}
+    if st.phase == DESIGNATING:  # the play waits for its blanks: all its tiles stay in view, its blanks marked
+        pending = designating_tiles(ui)
         marked |= set(st.pending_blanks)
     doubtful: list[int] = []
     if view.reading is not None and st.phase == PLAYING and view.problem_text:
@@ -68,6 +68,27 @@ def board(ui: TouchState, cv: Canvas, area: pygame.Rect, *, tappable: bool = Fal
     draw_board(cv, area, cells, new=new, marked=marked, doubtful=doubtful, pending=pending, tappable=tappable,
                values=dict(tile_set.values) if tile_set else None, rows=sheet_rows(ui))
 
+
+
+def designating_tiles(ui: TouchState) -> dict[int, str]:
+    """The tiles of the play whose blanks are being designated (square -> tile, its blanks "?"): the referee
+    keeps them aside until then, so they are taken as the press's reading and the judge's entries show them
+    (the C and T of CAT vanished while its blank was designated)."""
+    st, view = ui.kiosk.state, ui.kiosk.view
+    cells = st.board
+    tiles: dict[int, str] = {}
+    if view.reading is not None:
+        for sq, ch in enumerate("".join(view.reading.grid())):
+            if not cells[sq] and (ch.isalpha() or ch == "?"):
+                tiles[sq] = ch
+    for sq, ch in view.corrections.items():
+        if not cells[sq]:
+            if ch in (".", "#"):
+                tiles.pop(sq, None)
+            else:
+                tiles[sq] = ch
+    tiles.update({sq: "?" for sq in st.pending_blanks})
+    return tiles
 
 
 def board_and_panel(ui: TouchState, cv: Canvas, *, tappable: bool = False, clocks: bool = True) -> pygame.Rect:

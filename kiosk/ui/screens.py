@@ -166,11 +166,12 @@ def draw_blank(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
     sq = st.pending_blanks[0] if st.pending_blanks else None
-    title, keys = rows_of(inner, [cv.px(44), 0], cv.px(6))
+    title, keys, judge = rows_of(inner, [cv.px(44), 0, cv.px(BUTTON_H)], cv.px(6))
+    cv.button(judge, "Judge", "judge_open", color=(60, 70, 120))  # a way out: the judge corrects or takes it back
     who = ui.kiosk.prompts()[0].player if ui.kiosk.prompts() else 0
     cv.text(f"{st.players[who]}: blank on {square_label(sq, _rows(ui)) if sq is not None else '?'} is...", title, 26)
     letters = _letters(ui)
-    cols = 6 if len(letters) > 28 else 5 if inner.w < inner.h * 1.2 else 6
+    cols = 8 if inner.w >= inner.h else 6 if len(letters) > 28 else 5 if inner.w < inner.h * 1.2 else 6
     for rect, letter in zip(grid_rects(keys, len(letters), cols, cv.px(4)), letters):
         cv.button(rect, letter, "letter", letter=letter, size=30)
 
