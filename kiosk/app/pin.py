@@ -172,4 +172,4 @@ class PinGate:
             self._save()
             return False, f"wrong PIN: wait {ms // 1000} s"
         self._save()
-        return False, f"wrong PIN ({self.free_tries - s.wrong_in_row} tries left)"
+        return False, f"wrong PIN ({(n := self.free_tries - s.wrong_in_row)} {'try' if n == 1 else 'tries'} left)"

@@ -136,8 +136,16 @@ def _pin_clear(ui: TouchState, kw: Mapping[str, Any]) -> None:
     ui.pin_buffer = ""
 
 
+EMPTY_PIN = "Type the PIN first, then OK."
+"""What OK on an empty PIN pad says: no PIN was tried, none is counted against the judge."""
+
+
 def _pin_ok(ui: TouchState, kw: Mapping[str, Any]) -> None:
+    """Check the typed PIN (an empty pad is no try: it says so and counts nothing)."""
     entered, ui.pin_buffer, ui.pin_touched_ms = ui.pin_buffer, "", ui.kiosk.now()
+    if not entered:
+        ui.kiosk.view.message = EMPTY_PIN
+        return
     if ui.pin_purpose.startswith("rule:"):
         res = ui.kiosk.handle(cmd.Rule(acceptable=ui.pin_purpose == "rule:1", pin=entered))
         if res.accepted or res.code != "pin":

@@ -253,7 +253,7 @@ def draw_pin(ui: TouchState, cv: Canvas) -> None:
         board = layout(cv.surface.get_size())[0]
         msg = pygame.Rect(board.x, board.bottom - cv.px(30), board.w, cv.px(28))
         pygame.draw.rect(cv.surface, BG, msg)
-        cv.text(ui.kiosk.view.message, msg, 22, RED, align="center")
+        cv.text(sentence(ui.kiosk.view.message), msg, 22, RED, align="center")
 
 
 def draw_remove(ui: TouchState, cv: Canvas) -> None:
