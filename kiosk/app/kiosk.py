@@ -36,6 +36,7 @@ from kiosk.app.judge_entries import (
 from kiosk.app.pin import PinGate
 from kiosk.app.press_words import press_refusal
 from kiosk.app.removal import check_removed, record_removed
+from kiosk.app.table_pause import judge_done, paused_sentence, press_judge, press_pause
 from kiosk.app.table_rulings import exchange_at_press, exchange_sentence, judge_event
 from kiosk.app.vision_worker import StableReading, VisionWorker
 from kiosk.control import commands as cmd
@@ -163,10 +164,9 @@ class Kiosk:
         st = self.state
         t = self.now() if t_ms is None else max(t_ms, st.last_t)
         if side == "judge":
-            self.view.message = "judge called: enter the PIN"
-            return "judge"
+            return press_judge(self, t)
         if side == "pause":
-            return "pause ignored"
+            return press_pause(self, t)
         self.view.unusable_frame = ""  # it tells of this press only (a refused one, or one still reading: "")
         if self.session.paused:  # the journal cannot be written: nothing can be recorded, the clocks stand still
             self.view.message = self.session.pause_reason
@@ -186,6 +186,9 @@ class Kiosk:
             pass  # the judge corrected the reading of a play waiting for its blanks: read it again
         elif st.phase != PLAYING or st.on_move != player:
             self.view.message = press_refusal(st, player)
+            return self.view.message
+        elif st.neutralised:  # the clocks are stopped (pause, a judge call): nobody's turn ends meanwhile
+            self.view.message = paused_sentence(st)
             return self.view.message
         if self.pending is not None:
             return "already reading the board"
@@ -477,6 +480,10 @@ class Kiosk:
         self.view.message = (f"{st.players[st.on_move]} exchanges {count}: put them in the bag, draw, press the clock"
                              if count else "exchange cancelled")
         return Result(True, self.view.message)
+
+    @_on.register
+    def _judge_done(self, c: cmd.JudgeDone, t: int) -> Result:
+        return judge_done(self, t)  # the clocks his call stopped run again
 
     @_on.register
     def _correct(self, c: cmd.Correct, t: int) -> Result:

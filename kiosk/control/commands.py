@@ -143,6 +143,11 @@ class JudgeUnlock(Command):
 
 
 @dataclass(frozen=True)
+class JudgeDone(Command):
+    """The judge closed his menu: the clocks the table's judge button stopped run again (a pause stays)."""
+
+
+@dataclass(frozen=True)
 class StartGame(Command):
     """Start a new game: ``preset`` (:meth:`kiosk.referee.presets.Preset.to_dict`), ``players`` (names, in
     seat order), ``first`` (the index of the player who moves first), ``game_id`` (empty: a new one)."""

@@ -36,6 +36,8 @@ class KioskView:
         judge_entered: the judge corrected a square while the camera was failing and no reading of this turn
         stood: his corrections are his entry of the whole move, and a press that gets no reading takes the move
         as the screen shows it (the referee's board plus his corrections; none placing a tile: a pass).
+        judge_called: the table's judge button was pressed: the touchscreen opens the judge's PIN pad and
+        clears it.
     """
 
     message: str = ""
@@ -55,6 +57,7 @@ class KioskView:
     read_this_turn: bool = False
     camera_failed: bool = False
     judge_entered: bool = False
+    judge_called: bool = False
 
 
 class KioskPort(Protocol):

@@ -45,7 +45,7 @@ REFUSALS: dict[str, str] = {
     Code.BAD_PLAYERS: "Each player needs a different, non-empty name, as many as the rules allow.",
     Code.BAD_PRESET: "Those rules could not be loaded. Please call the judge.",
     Code.WRONG_PLAYER: "That is not yours to do now.",
-    Code.NEUTRALISED: "The clocks are stopped by the judge. Resume them first.",
+    Code.NEUTRALISED: "The clocks are stopped. Press pause to start them again first.",
     Code.NOT_NEUTRALISED: "The clocks are not stopped.",
     Code.ALREADY_PRESSED: "The clock was pressed already. The board is being read.",
     Code.NO_TILES: "No tiles were placed. Pressing the clock without tiles is a pass.",

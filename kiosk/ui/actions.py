@@ -117,6 +117,16 @@ def _pin_cancel(ui: TouchState, kw: Mapping[str, Any]) -> None:
     ui.overlay, ui.pin_buffer = None, ""
 
 
+def answer_judge_call(ui: TouchState) -> None:
+    """The table's judge button was pressed (``view.judge_called``): the PIN pad opens, unless the judge is at
+    his menu or the pad already."""
+    view = ui.kiosk.view
+    if view.judge_called:
+        view.judge_called = False
+        if not (ui.overlay or "").startswith(("judge", "pin")):
+            _open_pin(ui, "judge")
+
+
 def expire_pin(ui: TouchState) -> bool:
     """Close the PIN pad when it has not been touched for :data:`PIN_TIMEOUT_MS`; returns whether it did."""
     if ui.overlay == "pin" and ui.kiosk.now() - ui.pin_touched_ms >= PIN_TIMEOUT_MS:
@@ -208,6 +218,7 @@ def _judge_only(action: Action) -> Action:
 
 def _judge_close(ui: TouchState, kw: Mapping[str, Any]) -> None:
     ui.overlay, ui.selected = None, None
+    ui.kiosk.handle(cmd.JudgeDone())  # clocks the table's judge button stopped run again
 
 
 def _judge_open_menu(ui: TouchState, kw: Mapping[str, Any]) -> None:

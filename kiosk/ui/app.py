@@ -53,6 +53,7 @@ class KioskUI(TouchState):
         """Paint the current screen; returns its name. Text overflows are kept in :attr:`overflows`, the lines
         drawn (names cut to fit with an ellipsis) in :attr:`texts`."""
         actions.expire_pin(self)
+        actions.answer_judge_call(self)
         self.screen = screen_for(self)
         if self.kiosk.state.phase != RACK_ENTRY:
             self.racks, self.rack_player = [""] * self.player_count(), 0

@@ -1,0 +1,92 @@
+"""The table's pause and judge buttons (BCM 22 and 23; the keyboard's space and j).
+
+At a tournament a player stops the clock to call the judge, to challenge or to resolve a discrepancy (seed 002
+II.L.1 "call challenge and neutralize the clock", L.4 "neutralize the clock, alert the Word Judge", II.N
+"neutralize the clock only to resolve a discrepancy", III.B): neither player's time runs until the clock is
+started again. The pause button does that (:class:`~kiosk.referee.events.ClockNeutralised`, journaled with its
+reason) and, pressed again, starts the clock of the player on move (:class:`~kiosk.referee.events.ClockResumed`).
+The judge button stops the clocks the same way and opens the judge's PIN pad; the clocks run again when the
+judge closes his menu (:class:`~kiosk.control.commands.JudgeDone`) or a player presses pause.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from kiosk.control.port import KioskView
+from kiosk.referee import events as ev
+from kiosk.referee.state import NOT_STARTED, OVER, PLAYING, GameState, Result
+from kiosk.store.session import GameSession
+
+PAUSED = "paused at the table"
+"""The reason journaled for a pause by the table's pause button."""
+JUDGE_CALLED = "judge called at the table"
+"""The reason journaled when the judge button stopped the clocks."""
+
+
+class Table(Protocol):
+    """What the buttons need of the kiosk (:class:`kiosk.app.kiosk.Kiosk`)."""
+
+    view: KioskView
+    session: GameSession
+
+    @property
+    def state(self) -> GameState: ...
+
+    def apply(self, event: ev.Event) -> Result: ...
+
+
+def paused_sentence(st: GameState) -> str:
+    """What the screen says while the clocks are stopped by the table: why, and how the game goes on."""
+    if st.neutralised == JUDGE_CALLED:
+        return "The judge is called: the clocks are stopped until he is done. Judge: enter the PIN."
+    return "The game is paused: both clocks are stopped. Press pause again to go on."
+
+
+def press_pause(table: Table, t: int) -> str:
+    """The pause button at ``t`` ms: stops both clocks, or, when they are stopped, starts the clock of the player
+    on move again. Returns what it did (for the log); the screen says it in a sentence."""
+    st, view = table.state, table.view
+    if table.session.paused:  # the journal cannot be written: the clocks stand still already
+        view.message = table.session.pause_reason
+    elif st.phase in (NOT_STARTED, OVER):
+        view.message = "There is no game in progress to pause."
+    elif st.phase == PLAYING and st.neutralised:
+        if table.apply(ev.ClockResumed(t=t)):
+            who = st.players[st.on_move] if st.on_move is not None else "nobody"
+            view.message = f"The game goes on: {who}'s clock runs."
+    elif st.phase == PLAYING:
+        if table.apply(ev.ClockNeutralised(t=t, reason=PAUSED)):
+            view.message = paused_sentence(table.state)
+    elif st.clock is not None and st.clock.running is None:
+        view.message = "Both clocks are stopped already until this step is done."
+    else:
+        view.message = "The game cannot be paused during this step: finish it first, or call the judge."
+    return view.message
+
+
+def press_judge(table: Table, t: int) -> str:
+    """The judge button at ``t`` ms: the judge's PIN pad opens on the screen (``view.judge_called``) and, while a
+    player is on move, both clocks stop until the judge is done (:func:`judge_done`)."""
+    st, view = table.state, table.view
+    view.judge_called = True
+    if st.phase == PLAYING and not st.neutralised and not table.session.paused:
+        if table.apply(ev.ClockNeutralised(t=t, reason=JUDGE_CALLED)):
+            view.message = paused_sentence(table.state)
+            return view.message
+        return view.message  # refused: the refusal's sentence shows
+    view.message = "The judge is called. Judge: enter the PIN."
+    return view.message
+
+
+def judge_done(table: Table, t: int) -> Result:
+    """The judge closed his menu: clocks his call stopped run again for the player on move (nothing else
+    changes; clocks stopped by the pause button stay stopped until pause is pressed)."""
+    st = table.state
+    if st.phase != PLAYING or st.neutralised != JUDGE_CALLED:
+        return Result(True)
+    res = table.apply(ev.ClockResumed(t=t))
+    if res:
+        who = st.players[st.on_move] if st.on_move is not None else "nobody"
+        table.view.message = f"The judge is done: {who}'s clock runs again."
+    return res
