@@ -13,6 +13,7 @@ from kiosk.referee.events import (
     Exchange,
     GameCalled,
     JudgeAdjustment,
+    LateArrival,
     MoveUndone,
     Pass,
     Play,
@@ -238,3 +239,28 @@ def test_ref_undo_of_a_resignation_during_a_challenge_returns_to_the_challenge()
     assert s.state.phase == CHALLENGED and s.state.clock.running is None
     assert s.do(ChallengeRuled, 51_000, acceptable=True, judge="J")
     assert s.state.phase == PLAYING and s.state.on_move == 1
+
+
+def test_ref_undo_of_a_late_forfeit_takes_back_the_late_arrival_alone():
+    s = Script("school")
+    before = s.state
+    assert s.do(LateArrival, 1_000, player=1, late_ms=16 * 60_000)
+    assert s.state.phase == OVER and s.state.result.forfeit == 1
+    assert s.do(MoveUndone, 2_000, reason="wrong player")
+    _same_game(s.state, before)
+    assert s.state.on_move == 0 and s.state.clock.running == 0
+    assert s.do(LateArrival, 3_000, player=0, late_ms=4 * 60_000)  # the right one, told again
+    assert s.state.scores == (-10, 0)
+
+
+def test_ref_undo_of_a_call_during_an_out_play_returns_to_the_out_play():
+    s = Script("nsf")
+    assert s.play(0, "8G", "CAT", 30_000)
+    g = s.ref._model  # noqa: SLF001 - a bag emptied for the test: Bob's play goes out
+    g.bag, g.racks[1] = 0, 2
+    assert s.play(1, "G7", "ACT", 50_000) and s.state.phase == "outplay"
+    assert s.do(GameCalled, 51_000, reason="round over")
+    assert s.state.phase == OVER and s.state.result.went_out == 1
+    assert s.do(MoveUndone, 60_000, reason="called by mistake")
+    assert s.state.phase == "outplay" and s.state.result is None and s.state.clock.running is None
+    assert s.state.window_until_ms == 50_000 + 5_000 + 9_000  # the time it stood over is added to the window
