@@ -38,8 +38,17 @@ def _read(game: Path, images: list[Path], extra: list[str]) -> list[list[str]]:
     kiosk = Path(sys.executable).with_name("kiosk")
     out = subprocess.run([str(kiosk), "read-board", *map(str, images), "--tiles", "german", "--corners", corners,
                           *extra], capture_output=True, text=True).stdout
-    rows = [line.strip() for line in out.splitlines() if len(line.strip()) == 15]   # a row may start with #
-    return [rows[i:i + 15] for i in range(0, len(rows) - 14, 15)]
+    # each board read is 15 rows (a row may start with #) and its line "# IMAGE: ..."; an image without a board
+    # read prints nothing: the boards are paired with their images by that line, not by their order
+    by_image: dict[str, list[str]] = {}
+    rows: list[str] = []
+    for line in out.splitlines():
+        if len(line.strip()) == 15:
+            rows.append(line.strip())
+        elif line.startswith("# ") and len(rows) >= 15:
+            by_image[line[2:].split(": ", 1)[0]] = rows[-15:]
+            rows = []
+    return [by_image.get(str(image), []) for image in images]
 
 
 def main(extra: list[str]) -> int:
@@ -67,7 +76,7 @@ def main(extra: list[str]) -> int:
                             n["silent"] += 1
                             wrong.append(f"{images[k].stem}:{square_name(r * 15 + c)} {a}>{b}")
                     n["occupancy"] += (a == ".") != (b == ".")
-        unread = len(truths) - len(boards)
+        unread = sum(1 for got in boards if not got)
         print(f"{game.name}: {n['right']}/{n['tiles']} letters right, {n['silent']} silent wrong, {n['doubts']} "
               f"doubts, {n['occupancy']} occupancy errors, {unread} frames unread; {' '.join(wrong[:12])}")
         for key in total:

@@ -8,7 +8,9 @@ checked for presence and letter; what the pool or a move's shape rules out is se
 changed on a known tile is named on stderr; without it each image is read alone. An unreadable image, one of
 another size than the first with ``--corners`` (they are px of one camera's frames), or one in which no board is
 found, is reported on stderr (naming it and why) and the others are still read; the exit code is then 2 (a file
-that cannot be used) or 1 (no board read).
+that cannot be used) or 1 (no board read). Stdout carries readings only: an image without a board read has no
+grid and no timing line there (it printed 15 rows of ``#``); with ``--json`` its entry has ``"grid": null`` and
+``"error"``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = ("Prints per image 15 rows of 15 characters (row 1 first, column A first): '.' empty, a "
                      "letter, '?' a blank tile, '#' occluded or unsure; then '# IMAGE: TIME ms (stages); VERDICT' ('ok' "
                      "when the frame is usable). Problems go to stderr naming the image (with --sequence also "
-                     "known tiles read gone or changed); the other images are still read. Exit 0: all read; "
+                     "known tiles read gone or changed); the other images are still read, and an image without a "
+                     "board read prints no grid (with --json: \"grid\": null and \"error\"). Exit 0: all read; "
                      "1: an image without a board read; 2: an image or option that cannot be used.")
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG ...)")
     parser.add_argument("--calibration", metavar="FILE", help="calibration profile (JSON) to use")
@@ -123,7 +126,9 @@ def run(args: argparse.Namespace) -> int:
             reader.forget_board_pose()   # each image alone: nothing kept from the images before it
             reading = reader.read(img, corners)
         grid = reading.grid()
-        if not reading.quality.board_found or all(row == "#" * 15 for row in grid):
+        no_board = not reading.quality.board_found or all(row == "#" * 15 for row in grid)
+        no_board_why = ""
+        if no_board:
             # no board, or one refused as a whole (grid uncertain, board turned): nothing of it was read
             why = reading.quality.verdict
             if corners is None and (profile is None or profile.board_mode != "fixed") and is_greyscale_photo(img):
@@ -131,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
                        "colour photo, or the grid's corners with --corners")   # given corners read grey photos
             print(f"kiosk read-board: {path}: no board read: {why}", file=sys.stderr)
             failed += 1
+            no_board_why = f"no board read: {why}"
         if args.annotate:
             from pathlib import Path
 
@@ -154,13 +160,16 @@ def run(args: argparse.Namespace) -> int:
         t = reading.timings_ms
         if args.json:
             results.append({
-                "image": path, "grid": grid, "verdict": reading.quality.verdict,
+                "image": path, "grid": None if no_board else grid, "verdict": reading.quality.verdict,
                 "quality": {"board_found": reading.quality.board_found, "sharp": reading.quality.sharp,
                             "glare": reading.quality.glare, "hand": reading.quality.hand},
                 "timings_ms": t,
                 "doubts": {square_name(sq): why for sq, why in sorted(reading.doubts.items())},
                 "note": reading.note,
+                **({"error": no_board_why} if no_board else {}),
             })
+            continue
+        if no_board:      # stdout carries readings only: said on stderr above, no grid of '#'
             continue
         print("\n".join(grid))
         stages = ", ".join(f"{k} {v:.1f}" for k, v in t.items() if k != "total" and not k.startswith("locate_"))
