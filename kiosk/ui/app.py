@@ -44,6 +44,7 @@ class KioskUI(TouchState):
         self.buttons: list[Button] = []
         self.overflows: list[Overflow] = []
         self.texts: list[str] = []
+        self.text_px: list[int] = []
         self.screen = "main"
         self._down: Button | None = None
         self._warned: set[tuple[str, str]] = set()
@@ -51,7 +52,7 @@ class KioskUI(TouchState):
     # ------------------------------------------------------------------------------------------ drawing
     def draw(self) -> str:
         """Paint the current screen; returns its name. Text overflows are kept in :attr:`overflows`, the lines
-        drawn (names cut to fit with an ellipsis) in :attr:`texts`."""
+        drawn (names cut to fit with an ellipsis) in :attr:`texts`, the px each was drawn at in :attr:`text_px`."""
         actions.expire_pin(self)
         actions.answer_judge_call(self)
         self.screen = screen_for(self)
@@ -64,6 +65,7 @@ class KioskUI(TouchState):
         self.buttons = cv.buttons
         self.overflows = cv.overflows
         self.texts = cv.texts
+        self.text_px = cv.sizes
         for o in cv.overflows:
             self._warn_once(o.text)
         return self.screen
@@ -78,6 +80,10 @@ class KioskUI(TouchState):
             self._warned.clear()
         self._warned.add(key)
         log.warning("screen %s: text does not fit its box: %r", self.screen, text)
+
+    def unit_px(self, design: float) -> int:
+        """``design`` px of the 480-px short side in this screen's px (as :meth:`Canvas.px`)."""
+        return max(1, round(design * min(self.size) / 480))
 
     # ------------------------------------------------------------------------------------------ input
     def handle_event(self, event: pygame.event.Event) -> str | None:

@@ -22,7 +22,8 @@ def layout(size: tuple[int, int]) -> tuple[pygame.Rect, pygame.Rect]:
     if w >= h:
         side = min(h, w * 3 // 5)
         return pygame.Rect(0, 0, side, h), pygame.Rect(side, 0, w - side, h)
-    return pygame.Rect(0, 0, w, w), pygame.Rect(0, w, w, h - w)
+    side = min(w, h * 11 // 20)  # portrait: the board on top, at most 55% of the height (480x800 kept 320 px)
+    return pygame.Rect(0, 0, w, side), pygame.Rect(0, side, w, h - side)
 
 
 def holds(ui: TouchState) -> bool:

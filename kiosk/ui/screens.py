@@ -62,10 +62,12 @@ def screen_for(ui: TouchState) -> str:
 
 
 
-def _scores(ui: TouchState, cv: Canvas, area: pygame.Rect) -> None:
+def _scores(ui: TouchState, cv: Canvas, area: pygame.Rect, *, side_by_side: bool = False) -> None:
+    """Each player's name, score and clock in a box, stacked in ``area`` (``side_by_side``: in one row, for a
+    wide, short panel); the player on move marked green. A narrow box gives the name its own line."""
     st = ui.kiosk.state
-    rows = split_h(area, 1, 0)[0]
-    parts = rows_of(rows, [0] * ui.player_count(), cv.px(4))
+    n = ui.player_count()
+    parts = split_h(area, n, cv.px(4)) if side_by_side else rows_of(area, [0] * n, cv.px(4))
     for p, rect in enumerate(parts[:len(st.players)]):
         on_move = st.on_move == p
         pygame.draw.rect(cv.surface, (58, 66, 78) if on_move else PANEL, rect, border_radius=cv.px(6))
@@ -73,12 +75,19 @@ def _scores(ui: TouchState, cv: Canvas, area: pygame.Rect) -> None:
             pygame.draw.rect(cv.surface, GREEN, pygame.Rect(rect.x, rect.y, cv.px(6), rect.h))
         inner = rect.inflate(-cv.px(16), -cv.px(4))
         top, bottom = rows_of(inner, [0, 0])
+        rem = ui.kiosk.remaining_ms(p)
+        clock_colour = RED if rem is not None and rem < 0 else FG
+        if side_by_side or rect.w < cv.px(200):  # the name on its own line, the score and clock below
+            cv.text(st.players[p], top, 24, GREEN if on_move else FG)
+            score, cl = split_h(bottom, 2, cv.px(4))
+            cv.text(str(st.scores[p]), score, 28)
+            cv.text(clock_text(rem), cl, 22, clock_colour, align="right")
+            continue
         left, right = split_h(top, 2, cv.px(4))
         cv.text(st.players[p], left, 26)
         cv.text(str(st.scores[p]), right, 34, align="right")
-        rem = ui.kiosk.remaining_ms(p)
         cl, tag = split_h(bottom, 2, cv.px(4))
-        cv.text(clock_text(rem), cl, 28, RED if rem is not None and rem < 0 else FG)
+        cv.text(clock_text(rem), cl, 28, clock_colour)
         cv.text("on move" if on_move else "", tag, 20, GREEN, align="right")
 
 
@@ -106,15 +115,17 @@ def draw_main(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv, clocks=False)
     bh = cv.px(BUTTON_H)
+    wide = inner.w >= inner.h  # portrait: a wide, short panel under the board lays the scores side by side
     atop = device_height(ui, cv, inner.w) / cv.unit + bool(timers_line(ui)) * DEVICE_H  # taken from the scores
-    scores_h = max(96, 150 - int(atop) - 4 * bool(atop))
+    scores_h = 64 if wide else max(96, 150 - int(atop) - 4 * bool(atop))
     said = ui.kiosk.view.message
     lines = -(-font(cv.px(16)).size(said)[0] // inner.w)  # a long sentence (a journal that cannot be written) wraps
-    msg_h = cv.px(21 * lines if lines > 1 else 30)
-    sc, info, msg, b1, b2 = rows_of(inner, [cv.px(scores_h), 0, msg_h, bh, bh], cv.px(6))
-    _scores(ui, cv, sc)
+    msg_h = [cv.px(21 * lines if lines > 1 else 30)] * bool(said)
+    sc, info, *msg, b1, b2 = rows_of(inner, [cv.px(scores_h), 0, *msg_h, bh + _heading_h(ui, cv), bh], cv.px(6))
+    _scores(ui, cv, sc, side_by_side=wide)
     _info(ui, cv, info)
-    (cv.paragraph if lines > 1 else cv.text)(said, msg, 16 if lines > 1 else 20, AMBER, min_size=12)
+    for rect in msg:
+        (cv.paragraph if lines > 1 else cv.text)(said, rect, 16 if lines > 1 else 20, AMBER, min_size=12)
     window = st.phase == PLAYING and st.window_open and st.last_play is not None and not st.last_play.withdrawn
     _challenge_row(ui, cv, b1, window)
     done = st.phase == PLAYING and st.on_move is not None and st.on_move not in ui.wired_now()
@@ -123,6 +134,11 @@ def draw_main(ui: TouchState, cv: Canvas) -> None:
     cv.button(judge, "Judge", "judge_open", color=(60, 70, 120))
     if done:  # a side with no clock button of its own (a third or fourth player, a clock that is down) ends here
         cv.button(rest[0], "Done", "done", color=(60, 110, 70))
+
+
+def _heading_h(ui: TouchState, cv: Canvas) -> int:
+    """The px of the heading over the challenge buttons of a 3-4 player game (0 with two players)."""
+    return cv.px(22) if len(ui.kiosk.state.players) > 2 and ui.kiosk.state.last_play is not None else 0
 
 
 def _challenge_row(ui: TouchState, cv: Canvas, row: pygame.Rect, window: bool) -> None:
@@ -137,6 +153,8 @@ def _challenge_row(ui: TouchState, cv: Canvas, row: pygame.Rect, window: bool) -
         return
     others = [(lp.player + k) % len(st.players) for k in range(1, len(st.players))]
     holds = _holds(ui)
+    heading, row = rows_of(row, [_heading_h(ui, cv), 0], 0)  # the buttons carry names: the heading says what for
+    cv.text("Hold, or challenge by:" if holds else "Challenge by:", heading, 18, (230, 120, 100), min_size=14)
     rects = split_h(row, len(others) + holds, cv.px(6))
     if holds:
         cv.button(rects.pop(0), "Hold", "hold", enabled=window)
@@ -273,7 +291,7 @@ def draw_outplay(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv, clocks=False)
     bh = cv.px(BUTTON_H)
-    sc, title, b1, b2 = rows_of(inner, [cv.px(150), 0, bh, bh], cv.px(6))
+    sc, title, b1, b2 = rows_of(inner, [cv.px(150), 0, bh, bh + _heading_h(ui, cv)], cv.px(6))
     _scores(ui, cv, sc)
     lp = st.last_play
     opp = ui.next_player(lp.player if lp is not None else 0)
@@ -321,7 +339,7 @@ def draw_over(ui: TouchState, cv: Canvas) -> None:
     bh = cv.px(BUTTON_H)
     row_h = cv.px(40 if ui.player_count() <= 2 else 30)  # 3-4 players: the reason keeps its line
     title, head, *rows, winner, reason, _, b = rows_of(
-        inner, [cv.px(40), cv.px(28), *[row_h] * ui.player_count(), cv.px(44), cv.px(26), 0, bh], cv.px(4))
+        inner, [cv.px(40), cv.px(28), *[row_h] * ui.player_count(), cv.px(44), cv.px(48), 0, bh], cv.px(4))
     cv.text("Final", title, 32)
     cols = [0.34, 0.22, 0.22, 0.22]
 
@@ -340,7 +358,7 @@ def draw_over(ui: TouchState, cv: Canvas) -> None:
             row(rect, [st.players[p], str(r.before_racks[p]), f"{adj:+d}", str(r.final[p])], 26)
         winners = [st.players[i] for i in range(len(st.players)) if r.wins[i] == 1.0]
         cv.text(f"{winners[0]} wins" if winners else "Tie: half a win each", winner, 32, GREEN)
-        cv.text(f"({ending_line(st.players, r)})", reason, 20, DIM)
+        cv.paragraph(sentence(ending_line(st.players, r)), reason, 20, DIM, min_size=14)
     new, judge = split_h(b, 2, cv.px(6))
     cv.button(new, "New game", "new_game_open", color=BLUE)
     cv.button(judge, "Judge", "judge_open", color=(60, 70, 120))  # corrections after the end (002 III.E/F)

@@ -44,7 +44,12 @@ def clock_strip(ui: TouchState, cv: Canvas, area: pygame.Rect) -> None:
     pygame.draw.rect(cv.surface, PANEL, area, border_radius=cv.px(6))
     for p, cell in enumerate(split_h(area.inflate(-cv.px(8), 0), max(1, n), cv.px(6))):
         rem = ui.kiosk.remaining_ms(p)
-        name, clock = split_h(cell, 2, cv.px(2)) if n <= 2 else rows_of(cell, [0, 0])
+        if n <= 2:  # the clock takes what its digits need, the name the rest
+            cw = min(cell.w // 2, font(cv.px(20)).size("-00:00")[0] + cv.px(4))
+            name = pygame.Rect(cell.x, cell.y, cell.w - cw - cv.px(2), cell.h)
+            clock = pygame.Rect(cell.right - cw, cell.y, cw, cell.h)
+        else:
+            name, clock = rows_of(cell, [0, 0])
         colour = GREEN if st.on_move == p else FG
         cv.text(st.players[p] if n <= 2 else st.players[p][:3], name, 20, colour, min_size=11)
         cv.text(clock_text(rem), clock, 20, RED if rem is not None and rem < 0 else colour,

@@ -25,6 +25,9 @@ BUTTON_OFF = (46, 50, 56)
 
 _FONTS: dict[int, TextFont] = {}
 ELLIPSIS = "\u2026"
+NAME_MIN = 18
+"""Design px below which a line holding a player's name is not shrunk: the name is cut with an ellipsis instead
+(long names in a 3-4 player game shrank to 8 px on the scores and the final table)."""
 
 
 def font(px: int) -> TextFont:
@@ -92,7 +95,7 @@ class Canvas:
     """A surface plus the drawing context of one frame: ``unit`` (px per design px of the 480-px short side),
     the buttons drawn (for hit tests), text overflows (for the screenshot tests) and the players' ``names``
     (a name may be any length: one that does not fit is cut with an ellipsis, not an overflow); ``texts``:
-    the lines drawn, as drawn (cut or whole)."""
+    the lines drawn, as drawn (cut or whole); ``sizes``: the px each of them was drawn at."""
 
     surface: pygame.Surface
     unit: float
@@ -100,21 +103,26 @@ class Canvas:
     overflows: list[Overflow] = field(default_factory=list)
     names: tuple[str, ...] = ()
     texts: list[str] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)
 
     def px(self, v: float) -> int:
         return max(1, round(v * self.unit))
 
     def text(self, text: str, rect: pygame.Rect, size: float, color: tuple[int, int, int] = FG,
              align: str = "left", min_size: float = 14) -> pygame.Rect:
-        """Draw ``text`` inside ``rect`` at ``size`` design px, shrunk down to ``min_size`` to fit; if it still
+        """Draw ``text`` inside ``rect`` at ``size`` design px, shrunk down to ``min_size`` (a line holding a
+        player's name: :data:`NAME_MIN` at least) to fit; if it still
         does not fit and it holds players' :attr:`names` (any length), they are cut with an ellipsis (the whole
         line as a last resort), else it is cut at the box's edge and recorded in :attr:`overflows` (a layout
         fault). Returns the drawn text's rect."""
         px = self.px(size)
         lo = self.px(min_size)
+        lo_w = lo  # too wide: a line with a name shrinks only so far, then its names are cut with an ellipsis
+        if any(n and n in text for n in self.names):
+            lo_w = max(lo, min(px, self.px(NAME_MIN)))
         f = font(px)
         w, h = f.size(text)
-        while (w > rect.w or h > rect.h) and px > lo:
+        while px > lo and (h > rect.h or (w > rect.w and px > lo_w)):
             px -= 1
             f = font(px)
             w, h = f.size(text)
@@ -124,6 +132,7 @@ class Canvas:
         if w > rect.w or h > rect.h:
             self.overflows.append(Overflow(text, (rect.x, rect.y, rect.w, rect.h), w))
         self.texts.append(text)
+        self.sizes.append(px)
         img = f.render(text, True, color)
         if align == "center":
             pos = img.get_rect(center=rect.center)

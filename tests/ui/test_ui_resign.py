@@ -50,7 +50,7 @@ def test_resign_names_the_player_asks_first_and_the_ending_says_who(tmp_path, si
     e = k.session.referee.events[-1]
     assert e.type == "resigned" and e.player == 1
     shot(ui, "70-resigned-over", "over")
-    assert "(Bartholomew resigned)" in ui.texts
+    assert "Bartholomew resigned." in ui.texts
 
 
 def test_the_score_adjustment_starts_with_nobody_chosen(tmp_path):
