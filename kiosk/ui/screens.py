@@ -341,7 +341,8 @@ def draw_over(ui: TouchState, cv: Canvas) -> None:
     title, head, *rows, winner, reason, _, b = rows_of(
         inner, [cv.px(40), cv.px(28), *[row_h] * ui.player_count(), cv.px(44), cv.px(48), 0, bh], cv.px(4))
     cv.text("Final", title, 32)
-    cols = [0.34, 0.22, 0.22, 0.22]
+    overtime = r is not None and any(r.time_penalty)  # its own column: the racks column is the racks' points only
+    cols = [0.32, 0.15, 0.15, 0.23, 0.15] if overtime else [0.34, 0.22, 0.22, 0.22]
 
     def row(rect: pygame.Rect, cells: list[str], size: float, colour: tuple[int, int, int] = FG) -> None:
         x = rect.x
@@ -351,11 +352,11 @@ def draw_over(ui: TouchState, cv: Canvas) -> None:
                     align="left" if x == rect.x else "right")
             x += w
 
-    row(head, ["", "score", "racks", "final"], 18, DIM)
+    row(head, ["", "score", "racks", *["overtime"] * overtime, "final"], 18, DIM)
     if r is not None:
         for p, rect in enumerate(rows):
-            adj = r.rack_adjust[p] - r.time_penalty[p]
-            row(rect, [st.players[p], str(r.before_racks[p]), f"{adj:+d}", str(r.final[p])], 26)
+            late = [f"{-r.time_penalty[p]:+d}"] * overtime
+            row(rect, [st.players[p], str(r.before_racks[p]), f"{r.rack_adjust[p]:+d}", *late, str(r.final[p])], 26)
         winners = [st.players[i] for i in range(len(st.players)) if r.wins[i] == 1.0]
         cv.text(f"{winners[0]} wins" if winners else "Tie: half a win each", winner, 32, GREEN)
         cv.paragraph(sentence(ending_line(st.players, r)), reason, 20, DIM, min_size=14)
