@@ -20,9 +20,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "or a .toml file")
     k = sub.add_parser("check", help="look words up (each line says which lexicon answered)")
     k.add_argument("words", nargs="+")
-    k.add_argument("--lexicon", help="a .marisa file or word list (default: ENABLE)")
+    k.add_argument("--lexicon", help="a .marisa file or word list (default: ENABLE, an English list: with other "
+                                     "--tiles a warning says so)")
     k.add_argument("--tiles", default=None,
-                   help="with a word list: the tile set its words must be spelt with (default english)")
+                   help="the tile set the words are spelt with (default english); with a word list, its words "
+                        "must be spelt with it too")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,7 +58,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"kiosk lexicon: {odd!r} is not a word: it holds characters that are no letter of the "
                   f"{tiles.name} tiles", file=sys.stderr)
             return 2
-        lex = load_lexicon(args.lexicon, tiles.letters) if args.lexicon else cached_default_lexicon()
+        if args.lexicon:
+            lex = load_lexicon(args.lexicon, tiles.letters, notice=lambda m: print(f"kiosk lexicon: {m}", file=sys.stderr))
+        else:
+            lex = cached_default_lexicon()
+            if tiles.name != "english":   # 'ÄPFEL: not in ENABLE' answered a German word from an English list
+                print(f"kiosk lexicon: no --lexicon given: these words are looked up in ENABLE, an English word list, "
+                      f"not a {tiles.name.capitalize()} one; give the event's {tiles.name.capitalize()} word list (or its compiled "
+                      f".marisa) with --lexicon", file=sys.stderr)
         bad = 0
         for w in args.words:
             ok = w in lex

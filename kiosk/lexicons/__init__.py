@@ -4,6 +4,10 @@
 The rules core (:mod:`kiosk.rules.lexicon`) checks and holds the words; this module does the file I/O. Every
 file is written atomically (a temporary file in the same folder, then a rename): a failed write leaves
 nothing behind. Errors are :class:`kiosk.rules.lexicon.LexiconError`, naming the file and what is wrong.
+
+A word list's words of one letter ("A", "I") or of more than 15 (the board's width: a 10,000,000-letter line was
+compiled as a word) are no Scrabble words in any rule set here: they are left out, and how many, with their
+lines, is said (:func:`playable`).
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ import json
 import os
 import tempfile
 import time
-from collections.abc import Callable, Iterable
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -27,6 +32,7 @@ from kiosk.files import (
     replace_target,
     replacing,
 )
+from kiosk.rules.board import SIZE
 from kiosk.rules.lexicon import (
     MAGIC_SUFFIX,
     LexiconError,
@@ -36,6 +42,11 @@ from kiosk.rules.lexicon import (
     lexicon_from_words,
     parse_word_list,
 )
+
+MIN_LETTERS = 2
+"""A Scrabble word has at least 2 letters (no rule set here takes a one-letter word)."""
+MAX_LETTERS = SIZE
+"""... and at most 15: a longer word does not fit on the board."""
 
 
 def cache_dir() -> Path:
@@ -61,15 +72,60 @@ def _read(p: Path, what: str) -> bytes:
         raise LexiconError(f"{p}: cannot read {what}: {exc.strerror or exc}") from None
 
 
-def read_word_list(path: str | Path, letters: Iterable[str] | None = None) -> list[str]:
-    """Words of a one-word-per-line text file, checked by :func:`kiosk.rules.lexicon.parse_word_list`
-    against ``letters`` (a tile set's letters; None: any letters).
+def _word_lines(raw: bytes) -> Iterator[tuple[int, str]]:
+    """(line number, word) of a word list's lines, read as :func:`kiosk.rules.lexicon.parse_word_list` reads
+    them (only to name the lines of the words :func:`playable` leaves out)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip().lstrip("\ufeff")
+        if line and not line.startswith("#"):
+            yield number, unicodedata.normalize("NFC", line.split()[0]).upper()
+
+
+def _shown(word: str) -> str:
+    return repr(word) if len(word) <= 20 else f"'{word[:15]}...'"
+
+
+def playable(words: list[str], raw: bytes, name: str, notice: Callable[[str], None] | None = None) -> list[str]:
+    """``words`` of a word list (``raw``, named ``name``) without those of fewer than :data:`MIN_LETTERS` or
+    more than :data:`MAX_LETTERS` letters; ``notice`` is told how many were left out, naming their lines (the
+    first five).
 
     Raises:
-        LexiconError: missing, a folder, unreadable, binary, empty, or a line that is not a word of the set.
+        LexiconError: no word of 2 to 15 letters is left.
+    """
+    kept = [w for w in words if MIN_LETTERS <= len(w) <= MAX_LETTERS]
+    if len(kept) == len(words):
+        return words
+    out = [(n, w) for n, w in _word_lines(raw) if not MIN_LETTERS <= len(w) <= MAX_LETTERS]
+    lines = "; ".join(f"line {n} {_shown(w)} ({len(w):,} letter{'s' if len(w) != 1 else ''})" for n, w in out[:5])
+    more = f"; and {len(out) - 5:,} more" if len(out) > 5 else ""
+    if not kept:
+        raise LexiconError(f"{name}: no word of {MIN_LETTERS} to {MAX_LETTERS} letters (a Scrabble word fits on the "
+                           f"board and has two letters or more): {lines}{more}")
+    if notice is not None:
+        what = "line that is no Scrabble word" if len(out) == 1 else "lines that are no Scrabble words"
+        notice(f"{name}: left out {len(out):,} {what} (a word has {MIN_LETTERS} to {MAX_LETTERS} letters): "
+               f"{lines}{more}")
+    return kept
+
+
+def read_word_list(path: str | Path, letters: Iterable[str] | None = None,
+                   notice: Callable[[str], None] | None = None) -> list[str]:
+    """Words of a one-word-per-line text file, checked by :func:`kiosk.rules.lexicon.parse_word_list`
+    against ``letters`` (a tile set's letters; None: any letters), without the words of one letter or of more
+    than 15 (:func:`playable`: ``notice`` is told which lines).
+
+    Raises:
+        LexiconError: missing, a folder, unreadable, binary, empty, a line that is not a word of the set, or no
+            word of 2 to 15 letters.
     """
     p = Path(path)
-    return parse_word_list(_read(p, "word list"), str(p), letters)
+    raw = _read(p, "word list")
+    return playable(parse_word_list(raw, str(p), letters), raw, str(p), notice)
 
 
 def _atomic_write(out: Path, write: Callable[[str], object]) -> None:
@@ -128,7 +184,7 @@ def compile_word_list(src: str | Path, out: str | Path, name: str | None = None,
     t0 = time.perf_counter()
     outp = check_lexicon_output(out)
     raw = _read(Path(src), "word list")
-    words = parse_word_list(raw, str(src), letters)
+    words = playable(parse_word_list(raw, str(src), letters), raw, str(src), progress)
     if progress:
         progress(f"read {len(words)} words from {src} in {time.perf_counter() - t0:.2f} s")
     trie = marisa_trie.Trie(words)
@@ -147,18 +203,20 @@ def compile_word_list(src: str | Path, out: str | Path, name: str | None = None,
     return load_lexicon(outp)
 
 
-def load_lexicon(path: str | Path, letters: Iterable[str] | None = None, *, in_memory: bool = False) -> TrieLexicon:
+def load_lexicon(path: str | Path, letters: Iterable[str] | None = None, *, in_memory: bool = False,
+                 notice: Callable[[str], None] | None = None) -> TrieLexicon:
     """Load a compiled ``.marisa`` lexicon (memory-mapped; read into memory with ``in_memory``, for a file that
     may be overwritten in place while it is in use: a mapped file cut short kills the process with SIGBUS); a
-    plain word list is checked (against ``letters``) and compiled in memory. The lexicon's name is the one given
-    at compile time, else the file name's stem in upper case.
+    plain word list is checked (against ``letters``; ``notice`` is told of the words left out, as
+    :func:`read_word_list` says) and compiled in memory. The lexicon's name is the one given at compile time, else
+    the file name's stem in upper case.
 
     Raises:
         LexiconError: a missing, unreadable or corrupt file, or a bad word list.
     """
     p = Path(path)
     if p.suffix != MAGIC_SUFFIX:
-        return lexicon_from_words(read_word_list(p, letters), p.stem.upper())
+        return lexicon_from_words(read_word_list(p, letters, notice), p.stem.upper())
     _check(p, "compiled lexicon")
     trie = marisa_trie.Trie()
     try:
