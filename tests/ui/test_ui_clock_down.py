@@ -48,7 +48,7 @@ def test_a_clock_display_alone_down_leaves_the_buttons_to_the_clock(tmp_path):
     assert _dones(ui) == []
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", [*SIZES, (480, 800)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_the_clock_down_line_is_one_readable_sentence_that_fits(tmp_path, size):
     k, c = make_kiosk(tmp_path)
     assert play(k, c, 0, "8D", "QUIRT")
