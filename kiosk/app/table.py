@@ -33,7 +33,7 @@ from kiosk.referee.events import Event, KioskResumed
 from kiosk.referee.presets import Preset, PresetError, bundled_presets
 from kiosk.rules.board import Board
 from kiosk.rules.tiles import TileSet, load_tile_set
-from kiosk.store import GameSession, JournalError, JournalFull, pause_sentence
+from kiosk.store import GameSession, JournalError, JournalFull, open_wait_sentence
 
 log = logging.getLogger("kiosk.run")
 
@@ -346,7 +346,7 @@ def open_session_waiting(path: Any, notifier: Any, *, max_seconds: float | None 
                          sleep: Callable[[float], None] = time.sleep) -> GameSession:
     """:meth:`GameSession.open`, waiting while the journal cannot be opened for a reason that can pass: the disk
     too full to open it (its -shm, a new file), or its disk or file failing (a disk I/O error, read-only, locked
-    by another program: :attr:`JournalError.cause`): says so once in the sentence of :func:`pause_sentence`
+    by another program: :attr:`JournalError.cause`): says so once in the sentence of :func:`open_wait_sentence`
     (stdout, the log, systemd's status), keeps systemd's watchdog fed, and tries again every ``retry_s``
     seconds - so it is a visible pause, not a crash loop.
 
@@ -363,11 +363,11 @@ def open_session_waiting(path: Any, notifier: Any, *, max_seconds: float | None 
             if not (isinstance(exc, JournalFull) or exc.cause) or \
                     max_seconds is not None and time.monotonic() - start >= max_seconds:
                 raise
-            said = pause_sentence(exc).reason
+            said = open_wait_sentence(path, exc)
             if not told:
                 told = True
-                print(f"kiosk run: {said} ({exc})")
-                log.error("%s: %s", said, exc)
+                print(f"kiosk run: {said}")
+                log.error("%s (%s)", said, exc)
                 notifier.ready(said)
             notifier.status(said)
             notifier.watchdog()

@@ -11,8 +11,8 @@ from kiosk.store.journal import (
     JournalReplayError,
     acknowledge_corruption,
 )
-from kiosk.store.session import JOURNAL_FAILED, JOURNAL_FULL, GameSession, pause_sentence
+from kiosk.store.session import JOURNAL_FAILED, JOURNAL_FULL, GameSession, open_wait_sentence, pause_sentence
 
 __all__ = ["JOURNAL_FAILED", "JOURNAL_FULL", "GameRecord", "GameSession", "Journal", "JournalCorrupt", "JournalError",
            "JournalFull", "JournalLocked", "JournalPathError", "JournalReplayError", "acknowledge_corruption",
-           "pause_sentence"]
+           "open_wait_sentence", "pause_sentence"]

@@ -160,6 +160,21 @@ def _cause(exc: sqlite3.Error) -> str:
 
 _REFUSED = "the disk refused the write (file size limit or disk full)"
 _DISK_FULL = "the disk is full"
+FULL_BELOW = 64 * 1024
+"""Bytes free on the journal's disk below which a failed open, creation or write is a full disk (SQLite reports
+a disk that ran full while it grew its -wal or -shm as a disk I/O error: the tester's full tmpfs read "disk I/O
+error", a full disk with no journal yet "the disk refused the write")."""
+
+
+def disk_full(path: str | Path) -> bool:
+    """Whether the disk holding ``path`` (a file, or the folder it would be made in) has under :data:`FULL_BELOW`
+    bytes free for this user; False when that cannot be told (no such folder, a file system without the call)."""
+    folder = Path(path).parent
+    try:
+        st = os.statvfs(folder)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < FULL_BELOW
 
 
 def _creation_cause(exc: sqlite3.Error | OSError) -> str:
@@ -467,8 +482,8 @@ class Journal:
                 _write_lock(self._lock_fd, self.journal_id)
                 self._file_id = _identity(self.path)
         except sqlite3.DatabaseError as exc:
-            if "full" in str(exc).lower():
-                raise JournalFull(f"{self.path}: the disk is full; cannot open the journal: {exc}") from None
+            if "full" in str(exc).lower() or _access_failure(exc) and disk_full(self.path):
+                raise JournalFull(f"{self.path}: the disk is full; cannot open the journal") from None
             if _access_failure(exc):  # the disk or the file's access failed, not its content: nothing moved aside
                 raise _failure(self.path, "cannot open the journal", _cause(exc)) from None
             self._quarantine(damage_words(file, str(exc)))
@@ -492,7 +507,7 @@ class Journal:
             for p in leftovers:
                 with contextlib.suppress(OSError):
                     p.unlink(missing_ok=True)
-            cause = _creation_cause(exc)
+            cause = _DISK_FULL if disk_full(self.path) else _creation_cause(exc)
             if cause == _DISK_FULL:
                 raise JournalFull(f"{self.path}: cannot create the journal: {cause}") from None
             raise _failure(self.path, "cannot create the journal", cause) from None
@@ -666,7 +681,8 @@ class Journal:
         """:class:`JournalFull` for a full disk or the size cap (SQLITE_FULL), else the cause in plain words (a
         "database disk image is malformed" was taken for a full disk: it says "disk")."""
         msg = str(exc).lower()
-        if (getattr(exc, "sqlite_errorname", "") or "").startswith("SQLITE_FULL") or "full" in msg:
+        if (getattr(exc, "sqlite_errorname", "") or "").startswith("SQLITE_FULL") or "full" in msg or \
+                _access_failure(exc) and disk_full(self.path):
             return JournalFull(f"{self.path}: the disk is full - the event was NOT recorded (everything recorded "
                                f"before is safe): {exc}")
         return write_failure(self.path, _cause(exc))

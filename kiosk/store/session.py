@@ -34,8 +34,18 @@ JOURNAL_FULL = "journal full: the game is paused; free space or call the directo
 #: any other journal write failure; ``{cause}``: :attr:`JournalError.cause` ("disk I/O error")
 JOURNAL_FAILED = ("the journal cannot be written: {cause}. The game is paused; every move before it is kept. "
                   "Call the tournament director.")
+#: the start-up's wait for a journal that cannot be opened yet (no game is going on: nothing is "paused")
+OPEN_WAIT = ("The journal {path} cannot be opened: {cause}. The kiosk tries again every few seconds; every move "
+             "recorded in it is kept. Free space on its disk or call the tournament director.")
 log = logging.getLogger("kiosk.store")
 RETRY_MS = 2_000  # while paused, how often (ms of kiosk time) the journal is tried again
+
+
+def open_wait_sentence(path: str | Path, exc: JournalError) -> str:
+    """The sentence while ``kiosk run`` waits at start-up for the journal at ``path`` that ``exc`` says cannot be
+    opened yet (a full disk, a failing disk): :data:`OPEN_WAIT`."""
+    cause = "the disk is full" if isinstance(exc, JournalFull) else exc.cause or "it cannot be read"
+    return OPEN_WAIT.format(path=path, cause=cause)
 
 
 def pause_sentence(exc: JournalError) -> Result:

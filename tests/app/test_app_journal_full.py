@@ -90,8 +90,11 @@ def test_kiosk_run_waits_for_space_instead_of_crash_looping(tmp_path, monkeypatc
 
     session = table.open_session_waiting(tmp_path / "j.sqlite", Notifier(), sleep=lambda s: None)
     session.close()
-    assert calls["open"] == 4 and sent.count("WATCHDOG") == 3 and sent[0] == f"READY {JOURNAL_FULL}"
-    assert capsys.readouterr().out.count(JOURNAL_FULL) == 1
+    waiting = (f"The journal {tmp_path / 'j.sqlite'} cannot be opened: the disk is full. The kiosk tries again every "
+               "few seconds; every move recorded in it is kept. Free space on its disk or call the tournament "
+               "director.")   # at start no game goes on: nothing is said to be "paused"
+    assert calls["open"] == 4 and sent.count("WATCHDOG") == 3 and sent[0] == f"READY {waiting}"
+    assert capsys.readouterr().out == f"kiosk run: {waiting}\n"
     calls["open"] = -10**6  # full for good: gives up only when told to
     import pytest
 
@@ -129,7 +132,10 @@ def test_kiosk_run_waits_while_the_journal_cannot_be_opened_for_a_disk_io_error(
     mp.setattr(table.GameSession, "open", staticmethod(open_))
     try:
         table.open_session_waiting(tmp_path / "j.sqlite", Notifier(), sleep=lambda s: None).close()
-        assert calls["open"] == 3 and capsys.readouterr().out.count(FAILED) == 1
+        assert calls["open"] == 3 and capsys.readouterr().out == (
+            f"kiosk run: The journal {tmp_path / 'j.sqlite'} cannot be opened: disk I/O error. The kiosk tries again "
+            "every few seconds; every move recorded in it is kept. Free space on its disk or call the tournament "
+            "director.\n")
 
         def damaged(path, **kw):
             raise JournalCorrupt(f"{path}: damaged", None, "report")
@@ -139,3 +145,45 @@ def test_kiosk_run_waits_while_the_journal_cannot_be_opened_for_a_disk_io_error(
             table.open_session_waiting(tmp_path / "j.sqlite", Notifier(), sleep=lambda s: None)
     finally:
         mp.undo()
+
+
+@pytest.mark.parametrize("where", ["open", "create", "write"])
+def test_a_disk_that_ran_full_is_called_full_not_a_disk_io_error(tmp_path, monkeypatch, where):
+    """SQLite reports a disk that ran full while it grew its -wal or -shm as an I/O error: a tester's full tmpfs
+    read "disk I/O error" at start and "the disk refused the write" for a new journal. With the disk's free space
+    under FULL_BELOW such a failure is a full disk (JournalFull: the sentence says to free space)."""
+    import os
+    import sqlite3
+
+    from kiosk.store import journal as journal_module
+    from kiosk.store.journal import FULL_BELOW, Journal
+
+    path = tmp_path / "j.sqlite"
+    if where != "create":
+        Journal(path).close()
+    ioerr = sqlite3.OperationalError("disk I/O error")
+    ioerr.sqlite_errorname = "SQLITE_IOERR_SHMSIZE"  # type: ignore[attr-defined]
+    real_statvfs = os.statvfs
+
+    def no_room(folder):
+        st = real_statvfs(folder)
+        return SimpleNamespace(f_bavail=(FULL_BELOW - 1) // st.f_frsize, f_frsize=st.f_frsize)
+
+    if where == "write":
+        j = Journal(path)
+        assert not journal_module.disk_full(path)
+        monkeypatch.setattr(journal_module.os, "statvfs", no_room)
+        assert isinstance(j._write_error(ioerr), JournalFull)
+        j.close()
+        return
+    monkeypatch.setattr(journal_module.os, "statvfs", no_room)
+
+    def failing(*_a, **_k):
+        raise ioerr
+    if where == "create":
+        monkeypatch.setattr(journal_module, "_build", failing)
+    else:
+        monkeypatch.setattr(Journal, "_setup", failing)
+    with pytest.raises(JournalFull, match="the disk is full"):
+        Journal(path)
+
