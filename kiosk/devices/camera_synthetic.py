@@ -27,7 +27,14 @@ class SyntheticCamera:
         self.fixed_seed = fixed_seed
         self.frames = 0
         self._render = render
-        self._health = HealthTracker("camera", "synthetic")
+        self._health = HealthTracker("camera", "synthetic", "ok", self.describe())
+
+    def describe(self) -> str:
+        """What it renders, for its health line: "renders the board, typical realism, 2028x1520 px" (the
+        renderer's defaults named, where the line said "level None")."""
+        level = self.level if isinstance(self.level, str) else "typical" if self.level is None else "custom"
+        w, h = self.size or (2028, 1520)
+        return f"renders the board, {level} realism, {w}x{h} px"
 
     def _renderer(self) -> Callable[..., Any]:
         if self._render is None:
@@ -55,7 +62,7 @@ class SyntheticCamera:
             raise CameraError(f"synthetic render failed: {exc}") from exc
         self.frames += 1
         image = getattr(result, "image", result)
-        self._health.set("ok", f"level {self.level!r}")
+        self._health.set("ok", f"{self.describe()}; {self.frames} frame{'s' if self.frames != 1 else ''} rendered")
         return monotonic_ms(), check_frame(image, "synthetic camera")
 
     def health(self) -> DeviceHealth:

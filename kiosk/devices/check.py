@@ -3,7 +3,9 @@
 Builds the devices from the ``[devices]`` table of the kiosk's config file (or, without a file, the demo
 defaults), prints each one's health, counts the clock down on the display, prints every button press as it
 comes for ``--seconds``, and saves one camera frame as a PNG. Exit code 0 when every configured device is
-ok, 1 otherwise (the failing ones are named), 2 for a bad config.
+ok (and the frame asked for is saved), 1 otherwise (the failing ones are named; a frame not saved is said on
+stderr, never "saved"), 2 for a bad config or a ``--frame`` path that cannot take a picture (a folder, a
+missing folder, a suffix of no image format: checked before the watch).
 """
 
 from __future__ import annotations
@@ -56,10 +58,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frame", type=Path, help="save one camera frame here (PNG)")
     args = parser.parse_args(argv)
     if args.frame is not None:   # checked before the watch: a frame that cannot be saved is known at once
-        from kiosk.files import InputError, check_output
+        from kiosk.files import InputError
+        from kiosk.vision.images import check_image_output
 
         try:
-            check_output(args.frame, "camera frame")
+            check_image_output(args.frame, "camera frame")
         except InputError as exc:
             print(f"--frame: {exc}", file=sys.stderr)
             return 2
@@ -78,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
             for press in devices.buttons.poll():
                 print(f"  press {press.side:6s} at {press.timestamp_ms - start} ms", flush=True)
             time.sleep(0.02)
+        unsaved = None
         if args.frame:
             from kiosk.files import InputError
             from kiosk.vision.images import write_image
@@ -87,16 +91,18 @@ def main(argv: list[str] | None = None) -> int:
                 write_image(args.frame, frame, "camera frame")
                 print(f"camera frame {frame.shape[1]}x{frame.shape[0]} px saved to {args.frame}")
             except CameraError as exc:
-                print(f"camera: {exc}")
+                unsaved = f"--frame: no camera frame saved to {args.frame}: the camera gave none ({exc})"
             except InputError as exc:
-                print(f"--frame: {exc}")
+                unsaved = f"--frame: no camera frame saved: {exc}"
+            if unsaved is not None:
+                print(unsaved, file=sys.stderr)
         health = devices.health()
         for h in health:
             print(_line(h))
         bad = [h for h in health if h.state in ("down", "degraded")]
         if bad:
             print("not working: " + ", ".join(f"{h.device} ({h.backend})" for h in bad))
-        return 1 if bad else 0
+        return 1 if bad or unsaved else 0
     finally:
         devices.close()
 

@@ -227,6 +227,23 @@ def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
     return img
 
 
+def check_image_output(path: str | Path, what: str = "picture") -> Path:
+    """``path`` once a picture can be written there (:func:`kiosk.files.check_output`) in a format its suffix names
+    (.png, .jpg, ...): checked before the work, as :func:`write_image` would refuse it after.
+
+    Raises:
+        kiosk.files.InputError: ``PATH: REASON``, as :func:`write_image`'s.
+    """
+    from kiosk.files import InputError, check_output
+
+    checked = check_output(path, what)      # a folder, FIFO, missing folder ... first: said as what it is
+    suffix = Path(path).suffix.lower()
+    if not suffix or not cv2.haveImageWriter(f"x{suffix}"):
+        raise InputError(f"{path}: cannot write a {what} as {suffix or 'a file without a suffix'}: give a .png "
+                         "or .jpg name")
+    return checked
+
+
 def write_image(path: str | Path, image: np.ndarray, what: str = "picture") -> Path:
     """Write ``image`` (uint8 H x W x 3 BGR, or H x W grey) in the format the path's suffix names (.png, .jpg, ...),
     atomically through :func:`kiosk.files.atomic_output`: a failed write leaves nothing behind, and a folder,
