@@ -28,12 +28,17 @@ from pathlib import Path
 from kiosk.referee.events import Event, GameStarted, KioskResumed
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import NOT_STARTED, OVER, GameState, Result
-from kiosk.store.journal import Journal, JournalError, JournalFull, JournalReplayError
+from kiosk.store.journal import MOVED, Journal, JournalError, JournalFull, JournalReplayError
 
 JOURNAL_FULL = "journal full: the game is paused; free space or call the director"
 #: any other journal write failure; ``{cause}``: :attr:`JournalError.cause` ("disk I/O error")
 JOURNAL_FAILED = ("the journal cannot be written: {cause}. The game is paused; every move before it is kept. "
                   "Call the tournament director.")
+#: the journal file deleted or moved while the game was on: its moves are in this kiosk's memory alone (a restart
+#: would not find them), so the sentence says not to switch it off, and how the game goes on
+JOURNAL_GONE = ("The journal file was deleted or moved: this game's moves are now only in the kiosk's memory. The "
+                "game is paused. Do not switch the kiosk off; put the file back to go on, or call the tournament "
+                "director to write down the scores.")
 #: the start-up's wait for a journal that cannot be opened yet (no game is going on: nothing is "paused")
 OPEN_WAIT = ("The journal {path} cannot be opened: {cause}. The kiosk tries again every few seconds; every move "
              "recorded in it is kept. Free space on its disk or call the tournament director.")
@@ -53,6 +58,8 @@ def pause_sentence(exc: JournalError) -> Result:
     the journal write failure ``exc``: one classing for ``kiosk run`` and ``kiosk demo``."""
     if isinstance(exc, JournalFull):
         return Result(False, JOURNAL_FULL, "journal_full")
+    if exc.cause == MOVED:
+        return Result(False, JOURNAL_GONE, "journal_failed")
     return Result(False, JOURNAL_FAILED.format(cause=exc.cause or str(exc)), "journal_failed")
 
 

@@ -17,7 +17,7 @@ import pytest
 from kiosk.referee.simulate import random_game
 from kiosk.store import JOURNAL_FAILED, GameSession, JournalFull, pause_sentence
 from kiosk.store.journal import Journal, write_failure
-from kiosk.store.session import RETRY_MS
+from kiosk.store.session import JOURNAL_GONE, RETRY_MS
 
 SCRIPT = random_game("nsf", seed=21)
 
@@ -75,7 +75,7 @@ def test_a_journal_file_moved_away_pauses_and_put_back_goes_on(tmp_path):
     aside = tmp_path / "elsewhere.sqlite"
     path.rename(aside)
     res = sess.apply(SCRIPT[5])
-    assert res.code == "journal_failed" and res.reason == _sentence("the journal file was deleted or moved")
+    assert res.code == "journal_failed" and res.reason == JOURNAL_GONE
     aside.rename(path)
     assert sess.advance(SCRIPT[5].t + RETRY_MS)[0][1].accepted
     sess.close()
@@ -87,7 +87,9 @@ def test_a_journal_file_deleted_under_the_kiosk_is_not_written_into_the_void(tmp
     before = sess.state
     os.unlink(path)
     res = sess.apply(SCRIPT[5])  # SQLite would take it into the unlinked file, gone at the next start
-    assert res.code == "journal_failed" and "deleted or moved" in res.reason and sess.state == before
+    # not "every move before it is kept": they are in this process alone, a restart would not find them
+    assert res.code == "journal_failed" and res.reason == JOURNAL_GONE and sess.state == before
+    assert "Do not switch the kiosk off" in res.reason
     sess.heartbeat(SCRIPT[5].t + 1_000)
     assert sess.advance(SCRIPT[5].t + RETRY_MS) == [] and sess.paused
     sess.close()
@@ -139,7 +141,7 @@ def test_sqlite_write_errors_are_classed_in_plain_words(tmp_path, name, message,
     err = journal._write_error(exc)
     journal.close()
     assert not isinstance(err, JournalFull) and err.cause == cause
-    assert pause_sentence(err).reason == _sentence(cause)
+    assert pause_sentence(err).reason == (JOURNAL_GONE if "moved" in cause else _sentence(cause))
     full = sqlite3.OperationalError("database or disk is full")
     full.sqlite_errorname = "SQLITE_FULL"  # type: ignore[attr-defined]
     assert isinstance(Journal._write_error(journal, full), JournalFull)
