@@ -38,6 +38,7 @@ from kiosk.app.press_words import press_refusal
 from kiosk.app.removal import check_removed, record_removed
 from kiosk.app.table_pause import judge_done, paused_sentence, press_judge, press_pause
 from kiosk.app.table_rulings import exchange_at_press, exchange_sentence, judge_event
+from kiosk.app.unread_press import finish_unread_press
 from kiosk.app.vision_worker import StableReading, VisionWorker
 from kiosk.control import commands as cmd
 from kiosk.control.port import KioskView, act
@@ -303,6 +304,7 @@ class Kiosk:
                     for fn in self.listeners:
                         fn(event, self.state)
                     out.append(event.type)
+        out += finish_unread_press(self)  # a press journaled without its move (a restart, the journal back)
         if paused:  # shown until writing works again, whatever else happens on the screen
             self.view.message = self.session.pause_reason or "journal writable again: the game goes on"
         return out
@@ -326,8 +328,8 @@ class Kiosk:
             view.read_this_turn = reading is not None
         if reading is None:
             self._take_back_press(p.player)
-            self._show_problem((), f"The camera gave no reading ({ans.error}). Press the clock again, or call the "
-                               "judge to enter the move.", judge=True, squares=())
+            self._show_problem((), f"The camera gave no reading ({ans.error}). {self.state.players[p.player]}: press "
+                               "the clock again, or call the judge to enter the move.", judge=True, squares=())
             return "no reading: " + ans.error
         return self._finish_press(p.player, max(p.t, self.state.last_t), reading, p.exchange, by_judge=entered)
 

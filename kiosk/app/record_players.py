@@ -186,11 +186,13 @@ class RecordPlayers:
         return len(hist)
 
     def restore_table(self) -> None:
-        """After a restart: the table holds the referee's board, plus a play still waiting for its blanks."""
+        """After a restart: the table holds the referee's board, plus a play still waiting for its blanks or for the
+        reading of its press (the kiosk reads the board for that press: :mod:`kiosk.app.unread_press`)."""
         st = self.kiosk.state
         cells = list(st.board)
-        if st.phase == DESIGNATING:
+        if st.phase == DESIGNATING or st.phase == PLAYING and st.pressed_at is not None:
             ev = self.plan.events[self.position(st)]
+            self._placed_for = ev.line
             for sq, tile in tiles_laid(self.plan.acts.get(ev.line, ())):
                 if cells[sq]:
                     raise RecordError(f"line {ev.line}: the journal's board does not fit the record: "

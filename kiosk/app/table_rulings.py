@@ -34,7 +34,9 @@ def exchange_at_press(kiosk: Table, player: int, t: int, count: int) -> str:
     """
     kiosk.view.exchange = 0
     res = kiosk.apply(ev.Exchange(t=t, player=player, count=count))
-    if not res.accepted and kiosk.state.pressed_at is not None and kiosk.state.on_move == player:
+    if res.code in ("journal_full", "journal_failed"):  # not recorded: the press stands, and is finished as the
+        kiosk.view.exchange = count                     # exchange when the journal works again (kiosk.app.unread_press)
+    elif not res.accepted and kiosk.state.pressed_at is not None and kiosk.state.on_move == player:
         kiosk.apply(ev.PressWithdrawn(t=t, player=player))
     return f"exchange {count}: {'ok' if res else res.reason}"
 
