@@ -17,7 +17,9 @@ Every fault of the link is logged when it happens (logger ``kiosk.devices.clock_
 kiosk next looks at the health: a cable pulled for a second is in the log, with its recovery ("working again
 after 1.2 s", info). Within one outage each distinct detail is logged once (a wrong device that never answers
 HELLO is retried every few seconds: its "no answer to HELLO" is logged once, not at each try); the steps of a
-handshake ("open, waiting for the clock's HELLO_REPLY") are no faults and are not logged. Errors are said in
+handshake ("open, waiting for the clock's HELLO_REPLY") are no faults and are not logged. A link back after an
+outage reports "degraded" for :data:`RECENT_MS` (its detail says how long it was out and why), so the kiosk,
+which looks at the health every 5 s, shows a short outage too. Errors are said in
 words (:func:`in_words`): a regular file as the port is "PATH is not a serial device (a regular file)", never
 pyserial's ``(25, 'Inappropriate ioctl for device')``; a firmware name that is not printable ASCII is shown in
 hex (:func:`firmware_name`).
@@ -46,6 +48,10 @@ from kiosk.devices.sevenseg import ClockFace
 
 DEFAULT_PORT = "/dev/scrabble-clock"
 HELLO_EVERY_MS = 400
+RECENT_MS = 10_000
+"""How long a link that came back after an outage reports "degraded" (working; the outage in its detail) before
+"ok": longer than the 5 s between the kiosk's looks at the devices' health, so a cable pulled for 4 s between
+two looks is still shown (and logged by the kiosk) once."""
 
 log = logging.getLogger("kiosk.devices.clock_link")
 
@@ -160,7 +166,10 @@ class SerialClockLink:
         self._connected_evt = threading.Event()
         self._logged: set[str] = set()          # the fault details logged in this outage
         self._fault_ms: int | None = None       # when this outage's first fault was logged
+        self._first_fault = ""                  # ... and its detail
         self._was_up = False
+        self._recent_until: int | None = None   # reporting "degraded" after an outage until then (monotonic ms)
+        self._ok_detail = ""
 
     # ---- public ----
     def start(self) -> SerialClockLink:
@@ -197,6 +206,10 @@ class SerialClockLink:
     def health(self) -> DeviceHealth:
         with self._lock:
             self._health.set_counters(self._counters())
+            if self._recent_until is not None and self._clock() >= self._recent_until:
+                self._recent_until = None
+                if self.connected:     # the outage is long enough past: "ok" again
+                    self._health.set("ok", self._ok_detail)
         return self._health.snapshot()
 
     def buttons(self) -> SerialButtons:
@@ -244,19 +257,25 @@ class SerialClockLink:
     def _set_health(self, state: Literal["ok", "down"], detail: str, step: bool = False) -> None:
         """Record the link's health and log it as it happens (see the module docstring): a fault (``step``
         False) the first time its detail comes in this outage, a recovery always, with how long it was out."""
-        self._health.set(state, detail)
         if state == "ok":
+            now = self._clock()
             if self._fault_ms is not None and self._was_up:
-                log.info("clock link working again after %.1f s: %s", (self._clock() - self._fault_ms) / 1000,
-                         detail)
+                out = f"working again after {(now - self._fault_ms) / 1000:.1f} s out ({self._first_fault})"
+                log.info("clock link %s: %s", out, detail)
+                self._health.set("degraded", f"{detail}; {out}")   # shown for RECENT_MS: see health()
+                self._recent_until, self._ok_detail = now + RECENT_MS, detail
             else:
                 log.info("clock link up: %s", detail)
+                self._health.set("ok", detail)
             self._logged.clear()
             self._fault_ms = None
             self._was_up = True
-        elif not step and detail not in self._logged:
+            return
+        self._recent_until = None
+        self._health.set(state, detail)
+        if not step and detail not in self._logged:
             if self._fault_ms is None:
-                self._fault_ms = self._clock()
+                self._fault_ms, self._first_fault = self._clock(), detail
             self._logged.add(detail)
             log.warning("clock link down: %s", detail)
 
@@ -519,7 +538,7 @@ class SerialDisplay:
     def health(self) -> DeviceHealth:
         h = self.link.health()
         state, detail = h.state, h.detail
-        if state == "ok" and self.link.display_ok is False:
+        if state in ("ok", "degraded") and self.link.display_ok is False:
             state, detail = "down", "the clock reports its display's I2C failing"
         return DeviceHealth("display", "serial", state, detail, h.since_ms, h.counters)
 

@@ -175,3 +175,26 @@ def test_a_garbled_firmware_name_is_shown_in_hex() -> None:
     reply = proto.pack_hello_reply(proto.PROTOCOL_VERSION, 7, 1000, 0xBEEF, 0, 0, "clock\x01fw")
     assert link._reply(Link(), reply, 0) is True
     assert link.health().detail == "/dev/null-never-opened: <unreadable name, hex 63 6c 6f 63 6b 01 66 77>, boot 0000beef"
+
+
+def test_a_short_outage_between_two_looks_at_the_health_is_still_shown(caplog) -> None:
+    """The kiosk looks at the devices' health every 5 s: a link lost at 8 s and back at 9 s showed "ok" at both
+    looks (5 s and 10 s). It now reports "degraded" for 10 s after it is back, naming the outage."""
+    from fw_rig import Rig
+
+    caplog.set_level(logging.INFO, logger=LOGGER)
+    rig = Rig()
+    looks: list = []
+    for ms in range(5_000, 30_001, 5_000):
+        rig.at(ms, lambda r: looks.append((r.now, r.link.health())))
+    rig.at(5_500, lambda r: setattr(r, "wire_up", False))    # the cable pulled for 3.5 s between two looks
+    rig.at(9_000, lambda r: setattr(r, "wire_up", True))
+    rig.run_until(30_500)
+    rig.close()
+    states = [(ms, h.state) for ms, h in looks]
+    assert states[0] == (5_000, "ok") and states[1] == (10_000, "degraded") and states[-1] == (30_000, "ok"), states
+    detail = looks[1][1].detail
+    assert detail.startswith("rig: clockfw-2.0, boot 12345678; working again after ")
+    assert detail.endswith(" s out (rig: link lost (no heartbeat for 2500 ms))")
+    assert _messages(caplog, logging.WARNING) == ["clock link down: rig: link lost (no heartbeat for 2500 ms)"]
+    assert _messages(caplog, logging.INFO)[-1].startswith("clock link working again after ")
