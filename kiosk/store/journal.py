@@ -44,7 +44,7 @@ import sqlite3
 import stat
 import tempfile
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -710,6 +710,24 @@ class Journal:
         self._next_seq[game] = 2
         return game
 
+    def write_game(self, events: Sequence[Event]) -> int:
+        """Record a whole game in progress (``events``, its ``game_started`` first) as a new, unfinished game in
+        one transaction; returns its id. For a game the kiosk holds in memory whose journal file was deleted or
+        moved away (:func:`journal_again`). Raises as :meth:`append` (then nothing was recorded)."""
+        bodies = [json.dumps(ev.to_dict(), separators=(",", ":"), ensure_ascii=False, sort_keys=True) for ev in events]
+
+        def tx(db: sqlite3.Connection) -> int:
+            game = db.execute("INSERT INTO games (started_ms) VALUES (?)", (events[0].t,)).lastrowid
+            assert game is not None
+            db.executemany("INSERT INTO events (game, seq, t, type, body, crc) VALUES (?, ?, ?, ?, ?, ?)",
+                           [(game, seq, ev.t, ev.type, body, _crc(game, seq, body))
+                            for seq, (ev, body) in enumerate(zip(events, bodies), 1)])
+            return game
+
+        game = self._write(tx)
+        self._next_seq[game] = len(events) + 1
+        return game
+
     def append(self, game: int, event: Event, *, finished: bool = False, reopened: bool = False) -> int:
         """Record ``event`` as the next event of ``game``, durably (fsync); returns its sequence number (1, 2 ...).
 
@@ -791,3 +809,29 @@ class Journal:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def journal_again(old: Journal, events: Sequence[Event], *, max_bytes: int | None = None) -> tuple[Journal, int]:
+    """A new journal at ``old``'s path holding the game in progress ``events`` (from the kiosk's memory), when the
+    journal file was deleted or moved away while the game went on (nothing is at the path): ``old`` is closed, a
+    write-ahead log or shared-memory file the lost file left is kept aside as ``NAME-wal.orphan``, and the new
+    journal is made as a journal is (whole, then renamed into place). Returns (the new journal, the game's id).
+
+    Raises:
+        JournalFull / JournalError: the new journal cannot be made or written (``old`` stays closed; the game is
+            still in memory and the caller tries again later).
+    """
+    path = old.path
+    if path.exists():
+        raise JournalError(f"{path}: a file is at the journal's path again; the game in memory is not written over it")
+    old.close()
+    for side in _sidecars(path)[1:]:
+        if side.exists():
+            os.replace(side, side.with_name(side.name + ".orphan"))
+    new = Journal(path, max_bytes=max_bytes, _salvage=True)   # the lock file names the lost journal: this is its game
+    try:
+        return new, new.write_game(events)
+    except BaseException:
+        new.close()
+        raise
+

@@ -28,17 +28,18 @@ from pathlib import Path
 from kiosk.referee.events import Event, GameStarted, KioskResumed
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import NOT_STARTED, OVER, GameState, Result
-from kiosk.store.journal import MOVED, Journal, JournalError, JournalFull, JournalReplayError
+from kiosk.store.journal import MOVED, Journal, JournalError, JournalFull, JournalReplayError, journal_again
 
 JOURNAL_FULL = "journal full: the game is paused; free space or call the director"
 #: any other journal write failure; ``{cause}``: :attr:`JournalError.cause` ("disk I/O error")
 JOURNAL_FAILED = ("the journal cannot be written: {cause}. The game is paused; every move before it is kept. "
                   "Call the tournament director.")
 #: the journal file deleted or moved while the game was on: its moves are in this kiosk's memory alone (a restart
-#: would not find them), so the sentence says not to switch it off, and how the game goes on
-JOURNAL_GONE = ("The journal file was deleted or moved: this game's moves are now only in the kiosk's memory. The "
-                "game is paused. Do not switch the kiosk off; put the file back to go on, or call the tournament "
-                "director to write down the scores.")
+#: would not find them) until the kiosk has written them into a new journal at the path (GameSession._journal_again,
+#: at the next try), so the sentence says not to switch it off
+JOURNAL_GONE = ("The journal file was deleted or moved: this game's moves are only in the kiosk's memory until it "
+                "has written them into a new journal, in a few seconds. The game is paused meanwhile. Do not switch "
+                "the kiosk off; if the game does not go on, call the tournament director.")
 #: the start-up's wait for a journal that cannot be opened yet (no game is going on: nothing is "paused")
 OPEN_WAIT = ("The journal {path} cannot be opened: {cause}. The kiosk tries again every few seconds; every move "
              "recorded in it is kept. Free space on its disk or call the tournament director.")
@@ -79,6 +80,7 @@ class GameSession:
         self.paused_detail = ""  # the journal's message (for logs)
         self._refusal: Result | None = None  # while paused: every event's refusal (pause_sentence)
         self._last_try = 0
+        self._max_bytes: int | None = None  # the journal's size cap (GameSession.open), for a journal made again
 
     @classmethod
     def open(cls, path: str | Path, *, max_bytes: int | None = None) -> GameSession:
@@ -106,7 +108,9 @@ class GameSession:
             if ref.state.phase == OVER:  # finished but not marked (crash between the two): nothing to resume
                 game = None
                 ref = Referee()
-        return cls(journal, ref, game)
+        session = cls(journal, ref, game)
+        session._max_bytes = max_bytes
+        return session
 
     @property
     def state(self) -> GameState:
@@ -188,6 +192,8 @@ class GameSession:
             self.paused_since, self._refusal = None, None
             log.warning("journal writable again: the kiosk goes on")
             return None
+        if MOVED in self.paused_detail and not self.journal.path.exists() and not self._journal_again(since):
+            return None
         self.paused_since = None
         res = self.apply(KioskResumed(t=max(now_ms, since), down_since=since))
         if self.paused_since is not None:  # still failing: keep the pause's start
@@ -196,6 +202,20 @@ class GameSession:
         self._refusal = None
         log.warning("journal writable again: the game goes on (%s)", res.reason or "ok")
         return res
+
+    def _journal_again(self, since: int) -> bool:
+        """The journal file was deleted or moved away mid-game and nothing is at its path: write the game from
+        memory into a new journal there (:func:`kiosk.store.journal.journal_again`), so that a restart finds it.
+        False (still paused, the cause said) when that fails too."""
+        events = self.referee.events
+        try:
+            self.journal, self.game = journal_again(self.journal, events, max_bytes=self._max_bytes)
+        except JournalError as exc:
+            self._pause(since, exc)
+            return False
+        log.warning("the journal file %s was deleted or moved: this game's %d events were written again from the "
+                    "kiosk's memory into a new journal there", self.journal.path, len(events))
+        return True
 
     def _apply(self, event: Event) -> Result:
         if isinstance(event, GameStarted):

@@ -91,8 +91,26 @@ def test_a_journal_file_deleted_under_the_kiosk_is_not_written_into_the_void(tmp
     assert res.code == "journal_failed" and res.reason == JOURNAL_GONE and sess.state == before
     assert "Do not switch the kiosk off" in res.reason
     sess.heartbeat(SCRIPT[5].t + 1_000)
-    assert sess.advance(SCRIPT[5].t + RETRY_MS) == [] and sess.paused
+    assert sess.paused and not path.exists()
+
+
+def test_a_game_whose_journal_was_deleted_is_written_again_from_memory_and_a_restart_finds_it(tmp_path):
+    """A tester deleted the journal mid-game: the kiosk paused, saying the moves were kept, and a restart began a
+    new game at 0-0. Now the next try writes the game from memory into a new journal at the path (the lost file's
+    -wal and -shm kept aside as .orphan), the game goes on, and a restart resumes it with every event."""
+    path = tmp_path / "j.sqlite"
+    sess = _played(path)
+    os.unlink(path)
+    assert sess.apply(SCRIPT[5]).reason == JOURNAL_GONE
+    done = sess.advance(SCRIPT[5].t + RETRY_MS)
+    assert done and done[0][0].type == "kiosk_resumed" and done[0][1].accepted and not sess.paused
+    assert sess.apply(_later(SCRIPT[5], SCRIPT[5].t + RETRY_MS)).accepted   # the refused press, repeated
+    kept = sess.referee.events
     sess.close()
+    again = GameSession.open(path)
+    assert again.in_game and again.referee.events == kept and kept[:5] == tuple(SCRIPT[:5])
+    again.close()
+    assert not (tmp_path / "j.sqlite.blocked").exists()
 
 
 def test_a_journal_locked_by_another_program_pauses_until_it_lets_go(tmp_path):
