@@ -8,9 +8,10 @@ checked for presence and letter; what the pool or a move's shape rules out is se
 changed on a known tile is named on stderr; without it each image is read alone. An unreadable image, one of
 another size than the first with ``--corners`` (they are px of one camera's frames), or one in which no board is
 found, is reported on stderr (naming it and why) and the others are still read; the exit code is then 2 (a file
-that cannot be used) or 1 (no board read). Stdout carries readings only: an image without a board read has no
-grid and no timing line there (it printed 15 rows of ``#``); with ``--json`` its entry has ``"grid": null`` and
-``"error"``.
+that cannot be used) or 1 (no board read). Every image decoded gets its 15 rows on stdout, in the order given (a
+tool pairing boards with images by order, as ``../shared/checks/measure.py`` does, stays aligned): one without a
+board read prints 15 rows of ``#`` (nothing read), its reason on stderr; with ``--json`` its entry has ``"grid":
+null`` and ``"error"``.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      "letter, '?' a blank tile, '#' occluded or unsure; then '# IMAGE: TIME ms (stages); VERDICT' ('ok' "
                      "when the frame is usable). Problems go to stderr naming the image (with --sequence also "
                      "known tiles read gone or changed); the other images are still read, and an image without a "
-                     "board read prints no grid (with --json: \"grid\": null and \"error\"). Exit 0: all read; "
+                     "board read prints 15 rows of '#' (with --json: \"grid\": null and \"error\"). Exit 0: all read; "
                      "1: an image without a board read; 2: an image or option that cannot be used.")
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG ...)")
     parser.add_argument("--calibration", metavar="FILE", help="calibration profile (JSON) to use")
@@ -168,8 +169,6 @@ def run(args: argparse.Namespace) -> int:
                 "note": reading.note,
                 **({"error": no_board_why} if no_board else {}),
             })
-            continue
-        if no_board:      # stdout carries readings only: said on stderr above, no grid of '#'
             continue
         print("\n".join(grid))
         stages = ", ".join(f"{k} {v:.1f}" for k, v in t.items() if k != "total" and not k.startswith("locate_"))
