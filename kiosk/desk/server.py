@@ -78,6 +78,7 @@ class DeskServer:
         self._clients: set[asyncio.Queue[bytes | None]] = set()
         self._told: set[str] = set()   # warnings logged already (the event loop's thread only)
         self._streams: dict[str, list[Any]] = {}   # SSE requests per client address (the event loop's thread only)
+        self.crowded_streams = 0   # streams refused with 429: their address held its share
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
@@ -327,6 +328,7 @@ class DeskServer:
         # handler next writes (a push, or the keep-alive up to 15 s later)
         mine[:] = [r for r in mine if r.transport is not None and not r.transport.is_closing()]
         if len(mine) >= MAX_STREAMS_PER_ADDRESS:   # one address cannot take every stream
+            self.crowded_streams += 1
             raise web.HTTPTooManyRequests(
                 text=f"Too many live desk pages from your address ({MAX_STREAMS_PER_ADDRESS} at once): close one "
                      "and reload.", headers={"Retry-After": "10"})

@@ -12,7 +12,10 @@ Routes (all public data is behind the broadcast delay)::
     GET /overlay/             the overlay field names (JSON); GET /overlay/{name}: one field (text)
     GET /judge/stream?token=  SSE of the live judge channel - only when a judge token is configured
 
-No page asset comes from outside the kiosk (no CDN): everything is in ``kiosk/stream/web/``.
+No page asset comes from outside the kiosk (no CDN): everything is in ``kiosk/stream/web/``. The page reconnects
+by itself (back-off 1 s doubling to 15 s, with jitter) when its stream is lost or a reconnection is refused (503,
+429: the browser's EventSource gives up for good on those), showing "Disconnected" with its clocks standing still
+until the fresh state comes.
 
 It listens on loopback unless told otherwise (``host``: a LAN address only when configured) and holds at most
 ``max_connections`` TCP connections at once (64 by default): a connection beyond the cap is answered

@@ -12,7 +12,10 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-KEEP_ALIVE_S = 15.0  # a comment line after this long without a frame keeps proxies from closing the stream
+KEEP_ALIVE_S = 15.0  # a ping after this long without a frame keeps proxies from closing the stream
+#: the keep-alive frame: an event (a comment line would not reach the page's script), so the live and desk pages can
+#: tell a stream that went silent (a network dropped without a reset) from a quiet one, and reconnect
+PING = b"event: ping\ndata: {}\n\n"
 HEADERS = {"Content-Type": "text/event-stream", "Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
@@ -33,7 +36,7 @@ async def serve_events(request: Any, clients: set[asyncio.Queue[bytes | None]], 
             try:
                 frame = await asyncio.wait_for(q.get(), timeout=KEEP_ALIVE_S)
             except TimeoutError:
-                await resp.write(b": keep-alive\n\n")
+                await resp.write(PING)
                 continue
             if frame is None:
                 break

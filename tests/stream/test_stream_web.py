@@ -217,3 +217,90 @@ def test_page_in_headless_chromium_shows_the_board_after_a_scripted_move(live):
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+def _hold_streams(port: int, n: int, first_host: int = 1) -> list:
+    """``n`` open ``GET /stream`` connections from 127.0.6.x (the addresses of a crowd of viewers), each seen
+    answered 200; close them to release the server's slots."""
+    import socket
+
+    held = []
+    for i in range(n):
+        s = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(f"127.0.6.{first_host + i}", 0))
+        s.sendall(b"GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        assert s.recv(64).startswith(b"HTTP/1.1 200"), "a held stream was not served"
+        held.append(s)
+    return held
+
+
+def test_page_reconnects_by_itself_after_a_refused_reconnection_and_its_clock_stands_meanwhile(tmp_path):
+    """The kiosk restarts, and the page's reconnection is refused (503: the live page is full): Chromium's
+    EventSource gives up for good on an HTTP error. The page says it is disconnected, its clocks stand still (a
+    clock counting down would look live), and it reconnects by itself once the page has room, taking the fresh
+    state (another move, other clocks). The browser is held offline while the restarted kiosk fills up, so its
+    reconnection meets the full page whatever the machine's speed."""
+    ev = _script()
+    hub_a = StreamHub(12, tick_ms=200, now_ms=lambda: 50_000)   # the clocks stand still at the kiosk: ticks repeat
+    server_a = LiveServer(None, port=0)
+    hub_a.add_sink(server_a)
+    server_a.start()
+    hub_a.start()
+    port = server_a.port
+    hub_b = server_b = None
+    held: list = []
+    driver, profile = _chrome()
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def live(attr: str) -> str:
+        return driver.find_element(By.ID, "live").get_attribute(attr) or ""
+
+    def clocks() -> list[str]:
+        return [driver.find_element(By.ID, f"clock-{i}").text for i in (0, 1)]
+
+    online = {"offline": False, "latency": 0, "download_throughput": -1, "upload_throughput": -1}
+    try:
+        _publish_and_wait(hub_a, ev[:2], 2)                  # Bob to move: his clock runs
+        driver.get(server_a.url)
+        wait = WebDriverWait(driver, 20)
+        wait.until(lambda d: live("data-seq") == "2" and live("data-connected") == "true")
+        driver.set_network_conditions(**{**online, "offline": True})
+        hub_a.stop()
+        server_a.stop()                                      # the kiosk dies
+        wait.until(lambda d: live("data-connected") == "false")
+        # ... and comes back with the game moved on, while a crowd holds every slot of its live page
+        hub_b = StreamHub(12, tick_ms=200, now_ms=lambda: 90_000)
+        server_b = LiveServer(None, port=port, max_connections=4)
+        hub_b.add_sink(server_b)
+        server_b.start()
+        hub_b.start()
+        _publish_and_wait(hub_b, ev, 3)
+        held = _hold_streams(port, 4)
+        driver.set_network_conditions(**online)
+        end = time.monotonic() + 30
+        while server_b.refused_connections == 0 and time.monotonic() < end:
+            time.sleep(0.05)
+        assert server_b.refused_connections >= 1, "the page never tried to reconnect"
+        # refused: the page says so, and its clocks stand still
+        before = clocks()
+        time.sleep(2.5)
+        assert live("data-connected") == "false"
+        assert clocks() == before, f"the clocks ran while the page was disconnected: {before} -> {clocks()}"
+        banner = driver.find_element(By.ID, "conn")
+        assert banner.is_displayed() and "Disconnected from the kiosk" in banner.text, banner.text
+        assert "stale" in driver.find_element(By.ID, "clock-1").get_attribute("class").split()
+        for s in held:                                       # the crowd leaves
+            s.close()
+        held = []
+        WebDriverWait(driver, 45).until(lambda d: live("data-connected") == "true" and live("data-seq") == "3")
+        assert driver.find_element(By.ID, "last-move").text.startswith("Bob: H8 INK")
+        assert not driver.find_element(By.ID, "conn").is_displayed()
+        assert "stale" not in driver.find_element(By.ID, "clock-1").get_attribute("class").split()
+    finally:
+        for s in held:
+            s.close()
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+        for x in (hub_a, server_a, hub_b, server_b):
+            if x is not None:
+                x.stop()

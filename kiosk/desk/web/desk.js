@@ -9,6 +9,13 @@
   let layout = "";
   let offset = 0;          // desk wall clock minus this browser's clock (ms)
   let openBoard = null;
+  let frozenAt = null;     // Date.now() when the stream was lost: the clocks stand still from then on
+  // Reconnecting: the browser's EventSource retries by itself after a network error, but gives up for good when a
+  // reconnection is answered with an HTTP error (429: too many pages from this address, 503: the desk's streams are
+  // full), so the page closes it and opens a new one itself: after 1 s, doubling to 15 s, each wait drawn from
+  // 75-125 % of it. A stream silent for longer than SILENT_MS (the desk pings every 15 s) is taken as lost too.
+  const RETRY_MIN_MS = 1000, RETRY_MAX_MS = 15000, SILENT_MS = 40000;
+  let source = null, retryMs = 0, lastHeard = 0;
   window.deskLatency = [];      // kiosk event -> this page (ms)
   window.deskLatencyDesk = [];  // the desk's receipt of that event -> this page (ms)
   window.deskUpdates = 0;
@@ -49,7 +56,10 @@
     const ck = t.clock;
     if (!ck || !ck.remaining_ms || ck.remaining_ms[i] === null || ck.remaining_ms[i] === undefined) return null;
     let ms = ck.remaining_ms[i];
-    if (ck.running === i && t.phase !== "over" && t.clock_wall) ms -= (Date.now() + offset) - t.clock_wall;
+    // disconnected, a running clock stands where it was when the stream was lost: counting down here would look
+    // live while the table's real clock may be stopped or pressed
+    const now = frozenAt !== null ? frozenAt : Date.now();
+    if (ck.running === i && t.phase !== "over" && t.clock_wall) ms -= (now + offset) - t.clock_wall;
     return ms;
   }
 
@@ -236,8 +246,14 @@
   function connect() {
     const es = new EventSource("/stream");
     const conn = document.getElementById("conn");
+    source = es;
+    es.onopen = function () { if (source === es) { retryMs = 0; lastHeard = Date.now(); } };
     es.addEventListener("state", function (ev) {
+      if (source !== es) return;
       const m = JSON.parse(ev.data);
+      lastHeard = Date.now();
+      frozenAt = null;   // the desk's state as it is now: the clocks run again
+      document.body.classList.remove("stale");
       offset = m.now - Date.now();
       document.getElementById("event").textContent = m.event || "Tournament desk";
       update(m.tiles, null, null);
@@ -247,19 +263,61 @@
       window.deskReady = true;
     });
     es.addEventListener("tiles", function (ev) {
+      if (source !== es) return;
       const m = JSON.parse(ev.data);
+      lastHeard = Date.now();
       offset = m.now - Date.now();
       update(m.tiles, m.since, m.recv);
       if (m.standings) renderStandings(m.standings);
       renderStatus(m.status);
     });
-    es.onerror = function () { conn.textContent = "reconnecting…"; conn.className = "bad"; };
+    es.addEventListener("ping", function () { if (source === es) lastHeard = Date.now(); });
+    es.onerror = function () {
+      if (source !== es) return;
+      lost(es.readyState === EventSource.CLOSED ? "the desk refused the connection" : "the connection was lost");
+    };
   }
 
-  fetch("/layout.json").then(function (r) { return r.json(); }).then(function (l) {
-    layout = l.layout;
-    loadNames();
-    connect();
-    setInterval(tickClocks, 500);
-  }).catch(function (err) { document.getElementById("conn").textContent = "cannot load the board layout: " + err; });
+  function lost(why) {
+    if (source) { source.close(); source = null; }
+    if (frozenAt === null) { frozenAt = Date.now(); tickClocks(); }
+    document.body.classList.add("stale");
+    retryMs = retryMs ? Math.min(RETRY_MAX_MS, retryMs * 2) : RETRY_MIN_MS;
+    const wait = Math.round(retryMs * (0.75 + Math.random() * 0.5));
+    const conn = document.getElementById("conn");
+    conn.textContent = "disconnected (" + why + "); the tables shown may be out of date; reconnecting in " +
+      Math.max(1, Math.round(wait / 1000)) + " s";
+    conn.className = "bad";
+    setTimeout(connect, wait);
+  }
+
+  function watch() {
+    if (source && source.readyState === EventSource.OPEN && Date.now() - lastHeard > SILENT_MS) {
+      lost("nothing heard for " + Math.round(SILENT_MS / 1000) + " s");
+    }
+  }
+
+  function start() {
+    fetch("/layout.json").then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status);
+      return r.json();
+    }).then(function (l) {
+      layout = l.layout;
+      retryMs = 0;
+      loadNames();
+      connect();
+      setInterval(tickClocks, 500);
+      setInterval(watch, 1000);
+    }).catch(function (err) {
+      retryMs = retryMs ? Math.min(RETRY_MAX_MS, retryMs * 2) : RETRY_MIN_MS;
+      const wait = Math.round(retryMs * (0.75 + Math.random() * 0.5));
+      const conn = document.getElementById("conn");
+      conn.textContent = "disconnected: cannot load the board layout (" + err + "); trying again in " +
+        Math.max(1, Math.round(wait / 1000)) + " s";
+      conn.className = "bad";
+      setTimeout(start, wait);
+    });
+  }
+
+  start();
 })();

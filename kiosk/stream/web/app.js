@@ -9,7 +9,18 @@
   let values = {};
   let clock = null;          // last clock {running, remaining_ms, at_ms}
   let clockRecvd = 0;        // performance.now() when it arrived
+  let frozenAt = null;       // performance.now() when the stream was lost: the clocks stand still from then on
   let players = [];
+  // Reconnecting: the browser's EventSource retries by itself after a network error, but gives up for good when a
+  // reconnection is answered with an HTTP error (503 while the live page is full, 429), so the page closes it and
+  // opens a new one itself: after 1 s, doubling to 15 s, each wait drawn from 75-125 % of it (pages reloaded
+  // together do not come back together). A stream silent for longer than SILENT_MS (the kiosk sends a ping every
+  // 15 s) is taken as lost too (a network that dropped without a reset).
+  const RETRY_MIN_MS = 1000, RETRY_MAX_MS = 15000, SILENT_MS = 40000;
+  let source = null;         // the EventSource in use (null while waiting to reconnect)
+  let retryMs = 0;           // the last back-off (0: connected, or never failed)
+  let retryTimer = null;
+  let lastHeard = 0;         // performance.now() of the last message on the stream
 
   if (new URLSearchParams(location.search).get("transparent") === "1") document.body.classList.add("transparent");
 
@@ -125,28 +136,87 @@
       players.forEach(function (_, i) { const e = document.getElementById("clock-" + i); if (e) e.textContent = ""; });
       return;
     }
-    const elapsed = performance.now() - clockRecvd;
+    // disconnected, the clocks stand where they were when the stream was lost: a clock counting down here would
+    // look live while the table's real one may be stopped or pressed
+    const elapsed = (frozenAt !== null ? frozenAt : performance.now()) - clockRecvd;
     clock.remaining_ms.forEach(function (ms, i) {
       const e = document.getElementById("clock-" + i);
       if (!e) return;
       const now = clock.running === i ? ms - elapsed : ms;
       e.textContent = fmtClock(now);
       e.classList.toggle("overtime", now < 0);
+      e.classList.toggle("stale", frozenAt !== null);
     });
   }
 
-  function connect() {
-    const es = new EventSource("/stream");
-    es.onopen = function () { live.dataset.connected = "true"; };
-    es.onerror = function () { live.dataset.connected = "false"; };
-    es.addEventListener("snapshot", function (e) { renderSnapshot(JSON.parse(e.data)); });
-    es.addEventListener("tick", function (e) { setClock(JSON.parse(e.data).clock); });
+  function showConnection(on, text) {
+    live.dataset.connected = on ? "true" : "false";
+    const c = document.getElementById("conn");
+    c.textContent = text;
+    c.hidden = on;
   }
 
-  fetch("/layout.json").then(function (r) { return r.json(); }).then(function (l) {
-    layout = l.layout; values = l.values || {};
-    buildBoard();
-    connect();
-    setInterval(drawClocks, 250);
-  }).catch(function (err) { text("status", "cannot load the board layout: " + err); });
+  function heard() {
+    lastHeard = performance.now();
+    frozenAt = null;   // fresh state follows (its clock is set by the caller): the clocks run again
+  }
+
+  function lost(why) {
+    if (source) { source.close(); source = null; }
+    if (frozenAt === null) frozenAt = performance.now();
+    drawClocks();
+    retryMs = retryMs ? Math.min(RETRY_MAX_MS, retryMs * 2) : RETRY_MIN_MS;
+    const wait = Math.round(retryMs * (0.75 + Math.random() * 0.5));
+    showConnection(false, "Disconnected from the kiosk (" + why + "): the scores and clocks shown may be out of " +
+      "date. Reconnecting in " + Math.max(1, Math.round(wait / 1000)) + " s.");
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(connect, wait);
+  }
+
+  function connect() {
+    retryTimer = null;
+    const es = new EventSource("/stream");
+    source = es;
+    es.onopen = function () {
+      if (source !== es) return;
+      retryMs = 0;
+      lastHeard = performance.now();
+      showConnection(true, "");
+    };
+    es.onerror = function () {
+      if (source !== es) return;
+      lost(es.readyState === EventSource.CLOSED ? "the kiosk refused the connection" : "the connection was lost");
+    };
+    es.addEventListener("snapshot", function (e) { if (source === es) { heard(); renderSnapshot(JSON.parse(e.data)); } });
+    es.addEventListener("tick", function (e) { if (source === es) { heard(); setClock(JSON.parse(e.data).clock); } });
+    es.addEventListener("ping", function () { if (source === es) lastHeard = performance.now(); });
+  }
+
+  function watch() {
+    if (source && source.readyState === EventSource.OPEN && performance.now() - lastHeard > SILENT_MS) {
+      lost("nothing heard for " + Math.round(SILENT_MS / 1000) + " s");
+    }
+  }
+
+  function start() {
+    fetch("/layout.json").then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status);
+      return r.json();
+    }).then(function (l) {
+      layout = l.layout; values = l.values || {};
+      buildBoard();
+      retryMs = 0;
+      connect();
+      setInterval(drawClocks, 250);
+      setInterval(watch, 1000);
+    }).catch(function (err) {
+      retryMs = retryMs ? Math.min(RETRY_MAX_MS, retryMs * 2) : RETRY_MIN_MS;
+      const wait = Math.round(retryMs * (0.75 + Math.random() * 0.5));
+      showConnection(false, "Disconnected: the board layout could not be loaded from the kiosk (" + err +
+        "). Trying again in " + Math.max(1, Math.round(wait / 1000)) + " s.");
+      setTimeout(start, wait);
+    });
+  }
+
+  start();
 })();
