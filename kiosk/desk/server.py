@@ -58,6 +58,13 @@ _STATIC = {"desk.js": "text/javascript", "desk.css": "text/css"}
 PUSH_S = 0.1        # SSE push period (s)
 _QUEUE_MAX = 200    # a client this far behind is cut off (it reconnects and gets the full state)
 MAX_STREAMS_PER_ADDRESS = 8   #: SSE streams open at once from one address (a phone, a laptop, a screen or two)
+#: SSE streams open at once in all. An event's desk page is watched by the director, the scorekeepers, a wall screen
+#: or two and the players' phones: 256 is a page for every player of a 100-table event and its staff, while each
+#: stream holds a socket (a file descriptor) and a queue, so 256 of them leave most of the usual limit of 1024 open
+#: files to the other pages, the database and the broker (1100 streams under that limit made the desk unreachable).
+#: A stream beyond it is answered 503 and its connection closed; the other pages are still served.
+MAX_STREAMS = 256
+_FD_RESERVE = 128   #: open files kept for the desk itself (database, broker, log, threads) out of the process's limit
 
 
 class DeskServer:
@@ -79,6 +86,14 @@ class DeskServer:
         self._told: set[str] = set()   # warnings logged already (the event loop's thread only)
         self._streams: dict[str, list[Any]] = {}   # SSE requests per client address (the event loop's thread only)
         self.crowded_streams = 0   # streams refused with 429: their address held its share
+        self.max_streams = MAX_STREAMS
+        self.open_streams = 0      # SSE streams being served (the event loop's thread only)
+        self.busy_streams = 0      # streams refused with 503: MAX_STREAMS were open
+        #: TCP connections served at once (the process's open-file limit less a reserve): one beyond is answered 503
+        #: and closed at once, so idle connections cannot use up the desk's files (the page, the database, SQLite)
+        self.max_connections = _connection_cap()
+        self.open_connections = 0
+        self.refused_connections = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
@@ -332,10 +347,22 @@ class DeskServer:
             raise web.HTTPTooManyRequests(
                 text=f"Too many live desk pages from your address ({MAX_STREAMS_PER_ADDRESS} at once): close one "
                      "and reload.", headers={"Retry-After": "10"})
+        if self.open_streams >= self.max_streams:   # every stream in use: the other pages are still served
+            self.busy_streams += 1
+            if self.busy_streams == 1 or self.busy_streams % 1000 == 0:
+                log.warning("desk: %d live desk pages are open (the cap, MAX_STREAMS); %d more refused with 503 so "
+                            "far; the other pages and exports are still served", self.open_streams,
+                            self.busy_streams)
+            resp = web.Response(status=503, text=f"The desk's live page is full ({self.max_streams} pages open): "
+                                                 "try again in a moment.", headers={"Retry-After": "10"})
+            resp.force_close()   # the connection too: a crowd kept waiting must not hold the desk's files
+            return resp
         mine.append(request)
+        self.open_streams += 1
         try:
             return await sse.serve_events(request, self._clients, 1000, opening)
         finally:
+            self.open_streams -= 1
             if request in mine:
                 mine.remove(request)
             if not mine and self._streams.get(address) is mine:
@@ -397,9 +424,11 @@ class DeskServer:
         try:
             runner = web.AppRunner(self.make_app(), access_log=None, logger=web_files.HTTP_LOG)
             loop.run_until_complete(runner.setup())
-            site = web.TCPSite(runner, self.host, self.port)
-            loop.run_until_complete(site.start())
-            self.port = runner.addresses[0][1]
+            make = runner.server
+            server = loop.run_until_complete(loop.create_server(
+                lambda: self._protocol(make), self.host, self.port, reuse_address=True, backlog=128))
+            self.port = server.sockets[0].getsockname()[1]
+            web_files.quiet_accept_errors(loop, f"desk: the desk page on {self.host}:{self.port}", log)
         except BaseException as exc:  # reported by start()
             self._failed = exc
             self._ready.set()
@@ -412,8 +441,19 @@ class DeskServer:
         pusher.cancel()
         for q in list(self._clients):
             q.put_nowait(None)
+        server.close()
         loop.run_until_complete(runner.cleanup())
         loop.close()
+
+    def _protocol(self, make: Any) -> asyncio.Protocol:
+        if self.open_connections >= self.max_connections:
+            self.refused_connections += 1
+            if self.refused_connections == 1 or self.refused_connections % 1000 == 0:
+                log.warning("desk: %d connections open (the cap: this process's open-file limit less %d); %d refused "
+                            "with 503 so far", self.open_connections, _FD_RESERVE, self.refused_connections)
+            return _Refuse()
+        self.open_connections += 1
+        return _Counted(make(), self)
 
     def stop(self) -> None:
         """End every SSE stream and stop serving."""
@@ -430,6 +470,57 @@ class DeskServer:
         """``http://HOST:PORT/`` of the running server."""
         host = f"[{self.host}]" if ":" in self.host else self.host
         return f"http://{host}:{self.port}/"
+
+
+_BUSY_TEXT = b"The desk has too many connections open; try again in a moment."
+_BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 10\r\n"
+         b"Connection: close\r\nContent-Length: " + str(len(_BUSY_TEXT)).encode() + b"\r\n\r\n" + _BUSY_TEXT)
+
+
+def _connection_cap() -> int:
+    """Connections the desk serves at once: the process's open-file limit less :data:`_FD_RESERVE` (at least 64),
+    so connections alone can never use up its files."""
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft == resource.RLIM_INFINITY:
+        return 65536
+    return max(64, soft - _FD_RESERVE)
+
+
+class _Refuse(asyncio.Protocol):
+    """A connection beyond the cap: 503 and close."""
+
+    def connection_made(self, transport: Any) -> None:
+        transport.write(_BUSY)
+        transport.close()
+
+
+class _Counted(asyncio.Protocol):
+    """aiohttp's per-connection protocol, counted in :attr:`DeskServer.open_connections` while open."""
+
+    def __init__(self, inner: Any, owner: DeskServer) -> None:
+        self.inner = inner
+        self.owner = owner
+
+    def connection_made(self, transport: Any) -> None:
+        self.inner.connection_made(transport)
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        self.owner.open_connections -= 1
+        self.inner.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received()
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
 
 
 async def _off(fn: Any, *args: Any) -> Any:

@@ -326,6 +326,7 @@ class LiveServer:
             self._server = loop.run_until_complete(loop.create_server(
                 lambda: self._protocol(make), self.host, self.port, reuse_address=True, backlog=128))
             self.port = self._server.sockets[0].getsockname()[1]
+            web_files.quiet_accept_errors(loop, f"the kiosk's live page on {self.host}:{self.port}", log)
         except BaseException as exc:  # reported by start()
             self._failed = exc
             self._ready.set()

@@ -52,3 +52,39 @@ class _MalformedRequests(logging.Filter):
 
 HTTP_LOG = logging.getLogger("kiosk.http")   # aiohttp's request handling errors of the live page and the desk
 HTTP_LOG.addFilter(_MalformedRequests())
+
+
+ACCEPT_WARN_EVERY_S = 60.0   # a server that cannot accept says so at most once a minute
+
+
+def quiet_accept_errors(loop: Any, where: str, logger: logging.Logger) -> None:
+    """Install on ``loop`` an exception handler that turns asyncio's "socket.accept() out of system resource" (out
+    of file descriptors: every connection refused until some close) into one warning line naming ``where`` (e.g.
+    "the desk page on 127.0.0.1:8090"), repeated at most every :data:`ACCEPT_WARN_EVERY_S` with the count since;
+    the event loop logged each failed accept at ERROR with its traceback (97 MB of stderr in 40 s). Anything
+    else goes to the loop's default handler."""
+    import errno
+    import os
+    import resource
+    import time
+
+    state = {"last": -ACCEPT_WARN_EVERY_S, "count": 0}
+
+    def handler(lp: Any, context: dict[str, Any]) -> None:
+        if not str(context.get("message", "")).startswith("socket.accept() out of system resource"):
+            lp.default_exception_handler(context)
+            return
+        state["count"] += 1
+        now = time.monotonic()
+        if now - state["last"] < ACCEPT_WARN_EVERY_S:
+            return
+        exc = context.get("exception")
+        code = exc.errno if isinstance(exc, OSError) else None
+        why = os.strerror(code).lower() if code else str(exc)
+        if code == errno.EMFILE:
+            why += f" (this process may hold {resource.getrlimit(resource.RLIMIT_NOFILE)[0]})"
+        logger.warning("%s cannot take new connections: %s; %d refused since the last warning; it takes them again "
+                       "as connections close", where, why, state["count"])
+        state["last"], state["count"] = now, 0
+
+    loop.set_exception_handler(handler)
