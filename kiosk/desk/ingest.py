@@ -25,6 +25,7 @@ from typing import Any
 
 from kiosk.desk.message import Message, Refused, parse, subscriptions
 from kiosk.desk.tables import Tables
+from kiosk.stream.broker_watch import BrokerWatch
 
 log = logging.getLogger(__name__)
 
@@ -113,6 +114,10 @@ class DeskIngest:
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_message = self._on_message
+        #: says once per outage why the broker cannot be reached (`kiosk desk` prints :attr:`errors` on stderr), and
+        #: when it is connected again
+        self.watch = BrokerWatch(config.host, config.port, self._error, keepalive_s=config.keepalive_s)
+        self.watch.attach(c)
         self.client = c
 
     def start(self) -> DeskIngest:
@@ -126,6 +131,7 @@ class DeskIngest:
     def stop(self) -> None:
         """Disconnect and stop the worker after it has folded what it holds."""
         self._stopping = True
+        self.watch.stopping = True
         self.client.disconnect()
         self.client.loop_stop()
         self._stop.set()
@@ -141,7 +147,9 @@ class DeskIngest:
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
         if reason_code.is_failure:
             self._error(f"broker {self.config.host}:{self.config.port} refused the desk: {reason_code}")
+            self.watch.refused()
             return
+        self.watch.on_connect()
         self.connected = True
         self.connections += 1
         client.subscribe(subscriptions(self.config.root))
@@ -156,6 +164,7 @@ class DeskIngest:
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
         if self.connected and not self._stopping:   # dropped by the broker, not our own disconnect
             self._drops.append(time.monotonic())
+        self.watch.on_disconnect(reason_code, bool(getattr(flags, "is_disconnect_packet_from_server", False)))
         self.connected = False
 
     def _on_message(self, client: Any, userdata: Any, m: Any) -> None:

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.referee.state import GameState
+from kiosk.stream.broker_watch import BrokerWatch
 from kiosk.stream.envelope import encode, envelope
 
 log = logging.getLogger(__name__)
@@ -183,6 +184,8 @@ class MqttPublisher:
         self._last_refusal = ""
         self.published = 0
         self.errors: list[str] = []
+        #: says once per outage why the broker cannot be reached, and when it is connected again
+        self.watch = BrokerWatch(config.host, config.port, self._error, keepalive_s=config.keepalive_s)
         self._client = self._make_client()
         self._thread: threading.Thread | None = None
 
@@ -217,6 +220,7 @@ class MqttPublisher:
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_publish = self._on_publish
+        self.watch.attach(client)
         return client
 
     def start(self) -> MqttPublisher:
@@ -243,6 +247,7 @@ class MqttPublisher:
         self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout=5)
+        self.watch.stopping = True   # our own disconnect is no outage
         self._client.disconnect()
         self._client.loop_stop()
 
@@ -310,7 +315,9 @@ class MqttPublisher:
             if text != self._last_refusal or self.refusals % REFUSAL_LOG_EVERY == 0:  # not every few seconds
                 self._error(f"{text} (refusal {self.refusals}; retrying in the background)")
             self._last_refusal = text
+            self.watch.refused()
             return
+        self.watch.on_connect()
         self.refusals = 0
         self._last_refusal = ""
         self.connections += 1
@@ -319,9 +326,7 @@ class MqttPublisher:
         self._wake.set()
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason_code: Any, properties: Any) -> None:
-        if self._connected:
-            log.info("mqtt: disconnected from %s:%s (%s); reconnecting", self.config.host, self.config.port,
-                     reason_code)
+        self.watch.on_disconnect(reason_code, bool(getattr(flags, "is_disconnect_packet_from_server", False)))
         self._connected = False
 
     def _on_publish(self, client: Any, userdata: Any, mid: int, reason_code: Any, properties: Any) -> None:
