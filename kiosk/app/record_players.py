@@ -192,7 +192,7 @@ class RecordPlayers:
         cells = list(st.board)
         if st.phase == DESIGNATING or st.phase == PLAYING and st.pressed_at is not None:
             ev = self.plan.events[self.position(st)]
-            self._placed_for = ev.line
+            self._placed_for, self._checked_turns = ev.line, len(st.history)  # (checked before the press)
             for sq, tile in tiles_laid(self.plan.acts.get(ev.line, ())):
                 if cells[sq]:
                     raise RecordError(f"line {ev.line}: the journal's board does not fit the record: "

@@ -234,3 +234,31 @@ def test_kiosk_run_killed_or_stopped_while_reading_reads_the_press_at_the_restar
     types, on_move = [e.type for e in session.referee.events], session.state.on_move
     session.close()
     assert types[1:] == ["clock_pressed", "kiosk_resumed", "pass"] and on_move == 1, types
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("windowed", [False, True], ids=["headless", "windowed"])
+def test_a_demo_killed_between_a_press_and_its_reading_resumes_to_the_records_scores(tmp_path, windowed):
+    """``kiosk demo``'s table after a restart holds the tiles of a play whose press the journal has: the kiosk reads
+    them for that press. Windowed (the screen polls the kiosk while the players think) the kiosk read the table
+    before the tiles were back and the demo stopped ('the kiosk's board differs from the table'); headless the
+    players' check of the last move saw them as a misread and the judge took a turn back."""
+    from kiosk.app.record_demo import DemoOptions, run_demo
+    from kiosk.referee.state import OVER
+    from kiosk.store import Journal
+
+    full, cut = tmp_path / "full.sqlite", tmp_path / "cut.sqlite"
+    assert run_demo(DemoOptions(journal=full, size=(1014, 760)), out=lambda s: None).scores == (432, 267)
+    with Journal(full) as j:
+        events = j.events(j.games()[0].id)
+    end = [i for i, e in enumerate(events) if e.type == "play"][2] - 1  # Ada's press for the game's third play
+    assert events[end].type == "clock_pressed"
+    with Journal(cut) as j:  # the journal as the demo killed after that press left it
+        game = j.start_game(events[0])
+        for e in events[1:end + 1]:
+            j.append(game, e)
+    said: list[str] = []
+    ui = (lambda k: k.state.phase != OVER) if windowed else None
+    res = run_demo(DemoOptions(journal=cut, size=(1014, 760), speed=500 if windowed else 0, ui=ui), out=said.append)
+    assert f"after event {end + 1}" in said[0] and res.resumed, said
+    assert res.scores == (432, 267) and res.judge_undos == 0 and said[-1] == "final: Ada 432, Bo 267", said
