@@ -9,8 +9,8 @@ with his press standing and the opponent's clock running, and nobody's press is 
 turn, and nothing reads the board until the presser happens to press again. The opponent is charged meanwhile.
 
 What is done with it, and why: a press ends the mover's turn at the press's time (``ClockPressed``: "his turn
-ends at t and the next player's time runs"; seed 002 II.F, K: the clock press ends the turn), and the move it ends
-is what lies on the board he left. So the press is *finished*: the board is read now, the camera's current frame
+ends at t and the next player's time runs"; seed 002 II.K: "Start your opponent's clock, ending your turn"; II.G.3:
+once the clock is started the exchange announced is made), and the move it ends is what lies on the board he left. So the press is *finished*: the board is read now, the camera's current frame
 (the opponent does not touch the board before the move is shown), and that reading is taken as the press's own
 (:meth:`Kiosk.press` with the press standing: no second press, the turn still ends at the recorded time, the
 downtime charged to nobody by ``kiosk_resumed``). Everything a press's reading may lead to follows as for any press:
