@@ -10,8 +10,9 @@ turn, and nothing reads the board until the presser happens to press again. The 
 
 What is done with it, and why: a press ends the mover's turn at the press's time (``ClockPressed``: "his turn
 ends at t and the next player's time runs"; seed 002 II.K: "Start your opponent's clock, ending your turn"; II.G.3:
-once the clock is started the exchange announced is made), and the move it ends is what lies on the board he left. So the press is *finished*: the board is read now, the camera's current frame
-(the opponent does not touch the board before the move is shown), and that reading is taken as the press's own
+once the clock is started the exchange announced is made), and the move it ends is what lies on the board he left.
+So the press is *finished*: the board is read now, the camera's current frame (the opponent does not touch the
+board before the move is shown), and that reading is taken as the press's own
 (:meth:`Kiosk.press` with the press standing: no second press, the turn still ends at the recorded time, the
 downtime charged to nobody by ``kiosk_resumed``). Everything a press's reading may lead to follows as for any press:
 a play or a pass; a board problem, a play the rules refuse or no reading at all (the camera down) take the press
