@@ -5,18 +5,10 @@ a resignation (002 III.G) and a correction after the end (002 III.E/F). Screensh
 from __future__ import annotations
 
 import pytest
-from test_ui_screens import SIZES, shot, touch
+from test_ui_screens import SIZES, open_judge_menu, shot, touch
 from ui_fixtures import PIN, display, make_kiosk, play  # noqa: F401 - display: the autouse pygame fixture
 
 from kiosk.ui.app import KioskUI
-
-
-def _judge(ui: KioskUI) -> None:
-    touch(ui, "Judge")
-    for d in PIN:
-        touch(ui, d)
-    touch(ui, "OK")
-    assert ui.draw() == "judge"
 
 
 def _last(k):
@@ -29,7 +21,7 @@ def test_002_III_G_the_director_stops_the_game_as_it_stands_then_corrects_it(tmp
     ui = KioskUI(k, size)
     assert play(k, c, 0, "8D", "QUIRT")
     c.t += 5_000
-    _judge(ui)
+    open_judge_menu(ui)
     shot(ui, "40-judge-menu-rulings", "judge")
     touch(ui, "Stop, scores as they stand")
     e = _last(k)
@@ -55,7 +47,7 @@ def test_002_II_F_the_judge_adds_a_minute_for_the_chosen_player(tmp_path, size):
     assert play(k, c, 0, "8D", "QUIRT")
     c.t += 5_000
     before = k.remaining_ms(1)
-    _judge(ui)
+    open_judge_menu(ui)
     touch(ui, "A player: time, late, resign")
     touch(ui, "adj_player", player=1)
     shot(ui, "42-judge-player", "judge_player")
@@ -69,7 +61,7 @@ def test_002_II_F_the_judge_adds_a_minute_for_the_chosen_player(tmp_path, size):
 def test_000_R19_a_late_arrival_before_the_first_move_by_touch(tmp_path):
     k, c = make_kiosk(tmp_path)
     ui = KioskUI(k, (800, 480))
-    _judge(ui)
+    open_judge_menu(ui)
     touch(ui, "A player: time, late, resign")
     touch(ui, "adj_player", player=1)
     ui.draw()
@@ -91,7 +83,7 @@ def test_002_III_G_a_player_resigns_by_the_judges_touch(tmp_path):
     ui = KioskUI(k, (720, 1280))
     assert play(k, c, 0, "8D", "QUIRT")
     c.t += 5_000
-    _judge(ui)
+    open_judge_menu(ui)
     touch(ui, "A player: time, late, resign")
     touch(ui, "adj_player", player=0)
     touch(ui, "Resign")
@@ -109,7 +101,7 @@ def test_the_judge_player_screen_names_each_of_four_players(tmp_path, size):
 
     k, c = make_table(tmp_path, "home", players=("Annabel", "Bartholomew", "Constance", "Desmond"))
     ui = KioskUI(k, size)
-    _judge(ui)
+    open_judge_menu(ui)
     touch(ui, "A player: time, late, resign")
     touch(ui, "adj_player", player=3)
     shot(ui, "43-judge-player-4", "judge_player")
@@ -128,10 +120,10 @@ def test_002_III_G_the_director_stops_a_game_waiting_for_its_racks(tmp_path, siz
     ui = KioskUI(k, size)
     assert play(k, c, 0, "8D", "QUIRT")
     c.t += 5_000
-    _judge(ui)
+    open_judge_menu(ui)
     touch(ui, "End the game")
     shot(ui, "44-racks-judge", "racks")
-    _judge(ui)
+    open_judge_menu(ui)
     touch(ui, "Stop, scores as they stand")
     e = _last(k)
     assert e.type == "game_called" and e.as_it_stands
@@ -147,7 +139,7 @@ def test_the_tiles_the_judge_enters_show_on_the_board_as_he_enters_them(tmp_path
     k, c = make_kiosk(tmp_path)
     ui = KioskUI(k, (800, 480))
     assert play(k, c, 0, "8D", "QUIRT")
-    _judge(ui)
+    open_judge_menu(ui)
     touch(ui, "Correct a square")
     ui.draw()
     spot = {b.kw["square"]: b.rect.topleft for b in ui.buttons if b.action == "square"}

@@ -5,19 +5,11 @@ next (after Apply the judge menu said "PIN accepted")."""
 from __future__ import annotations
 
 import pytest
-from test_ui_screens import SIZES, shot, touch
+from test_ui_screens import SIZES, open_judge_menu, shot, touch
 from ui_fixtures import PIN, display, make_kiosk, play  # noqa: F401 - display: the autouse pygame fixture
 
 from kiosk.rules.board import COLUMNS, square
 from kiosk.ui.app import KioskUI
-
-
-def _judge(ui: KioskUI) -> None:
-    touch(ui, "Judge")
-    for d in PIN:
-        touch(ui, d)
-    touch(ui, "OK")
-    assert ui.draw() == "judge"
 
 
 def _said(ui: KioskUI) -> str:
@@ -28,7 +20,7 @@ def _said(ui: KioskUI) -> str:
 def test_a_blank_entered_by_the_judge_is_said_as_a_blank(tmp_path):
     k, c = make_kiosk(tmp_path)
     ui = KioskUI(k, (800, 480))
-    _judge(ui)
+    open_judge_menu(ui)
     touch(ui, "Correct a square")
     touch(ui, "square", square=square(7, COLUMNS.index("H")))
     touch(ui, "judge_correct", char="?")
@@ -41,7 +33,7 @@ def test_a_score_adjustment_is_confirmed_on_the_judge_menu(tmp_path, size):
     k, c = make_kiosk(tmp_path)
     ui = KioskUI(k, size)
     assert play(k, c, 0, "8D", "QUIRT")
-    _judge(ui)
+    open_judge_menu(ui)
     touch(ui, "Adjust a score")
     touch(ui, "adj_player", player=1)
     touch(ui, "+5")
@@ -56,7 +48,7 @@ def test_an_extra_minute_is_confirmed_on_the_player_screen(tmp_path, size):
     k, c = make_kiosk(tmp_path)
     ui = KioskUI(k, size)
     assert play(k, c, 0, "8D", "QUIRT")
-    _judge(ui)
+    open_judge_menu(ui)
     touch(ui, "A player: time, late, resign")
     touch(ui, "adj_player", player=1)
     touch(ui, "Add a minute")

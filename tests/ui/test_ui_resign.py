@@ -4,18 +4,10 @@ Resign asks first naming the player, and the final table says who resigned."""
 from __future__ import annotations
 
 import pytest
-from test_ui_screens import SIZES, shot, touch
+from test_ui_screens import SIZES, open_judge_menu, shot, touch
 from ui_fixtures import PIN, display, make_kiosk, play  # noqa: F401 - display: the autouse pygame fixture
 
 from kiosk.ui.app import KioskUI
-
-
-def _judge(ui: KioskUI) -> None:
-    touch(ui, "Judge")
-    for d in PIN:
-        touch(ui, d)
-    touch(ui, "OK")
-    assert ui.draw() == "judge"
 
 
 def _enabled(ui: KioskUI, action: str) -> bool:
@@ -29,7 +21,7 @@ def test_resign_names_the_player_asks_first_and_the_ending_says_who(tmp_path, si
     ui = KioskUI(k, size)
     assert play(k, c, 0, "8D", "QUIRT")
     c.t += 5_000
-    _judge(ui)
+    open_judge_menu(ui)
     touch(ui, "Adjust a score")
     touch(ui, "adj_player", player=1)  # chosen there ...
     touch(ui, "Back")
@@ -57,7 +49,7 @@ def test_the_score_adjustment_starts_with_nobody_chosen(tmp_path):
     k, c = make_kiosk(tmp_path)
     ui = KioskUI(k, (800, 480))
     assert play(k, c, 0, "8D", "QUIRT")
-    _judge(ui)
+    open_judge_menu(ui)
     touch(ui, "A player: time, late, resign")
     touch(ui, "adj_player", player=1)
     touch(ui, "Back")

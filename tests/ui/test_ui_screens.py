@@ -32,6 +32,15 @@ def touch(ui: KioskUI, label: str, **match) -> None:
     raise AssertionError(f"screen {ui.screen}: no enabled button {label!r} {match}")
 
 
+def open_judge_menu(ui: KioskUI) -> None:
+    """Tap Judge and the judge's PIN: the judge's menu is shown."""
+    touch(ui, "Judge")
+    for d in PIN:
+        touch(ui, d)
+    touch(ui, "OK")
+    assert ui.draw() == "judge"
+
+
 def shot(ui: KioskUI, name: str, expect: str) -> None:
     screen = ui.draw()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
