@@ -291,7 +291,11 @@ def _lock(path: Path, *, create: bool) -> int | None:
         return None
     if create:
         known = _lock_journal_id(fd)
-        _write_lock(fd, known)
+        try:
+            _write_lock(fd, known, lf)
+        except JournalError:
+            os.close(fd)
+            raise
     return fd
 
 
@@ -303,10 +307,21 @@ def _lock_journal_id(fd: int) -> str | None:
     return lines[1].strip() or None
 
 
-def _write_lock(fd: int, journal_id: str | None) -> None:
+def _write_lock(fd: int, journal_id: str | None, lock_file: Path | None = None) -> None:
     """The lock file: this process's pid, and the id of the journal open at the path (a witness that a journal
-    was here, should its file vanish)."""
-    write_pid(fd, journal_id or "")
+    was here, should its file vanish).
+
+    Raises:
+        JournalFull: the disk is full (a full disk refused even these few bytes: 'No space left on device' said
+            nothing of the journal); JournalError: another write failure, the lock file named.
+    """
+    try:
+        write_pid(fd, journal_id or "")
+    except OSError as exc:
+        where = f"{lock_file}: " if lock_file is not None else ""
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            raise JournalFull(f"{where}cannot write the journal's lock file: {_DISK_FULL}") from None
+        raise JournalError(f"{where}cannot write the journal's lock file: {exc.strerror or exc}") from None
 
 
 def acknowledge_corruption(path: str | Path) -> str:
@@ -479,7 +494,7 @@ class Journal:
             if not self.readonly:
                 self._checkpoint()
                 assert self._lock_fd is not None
-                _write_lock(self._lock_fd, self.journal_id)
+                _write_lock(self._lock_fd, self.journal_id, _lock_file(self.path))
                 self._file_id = _identity(self.path)
         except sqlite3.DatabaseError as exc:
             if "full" in str(exc).lower() or _access_failure(exc) and disk_full(self.path):

@@ -187,3 +187,21 @@ def test_a_disk_io_error_at_open_is_not_taken_for_damage(tmp_path):
     again = GameSession.open(path)
     assert again.referee.events == tuple(SCRIPT[:5])
     again.close()
+
+
+def test_a_disk_too_full_for_the_lock_file_is_a_full_disk_naming_the_lock_file(tmp_path, monkeypatch):
+    """A disk with 0 bytes free refused even the lock file's pid line: `kiosk run` said only 'No space left on
+    device' (exit 2, no path, no wait). It is JournalFull now, which kiosk run waits out, naming the file."""
+    import errno
+
+    from kiosk.store import journal as journal_module
+
+    def no_space(*_a, **_k):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(journal_module, "write_pid", no_space)
+    with pytest.raises(JournalFull) as err:
+        Journal(tmp_path / "j.sqlite")
+    assert str(err.value) == f"{tmp_path / 'j.sqlite.lock'}: cannot write the journal's lock file: the disk is full"
+    monkeypatch.undo()
+    Journal(tmp_path / "j.sqlite").close()      # the lock was let go: the journal opens once there is room
