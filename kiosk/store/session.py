@@ -40,6 +40,11 @@ JOURNAL_FAILED = ("the journal cannot be written: {cause}. The game is paused; e
 JOURNAL_GONE = ("The journal file was deleted or moved: this game's moves are only in the kiosk's memory until it "
                 "has written them into a new journal, in a few seconds. The game is paused meanwhile. Do not switch "
                 "the kiosk off; if the game does not go on, call the tournament director.")
+#: the journal's path taken by something that is no file (a folder) after the journal was deleted
+BLOCKED = "something that is no file stands at the journal's path"
+JOURNAL_BLOCKED = ("The journal file was deleted and something that is no file (a folder?) now stands at its path: "
+                   "this game's moves are only in the kiosk's memory. Remove it, and the kiosk writes them into a "
+                   "new journal there. Do not switch the kiosk off; call the tournament director.")
 #: the start-up's wait for a journal that cannot be opened yet (no game is going on: nothing is "paused")
 OPEN_WAIT = ("The journal {path} cannot be opened: {cause}. The kiosk tries again every few seconds; every move "
              "recorded in it is kept. Free space on its disk or call the tournament director.")
@@ -61,6 +66,8 @@ def pause_sentence(exc: JournalError) -> Result:
         return Result(False, JOURNAL_FULL, "journal_full")
     if exc.cause == MOVED:
         return Result(False, JOURNAL_GONE, "journal_failed")
+    if exc.cause == BLOCKED:
+        return Result(False, JOURNAL_BLOCKED, "journal_failed")
     return Result(False, JOURNAL_FAILED.format(cause=exc.cause or str(exc)), "journal_failed")
 
 
@@ -192,8 +199,15 @@ class GameSession:
             self.paused_since, self._refusal = None, None
             log.warning("journal writable again: the kiosk goes on")
             return None
-        if MOVED in self.paused_detail and not self.journal.path.exists() and not self._journal_again(since):
-            return None
+        if MOVED in self.paused_detail:
+            path = self.journal.path
+            if path.exists() and not path.is_file():   # a folder made where the deleted journal was
+                blocked = JournalError(f"{path}: {MOVED}, and something that is no file stands there")
+                blocked.cause = BLOCKED
+                self._pause(since, blocked)
+                return None
+            if not path.exists() and not self._journal_again(since):
+                return None
         self.paused_since = None
         res = self.apply(KioskResumed(t=max(now_ms, since), down_since=since))
         if self.paused_since is not None:  # still failing: keep the pause's start

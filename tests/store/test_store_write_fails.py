@@ -205,3 +205,26 @@ def test_a_disk_too_full_for_the_lock_file_is_a_full_disk_naming_the_lock_file(t
     assert str(err.value) == f"{tmp_path / 'j.sqlite.lock'}: cannot write the journal's lock file: the disk is full"
     monkeypatch.undo()
     Journal(tmp_path / "j.sqlite").close()      # the lock was let go: the journal opens once there is room
+
+
+def test_a_folder_made_where_the_deleted_journal_was_is_named_and_its_removal_lets_the_game_go_on(tmp_path):
+    """A verifier made a folder where the deleted journal had been: the pause kept promising a new journal 'in a
+    few seconds' for ever. It says now what stands there and what to do, and once it is gone the game goes on."""
+    from kiosk.store.session import JOURNAL_BLOCKED
+
+    path = tmp_path / "j.sqlite"
+    sess = _played(path)
+    os.unlink(path)
+    path.mkdir()
+    assert sess.apply(SCRIPT[5]).reason == JOURNAL_GONE
+    assert sess.advance(SCRIPT[5].t + RETRY_MS) == [] and sess.paused
+    assert sess.apply(SCRIPT[5]).reason == JOURNAL_BLOCKED
+    path.rmdir()
+    done = sess.advance(SCRIPT[5].t + 3 * RETRY_MS)
+    assert done and done[0][1].accepted and not sess.paused
+    kept = sess.referee.events
+    sess.close()
+    again = GameSession.open(path)
+    assert again.referee.events == kept
+    again.close()
+
