@@ -238,6 +238,12 @@ def _screen(cfg: KioskConfig, kiosk: Kiosk, devices: Any, preset: Preset, headle
     return window
 
 
+INVISIBLE = ("offscreen", "dummy")
+"""SDL video drivers that show nothing: taken only when SDL_VIDEODRIVER asks for them (the tests, a headless
+trial); SDL falling back to one (no X, no Wayland, no KMS: a Pi started without its display) is no screen, or
+the kiosk would wait for ever on a new-game screen nobody sees."""
+
+
 def _window(cfg: KioskConfig, devices: Any) -> Any:
     """The touchscreen window, or None when it cannot be opened (no display driver, e.g. SDL's kmsdrm without
     access to /dev/dri): said in a sentence on stderr and in the log, and the table runs on without it (README:
@@ -246,9 +252,19 @@ def _window(cfg: KioskConfig, devices: Any) -> Any:
 
     keys = devices.buttons.handle_event if isinstance(devices.buttons, KeyboardButtons) else None
     try:
+        import pygame
+
         from kiosk.ui.window import DemoWindow
 
-        return DemoWindow(cfg.size, fullscreen=cfg.fullscreen, keys=keys, players=cfg.players, preset=cfg.preset)
+        window = DemoWindow(cfg.size, fullscreen=cfg.fullscreen, keys=keys, players=cfg.players, preset=cfg.preset)
+        try:
+            drawn_on = pygame.display.get_driver()
+        except pygame.error:   # no SDL display behind the window (nothing to tell)
+            drawn_on = ""
+        if drawn_on in INVISIBLE and os.environ.get("SDL_VIDEODRIVER", "") != drawn_on:
+            window.close()   # SDL found no display and fell back to drawing where nobody sees: no screen at all
+            raise RuntimeError(f"no display was found: SDL fell back to its {drawn_on} driver, which shows nothing")
+        return window
     except Exception as exc:  # pygame.error, or an SDL that cannot load at all
         _close_display()
         print(f"kiosk run: {screen_sentence(exc)}", file=sys.stderr)

@@ -97,3 +97,23 @@ def test_a_screen_lost_during_the_game_is_said_and_the_table_goes_on(tmp_path, m
         assert "clock_pressed" in [e.type for e in session.referee.events]
     finally:
         session.close()
+
+
+def test_a_screen_sdl_draws_off_screen_unasked_is_no_screen_and_the_game_starts(tmp_path, monkeypatch, capsys):
+    """Without DISPLAY and SDL_VIDEODRIVER, SDL fell back to its offscreen driver: kiosk run said nothing, exit 0,
+    and waited for ever on a new-game screen nobody could see (no game started). A driver that shows nothing is
+    taken only when SDL_VIDEODRIVER asks for it."""
+    import pygame
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")          # what this machine can open ...
+    monkeypatch.setattr(pygame.display, "get_driver", lambda: "offscreen")   # ... SDL's fallback, unasked
+    cfg = load_config(headless_config(tmp_path, buttons='{backend = "scripted", script = [[100, "left"]]}'))
+    assert table.run_table(cfg, max_seconds=1.5) == 0
+    err = capsys.readouterr().err
+    assert "(no display was found: SDL fell back to its offscreen driver, which shows nothing)" in err
+    session = GameSession.open(cfg.journal)
+    try:   # the config's players started at once, as headless
+        assert [e.type for e in session.referee.events][:1] == ["game_started"]
+    finally:
+        session.close()
+
