@@ -65,15 +65,25 @@ MAX_STREAMS_PER_ADDRESS = 8   #: SSE streams open at once from one address (a ph
 #: A stream beyond it is answered 503 and its connection closed; the other pages are still served.
 MAX_STREAMS = 256
 _FD_RESERVE = 128   #: open files kept for the desk itself (database, broker, log, threads) out of the process's limit
+#: A connection whose request headers are not all in this long after it was made is closed (s): a phone on the
+#: event's Wi-Fi sends them in well under a second, while connections that never finish their request (half-open,
+#: a few bytes at a time) otherwise held the desk's connections until every page was answered 503.
+HEADER_TIMEOUT_S = 10.0
+#: Connections one address may hold at once whose request is not complete yet (more: 429 and closed), so one
+#: address cannot fill the desk's connection table. A browser opens at most 6 to a server at once.
+MAX_UNFINISHED_PER_ADDRESS = 8
+IDLE_TIMEOUT_S = 15.0   #: a kept-alive connection with no request in flight for this long is closed (s)
 
 
 class DeskServer:
     """See module doc. ``lock`` guards ``tables`` (shared with the ingest worker); ``out_dir`` receives the
-    merged ``.t`` copies. ``status_extra()`` adds fields (broker connection ...) to the page's counters."""
+    merged ``.t`` copies. ``status_extra()`` adds fields (broker connection ...) to the page's counters.
+    ``header_timeout_s``: a connection whose request headers are not all in this long after it was made is closed
+    (:data:`HEADER_TIMEOUT_S`)."""
 
     def __init__(self, tables: Tables, store: ResultsStore, config: EventConfig | None, lock: threading.Lock, *,
                  host: str = "127.0.0.1", port: int = 8090, out_dir: Path | None = None,
-                 status_extra: Any = None) -> None:
+                 status_extra: Any = None, header_timeout_s: float = HEADER_TIMEOUT_S) -> None:
         self.tables = tables
         self.store = store
         self.config = config
@@ -94,6 +104,12 @@ class DeskServer:
         self.max_connections = _connection_cap()
         self.open_connections = 0
         self.refused_connections = 0
+        self.header_timeout_s = header_timeout_s   # a connection without a complete request this long is closed
+        self.max_unfinished_per_address = MAX_UNFINISHED_PER_ADDRESS
+        self.slow_requests = 0         # connections closed because their request was not complete in time
+        self.crowded_connections = 0   # refused with 429: their address held its share of unfinished requests
+        self._unfinished: dict[str, int] = {}   # connections without a complete request by address (loop's thread)
+        self._conns: dict[Any, _Counted] = {}   # aiohttp's protocol -> its wrapper (the loop's thread)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
@@ -138,7 +154,7 @@ class DeskServer:
         """The aiohttp ``web.Application`` with every route (see module doc)."""
         from aiohttp import web
 
-        app = web.Application()
+        app = web.Application(middlewares=[self._request_in])
         r = app.router
         r.add_get("/", self._index)
         r.add_get("/static/{name}", self._static)
@@ -155,6 +171,15 @@ class DeskServer:
         r.add_get("/pairing/{board}.json", self._pairing)
         r.add_post("/pairing", self._assign)
         return app
+
+    async def _request_in(self, request: Any, handler: Any) -> Any:
+        """Every request's headers are in by now: its connection is no longer unfinished (see :class:`_Counted`)."""
+        conn = self._conns.get(request.protocol)
+        if conn is not None:
+            conn.request_in()
+        return await handler(request)
+
+    _request_in.__middleware_version__ = 1   # type: ignore[attr-defined]  # what @aiohttp.web.middleware sets
 
     async def _index(self, request: Any) -> Any:
         return web_files.page(WEB_DIR / "desk.html")
@@ -422,7 +447,8 @@ class DeskServer:
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         try:
-            runner = web.AppRunner(self.make_app(), access_log=None, logger=web_files.HTTP_LOG)
+            runner = web.AppRunner(self.make_app(), access_log=None, logger=web_files.HTTP_LOG,
+                                   keepalive_timeout=IDLE_TIMEOUT_S)
             loop.run_until_complete(runner.setup())
             make = runner.server
             server = loop.run_until_complete(loop.create_server(
@@ -496,31 +522,87 @@ class _Refuse(asyncio.Protocol):
         transport.close()
 
 
+_CROWDED_TEXT = b"Too many unfinished requests from your address; try again in a moment."
+_CROWDED = (b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 10\r\n"
+            b"Connection: close\r\nContent-Length: " + str(len(_CROWDED_TEXT)).encode() + b"\r\n\r\n" + _CROWDED_TEXT)
+
+
 class _Counted(asyncio.Protocol):
-    """aiohttp's per-connection protocol, counted in :attr:`DeskServer.open_connections` while open."""
+    """aiohttp's per-connection protocol, counted in :attr:`DeskServer.open_connections` while open. Until its first
+    request's headers are in (:meth:`request_in`, from the app's middleware) the connection is unfinished: counted
+    by its address (one more than :attr:`DeskServer.max_unfinished_per_address` from it is answered 429 and closed,
+    aiohttp never sees it) and closed after :attr:`DeskServer.header_timeout_s`. Later requests on a kept-alive
+    connection are bounded by aiohttp's keep-alive timeout (:data:`IDLE_TIMEOUT_S`)."""
 
     def __init__(self, inner: Any, owner: DeskServer) -> None:
         self.inner = inner
         self.owner = owner
+        self.peer: str | None = None      # the address while the request is unfinished
+        self.admitted = False
+        self.transport: Any = None
+        self._timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: Any) -> None:
+        owner = self.owner
+        peer = transport.get_extra_info("peername")
+        host = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        held = owner._unfinished.get(host, 0)
+        if held >= owner.max_unfinished_per_address:
+            owner.crowded_connections += 1
+            if owner.crowded_connections == 1 or owner.crowded_connections % 1000 == 0:
+                log.warning("desk: %s holds %d connections whose request is not complete (the share of one "
+                            "address); %d refused with 429 so far", host, held, owner.crowded_connections)
+            transport.write(_CROWDED)
+            transport.close()
+            return
+        owner._unfinished[host] = held + 1
+        self.peer, self.admitted, self.transport = host, True, transport
+        owner._conns[self.inner] = self
+        self._timer = asyncio.get_running_loop().call_later(owner.header_timeout_s, self._too_slow)
         self.inner.connection_made(transport)
+
+    def request_in(self) -> None:
+        """The first request's headers are complete: no longer unfinished."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.peer is not None:
+            left = self.owner._unfinished.get(self.peer, 1) - 1
+            if left > 0:
+                self.owner._unfinished[self.peer] = left
+            else:
+                self.owner._unfinished.pop(self.peer, None)
+            self.peer = None
+
+    def _too_slow(self) -> None:
+        self._timer = None
+        if self.peer is not None and self.transport is not None:
+            self.owner.slow_requests += 1
+            self.transport.abort()   # nothing to flush: no response was begun
 
     def connection_lost(self, exc: BaseException | None) -> None:
         self.owner.open_connections -= 1
+        if not self.admitted:
+            return
+        self.request_in()   # releases its address's share and the timer
+        self.owner._conns.pop(self.inner, None)
+        self.transport = None
         self.inner.connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
-        self.inner.data_received(data)
+        if self.admitted:
+            self.inner.data_received(data)
 
     def eof_received(self) -> bool | None:
-        return self.inner.eof_received()
+        return self.inner.eof_received() if self.admitted else False
 
     def pause_writing(self) -> None:
-        self.inner.pause_writing()
+        if self.admitted:
+            self.inner.pause_writing()
 
     def resume_writing(self) -> None:
-        self.inner.resume_writing()
+        if self.admitted:
+            self.inner.resume_writing()
 
 
 async def _off(fn: Any, *args: Any) -> Any:
