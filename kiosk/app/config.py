@@ -286,4 +286,4 @@ def _check_player_count(p: Path, cfg: KioskConfig) -> None:
             raise ConfigError(f"{p}: table.tiles: {exc}") from None
     if not preset.min_players <= len(cfg.players) <= preset.max_players:
         raise ConfigError(f"{p}: table.players: {len(cfg.players)} names, but the preset {preset.name} is for "
-                          f"{preset.min_players} to {preset.max_players} players")
+                          f"{preset.seats}")

@@ -82,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"kiosk selfplay: {exc}", file=sys.stderr)
             return 2
         if not preset.min_players <= count <= preset.max_players:
-            print(f"kiosk selfplay: --players: the preset {preset.name} is for {preset.min_players} to "
-                  f"{preset.max_players} players, not {count}", file=sys.stderr)
+            print(f"kiosk selfplay: --players: the preset {preset.name} is for {preset.seats}, not {count}",
+                  file=sys.stderr)
             return 2
     if args.output:
         check_output(args.output, "GCG file")   # before the game is generated, not after

@@ -156,8 +156,7 @@ def _on_preset_changed(g: GameModel, ev: PresetChanged) -> GameModel:
         raise Refused(f"preset_changed: '{preset.name}' uses the {preset.tile_set} tiles, this game the "
                       f"{g.tile_set.name} tiles: start a new game", Code.BAD_PRESET)
     if not preset.min_players <= g.n <= preset.max_players:
-        raise Refused(f"preset_changed: '{preset.name}' is for {preset.min_players}-{preset.max_players} players",
-                      Code.BAD_PLAYERS)
+        raise Refused(f"preset_changed: '{preset.name}' is for {preset.seats}", Code.BAD_PLAYERS)
     fresh = GameModel.fresh(preset, g.tile_set, g.players, g.started_t)
     fresh.on_move = g.on_move
     fresh.clock = g.clock.copy()  # the time used so far stays; the new rules' game time applies

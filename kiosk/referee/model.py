@@ -221,8 +221,7 @@ def new_game(ev: GameStarted) -> GameModel:
         raise Refused(f"game_started: bad preset: {exc}", Code.BAD_PRESET) from None
     players = tuple(ev.players)
     if not preset.min_players <= len(players) <= preset.max_players:
-        raise Refused(f"preset '{preset.name}' is for {preset.min_players}-{preset.max_players} players, "
-                      f"got {len(players)}", Code.BAD_PLAYERS)
+        raise Refused(f"preset '{preset.name}' is for {preset.seats}, got {len(players)}", Code.BAD_PLAYERS)
     if len(set(players)) != len(players) or not all(isinstance(p, str) and p.strip() for p in players):
         raise Refused("players need distinct, non-empty names", Code.BAD_PLAYERS)
     if not 0 <= ev.first < len(players):

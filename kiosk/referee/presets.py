@@ -189,6 +189,13 @@ class Preset:
     end: EndRules = field(default_factory=EndRules)
     board: BoardRules = field(default_factory=BoardRules)
 
+    @property
+    def seats(self) -> str:
+        """How many players the preset takes, in words: "2 players", "2 to 4 players"."""
+        n = f"{self.min_players}" if self.min_players == self.max_players else \
+            f"{self.min_players} to {self.max_players}"
+        return f"{n} players"
+
     def scoring_rules(self) -> Any:
         """The :class:`kiosk.rules.variants.ScoringRules` of this preset."""
         from kiosk.rules.variants import ScoringRules

@@ -81,8 +81,7 @@ class PresetJudge(RefereeEvents):
         p = self.rules
         n = len(game.players)
         if not p.min_players <= n <= p.max_players:
-            seats = f"{p.min_players}" if p.min_players == p.max_players else f"{p.min_players} to {p.max_players}"
-            self._stop_now(f"{n} players in the record, but preset {p.name} is for {seats} players")
+            self._stop_now(f"{n} players in the record, but preset {p.name} is for {p.seats}")
             return
         try:
             super().begin_game(replace(game, errors=[]))   # the record is read up to its first bad line

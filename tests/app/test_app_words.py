@@ -43,8 +43,8 @@ def test_every_refusal_code_and_ending_has_a_sentence_without_internal_names():
     for reason in EndReason:
         assert reason in ENDINGS and not _leaks(ending_sentence(reason)), reason
     assert refusal_sentence(Result(False, "x", "no_such_code")).startswith("That cannot be done now")
-    assert refusal_sentence(Result(False, "preset 'nsf' is for 2-2 players, got 3", Code.BAD_PLAYERS)) == \
-        "Preset 'nsf' is for 2-2 players, got 3."  # the new-game screen says why, in the referee's own words
+    assert refusal_sentence(Result(False, "preset 'nsf' is for 2 players, got 3", Code.BAD_PLAYERS)) == \
+        "Preset 'nsf' is for 2 players, got 3."  # the new-game screen says why, in the referee's own words
     from kiosk.referee.state import TurnRecord
 
     kinds = re.findall(r'"([a-z_]+)"', TurnRecord.__doc__ or "")
