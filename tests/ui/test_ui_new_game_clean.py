@@ -4,8 +4,7 @@ judge's settled squares and the judge's player choice carried into the new game 
 
 from __future__ import annotations
 
-from test_ui_judge_table import _judge
-from test_ui_screens import touch
+from test_ui_screens import open_judge_menu, touch
 from ui_fixtures import display, make_kiosk, play  # noqa: F401 - display: the autouse pygame fixture
 
 from kiosk.ui.app import KioskUI
@@ -18,7 +17,7 @@ def test_the_last_games_message_is_not_on_the_new_game_screen_nor_in_the_new_gam
     ui = KioskUI(k, (800, 480))
     assert play(k, c, 0, "8D", "QUIRT")
     c.t += 5_000
-    _judge(ui)
+    open_judge_menu(ui)
     touch(ui, "A player: time, late, resign")
     touch(ui, "adj_player", player=1)
     touch(ui, "Add a minute")
@@ -49,7 +48,7 @@ def test_a_four_player_choice_of_the_judge_does_not_carry_into_a_two_player_game
 
     k, c = make_table(tmp_path, "home", players=("Annabel", "Bartholomew", "Constance", "Desmond"))
     ui = KioskUI(k, (800, 480), players=("Ann", "Bob"), preset="home")
-    _judge(ui)
+    open_judge_menu(ui)
     touch(ui, "A player: time, late, resign")
     touch(ui, "adj_player", player=3)
     touch(ui, "Resign")
