@@ -477,7 +477,7 @@ class DeskServer:
             if self.refused_connections == 1 or self.refused_connections % 1000 == 0:
                 log.warning("desk: %d connections open (the cap: this process's open-file limit less %d); %d refused "
                             "with 503 so far", self.open_connections, _FD_RESERVE, self.refused_connections)
-            return _Refuse()
+            return web_files.Refuse(_BUSY)
         self.open_connections += 1
         return _Counted(make(), self)
 
@@ -498,9 +498,7 @@ class DeskServer:
         return f"http://{host}:{self.port}/"
 
 
-_BUSY_TEXT = b"The desk has too many connections open; try again in a moment."
-_BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 10\r\n"
-         b"Connection: close\r\nContent-Length: " + str(len(_BUSY_TEXT)).encode() + b"\r\n\r\n" + _BUSY_TEXT)
+_BUSY = web_files.refusal("503 Service Unavailable", "The desk has too many connections open; try again in a moment.")
 
 
 def _connection_cap() -> int:
@@ -514,17 +512,8 @@ def _connection_cap() -> int:
     return max(64, soft - _FD_RESERVE)
 
 
-class _Refuse(asyncio.Protocol):
-    """A connection beyond the cap: 503 and close."""
-
-    def connection_made(self, transport: Any) -> None:
-        transport.write(_BUSY)
-        transport.close()
-
-
-_CROWDED_TEXT = b"Too many unfinished requests from your address; try again in a moment."
-_CROWDED = (b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 10\r\n"
-            b"Connection: close\r\nContent-Length: " + str(len(_CROWDED_TEXT)).encode() + b"\r\n\r\n" + _CROWDED_TEXT)
+_CROWDED = web_files.refusal("429 Too Many Requests",
+                             "Too many unfinished requests from your address; try again in a moment.")
 
 
 class _Counted(asyncio.Protocol):

@@ -51,13 +51,9 @@ _STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
 _QUEUE_MAX = 2000  # a client further behind than this is cut off (it reconnects and gets a fresh snapshot)
 MAX_CONNECTIONS = 64
 MAX_PER_ADDRESS = 16   # connections one address may hold (a broadcaster's overlay and a few browsers need far fewer)
-_BUSY = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 10\r\n"
-         b"Connection: close\r\nContent-Length: 45\r\n\r\nThe live page is full; try again in a moment.")
-
-
-_CROWDED_TEXT = b"Too many live pages are open from your address; close one and reload."
-_CROWDED = (b"HTTP/1.1 429 Too Many Requests\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 10\r\n"
-            b"Connection: close\r\nContent-Length: " + str(len(_CROWDED_TEXT)).encode() + b"\r\n\r\n" + _CROWDED_TEXT)
+_BUSY = web_files.refusal("503 Service Unavailable", "The live page is full; try again in a moment.")
+_CROWDED = web_files.refusal("429 Too Many Requests",
+                             "Too many live pages are open from your address; close one and reload.")
 
 
 class LiveServerError(OSError):
@@ -69,14 +65,6 @@ def check_port(port: object, what: str = "port") -> int:
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise ValueError(f"{what}: {port!r} is not a TCP port (0-65535)")
     return port
-
-
-class _Refuse(asyncio.Protocol):
-    """A connection beyond the cap: 503 and close."""
-
-    def connection_made(self, transport: Any) -> None:
-        transport.write(_BUSY)
-        transport.close()
 
 
 class _Counted(asyncio.Protocol):
@@ -290,7 +278,7 @@ class LiveServer:
             if self.refused_connections == 1 or self.refused_connections % 100 == 0:
                 log.warning("live page: %d connections open (the cap); %d refused with 503 so far",
                             self.open_connections, self.refused_connections)
-            return _Refuse()
+            return web_files.Refuse(_BUSY)
         self.open_connections += 1
         return _Counted(make(), self)
 

@@ -5,6 +5,7 @@ the servers."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping
 from pathlib import Path
@@ -48,6 +49,25 @@ class _MalformedRequests(logging.Filter):
             record.exc_info, record.exc_text = None, None
             record.levelno, record.levelname = logging.WARNING, "WARNING"
         return True
+
+
+def refusal(status: str, text: str) -> bytes:
+    """A whole HTTP/1.1 response refusing a connection before the web app sees it: ``status`` ("503 Service
+    Unavailable", "429 Too Many Requests"), ``text`` (a sentence, UTF-8), retry after 10 s, the connection closed."""
+    body = text.encode("utf-8")
+    return (f"HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 10\r\n"
+            f"Connection: close\r\nContent-Length: {len(body)}\r\n\r\n").encode("ascii") + body
+
+
+class Refuse(asyncio.Protocol):
+    """A connection beyond a server's cap (the live page's, the desk's): ``response`` (:func:`refusal`) and close."""
+
+    def __init__(self, response: bytes) -> None:
+        self.response = response
+
+    def connection_made(self, transport: Any) -> None:
+        transport.write(self.response)
+        transport.close()
 
 
 HTTP_LOG = logging.getLogger("kiosk.http")   # aiohttp's request handling errors of the live page and the desk
