@@ -227,6 +227,12 @@ def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
     return img
 
 
+def _no_format(path: str | Path, what: str) -> str:
+    """The refusal of a picture path whose suffix names no format OpenCV writes."""
+    suffix = Path(path).suffix.lower()
+    return f"{path}: cannot write a {what} as {suffix or 'a file without a suffix'}: give a .png or .jpg name"
+
+
 def check_image_output(path: str | Path, what: str = "picture") -> Path:
     """``path`` once a picture can be written there (:func:`kiosk.files.check_output`) in a format its suffix names
     (.png, .jpg, ...): checked before the work, as :func:`write_image` would refuse it after.
@@ -239,8 +245,7 @@ def check_image_output(path: str | Path, what: str = "picture") -> Path:
     checked = check_output(path, what)      # a folder, FIFO, missing folder ... first: said as what it is
     suffix = Path(path).suffix.lower()
     if not suffix or not cv2.haveImageWriter(f"x{suffix}"):
-        raise InputError(f"{path}: cannot write a {what} as {suffix or 'a file without a suffix'}: give a .png "
-                         "or .jpg name")
+        raise InputError(_no_format(path, what))
     return checked
 
 
@@ -262,8 +267,7 @@ def write_image(path: str | Path, image: np.ndarray, what: str = "picture") -> P
     except cv2.error:
         ok = False
     if not ok:
-        raise InputError(f"{path}: cannot write a {what} as {suffix or 'a file without a suffix'}: give a .png "
-                         "or .jpg name")
+        raise InputError(_no_format(path, what))
     with atomic_output(path, "wb", what) as fh:
         fh.write(buf.tobytes())
     return Path(path)
