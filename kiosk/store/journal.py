@@ -420,6 +420,7 @@ class Journal:
         real = os.path.realpath(path)
         self.path = Path(real) if real != os.path.abspath(path) else Path(path)
         self.readonly = readonly
+        self.max_bytes = max_bytes   # the size cap it was opened with (a journal made again keeps it)
         self._salvage = _salvage
         self._lock_fd: int | None = None
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
@@ -826,7 +827,7 @@ class Journal:
         self.close()
 
 
-def journal_again(old: Journal, events: Sequence[Event], *, max_bytes: int | None = None) -> tuple[Journal, int]:
+def journal_again(old: Journal, events: Sequence[Event]) -> tuple[Journal, int]:
     """A new journal at ``old``'s path holding the game in progress ``events`` (from the kiosk's memory), when the
     journal file was deleted or moved away while the game went on (nothing is at the path): ``old`` is closed, a
     write-ahead log or shared-memory file the lost file left is kept aside as ``NAME-wal.orphan``, and the new
@@ -843,7 +844,7 @@ def journal_again(old: Journal, events: Sequence[Event], *, max_bytes: int | Non
     for side in _sidecars(path)[1:]:
         if side.exists():
             os.replace(side, side.with_name(side.name + ".orphan"))
-    new = Journal(path, max_bytes=max_bytes, _salvage=True)   # the lock file names the lost journal: this is its game
+    new = Journal(path, max_bytes=old.max_bytes, _salvage=True)   # the lock file names the lost journal: this is its game
     try:
         return new, new.write_game(events)
     except BaseException:

@@ -87,7 +87,6 @@ class GameSession:
         self.paused_detail = ""  # the journal's message (for logs)
         self._refusal: Result | None = None  # while paused: every event's refusal (pause_sentence)
         self._last_try = 0
-        self._max_bytes: int | None = None  # the journal's size cap (GameSession.open), for a journal made again
 
     @classmethod
     def open(cls, path: str | Path, *, max_bytes: int | None = None) -> GameSession:
@@ -115,9 +114,7 @@ class GameSession:
             if ref.state.phase == OVER:  # finished but not marked (crash between the two): nothing to resume
                 game = None
                 ref = Referee()
-        session = cls(journal, ref, game)
-        session._max_bytes = max_bytes
-        return session
+        return cls(journal, ref, game)
 
     @property
     def state(self) -> GameState:
@@ -223,7 +220,7 @@ class GameSession:
         False (still paused, the cause said) when that fails too."""
         events = self.referee.events
         try:
-            self.journal, self.game = journal_again(self.journal, events, max_bytes=self._max_bytes)
+            self.journal, self.game = journal_again(self.journal, events)
         except JournalError as exc:
             self._pause(since, exc)
             return False
