@@ -10,7 +10,7 @@ needs them.
 With ``--pin``, a face Fontsource does not publish under the table's id (HTTP 404), or whose character map
 lacks a letter or digit of the tile sets (:data:`NEEDED`, read with fontTools), is dropped from the table and named.
 
-Usage: ``python scripts/fetch_fonts.py [--role training|validation-2|held-out-3|held-out-4|held-out-5|held-out-6|held-out-7|held-out-8|display-training|display-validation|display-held-out|display-held-out-2] [--pin] [--jobs 8]``
+Usage: ``python scripts/fetch_fonts.py [--role training|validation-2|held-out-3|held-out-4|held-out-5|held-out-6|held-out-7|held-out-8|display-training|display-validation|display-held-out|display-held-out-2|display-held-out-3] [--pin] [--jobs 8]``
 """
 
 from __future__ import annotations

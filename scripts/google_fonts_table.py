@@ -24,10 +24,15 @@ google-font-metadata@6.0.8`` and untar it). The rule, fixed before any face of t
   (added in the twelfth sitting, before any of its frames was drawn and before the letter network
   ``letters_*.onnx`` was trained on the Google training faces), else ``training``;
 * at most 4 families of a group, the first by SHA-256 of their ids, so no superfamily outweighs the others;
+* the thin weight (100, else 200) of each family of ``google_fonts.THIN_IDS`` that has a row by now, a row of
+  its own (twenty-second sitting): ``display-training`` when the family's rows are ``training``, else
+  ``display-held-out-3`` or ``display-validation`` by the second byte of its group's SHA-256 mod 2
+  (``google_fonts.thin_role_of``);
 * then the display lettering of ``google_fonts.DISPLAY_IDS`` (pixel, dot, LED and scan-line faces, fourteenth
-  session) and ``google_fonts.DISPLAY_IDS_2`` (a second batch, fifteenth session), whatever Google's category,
-  at the weight nearest 700 of any they have, each group's role ``display-training``, ``display-held-out`` (the
-  second batch: ``display-held-out-2``) or ``display-validation`` by the first byte of its SHA-256 mod 3
+  session), ``google_fonts.DISPLAY_IDS_2`` (a second batch, fifteenth session) and ``google_fonts.DISPLAY_IDS_3``
+  (a third, twenty-second sitting), whatever Google's category, at the weight nearest 700 of any they have, each
+  group's role ``display-training``, ``display-held-out`` (the second batch: ``display-held-out-2``, the third
+  ``display-held-out-3``) or ``display-validation`` by the first byte of its SHA-256 mod 3
   (``google_fonts.display_role_of``); a display group whose key the text rows (or the left-out and trained
   words, or an earlier display batch) already use is left out.
 
@@ -52,6 +57,8 @@ from kiosk.vision.synth.google_fonts import (  # noqa: E402
     display_role_of,
     display_weight_of,
     role_of,
+    thin_role_of,
+    thin_weight_of,
     weight_of,
 )
 
@@ -74,6 +81,14 @@ def rows(meta: dict) -> list[dict[str, str]]:
         for fid, f, weight in sorted(members, key=lambda m: digest(m[0]))[:PER_GROUP]:
             out.append({"name": f"g-{fid}-{weight}", "family": f["family"], "group": key, "category": f["category"],
                         "id": fid, "weight": str(weight), "role": role, "version": "", "sha256": ""})
+    text = {r["id"]: r for r in out}
+    for fid in google_fonts.THIN_IDS:       # thin weights of text families: the family's side of training
+        r, f = text.get(fid), meta.get(fid)
+        weight = thin_weight_of(f["weights"]) if r and f else None
+        if r is None or weight is None:
+            continue
+        out.append({**r, "name": f"g-{fid}-{weight}", "weight": str(weight),
+                    "role": thin_role_of(r["group"], r["role"])})
     taken = {r["group"] for r in out} | set(google_fonts.LEFT_OUT_WORDS) | set(google_fonts.TRAINED_WORDS)
     for batch, (ids, _) in enumerate(google_fonts.DISPLAY_BATCHES, 1):
         for fid in ids:

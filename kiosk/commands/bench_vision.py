@@ -33,7 +33,7 @@ from pathlib import Path
 NAME = "bench-vision"
 FONT_CHOICES = ("level", "training", "validation", "held-out", "held-out-2", "validation-2", "held-out-3",
                 "held-out-4", "held-out-5", "held-out-6", "held-out-7", "held-out-8", "display-training",
-                "display-validation", "display-held-out", "display-held-out-2")
+                "display-validation", "display-held-out", "display-held-out-2", "display-held-out-3")
 """``--fonts``: ``level`` and the roles of :mod:`kiosk.vision.synth.fonts` (not imported here: it would load the
 renderer for every ``kiosk`` command; a test keeps the two lists equal)."""
 HELP = "measure the board reader on synthetic frames of real games (accuracy figures, confusion matrix PNG)"
@@ -57,7 +57,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      "errors-LEVEL-N.png (frames with errors, annotated) and frames-LEVEL.jsonl (every frame's "
                      "truth and reading). Exit 0 when every bar is met, 1 when one is missed, 2 on bad input. "
                      "--fonts training / validation / held-out / held-out-2 draw Debian font packages (scripts/system-packages.txt), "
-                     "validation-2 / held-out-3 / held-out-4 / held-out-5 / held-out-6 / held-out-7 / held-out-8 and display-training / display-validation / display-held-out / display-held-out-2 Google Fonts faces (scripts/fetch_fonts.py); faces not installed are named and left out.")
+                     "validation-2 / held-out-3 / held-out-4 / held-out-5 / held-out-6 / held-out-7 / held-out-8 and display-training / display-validation / display-held-out / display-held-out-2 / display-held-out-3 Google Fonts faces (scripts/fetch_fonts.py); faces not installed are named and left out.")
     parser.add_argument("--level", nargs="+", default=["typical", "hard"], choices=["easy", "typical", "hard"],
                         help="realism levels to measure (default: typical hard)")
     parser.add_argument("--frames", type=int, default=500, help="frames per level (default 500)")
@@ -355,13 +355,15 @@ _FONT_TITLES = {"level": "the level's own fonts (trained on)",
                               "eleventh session)",
                 "held-out-8": "eighth batch of fonts held out of training (Google Fonts; taken out of training in the "
                               "twelfth session)",
-                "display-training": "display lettering trained on (pixel, dot, LED, scan-line, stencil, inline and techno "
-                                    "faces)",
+                "display-training": "display lettering trained on (pixel, dot, LED, scan-line, stencil, inline, hairline, "
+                                    "condensed and techno faces)",
                 "display-validation": "display lettering never trained on (choices may be made on these)",
                 "display-held-out": "display lettering held out of training (pixel, dot and scan-line faces; "
                                     "the figure that counts)",
                 "display-held-out-2": "a second batch of display lettering held out of training (hairline, "
-                                      "outline, neon-tube and techno faces)"}
+                                      "outline, neon-tube and techno faces)",
+                "display-held-out-3": "a third batch of display lettering held out of training (hairline, thin, "
+                                      "condensed and techno faces, thin weights of never-trained text families)"}
 
 
 def _per_face(tally) -> None:

@@ -37,9 +37,17 @@ def test_table_rows_follow_the_rule():
     rows = google_fonts.rows()
     assert len(rows) >= 300
     per_group: dict[str, list[dict[str, str]]] = {}
+    text_rows = {r["id"]: r for r in rows if not google_fonts.is_thin(r)}
     for r in rows:
-        per_group.setdefault(r["group"], []).append(r)
         assert r["name"] == f"g-{r['id']}-{r['weight']}", r
+        if google_fonts.is_thin(r):   # a text family's thin weight: its role follows the family's
+            family = text_rows[r["id"]]
+            assert r["weight"] in ("100", "200") and r["group"] == family["group"], r
+            assert r["role"] == google_fonts.thin_role_of(r["group"], family["role"]), r
+            assert r["role"] in (fonts.DISPLAY_TRAINING, fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT_3), r
+            assert (r["role"] == fonts.DISPLAY_TRAINING) == (family["role"] == fonts.TRAINING), r
+            continue
+        per_group.setdefault(r["group"], []).append(r)
         batch = google_fonts.display_batch_of(r["id"])
         if batch is not None:     # display lettering: its own rule and roles, by batch
             assert r["role"] == google_fonts.display_role_of(r["group"], batch), r
@@ -54,12 +62,30 @@ def test_table_rows_follow_the_rule():
     roles = {r["role"] for r in rows}
     assert roles == {fonts.TRAINING, fonts.VALIDATION_2, fonts.HELD_OUT_3, fonts.HELD_OUT_4, fonts.HELD_OUT_5,
                      fonts.HELD_OUT_6, fonts.HELD_OUT_7, fonts.HELD_OUT_8, fonts.DISPLAY_TRAINING,
-                     fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT, fonts.DISPLAY_HELD_OUT_2}
+                     fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT, fonts.DISPLAY_HELD_OUT_2,
+                     fonts.DISPLAY_HELD_OUT_3}
     assert sum(r["role"] == fonts.HELD_OUT_3 for r in rows) >= 40
     # every display role has faces, the dot-matrix face of held-out-5 is none of them
     assert all(sum(r["role"] == role for r in rows) >= 2 for role in (
-        fonts.DISPLAY_TRAINING, fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT, fonts.DISPLAY_HELD_OUT_2))
+        fonts.DISPLAY_TRAINING, fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT, fonts.DISPLAY_HELD_OUT_2,
+        fonts.DISPLAY_HELD_OUT_3))
     assert next(r["role"] for r in rows if r["id"] == "doto") == fonts.HELD_OUT_5
+    assert sum(google_fonts.is_thin(r) for r in rows) == len(google_fonts.THIN_IDS)
+
+
+def test_no_group_is_both_trained_on_and_never_trained():
+    """A group (family) with a row of a training role (``training``, ``display-training``) has no row of a
+    never-trained role, thin weights and the third display batch's held-out faces included."""
+    rows = google_fonts.rows()
+    trained = {r["group"] for r in rows if r["role"] not in fonts.NEVER_TRAINED}
+    never = {r["group"] for r in rows if r["role"] in fonts.NEVER_TRAINED}
+    assert trained and never and not trained & never, trained & never
+    held_out_3 = {r["group"] for r in rows if r["role"] == fonts.DISPLAY_HELD_OUT_3}
+    assert len(held_out_3) >= 10 and not held_out_3 & trained
+    # the third batch's own families are groups of no other row
+    batch_3 = {r["group"] for r in rows if google_fonts.display_batch_of(r["id"]) == 3}
+    assert len(batch_3) >= 30
+    assert not any(r["group"] in batch_3 for r in rows if google_fonts.display_batch_of(r["id"]) != 3)
 
 
 def test_no_never_trained_group_shares_a_name_with_a_debian_family():
@@ -68,7 +94,7 @@ def test_no_never_trained_group_shares_a_name_with_a_debian_family():
     debian_words |= {w.lower() for w in fonts.BUILTIN_FAMILIES.values()}
     for f in fonts.GOOGLE_FONTS:
         group = f.family.split()[0]
-        if f.role != fonts.TRAINING:
+        if f.role in fonts.NEVER_TRAINED:    # a trained family's thin weight is display-training
             assert group not in debian_words | google_fonts.TRAINED_WORDS, f
         assert group not in google_fonts.LEFT_OUT_WORDS, f
     trained = {f.family for f in fonts.GOOGLE_FONTS if f.role == fonts.TRAINING}
@@ -98,10 +124,20 @@ def test_role_of_a_group_and_the_weight_chosen():
     # the second batch: the same hash, its held-out groups a batch of their own
     assert [google_fonts.display_role_of(g, 2) for g in ("bitcount", "codystar", "jersey")] == [
         fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT_2, fonts.DISPLAY_TRAINING]
-    with pytest.raises(ValueError, match="display batch 3: one of 1-2"):
-        google_fonts.display_role_of("codystar", 3)
+    assert [google_fonts.display_role_of(g, 3) for g in ("bitcount", "codystar", "jersey")] == [
+        fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT_3, fonts.DISPLAY_TRAINING]
+    with pytest.raises(ValueError, match="display batch 4: one of 1-3"):
+        google_fonts.display_role_of("codystar", 4)
     assert google_fonts.display_batch_of("codystar") == 1 and google_fonts.display_batch_of("roboto") is None
-    assert not set(google_fonts.DISPLAY_IDS) & set(google_fonts.DISPLAY_IDS_2)
+    assert google_fonts.display_batch_of("wire-one") == 3
+    batches = [set(ids) for ids, _ in google_fonts.DISPLAY_BATCHES]
+    assert not any(a & b for i, a in enumerate(batches) for b in batches[i + 1:])
+    # thin weights: 100 before 200; a training family's is trained on, any other's never
+    assert google_fonts.thin_weight_of([100, 200, 700]) == 100 and google_fonts.thin_weight_of(["200", "400"]) == 200
+    assert google_fonts.thin_weight_of([300, 700]) is None
+    assert google_fonts.thin_role_of("roboto", "training") == fonts.DISPLAY_TRAINING
+    assert {google_fonts.thin_role_of(g, "held-out-5") for g in ("alpha", "bravo", "charlie", "delta", "echo")} == {
+        fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT_3}
 
 
 def test_a_fetched_face_missing_is_named_with_the_fetch_script(monkeypatch):
@@ -228,6 +264,15 @@ def test_the_table_script_applies_the_rule_and_names_a_bad_file(monkeypatch, tmp
     assert shown["pix-mono"]["role"] == google_fonts.display_role_of("pix")
     assert shown["dots-one"]["role"] == google_fonts.display_role_of("dots")
     assert {r["id"] for r in rows} - set(display) == {r["id"] for r in mod.rows(meta)}
+    # thin weights: a row of their own beside the family's text row, the role on the family's side of training
+    monkeypatch.setattr(google_fonts, "THIN_IDS", ("ok-sans", "noto-serif", "ok-serif", "absent-thin"))
+    thin_meta = {**meta, "ok-sans": _family("Ok Sans", weights=(100, 200, 700)),
+                 "noto-serif": _family("Noto Serif", "serif", (200, 700))}
+    thin = {r["name"]: r for r in mod.rows(thin_meta) if google_fonts.is_thin(r)}
+    assert set(thin) == {"g-ok-sans-100", "g-noto-serif-200"}           # Ok Serif has no thin weight
+    assert thin["g-noto-serif-200"]["role"] == fonts.DISPLAY_TRAINING
+    assert thin["g-ok-sans-100"]["role"] == google_fonts.thin_role_of("ok", google_fonts.role_of("ok") or "")
+    assert thin["g-ok-sans-100"]["role"] in (fonts.DISPLAY_TRAINING, fonts.DISPLAY_VALIDATION, fonts.DISPLAY_HELD_OUT_3)
     bad = tmp_path / "bad.json"
     bad.write_text('{"x": 1}')
     assert mod.main([str(bad)]) == 2

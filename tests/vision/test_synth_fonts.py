@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kiosk.vision.synth import fonts
+from kiosk.vision.synth import fonts, google_fonts
 from kiosk.vision.synth.glyph_art import ATLAS_CHARS, FONTS, render_reference_glyph, scaled_glyph
 from shared_data import needs_shared
 
@@ -35,10 +35,17 @@ def test_font_table_names_unique_roles_known_paths_absolute():
 
 
 def test_held_out_validation_and_training_fonts_are_disjoint_whole_families():
-    families = {role: {f.family for f in fonts.SYSTEM_FONTS if f.role == role} for role in fonts.ROLES}
+    thin = {r["name"] for r in google_fonts.rows() if google_fonts.is_thin(r)}
+    families = {role: {f.family for f in fonts.SYSTEM_FONTS if f.role == role and f.name not in thin}
+                for role in fonts.ROLES}
     families[fonts.TRAINING] |= set(fonts.BUILTIN_FAMILIES.values())
     for a, b in itertools.combinations(fonts.ROLES, 2):
         assert not families[a] & families[b], f"families in both {a} and {b}: {families[a] & families[b]}"
+    # a text family's thin weight (google_fonts.THIN_IDS) takes a display role on its family's side of training
+    trained = families[fonts.TRAINING] | families[fonts.DISPLAY_TRAINING]
+    for f in fonts.SYSTEM_FONTS:
+        if f.name in thin:
+            assert (f.family in trained) == (f.role == fonts.DISPLAY_TRAINING), f
     assert len(families[fonts.HELD_OUT]) >= 3 and len(families[fonts.TRAINING]) >= 10
     assert len(families[fonts.VALIDATION]) >= 5 and len(families[fonts.HELD_OUT_2]) >= 8
     assert set(fonts.NEVER_TRAINED) == set(fonts.ROLES) - {fonts.TRAINING, fonts.DISPLAY_TRAINING}
@@ -216,7 +223,7 @@ def test_training_frames_never_use_held_out_faces():
     assert [j[5] for j in jobs].count("level") == 3 and {j[5] for j in jobs} == {"level", "training"}
     assert all(len(j) == 5 for j in _training_jobs(20000, 60000, 3, 1, 0.1))   # the level's fonts, as before
     assert {j[5] for j in _training_jobs(20000, 60000, 3, 1, 0.1, fonts="display")} == {"display-training"}
-    for role in ("display-validation", "display-held-out", "display-held-out-2"):
+    for role in ("display-validation", "display-held-out", "display-held-out-2", "display-held-out-3"):
         with pytest.raises(ValueError, match=f"not '{role}'"):
             _render_squares((20000, "typical", "english", 0.1, (), role))
     with pytest.raises(ValueError, match="one of level, training, mixed"):

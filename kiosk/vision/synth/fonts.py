@@ -21,9 +21,13 @@ network ``letters_*.onnx`` was trained), their roles given by a hash of the fami
 fifteenth) is ``"display-training"`` (drawn only where a training
 command asks for it: ``train squares --fonts display``), ``"display-validation"`` (never trained on; choices may be
 made on them), ``"display-held-out"`` (never trained on, never drawn before its one measurement) and
-``"display-held-out-2"`` (the held-out groups of a second display batch, fifteenth session, likewise). Roles are given per **design family**: faces that are metric clones of one
+``"display-held-out-2"`` (the held-out groups of a second display batch, fifteenth session, likewise) and
+``"display-held-out-3"`` (those of a third, twenty-second sitting, with thin weights of never-trained text families).
+Roles are given per **design family**: faces that are metric clones of one
 design (FreeSans, Nimbus Sans and the renderer's built-in ``"sans"`` are all Helvetica) share a family, and
-no family has faces in two roles.
+no family has faces in two roles, but for the thin weights of Google text families
+(:data:`google_fonts.THIN_IDS`): a trained family's thin weight is ``display-training``, a never-trained one's
+``display-validation`` or ``display-held-out-3``, so no family is both trained on and held out.
 
 The renderer's five built-in fonts (:data:`kiosk.vision.synth.glyph_art.FONTS`, shipped as a glyph atlas)
 are training fonts of the families in :data:`BUILTIN_FAMILIES`. A system face is drawn only when its file is
@@ -53,16 +57,18 @@ DISPLAY_TRAINING = "display-training"
 DISPLAY_VALIDATION = "display-validation"
 DISPLAY_HELD_OUT = "display-held-out"
 DISPLAY_HELD_OUT_2 = "display-held-out-2"
+DISPLAY_HELD_OUT_3 = "display-held-out-3"
 ROLES = (TRAINING, HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6,
-         HELD_OUT_7, HELD_OUT_8, DISPLAY_TRAINING, DISPLAY_VALIDATION, DISPLAY_HELD_OUT, DISPLAY_HELD_OUT_2)
+         HELD_OUT_7, HELD_OUT_8, DISPLAY_TRAINING, DISPLAY_VALIDATION, DISPLAY_HELD_OUT, DISPLAY_HELD_OUT_2,
+         DISPLAY_HELD_OUT_3)
 NEVER_TRAINED = (HELD_OUT, VALIDATION, HELD_OUT_2, VALIDATION_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6,
-                 HELD_OUT_7, HELD_OUT_8, DISPLAY_VALIDATION, DISPLAY_HELD_OUT, DISPLAY_HELD_OUT_2)
+                 HELD_OUT_7, HELD_OUT_8, DISPLAY_VALIDATION, DISPLAY_HELD_OUT, DISPLAY_HELD_OUT_2, DISPLAY_HELD_OUT_3)
 """Roles never drawn on a training frame."""
 NEVER_DRAWN_BY_TESTS = (HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6, HELD_OUT_7, HELD_OUT_8,
-                        DISPLAY_HELD_OUT, DISPLAY_HELD_OUT_2)
+                        DISPLAY_HELD_OUT, DISPLAY_HELD_OUT_2, DISPLAY_HELD_OUT_3)
 """Roles whose faces no test draws: measured once, by ``kiosk bench-vision --fonts held-out-2`` (``held-out-3``,
 ``held-out-4``, ``held-out-5``, ``held-out-6``, ``held-out-7``, ``held-out-8``, ``display-held-out``,
-``display-held-out-2``)."""
+``display-held-out-2``, ``display-held-out-3``)."""
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,11 @@ training groups in the twelfth session before any of its frames was drawn and be
 ``letters_*.onnx`` was trained on the Google training faces). Display lettering (:data:`DISPLAY_IDS`, added in
 the fourteenth session) takes ``display-training``, ``display-validation`` or ``display-held-out`` by a hash of
 its group (:func:`display_role_of`); a second batch (:data:`DISPLAY_IDS_2`, fifteenth session) the same, but its
-held-out groups are ``display-held-out-2``, a batch never drawn before its one measurement.
+held-out groups are ``display-held-out-2``, a batch never drawn before its one measurement; a third
+(:data:`DISPLAY_IDS_3`, twenty-second sitting) likewise with ``display-held-out-3``, which also takes some of the
+thin weights (100 or 200) of text families already in the table (:data:`THIN_IDS`, :func:`thin_role_of`: a
+training family's thin weight is ``display-training``, any other's ``display-held-out-3`` or
+``display-validation``, never trained on).
 The kiosk never needs these files; a machine without them renders as before.
 """
 
@@ -72,11 +76,35 @@ segment, pixel, hairline and outline (hollow), inline, stencil, striped, termina
 were looked for among Google's display and monospace families. No new dotted, LED or pixel face passed the rule
 (the others are in groups of the table already), so this batch is hairline, outline, inline, stencil, striped,
 neon-tube and squared techno lettering. No group of it is a group of the table's other rows."""
+DISPLAY_IDS_3 = ("aboreto", "antic-didone", "bahianita", "bruno-ace", "bubbler-one", "buda", "emblema-one",
+                 "fascinate-inline", "federo", "foldit", "geo", "goldman", "homenaje", "italiana", "jockey-one",
+                 "julius-sans-one", "karantina", "kdam-thmor-pro", "krona-one", "medula-one", "megrim", "moirai-one",
+                 "new-amsterdam", "offside", "pompiere", "protest-guerrilla", "rationale", "revalia", "righteous",
+                 "six-caps", "squada-one", "staatliches", "stalinist-one", "stint-ultra-condensed",
+                 "stint-ultra-expanded", "strait", "turret-road", "unica-one", "vina-sans", "wire-one")
+"""A third batch of display lettering (Fontsource ids), chosen by the same rule in the twenty-second sitting from
+contact sheets, before any was read, looking for hairline and thin, outline and hollow, inline, stencil, neon and
+condensed display lettering among Google's families not in the table (kiosk/vision/models/README.md, "A third
+batch of display lettering"). No group of it is a group of the table's other rows."""
+THIN_IDS = ("advent-pro", "afacad-flux", "alegreya-sans", "alumni-sans", "barlow-condensed", "biorhyme", "bitter",
+            "dm-sans", "dosis", "epilogue", "exo-2", "fraunces", "geist", "genos", "ibm-plex-sans", "josefin-sans",
+            "jost", "kanit", "lexend-deca", "montagu-slab", "montserrat", "nunito", "oswald", "outfit", "overpass",
+            "poppins", "public-sans", "raleway", "roboto-condensed", "saira-condensed", "sofia-sans-condensed",
+            "titillium-web", "tomorrow", "truculenta", "unbounded", "urbanist", "work-sans", "ysabeau")
+"""Text families of the table (Fontsource ids) whose thin weight (:func:`thin_weight_of`) is a row of its own:
+hairline lettering, chosen from contact sheets in the twenty-second sitting with the third display batch. Its
+role follows the family's (:func:`thin_role_of`), so no family is both trained on and held out."""
+THIN_ROLE_BY_DIGIT = {0: "display-held-out-3", 1: "display-validation"}
+"""Role of the thin weight of a never-trained group by the second byte of the SHA-256 of its key, mod 2 (the first
+byte chose the group's text role)."""
 DISPLAY_ROLE_BY_DIGIT = {0: "display-training", 1: "display-held-out", 2: "display-validation"}
 """Role of a display group by the first byte of the SHA-256 of its key, mod 3."""
 DISPLAY_ROLE_BY_DIGIT_2 = {0: "display-training", 1: "display-held-out-2", 2: "display-validation"}
 """The same for the groups of :data:`DISPLAY_IDS_2`: their held-out groups are a batch of their own."""
-DISPLAY_BATCHES = ((DISPLAY_IDS, DISPLAY_ROLE_BY_DIGIT), (DISPLAY_IDS_2, DISPLAY_ROLE_BY_DIGIT_2))
+DISPLAY_ROLE_BY_DIGIT_3 = {0: "display-training", 1: "display-held-out-3", 2: "display-validation"}
+"""The same for the groups of :data:`DISPLAY_IDS_3`: their held-out groups are a batch of their own."""
+DISPLAY_BATCHES = ((DISPLAY_IDS, DISPLAY_ROLE_BY_DIGIT), (DISPLAY_IDS_2, DISPLAY_ROLE_BY_DIGIT_2),
+                   (DISPLAY_IDS_3, DISPLAY_ROLE_BY_DIGIT_3))
 """The display batches in order: (their Fontsource ids, role by hash digit)."""
 PER_GROUP = 4
 """At most this many families of a group, the first by SHA-256 of their ids."""
@@ -94,7 +122,7 @@ def weight_of(weights: list[int | str], lightest: int = 600, heaviest: int = 900
 
 
 def display_role_of(group: str, batch: int = 1) -> str:
-    """The role of a group of display families of batch 1 (:data:`DISPLAY_IDS`) or 2 (:data:`DISPLAY_IDS_2`): the
+    """The role of a group of display families of batch 1 (:data:`DISPLAY_IDS`), 2 or 3 (:data:`DISPLAY_IDS_3`): the
     batch's role by the first byte of its key's SHA-256, mod 3 (:data:`DISPLAY_BATCHES`).
 
     Raises:
@@ -106,7 +134,7 @@ def display_role_of(group: str, batch: int = 1) -> str:
 
 
 def display_batch_of(fid: str) -> int | None:
-    """The display batch (1, 2) naming Fontsource id ``fid``, or None for a face that is no display lettering."""
+    """The display batch (1, 2, 3) naming Fontsource id ``fid``, or None for a face that is no display lettering."""
     return next((i for i, (ids, _) in enumerate(DISPLAY_BATCHES, 1) if fid in ids), None)
 
 
@@ -114,6 +142,25 @@ def display_weight_of(weights: list[int | str]) -> int | None:
     """The weight nearest 700 of any a display face has (a tie goes to the heavier), or None: :func:`weight_of`
     over every CSS weight, 1-1000 (most display faces come in one weight, 400)."""
     return weight_of(weights, 1, 1000)
+
+
+def thin_weight_of(weights: list[int | str]) -> int | None:
+    """The thin weight of a family: 100 if it has it, else 200, else None."""
+    return min((int(w) for w in weights if str(w) in ("100", "200")), default=None)
+
+
+def thin_role_of(group: str, role: str) -> str:
+    """The role of a thin weight (:data:`THIN_IDS`) of a family of ``group`` whose table rows have ``role``:
+    ``display-training`` for a training group, else ``display-held-out-3`` or ``display-validation`` by
+    :data:`THIN_ROLE_BY_DIGIT` (never a training role)."""
+    if role == "training":
+        return "display-training"
+    return THIN_ROLE_BY_DIGIT[digest(group)[1] % 2]
+
+
+def is_thin(row: dict[str, str]) -> bool:
+    """Whether a table row is the thin weight of a text family (:data:`THIN_IDS`), not the family's text row."""
+    return row["id"] in THIN_IDS and int(row["weight"]) <= 200
 
 
 def role_of(group: str) -> str | None:
