@@ -48,6 +48,7 @@ from kiosk.desk.tables import Tables
 from kiosk.desk.tsh import TshError
 from kiosk.files import write_atomic
 from kiosk.stream import sse, web_files
+from kiosk.stream.conn_gate import ConnectionGate, GateField, open_file_cap
 from kiosk.stream.files import safe_name
 from kiosk.stream.records import gcg_text
 
@@ -81,6 +82,14 @@ class DeskServer:
     ``header_timeout_s``: a connection whose request headers are not all in this long after it was made is closed
     (:data:`HEADER_TIMEOUT_S`)."""
 
+    max_connections = GateField()        # the gate's numbers and counters (kiosk.stream.conn_gate)
+    header_timeout_s = GateField()
+    max_unfinished_per_address = GateField()
+    open_connections = GateField()
+    refused_connections = GateField()    # refused with 503: max_connections were open
+    crowded_connections = GateField()    # refused with 429: their address held its share of unfinished requests
+    slow_requests = GateField()          # closed because their request was not complete in time
+
     def __init__(self, tables: Tables, store: ResultsStore, config: EventConfig | None, lock: threading.Lock, *,
                  host: str = "127.0.0.1", port: int = 8090, out_dir: Path | None = None,
                  status_extra: Any = None, header_timeout_s: float = HEADER_TIMEOUT_S) -> None:
@@ -101,15 +110,11 @@ class DeskServer:
         self.busy_streams = 0      # streams refused with 503: MAX_STREAMS were open
         #: TCP connections served at once (the process's open-file limit less a reserve): one beyond is answered 503
         #: and closed at once, so idle connections cannot use up the desk's files (the page, the database, SQLite)
-        self.max_connections = _connection_cap()
-        self.open_connections = 0
-        self.refused_connections = 0
-        self.header_timeout_s = header_timeout_s   # a connection without a complete request this long is closed
-        self.max_unfinished_per_address = MAX_UNFINISHED_PER_ADDRESS
-        self.slow_requests = 0         # connections closed because their request was not complete in time
-        self.crowded_connections = 0   # refused with 429: their address held its share of unfinished requests
-        self._unfinished: dict[str, int] = {}   # connections without a complete request by address (loop's thread)
-        self._conns: dict[Any, _Counted] = {}   # aiohttp's protocol -> its wrapper (the loop's thread)
+        self.gate = ConnectionGate("desk", log, max_connections=open_file_cap(_FD_RESERVE), busy=_BUSY,
+                                   busy_note=f"the cap: this process's open-file limit less {_FD_RESERVE}",
+                                   header_timeout_s=header_timeout_s,
+                                   max_unfinished_per_address=MAX_UNFINISHED_PER_ADDRESS,
+                                   idle_timeout_s=IDLE_TIMEOUT_S, warn_every=1000)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
@@ -154,7 +159,7 @@ class DeskServer:
         """The aiohttp ``web.Application`` with every route (see module doc)."""
         from aiohttp import web
 
-        app = web.Application(middlewares=[self._request_in])
+        app = web.Application(middlewares=[self.gate.middleware])
         r = app.router
         r.add_get("/", self._index)
         r.add_get("/static/{name}", self._static)
@@ -171,15 +176,6 @@ class DeskServer:
         r.add_get("/pairing/{board}.json", self._pairing)
         r.add_post("/pairing", self._assign)
         return app
-
-    async def _request_in(self, request: Any, handler: Any) -> Any:
-        """Every request's headers are in by now: its connection is no longer unfinished (see :class:`_Counted`)."""
-        conn = self._conns.get(request.protocol)
-        if conn is not None:
-            conn.request_in()
-        return await handler(request)
-
-    _request_in.__middleware_version__ = 1   # type: ignore[attr-defined]  # what @aiohttp.web.middleware sets
 
     async def _index(self, request: Any) -> Any:
         return web_files.page(WEB_DIR / "desk.html")
@@ -442,17 +438,10 @@ class DeskServer:
         return self
 
     def _serve(self) -> None:
-        from aiohttp import web
-
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         try:
-            runner = web.AppRunner(self.make_app(), access_log=None, logger=web_files.HTTP_LOG,
-                                   keepalive_timeout=IDLE_TIMEOUT_S)
-            loop.run_until_complete(runner.setup())
-            make = runner.server
-            server = loop.run_until_complete(loop.create_server(
-                lambda: self._protocol(make), self.host, self.port, reuse_address=True, backlog=128))
+            runner, server = loop.run_until_complete(self.gate.listen(self.make_app(), self.host, self.port))
             self.port = server.sockets[0].getsockname()[1]
             web_files.quiet_accept_errors(loop, f"desk: the desk page on {self.host}:{self.port}", log)
         except BaseException as exc:  # reported by start()
@@ -470,16 +459,6 @@ class DeskServer:
         server.close()
         loop.run_until_complete(runner.cleanup())
         loop.close()
-
-    def _protocol(self, make: Any) -> asyncio.Protocol:
-        if self.open_connections >= self.max_connections:
-            self.refused_connections += 1
-            if self.refused_connections == 1 or self.refused_connections % 1000 == 0:
-                log.warning("desk: %d connections open (the cap: this process's open-file limit less %d); %d refused "
-                            "with 503 so far", self.open_connections, _FD_RESERVE, self.refused_connections)
-            return web_files.Refuse(_BUSY)
-        self.open_connections += 1
-        return _Counted(make(), self)
 
     def stop(self) -> None:
         """End every SSE stream and stop serving."""
@@ -499,99 +478,6 @@ class DeskServer:
 
 
 _BUSY = web_files.refusal("503 Service Unavailable", "The desk has too many connections open; try again in a moment.")
-
-
-def _connection_cap() -> int:
-    """Connections the desk serves at once: the process's open-file limit less :data:`_FD_RESERVE` (at least 64),
-    so connections alone can never use up its files."""
-    import resource
-
-    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
-    if soft == resource.RLIM_INFINITY:
-        return 65536
-    return max(64, soft - _FD_RESERVE)
-
-
-_CROWDED = web_files.refusal("429 Too Many Requests",
-                             "Too many unfinished requests from your address; try again in a moment.")
-
-
-class _Counted(asyncio.Protocol):
-    """aiohttp's per-connection protocol, counted in :attr:`DeskServer.open_connections` while open. Until its first
-    request's headers are in (:meth:`request_in`, from the app's middleware) the connection is unfinished: counted
-    by its address (one more than :attr:`DeskServer.max_unfinished_per_address` from it is answered 429 and closed,
-    aiohttp never sees it) and closed after :attr:`DeskServer.header_timeout_s`. Later requests on a kept-alive
-    connection are bounded by aiohttp's keep-alive timeout (:data:`IDLE_TIMEOUT_S`)."""
-
-    def __init__(self, inner: Any, owner: DeskServer) -> None:
-        self.inner = inner
-        self.owner = owner
-        self.peer: str | None = None      # the address while the request is unfinished
-        self.admitted = False
-        self.transport: Any = None
-        self._timer: asyncio.TimerHandle | None = None
-
-    def connection_made(self, transport: Any) -> None:
-        owner = self.owner
-        peer = transport.get_extra_info("peername")
-        host = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
-        held = owner._unfinished.get(host, 0)
-        if held >= owner.max_unfinished_per_address:
-            owner.crowded_connections += 1
-            if owner.crowded_connections == 1 or owner.crowded_connections % 1000 == 0:
-                log.warning("desk: %s holds %d connections whose request is not complete (the share of one "
-                            "address); %d refused with 429 so far", host, held, owner.crowded_connections)
-            transport.write(_CROWDED)
-            transport.close()
-            return
-        owner._unfinished[host] = held + 1
-        self.peer, self.admitted, self.transport = host, True, transport
-        owner._conns[self.inner] = self
-        self._timer = asyncio.get_running_loop().call_later(owner.header_timeout_s, self._too_slow)
-        self.inner.connection_made(transport)
-
-    def request_in(self) -> None:
-        """The first request's headers are complete: no longer unfinished."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if self.peer is not None:
-            left = self.owner._unfinished.get(self.peer, 1) - 1
-            if left > 0:
-                self.owner._unfinished[self.peer] = left
-            else:
-                self.owner._unfinished.pop(self.peer, None)
-            self.peer = None
-
-    def _too_slow(self) -> None:
-        self._timer = None
-        if self.peer is not None and self.transport is not None:
-            self.owner.slow_requests += 1
-            self.transport.abort()   # nothing to flush: no response was begun
-
-    def connection_lost(self, exc: BaseException | None) -> None:
-        self.owner.open_connections -= 1
-        if not self.admitted:
-            return
-        self.request_in()   # releases its address's share and the timer
-        self.owner._conns.pop(self.inner, None)
-        self.transport = None
-        self.inner.connection_lost(exc)
-
-    def data_received(self, data: bytes) -> None:
-        if self.admitted:
-            self.inner.data_received(data)
-
-    def eof_received(self) -> bool | None:
-        return self.inner.eof_received() if self.admitted else False
-
-    def pause_writing(self) -> None:
-        if self.admitted:
-            self.inner.pause_writing()
-
-    def resume_writing(self) -> None:
-        if self.admitted:
-            self.inner.resume_writing()
 
 
 async def _off(fn: Any, *args: Any) -> Any:

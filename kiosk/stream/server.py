@@ -23,7 +23,10 @@ It listens on loopback unless told otherwise (``host``: a LAN address only when 
 kiosk's file descriptors (1,100 idle connections once made every file, SQLite handle and socket of the kiosk
 fail with EMFILE). One address holds at most ``max_per_address`` of them (16 by default): one more from it is
 answered ``429 Too Many Requests`` and closed, so one client (70 open streams) cannot lock the broadcaster's
-overlay and every other spectator out.
+overlay and every other spectator out. A connection whose request headers are not all in within
+``header_timeout_s`` (10 s) is closed, and one address holds at most :data:`MAX_UNFINISHED_PER_ADDRESS` (8) such
+unfinished connections (429 beyond), so half-open requests cannot hold the page's slots; the rules are
+:class:`kiosk.stream.conn_gate.ConnectionGate`'s, shared with the desk.
 :class:`LiveServer` is a hub sink; it runs its own asyncio loop on a thread (:meth:`LiveServer.start`), or
 :meth:`LiveServer.make_app` gives the aiohttp application to mount in the kiosk's own loop.
 """
@@ -41,6 +44,7 @@ from typing import Any
 
 from kiosk.referee.state import GameState
 from kiosk.stream import sse, web_files
+from kiosk.stream.conn_gate import ConnectionGate, GateField
 from kiosk.stream.envelope import encode
 from kiosk.stream.overlay import OverlayWriter
 
@@ -51,6 +55,12 @@ _STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
 _QUEUE_MAX = 2000  # a client further behind than this is cut off (it reconnects and gets a fresh snapshot)
 MAX_CONNECTIONS = 64
 MAX_PER_ADDRESS = 16   # connections one address may hold (a broadcaster's overlay and a few browsers need far fewer)
+#: A connection whose request headers are not all in this long after it was made is closed (s): a browser or OBS
+#: sends them at once, while half-open connections (a request never finished) otherwise held the page's slots.
+HEADER_TIMEOUT_S = 10.0
+#: Connections one address may hold at once whose request is not complete yet (more: 429 and closed).
+MAX_UNFINISHED_PER_ADDRESS = 8
+IDLE_TIMEOUT_S = 15.0   #: a kept-alive connection with no request in flight for this long is closed (s)
 _BUSY = web_files.refusal("503 Service Unavailable", "The live page is full; try again in a moment.")
 _CROWDED = web_files.refusal("429 Too Many Requests",
                              "Too many live pages are open from your address; close one and reload.")
@@ -67,48 +77,6 @@ def check_port(port: object, what: str = "port") -> int:
     return port
 
 
-class _Counted(asyncio.Protocol):
-    """Wraps aiohttp's per-connection protocol to count open connections, in all and by the peer's address; a
-    connection from an address that holds its share already is answered 429 and closed (aiohttp never sees it)."""
-
-    def __init__(self, inner: Any, owner: LiveServer) -> None:
-        self.inner = inner
-        self.owner = owner
-        self.peer: str | None = None     # the address counted for it (None: refused, or not yet made)
-
-    def connection_made(self, transport: Any) -> None:
-        peer = transport.get_extra_info("peername")
-        host = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
-        if not self.owner._admit(host):
-            transport.write(_CROWDED)
-            transport.close()
-            return
-        self.peer = host
-        self.inner.connection_made(transport)
-
-    def connection_lost(self, exc: BaseException | None) -> None:
-        self.owner.open_connections -= 1
-        if self.peer is None:
-            return
-        self.owner._release(self.peer)
-        self.inner.connection_lost(exc)
-
-    def data_received(self, data: bytes) -> None:
-        if self.peer is not None:
-            self.inner.data_received(data)
-
-    def eof_received(self) -> bool | None:
-        return self.inner.eof_received() if self.peer is not None else False
-
-    def pause_writing(self) -> None:
-        if self.peer is not None:
-            self.inner.pause_writing()
-
-    def resume_writing(self) -> None:
-        if self.peer is not None:
-            self.inner.resume_writing()
-
-
 class LiveServer:
     """HTTP server + hub sink (see module doc).
 
@@ -120,29 +88,38 @@ class LiveServer:
             it get 429.
         idle_timeout_s: a connection with no request in flight for this long is closed (s), so idle
             connections cannot hold the slots.
+        header_timeout_s: a connection whose request headers are not all in this long after it was made is
+            closed (s). max_unfinished_per_address: such unfinished connections one address may hold at once
+            (more: 429); a page load's burst from one browser is at most 6.
         judge_token: enables ``/judge/stream?token=...`` (compared in constant time); None disables it.
         tile_set: tile set whose letter values the page shows ("english", "german" or a .toml path).
     """
 
+    max_connections = GateField()        # the gate's numbers and counters (kiosk.stream.conn_gate)
+    max_per_address = GateField()
+    idle_timeout_s = GateField()
+    header_timeout_s = GateField()
+    max_unfinished_per_address = GateField()
+    by_address = GateField()             # open connections by peer address (the server's loop only)
+    open_connections = GateField()
+    refused_connections = GateField()    # refused with 503: max_connections were open
+    crowded_connections = GateField()    # refused with 429: their address held its share
+    slow_requests = GateField()          # closed: request headers not in within header_timeout_s
+
     def __init__(self, overlay: OverlayWriter | None = None, *, host: str = "127.0.0.1", port: int = 8080,
                  judge_token: str | None = None, tile_set: str = "english",
-                 max_connections: int = MAX_CONNECTIONS, idle_timeout_s: float = 15.0,
-                 max_per_address: int = MAX_PER_ADDRESS) -> None:
-        """Raises ValueError for a port outside 0..65535 or a cap below 1."""
+                 max_connections: int = MAX_CONNECTIONS, idle_timeout_s: float = IDLE_TIMEOUT_S,
+                 max_per_address: int = MAX_PER_ADDRESS, header_timeout_s: float = HEADER_TIMEOUT_S,
+                 max_unfinished_per_address: int = MAX_UNFINISHED_PER_ADDRESS) -> None:
+        """Raises ValueError for a port outside 0..65535, a cap below 1 or a timeout not above 0 s."""
         self.overlay = overlay
         self.host = host
         self.port = check_port(port, "live page port")
-        if isinstance(max_connections, bool) or not isinstance(max_connections, int) or max_connections < 1:
-            raise ValueError(f"live page max_connections: {max_connections!r} must be a whole number >= 1")
-        self.max_connections = max_connections
-        if isinstance(max_per_address, bool) or not isinstance(max_per_address, int) or max_per_address < 1:
-            raise ValueError(f"live page max_per_address: {max_per_address!r} must be a whole number >= 1")
-        self.max_per_address = min(max_per_address, max_connections)
-        self.by_address: dict[str, int] = {}    # open connections by peer address (the server's loop only)
-        self.crowded_connections = 0            # refused with 429: their address held its share
-        self.idle_timeout_s = idle_timeout_s
-        self.open_connections = 0
-        self.refused_connections = 0
+        self.gate = ConnectionGate("live page", log, max_connections=max_connections, busy=_BUSY,
+                                   max_per_address=max_per_address, crowded=_CROWDED,
+                                   header_timeout_s=header_timeout_s,
+                                   max_unfinished_per_address=max_unfinished_per_address,
+                                   idle_timeout_s=idle_timeout_s)
         self.judge_token = judge_token
         self.tile_set = tile_set
         self.channels = frozenset({"public", "judge"} if judge_token else {"public"})
@@ -179,7 +156,7 @@ class LiveServer:
         """The aiohttp ``web.Application`` with every route."""
         from aiohttp import web
 
-        app = web.Application()
+        app = web.Application(middlewares=[self.gate.middleware])
         app.router.add_get("/", self._index)
         app.router.add_get("/static/{name}", self._static)
         app.router.add_get("/stream", self._stream_public)
@@ -272,47 +249,12 @@ class LiveServer:
             raise LiveServerError(f"stream.live_host / live_port: cannot listen on {self.host}:{self.port}: {why}")
         return self
 
-    def _protocol(self, make: Any) -> asyncio.Protocol:
-        if self.open_connections >= self.max_connections:
-            self.refused_connections += 1
-            if self.refused_connections == 1 or self.refused_connections % 100 == 0:
-                log.warning("live page: %d connections open (the cap); %d refused with 503 so far",
-                            self.open_connections, self.refused_connections)
-            return web_files.Refuse(_BUSY)
-        self.open_connections += 1
-        return _Counted(make(), self)
-
-    def _admit(self, host: str) -> bool:
-        """Count a connection from ``host`` unless that address holds :attr:`max_per_address` already."""
-        held = self.by_address.get(host, 0)
-        if held >= self.max_per_address:
-            self.crowded_connections += 1
-            if self.crowded_connections == 1 or self.crowded_connections % 100 == 0:
-                log.warning("live page: %s holds %d connections (the share of one address); %d refused with 429 "
-                            "so far", host, held, self.crowded_connections)
-            return False
-        self.by_address[host] = held + 1
-        return True
-
-    def _release(self, host: str) -> None:
-        left = self.by_address.get(host, 1) - 1
-        if left > 0:
-            self.by_address[host] = left
-        else:
-            self.by_address.pop(host, None)
-
     def _serve(self) -> None:
-        from aiohttp import web
-
         loop = asyncio.new_event_loop()
         asyncio.set_event_loop(loop)
         try:
-            self._runner = web.AppRunner(self.make_app(), access_log=None, keepalive_timeout=self.idle_timeout_s,
-                                         logger=web_files.HTTP_LOG)
-            loop.run_until_complete(self._runner.setup())
-            make = self._runner.server
-            self._server = loop.run_until_complete(loop.create_server(
-                lambda: self._protocol(make), self.host, self.port, reuse_address=True, backlog=128))
+            self._runner, self._server = loop.run_until_complete(self.gate.listen(self.make_app(), self.host,
+                                                                                  self.port))
             self.port = self._server.sockets[0].getsockname()[1]
             web_files.quiet_accept_errors(loop, f"the kiosk's live page on {self.host}:{self.port}", log)
         except BaseException as exc:  # reported by start()

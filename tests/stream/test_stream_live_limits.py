@@ -77,7 +77,8 @@ sys.stdin.read()
 
 def test_connections_are_capped_with_503_and_the_referee_loop_keeps_its_period() -> None:
     hub = StreamHub(4, tick_ms=200)
-    server = LiveServer(None, port=0, max_connections=CAP, max_per_address=CAP)   # the hall: one address here
+    # the hall: one address here, its 64 viewers connecting at once (their requests unfinished when accepted)
+    server = LiveServer(None, port=0, max_connections=CAP, max_per_address=CAP, max_unfinished_per_address=CAP)
     hub.add_sink(server)
     server.start()
     hub.start()

@@ -1,0 +1,236 @@
+"""The connection gate of the kiosk's two network-facing web servers (the live page, the desk): every TCP
+connection passes it before aiohttp sees a byte, and it holds the rules both follow, each server with its own
+numbers:
+
+* at most ``max_connections`` open at once (one more: 503 and closed at once, so connections cannot use up the
+  process's files);
+* optionally at most ``max_per_address`` of them from one address (one more: 429), so one client cannot lock
+  the others out;
+* a connection is *unfinished* until its first request's headers are all in (the app's middleware,
+  :meth:`ConnectionGate.middleware`, runs): one address may hold ``max_unfinished_per_address`` unfinished
+  connections (one more: 429), and an unfinished connection is closed ``header_timeout_s`` after it was made,
+  so half-open requests (``GET / HTTP/1.1\\r\\nHost: x\\r\\n`` held, or sent a byte at a time) cannot hold the
+  server's connection table;
+* a kept-alive connection with no request in flight is closed after ``idle_timeout_s`` (aiohttp's keep-alive
+  timeout, :meth:`ConnectionGate.listen`). A finished request (an SSE stream) is never cut by the gate.
+
+The gate's state is used on the server's event loop thread only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from kiosk.stream import web_files
+
+#: What a connection refused for its address's unfinished requests is told (429).
+UNFINISHED = web_files.refusal("429 Too Many Requests",
+                               "Too many unfinished requests from your address; try again in a moment.")
+
+
+class ConnectionGate:
+    """The rules of the module doc with one server's numbers.
+
+    Args:
+        where: the server's name at the head of its warnings ("live page", "desk").
+        logger: where the warnings go (the first refusal of a kind, then every ``warn_every``-th).
+        max_connections: connections open at once; one more gets ``busy`` (a :func:`web_files.refusal`, 503).
+        busy_note: what the 503 warning says of the cap ("the cap").
+        header_timeout_s: an unfinished connection is closed this long after it was made (s).
+        max_unfinished_per_address: unfinished connections one address may hold; one more gets
+            :data:`UNFINISHED` (429).
+        idle_timeout_s: a kept-alive connection with no request in flight is closed after this long (s).
+        max_per_address: connections in all one address may hold (None: no such cap; at most ``max_connections``);
+            one more gets ``crowded`` (429).
+
+    Raises:
+        ValueError: a cap below 1 or a timeout not above 0 s.
+    """
+
+    def __init__(self, where: str, logger: logging.Logger, *, max_connections: int, busy: bytes,
+                 header_timeout_s: float, max_unfinished_per_address: int, idle_timeout_s: float,
+                 busy_note: str = "the cap", max_per_address: int | None = None, crowded: bytes = UNFINISHED,
+                 warn_every: int = 100) -> None:
+        for name, cap in (("max_connections", max_connections), ("max_per_address", max_per_address),
+                          ("max_unfinished_per_address", max_unfinished_per_address)):
+            if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
+                raise ValueError(f"{where} {name}: {cap!r} must be a whole number >= 1")
+        for name, secs in (("header_timeout_s", header_timeout_s), ("idle_timeout_s", idle_timeout_s)):
+            if not secs > 0:
+                raise ValueError(f"{where} {name}: {secs!r} must be a time above 0 s")
+        self.where, self.log, self.warn_every = where, logger, warn_every
+        self.max_connections = max_connections
+        self.max_per_address = None if max_per_address is None else min(max_per_address, max_connections)
+        self.max_unfinished_per_address = max_unfinished_per_address
+        self.header_timeout_s = header_timeout_s
+        self.idle_timeout_s = idle_timeout_s
+        self.busy, self.busy_note, self.crowded = busy, busy_note, crowded
+        self.open_connections = 0
+        self.refused_connections = 0   # refused with 503: max_connections were open
+        self.crowded_connections = 0   # refused with 429: their address held its share (in all or unfinished)
+        self.slow_requests = 0         # closed because their request headers were not in within header_timeout_s
+        self.by_address: dict[str, int] = {}     # open connections by peer address
+        self.unfinished: dict[str, int] = {}     # unfinished connections by peer address
+        self._conns: dict[Any, _Gated] = {}      # aiohttp's protocol -> its wrapper
+
+    # ------------------------------------------------------------------------------------------ serving
+    def protocol(self, make: Any) -> asyncio.Protocol:
+        """The protocol for one new connection (``loop.create_server``'s factory): aiohttp's (``make()``)
+        wrapped, or :class:`web_files.Refuse` with the 503 when :attr:`max_connections` are open."""
+        if self.open_connections >= self.max_connections:
+            self.refused_connections += 1
+            if self._tell(self.refused_connections):
+                self.log.warning("%s: %d connections open (%s); %d refused with 503 so far", self.where,
+                                 self.open_connections, self.busy_note, self.refused_connections)
+            return web_files.Refuse(self.busy)
+        self.open_connections += 1
+        return _Gated(make(), self)
+
+    async def listen(self, app: Any, host: str, port: int) -> tuple[Any, Any]:
+        """Serve ``app`` on ``host``:``port`` through the gate: ``(runner, server)``, aiohttp's ``AppRunner`` set
+        up (keep-alive :attr:`idle_timeout_s`) and the asyncio server. Raises ``OSError`` when it cannot listen."""
+        from aiohttp import web
+
+        runner = web.AppRunner(app, access_log=None, logger=web_files.HTTP_LOG, keepalive_timeout=self.idle_timeout_s)
+        await runner.setup()
+        make = runner.server
+        server = await asyncio.get_running_loop().create_server(
+            lambda: self.protocol(make), host, port, reuse_address=True, backlog=128)
+        return runner, server
+
+    async def middleware(self, request: Any, handler: Any) -> Any:
+        """aiohttp middleware (``web.Application(middlewares=[gate.middleware])``): a request's headers are all
+        in, so its connection is no longer unfinished."""
+        conn = self._conns.get(request.protocol)
+        if conn is not None:
+            conn.request_in()
+        return await handler(request)
+
+    middleware.__middleware_version__ = 1   # type: ignore[attr-defined]  # what @aiohttp.web.middleware sets
+
+    # ------------------------------------------------------------------------------------------ counting
+    def _tell(self, count: int) -> bool:
+        return count == 1 or count % self.warn_every == 0
+
+    def _admit(self, host: str) -> bytes | None:
+        """Count a connection from ``host`` (open and unfinished): None, or the 429 to answer (warned, counted in
+        :attr:`crowded_connections`) when that address holds its share already."""
+        held = self.by_address.get(host, 0)
+        unfinished = self.unfinished.get(host, 0)
+        if self.max_per_address is not None and held >= self.max_per_address:
+            refusal, why, count = self.crowded, "", held
+        elif unfinished >= self.max_unfinished_per_address:
+            refusal, why, count = UNFINISHED, " whose request is not complete", unfinished
+        else:
+            self.by_address[host] = held + 1
+            self.unfinished[host] = unfinished + 1
+            return None
+        self.crowded_connections += 1
+        if self._tell(self.crowded_connections):
+            self.log.warning("%s: %s holds %d connections%s (the share of one address); %d refused with 429 so far",
+                             self.where, host, count, why, self.crowded_connections)
+        return refusal
+
+
+def open_file_cap(reserve: int, least: int = 64) -> int:
+    """Connections a server may hold at once so that connections alone can never use up its process's files:
+    the open-file limit less ``reserve`` (files kept for the database, the broker, the log ...), at least
+    ``least``; 65536 when the limit is unlimited."""
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    if soft == resource.RLIM_INFINITY:
+        return 65536
+    return max(least, soft - reserve)
+
+
+def _drop(counts: dict[str, int], host: str) -> None:
+    left = counts.get(host, 1) - 1
+    if left > 0:
+        counts[host] = left
+    else:
+        counts.pop(host, None)
+
+
+class _Gated(asyncio.Protocol):
+    """aiohttp's per-connection protocol behind the gate, counted in :attr:`ConnectionGate.open_connections`
+    while open; refused for its address (429) in :meth:`connection_made`, then aiohttp never sees it. Unfinished
+    until :meth:`request_in`; closed by the header timer if that does not come in time."""
+
+    def __init__(self, inner: Any, gate: ConnectionGate) -> None:
+        self.inner = inner
+        self.gate = gate
+        self.host: str | None = None      # the address counted for it (None: refused, or not yet made)
+        self.unfinished = False
+        self.transport: Any = None
+        self._timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: Any) -> None:
+        gate = self.gate
+        peer = transport.get_extra_info("peername")
+        host = str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+        refusal = gate._admit(host)
+        if refusal is not None:
+            transport.write(refusal)
+            transport.close()
+            return
+        self.host, self.unfinished, self.transport = host, True, transport
+        gate._conns[self.inner] = self
+        self._timer = asyncio.get_running_loop().call_later(gate.header_timeout_s, self._too_slow)
+        self.inner.connection_made(transport)
+
+    def request_in(self) -> None:
+        """The first request's headers are complete: no longer unfinished (again: nothing)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self.unfinished and self.host is not None:
+            _drop(self.gate.unfinished, self.host)
+        self.unfinished = False
+
+    def _too_slow(self) -> None:
+        self._timer = None
+        if self.unfinished and self.transport is not None:
+            self.gate.slow_requests += 1
+            self.transport.abort()   # nothing to flush: no response was begun
+
+    def connection_lost(self, exc: BaseException | None) -> None:
+        self.gate.open_connections -= 1
+        if self.host is None:
+            return
+        self.request_in()   # releases its address's unfinished share and the timer
+        _drop(self.gate.by_address, self.host)
+        self.gate._conns.pop(self.inner, None)
+        self.transport = None
+        self.inner.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self.host is not None:
+            self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received() if self.host is not None else False
+
+    def pause_writing(self) -> None:
+        if self.host is not None:
+            self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self.host is not None:
+            self.inner.resume_writing()
+
+
+class GateField:
+    """A server's attribute that is its gate's (``server.gate``) attribute of the same name, read and written
+    (``server.open_connections``, ``server.max_connections = 40``)."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        return self if obj is None else getattr(obj.gate, self.name)
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        setattr(obj.gate, self.name, value)
