@@ -3,7 +3,7 @@
 Routes::
 
     GET /                       the desk page (one tile per table; click a tile for the board and move list)
-    GET /static/{desk.js,desk.css}
+    GET /static/{desk.js,desk.css,reconnect.js}   (reconnect.js: the live page's, web_files.SHARED)
     GET /stream                 SSE: ``event: state`` (every tile, standings, counters) at once, then
                                 ``event: tiles`` with the tables changed, at most every 100 ms; at most
                                 :data:`MAX_STREAMS_PER_ADDRESS` at once from one address (more: 429)

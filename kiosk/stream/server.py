@@ -4,7 +4,7 @@ the overlay fields and the public GCG.
 Routes (all public data is behind the broadcast delay)::
 
     GET /                     the live page (board, scores, clocks, last move) - an OBS browser source
-    GET /static/{app.js,style.css}
+    GET /static/{app.js,style.css,reconnect.js}   (reconnect.js: shared with the desk, web_files.SHARED)
     GET /stream               SSE: the latest snapshot at once, then every public message
                               (``event: snapshot|event|tick``, ``id:`` = the message counter n)
     GET /state.json           the latest public snapshot message (204 before a game)

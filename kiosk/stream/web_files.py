@@ -20,16 +20,25 @@ def page(path: Path) -> Any:
                         headers={"Cache-Control": "no-cache"})
 
 
+#: Static files every page's server serves besides its own (file name -> content type), from :data:`SHARED_DIR`:
+#: the stream keeping with back-off of the live page and the desk (``window.kioskStream``).
+SHARED = {"reconnect.js": "text/javascript"}
+SHARED_DIR = Path(__file__).with_name("web")
+
+
 def static_file(folder: Path, served: Mapping[str, str], name: str) -> Any:
-    """``folder/name`` with its content type from ``served`` (file name -> content type), the only names served.
+    """``folder/name`` with its content type from ``served`` (file name -> content type), the only names served
+    besides :data:`SHARED` (from :data:`SHARED_DIR`).
 
     Raises:
-        aiohttp.web.HTTPNotFound: ``name`` is not in ``served`` (so no path outside ``folder`` is ever read).
+        aiohttp.web.HTTPNotFound: ``name`` is in neither (so no path outside the two folders is ever read).
     """
     from aiohttp import web
 
+    if name not in served and name in SHARED:
+        folder, served = SHARED_DIR, SHARED
     if name not in served:
-        raise web.HTTPNotFound(text=f"no static file {name!r} (have: {', '.join(served)})")
+        raise web.HTTPNotFound(text=f"no static file {name!r} (have: {', '.join([*served, *SHARED])})")
     return web.Response(body=(folder / name).read_bytes(), content_type=served[name], charset="utf-8",
                         headers={"Cache-Control": "no-cache"})
 

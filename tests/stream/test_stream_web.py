@@ -112,8 +112,9 @@ def test_routes_overlay_fields_and_files(live):
     assert layout["layout"][H8] == "D" and layout["values"]["Q"] == 10
     page = _get(server.url)[1]
     assert "http://" not in page and "https://" not in page  # no CDN, no external fetch
-    js = _get(server.url + "static/app.js")[1]
-    assert "http://" not in js and "https://" not in js
+    for name in ("app.js", "reconnect.js"):   # reconnect.js: shared with the desk (web_files.SHARED)
+        js = _get(server.url + "static/" + name)[1]
+        assert "http://" not in js and "https://" not in js
 
 
 def test_sse_sends_the_latest_snapshot_then_the_stream(live):

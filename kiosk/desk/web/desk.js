@@ -10,12 +10,8 @@
   let offset = 0;          // desk wall clock minus this browser's clock (ms)
   let openBoard = null;
   let frozenAt = null;     // Date.now() when the stream was lost: the clocks stand still from then on
-  // Reconnecting: the browser's EventSource retries by itself after a network error, but gives up for good when a
-  // reconnection is answered with an HTTP error (429: too many pages from this address, 503: the desk's streams are
-  // full), so the page closes it and opens a new one itself: after 1 s, doubling to 15 s, each wait drawn from
-  // 75-125 % of it. A stream silent for longer than SILENT_MS (the desk pings every 15 s) is taken as lost too.
-  const RETRY_MIN_MS = 1000, RETRY_MAX_MS = 15000, SILENT_MS = 40000;
-  let source = null, retryMs = 0, lastHeard = 0;
+  // Reconnecting (back-off, a silent stream taken as lost): kioskStream, /static/reconnect.js (shared with the
+  // kiosk's live page).
   window.deskLatency = [];      // kiosk event -> this page (ms)
   window.deskLatencyDesk = [];  // the desk's receipt of that event -> this page (ms)
   window.deskUpdates = 0;
@@ -243,79 +239,50 @@
     }).catch(function () { /* the form still takes typed names */ });
   }
 
-  function connect() {
-    const es = new EventSource("/stream");
+  function onState(m) {
     const conn = document.getElementById("conn");
-    source = es;
-    es.onopen = function () { if (source === es) { retryMs = 0; lastHeard = Date.now(); } };
-    es.addEventListener("state", function (ev) {
-      if (source !== es) return;
-      const m = JSON.parse(ev.data);
-      lastHeard = Date.now();
-      frozenAt = null;   // the desk's state as it is now: the clocks run again
-      document.body.classList.remove("stale");
-      offset = m.now - Date.now();
-      document.getElementById("event").textContent = m.event || "Tournament desk";
-      update(m.tiles, null, null);
-      renderStandings(m.standings);
-      renderStatus(m.status);
-      conn.textContent = "live"; conn.className = "ok";
-      window.deskReady = true;
-    });
-    es.addEventListener("tiles", function (ev) {
-      if (source !== es) return;
-      const m = JSON.parse(ev.data);
-      lastHeard = Date.now();
-      offset = m.now - Date.now();
-      update(m.tiles, m.since, m.recv);
-      if (m.standings) renderStandings(m.standings);
-      renderStatus(m.status);
-    });
-    es.addEventListener("ping", function () { if (source === es) lastHeard = Date.now(); });
-    es.onerror = function () {
-      if (source !== es) return;
-      lost(es.readyState === EventSource.CLOSED ? "the desk refused the connection" : "the connection was lost");
-    };
+    frozenAt = null;   // the desk's state as it is now: the clocks run again
+    document.body.classList.remove("stale");
+    offset = m.now - Date.now();
+    document.getElementById("event").textContent = m.event || "Tournament desk";
+    update(m.tiles, null, null);
+    renderStandings(m.standings);
+    renderStatus(m.status);
+    conn.textContent = "live"; conn.className = "ok";
+    window.deskReady = true;
   }
 
-  function lost(why) {
-    if (source) { source.close(); source = null; }
+  function onTiles(m) {
+    offset = m.now - Date.now();
+    update(m.tiles, m.since, m.recv);
+    if (m.standings) renderStandings(m.standings);
+    renderStatus(m.status);
+  }
+
+  function lost(why, waitS) {
     if (frozenAt === null) { frozenAt = Date.now(); tickClocks(); }
     document.body.classList.add("stale");
-    retryMs = retryMs ? Math.min(RETRY_MAX_MS, retryMs * 2) : RETRY_MIN_MS;
-    const wait = Math.round(retryMs * (0.75 + Math.random() * 0.5));
     const conn = document.getElementById("conn");
     conn.textContent = "disconnected (" + why + "); the tables shown may be out of date; reconnecting in " +
-      Math.max(1, Math.round(wait / 1000)) + " s";
+      waitS + " s";
     conn.className = "bad";
-    setTimeout(connect, wait);
-  }
-
-  function watch() {
-    if (source && source.readyState === EventSource.OPEN && Date.now() - lastHeard > SILENT_MS) {
-      lost("nothing heard for " + Math.round(SILENT_MS / 1000) + " s");
-    }
   }
 
   function start() {
-    fetch("/layout.json").then(function (r) {
-      if (!r.ok) throw new Error("HTTP " + r.status);
-      return r.json();
-    }).then(function (l) {
-      layout = l.layout;
-      retryMs = 0;
-      loadNames();
-      connect();
-      setInterval(tickClocks, 500);
-      setInterval(watch, 1000);
-    }).catch(function (err) {
-      retryMs = retryMs ? Math.min(RETRY_MAX_MS, retryMs * 2) : RETRY_MIN_MS;
-      const wait = Math.round(retryMs * (0.75 + Math.random() * 0.5));
+    kioskStream.retrying(function () {
+      return fetch("/layout.json").then(function (r) {
+        if (!r.ok) throw new Error("HTTP " + r.status);
+        return r.json();
+      }).then(function (l) {
+        layout = l.layout;
+        loadNames();
+        kioskStream.keep("/stream", { who: "the desk", lost: lost, events: { state: onState, tiles: onTiles } });
+        setInterval(tickClocks, 500);
+      });
+    }, function (err, waitS) {
       const conn = document.getElementById("conn");
-      conn.textContent = "disconnected: cannot load the board layout (" + err + "); trying again in " +
-        Math.max(1, Math.round(wait / 1000)) + " s";
+      conn.textContent = "disconnected: cannot load the board layout (" + err + "); trying again in " + waitS + " s";
       conn.className = "bad";
-      setTimeout(start, wait);
     });
   }
 

@@ -11,16 +11,7 @@
   let clockRecvd = 0;        // performance.now() when it arrived
   let frozenAt = null;       // performance.now() when the stream was lost: the clocks stand still from then on
   let players = [];
-  // Reconnecting: the browser's EventSource retries by itself after a network error, but gives up for good when a
-  // reconnection is answered with an HTTP error (503 while the live page is full, 429), so the page closes it and
-  // opens a new one itself: after 1 s, doubling to 15 s, each wait drawn from 75-125 % of it (pages reloaded
-  // together do not come back together). A stream silent for longer than SILENT_MS (the kiosk sends a ping every
-  // 15 s) is taken as lost too (a network that dropped without a reset).
-  const RETRY_MIN_MS = 1000, RETRY_MAX_MS = 15000, SILENT_MS = 40000;
-  let source = null;         // the EventSource in use (null while waiting to reconnect)
-  let retryMs = 0;           // the last back-off (0: connected, or never failed)
-  let retryTimer = null;
-  let lastHeard = 0;         // performance.now() of the last message on the stream
+  // Reconnecting (back-off, a silent stream taken as lost): kioskStream, /static/reconnect.js (shared with the desk).
 
   if (new URLSearchParams(location.search).get("transparent") === "1") document.body.classList.add("transparent");
 
@@ -157,64 +148,38 @@
   }
 
   function heard() {
-    lastHeard = performance.now();
     frozenAt = null;   // fresh state follows (its clock is set by the caller): the clocks run again
   }
 
-  function lost(why) {
-    if (source) { source.close(); source = null; }
+  function lost(why, waitS) {
     if (frozenAt === null) frozenAt = performance.now();
     drawClocks();
-    retryMs = retryMs ? Math.min(RETRY_MAX_MS, retryMs * 2) : RETRY_MIN_MS;
-    const wait = Math.round(retryMs * (0.75 + Math.random() * 0.5));
     showConnection(false, "Disconnected from the kiosk (" + why + "): the scores and clocks shown may be out of " +
-      "date. Reconnecting in " + Math.max(1, Math.round(wait / 1000)) + " s.");
-    clearTimeout(retryTimer);
-    retryTimer = setTimeout(connect, wait);
-  }
-
-  function connect() {
-    retryTimer = null;
-    const es = new EventSource("/stream");
-    source = es;
-    es.onopen = function () {
-      if (source !== es) return;
-      retryMs = 0;
-      lastHeard = performance.now();
-      showConnection(true, "");
-    };
-    es.onerror = function () {
-      if (source !== es) return;
-      lost(es.readyState === EventSource.CLOSED ? "the kiosk refused the connection" : "the connection was lost");
-    };
-    es.addEventListener("snapshot", function (e) { if (source === es) { heard(); renderSnapshot(JSON.parse(e.data)); } });
-    es.addEventListener("tick", function (e) { if (source === es) { heard(); setClock(JSON.parse(e.data).clock); } });
-    es.addEventListener("ping", function () { if (source === es) lastHeard = performance.now(); });
-  }
-
-  function watch() {
-    if (source && source.readyState === EventSource.OPEN && performance.now() - lastHeard > SILENT_MS) {
-      lost("nothing heard for " + Math.round(SILENT_MS / 1000) + " s");
-    }
+      "date. Reconnecting in " + waitS + " s.");
   }
 
   function start() {
-    fetch("/layout.json").then(function (r) {
-      if (!r.ok) throw new Error("HTTP " + r.status);
-      return r.json();
-    }).then(function (l) {
-      layout = l.layout; values = l.values || {};
-      buildBoard();
-      retryMs = 0;
-      connect();
-      setInterval(drawClocks, 250);
-      setInterval(watch, 1000);
-    }).catch(function (err) {
-      retryMs = retryMs ? Math.min(RETRY_MAX_MS, retryMs * 2) : RETRY_MIN_MS;
-      const wait = Math.round(retryMs * (0.75 + Math.random() * 0.5));
+    kioskStream.retrying(function () {
+      return fetch("/layout.json").then(function (r) {
+        if (!r.ok) throw new Error("HTTP " + r.status);
+        return r.json();
+      }).then(function (l) {
+        layout = l.layout; values = l.values || {};
+        buildBoard();
+        kioskStream.keep("/stream", {
+          who: "the kiosk",
+          opened: function () { showConnection(true, ""); },
+          lost: lost,
+          events: {
+            snapshot: function (m) { heard(); renderSnapshot(m); },
+            tick: function (m) { heard(); setClock(m.clock); },
+          },
+        });
+        setInterval(drawClocks, 250);
+      });
+    }, function (err, waitS) {
       showConnection(false, "Disconnected: the board layout could not be loaded from the kiosk (" + err +
-        "). Trying again in " + Math.max(1, Math.round(wait / 1000)) + " s.");
-      setTimeout(start, wait);
+        "). Trying again in " + waitS + " s.");
     });
   }
 
