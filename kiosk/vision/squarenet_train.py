@@ -267,6 +267,7 @@ def load_exported(path: Path, names: list[str]):  # noqa: ANN201
     convs = [m for m in net if isinstance(m, torch.nn.Conv2d)]
     for node, conv in zip([n for n in onnx.load(str(path)).graph.node if n.op_type == "Conv"], convs):
         conv.weight.data = torch.from_numpy(inits[node.input[1]].copy())
+        assert conv.bias is not None            # build_net's convolutions have biases
         conv.bias.data = torch.from_numpy(inits[node.input[2]].copy())
     gemm = next(n for n in onnx.load(str(path)).graph.node if n.op_type == "Gemm")
     net[-1].weight.data = torch.from_numpy(inits[gemm.input[1]].copy())
