@@ -286,7 +286,7 @@ class Kiosk:
 
     def _ask_removal(self, t: int) -> None:
         if self.vision is not None and self._removal_ticket is None:
-            self._removal_ticket = self.vision.request(t)
+            self._removal_ticket = self.vision.request(t, at_once_if_down=False)  # no press waits: no hurry
 
     # -------------------------------------------------------------------------------------------- loop
     def poll(self) -> list[str]:

@@ -2,7 +2,8 @@
 
 The kiosk journals a press (:class:`~kiosk.referee.events.ClockPressed`) the moment it happens, before the board is
 read, so the press may be left without its move: the kiosk stopped while reading the board (a crash, a power cut,
-``kill -9``; systemd's stop or restart, SIGTERM; the camera down, when the reading waits up to its timeout), the
+``kill -9``; systemd's stop or restart, SIGTERM; a camera that gives no stable reading, when the reading waits up to
+its timeout: a camera known down is tried once and the press handed back at once, here too), the
 journal could not record the move (disk full, a failing card: the session paused) and took writes again later, or
 the clocks were stopped (pause, the judge's button) when the reading came. The referee then has the presser on move
 with his press standing and the opponent's clock running, and nobody's press is taken: the opponent's is not his

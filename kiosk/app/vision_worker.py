@@ -4,7 +4,10 @@ The worker captures and reads frames continuously (paced by ``interval_ms`` whil
 latest readings. The event loop asks :meth:`VisionWorker.request` for a *stable* reading after a clock press
 and polls :meth:`VisionWorker.results`: a stable reading fuses the latest usable frames square by square (most
 of them agree on every square, and the newest, captured at or after the press, contradicts none). When the
-board was already still before the press, that is one capture and one reading after the press.
+board was already still before the press, that is one capture and one reading after the press. A request made while
+the camera is known down (:meth:`VisionWorker.camera_down`) is answered "no reading" as soon as one capture tried
+after it fails, not after ``timeout_ms``: the press is handed back at once instead of keeping the mover's clock
+running for the whole timeout; a capture that gives a frame (the camera is back) lets it wait as any other.
 """
 
 from __future__ import annotations
@@ -59,6 +62,7 @@ class _Request:
     since_frame_ms: int   # on the clock the camera stamps frames with (frame_clock)
     deadline: float  # the worker's timer (s)
     frames: int = 0
+    down_after: int | None = None  # the camera known down at the request: fail when a capture after this one fails
 
 
 @dataclass
@@ -97,6 +101,9 @@ class VisionWorker:
         still: the camera's frame changes only when told (a recording): a request whose frame gives no usable
             reading (not usable, or the reader failed on it) fails at once with the reason, instead of waiting
             ``timeout_ms`` for a usable frame that cannot come.
+
+    A request made while the camera is known down fails as soon as one capture tried after it fails (see
+    :meth:`request`); ``timeout_ms`` is for a camera that works but gives no stable reading (slow, a moving board).
     """
 
     def __init__(self, camera: Any, read: Callable[[Any], BoardReading], *, stable_frames: int = 2,
@@ -132,6 +139,8 @@ class VisionWorker:
         self._no_reading: tuple[int, str] | None = None  # (frame ms, why) of the last frame read, if not usable
         self._frame_fault = ""   # why the newest frame read gave no usable reading (verdict or reader failure)
         self.note = ""   # the newest reading's note (the tiles' lettering unfamiliar: calibrate), logged when it changes
+        self._attempts = 0   # captures begun (numbers them: a request known down waits for one begun after it)
+        self._capture_failed = False   # the last capture raised CameraError
 
     def _take_note(self, note: str) -> None:
         """Keep the newest reading's note (:attr:`BoardReading.note`), logged once when it appears or changes."""
@@ -153,16 +162,34 @@ class VisionWorker:
             self._thread.join(timeout_s)
             self._thread = None
 
-    def request(self, since_ms: int | None = None) -> int:
+    def camera_down(self) -> bool:
+        """Whether the camera is known down: its last capture raised CameraError or, before the first capture, its
+        ``health()`` says "down" or "absent" (a camera that could not be set up). Never raises."""
+        with self._lock:
+            if self._attempts:
+                return self._capture_failed
+        try:
+            return getattr(self.camera.health(), "state", "") in ("down", "absent")
+        except Exception:  # a camera double without health, or a failing one: not known down
+            return False
+
+    def request(self, since_ms: int | None = None, *, at_once_if_down: bool = True) -> int:
         """Ask for a stable reading whose newest frame is captured at or after ``since_ms`` (on ``clock``;
-        default: now). Returns a ticket; the answer comes from :meth:`results`."""
+        default: now). Returns a ticket; the answer comes from :meth:`results`.
+
+        With ``at_once_if_down`` and the camera known down (:meth:`camera_down`), the camera is tried once more and
+        the request fails as soon as a capture begun after it fails ("the camera is down: ..."), within about one
+        capture, not ``timeout_ms``; a capture that gives a frame (the camera is back) lets it wait as usual.
+        """
         now = self.clock()
         since = now if since_ms is None else since_ms
         if self.frame_clock is not None:   # the same moment on the clock the camera stamps frames with
             since = self.frame_clock() - (now - since)
+        down = at_once_if_down and self.camera_down()
         with self._lock:
             self._ticket += 1
-            self._requests.append(_Request(self._ticket, since, self.timer() + self.timeout_ms / 1000))
+            self._requests.append(_Request(self._ticket, since, self.timer() + self.timeout_ms / 1000,
+                                           down_after=self._attempts if down else None))
             ticket = self._ticket
         self._wake.set()
         return ticket
@@ -185,12 +212,10 @@ class VisionWorker:
     def step(self) -> None:
         """Capture and read one frame and answer what can be answered (the thread's body; tests call it)."""
         t0 = self.timer()
-        try:
-            frame_ms, frame = self.camera.capture()
-        except CameraError as exc:
-            self.last_error, self._frame_fault = f"camera: {exc}", ""
-            self._fail_due(self.last_error)
+        got = self._capture()
+        if got is None:
             return
+        frame_ms, frame = got
         if frame is self._last_frame and frame_ms == self._last_frame_ms:
             self._answer_from_last(frame_ms)  # read just before a request came: that reading answers it
             self._fail_still()
@@ -241,6 +266,26 @@ class VisionWorker:
             self._last_fused = (fused, agreed, frame_ms, read_ms) if grid is not None else None
         self._fail_still()
         self._fail_due(self.last_error or "the board did not keep still", (self.timer() - t0) * 1000)
+
+    def _capture(self) -> tuple[int, Any] | None:
+        """One capture attempt, numbered: (frame ms, frame), the camera no longer known down (the requests waiting
+        wait for a stable reading as any); or None on CameraError: the camera is known down, the requests made while
+        it was fail now (see :meth:`request`), the others when past their timeout."""
+        with self._lock:
+            self._attempts += 1
+            attempt = self._attempts
+        try:
+            frame_ms, frame = self.camera.capture()
+        except CameraError as exc:
+            self.last_error, self._frame_fault = f"camera: {exc}", ""
+            self._fail_down(attempt, f"the camera is down: {exc}")
+            self._fail_due(self.last_error)
+            return None
+        with self._lock:
+            self._capture_failed = False
+            for r in self._requests:
+                r.down_after = None
+        return frame_ms, frame
 
     def _answer_from_last(self, frame_ms: int) -> None:
         """Answer the requests the last reading already satisfies (its frame captured at or after the request's
@@ -316,6 +361,20 @@ class VisionWorker:
             out.append(next(rd.squares[sq] for (_, _, rd), g in zip(reversed(run), reversed(flat)) if g[sq] == best))
         last = run[-1][2]
         return BoardReading(tuple(out), last.homography, last.quality, dict(last.timings_ms), dict(last.doubts)), agreed
+
+    def _fail_down(self, attempt: int, why: str) -> None:
+        """Capture ``attempt`` failed: the camera is known down; the requests made while it was known down, and
+        made before this capture began, fail now with ``why`` (no reading: the press is handed back at once)."""
+        now = self.clock()
+        with self._lock:
+            self._capture_failed = True
+            keep = []
+            for r in self._requests:
+                if r.down_after is not None and attempt > r.down_after:
+                    self._done.append(StableReading(r.ticket, None, now, why, 0.0, r.frames))
+                else:
+                    keep.append(r)
+            self._requests = keep
 
     def _fail_due(self, why: str, _spent: float = 0.0) -> None:
         now, elapsed = self.clock(), self.timer()

@@ -1,5 +1,6 @@
 """``kiosk run``'s loop (kiosk.app.table.run_table) headless, with scripted clock buttons and no camera: a press
-reaches the journal; a bad device config is refused with its name, before any game starts."""
+reaches the journal (and, the camera absent, is handed back at once for the judge to enter the move:
+tests/app/test_app_camera_down_press.py); a bad device config is refused with its name, before any game starts."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ def test_a_scripted_press_reaches_the_journal_and_a_restart_resumes_the_game(tmp
     assert run_table(cfg, headless=True, max_seconds=2) == 0
     session = GameSession.open(tmp_path / "journal.sqlite")
     events = session.referee.events
-    assert [e.type for e in events] == ["game_started", "clock_pressed"] and events[1].player == 0
+    assert [e.type for e in events] == ["game_started", "clock_pressed", "press_withdrawn"] and events[1].player == 0
     assert session.state.players == ("Ann", "Bob")
     session.close()
     assert run_table(load_config(_config(tmp_path, '{backend = "scripted", script = []}')), headless=True,
@@ -43,7 +44,8 @@ def test_a_bad_device_config_is_refused_before_a_game_starts(tmp_path, capsys):
 def test_three_players_under_home_start_with_a_third_button(tmp_path, caplog):
     """Seed 003 (home) is for 2-4 players: table.players takes three names, and the third player's button
     ("seat 3", where wired) is a button like left and right (with no camera here, the first press stops Ann's
-    turn for a reading that never comes, so only it is journalled; tests/app/test_app_kiosk plays N turns)."""
+    turn for a reading that cannot come, and it is handed back at once: Ann is still on move and Cy's press is
+    refused, so only hers is journalled; tests/app/test_app_kiosk plays N turns)."""
     path = _config(tmp_path, '{backend = "scripted", script = [[100, "left"], [500, "seat 3"]]}')
     path.write_text(path.read_text().replace('players = ["Ann", "Bob"]', 'players = ["Ann", "Bob", "Cy"]\npreset = "home"'))
     with caplog.at_level("INFO"):

@@ -196,8 +196,9 @@ def test_a_press_whose_reading_came_while_the_clocks_were_paused_is_read_when_th
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["kill-9", "sigterm"])
 def test_kiosk_run_killed_or_stopped_while_reading_reads_the_press_at_the_restart(tmp_path, sig, caplog):
     """The tester's case through ``kiosk run``: the process killed (or stopped by systemd) while the board is read
-    for Ann's press (a camera that gives no frame: the reading waits for its 15 s timeout), then restarted with the
-    camera working: the press is read (a pass: the board is empty), Bob to move (his press: the tests above)."""
+    for Ann's press (a camera that works but shows no board: the reading waits for its 15 s timeout; a camera known
+    down hands the press back at once, tests/app/test_app_camera_down_press.py), then restarted with the camera
+    working: the press is read (a pass: the board is empty), Bob to move (his press: the tests above)."""
     import os
     import subprocess
     import sys
@@ -207,7 +208,15 @@ def test_kiosk_run_killed_or_stopped_while_reading_reads_the_press_at_the_restar
     from kiosk.app.table import run_table
 
     root = Path(__file__).resolve().parents[2]
+    import numpy as np
+
+    from kiosk.vision.images import write_image
+
+    (tmp_path / "dark").mkdir()
+    write_image(tmp_path / "dark" / "frame.png", np.zeros((480, 640, 3), np.uint8))
+    dark = f'camera = {{backend = "replay", path = "{tmp_path / "dark"}"}}'
     cfg = headless_config(tmp_path, buttons='{backend = "scripted", script = [[300, "left"]]}')
+    cfg.write_text(cfg.read_text().replace('camera = {backend = "none"}', dark))
     env = {**os.environ, "PYTHONPATH": str(root), "SDL_VIDEODRIVER": "dummy"}
     proc = subprocess.Popen([sys.executable, "-m", "kiosk", "run", "--config", str(cfg), "--headless"], cwd=root,
                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -225,7 +234,7 @@ def test_kiosk_run_killed_or_stopped_while_reading_reads_the_press_at_the_restar
     session = GameSession.open(tmp_path / "journal.sqlite")
     assert [e.type for e in session.referee.events][-1] == "clock_pressed"
     session.close()
-    cfg.write_text(cfg.read_text().replace('camera = {backend = "none"}', 'camera = {backend = "synthetic"}')
+    cfg.write_text(cfg.read_text().replace(dark, 'camera = {backend = "synthetic"}')
                    .replace('[[300, "left"]]', "[]"))
     with caplog.at_level("INFO", logger="kiosk.run"):
         assert run_table(load_config(cfg), headless=True, max_seconds=10) == 0
