@@ -9,16 +9,13 @@ from __future__ import annotations
 import socket
 import threading
 import time
-import urllib.error
-import urllib.request
 
 import pytest
+from hostile_http import closed_by_server, half_open, status, stream_outlives
 
 from kiosk.desk.server import MAX_UNFINISHED_PER_ADDRESS, DeskServer
 from kiosk.desk.store import ResultsStore
 from kiosk.desk.tables import Tables
-
-HALF = b"GET /state.json HTTP/1.1\r\nHost: x\r\n"   # no closing blank line
 
 
 @pytest.fixture
@@ -39,57 +36,23 @@ def desk(tmp_path):
         s.store.close()
 
 
-def _status(url: str) -> int:
-    try:
-        with urllib.request.urlopen(url, timeout=10) as r:
-            r.read()
-            return int(r.status)
-    except urllib.error.HTTPError as exc:
-        return exc.code
-
-
-def _half_open(port: int, source: str) -> socket.socket:
-    s = socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(source, 0))
-    s.sendall(HALF)
-    return s
-
-
-def _closed_by_desk(s: socket.socket, within_s: float) -> bool:
-    s.settimeout(within_s)
-    try:
-        return s.recv(4096) == b""
-    except ConnectionResetError:
-        return True
-    except TimeoutError:
-        return False
-
-
 def test_half_open_connections_are_closed_and_cannot_hold_the_desk(desk):
     srv = desk(header_timeout_s=1.0, max_connections=40)
-    held = [_half_open(srv.port, f"127.1.0.{i % 10 + 1}") for i in range(40)]   # 4 per address: the whole table
+    held = [half_open(srv.port, f"127.1.0.{i % 10 + 1}") for i in range(40)]   # 4 per address: the whole table
     stream: socket.socket | None = None
     try:
         start = time.monotonic()
         ok = False
         while time.monotonic() - start < 1.0 + 15:   # the timeout and a generous margin
-            if _status(f"{srv.url}state.json") == 200:
+            if status(f"{srv.url}state.json") == 200:
                 ok = True
                 break
             time.sleep(0.2)
         assert ok, "the half-open connections held the desk: /state.json answered 503 throughout"
-        assert all(_closed_by_desk(s, 15) for s in held)
+        assert all(closed_by_server(s, 15) for s in held)
         assert srv.slow_requests == 40 and srv.open_connections <= 2
         # a finished request (a live page) outlives the header timeout
-        stream = socket.create_connection(("127.0.0.1", srv.port), timeout=10)
-        stream.sendall(b"GET /stream HTTP/1.1\r\nHost: x\r\n\r\n")
-        stream.settimeout(10)
-        assert stream.recv(64).startswith(b"HTTP/1.1 200 OK")
-        time.sleep(3)
-        stream.settimeout(0.5)
-        try:
-            assert stream.recv(65536) != b"", "the stream was closed"
-        except TimeoutError:
-            pass   # nothing new to say: still open
+        stream = stream_outlives(srv.port, 3)
     finally:
         if stream is not None:
             stream.close()
@@ -99,7 +62,7 @@ def test_half_open_connections_are_closed_and_cannot_hold_the_desk(desk):
 
 def test_one_address_holds_at_most_its_share_of_unfinished_requests(desk):
     srv = desk(header_timeout_s=5.0)
-    mine = [_half_open(srv.port, "127.1.1.1") for _ in range(MAX_UNFINISHED_PER_ADDRESS)]
+    mine = [half_open(srv.port, "127.1.1.1") for _ in range(MAX_UNFINISHED_PER_ADDRESS)]
     try:
         extra = socket.create_connection(("127.0.0.1", srv.port), timeout=10, source_address=("127.1.1.1", 0))
         extra.settimeout(10)
@@ -109,10 +72,10 @@ def test_one_address_holds_at_most_its_share_of_unfinished_requests(desk):
         extra.close()
         assert answer.startswith(b"HTTP/1.1 429 Too Many Requests"), answer[:200]
         assert srv.crowded_connections == 1
-        assert _status(f"{srv.url}state.json") == 200   # other addresses are served meanwhile
-        assert all(_closed_by_desk(s, 5.0 + 15) for s in mine)
+        assert status(f"{srv.url}state.json") == 200   # other addresses are served meanwhile
+        assert all(closed_by_server(s, 5.0 + 15) for s in mine)
         time.sleep(0.5)
-        again = _half_open(srv.port, "127.1.1.1")   # its share is free again
+        again = half_open(srv.port, "127.1.1.1")   # its share is free again
         again.sendall(b"\r\n")
         again.settimeout(10)
         assert again.recv(64).startswith(b"HTTP/1.1 200 OK")
