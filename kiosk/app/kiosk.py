@@ -33,6 +33,7 @@ from kiosk.app.judge_entries import (
     judge_decided,
     promote,
 )
+from kiosk.app.paused_reading import held_reading, hold_reading
 from kiosk.app.pin import PinGate
 from kiosk.app.press_words import press_refusal
 from kiosk.app.removal import check_removed, record_removed
@@ -63,6 +64,7 @@ class PendingPress:
     t: int
     ticket: int
     exchange: int = 0
+    held: StableReading | None = None  # its answer, come while the clocks were stopped (kiosk.app.paused_reading)
 
 
 class Kiosk:
@@ -164,10 +166,8 @@ class Kiosk:
         """
         st = self.state
         t = self.now() if t_ms is None else max(t_ms, st.last_t)
-        if side == "judge":
-            return press_judge(self, t)
-        if side == "pause":
-            return press_pause(self, t)
+        if side in ("judge", "pause"):
+            return press_judge(self, t) if side == "judge" else press_pause(self, t)
         self.view.unusable_frame = ""  # it tells of this press only (a refused one, or one still reading: "")
         if self.session.paused:  # the journal cannot be written: nothing can be recorded, the clocks stand still
             self.view.message = self.session.pause_reason
@@ -268,8 +268,7 @@ class Kiosk:
 
     def _show_problem(self, problems: tuple[Anomaly, ...], text: str, *, judge: bool,
                       squares: tuple[int, ...] | None = None) -> None:
-        self.view.problem = problems
-        self.view.problem_text = text
+        self.view.problem, self.view.problem_text = problems, text
         self.view.problem_squares = tuple(squares if squares is not None else (p.square for p in problems))
         self.view.needs_judge = judge
         self.view.message = text
@@ -293,7 +292,7 @@ class Kiosk:
         """Collect stable readings and apply due time events; returns outcome lines (for logs)."""
         out: list[str] = []
         if self.vision is not None:
-            for ans in self.vision.results():
+            for ans in [*self.vision.results(), *held_reading(self)]:  # a kept answer once the clocks run again
                 out.append(self._on_reading(ans))
             if self.state.phase == REMOVING and self._removal_ticket is None and not self.vision.waiting():
                 self._ask_removal(self.now())
@@ -316,8 +315,9 @@ class Kiosk:
         p = self.pending
         if p is None or p.ticket != ans.ticket:
             return "stale reading"
-        self.pending = None
-        view = self.view
+        if held := hold_reading(self, ans):  # the clocks were stopped before it came: acted on when they run again
+            return held
+        self.pending, view = None, self.view
         view.waiting, view.unusable_frame = False, ans.unusable
         reading, view.camera_failed = ans.reading, ans.reading is None
         entered = reading is None and view.judge_entered and bool(view.corrections)

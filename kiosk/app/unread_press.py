@@ -4,8 +4,8 @@ The kiosk journals a press (:class:`~kiosk.referee.events.ClockPressed`) the mom
 read, so the press may be left without its move: the kiosk stopped while reading the board (a crash, a power cut,
 ``kill -9``; systemd's stop or restart, SIGTERM; a camera that gives no stable reading, when the reading waits up to
 its timeout: a camera known down is tried once and the press handed back at once, here too), the
-journal could not record the move (disk full, a failing card: the session paused) and took writes again later, or
-the clocks were stopped (pause, the judge's button) when the reading came. The referee then has the presser on move
+journal could not record the move (disk full, a failing card: the session paused) and took writes again later. (A
+reading that comes while the clocks are stopped is kept with its press: :mod:`kiosk.app.paused_reading`.) The referee then has the presser on move
 with his press standing and the opponent's clock running, and nobody's press is taken: the opponent's is not his
 turn, and nothing reads the board until the presser happens to press again. The opponent is charged meanwhile.
 

@@ -1,0 +1,177 @@
+"""A press's board reading that comes back while the clocks are stopped (:mod:`kiosk.app.paused_reading`).
+
+The tester's case: Ann pressed the clock after laying QUIRT and, before the reading came back, the clocks were
+stopped (the pause button, or the judge's button). The reading then came during the pause, the referee refused the
+play ("the clock is neutralised"), and the screen showed it as a board problem ("The clocks are stopped. Press
+pause to start them again first.", QUIRT's squares marked) on a board that was right. A failed reading (the camera
+down) likewise showed "press the clock again, or call the judge" while no press could do anything.
+
+Now the answer is kept with the press (journaled at its time, seed 002 II.K: the turn ended then), the screen says in
+a sentence that the move is recorded when play resumes, and it is acted on as soon as the clocks run again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from app_fixtures import PIN, GridTable, read_grid
+from common_fixtures import ManualClock
+from common_fixtures import make_kiosk as make_plain_kiosk
+
+from kiosk.app.kiosk import Kiosk
+from kiosk.app.vision_worker import VisionWorker
+from kiosk.devices.health import DeviceHealth
+from kiosk.rules.board import parse_coordinate
+from kiosk.ui.app import KioskUI
+
+GAME_MS = 25 * 60_000
+QUIRT = dict(zip(parse_coordinate("8D").squares(5), "QUIRT", strict=True))
+PAUSED = "The game is paused: both clocks are stopped. Press pause again to go on."
+JUDGE = "The judge is called: the clocks are stopped until he is done. Judge: enter the PIN."
+
+
+class DownTable(GridTable):
+    """The grid camera whose health reports ``state`` (``"down"``: a press is handed back after one try)."""
+
+    def __init__(self, clock: ManualClock) -> None:
+        super().__init__(clock)
+        self.state = "ok"
+
+    def health(self) -> DeviceHealth:
+        return DeviceHealth("camera", "test", self.state)  # type: ignore[arg-type]
+
+
+def _kiosk(tmp: Path) -> tuple[Kiosk, DownTable, ManualClock, VisionWorker]:
+    clock = ManualClock()
+    table = DownTable(clock)
+    worker = VisionWorker(table, read_grid, stable_frames=2, timeout_ms=15_000, clock=clock,
+                          timer=lambda: clock.t / 1000)
+    kiosk, _ = make_plain_kiosk(tmp, worker=worker, clock=clock)
+    return kiosk, table, clock, worker
+
+
+def _answer(kiosk: Kiosk, worker: VisionWorker) -> list[str]:
+    """Run the worker (in this thread) until it has answered the press, and the kiosk's poll."""
+    for _ in range(10):
+        worker.step()
+        if not worker.waiting():
+            break
+    assert not worker.waiting()
+    return kiosk.poll()
+
+
+def _no_problem(kiosk: Kiosk) -> None:
+    v = kiosk.view
+    assert v.problem == () and v.problem_text == "" and v.problem_squares == () and not v.needs_judge
+
+
+def _types(kiosk: Kiosk) -> list[str]:
+    return [e.type for e in kiosk.session.referee.events if e.type != "window_closed"]
+
+
+def test_a_play_read_during_a_pause_is_no_board_problem_and_is_recorded_when_play_resumes(tmp_path):
+    """Was: "The clocks are stopped. Press pause to start them again first." as a board problem on QUIRT's
+    squares. Now: the pause's sentence and that the move is recorded when play resumes; then QUIRT, Ann's turn
+    having ended at her press (she is charged nothing of the pause nor after it)."""
+    kiosk, table, clock, worker = _kiosk(tmp_path)
+    table.put(QUIRT)
+    clock.t = 10_000
+    assert kiosk.press("left") == "reading"
+    clock.t = 12_000
+    kiosk.press("pause")
+    out = _answer(kiosk, worker)
+    table.put({min(QUIRT): "."})   # during the pause a tile is lifted: the board as Ann left it is her move
+    _no_problem(kiosk)
+    assert out == ["reading kept until the clocks run again (paused at the table)"], out
+    assert kiosk.view.message == (f"{PAUSED} Ann pressed the clock before the clocks stopped: Ann's move is "
+                                  "recorded when play resumes.")
+    ui = KioskUI(kiosk, (800, 480))
+    assert ui.draw() == "main" and "Ann's move is recorded when play resumes." in " ".join(ui.texts)
+    assert kiosk.state.pressed_at == 10_000 and _types(kiosk)[-2:] == ["clock_pressed", "clock_neutralised"]
+    clock.t = 20_000
+    kiosk.press("pause")
+    out = kiosk.poll()
+    assert "play" in out, out
+    st = kiosk.state
+    assert st.last_play.word == "QUIRT" and st.scores == (48, 0) and st.on_move == 1
+    _no_problem(kiosk)
+    assert kiosk.view.message == "Ann: 8D QUIRT 48"
+    clock.t = 25_000
+    assert kiosk.remaining_ms(0) == GAME_MS - 10_000
+    assert kiosk.remaining_ms(1) == GAME_MS - 2_000 - 5_000
+
+
+def test_a_play_read_while_the_judge_is_called_is_recorded_when_the_judge_is_done(tmp_path):
+    kiosk, table, clock, worker = _kiosk(tmp_path)
+    table.put(QUIRT)
+    clock.t = 10_000
+    assert kiosk.press("left") == "reading"
+    kiosk.press("judge")
+    _answer(kiosk, worker)
+    _no_problem(kiosk)
+    assert kiosk.view.message == (f"{JUDGE} Ann pressed the clock before the clocks stopped: Ann's move is "
+                                  "recorded when play resumes.")
+    ui = KioskUI(kiosk, (800, 480))
+    assert ui.draw() == "pin" and not ui.overflows
+    assert kiosk.act("judge_unlock", pin=PIN).accepted
+    assert kiosk.state.last_play is None   # nothing while the judge works
+    kiosk.poll()
+    assert kiosk.state.last_play is None and kiosk.state.pressed_at == 10_000
+    ui.overlay = "judge"
+    ui.tap("judge_close")
+    kiosk.poll()
+    st = kiosk.state
+    assert st.last_play.word == "QUIRT" and st.on_move == 1 and kiosk.pending is None
+    _no_problem(kiosk)
+
+
+def test_a_camera_down_hand_back_during_a_pause_waits_for_play_to_resume(tmp_path):
+    """The camera is down at Ann's press: the worker hands the press back at once, during the pause. Was: the
+    camera problem ("press the clock again, or call the judge") shown while no press can do anything. Now the
+    pause's sentence says what happens when play resumes; then the press is handed back as with the clocks running
+    (Ann's clock runs again, the judge asked to enter the move)."""
+    kiosk, table, clock, worker = _kiosk(tmp_path)
+    table.fail, table.state = "camera unplugged", "down"
+    clock.t = 10_000
+    assert worker.camera_down() and kiosk.press("left") == "reading"
+    kiosk.press("pause")
+    _answer(kiosk, worker)
+    _no_problem(kiosk)
+    assert kiosk.view.message == (f"{PAUSED} The camera gave no reading of Ann's move (the camera is down: camera "
+                                  "unplugged): when play resumes, Ann presses the clock again, unless the judge has "
+                                  "entered the move.")
+    assert kiosk.state.pressed_at == 10_000 and kiosk.state.clock.running is None
+    clock.t = 20_000
+    kiosk.press("pause")
+    kiosk.poll()
+    st = kiosk.state
+    assert st.pressed_at is None and st.on_move == 0 and st.clock.running == 0
+    assert _types(kiosk)[-3:] == ["clock_neutralised", "clock_resumed", "press_withdrawn"]
+    assert kiosk.view.problem_text == ("The camera gave no reading (the camera is down: camera unplugged). Ann: "
+                                       "press the clock again, or call the judge to enter the move.")
+
+
+def test_the_judges_entry_during_his_call_is_the_move_of_a_press_the_camera_could_not_read(tmp_path):
+    """Ann's press could not be read (the camera down) and the judge, called, enters her I on H7 on his screen:
+    when he is done the press is her move at once, ending her turn at the press's time (seed 002 II.K)."""
+    kiosk, table, clock, worker = _kiosk(tmp_path)
+    table.fail, table.state = "camera unplugged", "down"
+    clock.t = 10_000
+    assert kiosk.press("left") == "reading"
+    clock.t = 11_000
+    kiosk.press("judge")
+    _answer(kiosk, worker)
+    _no_problem(kiosk)
+    assert kiosk.act("judge_unlock", pin=PIN).accepted
+    for sq, ch in zip(parse_coordinate("8G").squares(3), "HIT", strict=True):
+        assert kiosk.act("correct", square=sq, char=ch).accepted
+    clock.t = 40_000
+    assert kiosk.act("judge_done").accepted
+    kiosk.poll()
+    st = kiosk.state
+    assert st.last_play is not None and st.last_play.word == "HIT" and st.on_move == 1 and kiosk.pending is None
+    play = [e for e in kiosk.session.referee.events if e.type == "play"][-1]
+    assert play.by_judge
+    _no_problem(kiosk)
+    clock.t = 45_000
+    assert kiosk.remaining_ms(0) == GAME_MS - 10_000
+    assert kiosk.remaining_ms(1) == GAME_MS - 1_000 - 5_000
