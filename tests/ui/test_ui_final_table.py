@@ -4,24 +4,10 @@ racks' points only (Ada's "-17" was her rack's -7 and the overtime's -10)."""
 from __future__ import annotations
 
 import pytest
-from test_ui_screens import SIZES, shot, touch
-from ui_fixtures import PIN, display, make_kiosk, play  # noqa: F401 - display: the autouse pygame fixture
+from test_ui_screens import SIZES, end_the_game, enter_racks, shot
+from ui_fixtures import display, make_kiosk, play  # noqa: F401 - display: the autouse pygame fixture
 
 from kiosk.ui.app import KioskUI
-
-
-def _finish(ui: KioskUI, k) -> None:  # noqa: ANN001
-    touch(ui, "Judge")
-    for d in PIN:
-        touch(ui, d)
-    touch(ui, "OK")
-    touch(ui, "End the game")
-    for p in (0, 1):
-        ui.rack_player = p
-        while len(ui.racks[p]) < k.state.racks[p]:
-            touch(ui, "rack_letter", letter=ui.rack_choices()[0][0])
-    touch(ui, "Done")
-    assert ui.draw() == "over"
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -31,7 +17,8 @@ def test_overtime_has_its_own_column_and_racks_are_only_the_racks(tmp_path, size
     assert play(k, c, 0, "8D", "QUIRT")
     c.t += 1_600_000  # Bartholomew runs past his 25 minutes
     k.poll()
-    _finish(ui, k)
+    end_the_game(ui)
+    enter_racks(ui, k)
     r = k.state.result
     assert r.time_penalty[1] > 0
     shot(ui, "77-final-overtime", "over")
@@ -47,5 +34,6 @@ def test_without_overtime_the_table_keeps_three_columns(tmp_path):
     k, c = make_kiosk(tmp_path)
     ui = KioskUI(k, (800, 480))
     assert play(k, c, 0, "8D", "QUIRT")
-    _finish(ui, k)
+    end_the_game(ui)
+    enter_racks(ui, k)
     assert "overtime" not in ui.texts and "racks" in ui.texts

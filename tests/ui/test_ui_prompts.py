@@ -5,7 +5,7 @@ preset allows, device problems shown, rack keys that read as tiles. Screenshots 
 from __future__ import annotations
 
 import pytest
-from test_ui_screens import SIZES, shot, touch
+from test_ui_screens import SIZES, end_the_game, enter_racks, shot, touch
 from ui_fixtures import display, make_kiosk, play  # noqa: F401 - display: the autouse pygame fixture
 
 from kiosk.control import commands as cmd
@@ -152,11 +152,7 @@ def test_a_device_that_is_down_is_shown_on_every_screen(tmp_path, size, drawn):
 def test_rack_keys_show_the_letter_its_points_and_how_many_are_left_apart(tmp_path, drawn):
     k, c = make_kiosk(tmp_path)
     ui = KioskUI(k, (800, 480))
-    touch(ui, "Judge")
-    for d in "2468":
-        touch(ui, d)
-    touch(ui, "OK")
-    touch(ui, "End the game")
+    end_the_game(ui)
     drawn.clear()
     assert ui.draw() == "racks"
     keys = {b.kw["letter"]: b.label for b in ui.buttons if b.action == "rack_letter"}
@@ -220,17 +216,8 @@ def test_004_rows_are_lettered_A_to_O_on_the_team_board(tmp_path, size, drawn):
 def test_the_new_game_screen_over_a_final_table_has_a_way_back(tmp_path, size):
     k, c = make_kiosk(tmp_path)
     ui = KioskUI(k, size)
-    touch(ui, "Judge")
-    for d in "2468":
-        touch(ui, d)
-    touch(ui, "OK")
-    touch(ui, "End the game")
-    for p in (0, 1):
-        ui.rack_player = p
-        while len(ui.racks[p]) < k.state.racks[p]:
-            touch(ui, "rack_letter", letter=ui.rack_choices()[0][0])
-    touch(ui, "Done")
-    assert ui.draw() == "over"
+    end_the_game(ui)
+    enter_racks(ui, k)
     touch(ui, "New game")
     shot(ui, "31-new-game-cancel", "new_game")
     touch(ui, "Cancel")

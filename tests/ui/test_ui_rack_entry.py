@@ -5,19 +5,10 @@ after it shifted under the finger)."""
 from __future__ import annotations
 
 import pytest
-from test_ui_screens import SIZES, shot, touch
-from ui_fixtures import PIN, display, make_kiosk  # noqa: F401 - display: the autouse pygame fixture
+from test_ui_screens import SIZES, end_the_game, shot, touch
+from ui_fixtures import display, make_kiosk  # noqa: F401 - display: the autouse pygame fixture
 
 from kiosk.ui.app import KioskUI
-
-
-def _end(ui: KioskUI) -> None:
-    touch(ui, "Judge")
-    for d in PIN:
-        touch(ui, d)
-    touch(ui, "OK")
-    touch(ui, "End the game")
-    assert ui.draw() == "racks"
 
 
 def _keys(ui: KioskUI) -> dict[str, tuple[tuple[int, int, int, int], bool]]:
@@ -29,7 +20,7 @@ def _keys(ui: KioskUI) -> dict[str, tuple[tuple[int, int, int, int], bool]]:
 def test_an_incomplete_rack_is_refused_in_a_sentence_on_the_screen(tmp_path, size):
     k, c = make_kiosk(tmp_path)
     ui = KioskUI(k, size)
-    _end(ui)
+    end_the_game(ui)
     touch(ui, "rack_letter", letter="A")
     touch(ui, "rack_letter", letter="B")
     touch(ui, "Done")
@@ -51,7 +42,7 @@ def test_an_incomplete_rack_is_refused_in_a_sentence_on_the_screen(tmp_path, siz
 def test_a_used_up_tile_keeps_its_key_greyed_and_no_key_moves(tmp_path, size):
     k, c = make_kiosk(tmp_path)
     ui = KioskUI(k, size)
-    _end(ui)
+    end_the_game(ui)
     before = _keys(ui)
     assert before["Z"][1] and before["Q"][1]
     touch(ui, "rack_letter", letter="Z")  # the set's only Z

@@ -41,6 +41,24 @@ def open_judge_menu(ui: KioskUI) -> None:
     assert ui.draw() == "judge"
 
 
+def end_the_game(ui: KioskUI) -> None:
+    """Open the judge's menu and end the game: the rack entry is shown."""
+    open_judge_menu(ui)
+    touch(ui, "End the game")
+    assert ui.draw() == "racks"
+
+
+def enter_racks(ui: KioskUI, k) -> None:  # noqa: ANN001 - the kiosk
+    """On the rack entry, give each player the first letters the keys offer until his rack is full, then Done: the
+    final table is shown."""
+    for p in range(len(k.state.players)):
+        ui.rack_player = p
+        while len(ui.racks[p]) < k.state.racks[p]:
+            touch(ui, "rack_letter", letter=ui.rack_choices()[0][0])
+    touch(ui, "Done")
+    assert ui.draw() == "over"
+
+
 def shot(ui: KioskUI, name: str, expect: str) -> None:
     screen = ui.draw()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
