@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import resource
 import signal
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -97,3 +98,13 @@ def make_kiosk(tmp: Path, preset: str = "nsf", *, players: tuple[str, ...] = ("A
         res = kiosk.start_game(load_preset(preset).to_dict(), players)
         assert res.accepted, res.reason
     return kiosk, clock
+
+
+def wait_for(pred: Callable[[], bool], timeout: float = 30.0) -> bool:
+    """Whether ``pred()`` came true within ``timeout`` seconds (asked every 50 ms): never a fixed sleep."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.05)
+    return False

@@ -7,6 +7,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from common_fixtures import wait_for  # noqa: F401 - the desk tests import it from here
+
 from kiosk.desk.acl import acl_text, broker_lines, password_file
 from kiosk.desk.ingest import BrokerConfig
 from kiosk.desk.service import Desk
@@ -68,16 +70,6 @@ def start_desk(tmp: Path, port: int, password: str, client_id: str, *, root: str
     return Desk(event_folder(tmp, event), BrokerConfig("127.0.0.1", port, root=root, username="desk",
                                                        password=password, client_id=client_id),
                 http_port=0, data_dir=data_dir).start()
-
-
-def wait_for(pred: Callable[[], bool], timeout: float = 30.0) -> bool:
-    """Whether ``pred()`` came true within ``timeout`` seconds (asked every 50 ms): never a fixed sleep."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.05)
-    return False
 
 
 def game(seed: int = 1, players: tuple[str, ...] = ("Ann", "Bob")) -> list[Event]:

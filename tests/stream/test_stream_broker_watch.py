@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from common_fixtures import wait_for
 
 from kiosk.desk.ingest import BrokerConfig
 from kiosk.desk.service import Desk
@@ -21,15 +22,6 @@ from kiosk.stream.broker import LocalBroker, free_port, mosquitto_path
 from kiosk.stream.mqtt import MqttConfig, MqttPublisher
 
 EVENT = 'name = "Words Open"\nrounds = 1\n[[division]]\nname = "A"\nplayers = ["Ann", "Bob"]\n'
-
-
-def _wait(pred: Callable[[], bool], timeout: float) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.05)
-    return pred()
 
 
 class _Listener:
@@ -80,7 +72,7 @@ def test_a_closed_port_is_said_once_as_connection_refused(tmp_path, caplog):
     kiosk = _kiosk(port)
     desk = _desk(tmp_path, port)
     try:
-        assert _wait(lambda: _said(kiosk.errors, refused) and _said(desk.ingest.errors, refused), 20), \
+        assert wait_for(lambda: _said(kiosk.errors, refused) and _said(desk.ingest.errors, refused), 20), \
             (kiosk.errors, list(desk.ingest.errors))
         time.sleep(4)   # more attempts fail: nothing more is said
         assert [e for e in kiosk.errors if where in e] == [e for e in kiosk.errors if refused in e]
@@ -98,13 +90,13 @@ def test_a_web_server_is_said_to_be_no_mqtt_broker(tmp_path):
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
     banner = _Listener(lambda c: (c.sendall(b"SSH-2.0-OpenSSH_9.2p1\r\n"), c.close()))
     try:
-        assert _wait(lambda: _can_connect(port), 10)
+        assert wait_for(lambda: _can_connect(port), 10)
         desk = _desk(tmp_path, port)            # the desk's keepalive (10 s) ends its CONNECT with a line feed:
         kiosk = _kiosk(banner.port)             # the web server answers 400; the other greets as SSH
         try:
-            assert _wait(lambda: _said(desk.ingest.errors, f"the tournament broker at 127.0.0.1:{port} is not an "
+            assert wait_for(lambda: _said(desk.ingest.errors, f"the tournament broker at 127.0.0.1:{port} is not an "
                                                           "MQTT broker"), 30), list(desk.ingest.errors)
-            assert _wait(lambda: _said(kiosk.errors, f"the tournament broker at 127.0.0.1:{banner.port} is not an "
+            assert wait_for(lambda: _said(kiosk.errors, f"the tournament broker at 127.0.0.1:{banner.port} is not an "
                                                      "MQTT broker"), 30), kiosk.errors
             time.sleep(3)
             assert len(desk.ingest.errors) == 1 and len(kiosk.errors) == 1, (list(desk.ingest.errors), kiosk.errors)
@@ -129,7 +121,7 @@ def test_a_server_that_never_answers_is_said_not_to_answer(tmp_path):
     silent = _Listener(lambda c: None)
     kiosk = _kiosk(silent.port, keepalive_s=3)
     try:
-        assert _wait(lambda: _said(kiosk.errors, f"the tournament broker at 127.0.0.1:{silent.port} does not "
+        assert wait_for(lambda: _said(kiosk.errors, f"the tournament broker at 127.0.0.1:{silent.port} does not "
                                                  "answer: no MQTT reply within 3 s"), 30), kiosk.errors
         time.sleep(4)
         assert len(kiosk.errors) == 1, kiosk.errors
@@ -147,17 +139,17 @@ def test_a_broker_stopped_is_a_warning_and_its_return_is_said_with_the_time_it_w
     kiosk = _kiosk(broker.port)
     desk = _desk(tmp_path, broker.port)
     try:
-        assert _wait(lambda: kiosk.connected and desk.ingest.connected, 20)
+        assert wait_for(lambda: kiosk.connected and desk.ingest.connected, 20)
         assert kiosk.errors == [] and list(desk.ingest.errors) == []
         broker.stop()
         lost = (f"lost the connection to the tournament broker at {where} (the connection was lost); it cannot be "
                 "reached: connection refused (nothing listens on that port); reconnecting")
-        assert _wait(lambda: _said(kiosk.errors, lost) and _said(desk.ingest.errors, lost), 20), \
+        assert wait_for(lambda: _said(kiosk.errors, lost) and _said(desk.ingest.errors, lost), 20), \
             (kiosk.errors, list(desk.ingest.errors))
         time.sleep(3)                            # attempts fail meanwhile: refused, not said again
         broker.start()
         again = f"connected again to {where} after "
-        assert _wait(lambda: _said(kiosk.errors, again) and _said(desk.ingest.errors, again), 30), \
+        assert wait_for(lambda: _said(kiosk.errors, again) and _said(desk.ingest.errors, again), 30), \
             (kiosk.errors, list(desk.ingest.errors))
         for errors in (kiosk.errors, list(desk.ingest.errors)):
             assert len(errors) == 2, errors

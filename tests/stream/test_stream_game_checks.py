@@ -9,6 +9,7 @@ import sys
 import time
 
 import pytest
+from common_fixtures import wait_for
 
 from kiosk.desk.ingest import BrokerConfig
 from kiosk.desk.service import Desk
@@ -39,15 +40,6 @@ def _desk(tmp_path, port: int) -> Desk:
     return Desk(ev, BrokerConfig("127.0.0.1", port, root=ROOT, client_id="checks-desk"), http_port=0).start()
 
 
-def _wait(pred, timeout: float = 20.0) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if pred():
-            return True
-        time.sleep(0.05)
-    return pred()
-
-
 @needs_shared
 @pytest.mark.parametrize("path, board, final", [(JOSH, 13, (387, 397)), (ISSUE_476, 14, (422, 443))])
 def test_stream_game_publishes_the_record_s_finals_with_its_time_penalty(broker, tmp_path, path, board, final):
@@ -60,7 +52,7 @@ def test_stream_game_publishes_the_record_s_finals_with_its_time_penalty(broker,
         result = json.loads((tmp_path / "r" / f"{gid}.result.json").read_text())
         assert tuple(result["scores"]) == final and result["adjustments"]["time_penalty"][0] > 0
         assert [p["win"] for p in result["players"]] == [0.0, 1.0]     # the second player wins, as recorded
-        assert _wait(lambda: len(desk.store.results()) == 1)
+        assert wait_for(lambda: len(desk.store.results()) == 1, 20)
         (res,) = desk.store.results()
         assert res.game_id == gid and tuple(s for _, s in res.players) == final
     finally:
@@ -112,7 +104,7 @@ def test_two_games_of_one_file_name_are_two_games_and_the_same_record_is_one(bro
         assert ids[0] != ids[1]
         assert sorted(p.name for p in records.iterdir()) == sorted(f"{g}{ext}" for g in ids
                                                                     for ext in (".gcg", ".result.json"))
-        assert _wait(lambda: len(desk.store.results()) == 2)
+        assert wait_for(lambda: len(desk.store.results()) == 2, 20)
         assert {res.game_id: tuple(s for _, s in res.players) for res in desk.store.results()} == \
             {ids[0]: (451, 345), ids[1]: (387, 397)}
         before = {p.name: p.read_bytes() for p in records.iterdir()}
