@@ -270,10 +270,7 @@
 
   function start() {
     kioskStream.retrying(function () {
-      return fetch("/layout.json").then(function (r) {
-        if (!r.ok) throw new Error("HTTP " + r.status);
-        return r.json();
-      }).then(function (l) {
+      return kioskStream.json("/layout.json").then(function (l) {
         layout = l.layout;
         loadNames();
         kioskStream.keep("/stream", { who: "the desk", lost: lost, events: { state: onState, tiles: onTiles } });

@@ -160,10 +160,7 @@
 
   function start() {
     kioskStream.retrying(function () {
-      return fetch("/layout.json").then(function (r) {
-        if (!r.ok) throw new Error("HTTP " + r.status);
-        return r.json();
-      }).then(function (l) {
+      return kioskStream.json("/layout.json").then(function (l) {
         layout = l.layout; values = l.values || {};
         buildBoard();
         kioskStream.keep("/stream", {

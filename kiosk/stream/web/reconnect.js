@@ -84,5 +84,13 @@ window.kioskStream = (function () {
     })();
   }
 
-  return { keep: keep, retrying: retrying };
+  // GET url and parse its JSON; a promise rejected with "HTTP <status>" when the answer is not 2xx.
+  function json(url) {
+    return fetch(url).then(function (r) {
+      if (!r.ok) throw new Error("HTTP " + r.status);
+      return r.json();
+    });
+  }
+
+  return { keep: keep, retrying: retrying, json: json };
 })();
