@@ -312,7 +312,9 @@ class ClockNeutralised(Event):
 
 @dataclass(frozen=True)
 class ClockResumed(Event):
-    """The neutralised clock restarts for the player on move."""
+    """The neutralised clock restarts: the clock that ran when it stopped. That is the player on move's, except
+    after his clock press whose board reading is still awaited: the press had started the opponent's clock, which
+    runs again (a press taken back later, :class:`PressWithdrawn`, then charges the presser all of it)."""
 
     type: ClassVar[str] = "clock_resumed"
 

@@ -57,7 +57,9 @@ def _on_clock_resumed(g: GameModel, ev: ClockResumed) -> None:
         raise Refused("clock_resumed: the clock is not neutralised", Code.NOT_NEUTRALISED)
     g.neutralised = ""
     assert g.on_move is not None
-    g.clock.start(g.on_move, ev.t, new_turn=False)
+    # the clock that ran when it stopped: after a press awaiting its reading, the opponent's (the press started it)
+    pressed = g.pending.pressed_at is not None and g.phase == Phase.PLAYING
+    g.clock.start(g.nxt(g.on_move) if pressed else g.on_move, ev.t, new_turn=False)
     after = g.preset.challenge.after_neutral_ms
     if after is not None and g.window.open and g.window.until is not None:
         g.window.until = max(g.window.until, ev.t + after)  # seed 002 II.P: five seconds after returning

@@ -175,3 +175,27 @@ def test_the_judges_entry_during_his_call_is_the_move_of_a_press_the_camera_coul
     clock.t = 45_000
     assert kiosk.remaining_ms(0) == GAME_MS - 10_000
     assert kiosk.remaining_ms(1) == GAME_MS - 1_000 - 5_000
+
+
+def test_a_board_problem_read_during_a_pause_gives_the_presser_back_his_time_before_the_pause(tmp_path):
+    """Ann presses with QUIRT and a stray A at 1A (tiles in two lines: a board problem); the clocks are stopped 2 s
+    later and the reading comes during the pause. When play resumes her press is taken back: the 2 s Bo's clock ran
+    between her press and the pause are hers, the pause is nobody's. Was: Bo kept the 2 s (the resume restarted
+    Ann's clock, so the press taken back found none of the opponent's time to give back)."""
+    kiosk, table, clock, worker = _kiosk(tmp_path)
+    table.put({**QUIRT, 0: "A"})
+    clock.t = 10_000
+    assert kiosk.press("left") == "reading"
+    clock.t = 12_000
+    kiosk.press("pause")
+    _answer(kiosk, worker)
+    _no_problem(kiosk)
+    clock.t = 20_000
+    kiosk.press("pause")
+    kiosk.poll()
+    st = kiosk.state
+    assert st.pressed_at is None and st.on_move == 0 and st.clock.running == 0 and st.last_play is None
+    assert kiosk.view.problem_squares and kiosk.view.problem_text
+    clock.t = 25_000
+    assert kiosk.remaining_ms(0) == GAME_MS - 10_000 - 2_000 - 5_000
+    assert kiosk.remaining_ms(1) == GAME_MS

@@ -384,6 +384,40 @@ def test_004_a_press_taken_back_after_a_refused_exchange_charges_the_mover():
     assert ref.clock_remaining(mover, press + 90_000) == mover_left - 90_000
 
 
+@pytest.mark.parametrize("taken_back", [False, True])
+def test_002_II_K_a_press_awaiting_its_reading_keeps_the_opponents_clock_through_a_pause(taken_back):
+    """Seed 002 II.K: the press ends the turn and starts the opponent's clock; the clocks are stopped (a pause, a
+    judge call) before the board is read and resumed later. The clock that ran (the opponent's) runs again. Was:
+    the presser's clock restarted, so a press then taken back (a board problem) left the 2 s between the press and
+    the pause on the opponent's clock, and a play recorded after the resume charged the presser."""
+    ref = Referee()
+    for ev in random_game("nsf", seed=3):
+        assert ref.apply(ev)
+        st = ref.state
+        if st.phase == "playing" and st.on_move is not None and len(st.history) >= 4 and st.pressed_at is None:
+            break
+    st = ref.state
+    mover, opp = st.on_move, 1 - st.on_move
+    press = st.last_t + 10_000
+    mover_left, opp_left = ref.clock_remaining(mover, press), ref.clock_remaining(opp, press)
+    assert ref.apply(ClockPressed(t=press, player=mover))
+    assert ref.apply(ClockNeutralised(t=press + 2_000, reason="paused at the table"))
+    assert ref.apply(ClockResumed(t=press + 60_000))
+    assert ref.state.clock.running == opp and ref.state.pressed_at == press
+    end = press + 60_500
+    if taken_back:
+        assert ref.apply(PressWithdrawn(t=end, player=mover))
+        assert ref.state.clock.running == mover
+        # the 2 s before the pause and the 0.5 s after it are the presser's; the pause is nobody's
+        assert ref.clock_remaining(mover, end) == mover_left - 2_500
+        assert ref.clock_remaining(opp, end) == opp_left
+    else:
+        assert ref.apply(Pass(t=end, player=mover))
+        assert ref.state.clock.running == opp
+        assert ref.clock_remaining(mover, end) == mover_left
+        assert ref.clock_remaining(opp, end) == opp_left - 2_500
+
+
 @needs_shared
 def test_gcg_spec_a_record_read_up_to_a_bad_line_keeps_its_read_error():
     path = SHARED / "corpus" / "gcg" / "fixtures" / "jvc56_MAGPIE-DATA__testdata_gcgs__end_points_rack_malformed.gcg"

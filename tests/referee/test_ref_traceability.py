@@ -19,7 +19,7 @@ ABBREV = {
     "pin": "tests/app/test_app_pin.py", "rf": "tests/app/test_app_recording_frames.py",
     "uj": "tests/ui/test_ui_judge_table.py", "up": "tests/ui/test_ui_prompts.py",
     "uply": "tests/ui/test_ui_players.py", "jfail": "tests/store/test_store_write_fails.py",
-    "runj": "tests/app/test_app_run_journal_fails.py",
+    "runj": "tests/app/test_app_run_journal_fails.py", "paus": "tests/app/test_app_paused_reading.py",
 }
 
 
