@@ -107,7 +107,7 @@ def entry_clashes(kiosk: Table, grid: str) -> tuple[Anomaly, ...]:
 
 def as_entered(kiosk: Table) -> BoardReading:
     """The referee's board as a sure reading: with the judge's corrections laid over it
-    (:meth:`kiosk.app.kiosk.Kiosk._finish_press`), the move as he entered it when the camera gives none."""
+    (:func:`kiosk.app.press.finish_press`), the move as he entered it when the camera gives none."""
     return BoardReading.from_grid(board_rows(kiosk.state.board))
 
 

@@ -6,14 +6,9 @@ Everything that happens at the table arrives here as a call on the loop's thread
 events. Every referee event goes through :class:`kiosk.store.GameSession` (journal first), then to the listeners
 (screen, stream).
 
-A clock press by the player on move asks the vision worker for a stable reading; the answer is compared with
-the referee's board (:func:`kiosk.vision.diff.diff_boards`). No change is a pass (or the exchange the
-player chose on the screen), new tiles are a play; anything the rules do not allow (an old tile changed or
-gone, a doubtful square, floating tiles) is shown as a board problem with its squares: the player fixes the
-board and presses again, or the judge corrects the squares; a press not taken (a board problem, a play the
-rules refuse, no reading) leaves the clocks as they were before it, the mover's running. With no reading at all (camera down, no usable
-frame), the tiles the judge enters are the move when the next press again gets none. The kiosk never scores a
-guess.
+A clock press by the player on move is journaled at once and ends his turn at its time; the board's reading then
+makes it a play, a pass, the exchange chosen on the screen, or a board problem for the player or the judge, the
+press handed back (:mod:`kiosk.app.press`). The kiosk never scores a guess.
 """
 
 from __future__ import annotations
@@ -21,24 +16,16 @@ from __future__ import annotations
 import functools
 import logging
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from kiosk.app.judge_entries import (
-    as_entered,
-    confirmed_now,
-    correct,
-    drop_entries,
-    entry_clashes,
-    judge_decided,
-    promote,
-)
-from kiosk.app.paused_reading import held_reading, hold_reading
+from kiosk.app.judge_entries import confirmed_now, correct, drop_entries, promote
+from kiosk.app.paused_reading import held_reading
 from kiosk.app.pin import PinGate
+from kiosk.app.press import PendingPress, on_reading, press
 from kiosk.app.press_words import press_refusal
 from kiosk.app.removal import check_removed, record_removed
-from kiosk.app.table_pause import judge_done, paused_sentence, press_judge, press_pause
-from kiosk.app.table_rulings import exchange_at_press, exchange_sentence, judge_event
+from kiosk.app.table_pause import judge_done
+from kiosk.app.table_rulings import judge_event
 from kiosk.app.unread_press import finish_unread_press
 from kiosk.app.vision_worker import StableReading, VisionWorker
 from kiosk.control import commands as cmd
@@ -50,21 +37,9 @@ from kiosk.referee.presets import Preset
 from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING, GameState, Prompt, Result
 from kiosk.rules.tiles import TileSet
 from kiosk.store.session import GameSession
-from kiosk.vision.diff import Anomaly, BoardDiff, diff_boards
-from kiosk.vision.reading import BoardReading
+from kiosk.vision.diff import BoardDiff, diff_boards
 
 log = logging.getLogger("kiosk.app")
-
-
-@dataclass
-class PendingPress:
-    """A clock press waiting for its stable reading (``t``: its event time, on the kiosk's clock)."""
-
-    player: int
-    t: int
-    ticket: int
-    exchange: int = 0
-    held: StableReading | None = None  # its answer, come while the clocks were stopped (kiosk.app.paused_reading)
 
 
 class Kiosk:
@@ -159,131 +134,14 @@ class Kiosk:
 
     # -------------------------------------------------------------------------------------------- clock
     def press(self, side: Side | str, t_ms: int | None = None) -> str:
-        """A clock button: a player's :class:`Side` (or its name: "left", "right" ...), "pause" or "judge".
+        """A clock button: a player's :class:`Side` (or its name: "left", "right" ...), "pause" or "judge", at
+        ``t_ms`` (default: now; never before the last event). Returns what the press did (for logs). The player on
+        move ends his turn by pressing his own side; the move is taken from the next stable reading
+        (:mod:`kiosk.app.press`)."""
+        return press(self, side, self.now() if t_ms is None else max(t_ms, self.state.last_t))
 
-        Returns what the press did (for logs). The player on move ends his turn by pressing his own side; the
-        move is taken from the next stable reading (see module doc).
-        """
-        st = self.state
-        t = self.now() if t_ms is None else max(t_ms, st.last_t)
-        if side in ("judge", "pause"):
-            return press_judge(self, t) if side == "judge" else press_pause(self, t)
-        self.view.unusable_frame = ""  # it tells of this press only (a refused one, or one still reading: "")
-        if self.session.paused:  # the journal cannot be written: nothing can be recorded, the clocks stand still
-            self.view.message = self.session.pause_reason
-            return self.view.message
-        if isinstance(side, str):
-            try:
-                side = Side.named(side)
-            except ValueError:
-                return f"unknown side {side!r}"
-        player = side.seat
-        if st.players and player >= len(st.players):
-            return f"unknown side {side.name!r}: {len(st.players)} players"
-        if st.phase == REMOVING:
-            self._ask_removal(t)
-            return "checking the board for the withdrawn tiles"
-        if st.phase == DESIGNATING and st.on_move == player and self.view.corrections:
-            pass  # the judge corrected the reading of a play waiting for its blanks: read it again
-        elif st.phase != PLAYING or st.on_move != player:
-            self.view.message = press_refusal(st, player)
-            return self.view.message
-        elif st.neutralised:  # the clocks are stopped (pause, a judge call): nobody's turn ends meanwhile
-            self.view.message = paused_sentence(st)
-            return self.view.message
-        if self.pending is not None:
-            return "already reading the board"
-        if st.phase == PLAYING and st.pressed_at is None:
-            self.apply(ev.ClockPressed(t=t, player=player))  # his time stops now, not when the reading comes
-            if self.session.paused:
-                return self.session.pause_reason
-        if self.vision is None or self.view.exchange:  # an exchange lays no tile: it needs no reading (nor waits
-            # for one with the camera down); no camera: the tiles the judge entered are the move (none: a pass)
-            entered = as_entered(self) if self.view.corrections else None
-            return self._finish_press(player, t, entered, self.view.exchange, by_judge=entered is not None)
-        ticket = self.vision.request(t)
-        self.pending = PendingPress(player, t, ticket, self.view.exchange)
-        self.view.waiting = True
-        self.view.message = "reading the board..."
-        return "reading"
-
-    def _finish_press(self, player: int, t: int, reading: BoardReading | None, exchange: int,
-                      by_judge: bool = False) -> str:
-        if exchange:
-            done = len(self.state.history)
-            said = exchange_at_press(self, player, t, exchange)
-            if len(self.state.history) > done:  # recorded (or made a pass by the rules): the turn and its entries end
-                self._clear_problem(Result(True, said))
-                self.view.message = exchange_sentence(self.state, player, done, exchange)
-            return said
-        if reading is None:
-            res = self.apply(ev.Pass(t=t, player=player))
-            return "pass" if res else res.reason
-        grid = list(reading.grid())
-        if self.view.judge_entered and not by_judge:  # the camera is back: his entries complete this reading
-            self.view.judge_entered, clash = False, entry_clashes(self, "".join(grid))
-            if clash:  # ... unless it sees something else there: the judge looks first (pressed again: his stand)
-                self.view.reading = reading
-                self._take_back_press(player)
-                self._show_problem(clash, "The camera sees other tiles on the marked squares than the judge entered. "
-                                   "Judge: check them, then the player presses the clock again.", judge=True)
-                return "board problem: " + "; ".join(a.detail for a in clash)
-        fixes = {**confirmed_now(self), **self.view.corrections}
-        if fixes:
-            chars = list("".join(grid))
-            for sq, ch in fixes.items():
-                chars[sq] = ch
-            grid = ["".join(chars[r * 15:(r + 1) * 15]) for r in range(15)]
-        change = self.board_change(grid)
-        self.view.reading = reading
-        if not change.clean:
-            self._take_back_press(player)
-            self._show_problem(change.anomalies, "the board does not read right: fix it and press again, or call "
-                               "the judge", judge=any(p.kind != "unsure" for p in change.anomalies))
-            return "board problem: " + "; ".join(p.detail for p in change.anomalies)
-        if not change.placed:
-            res = self.apply(ev.Pass(t=t, player=player))
-            self._clear_problem(res)
-            return "pass" if res else res.reason
-        by_judge = by_judge or judge_decided(self, change.placed)
-        res = self.apply(ev.Play(t=t, player=player, tiles=change.placed, by_judge=by_judge))
-        if not res.accepted:
-            if not self.session.paused:  # a journal that cannot be written is no board problem (its sentence shows)
-                self._take_back_press(player)
-                self._show_problem(tuple(Anomaly(res.code, sq, "", "", res.reason) for sq in res.squares), refusal_sentence(res, sheet_rows(self.preset)),
-                                   judge=res.judge, squares=res.squares or tuple(sq for sq, _ in change.placed))
-            return f"refused: {res.reason}"
-        self._clear_problem(res)
-        return "play"
-
-    def _take_back_press(self, player: int) -> None:
-        """``player``'s press was not taken (a board problem, a play the rules refuse, no reading): the clocks go
-        back to how they stood before it (:class:`~kiosk.referee.events.PressWithdrawn`). The turn is still his and
-        he fixes his tiles on his own time, never the opponent's (seed 002 II.F: the board is not touched while
-        the opponent's clock runs); he presses again when it is right."""
-        st = self.state
-        if st.phase == PLAYING and st.on_move == player and st.pressed_at is not None and not st.neutralised \
-                and not self.session.paused:
-            self.apply(ev.PressWithdrawn(t=self.now(), player=player))
-
-    def _show_problem(self, problems: tuple[Anomaly, ...], text: str, *, judge: bool,
-                      squares: tuple[int, ...] | None = None) -> None:
-        self.view.problem, self.view.problem_text = problems, text
-        self.view.problem_squares = tuple(squares if squares is not None else (p.square for p in problems))
-        self.view.needs_judge = judge
-        self.view.message = text
-
-    def _clear_problem(self, res: Result) -> None:
-        if res.accepted:
-            self._show_problem((), "", judge=False, squares=())
-            if self.state.phase != DESIGNATING:  # the judge's corrections hold until the move is complete
-                promote(self)
-            lp = self.state.last_play
-            self.view.message = ""
-            if lp is not None and self.state.history and self.state.history[-1].kind == "play":
-                self.view.message = f"{self.state.players[lp.player]}: {lp.coordinate} {lp.word} {lp.score}"
-
-    def _ask_removal(self, t: int) -> None:
+    def ask_removal(self, t: int) -> None:
+        """Ask the vision worker (once at a time) whether the withdrawn tiles are off the board."""
         if self.vision is not None and self._removal_ticket is None:
             self._removal_ticket = self.vision.request(t, at_once_if_down=False)  # no press waits: no hurry
 
@@ -295,7 +153,7 @@ class Kiosk:
             for ans in [*self.vision.results(), *held_reading(self)]:  # a kept answer once the clocks run again
                 out.append(self._on_reading(ans))
             if self.state.phase == REMOVING and self._removal_ticket is None and not self.vision.waiting():
-                self._ask_removal(self.now())
+                self.ask_removal(self.now())
         paused = self.session.paused  # the journal cannot be written: advance() tries it again every few seconds
         if self.session.in_game or paused:
             for event, res in self.session.advance(self.now()):
@@ -312,26 +170,7 @@ class Kiosk:
         if self._removal_ticket == ans.ticket:
             self._removal_ticket = None
             return check_removed(self, ans)
-        p = self.pending
-        if p is None or p.ticket != ans.ticket:
-            return "stale reading"
-        if held := hold_reading(self, ans):  # the clocks were stopped before it came: acted on when they run again
-            return held
-        self.pending, view = None, self.view
-        view.waiting, view.unusable_frame = False, ans.unusable
-        reading, view.camera_failed = ans.reading, ans.reading is None
-        entered = reading is None and view.judge_entered and bool(view.corrections)
-        if entered:  # no frame to read: the move is the referee's board as the judge entered it on the screen
-            reading = as_entered(self)
-            log.info("no reading (%s): the move is taken as the judge entered it", ans.error)
-        else:
-            view.read_this_turn = reading is not None
-        if reading is None:
-            self._take_back_press(p.player)
-            self._show_problem((), f"The camera gave no reading ({ans.error}). {self.state.players[p.player]}: press "
-                               "the clock again, or call the judge to enter the move.", judge=True, squares=())
-            return "no reading: " + ans.error
-        return self._finish_press(p.player, max(p.t, self.state.last_t), reading, p.exchange, by_judge=entered)
+        return on_reading(self, ans)
 
     # -------------------------------------------------------------------------------------------- touch
     def handle(self, command: cmd.Command) -> Result:

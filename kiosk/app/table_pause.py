@@ -4,7 +4,8 @@ At a tournament a player stops the clock to call the judge, to challenge or to r
 II.L.1 "call challenge and neutralize the clock", L.4 "neutralize the clock, alert the Word Judge", II.N
 "neutralize the clock only to resolve a discrepancy", III.B): neither player's time runs until the clock is
 started again. The pause button does that (:class:`~kiosk.referee.events.ClockNeutralised`, journaled with its
-reason) and, pressed again, starts the clock of the player on move (:class:`~kiosk.referee.events.ClockResumed`).
+reason) and, pressed again, starts the clock that ran when it stopped (:class:`~kiosk.referee.events.ClockResumed`:
+the player on move's, or after his press whose reading is awaited, the opponent's).
 The judge button stops the clocks the same way and opens the judge's PIN pad; the clocks run again when the
 judge closes his menu (:class:`~kiosk.control.commands.JudgeDone`) or a player presses pause.
 """
