@@ -27,6 +27,7 @@ dispatcher), :mod:`~kiosk.referee.phase` (:class:`Phase` and ``ALLOWED``, which 
 ``docs/phases.md``), :mod:`~kiosk.referee.kinds` (refusal codes, end reasons, prompt kinds),
 :mod:`~kiosk.referee.state` (snapshots, prompts, results), :mod:`~kiosk.referee.clock`,
 :mod:`~kiosk.referee.presets`, :mod:`~kiosk.referee.endgame`, :mod:`~kiosk.referee.gcg_export`,
+:mod:`~kiosk.referee.game_id` (the one rule naming a recorded game, and the characters an id may hold),
 :mod:`~kiosk.referee.simulate` (scripted games and the :class:`~kiosk.referee.simulate.Script` driver).
 Private to the package: :mod:`~kiosk.referee.model` (the mutable game) and the handler modules
 :mod:`~kiosk.referee.turns`, :mod:`~kiosk.referee.challenges`, :mod:`~kiosk.referee.timing`,

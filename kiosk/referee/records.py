@@ -49,6 +49,7 @@ from kiosk.referee.events import (
     RacksEntered,
     TilesRemoved,
 )
+from kiosk.referee.game_id import record_game_id
 from kiosk.referee.presets import Preset, PresetError, load_preset
 from kiosk.referee.record_scores import score_mismatches
 from kiosk.referee.referee import Referee
@@ -95,7 +96,8 @@ class RefereeEvents(GcgVisitor[list[Event]]):
         preset: rule preset the referee applies (bundled name, .toml path or a :class:`Preset`).
         step_ms: time between turns (ms; each player's clock is charged that much per turn), at least 5000.
         start_ms: time of ``game_started`` (ms).
-        game_id: the game's id (default: the record's ``#id``, else the file name without its extension).
+        game_id: the game's id (default: :func:`~kiosk.referee.game_id.record_game_id`, the one rule: the
+            record's ``#id``, else its players' nicks and a hash of its moves, as ``kiosk stream-game``).
         charge_time: act the record's time penalties out as overtime (default True).
 
     Raises (from the walk):
@@ -153,7 +155,7 @@ class RefereeEvents(GcgVisitor[list[Event]]):
         self.players = players
         if self.charge_time:
             self.overtime = _last_turn_penalties(game, preset, self.step, self.start)
-        game_id = self.game_id or (game.pragmas.get("id") or [Path(self.name).stem])[-1].replace(" ", "_")[:64]
+        game_id = self.game_id or record_game_id(game)
         self.go(GameStarted(t=self.t, preset=preset.to_dict(), players=players, game_id=game_id), 0)
 
     def visit_event(self, event: GcgEvent) -> Walk | None:
@@ -405,7 +407,8 @@ def events_from_gcg(source: str | Path | GcgGame, preset: str | Preset = "naspa"
         preset: rule preset the referee applies (bundled name, .toml path or a :class:`Preset`; default "naspa").
         step_ms: time between turns (ms; each player's clock is charged that much per turn).
         start_ms: time of ``game_started`` (ms).
-        game_id: the game's id (default: the record's ``#id``, else the file name without its extension).
+        game_id: the game's id (default: :func:`~kiosk.referee.game_id.record_game_id`, the one rule: the
+            record's ``#id``, else its players' nicks and a hash of its moves, as ``kiosk stream-game``).
         check_scores: compare the referee's scores with the record's, line by line.
 
     Raises:

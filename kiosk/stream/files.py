@@ -1,14 +1,10 @@
-"""File names for the stream's outputs (records, overlay fields); they are written by :func:`kiosk.files.write_atomic`."""
+"""File names for the stream's outputs (records, overlay fields); they are written by :func:`kiosk.files.write_atomic`.
+
+:func:`safe_name` lives with the game id's rule (:mod:`kiosk.referee.game_id`, pure, which the referee uses
+too); it is named here as well for the stream's and the desk's file names."""
 
 from __future__ import annotations
 
-import re
+from kiosk.referee.game_id import safe_name
 
-_SAFE = re.compile(r"[^A-Za-z0-9._-]+")
-
-
-def safe_name(text: str, fallback: str = "game") -> str:
-    """``text`` as a file name part: letters, digits, ``._-`` only (others become ``_``), at most 80 chars."""
-    s = _SAFE.sub("_", text).strip("._")[:80]
-    return s or fallback
-
+__all__ = ["safe_name"]

@@ -3,19 +3,16 @@ a demo board from a live one. Used by ``kiosk stream-game`` and (later) ``kiosk 
 
 from __future__ import annotations
 
-import hashlib
 import ipaddress
-import json
 import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
+from kiosk.referee.game_id import record_game_id
 from kiosk.referee.records import RecordEventsError, events_from_gcg
-from kiosk.rules.gcg import GcgError, GcgGame, read_gcg
-from kiosk.stream.files import safe_name
+from kiosk.rules.gcg import GcgError, read_gcg
 from kiosk.stream.hub import StreamHub
 from kiosk.stream.mqtt import MqttConfig, MqttPublisher
 from kiosk.stream.records import RecordsWriter
@@ -79,25 +76,6 @@ def parse_host_port(text: str, default_port: int = 1883) -> tuple[str, int]:
     return host, int(port_s)
 
 
-def record_game_id(game: GcgGame) -> str:
-    """The game id a recorded game is published under: the record's own ``#id`` when it has one (as a server or
-    a tournament program names its games: ``#id io.woogles 7xYz`` -> ``io.woogles_7xYz``, at most 64
-    characters), else its players' nicks and 12 hex digits of a SHA-1 of what the record says happened
-    (players, and each line's player, move, score and total; not its notes, line numbers, line ends or file
-    name). The same record gets the same id every time (the desk takes it again as nothing new); two different
-    games two ids, whatever their files are called (two records under one ``#id`` are one game to the desk,
-    which names the second as a conflict)."""
-    named = game.pragmas.get("id")
-    if named and named[-1].strip():
-        return safe_name(named[-1].strip().replace(" ", "_")[:64], "game")
-    content: list[Any] = [[[pl.nick, pl.name] for pl in game.players]]
-    for ev in game.events:
-        content.append([ev.kind.value, ev.nick, str(ev.coordinate or ""), ev.word, list(ev.through), ev.tiles,
-                        ev.count, ev.score, ev.cumulative])
-    digest = hashlib.sha1(json.dumps(content, ensure_ascii=False).encode()).hexdigest()[:12]
-    return "-".join([safe_name(pl.nick, f"p{i + 1}")[:16] for i, pl in enumerate(game.players)] + [digest])
-
-
 def publish_game(gcg_path: str | Path, mqtt_host: str, port: int = 1883, board: int = 0, *, preset: str = "naspa",
                  root: str = "scrabble/local", pace_s: float = 0.0, timeout_s: float = 30.0,
                  username: str | None = None, password: str | None = None, tls_ca: str | None = None,
@@ -110,7 +88,8 @@ def publish_game(gcg_path: str | Path, mqtt_host: str, port: int = 1883, board: 
         preset: rules the referee applies. pace_s: wall seconds between events (0: as fast as possible).
         timeout_s: how long to wait for the broker to acknowledge everything at the end.
         records_dir: also write the GCG and result files there. progress: called with (sent, total).
-        The game's id: :func:`record_game_id`.
+        The game's id: :func:`~kiosk.referee.game_id.record_game_id` (the record's ``#id``, else its
+        players' nicks and a hash of its moves), as ``kiosk replay`` and the referee's events name it.
 
     Raises:
         RecordScoresError: the referee's scores differ from the record's (file:line: both); nothing is sent.
@@ -122,10 +101,11 @@ def publish_game(gcg_path: str | Path, mqtt_host: str, port: int = 1883, board: 
         game = read_gcg(gcg_path)
     except GcgError as exc:
         raise RecordEventsError(str(exc)) from None
-    events = events_from_gcg(game, preset, game_id=record_game_id(game), check_scores=True)
+    game_id = record_game_id(game)
+    events = events_from_gcg(game, preset, game_id=game_id, check_scores=True)
     writer = RecordsWriter(records_dir) if records_dir is not None else None
     if writer is not None:
-        writer.check(record_game_id(game))
+        writer.check(game_id)
     cfg = MqttConfig(host=mqtt_host, port=port, board=board, root=root, username=username, password=password,
                      tls_ca=tls_ca, tls_insecure=tls_insecure)
     current = {"t": events[0].t}

@@ -4,6 +4,7 @@ can read: against a real local broker and the tournament desk on it."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import time
@@ -13,6 +14,7 @@ from common_fixtures import wait_for
 
 from kiosk.desk.ingest import BrokerConfig
 from kiosk.desk.service import Desk
+from kiosk.referee.records import events_from_gcg
 from kiosk.rules.gcg import parse_gcg, read_gcg
 from kiosk.stream.publish import record_game_id
 from kiosk.stream.subscriber import DeskSubscriber
@@ -120,6 +122,27 @@ def test_two_games_of_one_file_name_are_two_games_and_the_same_record_is_one(bro
         desk.stop()
 
 
+@needs_shared
+def test_an_awkward_id_is_the_same_game_id_in_stream_game_its_records_and_the_desk(broker, tmp_path):
+    """'#id  ../Round 3/board 7 ' is one id everywhere: the referee's events of the record, stream-game's line,
+    the records folder's two files (inside it) and the desk's result."""
+    gcg = tmp_path / "round 3.gcg"
+    gcg.write_text("#id  ../Round 3/board 7 \n" + DOUG.read_text())
+    gid = events_from_gcg(gcg)[0].game_id
+    assert gid == "Round_3_board_7"
+    records = tmp_path / "r"
+    desk = _desk(tmp_path, broker.port)
+    try:
+        r = _stream(gcg, broker.port, 21, "--records", str(records))
+        assert r.returncode == 0 and f"game {gid}:" in r.stdout, r.stdout + r.stderr
+        assert sorted(p.name for p in records.iterdir()) == [f"{gid}.gcg", f"{gid}.result.json"]
+        assert json.loads((records / f"{gid}.result.json").read_text())["game_id"] == gid
+        assert wait_for(lambda: len(desk.store.results()) == 1, 20)
+        assert desk.store.results()[0].game_id == gid
+    finally:
+        desk.stop()
+
+
 def test_record_game_id_follows_what_the_record_says_happened():
     text = "#player1 A Alice\n#player2 B Bob\n>A: GJSTUXZ 8F JUGS +24 24\n"
     gid = record_game_id(parse_gcg(text, "x.gcg"))
@@ -137,6 +160,25 @@ def test_a_record_that_names_itself_is_published_under_its_own_id():
     assert record_game_id(parse_gcg("#id bench-r2-b7\n" + text, "x.gcg")) == "bench-r2-b7"
     assert record_game_id(parse_gcg("#id ../../etc passwd\n" + text, "x.gcg")) == "etc_passwd"   # a file name part
     assert record_game_id(parse_gcg("#id \n" + text, "x.gcg")).startswith("A-B-")              # an empty #id
+    assert record_game_id(parse_gcg("#id ///\n" + text, "x.gcg")).startswith("A-B-")   # nothing of it is safe
+    # the kiosk's own export ('#id kiosk <game_id>', records folder, desk downloads) names the game it came from
+    assert record_game_id(parse_gcg("#id kiosk doug-emely-589d5bf73a8f\n" + text, "x.gcg")) == "doug-emely-589d5bf73a8f"
+
+
+AWKWARD_IDS = ["", "#id\n", "#id \t \n", "#id   r1 b3   \n", "#id ../../etc passwd\n", "#id ///\n", "#id ..\n",
+               "#id Türnier/Runde 3\n", "#id a\\b:c*d?e\n", "#id " + "x" * 100 + "\n", "#id kiosk board3-61000\n",
+               "#id first\n#id second one\n"]
+
+
+@pytest.mark.parametrize("header", AWKWARD_IDS)
+def test_one_record_is_one_game_id_for_the_referee_and_the_publisher(header):
+    """kiosk replay's referee and stream-game named one record differently: '#id ../../etc passwd' was
+    '../../etc_passwd' to the referee and 'etc_passwd' to the publisher, a record without #id (or with an empty
+    one) was its file name to the referee and its nicks and hash to the publisher."""
+    text = header + "#player1 A Alice\n#player2 B Bob\n>A: GJSTUXZ 8F JUGS +24 24\n"
+    referee = [events_from_gcg(parse_gcg(text, name))[0].game_id for name in ("r1-b3.gcg", "other name.gcg")]
+    assert referee[0] == referee[1] == record_game_id(parse_gcg(text, "x.gcg")), header
+    assert re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}", referee[0]), referee[0]
 
 
 @needs_shared
