@@ -24,7 +24,7 @@ from kiosk.app.pin import PinGate
 from kiosk.app.press import PendingPress, on_reading, press
 from kiosk.app.press_words import press_refusal
 from kiosk.app.removal import check_removed, record_removed
-from kiosk.app.table_pause import judge_done
+from kiosk.app.table_pause import judge_done, undo_sentence
 from kiosk.app.table_rulings import judge_event
 from kiosk.app.unread_press import finish_unread_press
 from kiosk.app.vision_worker import StableReading, VisionWorker
@@ -290,22 +290,22 @@ class Kiosk:
     @_on.register
     def _undo(self, c: cmd.Undo, t: int) -> Result:
         """Judge: take back the last turn (:class:`MoveUndone`; at the final table, a resignation or a called game
-        alone); the board problem, the reading in progress and the corrections for that move are dropped; the
-        player on move presses the clock again."""
-        if self.pending is not None:
+        alone; a press not yet scored, its answer kept while the clocks stood: that press); the board problem, the
+        corrections for that move and a kept answer are dropped; clocks the table stopped (his call, the pause)
+        stay stopped (journaled again after the undo). The player on move presses the clock again."""
+        if self.pending is not None and self.pending.held is None:
             return Result(False, "the board is being read: wait for the reading, then undo", "busy")
+        stopped, pressed = self.state.neutralised, self.state.pressed_at is not None
         res = self.apply(ev.MoveUndone(t=t, reason=c.reason.strip() or "taken back by the judge"))
         if res:
+            self.pending = None
             self.view.problem, self.view.problem_text, self.view.problem_squares = (), "", ()
-            self.view.needs_judge, self.view.exchange = False, 0
+            self.view.needs_judge, self.view.exchange, self.view.waiting = False, 0, False
             drop_entries(self.view)  # the corrections and entries of the undone turn end with it
             confirmed_now(self)
-            st = self.state
-            who = st.players[st.on_move] if st.on_move is not None else "nobody"
-            if st.notes and "took back the end of the game" in st.notes[-1]:  # the move before it stands
-                self.view.message = f"The judge took back the end of the game: it goes on, {who} to move."
-            else:
-                self.view.message = f"judge took the last turn back: {who} to move; fix the board, press the clock"
+            if stopped and self.state.phase == PLAYING and not self.state.neutralised:
+                self.apply(ev.ClockNeutralised(t=t, reason=stopped))
+            self.view.message = undo_sentence(self.state, pressed, stopped)
             log.info("judge undo: %s", c.reason)
         return res
 

@@ -44,9 +44,16 @@ def paused_sentence(st: GameState) -> str:
     return "The game is paused: both clocks are stopped. Press pause again to go on."
 
 
+def _runs(st: GameState) -> str:
+    """The player whose clock runs (after a press awaiting its reading, the opponent's: the press started it); the
+    player on move in a game without a chess clock."""
+    runs = st.clock.running if st.clock is not None and st.clock.running is not None else st.on_move
+    return st.players[runs] if runs is not None else "nobody"
+
+
 def press_pause(table: Table, t: int) -> str:
-    """The pause button at ``t`` ms: stops both clocks, or, when they are stopped, starts the clock of the player
-    on move again. Returns what it did (for the log); the screen says it in a sentence."""
+    """The pause button at ``t`` ms: stops both clocks, or, when they are stopped, starts again the clock that ran
+    (:func:`_runs`). Returns what it did (for the log); the screen says it in a sentence."""
     st, view = table.state, table.view
     if table.session.paused:  # the journal cannot be written: the clocks stand still already
         view.message = table.session.pause_reason
@@ -54,8 +61,7 @@ def press_pause(table: Table, t: int) -> str:
         view.message = "There is no game in progress to pause."
     elif st.phase == PLAYING and st.neutralised:
         if table.apply(ev.ClockResumed(t=t)):
-            who = st.players[st.on_move] if st.on_move is not None else "nobody"
-            view.message = f"The game goes on: {who}'s clock runs."
+            view.message = f"The game goes on: {_runs(table.state)}'s clock runs."
     elif st.phase == PLAYING:
         if table.apply(ev.ClockNeutralised(t=t, reason=PAUSED)):
             view.message = paused_sentence(table.state)
@@ -81,13 +87,29 @@ def press_judge(table: Table, t: int) -> str:
 
 
 def judge_done(table: Table, t: int) -> Result:
-    """The judge closed his menu: clocks his call stopped run again for the player on move (nothing else
+    """The judge closed his menu: the clock his call stopped runs again (:func:`_runs`; nothing else
     changes; clocks stopped by the pause button stay stopped until pause is pressed)."""
     st = table.state
     if st.phase != PLAYING or st.neutralised != JUDGE_CALLED:
         return Result(True)
     res = table.apply(ev.ClockResumed(t=t))
     if res:
-        who = st.players[st.on_move] if st.on_move is not None else "nobody"
-        table.view.message = f"The judge is done: {who}'s clock runs again."
+        table.view.message = f"The judge is done: {_runs(table.state)}'s clock runs again."
     return res
+
+
+def undo_sentence(st: GameState, pressed: bool, stopped: str) -> str:
+    """What the screen says after the judge's undo (``st``: the game after it; ``pressed``: a clock press not yet
+    scored was taken back; ``stopped``: why the clocks were stopped at the undo, "" when they ran)."""
+    who = st.players[st.on_move] if st.on_move is not None else "nobody"
+    if st.notes and "took back the end of the game" in st.notes[-1]:  # the move before it stands
+        said = f"The judge took back the end of the game: it goes on, {who} to move."
+    elif pressed:
+        said = f"The judge took back {who}'s clock press: {who} to move. Undo again to take back the turn before it."
+    else:
+        said = f"The judge took the last turn back: {who} to move; fix the board, then press the clock."
+    if stopped == JUDGE_CALLED and st.neutralised:
+        said += " The clocks stay stopped until the judge is done."
+    elif stopped and st.neutralised:
+        said += " The clocks stay stopped: press pause to go on."
+    return said

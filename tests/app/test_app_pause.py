@@ -77,3 +77,30 @@ def test_closing_the_judge_menu_leaves_a_pause_as_it_is(tmp_path):
     ui.overlay = "judge"
     ui.tap("judge_close")
     assert kiosk.state.neutralised and kiosk.state.clock.running is None
+
+
+def test_the_judges_undo_during_his_call_leaves_the_clocks_stopped_until_he_is_done(tmp_path):
+    """Ada passes; Bo calls the judge, who takes Ada's turn back. Was: the undo started Ada's clock while the judge
+    was still at the table (and closing his menu then resumed nothing). Now the clocks stay stopped (journaled
+    again after the undo) until he is done; then Ada's runs."""
+    kiosk, clock = make_kiosk(tmp_path, players=("Ada", "Bo"))
+    clock.t = 5_000
+    assert kiosk.press("left") == "pass"
+    clock.t = 8_000
+    kiosk.press("judge")
+    assert kiosk.act("judge_unlock", pin=PIN).accepted
+    clock.t = 20_000
+    assert kiosk.act("undo", reason="Ada meant to play").accepted
+    st = kiosk.state
+    assert st.on_move == 0 and st.neutralised and st.clock.running is None
+    assert kiosk.view.message == ("The judge took the last turn back: Ada to move; fix the board, then press the "
+                                  "clock. The clocks stay stopped until the judge is done.")
+    ada = kiosk.remaining_ms(0)
+    clock.t = 60_000
+    assert kiosk.remaining_ms(0) == ada
+    assert kiosk.act("judge_done").accepted and kiosk.state.clock.running == 0
+    assert kiosk.view.message == "The judge is done: Ada's clock runs again."
+    kiosk.session.close()
+    again = GameSession.open(tmp_path / "journal.sqlite")   # a restart has the same clocks
+    assert [e.type for e in again.referee.events][-3:] == ["move_undone", "clock_neutralised", "clock_resumed"]
+    again.close()

@@ -199,3 +199,52 @@ def test_a_board_problem_read_during_a_pause_gives_the_presser_back_his_time_bef
     clock.t = 25_000
     assert kiosk.remaining_ms(0) == GAME_MS - 10_000 - 2_000 - 5_000
     assert kiosk.remaining_ms(1) == GAME_MS
+
+
+def test_the_judge_called_after_a_press_can_take_that_press_back_and_the_clocks_stay_stopped(tmp_path):
+    """Ann presses, Bo calls the judge before the reading comes; the reading is kept. Was: the judge's Undo refused
+    with "the board is being read" although nothing was being read any more. Now it takes back Ann's press (her
+    kept reading dropped, never recorded) and the clocks stay stopped until he is done; then Ann's clock runs."""
+    kiosk, table, clock, worker = _kiosk(tmp_path)
+    table.put(QUIRT)
+    clock.t = 10_000
+    assert kiosk.press("left") == "reading"
+    clock.t = 11_000
+    kiosk.press("judge")
+    _answer(kiosk, worker)
+    assert kiosk.act("judge_unlock", pin=PIN).accepted
+    clock.t = 30_000
+    res = kiosk.act("undo", reason="Ann wants to change her tiles")
+    assert res.accepted, res
+    st = kiosk.state
+    assert kiosk.pending is None and st.pressed_at is None and st.on_move == 0 and st.last_play is None
+    assert st.neutralised == "judge called at the table" and st.clock.running is None
+    assert kiosk.view.message == ("The judge took back Ann's clock press: Ann to move. Undo again to take back the "
+                                  "turn before it. The clocks stay stopped until the judge is done.")
+    assert _types(kiosk)[-3:] == ["clock_neutralised", "move_undone", "clock_neutralised"]
+    kiosk.poll()
+    assert kiosk.state.last_play is None   # the kept reading is gone with its press
+    ann_left = kiosk.remaining_ms(0)
+    clock.t = 50_000
+    assert kiosk.remaining_ms(0) == ann_left   # nobody's time runs while the judge is at the table
+    assert kiosk.act("judge_done").accepted
+    assert kiosk.view.message == "The judge is done: Ann's clock runs again."
+    clock.t = 52_000
+    assert kiosk.remaining_ms(0) == ann_left - 2_000
+    assert kiosk.press("left") == "reading"
+    _answer(kiosk, worker)
+    assert kiosk.state.last_play.word == "QUIRT"
+
+
+def test_resuming_after_a_press_still_being_read_names_the_opponents_running_clock(tmp_path):
+    """The press started Bo's clock; pause and pause again before the reading comes: Bo's clock is the one that runs
+    again, and the screen says so (was: "Ann's clock runs")."""
+    kiosk, table, clock, worker = _kiosk(tmp_path)
+    table.put(QUIRT)
+    clock.t = 10_000
+    assert kiosk.press("left") == "reading"
+    kiosk.press("pause")
+    clock.t = 15_000
+    kiosk.press("pause")
+    assert kiosk.state.clock.running == 1
+    assert kiosk.view.message == "The game goes on: Bob's clock runs."
