@@ -229,7 +229,7 @@ def malformed(i: int, board: int, gcg_events: list[dict], game_id: str) -> tuple
         (f"{base}/event/pass", encode(good)),                                                   # type != topic
         (f"{base}/event/play", b"{" + b" " * 70_000 + b"}"),
         (f"{base}/tick", json.dumps({**good, "kind": "tick"}).encode()),                        # no clock
-        (f"{base}/event/game_started", encode({**good, "event": {**gcg_events[0], "t": 7}})),   # conflict
+        (f"{base}/event/game_started", encode({**good, "event": {**gcg_events[0], "t": 7}})),   # streamed_again
         (f"{base}/flags", json.dumps({"judge_called": "yes"}).encode()),
     ]
     return kinds[i % len(kinds)]
@@ -426,7 +426,8 @@ def inject_faults(args, broker, kiosks, boards, copies, games, url, mqtt) -> lis
     done.append(f"{len(victims)} kiosks killed at {time.monotonic() - t0:.1f} s ({playing} of them mid-game) and "
                 "restarted (re-publish from event 1)")
     at(0.7)
-    # a bad copy of a game's first event is a conflict only once the real one is in: wait for every game's start
+    # a changed copy of a game's first event (boot 'x': another kiosk run streaming the game again) is counted
+    # as streamed_again only once the real one is in: wait for every game's start
     # (a kiosk's own credentials can otherwise start its game first - the desk cannot tell that from the kiosk)
     end = time.monotonic() + 300
     while time.monotonic() < end and sum(str(t.get("game_id") or "").startswith("bench-r2-") for t in

@@ -44,6 +44,7 @@ class Bad(StrEnum):
     FIELDS = "fields"
     REFUSED = "refused"
     CONFLICT = "conflict"
+    STREAMED_AGAIN = "streamed_again"
 
     @property
     def sentence(self) -> str:
@@ -60,6 +61,9 @@ _SENTENCES = {
     Bad.FIELDS: "The message lacked a field or had a field of the wrong kind.",
     Bad.REFUSED: "The referee refused the event: it does not follow the table's game so far.",
     Bad.CONFLICT: "The event differs from the one already recorded under the same number.",
+    Bad.STREAMED_AGAIN: "A game the desk already has was streamed again with other moves under the same game id (a "
+                        "corrected record streamed again, or another sender with the table's login): the desk keeps "
+                        "the game as it first came and does not take the other version.",
 }
 
 
@@ -246,5 +250,6 @@ def _snapshot(short: str, board: int, body: dict[str, Any]) -> Message | Refused
         problem = _control_in(ev) or preset_problem(ev)
         if problem:
             return Refused(Bad.FIELDS, f"{short}: event {seq} of the snapshot: {problem}")
+    boot = body.get("boot")
     return Message(Topic.SNAPSHOT, board, {"game_id": body["game_id"], "seq": body["seq"], "ts": body["ts"],
-                                          "events": events})
+                                          "events": events, "boot": boot if isinstance(boot, str) else ""})

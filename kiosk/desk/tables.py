@@ -7,6 +7,14 @@ one that arrives early waits (at most :data:`MAX_WAITING` per game) until the mi
 restart re-publishes its game from event 1, so a gap fills. An event the referee refuses, or one that differs
 from the recorded one of the same number, is counted and shown, never fatal.
 
+A game streamed again (another kiosk run, ``boot``, re-sends the game's ``game_started`` the desk already has:
+``kiosk stream-game`` run again on a corrected record under the same ``#id``) that differs from the recorded game
+at event k is another version of it: the desk keeps the game as it first came, names that version once (board,
+game, k) as :attr:`Bad.STREAMED_AGAIN <kiosk.desk.message.Bad.STREAMED_AGAIN>` and counts each of its messages from
+k on under that kind, never applying them, leaving them waiting or counting them as refused by the referee,
+differing or duplicate. A single event that differs, with no re-sent start before it (a forgery under the
+kiosk's login, or the kiosk's own after one), is a conflict and does not stop the kiosk's later events.
+
 When a game is over its result (players, final scores, GCG) goes to the store; a later accepted event that
 changes the final (a judge correction) updates the stored result and marks it corrected.
 
@@ -36,6 +44,7 @@ MAX_ORPHANS = 2      #: games per board known only by later events (no game_star
 MAX_ORPHAN_WAITING = 200  #: ... and the events each of them may hold
 MAX_REFUSED = 50     #: refused messages listed on the desk (all are counted)
 MAX_TABLES = 1000    #: tables the desk follows (an event has 10-100): a message for one more board is refused
+MAX_RESTREAMS = 8    #: kiosk runs per game followed as streaming it again (beyond: their events are taken one by one)
 
 
 def wall_ms() -> int:
@@ -58,6 +67,9 @@ class Game:
     final: tuple[int, ...] | None = None   # the final last recorded in the store
     corrected: bool = False
     not_live: set[int] = field(default_factory=set)   # the seqs taken from a snapshot or the store, not live
+    boot: str = ""   # the kiosk run whose game_started the desk took ("" after a desk restart: from the store)
+    # other kiosk runs that sent this game's game_started again -> the event their stream first differs at (0: none)
+    restreams: dict[str, int] = field(default_factory=dict)
 
     @property
     def applied(self) -> int:
@@ -99,6 +111,8 @@ class Tables:
         self.now = now
         self.tables: dict[int, Table] = {}
         self.refused: collections.deque[tuple[int, str, str]] = collections.deque(maxlen=MAX_REFUSED)
+        # the games streamed again with other moves: (at, board, game_id, the event their version differs from)
+        self.restreamed: collections.deque[tuple[int, int, str, int, str]] = collections.deque(maxlen=MAX_REFUSED)
         self.counts: collections.Counter[str] = collections.Counter()
         self.duplicates = 0
         self.version = 0
@@ -204,10 +218,11 @@ class Tables:
             return
         self._touch(table, None)
 
-    def refuse(self, bad: Bad, detail: str) -> None:
-        """Count and list one ignored message (``detail``: where and what)."""
+    def refuse(self, bad: Bad, detail: str | None) -> None:
+        """Count one ignored message and list it (``detail``: where and what; None: counted, not listed again)."""
         self.counts[bad.value] += 1
-        self.refused.append((self.now(), bad.value, detail))
+        if detail is not None:
+            self.refused.append((self.now(), bad.value, detail))
         self.version += 1
 
     # ------------------------------------------------------------------------------------------ events
@@ -244,31 +259,67 @@ class Tables:
         restarted mid-game shows the game as it stands, and the live events then follow by ``seq`` (those it
         already has are skipped, neither applied nor counted twice). The snapshot of a game older than the
         table's current one (its first event earlier) is ignored; one whose event at the desk's last differs
-        from the desk's is refused as a conflict. Stops at the first event refused."""
-        gid, items = body["game_id"], body["events"]
+        from the desk's is refused as a conflict. A snapshot of the game streamed again by another kiosk run
+        (module doc) that differs from the desk's game is that version's: named once, counted, never taken.
+        Stops at the first event refused."""
+        gid, items, boot = body["game_id"], body["events"], body.get("boot")
+        boot = boot if isinstance(boot, str) else ""
         known = next((g for g in (table.game, table.previous) if g is not None and g.game_id == gid), None)
         if not items or (known is not None and known.applied >= len(items)):
             return   # the usual case: the desk has every event of it already
         cur = table.game
         if known is None and cur is not None and cur.applied and cur.first_ts > items[0]["ts"]:
             return
-        if known is not None and known.applied and items[known.applied - 1]["event"] != known.events[-1]:
-            self.refuse(Bad.CONFLICT, f"board {table.board} game {gid}: the kiosk's snapshot differs from event "
-                                      f"{known.applied} as recorded")
-            return
+        if known is not None and known.applied:
+            self._sent_again(known, boot, 1)   # a snapshot holds the game's start
+            if known.restreams.get(boot):
+                self.refuse(Bad.STREAMED_AGAIN, None)   # that version was named when it first differed
+                return
+            if boot in known.restreams:
+                k = next((i + 1 for i in range(known.applied) if items[i]["event"] != known.events[i]), 0)
+                if k:
+                    self._streamed_again(table, known, boot, k, items[k - 1]["event"])
+                    return
+            elif items[known.applied - 1]["event"] != known.events[-1]:
+                self.refuse(Bad.CONFLICT, f"board {table.board} game {gid}: the kiosk's snapshot differs from event "
+                                          f"{known.applied} as recorded")
+                return
         for seq in range((known.applied if known else 0) + 1, len(items) + 1):
             item = items[seq - 1]
-            if not self._event(table, {"game_id": gid, "seq": seq, "event": item["event"], "ts": item["ts"]},
-                               catch_up=True):
+            if not self._event(table, {"game_id": gid, "seq": seq, "event": item["event"], "ts": item["ts"],
+                                       "boot": boot}, catch_up=True):
                 return
+
+    @staticmethod
+    def _sent_again(game: Game, boot: str, seq: int) -> None:
+        """Note that kiosk run ``boot`` sent event ``seq`` of ``game``: when that is the game's start, which the
+        desk took from another run, ``boot`` streams the game again (module doc; at most :data:`MAX_RESTREAMS`)."""
+        if seq == 1 and game.applied and boot and boot != game.boot and boot not in game.restreams \
+                and len(game.restreams) < MAX_RESTREAMS:
+            game.restreams[boot] = 0
+
+    def _streamed_again(self, table: Table, game: Game, boot: str, seq: int, ev: dict[str, Any]) -> None:
+        """Kiosk run ``boot``, streaming ``game`` again, differs from it at event ``seq`` (``ev``, its version):
+        name that version once; its messages from ``seq`` on are counted under it from now on."""
+        game.restreams[boot] = seq
+        detail = f"board {table.board} game {game.game_id}: streamed again with other moves from event {seq} " \
+                 f"({ev.get('type')}) on: the desk keeps the game as it first came and does not take them"
+        self.refuse(Bad.STREAMED_AGAIN, detail)
+        self.restreamed.append((self.now(), table.board, game.game_id, seq, detail))
 
     def _event(self, table: Table, body: dict[str, Any], *, catch_up: bool = False) -> bool:
         """Take one event of a game (``body``: game_id, seq, event, ts). ``catch_up``: it comes from a snapshot,
         not live (a repeat is no duplicate, its delay is not measured: the page gets it as a change of now).
         Returns False when it was refused."""
-        seq, ev, ts = body["seq"], body["event"], body["ts"]
+        seq, ev, ts, boot = body["seq"], body["event"], body["ts"], body.get("boot")
+        boot = boot if isinstance(boot, str) else ""   # the kiosk run that sent it (unchecked by parse)
         game = self._game(table, body["game_id"], seq)
         where = f"board {table.board} game {game.game_id} event {seq}"
+        if not catch_up:
+            self._sent_again(game, boot, seq)
+            if 0 < game.restreams.get(boot, 0) <= seq:
+                self.refuse(Bad.STREAMED_AGAIN, None)   # the version named when it first differed
+                return False
         if seq <= game.applied:
             if game.events[seq - 1] == ev:
                 # a duplicate is a live event had live before. One the desk took from a snapshot, or from its
@@ -279,6 +330,9 @@ class Tables:
                 elif not catch_up:
                     self.duplicates += 1
                 return True
+            if boot in game.restreams and not catch_up:
+                self._streamed_again(table, game, boot, seq, ev)
+                return False
             self.refuse(Bad.CONFLICT, f"{where} ({ev.get('type')})")
             return False
         if seq > game.applied + 1:
@@ -293,6 +347,8 @@ class Tables:
         if problem:
             self.refuse(Bad.REFUSED, f"{where} ({ev.get('type')}): {problem}")
             return False
+        if seq == 1:
+            game.boot = boot
         if catch_up:
             game.not_live.add(seq)
         else:
@@ -437,10 +493,13 @@ class Tables:
         return out
 
     def status(self) -> dict[str, Any]:
-        """Counters for the page: refused messages by kind (with sentences), the latest refused, duplicates."""
+        """Counters for the page: ignored messages by kind (with sentences), the latest ignored, duplicates, and
+        each game streamed again with other moves (the page says each in a line)."""
         return {"refused": {k: {"count": n, "sentence": Bad(k).sentence} for k, n in sorted(self.counts.items())},
                 "refused_total": sum(self.counts.values()), "duplicates": self.duplicates,
-                "latest_refused": [{"at": a, "kind": k, "detail": d} for a, k, d in list(self.refused)[-10:]]}
+                "latest_refused": [{"at": a, "kind": k, "detail": d} for a, k, d in list(self.refused)[-10:]],
+                "streamed_again": [{"at": a, "board": b, "game_id": g, "from_event": k, "detail": d}
+                                   for a, b, g, k, d in self.restreamed]}
 
     def running(self) -> list[Game]:
         """Games started and not over (current games of every board)."""

@@ -154,11 +154,13 @@
       const r = s.refused[k];
       a.appendChild(el("p", "", r.count + " message" + (r.count === 1 ? "" : "s") + " ignored: " + r.sentence));
     });
+    // each game streamed again with other moves, by board and game (the count above sums their messages)
+    (s.streamed_again || []).forEach(function (r) { a.appendChild(el("p", "", r.detail)); });
     const all = Object.values(tiles);
     const live = all.filter(function (t) { return t.players && t.players.length && t.phase !== "over"; }).length;
     const done = all.filter(function (t) { return t.phase === "over"; }).length;
     document.getElementById("summary").textContent = all.length + " tables · " + live + " playing · " + done +
-      " finished · " + (s.refused_total || 0) + " bad messages";
+      " finished · " + (s.refused_total || 0) + " messages ignored";
   }
 
   function update(list, since, recv) {
