@@ -24,7 +24,7 @@ from kiosk.app.pin import PinGate
 from kiosk.app.press import PendingPress, on_reading, press
 from kiosk.app.press_words import press_refusal
 from kiosk.app.removal import check_removed, record_removed
-from kiosk.app.table_pause import judge_done, undo_sentence
+from kiosk.app.table_pause import PIN_OPEN, judge_done, stopped_sentence, undo_sentence
 from kiosk.app.table_rulings import judge_event
 from kiosk.app.unread_press import finish_unread_press
 from kiosk.app.vision_worker import StableReading, VisionWorker
@@ -67,6 +67,8 @@ class Kiosk:
         self.pending: PendingPress | None = None
         self._removal_ticket: int | None = None
         self._exchange_by: int | None = None   # who chose the exchange on the screen (view.exchange)
+        if self.state.phase == PLAYING and self.state.neutralised:  # (a restart while the clocks stood)
+            self.view.message = stopped_sentence(self.state)
 
     # -------------------------------------------------------------------------------------------- state
     @property
@@ -255,7 +257,7 @@ class Kiosk:
     @_on.register
     def _judge_unlock(self, c: cmd.JudgeUnlock, t: int) -> Result:
         ok, msg = self.pin.check(c.pin, t, "judge menu")
-        self.view.message = msg
+        self.view.message = PIN_OPEN if ok else msg
         if ok:
             self.view.judge_until = t + 120_000
         return Result(ok, msg, "" if ok else "pin")
@@ -281,11 +283,26 @@ class Kiosk:
 
     @_on.register
     def _call_game(self, c: cmd.CallGame, t: int) -> Result:
-        return self.apply(ev.GameCalled(t=t, reason=c.reason, as_it_stands=c.as_it_stands))
+        refused = self._press_unrecorded()
+        return refused if refused is not None else self.apply(ev.GameCalled(t=t, reason=c.reason,
+                                                                            as_it_stands=c.as_it_stands))
 
     @_on.register
     def _judge_event(self, c: cmd.JudgeEventCommand, t: int) -> Result:
-        return self.apply(judge_event(c, t))
+        refused = self._press_unrecorded() if isinstance(c, cmd.Resign) else None
+        return refused if refused is not None else self.apply(judge_event(c, t))
+
+    def _press_unrecorded(self) -> Result | None:
+        """A refusal to end the game while a clock press's move is not recorded yet (ending it then would drop
+        that move, which the press completed: seed 002 II.K), else None."""
+        st = self.state
+        if st.pressed_at is None or st.on_move is None:
+            return None
+        who = st.players[st.on_move]
+        self.view.message = (f"{who}'s clock press is not recorded yet: " + (
+            f"close the judge's menu or press pause so that play resumes and {who}'s move is recorded, or undo "
+            "the press; then end the game." if st.neutralised else "wait for the board to be read, then end the game."))
+        return Result(False, self.view.message, "press_unrecorded")
 
     @_on.register
     def _undo(self, c: cmd.Undo, t: int) -> Result:
@@ -315,6 +332,11 @@ class Kiosk:
         st, count = self.state, c.count
         if st.phase != PLAYING or st.on_move is None:
             return Result(False, "no exchange now", "wrong_phase")
+        if st.pressed_at is not None:   # his turn ended at the press (seed 002 II.K): it is a move already
+            name = st.players[st.on_move]
+            self.view.message = (f"{name} has pressed the clock: the move is the board as {name} left it. An "
+                                 "exchange is chosen on the screen before pressing the clock.")
+            return Result(False, self.view.message, "pressed")
         if count < 0 or count > st.racks[st.on_move]:
             return Result(False, f"exchange: choose 1..{st.racks[st.on_move]} tiles", "bad_count")
         self.view.exchange, self._exchange_by = count, st.on_move

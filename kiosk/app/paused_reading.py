@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from kiosk.app.table_pause import paused_sentence
+from kiosk.app.table_pause import paused_sentence, stopped_sentence
 from kiosk.app.vision_worker import StableReading
 from kiosk.control.port import KioskView
 from kiosk.referee.state import DESIGNATING, PLAYING, GameState
@@ -44,8 +44,7 @@ def hold_reading(table: Table, ans: StableReading) -> str:
         view.message = (f"{paused_sentence(st)} The camera gave no reading of {name}'s move ({ans.error}): when "
                         f"play resumes, {name} presses the clock again, unless the judge has entered the move.")
     else:
-        view.message = (f"{paused_sentence(st)} {name} pressed the clock before the clocks stopped: {name}'s move "
-                        "is recorded when play resumes.")
+        view.message = stopped_sentence(st)
     return f"reading kept until the clocks run again ({st.neutralised})"
 
 

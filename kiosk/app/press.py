@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from kiosk.app.judge_entries import as_entered, confirmed_now, entry_clashes, judge_decided, promote
 from kiosk.app.paused_reading import hold_reading
 from kiosk.app.press_words import press_refusal
-from kiosk.app.table_pause import paused_sentence, press_judge, press_pause
+from kiosk.app.table_pause import press_judge, press_pause, stopped_sentence
 from kiosk.app.table_rulings import exchange_at_press, exchange_sentence
 from kiosk.app.vision_worker import StableReading
 from kiosk.control.port import KioskView
@@ -95,13 +95,13 @@ def press(table: Table, side: Side | str, t: int) -> str:
     if st.phase == REMOVING:
         table.ask_removal(t)
         return "checking the board for the withdrawn tiles"
+    if st.phase == PLAYING and st.neutralised:  # the clocks are stopped (pause, a judge call): nobody's turn ends
+        view.message = stopped_sentence(st)        # meanwhile, whoever presses
+        return view.message
     if st.phase == DESIGNATING and st.on_move == player and view.corrections:
         pass  # the judge corrected the reading of a play waiting for its blanks: read it again
     elif st.phase != PLAYING or st.on_move != player:
         view.message = press_refusal(st, player)
-        return view.message
-    elif st.neutralised:  # the clocks are stopped (pause, a judge call): nobody's turn ends meanwhile
-        view.message = paused_sentence(st)
         return view.message
     if table.pending is not None:
         return "already reading the board"
@@ -115,7 +115,7 @@ def press(table: Table, side: Side | str, t: int) -> str:
         return finish_press(table, player, t, entered, view.exchange, by_judge=entered is not None)
     table.pending = PendingPress(player, t, table.vision.request(t), view.exchange)
     view.waiting = True
-    view.message = "reading the board..."
+    view.message = "Reading the board: a moment, please."
     return "reading"
 
 
@@ -158,6 +158,7 @@ def finish_press(table: Table, player: int, t: int, reading: BoardReading | None
         return said
     if reading is None:
         res = table.apply(ev.Pass(t=t, player=player))
+        clear_problem(table, res)
         return "pass" if res else res.reason
     grid = list(reading.grid())
     if view.judge_entered and not by_judge:  # the camera is back: his entries complete this reading
@@ -178,8 +179,8 @@ def finish_press(table: Table, player: int, t: int, reading: BoardReading | None
     view.reading = reading
     if not change.clean:
         take_back_press(table, player)
-        show_problem(table, change.anomalies, "the board does not read right: fix it and press again, or call the "
-                     "judge", judge=any(p.kind != "unsure" for p in change.anomalies))
+        show_problem(table, change.anomalies, "The board does not read right: fix the marked squares and press the "
+                     "clock again, or call the judge.", judge=any(p.kind != "unsure" for p in change.anomalies))
         return "board problem: " + "; ".join(p.detail for p in change.anomalies)
     if not change.placed:
         res = table.apply(ev.Pass(t=t, player=player))
@@ -222,13 +223,15 @@ def show_problem(table: Table, problems: tuple[Anomaly, ...], text: str, *, judg
 
 def clear_problem(table: Table, res: Result) -> None:
     """After an accepted move (``res``): the board problem and the judge's settled corrections end, and the message
-    says the play."""
+    says the play or the pass."""
     if res.accepted:
         show_problem(table, (), "", judge=False, squares=())
         st = table.state
         if st.phase != DESIGNATING:  # the judge's corrections hold until the move is complete
             promote(table)
-        lp = st.last_play
+        lp, last = st.last_play, st.history[-1] if st.history else None
         table.view.message = ""
-        if lp is not None and st.history and st.history[-1].kind == "play":
+        if lp is not None and last is not None and last.kind == "play":
             table.view.message = f"{st.players[lp.player]}: {lp.coordinate} {lp.word} {lp.score}"
+        elif last is not None and last.kind == "pass":
+            table.view.message = f"{st.players[last.player]} passed."

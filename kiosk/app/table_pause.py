@@ -22,6 +22,8 @@ from kiosk.store.session import GameSession
 PAUSED = "paused at the table"
 """The reason journaled for a pause by the table's pause button."""
 JUDGE_CALLED = "judge called at the table"
+PIN_OPEN = "PIN accepted: the judge's menu is open."
+"""What the screen says when the judge's PIN opens his menu."""
 """The reason journaled when the judge button stopped the clocks."""
 
 
@@ -44,6 +46,16 @@ def paused_sentence(st: GameState) -> str:
     return "The game is paused: both clocks are stopped. Press pause again to go on."
 
 
+def stopped_sentence(st: GameState) -> str:
+    """:func:`paused_sentence`, and, while a clock press awaits its move (its reading kept, or to be read at the
+    resume after a restart), that the move is recorded when play resumes."""
+    said = paused_sentence(st)
+    if st.pressed_at is not None and st.on_move is not None:
+        name = st.players[st.on_move]
+        said += f" {name} pressed the clock before the clocks stopped: {name}'s move is recorded when play resumes."
+    return said
+
+
 def _runs(st: GameState) -> str:
     """The player whose clock runs (after a press awaiting its reading, the opponent's: the press started it); the
     player on move in a game without a chess clock."""
@@ -64,7 +76,7 @@ def press_pause(table: Table, t: int) -> str:
             view.message = f"The game goes on: {_runs(table.state)}'s clock runs."
     elif st.phase == PLAYING:
         if table.apply(ev.ClockNeutralised(t=t, reason=PAUSED)):
-            view.message = paused_sentence(table.state)
+            view.message = stopped_sentence(table.state)
     elif st.clock is not None and st.clock.running is None:
         view.message = "Both clocks are stopped already until this step is done."
     else:
@@ -79,7 +91,7 @@ def press_judge(table: Table, t: int) -> str:
     view.judge_called = True
     if st.phase == PLAYING and not st.neutralised and not table.session.paused:
         if table.apply(ev.ClockNeutralised(t=t, reason=JUDGE_CALLED)):
-            view.message = paused_sentence(table.state)
+            view.message = stopped_sentence(table.state)
             return view.message
         return view.message  # refused: the refusal's sentence shows
     view.message = "The judge is called. Judge: enter the PIN."
@@ -90,7 +102,11 @@ def judge_done(table: Table, t: int) -> Result:
     """The judge closed his menu: the clock his call stopped runs again (:func:`_runs`; nothing else
     changes; clocks stopped by the pause button stay stopped until pause is pressed)."""
     st = table.state
+    if st.phase == PLAYING and st.neutralised and st.neutralised != JUDGE_CALLED:  # still paused: say so
+        table.view.message = stopped_sentence(st)
     if st.phase != PLAYING or st.neutralised != JUDGE_CALLED:
+        if table.view.message == PIN_OPEN:   # nothing else to say: the menu's opening is over
+            table.view.message = "The judge is done."
         return Result(True)
     res = table.apply(ev.ClockResumed(t=t))
     if res:

@@ -32,8 +32,8 @@ def draw_judge(ui: TouchState, cv: Canvas) -> None:
     playing = st.phase not in (NOT_STARTED, OVER)
     items = [("Correct a square", "judge_correct_open", playing),
              ("Adjust a score", "judge_adjust_open", playing or st.phase == OVER),  # corrections after the end too
-             ("Undo the last move", "judge_undo", st.phase != NOT_STARTED and bool(st.history)
-              and ui.kiosk.pending is None),
+             ("Undo the last move", "judge_undo", st.phase != NOT_STARTED and (bool(st.history) or
+              st.pressed_at is not None) and not ui.kiosk.view.waiting),  # (not while the board is read)
              ("Withdrawn tiles are off", "judge_removed", st.phase == REMOVING),
              ("End the game", "judge_end", playing and st.phase in (PLAYING, REMOVING)),
              ("Stop, scores as they stand", "judge_stop", playing),

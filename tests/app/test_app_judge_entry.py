@@ -128,15 +128,18 @@ def test_an_entered_blank_ends_its_entry_when_its_letter_is_named(tmp_path):
 
 
 def test_an_exchange_chosen_ends_with_its_turn(tmp_path):
-    """Bob chose an exchange while his press was being read; the reading made his turn a pass. Ann's play next
-    is her play, not Bob's exchange."""
+    """Bob chooses an exchange while his press is being read: refused (his turn ended at the press; was: accepted,
+    "put them in the bag, draw", and his turn recorded as a pass). The reading makes his turn a pass; Ann's play
+    next is her play, not Bob's exchange."""
     kiosk, table, clock, worker = make_kiosk(tmp_path)
     clock.t = 10_000
     kiosk.press("left")
     settle(kiosk, worker)                                       # Ann passes
     clock.t = 20_000
     kiosk.press("right")
-    assert kiosk.pending is not None and kiosk.act("exchange", count=2).accepted
+    assert kiosk.pending is not None and not kiosk.act("exchange", count=2).accepted
+    assert kiosk.view.message == ("Bob has pressed the clock: the move is the board as Bob left it. An exchange is "
+                                  "chosen on the screen before pressing the clock.")
     settle(kiosk, worker)
     assert kiosk.state.history[-1].kind == "pass" and kiosk.view.exchange == 0
     table.put(dict(zip(parse_coordinate("8D").squares(5), "QUIRT")))

@@ -18,9 +18,11 @@ from common_fixtures import ManualClock
 from common_fixtures import make_kiosk as make_plain_kiosk
 
 from kiosk.app.kiosk import Kiosk
+from kiosk.app.pin import PinGate
 from kiosk.app.vision_worker import VisionWorker
 from kiosk.devices.health import DeviceHealth
 from kiosk.rules.board import parse_coordinate
+from kiosk.store import GameSession
 from kiosk.ui.app import KioskUI
 
 GAME_MS = 25 * 60_000
@@ -201,6 +203,11 @@ def test_a_board_problem_read_during_a_pause_gives_the_presser_back_his_time_bef
     assert kiosk.remaining_ms(1) == GAME_MS
 
 
+def _undo_enabled(ui: KioskUI) -> bool:
+    assert ui.draw() == "judge"
+    return any(b.action == "judge_undo" and b.enabled for b in ui.buttons)
+
+
 def test_the_judge_called_after_a_press_can_take_that_press_back_and_the_clocks_stay_stopped(tmp_path):
     """Ann presses, Bo calls the judge before the reading comes; the reading is kept. Was: the judge's Undo refused
     with "the board is being read" although nothing was being read any more. Now it takes back Ann's press (her
@@ -211,8 +218,12 @@ def test_the_judge_called_after_a_press_can_take_that_press_back_and_the_clocks_
     assert kiosk.press("left") == "reading"
     clock.t = 11_000
     kiosk.press("judge")
-    _answer(kiosk, worker)
     assert kiosk.act("judge_unlock", pin=PIN).accepted
+    ui = KioskUI(kiosk, (800, 480))
+    ui.overlay = "judge"
+    assert not _undo_enabled(ui)            # greyed while the board is being read
+    _answer(kiosk, worker)
+    assert _undo_enabled(ui)                # (was greyed while the answer was kept)
     clock.t = 30_000
     res = kiosk.act("undo", reason="Ann wants to change her tiles")
     assert res.accepted, res
@@ -248,3 +259,64 @@ def test_resuming_after_a_press_still_being_read_names_the_opponents_running_clo
     kiosk.press("pause")
     assert kiosk.state.clock.running == 1
     assert kiosk.view.message == "The game goes on: Bob's clock runs."
+
+
+def _pressed_and_paused(tmp_path: Path) -> tuple[Kiosk, DownTable, ManualClock, VisionWorker]:
+    """Ann lays QUIRT and presses at 10 s; pause at 12 s; her reading comes and is kept."""
+    kiosk, table, clock, worker = _kiosk(tmp_path)
+    table.put(QUIRT)
+    clock.t = 10_000
+    assert kiosk.press("left") == "reading"
+    clock.t = 12_000
+    kiosk.press("pause")
+    _answer(kiosk, worker)
+    return kiosk, table, clock, worker
+
+
+KEPT = f"{PAUSED} Ann pressed the clock before the clocks stopped: Ann's move is recorded when play resumes."
+
+
+def test_the_game_is_not_ended_over_a_kept_move_the_judge_is_told_what_to_do(tmp_path):
+    """Was: calling the game, stopping it or a resignation during the pause ended it without Ann's QUIRT (0:0), the
+    kept reading stayed for ever and the judge's Undo was refused. Now ending it is refused with what to do; the
+    move is recorded at the resume, then the game may end. An exchange chosen after her press is refused too."""
+    kiosk, table, clock, worker = _pressed_and_paused(tmp_path)
+    assert kiosk.act("judge_unlock", pin=PIN).accepted
+    assert not kiosk.act("exchange", count=7).accepted   # (was: accepted, "put them in the bag", then a pass)
+    for action, kw in (("call_game", {"reason": "round over"}), ("call_game", {"reason": "d", "as_it_stands": True}),
+                       ("resign", {"player": 1, "reason": "Bob resigns"})):
+        res = kiosk.act(action, **kw)
+        assert not res.accepted and res.code == "press_unrecorded", (action, res)
+        assert kiosk.view.message == ("Ann's clock press is not recorded yet: close the judge's menu or press pause "
+                                      "so that play resumes and Ann's move is recorded, or undo the press; then end "
+                                      "the game.")
+    assert kiosk.state.phase == "playing" and _types(kiosk)[-2:] == ["clock_pressed", "clock_neutralised"]
+    clock.t = 20_000
+    kiosk.press("pause")
+    kiosk.poll()
+    assert kiosk.state.last_play.word == "QUIRT" and kiosk.state.scores == (48, 0)
+    assert kiosk.act("call_game", reason="round over").accepted
+
+
+def test_the_stopped_clocks_stay_said_whoever_presses_and_after_the_judge_and_a_restart(tmp_path):
+    """Was: Bob's press during the pause showed "it is Ann's turn, not Bob's" (nothing said the game was paused);
+    the judge's menu opened and closed during a pause left "PIN accepted"; pausing again before the kept move was
+    acted on, or a restart, lost the sentence that it is recorded at the resume."""
+    kiosk, table, clock, worker = _pressed_and_paused(tmp_path)
+    assert kiosk.view.message == KEPT
+    kiosk.press("right")
+    assert kiosk.view.message == KEPT
+    kiosk.press("judge")
+    assert kiosk.act("judge_unlock", pin=PIN).accepted
+    assert kiosk.view.message == "PIN accepted: the judge's menu is open."
+    assert kiosk.act("judge_done").accepted
+    assert kiosk.view.message == KEPT and kiosk.state.neutralised == "paused at the table"
+    kiosk.press("pause")                     # resumed, and paused again before the kept move is acted on
+    kiosk.press("pause")
+    assert kiosk.view.message == KEPT
+    kiosk.session.close()
+    session = GameSession.open(tmp_path / "journal.sqlite")
+    session.resume(30_000)
+    again = Kiosk(session, None, None, PinGate(PIN), clock)
+    assert again.view.message == KEPT
+    session.close()

@@ -128,9 +128,9 @@ def test_done_on_the_screen_ends_only_the_turn_of_the_player_on_move(tmp_path):
 
     k, c = _make_kiosk(tmp_path, "home", players=NAMES[:3])
     res = k.handle(cmd.Done(2))
-    assert not res and res.reason == "it is Annabel's turn, not Cunegonde's"
+    assert not res and res.reason == "It is Annabel's turn: Cunegonde's press does nothing."
     res = k.handle(cmd.Done(5))
-    assert not res and res.reason == "there is no player 6 in this game"
+    assert not res and res.reason == "There is no player 6 in this game."
     c.t += 5_000
     assert k.handle(cmd.Done(0)) and k.state.history[-1].kind == "pass" and k.state.on_move == 1
     assert cmd.command_from("done", {"player": "2"}) == cmd.Done(2)
