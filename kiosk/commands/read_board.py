@@ -8,10 +8,11 @@ checked for presence and letter; what the pool or a move's shape rules out is se
 changed on a known tile is named on stderr; without it each image is read alone. An unreadable image, one of
 another size than the first with ``--corners`` (they are px of one camera's frames), or one in which no board is
 found, is reported on stderr (naming it and why) and the others are still read; the exit code is then 2 (a file
-that cannot be used) or 1 (no board read). Every image decoded gets its 15 rows on stdout, in the order given (a
-tool pairing boards with images by order, as ``../shared/checks/measure.py`` does, stays aligned): one without a
-board read prints 15 rows of ``#`` (nothing read), its reason on stderr; with ``--json`` its entry has ``"grid":
-null`` and ``"error"``.
+that cannot be used) or 1 (no board read). Every image gets its 15 rows on stdout, in the order given (a tool
+pairing boards with images by order, as ``../shared/checks/measure.py`` does, stays aligned): one without a board
+read prints 15 rows of ``#`` (nothing read), its reason on stderr; one not read at all (a file that cannot be
+decoded, one of another size than the --corners) prints 15 rows of ``#`` and ``# IMAGE: 0.0 ms; not read:
+REASON``, its reason on stderr too; with ``--json`` the entry of either has ``"grid": null`` and ``"error"``.
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from kiosk.vision.reading import BoardReading
 
 NAME = "read-board"
 NET_NEW_LETTER_P = 0.98  # --sequence with the shipped square network: a new tile's letter needs this confidence
@@ -30,7 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      "letter, '?' a blank tile, '#' occluded or unsure; then '# IMAGE: TIME ms (stages); VERDICT' ('ok' "
                      "when the frame is usable). Problems go to stderr naming the image (with --sequence also "
                      "known tiles read gone or changed); the other images are still read, and an image without a "
-                     "board read prints 15 rows of '#' (with --json: \"grid\": null and \"error\"). Exit 0: all read; "
+                     "board read, or not read at all (a file that cannot be decoded), prints 15 rows of '#' "
+                     "(with --json: \"grid\": null and \"error\"): one block per image, in the order given. Exit 0: all read; "
                      "1: an image without a board read; 2: an image or option that cannot be used.")
     parser.add_argument("images", nargs="+", metavar="IMAGE", help="image files (JPEG, PNG ...)")
     parser.add_argument("--calibration", metavar="FILE", help="calibration profile (JSON) to use")
@@ -92,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         game = GameReader(reader.read, reader.tile_set, corners=corners,
                           new_letter_p=NET_NEW_LETTER_P if reader.squarenet is not None else 0.0)
     failed = unreadable = 0   # exit 1: a frame without a board read (a finding); 2: a file that cannot be used
-    results = []
+    results: list[dict[str, object]] = []
     annotated: set[str] = set()
     size: tuple[int, ...] | None = None   # (h, w) px of the first frame read: the frames --corners are given for
     for path in args.images:
@@ -101,8 +107,7 @@ def run(args: argparse.Namespace) -> int:
         except ImageError as exc:
             print(f"kiosk read-board: {exc}", file=sys.stderr)
             unreadable += 1
-            if args.json:
-                results.append({"image": path, "error": exc.reason})
+            _not_read(args, results, path, exc.reason)
             continue
         if corners is not None and size is not None and img.shape[:2] != size:
             # --corners are px of one camera's frames: through them a frame of another size reads wrong squares
@@ -110,8 +115,7 @@ def run(args: argparse.Namespace) -> int:
                    "frames read before it: not read (give its own corners in a run of its own)")
             print(f"kiosk read-board: {path}: {why}", file=sys.stderr)
             unreadable += 1
-            if args.json:
-                results.append({"image": path, "error": why})
+            _not_read(args, results, path, why)
             continue
         size = size or img.shape[:2]
         problem = None if corners is None else corners_problem(corners, img.shape)
@@ -170,12 +174,31 @@ def run(args: argparse.Namespace) -> int:
                 **({"error": no_board_why} if no_board else {}),
             })
             continue
-        print("\n".join(grid))
-        stages = ", ".join(f"{k} {v:.1f}" for k, v in t.items() if k != "total" and not k.startswith("locate_"))
-        unsure = sum(row.count("#") for row in grid)
-        print(f"# {path}: {t.get('total', 0.0):.1f} ms" + (f" ({stages})" if stages else "") + f"; {reading.quality.verdict}"
-              + (f"; {unsure} unsure squares" if unsure else "") + (f"; {reading.note}" if reading.note else ""),
-              flush=True)
+        _print_block(path, grid, reading)
     if args.json:
         print(json.dumps(results, ensure_ascii=False, indent=1))
     return 2 if unreadable else 1 if failed else 0
+
+
+def _not_read(args: argparse.Namespace, results: list[dict[str, object]], path: str, why: str) -> None:
+    """An image that was not read at all (a file that cannot be decoded, a size the --corners do not fit): its
+    JSON entry, or its block of 15 rows of '#' (nothing read) and a line saying why, so that the blocks stay one
+    per image in the order given (``../shared/checks/measure.py`` pairs them with the images by order)."""
+    if args.json:
+        results.append({"image": path, "grid": None, "error": why})
+        return
+    from kiosk.vision.reading import BoardReading
+
+    reading = BoardReading.unreadable(f"not read: {why}")
+    _print_block(path, reading.grid(), reading)
+
+
+def _print_block(path: str, grid: list[str], reading: BoardReading) -> None:
+    """One image's block: its 15 rows, then ``# IMAGE: TIME ms (stages); VERDICT[; N unsure squares][; NOTE]``."""
+    t = reading.timings_ms
+    print("\n".join(grid))
+    stages = ", ".join(f"{k} {v:.1f}" for k, v in t.items() if k != "total" and not k.startswith("locate_"))
+    unsure = sum(row.count("#") for row in grid)
+    print(f"# {path}: {t.get('total', 0.0):.1f} ms" + (f" ({stages})" if stages else "") + f"; {reading.quality.verdict}"
+          + (f"; {unsure} unsure squares" if unsure else "") + (f"; {reading.note}" if reading.note else ""),
+          flush=True)

@@ -34,11 +34,12 @@ def test_reader_cli_prints_15_rows_and_a_timing_line_per_image(board_png, capsys
     rc = main(["read-board", str(path), str(broken), str(path)])
     out, err = capsys.readouterr()
     lines = out.splitlines()
-    assert len(lines) == 2 * 16
-    for k in (0, 16):
+    assert len(lines) == 3 * 16      # the broken file keeps its place: 15 rows of '#' and why
+    for k in (0, 32):
         assert lines[k:k + 15] == truth
         assert lines[k + 15].startswith(f"# {path}: ") and " ms " in lines[k + 15]
         assert len(lines[k + 15].strip()) != 15
+    assert lines[16:31] == ["#" * 15] * 15 and lines[31].startswith(f"# {broken}: 0.0 ms; not read: not a readable image")
     assert rc == 2 and "broken.jpg" in err and "not a readable image" in err and "Traceback" not in err
 
 
@@ -183,8 +184,9 @@ def test_reader_cli_an_image_of_another_size_than_the_corners_is_named_and_the_o
     rc = main(["read-board", *sequence, "--corners", corners, str(path), str(big), str(path)])
     out, err = capsys.readouterr()
     lines = out.splitlines()
-    assert rc == 2 and len(lines) == 2 * 16
-    assert lines[0:15] == truth and lines[16:31] == truth
+    assert rc == 2 and len(lines) == 3 * 16      # the big one keeps its place: 15 rows of '#' and why
+    assert lines[0:15] == truth and lines[16:31] == ["#" * 15] * 15 and lines[32:47] == truth
+    assert lines[31].startswith(f"# {big}: 0.0 ms; not read: 2028x1520 px, but --corners were given")
     assert f"{big}: 2028x1520 px, but --corners were given for the 1014x760 px frames read before it" in err, err
 
 
