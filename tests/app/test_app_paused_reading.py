@@ -184,13 +184,7 @@ def test_a_board_problem_read_during_a_pause_gives_the_presser_back_his_time_bef
     later and the reading comes during the pause. When play resumes her press is taken back: the 2 s Bo's clock ran
     between her press and the pause are hers, the pause is nobody's. Was: Bo kept the 2 s (the resume restarted
     Ann's clock, so the press taken back found none of the opponent's time to give back)."""
-    kiosk, table, clock, worker = _kiosk(tmp_path)
-    table.put({**QUIRT, 0: "A"})
-    clock.t = 10_000
-    assert kiosk.press("left") == "reading"
-    clock.t = 12_000
-    kiosk.press("pause")
-    _answer(kiosk, worker)
+    kiosk, table, clock, worker = _pressed_and_paused(tmp_path, {**QUIRT, 0: "A"})
     _no_problem(kiosk)
     clock.t = 20_000
     kiosk.press("pause")
@@ -261,10 +255,11 @@ def test_resuming_after_a_press_still_being_read_names_the_opponents_running_clo
     assert kiosk.view.message == "The game goes on: Bob's clock runs."
 
 
-def _pressed_and_paused(tmp_path: Path) -> tuple[Kiosk, DownTable, ManualClock, VisionWorker]:
-    """Ann lays QUIRT and presses at 10 s; pause at 12 s; her reading comes and is kept."""
+def _pressed_and_paused(tmp_path: Path, board: dict[int, str] = QUIRT
+                        ) -> tuple[Kiosk, DownTable, ManualClock, VisionWorker]:
+    """Ann lays ``board`` (QUIRT) and presses at 10 s; pause at 12 s; her reading comes and is kept."""
     kiosk, table, clock, worker = _kiosk(tmp_path)
-    table.put(QUIRT)
+    table.put(board)
     clock.t = 10_000
     assert kiosk.press("left") == "reading"
     clock.t = 12_000
