@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from kiosk.control.commands import Command, UnknownCommand, command_from
+from kiosk.control.words import BAD_INPUT
 from kiosk.referee.events import ChallengeRuled
 from kiosk.referee.presets import Preset
 from kiosk.referee.state import GameState, Prompt, Result
@@ -116,14 +117,14 @@ class KioskPort(Protocol):
 
 def act(port: KioskPort, action: str, values: Mapping[str, Any]) -> Result:
     """The command named ``action`` built from loose ``values`` (:func:`command_from`: scripts, the simulated
-    players), handled by ``port``. Bad input is a refusal (code "bad_input", also shown in ``view.message``);
-    an unknown name is refused without a message."""
+    players), handled by ``port``. Bad input is a refusal (code "bad_input"; ``view.message`` says
+    :data:`~kiosk.control.words.BAD_INPUT`, the reason names the value for the log); an unknown name is refused
+    without a message."""
     try:
         command = command_from(action, values)
     except UnknownCommand:
         return Result(False, f"unknown action {action!r}", "bad_input")
     except (KeyError, TypeError, ValueError) as exc:
-        msg = f"{action}: bad input ({exc})"
-        port.view.message = msg
-        return Result(False, msg, "bad_input")
+        port.view.message = BAD_INPUT   # the screen says it in words; the reason (the log's) names the value
+        return Result(False, f"{action}: bad input ({exc})", "bad_input")
     return port.handle(command)

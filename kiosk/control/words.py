@@ -107,9 +107,14 @@ ENDINGS: dict[str, str] = {
 }
 
 UNKNOWN = "That cannot be done now. Please call the judge."
-KIOSK_OWN = frozenset({"pin", "busy", "journal_full", "journal_failed"})  # the kiosk's and the journal's own, in words already
+KIOSK_OWN = frozenset({"pin", "busy", "journal_full", "journal_failed", "pressed", "press_unrecorded"})
+"""The kiosk's and the journal's own refusal codes: their reason is written as the sentence players read."""
 BAD_INPUT = "That input was not understood. Please try again."
 REASON_SHOWN = frozenset({Code.BAD_PLAYERS})  # the referee's reason is written for the new-game screen already
+PLACED: dict[str, str] = {**PLACEMENT, "bad_tile": "a tile on the board was not recognised",
+                          "duplicate_square": "two tiles were read on one square"}
+"""A broken placement rule as players read it (:data:`kiosk.rules.placement.CODES`, two of them said as what the
+kiosk saw: "not a tile letter" and "two tiles on one square" were no sentences)."""
 
 
 def sheet_rows(preset: Any) -> str:
@@ -127,11 +132,37 @@ def refusal_sentence(res: Result, rows: str = "numbers") -> str:
         return res.reason[0].upper() + res.reason[1:].rstrip(".") + "."
     if res.code == "bad_input":
         return BAD_INPUT
-    if res.code in PLACEMENT:
-        text = PLACEMENT[res.code]
+    if res.code in PLACED:
+        text = PLACED[res.code]
         names = " ".join(square_label(s, rows) for s in res.squares if 0 <= s < SIZE * SIZE)
         return text[0].upper() + text[1:] + (f" ({names})." if names else ".")
     return REFUSALS.get(res.code, UNKNOWN)
+
+
+def ruling_sentence(ruling: str) -> str:
+    """The judge's ruling on a challenge (:attr:`GameState.ruling`: "acceptable", "unacceptable: QUIRT",
+    "challenge withdrawn") in a sentence for the screen; "" for none."""
+    verdict, _, words = ruling.partition(": ")
+    if verdict == "acceptable":
+        return "The judge ruled the play acceptable: it stands."
+    if verdict == "unacceptable":
+        return (f"The judge ruled {words} unacceptable: the play comes off the board." if words else
+                "The judge ruled the play unacceptable: it comes off the board.")
+    if verdict == "challenge withdrawn":
+        return "The challenge was withdrawn: the play stands."
+    return ruling[:1].upper() + ruling[1:] + ("." if ruling and not ruling.endswith(".") else "")
+
+
+def tile_words(ch: str) -> str:
+    """A grid character as players say it: "A", "a blank" (``?``), "a blank as A" (``a``), "nothing" (``.``),
+    "an unclear tile" (``#``)."""
+    if ch == "?":
+        return "a blank"
+    if ch in (".", ""):
+        return "nothing"
+    if ch == "#":
+        return "an unclear tile"
+    return f"a blank as {ch.upper()}" if ch.islower() else ch
 
 
 def ending_sentence(reason: str) -> str:

@@ -7,9 +7,12 @@ from __future__ import annotations
 from collections import Counter
 
 from kiosk.control.port import KioskView
+from kiosk.control.words import tile_words
 from kiosk.referee.kinds import Code
 from kiosk.rules.tiles import TileSet
 from kiosk.ui.board_view import square_label
+
+__all__ = ["problem_lines", "problem_sentence", "run_out", "sentence", "tile_words"]
 
 SEEN_KINDS = ("unsure", "changed", "moved", "vanished", "entry")
 """The board problems the camera finds (:mod:`kiosk.vision.diff`, :func:`kiosk.app.judge_entries.entry_clashes`);
@@ -22,18 +25,6 @@ def sentence(text: str) -> str:
     if not text:
         return ""
     return text[0].upper() + text[1:] + ("" if text[-1] in ".?!" else ".")
-
-
-def tile_words(ch: str) -> str:
-    """A grid character as players say it: "A", "a blank" (``?``), "a blank as A" (``a``), "nothing" (``.``),
-    "an unclear tile" (``#``)."""
-    if ch == "?":
-        return "a blank"
-    if ch in (".", ""):
-        return "nothing"
-    if ch == "#":
-        return "an unclear tile"
-    return f"a blank as {ch.upper()}" if ch.islower() else ch
 
 
 def problem_sentence(kind: str, square: int, before: str, after: str, detail: str, rows: str) -> str:

@@ -52,6 +52,22 @@ def test_every_refusal_code_and_ending_has_a_sentence_without_internal_names():
     assert all(not _leaks(turn_words(k)) for k in kinds)
 
 
+def test_a_misread_tile_and_the_rulings_are_said_in_sentences():
+    from kiosk.control.words import ruling_sentence
+
+    assert refusal_sentence(Result(False, "play: not a tile letter", "bad_tile", squares=(112,))) == \
+        "A tile on the board was not recognised (H8)."   # was "Not a tile letter (H8)."
+    assert refusal_sentence(Result(False, "play", "duplicate_square", squares=(112,))) == \
+        "Two tiles were read on one square (H8)."
+    assert ruling_sentence("acceptable") == "The judge ruled the play acceptable: it stands."
+    assert ruling_sentence("unacceptable: QUIRT, QI") == \
+        "The judge ruled QUIRT, QI unacceptable: the play comes off the board."
+    assert ruling_sentence("unacceptable") == "The judge ruled the play unacceptable: it comes off the board."
+    assert ruling_sentence("challenge withdrawn") == "The challenge was withdrawn: the play stands."
+    for code in ("pin", "busy", "pressed", "press_unrecorded", "journal_full", "journal_failed"):  # the kiosk's own
+        assert refusal_sentence(Result(False, "Its own sentence.", code)) == "Its own sentence."
+
+
 def test_an_event_out_of_its_phase_is_shown_in_words_not_as_the_referees_log_line(tmp_path):
     kiosk, table, clock, worker = make_kiosk(tmp_path)
     clock.t = 1_000
