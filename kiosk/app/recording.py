@@ -49,6 +49,7 @@ from kiosk.app.recording_files import (
     gcg_problem,
     ini_problem,
     journal_path,
+    player_names,
     recording_text,
 )
 from kiosk.app.simtable import SimClock
@@ -78,7 +79,7 @@ def read_recording(folder: str | Path) -> Recording:
     try:
         ini.read_string(recording_text(ini_path), source=str(ini_path))
         sec = ini["default"]
-        names = (sec.get("name1", "Player 1").strip(), sec.get("name2", "Player 2").strip())
+        names = player_names(ini_path, sec)
     except KeyError:
         raise RecordingError(f"{ini_path}: has no [default] section (it holds name1, name2 and, when the recording "
                              "system found the board itself, warp-coord)") from None

@@ -95,6 +95,33 @@ def ini_problem(exc: configparser.Error) -> str:
     return exc.message if hasattr(exc, "message") else str(exc)
 
 
+_WHOSE = {"name1": "the first player's", "name2": "the second player's"}
+
+
+def player_names(ini_path: Path, section: configparser.SectionProxy) -> tuple[str, str]:
+    """``name1`` and ``name2`` of ``game.ini``'s [default] section (a key not there: "Player 1", "Player 2"), as
+    the kiosk takes every player's name: not empty, the two distinct, no control character
+    (:func:`kiosk.rules.names.name_problem`, the rule of the config, GCG records, selfplay and the desk).
+
+    Raises:
+        RecordingError: naming the file, the key(s) and what to write there.
+    """
+    from kiosk.rules.names import name_problem
+
+    names = {key: section.get(key, default).strip() for key, default in (("name1", "Player 1"), ("name2", "Player 2"))}
+    for key, name in names.items():
+        if not name:
+            raise RecordingError(f"{ini_path}: [default] {key} is empty: write {_WHOSE[key]} name there "
+                                 f"({key} = NAME), or leave the line out for 'Player {key[-1]}'")
+        if (why := name_problem(name)) is not None:   # shown raw it would garble the terminal, the screen, the journal
+            raise RecordingError(f"{ini_path}: [default] {key}: the name {name!r} {why}: write {_WHOSE[key]} name "
+                                 f"as plain text ({key} = NAME)")
+    if names["name1"] == names["name2"]:
+        raise RecordingError(f"{ini_path}: [default] name1 and name2 are both {names['name1']!r}: the players need "
+                             "distinct names; write each player's own (name1 = NAME1, name2 = NAME2)")
+    return names["name1"], names["name2"]
+
+
 def csv_problem(exc: csv.Error) -> str:
     text = str(exc)
     if "field larger than field limit" in text:

@@ -152,6 +152,11 @@ class RefereeEvents(GcgVisitor[list[Event]]):
         players = tuple(p.name.strip() or p.nick for p in game.players)
         if len(set(players)) != len(players):
             players = tuple(p.nick for p in game.players)
+        if len(set(players)) != len(players):   # GCG engines take such a record by turn order; a referee cannot
+            i, j = next((i, j) for j, x in enumerate(players) for i in range(j) if players[i] == x)
+            raise RecordEventsError(f"{self.name}: #player{i + 1} and #player{j + 1} are both {players[j]!r}: the "
+                                    "referee needs each player under a nickname of his own (write another in one "
+                                    "of those lines)")
         self.players = players
         if self.charge_time:
             self.overtime = _last_turn_penalties(game, preset, self.step, self.start)

@@ -4,7 +4,8 @@ A name travels into the journal, the screen, the GCG record (``#player1 NICK Ful
 exports and the stream. A line break in one adds lines to all of those (a GCG line of its own, a ``.t`` line that
 reads as another player); a tab or an escape code garbles them. So a name holding a control character (Unicode
 categories Cc, Zl and Zp: line and paragraph breaks, tab, escape, NUL ...) is refused wherever a name comes in:
-the kiosk's config, a GCG record's ``#playerN`` line, the desk's event file and its messages. Format characters
+the kiosk's config, a GCG record's ``#playerN`` line, a recording's ``game.ini`` (``name1``, ``name2``), selfplay's
+``--names``, the desk's event file and its messages, each naming where it was written. Format characters
 (Cf) are allowed (emoji sequences need the zero-width joiner, U+200D) except, in a name (:func:`name_problem`), the
 bidirectional controls (U+202A-U+202E, U+2066-U+2069 and the marks U+200E, U+200F, U+061C), which reorder what a
 scoresheet shows, and the invisible characters U+200B, U+200C, U+2060, U+FEFF, which make 'Ada' and 'Ada\u200b'
