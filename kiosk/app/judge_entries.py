@@ -13,7 +13,7 @@ import logging
 from typing import Any, Protocol
 
 from kiosk.control.port import KioskView
-from kiosk.control.words import sheet_rows, square_label
+from kiosk.control.words import sheet_rows, square_label, tile_words
 from kiosk.referee.presets import Preset
 from kiosk.referee.state import GameState, Result
 from kiosk.rules.board import square_name
@@ -40,7 +40,8 @@ def correct(kiosk: Table, square: int, char: str) -> Result:
     """The judge says what the camera should have read on ``square`` (0..224): ``char`` a letter, ``"?"`` a
     blank or ``"."`` empty. The tile's own letter on a square holding a tile confirms it (and takes back an
     entry made there); ``"."`` on an empty square where the judge entered a tile takes that entry back; any
-    other correction holds for the move being read. Returns the sentence said (refused: bad square or char)."""
+    other correction holds for the move being read. Returns the sentence said ("H8 is a blank now. Press the clock
+    again when the board is right."; refused: bad square or char, the reason for the log)."""
     if not 0 <= square < 225:
         return Result(False, f"square {square} is not on the board", "bad_input")
     ch = char.upper() if char not in (".", "?") else char
@@ -58,7 +59,9 @@ def correct(kiosk: Table, square: int, char: str) -> Result:
         view.corrections[square] = ch
         view.judge_entered |= view.camera_failed and not view.read_this_turn
     view.problem_squares = tuple(s for s in view.problem_squares if s != square)
-    view.message = f"judge: {square_label(square, sheet_rows(kiosk.preset))} is {ch}; press the clock again"
+    what = "empty" if ch == EMPTY_CHAR else tile_words(ch)
+    view.message = (f"{square_label(square, sheet_rows(kiosk.preset))} is {what} now. Press the clock again when the "
+                    "board is right.")
     log.info("judge correction %s -> %s", square_name(square), ch)
     return Result(True, view.message)
 

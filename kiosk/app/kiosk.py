@@ -31,7 +31,7 @@ from kiosk.app.vision_worker import StableReading, VisionWorker
 from kiosk.control import commands as cmd
 from kiosk.control.port import KioskView, act
 from kiosk.control.side import Side
-from kiosk.control.words import BAD_INPUT, refusal_sentence, sheet_rows
+from kiosk.control.words import BAD_INPUT, refusal_sentence, ruling_sentence, sheet_rows
 from kiosk.referee import events as ev
 from kiosk.referee.presets import Preset
 from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING, GameState, Prompt, Result
@@ -40,6 +40,11 @@ from kiosk.store.session import GameSession
 from kiosk.vision.diff import BoardDiff, diff_boards
 
 log = logging.getLogger("kiosk.app")
+
+LOCKED = "The judge's menu is locked. Judge: enter the PIN."
+"""What a judge's command says when the menu's time is up (or it was never opened)."""
+RESUMED = "The journal works again: the game goes on."
+"""What the screen says when the journal takes writes again after a pause."""
 
 
 class Kiosk:
@@ -165,7 +170,7 @@ class Kiosk:
                     out.append(event.type)
         out += finish_unread_press(self)  # a press journaled without its move (a restart, the journal back)
         if paused:  # shown until writing works again, whatever else happens on the screen
-            self.view.message = self.session.pause_reason or "journal writable again: the game goes on"
+            self.view.message = self.session.pause_reason or RESUMED
         return out
 
     def _on_reading(self, ans: StableReading) -> str:
@@ -184,7 +189,8 @@ class Kiosk:
         """
         t = self.now()
         if isinstance(command, cmd.JudgeCommand) and t >= self.view.judge_until:
-            return Result(False, "the judge menu is locked: enter the PIN", "pin")
+            self.view.message = LOCKED
+            return Result(False, LOCKED, "pin")
         try:
             return self._on(command, t)
         except (KeyError, TypeError, ValueError) as exc:
@@ -247,7 +253,7 @@ class Kiosk:
         invalid = c.invalid or (sugg.invalid if sugg and not c.acceptable else ())
         res = self.apply(ev.ChallengeRuled(t=t, acceptable=c.acceptable, invalid=invalid, judge=c.judge))
         if res:
-            self.view.message = f"ruling: {self.state.ruling}"
+            self.view.message = ruling_sentence(self.state.ruling)
         return res
 
     @_on.register
@@ -270,7 +276,7 @@ class Kiosk:
     def _change_preset(self, c: cmd.ChangePreset, t: int) -> Result:
         res = self.apply(ev.PresetChanged(t=t, preset=dict(c.preset), reason=c.reason))
         if res:
-            self.view.message = f"rules changed to {self.state.preset}"
+            self.view.message = f"The game now follows the {self.state.preset} rules."
         return res
 
     @_on.register
@@ -311,7 +317,7 @@ class Kiosk:
         corrections for that move and a kept answer are dropped; clocks the table stopped (his call, the pause)
         stay stopped (journaled again after the undo). The player on move presses the clock again."""
         if self.pending is not None and self.pending.held is None:
-            return Result(False, "the board is being read: wait for the reading, then undo", "busy")
+            return Result(False, "The board is being read. Wait for the reading, then undo.", "busy")
         stopped, pressed = self.state.neutralised, self.state.pressed_at is not None
         res = self.apply(ev.MoveUndone(t=t, reason=c.reason.strip() or "taken back by the judge"))
         if res:
@@ -331,17 +337,20 @@ class Kiosk:
         """The player on move will exchange ``c.count`` tiles at his next press (0 cancels)."""
         st, count = self.state, c.count
         if st.phase != PLAYING or st.on_move is None:
-            return Result(False, "no exchange now", "wrong_phase")
+            self.view.message = "An exchange can be chosen only during a player's turn."
+            return Result(False, self.view.message, "wrong_phase")
         if st.pressed_at is not None:   # his turn ended at the press (seed 002 II.K): it is a move already
             name = st.players[st.on_move]
             self.view.message = (f"{name} has pressed the clock: the move is the board as {name} left it. An "
                                  "exchange is chosen on the screen before pressing the clock.")
             return Result(False, self.view.message, "pressed")
-        if count < 0 or count > st.racks[st.on_move]:
-            return Result(False, f"exchange: choose 1..{st.racks[st.on_move]} tiles", "bad_count")
+        name, most = st.players[st.on_move], st.racks[st.on_move]
+        if count < 0 or count > most:
+            self.view.message = f"{name} can exchange 1 to {most} tiles."
+            return Result(False, self.view.message, "bad_count")
         self.view.exchange, self._exchange_by = count, st.on_move
-        self.view.message = (f"{st.players[st.on_move]} exchanges {count}: put them in the bag, draw, press the clock"
-                             if count else "exchange cancelled")
+        self.view.message = (f"{name} exchanges {count} tile{'s' if count != 1 else ''}: put them in the bag, draw "
+                             "new ones, then press the clock." if count else f"{name}'s exchange is cancelled.")
         return Result(True, self.view.message)
 
     @_on.register

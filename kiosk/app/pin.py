@@ -151,17 +151,17 @@ class PinGate:
             self._screens = {}
             self._save()
             log.warning("director's recovery code used (%s): every PIN wait cleared", where)
-            return True, "director's code accepted"
+            return True, "The director's code is accepted: every PIN wait is cleared."
         s = self._screen(where)
         wait = self.locked(now_ms, where)
         if wait:
             left_s = -(-wait // 1000)   # whole seconds, rounded up: 8000 ms is 8 s (it said 9), 7001 ms is 8 s
             log.warning("judge PIN entry refused while waiting (%s), %d s left", where, left_s)
-            return False, f"too many wrong PINs: wait {left_s} s"
+            return False, f"Too many wrong PINs. Wait {_seconds(left_s)}, then try again."
         if hmac.compare_digest(entered.encode(), self._pin.encode()):
             s.wrong_in_row, s.locked_until = 0, 0
             self._save()
-            return True, "PIN accepted"
+            return True, "The PIN is accepted."
         s.wrong_in_row += 1
         self.wrong_total += 1
         log.warning("wrong judge PIN (%s), %d in a row", where, s.wrong_in_row)
@@ -170,6 +170,12 @@ class PinGate:
             ms = min(self.max_lockout_ms, self.base_ms * (2 ** min(extra, 30)))
             s.locked_until = now_ms + ms
             self._save()
-            return False, f"wrong PIN: wait {ms // 1000} s"
+            return False, f"Wrong PIN. Wait {_seconds(-(-ms // 1000))}, then try again."
         self._save()
-        return False, f"wrong PIN ({(n := self.free_tries - s.wrong_in_row)} {'try' if n == 1 else 'tries'} left)"
+        n = self.free_tries - s.wrong_in_row
+        return False, f"Wrong PIN. You have {n} more {'try' if n == 1 else 'tries'}."
+
+
+def _seconds(n: int) -> str:
+    """A wait in words: "1 second", "8 seconds"."""
+    return f"{n} second{'' if n == 1 else 's'}"

@@ -232,6 +232,7 @@ def clear_problem(table: Table, res: Result) -> None:
         lp, last = st.last_play, st.history[-1] if st.history else None
         table.view.message = ""
         if lp is not None and last is not None and last.kind == "play":
-            table.view.message = f"{st.players[lp.player]}: {lp.coordinate} {lp.word} {lp.score}"
+            table.view.message = (f"{st.players[lp.player]} played {lp.word} at {lp.coordinate} for {lp.score} "
+                                  f"point{'s' if lp.score != 1 else ''}.")
         elif last is not None and last.kind == "pass":
             table.view.message = f"{st.players[last.player]} passed."

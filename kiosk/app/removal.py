@@ -46,11 +46,14 @@ def check_removed(kiosk: Table, ans: StableReading) -> str:
     if left:
         kiosk.view.removal_left = tuple(left)
         rows = sheet_rows(kiosk.preset)
-        kiosk.view.message = "take the withdrawn tiles off: " + ", ".join(square_label(s, rows) for s in left)
+        who = f"{st.players[lp.player]}: t" if lp is not None else "T"
+        kiosk.view.message = f"{who}ake the withdrawn tiles off {', '.join(square_label(s, rows) for s in left)}."
         return "tiles still on the board"
     res = record_removed(kiosk, kiosk.now())
     if res:
-        kiosk.view.message = "tiles removed: play on"
+        on_move = kiosk.state.on_move
+        kiosk.view.message = "The withdrawn tiles are off the board." + (
+            f" It is {kiosk.state.players[on_move]}'s turn." if on_move is not None else "")
     return "tiles removed" if res else res.reason
 
 

@@ -48,8 +48,8 @@ def exchange_sentence(st: GameState, player: int, since: int, count: int) -> str
     mine = [h for h in st.history[since:] if h.player == player]
     name = st.players[player]
     if mine and mine[0].kind == "exchange":
-        return f"{name} exchanged {count} tile{'s' if count != 1 else ''}"
-    return f"{name}: the exchange counts as a pass"
+        return f"{name} exchanged {count} tile{'s' if count != 1 else ''}."
+    return f"{name}'s exchange counts as a pass."
 
 
 @functools.singledispatch

@@ -241,8 +241,8 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
             if last is not None and last.why:  # the judge is told when the kiosk resumes it
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('salvaged_game', ?)", (str(last.game),))
                 db.execute("INSERT OR REPLACE INTO meta VALUES ('salvaged_note', ?)",
-                           (f"this game was recovered from a damaged journal: {last.line()}; judge: check the "
-                            f"board and the scores against move {last.kept}",))
+                           (f"This game was recovered from a damaged journal: {last.line()}. Judge: check the "
+                            f"board and the scores against move {last.kept}.",))
 
         j._write(tx)
         _blocked_marker(path).unlink(missing_ok=True)

@@ -30,9 +30,9 @@ from kiosk.referee.referee import Referee
 from kiosk.referee.state import NOT_STARTED, OVER, GameState, Result
 from kiosk.store.journal import MOVED, Journal, JournalError, JournalFull, JournalReplayError, journal_again
 
-JOURNAL_FULL = "journal full: the game is paused; free space or call the director"
+JOURNAL_FULL = "The journal is full: the game is paused. Free space on its disk or call the tournament director."
 #: any other journal write failure; ``{cause}``: :attr:`JournalError.cause` ("disk I/O error")
-JOURNAL_FAILED = ("the journal cannot be written: {cause}. The game is paused; every move before it is kept. "
+JOURNAL_FAILED = ("The journal cannot be written: {cause}. The game is paused; every move before it is kept. "
                   "Call the tournament director.")
 #: the journal file deleted or moved while the game was on: its moves are in this kiosk's memory alone (a restart
 #: would not find them) until the kiosk has written them into a new journal at the path (GameSession._journal_again,

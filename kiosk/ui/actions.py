@@ -10,10 +10,10 @@ from typing import Any
 
 from kiosk.control import commands as cmd
 from kiosk.control.rules_choice import rules_choices, rules_preset
-from kiosk.control.words import refusal_sentence, square_label
+from kiosk.control.words import refusal_sentence
 from kiosk.referee.presets import bundled_presets
 from kiosk.referee.state import NOT_STARTED, OVER
-from kiosk.ui.problem_words import run_out, tile_words
+from kiosk.ui.problem_words import run_out
 from kiosk.ui.touch_state import TouchState
 
 log = logging.getLogger("kiosk.ui")
@@ -209,7 +209,7 @@ def _judge_only(action: Action) -> Action:
         k = ui.kiosk
         if k.now() >= k.view.judge_until:
             ui.overlay = None
-            k.view.message = "the judge menu timed out: enter the PIN again"
+            k.view.message = "The judge's menu closed: its time was up. Judge: enter the PIN again."
             return
         action(ui, kw)
 
@@ -243,9 +243,7 @@ def _judge_correct(ui: TouchState, kw: Mapping[str, Any]) -> None:
     if why:
         k.view.message = why
         return
-    if k.handle(cmd.Correct(ui.selected, kw["char"])):
-        where = square_label(ui.selected, k.preset.board.rows if k.preset is not None else "numbers")
-        k.view.message = f"{where} is {tile_words(kw['char'])} now. Press the clock again when the board is right."
+    k.handle(cmd.Correct(ui.selected, kw["char"]))  # the kiosk says what is on the square now
     ui.selected = None
 
 
@@ -342,7 +340,7 @@ def _judge_late(ui: TouchState, kw: Mapping[str, Any]) -> None:
 
 def _judge_preset(ui: TouchState, kw: Mapping[str, Any]) -> None:
     k = ui.kiosk
-    k.view.message = "rules change before move 1: choose the rules, then Start"
+    k.view.message = "Choose the rules with Rules, then tap Start."
     ui.new_preset = k.state.preset if k.state.preset in bundled_presets() else ui.new_preset
     ui.overlay = "new_game"
 

@@ -9,7 +9,7 @@ from kiosk.app.record_demo import BUILTIN_GAME, DemoOptions, run_demo
 from kiosk.store import Journal
 from kiosk.store.journal import write_failure
 
-SAID = ("the journal cannot be written: disk I/O error. The game is paused; every move before it is kept. Call "
+SAID = ("The journal cannot be written: disk I/O error. The game is paused; every move before it is kept. Call "
         "the tournament director.")
 
 

@@ -15,7 +15,7 @@ from kiosk.store import JOURNAL_FULL, JournalFull
 from kiosk.store.journal import write_failure
 from kiosk.store.session import RETRY_MS
 
-FAILED = ("the journal cannot be written: disk I/O error. The game is paused; every move before it is kept. Call "
+FAILED = ("The journal cannot be written: disk I/O error. The game is paused; every move before it is kept. Call "
           "the tournament director.")
 FAULTS = [(JournalFull("journal.sqlite: the disk is full - the event was NOT recorded: database or disk is full"),
            JOURNAL_FULL),
@@ -55,7 +55,7 @@ def test_a_journal_that_cannot_be_written_pauses_the_kiosk_visibly_and_it_resume
     clock.t = 60_000
     out = kiosk.poll()
     assert not kiosk.session.paused and "kiosk_resumed" in out and "kiosk_resumed" in heard
-    assert kiosk.view.message == "journal writable again: the game goes on"
+    assert kiosk.view.message == "The journal works again: the game goes on."
     assert kiosk.state.downtime_ms == 55_000  # from the first refused event (5 s) to the resume (60 s)
     assert kiosk.press("left") == "reading"  # Ann ends her turn now
 

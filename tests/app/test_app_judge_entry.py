@@ -44,7 +44,7 @@ def test_entries_left_by_an_exchange_are_not_the_next_players_move(tmp_path):
     assert kiosk.act("exchange", count=2).accepted
     assert press("right") == [] and kiosk.state.history[-1].kind == "exchange"   # at once: no reading needed
     assert kiosk.view.corrections == {} and not kiosk.view.judge_entered and kiosk.view.problem_text == ""
-    assert kiosk.view.message == "Bob exchanged 2 tiles"
+    assert kiosk.view.message == "Bob exchanged 2 tiles."
     table.fail = ""
     clock.t += 10_000
     kiosk.press("left")
@@ -196,10 +196,10 @@ def test_the_exchange_sentence_reads_the_players_own_line():
     st = SimpleNamespace(players=("Ann", "Bob", "Cy"),
                          history=(TurnRecord("play", 0, 48, 48), TurnRecord("exchange", 1, 0, 0, count=2),
                                   TurnRecord("lost_turn", 2, 0, 0, note="a failed challenge")))
-    assert exchange_sentence(st, 1, 1, 2) == "Bob exchanged 2 tiles"
-    assert exchange_sentence(st, 1, 1, 1) == "Bob exchanged 1 tile"
+    assert exchange_sentence(st, 1, 1, 2) == "Bob exchanged 2 tiles."
+    assert exchange_sentence(st, 1, 1, 1) == "Bob exchanged 1 tile."
     st.history = (*st.history[:1], TurnRecord("pass", 1, 0, 0))
-    assert exchange_sentence(st, 1, 1, 3) == "Bob: the exchange counts as a pass"
+    assert exchange_sentence(st, 1, 1, 3) == "Bob's exchange counts as a pass."
 
 
 def test_the_scoresheet_line_of_a_play_the_judge_decided_says_so():

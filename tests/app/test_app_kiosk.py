@@ -24,7 +24,7 @@ def test_press_reads_the_board_scores_the_play_and_journals_it(tmp_path):
     st = kiosk.state
     assert st.scores == (48, 0) and st.on_move == 1
     assert st.last_play is not None and st.last_play.word == "QUIRT"
-    assert "QUIRT 48" in kiosk.view.message
+    assert kiosk.view.message == "Ann played QUIRT at 8D for 48 points."
     kiosk.session.close()
     again = GameSession.open(tmp_path / "journal.sqlite")
     assert again.state == st  # every accepted event went through the journal

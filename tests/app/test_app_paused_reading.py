@@ -96,7 +96,7 @@ def test_a_play_read_during_a_pause_is_no_board_problem_and_is_recorded_when_pla
     st = kiosk.state
     assert st.last_play.word == "QUIRT" and st.scores == (48, 0) and st.on_move == 1
     _no_problem(kiosk)
-    assert kiosk.view.message == "Ann: 8D QUIRT 48"
+    assert kiosk.view.message == "Ann played QUIRT at 8D for 48 points."
     clock.t = 25_000
     assert kiosk.remaining_ms(0) == GAME_MS - 10_000
     assert kiosk.remaining_ms(1) == GAME_MS - 2_000 - 5_000

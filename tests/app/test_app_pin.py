@@ -12,7 +12,7 @@ from kiosk.app.pin import PinGate
 def test_right_pin_opens_and_resets_the_count():
     g = PinGate("2468")
     assert g.check("1111", 0)[0] is False
-    assert g.check("2468", 10) == (True, "PIN accepted")
+    assert g.check("2468", 10) == (True, "The PIN is accepted.")
     assert g.wrong_in_row == 0 and g.wrong_total == 1
 
 
@@ -22,11 +22,11 @@ def test_wrong_pins_slow_the_screen_even_for_the_right_pin(caplog):
         for i in range(3):
             ok, msg = g.check("0000", i, "judge menu")
             assert not ok
-    assert "wait 2 s" in msg
+    assert msg == "Wrong PIN. Wait 2 seconds, then try again."
     assert sum("wrong judge PIN" in r.message for r in caplog.records) == 3
     ok, msg = g.check("2468", 1_000, "judge menu")
-    assert not ok and "wait" in msg
-    assert g.check("2468", 2, "judge menu") == (False, "too many wrong PINs: wait 2 s")   # 2000 ms: not '3 s'
+    assert not ok and msg == "Too many wrong PINs. Wait 2 seconds, then try again."   # 1002 ms, rounded up
+    assert g.check("2468", 2, "judge menu") == (False, "Too many wrong PINs. Wait 2 seconds, then try again.")  # not 3
     assert g.check("2468", 2_100, "judge menu")[0]
 
 
@@ -59,7 +59,7 @@ def test_the_directors_code_opens_and_clears_every_wait(caplog):
         g.check("1111", t, "judge menu")
         g.check("1111", t, "challenge ruling")
     with caplog.at_level(logging.WARNING, logger="kiosk.judge"):
-        assert g.check("90817263", 20, "judge menu") == (True, "director's code accepted")
+        assert g.check("90817263", 20, "judge menu") == (True, "The director's code is accepted: every PIN wait is cleared.")
     assert "recovery code used" in caplog.text
     assert g.locked(20, "judge menu") == 0 and g.locked(20, "challenge ruling") == 0
     assert g.check("2468", 21, "challenge ruling")[0]

@@ -34,7 +34,7 @@ class Fault(logging.Handler):
         msg = record.getMessage()
         if msg.startswith("new game"):
             limit(1024)
-        elif msg.startswith("the journal cannot be written"):
+        elif msg.startswith("The journal cannot be written"):
             threading.Timer(2.5, limit, (resource.RLIM_INFINITY,)).start()
         elif msg.startswith("journal writable again"):
             built[0].buttons.press("left")
@@ -53,7 +53,7 @@ def test_kiosk_run_pauses_on_a_disk_io_error_and_goes_on_when_writes_work_again(
                           text=True, timeout=180)
     err = proc.stderr
     assert proc.returncode == 0 and "Traceback" not in err, err
-    said = ("the journal cannot be written: disk I/O error. The game is paused; every move before it is kept. "
+    said = ("The journal cannot be written: disk I/O error. The game is paused; every move before it is kept. "
             "Call the tournament director.")
     assert err.count(f"kiosk.store ERROR {said}") == 1, err  # the log says it once, not at every retry
     assert f"press left: {said}" in err, err  # what the screen says

@@ -177,7 +177,8 @@ def test_store_full_disk_loses_nothing_already_recorded(tmp_path):
             break
         if res.accepted:
             applied = [ev] if ev.type == "game_started" else [*applied, ev]
-    assert full is not None and full.reason == "journal full: the game is paused; free space or call the director"
+    assert full is not None and full.reason == ("The journal is full: the game is paused. Free space on its disk or "
+                                             "call the tournament director.")
     assert "disk is full - the event was NOT recorded" in sess.paused_detail
     sess.close()
     back = GameSession.open(path)

@@ -1,4 +1,4 @@
-"""The sentence of a journal that cannot be written ("the journal cannot be written: ... Call the tournament
+"""The sentence of a journal that cannot be written ("The journal cannot be written: ... Call the tournament
 director.") fits the main screen on every size: it was cut to one line (the message row held one)."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def test_the_journal_pause_is_said_whole_on_the_main_screen(tmp_path, size):
     journal.append = locked
     c.t = 5_000
     said = k.press("left")
-    assert said.startswith("the journal cannot be written: another program") and k.view.message == said
+    assert said.startswith("The journal cannot be written: another program") and k.view.message == said
     ui = KioskUI(k, size)
     assert ui.draw() == "main"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)

@@ -1,5 +1,5 @@
 """The PIN pad (tester's finding 19): OK on an empty pad is no try (it was counted: "wrong PIN (1 tries left)"),
-and one try left is "1 try left"."""
+and one try left is "You have 1 more try."."""
 
 from __future__ import annotations
 
@@ -26,6 +26,6 @@ def test_an_empty_ok_is_no_try_and_the_last_try_is_one_try(tmp_path):
             touch(ui, d)
         touch(ui, "OK")
     assert k.pin.wrong_total == tries - 1
-    assert k.view.message == "wrong PIN (1 try left)"
+    assert k.view.message == "Wrong PIN. You have 1 more try."
     ui.draw()
-    assert "Wrong PIN (1 try left)." in ui.texts
+    assert "Wrong PIN. You have 1 more try." in ui.texts
