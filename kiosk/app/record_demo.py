@@ -77,6 +77,7 @@ class DemoResult:
     renders: int = 0
     resumed: bool = False
     seconds: float = 0.0
+    frames_unusable: int = 0   # of the frames read, those that gave no usable reading
 
 
 def record_id(path: Path) -> str:
@@ -316,7 +317,9 @@ def _report(demo: _Demo, outcome_done: bool, out: Callable[[str], None], t_start
     for m in mismatches:
         out("mismatch: " + m)
     secs = time.perf_counter() - t_start
-    out(f"vision: {vision.frames_read} frames read, {table.renders} frames rendered "
+    unusable = f"{vision.frames_unusable} of them unusable: a hand, blur, no board ..." if vision.frames_unusable \
+        else "all usable"
+    out(f"vision: {vision.frames_read} frames read ({unusable}), {table.renders} frames rendered "
         f"({table.render_ms / max(1, table.renders):.0f} ms each), judge corrected {players.judge_fixes} square(s) "
         f"and took back {players.judge_undos} misread move(s); {secs:.1f} s")
     _hold_final(demo)
@@ -334,7 +337,7 @@ def _report(demo: _Demo, outcome_done: bool, out: Callable[[str], None], t_start
             f"(or with --fresh to play the record afresh)")
     code = 130 if interrupted else 0 if ok else 1
     return DemoResult(code, tuple(scores), tuple(mismatches), players.judge_fixes, players.judge_undos,
-                      vision.frames_read, table.renders, demo.resumed, secs)
+                      vision.frames_read, table.renders, demo.resumed, secs, vision.frames_unusable)
 
 
 __all__ = ["BUILTIN_GAME", "DEMO_PIN", "DemoOptions", "DemoResult", "run_demo", "record_id"]

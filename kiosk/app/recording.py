@@ -36,7 +36,14 @@ from kiosk.app.pin import PinGate
 from kiosk.app.reader_setup import ReaderUnavailable, board_prior, make_reader, recording_profile
 from kiosk.app.record_corners import corners_misfit
 from kiosk.app.record_end import close_at_record_end, last_line, totals_before_end
-from kiosk.app.record_frames import RecordingCamera, enter_from_record, frame_fault, frame_lines, unusable_reading
+from kiosk.app.record_frames import (
+    RecordingCamera,
+    enter_from_record,
+    frame_fault,
+    frame_lines,
+    unusable_reading,
+    vision_line,
+)
 from kiosk.app.record_judge import correct_from, table_boards
 from kiosk.app.recorded_moves import standard_coordinate
 from kiosk.app.recording_files import (
@@ -207,6 +214,7 @@ class _Referee:
         self.judge_fixes = 0
         self.frame_problems: list[str] = []  # "image-5.jpg: missing" ... (moves the judge entered)
         self.unrefereed: list[str] = []      # the same for moves nobody could enter (the folder has no frame)
+        self.shown: list[str] = []           # the frames the moves showed (file names, in move order)
         self.table, self.interventions = table_boards(rec.presses), 0
 
     def wait(self, timeout_s: float = 60.0) -> None:
@@ -220,6 +228,7 @@ class _Referee:
     def move(self, p: Press) -> None:
         k = self.kiosk
         player = 0 if p.button == "green" else 1
+        self.shown.append(self.rec.frame_name(p.move).name)
         fault = self._show_frame(p)   # the move's frame missing or unreadable, with no good frame to go back to
         if fault is None:
             return
@@ -466,10 +475,10 @@ def _referee_recording(rec: Recording, session: GameSession, read: Callable[[np.
         out(f"error: {exc}; every event before it is kept")
     finally:
         worker.stop()
-    return _report(ref, worker.frames_read, time.perf_counter() - t0, kept=shown != TEMPORARY_JOURNAL)
+    return _report(ref, time.perf_counter() - t0, kept=shown != TEMPORARY_JOURNAL)
 
 
-def _report(ref: _Referee, frames: int, seconds: float, kept: bool = True) -> int:
+def _report(ref: _Referee, seconds: float, kept: bool = True) -> int:
     """The closing lines, the judge's and the last one at the end; the exit code (0: every move agrees)."""
     rec, st, out = ref.rec, ref.kiosk.state, ref.out
     last = rec.presses[-1].scores
@@ -482,7 +491,7 @@ def _report(ref: _Referee, frames: int, seconds: float, kept: bool = True) -> in
         out(line)
     for line in frame_lines(rec.folder, rec.corners is not None, ref.frame_problems, ref.unrefereed):
         out(line)
-    out(f"vision: {frames} frames read in {seconds:.1f} s")
+    out(vision_line(ref.shown, ref.frame_problems, ref.unrefereed, seconds))
     out(f"judge: {ref.interventions} intervention(s) ({ref.judge_fixes} square(s) corrected); "
         f"{sum(1 for h in st.history if h.kind == 'withdrawn')} move(s) taken back (phonies withdrawn after a "
         f"challenge, as recorded)")

@@ -130,7 +130,8 @@ class VisionWorker:
         self._ticket = 0
         self._thread: threading.Thread | None = None
         self.last_error = ""
-        self.frames_read = 0
+        self.frames_read = 0   # frames given to the reader
+        self.frames_unusable = 0   # of them, those that gave no usable reading (a hand, blur, no board, a reader failure)
         self._overrides: dict[int, str] = {}
         self._last_frame: Any = None
         self._last_frame_ms = -1
@@ -230,6 +231,7 @@ class VisionWorker:
             log.warning("board reader failed on the frame of %d ms: %s: %s", frame_ms, type(exc).__name__, exc)
             log.debug("board reader failure", exc_info=True)
             self.last_error = f"the board reader failed on this frame: {str(exc).strip() or 'see the kiosk log'}"
+            self.frames_read, self.frames_unusable = self.frames_read + 1, self.frames_unusable + 1
             self._no_reading, self._frame_fault = (frame_ms, self.last_error), self.last_error
             self._fail_still()
             self._fail_due(self.last_error)
@@ -238,6 +240,7 @@ class VisionWorker:
         self.frames_read += 1
         grid = self._apply_overrides(reading.grid()) if reading.quality.ok else None
         self._no_reading = None if grid is not None else (frame_ms, f"frame not usable: {reading.quality.verdict}")
+        self.frames_unusable += grid is None
         self._frame_fault = "" if grid is not None else reading.quality.verdict
         self._take_note(reading.note)
         with self._lock:

@@ -409,3 +409,33 @@ def test_the_closing_lines_name_greyscale_frames_the_reader_could_not_use(folder
                          "colour); the reader finds the board by its colours, so without the board's corners "
                          "(warp-coord in game.ini) it cannot read a greyscale frame: give warp-coord to have them "
                          "read")
+
+
+@pytest.mark.parametrize("bad, reason", [
+    ({}, ""),
+    ({9: b"\xff\xd8\xff\xe0 cut short"}, "not a readable image"),          # was "vision: 11 frames read"
+    ({5: _png(np.zeros((16, 15), np.uint8))}, "no usable reading"),        # was "vision: 12 frames read"
+    ({3: None, 7: _png(np.zeros((16, 15), np.uint8))}, "missing"),
+])
+def test_the_vision_line_counts_the_frames_read_and_names_those_that_could_not_be(folder, tmp_path, bad, reason):
+    """Found by a tester: 'vision: 27 frames read' with a truncated frame, 28 with a blank one (the reader's calls,
+    the good frame read again after a bad one too): the count said nothing of the frame that could not be read.
+    Now it counts the recording's frames read and those that could not be, naming them."""
+    for move, data in bad.items():
+        if data is None:
+            (folder / f"image-{move}.jpg").unlink()
+        else:
+            (folder / f"image-{move}.jpg").write_bytes(data)
+    code, lines = _run(folder, tmp_path)
+    text = "\n".join(lines)
+    assert code == 0, text
+    vision = [ln for ln in lines if ln.startswith("vision: ")]
+    assert len(vision) == 1, text
+    names = ", ".join(f"image-{m}.jpg" for m in sorted(bad))
+    want = f"vision: {11 - len(bad)} of 11 frames read in "
+    assert vision[0].startswith(want), vision[0]
+    if bad:
+        assert vision[0].endswith(f"; {len(bad)} could not be: {names} (why: the frames: line above)"), vision[0]
+        assert any(ln.startswith("frames: ") and reason in ln for ln in lines), text
+    else:
+        assert "could not be" not in vision[0]

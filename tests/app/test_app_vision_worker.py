@@ -219,3 +219,28 @@ def test_a_new_tile_read_doubtful_is_not_fused_as_the_empty_square_it_was():
         w.step()
         answers += w.results()
     assert answers and answers[0].reading.grid()[7][7] == "."
+
+
+def test_the_worker_counts_the_frames_that_gave_no_usable_reading():
+    """The demo's closing line said 'vision: 813 frames read' where 700 of them gave no usable reading (the hard
+    level at 760x570): the worker now counts those apart (a hand, blur, no board, the reader failing), and the
+    line says 'N frames read (K of them unusable: ...)'."""
+    from kiosk.vision.reading import BoardReading
+
+    clock = Clock()
+    table = GridTable(clock)
+    kinds = iter(["ok", "hand", "ok", "raise", "ok"])
+
+    def reader(frame):
+        kind = next(kinds)
+        if kind == "hand":
+            return BoardReading.unreadable("hand over the board", board_found=True)
+        if kind == "raise":
+            raise RuntimeError("the glyph model broke")
+        return read_grid(frame)
+
+    w = VisionWorker(table, reader, clock=clock)
+    for _ in range(5):
+        clock.t += 100
+        w.step()
+    assert (w.frames_read, w.frames_unusable) == (5, 2)
