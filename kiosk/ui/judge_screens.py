@@ -83,7 +83,7 @@ def draw_judge_correct(ui: TouchState, cv: Canvas) -> None:
     for rect in said:
         cv.paragraph(message, rect, 16, AMBER, min_size=12)
     sel = ui.selected
-    cv.text(f"{square_label(sel, sheet_rows(ui))} is:" if sel is not None else "tap a square on the board", title, 24)
+    cv.text(f"{square_label(sel, sheet_rows(ui))} is:" if sel is not None else "Tap a square on the board.", title, 24)
     tiles = letters(ui)
     choices = [*tiles, "?", "."]
     cols = 8 if inner.w >= inner.h else 6  # a wide panel (portrait) keeps the keys a finger high

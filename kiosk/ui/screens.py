@@ -11,7 +11,7 @@ from __future__ import annotations
 import pygame
 
 from kiosk.control.rules_choice import rules_name
-from kiosk.control.words import turn_words
+from kiosk.control.words import ruling_sentence, turn_words
 from kiosk.referee.state import CHALLENGED, DESIGNATING, NOT_STARTED, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING
 from kiosk.ui.board_view import square_label
 from kiosk.ui.judge_screens import (
@@ -95,7 +95,7 @@ def _info(ui: TouchState, cv: Canvas, area: pygame.Rect) -> None:
     st = ui.kiosk.state
     unseen = sum(n for _, n in st.unseen)
     a, b, c = rows_of(area, [0, 0, 0])
-    cv.text(f"bag {st.bag}   unseen {unseen}", a, 22, DIM)
+    cv.text(f"{st.bag} tile{'s' if st.bag != 1 else ''} in the bag, {unseen} unseen", a, 22, DIM)
     lp = st.last_play
     if lp is not None:
         who = st.players[lp.player]
@@ -187,7 +187,8 @@ def draw_blank(ui: TouchState, cv: Canvas) -> None:
     title, keys, judge = rows_of(inner, [cv.px(44), 0, cv.px(BUTTON_H)], cv.px(6))
     cv.button(judge, "Judge", "judge_open", color=(60, 70, 120))  # a way out: the judge corrects or takes it back
     who = ui.kiosk.prompts()[0].player if ui.kiosk.prompts() else 0
-    cv.text(f"{st.players[who]}: blank on {square_label(sq, _rows(ui)) if sq is not None else '?'} is...", title, 26)
+    where = f" on {square_label(sq, _rows(ui))}" if sq is not None else ""
+    cv.text(f"{st.players[who]}: which letter is the blank{where}?", title, 26)
     letters = _letters(ui)
     cols = 8 if inner.w >= inner.h else 6 if len(letters) > 28 else 5 if inner.w < inner.h * 1.2 else 6
     for rect, letter in zip(grid_rects(keys, len(letters), cols, cv.px(4)), letters):
@@ -210,16 +211,19 @@ def draw_hold(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
-    title, timer, note, words, b1, b2 = rows_of(inner, [cv.px(40), cv.px(60), cv.px(30), 0, bh, bh], cv.px(6))
+    short = inner.h < cv.px(360)  # a portrait panel under the board: the timer gives the words and message room
+    title, timer, note, words, b1, b2 = rows_of(
+        inner, [cv.px(40), cv.px(46 if short else 60), cv.px(30 if short else 44), 0, bh, bh], cv.px(6))
     holder = st.hold_by if st.hold_by is not None else 0
-    cv.text(f"{st.players[holder]} holds", title, 30, AMBER)
+    cv.text(f"{st.players[holder]} holds the play.", title, 30, AMBER)
     held = max(0, ui.kiosk.now() - (st.hold_since_ms or ui.kiosk.now()))
     cv.text(clock_text(held, tenths=False), timer, 48, align="center")
     if st.courtesy_given and st.last_play is not None:
-        cv.text(f"1 min: {st.players[st.last_play.player]} may draw, kept apart", note, 20, AMBER)
+        cv.paragraph(f"{st.players[st.last_play.player]} may draw new tiles now and keep them apart.", note, 18,
+                     AMBER, min_size=12)
     else:
-        cv.text("clock stopped for the hold" if st.clock and st.clock.running is None else "", note, 20, DIM)
-    words, said = rows_of(words, [0, cv.px(44)])
+        cv.text("The clocks are stopped for the hold." if st.clock and st.clock.running is None else "", note, 20, DIM)
+    words, said = rows_of(words, [cv.px(28), 0] if short else [0, cv.px(44)])
     if st.last_play is not None:
         cv.text(", ".join(w.upper() for w in st.last_play.words), words, 26)
     cv.paragraph(sentence(ui.kiosk.view.message), said, 18, AMBER, min_size=12)  # e.g. the courtesy draw taken
@@ -234,7 +238,7 @@ def draw_ruling(ui: TouchState, cv: Canvas) -> None:
     inner = _board_and_panel(ui, cv)
     bh = cv.px(BUTTON_H)
     title, w1, w2, sugg, b1, b2 = rows_of(inner, [cv.px(40), 0, 0, cv.px(36), bh, bh], cv.px(6))
-    who = st.players[st.challenge_by] if st.challenge_by is not None else "lexicon check"
+    who = st.players[st.challenge_by] if st.challenge_by is not None else "Lexicon check"
     cv.text(f"Challenge by {who}" if st.challenge_by is not None else who, title, 28, AMBER)
     words = list(st.challenge_words)
     half = (len(words) + 1) // 2
@@ -242,10 +246,10 @@ def draw_ruling(ui: TouchState, cv: Canvas) -> None:
     cv.text(", ".join(words[half:]), w2, 30)
     s = ui.kiosk.ruling_suggestion()
     if s is not None:
-        cv.text("lexicon: " + ("acceptable" if s.acceptable else "NOT acceptable"), sugg, 22,
+        cv.text("The lexicon says: " + ("acceptable." if s.acceptable else "NOT acceptable."), sugg, 22,
                 GREEN if s.acceptable else RED)
     else:
-        cv.text("judge: check the words", sugg, 22, DIM)
+        cv.text("Judge: check the words.", sugg, 22, DIM)
     ok, bad = split_h(b1, 2, cv.px(6))
     cv.button(ok, "Acceptable", "rule", acceptable=True, color=(60, 110, 70))
     cv.button(bad, "Unacceptable", "rule", acceptable=False, color=(150, 70, 60))
@@ -255,8 +259,8 @@ def draw_ruling(ui: TouchState, cv: Canvas) -> None:
 def draw_pin(ui: TouchState, cv: Canvas) -> None:
     inner = _board_and_panel(ui, cv)
     title, entry, keys, cancel = rows_of(inner, [cv.px(36), cv.px(44), 0, cv.px(BUTTON_H)], cv.px(6))
-    cv.text("Judge: enter the PIN" if ui.pin_purpose == "judge" else
-            f"Judge PIN to rule {'acceptable' if ui.pin_purpose == 'rule:1' else 'unacceptable'}", title, 24)
+    cv.text("Judge: enter the PIN." if ui.pin_purpose == "judge" else
+            f"Judge: enter the PIN to rule {'acceptable' if ui.pin_purpose == 'rule:1' else 'unacceptable'}.", title, 24)
     cv.text("*" * len(ui.pin_buffer) or "-", entry, 36, align="center")
     labels = ["1", "2", "3", "Clear", "4", "5", "6", "0", "7", "8", "9", "OK"]
     for rect, lab in zip(grid_rects(keys, 12, 4, cv.px(6)), labels):
@@ -277,13 +281,14 @@ def draw_pin(ui: TouchState, cv: Canvas) -> None:
 def draw_remove(ui: TouchState, cv: Canvas) -> None:
     st = ui.kiosk.state
     inner = _board_and_panel(ui, cv)
-    title, ruling, who, rest, b = rows_of(inner, [cv.px(40), cv.px(36), cv.px(60), 0, cv.px(BUTTON_H)], cv.px(6))
+    title, ruling, who, rest, b = rows_of(inner, [cv.px(40), cv.px(52), cv.px(60), 0, cv.px(BUTTON_H)], cv.px(6))
     cv.text("Play withdrawn", title, 30, RED)
-    cv.text(st.ruling or "", ruling, 22)
+    cv.paragraph(ruling_sentence(st.ruling), ruling, 20, min_size=14)
     lp = st.last_play
     if lp is not None:
-        cv.text(f"{st.players[lp.player]}: take the marked tiles back", who, 22)
-    cv.text("the game goes on when they are gone", rows_of(rest, [cv.px(30), 0])[0], 20, DIM)
+        cv.text(f"{st.players[lp.player]}: take the marked tiles back.", who, 22)
+    cv.paragraph("The game goes on when they are off the board.", rows_of(rest, [cv.px(48), 0])[0], 20, DIM,
+                 min_size=14)
     cv.button(b, "Judge", "judge_open", color=(60, 70, 120))
 
 
@@ -296,8 +301,9 @@ def draw_outplay(ui: TouchState, cv: Canvas) -> None:
     lp = st.last_play
     opp = ui.next_player(lp.player if lp is not None else 0)
     left = (st.window_until_ms or ui.kiosk.now()) - ui.kiosk.now()
-    ask = f"{st.players[opp]}: accept?" if len(st.players) <= 2 else "green: accept, red: challenge"
-    cv.text(f"{st.players[lp.player] if lp else '?'} went out - {ask} ({max(0, left) // 1000} s)", title, 22, AMBER)
+    ask = f"{st.players[opp]}: accept or challenge?" if len(st.players) <= 2 else "Accept (green) or challenge (red)."
+    went = f"{st.players[lp.player]} went out. " if lp else ""
+    cv.paragraph(f"{went}{ask} {max(0, left) // 1000} s left.", title, 22, AMBER, min_size=14)
     accept_row(cv, b1, st)
     _challenge_row(ui, cv, b2, True)
 
@@ -312,7 +318,7 @@ def draw_racks(ui: TouchState, cv: Canvas) -> None:
     title, rows, keys, b = parts[0], parts[1:n + 1], parts[n + 1], parts[-1]
     if said:
         cv.paragraph(ui.rack_said, parts[n + 2], 18, AMBER, min_size=13)
-    cv.text("Game over: enter the tiles left on each rack", title, 20)
+    cv.text("Game over: enter the tiles left on each rack.", title, 20)
     racks = ui.rack_list()
     for p, rect in enumerate(rows):
         mark = ">" if ui.rack_player == p else " "
@@ -375,7 +381,7 @@ def draw_new_game(ui: TouchState, cv: Canvas) -> None:
     for i, (name, rect) in enumerate(zip(names, rows)):
         cv.text(f"{i + 1}: {name}", rect, 26)
     rules_row, said = rows_of(preset, [cv.px(36), 0])
-    cv.text(f"rules: {rules_name(ui.new_preset)}", rules_row, 24, AMBER)
+    cv.text(f"Rules: {rules_name(ui.new_preset)}", rules_row, 24, AMBER)
     if said.h >= cv.px(18):
         cv.text(ui.kiosk.view.message, said, 18, AMBER, min_size=12)  # e.g. the rules are for 2 players
     swap, count, rules = split_h(b1, 3, cv.px(6))

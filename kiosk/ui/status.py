@@ -94,14 +94,14 @@ def timers_line(ui: TouchState) -> tuple[str, tuple[int, int, int]] | None:
 
 def game_word_text(ui: TouchState, bonus: int) -> str:
     """The game-word bonus announcement for a play that earned ``bonus`` points by it (club sheet 001:
-    READING scores triple, once a game), e.g. "READING! Triple score: +72 points", or "" for none."""
+    READING scores triple, once a game), e.g. "READING! Triple score: +72 points.", or "" for none."""
     preset = ui.kiosk.preset
     word = preset.scoring.get("game_word") if preset is not None else None
     if not bonus or not word:
         return ""
     factor = int(preset.scoring.get("game_word_factor", 2)) if preset is not None else 2
     times = {2: "Double", 3: "Triple"}.get(factor, f"{factor} times the")
-    return f"{word}! {times} score: +{bonus} points"
+    return f"{word}! {times} score: +{bonus} points."
 
 
 def device_text(ui: TouchState) -> str:

@@ -30,7 +30,7 @@ def test_the_new_game_screen_names_and_starts_the_events_preset_file(tmp_path, m
         window.frame(kiosk)
         ui = window.ui
         assert ui.draw() == "new_game"
-        assert "rules: short" in ui.texts, ui.texts
+        assert "Rules: short" in ui.texts, ui.texts
         ui.tap("Start")
         st = kiosk.state
         assert st.preset == "short" and st.clock.game_ms == 15_000

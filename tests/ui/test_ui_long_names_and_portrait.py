@@ -50,5 +50,5 @@ def test_a_portrait_screen_shows_the_bag_the_last_play_and_its_words(tmp_path, s
     assert play(k, c, 0, "8D", "QUIRT")
     shot(ui, "76-portrait-main", "main")  # nothing outside its box
     unseen = sum(n for _, n in k.state.unseen)
-    assert f"bag {k.state.bag}   unseen {unseen}" in ui.texts
+    assert f"{k.state.bag} tiles in the bag, {unseen} unseen" in ui.texts
     assert "Annabel: 8D QUIRT 48" in ui.texts and "QUIRT" in ui.texts
