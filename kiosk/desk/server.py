@@ -24,7 +24,9 @@ Routes::
                                 wrong PINs in a row from one address, 429 for 1 s doubling to 30 s
                                 (:mod:`kiosk.desk.pin_wait`)
 
-No page asset comes from outside (everything is in ``kiosk/desk/web/``).
+No page asset comes from outside (everything is in ``kiosk/desk/web/``). Connections pass the connection gate
+(:mod:`kiosk.stream.conn_gate`): at most :data:`MAX_CONNECTIONS_PER_ADDRESS` from one address, and the limits
+below; a stream whose client takes nothing of a write for 10 s is cut (:mod:`kiosk.stream.sse`).
 """
 
 from __future__ import annotations
@@ -59,6 +61,11 @@ _STATIC = {"desk.js": "text/javascript", "desk.css": "text/css"}
 PUSH_S = 0.1        # SSE push period (s)
 _QUEUE_MAX = 200    # a client this far behind is cut off (it reconnects and gets the full state)
 MAX_STREAMS_PER_ADDRESS = 8   #: SSE streams open at once from one address (a phone, a laptop, a screen or two)
+#: Connections open at once from one address (more: 429 and closed). A director's office or a scorers' room behind
+#: one NAT address is a few browsers, each holding its desk page's stream and at most 6 connections to a server
+#: (8 browsers: 56); one address holding the desk's whole table (896 connections under the usual limit of 1024
+#: files) locked every other page out with 503.
+MAX_CONNECTIONS_PER_ADDRESS = 64
 #: SSE streams open at once in all. An event's desk page is watched by the director, the scorekeepers, a wall screen
 #: or two and the players' phones: 256 is a page for every player of a 100-table event and its staff, while each
 #: stream holds a socket (a file descriptor) and a queue, so 256 of them leave most of the usual limit of 1024 open
@@ -83,16 +90,20 @@ class DeskServer:
     (:data:`HEADER_TIMEOUT_S`)."""
 
     max_connections = GateField()        # the gate's numbers and counters (kiosk.stream.conn_gate)
+    max_per_address = GateField()
     header_timeout_s = GateField()
     max_unfinished_per_address = GateField()
+    by_address = GateField()             # open connections by peer address (the server's loop only)
     open_connections = GateField()
     refused_connections = GateField()    # refused with 503: max_connections were open
-    crowded_connections = GateField()    # refused with 429: their address held its share of unfinished requests
+    crowded_connections = GateField()    # refused with 429: their address held its share (in all or unfinished)
     slow_requests = GateField()          # closed because their request was not complete in time
+    malformed_requests = GateField()     # refused with 400: not HTTP
 
     def __init__(self, tables: Tables, store: ResultsStore, config: EventConfig | None, lock: threading.Lock, *,
                  host: str = "127.0.0.1", port: int = 8090, out_dir: Path | None = None,
-                 status_extra: Any = None, header_timeout_s: float = HEADER_TIMEOUT_S) -> None:
+                 status_extra: Any = None, header_timeout_s: float = HEADER_TIMEOUT_S,
+                 stall_timeout_s: float = sse.WRITE_STALL_S) -> None:
         self.tables = tables
         self.store = store
         self.config = config
@@ -101,7 +112,8 @@ class DeskServer:
         self.port = port
         self.out_dir = out_dir
         self.status_extra = status_extra
-        self._clients: set[asyncio.Queue[bytes | None]] = set()
+        #: the live desk pages' streams: their clients, and those cut for not reading (kiosk.stream.sse)
+        self.streams = sse.Streams("desk", log, limit=_QUEUE_MAX, retry_ms=1000, stall_s=stall_timeout_s)
         self._told: set[str] = set()   # warnings logged already (the event loop's thread only)
         self._streams: dict[str, list[Any]] = {}   # SSE requests per client address (the event loop's thread only)
         self.crowded_streams = 0   # streams refused with 429: their address held its share
@@ -112,8 +124,8 @@ class DeskServer:
         #: and closed at once, so idle connections cannot use up the desk's files (the page, the database, SQLite)
         self.gate = ConnectionGate("desk", log, max_connections=open_file_cap(_FD_RESERVE), busy=_BUSY,
                                    busy_note=f"the cap: this process's open-file limit less {_FD_RESERVE}",
-                                   header_timeout_s=header_timeout_s,
-                                   max_unfinished_per_address=MAX_UNFINISHED_PER_ADDRESS,
+                                   header_timeout_s=header_timeout_s, max_per_address=MAX_CONNECTIONS_PER_ADDRESS,
+                                   crowded=_CROWDED, max_unfinished_per_address=MAX_UNFINISHED_PER_ADDRESS,
                                    idle_timeout_s=IDLE_TIMEOUT_S, warn_every=1000)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
@@ -381,7 +393,7 @@ class DeskServer:
         mine.append(request)
         self.open_streams += 1
         try:
-            return await sse.serve_events(request, self._clients, 1000, opening)
+            return await self.streams.serve(request, opening)
         finally:
             self.open_streams -= 1
             if request in mine:
@@ -401,12 +413,7 @@ class DeskServer:
             if data is None:
                 continue
             seen, frame = data
-            for q in list(self._clients):
-                if q.qsize() >= _QUEUE_MAX:
-                    self._clients.discard(q)
-                    q.put_nowait(None)
-                else:
-                    q.put_nowait(frame)
+            self.streams.send(frame)
 
     def _changes(self, seen: tuple[int, int]) -> tuple[tuple[int, int], bytes] | None:
         with self.lock:
@@ -454,8 +461,7 @@ class DeskServer:
         self._ready.set()
         loop.run_forever()
         pusher.cancel()
-        for q in list(self._clients):
-            q.put_nowait(None)
+        self.streams.end_all()
         server.close()
         loop.run_until_complete(runner.cleanup())
         loop.close()
@@ -478,6 +484,9 @@ class DeskServer:
 
 
 _BUSY = web_files.refusal("503 Service Unavailable", "The desk has too many connections open; try again in a moment.")
+_CROWDED = web_files.refusal("429 Too Many Requests", f"Too many connections to the desk from your address "
+                                                      f"({MAX_CONNECTIONS_PER_ADDRESS} at once): close some pages and "
+                                                      f"try again.")
 
 
 async def _off(fn: Any, *args: Any) -> Any:

@@ -10,9 +10,15 @@ numbers:
   :meth:`ConnectionGate.middleware`, runs): one address may hold ``max_unfinished_per_address`` unfinished
   connections (one more: 429), and an unfinished connection is closed ``header_timeout_s`` after it was made,
   so half-open requests (``GET / HTTP/1.1\\r\\nHost: x\\r\\n`` held, or sent a byte at a time) cannot hold the
-  server's connection table;
+  server's connection table: one that began a request is answered ``408 Request Timeout`` and said in a warning
+  line, one that sent nothing is closed without an answer (a browser's spare connection) and said at debug level;
 * a kept-alive connection with no request in flight is closed after ``idle_timeout_s`` (aiohttp's keep-alive
   timeout, :meth:`ConnectionGate.listen`). A finished request (an SSE stream) is never cut by the gate.
+
+A connection is counted (in all and for its address) only once it is let in: one refused (503, 429) is closed at
+once and never counted, so a flood of refused connections from one address cannot fill the total that other
+addresses are let in by. Lines about peers (the 408s, the malformed requests aiohttp refuses 400) go through one
+:class:`kiosk.stream.http_log.LineBudget` per server: a few lines per address a minute, never a line per request.
 
 The gate's state is used on the server's event loop thread only.
 """
@@ -24,6 +30,7 @@ import logging
 from typing import Any
 
 from kiosk.stream import web_files
+from kiosk.stream.http_log import HttpLog, LineBudget
 
 #: What a connection refused for its address's unfinished requests is told (429).
 UNFINISHED = web_files.refusal("429 Too Many Requests",
@@ -71,29 +78,31 @@ class ConnectionGate:
         self.refused_connections = 0   # refused with 503: max_connections were open
         self.crowded_connections = 0   # refused with 429: their address held its share (in all or unfinished)
         self.slow_requests = 0         # closed because their request headers were not in within header_timeout_s
+        self.late = web_files.refusal("408 Request Timeout", f"Your request did not come in whole within "
+                                                             f"{header_timeout_s:g} s; the connection is closed.")
+        self.budget = LineBudget()     # the lines about peers (408s, malformed requests)
+        self.http_log = HttpLog(where, self.budget)   # the logger aiohttp is given
         self.by_address: dict[str, int] = {}     # open connections by peer address
         self.unfinished: dict[str, int] = {}     # unfinished connections by peer address
         self._conns: dict[Any, _Gated] = {}      # aiohttp's protocol -> its wrapper
 
     # ------------------------------------------------------------------------------------------ serving
+    @property
+    def malformed_requests(self) -> int:
+        """Requests aiohttp could not parse and refused with 400."""
+        return self.http_log.malformed_requests
+
     def protocol(self, make: Any) -> asyncio.Protocol:
-        """The protocol for one new connection (``loop.create_server``'s factory): aiohttp's (``make()``)
-        wrapped, or :class:`web_files.Refuse` with the 503 when :attr:`max_connections` are open."""
-        if self.open_connections >= self.max_connections:
-            self.refused_connections += 1
-            if self._tell(self.refused_connections):
-                self.log.warning("%s: %d connections open (%s); %d refused with 503 so far", self.where,
-                                 self.open_connections, self.busy_note, self.refused_connections)
-            return web_files.Refuse(self.busy)
-        self.open_connections += 1
-        return _Gated(make(), self)
+        """The protocol for one new connection (``loop.create_server``'s factory): aiohttp's (``make()``, made
+        once the connection is let in) behind the gate."""
+        return _Gated(make, self)
 
     async def listen(self, app: Any, host: str, port: int) -> tuple[Any, Any]:
         """Serve ``app`` on ``host``:``port`` through the gate: ``(runner, server)``, aiohttp's ``AppRunner`` set
         up (keep-alive :attr:`idle_timeout_s`) and the asyncio server. Raises ``OSError`` when it cannot listen."""
         from aiohttp import web
 
-        runner = web.AppRunner(app, access_log=None, logger=web_files.HTTP_LOG, keepalive_timeout=self.idle_timeout_s)
+        runner = web.AppRunner(app, access_log=None, logger=self.http_log, keepalive_timeout=self.idle_timeout_s)
         await runner.setup()
         make = runner.server
         server = await asyncio.get_running_loop().create_server(
@@ -115,8 +124,15 @@ class ConnectionGate:
         return count == 1 or count % self.warn_every == 0
 
     def _admit(self, host: str) -> bytes | None:
-        """Count a connection from ``host`` (open and unfinished): None, or the 429 to answer (warned, counted in
-        :attr:`crowded_connections`) when that address holds its share already."""
+        """Count a connection from ``host`` (open and unfinished): None, or the refusal to answer (warned): the 503
+        when :attr:`max_connections` are open (counted in :attr:`refused_connections`), the 429 when that address
+        holds its share already (:attr:`crowded_connections`)."""
+        if self.open_connections >= self.max_connections:
+            self.refused_connections += 1
+            if self._tell(self.refused_connections):
+                self.log.warning("%s: %d connections open (%s); %d refused with 503 so far", self.where,
+                                 self.open_connections, self.busy_note, self.refused_connections)
+            return self.busy
         held = self.by_address.get(host, 0)
         unfinished = self.unfinished.get(host, 0)
         if self.max_per_address is not None and held >= self.max_per_address:
@@ -124,6 +140,7 @@ class ConnectionGate:
         elif unfinished >= self.max_unfinished_per_address:
             refusal, why, count = UNFINISHED, " whose request is not complete", unfinished
         else:
+            self.open_connections += 1
             self.by_address[host] = held + 1
             self.unfinished[host] = unfinished + 1
             return None
@@ -155,15 +172,18 @@ def _drop(counts: dict[str, int], host: str) -> None:
 
 
 class _Gated(asyncio.Protocol):
-    """aiohttp's per-connection protocol behind the gate, counted in :attr:`ConnectionGate.open_connections`
-    while open; refused for its address (429) in :meth:`connection_made`, then aiohttp never sees it. Unfinished
-    until :meth:`request_in`; closed by the header timer if that does not come in time."""
+    """aiohttp's per-connection protocol behind the gate. Let in or refused (503, 429) in :meth:`connection_made`:
+    a refused one is answered, closed and never counted, and aiohttp never sees it; one let in is counted in
+    :attr:`ConnectionGate.open_connections` while open, unfinished until :meth:`request_in`, and closed by the
+    header timer if that does not come in time."""
 
-    def __init__(self, inner: Any, gate: ConnectionGate) -> None:
-        self.inner = inner
+    def __init__(self, make: Any, gate: ConnectionGate) -> None:
+        self._make = make
+        self.inner: Any = None            # aiohttp's protocol, once let in
         self.gate = gate
         self.host: str | None = None      # the address counted for it (None: refused, or not yet made)
         self.unfinished = False
+        self.received = 0                 # bytes received while unfinished
         self.transport: Any = None
         self._timer: asyncio.TimerHandle | None = None
 
@@ -177,6 +197,7 @@ class _Gated(asyncio.Protocol):
             transport.close()
             return
         self.host, self.unfinished, self.transport = host, True, transport
+        self.inner = self._make()
         gate._conns[self.inner] = self
         self._timer = asyncio.get_running_loop().call_later(gate.header_timeout_s, self._too_slow)
         self.inner.connection_made(transport)
@@ -192,14 +213,29 @@ class _Gated(asyncio.Protocol):
 
     def _too_slow(self) -> None:
         self._timer = None
-        if self.unfinished and self.transport is not None:
-            self.gate.slow_requests += 1
-            self.transport.abort()   # nothing to flush: no response was begun
+        if not (self.unfinished and self.transport is not None and self.host is not None):
+            return
+        gate = self.gate
+        gate.slow_requests += 1
+        if not self.received:   # a spare connection a browser opened and did not use, or a port scan
+            gate.log.debug("%s: closed a connection from %s that sent nothing within %g s", gate.where, self.host,
+                           gate.header_timeout_s)
+            self.transport.abort()
+            return
+        note = gate.budget.take(self.host)
+        if note is not None:
+            gate.log.warning("%s: closed a connection from %s whose request was not all in within %g s (408, %d "
+                             "bytes came)%s", gate.where, self.host, gate.header_timeout_s, self.received, note)
+        self.transport.write(gate.late)
+        if self.transport.get_write_buffer_size():   # its peer does not even take the answer
+            self.transport.abort()
+        else:
+            self.transport.close()
 
     def connection_lost(self, exc: BaseException | None) -> None:
-        self.gate.open_connections -= 1
-        if self.host is None:
+        if self.host is None:   # refused: never counted
             return
+        self.gate.open_connections -= 1
         self.request_in()   # releases its address's unfinished share and the timer
         _drop(self.gate.by_address, self.host)
         self.gate._conns.pop(self.inner, None)
@@ -208,6 +244,8 @@ class _Gated(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         if self.host is not None:
+            if self.unfinished:
+                self.received += len(data)
             self.inner.data_received(data)
 
     def eof_received(self) -> bool | None:

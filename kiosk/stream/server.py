@@ -26,7 +26,9 @@ answered ``429 Too Many Requests`` and closed, so one client (70 open streams) c
 overlay and every other spectator out. A connection whose request headers are not all in within
 ``header_timeout_s`` (10 s) is closed, and one address holds at most :data:`MAX_UNFINISHED_PER_ADDRESS` (8) such
 unfinished connections (429 beyond), so half-open requests cannot hold the page's slots; the rules are
-:class:`kiosk.stream.conn_gate.ConnectionGate`'s, shared with the desk.
+:class:`kiosk.stream.conn_gate.ConnectionGate`'s, shared with the desk. A stream more than 2,000 messages behind, or
+whose client takes nothing of a write for ``stall_timeout_s`` (10 s, :data:`kiosk.stream.sse.WRITE_STALL_S`), is cut
+(:class:`kiosk.stream.sse.Streams`), so a client that does not read holds no slot for long.
 :class:`LiveServer` is a hub sink; it runs its own asyncio loop on a thread (:meth:`LiveServer.start`), or
 :meth:`LiveServer.make_app` gives the aiohttp application to mount in the kiosk's own loop.
 """
@@ -53,6 +55,7 @@ log = logging.getLogger(__name__)
 WEB_DIR = Path(__file__).with_name("web")
 _STATIC = {"app.js": "text/javascript", "style.css": "text/css"}
 _QUEUE_MAX = 2000  # a client further behind than this is cut off (it reconnects and gets a fresh snapshot)
+_RETRY_MS = 2000   # the browser's reconnection delay a stream asks for
 MAX_CONNECTIONS = 64
 MAX_PER_ADDRESS = 16   # connections one address may hold (a broadcaster's overlay and a few browsers need far fewer)
 #: A connection whose request headers are not all in this long after it was made is closed (s): a browser or OBS
@@ -91,6 +94,7 @@ class LiveServer:
         header_timeout_s: a connection whose request headers are not all in this long after it was made is
             closed (s). max_unfinished_per_address: such unfinished connections one address may hold at once
             (more: 429); a page load's burst from one browser is at most 6.
+        stall_timeout_s: a stream whose client takes nothing of a write for this long is cut (s).
         judge_token: enables ``/judge/stream?token=...`` (compared in constant time); None disables it.
         tile_set: tile set whose letter values the page shows ("english", "german" or a .toml path).
     """
@@ -105,12 +109,14 @@ class LiveServer:
     refused_connections = GateField()    # refused with 503: max_connections were open
     crowded_connections = GateField()    # refused with 429: their address held its share
     slow_requests = GateField()          # closed: request headers not in within header_timeout_s
+    malformed_requests = GateField()     # refused with 400: not HTTP
 
     def __init__(self, overlay: OverlayWriter | None = None, *, host: str = "127.0.0.1", port: int = 8080,
                  judge_token: str | None = None, tile_set: str = "english",
                  max_connections: int = MAX_CONNECTIONS, idle_timeout_s: float = IDLE_TIMEOUT_S,
                  max_per_address: int = MAX_PER_ADDRESS, header_timeout_s: float = HEADER_TIMEOUT_S,
-                 max_unfinished_per_address: int = MAX_UNFINISHED_PER_ADDRESS) -> None:
+                 max_unfinished_per_address: int = MAX_UNFINISHED_PER_ADDRESS,
+                 stall_timeout_s: float = sse.WRITE_STALL_S) -> None:
         """Raises ValueError for a port outside 0..65535, a cap below 1 or a timeout not above 0 s."""
         self.overlay = overlay
         self.host = host
@@ -124,7 +130,9 @@ class LiveServer:
         self.tile_set = tile_set
         self.channels = frozenset({"public", "judge"} if judge_token else {"public"})
         self._latest: dict[str, dict[str, Any]] = {}
-        self._clients: dict[str, set[asyncio.Queue[bytes | None]]] = {"public": set(), "judge": set()}
+        #: the streams of each channel (``/stream``, ``/judge/stream``): their clients and what cut them
+        self.streams = {ch: sse.Streams(where, log, limit=_QUEUE_MAX, retry_ms=_RETRY_MS, stall_s=stall_timeout_s)
+                        for ch, where in (("public", "live page"), ("judge", "live page's judge stream"))}
         self._loop: asyncio.AbstractEventLoop | None = None
         self._runner: Any = None
         self._thread: threading.Thread | None = None
@@ -139,17 +147,26 @@ class LiveServer:
         if msg["kind"] == "snapshot":
             self._latest[ch] = msg
         loop = self._loop
-        if loop is not None and self._clients[ch]:
+        if loop is not None and self.streams[ch]:
             loop.call_soon_threadsafe(self._fan_out, ch, msg)
 
     def _fan_out(self, ch: str, msg: dict[str, Any]) -> None:
-        frame = _sse_frame(msg)  # encoded once for every viewer
-        for q in list(self._clients[ch]):
-            if q.qsize() >= _QUEUE_MAX:
-                self._clients[ch].discard(q)
-                q.put_nowait(None)  # tells the handler to end this slow client's stream
-            else:
-                q.put_nowait(frame)
+        self.streams[ch].send(_sse_frame(msg))  # encoded once for every viewer, on the page's own thread
+
+    @property
+    def behind_streams(self) -> int:
+        """Streams cut for being more than 2,000 messages behind."""
+        return sum(s.behind for s in self.streams.values())
+
+    @property
+    def stalled_streams(self) -> int:
+        """Streams cut because their client took nothing of a write for ``stall_timeout_s``."""
+        return sum(s.stalled for s in self.streams.values())
+
+    @property
+    def lost_streams(self) -> int:
+        """Streams their client reset or lost (ended quietly)."""
+        return sum(s.lost for s in self.streams.values())
 
     # ------------------------------------------------------------------------------------------ app
     def make_app(self) -> Any:
@@ -228,7 +245,7 @@ class LiveServer:
             latest = self._latest.get(ch)
             return b"" if latest is None else _sse_frame(latest)
 
-        return await sse.serve_events(request, self._clients[ch], 2000, opening)
+        return await self.streams[ch].serve(request, opening)
 
     # ------------------------------------------------------------------------------------------ thread
     def start(self, timeout_s: float = 10.0) -> LiveServer:
@@ -274,9 +291,8 @@ class LiveServer:
         loop = self._loop
         if loop is None:
             return
-        for ch in self._clients:
-            for q in list(self._clients[ch]):
-                loop.call_soon_threadsafe(q.put_nowait, None)
+        for streams in self.streams.values():
+            loop.call_soon_threadsafe(streams.end_all)
         loop.call_soon_threadsafe(loop.stop)
         if self._thread is not None:
             self._thread.join(timeout=5)

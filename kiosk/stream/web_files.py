@@ -1,11 +1,10 @@
 """The files a kiosk page is served from (the live page, the desk): one place for how a page or a static file
 goes out (UTF-8, never cached, so a reload after an update gets the new file), how an unknown name is refused,
-and :data:`HTTP_LOG`, the logger both servers hand aiohttp. aiohttp is imported when a response is made, as in
-the servers."""
+how a connection is refused before the web app sees it, and how a server out of files says so. aiohttp is imported
+when a response is made, as in the servers."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Mapping
 from pathlib import Path
@@ -43,44 +42,12 @@ def static_file(folder: Path, served: Mapping[str, str], name: str) -> Any:
                         headers={"Cache-Control": "no-cache"})
 
 
-class _MalformedRequests(logging.Filter):
-    """A request aiohttp could not parse (a client's fault: 4xx) as one warning line without a traceback;
-    aiohttp logged each at ERROR with its whole traceback, so any peer could fill the kiosk's log."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        from aiohttp.http_exceptions import HttpProcessingError
-
-        exc = record.exc_info[1] if record.exc_info else None
-        if isinstance(exc, HttpProcessingError) and 400 <= (exc.code or 400) < 500:
-            why = (str(exc.message).strip().splitlines() or [type(exc).__name__])[0].rstrip(":")
-            peer = record.args[0] if isinstance(record.args, tuple) and record.args else "?"
-            record.msg, record.args = "refused a malformed request from %s (%d: %.100s)", (peer, exc.code or 400, why)
-            record.exc_info, record.exc_text = None, None
-            record.levelno, record.levelname = logging.WARNING, "WARNING"
-        return True
-
-
 def refusal(status: str, text: str) -> bytes:
     """A whole HTTP/1.1 response refusing a connection before the web app sees it: ``status`` ("503 Service
     Unavailable", "429 Too Many Requests"), ``text`` (a sentence, UTF-8), retry after 10 s, the connection closed."""
     body = text.encode("utf-8")
     return (f"HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\nRetry-After: 10\r\n"
             f"Connection: close\r\nContent-Length: {len(body)}\r\n\r\n").encode("ascii") + body
-
-
-class Refuse(asyncio.Protocol):
-    """A connection beyond a server's cap (the live page's, the desk's): ``response`` (:func:`refusal`) and close."""
-
-    def __init__(self, response: bytes) -> None:
-        self.response = response
-
-    def connection_made(self, transport: Any) -> None:
-        transport.write(self.response)
-        transport.close()
-
-
-HTTP_LOG = logging.getLogger("kiosk.http")   # aiohttp's request handling errors of the live page and the desk
-HTTP_LOG.addFilter(_MalformedRequests())
 
 
 ACCEPT_WARN_EVERY_S = 60.0   # a server that cannot accept says so at most once a minute
