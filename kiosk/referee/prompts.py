@@ -19,51 +19,53 @@ def pending_prompts(g: GameModel | None) -> list[Prompt]:
         blanks = tuple(sq for sq, t in g.pending.tiles if t == BLANK)
         out.append(Prompt(PromptKind.DESIGNATE_BLANK, g.pending.player,
                           f"{g.name(g.pending.player)}: say which letter each blank stands for "
-                          f"({', '.join(square_name(s) for s in blanks)})", squares=blanks))
+                          f"({', '.join(square_name(s) for s in blanks)}).", squares=blanks))
     elif g.phase == Phase.CHALLENGED:
         lp = g.last_play
         assert lp is not None
-        who = "lexicon check" if g.challenge.by is None else f"{g.name(g.challenge.by)} challenges"
-        out.append(Prompt(PromptKind.CHALLENGE_RULING, -1, f"{who}: {', '.join(g.challenge.words)} - judge, confirm "
-                          "the ruling", squares=tuple(sq for sq, _ in lp.tiles),
+        who = "The lexicon checks" if g.challenge.by is None else f"{g.name(g.challenge.by)} challenges"
+        out.append(Prompt(PromptKind.CHALLENGE_RULING, -1, f"{who} {', '.join(g.challenge.words)}. Judge: confirm "
+                          "the ruling.", squares=tuple(sq for sq, _ in lp.tiles),
                           data=(("words", g.challenge.words), ("off_centre_first", lp.off_centre_first))))
     elif g.phase == Phase.REMOVING:
         lp = g.last_play
         assert lp is not None
         out.append(Prompt(PromptKind.REMOVE_TILES, lp.player, f"{g.name(lp.player)}: take your tiles back "
-                          f"({', '.join(square_name(s) for s in g.removing)})", squares=g.removing))
+                          f"({', '.join(square_name(s) for s in g.removing)}).", squares=g.removing))
     elif g.phase == Phase.OUTPLAY:
         lp = g.last_play
         assert lp is not None
         if g.hold.by is not None:
-            out.append(Prompt(PromptKind.HOLD, g.hold.by, f"{g.name(g.hold.by)} holds the out-play: release or "
-                              "challenge"))
+            out.append(Prompt(PromptKind.HOLD, g.hold.by, f"{g.name(g.hold.by)} holds the out-play: release it or "
+                              "challenge it."))
         else:
             waiting = g.outplay_waiting()
-            text = f"{g.name(lp.player)} went out: accept or challenge"
+            text = f"{g.name(lp.player)} went out: accept or challenge."
             if g.n > 2:
-                text += f" ({', '.join(g.name(p) for p in waiting)} still to accept)"
+                text += f" Still to accept: {', '.join(g.name(p) for p in waiting)}."
             out.append(Prompt(PromptKind.OUTPLAY_WINDOW, waiting[0] if waiting else g.nxt(lp.player), text,
                               until_ms=g.window.until, data=(("accepted", g.outplay_accepted), ("waiting", waiting))))
     elif g.phase == Phase.RACK_ENTRY:
-        out.append(Prompt(PromptKind.RACK_ENTRY, -1, "enter the tiles left on each rack",
+        out.append(Prompt(PromptKind.RACK_ENTRY, -1, "Enter the tiles left on each rack.",
                           data=(("counts", tuple(g.racks)),)))
     elif g.phase == Phase.OVER and g.result is not None:
         out.append(Prompt(PromptKind.GAME_OVER, -1, result_text(g), data=(("wins", g.result.wins),)))
     if g.phase == Phase.PLAYING:
         if g.pending.pressed_at is not None and g.on_move is not None:
-            out.append(Prompt(PromptKind.READ_BOARD, g.on_move, f"{g.name(g.on_move)} pressed the clock: reading the board"))
+            out.append(Prompt(PromptKind.READ_BOARD, g.on_move,
+                              f"{g.name(g.on_move)} pressed the clock: the board is being read."))
         if g.neutralised:
-            out.append(Prompt(PromptKind.CLOCK_NEUTRALISED, -1, f"clock stopped: {g.neutralised}"))
+            out.append(Prompt(PromptKind.CLOCK_NEUTRALISED, -1, f"The clocks are stopped ({g.neutralised})."))
         if g.hold.by is not None:
-            out.append(Prompt(PromptKind.HOLD, g.hold.by, f"{g.name(g.hold.by)} holds: release or challenge"))
+            out.append(Prompt(PromptKind.HOLD, g.hold.by, f"{g.name(g.hold.by)} holds the play: release it or "
+                              "challenge it."))
             if g.hold.courtesy_given and g.last_play is not None:
                 lp = g.last_play
                 out.append(Prompt(PromptKind.COURTESY_DRAW, lp.player, f"{g.name(lp.player)} may draw {lp.to_draw} "
-                                  "replacement tiles and keep them apart"))
+                                  f"replacement tile{'s' if lp.to_draw != 1 else ''} and keep them apart."))
         elif g.window.open and g.last_play is not None:
             out.append(Prompt(PromptKind.CHALLENGE_WINDOW, g.on_move if g.on_move is not None else -1,
-                              "hold or challenge the last play", until_ms=g.window.until))
+                              "Hold or challenge the last play now, or play on.", until_ms=g.window.until))
     return out
 
 
@@ -90,11 +92,11 @@ def end_sentence(reason: EndReason | str) -> str:
 
 
 def result_text(g: GameModel) -> str:
-    """The game's result as one line for the screen ("Game over, a player went out: Ann 412, Bob 377 - Ann
-    wins")."""
+    """The game's result in sentences for the screen ("Game over: a player went out. Final scores: Ann 412,
+    Bob 377. Ann wins.")."""
     r = g.result
     assert r is not None
     parts = [f"{g.name(i)} {r.final[i]}" for i in range(g.n)]
     winners = [g.name(i) for i in range(g.n) if r.wins[i] == 1.0]
-    tail = f"{winners[0]} wins" if winners else "tie"
-    return f"Game over, {end_sentence(r.reason)}: {', '.join(parts)} - {tail}"
+    tail = f"{winners[0]} wins." if winners else "It is a tie."
+    return f"Game over: {end_sentence(r.reason)}. Final scores: {', '.join(parts)}. {tail}"

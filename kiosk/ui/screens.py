@@ -303,7 +303,8 @@ def draw_outplay(ui: TouchState, cv: Canvas) -> None:
     left = (st.window_until_ms or ui.kiosk.now()) - ui.kiosk.now()
     ask = f"{st.players[opp]}: accept or challenge?" if len(st.players) <= 2 else "Accept (green) or challenge (red)."
     went = f"{st.players[lp.player]} went out. " if lp else ""
-    cv.paragraph(f"{went}{ask} {max(0, left) // 1000} s left.", title, 22, AMBER, min_size=14)
+    secs = max(0, left) // 1000
+    cv.paragraph(f"{went}{ask} {secs} second{'s' if secs != 1 else ''} left.", title, 22, AMBER, min_size=14)
     accept_row(cv, b1, st)
     _challenge_row(ui, cv, b2, True)
 

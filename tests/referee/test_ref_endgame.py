@@ -154,8 +154,8 @@ def test_ref_six_scoreless_turns_end_the_game_and_each_loses_own_rack():
     assert r.reason == "six_scoreless" and r.final == (48 - 6, 0 - (3 + 3 + 2 + 4 + 2 + 4 + 8))
     assert [h.kind for h in s.state.history[-2:]] == ["own_rack", "own_rack"]
     over = [p for p in s.ref.pending_prompts() if p.kind == "game_over"]
-    assert over and over[0].text == ("Game over, the scoreless turns in a row that end a game were played: "
-                                     "Ann 42, Bob -26 - Ann wins")
+    assert over and over[0].text == ("Game over: the scoreless turns in a row that end a game were played. "
+                                     "Final scores: Ann 42, Bob -26. Ann wins.")
 
 
 def test_every_end_reason_reads_as_a_sentence_for_players():

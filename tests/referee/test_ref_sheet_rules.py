@@ -451,7 +451,8 @@ def test_003_004_the_game_ends_once_every_opponent_accepts_the_out_play(preset, 
     assert st.phase == "outplay" and st.outplay_accepted_by == waiting[:1] and st.outplay_waiting_for == waiting[1:]
     (prompt,) = [p for p in ref.pending_prompts() if p.kind == "outplay_window"]
     assert prompt.player == waiting[1]
-    assert prompt.text.endswith(f"({', '.join(players[p] for p in waiting[1:])} still to accept)")
+    assert prompt.text == (f"{players[out]} went out: accept or challenge. Still to accept: "
+                           f"{', '.join(players[p] for p in waiting[1:])}.")
     assert ref.apply(OutplayAccepted(t=t + 2, player=waiting[0])).code == "already_accepted"
     assert ref.apply(OutplayAccepted(t=t + 2, player=out)).code == "wrong_player"
     for k, p in enumerate(waiting[1:]):
