@@ -10,8 +10,9 @@ Routes::
     GET /state.json             the same full state
     GET /layout.json            the premium squares (225 codes) for the miniature boards
     GET /table/{N}.json         one table in full: tile fields plus the stream snapshot (board, history ...)
-    GET /results.json           one object per finished game (see :func:`kiosk.desk.exports.result_row`)
-    GET /results.csv
+    GET /results.json           one object per finished game (see :func:`kiosk.desk.exports.result_row`);
+                                ``?round=R``: that round's only
+    GET /results.csv            (``?round=R`` too)
     GET /tsh/{division}.t       the division's .t data with every round's results merged into a copy
                                 (``?round=R``: that round only); also saved under the desk's folder
     GET /round/{R}.zip          every GCG of round R
@@ -26,7 +27,9 @@ Routes::
 
 No page asset comes from outside (everything is in ``kiosk/desk/web/``). Connections pass the connection gate
 (:mod:`kiosk.stream.conn_gate`): at most :data:`MAX_CONNECTIONS_PER_ADDRESS` from one address, and the limits
-below; a stream whose client takes nothing of a write for 10 s is cut (:mod:`kiosk.stream.sse`).
+below; a stream whose client takes nothing of a write for 10 s is cut (:mod:`kiosk.stream.sse`). A table or round
+number that is no whole number is refused with 400, one that is no table or round of the event with 404, each with
+a sentence (:mod:`kiosk.desk.url_numbers`).
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from kiosk.desk.standings import standings
 from kiosk.desk.store import ResultsStore
 from kiosk.desk.tables import Tables
 from kiosk.desk.tsh import TshError
+from kiosk.desk.url_numbers import round_number, table_number
 from kiosk.files import write_atomic
 from kiosk.stream import sse, web_files
 from kiosk.stream.conn_gate import ConnectionGate, GateField, open_file_cap
@@ -207,18 +211,10 @@ class DeskServer:
 
         return web.json_response(await _off(self.full_state))
 
-    def _int_arg(self, request: Any, key: str) -> int:
-        from aiohttp import web
-
-        text = request.match_info.get(key) or request.query.get(key, "")
-        if not text.isdigit() or len(text) > 6:
-            raise web.HTTPBadRequest(text=f"{key} {text!r} is not a whole number")
-        return int(text)
-
     async def _table(self, request: Any) -> Any:
         from aiohttp import web
 
-        board = self._int_arg(request, "board")
+        board = table_number(request)
 
         def detail() -> dict[str, Any] | None:
             with self.lock:
@@ -233,13 +229,14 @@ class DeskServer:
         from aiohttp import web
 
         base = f"{request.scheme}://{request.host}/"
-        return web.json_response([result_row(r, base) for r in await _off(self.store.results)])
+        rnd = round_number(request, self.config)
+        return web.json_response([result_row(r, base) for r in await _off(self.store.results, rnd)])
 
     async def _results_csv(self, request: Any) -> Any:
         from aiohttp import web
 
         base = f"{request.scheme}://{request.host}/"
-        text = results_csv(await _off(self.store.results), base)
+        text = results_csv(await _off(self.store.results, round_number(request, self.config)), base)
         return web.Response(text=text, content_type="text/csv", charset="utf-8")
 
     async def _tsh(self, request: Any) -> Any:
@@ -248,7 +245,7 @@ class DeskServer:
         div = request.match_info["division"]
         if self.config is None or div not in self.config.divisions:
             raise web.HTTPNotFound(text=f"no division {div!r} in the event")
-        rnd = self._int_arg(request, "round") if "round" in request.query else None
+        rnd = round_number(request, self.config)
         try:
             results = await _off(self.store.results)
             text = await _off(lambda: tsh_text(self.config, div, results, rnd))
@@ -270,7 +267,7 @@ class DeskServer:
     async def _zip(self, request: Any) -> Any:
         from aiohttp import web
 
-        rnd = self._int_arg(request, "round")
+        rnd = round_number(request, self.config)
         results = await _off(self.store.results, rnd)
         if not results:
             raise web.HTTPNotFound(text=f"no finished game of round {rnd} yet")
@@ -280,7 +277,7 @@ class DeskServer:
     async def _gcg(self, request: Any) -> Any:
         from aiohttp import web
 
-        board, name = self._int_arg(request, "board"), request.match_info["name"]
+        board, name = table_number(request), request.match_info["name"]
 
         def find() -> str | None:
             for r in self.store.results():
@@ -307,7 +304,7 @@ class DeskServer:
     async def _pairing(self, request: Any) -> Any:
         from aiohttp import web
 
-        board = self._int_arg(request, "board")
+        board = table_number(request)
         cfg = self.config
         p = None if cfg is None else await _off(
             lambda: cfg.next_pairing(board, done=lambda r: self.store.game_at(r, board) is not None))
