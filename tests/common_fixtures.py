@@ -108,3 +108,15 @@ def wait_for(pred: Callable[[], bool], timeout: float = 30.0) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+def http_get(url: str, timeout: float = 10.0) -> tuple[int, str]:
+    """(HTTP status, body text) of a GET of ``url``; an error status is returned, not raised."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(url, timeout=timeout) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()

@@ -13,11 +13,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from desk_helpers import ROOT, event_folder  # noqa: E402
+from desk_helpers import event_folder  # noqa: E402
 from hostile_http import assert_refused_quietly  # noqa: E402
-
-from kiosk.desk.ingest import BrokerConfig  # noqa: E402
-from kiosk.desk.service import Desk  # noqa: E402
 
 
 def _post(url: str, body: bytes) -> tuple[int, str]:
@@ -27,15 +24,6 @@ def _post(url: str, body: bytes) -> tuple[int, str]:
             return r.status, r.read().decode()
     except urllib.error.HTTPError as e:
         return e.code, e.read().decode()
-
-
-@pytest.fixture
-def desk(tmp_path):
-    d = Desk(event_folder(tmp_path), BrokerConfig("127.0.0.1", 1, root=ROOT), http_port=0)   # no broker needed
-    d.server.start()
-    yield d
-    d.server.stop()
-    d.store.close()
 
 
 def _pair(board: object, rnd: int = 2, players: tuple[str, str] = ("Cid", "Bob")) -> bytes:

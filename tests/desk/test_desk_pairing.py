@@ -11,6 +11,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from common_fixtures import http_get
 
 sys.path.insert(0, str(Path(__file__).parent))
 from desk_helpers import ROOT, event_folder, game, messages  # noqa: E402
@@ -29,13 +30,6 @@ def _post(url: str, data: object) -> tuple[int, str]:
         return e.code, e.read().decode()
 
 
-def _get(url: str) -> tuple[int, str]:
-    try:
-        with urllib.request.urlopen(url, timeout=10) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode()
-
 
 def test_director_pairs_a_board_behind_the_pin(tmp_path):
     if mosquitto_path() is None:
@@ -46,9 +40,9 @@ def test_director_pairs_a_board_behind_the_pin(tmp_path):
     with LocalBroker() as broker:
         desk = Desk(folder, BrokerConfig("127.0.0.1", broker.port, root=ROOT, client_id="pair-desk"), http_port=0).start()
         try:
-            assert json.loads(_get(desk.url + "pairing/1.json")[1]) == {"board": 1, "round": 1, "division": "A",
+            assert json.loads(http_get(desk.url + "pairing/1.json")[1]) == {"board": 1, "round": 1, "division": "A",
                                                                          "players": ["Ann", "Bob"]}
-            assert _get(desk.url + "pairing/3.json")[0] == 404
+            assert http_get(desk.url + "pairing/3.json")[0] == 404
             c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="pair-kiosk")
             c.connect("127.0.0.1", broker.port)
             c.loop_start()
@@ -71,7 +65,7 @@ def test_director_pairs_a_board_behind_the_pin(tmp_path):
             assert code == 200 and json.loads(text)["players"] == ["Cid", "Bob"]
             (res,) = desk.store.results()
             assert (res.round, res.division) == (2, "A") and not desk.tables.tile(3)["flags"]["unpaired"]
-            state = json.loads(_get(desk.url + "state.json")[1])
+            state = json.loads(http_get(desk.url + "state.json")[1])
             bob = next(p for p in state["standings"]["A"]["players"] if p["name"] == "Bob")
             assert bob["games"] == 1
         finally:

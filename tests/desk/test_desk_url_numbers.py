@@ -10,35 +10,14 @@ import csv
 import io
 import json
 import sys
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
+from common_fixtures import http_get
 
 sys.path.insert(0, str(Path(__file__).parent))
-from desk_helpers import ROOT, event_folder  # noqa: E402
 
-from kiosk.desk.ingest import BrokerConfig  # noqa: E402
-from kiosk.desk.service import Desk  # noqa: E402
 from kiosk.desk.store import Result  # noqa: E402
-
-
-@pytest.fixture
-def desk(tmp_path):
-    d = Desk(event_folder(tmp_path), BrokerConfig("127.0.0.1", 1, root=ROOT), http_port=0)   # no broker needed
-    d.server.start()
-    yield d
-    d.server.stop()
-    d.store.close()
-
-
-def _get(url: str) -> tuple[int, str]:
-    try:
-        with urllib.request.urlopen(url, timeout=10) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode()
 
 
 @pytest.mark.parametrize(("path", "answer"), [
@@ -62,17 +41,17 @@ def _get(url: str) -> tuple[int, str]:
     ("tsh/A.t?round=x", (400, "The round must be a whole number, not 'x'.")),
 ])
 def test_a_number_that_names_no_table_or_round_is_said_so(desk, path, answer):
-    assert _get(desk.url + path) == answer
+    assert http_get(desk.url + path) == answer
 
 
 def test_results_of_one_round(desk):
     for rnd, board in ((1, 1), (1, 2), (2, 1)):
         desk.store.record_result(Result(board, f"g{rnd}{board}", rnd, "A", (("Ann", 400), ("Bob", 350)), "nsf",
                                         "out_play", "", 30, 1))
-    code, text = _get(desk.url + "results.json?round=1")
+    code, text = http_get(desk.url + "results.json?round=1")
     assert code == 200 and [(r["round"], r["board"]) for r in json.loads(text)] == [(1, 1), (1, 2)]
-    code, text = _get(desk.url + "results.json")
+    code, text = http_get(desk.url + "results.json")
     assert code == 200 and len(json.loads(text)) == 3
-    code, text = _get(desk.url + "results.csv?round=2")
+    code, text = http_get(desk.url + "results.csv?round=2")
     rows = list(csv.DictReader(io.StringIO(text)))
     assert code == 200 and [(r["round"], r["board"]) for r in rows] == [("2", "1")]

@@ -16,6 +16,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from common_fixtures import http_get
 
 from kiosk.referee.events import Challenge, ChallengeRuled, GameStarted, Pass, Play, TilesRemoved
 from kiosk.referee.presets import load_preset
@@ -54,13 +55,6 @@ def live(tmp_path):
     server.stop()
 
 
-def _get(url: str) -> tuple[int, str]:
-    try:
-        with urllib.request.urlopen(url, timeout=5) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode()
-
 
 def _publish_and_wait(hub: StreamHub, events, seq: int) -> None:
     for ev in events:
@@ -73,11 +67,11 @@ def _publish_and_wait(hub: StreamHub, events, seq: int) -> None:
 
 def test_routes_overlay_fields_and_files(live):
     hub, server, overlay, folder = live
-    assert _get(server.url + "state.json")[0] == 204
+    assert http_get(server.url + "state.json", timeout=5)[0] == 204
     ev = _script()
     ref = Referee.from_events(ev)
     _publish_and_wait(hub, ev, 3)
-    status, body = _get(server.url + "state.json")
+    status, body = http_get(server.url + "state.json", timeout=5)
     msg = json.loads(body)
     assert status == 200 and msg["seq"] == 3 and msg["state"]["scores"] == list(ref.state.scores)
     assert msg["state"]["board"][7][6:8] == "QI" and msg["state"]["board"][9][7] == "K"
@@ -86,21 +80,21 @@ def test_routes_overlay_fields_and_files(live):
               "table.txt": "Table 12", "last_play.txt": ref.state.history[-1] and msg["state"]["last_move"],
               "unseen_count.txt": str(100 - 4), "on_move.txt": "Ann Lee"}
     for name, text in expect.items():
-        assert _get(server.url + f"overlay/{name}") == (200, text), name
+        assert http_get(server.url + f"overlay/{name}", timeout=5) == (200, text), name
         assert (folder / name).read_text() == text, name
     assert msg["state"]["last_move"].startswith("Bob: H8 INK")
-    unseen = _get(server.url + "overlay/unseen.txt")[1]
+    unseen = http_get(server.url + "overlay/unseen.txt", timeout=5)[1]
     assert unseen.count("Q") == 0 and "K" not in unseen.split() and unseen.endswith("??")
     gcg = (folder / "game.gcg").read_text()
     assert ">Ann_Lee: 8G QI" in gcg and ">Bob: H8 INK" in gcg
-    clock = _get(server.url + "overlay/player1_clock.txt")[1]
+    clock = http_get(server.url + "overlay/player1_clock.txt", timeout=5)[1]
     assert clock.startswith("2") and ":" in clock  # 25-minute clock, Ann used under a minute
-    fields = json.loads(_get(server.url + "overlay/")[1])["fields"]
+    fields = json.loads(http_get(server.url + "overlay/", timeout=5)[1])["fields"]
     assert "score.txt" in fields and "game.gcg" in fields
-    assert _get(server.url + "overlay/passwords.txt")[0] == 404
-    assert _get(server.url + "static/..%2Fserver.py")[0] == 404
-    assert _get(server.url + "judge/stream")[0] == 403
-    assert _get(server.url + "judge/stream?token=wrong")[0] == 403
+    assert http_get(server.url + "overlay/passwords.txt", timeout=5)[0] == 404
+    assert http_get(server.url + "static/..%2Fserver.py", timeout=5)[0] == 404
+    assert http_get(server.url + "judge/stream", timeout=5)[0] == 403
+    assert http_get(server.url + "judge/stream?token=wrong", timeout=5)[0] == 403
     with urllib.request.urlopen(server.url + "judge/stream?token=desk-secret", timeout=5) as r:
         assert r.status == 200 and r.headers["Content-Type"].startswith("text/event-stream")
         head = b""
@@ -108,12 +102,12 @@ def test_routes_overlay_fields_and_files(live):
             head += r.readline()
         judge_first = json.loads(head.split(b"data: ", 1)[1])
         assert judge_first["channel"] == "judge" and judge_first["seq"] == 3
-    layout = json.loads(_get(server.url + "layout.json")[1])
+    layout = json.loads(http_get(server.url + "layout.json", timeout=5)[1])
     assert layout["layout"][H8] == "D" and layout["values"]["Q"] == 10
-    page = _get(server.url)[1]
+    page = http_get(server.url, timeout=5)[1]
     assert "http://" not in page and "https://" not in page  # no CDN, no external fetch
     for name in ("app.js", "reconnect.js"):   # reconnect.js: shared with the desk (web_files.SHARED)
-        js = _get(server.url + "static/" + name)[1]
+        js = http_get(server.url + "static/" + name, timeout=5)[1]
         assert "http://" not in js and "https://" not in js
 
 
