@@ -334,7 +334,9 @@ class MoveUndone(Event):
     """The judge takes back the last turn (play, pass or exchange, with everything that followed it: blank
     letters, hold, challenge, window): board, bag, racks, scores and history return to just before that turn's
     clock press, and its player is on move again (e.g. after the camera misread his tiles). Time used
-    meanwhile stays used. ``reason`` is required; repeated, it takes back earlier turns one by one."""
+    meanwhile stays used, except that a clock press not yet scored, taken back alone, gives its player the time
+    the opponent's clock ran since it (as :class:`PressWithdrawn`). ``reason`` is required; repeated, it takes
+    back earlier turns one by one."""
 
     type: ClassVar[str] = "move_undone"
     reason: str = ""

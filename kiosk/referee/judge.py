@@ -110,6 +110,9 @@ def _undo_turn(current: GameModel, ev: MoveUndone) -> GameModel:
     g.notes = list(current.notes) + [f"{ev.t}: judge took back {what}: {ev.reason.strip()}"]
     g.downtime = current.downtime
     g.overtime_notified = list(current.overtime_notified)
+    for p, used in enumerate(g.clock.used):   # a press taken back gave the opponent time back (_clock_after_undo)
+        if used < current.clock.used[p] and (g.clock.remaining(p, ev.t) or 0) > 0:
+            g.overtime_notified[p] = False
     g.end_start = None
     g.last_t = ev.t
     return g
@@ -118,15 +121,26 @@ def _undo_turn(current: GameModel, ev: MoveUndone) -> GameModel:
 def _clock_after_undo(current: GameModel, base: GameModel, t: int, ending: bool) -> ChessClock:
     """The clock after an undo at ``t`` ms back to ``base``: the time used so far stays; the time that ran in
     ``base`` runs again from ``t`` (an undone ending: whoever's ran then; an undone turn: the mover's, unless the
-    clock was neutralised)."""
+    clock was neutralised). A clock press not yet scored that is taken back alone gives the presser the time the
+    opponent's clock ran since it, as :class:`PressWithdrawn` does (the turn never ended)."""
     clock = current.clock.copy()
+    moved = 0
+    presser = current.on_move
+    if not ending and current.pending.pressed_at is not None and presser is not None:   # (the turn is the press)
+        clock.advance(t)
+        moved = clock.turn_used   # the opponent's since the press (his clock ran, stopped or not, in this stretch)
+        clock.used[current.nxt(presser)] -= moved
+        clock.used[presser] += moved
     runs = base.clock.running if ending else (base.on_move if not base.neutralised else None)
     if runs is not None:
         clock.start(runs, t, new_turn=False)
     else:
         clock.stop(t)
     if not ending:
-        clock.turn_used = base.clock.turn_used
+        pressed = current.pending.pressed_at
+        in_turn = base.clock.turn_used_at(pressed) if moved and pressed is not None and \
+            base.clock.running == presser else base.clock.turn_used
+        clock.turn_used = in_turn + moved
     return clock
 
 

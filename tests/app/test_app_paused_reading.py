@@ -315,3 +315,19 @@ def test_the_stopped_clocks_stay_said_whoever_presses_and_after_the_judge_and_a_
     again = Kiosk(session, None, None, PinGate(PIN), clock)
     assert again.view.message == KEPT
     session.close()
+
+
+def test_the_judges_undo_of_a_kept_press_gives_the_presser_his_time_back_as_a_press_taken_back_does(tmp_path):
+    """Ann's press at 10 s, the pause at 12 s, the judge takes her press back: the 2 s Bob's clock ran are Ann's,
+    as when the same press comes back as a board problem. Was: Bob kept them (Ann 1,490,000 ms, Bob 1,498,000)."""
+    kiosk, table, clock, worker = _pressed_and_paused(tmp_path)
+    assert kiosk.act("judge_unlock", pin=PIN).accepted
+    clock.t = 15_000
+    assert kiosk.act("undo", reason="Ann wants other tiles").accepted
+    assert kiosk.act("judge_done").accepted
+    assert kiosk.state.neutralised == "paused at the table"   # (his menu closed; the pause stands)
+    assert kiosk.remaining_ms(0) == GAME_MS - 12_000 and kiosk.remaining_ms(1) == GAME_MS
+    clock.t = 20_000
+    kiosk.press("pause")
+    clock.t = 25_000
+    assert kiosk.remaining_ms(0) == GAME_MS - 17_000 and kiosk.remaining_ms(1) == GAME_MS

@@ -24,6 +24,7 @@ from kiosk.referee.events import (
     HoldReleased,
     JudgeAdjustment,
     LateArrival,
+    MoveUndone,
     OutplayAccepted,
     OvertimeCapExceeded,
     OvertimeStarted,
@@ -384,12 +385,13 @@ def test_004_a_press_taken_back_after_a_refused_exchange_charges_the_mover():
     assert ref.clock_remaining(mover, press + 90_000) == mover_left - 90_000
 
 
-@pytest.mark.parametrize("taken_back", [False, True])
+@pytest.mark.parametrize("taken_back", [False, True, "undo"])
 def test_002_II_K_a_press_awaiting_its_reading_keeps_the_opponents_clock_through_a_pause(taken_back):
     """Seed 002 II.K: the press ends the turn and starts the opponent's clock; the clocks are stopped (a pause, a
     judge call) before the board is read and resumed later. The clock that ran (the opponent's) runs again. Was:
     the presser's clock restarted, so a press then taken back (a board problem) left the 2 s between the press and
-    the pause on the opponent's clock, and a play recorded after the resume charged the presser."""
+    the pause on the opponent's clock, and a play recorded after the resume charged the presser. The judge's undo of
+    the press alone charges as a press withdrawn (was: the opponent kept the time since the press)."""
     ref = Referee()
     for ev in random_game("nsf", seed=3):
         assert ref.apply(ev)
@@ -405,8 +407,9 @@ def test_002_II_K_a_press_awaiting_its_reading_keeps_the_opponents_clock_through
     assert ref.apply(ClockResumed(t=press + 60_000))
     assert ref.state.clock.running == opp and ref.state.pressed_at == press
     end = press + 60_500
-    if taken_back:
-        assert ref.apply(PressWithdrawn(t=end, player=mover))
+    if taken_back:   # withdrawn (a board problem), or the judge's undo of the press alone (the same time)
+        assert ref.apply(PressWithdrawn(t=end, player=mover) if taken_back is True else
+                         MoveUndone(t=end, reason="the press taken back"))
         assert ref.state.clock.running == mover
         # the 2 s before the pause and the 0.5 s after it are the presser's; the pause is nobody's
         assert ref.clock_remaining(mover, end) == mover_left - 2_500
