@@ -20,7 +20,6 @@ standard ``8D``); number first = down (``5G`` is ``E7``).
 
 from __future__ import annotations
 
-import configparser
 import csv
 import re
 import time
@@ -54,9 +53,8 @@ from kiosk.app.recording_files import (
     check_recording_file,
     csv_problem,
     gcg_problem,
-    ini_problem,
     journal_path,
-    player_names,
+    read_ini,
     recording_text,
 )
 from kiosk.app.simtable import SimClock
@@ -69,7 +67,6 @@ from kiosk.rules.tiles import GERMAN
 from kiosk.store import GameSession, JournalError
 from kiosk.vision.game import GamePrior
 from kiosk.vision.reading import BoardReading
-from kiosk.vision.scrabscrap import WarpCoordError, read_warp_coord
 
 PIN = "1234"
 SIDES = ("left", "right")
@@ -82,20 +79,7 @@ def read_recording(folder: str | Path) -> Recording:
     ini_path, csv_path = d / "game.ini", d / "game.csv"
     for p in (ini_path, csv_path):
         check_recording_file(p)
-    ini = configparser.ConfigParser()
-    try:
-        ini.read_string(recording_text(ini_path), source=str(ini_path))
-        sec = ini["default"]
-        names = player_names(ini_path, sec)
-    except KeyError:
-        raise RecordingError(f"{ini_path}: has no [default] section (it holds name1, name2 and, when the recording "
-                             "system found the board itself, warp-coord)") from None
-    except configparser.Error as exc:
-        raise RecordingError(f"{ini_path}: {ini_problem(exc)}") from None
-    try:
-        corners = read_warp_coord(ini_path, required=False)   # none: the reader finds the board
-    except WarpCoordError as exc:
-        raise RecordingError(str(exc)) from None
+    names, corners = read_ini(ini_path)
     presses: list[Press] = []
     rows = csv.reader(recording_text(csv_path).splitlines(), skipinitialspace=True)
     while True:

@@ -81,20 +81,6 @@ def recording_text(p: Path) -> str:
                              "writes UTF-8") from None
 
 
-def ini_problem(exc: configparser.Error) -> str:
-    """A configparser error as a clause naming the line."""
-    if isinstance(exc, configparser.MissingSectionHeaderError):
-        return f"line {exc.lineno}: the file must start with the [default] section header"
-    if isinstance(exc, configparser.DuplicateOptionError):
-        return f"line {exc.lineno}: {exc.option} is given twice in [{exc.section}]"
-    if isinstance(exc, configparser.DuplicateSectionError):
-        return f"line {exc.lineno}: the section [{exc.section}] is given twice"
-    if isinstance(exc, configparser.ParsingError):
-        lines = ", ".join(str(n) for n, _ in exc.errors[:5])
-        return f"line(s) {lines}: not NAME = VALUE"
-    return exc.message if hasattr(exc, "message") else str(exc)
-
-
 _WHOSE = {"name1": "the first player's", "name2": "the second player's"}
 
 
@@ -120,6 +106,26 @@ def player_names(ini_path: Path, section: configparser.SectionProxy) -> tuple[st
         raise RecordingError(f"{ini_path}: [default] name1 and name2 are both {names['name1']!r}: the players need "
                              "distinct names; write each player's own (name1 = NAME1, name2 = NAME2)")
     return names["name1"], names["name2"]
+
+
+def read_ini(ini_path: Path) -> tuple[tuple[str, str], np.ndarray | None]:
+    """``game.ini``'s player names (:func:`player_names`) and the grid's corners (None: not given, the reader finds
+    the board), read as written (:func:`kiosk.vision.scrabscrap.read_game_ini`: a '%' is a '%').
+
+    Raises:
+        RecordingError: naming the file, the line or the key: no INI file, no [default] section, a bad name or
+            bad corners.
+    """
+    from kiosk.vision.scrabscrap import GameIniError, corners_in, read_game_ini
+
+    try:
+        ini = read_game_ini(ini_path)
+        if not ini.has_section("default"):
+            raise RecordingError(f"{ini_path}: has no [default] section (it holds name1, name2 and, when the "
+                                 "recording system found the board itself, warp-coord)")
+        return player_names(ini_path, ini["default"]), corners_in(ini, ini_path, required=False)
+    except GameIniError as exc:   # the corners none: the reader finds the board
+        raise RecordingError(str(exc)) from None
 
 
 def csv_problem(exc: csv.Error) -> str:

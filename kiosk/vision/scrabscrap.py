@@ -3,13 +3,19 @@
 ScrabScrap (the camera system the real games under ``../shared/photos/scrabscrap`` were recorded with) writes
 ``warp-coord = [[x, y], [x, y], [x, y], [x, y]]``: the grid's outer corners in the frame's px, A1, O1, O15, A15
 (clockwise as seen in the image), the order :meth:`kiosk.vision.reader.BoardReader.read` takes. One parser for
-every reader of such a folder: the recording demo, the calibration's game samples and the vision scripts.
+every reader of such a folder: the recording demo (which takes the players' names ``name1``, ``name2`` from the same
+:func:`read_game_ini`), the calibration's game samples and the vision scripts.
+
+``game.ini`` is read as written: no interpolation (``name1 = Ann 100%`` is the name 'Ann 100%'; none of ScrabScrap's
+keys, ``warp``, ``warp-coord``, ``name1``, ``name2``, ``formatter``, ``layout``, refers to another), and a file that
+is no INI file is refused naming the file, the line and, where there is one, the section and key.
 """
 
 from __future__ import annotations
 
 import configparser
 import json
+import re
 from pathlib import Path
 from typing import Literal, overload
 
@@ -20,8 +26,74 @@ from kiosk.vision.corners import CornersError, check_corners
 SECTION, KEY = "default", "warp-coord"
 
 
-class WarpCoordError(ValueError):
+class GameIniError(ValueError):
+    """A ``game.ini`` that cannot be read as an INI file; the message names the file, the line and, where there is
+    one, the section and the key."""
+
+
+class WarpCoordError(GameIniError):
     """A ``game.ini`` whose corners cannot be used; the message names the file and the key and says why."""
+
+
+def _shown(line: str) -> str:
+    line = line.strip()
+    return repr(line) if len(line) <= 40 else f"{line[:30]!r}..."
+
+
+def _section_at(text: str, lineno: int) -> str | None:
+    """The section line ``lineno`` of ``text`` is in (the last ``[NAME]`` line above it), or None."""
+    section = None
+    for line in text.splitlines()[:lineno - 1]:
+        if (m := re.match(r"\s*\[(.+)\]", line)) is not None:
+            section = m.group(1)
+    return section
+
+
+def ini_problem(exc: configparser.Error, text: str) -> str:
+    """A configparser error on ``text`` as a clause naming the line and, where there is one, the section and key,
+    and what to write (configparser's own message names neither the key nor a fix)."""
+    if isinstance(exc, configparser.MissingSectionHeaderError):
+        return f"line {exc.lineno}: the file must start with the [{SECTION}] section header"
+    if isinstance(exc, configparser.DuplicateOptionError):
+        return f"line {exc.lineno}: {exc.option} is given twice in [{exc.section}]: keep one of its lines"
+    if isinstance(exc, configparser.DuplicateSectionError):
+        return f"line {exc.lineno}: the section [{exc.section}] is given twice: keep one [{exc.section}] line"
+    if isinstance(exc, configparser.ParsingError) and exc.errors:
+        lines = text.splitlines()
+        n = exc.errors[0][0]
+        more = f" (and {len(exc.errors) - 1} more such line{'s' * (len(exc.errors) > 2)})" \
+            if len(exc.errors) > 1 else ""
+        where = f" in [{section}]" if (section := _section_at(text, n)) is not None else ""
+        shown = f" {_shown(lines[n - 1])}" if 0 < n <= len(lines) else ""
+        return f"line {n}{shown}{where}: not NAME = VALUE{more}; write one setting a line, e.g. name1 = NAME"
+    lineno = getattr(exc, "lineno", None)   # no other error comes from reading (there is no interpolation)
+    return f"{'' if lineno is None else f'line {lineno}: '}{exc.message}"
+
+
+def read_game_ini(path: str | Path) -> configparser.ConfigParser:
+    """``path`` read as a ``game.ini``: UTF-8 (a byte-order mark is skipped), without interpolation.
+
+    Raises:
+        GameIniError: naming the file and the line: it cannot be read, is not UTF-8, or is no INI file
+            (:func:`ini_problem`).
+    """
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise GameIniError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise GameIniError(f"{path}:{line}: not UTF-8 text (byte 0x{raw[exc.start]:02x}); the recording system "
+                           "writes UTF-8") from None
+    ini = configparser.ConfigParser(interpolation=None)   # a '%' is a '%': in a name, in warp-coord
+    try:
+        ini.read_string(text, source=str(path))
+    except configparser.Error as exc:
+        raise GameIniError(f"{path}: {ini_problem(exc, text)}") from None
+    return ini
 
 
 @overload
@@ -47,19 +119,21 @@ def read_warp_coord(ini_path: str | Path, *, required: bool = True) -> np.ndarra
         image, repeated, on one line, crossed, not convex, mirrored, squares of a few px).
     """
     path = Path(ini_path)
-    where = f"{path}: [{SECTION}] {KEY}"
     if not path.is_file():
         raise WarpCoordError(f"{path}: missing (a ScrabScrap recording holds game.ini with the grid's corners in "
                              f"[{SECTION}] {KEY})")
-    ini = configparser.ConfigParser()
     try:
-        ini.read(path, encoding="utf-8")
-    except (OSError, UnicodeDecodeError, configparser.Error) as exc:
-        raise WarpCoordError(f"{path}: cannot be read: {exc}") from None
-    try:  # configparser interpolates on get: a '%' in the value raises here, not in read
-        text = ini.get(SECTION, KEY, fallback="").strip()
-    except configparser.Error as exc:
-        raise WarpCoordError(f"{where}: cannot be read ({exc.message})") from None
+        ini = read_game_ini(path)
+    except GameIniError as exc:
+        raise WarpCoordError(str(exc)) from None
+    return corners_in(ini, path, required=required)
+
+
+def corners_in(ini: configparser.ConfigParser, path: Path, *, required: bool) -> np.ndarray | None:
+    """The corners of the ``game.ini`` at ``path`` already read (:func:`read_game_ini`), as :func:`read_warp_coord`
+    gives them (WarpCoordError as it raises it)."""
+    where = f"{path}: [{SECTION}] {KEY}"
+    text = ini.get(SECTION, KEY, fallback="").strip()
     if not text:
         if required:
             raise WarpCoordError(f"{path}: no [{SECTION}] {KEY} (the grid's 4 corners in px, A1, O1, O15, A15, are "

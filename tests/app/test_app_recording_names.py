@@ -13,6 +13,7 @@ from kiosk.app.recording import RecordingError, read_recording
 from kiosk.cli import main
 from kiosk.referee.records import events_from_gcg
 from kiosk.rules.gcg import parse_gcg
+from shared_data import SHARED, needs_shared
 
 CSV = 'Move, Button, State, Coord, Word, Points, Score1, Score2\n1, "green", "S1", "H4", "AB", 5, 5, 0\n'
 
@@ -59,3 +60,42 @@ def test_a_gcg_record_whose_players_share_a_nickname_names_the_player_lines():
     with pytest.raises(ValueError, match=r"dup\.gcg: #player1 and #player2 are both 'Ada': the referee needs each "
                                          r"player under a nickname of his own"):
         events_from_gcg(game, "nsf")
+
+
+@pytest.mark.parametrize("name", ["Ann 100%", "Ann%(x)s", "100%%", "%(name2)s", "Ann %"])
+def test_a_name_with_a_percent_sign_is_a_plain_name(tmp_path, name):
+    """configparser's interpolation refused them with its own raw text, naming neither [default] name1 nor what to
+    write ("'%' must be followed by '%' or '(', found: '%'", "Bad value substitution: option 'name1' ...") or, for
+    '100%%', took a name the player did not write ('100%')."""
+    assert read_recording(_recording(tmp_path, f"name1 = {name}\nname2 = Bob\n")).names == (name, "Bob")
+
+
+@pytest.mark.parametrize("ini, says", [
+    ("name1 = Ann\nname2 = Bob\njust text\n", "line 4 'just text' in [default]: not NAME = VALUE; write one setting "
+                                              "a line, e.g. name1 = NAME"),
+    ("name1 = Ann\nname2\n", "line 3 'name2' in [default]: not NAME = VALUE"),
+    ("name1 = Ann\nname1 = Bob\n", "line 3: name1 is given twice in [default]: keep one of its lines"),
+    ("name1 = Ann\n[default]\n", "line 3: the section [default] is given twice"),
+])
+def test_a_game_ini_that_is_no_ini_file_names_the_file_the_line_and_the_section(tmp_path, ini, says):
+    with pytest.raises(RecordingError) as exc:
+        read_recording(_recording(tmp_path, ini))
+    assert str(exc.value).startswith(f"{tmp_path / 'game.ini'}: {says}"), str(exc.value)
+
+
+@needs_shared
+def test_the_real_recordings_game_ini_needs_no_interpolation():
+    """game.ini is read without interpolation: the real files (ScrabScrap's keys warp, warp-coord, name1, name2,
+    formatter, layout) read the same either way, and their corners and names are as recorded."""
+    import configparser
+
+    from kiosk.vision.scrabscrap import read_game_ini
+
+    games = sorted((SHARED / "photos" / "scrabscrap").glob("game0*"))
+    assert len(games) == 4
+    for game in games:
+        plain = configparser.ConfigParser()
+        plain.read(game / "game.ini", encoding="utf-8")
+        assert dict(read_game_ini(game / "game.ini")["default"]) == dict(plain["default"]), game
+    assert read_recording(games[0]).names == ("Stefan", "Hanns")
+    assert read_recording(games[0]).corners.tolist()[0] == [5, 44]

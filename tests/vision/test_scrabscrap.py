@@ -67,7 +67,10 @@ def test_a_malformed_value_names_the_file_the_key_and_why(tmp_path, value, why):
 def test_an_unreadable_file_is_named(tmp_path):
     p = tmp_path / "game.ini"
     p.write_bytes(b"[default]\nwarp-coord = \xff\xfe\n")
-    with pytest.raises(WarpCoordError, match=re.escape(f"{p}: cannot be read")):
+    with pytest.raises(WarpCoordError, match=re.escape(f"{p}:2: not UTF-8 text (byte 0xff)")):
+        read_warp_coord(p)
+    p.write_text("[default]\nwarp-coord\n", encoding="utf-8")   # configparser's error, with its line and section
+    with pytest.raises(WarpCoordError, match=re.escape(f"{p}: line 2 'warp-coord' in [default]: not NAME = VALUE")):
         read_warp_coord(p)
 
 
@@ -75,12 +78,14 @@ def test_an_unreadable_file_is_named(tmp_path):
                                    "[[5, 44], [908, 37], [910, 934], [21, %(y)s]]"])
 def test_a_percent_sign_in_the_corners_is_named_not_a_traceback(tmp_path, value):
     """configparser's interpolation raised InterpolationSyntaxError (or InterpolationMissingOptionError) from
-    inside the parser on a '%' in warp-coord: the recording demo ended in a traceback instead of naming the file."""
+    inside the parser on a '%' in warp-coord: the recording demo ended in a traceback instead of naming the file.
+    game.ini is now read as written (no interpolation): the value, '%' and all, is no list of points."""
     p = _ini(tmp_path, f"[default]\nname1 = A\nname2 = B\nwarp-coord = {value}\n")
     for required in (True, False):
         with pytest.raises(WarpCoordError) as err:
             read_warp_coord(p, required=required)
-        assert str(err.value).startswith(f"{p}: [default] warp-coord: cannot be read"), str(err.value)
+        assert str(err.value).startswith(f"{p}: [default] warp-coord: not a list of 4 points [x, y]"), str(err.value)
+        assert repr(value) in str(err.value)
 
 
 def test_no_other_module_parses_warp_coord():
