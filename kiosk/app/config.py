@@ -44,7 +44,7 @@ from typing import Any
 
 from kiosk.app.pin import check_pin, check_recovery_code
 from kiosk.rules.checked import Checker
-from kiosk.rules.names import name_problem
+from kiosk.rules.names import name_problem, shown_name
 from kiosk.stream.setup import StreamConfigError, StreamSettings
 
 APP_NAME = "scrabble-kiosk"
@@ -260,7 +260,7 @@ def _players(p: Path, pl: tuple[str, ...]) -> tuple[str, ...]:
         raise ConfigError(f"{p}: table.players: two players have the same name")
     for x in pl:
         if (why := name_problem(x)) is not None:   # it would add lines to the journal, the GCG and the desk's files
-            raise ConfigError(f"{p}: table.players: the name {x!r} {why}")
+            raise ConfigError(f"{p}: table.players: the name {shown_name(x)} {why}")
     return tuple(x.strip() for x in pl)
 
 

@@ -92,7 +92,7 @@ def player_names(ini_path: Path, section: configparser.SectionProxy) -> tuple[st
     Raises:
         RecordingError: naming the file, the key(s) and what to write there.
     """
-    from kiosk.rules.names import name_problem
+    from kiosk.rules.names import name_problem, shown_name
 
     names = {key: section.get(key, default).strip() for key, default in (("name1", "Player 1"), ("name2", "Player 2"))}
     for key, name in names.items():
@@ -100,8 +100,8 @@ def player_names(ini_path: Path, section: configparser.SectionProxy) -> tuple[st
             raise RecordingError(f"{ini_path}: [default] {key} is empty: write {_WHOSE[key]} name there "
                                  f"({key} = NAME), or leave the line out for 'Player {key[-1]}'")
         if (why := name_problem(name)) is not None:   # shown raw it would garble the terminal, the screen, the journal
-            raise RecordingError(f"{ini_path}: [default] {key}: the name {name!r} {why}: write {_WHOSE[key]} name "
-                                 f"as plain text ({key} = NAME)")
+            raise RecordingError(f"{ini_path}: [default] {key}: the name {shown_name(name)} {why}: write "
+                                 f"{_WHOSE[key]} name as plain text ({key} = NAME)")
     if names["name1"] == names["name2"]:
         raise RecordingError(f"{ini_path}: [default] name1 and name2 are both {names['name1']!r}: the players need "
                              "distinct names; write each player's own (name1 = NAME1, name2 = NAME2)")

@@ -23,20 +23,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no move-by-move progress on standard error")
 
 
-NICK_MAX = 100
-"""The longest nickname selfplay writes: a GCG line holds 512 characters (``kiosk.rules.gcg.MAX_LINE``: its
-readers accept no more), and a nickname is written twice on its ``#player`` line and once on each move line."""
-
-
 def nickname_problem(nick: str) -> str | None:
-    """Why a GCG record cannot hold ``nick`` as a player's nickname (a sentence to follow it), or None: a colon
-    (``>NICK: RACK ...`` ends the nickname at the first), whitespace, a control character or an unprintable one
-    (:func:`kiosk.rules.names.name_problem`), more than :data:`NICK_MAX` characters (a 5,000-character one made a
-    GCG whose own replay said 'a line of 5,019 characters (GCG readers accept 512)')."""
+    """Why a GCG record cannot hold ``nick`` as a player's nickname (a sentence to follow it), or None: what no
+    player's name may be (:func:`kiosk.rules.names.name_problem`: more than 100 characters, a GCG line holding 512,
+    or a control character), a colon (``>NICK: RACK ...`` ends the nickname at the first), whitespace or a
+    character that cannot be printed."""
     from kiosk.rules.names import name_problem
 
-    if len(nick) > NICK_MAX:
-        return f"has {len(nick):,} characters; a GCG record's lines hold 512, so a nickname has at most {NICK_MAX}"
     if (why := name_problem(nick)) is not None:
         return why
     if ":" in nick:
@@ -53,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.lexicons import cached_default_lexicon, load_lexicon
     from kiosk.rules.gcg import write_gcg
     from kiosk.rules.lexicon import LexiconError
+    from kiosk.rules.names import shown_name
     from kiosk.tools.selfplay import self_play
 
     count = args.players if args.players is not None else len(args.names.split(",")) if args.names else 2
@@ -64,8 +58,7 @@ def run(args: argparse.Namespace) -> int:
     names = tuple(n.strip() for n in args.names.split(",")) if args.names else DEFAULT_NAMES[:count]
     bad = next(((n, why) for n in names if (why := nickname_problem(n))), None)
     if bad is not None:   # a colon ends a GCG line's nickname; a line break or tab breaks the record's lines
-        shown = repr(bad[0]) if len(bad[0]) <= 40 else f"{bad[0][:20]!r}..."   # not 5,000 characters again
-        print(f"kiosk selfplay: --names: the nickname {shown} {bad[1]}; give nicknames such as "
+        print(f"kiosk selfplay: --names: the nickname {shown_name(bad[0])} {bad[1]}; give nicknames such as "
               f"{','.join(DEFAULT_NAMES[:count])}", file=sys.stderr)
         return 2
     if len(names) != count or not all(names) or len(set(names)) != count:

@@ -38,7 +38,7 @@ from typing import Generic, TypeVar, overload
 from kiosk.rules import gcg_file
 from kiosk.rules.board import Coordinate, CoordinateError, parse_coordinate
 from kiosk.rules.gcg_file import DECLARED, MAX_LINE_BYTES, GameRecord, game_records, lines_of
-from kiosk.rules.names import name_problem
+from kiosk.rules.names import name_problem, shown_name
 
 MAX_LINE = 512  # longest line GCG engines (MAGPIE) accept; longer lines are reported, not dropped
 MAX_POINTS = 100_000
@@ -622,7 +622,8 @@ def _player(game: GcgGame, i: int, kw: str, val: str, seen_event: bool, nicks_se
         return False
     for what, text in (("nickname", parts[0]), ("name", parts[1] if len(parts) > 1 else "")):
         if (why := name_problem(text)) is not None:   # a tab is whitespace here: a bell, escape, NUL ...
-            game.errors.append(GcgError(name, i, f"#{kw}: the {what} {text!r} {why}"))   # (seated: no errors after)
+            # (seated: no errors after)
+            game.errors.append(GcgError(name, i, f"#{kw}: the {what} {shown_name(text)} {why}"))
     if parts[0] in nicks_seen:
         game.warnings.append(GcgError(name, i, f"duplicate nickname '{parts[0]}': its moves are assigned by turn order"))
     while len(game.players) <= idx:

@@ -1,4 +1,5 @@
-"""Players' names as every part of the kiosk takes them: printable text, no control characters.
+"""Players' names as every part of the kiosk takes them: printable text, no control characters, at most
+:data:`NAME_MAX` characters.
 
 A name travels into the journal, the screen, the GCG record (``#player1 NICK Full Name``), the desk's ``.t`` and CSV
 exports and the stream. A line break in one adds lines to all of those (a GCG line of its own, a ``.t`` line that
@@ -9,13 +10,18 @@ the kiosk's config, a GCG record's ``#playerN`` line, a recording's ``game.ini``
 (Cf) are allowed (emoji sequences need the zero-width joiner, U+200D) except, in a name (:func:`name_problem`), the
 bidirectional controls (U+202A-U+202E, U+2066-U+2069 and the marks U+200E, U+200F, U+061C), which reorder what a
 scoresheet shows, and the invisible characters U+200B, U+200C, U+2060, U+FEFF, which make 'Ada' and 'Ada\u200b'
-two players who read the same.
+two players who read the same. A name has at most :data:`NAME_MAX` (100) characters: a GCG record's lines hold 512
+(``kiosk.rules.gcg.MAX_LINE``), and its ``#player`` line holds the nickname and the name (selfplay writes a
+nickname twice there), each move line the nickname (a 5,000-character one made a GCG whose own replay said 'a line
+of 5,019 characters (GCG readers accept 512)'). A refusal shows a long name cut short (:func:`shown_name`).
 """
 
 from __future__ import annotations
 
 import unicodedata
 
+NAME_MAX = 100
+"""The most characters a player's name (or GCG nickname) has, wherever it comes in."""
 _CONTROL = frozenset({"Cc", "Zl", "Zp"})
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
 _INVISIBLE = frozenset("\u200b\u200c\u2060\ufeff")
@@ -26,10 +32,19 @@ def has_control(text: str) -> bool:
     return any(unicodedata.category(c) in _CONTROL for c in text)
 
 
+def shown_name(name: str) -> str:
+    """``name`` as a refusal shows it: quoted with its escapes (``repr``), cut short after 20 characters when it has
+    more than 40 (a 5,000-character name is not printed whole)."""
+    return repr(name) if len(name) <= 40 else f"{name[:20]!r}..."
+
+
 def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a player's name (a sentence to follow the name), or None when it can: a name holding
-    a control character ("holds a control character (a line break, tab or the like)"), a bidirectional control or an
-    invisible character (the zero-width joiner of emoji sequences is allowed)."""
+    """Why ``name`` cannot be a player's name (a sentence to follow the name), or None when it can: a name of more
+    than :data:`NAME_MAX` characters ("has 5,000 characters; a GCG record's lines hold 512, so a name has at most
+    100"), holding a control character ("holds a control character (a line break, tab or the like)"), a
+    bidirectional control or an invisible character (the zero-width joiner of emoji sequences is allowed)."""
+    if len(name) > NAME_MAX:
+        return f"has {len(name):,} characters; a GCG record's lines hold 512, so a name has at most {NAME_MAX}"
     if has_control(name):
         return "holds a control character (a line break, tab or the like)"
     for c in name:

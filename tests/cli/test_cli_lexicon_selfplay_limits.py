@@ -65,7 +65,7 @@ def test_selfplay_refuses_a_nickname_longer_than_a_gcg_line_can_hold(tmp_path, c
     out = tmp_path / "g.gcg"
     assert main(["selfplay", "--names", "X" * 5000 + ",B", "--quiet", "-o", str(out)]) == 2
     assert capsys.readouterr().err == ("kiosk selfplay: --names: the nickname 'XXXXXXXXXXXXXXXXXXXX'... has 5,000 "
-                                       "characters; a GCG record's lines hold 512, so a nickname has at most 100; give "
+                                       "characters; a GCG record's lines hold 512, so a name has at most 100; give "
                                        "nicknames such as Ada,Bo\n")
     assert not out.exists()
     assert main(["selfplay", "--names", "X" * 100 + ",B", "--quiet", "-o", str(out)]) == 0
