@@ -209,7 +209,8 @@ class Kiosk:
 
     @_on.register
     def _hold(self, c: cmd.Hold, t: int) -> Result:
-        return self.apply(ev.Hold(t=t, player=c.player))
+        refused = self._move_unshown(c.player)
+        return refused if refused is not None else self.apply(ev.Hold(t=t, player=c.player))
 
     @_on.register
     def _release(self, c: cmd.Release, t: int) -> Result:
@@ -217,7 +218,18 @@ class Kiosk:
 
     @_on.register
     def _challenge(self, c: cmd.Challenge, t: int) -> Result:
-        return self.apply(ev.Challenge(t=t, player=c.player, words=c.words))
+        refused = self._move_unshown(c.player)
+        return refused if refused is not None else self.apply(ev.Challenge(t=t, player=c.player, words=c.words))
+
+    def _move_unshown(self, player: int) -> Result | None:
+        """A refusal of ``player``'s hold or challenge while the mover's pressed move is not recorded yet (it cannot
+        be held or challenged before it is shown; the referee's "too late" would say the play stands), else None."""
+        st = self.state
+        if st.pressed_at is None or st.on_move is None or player == st.on_move:
+            return None
+        who = st.players[st.on_move]
+        self.view.message = f"{who}'s move is not recorded yet: hold or challenge it once it is shown."
+        return Result(False, self.view.message, "press_unrecorded")
 
     @_on.register
     def _withdraw(self, c: cmd.WithdrawChallenge, t: int) -> Result:
@@ -305,9 +317,10 @@ class Kiosk:
         if st.pressed_at is None or st.on_move is None:
             return None
         who = st.players[st.on_move]
-        self.view.message = (f"{who}'s clock press is not recorded yet: " + (
-            f"close the judge's menu or press pause so that play resumes and {who}'s move is recorded, or undo "
-            "the press; then end the game." if st.neutralised else "wait for the board to be read, then end the game."))
+        self.view.message = f"{who}'s clock press is not recorded yet: " + (
+            "wait a moment for the board to be read, then end the game." if self.view.waiting or not st.neutralised
+            else f"close the judge's menu or press pause so that play resumes and {who}'s move is recorded, or undo "
+            "the press; then end the game.")
         return Result(False, self.view.message, "press_unrecorded")
 
     @_on.register

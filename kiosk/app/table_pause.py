@@ -39,11 +39,20 @@ class Table(Protocol):
     def apply(self, event: ev.Event) -> Result: ...
 
 
+def _has_clocks(st: GameState) -> bool:
+    """Whether the game runs chess clocks (3-4 sides under some presets play without: seed team)."""
+    return st.clock is not None and st.clock.game_ms is not None
+
+
 def paused_sentence(st: GameState) -> str:
-    """What the screen says while the clocks are stopped by the table: why, and how the game goes on."""
+    """What the screen says while the clocks are stopped by the table: why, and how the game goes on (the judge's
+    button adds that he enters his PIN, :func:`press_judge`)."""
+    clocks = _has_clocks(st)
     if st.neutralised == JUDGE_CALLED:
-        return "The judge is called: the clocks are stopped until he is done. Judge: enter the PIN."
-    return "The game is paused: both clocks are stopped. Press pause again to go on."
+        return "The judge is called: " + ("the clocks are stopped until he is done." if clocks else
+                                          "play stops until he is done.")
+    stopped = ("both clocks are stopped" if len(st.players) == 2 else "the clocks are stopped") if clocks else ""
+    return f"The game is paused{': ' + stopped if stopped else ''}. Press pause again to go on."
 
 
 def stopped_sentence(st: GameState) -> str:
@@ -52,20 +61,23 @@ def stopped_sentence(st: GameState) -> str:
     said = paused_sentence(st)
     if st.pressed_at is not None and st.on_move is not None:
         name = st.players[st.on_move]
-        said += f" {name} pressed the clock before the clocks stopped: {name}'s move is recorded when play resumes."
+        said += f" {name} pressed the clock before {'the clocks stopped' if _has_clocks(st) else 'the pause'}: " \
+                f"{name}'s move is recorded when play resumes."
     return said
 
 
-def _runs(st: GameState) -> str:
-    """The player whose clock runs (after a press awaiting its reading, the opponent's: the press started it); the
-    player on move in a game without a chess clock."""
-    runs = st.clock.running if st.clock is not None and st.clock.running is not None else st.on_move
-    return st.players[runs] if runs is not None else "nobody"
+def _goes_on(st: GameState) -> str:
+    """Whose clock runs now (after a press awaiting its reading, the opponent's: the press started it), as the end
+    of a sentence; in a game without chess clocks, who is to move."""
+    runs = st.clock.running if st.clock is not None and _has_clocks(st) else None
+    if runs is None:
+        return f"{st.players[st.on_move]} to move" if st.on_move is not None else "play goes on"
+    return f"{st.players[runs]}'s clock runs"
 
 
 def press_pause(table: Table, t: int) -> str:
     """The pause button at ``t`` ms: stops both clocks, or, when they are stopped, starts again the clock that ran
-    (:func:`_runs`). Returns what it did (for the log); the screen says it in a sentence."""
+    (:func:`_goes_on`). Returns what it did (for the log); the screen says it in a sentence."""
     st, view = table.state, table.view
     if table.session.paused:  # the journal cannot be written: the clocks stand still already
         view.message = table.session.pause_reason
@@ -73,7 +85,7 @@ def press_pause(table: Table, t: int) -> str:
         view.message = "There is no game in progress to pause."
     elif st.phase == PLAYING and st.neutralised:
         if table.apply(ev.ClockResumed(t=t)):
-            view.message = f"The game goes on: {_runs(table.state)}'s clock runs."
+            view.message = f"The game goes on: {_goes_on(table.state)}."
     elif st.phase == PLAYING:
         if table.apply(ev.ClockNeutralised(t=t, reason=PAUSED)):
             view.message = stopped_sentence(table.state)
@@ -91,7 +103,7 @@ def press_judge(table: Table, t: int) -> str:
     view.judge_called = True
     if st.phase == PLAYING and not st.neutralised and not table.session.paused:
         if table.apply(ev.ClockNeutralised(t=t, reason=JUDGE_CALLED)):
-            view.message = stopped_sentence(table.state)
+            view.message = stopped_sentence(table.state) + " Judge: enter the PIN."
             return view.message
         return view.message  # refused: the refusal's sentence shows
     view.message = "The judge is called. Judge: enter the PIN."
@@ -99,7 +111,7 @@ def press_judge(table: Table, t: int) -> str:
 
 
 def judge_done(table: Table, t: int) -> Result:
-    """The judge closed his menu: the clock his call stopped runs again (:func:`_runs`; nothing else
+    """The judge closed his menu: the clock his call stopped runs again (:func:`_goes_on`; nothing else
     changes; clocks stopped by the pause button stay stopped until pause is pressed)."""
     st = table.state
     if st.phase == PLAYING and st.neutralised and st.neutralised != JUDGE_CALLED:  # still paused: say so
@@ -110,7 +122,8 @@ def judge_done(table: Table, t: int) -> Result:
         return Result(True)
     res = table.apply(ev.ClockResumed(t=t))
     if res:
-        table.view.message = f"The judge is done: {_runs(table.state)}'s clock runs again."
+        table.view.message = f"The judge is done: {_goes_on(table.state)} again." if _has_clocks(table.state) \
+            else f"The judge is done: {_goes_on(table.state)}."
     return res
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from kiosk.devices.health import DeviceHealth
 from kiosk.referee.kinds import Code, EndReason
 from kiosk.referee.state import Result
-from kiosk.rules.board import COLUMNS, SIZE, square_name, team_label
+from kiosk.rules.board import COLUMNS, SIZE, CoordinateError, parse_coordinate, square_name, team_label
 from kiosk.rules.placement import CODES as PLACEMENT
 
 NUMBERS = tuple(str(i + 1) for i in range(SIZE))
@@ -76,7 +76,7 @@ REFUSALS: dict[str, str] = {
     Code.NO_POINTS: "Zero points changes nothing.",
     Code.BAD_RACKS: "The racks do not match the tiles left. Please check them.",
     Code.NOTHING_TO_UNDO: "There is no turn to take back.",
-    Code.GAME_UNDER_WAY: "The rules can change only before the first move.",
+    Code.GAME_UNDER_WAY: "The game is under way: the rules or a late arrival can be set only before the first move.",
 }
 
 TURN_KINDS: dict[str, str] = {
@@ -115,6 +115,19 @@ PLACED: dict[str, str] = {**PLACEMENT, "bad_tile": "a tile on the board was not 
                           "duplicate_square": "two tiles were read on one square"}
 """A broken placement rule as players read it (:data:`kiosk.rules.placement.CODES`, two of them said as what the
 kiosk saw: "not a tile letter" and "two tiles on one square" were no sentences)."""
+
+
+def play_place(coordinate: str, rows: str = "numbers") -> str:
+    """Where a play lies as the sheet says it: the GCG coordinate (``"8D"`` across, ``"D8"`` down) on the usual
+    board; on a sheet whose rows are letters (``rows="letters"``, seed 004) its first square's label and its way
+    (``"H4 across"``), since "8D" names no row or column there. A coordinate that does not parse is given as it is."""
+    if rows != "letters":
+        return coordinate
+    try:
+        c = parse_coordinate(coordinate)
+    except CoordinateError:
+        return coordinate
+    return f"{team_label(c.row * SIZE + c.col)} {'across' if c.across else 'down'}"
 
 
 def sheet_rows(preset: Any) -> str:

@@ -334,7 +334,7 @@ def _judge_late(ui: TouchState, kw: Mapping[str, Any]) -> None:
     """The chosen player arrived ``late_minutes`` late (before the first move; seed 000 rule 19, 002 I.F)."""
     k, p, n = ui.kiosk, ui.adj_player, ui.late_minutes
     if p is not None and k.handle(cmd.LateArrival(p, n * 60_000)):
-        k.view.message = f"{k.state.players[p]} arrived {n} minutes late."
+        k.view.message = f"{k.state.players[p]} arrived {n} minute{'s' if n != 1 else ''} late."
         ui.overlay = None if k.state.phase == OVER else "judge"
 
 

@@ -61,7 +61,7 @@ def draw_judge_player(ui: TouchState, cv: Canvas) -> None:
     cv.text("Judge: a player" if ui.adj_player is not None else "Judge: tap a player", title, 28, AMBER)
     for p, rect in enumerate(split_h(who, ui.player_count(), cv.px(5))):
         cv.button(rect, st.players[p], "adj_player", player=p, color=BLUE if ui.adj_player == p else (64, 74, 88))
-    cv.text(f"Late by {ui.late_minutes} minutes.", late, 24, align="center")
+    cv.text(f"Late by {ui.late_minutes} minute{'s' if ui.late_minutes != 1 else ''}.", late, 24, align="center")
     for rect, d in zip(split_h(steps, 2, cv.px(5)), (-1, 1)):
         cv.button(rect, f"{d:+d} min", "late_minutes", delta=d)
     first = not any(h.kind != "judge" for h in st.history)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pygame
 
 from kiosk.control.rules_choice import rules_name
-from kiosk.control.words import ruling_sentence, turn_words
+from kiosk.control.words import play_place, ruling_sentence, sheet_rows, turn_words
 from kiosk.referee.state import CHALLENGED, DESIGNATING, NOT_STARTED, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING
 from kiosk.ui.board_view import square_label
 from kiosk.ui.judge_screens import (
@@ -100,7 +100,7 @@ def _info(ui: TouchState, cv: Canvas, area: pygame.Rect) -> None:
     if lp is not None:
         who = st.players[lp.player]
         state = " (withdrawn)" if lp.withdrawn else ""
-        cv.text(f"{who}: {lp.coordinate} {lp.word} {lp.score}{state}", b, 24)
+        cv.text(f"{who}: {play_place(lp.coordinate, sheet_rows(ui.kiosk.preset))} {lp.word} {lp.score}{state}", b, 24)
         bonus = game_word_text(ui, lp.game_word_bonus)
         cv.text(bonus or ", ".join(w.upper() for w in lp.words), c, 20, AMBER if bonus else DIM)
     elif st.history:

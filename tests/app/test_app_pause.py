@@ -104,3 +104,19 @@ def test_the_judges_undo_during_his_call_leaves_the_clocks_stopped_until_he_is_d
     again = GameSession.open(tmp_path / "journal.sqlite")   # a restart has the same clocks
     assert [e.type for e in again.referee.events][-3:] == ["move_undone", "clock_neutralised", "clock_resumed"]
     again.close()
+
+
+def test_a_game_without_clocks_is_paused_without_talk_of_clocks(tmp_path):
+    """Four sides under the team sheet play without chess clocks. Was: "both clocks are stopped", "Annabel's clock
+    runs" (there are none)."""
+    kiosk, clock = make_kiosk(tmp_path, "team", players=("Annabel", "Bartholomew", "Cyprian", "Dorothea"))
+    assert kiosk.remaining_ms(0) is None
+    clock.t = 10_000
+    kiosk.press("pause")
+    assert kiosk.view.message == "The game is paused. Press pause again to go on."
+    kiosk.press("pause")
+    assert kiosk.view.message == "The game goes on: Annabel to move."
+    kiosk.press("judge")
+    assert kiosk.view.message == "The judge is called: play stops until he is done. Judge: enter the PIN."
+    assert kiosk.act("judge_unlock", pin=PIN).accepted and kiosk.act("judge_done").accepted
+    assert kiosk.view.message == "The judge is done: Annabel to move."

@@ -28,7 +28,7 @@ from kiosk.ui.app import KioskUI
 GAME_MS = 25 * 60_000
 QUIRT = dict(zip(parse_coordinate("8D").squares(5), "QUIRT", strict=True))
 PAUSED = "The game is paused: both clocks are stopped. Press pause again to go on."
-JUDGE = "The judge is called: the clocks are stopped until he is done. Judge: enter the PIN."
+JUDGE = "The judge is called: the clocks are stopped until he is done."
 
 
 class DownTable(GridTable):
@@ -331,3 +331,26 @@ def test_the_judges_undo_of_a_kept_press_gives_the_presser_his_time_back_as_a_pr
     kiosk.press("pause")
     clock.t = 25_000
     assert kiosk.remaining_ms(0) == GAME_MS - 17_000 and kiosk.remaining_ms(1) == GAME_MS
+
+
+def test_what_the_judge_and_the_opponent_are_told_while_a_pressed_move_is_not_recorded(tmp_path):
+    """Was: "Judge: enter the PIN." still shown after his PIN opened the menu; Bob's hold of Ann's unrecorded move
+    refused with "It is too late: the play stands."; ending the game while the board was still being read told the
+    judge to undo the press, which is refused then."""
+    kiosk, table, clock, worker = _kiosk(tmp_path)
+    table.put(QUIRT)
+    clock.t = 10_000
+    assert kiosk.press("left") == "reading"
+    kiosk.press("judge")
+    assert kiosk.view.message == (f"{JUDGE} Ann pressed the clock before the clocks stopped: Ann's move is recorded "
+                                  "when play resumes. Judge: enter the PIN.")
+    assert kiosk.act("judge_unlock", pin=PIN).accepted
+    res = kiosk.act("call_game", reason="round over")
+    assert not res.accepted and res.reason == ("Ann's clock press is not recorded yet: wait a moment for the board "
+                                               "to be read, then end the game.")
+    _answer(kiosk, worker)
+    assert "PIN" not in kiosk.view.message
+    for action in ("hold", "challenge"):
+        res = kiosk.act(action, player=1)
+        assert not res.accepted and res.reason == ("Ann's move is not recorded yet: hold or challenge it once it is "
+                                                   "shown."), action
