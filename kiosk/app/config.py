@@ -44,7 +44,7 @@ from typing import Any
 
 from kiosk.app.pin import check_pin, check_recovery_code
 from kiosk.rules.checked import Checker
-from kiosk.rules.names import name_problem, shown_name
+from kiosk.rules.names import clash, name_problem, shown_name
 from kiosk.stream.setup import StreamConfigError, StreamSettings
 
 APP_NAME = "scrabble-kiosk"
@@ -251,16 +251,18 @@ def _players(p: Path, pl: tuple[str, ...]) -> tuple[str, ...]:
     """``table.players``: 2-4 different non-empty names in turn order (seeds 003/004 allow 4).
 
     Raises:
-        ConfigError: not a list of 2-4 names, an empty name, a name given twice, or one holding a control
-            character (:func:`kiosk.rules.names.name_problem`).
+        ConfigError: not a list of 2-4 names, an empty name, a name no player may have (a control character, more
+            than 100 characters: :func:`kiosk.rules.names.name_problem`), or two names a scoresheet cannot tell
+            apart (given twice, or differing only in letter case: :func:`kiosk.rules.names.clash`).
     """
     if not 2 <= len(pl) <= 4 or not all(x.strip() for x in pl):
         raise ConfigError(f"{p}: table.players: expected 2 to 4 non-empty names, in turn order")
-    if len({x.strip() for x in pl}) != len(pl):
-        raise ConfigError(f"{p}: table.players: two players have the same name")
     for x in pl:
         if (why := name_problem(x)) is not None:   # it would add lines to the journal, the GCG and the desk's files
             raise ConfigError(f"{p}: table.players: the name {shown_name(x)} {why}")
+    if (same := clash([x.strip() for x in pl])) is not None:
+        raise ConfigError(f"{p}: table.players: players {same[0] + 1} and {same[1] + 1} {same[2]}: the players need "
+                          "distinct names")
     return tuple(x.strip() for x in pl)
 
 

@@ -86,13 +86,14 @@ _WHOSE = {"name1": "the first player's", "name2": "the second player's"}
 
 def player_names(ini_path: Path, section: configparser.SectionProxy) -> tuple[str, str]:
     """``name1`` and ``name2`` of ``game.ini``'s [default] section (a key not there: "Player 1", "Player 2"), as
-    the kiosk takes every player's name: not empty, the two distinct, no control character
-    (:func:`kiosk.rules.names.name_problem`, the rule of the config, GCG records, selfplay and the desk).
+    the kiosk takes every player's name: not empty, no control character, at most 100 characters
+    (:func:`kiosk.rules.names.name_problem`, the rule of the config, GCG records, selfplay and the desk), the two
+    distinct on a scoresheet ('Ann' and 'ann' are not: :func:`kiosk.rules.names.clash`).
 
     Raises:
         RecordingError: naming the file, the key(s) and what to write there.
     """
-    from kiosk.rules.names import name_problem, shown_name
+    from kiosk.rules.names import clash, name_problem, shown_name
 
     names = {key: section.get(key, default).strip() for key, default in (("name1", "Player 1"), ("name2", "Player 2"))}
     for key, name in names.items():
@@ -102,9 +103,9 @@ def player_names(ini_path: Path, section: configparser.SectionProxy) -> tuple[st
         if (why := name_problem(name)) is not None:   # shown raw it would garble the terminal, the screen, the journal
             raise RecordingError(f"{ini_path}: [default] {key}: the name {shown_name(name)} {why}: write "
                                  f"{_WHOSE[key]} name as plain text ({key} = NAME)")
-    if names["name1"] == names["name2"]:
-        raise RecordingError(f"{ini_path}: [default] name1 and name2 are both {names['name1']!r}: the players need "
-                             "distinct names; write each player's own (name1 = NAME1, name2 = NAME2)")
+    if (same := clash((names["name1"], names["name2"]))) is not None:   # 'Ann' and 'ann' too: one on a scoresheet
+        raise RecordingError(f"{ini_path}: [default] name1 and name2 {same[2]}: the players need distinct names; "
+                             "write each player's own (name1 = NAME1, name2 = NAME2)")
     return names["name1"], names["name2"]
 
 

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from kiosk.lexicons import cached_default_lexicon, load_lexicon
     from kiosk.rules.gcg import write_gcg
     from kiosk.rules.lexicon import LexiconError
-    from kiosk.rules.names import shown_name
+    from kiosk.rules.names import clash, shown_name
     from kiosk.tools.selfplay import self_play
 
     count = args.players if args.players is not None else len(args.names.split(",")) if args.names else 2
@@ -61,7 +61,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"kiosk selfplay: --names: the nickname {shown_name(bad[0])} {bad[1]}; give nicknames such as "
               f"{','.join(DEFAULT_NAMES[:count])}", file=sys.stderr)
         return 2
-    if len(names) != count or not all(names) or len(set(names)) != count:
+    if all(names) and (same := clash(names)) is not None:   # 'Ann' and 'ann' are one name on a scoresheet
+        print(f"kiosk selfplay: --names: nicknames {same[0] + 1} and {same[1] + 1} {same[2]}; give {count} different "
+              f"nicknames, e.g. {','.join(DEFAULT_NAMES[:count])}", file=sys.stderr)
+        return 2
+    if len(names) != count or not all(names):
         print(f"kiosk selfplay: --names takes {count} different nicknames without spaces, e.g. "
               f"{','.join(DEFAULT_NAMES[:count])}", file=sys.stderr)
         return 2

@@ -14,11 +14,18 @@ two players who read the same. A name has at most :data:`NAME_MAX` (100) charact
 (``kiosk.rules.gcg.MAX_LINE``), and its ``#player`` line holds the nickname and the name (selfplay writes a
 nickname twice there), each move line the nickname (a 5,000-character one made a GCG whose own replay said 'a line
 of 5,019 characters (GCG readers accept 512)'). A refusal shows a long name cut short (:func:`shown_name`).
+
+The players of one game need names a scoresheet tells apart (:func:`clash`, as a tournament director would have
+it): 'Ann' and 'ann', 'Ann Lee' and 'Ann  Lee', or 'Ann' and its full-width 'Ａnn' are one name on the scoresheet,
+on the screen and in the GCG record, so they are refused as two players' names wherever the kiosk takes a game's
+players (the config's ``table.players``, a recording's ``game.ini``, selfplay's ``--names``); the desk matches
+its registered names without case and spacing too (``kiosk.desk.event.name_key``).
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 
 NAME_MAX = 100
 """The most characters a player's name (or GCG nickname) has, wherever it comes in."""
@@ -52,4 +59,37 @@ def name_problem(name: str) -> str | None:
             return f"holds a right-to-left or left-to-right control character (U+{ord(c):04X}), which reorders the text shown"
         if c in _INVISIBLE:
             return f"holds an invisible character (U+{ord(c):04X})"
+    return None
+
+
+_KEY_STEPS = (("letter case", str.casefold),
+              ("spacing", lambda text: " ".join(text.split())),
+              ("the form of a letter (full-width, a ligature)", lambda text: unicodedata.normalize("NFKC", text)))
+
+
+def scoresheet_key(name: str, leave_out: str = "") -> str:
+    """What a scoresheet shows of ``name``: its letters without case (``casefold``), compatibility forms (NFKC:
+    full-width letters, ligatures) and runs of spaces (``'Ann  LEE'`` and ``'ann lee'`` -> ``'ann lee'``);
+    ``leave_out``: one of these steps not taken (by its name in :data:`_KEY_STEPS`)."""
+    key = name
+    for what, step in reversed(_KEY_STEPS):   # NFKC first: it can make spaces and capitals (U+3000, U+FF21)
+        key = key if what == leave_out else step(key)
+    return key
+
+
+def clash(names: Sequence[str]) -> tuple[int, int, str] | None:
+    """The first two of a game's ``names`` that a scoresheet cannot tell apart (:func:`scoresheet_key`): their
+    indexes ``i < j`` and a clause to follow "name1 and name2" ("are both 'Ann'", "are 'Ann' and 'ann', which
+    differ only in letter case"), or None when every name is its own."""
+    seen: dict[str, int] = {}
+    for j, name in enumerate(names):
+        i = seen.setdefault(scoresheet_key(name), j)
+        if i == j:
+            continue
+        a = names[i]
+        if a == name:
+            return i, j, f"are both {shown_name(a)}"
+        how = [what for what, _ in _KEY_STEPS if scoresheet_key(a, what) != scoresheet_key(name, what)] \
+            or ["letter case"]
+        return i, j, f"are {shown_name(a)} and {shown_name(name)}, which differ only in {' and '.join(how)}"
     return None

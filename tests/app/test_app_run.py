@@ -62,7 +62,7 @@ def test_player_names_are_checked_against_the_preset(tmp_path):
     text = path.read_text()
     for players, preset, match in ((["A"], "home", "2 to 4 non-empty names"), (["A", "B", "C", "D", "E"], "home", "2 to 4"),
                                    (["A", "B", "C"], "nsf", "preset nsf is for 2 players"),
-                                   (["A", "B", "A"], "team", "the same name")):
+                                   (["A", "B", "A"], "team", "players 1 and 3 are both .A.: the players need distinct names")):
         path.write_text(text.replace('players = ["Ann", "Bob"]', f"players = {players!r}\npreset = {preset!r}".replace("'", '"')))
         with pytest.raises(ConfigError, match=match):
             load_config(path)

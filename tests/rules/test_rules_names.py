@@ -9,7 +9,7 @@ from common_fixtures import headless_config
 
 from kiosk.app.config import ConfigError, load_config
 from kiosk.rules.gcg import parse_gcg
-from kiosk.rules.names import has_control, name_problem
+from kiosk.rules.names import clash, has_control, name_problem
 
 MOVE = ">A: GJSTUXZ 8F JUGS +24 24\n"
 
@@ -82,3 +82,20 @@ def test_the_config_refuses_two_names_that_differ_only_by_an_invisible_character
 def test_a_gcg_player_line_with_a_right_to_left_override_is_an_error_at_its_line():
     game = parse_gcg("#player1 A Ada\u202eX\n#player2 B Bob\n" + MOVE, "x.gcg")
     assert str(game.errors[0]).startswith("x.gcg:1: #player1: the name 'Ada\\u202eX' holds a right-to-left")
+
+
+@pytest.mark.parametrize("names, found", [
+    (("Ann", "ann"), (0, 1, "are 'Ann' and 'ann', which differ only in letter case")),
+    (("Ann", "Bob", "ANN"), (0, 2, "are 'Ann' and 'ANN', which differ only in letter case")),
+    (("Ann", "Bob", "Ann"), (0, 2, "are both 'Ann'")),
+    (("Ann Lee", "Ann  Lee"), (0, 1, "are 'Ann Lee' and 'Ann  Lee', which differ only in spacing")),
+    (("Ann Lee", "ann  lee"), (0, 1, "are 'Ann Lee' and 'ann  lee', which differ only in letter case and spacing")),
+    (("\uff21nn", "Ann"), (0, 1, "are 'Ａnn' and 'Ann', which differ only in the form of a letter (full-width, a "
+                                "ligature)")),
+    (("Straße", "STRASSE"), (0, 1, "are 'Straße' and 'STRASSE', which differ only in letter case")),
+    (("Ann", "Bob", "Cy", "Di"), None), (("Ann", "Anne"), None), (("Éva", "Eva"), None),
+])
+def test_two_names_a_scoresheet_cannot_tell_apart_clash_and_the_clause_names_both(names, found):
+    """A tournament director's rule: 'Ann' and 'ann' are one name on the scoresheet, the screen and the GCG
+    record (they were two players); accents stay letters of their own."""
+    assert clash(names) == found
