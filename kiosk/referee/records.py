@@ -55,6 +55,7 @@ from kiosk.referee.record_scores import score_mismatches
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import CHALLENGED, OUTPLAY, OVER, PLAYING, RACK_ENTRY
 from kiosk.rules.gcg import MAX_POINTS, EventKind, GcgError, GcgEvent, GcgGame, GcgVisitor, Walk, read_gcg
+from kiosk.rules.names import clash
 from kiosk.rules.placement import Placement, WordError, WordFault
 from kiosk.rules.racks import split_racks
 from kiosk.rules.replay import ReplayProblem, guess_tile_set, record_letters
@@ -150,13 +151,12 @@ class RefereeEvents(GcgVisitor[list[Event]]):
         _check_numbers(game, self.name)
         _check_tile_set(game, self.name, preset)
         players = tuple(p.name.strip() or p.nick for p in game.players)
-        if len(set(players)) != len(players):
+        if clash(players) is not None:   # (names a scoresheet cannot tell apart: the kiosk's one rule)
             players = tuple(p.nick for p in game.players)
-        if len(set(players)) != len(players):   # GCG engines take such a record by turn order; a referee cannot
-            i, j = next((i, j) for j, x in enumerate(players) for i in range(j) if players[i] == x)
-            raise RecordEventsError(f"{self.name}: #player{i + 1} and #player{j + 1} are both {players[j]!r}: the "
-                                    "referee needs each player under a nickname of his own (write another in one "
-                                    "of those lines)")
+        if (same := clash(players)) is not None:   # GCG engines take such a record by turn order; a referee cannot
+            i, j, how = same
+            raise RecordEventsError(f"{self.name}: #player{i + 1} and #player{j + 1} {how}: the referee needs each "
+                                    "player under a nickname of his own (write another in one of those lines)")
         self.players = players
         if self.charge_time:
             self.overtime = _last_turn_penalties(game, preset, self.step, self.start)

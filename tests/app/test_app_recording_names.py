@@ -62,6 +62,15 @@ def test_a_gcg_record_whose_players_share_a_nickname_names_the_player_lines():
         events_from_gcg(game, "nsf")
 
 
+def test_a_gcg_record_whose_nicknames_differ_only_in_letter_case_is_refused_naming_them():
+    """The kiosk's one rule (kiosk.rules.names.clash): a scoresheet cannot tell 'Ann' from 'ann'. Was: replayed as
+    two players ("0 mismatches")."""
+    game = parse_gcg("#player1 Ann Ann\n#player2 ann ann\n>Ann: ABCDEFG 8G BAD +12 12\n", "case.gcg")
+    with pytest.raises(ValueError, match=r"case\.gcg: #player1 and #player2 are 'Ann' and 'ann', which differ only "
+                                         r"in letter case: the referee needs each player under a nickname of his own"):
+        events_from_gcg(game, "nsf")
+
+
 @pytest.mark.parametrize("name", ["Ann 100%", "Ann%(x)s", "100%%", "%(name2)s", "Ann %"])
 def test_a_name_with_a_percent_sign_is_a_plain_name(tmp_path, name):
     """configparser's interpolation refused them with its own raw text, naming neither [default] name1 nor what to
