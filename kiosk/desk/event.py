@@ -44,7 +44,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from kiosk.app.pin import check_pin
-from kiosk.rules.names import name_problem
+from kiosk.rules.names import name_problem, shown_name
 from kiosk.stream.subscriber import MAX_BOARD
 
 BYE_SPREAD = 50   #: the score of a bye not recorded otherwise: tsh's default ``bye_spread`` (a win by 50)
@@ -319,7 +319,7 @@ def _load_division(cfg: EventConfig, path: Path, i: int, d: Any) -> None:
         if not isinstance(pname, str) or not pname.strip():
             raise EventFileError(f"{where}: name missing or empty")
         if (why := name_problem(pname)) is not None:   # a line break would add lines to the .t, GCG and CSV exports
-            raise EventFileError(f"{where}: name {pname!r} {why}")
+            raise EventFileError(f"{where}: name {shown_name(pname)} {why}")
         number, rating = p.get("number", j), p.get("rating", 0)
         if not _whole(number) or number < 1:
             raise EventFileError(f"{where} ({pname}): number {shown(number)} must be a whole number >= 1")
@@ -329,7 +329,7 @@ def _load_division(cfg: EventConfig, path: Path, i: int, d: Any) -> None:
             raise EventFileError(f"{where} ({pname}): rating {shown(rating)} must be a whole number >= 0")
         key = name_key(pname)
         if key in cfg._players:
-            raise EventFileError(f"{where}: {pname!r} is registered twice")
+            raise EventFileError(f"{where}: {shown_name(pname)} is registered twice")
         pl = Player(" ".join(pname.split()), name, number, rating)
         numbers.add(number)
         players.append(pl)
