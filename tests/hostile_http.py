@@ -134,3 +134,47 @@ def reset(s: socket.socket) -> None:
     s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     s.close()
 
+
+def read_answer(s: socket.socket) -> bytes:
+    """One whole answer on ``s``: its head and its ``Content-Length`` body (or what came before the close)."""
+    data = b""
+    try:
+        while b"\r\n\r\n" not in data:
+            chunk = s.recv(65536)
+            if not chunk:
+                return data
+            data += chunk
+        head, body = data.split(b"\r\n\r\n", 1)
+        length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                       if line.lower().startswith(b"content-length:")), None)
+        while length is not None and len(body) < length and (chunk := s.recv(65536)):
+            body += chunk
+    except ConnectionResetError:
+        return data
+    return head + b"\r\n\r\n" + body
+
+
+def burst(port: int, requests: list[bytes], source: str = "127.0.0.1") -> list[bytes]:
+    """One connection per request to 127.0.0.1:``port`` from ``source``, opened back to back, each sending its
+    request at once (viewers behind one NAT address, a script fetching in parallel); each whole answer, read once
+    all are open and sent, every connection kept open until all are answered (so the server counts the whole burst
+    for the address at once)."""
+    socks = []
+    try:
+        for data in requests:
+            s = connect(port, source)
+            s.sendall(data)
+            socks.append(s)
+        return [read_answer(s) for s in socks]
+    finally:
+        for s in socks:
+            s.close()
+
+
+def tally(answers: list[bytes]) -> dict[str, int]:
+    """How many answers have each status line: ``{"HTTP/1.1 200 OK": 40}``."""
+    out: dict[str, int] = {}
+    for a in answers:
+        line = a.split(b"\r\n", 1)[0].decode("latin-1")
+        out[line] = out.get(line, 0) + 1
+    return out

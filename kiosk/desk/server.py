@@ -26,10 +26,11 @@ Routes::
                                 (:mod:`kiosk.desk.pin_wait`)
 
 No page asset comes from outside (everything is in ``kiosk/desk/web/``). Connections pass the connection gate
-(:mod:`kiosk.stream.conn_gate`): at most :data:`MAX_CONNECTIONS_PER_ADDRESS` from one address, and the limits
-below; a stream whose client takes nothing of a write for 10 s is cut (:mod:`kiosk.stream.sse`). A table or round
-number that is no whole number is refused with 400, one that is no table or round of the event with 404, each with
-a sentence (:mod:`kiosk.desk.url_numbers`).
+(:mod:`kiosk.stream.conn_gate`): at most :data:`MAX_CONNECTIONS_PER_ADDRESS` from one address (whole requests sent
+at once are all served up to it), at most :data:`MAX_UNFINISHED_PER_ADDRESS` of them without their whole request
+2 s after they were made, and the limits below; a stream whose client takes nothing of a write for 10 s is cut
+(:mod:`kiosk.stream.sse`). A table or round number that is no whole number is refused with 400, one that is no
+table or round of the event with 404, each with a sentence (:mod:`kiosk.desk.url_numbers`).
 """
 
 from __future__ import annotations
@@ -81,8 +82,10 @@ _FD_RESERVE = 128   #: open files kept for the desk itself (database, broker, lo
 #: event's Wi-Fi sends them in well under a second, while connections that never finish their request (half-open,
 #: a few bytes at a time) otherwise held the desk's connections until every page was answered 503.
 HEADER_TIMEOUT_S = 10.0
-#: Connections one address may hold at once whose request is not complete yet (more: 429 and closed), so one
-#: address cannot fill the desk's connection table. A browser opens at most 6 to a server at once.
+#: Connections one address may hold at once that have been open longer than their grace
+#: (:data:`kiosk.stream.conn_gate.UNFINISHED_GRACE_S`, 2 s) and whose request is not complete yet (more: 429 and
+#: closed), so one address cannot fill the desk's connection table with half-open requests. Whole requests are read
+#: within the grace: a script fetching 60 results or GCGs at once is served (up to MAX_CONNECTIONS_PER_ADDRESS).
 MAX_UNFINISHED_PER_ADDRESS = 8
 IDLE_TIMEOUT_S = 15.0   #: a kept-alive connection with no request in flight for this long is closed (s)
 
@@ -97,6 +100,7 @@ class DeskServer:
     max_per_address = GateField()
     header_timeout_s = GateField()
     max_unfinished_per_address = GateField()
+    unfinished_grace_s = GateField()     # a connection is unfinished only once open this long without its request
     by_address = GateField()             # open connections by peer address (the server's loop only)
     open_connections = GateField()
     refused_connections = GateField()    # refused with 503: max_connections were open

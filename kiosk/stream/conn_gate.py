@@ -6,12 +6,19 @@ numbers:
   process's files);
 * optionally at most ``max_per_address`` of them from one address (one more: 429), so one client cannot lock
   the others out;
-* a connection is *unfinished* until its first request's headers are all in (the app's middleware,
-  :meth:`ConnectionGate.middleware`, runs): one address may hold ``max_unfinished_per_address`` unfinished
-  connections (one more: 429), and an unfinished connection is closed ``header_timeout_s`` after it was made,
-  so half-open requests (``GET / HTTP/1.1\\r\\nHost: x\\r\\n`` held, or sent a byte at a time) cannot hold the
+* a connection is *unfinished* when it has been open ``unfinished_grace_s`` (:data:`UNFINISHED_GRACE_S`, 2 s; at
+  most half of ``header_timeout_s``) and its first request's headers are not all in yet (the app's middleware,
+  :meth:`ConnectionGate.middleware`, has not run, and the gate has not seen the blank line that ends them). One
+  address may hold ``max_unfinished_per_address`` unfinished connections: one more is answered 429 and closed at
+  the end of its grace, and while the address holds its share every new connection from it is answered 429 at
+  once. A connection whose request headers are not all in ``header_timeout_s`` after it was made is closed, so
+  half-open requests (``GET / HTTP/1.1\\r\\nHost: x\\r\\n`` held, or sent a byte at a time) cannot hold the
   server's connection table: one that began a request is answered ``408 Request Timeout`` and said in a warning
-  line, one that sent nothing is closed without an answer (a browser's spare connection) and said at debug level;
+  line, one that sent nothing is closed without an answer (a browser's spare connection) and said at debug level.
+  The grace is why whole requests sent at the same moment are not refused: the gate runs in
+  ``connection_made``, before aiohttp reads a byte, and asyncio makes every connection of a burst (up to 128 a
+  turn of its loop) before it reads any of them, so counting a connection as unfinished from its accept refused
+  all but 8 of 40 whole requests sent at once from one address (a venue's NAT, a script fetching in parallel);
 * a kept-alive connection with no request in flight is closed after ``idle_timeout_s`` (aiohttp's keep-alive
   timeout, :meth:`ConnectionGate.listen`). A finished request (an SSE stream) is never cut by the gate.
 
@@ -35,6 +42,14 @@ from kiosk.stream.http_log import HttpLog, LineBudget
 #: What a connection refused for its address's unfinished requests is told (429).
 UNFINISHED = web_files.refusal("429 Too Many Requests",
                                "Too many unfinished requests from your address; try again in a moment.")
+#: A connection is not counted as unfinished for this long after it was made (s), so that whole requests sent at
+#: the same moment are read before any of them counts: a browser, OBS or a script sends its request with the
+#: connection (on loopback it is read and handled within milliseconds, a burst of 64 within 0.1 s), and 2 s also
+#: covers a lost packet's resend on the venue's Wi-Fi and a busy server. A half-open peer holds at most its
+#: address's connections in all (``max_per_address``) for this long, then its ``max_unfinished_per_address``.
+UNFINISHED_GRACE_S = 2.0
+#: The end of a request's headers (HTTP/1.x): the blank line.
+_HEAD_END = b"\r\n\r\n"
 
 
 class ConnectionGate:
@@ -45,9 +60,11 @@ class ConnectionGate:
         logger: where the warnings go (the first refusal of a kind, then every ``warn_every``-th).
         max_connections: connections open at once; one more gets ``busy`` (a :func:`web_files.refusal`, 503).
         busy_note: what the 503 warning says of the cap ("the cap").
-        header_timeout_s: an unfinished connection is closed this long after it was made (s).
+        header_timeout_s: a connection whose request headers are not all in this long after it was made is closed (s).
         max_unfinished_per_address: unfinished connections one address may hold; one more gets
             :data:`UNFINISHED` (429).
+        unfinished_grace_s: a connection is unfinished only once it has been open this long without its request
+            (s; :data:`UNFINISHED_GRACE_S`); at most half of ``header_timeout_s`` is used (:attr:`grace_s`).
         idle_timeout_s: a kept-alive connection with no request in flight is closed after this long (s).
         max_per_address: connections in all one address may hold (None: no such cap; at most ``max_connections``);
             one more gets ``crowded`` (429).
@@ -59,12 +76,13 @@ class ConnectionGate:
     def __init__(self, where: str, logger: logging.Logger, *, max_connections: int, busy: bytes,
                  header_timeout_s: float, max_unfinished_per_address: int, idle_timeout_s: float,
                  busy_note: str = "the cap", max_per_address: int | None = None, crowded: bytes = UNFINISHED,
-                 warn_every: int = 100) -> None:
+                 unfinished_grace_s: float = UNFINISHED_GRACE_S, warn_every: int = 100) -> None:
         for name, cap in (("max_connections", max_connections), ("max_per_address", max_per_address),
                           ("max_unfinished_per_address", max_unfinished_per_address)):
             if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int) or cap < 1):
                 raise ValueError(f"{where} {name}: {cap!r} must be a whole number >= 1")
-        for name, secs in (("header_timeout_s", header_timeout_s), ("idle_timeout_s", idle_timeout_s)):
+        for name, secs in (("header_timeout_s", header_timeout_s), ("idle_timeout_s", idle_timeout_s),
+                           ("unfinished_grace_s", unfinished_grace_s)):
             if not secs > 0:
                 raise ValueError(f"{where} {name}: {secs!r} must be a time above 0 s")
         self.where, self.log, self.warn_every = where, logger, warn_every
@@ -72,21 +90,29 @@ class ConnectionGate:
         self.max_per_address = None if max_per_address is None else min(max_per_address, max_connections)
         self.max_unfinished_per_address = max_unfinished_per_address
         self.header_timeout_s = header_timeout_s
+        self.unfinished_grace_s = unfinished_grace_s
         self.idle_timeout_s = idle_timeout_s
         self.busy, self.busy_note, self.crowded = busy, busy_note, crowded
         self.open_connections = 0
         self.refused_connections = 0   # refused with 503: max_connections were open
         self.crowded_connections = 0   # refused with 429: their address held its share (in all or unfinished)
+        self.unfinished_refused = 0    # of those, refused at the end of their grace (their request not in)
         self.slow_requests = 0         # closed because their request headers were not in within header_timeout_s
         self.late = web_files.refusal("408 Request Timeout", f"Your request did not come in whole within "
                                                              f"{header_timeout_s:g} s; the connection is closed.")
         self.budget = LineBudget()     # the lines about peers (408s, malformed requests)
         self.http_log = HttpLog(where, self.budget)   # the logger aiohttp is given
         self.by_address: dict[str, int] = {}     # open connections by peer address
-        self.unfinished: dict[str, int] = {}     # unfinished connections by peer address
+        self.unfinished: dict[str, int] = {}     # unfinished connections by peer address (past their grace)
         self._conns: dict[Any, _Gated] = {}      # aiohttp's protocol -> its wrapper
 
     # ------------------------------------------------------------------------------------------ serving
+    @property
+    def grace_s(self) -> float:
+        """How long a new connection may be open without its request before it counts as unfinished (s):
+        :attr:`unfinished_grace_s`, at most half of :attr:`header_timeout_s`."""
+        return min(self.unfinished_grace_s, self.header_timeout_s / 2)
+
     @property
     def malformed_requests(self) -> int:
         """Requests aiohttp could not parse and refused with 400."""
@@ -124,9 +150,10 @@ class ConnectionGate:
         return count == 1 or count % self.warn_every == 0
 
     def _admit(self, host: str) -> bytes | None:
-        """Count a connection from ``host`` (open and unfinished): None, or the refusal to answer (warned): the 503
-        when :attr:`max_connections` are open (counted in :attr:`refused_connections`), the 429 when that address
-        holds its share already (:attr:`crowded_connections`)."""
+        """Count a connection from ``host`` as open (not as unfinished: that comes at the end of its grace, see
+        :meth:`_Gated._grace_over`): None, or the refusal to answer (warned): the 503 when :attr:`max_connections`
+        are open (counted in :attr:`refused_connections`), the 429 when that address holds its share of
+        connections or of unfinished ones already (:attr:`crowded_connections`)."""
         if self.open_connections >= self.max_connections:
             self.refused_connections += 1
             if self._tell(self.refused_connections):
@@ -142,13 +169,16 @@ class ConnectionGate:
         else:
             self.open_connections += 1
             self.by_address[host] = held + 1
-            self.unfinished[host] = unfinished + 1
             return None
+        self._crowded(host, count, why)
+        return refusal
+
+    def _crowded(self, host: str, count: int, why: str) -> None:
+        """One more connection refused with 429 for its address's share (warned: the first, every ``warn_every``)."""
         self.crowded_connections += 1
         if self._tell(self.crowded_connections):
             self.log.warning("%s: %s holds %d connections%s (the share of one address); %d refused with 429 so far",
                              self.where, host, count, why, self.crowded_connections)
-        return refusal
 
 
 def open_file_cap(reserve: int, least: int = 64) -> int:
@@ -174,15 +204,20 @@ def _drop(counts: dict[str, int], host: str) -> None:
 class _Gated(asyncio.Protocol):
     """aiohttp's per-connection protocol behind the gate. Let in or refused (503, 429) in :meth:`connection_made`:
     a refused one is answered, closed and never counted, and aiohttp never sees it; one let in is counted in
-    :attr:`ConnectionGate.open_connections` while open, unfinished until :meth:`request_in`, and closed by the
-    header timer if that does not come in time."""
+    :attr:`ConnectionGate.open_connections` while open and waits for its request until :meth:`request_in`: one timer
+    counts it as unfinished at the end of its grace (or refuses it, 429, when its address holds its share) and then
+    closes it at the header timeout."""
 
     def __init__(self, make: Any, gate: ConnectionGate) -> None:
         self._make = make
         self.inner: Any = None            # aiohttp's protocol, once let in
         self.gate = gate
         self.host: str | None = None      # the address counted for it (None: refused, or not yet made)
-        self.unfinished = False
+        self.unfinished = False           # its first request's headers are not all in (the middleware has not run)
+        self.counted = False              # counted in its address's unfinished connections (past its grace)
+        self.head_seen = False            # the gate saw the blank line ending its first request's headers
+        self._began = False               # a byte other than an empty line came
+        self._tail = b""                  # the last bytes received (a blank line split between two reads)
         self.received = 0                 # bytes received while unfinished
         self.transport: Any = None
         self._timer: asyncio.TimerHandle | None = None
@@ -199,7 +234,7 @@ class _Gated(asyncio.Protocol):
         self.host, self.unfinished, self.transport = host, True, transport
         self.inner = self._make()
         gate._conns[self.inner] = self
-        self._timer = asyncio.get_running_loop().call_later(gate.header_timeout_s, self._too_slow)
+        self._timer = asyncio.get_running_loop().call_later(gate.grace_s, self._grace_over)
         self.inner.connection_made(transport)
 
     def request_in(self) -> None:
@@ -207,9 +242,34 @@ class _Gated(asyncio.Protocol):
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self.unfinished and self.host is not None:
+        if self.counted and self.host is not None:
             _drop(self.gate.unfinished, self.host)
-        self.unfinished = False
+        self.unfinished = self.counted = False
+
+    def _grace_over(self) -> None:
+        """Its grace is over and its request is not in: it counts as unfinished for its address, or is refused
+        (429) when the address holds its share already; the header timer takes over."""
+        self._timer = None
+        transport, host, gate = self.transport, self.host, self.gate
+        if not (self.unfinished and transport is not None and host is not None) or transport.is_closing():
+            return
+        rest = max(0.0, gate.header_timeout_s - gate.grace_s)
+        if self.head_seen:   # its headers are in, the app's middleware just has not run yet (a busy loop)
+            self._timer = asyncio.get_running_loop().call_later(rest, self._too_slow)
+            return
+        unfinished = gate.unfinished.get(host, 0)
+        if unfinished >= gate.max_unfinished_per_address:
+            gate.unfinished_refused += 1
+            gate._crowded(host, unfinished, " whose request is not complete")
+            transport.write(UNFINISHED)
+            if transport.get_write_buffer_size():   # its peer does not even take the answer
+                transport.abort()
+            else:
+                transport.close()
+            return
+        gate.unfinished[host] = unfinished + 1
+        self.counted = True
+        self._timer = asyncio.get_running_loop().call_later(rest, self._too_slow)
 
     def _too_slow(self) -> None:
         self._timer = None
@@ -245,8 +305,23 @@ class _Gated(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         if self.host is not None:
             if self.unfinished:
-                self.received += len(data)
+                self._scan(data)
             self.inner.data_received(data)
+
+    def _scan(self, data: bytes) -> None:
+        """Count the bytes of a request not yet in and look for the blank line ending its headers (empty lines
+        before a request are no request: a peer sending only those is still unfinished)."""
+        self.received += len(data)
+        if self.head_seen:
+            return
+        if not self._began:
+            data = data.lstrip(b"\r\n")
+            if not data:
+                return
+            self._began = True
+        seen = self._tail + data
+        self.head_seen = _HEAD_END in seen
+        self._tail = seen[-(len(_HEAD_END) - 1):]
 
     def eof_received(self) -> bool | None:
         return self.inner.eof_received() if self.host is not None else False

@@ -24,8 +24,10 @@ kiosk's file descriptors (1,100 idle connections once made every file, SQLite ha
 fail with EMFILE). One address holds at most ``max_per_address`` of them (16 by default): one more from it is
 answered ``429 Too Many Requests`` and closed, so one client (70 open streams) cannot lock the broadcaster's
 overlay and every other spectator out. A connection whose request headers are not all in within
-``header_timeout_s`` (10 s) is closed, and one address holds at most :data:`MAX_UNFINISHED_PER_ADDRESS` (8) such
-unfinished connections (429 beyond), so half-open requests cannot hold the page's slots; the rules are
+``header_timeout_s`` (10 s) is closed, and one address holds at most :data:`MAX_UNFINISHED_PER_ADDRESS` (8)
+connections that have been open 2 s (:data:`kiosk.stream.conn_gate.UNFINISHED_GRACE_S`) without their whole request
+(429 beyond), so half-open requests cannot hold the page's slots, while whole requests sent at the same moment (a
+venue's viewers behind one NAT address) are all served up to ``max_per_address``; the rules are
 :class:`kiosk.stream.conn_gate.ConnectionGate`'s, shared with the desk. A stream more than 2,000 messages behind, or
 whose client takes nothing of a write for ``stall_timeout_s`` (10 s, :data:`kiosk.stream.sse.WRITE_STALL_S`), is cut
 (:class:`kiosk.stream.sse.Streams`), so a client that does not read holds no slot for long.
@@ -61,7 +63,9 @@ MAX_PER_ADDRESS = 16   # connections one address may hold (a broadcaster's overl
 #: A connection whose request headers are not all in this long after it was made is closed (s): a browser or OBS
 #: sends them at once, while half-open connections (a request never finished) otherwise held the page's slots.
 HEADER_TIMEOUT_S = 10.0
-#: Connections one address may hold at once whose request is not complete yet (more: 429 and closed).
+#: Connections one address may hold at once that have been open longer than their grace
+#: (:data:`kiosk.stream.conn_gate.UNFINISHED_GRACE_S`, 2 s) and whose request is not complete yet (more: 429 and
+#: closed). Whole requests are read within the grace, so a burst of them is never refused for this.
 MAX_UNFINISHED_PER_ADDRESS = 8
 IDLE_TIMEOUT_S = 15.0   #: a kept-alive connection with no request in flight for this long is closed (s)
 _BUSY = web_files.refusal("503 Service Unavailable", "The live page is full; try again in a moment.")
@@ -93,7 +97,9 @@ class LiveServer:
             connections cannot hold the slots.
         header_timeout_s: a connection whose request headers are not all in this long after it was made is
             closed (s). max_unfinished_per_address: such unfinished connections one address may hold at once
-            (more: 429); a page load's burst from one browser is at most 6.
+            (more: 429); a connection is unfinished only once it has been open for its grace (2 s, at most half of
+            ``header_timeout_s``: :attr:`ConnectionGate.grace_s`) without its whole request, so whole requests
+            sent at once are served up to ``max_per_address``.
         stall_timeout_s: a stream whose client takes nothing of a write for this long is cut (s).
         judge_token: enables ``/judge/stream?token=...`` (compared in constant time); None disables it.
         tile_set: tile set whose letter values the page shows ("english", "german" or a .toml path).
@@ -104,6 +110,7 @@ class LiveServer:
     idle_timeout_s = GateField()
     header_timeout_s = GateField()
     max_unfinished_per_address = GateField()
+    unfinished_grace_s = GateField()     # a connection is unfinished only once open this long without its request
     by_address = GateField()             # open connections by peer address (the server's loop only)
     open_connections = GateField()
     refused_connections = GateField()    # refused with 503: max_connections were open
