@@ -11,7 +11,7 @@ import threading
 
 import pytest
 from common_fixtures import wait_for
-from hostile_http import status
+from hostile_http import read_answer, status
 
 from kiosk.desk.server import MAX_CONNECTIONS_PER_ADDRESS, DeskServer
 from kiosk.desk.store import ResultsStore
@@ -30,22 +30,6 @@ def desk(tmp_path):
     store.close()
 
 
-def _answer(s: socket.socket) -> bytes:
-    """One whole answer on a kept-alive connection (headers and the Content-Length body), or all until closed."""
-    data = b""
-    while b"\r\n\r\n" not in data:
-        chunk = s.recv(65536)
-        if not chunk:
-            return data
-        data += chunk
-    head, body = data.split(b"\r\n\r\n", 1)
-    length = next((int(line.split(b":")[1]) for line in head.split(b"\r\n")
-                   if line.lower().startswith(b"content-length:")), None)
-    while length is not None and len(body) < length and (chunk := s.recv(65536)):
-        body += chunk
-    return head + b"\r\n\r\n" + body
-
-
 def test_one_address_cannot_hold_every_desk_connection(desk):
     kept: list[socket.socket] = []
     answers: list[bytes] = []
@@ -53,7 +37,7 @@ def test_one_address_cannot_hold_every_desk_connection(desk):
         for _ in range(desk.max_connections):   # each connection's request done before the next: none unfinished
             s = socket.create_connection(("127.0.0.1", desk.port), timeout=10, source_address=("127.6.0.1", 0))
             s.sendall(REQUEST)
-            answers.append(_answer(s))
+            answers.append(read_answer(s))
             kept.append(s)
         ok = [a for a in answers if a.startswith(b"HTTP/1.1 200 OK")]
         refused = [a for a in answers if a.startswith(b"HTTP/1.1 429 Too Many Requests")]
@@ -64,13 +48,13 @@ def test_one_address_cannot_hold_every_desk_connection(desk):
         assert status(f"{desk.url}state.json") == 200   # another address (127.0.0.1) is served: was 503
         for s in kept[:MAX_CONNECTIONS_PER_ADDRESS]:   # the kept-alive ones still serve their next request
             s.sendall(REQUEST)
-            assert _answer(s).startswith(b"HTTP/1.1 200 OK")
+            assert read_answer(s).startswith(b"HTTP/1.1 200 OK")
         kept[0].close()   # one closes: room for one more from that address
         assert wait_for(lambda: desk.by_address.get("127.6.0.1") == MAX_CONNECTIONS_PER_ADDRESS - 1, 5)
         again = socket.create_connection(("127.0.0.1", desk.port), timeout=10, source_address=("127.6.0.1", 0))
         kept.append(again)
         again.sendall(REQUEST)
-        assert _answer(again).startswith(b"HTTP/1.1 200 OK")
+        assert read_answer(again).startswith(b"HTTP/1.1 200 OK")
     finally:
         for s in kept:
             s.close()
