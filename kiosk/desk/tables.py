@@ -27,17 +27,17 @@ from __future__ import annotations
 import collections
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
-from kiosk.desk.event import EventConfig, Pairing
+from kiosk.desk import tiles
+from kiosk.desk.event import EventConfig
+from kiosk.desk.games import Game, Table
 from kiosk.desk.message import Bad, Message, Refused, Topic
 from kiosk.desk.store import Recorded, Result, ResultsStore
 from kiosk.referee.events import EventError, event_from_dict
-from kiosk.referee.referee import Referee
-from kiosk.referee.state import CHALLENGED, NOT_STARTED, OVER
+from kiosk.referee.state import OVER
 from kiosk.stream.records import gcg_text
-from kiosk.stream.snapshot import board_rows, clock_dict, snapshot, turn_text
+from kiosk.stream.snapshot import clock_dict
 
 MAX_WAITING = 1000   #: early events buffered per game while a gap is open
 MAX_ORPHANS = 2      #: games per board known only by later events (no game_started yet) ...
@@ -50,50 +50,6 @@ MAX_RESTREAMS = 8    #: kiosk runs per game followed as streaming it again (beyo
 def wall_ms() -> int:
     """Wall-clock time in ms since the Unix epoch."""
     return int(time.time() * 1000)
-
-
-@dataclass
-class Game:
-    """One game at one table: its referee, the events applied (``events[i]`` has seq i+1) and those waiting."""
-
-    board: int
-    game_id: str
-    ref: Referee = field(default_factory=Referee)
-    events: list[dict[str, Any]] = field(default_factory=list)
-    waiting: dict[int, tuple[dict[str, Any], int]] = field(default_factory=dict)
-    last_ts: int = 0
-    first_ts: int = 0
-    pairing: Pairing | None = None
-    final: tuple[int, ...] | None = None   # the final last recorded in the store
-    corrected: bool = False
-    not_live: set[int] = field(default_factory=set)   # the seqs taken from a snapshot or the store, not live
-    boot: str = ""   # the kiosk run whose game_started the desk took ("" after a desk restart: from the store)
-    # other kiosk runs that sent this game's game_started again -> the event their stream first differs at (0: none)
-    restreams: dict[str, int] = field(default_factory=dict)
-
-    @property
-    def applied(self) -> int:
-        """Events applied so far (= the seq of the last one)."""
-        return len(self.events)
-
-
-@dataclass
-class Table:
-    """A board: its current and previous game, presence, clock tick and the kiosk's flags."""
-
-    board: int
-    game: Game | None = None
-    previous: Game | None = None
-    online: bool | None = None
-    online_boot: str = ""       # the kiosk run (boot) that last said it is online, and when (kiosk ts)
-    online_ts: int = 0
-    clock: dict[str, Any] | None = None
-    clock_wall: int = 0
-    flags: dict[str, Any] = field(default_factory=lambda: {"judge_called": False, "devices": {}, "journal": None})
-    pending_ts: int | None = None   # kiosk ts of the oldest change not yet pushed to the page
-    pending_recv: int | None = None  # desk wall time that change arrived (ms)
-    version: int = 0
-    orphans: dict[str, Game] = field(default_factory=dict)  # games seen without their game_started yet
 
 
 class Tables:
@@ -353,13 +309,7 @@ class Tables:
             game.not_live.add(seq)
         else:
             self.delays.append(self._arrived - ts)
-        while game.applied + 1 in game.waiting:
-            ev2, ts2 = game.waiting.pop(game.applied + 1)
-            problem = self._apply(table, game, ev2, ts2)
-            if problem:
-                self.refuse(Bad.REFUSED, f"board {table.board} game {game.game_id} event {game.applied + 1}: "
-                                         f"{problem}")
-                break
+        self._apply_waiting(table, game)
         if game is table.game:  # the clock as the event left it, at once (a tick may be up to 1 s away)
             ck = clock_dict(game.ref.state, game.ref.state.last_t)
             if ck is not None:
@@ -368,6 +318,17 @@ class Tables:
         self._finish(table, game)
         self._touch(table, None if catch_up else ts)   # caught up: new to the page now, not late since ts
         return True
+
+    def _apply_waiting(self, table: Table, game: Game) -> None:
+        """Apply the events of ``game`` that waited for the one just applied, in order, up to the next gap or
+        the first one the referee refuses."""
+        while game.applied + 1 in game.waiting:
+            ev2, ts2 = game.waiting.pop(game.applied + 1)
+            problem = self._apply(table, game, ev2, ts2)
+            if problem:
+                self.refuse(Bad.REFUSED, f"board {table.board} game {game.game_id} event {game.applied + 1}: "
+                                         f"{problem}")
+                break
 
     def _apply(self, table: Table, game: Game, ev: dict[str, Any], ts: int, *, store: bool = True) -> str | None:
         try:
@@ -445,52 +406,13 @@ class Tables:
         return out
 
     def tile(self, board: int) -> dict[str, Any]:
-        """The desk page's tile of a board (JSON-ready): names, scores, miniature board, clock, whose turn, move
-        number, flags, final. Clock: ``remaining_ms`` per player at ``clock_wall`` (desk wall ms)."""
-        t = self.tables[board]
-        g = t.game
-        tile: dict[str, Any] = {"board": board, "online": t.online, "version": t.version,
-                                "flags": self._flags(t), "game_id": g.game_id if g else None}
-        if g is None or not g.applied:
-            tile.update(phase=NOT_STARTED, players=[], scores=[], rows=None)
-            return tile
-        s = g.ref.state
-        p = g.pairing
-        tile.update(
-            phase=s.phase, players=list(s.players), scores=list(s.scores), on_move=s.on_move, rows=board_rows(s.board),
-            move=len(s.history), last_move=turn_text(s.players, s.history[-1]) if s.history else "",
-            round=p.round if p else None, division=p.division if p else None, ts=g.last_ts,
-            final=list(s.result.final) if s.result and s.phase == OVER else None, corrected=g.corrected,
-            clock=t.clock, clock_wall=t.clock_wall)
-        if t.clock is None and s.clock is not None:  # before the first tick: the clock as of the last event
-            tile["clock"] = {"running": None, "remaining_ms": None if s.clock.game_ms is None else
-                             [s.clock.remaining_ms(i, s.clock.at_ms) for i in range(len(s.players))]}
-        return tile
-
-    def _flags(self, t: Table) -> dict[str, Any]:
-        g = t.game
-        s = g.ref.state if g is not None and g.applied else None
-        return {
-            "judge_called": bool(t.flags.get("judge_called")),
-            "challenge": bool(s is not None and (s.phase == CHALLENGED or s.hold_by is not None)),
-            "offline": t.online is False,
-            "degraded": sorted(k for k, v in t.flags.get("devices", {}).items() if v in ("degraded", "down")),
-            "journal": t.flags.get("journal"),
-            "waiting": bool(g is not None and g.waiting),
-            "unpaired": bool(g is not None and s is not None and s.players and self.config is not None
-                             and g.pairing is None),
-        }
+        """The desk page's tile of a board (:func:`kiosk.desk.tiles.tile`)."""
+        return tiles.tile(self.tables[board], self.config)
 
     def detail(self, board: int) -> dict[str, Any] | None:
-        """The full live view of a board: the stream snapshot of its game (board, history, unseen, ...) plus the
-        tile fields; None for an unknown board."""
+        """The full live view of a board (:func:`kiosk.desk.tiles.detail`); None for an unknown board."""
         t = self.tables.get(board)
-        if t is None:
-            return None
-        out = self.tile(board)
-        if t.game is not None and t.game.applied:
-            out["state"] = snapshot(t.game.ref.state)
-        return out
+        return None if t is None else tiles.detail(t, self.config)
 
     def status(self) -> dict[str, Any]:
         """Counters for the page: ignored messages by kind (with sentences), the latest ignored, duplicates, and
