@@ -22,9 +22,9 @@ from kiosk.store.session import GameSession
 PAUSED = "paused at the table"
 """The reason journaled for a pause by the table's pause button."""
 JUDGE_CALLED = "judge called at the table"
+"""The reason journaled when the judge button stopped the clocks."""
 PIN_OPEN = "PIN accepted: the judge's menu is open."
 """What the screen says when the judge's PIN opens his menu."""
-"""The reason journaled when the judge button stopped the clocks."""
 
 
 class Table(Protocol):
@@ -137,8 +137,9 @@ def undo_sentence(st: GameState, pressed: bool, stopped: str) -> str:
         said = f"The judge took back {who}'s clock press: {who} to move. Undo again to take back the turn before it."
     else:
         said = f"The judge took the last turn back: {who} to move; fix the board, then press the clock."
+    what = "The clocks stay stopped" if _has_clocks(st) else "Play stays stopped"
     if stopped == JUDGE_CALLED and st.neutralised:
-        said += " The clocks stay stopped until the judge is done."
+        said += f" {what} until the judge is done."
     elif stopped and st.neutralised:
-        said += " The clocks stay stopped: press pause to go on."
+        said += f" {what}: press pause to go on."
     return said

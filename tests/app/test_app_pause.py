@@ -120,3 +120,13 @@ def test_a_game_without_clocks_is_paused_without_talk_of_clocks(tmp_path):
     assert kiosk.view.message == "The judge is called: play stops until he is done. Judge: enter the PIN."
     assert kiosk.act("judge_unlock", pin=PIN).accepted and kiosk.act("judge_done").accepted
     assert kiosk.view.message == "The judge is done: Annabel to move."
+
+
+def test_the_judges_undo_in_a_game_without_clocks_says_play_stays_stopped(tmp_path):
+    kiosk, clock = make_kiosk(tmp_path, "team", players=("Annabel", "Bartholomew", "Cyprian"))
+    clock.t = 5_000
+    assert kiosk.press("left") == "pass"
+    kiosk.press("judge")
+    assert kiosk.act("judge_unlock", pin=PIN).accepted and kiosk.act("undo", reason="misread").accepted
+    assert kiosk.view.message == ("The judge took the last turn back: Annabel to move; fix the board, then press the "
+                                  "clock. Play stays stopped until the judge is done.")
