@@ -7,37 +7,15 @@ not affected."""
 from __future__ import annotations
 
 import socket
-import threading
 import time
 
-import pytest
 from hostile_http import closed_by_server, half_open, status, stream_outlives
 
-from kiosk.desk.server import MAX_UNFINISHED_PER_ADDRESS, DeskServer
-from kiosk.desk.store import ResultsStore
-from kiosk.desk.tables import Tables
+from kiosk.desk.server import MAX_UNFINISHED_PER_ADDRESS
 
 
-@pytest.fixture
-def desk(tmp_path):
-    servers: list[DeskServer] = []
-
-    def make(header_timeout_s: float, max_connections: int = 1000) -> DeskServer:
-        store = ResultsStore(tmp_path / f"desk{len(servers)}.sqlite")
-        srv = DeskServer(Tables(None, store), store, None, threading.Lock(), port=0,
-                         header_timeout_s=header_timeout_s)
-        srv.max_connections = max_connections
-        servers.append(srv.start())
-        return srv
-
-    yield make
-    for s in servers:
-        s.stop()
-        s.store.close()
-
-
-def test_half_open_connections_are_closed_and_cannot_hold_the_desk(desk):
-    srv = desk(header_timeout_s=1.0, max_connections=40)
+def test_half_open_connections_are_closed_and_cannot_hold_the_desk(desk_server):
+    srv = desk_server(header_timeout_s=1.0, max_connections=40)
     held = [half_open(srv.port, f"127.1.0.{i % 10 + 1}") for i in range(40)]   # 4 per address: the whole table
     stream: socket.socket | None = None
     try:
@@ -60,8 +38,8 @@ def test_half_open_connections_are_closed_and_cannot_hold_the_desk(desk):
             s.close()
 
 
-def test_one_address_holds_at_most_its_share_of_unfinished_requests(desk):
-    srv = desk(header_timeout_s=5.0)
+def test_one_address_holds_at_most_its_share_of_unfinished_requests(desk_server):
+    srv = desk_server(header_timeout_s=5.0, max_connections=1000)
     mine = [half_open(srv.port, "127.1.1.1") for _ in range(MAX_UNFINISHED_PER_ADDRESS)]
     try:
         extra = socket.create_connection(("127.0.0.1", srv.port), timeout=10, source_address=("127.1.1.1", 0))

@@ -8,33 +8,13 @@ from __future__ import annotations
 
 import logging
 import socket
-import threading
 import time
-from collections.abc import Callable, Iterator
 
 import pytest
 from common_fixtures import wait_for
 from hostile_http import reset, unread_stream
 
 from kiosk.desk.server import MAX_STREAMS_PER_ADDRESS, DeskServer
-from kiosk.desk.store import ResultsStore
-from kiosk.desk.tables import Tables
-
-
-@pytest.fixture
-def desk(tmp_path) -> Iterator[Callable[..., DeskServer]]:
-    servers: list[DeskServer] = []
-
-    def make(**kw: float) -> DeskServer:
-        store = ResultsStore(tmp_path / f"desk{len(servers)}.sqlite")
-        srv = DeskServer(Tables(None, store), store, None, threading.Lock(), port=0, **kw)
-        servers.append(srv.start())
-        return srv
-
-    yield make
-    for s in servers:
-        s.stop()
-        s.store.close()
 
 
 def _push(srv: DeskServer, count: int, size: int) -> None:
@@ -58,9 +38,9 @@ def _served(port: int, source: str) -> bool:
         s.close()
 
 
-def test_unread_desk_pages_are_cut_when_their_writes_stall(desk, caplog):
+def test_unread_desk_pages_are_cut_when_their_writes_stall(desk_server, caplog):
     caplog.set_level(logging.INFO)
-    srv = desk(stall_timeout_s=1.0)
+    srv = desk_server(stall_timeout_s=1.0)
     held = [unread_stream(srv.port, "127.5.0.1") for _ in range(MAX_STREAMS_PER_ADDRESS)]
     try:
         assert wait_for(lambda: srv.open_streams == MAX_STREAMS_PER_ADDRESS, 5)
@@ -77,8 +57,8 @@ def test_unread_desk_pages_are_cut_when_their_writes_stall(desk, caplog):
     assert not _noisy(caplog), _noisy(caplog)
 
 
-def test_an_unread_desk_page_far_behind_is_cut_at_once(desk):
-    srv = desk()   # the stall timeout as shipped: 10 s
+def test_an_unread_desk_page_far_behind_is_cut_at_once(desk_server):
+    srv = desk_server()   # the stall timeout as shipped: 10 s
     held = unread_stream(srv.port, "127.5.1.1")
     try:
         assert wait_for(lambda: srv.open_streams == 1, 5)
@@ -92,9 +72,9 @@ def test_an_unread_desk_page_far_behind_is_cut_at_once(desk):
         held.close()
 
 
-def test_desk_pages_reset_while_their_writes_wait_end_quietly(desk, caplog):
+def test_desk_pages_reset_while_their_writes_wait_end_quietly(desk_server, caplog):
     caplog.set_level(logging.DEBUG)
-    srv = desk(stall_timeout_s=60.0)
+    srv = desk_server(stall_timeout_s=60.0)
     held = [unread_stream(srv.port, "127.5.2.1") for _ in range(4)]
     assert wait_for(lambda: srv.open_streams == 4, 5)
     _push(srv, 100, 20_000)   # 2 MB to each: every handler waits in its write
