@@ -80,6 +80,13 @@ def _replay_file(path: str, args: argparse.Namespace, tile_set: Any, preset: Any
                 read += 1
                 res = replay_game(game, tile_set) if preset is None else judge_record(game, preset)
                 _report(path, game, res, args, tally)
+            elif game.errors:   # a record that names no players: its move lines could not be read (was dropped
+                skipped += 1    # silently, e.g. the rest of a game after a #character-encoding line in mid-game)
+                first = game.errors[0]
+                print(f"kiosk replay: {path}:{game.first_line}: a game record begins here but names no players "
+                      f"(#player1, #player2), so its {len(game.errors)} move line(s) were not read (line "
+                      f"{first.line}: {first.message}); a #character-encoding line belongs on a game's first line",
+                      file=sys.stderr)
         if not read and not skipped:
             raise InputError(f"{path}: not a GCG record (no #player lines and no moves)")
     except (InputError, GcgError) as exc:   # bad input: a diagnostic, counted apart from the rule errors

@@ -145,3 +145,19 @@ def test_tab_separated_records_are_read_as_gcg_allows(tmp_path, capsys):
     (tmp_path / "t.gcg").write_text(text.replace("#rack1\tAE\tIN\n", "") + ">A:\tAEINRST\t8D\tRETAINS\t+66\t66\n")
     assert main(["replay", str(tmp_path / "t.gcg")]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "1 games, 1 moves, 0 mismatches"
+
+
+def test_a_character_encoding_line_in_mid_game_is_said_and_the_lines_after_it_counted_as_not_read(tmp_path, capsys):
+    """A #character-encoding line after moves begins the next game of a file (concatenated records); a game record
+    that names no players was dropped in silence: `kiosk replay` said '1 games, 2 moves, 0 mismatches', exit 0, for
+    a game whose later moves it never read (the corpus fixture jvc56 encoding_wrong_place: 12 of 26 moves)."""
+    path = tmp_path / "mid.gcg"
+    path.write_text("#player1 A Alice\n#player2 B Bob\n>A: AEINRST 8D RETAINS +66 66\n>B: ABC 9C CAB +20 20\n"
+                    "#character-encoding UTF-8\n>A: DEF 10B FED +10 76\n>B: GHI 11A HIG +10 30\n", encoding="utf-8")
+    assert main(["replay", str(path)]) == 2
+    out, err = capsys.readouterr()
+    last = out.splitlines()[-1]
+    assert last.startswith("1 games, 2 moves, ") and last.endswith("; 1 game not read (see above)")
+    assert f"{path}:5: a game record begins here but names no players (#player1, #player2), so its 2 move line(s) " \
+           "were not read (line 6: move before both players are named (#player1, #player2)); a #character-encoding " \
+           "line belongs on a game's first line" in err
