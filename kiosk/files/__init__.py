@@ -177,13 +177,17 @@ def check_text_file(path: str | Path, what: str = "file") -> Path:
     start holds no NUL byte (binary data is refused by name instead of being read as lines of garbage).
 
     Raises:
-        InputError: as check_regular_file, "empty file", or "binary data, not a WHAT".
+        InputError: as check_regular_file, "empty file", UTF-16 text (say to save it as UTF-8), or "binary data, not
+            a WHAT".
     """
     p = check_regular_file(path, what)
     with open(p, "rb") as fh:
         head = fh.read(SNIFF_BYTES)
     if not head.strip():
         raise InputError(f"{p}: empty file, not a {what}")
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):   # (a UTF-16 byte-order mark: NUL bytes between the letters)
+        raise InputError(f"{p}: UTF-16 text (what a Windows editor saves as 'Unicode'), not UTF-8: save it as UTF-8 "
+                         f"to read it as a {what}")
     if b"\0" in head:
         raise InputError(f"{p}: binary data, not a {what}")
     return p

@@ -161,3 +161,12 @@ def test_a_character_encoding_line_in_mid_game_is_said_and_the_lines_after_it_co
     assert f"{path}:5: a game record begins here but names no players (#player1, #player2), so its 2 move line(s) " \
            "were not read (line 6: move before both players are named (#player1, #player2)); a #character-encoding " \
            "line belongs on a game's first line" in err
+
+
+def test_a_record_saved_as_utf_16_is_told_to_be_saved_as_utf_8(tmp_path, capsys):
+    """A Windows editor's 'Unicode' (UTF-16 with its byte-order mark) was called "binary data, not a GCG record"."""
+    path = tmp_path / "u16.gcg"
+    path.write_text("#player1 A Alice\n#player2 B Bob\n>A: AEINRST 8D RETAINS +66 66\n", encoding="utf-16")
+    assert main(["replay", str(path)]) == 2
+    assert f"{path}: UTF-16 text (what a Windows editor saves as 'Unicode'), not UTF-8: save it as UTF-8 to read it " \
+           "as a GCG record" in capsys.readouterr().err
