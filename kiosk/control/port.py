@@ -84,11 +84,6 @@ class KioskPort(Protocol):
         """The tile set of the game in progress (None before a game)."""
         ...
 
-    @property
-    def pending(self) -> object | None:
-        """The clock press whose board reading is awaited, or None."""
-        ...
-
     def prompts(self) -> list[Prompt]:
         """What the table must be shown or asked now."""
         ...
