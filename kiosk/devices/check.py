@@ -2,10 +2,13 @@
 
 Builds the devices from the ``[devices]`` table of the kiosk's config file (or, without a file, the demo
 defaults), prints each one's health, counts the clock down on the display, prints every button press as it
-comes for ``--seconds``, and saves one camera frame as a PNG. Exit code 0 when every configured device is
-ok (and the frame asked for is saved), 1 otherwise (the failing ones are named; a frame not saved is said on
-stderr, never "saved"), 2 for a bad config or a ``--frame`` path that cannot take a picture (a folder, a
-missing folder, a suffix of no image format: checked before the watch).
+comes for ``--seconds``, and saves one camera frame as a PNG. Each device is judged by its state at the end of
+the watch (:mod:`kiosk.devices.watch`): one lost for a while that came back works, and what happened is said
+("clock-link (serial) works; it was lost once for 2.3 s during the check (why)."). Exit code 0 when every
+configured device works at the end (and the frame asked for is saved), 1 otherwise (the failing ones are
+named: "down", or "degraded" by errors of its own; a frame not saved is said on stderr, never "saved"), 2 for
+a bad config or a ``--frame`` path that cannot take a picture (a folder, a missing folder, a suffix of no
+image format: checked before the watch).
 """
 
 from __future__ import annotations
@@ -18,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.devices.camera import CameraError
-from kiosk.devices.factory import DeviceConfigError, build_devices
+from kiosk.devices.factory import DeviceConfigError, Devices, build_devices
 from kiosk.devices.health import DeviceHealth, monotonic_ms
+from kiosk.devices.watch import HealthWatch
 
 
 def load_devices_config(path: Path | None) -> dict[str, Any]:
@@ -51,6 +55,47 @@ def _line(h: DeviceHealth) -> str:
     return f"{h.device:10s} {h.backend:10s} {h.state:8s} {h.detail}" + (f" [{counters}]" if counters else "")
 
 
+SETTLE_S = 1.0
+"""How long the watch first waits for a serial clock link's handshake (a few ms on a working clock), so its
+coming up is no trouble to report."""
+
+
+def _watch(devices: Devices, seconds: float) -> HealthWatch:
+    """Count the clock down on the display and print each press for ``seconds``, looking at every device's
+    health at each round."""
+    print(f"watching the buttons for {seconds:g} s; the display counts down", flush=True)
+    end = time.monotonic() + seconds
+    start = monotonic_ms()
+    if devices.serial_link is not None:
+        devices.serial_link.wait_connected(min(SETTLE_S, seconds))
+    watch = HealthWatch(start)
+    while True:
+        watch.look(devices.health(), monotonic_ms())
+        if time.monotonic() >= end:
+            return watch
+        left = int((end - time.monotonic()) * 1000)
+        devices.display.show(left, left - 5_000)  # right side runs into overtime: minus and flag
+        for press in devices.buttons.poll():
+            print(f"  press {press.side:6s} at {press.timestamp_ms - start} ms", flush=True)
+        time.sleep(0.02)
+
+
+def _save_frame(devices: Devices, path: Path) -> str | None:
+    """Save one camera frame at ``path``; None, or why none was saved (said on stderr)."""
+    from kiosk.files import InputError
+    from kiosk.vision.images import write_image
+
+    try:
+        _, frame = devices.camera.capture()
+        write_image(path, frame, "camera frame")
+    except CameraError as exc:
+        return f"--frame: no camera frame saved to {path}: the camera gave none ({exc})"
+    except InputError as exc:
+        return f"--frame: no camera frame saved: {exc}"
+    print(f"camera frame {frame.shape[1]}x{frame.shape[0]} px saved to {path}")
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m kiosk.devices.check", description=__doc__.split("\n\n")[0])
     parser.add_argument("config", nargs="?", type=Path, help="kiosk config TOML with a [devices] table")
@@ -72,34 +117,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"device config: {exc}", file=sys.stderr)
         return 2
     try:
-        print(f"watching the buttons for {args.seconds:g} s; the display counts down", flush=True)
-        end = time.monotonic() + args.seconds
-        start = monotonic_ms()
-        while time.monotonic() < end:
-            left = int((end - time.monotonic()) * 1000)
-            devices.display.show(left, left - 5_000)  # right side runs into overtime: minus and flag
-            for press in devices.buttons.poll():
-                print(f"  press {press.side:6s} at {press.timestamp_ms - start} ms", flush=True)
-            time.sleep(0.02)
-        unsaved = None
-        if args.frame:
-            from kiosk.files import InputError
-            from kiosk.vision.images import write_image
-
-            try:
-                _, frame = devices.camera.capture()
-                write_image(args.frame, frame, "camera frame")
-                print(f"camera frame {frame.shape[1]}x{frame.shape[0]} px saved to {args.frame}")
-            except CameraError as exc:
-                unsaved = f"--frame: no camera frame saved to {args.frame}: the camera gave none ({exc})"
-            except InputError as exc:
-                unsaved = f"--frame: no camera frame saved: {exc}"
-            if unsaved is not None:
-                print(unsaved, file=sys.stderr)
+        watch = _watch(devices, args.seconds)
+        unsaved = _save_frame(devices, args.frame) if args.frame else None
+        if unsaved is not None:
+            print(unsaved, file=sys.stderr)
         health = devices.health()
+        end = monotonic_ms()
+        watch.look(health, end)
         for h in health:
             print(_line(h))
-        bad = [h for h in health if h.state in ("down", "degraded")]
+        for sentence in watch.sentences(end):
+            print(sentence)
+        bad = watch.failing(health)
         if bad:
             print("not working: " + ", ".join(f"{h.device} ({h.backend})" for h in bad))
         return 1 if bad or unsaved else 0

@@ -37,7 +37,8 @@ class GpioButtons:
 
     ``debounce_ms`` (default 20 ms) is how long a level must hold. Presses are confirmed by the edge
     callbacks and by :meth:`poll`, which the main loop calls; ``timestamp_ms`` is the first edge's monotonic ms.
-    A failure to open the pins leaves the source empty with health "down" instead of raising.
+    A failure to open the pins leaves the source empty with health "down" instead of raising; a pin that cannot
+    be read makes it "degraded" (naming the pin) until that pin is read again, then "ok".
     ``gpio`` injects the module (tests pass a fake); default imports RPi.GPIO. ``clock``: monotonic ms.
     """
 
@@ -63,6 +64,7 @@ class GpioButtons:
         self._lock = threading.Lock()
         self._queue = PressQueue()
         self._health = HealthTracker("buttons", "gpio")
+        self._failing: dict[int, str] = {}   # pins whose last read failed -> why ("degraded" until read again)
         self._gpio: Any = None
         self._open(gpio)
 
@@ -81,7 +83,10 @@ class GpioButtons:
             self._gpio = None
             return
         self._gpio = g
-        self._health.set("ok", "pins " + ", ".join(f"{s}=BCM{p}" for s, p in self.pins.items()))
+        self._health.set("ok", self._ok_detail())
+
+    def _ok_detail(self) -> str:
+        return "pins " + ", ".join(f"{s}=BCM{p}" for s, p in self.pins.items())
 
     def _pressed(self, pin: int) -> bool:
         level = self._gpio.input(pin)
@@ -92,9 +97,16 @@ class GpioButtons:
             pressed = self._pressed(pin)
         except (RuntimeError, OSError, ValueError) as exc:
             self._health.count("read_errors")
-            self._health.set("degraded", f"reading BCM{pin} failed: {exc}")
+            with self._lock:
+                self._failing[pin] = f"reading BCM{pin} failed: {exc}"
+                self._health.set("degraded", "; ".join(self._failing.values()))
             return
         with self._lock:
+            if self._failing.pop(pin, None) is not None:   # read again: working, once every pin is
+                if self._failing:
+                    self._health.set("degraded", "; ".join(self._failing.values()))
+                else:
+                    self._health.set("ok", self._ok_detail())
             t = self._deb[pin].update(pressed, now)
         if t is not None:
             self._queue.put(ButtonPress(self._by_pin[pin], t))

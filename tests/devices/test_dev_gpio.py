@@ -111,3 +111,28 @@ def test_gpio_errors_report_down(fail: str) -> None:
 def test_bad_pin_config_names_the_problem(pins: dict, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         GpioButtons(pins, gpio=FakeGPIO())
+
+
+def test_a_pin_that_cannot_be_read_is_degraded_until_it_is_read_again() -> None:
+    """A read error made the buttons "degraded" for good: the device check then called them not working after
+    the pin was read again (a tester's finding about the check, the whole kind)."""
+    buttons, gpio, clock = make()
+    real_input = gpio.input
+    broken = {17, 27}
+
+    def flaky(pin: int) -> int:
+        if pin in broken:
+            raise RuntimeError("pin gone")
+        return real_input(pin)
+
+    gpio.input = flaky  # type: ignore[method-assign]
+    buttons.poll()
+    h = buttons.health()
+    assert h.state == "degraded" and h.detail == "reading BCM17 failed: pin gone; reading BCM27 failed: pin gone"
+    broken.discard(17)
+    buttons.poll()
+    assert buttons.health().detail == "reading BCM27 failed: pin gone"
+    broken.clear()
+    buttons.poll()
+    h = buttons.health()
+    assert (h.state, h.detail) == ("ok", "pins left=BCM17, right=BCM27, pause=BCM22") and h.counters["read_errors"] == 3
