@@ -7,11 +7,15 @@ anything but a pty: :func:`check_link_path`), or whose folder is missing, is ref
 (:class:`LinkPathError`) before anything is made; the link left by a killed simulator (to a pty) is taken over.
 ``unplug()`` closes the pty and removes the symlink it made (the host's reads fail, as on a pulled cable); ``plug()`` makes a new
 pty; ``hang()`` keeps the port but stops answering (link loss by heartbeat timeout); ``press(side)`` holds a
-button for ``hold_ms``; ``inject(data)`` sends raw bytes (garbage) to the host.
+button for ``hold_ms``; ``inject(data)`` sends raw bytes (garbage) to the host; ``reboot()`` resets the
+controller. Every start (a new simulator) and every reboot is a new boot with a fresh random boot id, as the
+real firmware draws one at each power-up (``firmware/main.py``), so the host tells a restarted clock from the
+same boot (a fixed id made a restarted simulator's first press a copy of the last boot's, dropped); tests
+may give the id (``boot_id``).
 
 Run ``python -m firmware_bridge.simulator /tmp/scrabble-clock`` for an interactive clock: type l, r, p or j
-and Enter to press, q (or end of input) to quit; the displays are printed when they change. A path it may not
-use is refused in a sentence, exit 2.
+and Enter to press, q (or end of input) to quit; the displays are printed when they change. Its first line
+names its boot id. A path it may not use is refused in a sentence, exit 2.
 """
 
 from __future__ import annotations
@@ -86,19 +90,30 @@ def check_link_path(path: str | Path) -> None:
                         "simulator made; give a path where nothing is, e.g. /tmp/scrabble-clock")
 
 
-class FirmwareSimulator:
-    """``link_path``: where the udev-like symlink goes; ``boot_id``; ``mcu_epoch_ms``: the MCU clock's value at
-    start (differs from the host's clock, as a real one does); ``debounce_ms``; ``version``: protocol version
-    the firmware claims."""
+def random_boot_id(last: int | None = None) -> int:
+    """A fresh boot id as the firmware draws one at power-up (``main.py``: 32 random bits, never 0): random,
+    non-zero and never ``last``, the boot before (a reset must not repeat it)."""
+    while True:
+        boot_id = secrets.randbits(32)
+        if boot_id and boot_id != last:
+            return boot_id
 
-    def __init__(self, link_path: str | Path, boot_id: int = 1, mcu_epoch_ms: int = 100_000,
+
+class FirmwareSimulator:
+    """``link_path``: where the udev-like symlink goes; ``boot_id``: this boot's id (default: a fresh random one,
+    as the real firmware draws at each power-up, so a restarted simulator is another boot to the host; a test
+    may set it); ``mcu_epoch_ms``: the MCU clock's value at start (differs from the host's clock, as a real one
+    does); ``debounce_ms``; ``version``: protocol version the firmware claims."""
+
+    def __init__(self, link_path: str | Path, boot_id: int | None = None, mcu_epoch_ms: int = 100_000,
                  debounce_ms: int = 20, version: int = proto.PROTOCOL_VERSION) -> None:
         self.link_path = Path(link_path)
         self.levels = [False] * len(proto.SIDES)
         self.displays: dict[int, tuple[bytes, int]] = {}
         self.display_writes = 0
         self.display_fails = False
-        self.firmware = ClockFirmware(self._read, self._write, boot_id, debounce_ms, version)
+        boot = random_boot_id() if boot_id is None else boot_id
+        self.firmware = ClockFirmware(self._read, self._write, boot, debounce_ms, version)
         self._t0 = time.monotonic()
         self._epoch = mcu_epoch_ms
         self._releases: list[tuple[int, int]] = []
@@ -140,9 +155,17 @@ class FirmwareSimulator:
             self._releases.append((t + hold_ms, i))
         return t
 
-    def reboot(self, boot_id: int) -> None:
+    @property
+    def boot_id(self) -> int:
+        """This boot's id, as the clock sends it (HELLO_REPLY, every BUTTON)."""
+        return int(self.firmware.boot_id)
+
+    def reboot(self, boot_id: int | None = None) -> None:
+        """Reset the controller: a new boot (``boot_id``, default a fresh random one), its session and its
+        queued messages gone, its press counter from 0."""
         with self._lock:
-            self.firmware = ClockFirmware(self._read, self._write, boot_id, self.firmware.debouncers[0].debounce_ms,
+            boot = random_boot_id(self.boot_id) if boot_id is None else boot_id
+            self.firmware = ClockFirmware(self._read, self._write, boot, self.firmware.debouncers[0].debounce_ms,
                                           self.firmware.version)
 
     # ---- the cable ----
@@ -271,7 +294,8 @@ def main(argv: list[str] | None = None) -> int:
         except LinkPathError as exc:
             print(f"{parser.prog}: {exc}", file=sys.stderr)
             return 2
-        print(f"clock simulator on {args.link} -> {os.readlink(args.link)}; {HINT}", flush=True)
+        print(f"clock simulator on {args.link} -> {os.readlink(args.link)}, boot {sim.boot_id:08x}; {HINT}",
+              flush=True)
         while True:
             if select.select([sys.stdin], [], [], 0.2)[0]:
                 raw = sys.stdin.readline()
