@@ -29,6 +29,7 @@ ALLOWED = {
     ("kiosk/lexicons/__init__.py", "compile_word_list"): "into the temporary file _atomic_write (replacing) gives",
     ("kiosk/lexicons/__init__.py", "cached_default_lexicon"): "the same",
     ("kiosk/store/readable.py", "pad_copy"): "pads, in place, the copy of a damaged journal made for reading it",
+    ("kiosk/store/header.py", "repair_header"): "rebuilds, in place, the header of the copy of a damaged journal",
 }
 
 

@@ -2,7 +2,8 @@
 
 A damaged journal is moved aside (``PATH.corrupt-N``) and its path blocked (``PATH.blocked``) so the kiosk
 cannot silently start a new game over a lost one. ``kiosk journal recover PATH`` carries the damaged copy's
-intact events into a fresh journal at PATH and says what was dropped (the game goes on from there);
+intact events into a fresh journal at PATH (the game goes on from there), sets aside the intact events after a
+lost one in ``PATH.set-aside-N.jsonl`` and lists them, and says exactly which events were lost;
 ``kiosk journal acknowledge PATH`` shows the report and unblocks the path for a fresh start (the damaged copy
 stays where it was put). ``show`` never changes a file.
 
@@ -25,7 +26,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                                     "scores (changes nothing)")
     s.add_argument("path", help="the journal file (.sqlite)")
     r = sub.add_parser("recover", help="carry a damaged journal's intact events into a fresh journal at its path "
-                                       "and say what was dropped; the game goes on from there")
+                                       "(the game goes on from there), set aside the intact events after a lost "
+                                       "one in PATH.set-aside-N.jsonl, and say which events were lost")
     r.add_argument("path", help="the journal path (blocked, or holding the damaged file)")
     r.add_argument("--from", dest="source", help="the damaged copy to read (default: the one the report names)")
     a = sub.add_parser("acknowledge", help="unblock a journal path for a fresh start after a corruption report "
@@ -62,6 +64,34 @@ def _game_line(g: object, events: list) -> str:
     if finished_ms is not None:
         return f"{head}, cut short at event {len(events)} (scores as they stood then: {scores})"
     return f"{head}, unfinished, scores as they stand: {scores}"
+
+
+def _events(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _recovered(done: object, path: object) -> None:
+    """``journal recover``'s report: each game (kept, lost, set aside), the events set aside with their content,
+    what could not be read, what was lost and set aside in all, and the game that goes on."""
+    from kiosk.store.salvage import Salvage
+    from kiosk.store.set_aside import event_line
+
+    assert isinstance(done, Salvage)
+    print(f"recovered from {done.source} into a fresh journal at {path}:")
+    for salvaged in done.games:
+        print(f"  {salvaged.line()}")
+        for seq, text in salvaged.damaged.items():
+            print(f"    lost: event {seq} (damaged, its text as read, never replayed): {text}")
+        for row in salvaged.set_aside:
+            print(f"    set aside: {event_line(row[1], row[3], row[4])}")
+    for p in done.problems:
+        print(f"  note: {p}")
+    aside = (f", {_events(done.set_aside, 'intact event')} set aside in {done.set_aside_file} (the damaged copy "
+             f"{done.source} keeps them too)" if done.set_aside_file is not None else "")
+    goes_on = done.resumes
+    print(f"{_events(done.lost, 'event')} lost{aside}; " + (
+        f"the kiosk resumes game {goes_on.game} from event {goes_on.kept} (check the board against it)"
+        if goes_on is not None else "no game is left to go on: the kiosk's next game starts afresh"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -103,15 +133,7 @@ def run(args: argparse.Namespace) -> int:
         except JournalError as exc:
             _err(str(exc))
             return 1
-        print(f"recovered from {done.source} into a fresh journal at {path}:")
-        for salvaged in done.games:
-            print(f"  {salvaged.line()}")
-        for p in done.problems:
-            print(f"  note: {p}")
-        goes_on = done.resumes
-        print(f"{done.dropped} event(s) dropped; " + (
-            f"the kiosk resumes game {goes_on.game} from event {goes_on.kept} (check the board against it)"
-            if goes_on is not None else "no game is left to go on: the kiosk's next game starts afresh"))
+        _recovered(done, path)
         return 0
     try:
         with Journal(path, readonly=True) as j:

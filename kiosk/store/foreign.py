@@ -8,7 +8,9 @@ at all: moving it would take the user's file from where they keep it and start a
 * an SQLite database whose ``application_id`` is another program's (the desk's ``KDSK``, say) is foreign, whatever
   its tables, its lock file or a write-ahead log beside it (a running desk's database: read with its log);
 * a file no journal was ever kept at (its lock file names no journal) that is not an SQLite database (no
-  ``SQLite format 3\\0`` header), or an SQLite database (read with its write-ahead log) without any of the
+  ``SQLite format 3\\0`` header) and holds no journal's pages (neither the journal's application id where the
+  header keeps it nor an event row whose checksum holds: a journal whose header was overwritten is a damaged
+  journal), or an SQLite database (read with its write-ahead log) without any of the
   journal's tables, or with a table that is not the journal's, or with a table of the journal's name but other
   columns (a calendar's ``events(id, title)``), is foreign;
 * anything else is a journal, damaged or not: one carrying the journal's application id, a file a journal was
@@ -26,6 +28,8 @@ import shutil
 import sqlite3
 import tempfile
 from pathlib import Path
+
+from kiosk.store.carve import carve_file
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 JOURNAL_TABLES = frozenset({"meta", "games", "events", "heartbeat"})
@@ -104,6 +108,13 @@ def _other_database(app_id: int, tables: dict[str, set[str]]) -> str | None:
     return None
 
 
+def _holds_journal_rows(path: Path, head: bytes) -> bool:
+    """Whether ``path``, which does not start as an SQLite file, is a journal whose header is damaged: its header
+    still carries the journal's application id, or its first MB holds an event row whose checksum holds (a
+    journal's row, :mod:`kiosk.store.carve`; no other file holds one)."""
+    return head[68:72] == JOURNAL_APPLICATION_ID.to_bytes(4, "big") or bool(carve_file(path, limit=1 << 20))
+
+
 def foreign_file(path: Path) -> str | None:
     """Why the regular file at journal ``path`` is no journal at all and must be left as it is (a sentence to follow
     the path), or None: nothing there, an empty file, a journal (damaged or not; see the module docstring).
@@ -121,8 +132,8 @@ def foreign_file(path: Path) -> str | None:
     advice = ("it was left as it is: give the path of a kiosk journal (.sqlite), or a path where none exists yet to "
               "start one")
     if not head.startswith(SQLITE_HEADER):
-        if logged or _journal_was_here(path):
-            return None   # a journal was kept here: whatever the file holds now is its damage
+        if logged or _journal_was_here(path) or _holds_journal_rows(path, head):
+            return None   # a journal was kept here, or its pages are a journal's: whatever else it holds is damage
         start = "".join(c if c.isprintable() and c != "\ufffd" else "." for c in head[:8].decode(errors="replace"))
         return f"is not a kiosk journal (not an SQLite database: it starts with \"{start}\"); {advice}"
     schema = _schema(path)

@@ -607,8 +607,10 @@ class Journal:
         if self.readonly:
             report = f"journal {self.path} is damaged: {why}."
             raise JournalCorrupt(f"{report} (nothing was changed: a kiosk opening it keeps the files aside and "
-                                 f"stops; `kiosk journal recover {self.path}` carries its intact events on)",
-                                 None, report)
+                                 f"stops; `kiosk journal recover {self.path}` keeps it aside and carries its intact "
+                                 f"events into a fresh journal at its path, `kiosk journal recover NEW.sqlite --from "
+                                 f"{self.path}` carries them into a new journal NEW.sqlite and leaves this file as it "
+                                 f"is)", None, report)
         n = 1
         while any(p.with_name(p.name + f".corrupt-{n}").exists() for p in _sidecars(self.path)):
             n += 1

@@ -7,7 +7,10 @@ rows and a sentence saying why.
 
 A journal cut short (a file truncated by a full card, a copy stopped half way) is padded with zeros to whole
 pages, and to the page count its header records, before it is read: SQLite refuses a file shorter than its
-header says ("database disk image is malformed") although every page before the cut is intact.
+header says ("database disk image is malformed") although every page before the cut is intact. A damaged header
+(the file no longer starts as an SQLite database) is rebuilt on the copy (:mod:`kiosk.store.header`). Beside
+what SQLite reads through the tables' trees, every event row still whole anywhere in the file's bytes is found by
+its checksum (:mod:`kiosk.store.carve`): a damaged inner page, root page or first page hides no intact row.
 """
 
 from __future__ import annotations
@@ -16,19 +19,15 @@ import re
 import shutil
 import sqlite3
 import tempfile
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kiosk.store.carve import carve_file, row_crc
 from kiosk.store.foreign import SQLITE_HEADER, sqlite_uri
+from kiosk.store.header import header_only, repair_header
 
 # padding a cut file never adds more than this (a damaged header may claim any page count)
 MAX_PAD_BYTES = 1 << 30
-
-
-def row_crc(game: int, seq: int, body: str) -> int:
-    """The checksum a journal row carries: CRC-32 of ``game:seq:body``."""
-    return zlib.crc32(f"{game}:{seq}:{body}".encode())
 
 
 @dataclass(frozen=True)
@@ -102,15 +101,22 @@ def pad_copy(copy: Path) -> str | None:
 
 @dataclass
 class Rows:
-    """What SQLite could read of a journal file: ``games`` {id: (started_ms, finished_ms)}, event ``rows``
-    (game, seq, t, type, body, crc), heartbeats {game: t}, ``recorded`` {game: events the file's index of
-    events lists for it (rows a damaged page took with it are still listed there)}, and ``problems`` in words."""
+    """What could be read of a journal file: ``games`` {id: (started_ms, finished_ms)}, event ``rows``
+    (game, seq, t, type, body, crc: SQLite's, damaged ones too, and the intact rows found in the file's bytes;
+    each (game, seq) once, an intact copy before a damaged one), heartbeats {game: t}, ``indexed`` {game: the
+    sequence numbers the file's index of events lists for it (rows a damaged page took with it are still listed
+    there)}, and ``problems`` in words."""
 
     games: dict[int, tuple[int, int | None]] = field(default_factory=dict)
     rows: list[tuple[int, int, int, str, str, int]] = field(default_factory=list)
     beats: dict[int, int] = field(default_factory=dict)
-    recorded: dict[int, int] = field(default_factory=dict)
+    indexed: dict[int, set[int]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+
+    @property
+    def recorded(self) -> dict[int, int]:
+        """{game: how many events the file's index of events lists for it}."""
+        return {g: len(seqs) for g, seqs in self.indexed.items()}
 
     def intact_rows(self) -> int:
         """Event rows whose checksum holds."""
@@ -123,15 +129,21 @@ def _is_int(v: object, low: int = 0) -> bool:
 
 def _scan(db: sqlite3.Connection, table: str, cols: str) -> tuple[dict[int, tuple], str]:
     """Rows of ``table`` by rowid: forward until SQLite stops, then backward from the end up to the same place
-    (rows beyond a damaged page); (rows, SQLite's complaint or "")."""
+    (rows beyond a damaged page); (rows, SQLite's complaint or ""). One row per query: a cursor read on past
+    its row to the next and dropped the row when that step met the damaged page (the last intact event before
+    it was lost)."""
     found: dict[int, tuple] = {}
     complaint = ""
-    for order in ("ASC", "DESC"):
+    for order, beyond in (("ASC", ">"), ("DESC", "<")):
+        last: int | None = None
         try:
-            for r in db.execute(f"SELECT rowid, {cols} FROM {table} ORDER BY rowid {order}"):
-                if r[0] in found:
+            while True:
+                where = "" if last is None else f"WHERE rowid {beyond} {last}"
+                r = db.execute(f"SELECT rowid, {cols} FROM {table} {where} ORDER BY rowid {order} LIMIT 1").fetchone()
+                if r is None or r[0] in found:
                     break
                 found[r[0]] = r[1:]
+                last = r[0]
             if not complaint:
                 return found, ""
         except (sqlite3.Error, ValueError, OverflowError):
@@ -142,12 +154,14 @@ def _scan(db: sqlite3.Connection, table: str, cols: str) -> tuple[dict[int, tupl
 def read_rows(file: Path) -> Rows:
     """Whatever SQLite can still read of journal ``file`` - a copy: SQLite may fold a write-ahead log beside it
     into it - each table as far as it goes, rows of the wrong kinds (a damaged cell read as NULL or as another
-    type) left out. Raises nothing."""
+    type) left out, and the intact event rows anywhere in its bytes (and its log's). Raises nothing."""
     out = Rows()
+    carved = carve_file(file) + carve_file(file.with_name(file.name + "-wal"), pages=False)
     try:
         db = sqlite3.connect(sqlite_uri(file, "mode=rw"), uri=True, isolation_level=None)
     except sqlite3.Error:
         out.problems.append("SQLite cannot open it")
+        _merge(out, carved)
         return out
     db.text_factory = lambda b: b.decode("utf-8", "replace")   # a damaged text fails its checksum, not the read
     try:
@@ -155,13 +169,28 @@ def read_rows(file: Path) -> Rows:
                             ("heartbeat", "game, t")):
             found, complaint = _scan(db, table, cols)
             if complaint:
-                out.problems.append(f"the {table} table could be read only in part ({complaint})")
+                part = "be read only in part" if found else "not be read"
+                out.problems.append(f"the {table} table could {part} through SQLite ({complaint})")
             for r in found.values():
                 _keep(out, table, r)
         _count_index(db, out)
     finally:
         db.close()
+    _merge(out, carved)
     return out
+
+
+def _merge(out: Rows, carved: list[tuple[int, int, int, str, str, int]]) -> None:
+    """Add to ``out.rows`` the intact rows found in the bytes that SQLite did not read intact (an intact copy
+    takes the place of a damaged row of its game and sequence number), and say how many."""
+    intact = {(g, s) for g, s, _, _, body, crc in out.rows if crc == row_crc(g, s, body)}
+    new = [r for r in carved if (r[0], r[1]) not in intact]
+    if new:
+        taken = {(r[0], r[1]) for r in new}
+        out.rows = [r for r in out.rows if (r[0], r[1]) not in taken] + new
+        n = len(new)
+        out.problems.append(f"{n} event{'s' if n != 1 else ''} SQLite could not reach {'were' if n != 1 else 'was'} "
+                            f"found whole in the file's pages (each checked against its checksum)")
 
 
 def _keep(out: Rows, table: str, r: tuple) -> None:
@@ -179,8 +208,9 @@ def _keep(out: Rows, table: str, r: tuple) -> None:
 
 
 def _count_index(db: sqlite3.Connection, out: Rows) -> None:
-    """``out.recorded``: each game's entries in the events' index (game, seq), as far as SQLite reads it."""
+    """``out.indexed``: each game's entries in the events' index (game, seq), as far as SQLite reads it."""
     seen: set[tuple[int, int]] = set()
+    whole = False
     for order in ("ASC", "DESC"):
         try:
             for g, s in db.execute("SELECT game, seq FROM events INDEXED BY sqlite_autoindex_events_1 "
@@ -189,11 +219,16 @@ def _count_index(db: sqlite3.Connection, out: Rows) -> None:
                     break
                 if _is_int(g, 1) and _is_int(s, 1):
                     seen.add((g, s))
+            whole = order == "ASC"
             break
         except (sqlite3.Error, ValueError, OverflowError):
             continue
-    for g, _ in seen:
-        out.recorded[g] = out.recorded.get(g, 0) + 1
+    if not whole:
+        part = "be read only in part" if seen else "not be read"
+        out.problems.append(f"the file's index of events could {part}, so an event lost with a damaged page after "
+                            f"the last one found would not be known")
+    for g, s in seen:
+        out.indexed.setdefault(g, set()).add(s)
 
 
 def read_padded(file: Path) -> Rows:
@@ -204,10 +239,9 @@ def read_padded(file: Path) -> Rows:
             shutil.copyfile(file, copy)
         except OSError as exc:
             return Rows(problems=[f"it cannot be copied to be read ({exc.strerror})"])
-        note = pad_copy(copy)
+        notes = [n for n in (repair_header(copy), pad_copy(copy)) if n]
         rows = read_rows(copy)
-    if note:
-        rows.problems.insert(0, note)
+    rows.problems[:0] = notes
     return rows
 
 
@@ -219,6 +253,8 @@ def damage_words(file: Path, check: str = "") -> str:
     game(s) can still be read from it".
     """
     lay = layout(file)
+    rows = read_padded(file)
+    intact = [r for r in rows.rows if r[5] == row_crc(r[0], r[1], r[4])]
     pages = sorted({int(n) for n in re.findall(r"\bpage (\d+)", check)})
     if lay is not None and lay.cut_short:
         what = lay.words()
@@ -227,12 +263,16 @@ def damage_words(file: Path, check: str = "") -> str:
         some = [str(n) for n in pages[:5]]
         where = f"page {some[0]}" if len(some) == 1 else f"pages {', '.join(some[:-1])} and {some[-1]}"
         what = f"it is damaged at {where}{of_pages}: SQLite's own check finds its pages broken there"
+    elif lay is None and header_only(file):
+        what = ("its header is overwritten (it no longer starts as an SQLite database file), but every page behind "
+                "it is intact: it looks like a damaged kiosk journal, all of which can be read once its header is "
+                "rebuilt on a copy")
     elif lay is None:
-        what = "it no longer starts as an SQLite database file (its first page is overwritten or lost)"
+        what = "it no longer starts as an SQLite database file (its first page is overwritten or lost)" + (
+            ", but its other pages hold a kiosk journal's events: it looks like a damaged kiosk journal"
+            if intact else "")
     else:
         what = "SQLite cannot read its structure (its pages are overwritten or out of place)"
-    rows = read_padded(file)
-    intact = [r for r in rows.rows if r[5] == row_crc(r[0], r[1], r[4])]
     n, games = len(intact), len({r[0] for r in intact})
     total = sum(rows.recorded.values())
     of = f" of its {total} recorded events" if total > n else " recorded event(s)"

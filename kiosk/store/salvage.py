@@ -1,17 +1,22 @@
 """Salvage: carry a damaged journal's intact events into a fresh journal, so the game can go on from them.
 
 A damaged journal is kept aside (``<name>.corrupt-<n>``) and its path blocked (see :mod:`kiosk.store.journal`).
-:func:`recover_journal` reads what it can of the kept-aside copy (rows SQLite can still read, each checked
-against its checksum), keeps each game's intact prefix - events 1, 2, ... up to the first one that is
-missing, damaged, unreadable or no longer replays - and writes it into a fresh journal at the original path,
-then unblocks the path. Nothing after a damaged event is kept (a later event may depend on it); the report
-names every game, what was kept and what was dropped and why. Running it is the operator's (the judge's)
-acknowledgement: the kiosk then resumes the latest unfinished game from its last intact event.
+:func:`recover_journal` reads what it can of the kept-aside copy (rows SQLite can still read, and every event row
+still whole anywhere in the file's bytes: :mod:`kiosk.store.readable`, :mod:`kiosk.store.carve`; each checked
+against its checksum), keeps each game's intact prefix - events 1, 2, ... up to the first one that is missing,
+damaged, unreadable or no longer replays - and writes it into a fresh journal at the original path, then unblocks
+the path. The intact events after a break cannot be replayed (a later event depends on the ones before it), but
+nothing recorded is dropped: they are *set aside* - written whole to ``<path>.set-aside-<n>.jsonl`` beside the
+fresh journal (:mod:`kiosk.store.set_aside`), with a line for each lost event among them, and listed in the
+report with their content, so the judge can re-enter them. The report names every game, the events kept, the
+events lost (exactly: those the file's pages or its index of events show were recorded and that cannot be read)
+and those set aside. Running it is the operator's (the judge's) acknowledgement: the kiosk then resumes the
+latest unfinished game from its last kept event.
 
-Any damage is read as far as it goes, never a crash (:mod:`kiosk.store.readable`): a file cut short is padded
-(on a copy) to whole pages and its header's page count, rows of the wrong kinds are left out, and the file's
-index of events tells how many events a lost page took with it. A game whose kept events stop before its end -
-an older game, or one the journal marked finished - stays history ("cut short at event N"), never resumed.
+Any damage is read as far as it goes, never a crash: a file cut short is padded (on a copy) to whole pages and
+its header's page count, a damaged header is rebuilt (on the copy), rows of the wrong kinds are left out, and the
+file's index of events tells which events a lost page took with it. A game whose kept events stop before its end
+- an older game, or one the journal marked finished - stays history ("cut short at event N"), never resumed.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from pathlib import Path
 from kiosk.referee.events import Event, EventError, event_from_dict
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import OVER
+from kiosk.store.header import repair_header
 from kiosk.store.journal import (
     Journal,
     JournalCorrupt,
@@ -38,13 +44,20 @@ from kiosk.store.journal import (
     wal_problem,
 )
 from kiosk.store.readable import Rows, pad_copy, read_rows, row_crc
+from kiosk.store.set_aside import lost_words, spans, write_set_aside
+
+Row = tuple[int, int, int, str, str, int]
 
 
 @dataclass
 class GameSalvage:
-    """One game of a damaged journal: ``kept`` events 1..kept, ``found`` rows read, ``why`` the first drop;
-    ``finished``: its kept events end the game; ``cut_short``: an older game whose kept events stop before its
-    end (it stays history: only the latest game can go on)."""
+    """One game of a damaged journal: ``kept`` events 1..kept, ``found`` rows read, ``last_seq`` the last event
+    its pages or the file's index show, ``why`` why its replay stops after ``kept`` ("" when all was kept),
+    ``lost`` [(seq, why)] the events after that which cannot be read, ``set_aside`` the intact rows after it
+    (not replayed, written to the salvage's ``set_aside_file``), ``damaged`` {seq: the text of a lost event's
+    damaged row, as read (its checksum fails: for the judge to look at, never replayed)}; ``finished``: its kept events end the game;
+    ``cut_short``: an older game whose kept events stop before its end (it stays history: only the latest game can
+    go on)."""
 
     game: int
     players: tuple[str, ...]
@@ -54,35 +67,49 @@ class GameSalvage:
     why: str = ""
     finished: bool = False
     cut_short: bool = False
+    lost: list[tuple[int, str]] = field(default_factory=list)
+    set_aside: list[Row] = field(default_factory=list)
+    damaged: dict[int, str] = field(default_factory=dict)
+    set_aside_file: Path | None = None
 
     def line(self) -> str:
         who = " vs ".join(self.players) or "players unknown"
         state = ("finished" if self.finished else
                  f"cut short at event {self.kept} (scores as they stood then)" if self.cut_short else "unfinished")
         if not self.why:
-            return f"game {self.game} ({who}): all {self.kept} events kept, {state}"
-        if not self.kept:
-            return f"game {self.game} ({who}): no event kept ({self.found} row(s) read): {self.why}"
-        dropped = f"events {self.kept + 1}-{self.last_seq}" if self.last_seq > self.kept + 1 else f"event {self.kept + 1}"
-        after = self.found - self.kept
-        read = f"{after} of them read but not kept" if after > 0 else "none of them readable"
-        return f"game {self.game} ({who}): kept events 1-{self.kept}, dropped {dropped} ({read}): {self.why}; {state}"
+            return f"game {self.game} ({who}): all {self.kept} event{'s' if self.kept != 1 else ''} kept, {state}"
+        parts = [f"kept events 1-{self.kept}" if self.kept > 1 else "kept event 1" if self.kept else
+                 "no event kept"]
+        if self.lost:
+            parts.append(lost_words(self.lost))
+        if not self.lost or self.lost[0][0] != self.kept + 1:
+            parts.append(self.why)   # the replay stops at an intact event: why
+        if self.set_aside:
+            where = f" and in {self.set_aside_file.name}" if self.set_aside_file is not None else ""
+            parts.append(f"set aside {spans(r[1] for r in self.set_aside)} (intact, but after the break: not "
+                         f"replayed; listed below{where}, for the judge to re-enter)")
+        return f"game {self.game} ({who}): " + "; ".join(parts) + (f"; {state}" if self.kept else "")
 
 
 @dataclass
 class Salvage:
     """What :func:`recover_journal` did: ``source`` (the damaged copy read), ``games``, ``problems`` (what
-    SQLite could not read at all)."""
+    SQLite could not read at all), ``set_aside_file`` (the file the events set aside were written to, or None)."""
 
     source: Path
     games: list[GameSalvage] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    set_aside_file: Path | None = None
 
     @property
-    def dropped(self) -> int:
-        """Events known to be lost: after each game's break, up to its last event read or listed in the file's
-        index of events (rows SQLite could read nothing of are not counted)."""
-        return sum(max(g.last_seq, g.found) - g.kept for g in self.games if max(g.last_seq, g.found) > g.kept)
+    def lost(self) -> int:
+        """Events known to be lost: recorded (the file's pages or its index show them) and unreadable."""
+        return sum(len(g.lost) for g in self.games)
+
+    @property
+    def set_aside(self) -> int:
+        """Intact events not carried on (after a break in their game), written to :attr:`set_aside_file`."""
+        return sum(len(g.set_aside) for g in self.games)
 
     @property
     def resumes(self) -> GameSalvage | None:
@@ -102,23 +129,17 @@ def kept_aside_copy(path: Path) -> Path | None:
     return None
 
 
-def _intact_prefix(game: int, rows: list[tuple], recorded: int = 0) -> tuple[list[tuple[tuple, Event]], str]:
-    """Rows 1, 2, ... of ``game`` up to the first missing, damaged, unreadable or refused one; (kept, why)."""
-    by_seq: dict[int, tuple] = {}
-    for r in rows:
-        by_seq.setdefault(r[1], r)
-    kept: list[tuple[tuple, Event]] = []
+def _replayed(rows: dict[int, Row], last: int) -> tuple[list[tuple[Row, Event]], str]:
+    """Events 1, 2, ... of a game (``rows``: its intact rows by sequence number; ``last``: its last recorded
+    event) up to the first missing, damaged, unreadable or refused one; (kept, why it stops, "" at the end)."""
+    kept: list[tuple[Row, Event]] = []
     ref = Referee()
-    seq = 1
-    while True:
-        row = by_seq.get(seq)
+    for seq in range(1, last + 1):
+        row = rows.get(seq)
         if row is None:
-            return kept, ("" if seq > max(max(by_seq, default=0), recorded) else f"event {seq} is missing")
-        _, _, _, _, body, crc = row
-        if crc != row_crc(game, seq, body):
-            return kept, f"event {seq}: checksum mismatch (damaged row)"
+            return kept, f"event {seq} is lost"
         try:
-            ev = event_from_dict(json.loads(body))
+            ev = event_from_dict(json.loads(row[4]))
         except (ValueError, EventError) as exc:
             return kept, f"event {seq}: unreadable ({exc})"
         try:
@@ -128,34 +149,56 @@ def _intact_prefix(game: int, rows: list[tuple], recorded: int = 0) -> tuple[lis
         if not res.accepted:
             return kept, f"event {seq} ({ev.type}) no longer replays: {res.reason}"
         kept.append((row, ev))
-        seq += 1
+    return kept, ""
 
 
-_Plan = list[tuple[int, int, "int | None", list[tuple[tuple, Event]]]]
+def _split(game: int, rows: list[Row], indexed: set[int]) -> tuple[list[tuple[Row, Event]], str, list[tuple[int, str]],
+                                                                   list[Row], int, dict[int, str]]:
+    """A game's rows split into (kept prefix, why it stops, lost [(seq, why)], set-aside rows, last event, the
+    text of each damaged row among the lost)."""
+    intact: dict[int, Row] = {}
+    damaged: dict[int, str] = {}
+    for r in rows:
+        if r[5] == row_crc(game, r[1], r[4]):
+            intact.setdefault(r[1], r)
+        else:
+            damaged.setdefault(r[1], r[4])
+    last = max([*intact, *damaged, *indexed], default=0)
+    kept, why = _replayed(intact, last)
+    lost: list[tuple[int, str]] = []
+    aside: list[Row] = []
+    for seq in range(len(kept) + 1, last + 1) if why else ():
+        if seq in intact:
+            aside.append(intact[seq])
+        else:
+            lost.append((seq, "damaged: its checksum does not hold" if seq in damaged
+                         else "missing: on a page that is damaged or gone"))
+    return kept, why, lost, aside, last, {seq: damaged[seq] for seq, _ in lost if seq in damaged}
+
+
+_Plan = list[tuple[int, int, "int | None", list[tuple[Row, Event]]]]
 
 
 def _plan(found: Rows, out: Salvage) -> _Plan:
     """Each game's intact prefix to write, with its start and finish times (``out.games`` says what of each game
-    was kept). Only the latest game can go on, and only if it was not over: an older game, or one the journal
-    marked finished, stays history - marked finished in the fresh journal (never resumed) and said to be cut
-    short when its kept events stop before its end."""
-    per_game: dict[int, list[tuple]] = {}
+    was kept, lost and set aside). Only the latest game can go on, and only if it was not over: an older game, or
+    one the journal marked finished, stays history - marked finished in the fresh journal (never resumed) and said
+    to be cut short when its kept events stop before its end."""
+    per_game: dict[int, list[Row]] = {}
     for r in found.rows:
         per_game.setdefault(r[0], []).append(r)
     plan: _Plan = []
-    ids = set(per_game) | set(found.games) | set(found.recorded)
+    ids = set(per_game) | set(found.games) | set(found.indexed)
     latest = max(ids, default=0)
     for game in sorted(ids):
         rows = per_game.get(game, [])
-        recorded = found.recorded.get(game, 0)
-        kept, why = _intact_prefix(game, rows, recorded)
-        last = max(max((r[1] for r in rows), default=0), recorded)
+        kept, why, lost, aside, last, damaged = _split(game, rows, found.indexed.get(game, set()))
         players = tuple(getattr(kept[0][1], "players", ())) if kept else ()
         over = bool(kept) and Referee.from_events([e for _, e in kept]).state.phase == OVER
         started, was_finished = found.games.get(game, (kept[0][1].t if kept else 0, None))
-        history = game != latest or was_finished is not None
+        history = game != latest or was_finished is not None or bool(aside and not kept)
         out.games.append(GameSalvage(game, players, len(kept), len(rows), last, why, over,
-                                     bool(kept) and not over and history))
+                                     bool(kept) and not over and history, lost, aside, damaged))
         if kept:
             finished_ms: int | None = kept[-1][1].t if over else None
             if history:  # an older game, or one that was over: it stays history
@@ -171,7 +214,7 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
         path: the journal path (blocked after damage was found, or holding a damaged file: it is kept aside first).
         source: the damaged copy to read (default: the one the block report names).
 
-    Returns: what was kept and dropped (:class:`Salvage`); ``path`` is then unblocked.
+    Returns: what was kept, lost and set aside (:class:`Salvage`); ``path`` is then unblocked.
 
     Raises:
         JournalPathError: nothing at ``path`` (nor a damaged copy kept aside for it), or no kiosk journal there.
@@ -203,12 +246,34 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
     if not src.is_file():
         raise JournalPathError(f"{src}: no such file")
     out = Salvage(source=src)
+    readable = _read_copy(src, out)
+    plan = _plan(readable, out)
+    if not plan and not out.set_aside:
+        raise JournalError(f"{path}: nothing could be read from {src}"
+                           + (f" ({'; '.join(out.problems)})" if out.problems else " (no intact event)")
+                           + f"; `kiosk journal acknowledge {path}` starts afresh")
+    for p in _sidecars(path):
+        if p.exists():  # only a fresh journal may stand here (a kiosk started over the block is impossible)
+            raise JournalError(f"{path}: a file is in the way ({p.name}); move it aside first")
+    if out.set_aside:
+        _write_set_aside(path, out)
+    try:
+        _write_fresh(path, plan, readable, out)
+    except BaseException:
+        if out.set_aside_file is not None:   # the path stays blocked: the next recover writes them again
+            out.set_aside_file.unlink(missing_ok=True)
+        raise
+    return out
+
+
+def _read_copy(src: Path, out: Salvage) -> Rows:
+    """What can be read of the damaged journal ``src`` (and its kept-aside write-ahead log), read on a copy: its
+    header rebuilt when damaged, padded when cut short (what was done goes to ``out.problems``)."""
     with tempfile.TemporaryDirectory(prefix="kiosk-salvage-") as tmp:
         copy = Path(tmp) / "j.sqlite"
         shutil.copyfile(src, copy)
-        cut = pad_copy(copy)   # a file cut short: the pages before the cut are read (on the copy)
-        if cut:
-            out.problems.append(cut)
+        notes = [repair_header(copy), pad_copy(copy)]
+        out.problems += [n for n in notes if n]
         wal = src.with_name(src.name.replace(".corrupt-", "-wal.corrupt-")) if ".corrupt-" in src.name else None
         if wal is not None and wal.exists():
             shutil.copyfile(wal, _sidecars(copy)[1])
@@ -218,15 +283,11 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
                 out.problems.append(f"{why}; it was not used")
         readable = read_rows(copy)
     out.problems.extend(readable.problems)
-    plan = _plan(readable, out)
-    if not plan:
-        raise JournalError(f"{path}: nothing could be read from {src}"
-                           + (f" ({'; '.join(out.problems)})" if out.problems else " (no intact event)")
-                           + f"; `kiosk journal acknowledge {path}` starts afresh")
-    for p in _sidecars(path):
-        if p.exists():  # only a fresh journal may stand here (a kiosk started over the block is impossible)
-            raise JournalError(f"{path}: a file is in the way ({p.name}); move it aside first")
+    return readable
 
+
+def _write_fresh(path: Path, plan: _Plan, readable: Rows, out: Salvage) -> None:
+    """The fresh journal at ``path`` holding ``plan``'s games, then the path unblocked."""
     j = Journal(path, _salvage=True)
     try:
         def tx(db: sqlite3.Connection) -> None:
@@ -248,7 +309,21 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
         _blocked_marker(path).unlink(missing_ok=True)
     finally:
         j.close()
-    return out
+
+
+def _write_set_aside(path: Path, out: Salvage) -> None:
+    """Write the events set aside (and the lost ones among them) beside the journal ``path``
+    (:func:`kiosk.store.set_aside.write_set_aside`); raises :class:`JournalError` when it cannot be written (then
+    nothing was changed: the path stays blocked)."""
+    try:
+        out.set_aside_file = write_set_aside(path, [(g.game, g.why, g.lost, g.set_aside, g.damaged)
+                                                    for g in out.games if g.set_aside])
+    except OSError as exc:
+        raise JournalError(f"{path}: the {out.set_aside} intact event(s) after a lost one cannot be written beside "
+                           f"it ({exc.strerror or exc}), so nothing was recovered: the path stays blocked and "
+                           f"{out.source} is left as it is") from None
+    for g in out.games:
+        g.set_aside_file = out.set_aside_file if g.set_aside else None
 
 
 __all__ = ["GameSalvage", "Salvage", "kept_aside_copy", "recover_journal"]

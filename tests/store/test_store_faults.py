@@ -297,7 +297,7 @@ def test_recover_after_a_foreign_wal_keeps_the_restored_file_and_leaves_the_fore
     assert main(["journal", "recover", str(restored)]) == 0
     out = capsys.readouterr().out
     assert "belongs to another journal" in out or "not this journal's log" in out
-    assert "it was not used" in out and "0 event(s) dropped" in out
+    assert "it was not used" in out and "0 events lost;" in out
     assert _resumed_events(restored) == mine  # the restored file's own events, none of the other journal's
 
 

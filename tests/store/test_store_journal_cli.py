@@ -104,8 +104,9 @@ def test_recover_carries_the_intact_prefix_on_and_the_game_goes_on(tmp_path, cap
         GameSession.open(path)  # kept aside, path blocked
     assert main(["journal", "recover", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "game 1 (" in out and "kept events 1-49, dropped events 50-53" in out and "checksum mismatch" in out
-    assert "4 event(s) dropped" in out
+    assert "game 1 (" in out and "kept events 1-49; lost event 50 (damaged: its checksum does not hold)" in out
+    assert "set aside events 51-53 (intact, but after the break: not replayed" in out   # never dropped
+    assert "1 event lost, 3 intact events set aside in " in out and "j.sqlite.set-aside-1.jsonl" in out
     back = GameSession.open(path)  # unblocked: the game resumes from event 49
     assert back.referee.events == tuple(SCRIPT[:49]) and back.in_game
     note = back.journal.salvage_note(back.game)  # what `kiosk run` shows the judge when it resumes this game
@@ -130,7 +131,7 @@ def test_recover_a_damaged_file_in_place_and_refusals(tmp_path, capsys):
     db.close()
     assert main(["journal", "recover", str(path)]) == 0  # not yet blocked: kept aside first, then recovered
     out = capsys.readouterr().out
-    assert "kept events 1-11, dropped events 12-20" in out and "event 12 is missing" in out
+    assert "kept events 1-11; lost event 12 (missing: on a page that is damaged or gone); set aside events 13-20" in out
     assert len(GameSession.open(path).referee.events) == 11
     garbage = tmp_path / "g.sqlite"
     Journal(garbage).close()   # a journal, then overwritten (garbage where none was kept: refused, not recovered)
