@@ -85,9 +85,10 @@ class GameSalvage:
         if not self.lost or self.lost[0][0] != self.kept + 1:
             parts.append(self.why)   # the replay stops at an intact event: why
         if self.set_aside:
-            where = f" and in {self.set_aside_file.name}" if self.set_aside_file is not None else ""
+            where = f"written to {self.set_aside_file.name} beside the journal" if self.set_aside_file is not None \
+                else "listed in the report"
             parts.append(f"set aside {spans(r[1] for r in self.set_aside)} (intact, but after the break: not "
-                         f"replayed; listed below{where}, for the judge to re-enter)")
+                         f"replayed; {where}, for the judge to re-enter)")
         return f"game {self.game} ({who}): " + "; ".join(parts) + (f"; {state}" if self.kept else "")
 
 

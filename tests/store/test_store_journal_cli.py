@@ -111,6 +111,8 @@ def test_recover_carries_the_intact_prefix_on_and_the_game_goes_on(tmp_path, cap
     assert back.referee.events == tuple(SCRIPT[:49]) and back.in_game
     note = back.journal.salvage_note(back.game)  # what `kiosk run` shows the judge when it resumes this game
     assert note is not None and "recovered from a damaged journal" in note and "against move 49" in note
+    assert "set aside events 51-53 (intact, but after the break: not replayed; written to j.sqlite.set-aside-1.jsonl" \
+        in note   # the judge at the table is told where the events after the lost one are
     for ev in SCRIPT[49:60]:  # the players replay the lost turns and go on
         assert back.apply(ev), ev
     back.close()

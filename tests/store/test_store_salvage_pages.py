@@ -201,8 +201,8 @@ def test_a_lost_leaf_keeps_every_event_before_it_and_sets_aside_every_one_after(
     assert f"kept events 1-{first}; lost events {lost[0]}-{lost[-1]} (missing: on a page that is damaged or gone)" in out
     assert _kept(path) == first
     if lost[-1] < N:
-        assert f"set aside events {lost[-1] + 1}-{N} (intact, but after the break: not replayed; listed below and " \
-               f"in j.sqlite.set-aside-1.jsonl" in out
+        assert f"set aside events {lost[-1] + 1}-{N} (intact, but after the break: not replayed; written to " \
+               f"j.sqlite.set-aside-1.jsonl beside the journal, for the judge to re-enter)" in out
         assert f"    set aside: event {N} ({SCRIPT[-1].type}): " in out
         lines = [json.loads(x) for x in (tmp_path / "j.sqlite.set-aside-1.jsonl").read_text().splitlines()]
         assert [x["seq"] for x in lines] == list(range(lost[0], N + 1))
