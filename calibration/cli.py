@@ -13,6 +13,7 @@ from typing import Any
 
 from calibration import CalibrationError, CalibrationInputError
 from kiosk.files import InputError, atomic_output, check_output, check_output_folder, describe_os_error
+from kiosk.rules.counts import counted
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 
@@ -243,8 +244,8 @@ def cmd_exposure(args: argparse.Namespace) -> int:
         lock = check_frame_white(frame)
     m = lock.measure
     if m is not None:
-        print(f"paper white B,G,R {m.white_bgr[0]:.0f},{m.white_bgr[1]:.0f},{m.white_bgr[2]:.0f} on {m.markers} "
-              f"marker(s), {100 * m.clipped:.1f} % clipped")
+        print(f"paper white B,G,R {m.white_bgr[0]:.0f},{m.white_bgr[1]:.0f},{m.white_bgr[2]:.0f} on "
+              f"{counted(m.markers, 'marker')}, {100 * m.clipped:.1f} % clipped")
     for note in lock.notes:
         print(f"  note: {note}")
     if lock.exposure_us is None:

@@ -20,6 +20,7 @@ import numpy as np
 
 from calibration import CalibrationError, CalibrationInputError
 from kiosk.files import InputError
+from kiosk.rules.counts import counted
 from kiosk.vision.geometry import SIZE
 from kiosk.vision.images import write_image
 
@@ -147,12 +148,13 @@ class GlyphCapture:
 
     def summary(self) -> str:
         counts = Counter(label for _, label in self.samples)
-        text = f"{len(self.samples)} tile samples of {len(counts)} labels from {self.frames} photo(s)"
+        text = (f"{counted(len(self.samples), 'tile sample')} of {counted(len(counts), 'label')} from "
+                f"{counted(self.frames, 'photo')}")
         if self.skipped:
-            text += f"; {len(self.skipped)} photo(s) skipped"
+            text += f"; {counted(len(self.skipped), 'photo')} skipped"
         if self.no_ink:
             shown = ", ".join(self.no_ink[:5]) + (" ..." if len(self.no_ink) > 5 else "")
-            text += f"; {len(self.no_ink)} tile(s) left out, no ink found on them ({shown})"
+            text += f"; {counted(len(self.no_ink), 'tile')} left out, no ink found on them ({shown})"
         if self.cv_accuracy is not None:
             text += f"; cross-validated accuracy {100 * self.cv_accuracy:.1f} %"
         return text

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from calibration import CalibrationError
+from kiosk.rules.counts import counted
 
 DEFAULT_PATTERN = (9, 6)
 DEFAULT_MAX_RMS_PX = 1.0
@@ -88,8 +89,9 @@ def calibrate_intrinsics(photos: Iterable[tuple[str, np.ndarray]], pattern: tupl
         if progress:
             progress(f"{name}: {'ok' if corners is not None else rejected[name]}")
     if size is None or len(names) < min_views:
-        raise CalibrationError(f"only {len(names)} photo(s) show the whole {pattern[0]}x{pattern[1]} chessboard; "
-                               f"need at least {min_views} (rejected: {len(rejected)})")
+        shows = "shows" if len(names) == 1 else "show"
+        raise CalibrationError(f"only {counted(len(names), 'photo')} {shows} the whole {pattern[0]}x{pattern[1]} "
+                               f"chessboard; need at least {min_views} (rejected: {len(rejected)})")
     rms, K, dist, rvecs, tvecs = cv2.calibrateCamera([obj] * len(names), img_pts, size, None, None)
     result = IntrinsicsResult(K, dist.reshape(-1)[:5].astype(np.float64), size, float(rms), rejected=rejected)
     for name, pts, rv, tv in zip(names, img_pts, rvecs, tvecs):

@@ -44,6 +44,7 @@ from typing import Any
 
 from kiosk.app.pin import check_pin, check_recovery_code
 from kiosk.rules.checked import Checker
+from kiosk.rules.counts import counted
 from kiosk.rules.names import clash, name_problem, shown_name
 from kiosk.stream.setup import StreamConfigError, StreamSettings
 
@@ -287,5 +288,5 @@ def _check_player_count(p: Path, cfg: KioskConfig) -> None:
         except TileSetError as exc:
             raise ConfigError(f"{p}: table.tiles: {exc}") from None
     if not preset.min_players <= len(cfg.players) <= preset.max_players:
-        raise ConfigError(f"{p}: table.players: {len(cfg.players)} names, but the preset {preset.name} is for "
-                          f"{preset.seats}")
+        raise ConfigError(f"{p}: table.players: {counted(len(cfg.players), 'name')}, but the preset {preset.name} "
+                          f"is for {preset.seats}")

@@ -31,7 +31,7 @@ from kiosk.app.vision_worker import StableReading, VisionWorker
 from kiosk.control import commands as cmd
 from kiosk.control.port import KioskView, act
 from kiosk.control.side import Side
-from kiosk.control.words import BAD_INPUT, refusal_sentence, ruling_sentence, sheet_rows
+from kiosk.control.words import BAD_INPUT, counted, refusal_sentence, ruling_sentence, sheet_rows
 from kiosk.referee import events as ev
 from kiosk.referee.presets import Preset
 from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING, GameState, Prompt, Result
@@ -362,7 +362,7 @@ class Kiosk:
             self.view.message = f"{name} can exchange 1 to {most} tiles."
             return Result(False, self.view.message, "bad_count")
         self.view.exchange, self._exchange_by = count, st.on_move
-        self.view.message = (f"{name} exchanges {count} tile{'s' if count != 1 else ''}: put them in the bag, draw "
+        self.view.message = (f"{name} exchanges {counted(count, 'tile')}: put them in the bag, draw "
                              "new ones, then press the clock." if count else f"{name}'s exchange is cancelled.")
         return Result(True, self.view.message)
 

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from kiosk.control.words import counted
 from kiosk.files import check_regular_file, replacing
 
 log = logging.getLogger("kiosk.judge")
@@ -157,7 +158,7 @@ class PinGate:
         if wait:
             left_s = -(-wait // 1000)   # whole seconds, rounded up: 8000 ms is 8 s (it said 9), 7001 ms is 8 s
             log.warning("judge PIN entry refused while waiting (%s), %d s left", where, left_s)
-            return False, f"Too many wrong PINs. Wait {_seconds(left_s)}, then try again."
+            return False, f"Too many wrong PINs. Wait {counted(left_s, 'second')}, then try again."
         if hmac.compare_digest(entered.encode(), self._pin.encode()):
             s.wrong_in_row, s.locked_until = 0, 0
             self._save()
@@ -170,12 +171,7 @@ class PinGate:
             ms = min(self.max_lockout_ms, self.base_ms * (2 ** min(extra, 30)))
             s.locked_until = now_ms + ms
             self._save()
-            return False, f"Wrong PIN. Wait {_seconds(-(-ms // 1000))}, then try again."
+            return False, f"Wrong PIN. Wait {counted(-(-ms // 1000), 'second')}, then try again."
         self._save()
         n = self.free_tries - s.wrong_in_row
-        return False, f"Wrong PIN. You have {n} more {'try' if n == 1 else 'tries'}."
-
-
-def _seconds(n: int) -> str:
-    """A wait in words: "1 second", "8 seconds"."""
-    return f"{n} second{'' if n == 1 else 's'}"
+        return False, f"Wrong PIN. You have {counted(n, 'more try', 'more tries')}."

@@ -29,7 +29,7 @@ from kiosk.app.table_rulings import exchange_at_press, exchange_sentence
 from kiosk.app.vision_worker import StableReading
 from kiosk.control.port import KioskView
 from kiosk.control.side import Side
-from kiosk.control.words import play_place, refusal_sentence, sheet_rows
+from kiosk.control.words import counted, play_place, refusal_sentence, sheet_rows
 from kiosk.referee import events as ev
 from kiosk.referee.presets import Preset
 from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING, GameState, Result
@@ -233,7 +233,7 @@ def clear_problem(table: Table, res: Result) -> None:
         table.view.message = ""
         if lp is not None and last is not None and last.kind == "play":
             table.view.message = (f"{st.players[lp.player]} played {lp.word} at "
-                                  f"{play_place(lp.coordinate, sheet_rows(table.preset))} for {lp.score} "
-                                  f"point{'s' if lp.score != 1 else ''}.")
+                                  f"{play_place(lp.coordinate, sheet_rows(table.preset))} for "
+                                  f"{counted(lp.score, 'point')}.")
         elif last is not None and last.kind == "pass":
             table.view.message = f"{st.players[last.player]} passed."

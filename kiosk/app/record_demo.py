@@ -32,6 +32,7 @@ from kiosk.app.record_players import (
 )
 from kiosk.app.simtable import SimClock, SimulatedTable
 from kiosk.app.vision_worker import VisionWorker
+from kiosk.control.words import counted
 from kiosk.referee.events import GameStarted
 from kiosk.referee.state import OVER
 from kiosk.rules.gcg import GcgError, read_gcg
@@ -319,9 +320,10 @@ def _report(demo: _Demo, outcome_done: bool, out: Callable[[str], None], t_start
     secs = time.perf_counter() - t_start
     unusable = f"{vision.frames_unusable} of them unusable: a hand, blur, no board ..." if vision.frames_unusable \
         else "all usable"
-    out(f"vision: {vision.frames_read} frames read ({unusable}), {table.renders} frames rendered "
-        f"({table.render_ms / max(1, table.renders):.0f} ms each), judge corrected {players.judge_fixes} square(s) "
-        f"and took back {players.judge_undos} misread move(s); {secs:.1f} s")
+    out(f"vision: {counted(vision.frames_read, 'frame')} read ({unusable}), {counted(table.renders, 'frame')} "
+        f"rendered ({table.render_ms / max(1, table.renders):.0f} ms each), judge corrected "
+        f"{counted(players.judge_fixes, 'square')} and took back {counted(players.judge_undos, 'misread move')}; "
+        f"{secs:.1f} s")
     _hold_final(demo)
     session.close()
     for line in final_table(st, plan.nicks):

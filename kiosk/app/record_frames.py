@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from kiosk.app.recorded_moves import RecordRow, record_tiles
+from kiosk.control.words import counted
 from kiosk.devices.camera import CameraError
 from kiosk.devices.health import DeviceHealth, HealthTracker
 
@@ -127,7 +128,7 @@ def enter_from_record(kiosk: Any, p: RecordRow, pin: str, why: str, out: Callabl
             out(f"  move {p.move}: the record's move cannot be entered ({exc})")
     over = "over the board as it stands (no frame before it to read)" if camera_down else "over the last frame"
     out(f"  move {p.move}: {why}: the judge enters the move from the record ({p.coord} {p.word}, "
-        f"{len(tiles)} tile(s)) {over}")
+        f"{counted(len(tiles), 'tile')}) {over}")
     if camera_down and not tiles:
         empty = next((sq for sq, have in enumerate(kiosk.state.board) if not have), None)
         tiles = [] if empty is None else [(empty, ".")]
@@ -201,7 +202,7 @@ def vision_line(shown: list[str], entered: list[str], unrefereed: list[str], sec
     frames = list(dict.fromkeys(shown))
     failed = {p.partition(": ")[0] for p in [*entered, *unrefereed]}
     bad = [name for name in frames if name in failed]
-    line = f"vision: {len(frames) - len(bad)} of {len(frames)} frame{'' if len(frames) == 1 else 's'} read in {seconds:.1f} s"
+    line = f"vision: {len(frames) - len(bad)} of {counted(len(frames), 'frame')} read in {seconds:.1f} s"
     if bad:
         names = ", ".join(bad) if len(bad) <= 5 else f"{', '.join(bad[:3])}, ... {bad[-1]}"
         line += f"; {len(bad)} could not be: {names} (why: the frames: line above)"

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from kiosk.app.kiosk import Kiosk
 from kiosk.app.simtable import SimClock, SimulatedTable
 from kiosk.control.side import Side
+from kiosk.control.words import counted
 from kiosk.referee.clock import overtime_for_penalty
 from kiosk.referee.events import Challenge, ChallengeRuled, Event, Exchange
 from kiosk.referee.presets import Preset, load_preset
@@ -354,7 +355,7 @@ class RecordPlayers:
             self.clock.advance(PLACE_MS)
             self.kiosk.press(Side(player))
             return StepOutcome(f"judge called: {square_name(sq)} holds {tile or 'no tile'}, not a blank; "
-                               "corrected 1 square(s)")
+                               "corrected 1 square")
         self.clock.advance(2_000)
         res = self.kiosk.act("designate", player=player, square=sq, letter=tile.upper())
         return StepOutcome(f"{st.players[player]} says the blank is {tile.upper()}" + ("" if res else f": {res.reason}"),
@@ -417,7 +418,7 @@ class RecordPlayers:
             k.press(Side(st.on_move))
         elif st.phase == REMOVING and st.last_play is not None:
             k.press(Side(st.last_play.player))
-        return StepOutcome(f"judge called ({problem}); corrected {len(fixed)} square(s)")
+        return StepOutcome(f"judge called ({problem}); corrected {counted(len(fixed), 'square')}")
 
     def _misread_squares(self, st: GameState) -> list[int]:
         """Squares where the kiosk's board (as its screen shows it after a move) differs from the tiles on the
@@ -452,7 +453,7 @@ class RecordPlayers:
             self.clock.advance(PLACE_MS)
             k.press(Side(st.on_move))
         return StepOutcome(f"judge called: the kiosk's board differs from the table at {names}; took the turn back "
-                           f"and corrected {fixed} square(s)")
+                           f"and corrected {counted(fixed, 'square')}")
 
     def reset_retries(self) -> None:
         self._retries = 0

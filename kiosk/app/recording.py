@@ -59,6 +59,7 @@ from kiosk.app.recording_files import (
 )
 from kiosk.app.simtable import SimClock
 from kiosk.app.vision_worker import VisionWorker
+from kiosk.control.words import counted
 from kiosk.referee.presets import Preset, load_preset
 from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING
 from kiosk.rules.gcg import EventKind, GcgError, GcgEvent, GcgVisitor, read_gcg
@@ -476,8 +477,8 @@ def _report(ref: _Referee, seconds: float, kept: bool = True) -> int:
     for line in frame_lines(rec.folder, rec.corners is not None, ref.frame_problems, ref.unrefereed):
         out(line)
     out(vision_line(ref.shown, ref.frame_problems, ref.unrefereed, seconds))
-    out(f"judge: {ref.interventions} intervention(s) ({ref.judge_fixes} square(s) corrected); "
-        f"{sum(1 for h in st.history if h.kind == 'withdrawn')} move(s) taken back (phonies withdrawn after a "
-        f"challenge, as recorded)")
+    withdrawn = sum(1 for h in st.history if h.kind == 'withdrawn')
+    out(f"judge: {counted(ref.interventions, 'intervention')} ({counted(ref.judge_fixes, 'square')} corrected); "
+        f"{counted(withdrawn, 'move')} taken back (phonies withdrawn after a challenge, as recorded)")
     out(last_line(rec.names, st, kept))
     return 0 if not ref.mismatches and totals == last else 1

@@ -9,6 +9,7 @@ from typing import Protocol
 
 from kiosk.control import commands as cmd
 from kiosk.control.port import KioskView
+from kiosk.control.words import counted
 from kiosk.referee import events as ev
 from kiosk.referee.state import GameState, Result
 
@@ -48,7 +49,7 @@ def exchange_sentence(st: GameState, player: int, since: int, count: int) -> str
     mine = [h for h in st.history[since:] if h.player == player]
     name = st.players[player]
     if mine and mine[0].kind == "exchange":
-        return f"{name} exchanged {count} tile{'s' if count != 1 else ''}."
+        return f"{name} exchanged {counted(count, 'tile')}."
     return f"{name}'s exchange counts as a pass."
 
 

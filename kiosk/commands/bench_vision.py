@@ -30,6 +30,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from kiosk.rules.counts import counted
+
 NAME = "bench-vision"
 FONT_CHOICES = ("level", "training", "validation", "held-out", "held-out-2", "validation-2", "held-out-3",
                 "held-out-4", "held-out-5", "held-out-6", "held-out-7", "held-out-8", "display-training",
@@ -172,8 +174,8 @@ def run(args: argparse.Namespace) -> int:
         from kiosk.vision.synth import fonts as font_table
         absent = font_table.missing(args.fonts)
         if absent:   # the figure is over the faces installed: say which of the role it leaves out
-            print(f"kiosk bench-vision: --fonts {args.fonts}: {len(absent)} face(s) not installed, left out of these "
-                  f"figures: {', '.join(f.name for f in absent)} (apt-get install "
+            print(f"kiosk bench-vision: --fonts {args.fonts}: {counted(len(absent), 'face')} not installed, left "
+                  f"out of these figures: {', '.join(f.name for f in absent)} (apt-get install "
                   f"{' '.join(sorted({f.package for f in absent}))})", file=sys.stderr)
     if args.games:
         return _games(games, args)
@@ -390,7 +392,7 @@ def _report(level: str, tally, failed: list, samples: list, args: argparse.Names
     own = args.fonts == "level"
     bars = (bench.BARS if own else bench.FONT_BARS).get(level, {})
     ceilings = {} if own else bench.FONT_CEILINGS.get(level, {})
-    calibrated = (f", each read calibrated from {args.calibrate} photo(s) of its installation's bag"
+    calibrated = (f", each read calibrated from {counted(args.calibrate, 'photo')} of its installation's bag"
                   if args.calibrate else "")
     print(f"== {level}, {_FONT_TITLES[args.fonts]}{calibrated}: {tally.frames} frames of real-game positions "
           f"({tally.letters} lettered tiles, {tally.blanks} blanks, {tally.squares} visible squares)")

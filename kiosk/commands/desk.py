@@ -9,6 +9,8 @@ import sys
 import threading
 import time
 
+from kiosk.rules.counts import counted
+
 NAME = "desk"
 HELP = "the tournament desk: every table live on one page, results stored and exported for tsh"
 
@@ -72,8 +74,9 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:
         print(f"kiosk desk: --http {args.http}: {exc}", file=sys.stderr)
         return 2
-    print(f"desk: {desk.config.name}: {len(desk.config.divisions)} division(s), {len(desk.config.pairings)} "
-          f"pairing(s); {desk.restored} event(s) restored; serving {desk.url}; broker {host}:{port} "
+    print(f"desk: {desk.config.name}: {counted(len(desk.config.divisions), 'division')}, "
+          f"{counted(len(desk.config.pairings), 'pairing')}; {counted(desk.restored, 'event')} restored; "
+          f"serving {desk.url}; broker {host}:{port} "
           f"under {args.root} as client {desk.ingest.config.client_id}", flush=True)
     for problem in desk.pairing_problems:
         print(f"warning: {problem}", file=sys.stderr)

@@ -16,6 +16,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from kiosk.rules.counts import counted
+
 NAME = "journal"
 HELP = "show a journal's games (read-only), recover a damaged journal's intact events, or acknowledge the damage"
 
@@ -50,7 +52,7 @@ def _game_line(g: object, events: list) -> str:
     gid, finished_ms = getattr(g, "id", "?"), getattr(g, "finished_ms", None)
     first = events[0] if events else None
     players = " vs ".join(getattr(first, "players", ()) or ()) or "players unknown"
-    head = f"game {gid}: {players}, {len(events)} events"
+    head = f"game {gid}: {players}, {counted(len(events), 'event')}"
     if not events:
         return f"{head}, {'finished' if finished_ms is not None else 'unfinished'}"
     try:
@@ -64,10 +66,6 @@ def _game_line(g: object, events: list) -> str:
     if finished_ms is not None:
         return f"{head}, cut short at event {len(events)} (scores as they stood then: {scores})"
     return f"{head}, unfinished, scores as they stand: {scores}"
-
-
-def _events(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _recovered(done: object, path: object) -> None:
@@ -86,10 +84,10 @@ def _recovered(done: object, path: object) -> None:
             print(f"    set aside: {event_line(row[1], row[3], row[4])}")
     for p in done.problems:
         print(f"  note: {p}")
-    aside = (f", {_events(done.set_aside, 'intact event')} set aside in {done.set_aside_file} (the damaged copy "
+    aside = (f", {counted(done.set_aside, 'intact event')} set aside in {done.set_aside_file} (the damaged copy "
              f"{done.source} keeps them too)" if done.set_aside_file is not None else "")
     goes_on = done.resumes
-    print(f"{_events(done.lost, 'event')} lost{aside}; " + (
+    print(f"{counted(done.lost, 'event')} lost{aside}; " + (
         f"the kiosk resumes game {goes_on.game} from event {goes_on.kept} (check the board against it)"
         if goes_on is not None else "no game is left to go on: the kiosk's next game starts afresh"))
 

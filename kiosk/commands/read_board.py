@@ -22,6 +22,8 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
+from kiosk.rules.counts import counted
+
 if TYPE_CHECKING:
     from kiosk.vision.reading import BoardReading
 
@@ -200,5 +202,5 @@ def _print_block(path: str, grid: list[str], reading: BoardReading) -> None:
     stages = ", ".join(f"{k} {v:.1f}" for k, v in t.items() if k != "total" and not k.startswith("locate_"))
     unsure = sum(row.count("#") for row in grid)
     print(f"# {path}: {t.get('total', 0.0):.1f} ms" + (f" ({stages})" if stages else "") + f"; {reading.quality.verdict}"
-          + (f"; {unsure} unsure squares" if unsure else "") + (f"; {reading.note}" if reading.note else ""),
+          + (f"; {counted(unsure, 'unsure square')}" if unsure else "") + (f"; {reading.note}" if reading.note else ""),
           flush=True)

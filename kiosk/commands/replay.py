@@ -11,6 +11,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from kiosk.rules.counts import counted
+
 NAME = "replay"
 HELP = "replay GCG game records, recomputing every score; report mismatches and rule errors"
 
@@ -82,10 +84,11 @@ def _replay_file(path: str, args: argparse.Namespace, tile_set: Any, preset: Any
                 _report(path, game, res, args, tally)
             elif game.errors:   # a record that names no players: its move lines could not be read (was dropped
                 skipped += 1    # silently, e.g. the rest of a game after a #character-encoding line in mid-game)
-                first = game.errors[0]
+                first, lost = game.errors[0], len(game.errors)
                 print(f"kiosk replay: {path}:{game.first_line}: a game record begins here but names no players "
-                      f"(#player1, #player2), so its {len(game.errors)} move line(s) were not read (line "
-                      f"{first.line}: {first.message}); a #character-encoding line belongs on a game's first line",
+                      f"(#player1, #player2), so its {counted(lost, 'move line')} {'was' if lost == 1 else 'were'} "
+                      f"not read (line {first.line}: {first.message}); a #character-encoding line belongs on a "
+                      "game's first line",
                       file=sys.stderr)
         if not read and not skipped:
             raise InputError(f"{path}: not a GCG record (no #player lines and no moves)")
@@ -138,19 +141,15 @@ def run(args: argparse.Namespace) -> int:
                   "not of the record: please report it with the file); the other files are replayed", file=sys.stderr)
     out = sys.stdout
     if tally.errors:
-        print(f"{tally.errors} rule {_plural(tally.errors, 'error')} (records that break the rules; see above)",
+        print(f"{counted(tally.errors, 'rule error')} (records that break the rules; see above)",
               file=out)
     # the last line as the README documents it (games: the records read), then what could not be read
     summary = f"{tally.games} games, {tally.moves} moves, {tally.mismatches} mismatches"
     if tally.skipped:
-        summary += f"; {tally.skipped} {_plural(tally.skipped, 'game')} not read (see above)"
+        summary += f"; {counted(tally.skipped, 'game')} not read (see above)"
     if tally.unreadable:
-        summary += f"; {tally.unreadable} of {len(args.files)} {_plural(len(args.files), 'file')} unreadable"
+        summary += f"; {tally.unreadable} of {counted(len(args.files), 'file')} unreadable"
     print(summary, file=out)
     if tally.unreadable or tally.skipped:
         return 2
     return 0 if tally.mismatches == 0 and tally.errors == 0 else 1
-
-
-def _plural(n: int, one: str) -> str:
-    return one if n == 1 else one + "s"

@@ -4,7 +4,8 @@ The referee's :attr:`Result.reason` names events and phases ("'tiles_removed' is
 is in 'playing', needs removing)"): it goes to the log. The screen shows :func:`refusal_sentence` instead:
 the sentence of the refusal's :class:`~kiosk.referee.kinds.Code` (or of the placement rule a play broke,
 :data:`kiosk.rules.placement.CODES`), with the squares concerned. Tables, not branches: a new code needs
-its sentence here (tests/app/test_app_words.py checks that every code has one).
+its sentence here (tests/app/test_app_words.py checks that every code has one). A count and its noun ("1 move",
+"2 moves") are written by :func:`counted` (:mod:`kiosk.rules.counts`, where the referee may use it too).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from kiosk.devices.health import DeviceHealth
 from kiosk.referee.kinds import Code, EndReason
 from kiosk.referee.state import Result
 from kiosk.rules.board import COLUMNS, SIZE, CoordinateError, parse_coordinate, square_name, team_label
+from kiosk.rules.counts import counted as counted  # re-exported: "1 move", "2 moves"
 from kiosk.rules.placement import CODES as PLACEMENT
 
 NUMBERS = tuple(str(i + 1) for i in range(SIZE))

@@ -9,6 +9,7 @@ import numpy as np
 
 from kiosk.devices.camera import CameraError, check_frame
 from kiosk.devices.health import DeviceHealth, HealthTracker, monotonic_ms
+from kiosk.rules.counts import counted
 
 
 class SyntheticCamera:
@@ -62,7 +63,7 @@ class SyntheticCamera:
             raise CameraError(f"synthetic render failed: {exc}") from exc
         self.frames += 1
         image = getattr(result, "image", result)
-        self._health.set("ok", f"{self.describe()}; {self.frames} frame{'s' if self.frames != 1 else ''} rendered")
+        self._health.set("ok", f"{self.describe()}; {counted(self.frames, 'frame')} rendered")
         return monotonic_ms(), check_frame(image, "synthetic camera")
 
     def health(self) -> DeviceHealth:

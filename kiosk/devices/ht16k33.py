@@ -18,6 +18,7 @@ from typing import Any
 from kiosk.devices.display import faces
 from kiosk.devices.health import DeviceHealth, HealthTracker
 from kiosk.devices.sevenseg import ClockFace
+from kiosk.rules.counts import counted
 
 CMD_OSCILLATOR_ON = 0x21
 CMD_DISPLAY_ON = 0x81
@@ -136,7 +137,7 @@ class HT16K33Display:
         if ok:
             retried = self._health.snapshot().counters.get("i2c_errors", 0) - before
             if retried:
-                self._health.set("degraded", f"{retried} I2C error(s) retried successfully")
+                self._health.set("degraded", f"{counted(retried, 'I2C error')} retried successfully")
             else:
                 self._health.set("ok", f"HT16K33 at {self.addresses['left']:#04x}/{self.addresses['right']:#04x}")
 

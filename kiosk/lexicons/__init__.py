@@ -33,6 +33,7 @@ from kiosk.files import (
     replacing,
 )
 from kiosk.rules.board import SIZE
+from kiosk.rules.counts import counted
 from kiosk.rules.lexicon import (
     MAGIC_SUFFIX,
     LexiconError,
@@ -101,7 +102,7 @@ def playable(words: list[str], raw: bytes, name: str, notice: Callable[[str], No
     if len(kept) == len(words):
         return words
     out = [(n, w) for n, w in _word_lines(raw) if not MIN_LETTERS <= len(w) <= MAX_LETTERS]
-    lines = "; ".join(f"line {n} {_shown(w)} ({len(w):,} letter{'s' if len(w) != 1 else ''})" for n, w in out[:5])
+    lines = "; ".join(f"line {n} {_shown(w)} ({counted(len(w), 'letter', fmt=',')})" for n, w in out[:5])
     more = f"; and {len(out) - 5:,} more" if len(out) > 5 else ""
     if not kept:
         raise LexiconError(f"{name}: no word of {MIN_LETTERS} to {MAX_LETTERS} letters (a Scrabble word fits on the "

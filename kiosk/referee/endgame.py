@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from kiosk.referee.clock import overtime_penalty
 from kiosk.referee.presets import Preset
+from kiosk.rules.counts import counted
 from kiosk.rules.racks import rack_adjustments as rules_rack_adjustments
 from kiosk.rules.racks import rack_string as rack_string  # re-exported: the referee's name for it
 from kiosk.rules.racks import unseen_tiles as unseen_tiles  # re-exported: the referee's name for it
@@ -32,7 +33,7 @@ def check_racks(racks: Sequence[str], counts: Sequence[int], unseen: Counter[str
         if bad:
             return f"{players[i]}'s rack: '{bad[0]}' is not a tile of the {tile_set.name} set (blank = ?)"
         if len(rack) != counts[i]:
-            return f"{players[i]}'s rack has {len(rack)} tiles but the game tracked {counts[i]}"
+            return f"{players[i]}'s rack has {counted(len(rack), 'tile')} but the game tracked {counts[i]}"
         total.update(rack)
     over = total - unseen
     if over:

@@ -26,6 +26,7 @@ from kiosk.referee.kinds import Code, EndReason
 from kiosk.referee.model import GameModel, Refused, handles, refusal_for
 from kiosk.referee.phase import Phase
 from kiosk.referee.presets import PresetError, preset_from_dict
+from kiosk.rules.counts import counted
 
 
 def suggest_ruling(g: GameModel | None, lexicon: Container[str], t: int) -> ChallengeRuled | None:
@@ -210,7 +211,7 @@ def _on_late_arrival(g: GameModel, ev: LateArrival) -> None:
         # a judge's line of the scoresheet (seed 000 rule 19), so every reader of the history counts it
         g.record("judge", ev.player, -clk.late_penalty_points * units,
                  note=f"late arrival: {mins:.1f} minutes late, -{clk.late_penalty_points} per "
-                      f"{clk.late_penalty_unit_ms // 60_000} minutes (seed 000 rule 19)")
+                      f"{counted(clk.late_penalty_unit_ms // 60_000, 'minute')} (seed 000 rule 19)")
     if clk.late_clock_runs and g.clock.game_ms is not None:
         g.clock.used[ev.player] += ev.late_ms
         if g.clock.remaining(ev.player, ev.t) is not None and (g.clock.remaining(ev.player, ev.t) or 0) <= 0:

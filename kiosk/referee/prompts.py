@@ -7,6 +7,7 @@ from kiosk.referee.model import GameModel
 from kiosk.referee.phase import Phase
 from kiosk.referee.state import Prompt
 from kiosk.rules.board import square_name
+from kiosk.rules.counts import counted
 from kiosk.rules.tiles import BLANK
 
 
@@ -61,8 +62,8 @@ def pending_prompts(g: GameModel | None) -> list[Prompt]:
                               "challenge it."))
             if g.hold.courtesy_given and g.last_play is not None:
                 lp = g.last_play
-                out.append(Prompt(PromptKind.COURTESY_DRAW, lp.player, f"{g.name(lp.player)} may draw {lp.to_draw} "
-                                  f"replacement tile{'s' if lp.to_draw != 1 else ''} and keep them apart."))
+                out.append(Prompt(PromptKind.COURTESY_DRAW, lp.player, f"{g.name(lp.player)} may draw "
+                                  f"{counted(lp.to_draw, 'replacement tile')} and keep them apart."))
         elif g.window.open and g.last_play is not None:
             out.append(Prompt(PromptKind.CHALLENGE_WINDOW, g.on_move if g.on_move is not None else -1,
                               "Hold or challenge the last play now, or play on.", until_ms=g.window.until))

@@ -30,6 +30,7 @@ from kiosk.referee.record_scores import score_mismatches
 from kiosk.referee.records import RecordEventsError, RefereeEvents
 from kiosk.referee.state import OVER, RACK_ENTRY, TurnRecord
 from kiosk.rules.board import Board
+from kiosk.rules.counts import counted
 from kiosk.rules.gcg import EventKind, GcgError, GcgEvent, GcgGame, Walk
 from kiosk.rules.replay import ReplayProblem, ReplayResult
 from kiosk.rules.tiles import load_tile_set
@@ -81,7 +82,7 @@ class PresetJudge(RefereeEvents):
         p = self.rules
         n = len(game.players)
         if not p.min_players <= n <= p.max_players:
-            self._stop_now(f"{n} players in the record, but preset {p.name} is for {p.seats}")
+            self._stop_now(f"{counted(n, 'player')} in the record, but preset {p.name} is for {p.seats}")
             return
         try:
             super().begin_game(replace(game, errors=[]))   # the record is read up to its first bad line

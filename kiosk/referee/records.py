@@ -54,6 +54,7 @@ from kiosk.referee.presets import Preset, PresetError, load_preset
 from kiosk.referee.record_scores import score_mismatches
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import CHALLENGED, OUTPLAY, OVER, PLAYING, RACK_ENTRY
+from kiosk.rules.counts import counted
 from kiosk.rules.gcg import MAX_POINTS, EventKind, GcgError, GcgEvent, GcgGame, GcgVisitor, Walk, read_gcg
 from kiosk.rules.names import clash
 from kiosk.rules.placement import Placement, WordError, WordFault
@@ -83,7 +84,8 @@ class RecordScoresError(RecordEventsError):
     def __init__(self, mismatches: Sequence[ReplayProblem], preset: str) -> None:
         first = mismatches[0]
         where = f"{first.file}:{first.line}" if first.line else first.file
-        more = f"; {len(mismatches) - 1} more line(s) differ" if len(mismatches) > 1 else ""
+        others = len(mismatches) - 1
+        more = f"; {counted(others, 'more line')} {'differs' if others == 1 else 'differ'}" if others else ""
         super().__init__(f"{where}: {first.message}: the record has {first.recorded}, the kiosk counts "
                          f"{first.computed} under preset {preset}{more}")
         self.mismatches = list(mismatches)
@@ -133,8 +135,8 @@ class RefereeEvents(GcgVisitor[list[Event]]):
         if game.errors:
             raise RecordEventsError(f"the record has errors; first: {game.errors[0]}")
         if not 2 <= len(game.players) <= 4:
-            n = len(game.players)
-            raise RecordEventsError(f"{game.name}: {n} player{'' if n == 1 else 's'} in the record (a game has 2 to 4)")
+            raise RecordEventsError(f"{game.name}: {counted(len(game.players), 'player')} in the record (a game "
+                                    "has 2 to 4)")
         if self.step < 5_000:
             raise RecordEventsError(f"step_ms {self.step}: at least 5000 ms between turns (challenges need room)")
         try:

@@ -12,6 +12,7 @@ from kiosk.referee.model import GameModel, Refused, handles, refusal_for, wrong_
 from kiosk.referee.phase import Phase
 from kiosk.referee.state import ENTERED_BY_JUDGE, PlayRecord
 from kiosk.rules.board import square_name
+from kiosk.rules.counts import counted
 from kiosk.rules.placement import PlacementError, validate_placement
 from kiosk.rules.scoring import score_play
 from kiosk.rules.tiles import BLANK
@@ -123,7 +124,7 @@ def _on_play(g: GameModel, ev: Play) -> None:
     g.close_window()  # the mover's play ends the window on the previous play
     p = ev.player
     if len(tiles) > g.racks[p]:
-        raise Refused(f"play: {len(tiles)} tiles placed but {g.name(p)}'s rack holds only {g.racks[p]} - "
+        raise Refused(f"play: {counted(len(tiles), 'tile')} placed but {g.name(p)}'s rack holds only {g.racks[p]} - "
                       "a misread? judge please check", Code.IMPOSSIBLE_TILES, judge=True, squares=[s for s, _ in tiles])
     need = Counter(BLANK if (t == BLANK or t.islower()) else t for _, t in tiles)
     over = need - g.unseen()
@@ -263,17 +264,17 @@ def _on_exchange(g: GameModel, ev: Exchange) -> None:
         # join the rack counts as a pass; the turn ends and the opponent's clock runs
         g.pending.pressed_at = None
         g.record("pass", p, 0, note=f"improper exchange of {n} with {g.bag} in the bag: counts as a pass")
-        g.notes.append(f"{ev.t}: {g.name(p)} tried to exchange {n} with only {g.bag} tiles in the bag: "
+        g.notes.append(f"{ev.t}: {g.name(p)} tried to exchange {n} with only {counted(g.bag, 'tile')} in the bag: "
                        "counts as a pass")
         g.scoreless += 1
         g.last_play = None
         next_turn(g, p, t_turn)
         return
     if g.bag < ex.min_bag:
-        raise Refused(f"exchange: only {g.bag} tiles in the bag; '{g.preset.name}' needs at least {ex.min_bag}",
-                      Code.BAG_TOO_SMALL)
+        raise Refused(f"exchange: only {counted(g.bag, 'tile')} in the bag; '{g.preset.name}' needs at least "
+                      f"{ex.min_bag}", Code.BAG_TOO_SMALL)
     if g.bag < n:
-        raise Refused(f"exchange: only {g.bag} tiles in the bag to draw {n}", Code.BAG_TOO_SMALL)
+        raise Refused(f"exchange: only {counted(g.bag, 'tile')} in the bag to draw {n}", Code.BAG_TOO_SMALL)
     g.pending.pressed_at = None
     g.record("exchange", p, 0, count=n)
     g.scoreless += 1

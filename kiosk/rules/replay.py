@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Literal, NoReturn, overload
 
 from kiosk.rules.board import Board
+from kiosk.rules.counts import counted
 from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame, GcgVisitor, Walk, read_gcg
 from kiosk.rules.placement import Placement, PlacementError, WordError, WordFault
 from kiosk.rules.racks import NoOutAdjustment, OutAdjustment, rack_adjustments
@@ -304,9 +305,10 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
                     if ev.tiles and ev.rack and _not_within(ev.tiles, ev.rack):
                         self.error(ev, f"exchanged tiles '{ev.tiles}' not in rack '{ev.rack}'", fatal=False)
                     if self.bag < self.exchange_min_bag:
-                        self.error(ev, f"exchange with only {self.bag} tiles in the bag (at least {self.exchange_min_bag} needed)")
+                        self.error(ev, f"exchange with only {counted(self.bag, 'tile')} in the bag (at least "
+                                       f"{self.exchange_min_bag} needed)")
                     if ev.count > self.sizes[p]:
-                        self.error(ev, f"exchange of {ev.count} tiles from a rack of {self.sizes[p]}")
+                        self.error(ev, f"exchange of {counted(ev.count, 'tile')} from a rack of {self.sizes[p]}")
                 self.last_play = None
                 self.settle(ev, p, 0)
                 self.turn = (p + 1) % self.n
@@ -399,7 +401,7 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
             self.error(ev, f"played tile(s) {missing} not in rack '{ev.rack}'", fatal=False)
             self.check_exists(ev, used, "played tiles")
         if len(tiles) > self.sizes[p]:
-            self.error(ev, f"plays {len(tiles)} tiles from a rack of {self.sizes[p]}")
+            self.error(ev, f"plays {counted(len(tiles), 'tile')} from a rack of {self.sizes[p]}")
         try:
             ps = score_play(self.board, tiles, self.ts, self.rules, across=coord.across,
                             game_word_available=self.game_word_available)

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from kiosk.referee.presets import Preset
 from kiosk.rules.board import SIZE, Board, Coordinate
+from kiosk.rules.counts import counted
 from kiosk.rules.gcg import EventKind, GcgEvent, GcgGame, Player
 from kiosk.rules.lexicon import TrieLexicon, default_lexicon
 from kiosk.rules.placement import PlacementError
@@ -164,7 +165,7 @@ def self_play(seed: int = 1, names: tuple[str, ...] = ("Ada", "Bo"), lex: TrieLe
     """
     lo, hi = (preset.min_players, preset.max_players) if preset is not None else (2, 4)
     if not (2 <= len(names) <= 4 and lo <= len(names) <= hi):
-        raise ValueError(f"self-play: {len(names)} players; the rules allow {lo} to {min(hi, 4)}")
+        raise ValueError(f"self-play: {counted(len(names), 'player')}; the rules allow {lo} to {min(hi, 4)}")
     lex = lex or default_lexicon()
     rules = preset.scoring_rules() if preset is not None else STANDARD
     rng = random.Random(seed)

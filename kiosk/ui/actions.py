@@ -10,7 +10,7 @@ from typing import Any
 
 from kiosk.control import commands as cmd
 from kiosk.control.rules_choice import rules_choices, rules_preset
-from kiosk.control.words import refusal_sentence
+from kiosk.control.words import counted, refusal_sentence
 from kiosk.referee.presets import bundled_presets
 from kiosk.referee.state import NOT_STARTED, OVER
 from kiosk.ui.problem_words import run_out
@@ -192,8 +192,9 @@ def _rack_done(ui: TouchState, kw: Mapping[str, Any]) -> None:
         if len(typed) != n:
             name = k.state.players[p]
             ui.rack_player = p
-            ui.rack_said = (f"{name}'s rack has {n} tiles; {len(typed)} entered. Enter the other {n - len(typed)}, "
-                            "then Done." if typed else f"Enter {name}'s {n} tiles, then Done.")
+            tiles = counted(n, "tile")
+            ui.rack_said = (f"{name}'s rack has {tiles}; {len(typed)} entered. Enter the other {n - len(typed)}, "
+                            "then Done." if typed else f"Enter {name}'s {tiles}, then Done.")
             return
     res = k.handle(cmd.Racks(tuple(racks)))
     ui.rack_said = "" if res else refusal_sentence(res)
@@ -268,7 +269,7 @@ def _adj_apply(ui: TouchState, kw: Mapping[str, Any]) -> None:
     """The judge's score adjustment, confirmed in a sentence ("Bo: +5 points by the judge (misscored).")."""
     k, p, n = ui.kiosk, ui.adj_player, ui.adj_points
     if p is not None and k.handle(cmd.Adjust(p, n, ui.adj_reason)):
-        k.view.message = f"{k.state.players[p]}: {n:+d} point{'s' if abs(n) != 1 else ''} by the judge ({ui.adj_reason})."
+        k.view.message = f"{k.state.players[p]}: {counted(n, 'point', fmt='+d')} by the judge ({ui.adj_reason})."
         ui.overlay, ui.adj_points = "judge", 0
 
 
@@ -334,7 +335,7 @@ def _judge_late(ui: TouchState, kw: Mapping[str, Any]) -> None:
     """The chosen player arrived ``late_minutes`` late (before the first move; seed 000 rule 19, 002 I.F)."""
     k, p, n = ui.kiosk, ui.adj_player, ui.late_minutes
     if p is not None and k.handle(cmd.LateArrival(p, n * 60_000)):
-        k.view.message = f"{k.state.players[p]} arrived {n} minute{'s' if n != 1 else ''} late."
+        k.view.message = f"{k.state.players[p]} arrived {counted(n, 'minute')} late."
         ui.overlay = None if k.state.phase == OVER else "judge"
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pygame
 
+from kiosk.control.words import counted
 from kiosk.referee.state import NOT_STARTED, OVER, PLAYING, REMOVING
 from kiosk.ui.board_view import square_label
 from kiosk.ui.panel import BUTTON_H, letters, sheet_rows
@@ -61,7 +62,7 @@ def draw_judge_player(ui: TouchState, cv: Canvas) -> None:
     cv.text("Judge: a player" if ui.adj_player is not None else "Judge: tap a player", title, 28, AMBER)
     for p, rect in enumerate(split_h(who, ui.player_count(), cv.px(5))):
         cv.button(rect, st.players[p], "adj_player", player=p, color=BLUE if ui.adj_player == p else (64, 74, 88))
-    cv.text(f"Late by {ui.late_minutes} minute{'s' if ui.late_minutes != 1 else ''}.", late, 24, align="center")
+    cv.text(f"Late by {counted(ui.late_minutes, 'minute')}.", late, 24, align="center")
     for rect, d in zip(split_h(steps, 2, cv.px(5)), (-1, 1)):
         cv.button(rect, f"{d:+d} min", "late_minutes", delta=d)
     first = not any(h.kind != "judge" for h in st.history)
@@ -105,7 +106,7 @@ def draw_judge_adjust(ui: TouchState, cv: Canvas) -> None:
     cv.text("Adjust a score" if ui.adj_player is not None else "Adjust a score: tap a player", title, 28, AMBER)
     for p, rect in enumerate(split_h(who, ui.player_count(), cv.px(5))):
         cv.button(rect, st.players[p], "adj_player", player=p, color=BLUE if ui.adj_player == p else (64, 74, 88))
-    cv.text(f"{ui.adj_points:+d} points, {ui.adj_reason}", pts, 28, align="center")
+    cv.text(f"{counted(ui.adj_points, 'point', fmt='+d')}, {ui.adj_reason}", pts, 28, align="center")
     for rect, d in zip(split_h(steps1, 3, cv.px(5)), (-10, -5, -1)):
         cv.button(rect, f"{d}", "adj_points", delta=d)
     for rect, d in zip(split_h(steps2, 3, cv.px(5)), (1, 5, 10)):

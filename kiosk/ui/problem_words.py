@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from kiosk.control.port import KioskView
-from kiosk.control.words import tile_words
+from kiosk.control.words import counted, tile_words
 from kiosk.referee.kinds import Code
 from kiosk.rules.tiles import TileSet
 from kiosk.ui.board_view import square_label
@@ -52,7 +52,8 @@ def problem_lines(view: KioskView, rows: str, mover: str = "", rack: int = 0) ->
     out: list[str] = []
     refused = [p for p in view.problem if p.kind == Code.IMPOSSIBLE_TILES]
     if mover and len(refused) > rack:
-        out.append(f"{len(refused)} tiles were placed, but {mover}'s rack holds only {rack}.")
+        were = "was" if len(refused) == 1 else "were"
+        out.append(f"{counted(len(refused), 'tile')} {were} placed, but {mover}'s rack holds only {rack}.")
     for p in view.problem:
         line = problem_sentence(p.kind, p.square, p.before, p.after, p.detail, rows)
         if line and line not in out:

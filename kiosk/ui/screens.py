@@ -11,7 +11,7 @@ from __future__ import annotations
 import pygame
 
 from kiosk.control.rules_choice import rules_name
-from kiosk.control.words import play_place, ruling_sentence, sheet_rows, turn_words
+from kiosk.control.words import counted, play_place, ruling_sentence, sheet_rows, turn_words
 from kiosk.referee.state import CHALLENGED, DESIGNATING, NOT_STARTED, OUTPLAY, OVER, PLAYING, RACK_ENTRY, REMOVING
 from kiosk.ui.board_view import square_label
 from kiosk.ui.judge_screens import (
@@ -95,7 +95,7 @@ def _info(ui: TouchState, cv: Canvas, area: pygame.Rect) -> None:
     st = ui.kiosk.state
     unseen = sum(n for _, n in st.unseen)
     a, b, c = rows_of(area, [0, 0, 0])
-    cv.text(f"{st.bag} tile{'s' if st.bag != 1 else ''} in the bag, {unseen} unseen", a, 22, DIM)
+    cv.text(f"{counted(st.bag, 'tile')} in the bag, {unseen} unseen", a, 22, DIM)
     lp = st.last_play
     if lp is not None:
         who = st.players[lp.player]
@@ -304,7 +304,7 @@ def draw_outplay(ui: TouchState, cv: Canvas) -> None:
     ask = f"{st.players[opp]}: accept or challenge?" if len(st.players) <= 2 else "Accept (green) or challenge (red)."
     went = f"{st.players[lp.player]} went out. " if lp else ""
     secs = max(0, left) // 1000
-    cv.paragraph(f"{went}{ask} {secs} second{'s' if secs != 1 else ''} left.", title, 22, AMBER, min_size=14)
+    cv.paragraph(f"{went}{ask} {counted(secs, 'second')} left.", title, 22, AMBER, min_size=14)
     accept_row(cv, b1, st)
     _challenge_row(ui, cv, b2, True)
 
@@ -387,7 +387,7 @@ def draw_new_game(ui: TouchState, cv: Canvas) -> None:
         cv.text(ui.kiosk.view.message, said, 18, AMBER, min_size=12)  # e.g. the rules are for 2 players
     swap, count, rules = split_h(b1, 3, cv.px(6))
     cv.button(swap, "Swap" if len(names) == 2 else "Rotate", "new_swap")
-    cv.button(count, f"{len(names)} players", "new_count")
+    cv.button(count, counted(len(names), "player"), "new_count")
     cv.button(rules, "Rules", "new_preset_next")
     if ui.overlay == "new_game" and ui.kiosk.state.phase != NOT_STARTED:  # opened over a game: a way back
         back, b2 = split_h(b2, 2, cv.px(6))

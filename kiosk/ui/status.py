@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pygame
 
-from kiosk.control.words import device_name, ending_sentence
+from kiosk.control.words import counted, device_name, ending_sentence
 from kiosk.referee.phase import Phase
 from kiosk.referee.state import GameResult
 from kiosk.ui.touch_state import CLOCK_DOWN, TouchState
@@ -59,9 +59,8 @@ def clock_strip(ui: TouchState, cv: Canvas, area: pygame.Rect) -> None:
 def _spoken(ms: int) -> str:
     """A warning's time in words: "3 minutes", "1 minute", "30 seconds"."""
     if ms % 60_000 == 0:
-        n = ms // 60_000
-        return f"{n} minute{'s' if n != 1 else ''}"
-    return f"{ms // 1000} seconds"
+        return counted(ms // 60_000, "minute")
+    return counted(ms // 1000, "second")
 
 
 def timers_line(ui: TouchState) -> tuple[str, tuple[int, int, int]] | None:
@@ -101,7 +100,7 @@ def game_word_text(ui: TouchState, bonus: int) -> str:
         return ""
     factor = int(preset.scoring.get("game_word_factor", 2)) if preset is not None else 2
     times = {2: "Double", 3: "Triple"}.get(factor, f"{factor} times the")
-    return f"{word}! {times} score: +{bonus} points."
+    return f"{word}! {times} score: {counted(bonus, 'point', fmt='+d')}."
 
 
 def device_text(ui: TouchState) -> str:

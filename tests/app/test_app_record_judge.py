@@ -58,7 +58,7 @@ def test_a_recording_without_warp_coord_is_refereed_to_its_final(tmp_path):
     lines: list[str] = []
     code = run_recording(folder, journal=tmp_path / "j.sqlite", out=lines.append, calibration=TEMPLATES_PROFILE)
     assert lines[-1] == "final: Stefan 377, Hanns 374", "\n".join(lines)
-    m = re.fullmatch(r"judge: (\d+) intervention\(s\) \(\d+ square\(s\) corrected\); (\d+) move\(s\) taken back "
+    m = re.fullmatch(r"judge: (\d+) interventions? \(\d+ squares? corrected\); (\d+) moves? taken back "
                      r"\(phonies withdrawn after a challenge, as recorded\)", lines[-2])
     assert m and int(m.group(1)) <= 1 and m.group(2) == "0", "\n".join(lines)
     assert code == 0, "\n".join(lines)
@@ -90,11 +90,11 @@ def test_real_frames_without_a_usable_reading_are_entered_by_the_judge(tmp_path)
     text = "\n".join(lines)
     assert lines[-1] == "final: Stefan 377, Hanns 374", text
     assert re.search(r"move 5: image-5\.jpg: no usable reading \(blank frame [^\n]*: the judge enters the move "
-                     r"from the record \(N1 WANK, 4 tile\(s\)\)", text), text
+                     r"from the record \(N1 WANK, 4 tiles\)", text), text
     assert re.search(r"move 9: image-9\.jpg: no usable reading \([^\n]*: the judge enters the move from the record",
                      text), text
     assert "asks the judge" not in text and "MISMATCH" not in text, text
-    assert lines[-2].startswith("judge: 2 intervention(s)"), text
+    assert lines[-2].startswith("judge: 2 interventions "), text
     assert code == 0, text
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from shared_data import SHARED, needs_shared
 
-JUDGE_LINE = re.compile(r"judge: (\d+) intervention\(s\) \(\d+ square\(s\) corrected\); \d+ move\(s\) taken back "
+JUDGE_LINE = re.compile(r"judge: (\d+) interventions? \(\d+ squares? corrected\); \d+ moves? taken back "
                         r"\(phonies withdrawn after a challenge, as recorded\)")
 
 

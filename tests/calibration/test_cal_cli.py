@@ -91,7 +91,7 @@ def test_glyphs_step_trains_and_saves(tmp_path: Path, capsys: pytest.CaptureFixt
                  "--profile", str(prof)])
     out = capsys.readouterr()
     assert code == 0, out.err
-    assert "30 tile samples of 3 labels from 2 photo(s); cross-validated accuracy" in out.out
+    assert "30 tile samples of 3 labels from 2 photos; cross-validated accuracy" in out.out
     assert load_profile(prof).glyph_model.data
     assert cv2.imread(str(tmp_path / "sheet.png")) is not None
     assert main(["calibrate", "glyphs", "--layout", str(tmp_path / "layout.txt")]) == 2   # no photos, no camera

@@ -101,7 +101,7 @@ def test_a_tile_without_ink_is_left_out_and_named_not_the_end_of_the_calibration
     result = capture_glyphs(photos, rows, train=trainer, sheet_png=tmp_path / "sheet.png")
     assert result.no_ink == ["photo 1: A1 (A)", "photo 1: F2 (E)", "photo 2: A1 (A)", "photo 3: A1 (A)"]
     assert len(result.samples) == 296 and len(got[0]) == 296
-    assert "4 tile(s) left out, no ink found on them (photo 1: A1 (A), photo 1: F2 (E), photo 2: A1 (A), " \
+    assert "4 tiles left out, no ink found on them (photo 1: A1 (A), photo 1: F2 (E), photo 2: A1 (A), " \
            "photo 3: A1 (A))" in result.summary()
     sheet = cv2.imread(str(tmp_path / "sheet.png"))
     assert sheet is not None and sheet.shape[1] == 20 * (result.samples[0][0].shape[1] + 4)

@@ -73,7 +73,7 @@ def test_desk_command_serves_records_and_stops_on_sigterm(tmp_path):
                                 env={**os.environ, "PYTHONUNBUFFERED": "1"})
         try:
             line = proc.stdout.readline()
-            assert line.startswith("desk: CLI Open: 1 division(s), 1 pairing(s)") and f":{http}/" in line, line
+            assert line.startswith("desk: CLI Open: 1 division, 1 pairing;") and f":{http}/" in line, line
             publish_game(DOUG, "127.0.0.1", broker.port, 4)
             url = f"http://127.0.0.1:{http}/results.json"
             end = time.monotonic() + 20

@@ -51,7 +51,7 @@ def test_ref_record_overtime_for_a_penalty_is_what_the_clock_charges_for_it():
      r"^r\.gcg:4: b's play J6 OX\(S\): the record has 13, the kiosk counts 12 under preset naspa$"),
     # two wrong lines: the first named, the other counted (the second is compared from the recorded total on)
     (HEAD + ">a: ?AEINRT 8D RETAiNS +70 70\n>b: OXYZZZZ J6 OX(S) +12 12\n>a: AAAAAAA - +0 71\n",
-     r"^r\.gcg:3: a's play .*; 1 more line\(s\) differ$"),
+     r"^r\.gcg:3: a's play .*; 1 more line differs$"),
 ])
 def test_ref_record_a_score_the_referee_does_not_give_is_named_with_its_line(text, message):
     game = parse_gcg(text, "r.gcg")

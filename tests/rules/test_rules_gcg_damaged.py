@@ -158,7 +158,7 @@ def test_a_character_encoding_line_in_mid_game_is_said_and_the_lines_after_it_co
     out, err = capsys.readouterr()
     last = out.splitlines()[-1]
     assert last.startswith("1 games, 2 moves, ") and last.endswith("; 1 game not read (see above)")
-    assert f"{path}:5: a game record begins here but names no players (#player1, #player2), so its 2 move line(s) " \
+    assert f"{path}:5: a game record begins here but names no players (#player1, #player2), so its 2 move lines " \
            "were not read (line 6: move before both players are named (#player1, #player2)); a #character-encoding " \
            "line belongs on a game's first line" in err
 

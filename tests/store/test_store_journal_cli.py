@@ -55,7 +55,7 @@ def test_journal_show_lists_games_and_refuses_a_missing_file(tmp_path, capsys):
     s.close()
     before = _snapshot(tmp_path)
     assert main(["journal", "show", str(path)]) == 0
-    assert "game 1: Ann vs Bob, 1 events, unfinished" in capsys.readouterr().out
+    assert "game 1: Ann vs Bob, 1 event, unfinished" in capsys.readouterr().out
     assert _snapshot(tmp_path) == before  # not one byte changed, no file added
 
 

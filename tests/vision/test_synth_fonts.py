@@ -199,7 +199,7 @@ def test_bench_vision_names_a_broken_face_and_the_faces_it_leaves_out(monkeypatc
     _only_held_out(monkeypatch, held[0], ghost)
     assert main(argv) == 0
     err = capsys.readouterr().err
-    assert "1 face(s) not installed, left out of these figures: ghost-bold (apt-get install fonts-ghost)" in err, err
+    assert "1 face not installed, left out of these figures: ghost-bold (apt-get install fonts-ghost)" in err, err
 
 def test_bench_vision_offers_every_font_role_and_selects_the_second_held_out_batch(monkeypatch):
     """``--fonts held-out-2`` reaches the role's faces (only looked up here, never drawn)."""

@@ -23,6 +23,11 @@
     return e;
   }
 
+  // A count and its noun as the kiosk writes them (kiosk.rules.counts.counted): "1 game", "2 games", "0 games".
+  function counted(n, noun, plural) {
+    return n + " " + (Math.abs(n) === 1 ? noun : plural === undefined ? noun + "s" : plural);
+  }
+
   function drawBoard(canvas, rows, big) {
     const n = 15, px = canvas.width / n, g = canvas.getContext("2d");
     g.fillStyle = "#0a3d2e"; g.fillRect(0, 0, canvas.width, canvas.height);
@@ -131,7 +136,7 @@
     Object.keys(st || {}).forEach(function (div) {
       const d = st[div];
       box.appendChild(el("h2", "", "Division " + div));
-      box.appendChild(el("p", "running", d.running + " game" + (d.running === 1 ? "" : "s") + " still running"));
+      box.appendChild(el("p", "running", counted(d.running, "game") + " still running"));
       const tb = el("table"), hr = el("tr");
       ["#", "Player", "W", "L", "Spread"].forEach(function (h) { hr.appendChild(el("th", "", h)); });
       tb.appendChild(hr);
@@ -152,15 +157,15 @@
     (s.broker && s.broker.errors || []).forEach(function (e) { a.appendChild(el("p", "", e)); });
     Object.keys(s.refused || {}).forEach(function (k) {
       const r = s.refused[k];
-      a.appendChild(el("p", "", r.count + " message" + (r.count === 1 ? "" : "s") + " ignored: " + r.sentence));
+      a.appendChild(el("p", "", counted(r.count, "message") + " ignored: " + r.sentence));
     });
     // each game streamed again with other moves, by board and game (the count above sums their messages)
     (s.streamed_again || []).forEach(function (r) { a.appendChild(el("p", "", r.detail)); });
     const all = Object.values(tiles);
     const live = all.filter(function (t) { return t.players && t.players.length && t.phase !== "over"; }).length;
     const done = all.filter(function (t) { return t.phase === "over"; }).length;
-    document.getElementById("summary").textContent = all.length + " tables · " + live + " playing · " + done +
-      " finished · " + (s.refused_total || 0) + " messages ignored";
+    document.getElementById("summary").textContent = counted(all.length, "table") + " · " + live + " playing · " +
+      done + " finished · " + counted(s.refused_total || 0, "message") + " ignored";
   }
 
   function update(list, since, recv) {
