@@ -2,7 +2,8 @@
 
 :class:`SerialClockLink` runs one background thread that owns the port. It opens ``port`` (the udev symlink
 ``/dev/scrabble-clock``), says HELLO, and after the reply streams heartbeats; when the port errors (cable
-pulled) or nothing good arrives for ``loss_ms`` (2.5 s: link loss is declared within 3 s) it closes the port
+pulled) or nothing good arrives for ``loss_ms`` (2.5 s; 2-3 s: at least two of the clock's 1 s heartbeats, so a
+late heartbeat is no loss, and link loss is declared within 3 s: ``firmware.link.loss_problem``) it closes the port
 and keeps trying to reopen it every ``reconnect_ms``. Presses carry the microcontroller's ms, mapped onto the
 host's monotonic ms by the smallest (host - MCU) offset of recent heartbeats.
 
@@ -40,7 +41,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from firmware_bridge.firmware import proto
-from firmware_bridge.firmware.link import Link
+from firmware_bridge.firmware.link import LOSS_MS, Link, loss_problem
 from kiosk.devices.display import faces
 from kiosk.devices.health import DeviceHealth, HealthTracker, monotonic_ms
 from kiosk.devices.presses import ButtonPress, PressQueue
@@ -131,11 +132,12 @@ class SerialClockLink:
     ButtonSource / ClockDisplay views, :meth:`health` for the link itself.
     """
 
-    def __init__(self, port: str = DEFAULT_PORT, baudrate: int = 115200, loss_ms: int = 2500,
+    def __init__(self, port: str = DEFAULT_PORT, baudrate: int = 115200, loss_ms: int = LOSS_MS,
                  reconnect_ms: int = 500, serial_factory: Callable[[str, int], Any] | None = None,
                  clock: Callable[[], int] = monotonic_ms) -> None:
-        if not 500 <= loss_ms <= 3000:
-            raise ValueError(f"clock link loss_ms must be 500..3000 (loss declared within 3 s), got {loss_ms}")
+        problem = loss_problem(loss_ms)  # the clock's heartbeat interval bounds it (firmware/link.py)
+        if problem is not None:
+            raise ValueError(f"clock link loss_ms {problem}")
         self.port = port
         self.baudrate = baudrate
         self.loss_ms = loss_ms

@@ -20,14 +20,61 @@ except ImportError:  # on the microcontroller the modules sit side by side
     import proto
 
 
+HEARTBEAT_MS = 1000
+"""Each end sends a HEARTBEAT this often in a session: the protocol's interval that every timeout of the link is
+measured against (PROTOCOL.md, "Heartbeat and link loss")."""
+RETRANSMIT_MS = 120
+"""An unacknowledged reliable frame is sent again this often: several times within one heartbeat interval."""
+LOSS_MIN_MS = 2 * HEARTBEAT_MS
+"""The shortest loss timeout: a heartbeat late by up to a whole interval (USB latency, a busy host or MCU loop)
+is no lost link. A shorter timeout declares a working link lost between two heartbeats (500 ms: 4 false losses
+in 5 s on the simulator)."""
+LOSS_MAX_MS = 3000
+"""The longest loss timeout: a lost link is declared within 3 s."""
+LOSS_MS = 2500
+"""The default loss timeout, between the two: one heartbeat lost to line noise is still no lost link."""
+
+
+def loss_problem(loss_ms, heartbeat_ms=HEARTBEAT_MS):
+    """Why ``loss_ms`` cannot be the loss timeout of a link whose peer sends a heartbeat every ``heartbeat_ms``,
+    as the end of a sentence naming the setting ("must be at least 2000 ms: ..."); None when it can. The
+    bounds come from the heartbeat interval (:data:`LOSS_MIN_MS`) and the 3 s promise (:data:`LOSS_MAX_MS`)."""
+    low = 2 * heartbeat_ms
+    allowed = "allowed " + str(low) + ".." + str(LOSS_MAX_MS) + " ms"
+    if loss_ms < low:
+        return ("must be at least " + str(low) + " ms (" + allowed + "): the clock sends a heartbeat every "
+                + str(heartbeat_ms) + " ms, and a heartbeat late by up to one interval (USB latency, a busy "
+                "kiosk) must not count as a lost link; got " + str(loss_ms) + " ms")
+    if loss_ms > LOSS_MAX_MS:
+        return ("must be at most " + str(LOSS_MAX_MS) + " ms (" + allowed + "): a lost link is declared within "
+                "3 s; got " + str(loss_ms) + " ms")
+    return None
+
+
+def timing_problem(rto_ms, heartbeat_ms, loss_ms):
+    """Why these times cannot be a link's (a sentence naming the argument), or None."""
+    if heartbeat_ms <= 0:
+        return "heartbeat_ms must be > 0, got " + str(heartbeat_ms)
+    if not 0 < rto_ms < heartbeat_ms:
+        return ("rto_ms must be 1.." + str(heartbeat_ms - 1) + " ms: a lost frame is sent again before the next "
+                "heartbeat (every " + str(heartbeat_ms) + " ms); got " + str(rto_ms))
+    problem = loss_problem(loss_ms, heartbeat_ms)
+    return None if problem is None else "loss_ms " + problem
+
+
 class Link:
     """One end of the link. ``active`` gates all output except what the caller sends with ``send_raw``."""
 
-    def __init__(self, rto_ms=120, heartbeat_ms=1000, loss_ms=2500, queue_max=32, precious=(), dedup=True,
-                 accept=None):
+    def __init__(self, rto_ms=RETRANSMIT_MS, heartbeat_ms=HEARTBEAT_MS, loss_ms=LOSS_MS, queue_max=32, precious=(),
+                 dedup=True, accept=None):
         """``dedup``: drop a reliable frame with the last delivered seq (False: deliver it, the caller
         recognises copies itself); ``accept(type, body) -> bool``: False leaves a reliable frame unacknowledged
-        and undelivered, so the peer sends it again later (back-pressure; counted in ``refused``)."""
+        and undelivered, so the peer sends it again later (back-pressure; counted in ``refused``). Times that
+        cannot work together (:func:`timing_problem`: a loss timeout shorter than two heartbeats) raise
+        ValueError."""
+        problem = timing_problem(rto_ms, heartbeat_ms, loss_ms)
+        if problem is not None:
+            raise ValueError(problem)
         self.rto_ms = rto_ms
         self.heartbeat_ms = heartbeat_ms
         self.loss_ms = loss_ms

@@ -166,7 +166,7 @@ def _open(cfg: KioskConfig, clock: EventClock,
     try:
         devices = build_devices(cfg.devices, board=board_as_kept)
     except DeviceConfigError as exc:
-        print(f"kiosk run: config [devices]: {exc}", file=sys.stderr)
+        print(f"kiosk run: {cfg.source or 'config'}: [devices] {exc}", file=sys.stderr)
         session.close()
         return 2
     resumed = session.resume(clock())

@@ -111,10 +111,15 @@ def main(argv: list[str] | None = None) -> int:
         except InputError as exc:
             print(f"--frame: {exc}", file=sys.stderr)
             return 2
-    try:   # a synthetic camera shows the board the kiosk keeps: here, with no game, an empty board
-        devices = build_devices(load_devices_config(args.config), board=_empty_board)
-    except DeviceConfigError as exc:
+    try:
+        config = load_devices_config(args.config)
+    except DeviceConfigError as exc:   # names the file
         print(f"device config: {exc}", file=sys.stderr)
+        return 2
+    try:   # a synthetic camera shows the board the kiosk keeps: here, with no game, an empty board
+        devices = build_devices(config, board=_empty_board)
+    except DeviceConfigError as exc:   # names the key: the file is said here
+        print(f"device config: {args.config or 'the demo defaults'}: [devices] {exc}", file=sys.stderr)
         return 2
     try:
         watch = _watch(devices, args.seconds)

@@ -13,7 +13,8 @@ Config (all sections optional; defaults in brackets)::
                  # ht16k33:  "bus": 1, "addresses": {"left": "0x70", "right": "0x71"}, "brightness": 15,
                  #           "retries": 2, "blink_overtime": false
                  },
-     "serial":  {"port": "/dev/scrabble-clock", "baudrate": 115200},   # shared by serial buttons + display
+     "serial":  {"port": "/dev/scrabble-clock", "baudrate": 115200,    # shared by serial buttons + display
+                 "loss_ms": 2500},   # 2000..3000: two of the clock's 1 s heartbeats at least (firmware/link.py)
      "camera":  {"backend": "picamera2" | "opencv" | "replay" | "synthetic" | "none" ["none"],
                  # picamera2: "size": [2028, 1520], "mode": "still", "camera_num": 0,
                  #            "exposure_us", "analogue_gain", "colour_gains": [r, b]  (from the calibration profile)
@@ -37,6 +38,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
 
+from firmware_bridge.firmware.link import LOSS_MS, loss_problem
 from kiosk.devices.buttons import ButtonSource, KeyboardButtons, ScriptedButtons
 from kiosk.devices.camera import Camera, CameraError, UnavailableCamera
 from kiosk.devices.display import ClockDisplay, FanOutDisplay, NullDisplay, SimulatedDisplay
@@ -149,7 +151,7 @@ class _SerialSection:
 
     port: Any = None            # any value, read as its text; None: firmware_bridge.host.DEFAULT_PORT
     baudrate: Int = 115200
-    loss_ms: Int = 2500
+    loss_ms: Int = LOSS_MS      # checked against the clock's heartbeat interval: firmware.link.loss_problem
 
 
 @dataclass(frozen=True)
@@ -201,6 +203,12 @@ def build_serial_link(config: Mapping[str, Any]) -> Any:
     _unknown(sec, "serial", {"port", "baudrate", "loss_ms"})
     try:  # a bad value's DeviceConfigError is a ValueError too: "serial: serial.baudrate: ...", as always
         s = _checked(_SerialSection, sec, "serial")
+    except ValueError as exc:
+        raise DeviceConfigError(f"serial: {exc}") from None
+    problem = loss_problem(s.loss_ms)
+    if problem is not None:   # said here, naming the key, before the link is built
+        raise DeviceConfigError(f"serial.loss_ms {problem}")
+    try:
         port = _serial_backend("DEFAULT_PORT") if s.port is None else s.port
         return SerialClockLink(str(port), s.baudrate, loss_ms=s.loss_ms)
     except ValueError as exc:

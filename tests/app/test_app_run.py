@@ -37,8 +37,27 @@ def test_a_scripted_press_reaches_the_journal_and_a_restart_resumes_the_game(tmp
 def test_a_bad_device_config_is_refused_before_a_game_starts(tmp_path, capsys):
     cfg = load_config(_config(tmp_path, '{backend = "telepathy"}'))
     assert run_table(cfg, headless=True, max_seconds=1) == 2
-    assert "kiosk run: config [devices]:" in capsys.readouterr().err
+    assert f"kiosk run: {tmp_path / 'kiosk.toml'}: [devices] buttons.backend: 'telepathy'" in capsys.readouterr().err
     assert GameSession.open(tmp_path / "journal.sqlite").referee.events == ()
+
+
+def test_a_loss_timeout_below_two_heartbeats_is_refused_naming_the_file_key_range_and_why(tmp_path, capsys):
+    """``serial.loss_ms = 500`` was accepted (500..3000) though the clock sends a heartbeat every 1000 ms: the link
+    was declared lost between heartbeats, again and again. ``kiosk run`` and ``kiosk run --check`` refuse it."""
+    from kiosk.commands.run import check_config
+
+    path = headless_config(tmp_path, buttons='{backend = "serial"}',
+                           devices=f'serial = {{port = "{tmp_path / "clk"}", loss_ms = 500}}\n')
+    why = ("[devices] serial.loss_ms must be at least 2000 ms (allowed 2000..3000 ms): the clock sends a heartbeat "
+           "every 1000 ms, and a heartbeat late by up to one interval (USB latency, a busy kiosk) must not count "
+           "as a lost link; got 500 ms")
+    assert run_table(load_config(path), headless=True, max_seconds=1) == 2
+    assert capsys.readouterr().err == f"kiosk run: {path}: {why}\n"
+    assert GameSession.open(tmp_path / "journal.sqlite").referee.events == ()
+    assert check_config(load_config(path)) == 2
+    assert capsys.readouterr().err == f"kiosk run: {path}: {why}\n"
+    path.write_text(path.read_text().replace("loss_ms = 500", "loss_ms = 2000"))
+    assert check_config(load_config(path)) == 0, capsys.readouterr().err
 
 
 def test_three_players_under_home_start_with_a_third_button(tmp_path, caplog):

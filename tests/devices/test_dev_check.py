@@ -49,3 +49,23 @@ def test_bad_config_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert "buttons.backend" in capsys.readouterr().err
     assert main([str(tmp_path / "missing.toml")]) == 2
     assert load_devices_config(None) == {}
+
+
+def test_a_loss_timeout_shorter_than_two_heartbeats_is_refused_naming_the_file(tmp_path: Path,
+                                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """``loss_ms = 500`` was accepted, and the check then reported the working simulated clock lost 4 times in 5 s
+    (its heartbeat comes once a second): refused before any device is opened, naming the file, the key, the range
+    and why; the bound follows the heartbeat interval (firmware/link.py)."""
+    from firmware_bridge.firmware.link import HEARTBEAT_MS, LOSS_MIN_MS
+
+    cfg = tmp_path / "kiosk.toml"
+    for loss in (500, 1500, LOSS_MIN_MS - 1):
+        cfg.write_text(f'[devices]\nbuttons = {{backend = "serial"}}\nserial = {{port = "{tmp_path / "clk"}", '
+                       f'loss_ms = {loss}}}\n')
+        assert main([str(cfg), "--seconds", "0.2"]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err == (
+            f"device config: {cfg}: [devices] serial.loss_ms must be at least {LOSS_MIN_MS} ms (allowed "
+            f"{LOSS_MIN_MS}..3000 ms): the clock sends a heartbeat every {HEARTBEAT_MS} ms, and a heartbeat late by "
+            f"up to one interval (USB latency, a busy kiosk) must not count as a lost link; got {loss} ms\n")

@@ -101,7 +101,11 @@ def test_serial_buttons_and_display_share_one_link(tmp_path: Path) -> None:
     ({"camera": {"backend": "opencv", "size": [0, 5]}}, "camera.size"),
     ({"camera": {"backend": "picamera2", "colour_gains": 2}}, "colour_gains"),
     ({"camera": {"backend": "picamera2", "mode": "video"}}, "camera.mode"),
-    ({"serial": {"loss_ms": 9000}, "buttons": {"backend": "serial"}}, "loss_ms"),
+    ({"serial": {"loss_ms": 9000}, "buttons": {"backend": "serial"}}, r"^serial\.loss_ms must be at most 3000 ms"),
+    ({"serial": {"loss_ms": 500}, "buttons": {"backend": "serial"}},
+     r"^serial\.loss_ms must be at least 2000 ms \(allowed 2000\.\.3000 ms\): the clock sends a heartbeat every "
+     r"1000 ms"),
+    ({"serial": {"loss_ms": "fast"}, "buttons": {"backend": "serial"}}, r"serial\.loss_ms"),
     ({"buttons": "gpio"}, r"\[buttons\] must be a table"),
     ({"clock": {}}, "unknown key"),
 ])
@@ -167,3 +171,23 @@ def test_any_config_gives_devices_or_a_config_error(monkeypatch: pytest.MonkeyPa
         return
     devs.health()
     devs.close()
+
+
+def test_the_serial_loss_timeout_range_and_default_follow_the_heartbeat() -> None:
+    """The config takes 2000..3000 ms (two of the clock's 1 s heartbeats at least: firmware/link.py), and its
+    default is the link's; the docs and the example config say the same range."""
+    from firmware_bridge.firmware.link import HEARTBEAT_MS, LOSS_MAX_MS, LOSS_MIN_MS, LOSS_MS
+    from kiosk.devices.factory import build_serial_link, check_devices_config
+
+    assert build_serial_link({}).loss_ms == LOSS_MS == 2500
+    for ok in (LOSS_MIN_MS, LOSS_MS, LOSS_MAX_MS):
+        check_devices_config({"buttons": {"backend": "serial"}, "serial": {"loss_ms": ok}})
+        assert build_serial_link({"serial": {"loss_ms": ok}}).loss_ms == ok
+    for bad in (LOSS_MIN_MS - 1, LOSS_MAX_MS + 1):
+        with pytest.raises(DeviceConfigError, match=f"allowed {2 * HEARTBEAT_MS}\\.\\.{LOSS_MAX_MS} ms"):
+            check_devices_config({"buttons": {"backend": "serial"}, "serial": {"loss_ms": bad}})
+    root = Path(__file__).resolve().parents[2]
+    said = f"{LOSS_MIN_MS}..{LOSS_MAX_MS}"
+    for doc in ("README.md", "firmware_bridge/PROTOCOL.md", "systemd/kiosk.toml.example"):
+        text = (root / doc).read_text(encoding="utf-8")
+        assert said in text and "500..3000" not in text, doc

@@ -11,6 +11,7 @@ import threading
 from collections.abc import Callable
 
 from firmware_bridge.firmware.app import ClockFirmware
+from firmware_bridge.firmware.link import LOSS_MS
 from firmware_bridge.host import SerialClockLink, wait_until
 
 
@@ -36,9 +37,11 @@ class _Port:
 
 
 class Rig:
-    """``boot_id``: the first boot's id. ``events``: run ``at(ms, fn)`` at a simulated ms (fn(rig))."""
+    """``boot_id``: the first boot's id. ``events``: run ``at(ms, fn)`` at a simulated ms (fn(rig)). ``loss_ms``:
+    the host's loss timeout. ``late``: True holds back what the clock sends (a USB stall, a busy host) until it
+    is False again, when it all arrives at once."""
 
-    def __init__(self, boot_id: int = 0x1234_5678, debounce_ms: int = 20) -> None:
+    def __init__(self, boot_id: int = 0x1234_5678, debounce_ms: int = 20, loss_ms: int = LOSS_MS) -> None:
         self.now = 0
         self.lock = threading.RLock()
         self.levels = [False] * 4
@@ -48,13 +51,15 @@ class Rig:
         self.to_host = bytearray()
         self.to_fw = bytearray()
         self.wire_up = True
+        self.late = False
+        self._held = bytearray()
         self.shown: dict[int, bytes] = {}
         self._events: list[tuple[int, int, Callable[[Rig], None]]] = []
         self._order = itertools.count()
         self.pressed = 0                # presses made on the clock (debounced edges)
         self.connected_at: list[int] = []
-        self.link = SerialClockLink("rig", reconnect_ms=50, serial_factory=lambda p, b: _Port(self),
-                                    clock=lambda: self.now)
+        self.link = SerialClockLink("rig", loss_ms=loss_ms, reconnect_ms=50,
+                                    serial_factory=lambda p, b: _Port(self), clock=lambda: self.now)
 
     def _read(self) -> list[bool]:
         return list(self.levels)
@@ -91,7 +96,10 @@ class Rig:
             out = self.fw.step(self.now + self.mcu_base, bytes(self.to_fw))
             self.to_fw.clear()
             if self.wire_up:
-                self.to_host.extend(out)
+                self._held.extend(out)
+            if not self.late:
+                self.to_host.extend(self._held)
+                self._held.clear()
             if self.link.connected and (not self.connected_at or self.connected_at[-1] < 0):
                 self.connected_at.append(self.now)
             elif not self.link.connected and self.connected_at and self.connected_at[-1] >= 0:
