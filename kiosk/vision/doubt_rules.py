@@ -23,6 +23,8 @@ from kiosk.vision.squarenet import SquarePrediction
 LETTER_P = 0.7        # a letter's P below which it counts as doubtful for a degraded frame (see frame_degraded)
 DEGRADED_SHARE = 0.1  # share of doubtful letters above which a frame is degraded
 DEGRADED_MIN_TILES = 6
+LETTERING_SURE_SHARE = 0.2  # a frame whose squares read as no empty square are fewer than this share sure letters
+LETTERING_MIN_TILES = 8     # ... (at least this many of them) gives no reading: its letters are not read
 FINGER_REACH = 1.5     # squares (centre to centre) from the hand found within which a finger may hide a tile
 FINGER_GROUP = 3       # BLANKs touching (8-connected) at least this many, beyond the set's blanks: fingers
 TURNED_SHARE = 0.6    # lettered tiles read turned by the same quarter turns beyond this share (of at least
@@ -52,6 +54,23 @@ def frame_degraded(confidences: Sequence[float]) -> bool:
         return False
     doubtful = sum(c < LETTER_P for c in confidences)
     return doubtful > DEGRADED_SHARE * len(confidences)
+
+
+def letters_not_read(squares: Sequence[SquareReading]) -> str | None:
+    """Why a frame's letters as a whole are not read, else None: of at least LETTERING_MIN_TILES squares read as
+    no empty square (lettered tiles, blanks, doubts), fewer than LETTERING_SURE_SHARE read as sure letters.
+
+    Such a frame is a tile set whose lettering the reader does not know (hairline, outline, inline faces: their
+    tiles read as blanks, as empty or as doubts, and the few letters given are as likely wrong), or one too dark
+    or blurred to read: its sure-looking letters and empties are no safer than its doubts, so none is given
+    (``kiosk/vision/models/README.md``, "A frame whose letters are not read")."""
+    held = [sq for sq in squares if sq.state is not SquareState.EMPTY]
+    sure = sum(sq.state is SquareState.TILE for sq in held)
+    if len(held) < LETTERING_MIN_TILES or sure >= LETTERING_SURE_SHARE * len(held):
+        return None
+    return (f"letters not read: only {sure} of the {len(held)} squares not read empty read as sure letters (tiles "
+            "lettered in a way this reader does not know, or too little light; for a new tile set run kiosk "
+            "calibrate glyphs)")
 
 
 def doubt_weak_empties(squares: list[SquareReading], doubts: dict[int, Doubt], weak_empty: np.ndarray,

@@ -49,7 +49,9 @@ the sentence for the judge with its :class:`~kiosk.vision.reading.DoubtKind`; ru
 sentence); a grid
 found without markers that reads mostly doubts is not read at all (verdict "grid uncertain"), nor is a board
 whose letters read turned alike (verdict "board turned": corners given from the wrong
-corner, markers placed turned; the premium layout looks the same turned, the coordinates would not).
+corner, markers placed turned; the premium layout looks the same turned, the coordinates would not), nor a frame
+whose squares not read empty are mostly no sure letter (verdict "letters not read": lettering the reader does not
+know, or too little light; :func:`~kiosk.vision.doubt_rules.letters_not_read`).
 """
 
 from __future__ import annotations
@@ -90,6 +92,7 @@ from kiosk.vision.doubt_rules import (
     find_finger_blanks,
     frame_degraded,
     letter_or_doubt,
+    letters_not_read,
     near_mask,
     not_in_set_doubt,
     washed_out,
@@ -1260,6 +1263,12 @@ class BoardReader:
                     f"grid uncertain: {doubtful} of the {held} squares not read empty are unsure (board "
                     "found without markers; give the corners or calibrate the camera)", board_found=True,
                     homography=h, timings_ms=timings, sharp=is_sharp, glare=has_glare)
+        unread = None if hand_seen else letters_not_read(squares)
+        if unread is not None:  # its few sure letters are no safer than its doubts (a hand seen keeps its verdict)
+            timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
+            return replace(BoardReading.unreadable(unread, board_found=True, homography=h, timings_ms=timings,
+                                                   sharp=is_sharp, glare=has_glare),
+                           note=self.familiarity.note or self._value_note)
         if grey_input:
             verdict = "grey-scale frame: a colour camera is needed"
         elif has_hand:

@@ -1,0 +1,52 @@
+"""A frame whose tiles mostly read as no sure letter gives no reading at all: its few letters and its empties
+are no safer than its doubts (display-validation: hairline, outline and inline faces, whose lettered tiles read
+as blanks, empties and doubts, were called "hand over the board" and kept their silent errors)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kiosk.rules.tiles import ENGLISH
+from kiosk.vision.doubt_rules import LETTERING_MIN_TILES, LETTERING_SURE_SHARE, letters_not_read
+from kiosk.vision.reader import BoardReader
+from kiosk.vision.reading import EMPTY_SQUARE, SquareReading, SquareState
+from kiosk.vision.synth import render_board
+from kiosk.vision.synth.boards import random_board
+
+SURE = SquareReading(SquareState.TILE, "E", 0.99)
+DOUBT = SquareReading(SquareState.UNSURE, None, 0.5)
+BLANK = SquareReading(SquareState.BLANK, None, 0.95)
+
+
+def _squares(sure: int, doubt: int, blank: int = 0) -> list[SquareReading]:
+    return [SURE] * sure + [DOUBT] * doubt + [BLANK] * blank + [EMPTY_SQUARE] * (225 - sure - doubt - blank)
+
+
+def test_a_frame_of_doubts_with_few_sure_letters_is_not_read():
+    why = letters_not_read(_squares(sure=3, doubt=17, blank=2))
+    assert why is not None and why.startswith("letters not read: only 3 of the 22 squares not read empty read as "
+                                              "sure letters (")
+    assert why.endswith("for a new tile set run kiosk calibrate glyphs)")
+
+
+@pytest.mark.parametrize(("sure", "doubt", "blank"), [
+    (4, 16, 0),                            # exactly the share: read
+    (0, LETTERING_MIN_TILES - 1, 0),       # too few squares to judge the lettering (an early move's doubts)
+    (60, 15, 2),                           # an ordinary frame with doubts
+    (0, 0, 0),                             # an empty board
+])
+def test_frames_with_enough_sure_letters_or_too_few_tiles_are_read(sure, doubt, blank):
+    assert LETTERING_SURE_SHARE * 20 == 4
+    assert letters_not_read(_squares(sure, doubt, blank)) is None
+
+
+def test_tiles_whose_letters_cannot_be_seen_give_no_reading_not_a_hand():
+    """40 tiles without lettering (a tile set whose letters the camera cannot see): once called "hand over the
+    board" (the blanks side by side taken for fingers), its squares read as blanks, doubts and empties; now the
+    frame is refused as a whole, saying why, and no square is given."""
+    board = random_board(2**30 + 31, 40, ENGLISH, blank_share=1.0)
+    frame = render_board(board, seed=2**30 + 31, level="typical", tile_set=ENGLISH)
+    reading = BoardReader(ENGLISH).read(frame.image)
+    assert not reading.quality.ok and not reading.quality.hand
+    assert reading.quality.verdict.startswith("letters not read: only 0 of the ")
+    assert all(rd.state is SquareState.UNSURE for rd in reading.squares)
