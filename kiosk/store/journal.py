@@ -51,6 +51,7 @@ from typing import TypeVar
 
 from kiosk.files import write_atomic
 from kiosk.referee.events import Event, EventError, event_from_dict
+from kiosk.rules.counts import counted
 from kiosk.store.foreign import JOURNAL_APPLICATION_ID, foreign_file, sqlite_uri
 from kiosk.store.lock import LockHeld, take_lock, write_pid
 from kiosk.store.readable import damage_words, row_crc
@@ -386,7 +387,7 @@ def wal_problem(file: Path, name: str | None = None) -> str | None:
     changed = sorted(k for k, c in main_rows.items() if wal_rows.get(k) != c)
     if changed:
         g, s = changed[0]
-        return (f"the write-ahead log {name} beside it would change or drop {len(changed)} recorded event(s) "
+        return (f"the write-ahead log {name} beside it would change or drop {counted(len(changed), 'recorded event')} "
                 f"(first: game {g} event {s}): it is not this journal's log")
     extra = len(wal_rows) - len(main_rows)
     if main_id is not None and extra > 1:

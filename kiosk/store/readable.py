@@ -22,6 +22,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kiosk.rules.counts import counted
 from kiosk.store.carve import carve_file, row_crc
 from kiosk.store.foreign import SQLITE_HEADER, sqlite_uri
 from kiosk.store.header import header_only, repair_header
@@ -249,8 +250,8 @@ def damage_words(file: Path, check: str = "") -> str:
     """What is wrong with the damaged journal ``file`` and what can still be read of it, in words for the
     operator (never SQLite's own report): ``check`` is SQLite's integrity check or error text, if any.
 
-    E.g. "the file is cut short: it ends at byte 32768, so page 9 of 9 is missing; 28 recorded event(s) of 1
-    game(s) can still be read from it".
+    E.g. "the file is cut short: it ends at byte 32768, so page 9 of 9 is missing; 28 recorded events (1 game)
+    can still be read from it".
     """
     lay = layout(file)
     rows = read_padded(file)
@@ -275,8 +276,9 @@ def damage_words(file: Path, check: str = "") -> str:
         what = "SQLite cannot read its structure (its pages are overwritten or out of place)"
     n, games = len(intact), len({r[0] for r in intact})
     total = sum(rows.recorded.values())
-    of = f" of its {total} recorded events" if total > n else " recorded event(s)"
-    saved = f"{n}{of} ({games} game(s)) can still be read from it" if n else "no recorded event can be read from it"
+    events = f"{n} of its {total} recorded events" if total > n else counted(n, "recorded event")
+    saved = f"{events} ({counted(games, 'game')}) can still be read from it" if n else \
+        "no recorded event can be read from it"
     return f"{what}; {saved}"
 
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from kiosk.referee.events import Event, EventError, event_from_dict
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import OVER
+from kiosk.rules.counts import counted
 from kiosk.store.header import repair_header
 from kiosk.store.journal import (
     Journal,
@@ -320,7 +321,7 @@ def _write_set_aside(path: Path, out: Salvage) -> None:
         out.set_aside_file = write_set_aside(path, [(g.game, g.why, g.lost, g.set_aside, g.damaged)
                                                     for g in out.games if g.set_aside])
     except OSError as exc:
-        raise JournalError(f"{path}: the {out.set_aside} intact event(s) after a lost one cannot be written beside "
+        raise JournalError(f"{path}: the {counted(out.set_aside, 'intact event')} after a lost one cannot be written beside "
                            f"it ({exc.strerror or exc}), so nothing was recovered: the path stays blocked and "
                            f"{out.source} is left as it is") from None
     for g in out.games:

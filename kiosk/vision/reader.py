@@ -69,6 +69,7 @@ import cv2
 import numpy as np
 
 from kiosk.rules.board import CENTRE, SIZE
+from kiosk.rules.counts import counted
 from kiosk.rules.tiles import ENGLISH, TileSet, load_tile_set
 from kiosk.vision import locate
 from kiosk.vision.bag_templates import BagTemplates, bag_letter
@@ -1126,7 +1127,7 @@ class BoardReader:
         if shifted < OFF_KNOWN_SHIFTED * len(held) or shifted < 2 * here:
             return reading
         self._tracker.forget()
-        away = " and ".join(f"{abs(n)} {word}{'s' if abs(n) > 1 else ''} {way[n > 0]}" for n, word, way in
+        away = " and ".join(f"{counted(abs(n), word)} {way[n > 0]}" for n, word, way in
                             ((rows, "row", ("up", "down")), (cols, "column", ("left", "right"))) if n)
         return BoardReading.unreadable(
             f"the camera reads the board off its squares: {shifted} of the {len(held)} tiles the game holds read "

@@ -54,7 +54,7 @@ def test_a_journal_cut_short_is_recovered_up_to_the_cut(tmp_path, capsys, finish
     pages = len(finished) // PAGE
     lost = "incomplete" if cut == "mid-page" else "missing"
     assert f"the file is cut short: it ends at byte {size}, so page {pages} of {pages} is {lost}" in err
-    assert f"of its {len(SCRIPT)} recorded events (1 game(s)) can still be read from it" in err
+    assert f"of its {len(SCRIPT)} recorded events (1 game) can still be read from it" in err
     assert "Rowid" not in err and "malformed" not in err and "On tree page" not in err
     rc, out, _ = _recover(path, capsys)
     assert rc == 0, out
@@ -105,7 +105,7 @@ def test_damage_inside_the_file_is_named_by_page_and_events_read(tmp_path, capsy
     err = capsys.readouterr().err
     pages = len(finished) // PAGE
     assert "is damaged: it is damaged at page" in err and f" and {pages} (of {pages} pages)" in err
-    assert "recorded events (1 game(s)) can still be read from it" in err
+    assert "recorded events (1 game) can still be read from it" in err
     assert "Rowid" not in err and "cell" not in err
 
 

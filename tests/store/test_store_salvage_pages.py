@@ -124,7 +124,7 @@ def test_a_damaged_page_whose_rows_are_elsewhere_loses_nothing(tmp_path, capsys,
     p = roles[role]
     path = _damaged(tmp_path, data, (p - 1) * page, p * page)
     rc, shown = _show(path, capsys)
-    assert rc == 1 and f"{N} recorded event(s) (1 game(s)) can still be read from it" in shown
+    assert rc == 1 and f"{N} recorded events (1 game) can still be read from it" in shown
     out = _recover(path, capsys)
     assert f"game 1 (Ann vs Bob): all {N} events kept, finished" in out and "0 events lost;" in out
     assert "set aside" not in out and _kept(path) == N
@@ -144,7 +144,7 @@ def test_a_damaged_first_page_is_a_damaged_journal_and_all_of_it_is_recovered(tm
     path = _damaged(tmp_path, data, start, end)
     rc, shown = _show(path, capsys)
     assert rc == 1 and "not a kiosk journal" not in shown, shown
-    assert f"{N} recorded event(s) (1 game(s)) can still be read from it" in shown
+    assert f"{N} recorded events (1 game) can still be read from it" in shown
     assert f"`kiosk journal recover NEW.sqlite --from {path}`" in shown and f"`kiosk journal recover {path}`" in shown
     if what in ("header string", "whole header"):
         assert "but every page behind it is intact: it looks like a damaged kiosk journal" in shown
