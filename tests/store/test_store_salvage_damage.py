@@ -13,22 +13,17 @@ from kiosk.cli import main
 from kiosk.commands.journal import add_arguments
 from kiosk.referee.events import GameStarted
 from kiosk.referee.presets import load_preset
-from kiosk.referee.simulate import random_game
 from kiosk.store import GameSession, Journal, JournalError
+from tests.store.finished_journal import FINISHED_GAME, write_finished_journal
 
-SCRIPT = random_game("nsf", seed=31)   # 93 events, the game over
+SCRIPT = FINISHED_GAME
 PAGE = 4096
 
 
 @pytest.fixture(scope="module")
 def finished(tmp_path_factory):
     """The bytes of a journal holding one finished game (several pages: the last events on the last page)."""
-    path = tmp_path_factory.mktemp("finished") / "j.sqlite"
-    s = GameSession.open(path)
-    for ev in SCRIPT:
-        assert s.apply(ev), ev
-    s.close()
-    data = path.read_bytes()
+    data = write_finished_journal(tmp_path_factory.mktemp("finished") / "j.sqlite").read_bytes()
     assert len(data) % PAGE == 0 and len(data) >= 6 * PAGE
     return data
 

@@ -23,10 +23,10 @@ import sqlite3
 import pytest
 
 from kiosk.cli import main
-from kiosk.referee.simulate import random_game
-from kiosk.store import GameSession, Journal
+from kiosk.store import Journal
+from tests.store.finished_journal import FINISHED_GAME, write_finished_journal
 
-SCRIPT = random_game("nsf", seed=31)   # 93 events, the game over
+SCRIPT = FINISHED_GAME
 N = len(SCRIPT)
 
 
@@ -65,11 +65,7 @@ def _tree(data: bytes, root: int, page: int) -> tuple[list[int], dict[int, list[
 @pytest.fixture(scope="module")
 def journal(tmp_path_factory):
     """(the bytes of a journal holding one finished game, its page size, {role: page}, {leaf: seqs on it})."""
-    path = tmp_path_factory.mktemp("pages") / "j.sqlite"
-    s = GameSession.open(path)
-    for ev in SCRIPT:
-        assert s.apply(ev), ev
-    s.close()
+    path = write_finished_journal(tmp_path_factory.mktemp("pages") / "j.sqlite")
     data = path.read_bytes()
     db = sqlite3.connect(path)
     page = db.execute("PRAGMA page_size").fetchone()[0]
