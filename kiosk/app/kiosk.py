@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from kiosk.app.judge_entries import confirmed_now, correct, drop_entries, promote
-from kiosk.app.paused_reading import held_reading
+from kiosk.app.paused_reading import forget_stale, held_reading, restore_kept
 from kiosk.app.pin import PinGate
 from kiosk.app.press import PendingPress, on_reading, press
 from kiosk.app.press_words import press_refusal
@@ -72,6 +72,7 @@ class Kiosk:
         self.pending: PendingPress | None = None
         self._removal_ticket: int | None = None
         self._exchange_by: int | None = None   # who chose the exchange on the screen (view.exchange)
+        self.kept = restore_kept(self)  # a reading kept during a pause, written in the journal (a restart then)
         if self.state.phase == PLAYING and self.state.neutralised:  # (a restart while the clocks stood)
             self.view.message = stopped_sentence(self.state)
 
@@ -116,6 +117,7 @@ class Kiosk:
             if isinstance(event, ev.BlankDesignated) and st.phase != DESIGNATING:
                 promote(self)
             confirmed_now(self)  # a confirmed tile withdrawn or taken back leaves the camera's readings at once
+            forget_stale(self)  # a kept reading whose press no longer stands leaves the journal
             if self.view.exchange and st.on_move != self._exchange_by:  # a chosen exchange ends with its turn
                 self.view.exchange = 0
             for fn in self.listeners:
@@ -156,11 +158,12 @@ class Kiosk:
     def poll(self) -> list[str]:
         """Collect stable readings and apply due time events; returns outcome lines (for logs)."""
         out: list[str] = []
-        if self.vision is not None:
-            for ans in [*self.vision.results(), *held_reading(self)]:  # a kept answer once the clocks run again
-                out.append(self._on_reading(ans))
-            if self.state.phase == REMOVING and self._removal_ticket is None and not self.vision.waiting():
-                self.ask_removal(self.now())
+        answers = self.vision.results() if self.vision is not None else []
+        for ans in [*answers, *held_reading(self)]:  # a kept answer once the clocks run again
+            out.append(self._on_reading(ans))
+        if self.vision is not None and self.state.phase == REMOVING and self._removal_ticket is None \
+                and not self.vision.waiting():
+            self.ask_removal(self.now())
         paused = self.session.paused  # the journal cannot be written: advance() tries it again every few seconds
         if self.session.in_game or paused:
             for event, res in self.session.advance(self.now()):
@@ -169,6 +172,8 @@ class Kiosk:
                         fn(event, self.state)
                     out.append(event.type)
         out += finish_unread_press(self)  # a press journaled without its move (a restart, the journal back)
+        out += [self._on_reading(ans) for ans in held_reading(self)]  # (its reading kept in the journal: at once)
+        forget_stale(self)  # (after the referee's own time events too)
         if paused:  # shown until writing works again, whatever else happens on the screen
             self.view.message = self.session.pause_reason or RESUMED
         return out

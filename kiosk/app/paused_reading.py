@@ -10,16 +10,37 @@ play resumes. The first poll after the clocks run again acts on it exactly as if
 at the press's time, a board problem, no reading (the judge's entries made during the pause are the move). The
 press stays journaled throughout, so nothing recorded is lost; a press no longer standing when the clocks run again
 (the game ended meanwhile) drops its answer.
+
+A reading kept so is also written into the journal's file (:mod:`kiosk.store.kept_reading`: the grid and the press it
+belongs to), so that it survives a restart of the kiosk during the pause (a power cut, a crash, systemd): the restarted
+kiosk finds it (:func:`restore_kept`) and, when play resumes, the press standing without its move takes it as its
+move (:mod:`kiosk.app.unread_press`) instead of reading the board again, where a tile moved or picked up during the
+pause would change the move. It is used only for the very press it was read for (the game, the press's place among
+its events, the player, the press's time), and cleared from the journal once that press no longer stands (its move
+recorded, the press taken back or undone, the game over: :func:`forget_stale`). It fails safe: a kept reading that
+cannot be written (a full disk) stays in memory as before, logged, and nothing is said to the players; one the journal
+holds damaged or unreadable is ignored with a log line, and the board is read afresh at the resume, as without it.
 """
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from kiosk.app.table_pause import paused_sentence, stopped_sentence
 from kiosk.app.vision_worker import StableReading
 from kiosk.control.port import KioskView
+from kiosk.referee import events as ev
 from kiosk.referee.state import DESIGNATING, PLAYING, GameState
+from kiosk.store.journal import JournalError
+from kiosk.store.kept_reading import KeptReading, KeptReadingDamaged, clear, load, save
+from kiosk.store.session import GameSession
+from kiosk.vision.reading import BoardReading
+
+log = logging.getLogger("kiosk.app")
+KEPT_TICKET = -1
+"""The ticket of a kept reading taken back from the journal (no vision worker's ticket: those count from 1)."""
 
 
 class Table(Protocol):
@@ -27,6 +48,8 @@ class Table(Protocol):
 
     view: KioskView
     pending: Any   # the PendingPress being read, or None
+    session: GameSession
+    kept: KeptReading | None   # the kept reading the journal holds (kiosk.store.kept_reading), or None
 
     @property
     def state(self) -> GameState: ...
@@ -45,6 +68,7 @@ def hold_reading(table: Table, ans: StableReading) -> str:
                         f"play resumes, {name} presses the clock again, unless the judge has entered the move.")
     else:
         view.message = stopped_sentence(st)
+        _keep_durably(table, p.player, ans.reading.grid())
     return f"reading kept until the clocks run again ({st.neutralised})"
 
 
@@ -59,3 +83,87 @@ def held_reading(table: Table) -> list[StableReading]:
         table.pending = None
         return []
     return [ans]
+
+
+def press_seq(events: Sequence[ev.Event], player: int, pressed_at: int | None) -> int | None:
+    """The place (1-based) among the game's ``events`` of ``player``'s press at ``pressed_at``: the last clock press
+    of the game, when it is that one; else None."""
+    for i in range(len(events) - 1, -1, -1):
+        e = events[i]
+        if isinstance(e, ev.ClockPressed):
+            return i + 1 if e.player == player and e.t == pressed_at else None
+    return None
+
+
+def _stands(table: Table, k: KeptReading) -> bool:
+    """Whether the press ``k`` was read for still stands without its move (its reading may still be used)."""
+    st, s = table.state, table.session
+    return (s.game == k.game and st.phase == PLAYING and st.on_move == k.player and st.pressed_at == k.pressed_at
+            and press_seq(s.referee.events, k.player, k.pressed_at) == k.seq)
+
+
+def _keep_durably(table: Table, player: int, grid: list[str]) -> None:
+    """Write the kept reading ``grid`` of ``player``'s standing press into the journal (module doc); a failure is
+    logged only: the reading stays kept in memory."""
+    st, s = table.state, table.session
+    seq = press_seq(s.referee.events, player, st.pressed_at)
+    if s.game is None or seq is None or st.pressed_at is None:
+        return
+    kept = KeptReading(s.game, seq, player, st.pressed_at, tuple(grid))
+    try:
+        save(s.journal, kept)
+    except JournalError as exc:
+        log.warning("the reading kept for %s's press at %s ms could not be written to the journal (%s): it is kept "
+                    "in memory only (a restart before play resumes reads the board afresh)", st.players[player],
+                    st.pressed_at, exc)
+        return
+    table.kept = kept
+
+
+def _clear(table: Table, why: str) -> bool:
+    """Remove the kept reading from the journal (``why``: for the log); False when that cannot be written now."""
+    try:
+        clear(table.session.journal)
+    except JournalError as exc:
+        log.warning("the reading kept in the journal could not be cleared (%s): it is tried again later; it is "
+                    "used for no other press", exc)
+        return False
+    log.info("the reading kept in the journal is cleared: %s", why)
+    return True
+
+
+def restore_kept(table: Table) -> KeptReading | None:
+    """At start-up: the kept reading the journal holds for the press standing now (used when play resumes), else
+    None; one of a press no longer standing is cleared, a damaged one ignored and cleared (logged)."""
+    try:
+        k = load(table.session.journal)
+    except KeptReadingDamaged as exc:
+        log.warning("the reading kept in the journal cannot be used (%s): it is ignored, and a press standing without "
+                    "its move is read afresh when play resumes", exc)
+        _clear(table, "damaged")
+        return None
+    if k is None:
+        return None
+    if not _stands(table, k):
+        _clear(table, f"its press (game {k.game}, event {k.seq}) no longer stands")
+        return None
+    log.warning("%s's clock press at %s ms: the board as read at the press, kept in the journal during the pause, is "
+                "the move when play resumes", table.state.players[k.player], k.pressed_at)
+    return k
+
+
+def kept_for_press(table: Table) -> StableReading | None:
+    """The kept reading of the press standing now as an answer to act on (its ticket :data:`KEPT_TICKET`), or
+    None when the journal holds none for it."""
+    k = table.kept
+    if k is None or not _stands(table, k):
+        return None
+    return StableReading(KEPT_TICKET, BoardReading.from_grid(list(k.grid)), frame_ms=0)
+
+
+def forget_stale(table: Table) -> None:
+    """After an event: a kept reading whose press no longer stands (its move recorded, the press taken back or
+    undone, the game over or another begun) is cleared from the journal."""
+    k = table.kept
+    if k is not None and not _stands(table, k) and _clear(table, "its press no longer stands"):
+        table.kept = None

@@ -33,6 +33,7 @@ from kiosk.control.words import counted, play_place, refusal_sentence, sheet_row
 from kiosk.referee import events as ev
 from kiosk.referee.presets import Preset
 from kiosk.referee.state import DESIGNATING, PLAYING, REMOVING, GameState, Result
+from kiosk.store.kept_reading import KeptReading
 from kiosk.store.session import GameSession
 from kiosk.vision.diff import Anomaly, BoardDiff
 from kiosk.vision.reading import BoardReading
@@ -58,6 +59,7 @@ class Table(Protocol):
     session: GameSession
     vision: Any     # the VisionWorker, or None (no camera)
     pending: PendingPress | None
+    kept: KeptReading | None   # a reading kept during a pause, in the journal (kiosk.app.paused_reading)
 
     @property
     def state(self) -> GameState: ...

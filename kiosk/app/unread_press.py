@@ -25,6 +25,13 @@ With no camera at the table (no board reader) a press is the judge's entries: th
 screen (the journal could not record the move) are the move; with none (a restart forgets them) the kiosk does not
 guess a pass for a player who may have laid tiles: the press is taken back, with the sentence saying that the
 judge enters the move and who presses the clock again (as at a table whose camera is down).
+
+A press whose reading came while the clocks were stopped had that reading kept (:mod:`kiosk.app.paused_reading`) and
+written into the journal's file (:mod:`kiosk.store.kept_reading`). When the kiosk restarted during that pause, or the
+journal could not record the move when play resumed, the press stands without its move although the board was read at
+the press: that reading is its move (the press's own, as with the clocks running), not a reading of the board now,
+where a tile moved or lifted during the pause (the judge examines tiles, a player bumps the board) would change the
+move. It is taken only for the very press it was read for; a damaged one is ignored and the board read afresh.
 """
 
 from __future__ import annotations
@@ -32,10 +39,13 @@ from __future__ import annotations
 import logging
 from typing import Any, Protocol
 
+from kiosk.app.paused_reading import KEPT_TICKET, kept_for_press
+from kiosk.app.press import PendingPress
 from kiosk.control.port import KioskView
 from kiosk.control.side import Side
 from kiosk.referee import events as ev
 from kiosk.referee.state import PLAYING, GameState, Result
+from kiosk.store.kept_reading import KeptReading
 from kiosk.store.session import GameSession
 
 log = logging.getLogger("kiosk.app")
@@ -48,6 +58,7 @@ class Table(Protocol):
     session: GameSession
     vision: Any    # the VisionWorker, or None (no board reader)
     pending: Any   # the press being read, or None
+    kept: KeptReading | None   # the reading kept for a press during a pause (kiosk.app.paused_reading)
 
     @property
     def state(self) -> GameState: ...
@@ -80,6 +91,10 @@ def finish_unread_press(kiosk: Table) -> list[str]:
     st, view = kiosk.state, kiosk.view
     name = st.players[player]
     log.warning("%s's clock press at %s ms has no move in the journal: the kiosk finishes it", name, st.pressed_at)
+    kept = kept_for_press(kiosk)
+    if kept is not None:  # the board as read at the press, kept through the pause: the kiosk's poll acts on it now
+        kiosk.pending = PendingPress(player, st.pressed_at or kiosk.now(), KEPT_TICKET, held=kept)
+        return [f"{name}'s press without its move: the reading kept at the press is its move"]
     if kiosk.vision is not None or view.corrections:  # a reading of the board now, or the judge's entries
         return [f"{name}'s press without its move: {kiosk.press(Side(player))}"]
     kiosk.apply(ev.PressWithdrawn(t=kiosk.now(), player=player))
