@@ -21,6 +21,7 @@ file's index of events tells which events a lost page took with it. A game whose
 
 from __future__ import annotations
 
+import glob
 import json
 import re
 import shutil
@@ -121,14 +122,40 @@ class Salvage:
 
 
 def kept_aside_copy(path: Path) -> Path | None:
-    """The damaged copy a blocked path's report names (``<name>.corrupt-<n>``), or None."""
+    """The damaged copy a blocked path's report names (``<name>.corrupt-<n>``), found beside ``path`` (the
+    journal's folder), or None.
+
+    The report names the copy as the path was given when the damage was found (``sub/j.sqlite.corrupt-1`` for a
+    kiosk run with ``--journal sub/j.sqlite``): read from another folder, or after the folder moved, that name
+    leads nowhere. A copy is only ever kept aside beside its journal, so its file name is looked up there."""
     marker = _blocked_marker(path)
     if not marker.exists():
         return None
-    m = re.search(r"kept aside as (\S+?) \(and its -wal/-shm\)", marker.read_text(encoding="utf-8"))
-    if m and Path(m.group(1)).exists():
-        return Path(m.group(1))
+    m = re.search(r"kept aside as (\S+?) \(and its -wal/-shm\)|kept aside as (\S+?)\.(?:\s|$)",
+                  marker.read_text(encoding="utf-8"))
+    if m:
+        named = Path(m.group(1) or m.group(2))
+        beside = path.with_name(named.name)
+        if beside.name.startswith(path.name + ".corrupt-") and beside.is_file():
+            return beside
     return None
+
+
+def copies_beside(path: Path) -> list[Path]:
+    """The damaged copies kept aside beside journal ``path`` (``<name>.corrupt-<n>``, the main files only), the
+    latest first."""
+    found = []
+    for p in path.parent.glob(glob.escape(path.name) + ".corrupt-*") if path.parent.is_dir() else ():
+        n = p.name[len(path.name) + len(".corrupt-"):]
+        if n.isdigit() and p.is_file():
+            found.append((int(n), p))
+    return [p for _, p in sorted(found, reverse=True)]
+
+
+def _from_words(path: Path, copies: list[Path]) -> str:
+    """How to recover from the damaged copies beside ``path`` (the latest first), in words."""
+    others = f" (also beside it: {', '.join(p.name for p in copies[1:])})" if len(copies) > 1 else ""
+    return f"`kiosk journal recover {path} --from {copies[0]}` reads the latest, {copies[0].name}{others}"
 
 
 def _replayed(rows: dict[int, Row], last: int) -> tuple[list[tuple[Row, Event]], str]:
@@ -228,6 +255,10 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
     if source is None:
         if not _blocked_marker(path).exists():
             if not path.exists():
+                copies = copies_beside(path)
+                if copies:
+                    raise JournalPathError(f"{path}: no such journal and no report of damage for it; damaged copies "
+                                           f"are kept beside it: {_from_words(path, copies)}")
                 raise JournalPathError(f"{path}: no such journal and no damaged copy kept aside for it")
             try:
                 Journal(path).close()
@@ -238,8 +269,13 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
                 raise JournalError(f"{path}: the journal is intact: nothing to recover")
         found = kept_aside_copy(path)
         if found is None:
-            raise JournalError(f"{path}: blocked, but the damaged copy its report names is gone: nothing to recover "
-                               f"(`kiosk journal acknowledge {path}` starts afresh)")
+            copies = copies_beside(path)
+            if copies:   # never advise a fresh start (the game abandoned) while a damaged copy is there to read
+                raise JournalError(f"{path}: blocked, but the damaged copy its report names is not beside it; "
+                                   f"{_from_words(path, copies)}")
+            raise JournalError(f"{path}: blocked, but the damaged copy its report names is gone (no "
+                               f"{path.name}.corrupt-N beside it): nothing to recover (`kiosk journal acknowledge "
+                               f"{path}` starts afresh)")
         source = found
     src = Path(source)
     why = not_a_file(src)
@@ -251,9 +287,11 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
     readable = _read_copy(src, out)
     plan = _plan(readable, out)
     if not plan and not out.set_aside:
+        others = [p for p in copies_beside(path) if not p.exists() or not p.samefile(src)]
         raise JournalError(f"{path}: nothing could be read from {src}"
                            + (f" ({'; '.join(out.problems)})" if out.problems else " (no intact event)")
-                           + f"; `kiosk journal acknowledge {path}` starts afresh")
+                           + (f"; other damaged copies are kept beside it: {_from_words(path, others)}" if others
+                              else f"; `kiosk journal acknowledge {path}` starts afresh"))
     for p in _sidecars(path):
         if p.exists():  # only a fresh journal may stand here (a kiosk started over the block is impossible)
             raise JournalError(f"{path}: a file is in the way ({p.name}); move it aside first")
