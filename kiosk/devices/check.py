@@ -1,8 +1,10 @@
 """Device check for installers: ``python -m kiosk.devices.check [CONFIG.toml] [--seconds 20] [--frame out.png]``.
 
-Builds the devices from the ``[devices]`` table of the kiosk's config file (or, without a file, the demo
-defaults), prints each one's health, counts the clock down on the display, prints every button press as it
-comes for ``--seconds``, and saves one camera frame as a PNG. Each device is judged by its state at the end of
+Builds the devices from the ``[devices]`` table of the kiosk's config file, read as ``kiosk run`` reads it (a
+kiosk config without one: the default devices, said first; a file of device tables only, ``buttons``,
+``display``, ``camera`` and ``serial`` at the top, is read as the table; without a file: the demo defaults),
+prints each one's health, counts the clock down on the display, prints every button press as it comes for
+``--seconds``, and saves one camera frame as a PNG. Each device is judged by its state at the end of
 the watch (:mod:`kiosk.devices.watch`): one lost for a while that came back works, and what happened is said
 ("clock-link (serial) works; it was lost once for 2.3 s during the check (why)."). Exit code 0 when every
 configured device works at the end (and the frame asked for is saved), 1 otherwise (the failing ones are
@@ -16,31 +18,52 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-import tomllib
 from pathlib import Path
 from typing import Any
 
 from kiosk.devices.camera import CameraError
-from kiosk.devices.factory import DeviceConfigError, Devices, build_devices
+from kiosk.devices.factory import DeviceConfigError, Devices, build_devices, check_devices_config
 from kiosk.devices.health import DeviceHealth, monotonic_ms
 from kiosk.devices.watch import HealthWatch
 
+DEVICE_TABLES = ("buttons", "display", "camera", "serial")
+"""The tables of a ``[devices]`` table (:func:`kiosk.devices.factory.build_devices`)."""
+
+
+def read_devices_config(path: Path | None) -> tuple[dict[str, Any], str | None]:
+    """The devices table of the config file at ``path`` and, when it is not the file's ``[devices]`` table, what
+    is checked instead (said in the output): {} and "the demo defaults" without a path, {} and "no [devices]
+    table: the default devices" for a kiosk config without one, the whole file for a file of device tables only
+    (``buttons``, ``display``, ``camera``, ``serial`` at the top). The file is read as ``kiosk run`` reads it
+    (:func:`kiosk.files.read_toml`: missing, empty, UTF-16, binary or not TOML is refused by name).
+
+    Raises:
+        DeviceConfigError: naming the file.
+    """
+    from kiosk.files import InputError, read_toml
+
+    if path is None:
+        return {}, "no config file: the demo defaults"
+    try:
+        data = read_toml(path, "config file")
+    except InputError as exc:
+        raise DeviceConfigError(str(exc)) from None
+    if data and set(data) <= set(DEVICE_TABLES):
+        return data, None
+    stray = [name for name in DEVICE_TABLES if name in data]
+    if stray:   # kiosk run refuses it as an unknown section: the check must not read the default devices instead
+        raise DeviceConfigError(f"{path}: [{stray[0]}]: a device table outside [devices]: write it as "
+                                f"[devices.{stray[0]}] (or {stray[0]} = {{...}} inside [devices])")
+    if "devices" not in data:
+        return {}, "no [devices] table: the default devices"
+    if not isinstance(data["devices"], dict):
+        raise DeviceConfigError(f"{path}: [devices]: expected a table")
+    return data["devices"], None
+
 
 def load_devices_config(path: Path | None) -> dict[str, Any]:
-    """The ``[devices]`` table of a kiosk config TOML (or the whole file when it has none); {} without a path.
-    Raises DeviceConfigError naming the file."""
-    if path is None:
-        return {}
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise DeviceConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise DeviceConfigError(f"{path}: not valid TOML: {exc}") from None
-    devices = data.get("devices", data)
-    if not isinstance(devices, dict):
-        raise DeviceConfigError(f"{path}: [devices] must be a table")
-    return devices
+    """The devices table of the config file at ``path`` ({} without a path): :func:`read_devices_config`."""
+    return read_devices_config(path)[0]
 
 
 def _empty_board() -> Any:
@@ -112,10 +135,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"--frame: {exc}", file=sys.stderr)
             return 2
     try:
-        config = load_devices_config(args.config)
+        config, instead = read_devices_config(args.config)
     except DeviceConfigError as exc:   # names the file
         print(f"device config: {exc}", file=sys.stderr)
         return 2
+    if instead is not None:   # said, so that a forgotten [devices] table is not taken for the installed devices
+        print(f"{args.config or 'device config'}: {instead} ({check_devices_config(config)})", flush=True)
     try:   # a synthetic camera shows the board the kiosk keeps: here, with no game, an empty board
         devices = build_devices(config, board=_empty_board)
     except DeviceConfigError as exc:   # names the key: the file is said here

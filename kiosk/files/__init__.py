@@ -18,7 +18,7 @@ import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 SNIFF_BYTES = 8192  # how much of a file is looked at to tell text from binary data
 
@@ -191,6 +191,28 @@ def check_text_file(path: str | Path, what: str = "file") -> Path:
     if b"\0" in head:
         raise InputError(f"{p}: binary data, not a {what}")
     return p
+
+
+def read_toml(path: str | Path, what: str = "config file") -> dict[str, Any]:
+    """The TOML file at ``path`` as a dict, once :func:`check_text_file` has taken it (missing, a folder, empty,
+    UTF-16, binary data: refused by name): the one reader of the kiosk's config file for every command that reads
+    it (``python -m kiosk.devices.check``, ``kiosk run``).
+
+    Raises:
+        InputError: as check_text_file, ``PATH: not UTF-8 text (byte N: ...)``, ``PATH: cannot read the WHAT:
+            REASON``, ``PATH: not valid TOML: ...``.
+    """
+    import tomllib
+
+    p = check_text_file(path, what)
+    try:
+        return tomllib.loads(p.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{p}: {describe_os_error(exc)}: save it as UTF-8 to read it as a {what}") from None
+    except OSError as exc:
+        raise InputError(f"{p}: cannot read the {what}: {_reason(exc)}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise InputError(f"{p}: not valid TOML: {exc}") from None
 
 
 def check_output(path: str | Path, what: str = "output file") -> Path:

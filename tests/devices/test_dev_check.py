@@ -69,3 +69,73 @@ def test_a_loss_timeout_shorter_than_two_heartbeats_is_refused_naming_the_file(t
             f"device config: {cfg}: [devices] serial.loss_ms must be at least {LOSS_MIN_MS} ms (allowed "
             f"{LOSS_MIN_MS}..3000 ms): the clock sends a heartbeat every {HEARTBEAT_MS} ms, and a heartbeat late by "
             f"up to one interval (USB latency, a busy kiosk) must not count as a lost link; got {loss} ms\n")
+
+
+TABLE_ONLY = '[table]\nplayers = ["Ann", "Bob"]\npreset = "nsf"\njudge_pin = "2468"\njournal = "{journal}"\n'
+
+
+def test_a_kiosk_config_without_devices_checks_the_default_devices_and_says_so(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A valid kiosk config of only [table], which ``kiosk run --check`` accepts, was refused as if the whole file
+    were the devices table ("unknown key(s) table")."""
+    from kiosk.cli import main as kiosk_main
+
+    cfg = tmp_path / "kiosk.toml"
+    cfg.write_text(TABLE_ONLY.format(journal=tmp_path / "j.sqlite"))
+    assert kiosk_main(["run", "--config", str(cfg), "--check"]) == 0
+    capsys.readouterr()
+    assert main([str(cfg), "--seconds", "0.1"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    assert captured.out.startswith(f"{cfg}: no [devices] table: the default devices (buttons keyboard, display "
+                                   "simulated, camera none)\n")
+    assert load_devices_config(cfg) == {}
+
+
+def test_a_file_of_device_tables_only_is_the_devices_table_and_a_stray_one_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = tmp_path / "devices.toml"
+    cfg.write_text('buttons = {backend = "scripted", script = [[10, "left"]]}\n[display]\nbackend = "null"\n')
+    assert load_devices_config(cfg) == {"buttons": {"backend": "scripted", "script": [[10, "left"]]},
+                                        "display": {"backend": "null"}}
+    assert main([str(cfg), "--seconds", "0.2"]) == 0
+    assert "press left" in capsys.readouterr().out
+    cfg.write_text(TABLE_ONLY.format(journal=tmp_path / "j.sqlite") + '[buttons]\nbackend = "gpio"\n')
+    assert main([str(cfg), "--seconds", "0.1"]) == 2   # kiosk run refuses it: not the default devices instead
+    assert capsys.readouterr().err == (f"device config: {cfg}: [buttons]: a device table outside [devices]: write "
+                                       "it as [devices.buttons] (or buttons = {...} inside [devices])\n")
+
+
+@pytest.mark.parametrize(("content", "reason"), [
+    (b"", "empty file, not a config file"),
+    (b"\n  \n", "empty file, not a config file"),
+    ("[table]\n".encode("utf-16"), "UTF-16 text (what a Windows editor saves as 'Unicode'), not UTF-8: save it as "
+                                   "UTF-8 to read it as a config file"),
+    (b"\x89PNG\r\n\x1a\n\0\0\0", "binary data, not a config file"),
+    (b'[table]\nplayers = ["B\xe9b"]\n', "not UTF-8 text (byte 21: b'\\xe9'): save it as UTF-8 to read it as a "
+                                         "config file"),
+    (b"[devices\n", None),
+])
+def test_the_file_is_refused_as_kiosk_run_refuses_it(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                     content: bytes, reason: str | None) -> None:
+    from kiosk.cli import main as kiosk_main
+
+    cfg = tmp_path / "kiosk.toml"
+    cfg.write_bytes(content)
+    assert main([str(cfg), "--seconds", "0.1"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    if reason is None:
+        assert captured.err.startswith(f"device config: {cfg}: not valid TOML: ")
+        return
+    assert captured.err == f"device config: {cfg}: {reason}\n"
+    if not reason.startswith("not UTF-8"):   # kiosk run reads the file with the same checks
+        assert kiosk_main(["run", "--config", str(cfg), "--check"]) == 2
+        assert capsys.readouterr().err == f"kiosk run: {cfg}: {reason}\n"
+
+
+def test_a_missing_file_or_a_folder_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([str(tmp_path / "missing.toml")]) == 2
+    assert capsys.readouterr().err == f"device config: {tmp_path / 'missing.toml'}: no such config file\n"
+    assert main([str(tmp_path)]) == 2
+    assert capsys.readouterr().err == f"device config: {tmp_path}: is a folder, not a config file\n"
