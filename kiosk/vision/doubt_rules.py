@@ -68,9 +68,9 @@ def letters_not_read(squares: Sequence[SquareReading]) -> str | None:
     sure = sum(sq.state is SquareState.TILE for sq in held)
     if len(held) < LETTERING_MIN_TILES or sure >= LETTERING_SURE_SHARE * len(held):
         return None
-    return (f"letters not read: only {sure} of the {len(held)} squares not read empty read as sure letters (tiles "
-            "lettered in a way this reader does not know, or too little light; for a new tile set run kiosk "
-            "calibrate glyphs)")
+    return (f"letters not read: of {len(held)} squares that hold a tile or may hold one, "
+            f"{f'only {sure}' if sure else 'none'} read as a sure letter (tiles lettered in a way this reader does "
+            "not know, or too little light; for a new tile set run kiosk calibrate glyphs)")
 
 
 def doubt_weak_empties(squares: list[SquareReading], doubts: dict[int, Doubt], weak_empty: np.ndarray,

@@ -1235,7 +1235,7 @@ class BoardReader:
         seen = stats.seen >= SEEN_MIN
         t = lap("quality", t)
 
-        hand_seen = bool(hand.any())    # before fingers among the blanks (an off grid reads rows of blanks)
+        skin, hand_seen = hand, bool(hand.any())    # before fingers among the blanks (an off grid reads rows of blanks)
         squares, doubts, hand, turns = self._squares_net(grey, stats, occ, seen, hand, glare_share, sharp_v,
                                                          keep_empty=not fresh, known=known)
         t = lap("letters", t)
@@ -1253,11 +1253,14 @@ class BoardReader:
                 f"board turned: most letters read {90 * turns} degrees turned (counter-clockwise); {source.turned}",
                 board_found=True, homography=h,
                 timings_ms=timings, sharp=is_sharp, glare=has_glare)
-        if how == "grid" and not hand_seen:
+        if how == "grid":
             # a grid found without markers may lie a few squares off or at the wrong scale; read through it, the
-            # squares straddle tile edges and most are doubtful: then no square of it is trusted
-            held = sum(sq.state is not SquareState.EMPTY for sq in squares)
-            doubtful = sum(sq.state is SquareState.UNSURE for sq in squares)
+            # squares straddle tile edges and most are doubtful: then no square of it is trusted. A hand's own
+            # doubts (under the skin seen, a finger's reach beside it) do not count: a shifted grid can put the
+            # board's wooden frame where skin is looked for, and a hand must not hide that the grid is off
+            by_hand = near_mask(skin)   # (not fingers found among the blanks: an off grid reads rows of blanks)
+            held = sum(rd.state is not SquareState.EMPTY for sq, rd in enumerate(squares) if not by_hand[sq])
+            doubtful = sum(rd.state is SquareState.UNSURE for sq, rd in enumerate(squares) if not by_hand[sq])
             if held >= GRID_CHECK_MIN and doubtful > GRID_DOUBT_SHARE * held:
                 timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
                 return BoardReading.unreadable(

@@ -24,8 +24,8 @@ def _squares(sure: int, doubt: int, blank: int = 0) -> list[SquareReading]:
 
 def test_a_frame_of_doubts_with_few_sure_letters_is_not_read():
     why = letters_not_read(_squares(sure=3, doubt=17, blank=2))
-    assert why is not None and why.startswith("letters not read: only 3 of the 22 squares not read empty read as "
-                                              "sure letters (")
+    assert why is not None and why.startswith("letters not read: of 22 squares that hold a tile or may hold one, "
+                                              "only 3 read as a sure letter (")
     assert why.endswith("for a new tile set run kiosk calibrate glyphs)")
 
 
@@ -48,5 +48,6 @@ def test_tiles_whose_letters_cannot_be_seen_give_no_reading_not_a_hand():
     frame = render_board(board, seed=2**30 + 31, level="typical", tile_set=ENGLISH)
     reading = BoardReader(ENGLISH).read(frame.image)
     assert not reading.quality.ok and not reading.quality.hand
-    assert reading.quality.verdict.startswith("letters not read: only 0 of the ")
+    assert reading.quality.verdict.startswith("letters not read: of ")
+    assert ", none read as a sure letter (" in reading.quality.verdict
     assert all(rd.state is SquareState.UNSURE for rd in reading.squares)

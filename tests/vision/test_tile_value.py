@@ -197,7 +197,7 @@ def test_a_frame_whose_every_printed_value_contradicts_its_letters_is_not_read(m
     reader = BoardReader(ENGLISH)
     monkeypatch.setattr(reader, "value_net", _TenFirst(10_000))
     checked = reader.read(frame.image)
-    assert not checked.quality.ok and checked.quality.verdict.startswith("letters not read: only ")
+    assert not checked.quality.ok and checked.quality.verdict.startswith("letters not read: of ")
     assert all(rd.state is SquareState.UNSURE for rd in checked.squares)
     assert checked.note.startswith("the values printed on ") and checked.note.endswith("(kiosk calibrate glyphs)")
 
