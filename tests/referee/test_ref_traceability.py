@@ -20,6 +20,7 @@ ABBREV = {
     "uj": "tests/ui/test_ui_judge_table.py", "up": "tests/ui/test_ui_prompts.py",
     "uply": "tests/ui/test_ui_players.py", "jfail": "tests/store/test_store_write_fails.py",
     "runj": "tests/app/test_app_run_journal_fails.py", "paus": "tests/app/test_app_paused_reading.py",
+    "salv": "tests/store/test_store_salvage_pages.py",
 }
 
 
