@@ -84,3 +84,15 @@ def test_a_parsed_field_takes_each_spelling_and_names_a_bad_one() -> None:
     assert build(Bus, {"addresses": MappingProxyType({"left": "0x70", "right": 113})}) == Bus({"left": 112, "right": 113})
     with pytest.raises(SchemaError, match=r"^display.addresses.left: expected a whole number, got '0x7g'$"):
         build(Bus, {"addresses": {"left": "0x7g"}}, "display")
+
+
+def test_a_wrong_value_is_said_in_a_files_words() -> None:
+    """``{got}``: TOML's and JSON's words for a wrong value, not Python's ('2500', True, 1000000000.0)."""
+    from kiosk.rules.checked import Checker, value_words
+
+    assert [value_words(v) for v in ("2500", "", True, 1e9, 2500.5, 3, None, [1], {"a": 1})] == [
+        'text ("2500")', "empty text", "true/false", "a decimal number (1e+09)", "a decimal number (2500.5)",
+        "the number 3", "nothing", "a list", "a table"]
+    check = Checker(template="{path} must be {what}, not {got}")
+    with pytest.raises(ValueError, match=r'^n must be a whole number, not text \("7"\)$'):
+        check.value(int, "7", "n")

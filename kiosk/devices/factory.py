@@ -23,7 +23,9 @@ Config (all sections optional; defaults in brackets)::
                  # synthetic: "seed": 0, "level": ...   (needs the board callable)
                  }}
 
-A bad config raises :class:`DeviceConfigError` naming the key; missing or failing hardware never raises here:
+A bad config raises :class:`DeviceConfigError` naming the key once and saying the value in the file's words
+("serial.loss_ms must be a whole number of milliseconds (allowed 2000..3000 ms), not text ("2500")": a number
+is never text, but for an I2C address, "0x70"; true/false is no number); missing or failing hardware never raises here:
 the device is built with health "down" and the kiosk goes on without it. :func:`check_devices_config` checks a
 config as :func:`build_devices` does (every key and value, the backends' own checks of pins and addresses)
 without opening any device: ``kiosk run --check`` and the install script use it before the service starts.
@@ -38,12 +40,12 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
 
-from firmware_bridge.firmware.link import LOSS_MS, loss_problem
+from firmware_bridge.firmware.link import LOSS_MAX_MS, LOSS_MIN_MS, LOSS_MS, loss_problem
 from kiosk.devices.buttons import ButtonSource, KeyboardButtons, ScriptedButtons
 from kiosk.devices.camera import Camera, CameraError, UnavailableCamera
 from kiosk.devices.display import ClockDisplay, FanOutDisplay, NullDisplay, SimulatedDisplay
 from kiosk.devices.health import DeviceHealth
-from kiosk.rules.checked import Checker, Parse
+from kiosk.rules.checked import Checker, Parse, value_words
 
 T = TypeVar("T")
 
@@ -105,33 +107,56 @@ def _backend(sec: Mapping[str, Any], name: str, allowed: tuple[str, ...], defaul
     return str(b)
 
 
-def _int(value: Any, key: str) -> int:
-    """An int from an int or a string like "0x70"."""
-    try:
-        return _parse_int(value)
-    except ValueError:
-        raise DeviceConfigError(f"{key}: expected an integer, got {value!r}") from None
+def _whole(value: Any, key: str) -> int:
+    """``value`` when it is a whole number (not text, true/false or a decimal number: the message says which)."""
+    return int(_CHECK.value(int, value, key))
+
+
+def _number(value: Any, key: str) -> Any:
+    """``value`` when it is a finite number or absent (None); a whole number is one too."""
+    if value is None:
+        return None
+    v = _CHECK.value(float, value, key)
+    if not math.isfinite(v):
+        raise DeviceConfigError(f"{key} must be {_CHECK.field_words.get(key, 'a finite number')}, not {v}")
+    return value if isinstance(value, int) else v
+
+
+def _text(value: Any, key: str) -> str:
+    """``value`` when it is non-empty text."""
+    text = str(_CHECK.value(str, value, key))
+    if not text.strip():
+        raise DeviceConfigError(f"{key} must be {_CHECK.field_words.get(key, 'text')}, not empty text")
+    return text
 
 
 def _size(value: Any, key: str) -> tuple[int, int] | None:
     if value is None:
         return None
     if not isinstance(value, (list, tuple)) or len(value) != 2:
-        raise DeviceConfigError(f"{key}: expected [width, height] px, got {value!r}")
-    w, h = (_int(v, key) for v in value)
+        raise DeviceConfigError(f"{key} must be [width, height] in px, not {value_words(value)}")
+    w, h = (_whole(v, f"{key}[{i}]") for i, v in enumerate(value))
     if w <= 0 or h <= 0:
-        raise DeviceConfigError(f"{key}: width and height must be > 0, got {value!r}")
+        raise DeviceConfigError(f"{key}: width and height must be > 0, got [{w}, {h}]")
     return w, h
+
+
+def _named(section: str, exc: Exception) -> DeviceConfigError:
+    """A backend's ValueError as a DeviceConfigError naming the key once: its message names ``section.key``
+    already ("display.brightness must be 0..15, got 99"), or is said after the section's name."""
+    message = str(exc)
+    return DeviceConfigError(message if message.startswith(f"{section}.") else f"{section}: {message}")
 
 
 def _unknown(sec: Mapping[str, Any], name: str, known: set[str]) -> None:
     extra = sorted(set(sec) - known - {"backend"})
     if extra:
-        raise DeviceConfigError(f"{name}: unknown key(s) {', '.join(extra)}; known: {', '.join(sorted(known))}")
+        raise DeviceConfigError(f"{name}: unknown {'key' if len(extra) == 1 else 'keys'} {', '.join(extra)}; known: "
+                                f"{', '.join(sorted(known)) or 'none but backend'}")
 
 
-def _parse_int(value: Any) -> int:
-    """An int from an int or a string like "0x70" (ValueError otherwise, bool included)."""
+def _parse_address(value: Any) -> int:
+    """An I2C address from a whole number or its text ("0x70"; ValueError otherwise, true/false included)."""
     if isinstance(value, bool):
         raise ValueError(value)
     if isinstance(value, int):
@@ -141,25 +166,26 @@ def _parse_int(value: Any) -> int:
     raise ValueError(value)
 
 
-Int = Annotated[int, Parse(_parse_int)]
-"""An int field of a device section, also written as a string ("0x70")."""
+Address = Annotated[int, Parse(_parse_address)]
+"""An I2C address of a device section, a whole number or its text ("0x70"); every other number is a whole number,
+never text ("2500" is refused: a number in quotes is a mistake the file's reader should hear of)."""
 
 
 @dataclass(frozen=True)
 class _SerialSection:
     """``[serial]``: the clock microcontroller's USB link."""
 
-    port: Any = None            # any value, read as its text; None: firmware_bridge.host.DEFAULT_PORT
-    baudrate: Int = 115200
-    loss_ms: Int = LOSS_MS      # checked against the clock's heartbeat interval: firmware.link.loss_problem
+    port: str | None = None     # None: firmware_bridge.host.DEFAULT_PORT
+    baudrate: int = 115200
+    loss_ms: int = LOSS_MS      # checked against the clock's heartbeat interval: firmware.link.loss_problem
 
 
 @dataclass(frozen=True)
 class _GpioButtonsSection:
     """``[buttons]`` with ``backend = "gpio"``: BCM pins by side."""
 
-    pins: dict[str, Int] = field(default_factory=lambda: dict(DEFAULT_PINS))
-    debounce_ms: Int = 20
+    pins: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_PINS))
+    debounce_ms: int = 20
     active_low: bool = True
 
 
@@ -167,16 +193,34 @@ class _GpioButtonsSection:
 class _HT16K33Section:
     """``[display]`` with ``backend = "ht16k33"``: I2C bus and addresses by side."""
 
-    addresses: dict[str, Int] = field(default_factory=lambda: {"left": 0x70, "right": 0x71})
-    bus: Int = 1
-    brightness: Int = 15
-    retries: Int = 2
+    addresses: dict[str, Address] = field(default_factory=lambda: {"left": 0x70, "right": 0x71})
+    bus: int = 1
+    brightness: int = 15
+    retries: int = 2
     blink_overtime: bool = False
 
 
-_CHECK = Checker(error=DeviceConfigError, words={int: "an integer", bool: "true or false"},
-                 field_words={"buttons.pins": "{side: BCM pin}", "display.addresses": "{left: addr, right: addr}"})
-"""Device sections' wording (:mod:`kiosk.rules.checked`); unknown keys are reported by :func:`_unknown`."""
+_MS = "a whole number of milliseconds"
+_CHECK = Checker(error=DeviceConfigError, template="{path} must be {what}, not {got}",
+                 words={int: "a whole number", float: "a number", bool: "true or false", str: "text"},
+                 field_words={
+                     "serial.port": 'the clock\'s device path, e.g. "/dev/scrabble-clock"',
+                     "serial.baudrate": "a whole number of bits per second, e.g. 115200",
+                     "serial.loss_ms": f"{_MS} (allowed {LOSS_MIN_MS}..{LOSS_MAX_MS} ms)",
+                     "buttons.pins": "{side = BCM pin, ...}", "buttons.debounce_ms": f"{_MS} (0..1000)",
+                     "display.addresses": "{left = address, right = address}",
+                     "display.addresses.left": 'an I2C address, e.g. 0x70 or "0x70"',
+                     "display.addresses.right": 'an I2C address, e.g. 0x71 or "0x71"',
+                     "display.bus": "an I2C bus number, e.g. 1", "display.brightness": "a whole number 0..15",
+                     "display.retries": "a whole number 0 or more",
+                     "camera.mode": "still or preview", "camera.camera_num": "a camera number, e.g. 0",
+                     "camera.exposure_us": "a number of microseconds", "camera.analogue_gain": "a gain, 1.0 or more",
+                     "camera.colour_gains": "[red, blue] gains", "camera.colour_gains[0]": "a gain",
+                     "camera.colour_gains[1]": "a gain", "camera.exposure": "a finite number",
+                     "camera.wb_temperature": "a finite number", "camera.path": "a folder of images or a video file",
+                     "camera.level": "a realism level (easy, typical, hard)"})
+"""Device sections' wording (:mod:`kiosk.rules.checked`): "serial.loss_ms must be a whole number of milliseconds
+(allowed 2000..3000 ms), not text ("2500")"; unknown keys are reported by :func:`_unknown`."""
 
 
 def _checked(cls: type[T], sec: Mapping[str, Any], name: str) -> T:
@@ -201,10 +245,11 @@ def build_serial_link(config: Mapping[str, Any]) -> Any:
 
     sec = _section(config, "serial")
     _unknown(sec, "serial", {"port", "baudrate", "loss_ms"})
-    try:  # a bad value's DeviceConfigError is a ValueError too: "serial: serial.baudrate: ...", as always
-        s = _checked(_SerialSection, sec, "serial")
-    except ValueError as exc:
-        raise DeviceConfigError(f"serial: {exc}") from None
+    s = _checked(_SerialSection, sec, "serial")   # names the key: "serial.baudrate must be ..."
+    if s.port is not None:
+        _text(s.port, "serial.port")
+    if s.baudrate <= 0:
+        raise DeviceConfigError(f"serial.baudrate must be more than 0 bits per second, got {s.baudrate}")
     problem = loss_problem(s.loss_ms)
     if problem is not None:   # said here, naming the key, before the link is built
         raise DeviceConfigError(f"serial.loss_ms {problem}")
@@ -212,7 +257,7 @@ def build_serial_link(config: Mapping[str, Any]) -> Any:
         port = _serial_backend("DEFAULT_PORT") if s.port is None else s.port
         return SerialClockLink(str(port), s.baudrate, loss_ms=s.loss_ms)
     except ValueError as exc:
-        raise DeviceConfigError(f"serial: {exc}") from None
+        raise _named("serial", exc) from None
 
 
 def build_buttons(config: Mapping[str, Any], serial_link: Any = None) -> ButtonSource:
@@ -249,7 +294,7 @@ def build_buttons(config: Mapping[str, Any], serial_link: Any = None) -> ButtonS
     except DeviceConfigError:
         raise
     except (ValueError, TypeError, ArithmeticError) as exc:
-        raise DeviceConfigError(f"buttons: {exc}") from None
+        raise _named("buttons", exc) from None
 
 
 def build_display(config: Mapping[str, Any], serial_link: Any = None) -> ClockDisplay:
@@ -289,7 +334,7 @@ def build_display(config: Mapping[str, Any], serial_link: Any = None) -> ClockDi
     except DeviceConfigError:
         raise
     except (ValueError, TypeError, ArithmeticError) as exc:
-        raise DeviceConfigError(f"display: {exc}") from None
+        raise _named("display", exc) from None
 
 
 def profile_camera_settings(profile: Any) -> dict[str, Any]:
@@ -305,6 +350,46 @@ def profile_camera_settings(profile: Any) -> dict[str, Any]:
     return out
 
 
+def _picamera2(sec: Mapping[str, Any]) -> Camera:
+    """``[camera]`` with ``backend = "picamera2"`` (not opened in a config check: every value checked)."""
+    from kiosk.devices.camera_picamera2 import MODES, Picamera2Camera, picamera2_controls
+
+    _unknown(sec, "camera", {"size", "mode", "camera_num", "exposure_us", "analogue_gain", "colour_gains"})
+    size = _size(sec.get("size", (2028, 1520)), "camera.size") or (2028, 1520)
+    mode = _text(sec.get("mode", "still"), "camera.mode")
+    if mode not in MODES:
+        raise DeviceConfigError(f'camera.mode must be still or preview, not text ("{mode}")')
+    num = _whole(sec.get("camera_num", 0), "camera.camera_num")
+    exposure, gain = _number(sec.get("exposure_us"), "camera.exposure_us"), _number(sec.get("analogue_gain"),
+                                                                                 "camera.analogue_gain")
+    gains = sec.get("colour_gains")
+    if gains is not None:
+        if not isinstance(gains, (list, tuple)) or len(gains) != 2:
+            raise DeviceConfigError(f"camera.colour_gains must be [red, blue] gains, not {value_words(gains)}")
+        gains = tuple(_number(g, f"camera.colour_gains[{i}]") for i, g in enumerate(gains))
+    if _CHECK_ONLY.get():
+        picamera2_controls(exposure, gain, gains)   # the ranges, as the camera checks them
+        return NotOpened("camera", "picamera2")
+    return Picamera2Camera(size, mode, num, exposure, gain, gains)
+
+
+def _opencv(sec: Mapping[str, Any]) -> Camera:
+    """``[camera]`` with ``backend = "opencv"``."""
+    from kiosk.devices.camera_opencv import OpenCVCamera
+
+    _unknown(sec, "camera", {"device", "size", "exposure", "wb_temperature"})
+    dev = sec.get("device", 0)
+    if isinstance(dev, bool) or not isinstance(dev, (int, str)) or dev == "":
+        raise DeviceConfigError(f"camera.device must be a camera number or a device path (0 or \"/dev/video0\"), "
+                                f"not {value_words(dev)}")
+    size = _size(sec.get("size"), "camera.size")
+    exposure, wb = _number(sec.get("exposure"), "camera.exposure"), _number(sec.get("wb_temperature"),
+                                                                            "camera.wb_temperature")
+    if _CHECK_ONLY.get():
+        return NotOpened("camera", "opencv")
+    return OpenCVCamera(dev, size, exposure, wb)
+
+
 def build_camera(config: Mapping[str, Any], board: Callable[[], Any] | None = None, profile: Any = None) -> Camera:
     """Camera from config["camera"]; ``board`` (callable -> physical Board) feeds the synthetic camera;
     ``profile`` (the calibration profile) gives a Pi camera its locked exposure and white balance unless the
@@ -316,44 +401,18 @@ def build_camera(config: Mapping[str, Any], board: Callable[[], Any] | None = No
     backend = _backend(sec, "camera", CAMERA_BACKENDS, "none")
     try:
         if backend == "picamera2":
-            _unknown(sec, "camera", {"size", "mode", "camera_num", "exposure_us", "analogue_gain", "colour_gains"})
-            from kiosk.devices.camera_picamera2 import Picamera2Camera
-
-            gains = sec.get("colour_gains")
-            if gains is not None and (not isinstance(gains, (list, tuple)) or len(gains) != 2):
-                raise DeviceConfigError(f"camera.colour_gains: expected [red, blue], got {gains!r}")
-            if _CHECK_ONLY.get():
-                _size(sec.get("size"), "camera.size")
-                _int(sec.get("camera_num", 0), "camera.camera_num")
-                return NotOpened("camera", "picamera2")
-            return Picamera2Camera(_size(sec.get("size", (2028, 1520)), "camera.size") or (2028, 1520),
-                                   str(sec.get("mode", "still")), _int(sec.get("camera_num", 0), "camera.camera_num"),
-                                   sec.get("exposure_us"), sec.get("analogue_gain"),
-                                   tuple(gains) if gains is not None else None)
+            return _picamera2(sec)
         if backend == "opencv":
-            _unknown(sec, "camera", {"device", "size", "exposure", "wb_temperature"})
-            from kiosk.devices.camera_opencv import OpenCVCamera
-
-            dev = sec.get("device", 0)
-            if isinstance(dev, bool) or not isinstance(dev, (int, str)):
-                raise DeviceConfigError(f"camera.device: expected an index or a device path, got {dev!r}")
-            for key in ("exposure", "wb_temperature"):
-                v = sec.get(key)
-                if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)):
-                    raise DeviceConfigError(f"camera.{key}: expected a finite number, got {v!r}")
-            if _CHECK_ONLY.get():
-                _size(sec.get("size"), "camera.size")
-                return NotOpened("camera", "opencv")
-            return OpenCVCamera(dev, _size(sec.get("size"), "camera.size"), sec.get("exposure"),
-                                sec.get("wb_temperature"))
+            return _opencv(sec)
         if backend == "replay":
             _unknown(sec, "camera", {"path", "loop"})
             from kiosk.devices.camera_replay import ReplayCamera
 
-            if not isinstance(sec.get("path"), str) or not sec["path"]:
+            if sec.get("path") is None:
                 raise DeviceConfigError("camera.path: the replay backend needs a folder of images or a video file")
+            path, loop = _text(sec["path"], "camera.path"), _CHECK.value(bool, sec.get("loop", True), "camera.loop")
             try:
-                return ReplayCamera(sec["path"], bool(sec.get("loop", True)))
+                return ReplayCamera(path, loop)
             except CameraError as exc:
                 return UnavailableCamera(str(exc), "replay")
         if backend == "synthetic":
@@ -362,14 +421,18 @@ def build_camera(config: Mapping[str, Any], board: Callable[[], Any] | None = No
 
             if board is None:
                 raise DeviceConfigError("camera.backend synthetic needs the kiosk's current-board callable")
-            return SyntheticCamera(board, _int(sec.get("seed", 0), "camera.seed"), sec.get("level"),
+            level = sec.get("level")
+            if level is not None and _text(level, "camera.level") not in ("easy", "typical", "hard"):
+                raise DeviceConfigError(f"camera.level must be {_CHECK.field_words['camera.level']}, not "
+                                        f"{value_words(level)}")
+            return SyntheticCamera(board, _whole(sec.get("seed", 0), "camera.seed"), level,
                                    size=_size(sec.get("size"), "camera.size"))
         _unknown(sec, "camera", set())
         return UnavailableCamera("no camera configured: moves are entered by hand", "none", "absent")
     except DeviceConfigError:
         raise
     except (ValueError, TypeError, ArithmeticError) as exc:
-        raise DeviceConfigError(f"camera: {exc}") from None
+        raise _named("camera", exc) from None
 
 
 def _uses(backend: Any, name: str) -> bool:

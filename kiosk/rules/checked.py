@@ -69,6 +69,29 @@ _PLURAL: dict[object, str] = {int: "whole numbers", float: "numbers", bool: "tru
                               dict: "objects"}
 
 
+def value_words(value: object) -> str:
+    """What a wrong value is, in the words of the file it came from (TOML, JSON), for ``{got}`` in a message:
+    ``text ("2500")``, ``true/false``, ``a decimal number (2500.5)``, ``a decimal number (1e+09)``, ``the number 3``,
+    ``a list``, ``a table``, ``nothing``. (Python's ``'2500'``, ``True`` and ``1000000000.0`` are no words of a
+    config file.)"""
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, str):
+        return f'text ("{value}")' if value else "empty text"
+    if isinstance(value, float):
+        shown = f"{value:g}" if value.is_integer() and "e" in f"{value:g}" else repr(value)
+        return f"a decimal number ({shown})"
+    if isinstance(value, int):
+        return f"the number {value}"
+    if value is None:
+        return "nothing"
+    if isinstance(value, Mapping):
+        return "a table"
+    if isinstance(value, list | tuple):
+        return "a list"
+    return repr(value)
+
+
 def _join(path: str, key: str) -> str:
     return f"{path}.{key}" if path else key
 
@@ -110,7 +133,8 @@ class Checker:
         error: exception class raised, called with one message string.
         words: type hint -> words for ``{what}`` (overrides :func:`describe`).
         field_words: key path -> words for ``{what}`` (overrides ``words``).
-        template: wrong-type message; ``{path}``, ``{what}``, ``{value}`` are filled in.
+        template: wrong-type message; ``{path}``, ``{what}``, ``{value}`` and ``{got}`` (the value in a file's
+            words: :func:`value_words`) are filled in.
         unknown: unknown-key message; ``{path}`` (the key's path), ``{parent}`` (the object's path), ``{key}``
             and ``{known}`` (known keys, comma-separated).
         missing: missing-key message; ``{path}``.
@@ -132,7 +156,7 @@ class Checker:
     def fail(self, path: str, hint: object, value: object) -> Exception:
         """The wrong-type error for ``value`` at ``path`` (returned, for the caller to raise)."""
         what = self.field_words.get(path) or describe(hint, self.words)
-        return self.error(self.template.format(path=path, what=what, value=value))
+        return self.error(self.template.format(path=path, what=what, value=value, got=value_words(value)))
 
     def check_keys(self, cls: type, data: Mapping[str, Any], path: str, *, ignore: Iterable[str] = (),
                    required: Iterable[str] | None = None) -> None:

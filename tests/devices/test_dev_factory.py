@@ -62,7 +62,7 @@ def test_gpio_and_ht16k33_without_hardware_are_down_not_fatal(monkeypatch: pytes
 
     fake.SMBus = no_bus  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "smbus2", fake)
-    devs = build_devices({"buttons": {"backend": "gpio", "pins": {"left": "17", "right": 27}},
+    devs = build_devices({"buttons": {"backend": "gpio", "pins": {"left": 17, "right": 27}},
                           "display": {"backend": "ht16k33", "addresses": {"left": "0x70", "right": "0x71"}},
                           "camera": {"backend": "picamera2"}})
     assert isinstance(devs.buttons, GpioButtons) and devs.buttons.pins == {"left": 17, "right": 27}
@@ -92,7 +92,7 @@ def test_serial_buttons_and_display_share_one_link(tmp_path: Path) -> None:
 @pytest.mark.parametrize("config,match", [
     ({"buttons": {"backend": "morse"}}, r"buttons\.backend: 'morse'"),
     ({"buttons": {"backend": "gpio", "pins": {"left": "x"}}}, r"buttons\.pins\.left"),
-    ({"buttons": {"backend": "gpio", "debounce": 5}}, r"unknown key\(s\) debounce"),
+    ({"buttons": {"backend": "gpio", "debounce": 5}}, "unknown key debounce; known: "),
     ({"buttons": {"backend": "scripted", "script": [[1, "up"]]}}, r"script\[0\]"),
     ({"display": {"backend": "ht16k33", "brightness": 99}}, "brightness"),
     ({"display": {"backend": "ht16k33", "addresses": [112]}}, "display.addresses"),
