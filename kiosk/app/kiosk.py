@@ -74,7 +74,7 @@ class Kiosk:
         self._exchange_by: int | None = None   # who chose the exchange on the screen (view.exchange)
         self.kept = restore_kept(self)  # a reading kept during a pause, written in the journal (a restart then)
         if self.state.phase == PLAYING and self.state.neutralised:  # (a restart while the clocks stood)
-            self.view.message = stopped_sentence(self.state)
+            self.view.message = stopped_sentence(self.state, read_again=self.kept is None)
 
     # -------------------------------------------------------------------------------------------- state
     @property

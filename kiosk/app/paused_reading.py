@@ -20,6 +20,9 @@ its events, the player, the press's time), and cleared from the journal once tha
 recorded, the press taken back or undone, the game over: :func:`forget_stale`). It fails safe: a kept reading that
 cannot be written (a full disk) stays in memory as before, logged, and nothing is said to the players; one the journal
 holds damaged or unreadable is ignored with a log line, and the board is read afresh at the resume, as without it.
+After a restart during the pause the screen says that the move is recorded when play resumes (the reading kept), or,
+with none kept (the kiosk stopped before it came, or it could not be used), that the board is read for the move when
+play resumes and the tiles are to be left as they are (:func:`kiosk.app.table_pause.stopped_sentence`).
 """
 
 from __future__ import annotations

@@ -55,14 +55,17 @@ def paused_sentence(st: GameState) -> str:
     return f"The game is paused{': ' + stopped if stopped else ''}. Press pause again to go on."
 
 
-def stopped_sentence(st: GameState) -> str:
-    """:func:`paused_sentence`, and, while a clock press awaits its move (its reading kept, or to be read at the
-    resume after a restart), that the move is recorded when play resumes."""
+def stopped_sentence(st: GameState, *, read_again: bool = False) -> str:
+    """:func:`paused_sentence`, and, while a clock press awaits its move (its reading kept, also through a restart:
+    :mod:`kiosk.app.paused_reading`), that the move is recorded when play resumes; ``read_again``: after a restart
+    the press has no reading kept (the kiosk stopped before it came), so the board is read for it when play resumes
+    and the sentence says to leave the tiles as they are."""
     said = paused_sentence(st)
     if st.pressed_at is not None and st.on_move is not None:
         name = st.players[st.on_move]
-        said += f" {name} pressed the clock before {'the clocks stopped' if _has_clocks(st) else 'the pause'}: " \
-                f"{name}'s move is recorded when play resumes."
+        said += f" {name} pressed the clock before {'the clocks stopped' if _has_clocks(st) else 'the pause'}: "
+        said += (f"the board is read for {name}'s move when play resumes; leave the tiles as they are." if read_again
+                 else f"{name}'s move is recorded when play resumes.")
     return said
 
 

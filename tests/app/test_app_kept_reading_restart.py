@@ -31,6 +31,8 @@ QUIRT = dict(zip(parse_coordinate("8D").squares(5), "QUIRT", strict=True))
 T_SQUARE = max(QUIRT)  # QUIRT's T, lifted during the pause: the board then reads QUIR
 KEPT = ("The game is paused: both clocks are stopped. Press pause again to go on. Ann pressed the clock before the "
         "clocks stopped: Ann's move is recorded when play resumes.")
+READ_AGAIN = ("The game is paused: both clocks are stopped. Press pause again to go on. Ann pressed the clock before "
+              "the clocks stopped: the board is read for Ann's move when play resumes; leave the tiles as they are.")
 
 
 def _worker(table: GridTable, clock: ManualClock) -> VisionWorker:
@@ -237,7 +239,7 @@ def test_a_damaged_kept_reading_is_ignored_with_a_log_line_and_the_board_read_af
     worker = _worker(table, clock)
     kiosk = Kiosk(session, worker, None, PinGate(PIN), clock)
     assert kiosk.kept is None and "checksum does not hold" in caplog.text and "read afresh" in caplog.text
-    assert kiosk.view.message == KEPT   # (nothing alarming on the screen)
+    assert kiosk.view.message == READ_AGAIN   # (nothing alarming on the screen: what happens at the resume)
     table.put({T_SQUARE: "."})
     _resume_play(kiosk, worker, clock, 70_000)
     assert kiosk.state.last_play.word == "QUIR"   # as before the kept reading was written
@@ -287,3 +289,20 @@ def test_a_move_the_full_journal_could_not_record_at_the_resume_is_the_kept_read
     st = kiosk.state
     assert st.last_play is not None and st.last_play.word == "QUIRT" and st.on_move == 1
     assert _kept_in_journal(kiosk) is None
+
+
+def test_a_restart_during_the_pause_before_the_reading_came_says_the_board_is_read_when_play_resumes(tmp_path):
+    """No reading was kept (the kiosk stopped before it came): the board is read when play resumes, and the screen
+    says so, asking to leave the tiles as they are (was: that the move is recorded, as for a kept reading)."""
+    clock = ManualClock()
+    table = GridTable(clock)
+    kiosk, _ = make_plain_kiosk(tmp_path, worker=_worker(table, clock), clock=clock)
+    table.put(QUIRT)
+    clock.t = 10_000
+    assert kiosk.press("left") == "reading"
+    kiosk.press("pause")     # ... and the kiosk stops before the board is read
+    kiosk, worker = _restart(kiosk, table, clock, 60_000)
+    assert kiosk.kept is None and kiosk.view.message == READ_AGAIN
+    _resume_play(kiosk, worker, clock, 70_000)
+    assert kiosk.state.last_play.word == "QUIRT"
+    kiosk.session.close()
