@@ -10,8 +10,11 @@ row is found on open, as is a file SQLite itself cannot read (truncated, overwri
 
 A new journal is built whole under a temporary name and renamed into place, so an existing file of 0 bytes is
 never "a new journal": it is a damaged one. Every journal carries a random id (``meta.journal_id``); a
-write-ahead log found beside the file on open must extend that journal by at most the one unacknowledged
-write, or it is another journal's log (e.g. beside a restored file) and the journal is refused.
+write-ahead log found beside the file on open must carry that id, change no recorded event and add events that
+continue the games (the one unacknowledged write, or several a reader kept from being folded in), or the journal
+is refused as damaged and kept aside with it: another journal's log (e.g. beside a restored file), or a log that
+cannot be applied whole (a damaged frame with a finished write after it, :mod:`kiosk.store.wal`: SQLite would
+drop that write without a word; ``kiosk journal recover`` reads its events from its bytes).
 
 Only one process may use a journal path: an exclusive lock on ``<name>.lock`` (held while the journal is
 open) refuses a second kiosk with :class:`JournalLocked`. The lock file also remembers the id of the journal
@@ -55,6 +58,7 @@ from kiosk.rules.counts import counted
 from kiosk.store.foreign import JOURNAL_APPLICATION_ID, foreign_file, sqlite_uri
 from kiosk.store.lock import LockHeld, take_lock, write_pid
 from kiosk.store.readable import damage_words, row_crc
+from kiosk.store.wal import wal_damage
 
 _T = TypeVar("_T")
 SCHEMA_VERSION = 1
@@ -363,16 +367,24 @@ def _view(file: Path, *, immutable: bool) -> tuple[str | None, dict[tuple[int, i
 
 def wal_problem(file: Path, name: str | None = None) -> str | None:
     """Why the write-ahead log beside journal ``file`` must not be applied to it, or None (no log, or a log that
-    extends this journal by at most the one write under way when a kiosk stopped). ``name``: the log's name in
-    the message. Reads copies only: neither file is changed."""
+    extends this journal: the one write under way when a kiosk stopped, or several writes whose events continue
+    its games). ``name``: the log's name in the message. Reads copies only: neither file is changed."""
+    return wal_check(file, name)[0]
+
+
+def wal_check(file: Path, name: str | None = None) -> tuple[str | None, bool]:
+    """(:func:`wal_problem`'s words, whether the log is this journal's own all the same: its id is this
+    journal's and it changes no recorded event - a log that cannot be applied whole (:func:`kiosk.store.wal.
+    wal_damage`) or whose events do not continue the games' sequences; its events are read in a salvage, never
+    those of another journal's log)."""
     wal = _wal(file)
     name = name or wal.name
     if not wal.exists() or wal.stat().st_size == 0:
-        return None
+        return None, True
     try:
         main_id, main_rows = _view(file, immutable=True)
     except (sqlite3.DatabaseError, UnicodeDecodeError):
-        return None  # the main file alone is unreadable (cut mid-checkpoint?): the full check on open decides
+        return wal_damage(wal, name), True  # the main file alone is unreadable (cut mid-checkpoint?): the full check on open decides
     with tempfile.TemporaryDirectory(prefix="kiosk-journal-") as tmp:
         copy = Path(tmp) / file.name
         shutil.copyfile(file, copy)
@@ -381,19 +393,37 @@ def wal_problem(file: Path, name: str | None = None) -> str | None:
             wal_id, wal_rows = _view(copy, immutable=False)
         except (sqlite3.DatabaseError, UnicodeDecodeError):
             return (f"the write-ahead log {name} beside it makes the file unreadable (SQLite cannot read the two "
-                    "together): it is damaged or not this journal's log")
+                    "together): it is damaged or not this journal's log"), False
     if main_id is not None and wal_id != main_id:
-        return f"the write-ahead log {name} beside it belongs to another journal (id {wal_id}, this file's is {main_id})"
+        return (f"the write-ahead log {name} beside it belongs to another journal (id {wal_id}, this file's is "
+                f"{main_id})"), False
     changed = sorted(k for k, c in main_rows.items() if wal_rows.get(k) != c)
     if changed:
         g, s = changed[0]
         return (f"the write-ahead log {name} beside it would change or drop {counted(len(changed), 'recorded event')} "
-                f"(first: game {g} event {s}): it is not this journal's log")
-    extra = len(wal_rows) - len(main_rows)
-    if main_id is not None and extra > 1:
-        return (f"the write-ahead log {name} beside it adds {extra} events; this journal never leaves more than one "
-                f"unfinished write there, so it is another journal's log")
-    return None
+                f"(first: game {g} event {s}): it is not this journal's log"), False
+    damage = wal_damage(wal, name)
+    if damage:
+        return damage, True
+    gap = _not_continued(main_rows, wal_rows)
+    if main_id is not None and gap:
+        extra = len(wal_rows) - len(main_rows)
+        return (f"the write-ahead log {name} beside it carries this journal's id and adds "
+                f"{counted(extra, 'event')}, but they do not continue its games ({gap})"), True
+    return None, True
+
+
+def _not_continued(main_rows: dict[tuple[int, int], int], wal_rows: dict[tuple[int, int], int]) -> str:
+    """Where the events a log adds do not continue each game's recorded events (1, 2, ... with no gap), in
+    words, or "" (they do: a log this journal left, e.g. several writes a reader kept from being folded in)."""
+    last: dict[int, int] = {}
+    for g, s in main_rows:
+        last[g] = max(last.get(g, 0), s)
+    for g, s in sorted(set(wal_rows) - set(main_rows)):
+        if s != last.get(g, 0) + 1:
+            return f"game {g}: event {s} follows event {last.get(g, 0)}"
+        last[g] = s
+    return ""
 
 
 class Journal:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import glob
 import json
+import os
 import re
 import shutil
 import sqlite3
@@ -41,9 +42,10 @@ from kiosk.store.journal import (
     JournalError,
     JournalPathError,
     _blocked_marker,
+    _lock,
     _sidecars,
     not_a_file,
-    wal_problem,
+    wal_check,
 )
 from kiosk.store.readable import Rows, pad_copy, read_rows, row_crc
 from kiosk.store.set_aside import lost_words, spans, write_set_aside
@@ -260,13 +262,7 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
                     raise JournalPathError(f"{path}: no such journal and no report of damage for it; damaged copies "
                                            f"are kept beside it: {_from_words(path, copies)}")
                 raise JournalPathError(f"{path}: no such journal and no damaged copy kept aside for it")
-            try:
-                Journal(path).close()
-            except JournalCorrupt as exc:
-                if exc.kept_aside is None:
-                    raise
-            else:
-                raise JournalError(f"{path}: the journal is intact: nothing to recover")
+            _keep_aside_if_damaged(path)
         found = kept_aside_copy(path)
         if found is None:
             copies = copies_beside(path)
@@ -306,6 +302,28 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
     return out
 
 
+def _keep_aside_if_damaged(path: Path) -> None:
+    """Keep the journal at ``path`` aside when it is damaged (its open does it); raises :class:`JournalError`
+    when it is intact, changing no file: it is looked at on a copy first (opening it would fold a write-ahead log
+    beside it into it and delete the log), and opened only to be kept aside."""
+    try:
+        Journal(path, readonly=True).close()
+    except JournalCorrupt:
+        pass
+    else:
+        fd = _lock(path, create=False)   # a kiosk has it open: refused as in use (JournalLocked)
+        if fd is not None:
+            os.close(fd)
+        raise JournalError(f"{path}: the journal is intact: nothing to recover")
+    try:
+        Journal(path).close()
+    except JournalCorrupt as exc:
+        if exc.kept_aside is None:
+            raise
+    else:   # damaged on the copy only (a file changed in between): say what was found, nothing kept aside
+        raise JournalError(f"{path}: the journal is intact: nothing to recover")
+
+
 def _read_copy(src: Path, out: Salvage) -> Rows:
     """What can be read of the damaged journal ``src`` (and its kept-aside write-ahead log), read on a copy: its
     header rebuilt when damaged, padded when cut short (what was done goes to ``out.problems``)."""
@@ -317,10 +335,13 @@ def _read_copy(src: Path, out: Salvage) -> Rows:
         wal = src.with_name(src.name.replace(".corrupt-", "-wal.corrupt-")) if ".corrupt-" in src.name else None
         if wal is not None and wal.exists():
             shutil.copyfile(wal, _sidecars(copy)[1])
-            why = wal_problem(copy, wal.name)
-            if why:  # another journal's log (or one that changes recorded events): read the file alone
+            why, own = wal_check(copy, wal.name)
+            if why and not own:  # another journal's log (or one that changes recorded events): read the file alone
                 _sidecars(copy)[1].unlink()
                 out.problems.append(f"{why}; it was not used")
+            elif why:   # this journal's log, damaged or with a gap: what it holds is read, whole events from its bytes
+                out.problems.append(f"{why}; the writes SQLite can apply were read, and every whole event in its "
+                                    f"bytes (each checked against its checksum)")
         readable = read_rows(copy)
     out.problems.extend(readable.problems)
     return readable

@@ -1,0 +1,133 @@
+"""A write-ahead log left beside a journal: used when it is this journal's, never dropped without a word.
+
+A tester's findings: a left-over log with one damaged frame - `recover` said "the journal is intact: nothing to
+recover" (exit 1) and the log was gone afterwards (its open let SQLite apply the frames before the damage and
+delete it), `show` listed the game without the log's events and said nothing of it. And an intact log of this
+journal (its id) adding several events (a reader kept them from being folded in) was called "another journal's
+log", its events neither used nor set aside."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+
+import pytest
+
+from kiosk.cli import main
+from kiosk.referee.simulate import random_game
+from kiosk.store import GameSession, Journal, JournalCorrupt
+from kiosk.store.carve import row_crc
+from kiosk.store.wal import wal_damage, wal_frames
+
+SCRIPT = random_game("nsf", seed=31)
+
+
+def _snapshot(folder):
+    return {p.name: hashlib.sha1(p.read_bytes()).hexdigest() for p in sorted(folder.iterdir())}
+
+
+def _left_over_log(path, n, extra, *, skip=0):
+    """A journal of ``n`` events at ``path`` and beside it the write-ahead log of ``extra`` more appends (one
+    write each, never folded in: as a reader blocking the fold leaves them); ``skip``: sequence numbers left out
+    before them (a log whose events do not continue the game)."""
+    s = GameSession.open(path)
+    for ev in SCRIPT[:n]:
+        assert s.apply(ev)
+    s.close()
+    before = path.read_bytes()
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA wal_autocheckpoint=0")
+    for seq in range(n + 1 + skip, n + 1 + skip + extra):
+        ev = SCRIPT[seq - 1]
+        body = json.dumps(ev.to_dict(), separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+        db.execute("INSERT INTO events VALUES (1, ?, ?, ?, ?, ?)", (seq, ev.t, ev.type, body, row_crc(1, seq, body)))
+    wal = path.with_name(path.name + "-wal")
+    log = wal.read_bytes()
+    db.close()
+    path.write_bytes(before)
+    wal.write_bytes(log)
+    path.with_name(path.name + "-shm").unlink(missing_ok=True)
+    return wal
+
+
+def _damage_frame(wal, frame):
+    data = bytearray(wal.read_bytes())
+    page = int.from_bytes(data[8:12], "big")
+    at = 32 + (frame - 1) * (24 + page) + 24 + page // 2
+    data[at] ^= 0xFF
+    wal.write_bytes(bytes(data))
+
+
+def test_a_log_with_a_damaged_frame_is_named_kept_aside_and_its_events_recovered(tmp_path, capsys):
+    path = tmp_path / "j.sqlite"
+    wal = _left_over_log(path, 20, 3)
+    frames = wal_frames(wal.read_bytes())
+    assert frames is not None and frames.total >= 3 and frames.applied == frames.total
+    _damage_frame(wal, 1)
+    assert wal_damage(wal) is not None and "frame 1 of" in wal_damage(wal)
+    before = _snapshot(tmp_path)
+    assert main(["journal", "show", str(path)]) == 1   # says so, changes nothing
+    err = capsys.readouterr().err
+    assert "write-ahead log j.sqlite-wal" in err and "cannot be applied whole" in err
+    assert _snapshot(tmp_path) == before
+    assert main(["journal", "recover", str(path)]) == 0   # kept aside (the log with it), its events carried on
+    out = capsys.readouterr().out
+    assert "all 23 events kept" in out and "cannot be applied whole" in out
+    assert (tmp_path / "j.sqlite-wal.corrupt-1").exists()   # the damaged log kept aside with the file
+    back = GameSession.open(path)
+    assert back.referee.events == tuple(SCRIPT[:23])
+    back.close()
+
+
+def test_the_kiosks_own_open_keeps_a_damaged_log_aside_instead_of_dropping_its_write(tmp_path):
+    path = tmp_path / "j.sqlite"
+    wal = _left_over_log(path, 20, 2)
+    _damage_frame(wal, 1)
+    with pytest.raises(JournalCorrupt, match="cannot be applied whole"):
+        Journal(path)
+    assert (tmp_path / "j.sqlite-wal.corrupt-1").exists() and (tmp_path / "j.sqlite.corrupt-1").exists()
+
+
+def test_an_unfinished_last_write_is_still_dropped_as_designed(tmp_path):
+    """A log whose damage is in its last write, with no finished write after it: the one write under way at a
+    crash, never acknowledged - the journal opens, as before."""
+    path = tmp_path / "j.sqlite"
+    wal = _left_over_log(path, 20, 1)
+    data = wal.read_bytes()
+    page = int.from_bytes(data[8:12], "big")
+    wal.write_bytes(data[:len(data) - page // 2])   # the last frame (its commit) cut short
+    assert wal_damage(wal) is None
+    with Journal(path) as j:
+        assert len(j.events(1)) == 20
+
+
+def test_recover_of_an_intact_journal_changes_no_file(tmp_path, capsys):
+    path = tmp_path / "j.sqlite"
+    _left_over_log(path, 20, 1)
+    before = _snapshot(tmp_path)
+    assert main(["journal", "recover", str(path)]) == 1
+    assert "intact: nothing to recover" in capsys.readouterr().err
+    assert _snapshot(tmp_path) == before   # the log left as it is (opening the journal applied and deleted it)
+
+
+def test_several_writes_of_this_journal_in_its_log_are_used(tmp_path, capsys):
+    path = tmp_path / "j.sqlite"
+    _left_over_log(path, 20, 4)
+    assert main(["journal", "show", str(path)]) == 0
+    assert "24 events, unfinished" in capsys.readouterr().out
+    s = GameSession.open(path)
+    assert s.referee.events == tuple(SCRIPT[:24])
+    s.close()
+
+
+def test_a_log_of_this_journal_that_skips_events_is_set_aside_and_counted(tmp_path, capsys):
+    path = tmp_path / "j.sqlite"
+    _left_over_log(path, 20, 3, skip=1)   # events 22-24: event 21 is not there
+    with pytest.raises(JournalCorrupt, match=r"carries this journal's id and adds 3 events, but they do not continue "
+                                             r"its games \(game 1: event 22 follows event 20\)"):
+        Journal(path)
+    assert main(["journal", "recover", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "kept events 1-20; lost event 21" in out and "set aside events 22-24" in out
