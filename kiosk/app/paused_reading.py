@@ -128,8 +128,8 @@ def _clear(table: Table, why: str) -> bool:
     try:
         clear(table.session.journal)
     except JournalError as exc:
-        log.warning("the reading kept in the journal could not be cleared (%s): it is tried again later; it is "
-                    "used for no other press", exc)
+        log.warning("the reading kept in the journal could not be cleared (%s): it stays there until the next start "
+                    "or the next reading kept, and is used for no other press", exc)
         return False
     log.info("the reading kept in the journal is cleared: %s", why)
     return True
@@ -168,5 +168,6 @@ def forget_stale(table: Table) -> None:
     """After an event: a kept reading whose press no longer stands (its move recorded, the press taken back or
     undone, the game over or another begun) is cleared from the journal."""
     k = table.kept
-    if k is not None and not _stands(table, k) and _clear(table, "its press no longer stands"):
-        table.kept = None
+    if k is not None and not _stands(table, k):
+        _clear(table, "its press no longer stands")  # (a row that could not be cleared is never used: checked)
+        table.kept = None   # tried once: a journal that cannot be written is not retried at every poll
