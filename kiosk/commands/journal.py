@@ -8,7 +8,8 @@ lost one in ``PATH.set-aside-N.jsonl`` and lists them, and says exactly which ev
 stays where it was put). ``show`` never changes a file.
 
 Results go to stdout, diagnostics to stderr. Exit codes: 0 done, 1 the journal is damaged / nothing could be
-recovered, 2 bad input (no such file, not a kiosk journal, nothing to acknowledge, the journal is in use).
+recovered, 2 bad input (no such file, not a kiosk journal, nothing to acknowledge, the journal is in use) or an
+output that cannot be written (``recover`` in a read-only folder or on a full disk: it says what to do).
 """
 
 from __future__ import annotations
@@ -68,6 +69,20 @@ def _game_line(g: object, events: list) -> str:
     return f"{head}, unfinished, scores as they stand: {scores}"
 
 
+def shown(text: str, limit: int = 4000) -> str:
+    """A damaged text for the terminal: control characters (a zeroed stretch reads as NUL bytes) escaped
+    (``\\x00``), a run of the same one given once with its count, and cut after ``limit`` characters."""
+    import re
+
+    def run(m: re.Match[str]) -> str:
+        esc = f"\\x{ord(m.group(1)):02x}"
+        n = len(m.group(0))
+        return esc if n == 1 else f"[{esc} x{n}]"
+
+    out = re.sub(r"([\x00-\x1f\x7f-\x9f])\1*", run, text)
+    return out if len(out) <= limit else f"{out[:limit]}... ({len(out) - limit} more characters)"
+
+
 def _recovered(done: object, path: object) -> None:
     """``journal recover``'s report: each game (kept, lost, set aside), the events set aside with their content,
     what could not be read, what was lost and set aside in all, and the game that goes on."""
@@ -79,7 +94,7 @@ def _recovered(done: object, path: object) -> None:
     for salvaged in done.games:
         print(f"  {salvaged.line()}")
         for seq, text in salvaged.damaged.items():
-            print(f"    lost: event {seq} (damaged, its text as read, never replayed): {text}")
+            print(f"    lost: event {seq} (damaged, its text as read, never replayed): {shown(text)}")
         for row in salvaged.set_aside:
             print(f"    set aside: {event_line(row[1], row[3], row[4])}")
     for p in done.problems:
@@ -121,11 +136,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"acknowledged: {path} may be used again for a new journal (the damaged copy stays beside it)")
         return 0
     if args.action == "recover":
-        from kiosk.store.salvage import recover_journal
+        from kiosk.store.salvage import RecoverWriteError, recover_journal
 
         try:
             done = recover_journal(path, args.source)
-        except (JournalLocked, JournalPathError) as exc:
+        except (JournalLocked, JournalPathError, RecoverWriteError) as exc:   # bad input, or an output not written
             _err(str(exc))
             return 2
         except JournalError as exc:

@@ -57,7 +57,7 @@ from kiosk.referee.events import Event, EventError, event_from_dict
 from kiosk.rules.counts import counted
 from kiosk.store.foreign import JOURNAL_APPLICATION_ID, foreign_file, sqlite_uri
 from kiosk.store.lock import LockHeld, take_lock, write_pid
-from kiosk.store.readable import damage_words, row_crc
+from kiosk.store.readable import damage_words, row_crc, saved_words
 from kiosk.store.wal import wal_damage
 
 _T = TypeVar("_T")
@@ -507,7 +507,7 @@ class Journal:
                 self._create()
         if self.path.stat().st_size == 0:
             self._quarantine("the file is empty (0 bytes): a journal is only ever created whole, so this one "
-                             "was cut to nothing and its events are gone")
+                             "was cut to nothing and its events are gone", nothing=True)
         file = self.path
         if self.readonly:  # a snapshot copy: SQLite writes -wal/-shm even to look
             self._tmp = tempfile.TemporaryDirectory(prefix="kiosk-journal-")
@@ -608,13 +608,15 @@ class Journal:
                                f"kiosk that wrote it)")
         for game, seq, body, crc, expect in self._scan():
             if crc != _crc(game, seq, body):
-                self._quarantine(f"game {game} event {seq}: checksum mismatch (damaged row)")
+                self._quarantine(f"game {game} event {seq} is damaged (its text is not as it was recorded: its "
+                                 f"checksum does not hold); {saved_words(file)}")
             if seq != expect:
-                self._quarantine(f"game {game}: event {expect} is missing (next found is {seq})")
+                self._quarantine(f"game {game}: event {expect} is missing (next found is {seq}); "
+                                 f"{saved_words(file)}")
             try:
                 event_from_dict(json.loads(body))
             except (ValueError, EventError) as exc:
-                self._quarantine(f"game {game} event {seq}: unreadable event: {exc}")
+                self._quarantine(f"game {game} event {seq}: unreadable event: {exc}; {saved_words(file)}")
         if not self.readonly and db.execute("SELECT 1 FROM meta WHERE key='journal_id'").fetchone() is None:
             self._write(lambda d: d.execute("INSERT INTO meta VALUES ('journal_id', ?)", (uuid.uuid4().hex,)))
 
@@ -626,9 +628,9 @@ class Journal:
             yield game, seq, body, crc, nxt
             expect[game] = seq + 1
 
-    def _quarantine(self, why: str) -> None:
+    def _quarantine(self, why: str, *, nothing: bool = False) -> None:
         """Move the damaged files aside, leave the blocking marker, raise :class:`JournalCorrupt` (read-only:
-        only raise)."""
+        only raise). ``nothing``: nothing in the file can be recovered (an empty file)."""
         if self._db is not None:
             try:
                 self._db.close()
@@ -637,6 +639,10 @@ class Journal:
             self._db = None
         if self.readonly:
             report = f"journal {self.path} is damaged: {why}."
+            if nothing or why.endswith("no recorded event can be read from it"):
+                raise JournalCorrupt(f"{report} There is nothing in it to recover (nothing was changed: a kiosk "
+                                     f"opening it keeps it aside and stops, and `kiosk journal acknowledge "
+                                     f"{self.path}` then starts afresh)", None, report)
             raise JournalCorrupt(f"{report} (nothing was changed: a kiosk opening it keeps the files aside and "
                                  f"stops; `kiosk journal recover {self.path}` keeps it aside and carries its intact "
                                  f"events into a fresh journal at its path, `kiosk journal recover NEW.sqlite --from "
@@ -836,7 +842,8 @@ class Journal:
         out = []
         for seq, body, crc in self._conn.execute("SELECT seq, body, crc FROM events WHERE game=? ORDER BY seq", (game,)):
             if crc != _crc(game, seq, body):
-                self._quarantine(f"game {game} event {seq}: checksum mismatch (damaged row)")
+                self._quarantine(f"game {game} event {seq} is damaged (its text is not as it was recorded: its "
+                                 f"checksum does not hold)")
             out.append(event_from_dict(json.loads(body)))
         return out
 

@@ -264,6 +264,9 @@ def damage_words(file: Path, check: str = "") -> str:
         some = [str(n) for n in pages[:5]]
         where = f"page {some[0]}" if len(some) == 1 else f"pages {', '.join(some[:-1])} and {some[-1]}"
         what = f"it is damaged at {where}{of_pages}: SQLite's own check finds its pages broken there"
+    elif lay is None and _cut_in_header(file):
+        what = (f"the file is cut short: it ends at byte {file.stat().st_size}, inside the database header, so "
+                f"every page of it is gone")
     elif lay is None and header_only(file):
         what = ("its header is overwritten (it no longer starts as an SQLite database file), but every page behind "
                 "it is intact: it looks like a damaged kiosk journal, all of which can be read once its header is "
@@ -274,12 +277,32 @@ def damage_words(file: Path, check: str = "") -> str:
             if intact else "")
     else:
         what = "SQLite cannot read its structure (its pages are overwritten or out of place)"
+    return f"{what}; {_saved(rows)}"
+
+
+def saved_words(file: Path) -> str:
+    """How many of the damaged journal ``file``'s recorded events can still be read, in words: "92 of its 93
+    recorded events (1 game) can still be read from it", or "no recorded event can be read from it"."""
+    return _saved(read_padded(file))
+
+
+def _saved(rows: Rows) -> str:
+    intact = [r for r in rows.rows if r[5] == row_crc(r[0], r[1], r[4])]
     n, games = len(intact), len({r[0] for r in intact})
-    total = sum(rows.recorded.values())
+    total = max(sum(rows.recorded.values()), len({(r[0], r[1]) for r in rows.rows}))
     events = f"{n} of its {total} recorded events" if total > n else counted(n, "recorded event")
-    saved = f"{events} ({counted(games, 'game')}) can still be read from it" if n else \
+    return f"{events} ({counted(games, 'game')}) can still be read from it" if n else \
         "no recorded event can be read from it"
-    return f"{what}; {saved}"
 
 
-__all__ = ["Layout", "Rows", "damage_words", "layout", "pad_copy", "read_padded", "read_rows", "row_crc"]
+def _cut_in_header(file: Path) -> bool:
+    """The file is the start of an SQLite file cut short inside its 100-byte header."""
+    try:
+        with open(file, "rb") as f:
+            head = f.read(100)
+    except OSError:
+        return False
+    return 0 < len(head) < 100 and head[:16] == SQLITE_HEADER[:len(head[:16])]
+
+
+__all__ = ["Layout", "Rows", "damage_words", "layout", "pad_copy", "read_padded", "read_rows", "row_crc", "saved_words"]

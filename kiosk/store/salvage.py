@@ -21,6 +21,8 @@ file's index of events tells which events a lost page took with it. A game whose
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import glob
 import json
 import os
@@ -40,6 +42,8 @@ from kiosk.store.journal import (
     Journal,
     JournalCorrupt,
     JournalError,
+    JournalFull,
+    JournalLocked,
     JournalPathError,
     _blocked_marker,
     _lock,
@@ -152,6 +156,15 @@ def copies_beside(path: Path) -> list[Path]:
         if n.isdigit() and p.is_file():
             found.append((int(n), p))
     return [p for _, p in sorted(found, reverse=True)]
+
+
+def _way_on(path: Path, src: Path) -> str:
+    """The way on when nothing can be recovered from ``src``: another damaged copy beside ``path`` if there is
+    one, else a fresh start."""
+    others = [p for p in copies_beside(path) if not p.samefile(src)]
+    if others:
+        return f"other damaged copies are kept beside it: {_from_words(path, others)}"
+    return f"`kiosk journal acknowledge {path}` starts afresh"
 
 
 def _from_words(path: Path, copies: list[Path]) -> str:
@@ -279,27 +292,50 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
         raise JournalPathError(f"{src}: {why}")
     if not src.is_file():
         raise JournalPathError(f"{src}: no such file")
+    if src.stat().st_size == 0:
+        raise JournalError(f"{path}: {src} is empty (0 bytes): there is nothing to recover from it; "
+                           + _way_on(path, src))
     out = Salvage(source=src)
     readable = _read_copy(src, out)
     plan = _plan(readable, out)
     if not plan and not out.set_aside:
-        others = [p for p in copies_beside(path) if not p.exists() or not p.samefile(src)]
-        raise JournalError(f"{path}: nothing could be read from {src}"
-                           + (f" ({'; '.join(out.problems)})" if out.problems else " (no intact event)")
-                           + (f"; other damaged copies are kept beside it: {_from_words(path, others)}" if others
-                              else f"; `kiosk journal acknowledge {path}` starts afresh"))
+        raise JournalError(f"{path}: nothing could be read from {src}: no recorded event in it is whole (it was "
+                           f"read through SQLite as far as it goes and byte by byte), so there is nothing to "
+                           f"recover from it; " + _way_on(path, src))
     for p in _sidecars(path):
         if p.exists():  # only a fresh journal may stand here (a kiosk started over the block is impossible)
             raise JournalError(f"{path}: a file is in the way ({p.name}); move it aside first")
-    if out.set_aside:
-        _write_set_aside(path, out)
     try:
+        if out.set_aside:
+            _write_set_aside(path, out)
         _write_fresh(path, plan, readable, out)
-    except BaseException:
+    except BaseException as exc:
         if out.set_aside_file is not None:   # the path stays blocked: the next recover writes them again
             out.set_aside_file.unlink(missing_ok=True)
+        if isinstance(exc, JournalError) and not isinstance(exc, (JournalLocked, JournalCorrupt)):
+            raise _not_written(path, src, exc) from None
         raise
     return out
+
+
+class RecoverWriteError(JournalError):
+    """The fresh journal (or the events set aside) cannot be written at the path (a read-only folder, a full
+    disk): nothing was recovered, the damaged copy is left as it is and the path stays blocked. An output that
+    cannot be written: the command line exits 2 for it."""
+
+
+def _not_written(path: Path, src: Path, exc: JournalError) -> RecoverWriteError:
+    """What to do when recover cannot write at ``path``, in a sentence (never a bare OS error)."""
+    cause = exc.cause or str(exc).rsplit(": ", 1)[-1]
+    full = isinstance(exc, JournalFull) or "full" in cause.lower()
+    why = "its disk is full" if full else cause[:1].lower() + cause[1:]
+    blocked = f"{path} stays blocked" if _blocked_marker(path).exists() else f"nothing at {path} was changed"
+    again = (f"free some space on its disk and run `kiosk journal recover {path}` again, or run " if full else
+             "run ")
+    return RecoverWriteError(
+        f"{path}: nothing was recovered: the fresh journal cannot be written in {path.parent} ({why}); {src} is "
+        f"left as it is and {blocked}. To go on, {again}`kiosk journal recover NEW.sqlite --from {src}` with "
+        f"NEW.sqlite in a folder you can write to (then `--journal NEW.sqlite` for the kiosk)")
 
 
 def _keep_aside_if_damaged(path: Path) -> None:
@@ -368,6 +404,12 @@ def _write_fresh(path: Path, plan: _Plan, readable: Rows, out: Salvage) -> None:
 
         j._write(tx)
         _blocked_marker(path).unlink(missing_ok=True)
+    except BaseException:
+        j.close()
+        for p in _sidecars(path):   # the fresh journal only half written (a full disk): nothing stray is left
+            with contextlib.suppress(OSError):
+                p.unlink(missing_ok=True)
+        raise
     finally:
         j.close()
 
@@ -380,11 +422,11 @@ def _write_set_aside(path: Path, out: Salvage) -> None:
         out.set_aside_file = write_set_aside(path, [(g.game, g.why, g.lost, g.set_aside, g.damaged)
                                                     for g in out.games if g.set_aside])
     except OSError as exc:
-        raise JournalError(f"{path}: the {counted(out.set_aside, 'intact event')} after a lost one cannot be written beside "
-                           f"it ({exc.strerror or exc}), so nothing was recovered: the path stays blocked and "
-                           f"{out.source} is left as it is") from None
+        err = JournalFull if exc.errno in (errno.ENOSPC, errno.EDQUOT) else JournalError
+        raise err(f"{path}: the {counted(out.set_aside, 'intact event')} after a lost one cannot be written beside "
+                  f"it: {exc.strerror or exc}") from None
     for g in out.games:
         g.set_aside_file = out.set_aside_file if g.set_aside else None
 
 
-__all__ = ["GameSalvage", "Salvage", "kept_aside_copy", "recover_journal"]
+__all__ = ["GameSalvage", "RecoverWriteError", "Salvage", "kept_aside_copy", "recover_journal"]

@@ -117,12 +117,12 @@ def test_store_tampered_row_is_detected_kept_aside_and_blocks_a_new_game(tmp_pat
     db.commit()
     db.close()
     err = _expect_blocked(path)
-    assert "checksum mismatch" in str(err) and "event 5" in str(err)
+    assert "its checksum does not hold" in str(err) and "event 5 is damaged" in str(err)
     assert err.kept_aside is not None and err.kept_aside.exists() and not path.exists()
     # the kiosk does not silently start over it: every open is refused until an operator acknowledges
     err2 = _expect_blocked(path)
     assert "not yet acknowledged" in str(err2)
-    assert "checksum mismatch" in acknowledge_corruption(path)
+    assert "its checksum does not hold" in acknowledge_corruption(path)
     fresh = GameSession.open(path)
     assert not fresh.in_game
     fresh.close()

@@ -1,0 +1,113 @@
+"""``kiosk journal recover`` / ``show``: what they say, in sentences with what to do, and their exit codes (a
+tester's findings)."""
+
+from __future__ import annotations
+
+import errno
+import sqlite3
+
+import pytest
+
+from kiosk.cli import main
+from kiosk.referee.simulate import random_game
+from kiosk.store import GameSession, JournalCorrupt, JournalFull
+
+SCRIPT = random_game("nsf", seed=31)
+
+
+def _damaged(path, n=20, seq=12):
+    s = GameSession.open(path)
+    for ev in SCRIPT[:n]:
+        assert s.apply(ev)
+    s.close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE events SET body = replace(body, '\"t\":', '\"t\": ') WHERE seq = ?", (seq,))
+    db.commit()
+    db.close()
+    with pytest.raises(JournalCorrupt):
+        GameSession.open(path)
+
+
+def _names(folder):
+    return sorted(p.name for p in folder.iterdir())
+
+
+def test_recover_in_a_folder_it_cannot_write_says_what_to_do_exit_2(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "j.sqlite"
+    _damaged(path)
+    before = _names(tmp_path)
+
+    def refused(*_a, **_k):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr("kiosk.store.journal.take_lock", refused)   # as in a read-only folder
+    assert main(["journal", "recover", str(path)]) == 2    # an output that cannot be written (README's convention)
+    err = capsys.readouterr().err
+    assert "nothing was recovered: the fresh journal cannot be written in" in err and "permission denied" in err
+    assert f"kiosk journal recover NEW.sqlite --from {tmp_path / 'j.sqlite.corrupt-1'}" in err
+    assert "in a folder you can write to" in err and ".lock: cannot open" not in err
+    assert _names(tmp_path) == before
+
+
+def test_recover_on_a_full_disk_says_what_to_do_and_leaves_nothing_stray(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "j.sqlite"
+    _damaged(path)
+    before = _names(tmp_path)
+
+    def full(self, fn, *args):
+        raise JournalFull(f"{self.path}: the disk is full - the event was NOT recorded")
+
+    monkeypatch.setattr("kiosk.store.journal.Journal._write", full)
+    assert main(["journal", "recover", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "(its disk is full)" in err and f"free some space on its disk and run `kiosk journal recover {path}` again" \
+        in err and f"{path} stays blocked" in err
+    assert _names(tmp_path) == before   # no fresh journal, no -wal/-shm, no set-aside file left behind
+    monkeypatch.undo()
+    assert main(["journal", "recover", str(path)]) == 0   # once there is room
+
+
+def _finished(path):
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent))
+    from finished_journal import write_finished_journal
+    return write_finished_journal(path)
+
+
+def test_show_says_a_file_cut_in_its_header_is_cut_short_and_that_nothing_is_to_recover(tmp_path, capsys):
+    full = _finished(tmp_path / "full.sqlite")
+    cut = tmp_path / "cut.sqlite"
+    cut.write_bytes(full.read_bytes()[:50])
+    assert main(["journal", "show", str(cut)]) == 1
+    err = capsys.readouterr().err
+    assert "the file is cut short: it ends at byte 50" in err and "no longer starts as an SQLite" not in err
+    assert "There is nothing in it to recover" in err and "kiosk journal recover" not in err
+
+
+def test_an_empty_file_is_said_plainly_to_hold_nothing_to_recover(tmp_path, capsys):
+    path = tmp_path / "e.sqlite"
+    path.write_bytes(b"")
+    assert main(["journal", "show", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "There is nothing in it to recover" in err and "kiosk journal recover" not in err
+    assert main(["journal", "recover", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "e.sqlite.corrupt-1 is empty (0 bytes): there is nothing to recover from it" in err
+    assert "could not be read through SQLite" not in err and f"kiosk journal acknowledge {path}" in err
+
+
+def test_a_damaged_row_is_said_with_how_many_events_can_be_read_and_its_text_shown_escaped(tmp_path, capsys):
+    path = _finished(tmp_path / "j.sqlite")
+    data = bytearray(path.read_bytes())
+    page = data.find(b"game_started") // 4096
+    data[(page + 1) * 4096 - 50:(page + 1) * 4096] = bytes(50)   # the last 50 bytes of event 1's page zeroed
+    path.write_bytes(bytes(data))
+    assert main(["journal", "show", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert "game 1 event 1 is damaged (its text is not as it was recorded: its checksum does not hold); 92 of its " \
+           "93 recorded events (1 game) can still be read from it" in err
+    assert main(["journal", "recover", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "lost: event 1 (damaged, its text as read, never replayed): " in out
+    assert "\x00" not in out and "[\\x00 x" in out
