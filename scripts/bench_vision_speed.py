@@ -205,7 +205,7 @@ def _real(folder: str, calibration: str | None = None) -> int:
     corners = read_warp_coord(d / "game.ini")    # the first reading is timed from them: needed
     paths = sorted(d.glob("image-*.jpg"), key=lambda p: int(re.sub(r"\D", "", p.stem) or 0))
     if len(paths) < 2:
-        raise ValueError(f"{len(paths)} frame(s) image-N.jpg: a first reading and at least one more are timed")
+        raise ValueError(f"{len(paths)} {'frame' if len(paths) == 1 else 'frames'} image-N.jpg: a first reading and at least one more are timed")
     frames = [read_image(p) for p in paths]
     t0 = time.perf_counter()
     # its making pays the fit's one-time costs (locate.prepare), as a kiosk's start

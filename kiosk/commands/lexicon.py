@@ -31,6 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from kiosk.lexicons import cache_dir, cached_default_lexicon, compile_word_list, load_lexicon
+    from kiosk.rules.counts import counted
     from kiosk.rules.lexicon import LexiconError
     from kiosk.rules.tiles import TileSetError, load_tile_set
 
@@ -47,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
                 cache_dir().mkdir(parents=True, exist_ok=True)
             lex = compile_word_list(args.wordlist, out, name, progress=lambda m: print(m, file=sys.stderr),
                                     letters=tiles.letters)
-            print(f"{lex.name}: {len(lex)} words -> {out}")
+            print(f"{lex.name}: {counted(len(lex), 'word')} -> {out}")
             return 0
         blank = next((w for w in args.words if not w.strip()), None)
         if blank is not None:   # it printed ': not in ENABLE', an answer about no word at all

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 
 from kiosk.commands import seconds
+from kiosk.rules.counts import counted
 
 MAX_PACE_S = 3600.0        # an hour between events: beyond it, no demo (the clock of the events overflowed)
 MAX_TIMEOUT_S = 86400.0    # a day's wait for the broker
@@ -131,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
     except PublishError as exc:                             # the broker did not take the game
         print(f"kiosk stream-game: {exc}", file=sys.stderr)
         return 1
-    print(f"board {args.board}: game {rep.game_id}: {rep.events} events published to {host}:{port} "
+    print(f"board {args.board}: game {rep.game_id}: {counted(rep.events, 'event')} published to {host}:{port} "
           f"under {args.root} in {rep.seconds:.2f} s (boot {rep.boot})")
     for e in rep.errors:
         print(f"kiosk stream-game: warning: {e}", file=sys.stderr)

@@ -25,6 +25,7 @@ from typing import Any
 
 from kiosk.desk.message import Message, Refused, parse, subscriptions
 from kiosk.desk.tables import Tables
+from kiosk.rules.counts import counted
 from kiosk.stream.broker_watch import BrokerWatch
 
 log = logging.getLogger(__name__)
@@ -204,7 +205,7 @@ class DeskIngest:
             with self.lock:
                 self.tables.take_all(items, arrived, flush=False)
         except Exception as exc:  # a desk bug: logged and shown, the desk keeps running
-            self._error(f"desk: could not fold {len(items)} messages: {type(exc).__name__}: {exc}")
+            self._error(f"desk: could not fold {counted(len(items), 'message')}: {type(exc).__name__}: {exc}")
             log.exception("desk ingest")
         t1 = time.monotonic()
         self.stats["fold_max_ms"] = max(self.stats["fold_max_ms"], int(1000 * (t1 - t0)))

@@ -16,6 +16,7 @@ from typing import Any
 from kiosk.desk.route_base import RouteBase, log, off_loop
 from kiosk.desk.standings import standings
 from kiosk.desk.url_numbers import table_number
+from kiosk.rules.counts import counted
 from kiosk.stream import sse, web_files
 
 WEB_DIR = Path(__file__).with_name("web")
@@ -131,7 +132,7 @@ class LiveRoutes(RouteBase):
                 log.warning("desk: %d live desk pages are open (the cap, MAX_STREAMS); %d more refused with 503 so "
                             "far; the other pages and exports are still served", self.open_streams,
                             self.busy_streams)
-            resp = web.Response(status=503, text=f"The desk's live page is full ({self.max_streams} pages open): "
+            resp = web.Response(status=503, text=f"The desk's live page is full ({counted(self.max_streams, 'page')} open): "
                                                  "try again in a moment.", headers={"Retry-After": "10"})
             resp.force_close()   # the connection too: a crowd kept waiting must not hold the desk's files
             return resp

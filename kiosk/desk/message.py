@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeGuard
 
+from kiosk.rules.counts import counted
 from kiosk.rules.names import has_control, name_problem
 
 MAX_PAYLOAD = 64 * 1024  #: bytes; a stream event is well under 4 KB
@@ -241,7 +242,7 @@ def _snapshot(short: str, board: int, body: dict[str, Any]) -> Message | Refused
     version) is taken with none: the desk then learns nothing from it."""
     events = body.get("events", [])
     if not isinstance(events, list) or (events and len(events) != body["seq"]):
-        return Refused(Bad.FIELDS, f"{short}: events must list the game's {body['seq']} events")
+        return Refused(Bad.FIELDS, f"{short}: events must list the game's {counted(body['seq'], 'event')}")
     for seq, item in enumerate(events, 1):
         ev = item.get("event") if isinstance(item, dict) else None
         if not isinstance(ev, dict) or not _int(item.get("ts")) or not isinstance(ev.get("type"), str) \

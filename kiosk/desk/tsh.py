@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kiosk.desk.event import Division, EventConfig, EventFileError, name_key
+from kiosk.rules.counts import counted
 
 _LINE = re.compile(r"^(?P<name>[^\d;]*[^\d\s;])\s+(?P<rating>\d+)(?P<opps>(?:\s+\d+)*)\s*(?:;(?P<scores>[^;]*))?(?P<rest>(?:;.*)?)$")
 
@@ -136,7 +137,7 @@ def merge_round(lines: list[PlayerLine | str], rnd: int, games: list[Game], divi
     entries += [(me, 0, spread, None, 0) for me, spread in byes]
     for me, opp, score, first, board in entries:
         if not 1 <= me <= len(players):
-            raise TshError(f"{path}: player number {me} is not in the file ({len(players)} players)")
+            raise TshError(f"{path}: player number {me} is not in the file ({counted(len(players), 'player')})")
         pl = players[me - 1]
         where = f"{path}:{pl.line or me}: {pl.name}: round {rnd}"
         if len(pl.opponents) >= rnd:

@@ -187,7 +187,7 @@ def compile_word_list(src: str | Path, out: str | Path, name: str | None = None,
     raw = _read(Path(src), "word list")
     words = playable(parse_word_list(raw, str(src), letters), raw, str(src), progress)
     if progress:
-        progress(f"read {len(words)} words from {src} in {time.perf_counter() - t0:.2f} s")
+        progress(f"read {counted(len(words), 'word')} from {src} in {time.perf_counter() - t0:.2f} s")
     trie = marisa_trie.Trie(words)
     name = name or Path(src).stem.upper()
     meta = {"name": name, "words": len(trie), "source_sha256": hashlib.sha256(raw).hexdigest()}
@@ -199,7 +199,7 @@ def compile_word_list(src: str | Path, out: str | Path, name: str | None = None,
         outp.unlink(missing_ok=True)
         raise
     if progress:
-        progress(f"compiled {len(trie)} distinct words into {outp} ({outp.stat().st_size / 1e6:.1f} MB) "
+        progress(f"compiled {counted(len(trie), 'distinct word')} into {outp} ({outp.stat().st_size / 1e6:.1f} MB) "
                  f"in {time.perf_counter() - t0:.2f} s")
     return load_lexicon(outp)
 

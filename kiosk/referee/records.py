@@ -147,8 +147,8 @@ class RefereeEvents(GcgVisitor[list[Event]]):
         if not preset.min_players <= n <= preset.max_players:
             size = f"{preset.min_players} to {preset.max_players}" if preset.min_players < preset.max_players \
                 else f"{preset.min_players}"
-            raise RecordEventsError(f"{self.name}: the record has {n} players and preset {preset.name} is for "
-                                    f"{size}: give a preset for {n} players")
+            raise RecordEventsError(f"{self.name}: the record has {counted(n, 'player')} and preset {preset.name} "
+                                    f"is for {size}: give a preset for {counted(n, 'player')}")
         self.preset = preset
         _check_numbers(game, self.name)
         _check_tile_set(game, self.name, preset)

@@ -255,7 +255,7 @@ def _on_exchange(g: GameModel, ev: Exchange) -> None:
     if n < 1:
         raise Refused("exchange: the count must be at least 1 (exchanging none is a pass)", Code.BAD_COUNT)
     if n > g.racks[p]:
-        raise Refused(f"exchange: {g.name(p)} has only {g.racks[p]} tiles", Code.BAD_COUNT)
+        raise Refused(f"exchange: {g.name(p)} has only {counted(g.racks[p], 'tile')}", Code.BAD_COUNT)
     if ex.counts == "one_or_all" and n not in (1, g.racks[p]):
         raise Refused(f"exchange: under '{g.preset.name}' exchange one tile or all {g.racks[p]}", Code.BAD_COUNT)
     short = g.bag < ex.min_bag or g.bag < n

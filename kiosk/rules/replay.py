@@ -398,7 +398,8 @@ class ReplayVisitor(GcgVisitor[ReplayResult]):
             self.check_exists(ev, used, "played tiles")  # with a rack, the rack was checked already
         elif _not_within(used, ev.rack):
             missing = "".join(sorted((Counter(used) - Counter(ev.rack)).elements()))
-            self.error(ev, f"played tile(s) {missing} not in rack '{ev.rack}'", fatal=False)
+            self.error(ev, f"played {'tile' if len(missing) == 1 else 'tiles'} {missing} not in rack '{ev.rack}'",
+                           fatal=False)
             self.check_exists(ev, used, "played tiles")
         if len(tiles) > self.sizes[p]:
             self.error(ev, f"plays {counted(len(tiles), 'tile')} from a rack of {self.sizes[p]}")

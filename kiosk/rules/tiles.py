@@ -20,6 +20,8 @@ from functools import cache
 from importlib import resources
 from pathlib import Path
 
+from kiosk.rules.counts import counted
+
 BLANK = "?"
 
 
@@ -106,7 +108,7 @@ def _parse(text: str, origin: str) -> TileSet:
         raise TileSetError(f"{origin}: name: expected a non-empty string")
     blanks, rack = _whole(data, "blanks", 2, 0, 20, origin), _whole(data, "rack_size", 7, 1, 20, origin)
     if sum(counts.values()) + blanks < 2 * rack:
-        raise TileSetError(f"{origin}: tiles: {sum(counts.values()) + blanks} tiles in all, too few for two racks "
+        raise TileSetError(f"{origin}: tiles: {counted(sum(counts.values()) + blanks, 'tile')} in all, too few for two racks "
                            f"of {rack} (rack_size)")
     return TileSet(name=data["name"], counts=counts, values=values, blanks=blanks, rack_size=rack,
                    language=str(data.get("language", "")))

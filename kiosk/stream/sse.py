@@ -27,6 +27,8 @@ import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from kiosk.rules.counts import counted
+
 KEEP_ALIVE_S = 15.0  # a ping after this long without a frame keeps proxies from closing the stream
 #: the keep-alive frame: an event (a comment line would not reach the page's script), so the live and desk pages can
 #: tell a stream that went silent (a network dropped without a reset) from a quiet one, and reconnect
@@ -152,7 +154,7 @@ class Streams:
             if len(c.frames) >= self.limit:
                 self.clients.discard(c)
                 self.behind += 1
-                self._said(c, f"it was more than {self.limit} messages behind", self.behind)
+                self._said(c, f"it was more than {counted(self.limit, 'message')} behind", self.behind)
                 c.cut()
             else:
                 c.put(frame)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from kiosk.rules.counts import counted
 from kiosk.stream.envelope import CHANNELS, KINDS, SCHEMA_VERSION, load_schema
 
 log = logging.getLogger(__name__)
@@ -93,7 +94,7 @@ def _snapshot_events(msg: dict[str, Any]) -> str | None:
     """The first problem of a judge snapshot's ``events`` (the game's events 1..seq), or None."""
     events = msg["events"]
     if not isinstance(events, list) or len(events) != msg["seq"]:
-        return f"events: expected a list of the game's {msg['seq']} events"
+        return f"events: expected a list of the game's {counted(msg['seq'], 'event')}"
     for i, item in enumerate(events, 1):
         ev = item.get("event") if isinstance(item, dict) else None
         if not isinstance(ev, dict) or ev.get("type") not in event_types() or _int(item, "ts", 0, 2**53):

@@ -50,7 +50,7 @@ def test_bench_vision_speed_names_a_bad_argument(tmp_path, case):
         "bad-corners": (["--real", str(_recording(tmp_path / "r3", "[default]\nwarp-coord = [[1, 2]]\n", {}))],
                         "warp-coord needs 4 points"),
         "one-frame": (["--real", str(_recording(tmp_path / "r4", good, {"image-1.jpg": _png()}))],
-                      "1 frame(s) image-N.jpg"),
+                      "1 frame image-N.jpg"),
         "corrupt": (["--real", str(_recording(tmp_path / "r5", good, {"image-1.jpg": _png(), "image-2.jpg": b"x" * 99}))],
                     "image-2.jpg: not a readable image"),
     }[case]
