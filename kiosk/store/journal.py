@@ -518,6 +518,8 @@ class Journal:
             if self._lock_fd is not None:
                 os.close(self._lock_fd)
                 self._lock_fd = None
+        if not self.readonly:   # what was there before this open's own connection made its -wal/-shm
+            self._found = {p for p in _sidecars(self.path) if p.exists()}
         try:
             self._check_wal(file)
             self._db = sqlite3.connect(file, isolation_level=None, timeout=5.0)
@@ -648,21 +650,31 @@ class Journal:
                                  f"events into a fresh journal at its path, `kiosk journal recover NEW.sqlite --from "
                                  f"{self.path}` carries them into a new journal NEW.sqlite and leaves this file as it "
                                  f"is)", None, report)
+        for p in _sidecars(self.path)[1:]:
+            if self._found is not None and p not in self._found:
+                p.unlink(missing_ok=True)   # made by this open's own connection: nothing of the journal is in it
         n = 1
         while any(p.with_name(p.name + f".corrupt-{n}").exists() for p in _sidecars(self.path)):
             n += 1
-        kept: Path | None = self.path.with_name(self.path.name + f".corrupt-{n}")
         moved = [p for p in _sidecars(self.path) if p.exists()]
         for p in moved:
             os.replace(p, p.with_name(p.name + f".corrupt-{n}"))
-        if moved:
-            report = f"journal {self.path} is damaged: {why}. The files were kept aside as {kept} (and its -wal/-shm)."
-        else:
-            kept, report = None, f"journal {self.path} is damaged: {why}."
+        aside = [p.with_name(p.name + f".corrupt-{n}") for p in moved]
+        kept: Path | None = aside[0] if aside else None
+        report = f"journal {self.path} is damaged: {why}."
+        if moved and moved[0] == self.path:
+            side = ["its write-ahead log" if p.name.endswith("-wal") else "its shared-memory file" for p in moved[1:]]
+            report += f" The file was kept aside as {kept}" + (
+                f" (with {' and '.join(f'{w} {a.name}' for w, a in zip(side, aside[1:], strict=True))})"
+                if side else "") + "."
+        elif moved:
+            report += f" Its {' and '.join(a.name for a in aside)} {'was' if len(aside) == 1 else 'were'} kept aside."
         write_atomic(_blocked_marker(self.path), report + "\n")
         raise JournalCorrupt(f"{report} This path stays blocked until an operator runs `kiosk journal recover "
                              f"{self.path}` (carry on from the intact events) or `kiosk journal acknowledge "
                              f"{self.path}` (start afresh); no new game can silently replace a lost one.", kept, report)
+
+    _found: set[Path] | None = None
 
     def _release(self) -> None:
         if self._db is not None:

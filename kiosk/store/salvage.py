@@ -137,10 +137,9 @@ def kept_aside_copy(path: Path) -> Path | None:
     marker = _blocked_marker(path)
     if not marker.exists():
         return None
-    m = re.search(r"kept aside as (\S+?) \(and its -wal/-shm\)|kept aside as (\S+?)\.(?:\s|$)",
-                  marker.read_text(encoding="utf-8"))
+    m = re.search(r"kept aside as (\S+?)(?: \(|\.(?:\s|$))", marker.read_text(encoding="utf-8"))
     if m:
-        named = Path(m.group(1) or m.group(2))
+        named = Path(m.group(1))
         beside = path.with_name(named.name)
         if beside.name.startswith(path.name + ".corrupt-") and beside.is_file():
             return beside
@@ -287,6 +286,10 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
                                f"{path}` starts afresh)")
         source = found
     src = Path(source)
+    if path.exists() and src.exists() and src.samefile(path):
+        raise JournalPathError(f"{path}: --from names the journal itself; `kiosk journal recover {path}` keeps it "
+                               f"aside and recovers it in place, `kiosk journal recover NEW.sqlite --from {path}` "
+                               f"into a new journal, leaving it as it is")
     why = not_a_file(src)
     if why:
         raise JournalPathError(f"{src}: {why}")
