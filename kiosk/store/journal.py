@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import glob
 import json
 import os
 import shutil
@@ -642,9 +643,14 @@ class Journal:
         if self.readonly:
             report = f"journal {self.path} is damaged: {why}."
             if nothing or why.endswith("no recorded event can be read from it"):
-                raise JournalCorrupt(f"{report} There is nothing in it to recover (nothing was changed: a kiosk "
-                                     f"opening it keeps it aside and stops, and `kiosk journal acknowledge "
-                                     f"{self.path}` then starts afresh)", None, report)
+                copies = sorted(self.path.parent.glob(glob.escape(self.path.name) + ".corrupt-*"))
+                copies = [c for c in copies if c.name[len(self.path.name) + 9:].isdigit()]
+                way = (f"damaged copies kept beside it earlier may hold its events: `kiosk journal recover NEW.sqlite "
+                       f"--from {copies[-1]}` reads one" if copies else
+                       f"a kiosk opening it keeps it aside and stops, and `kiosk journal acknowledge {self.path}` "
+                       f"then starts afresh")
+                raise JournalCorrupt(f"{report} There is nothing in it to recover (nothing was changed; {way})",
+                                     None, report)
             raise JournalCorrupt(f"{report} (nothing was changed: a kiosk opening it keeps the files aside and "
                                  f"stops; `kiosk journal recover {self.path}` keeps it aside and carries its intact "
                                  f"events into a fresh journal at its path, `kiosk journal recover NEW.sqlite --from "

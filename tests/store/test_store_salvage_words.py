@@ -111,3 +111,12 @@ def test_a_damaged_row_is_said_with_how_many_events_can_be_read_and_its_text_sho
     out = capsys.readouterr().out
     assert "lost: event 1 (damaged, its text as read, never replayed): " in out
     assert "\x00" not in out and "[\\x00 x" in out
+
+
+def test_show_of_an_empty_file_names_a_damaged_copy_beside_it_not_a_fresh_start(tmp_path, capsys):
+    path = tmp_path / "e.sqlite"
+    path.write_bytes(b"")
+    (tmp_path / "e.sqlite.corrupt-1").write_bytes(b"x")
+    assert main(["journal", "show", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"--from {tmp_path / 'e.sqlite.corrupt-1'}" in err and "acknowledge" not in err
