@@ -37,12 +37,12 @@ Every problem raises :class:`ConfigError` naming the file and the key.
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from kiosk.app.pin import check_pin, check_recovery_code
+from kiosk.files import InputError, read_toml
 from kiosk.rules.checked import Checker
 from kiosk.rules.counts import counted
 from kiosk.rules.names import clash, name_problem, shown_name
@@ -145,11 +145,9 @@ _FIELD_WORDS = {"table.players": "2 to 4 non-empty names, in turn order", "table
 def _read_file(p: Path) -> _ConfigFile:
     """The file's sections, keys and types checked (raises ConfigError naming the file and the key)."""
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"{p}: cannot read the config file: {exc.strerror}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{p}: not valid TOML: {exc}") from None
+        data = read_toml(p, "config file")   # the one reader of the config file (the device check's too)
+    except InputError as exc:
+        raise ConfigError(str(exc)) from None
     _check_sections(p, data)
     check = Checker(error=lambda message: ConfigError(f"{p}: {message}"), template="{path}: expected {what}",
                     words={bool: "true or false"}, field_words=_FIELD_WORDS)
