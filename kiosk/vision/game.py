@@ -18,6 +18,8 @@ reading the game allows:
 * an unsure square that cannot hold a new tile (not beside a known tile nor in line with the new ones; off
   row 8 and column H on an empty board, anywhere while H8 reads empty there) is empty: no tile of a legal
   move can lie there; a tile read where no move can lay it is a doubt;
+* a move whose new tiles read one letter improbably often (a face read as I on every tile) gives those letters
+  as doubts (:mod:`kiosk.vision.game_lettering`);
 * a frame the reader did not judge usable (a hand, motion blur, no board) is left as it is: it is not used;
 * a frame in which ``COVERED_GONE`` or more known tiles close together read empty is not used either: tiles
   laid do not leave the board, so something lies over them (a hand the frame check missed: the tiles of the
@@ -42,6 +44,7 @@ import numpy as np
 
 from kiosk.rules.board import neighbours, square_name
 from kiosk.rules.tiles import TileSet
+from kiosk.vision.game_lettering import doubt_squares, improbable_letters
 from kiosk.vision.move_words import WordCheck, word_doubts
 from kiosk.vision.reading import (
     BLANK_CHAR,
@@ -500,6 +503,10 @@ class GameReader:
             lasting = frozenset(sq for sq, n in self._unseen.items() if n >= COVERED_FRAMES)
             res = apply_prior(reading, prior, self.new_letter_p, self.word_ok, covered=self._prior_fn is not None,
                               lasting=lasting)
+            odd = improbable_letters(res.new, prior.unseen) if res.used else {}
+            if odd:   # a move read as one letter improbably often (kiosk.vision.game_lettering)
+                res = replace(res, reading=doubt_squares(res.reading, odd),
+                              new={sq: ch for sq, ch in res.new.items() if sq not in odd})
         self.last = res
         return res
 
