@@ -8,7 +8,7 @@ value: ``kiosk/vision/models/README.md`` and ``kiosk/vision/README.md``.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -17,7 +17,7 @@ from kiosk.rules.board import CENTRE, DLS, DWS, SIZE, TLS, TWS, neighbours, squa
 from kiosk.rules.tiles import TileSet
 from kiosk.vision.cells import PREMIUM_CLASSES, CellStats
 from kiosk.vision.occupancy import tile_colour_known
-from kiosk.vision.reading import N_SQUARES, Doubt, DoubtKind, SquareReading, SquareState
+from kiosk.vision.reading import N_SQUARES, Doubt, DoubtKind, SquareReading, SquareState, kind_of
 from kiosk.vision.squarenet import SquarePrediction
 
 LETTER_P = 0.7        # a letter's P below which it counts as doubtful for a degraded frame (see frame_degraded)
@@ -25,6 +25,10 @@ DEGRADED_SHARE = 0.1  # share of doubtful letters above which a frame is degrade
 DEGRADED_MIN_TILES = 6
 LETTERING_SURE_SHARE = 0.2  # a frame whose squares read as no empty square are fewer than this share sure letters
 LETTERING_MIN_TILES = 8     # ... (at least this many of them) gives no reading: its letters are not read
+LETTERING_KINDS = frozenset({DoubtKind.LETTER, DoubtKind.BLANK_OR_LETTER, DoubtKind.NOT_IN_SET, DoubtKind.OVER_SET,
+                             DoubtKind.HAND, DoubtKind.FINGER})
+# (the doubts about a tile's letter that count towards letters_not_read; with no skin seen, a "hand" or "finger" is
+# tiles read without a letter, side by side or beside them)
 FINGER_REACH = 1.5     # squares (centre to centre) from the hand found within which a finger may hide a tile
 FINGER_GROUP = 3       # BLANKs touching (8-connected) at least this many, beyond the set's blanks: fingers
 TURNED_SHARE = 0.6    # lettered tiles read turned by the same quarter turns beyond this share (of at least
@@ -56,19 +60,23 @@ def frame_degraded(confidences: Sequence[float]) -> bool:
     return doubtful > DEGRADED_SHARE * len(confidences)
 
 
-def letters_not_read(squares: Sequence[SquareReading]) -> str | None:
-    """Why a frame's letters as a whole are not read, else None: of at least LETTERING_MIN_TILES squares read as
-    no empty square (lettered tiles, blanks, doubts), fewer than LETTERING_SURE_SHARE read as sure letters.
+def letters_not_read(squares: Sequence[SquareReading], doubts: Mapping[int, Doubt]) -> str | None:
+    """Why a frame's letters as a whole are not read, else None: of at least LETTERING_MIN_TILES tiles read (sure
+    letters, blanks, and doubts about a tile's letter: kinds in LETTERING_KINDS, from ``doubts``), fewer than
+    LETTERING_SURE_SHARE read as sure letters.
 
     Such a frame is a tile set whose lettering the reader does not know (hairline, outline, inline faces: their
     tiles read as blanks, as empty or as doubts, and the few letters given are as likely wrong), or one too dark
     or blurred to read: its sure-looking letters and empties are no safer than its doubts, so none is given
-    (``kiosk/vision/models/README.md``, "A frame whose letters are not read")."""
-    held = [sq for sq in squares if sq.state is not SquareState.EMPTY]
-    sure = sum(sq.state is SquareState.TILE for sq in held)
+    (``kiosk/vision/models/README.md``, "A frame whose letters are not read"). Doubts whether a tile lies there
+    at all (a print, a shadow, glare, the edge of the view) say nothing of the lettering and do not count: an
+    empty board in poor light is no unknown tile set."""
+    held = [rd for sq, rd in enumerate(squares) if rd.state in (SquareState.TILE, SquareState.BLANK)
+            or rd.state is SquareState.UNSURE and sq in doubts and kind_of(doubts[sq]) in LETTERING_KINDS]
+    sure = sum(rd.state is SquareState.TILE for rd in held)
     if len(held) < LETTERING_MIN_TILES or sure >= LETTERING_SURE_SHARE * len(held):
         return None
-    return (f"letters not read: of {len(held)} squares that hold a tile or may hold one, "
+    return (f"letters not read: of {len(held)} tiles read, "
             f"{f'only {sure}' if sure else 'none'} read as a sure letter (tiles lettered in a way this reader does "
             "not know, or too little light; for a new tile set run kiosk calibrate glyphs)")
 

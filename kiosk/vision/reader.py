@@ -1267,7 +1267,7 @@ class BoardReader:
                     f"grid uncertain: {doubtful} of the {held} squares not read empty are unsure (board "
                     "found without markers; give the corners or calibrate the camera)", board_found=True,
                     homography=h, timings_ms=timings, sharp=is_sharp, glare=has_glare)
-        unread = None if hand_seen else letters_not_read(squares)
+        unread = None if hand_seen else letters_not_read(squares, doubts)
         if unread is not None:  # its few sure letters are no safer than its doubts (a hand seen keeps its verdict)
             timings["total"] = round((time.perf_counter() - t0) * 1000, 2)
             return replace(BoardReading.unreadable(unread, board_found=True, homography=h, timings_ms=timings,

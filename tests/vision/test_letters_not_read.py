@@ -9,24 +9,29 @@ import pytest
 from kiosk.rules.tiles import ENGLISH
 from kiosk.vision.doubt_rules import LETTERING_MIN_TILES, LETTERING_SURE_SHARE, letters_not_read
 from kiosk.vision.reader import BoardReader
-from kiosk.vision.reading import EMPTY_SQUARE, SquareReading, SquareState
+from kiosk.vision.reading import EMPTY_SQUARE, Doubt, DoubtKind, SquareReading, SquareState
 from kiosk.vision.synth import render_board
 from kiosk.vision.synth.boards import random_board
 
 SURE = SquareReading(SquareState.TILE, "E", 0.99)
 DOUBT = SquareReading(SquareState.UNSURE, None, 0.5)
 BLANK = SquareReading(SquareState.BLANK, None, 0.95)
+LETTER_DOUBT = Doubt(DoubtKind.LETTER, "letter E or F? (0.62)")
 
 
-def _squares(sure: int, doubt: int, blank: int = 0) -> list[SquareReading]:
-    return [SURE] * sure + [DOUBT] * doubt + [BLANK] * blank + [EMPTY_SQUARE] * (225 - sure - doubt - blank)
+def _squares(sure: int, doubt: int, blank: int = 0, why: Doubt = LETTER_DOUBT
+             ) -> tuple[list[SquareReading], dict[int, Doubt]]:
+    squares = [SURE] * sure + [DOUBT] * doubt + [BLANK] * blank + [EMPTY_SQUARE] * (225 - sure - doubt - blank)
+    return squares, dict.fromkeys(range(sure, sure + doubt), why)
 
 
-def test_a_frame_of_doubts_with_few_sure_letters_is_not_read():
-    why = letters_not_read(_squares(sure=3, doubt=17, blank=2))
-    assert why is not None and why.startswith("letters not read: of 22 squares that hold a tile or may hold one, "
-                                              "only 3 read as a sure letter (")
+def test_a_frame_of_letter_doubts_with_few_sure_letters_is_not_read():
+    why = letters_not_read(*_squares(sure=3, doubt=17, blank=2))
+    assert why is not None and why.startswith("letters not read: of 22 tiles read, only 3 read as a sure letter (")
     assert why.endswith("for a new tile set run kiosk calibrate glyphs)")
+    fingers = Doubt(DoubtKind.HAND, "hand over the square (5 tiles without a letter side by side: fingers)")
+    assert letters_not_read(*_squares(sure=0, doubt=10, why=fingers)).startswith(
+        "letters not read: of 10 tiles read, none read as a sure letter (")
 
 
 @pytest.mark.parametrize(("sure", "doubt", "blank"), [
@@ -37,7 +42,18 @@ def test_a_frame_of_doubts_with_few_sure_letters_is_not_read():
 ])
 def test_frames_with_enough_sure_letters_or_too_few_tiles_are_read(sure, doubt, blank):
     assert LETTERING_SURE_SHARE * 20 == 4
-    assert letters_not_read(_squares(sure, doubt, blank)) is None
+    assert letters_not_read(*_squares(sure, doubt, blank)) is None
+
+
+@pytest.mark.parametrize("why", [
+    Doubt(DoubtKind.TILE_OR_EMPTY, "tile or empty? (P(tile) 0.00, network 0.69, both 0.00)"),
+    Doubt(DoubtKind.PRINT_OR_BLANK, "a tile without a letter (a blank) read on L1, a double-letter square, ..."),
+    Doubt(DoubtKind.GLARE, "glare"),
+])
+def test_doubts_whether_a_tile_lies_there_say_nothing_of_the_lettering(why):
+    """An empty board in poor light (the Pi's OpenCV read english-hard-87's empty board with 10 such doubts and no
+    letter: 'letters not read') is no unknown tile set: only doubts about a tile's letter count."""
+    assert letters_not_read(*_squares(sure=0, doubt=20, why=why)) is None
 
 
 def test_tiles_whose_letters_cannot_be_seen_give_no_reading_not_a_hand():
@@ -49,5 +65,5 @@ def test_tiles_whose_letters_cannot_be_seen_give_no_reading_not_a_hand():
     reading = BoardReader(ENGLISH).read(frame.image)
     assert not reading.quality.ok and not reading.quality.hand
     assert reading.quality.verdict.startswith("letters not read: of ")
-    assert ", none read as a sure letter (" in reading.quality.verdict
+    assert " tiles read, none read as a sure letter (" in reading.quality.verdict
     assert all(rd.state is SquareState.UNSURE for rd in reading.squares)
