@@ -50,8 +50,8 @@ def _answer(kiosk: Kiosk, worker: VisionWorker) -> list[str]:
     return kiosk.poll()
 
 
-def _pressed_and_paused(tmp: Path) -> tuple[Kiosk, GridTable, ManualClock]:
-    """Ann lays QUIRT and presses at 10 s; the pause at 12 s; her reading comes during the pause and is kept."""
+def _pressed(tmp: Path) -> tuple[Kiosk, VisionWorker, GridTable, ManualClock]:
+    """Ann lays QUIRT and presses the clock at 10 s: her move is being read."""
     clock = ManualClock()
     table = GridTable(clock)
     worker = _worker(table, clock)
@@ -59,6 +59,12 @@ def _pressed_and_paused(tmp: Path) -> tuple[Kiosk, GridTable, ManualClock]:
     table.put(QUIRT)
     clock.t = 10_000
     assert kiosk.press("left") == "reading"
+    return kiosk, worker, table, clock
+
+
+def _pressed_and_paused(tmp: Path) -> tuple[Kiosk, GridTable, ManualClock]:
+    """Ann lays QUIRT and presses at 10 s; the pause at 12 s; her reading comes during the pause and is kept."""
+    kiosk, worker, table, clock = _pressed(tmp)
     clock.t = 12_000
     kiosk.press("pause")
     assert _answer(kiosk, worker) == ["reading kept until the clocks run again (paused at the table)"]
@@ -129,13 +135,7 @@ def test_the_kept_reading_is_the_move_after_a_restart_at_a_table_whose_camera_is
 
 
 def test_a_judge_called_restart_and_the_judge_done_records_the_press_reading(tmp_path):
-    clock = ManualClock()
-    table = GridTable(clock)
-    worker = _worker(table, clock)
-    kiosk, _ = make_plain_kiosk(tmp_path, worker=worker, clock=clock)
-    table.put(QUIRT)
-    clock.t = 10_000
-    assert kiosk.press("left") == "reading"
+    kiosk, worker, table, clock = _pressed(tmp_path)
     kiosk.press("judge")
     _answer(kiosk, worker)
     kiosk, worker = _restart(kiosk, table, clock, 60_000)
@@ -183,13 +183,7 @@ def test_a_stale_kept_reading_of_an_earlier_press_at_the_same_time_is_never_appl
     cleared at the start and the board is read afresh."""
     import kiosk.app.paused_reading as paused_reading
 
-    clock = ManualClock()
-    table = GridTable(clock)
-    worker = _worker(table, clock)
-    kiosk, _ = make_plain_kiosk(tmp_path, worker=worker, clock=clock)
-    table.put(QUIRT)
-    clock.t = 10_000
-    assert kiosk.press("left") == "reading"
+    kiosk, worker, table, clock = _pressed(tmp_path)
     kiosk.press("pause")
     _answer(kiosk, worker)
     first = kiosk.kept
@@ -294,12 +288,7 @@ def test_a_move_the_full_journal_could_not_record_at_the_resume_is_the_kept_read
 def test_a_restart_during_the_pause_before_the_reading_came_says_the_board_is_read_when_play_resumes(tmp_path):
     """No reading was kept (the kiosk stopped before it came): the board is read when play resumes, and the screen
     says so, asking to leave the tiles as they are (was: that the move is recorded, as for a kept reading)."""
-    clock = ManualClock()
-    table = GridTable(clock)
-    kiosk, _ = make_plain_kiosk(tmp_path, worker=_worker(table, clock), clock=clock)
-    table.put(QUIRT)
-    clock.t = 10_000
-    assert kiosk.press("left") == "reading"
+    kiosk, _, table, clock = _pressed(tmp_path)
     kiosk.press("pause")     # ... and the kiosk stops before the board is read
     kiosk, worker = _restart(kiosk, table, clock, 60_000)
     assert kiosk.kept is None and kiosk.view.message == READ_AGAIN

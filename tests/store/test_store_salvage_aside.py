@@ -6,17 +6,13 @@ kept aside, read-only when the journal was), the report names only the files kep
 from __future__ import annotations
 
 import sqlite3
-import sys
-from pathlib import Path
 
 import pytest
 
 from kiosk.cli import main
 from kiosk.store import Journal, JournalCorrupt
 from kiosk.store.salvage import kept_aside_copy
-
-sys.path.insert(0, str(Path(__file__).parent))
-from finished_journal import write_finished_journal  # noqa: E402
+from tests.store.journal_fixtures import write_finished_journal
 
 
 def _damaged_page(path):

@@ -14,7 +14,7 @@ from kiosk.commands.journal import add_arguments
 from kiosk.referee.events import GameStarted
 from kiosk.referee.presets import load_preset
 from kiosk.store import GameSession, Journal, JournalError
-from tests.store.finished_journal import FINISHED_GAME, write_finished_journal
+from tests.store.journal_fixtures import FINISHED_GAME, write_finished_journal
 
 SCRIPT = FINISHED_GAME
 PAGE = 4096

@@ -24,7 +24,7 @@ import pytest
 
 from kiosk.cli import main
 from kiosk.store import Journal
-from tests.store.finished_journal import FINISHED_GAME, write_finished_journal
+from tests.store.journal_fixtures import FINISHED_GAME, write_finished_journal
 
 SCRIPT = FINISHED_GAME
 N = len(SCRIPT)

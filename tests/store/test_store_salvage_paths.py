@@ -7,36 +7,15 @@ from the current folder: run from ``sub`` (or after the folder moved) it said th
 
 from __future__ import annotations
 
-import sqlite3
-
-import pytest
-
 from kiosk.cli import main
-from kiosk.referee.simulate import random_game
-from kiosk.store import GameSession, JournalCorrupt
-
-SCRIPT = random_game("nsf", seed=31)
-
-
-def _damaged(path, n=20, seq=12):
-    """A journal of ``n`` events at ``path`` (as given: relative to the current folder) whose event ``seq`` is
-    damaged, kept aside by the kiosk's open (its path blocked)."""
-    s = GameSession.open(path)
-    for ev in SCRIPT[:n]:
-        assert s.apply(ev)
-    s.close()
-    db = sqlite3.connect(path)
-    db.execute("UPDATE events SET body = replace(body, '\"t\":', '\"t\": ') WHERE seq = ?", (seq,))
-    db.commit()
-    db.close()
-    with pytest.raises(JournalCorrupt):
-        GameSession.open(path)
+from kiosk.store import GameSession
+from tests.store.journal_fixtures import write_damaged_journal
 
 
 def test_recover_from_the_journals_own_folder_finds_the_copy_a_relative_report_names(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "sub").mkdir()
-    _damaged("sub/j.sqlite")
+    write_damaged_journal("sub/j.sqlite")
     assert "kept aside as sub/j.sqlite.corrupt-1" in (tmp_path / "sub" / "j.sqlite.blocked").read_text()
     monkeypatch.chdir(tmp_path / "sub")
     assert main(["journal", "recover", "j.sqlite"]) == 0
@@ -49,7 +28,7 @@ def test_recover_from_the_journals_own_folder_finds_the_copy_a_relative_report_n
 def test_recover_after_the_folder_moved(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "sub").mkdir()
-    _damaged("sub/j.sqlite")
+    write_damaged_journal("sub/j.sqlite")
     (tmp_path / "sub").rename(tmp_path / "moved")
     assert main(["journal", "recover", "moved/j.sqlite"]) == 0
     assert "recovered from moved/j.sqlite.corrupt-1" in capsys.readouterr().out
@@ -59,7 +38,7 @@ def test_a_copy_beside_the_journal_is_named_never_a_fresh_start(tmp_path, monkey
     """The copy the report names is gone, another is beside the journal: recover names it and `--from`, never
     `acknowledge` (which abandons the game); only with no copy at all is a fresh start the way on."""
     monkeypatch.chdir(tmp_path)
-    _damaged("j.sqlite")
+    write_damaged_journal("j.sqlite")
     (tmp_path / "j.sqlite.corrupt-1").rename(tmp_path / "j.sqlite.corrupt-3")
     assert main(["journal", "recover", "j.sqlite"]) == 1
     err = capsys.readouterr().err
@@ -70,7 +49,7 @@ def test_a_copy_beside_the_journal_is_named_never_a_fresh_start(tmp_path, monkey
     assert main(["journal", "recover", "j.sqlite"]) == 2
     err = capsys.readouterr().err
     assert "--from j.sqlite.corrupt-3" in err and "acknowledge" not in err
-    _damaged("k.sqlite")
+    write_damaged_journal("k.sqlite")
     (tmp_path / "k.sqlite.corrupt-1").unlink()
     assert main(["journal", "recover", "k.sqlite"]) == 1
     assert "kiosk journal acknowledge k.sqlite" in capsys.readouterr().err   # nothing left to read

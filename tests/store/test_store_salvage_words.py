@@ -4,28 +4,10 @@ tester's findings)."""
 from __future__ import annotations
 
 import errno
-import sqlite3
-
-import pytest
 
 from kiosk.cli import main
-from kiosk.referee.simulate import random_game
-from kiosk.store import GameSession, JournalCorrupt, JournalFull
-
-SCRIPT = random_game("nsf", seed=31)
-
-
-def _damaged(path, n=20, seq=12):
-    s = GameSession.open(path)
-    for ev in SCRIPT[:n]:
-        assert s.apply(ev)
-    s.close()
-    db = sqlite3.connect(path)
-    db.execute("UPDATE events SET body = replace(body, '\"t\":', '\"t\": ') WHERE seq = ?", (seq,))
-    db.commit()
-    db.close()
-    with pytest.raises(JournalCorrupt):
-        GameSession.open(path)
+from kiosk.store import JournalFull
+from tests.store.journal_fixtures import write_damaged_journal, write_finished_journal
 
 
 def _names(folder):
@@ -34,7 +16,7 @@ def _names(folder):
 
 def test_recover_in_a_folder_it_cannot_write_says_what_to_do_exit_2(tmp_path, monkeypatch, capsys):
     path = tmp_path / "j.sqlite"
-    _damaged(path)
+    write_damaged_journal(path)
     before = _names(tmp_path)
 
     def refused(*_a, **_k):
@@ -51,7 +33,7 @@ def test_recover_in_a_folder_it_cannot_write_says_what_to_do_exit_2(tmp_path, mo
 
 def test_recover_on_a_full_disk_says_what_to_do_and_leaves_nothing_stray(tmp_path, monkeypatch, capsys):
     path = tmp_path / "j.sqlite"
-    _damaged(path)
+    write_damaged_journal(path)
     before = _names(tmp_path)
 
     def full(self, fn, *args):
@@ -68,10 +50,6 @@ def test_recover_on_a_full_disk_says_what_to_do_and_leaves_nothing_stray(tmp_pat
 
 
 def _finished(path):
-    import sys
-    from pathlib import Path
-    sys.path.insert(0, str(Path(__file__).parent))
-    from finished_journal import write_finished_journal
     return write_finished_journal(path)
 
 
