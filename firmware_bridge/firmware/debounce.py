@@ -3,7 +3,29 @@
 A level change counts only once it has held for ``debounce_ms``; the press is timestamped at its *first*
 edge, so debounce adds latency but no error to the clock. Chatter shorter than ``debounce_ms`` does not restart
 the timestamp, a glitch shorter than ``debounce_ms`` is no press, and a button held down gives one press.
+
+The debounce is bounded (:func:`debounce_problem`): under ``DEBOUNCE_MIN_MS`` a switch's contact bounce counts as
+presses (the pause button would pause and resume at once); over ``DEBOUNCE_MAX_MS`` a quick tap on the clock, whose
+contact must hold that long to count, may be dropped. The firmware and the kiosk's default is ``DEBOUNCE_MS``.
 """
+
+DEBOUNCE_MS = 20       # the firmware's and the GPIO backend's default (ms)
+DEBOUNCE_MIN_MS = 2    # a switch's contacts bounce for a few ms: below this each bounce may count as a press
+DEBOUNCE_MAX_MS = 50   # a press must hold this long to count: a quick tap on a clock button must not be dropped
+
+
+def debounce_problem(debounce_ms):
+    """Why ``debounce_ms`` cannot be a button's debounce, as the end of a sentence naming the setting ("must be at
+    least 2 ms: ..."); None when it can."""
+    allowed = "allowed " + str(DEBOUNCE_MIN_MS) + ".." + str(DEBOUNCE_MAX_MS) + " ms"
+    if debounce_ms < DEBOUNCE_MIN_MS:
+        return ("must be at least " + str(DEBOUNCE_MIN_MS) + " ms (" + allowed + "): a switch's contacts bounce "
+                "for a few ms, and each bounce would count as a press (the pause button would pause and resume at "
+                "once); got " + str(debounce_ms) + " ms")
+    if debounce_ms > DEBOUNCE_MAX_MS:
+        return ("must be at most " + str(DEBOUNCE_MAX_MS) + " ms (" + allowed + "): a press counts only once it "
+                "has held that long, and a quick tap on the clock would be dropped; got " + str(debounce_ms) + " ms")
+    return None
 
 
 class Debouncer:
@@ -13,7 +35,7 @@ class Debouncer:
     confirmed silently. ``pressed`` is the electrical level already mapped to "button down".
     """
 
-    def __init__(self, debounce_ms=20, pressed=False):
+    def __init__(self, debounce_ms=DEBOUNCE_MS, pressed=False):
         if debounce_ms < 0:
             raise ValueError("debounce_ms must be >= 0")
         self.debounce_ms = debounce_ms

@@ -40,6 +40,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
 
+from firmware_bridge.firmware.debounce import DEBOUNCE_MAX_MS, DEBOUNCE_MIN_MS, DEBOUNCE_MS
 from firmware_bridge.firmware.link import LOSS_MAX_MS, LOSS_MIN_MS, LOSS_MS, loss_problem
 from kiosk.devices.buttons import ButtonSource, KeyboardButtons, ScriptedButtons
 from kiosk.devices.camera import Camera, CameraError, UnavailableCamera
@@ -185,7 +186,7 @@ class _GpioButtonsSection:
     """``[buttons]`` with ``backend = "gpio"``: BCM pins by side."""
 
     pins: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_PINS))
-    debounce_ms: int = 20
+    debounce_ms: int = DEBOUNCE_MS   # bounded: firmware.debounce.debounce_problem
     active_low: bool = True
 
 
@@ -207,7 +208,7 @@ _CHECK = Checker(error=DeviceConfigError, template="{path} must be {what}, not {
                      "serial.port": 'the clock\'s device path, e.g. "/dev/scrabble-clock"',
                      "serial.baudrate": "a whole number of bits per second, e.g. 115200",
                      "serial.loss_ms": f"{_MS} (allowed {LOSS_MIN_MS}..{LOSS_MAX_MS} ms)",
-                     "buttons.pins": "{side = BCM pin, ...}", "buttons.debounce_ms": f"{_MS} (0..1000)",
+                     "buttons.pins": "{side = BCM pin, ...}", "buttons.debounce_ms": f"{_MS} (allowed {DEBOUNCE_MIN_MS}..{DEBOUNCE_MAX_MS} ms)",
                      "display.addresses": "{left = address, right = address}",
                      "display.addresses.left": 'an I2C address, e.g. 0x70 or "0x70"',
                      "display.addresses.right": 'an I2C address, e.g. 0x71 or "0x71"',

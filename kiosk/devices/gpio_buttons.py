@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any
 
-from firmware_bridge.firmware.debounce import Debouncer
+from firmware_bridge.firmware.debounce import DEBOUNCE_MS, Debouncer, debounce_problem
 from kiosk.devices.buttons import check_side
 from kiosk.devices.health import DeviceHealth, HealthTracker, monotonic_ms
 from kiosk.devices.presses import ButtonPress, PressQueue
@@ -35,14 +35,15 @@ def load_gpio_module() -> ModuleType:
 class GpioButtons:
     """Buttons on BCM pins: ``pins`` maps side ("left"/"right"/"pause"/"judge") -> BCM pin number.
 
-    ``debounce_ms`` (default 20 ms) is how long a level must hold. Presses are confirmed by the edge
+    ``debounce_ms`` (default 20 ms, allowed 2..50: :func:`~firmware_bridge.firmware.debounce.debounce_problem`) is how
+    long a level must hold. Presses are confirmed by the edge
     callbacks and by :meth:`poll`, which the main loop calls; ``timestamp_ms`` is the first edge's monotonic ms.
     A failure to open the pins leaves the source empty with health "down" instead of raising; a pin that cannot
     be read makes it "degraded" (naming the pin) until that pin is read again, then "ok".
     ``gpio`` injects the module (tests pass a fake); default imports RPi.GPIO. ``clock``: monotonic ms.
     """
 
-    def __init__(self, pins: Mapping[str, int], debounce_ms: int = 20, active_low: bool = True,
+    def __init__(self, pins: Mapping[str, int], debounce_ms: int = DEBOUNCE_MS, active_low: bool = True,
                  gpio: Any = None, clock: Callable[[], int] = monotonic_ms) -> None:
         if not pins:
             raise ValueError("buttons.pins: at least one side -> BCM pin is needed")
@@ -54,8 +55,10 @@ class GpioButtons:
             self.pins[side] = pin
         if len(set(self.pins.values())) != len(self.pins):
             raise ValueError(f"buttons.pins: two sides share a pin: {self.pins}")
-        if not isinstance(debounce_ms, int) or not 0 <= debounce_ms <= 1000:
-            raise ValueError(f"buttons.debounce_ms must be an int 0..1000, got {debounce_ms!r}")
+        if not isinstance(debounce_ms, int) or isinstance(debounce_ms, bool):
+            raise ValueError(f"buttons.debounce_ms must be a whole number of milliseconds, got {debounce_ms!r}")
+        if (problem := debounce_problem(debounce_ms)) is not None:
+            raise ValueError(f"buttons.debounce_ms {problem}")
         self.debounce_ms = debounce_ms
         self.active_low = active_low
         self._clock = clock

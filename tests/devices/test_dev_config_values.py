@@ -33,7 +33,7 @@ HT = {"backend": "ht16k33"}
      'serial.port must be the clock\'s device path, e.g. "/dev/scrabble-clock", not empty text'),
     ({"buttons": {**GPIO, "pins": {"left": "17"}}}, 'buttons.pins.left must be a whole number, not text ("17")'),
     ({"buttons": {**GPIO, "debounce_ms": True}},
-     "buttons.debounce_ms must be a whole number of milliseconds (0..1000), not true/false"),
+     "buttons.debounce_ms must be a whole number of milliseconds (allowed 2..50 ms), not true/false"),
     ({"buttons": {**GPIO, "active_low": "yes"}}, 'buttons.active_low must be true or false, not text ("yes")'),
     ({"display": {**HT, "brightness": "15"}}, 'display.brightness must be a whole number 0..15, not text ("15")'),
     ({"display": {**HT, "bus": 1.0}}, "display.bus must be an I2C bus number, e.g. 1, not a decimal number (1.0)"),
@@ -96,3 +96,20 @@ def test_addresses_may_be_written_as_text_and_an_unknown_key_is_one_or_more() ->
         check_devices_config({**SERIAL, "serial": {"speed": 1, "rate": 2}})
     with pytest.raises(DeviceConfigError, match="^buttons: unknown key pins; known: none but backend$"):
         check_devices_config({"buttons": {"backend": "serial", "pins": {}}})
+
+
+@pytest.mark.parametrize(("ms", "says"), [
+    (0, "buttons.debounce_ms must be at least 2 ms (allowed 2..50 ms): a switch's contacts bounce for a few ms, and "
+        "each bounce would count as a press (the pause button would pause and resume at once); got 0 ms"),
+    (1000, "buttons.debounce_ms must be at most 50 ms (allowed 2..50 ms): a press counts only once it has held that "
+           "long, and a quick tap on the clock would be dropped; got 1000 ms"),
+])
+def test_a_button_debounce_out_of_its_bounds_is_refused_with_why(ms, says):
+    """buttons.debounce_ms took 0..1000 ms: 0 counts every contact bounce as a press, and at 1,000 ms a press had
+    to be held a second to count (a tester's finding); the bounds are the debounce module's own, shared with the
+    clock's firmware (firmware.debounce.debounce_problem)."""
+    with pytest.raises(DeviceConfigError) as exc:
+        check_devices_config({"buttons": {**GPIO, "pins": {"left": 17}, "debounce_ms": ms}})
+    assert str(exc.value).endswith(says), str(exc.value)
+    for ok in (2, 20, 50):
+        check_devices_config({"buttons": {**GPIO, "pins": {"left": 17}, "debounce_ms": ok}})
