@@ -135,6 +135,10 @@ _CAUSES = (("SQLITE_IOERR", "disk I/O error"), ("SQLITE_READONLY_DBMOVED", "the 
            ("SQLITE_CORRUPT", "the journal file is damaged"), ("SQLITE_NOTADB", "the journal file is damaged"),
            ("SQLITE_CANTOPEN", "the journal file cannot be opened"), ("SQLITE_PERM", "permission denied"))
 MOVED = "the journal file was deleted or moved"
+USE_NEW_JOURNAL = ('(then give the table that journal: `journal = "/full/path/NEW.sqlite"` in the [table] section '
+                   'of its config file; `kiosk run` has no journal option)')
+"""How a table is given another journal, for the advice that ends "... NEW.sqlite in a folder you can write to"
+(``kiosk run`` reads it from its config's ``table.journal``; only ``kiosk demo`` takes ``--journal``)."""
 
 
 def write_failure(path: str | Path, cause: str) -> JournalError:

@@ -39,6 +39,7 @@ from kiosk.referee.state import OVER
 from kiosk.rules.counts import counted
 from kiosk.store.header import repair_header
 from kiosk.store.journal import (
+    USE_NEW_JOURNAL,
     Journal,
     JournalCorrupt,
     JournalError,
@@ -338,7 +339,7 @@ def _not_written(path: Path, src: Path, exc: JournalError) -> RecoverWriteError:
     return RecoverWriteError(
         f"{path}: nothing was recovered: the fresh journal cannot be written in {path.parent} ({why}); {src} is "
         f"left as it is and {blocked}. To go on, {again}`kiosk journal recover NEW.sqlite --from {src}` with "
-        f"NEW.sqlite in a folder you can write to (then `--journal NEW.sqlite` for the kiosk)")
+        f"NEW.sqlite in a folder you can write to {USE_NEW_JOURNAL}")
 
 
 def _keep_aside_if_damaged(path: Path) -> None:

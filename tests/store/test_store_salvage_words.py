@@ -28,6 +28,9 @@ def test_recover_in_a_folder_it_cannot_write_says_what_to_do_exit_2(tmp_path, mo
     assert "nothing was recovered: the fresh journal cannot be written in" in err and "permission denied" in err
     assert f"kiosk journal recover NEW.sqlite --from {tmp_path / 'j.sqlite.corrupt-1'}" in err
     assert "in a folder you can write to" in err and ".lock: cannot open" not in err
+    # kiosk run has no --journal option: a table's journal is its config's [table] journal key
+    assert "`--journal NEW.sqlite`" not in err
+    assert '`journal = "/full/path/NEW.sqlite"` in the [table] section of its config file' in err
     assert _names(tmp_path) == before
 
 
