@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from kiosk.app.judge_entries import confirmed_now, correct, drop_entries, promote
-from kiosk.app.paused_reading import forget_stale, held_reading, restore_kept
+from kiosk.app.paused_reading import carried, carried_over, forget_stale, held_reading, restore_kept
 from kiosk.app.pin import PinGate
 from kiosk.app.press import PendingPress, on_reading, press
 from kiosk.app.press_words import press_refusal
@@ -44,7 +44,14 @@ log = logging.getLogger("kiosk.app")
 LOCKED = "The judge's menu is locked. Judge: enter the PIN."
 """What a judge's command says when the menu's time is up (or it was never opened)."""
 RESUMED = "The journal works again: the game goes on."
-"""What the screen says when the journal takes writes again after a pause."""
+"""What the screen says when the journal takes writes again after a pause (:func:`resumed_sentence`)."""
+
+
+def resumed_sentence(st: GameState) -> str:
+    """What the screen says when the journal takes writes again: :data:`RESUMED`, or, while the table's pause or
+    the judge's call still stops the clocks, that the journal works and the pause's own sentence
+    (:func:`kiosk.app.table_pause.stopped_sentence`): the game does not go on before the clocks run."""
+    return f"The journal works again. {stopped_sentence(st)}" if st.phase == PLAYING and st.neutralised else RESUMED
 
 
 class Kiosk:
@@ -73,6 +80,7 @@ class Kiosk:
         self._removal_ticket: int | None = None
         self._exchange_by: int | None = None   # who chose the exchange on the screen (view.exchange)
         self.kept = restore_kept(self)  # a reading kept during a pause, written in the journal (a restart then)
+        session.carry = functools.partial(carried, self)  # ... and into a new journal, the file deleted or moved
         if self.state.phase == PLAYING and self.state.neutralised:  # (a restart while the clocks stood)
             self.view.message = stopped_sentence(self.state, read_again=self.kept is None)
 
@@ -165,17 +173,20 @@ class Kiosk:
                 and not self.vision.waiting():
             self.ask_removal(self.now())
         paused = self.session.paused  # the journal cannot be written: advance() tries it again every few seconds
+        journal = self.session.journal
         if self.session.in_game or paused:
             for event, res in self.session.advance(self.now()):
                 if res.accepted:
                     for fn in self.listeners:
                         fn(event, self.state)
                     out.append(event.type)
+        if self.session.journal is not journal:  # written again from memory (the file deleted or moved)
+            carried_over(self)
         out += finish_unread_press(self)  # a press journaled without its move (a restart, the journal back)
         out += [self._on_reading(ans) for ans in held_reading(self)]  # (its reading kept in the journal: at once)
         forget_stale(self)  # (after the referee's own time events too)
         if paused:  # shown until writing works again, whatever else happens on the screen
-            self.view.message = self.session.pause_reason or RESUMED
+            self.view.message = self.session.pause_reason or resumed_sentence(self.state)
         return out
 
     def _on_reading(self, ans: StableReading) -> str:

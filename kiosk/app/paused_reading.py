@@ -20,6 +20,10 @@ its events, the player, the press's time), and cleared from the journal once tha
 recorded, the press taken back or undone, the game over: :func:`forget_stale`). It fails safe: a kept reading that
 cannot be written (a full disk) stays in memory as before, logged, and nothing is said to the players; one the journal
 holds damaged or unreadable is ignored with a log line, and the board is read afresh at the resume, as without it.
+When the journal file is deleted or moved during the pause, the game is written from memory into a new journal
+(:meth:`kiosk.store.session.GameSession._journal_again`) and the kept reading with it (:func:`carried`, also one
+held in memory only); the kiosk then keeps what the new journal holds (:func:`carried_over`), so memory and journal
+agree, and the screen says that the journal works again and the pause's own sentence (the clocks stay stopped).
 After a restart during the pause the screen says that the move is recorded when play resumes (the reading kept), or,
 with none kept (the kiosk stopped before it came, or it could not be used), that the board is read for the move when
 play resumes and the tiles are to be left as they are (:func:`kiosk.app.table_pause.stopped_sentence`).
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 from kiosk.app.table_pause import paused_sentence, stopped_sentence
@@ -37,7 +42,7 @@ from kiosk.control.port import KioskView
 from kiosk.referee import events as ev
 from kiosk.referee.state import DESIGNATING, PLAYING, GameState
 from kiosk.store.journal import JournalError
-from kiosk.store.kept_reading import KeptReading, KeptReadingDamaged, clear, load, save
+from kiosk.store.kept_reading import KEY, KeptReading, KeptReadingDamaged, clear, load, save
 from kiosk.store.session import GameSession
 from kiosk.vision.reading import BoardReading
 
@@ -105,14 +110,22 @@ def _stands(table: Table, k: KeptReading) -> bool:
             and press_seq(s.referee.events, k.player, k.pressed_at) == k.seq)
 
 
+def _for_press(table: Table, player: int, grid: list[str]) -> KeptReading | None:
+    """The reading ``grid`` as kept for ``player``'s standing press, or None when no press of his stands."""
+    st, s = table.state, table.session
+    seq = press_seq(s.referee.events, player, st.pressed_at)
+    if s.game is None or seq is None or st.pressed_at is None:
+        return None
+    return KeptReading(s.game, seq, player, st.pressed_at, tuple(grid))
+
+
 def _keep_durably(table: Table, player: int, grid: list[str]) -> None:
     """Write the kept reading ``grid`` of ``player``'s standing press into the journal (module doc); a failure is
     logged only: the reading stays kept in memory."""
     st, s = table.state, table.session
-    seq = press_seq(s.referee.events, player, st.pressed_at)
-    if s.game is None or seq is None or st.pressed_at is None:
+    kept = _for_press(table, player, grid)
+    if kept is None:
         return
-    kept = KeptReading(s.game, seq, player, st.pressed_at, tuple(grid))
     try:
         save(s.journal, kept)
     except JournalError as exc:
@@ -171,3 +184,21 @@ def forget_stale(table: Table) -> None:
     if k is not None and not _stands(table, k):
         _clear(table, "its press no longer stands")  # (a row that could not be cleared is never used: checked)
         table.kept = None   # tried once: a journal that cannot be written is not retried at every poll
+
+
+def carried(table: Table, game: int) -> dict[str, str]:
+    """The journal file was deleted or moved and the game is written into a new journal from memory
+    (:meth:`kiosk.store.session.GameSession._journal_again`): the reading kept for the press standing now, as the new
+    journal's row (``game``: the game's id there), so that a restart during the pause still finds it; one held in
+    memory only (it could not be written before) goes too. Empty: none kept."""
+    k, p = table.kept, table.pending
+    if k is None or not _stands(table, k):
+        held = p.held.reading if p is not None and p.held is not None else None
+        k = _for_press(table, p.player, held.grid()) if p is not None and held is not None else None
+    return {} if k is None else {KEY: replace(k, game=game).to_text()}
+
+
+def carried_over(table: Table) -> None:
+    """After the game was written into a new journal (:func:`carried`): the kiosk's kept reading is the one the new
+    journal holds (none when it could not be written there: a restart then reads the board afresh, and says so)."""
+    table.kept = restore_kept(table)

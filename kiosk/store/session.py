@@ -15,6 +15,10 @@ every event is refused with that sentence, nothing recorded is lost, and :meth:`
 :data:`RETRY_MS`; when writing works again, the pause is logged as a ``kiosk_resumed`` event (charged to
 nobody, like a restart) and the game goes on by itself.
 
+A journal file deleted or moved away mid-game is written again from memory into a new journal at its path
+(:meth:`GameSession._journal_again`), with what the kiosk keeps beside the events (:attr:`GameSession.carry`: a
+press's reading kept during a pause, :mod:`kiosk.store.kept_reading`).
+
 The event that could not be written is not applied, and not held to be applied later: what the screen shows
 is always what the journal holds, and an event held through a pause would take effect at a time nobody saw.
 The player repeats it (presses the clock again) once the game goes on; the clocks stand still meanwhile.
@@ -23,6 +27,7 @@ The player repeats it (presses the clock again) once the game goes on; the clock
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from kiosk.referee.events import Event, GameStarted, KioskResumed
@@ -87,6 +92,10 @@ class GameSession:
         self.paused_detail = ""  # the journal's message (for logs)
         self._refusal: Result | None = None  # while paused: every event's refusal (pause_sentence)
         self._last_try = 0
+        self.carry: Callable[[int], Mapping[str, str]] | None = None
+        """What the kiosk keeps in the journal's ``meta`` beside the game's events, as rows for the game's id in a new
+        journal (a press's reading kept during a pause, :mod:`kiosk.store.kept_reading`): written into the new journal
+        with the events when the file was deleted or moved (:meth:`_journal_again`)."""
 
     @classmethod
     def open(cls, path: str | Path, *, max_bytes: int | None = None) -> GameSession:
@@ -226,6 +235,14 @@ class GameSession:
             return False
         log.warning("the journal file %s was deleted or moved: this game's %d events were written again from the "
                     "kiosk's memory into a new journal there", self.journal.path, len(events))
+        rows = dict(self.carry(self.game)) if self.carry is not None else {}
+        if rows:   # (right after the events: one more transaction; failing, the kiosk finds none there and says so)
+            try:
+                self.journal._write(lambda db: db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                                                              sorted(rows.items())))
+            except JournalError as exc:
+                log.warning("what the kiosk kept beside the events (%s) could not be written into the new journal: "
+                            "%s", ", ".join(sorted(rows)), exc)
         return True
 
     def _apply(self, event: Event) -> Result:
