@@ -9,7 +9,8 @@ stays where it was put). ``show`` never changes a file.
 
 Results go to stdout, diagnostics to stderr. Exit codes: 0 done, 1 the journal is damaged / nothing could be
 recovered, 2 bad input (no such file, not a kiosk journal, nothing to acknowledge, the journal is in use) or an
-output that cannot be written (``recover`` in a read-only folder or on a full disk: it says what to do).
+output that cannot be written (``recover`` or ``acknowledge`` in a read-only folder or on a full disk: nothing is
+changed, and it says what to do).
 """
 
 from __future__ import annotations

@@ -105,6 +105,31 @@ class JournalCorrupt(JournalError):
         self.report = report
 
 
+class JournalNotKeptAside(JournalCorrupt):
+    """The journal file is damaged and cannot be kept aside: its folder cannot be written (read-only, not this
+    user's) or its disk is full. Nothing was changed (a rename done is undone); ``cause``: why, in words."""
+
+
+def folder_refused(folder: Path, exc: OSError) -> str:
+    """Why a file operation in ``folder`` failed, in words: "its disk is full" or "its folder F cannot be written
+    (permission denied)" (never a bare ``PATH: Permission denied -> PATH2``)."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return "its disk is full"
+    reason = exc.strerror or str(exc) or "the disk refused it"
+    return f"its folder {folder} cannot be written ({reason[:1].lower() + reason[1:]})"
+
+
+def not_kept_aside(path: Path, report: str, exc: OSError) -> JournalNotKeptAside:
+    """The damaged journal ``path`` cannot be kept aside (``exc``), with what to do."""
+    cause = folder_refused(path.parent, exc)
+    err = JournalNotKeptAside(
+        f"{report} It cannot be kept aside: {cause}; nothing was changed. To go on, run `kiosk journal recover "
+        f"NEW.sqlite --from {path}` with NEW.sqlite in a folder you can write to {USE_NEW_JOURNAL}, or make "
+        f"{path.parent} writable and run `kiosk journal recover {path}`", None, report)
+    err.cause = cause
+    return err
+
+
 class JournalFull(JournalError):
     """The disk (or the journal's size cap) is full: the event was NOT recorded; earlier events are safe."""
 
@@ -345,16 +370,45 @@ def acknowledge_corruption(path: str | Path) -> str:
     marker = _blocked_marker(p)
     if not marker.exists():
         raise JournalError(f"{path}: no corruption report to acknowledge")
-    fd = _lock(p, create=True)
+    report = marker.read_text(encoding="utf-8")
     try:
-        report = marker.read_text(encoding="utf-8")
+        fd = _lock(p, create=True)
+    except JournalLocked:
+        raise
+    except JournalError as exc:   # no lock file can be made here (a read-only folder)
+        raise _not_acknowledged(p, _os_error(exc)) from None
+    try:
         if fd is not None and not p.exists():
             _write_lock(fd, None)  # the next open starts a new journal: the old one's absence is acknowledged
         marker.unlink()
+    except (OSError, JournalError) as exc:   # the report cannot be removed (a read-only folder): nothing changed
+        raise _not_acknowledged(p, _os_error(exc)) from None
     finally:
         if fd is not None:
             os.close(fd)
     return report
+
+
+def _os_error(exc: BaseException) -> OSError:
+    """The OSError behind ``exc`` (a :class:`JournalError` raised for one), else one made of its last words."""
+    if isinstance(exc, OSError):
+        return exc
+    if isinstance(exc.__context__, OSError):
+        return exc.__context__
+    full = isinstance(exc, JournalFull)
+    return OSError(errno.ENOSPC if full else errno.EACCES, str(exc).rsplit(": ", 1)[-1])
+
+
+def _not_acknowledged(path: Path, exc: OSError) -> JournalError:
+    """``acknowledge`` cannot unblock ``path`` (``exc``: its report cannot be removed), with what to do."""
+    cause = folder_refused(path.parent, exc)
+    err = JournalError(
+        f"{path}: nothing was acknowledged: its report {_blocked_marker(path).name} cannot be removed ({cause}); "
+        f"nothing was changed and {path} stays blocked. To start afresh, give the table a new journal in a folder "
+        f"you can write to: `journal = \"/full/path/NEW.sqlite\"` in the [table] section of its config file (or make "
+        f"{path.parent} writable and run `kiosk journal acknowledge {path}` again)")
+    err.cause = cause
+    return err
 
 
 def _view(file: Path, *, immutable: bool) -> tuple[str | None, dict[tuple[int, int], int]]:
@@ -660,26 +714,36 @@ class Journal:
                                  f"events into a fresh journal at its path, `kiosk journal recover NEW.sqlite --from "
                                  f"{self.path}` carries them into a new journal NEW.sqlite and leaves this file as it "
                                  f"is)", None, report)
-        for p in _sidecars(self.path)[1:]:
-            if self._found is not None and p not in self._found:
-                p.unlink(missing_ok=True)   # made by this open's own connection: nothing of the journal is in it
-        n = 1
-        while any(p.with_name(p.name + f".corrupt-{n}").exists() for p in _sidecars(self.path)):
-            n += 1
-        moved = [p for p in _sidecars(self.path) if p.exists()]
-        for p in moved:
-            os.replace(p, p.with_name(p.name + f".corrupt-{n}"))
-        aside = [p.with_name(p.name + f".corrupt-{n}") for p in moved]
-        kept: Path | None = aside[0] if aside else None
         report = f"journal {self.path} is damaged: {why}."
-        if moved and moved[0] == self.path:
-            side = ["its write-ahead log" if p.name.endswith("-wal") else "its shared-memory file" for p in moved[1:]]
-            report += f" The file was kept aside as {kept}" + (
-                f" (with {' and '.join(f'{w} {a.name}' for w, a in zip(side, aside[1:], strict=True))})"
-                if side else "") + "."
-        elif moved:
-            report += f" Its {' and '.join(a.name for a in aside)} {'was' if len(aside) == 1 else 'were'} kept aside."
-        write_atomic(_blocked_marker(self.path), report + "\n")
+        renamed: list[tuple[Path, Path]] = []
+        try:   # every file operation of keeping it aside: undone when one fails (a read-only folder, a full disk)
+            for p in _sidecars(self.path)[1:]:
+                if self._found is not None and p not in self._found:
+                    p.unlink(missing_ok=True)   # made by this open's own connection: nothing of the journal in it
+            n = 1
+            while any(p.with_name(p.name + f".corrupt-{n}").exists() for p in _sidecars(self.path)):
+                n += 1
+            moved = [p for p in _sidecars(self.path) if p.exists()]
+            for p in moved:
+                os.replace(p, p.with_name(p.name + f".corrupt-{n}"))
+                renamed.append((p, p.with_name(p.name + f".corrupt-{n}")))
+            aside = [p.with_name(p.name + f".corrupt-{n}") for p in moved]
+            kept: Path | None = aside[0] if aside else None
+            if moved and moved[0] == self.path:
+                side = ["its write-ahead log" if p.name.endswith("-wal") else "its shared-memory file"
+                        for p in moved[1:]]
+                report += f" The file was kept aside as {kept}" + (
+                    f" (with {' and '.join(f'{w} {a.name}' for w, a in zip(side, aside[1:], strict=True))})"
+                    if side else "") + "."
+            elif moved:
+                report += (f" Its {' and '.join(a.name for a in aside)} {'was' if len(aside) == 1 else 'were'} kept "
+                           f"aside.")
+            write_atomic(_blocked_marker(self.path), report + "\n")
+        except OSError as exc:
+            for p, dest in reversed(renamed):
+                with contextlib.suppress(OSError):
+                    os.replace(dest, p)
+            raise not_kept_aside(self.path, f"journal {self.path} is damaged: {why}.", exc) from None
         raise JournalCorrupt(f"{report} This path stays blocked until an operator runs `kiosk journal recover "
                              f"{self.path}` (carry on from the intact events) or `kiosk journal acknowledge "
                              f"{self.path}` (start afresh); no new game can silently replace a lost one.", kept, report)

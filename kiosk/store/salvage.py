@@ -45,10 +45,14 @@ from kiosk.store.journal import (
     JournalError,
     JournalFull,
     JournalLocked,
+    JournalNotKeptAside,
     JournalPathError,
     _blocked_marker,
+    _failure,
     _lock,
+    _os_error,
     _sidecars,
+    folder_refused,
     not_a_file,
     wal_check,
 )
@@ -342,6 +346,14 @@ def _not_written(path: Path, src: Path, exc: JournalError) -> RecoverWriteError:
         f"NEW.sqlite in a folder you can write to {USE_NEW_JOURNAL}")
 
 
+def _not_kept_aside(path: Path, cause: str) -> RecoverWriteError:
+    """What to do when recover cannot keep the damaged journal at ``path`` aside (``cause``), in a sentence."""
+    return RecoverWriteError(
+        f"{path}: nothing was recovered: the damaged journal cannot be kept aside ({cause}); nothing was changed. "
+        f"To go on, run `kiosk journal recover NEW.sqlite --from {path}` with NEW.sqlite in a folder you can write "
+        f"to {USE_NEW_JOURNAL}")
+
+
 def _keep_aside_if_damaged(path: Path) -> None:
     """Keep the journal at ``path`` aside when it is damaged (its open does it); raises :class:`JournalError`
     when it is intact, changing no file: it is looked at on a copy first (opening it would fold a write-ahead log
@@ -357,9 +369,15 @@ def _keep_aside_if_damaged(path: Path) -> None:
         raise JournalError(f"{path}: the journal is intact: nothing to recover")
     try:
         Journal(path).close()
+    except JournalNotKeptAside as exc:   # a read-only folder, a full disk: nothing was changed
+        raise _not_kept_aside(path, exc.cause) from None
     except JournalCorrupt as exc:
         if exc.kept_aside is None:
             raise
+    except (JournalLocked, JournalPathError):
+        raise
+    except JournalError as exc:   # its lock file cannot be made (a read-only folder): nothing was changed
+        raise _not_kept_aside(path, folder_refused(path.parent, _os_error(exc))) from None
     else:   # damaged on the copy only (a file changed in between): say what was found, nothing kept aside
         raise JournalError(f"{path}: the journal is intact: nothing to recover")
 
@@ -372,7 +390,8 @@ def _read_copy(src: Path, out: Salvage) -> Rows:
         shutil.copyfile(src, copy)
         notes = [repair_header(copy), pad_copy(copy)]
         out.problems += [n for n in notes if n]
-        wal = src.with_name(src.name.replace(".corrupt-", "-wal.corrupt-")) if ".corrupt-" in src.name else None
+        wal = (src.with_name(src.name.replace(".corrupt-", "-wal.corrupt-")) if ".corrupt-" in src.name
+               else _sidecars(src)[1])   # --from a damaged journal left in place: its log beside it too
         if wal is not None and wal.exists():
             shutil.copyfile(wal, _sidecars(copy)[1])
             why, own = wal_check(copy, wal.name)
@@ -407,7 +426,10 @@ def _write_fresh(path: Path, plan: _Plan, readable: Rows, out: Salvage) -> None:
                             f"board and the scores against move {last.kept}.",))
 
         j._write(tx)
-        _blocked_marker(path).unlink(missing_ok=True)
+        try:
+            _blocked_marker(path).unlink(missing_ok=True)
+        except OSError as exc:   # the report cannot be removed: the fresh journal goes again (below)
+            raise _failure(path, "cannot unblock the journal", exc.strerror or "the disk refused it") from None
     except BaseException:
         j.close()
         for p in _sidecars(path):   # the fresh journal only half written (a full disk): nothing stray is left

@@ -131,3 +131,21 @@ def test_a_log_of_this_journal_that_skips_events_is_set_aside_and_counted(tmp_pa
     assert main(["journal", "recover", str(path)]) == 0
     out = capsys.readouterr().out
     assert "kept events 1-20; lost event 21" in out and "set aside events 22-24" in out
+
+
+def test_recover_from_a_damaged_journal_left_in_place_reads_its_log_too(tmp_path, capsys):
+    """The way on from a folder that cannot be written (`recover NEW.sqlite --from PATH`, the journal left as it is)
+    reads the damaged log beside PATH as recover reads one kept aside with it: its events are not left behind."""
+    path = tmp_path / "walbad" / "j.sqlite"
+    path.parent.mkdir()
+    wal = _left_over_log(path, 20, 3)
+    _damage_frame(wal, 1)
+    before = _snapshot(path.parent)
+    new = tmp_path / "new.sqlite"
+    assert main(["journal", "recover", str(new), "--from", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "all 23 events kept" in out and "cannot be applied whole" in out
+    assert _snapshot(path.parent) == before
+    back = GameSession.open(new)
+    assert back.referee.events == tuple(SCRIPT[:23])
+    back.close()
