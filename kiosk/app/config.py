@@ -42,7 +42,8 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.app.pin import check_pin, check_recovery_code
-from kiosk.files import InputError, read_toml
+from kiosk.files import InputError
+from kiosk.files.config_layout import read_config_file
 from kiosk.rules.checked import Checker
 from kiosk.rules.counts import counted
 from kiosk.rules.names import clash, name_problem, shown_name
@@ -80,25 +81,6 @@ class KioskConfig:
     stream: dict[str, Any] = field(default_factory=dict)
     stream_settings: StreamSettings | None = None   # the checked [stream] section; None without one
     source: Path | None = None   # the config file read (named in messages about its settings)
-
-
-_KNOWN = {"table": {"players", "preset", "judge_pin", "director_code", "journal", "tiles", "lexicon"},
-          "screen": {"size", "fullscreen"},
-          "vision": {"profile", "stable_frames"}, "stream": None, "devices": None}
-
-
-def _check_sections(p: Path, data: dict[str, Any]) -> None:
-    """Every section and key of the file is known (raises ConfigError naming the first that is not)."""
-    for sec, val in data.items():
-        if sec not in _KNOWN:
-            raise ConfigError(f"{p}: [{sec}]: unknown section (known: {', '.join(_KNOWN)})")
-        if not isinstance(val, dict):
-            raise ConfigError(f"{p}: [{sec}]: expected a table")
-        keys = _KNOWN[sec]
-        if keys is not None:
-            for k in val:
-                if k not in keys:
-                    raise ConfigError(f"{p}: {sec}.{k}: unknown key (known: {', '.join(sorted(keys))})")
 
 
 @dataclass(frozen=True)
@@ -144,11 +126,10 @@ _FIELD_WORDS = {"table.players": "2 to 4 non-empty names, in turn order", "table
 
 def _read_file(p: Path) -> _ConfigFile:
     """The file's sections, keys and types checked (raises ConfigError naming the file and the key)."""
-    try:
-        data = read_toml(p, "config file")   # the one reader of the config file (the device check's too)
+    try:   # the one reader of the config file (the device check's too): every section and key in its place
+        data = read_config_file(p)
     except InputError as exc:
         raise ConfigError(str(exc)) from None
-    _check_sections(p, data)
     check = Checker(error=lambda message: ConfigError(f"{p}: {message}"), template="{path}: expected {what}",
                     words={bool: "true or false"}, field_words=_FIELD_WORDS)
     return check.build(_ConfigFile, data)

@@ -25,39 +25,36 @@ from kiosk.devices.camera import CameraError
 from kiosk.devices.factory import DeviceConfigError, Devices, build_devices, check_devices_config
 from kiosk.devices.health import DeviceHealth, monotonic_ms
 from kiosk.devices.watch import HealthWatch
-
-DEVICE_TABLES = ("buttons", "display", "camera", "serial")
-"""The tables of a ``[devices]`` table (:func:`kiosk.devices.factory.build_devices`)."""
+from kiosk.files.config_layout import DEVICE_TABLES
 
 
 def read_devices_config(path: Path | None) -> tuple[dict[str, Any], str | None]:
     """The devices table of the config file at ``path`` and, when it is not the file's ``[devices]`` table, what
     is checked instead (said in the output): {} and "the demo defaults" without a path, {} and "no [devices]
     table: the default devices" for a kiosk config without one, the whole file for a file of device tables only
-    (``buttons``, ``display``, ``camera``, ``serial`` at the top). The file is read as ``kiosk run`` reads it
-    (:func:`kiosk.files.read_toml`: missing, empty, UTF-16, binary or not TOML is refused by name).
+    (``buttons``, ``display``, ``camera``, ``serial`` at the top, said: ``kiosk run`` reads them only under
+    ``[devices]``). Any other file is read as ``kiosk run`` reads it, by the same reader with the same sentences
+    (:func:`kiosk.files.config_layout.read_config_file`'s checks: missing, empty, UTF-16, binary or not TOML, a section or
+    key out of its place: ``players belongs in [table]: ...``, a device table outside ``[devices]``).
 
     Raises:
         DeviceConfigError: naming the file.
     """
     from kiosk.files import InputError, read_toml
+    from kiosk.files.config_layout import layout_problem
 
     if path is None:
         return {}, "no config file: the demo defaults"
     try:
-        data = read_toml(path, "config file")
+        data = read_toml(path, "config file")   # as read_config_file reads it, with a file of device tables too
     except InputError as exc:
         raise DeviceConfigError(str(exc)) from None
     if data and set(data) <= set(DEVICE_TABLES):
-        return data, None
-    stray = [name for name in DEVICE_TABLES if name in data]
-    if stray:   # kiosk run refuses it as an unknown section: the check must not read the default devices instead
-        raise DeviceConfigError(f"{path}: [{stray[0]}]: a device table outside [devices]: write it as "
-                                f"[devices.{stray[0]}] (or {stray[0]} = {{...}} inside [devices])")
+        return data, "device tables only, read as the [devices] table (kiosk run reads them only under [devices])"
+    if (problem := layout_problem(data)) is not None:
+        raise DeviceConfigError(f"{path}: {problem}")
     if "devices" not in data:
         return {}, "no [devices] table: the default devices"
-    if not isinstance(data["devices"], dict):
-        raise DeviceConfigError(f"{path}: [devices]: expected a table")
     return data["devices"], None
 
 

@@ -102,8 +102,8 @@ def test_a_file_of_device_tables_only_is_the_devices_table_and_a_stray_one_is_re
     assert "press left" in capsys.readouterr().out
     cfg.write_text(TABLE_ONLY.format(journal=tmp_path / "j.sqlite") + '[buttons]\nbackend = "gpio"\n')
     assert main([str(cfg), "--seconds", "0.1"]) == 2   # kiosk run refuses it: not the default devices instead
-    assert capsys.readouterr().err == (f"device config: {cfg}: [buttons]: a device table outside [devices]: write "
-                                       "it as [devices.buttons] (or buttons = {...} inside [devices])\n")
+    assert capsys.readouterr().err == (f"device config: {cfg}: buttons belongs in [devices]: write it as "
+                                       "[devices.buttons] (or buttons = {...} under a [devices] line)\n")
 
 
 @pytest.mark.parametrize(("content", "reason"), [
