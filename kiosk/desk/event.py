@@ -210,7 +210,7 @@ def load_event(folder: str | Path) -> EventConfig:
     if not folder.is_dir():
         raise EventFileError(f"{folder}: not a folder (expected the event folder holding event.toml)")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
     except FileNotFoundError:
         raise EventFileError(f"{path}: no such file (the event folder needs an event.toml)") from None
     except (OSError, UnicodeDecodeError) as exc:

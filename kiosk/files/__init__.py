@@ -183,7 +183,7 @@ def check_text_file(path: str | Path, what: str = "file") -> Path:
     p = check_regular_file(path, what)
     with open(p, "rb") as fh:
         head = fh.read(SNIFF_BYTES)
-    if not head.strip():
+    if not head.removeprefix(b"\xef\xbb\xbf").strip():   # (a UTF-8 byte-order mark, as Notepad writes, holds nothing)
         raise InputError(f"{p}: empty file, not a {what}")
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):   # (a UTF-16 byte-order mark: NUL bytes between the letters)
         raise InputError(f"{p}: UTF-16 text (what a Windows editor saves as 'Unicode'), not UTF-8: save it as UTF-8 "
@@ -195,7 +195,7 @@ def check_text_file(path: str | Path, what: str = "file") -> Path:
 
 def read_toml(path: str | Path, what: str = "config file") -> dict[str, Any]:
     """The TOML file at ``path`` as a dict, once :func:`check_text_file` has taken it (missing, a folder, empty,
-    UTF-16, binary data: refused by name): the one reader of the kiosk's config file for every command that reads
+    UTF-16, binary data: refused by name; a UTF-8 byte-order mark, as Windows Notepad writes, is read past): the one reader of the kiosk's config file for every command that reads
     it (``python -m kiosk.devices.check``, ``kiosk run``).
 
     Raises:
@@ -206,7 +206,7 @@ def read_toml(path: str | Path, what: str = "config file") -> dict[str, Any]:
 
     p = check_text_file(path, what)
     try:
-        return tomllib.loads(p.read_text(encoding="utf-8"))
+        return tomllib.loads(p.read_text(encoding="utf-8-sig"))   # a UTF-8 byte-order mark (Notepad) is no fault
     except UnicodeDecodeError as exc:
         raise InputError(f"{p}: {describe_os_error(exc)}: save it as UTF-8 to read it as a {what}") from None
     except OSError as exc:

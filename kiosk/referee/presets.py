@@ -451,7 +451,7 @@ def checked_preset_from_dict(data: dict[str, Any], origin: str = "the preset") -
 
 def _read(path_or_text: Path, origin: str) -> dict[str, Any]:
     try:
-        text = path_or_text.read_text(encoding="utf-8")
+        text = path_or_text.read_text(encoding="utf-8-sig")   # a byte-order mark (Notepad) is no fault
     except OSError as exc:
         raise PresetError(f"{origin}: cannot read preset file: {exc.strerror}") from None
     except UnicodeDecodeError:

@@ -132,7 +132,7 @@ def load_tile_set(name_or_path: str = "english") -> TileSet:
     path = Path(name_or_path)
     if path.suffix == ".toml" or path.exists():
         try:
-            return _parse(path.read_text(encoding="utf-8"), str(path))
+            return _parse(path.read_text(encoding="utf-8-sig"), str(path))
         except OSError as exc:
             raise TileSetError(f"{path}: cannot read tile set: {exc.strerror}") from None
     res = resources.files("kiosk.rules") / "data" / "tilesets" / f"{name_or_path}.toml"
