@@ -21,6 +21,9 @@ from kiosk.vision.diff import Anomaly
 from kiosk.vision.reading import EMPTY_CHAR, UNSURE_CHAR, BoardReading, board_rows, seen_as
 
 log = logging.getLogger("kiosk.app")
+PRESS_AGAIN = "Press the clock again when the board is right."
+"""How a correction's reply ends (a press standing through a pause says otherwise:
+:func:`kiosk.app.paused_reading.correction_kept`)."""
 
 
 class Table(Protocol):
@@ -60,8 +63,7 @@ def correct(kiosk: Table, square: int, char: str) -> Result:
         view.judge_entered |= view.camera_failed and not view.read_this_turn
     view.problem_squares = tuple(s for s in view.problem_squares if s != square)
     what = "empty" if ch == EMPTY_CHAR else tile_words(ch)
-    view.message = (f"{square_label(square, sheet_rows(kiosk.preset))} is {what} now. Press the clock again when the "
-                    "board is right.")
+    view.message = f"{square_label(square, sheet_rows(kiosk.preset))} is {what} now. {PRESS_AGAIN}"
     log.info("judge correction %s -> %s", square_name(square), ch)
     return Result(True, view.message)
 

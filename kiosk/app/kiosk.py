@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from kiosk.app.judge_entries import confirmed_now, correct, drop_entries, promote
-from kiosk.app.paused_reading import carried, carried_over, forget_stale, held_reading, restore_kept
+from kiosk.app.paused_reading import carried, carried_over, correction_kept, forget_stale, held_reading, restore_kept
 from kiosk.app.pin import PinGate
 from kiosk.app.press import PendingPress, on_reading, press
 from kiosk.app.press_words import press_refusal
@@ -389,7 +389,8 @@ class Kiosk:
     @_on.register
     def _correct(self, c: cmd.Correct, t: int) -> Result:
         """Judge: what the camera should have read on ``c.square`` (:func:`kiosk.app.judge_entries.correct`)."""
-        return correct(self, c.square, c.char)
+        res = correct(self, c.square, c.char)
+        return Result(True, correction_kept(self, res.reason)) if res else res  # (a press standing through a pause)
 
     # -------------------------------------------------------------------------------------------- misc
     def board_change(self, grid: list[str]) -> BoardDiff:

@@ -20,6 +20,13 @@ its events, the player, the press's time), and cleared from the journal once tha
 recorded, the press taken back or undone, the game over: :func:`forget_stale`). It fails safe: a kept reading that
 cannot be written (a full disk) stays in memory as before, logged, and nothing is said to the players; one the journal
 holds damaged or unreadable is ignored with a log line, and the board is read afresh at the resume, as without it.
+The judge's corrections made during the pause (a misread tile: :func:`kiosk.app.judge_entries.correct`) are the
+move's as much as the reading: they are written with the kept reading (:func:`correction_kept`; those made before it
+came go with it) and, after a restart, put back among the judge's corrections (:func:`restore_kept`), so the move
+recorded at the resume is the same with a restart or without. The correction's reply says that the move is recorded
+with it when play resumes (no press is needed: the press stands); when it cannot be written into the journal (a full
+disk) the reply adds that after a restart the judge enters it again.
+
 When the journal file is deleted or moved during the pause, the game is written from memory into a new journal
 (:meth:`kiosk.store.session.GameSession._journal_again`) and the kept reading with it (:func:`carried`, also one
 held in memory only); the kiosk then keeps what the new journal holds (:func:`carried_over`), so memory and journal
@@ -36,6 +43,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
+from kiosk.app.judge_entries import PRESS_AGAIN
 from kiosk.app.table_pause import paused_sentence, stopped_sentence
 from kiosk.app.vision_worker import StableReading
 from kiosk.control.port import KioskView
@@ -116,7 +124,14 @@ def _for_press(table: Table, player: int, grid: list[str]) -> KeptReading | None
     seq = press_seq(s.referee.events, player, st.pressed_at)
     if s.game is None or seq is None or st.pressed_at is None:
         return None
-    return KeptReading(s.game, seq, player, st.pressed_at, tuple(grid))
+    return KeptReading(s.game, seq, player, st.pressed_at, tuple(grid), _judge_fixes(table))
+
+
+def _judge_fixes(table: Table) -> tuple[tuple[int, str], ...]:
+    """The judge's corrections that the move is to take (:func:`kiosk.app.press.finish_press`): his confirmations of
+    tiles on the board and his corrections of this move's squares, as (square, char) pairs."""
+    view, board = table.view, table.state.board
+    return tuple(sorted({**{sq: ch for sq, ch in view.confirmed.items() if board[sq]}, **view.corrections}.items()))
 
 
 def _keep_durably(table: Table, player: int, grid: list[str]) -> None:
@@ -164,8 +179,36 @@ def restore_kept(table: Table) -> KeptReading | None:
         _clear(table, f"its press (game {k.game}, event {k.seq}) no longer stands")
         return None
     log.warning("%s's clock press at %s ms: the board as read at the press, kept in the journal during the pause, is "
-                "the move when play resumes", table.state.players[k.player], k.pressed_at)
+                "the move when play resumes%s", table.state.players[k.player], k.pressed_at,
+                f", with the judge's {len(k.fixes)} correction(s)" if k.fixes else "")
+    table.view.corrections.update(k.fixes)  # (a confirmation among them becomes one again once the move is taken)
     return k
+
+
+def correction_kept(table: Table, said: str) -> str:
+    """After the judge's correction (its reply ``said``): while the clocks stop a press standing without its move,
+    the move is recorded with the correction when play resumes, without a press: the reply says so, and the
+    correction is written into the journal with the press's kept reading (a restart keeps it); when it cannot be
+    written there the reply says to enter it again after a restart. Returns the reply."""
+    st, view = table.state, table.view
+    if st.phase != PLAYING or not st.neutralised or st.pressed_at is None or st.on_move is None:
+        return said
+    said = f"{said.removesuffix(PRESS_AGAIN).rstrip()} {st.players[st.on_move]}'s move is recorded with this " \
+           "correction when play resumes."
+    k, p = table.kept, table.pending
+    durable = k is not None and _stands(table, k) or p is not None and p.held is None   # (a reading to come: with it)
+    if k is not None and _stands(table, k):
+        try:
+            save(table.session.journal, replace(k, fixes=_judge_fixes(table)))
+            table.kept = replace(k, fixes=_judge_fixes(table))
+        except JournalError as exc:
+            log.warning("the judge's correction could not be written to the journal with the kept reading (%s): a "
+                        "restart before play resumes loses it", exc)
+            durable = False
+    if not durable:
+        said += " (Should the kiosk restart before then, the judge enters it again.)"
+    view.message = said
+    return said
 
 
 def kept_for_press(table: Table) -> StableReading | None:

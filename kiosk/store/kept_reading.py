@@ -11,7 +11,9 @@ is written here, durably, as the journal's events are: one row of the journal's 
 note: fsync'd and folded into the main file), never a side file that could outlive or miss its journal.
 
 The row says which press it belongs to (the game, the press's place among the game's events, the player and the
-press's time ``pressed_at``) and holds the reader's 15 strings, with a CRC-32 of all that: the kiosk uses it only
+press's time ``pressed_at``) and holds the reader's 15 strings and the judge's corrections made for that press
+during the pause (a misread tile: they are the move's as much as the reading, and a restart must not lose them),
+with a CRC-32 of all that: the kiosk uses it only
 for that very press still standing (:func:`kiosk.app.paused_reading.kept_for_press`), and a row whose checksum or
 shape does not hold is :class:`KeptReadingDamaged` (the caller ignores it with a log line: the board is read
 afresh, as without it). There is at most one row: a new kept reading replaces the last; the kiosk clears it once
@@ -55,10 +57,16 @@ class KeptReading:
     player: int
     pressed_at: int
     grid: tuple[str, ...]
+    fixes: tuple[tuple[int, str], ...] = ()
+    """The judge's corrections made for the press during the pause ((square, char), ...: what the camera should have
+    read there, :func:`kiosk.app.judge_entries.correct`), laid over ``grid`` when the move is taken."""
 
     def _body(self) -> dict[str, object]:
-        return {"game": self.game, "seq": self.seq, "player": self.player, "pressed_at": self.pressed_at,
-                "grid": list(self.grid)}
+        body: dict[str, object] = {"game": self.game, "seq": self.seq, "player": self.player,
+                                   "pressed_at": self.pressed_at, "grid": list(self.grid)}
+        if self.fixes:  # (a row without corrections reads as before they were kept)
+            body["fixes"] = [[sq, ch] for sq, ch in self.fixes]
+        return body
 
     def to_text(self) -> str:
         """The row's value: the fields as JSON, with ``crc`` (CRC-32 of the other fields' canonical JSON)."""
@@ -72,7 +80,7 @@ class KeptReading:
             data = json.loads(text)
         except ValueError:
             raise KeptReadingDamaged("not JSON") from None
-        if not isinstance(data, dict) or set(data) != {"game", "seq", "player", "pressed_at", "grid", "crc"}:
+        if not isinstance(data, dict) or set(data) - {"fixes"} != {"game", "seq", "player", "pressed_at", "grid", "crc"}:
             raise KeptReadingDamaged("not a kept reading's fields")
         crc = data.pop("crc")
         if crc != _crc(data):
@@ -81,7 +89,16 @@ class KeptReading:
         if any(type(v) is not int for v in (game, seq, player, pressed_at)) or not isinstance(grid, list) or len(grid) != SIZE \
                 or any(not isinstance(row, str) or len(row) != SIZE for row in grid):
             raise KeptReadingDamaged("not 15 rows of 15 squares")
-        return cls(game, seq, player, pressed_at, tuple(grid))
+        return cls(game, seq, player, pressed_at, tuple(grid), _fixes(data.get("fixes", [])))
+
+
+def _fixes(data: object) -> tuple[tuple[int, str], ...]:
+    """The judge's corrections of a row (``[[square, char], ...]``); raises :class:`KeptReadingDamaged`."""
+    if not isinstance(data, list) or any(not isinstance(f, list) or len(f) != 2 or type(f[0]) is not int
+                                         or not 0 <= f[0] < SIZE * SIZE or not isinstance(f[1], str)
+                                         or len(f[1]) != 1 for f in data):
+        raise KeptReadingDamaged("not the judge's corrections")
+    return tuple((sq, ch) for sq, ch in data)
 
 
 def _crc(body: dict[str, object]) -> int:
