@@ -383,6 +383,11 @@ def _opencv(sec: Mapping[str, Any]) -> Camera:
     if isinstance(dev, bool) or not isinstance(dev, (int, str)) or dev == "":
         raise DeviceConfigError(f"camera.device must be a camera number or a device path (0 or \"/dev/video0\"), "
                                 f"not {value_words(dev)}")
+    if isinstance(dev, str) and dev.strip().lstrip("+-").isdigit():   # OpenCV opens "0" as a path, and fails
+        n = int(dev)
+        raise DeviceConfigError(f"camera.device must be a camera number or a device path, not {value_words(dev)}: a "
+                                f"number in quotes is neither: write device = {n} for camera number {n} (0 is the "
+                                f"first), or a path like \"/dev/video{abs(n)}\"")
     size = _size(sec.get("size"), "camera.size")
     exposure, wb = _number(sec.get("exposure"), "camera.exposure"), _number(sec.get("wb_temperature"),
                                                                             "camera.wb_temperature")

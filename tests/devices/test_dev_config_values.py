@@ -55,6 +55,13 @@ HT = {"backend": "ht16k33"}
     ({"camera": {"backend": "opencv", "exposure": True}}, "camera.exposure must be a finite number, not true/false"),
     ({"camera": {"backend": "opencv", "device": True}},
      'camera.device must be a camera number or a device path (0 or "/dev/video0"), not true/false'),
+    # passed the check, and the camera did not open: "webcam '0' could not be opened"
+    ({"camera": {"backend": "opencv", "device": "0"}},
+     'camera.device must be a camera number or a device path, not text ("0"): a number in quotes is neither: write '
+     'device = 0 for camera number 0 (0 is the first), or a path like "/dev/video0"'),
+    ({"camera": {"backend": "opencv", "device": " 2"}},
+     'camera.device must be a camera number or a device path, not text (" 2"): a number in quotes is neither: write '
+     'device = 2 for camera number 2 (0 is the first), or a path like "/dev/video2"'),
     ({"camera": {"backend": "replay", "path": "/tmp", "loop": "false"}},
      'camera.loop must be true or false, not text ("false")'),
     ({"camera": {"backend": "replay", "path": 3}},
