@@ -136,7 +136,7 @@ def _open(cfg: KioskConfig, clock: EventClock,
     event's lexicon (``table.lexicon``, or None); a problem is printed and returned as exit code 2 (what was opened
     is closed)."""
     from kiosk.devices import build_devices
-    from kiosk.devices.factory import DeviceConfigError
+    from kiosk.devices.factory import DeviceConfigError, devices_words
 
     try:
         preset = rules_preset(cfg.preset)  # loaded once: the new-game screen starts the event's rules as checked
@@ -166,7 +166,7 @@ def _open(cfg: KioskConfig, clock: EventClock,
     try:
         devices = build_devices(cfg.devices, board=board_as_kept)
     except DeviceConfigError as exc:
-        print(f"kiosk run: {cfg.source or 'config'}: [devices] {exc}", file=sys.stderr)
+        print(f"kiosk run: {cfg.source or 'config'}: {devices_words(exc)}", file=sys.stderr)
         session.close()
         return 2
     resumed = session.resume(clock())

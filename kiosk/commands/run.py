@@ -51,7 +51,7 @@ def check_config(cfg: Any) -> int:
     preset, the tile set, the event's lexicon, the calibration profile and the devices' section (every key and
     value, no device opened: :func:`kiosk.devices.factory.check_devices_config`). Prints one line: ``CONFIG:
     config ok (...)`` (exit 0) or ``kiosk run: CONFIG: ...`` naming the mistake on stderr (exit 2)."""
-    from kiosk.devices.factory import DeviceConfigError, check_devices_config
+    from kiosk.devices.factory import DeviceConfigError, check_devices_config, devices_words
     from kiosk.referee.presets import PresetError, load_preset
     from kiosk.rules.tiles import load_tile_set
 
@@ -82,7 +82,7 @@ def check_config(cfg: Any) -> int:
     try:
         devices = check_devices_config(cfg.devices)
     except DeviceConfigError as exc:
-        print(f"kiosk run: {where}: [devices] {exc}", file=sys.stderr)
+        print(f"kiosk run: {where}: {devices_words(exc)}", file=sys.stderr)
         return 2
     print(f"{where}: config ok ({' vs '.join(cfg.players)} under {preset.name}, tiles {tile_set.name}; {devices}; "
           f"journal {cfg.journal}, opened at start)")

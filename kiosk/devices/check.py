@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from kiosk.devices.camera import CameraError
-from kiosk.devices.factory import DeviceConfigError, Devices, build_devices, check_devices_config
+from kiosk.devices.factory import DeviceConfigError, Devices, build_devices, check_devices_config, devices_words
 from kiosk.devices.health import DeviceHealth, monotonic_ms
 from kiosk.devices.watch import HealthWatch
 from kiosk.files.config_layout import DEVICE_TABLES
@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     try:   # a synthetic camera shows the board the kiosk keeps: here, with no game, an empty board
         devices = build_devices(config, board=_empty_board)
     except DeviceConfigError as exc:   # names the key: the file is said here
-        print(f"device config: {args.config or 'the demo defaults'}: [devices] {exc}", file=sys.stderr)
+        print(f"device config: {args.config or 'the demo defaults'}: {devices_words(exc)}", file=sys.stderr)
         return 2
     try:
         watch = _watch(devices, args.seconds)

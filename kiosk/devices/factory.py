@@ -97,8 +97,16 @@ class NotOpened:
 def _section(config: Mapping[str, Any], name: str) -> dict[str, Any]:
     sec = config.get(name) or {}
     if not isinstance(sec, Mapping):
-        raise DeviceConfigError(f"devices config: [{name}] must be a table/dict, got {type(sec).__name__}")
+        raise DeviceConfigError(f"[devices] {name} must be a table ({name} = {{backend = ...}}), not "
+                                f"{value_words(sec)}")
     return dict(sec)
+
+
+def devices_words(exc: DeviceConfigError) -> str:
+    """A device config problem said under ``[devices]``, once: ``[devices] serial.loss_ms must be ...``,
+    ``[devices]: unknown key bogus; known: ...`` (a message of the section itself already names it)."""
+    text = str(exc)
+    return text if text.startswith("[devices]") else f"[devices] {text}"
 
 
 def _backend(sec: Mapping[str, Any], name: str, allowed: tuple[str, ...], default: str) -> str:
@@ -473,8 +481,8 @@ def build_devices(config: Mapping[str, Any], board: Callable[[], Any] | None = N
     """All devices from the kiosk config; serial buttons and a serial display share one link; ``profile``:
     the calibration profile (camera settings)."""
     if not isinstance(config, Mapping):
-        raise DeviceConfigError(f"devices config must be a dict, got {type(config).__name__}")
-    _unknown(config, "devices config", {"buttons", "display", "camera", "serial"})
+        raise DeviceConfigError(f"[devices]: expected a table, not {value_words(config)}")
+    _unknown(config, "[devices]", {"buttons", "display", "camera", "serial"})
     link = None
     uses_serial = [_uses(_section(config, s).get("backend"), "serial") for s in ("buttons", "display")]
     if any(uses_serial):

@@ -120,3 +120,20 @@ def test_a_button_debounce_out_of_its_bounds_is_refused_with_why(ms, says):
     assert str(exc.value).endswith(says), str(exc.value)
     for ok in (2, 20, 50):
         check_devices_config({"buttons": {**GPIO, "pins": {"left": 17}, "debounce_ms": ok}})
+
+
+@pytest.mark.parametrize(("devices", "problem"), [
+    # was "[devices] devices config: unknown key bogus; known: ..." in both tools
+    ('bogus = 1\n', "[devices]: unknown key bogus; known: buttons, camera, display, serial"),
+    ('camera = "opencv"\n', '[devices] camera must be a table (camera = {backend = ...}), not text ("opencv")'),
+])
+def test_a_mistake_in_devices_itself_names_the_section_once(tmp_path: Path, devices: str, problem: str,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    from kiosk.cli import main as kiosk_main
+
+    cfg = tmp_path / "kiosk.toml"
+    cfg.write_text(f'[table]\njudge_pin = "2468"\njournal = "{tmp_path / "j.sqlite"}"\n[devices]\n{devices}')
+    assert check_main([str(cfg), "--seconds", "0.1"]) == 2
+    assert capsys.readouterr().err == f"device config: {cfg}: {problem}\n"
+    assert kiosk_main(["run", "--config", str(cfg), "--check"]) == 2
+    assert capsys.readouterr().err == f"kiosk run: {cfg}: {problem}\n"

@@ -106,7 +106,7 @@ def test_serial_buttons_and_display_share_one_link(tmp_path: Path) -> None:
      r"^serial\.loss_ms must be at least 2000 ms \(allowed 2000\.\.3000 ms\): the clock sends a heartbeat every "
      r"1000 ms"),
     ({"serial": {"loss_ms": "fast"}, "buttons": {"backend": "serial"}}, r"serial\.loss_ms"),
-    ({"buttons": "gpio"}, r"\[buttons\] must be a table"),
+    ({"buttons": "gpio"}, r"^\[devices\] buttons must be a table \(buttons = \{backend = \.\.\.\}\), not text \(\"gpio\"\)$"),
     ({"clock": {}}, "unknown key"),
 ])
 def test_config_errors_name_the_key(config: dict, match: str, monkeypatch: pytest.MonkeyPatch) -> None:
