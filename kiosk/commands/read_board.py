@@ -141,6 +141,8 @@ def run(args: argparse.Namespace) -> int:
             if corners is None and (profile is None or profile.board_mode != "fixed") and is_greyscale_photo(img):
                 why = (f"{NO_COLOUR}: without markers the board is found by the colours of its squares; give a "
                        "colour photo, or the grid's corners with --corners")   # given corners read grey photos
+            elif why == "no board found" and corners is None:   # the next step, as "grid uncertain" says it
+                why = "no board found (without markers; give the corners with --corners or calibrate the camera)"
             print(f"kiosk read-board: {path}: no board read: {why}", file=sys.stderr)
             failed += 1
             no_board_why = f"no board read: {why}"

@@ -251,3 +251,16 @@ def test_reader_cli_without_sequence_reads_each_image_alone(monkeypatch, capsys)
     main(["read-board", "--corners", corners, "--json", images[2]])
     alone = json.loads(capsys.readouterr().out)
     assert batch[2]["grid"] == alone[0]["grid"] and batch[2]["doubts"] == alone[0]["doubts"]
+
+
+def test_reader_cli_no_board_found_says_the_next_step(capsys, tmp_path):
+    """'no board found' was said with no next step, where 'grid uncertain' says to give the corners or calibrate."""
+    import json
+    noise = tmp_path / "noise.png"
+    cv2.imwrite(str(noise), np.random.default_rng(1).integers(0, 255, (760, 1014, 3), dtype=np.uint8))
+    why = "no board found (without markers; give the corners with --corners or calibrate the camera)"
+    assert main(["read-board", str(noise)]) == 1
+    out, err = capsys.readouterr()
+    assert f"noise.png: no board read: {why}\n" in err and out.splitlines()[:15] == ["#" * 15] * 15
+    assert main(["read-board", str(noise), "--json"]) == 1
+    assert json.loads(capsys.readouterr().out)[0]["error"] == f"no board read: {why}"
