@@ -7,8 +7,9 @@ lost one in ``PATH.set-aside-N.jsonl`` and lists them, and says exactly which ev
 ``kiosk journal acknowledge PATH`` shows the report and unblocks the path for a fresh start (the damaged copy
 stays where it was put). ``show`` never changes a file.
 
-Results go to stdout, diagnostics to stderr. Exit codes: 0 done, 1 the journal is damaged / nothing could be
-recovered, 2 bad input (no such file, not a kiosk journal, nothing to acknowledge, the journal is in use) or an
+Results go to stdout, diagnostics to stderr. Exit codes: 0 done, 1 the journal is damaged (something in it can be
+recovered), 2 bad input (no such file, not a kiosk journal, nothing in it to recover - an empty file, one cut in
+its header or with no whole event - nothing to acknowledge, the journal is in use; README's convention) or an
 output that cannot be written (``recover`` or ``acknowledge`` in a read-only folder or on a full disk: nothing is
 changed, and it says what to do).
 """
@@ -137,11 +138,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"acknowledged: {path} may be used again for a new journal (the damaged copy stays beside it)")
         return 0
     if args.action == "recover":
-        from kiosk.store.salvage import RecoverWriteError, recover_journal
+        from kiosk.store.salvage import NothingToRecover, RecoverWriteError, recover_journal
 
         try:
             done = recover_journal(path, args.source)
-        except (JournalLocked, JournalPathError, RecoverWriteError) as exc:   # bad input, or an output not written
+        except (JournalLocked, JournalPathError, RecoverWriteError, NothingToRecover) as exc:
+            # bad input (nothing in it to recover: empty, no whole event), or an output not written
             _err(str(exc))
             return 2
         except JournalError as exc:
@@ -158,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{path}: no games")
     except JournalCorrupt as exc:
         _err(str(exc))
-        return 1
+        return 2 if exc.nothing else 1   # nothing in it to recover (empty, no whole event): an unusable input
     except JournalError as exc:
         _err(str(exc))
         return 2

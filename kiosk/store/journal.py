@@ -43,6 +43,7 @@ import errno
 import glob
 import json
 import os
+import re
 import shutil
 import sqlite3
 import stat
@@ -99,10 +100,29 @@ class JournalCorrupt(JournalError):
     """The journal file is damaged. ``kept_aside``: where the damaged files were moved (None: not moved, e.g. a
     read-only look or an earlier report); ``report``: details."""
 
-    def __init__(self, message: str, kept_aside: Path | None, report: str) -> None:
+    def __init__(self, message: str, kept_aside: Path | None, report: str, *, nothing: bool = False) -> None:
         super().__init__(message)
         self.kept_aside = kept_aside
         self.report = report
+        self.nothing = nothing   # nothing in it can be recovered (empty, no whole event): an unusable input
+
+
+_NOTHING = ("no recorded event can be read from it", "the file is empty (0 bytes)")
+
+
+def nothing_to_recover(report: str) -> bool:
+    """Whether a damage report (a :class:`JournalCorrupt`'s, or the one in ``PATH.blocked``) says that nothing in
+    the file can be recovered (an empty file, one with no whole event) and no write-ahead log was kept with it."""
+    return any(words in report for words in _NOTHING) and "write-ahead log" not in report
+
+
+def _other_copies(path: Path, report: str) -> list[Path]:
+    """The damaged copies beside ``path`` (``<name>.corrupt-<n>``, the main files only; the latest first) other
+    than the one ``report`` names."""
+    named = re.search(r"kept aside as (\S+?)(?: \(|\.(?:\s|$))", report)
+    copies = [c for c in path.parent.glob(glob.escape(path.name) + ".corrupt-*")
+              if c.name[len(path.name) + 9:].isdigit() and (named is None or c.name != Path(named.group(1)).name)]
+    return sorted(copies, key=lambda c: int(c.name[len(path.name) + 9:]), reverse=True)
 
 
 class JournalNotKeptAside(JournalCorrupt):
@@ -519,6 +539,14 @@ class Journal:
         marker = _blocked_marker(self.path)
         if marker.exists() and not _salvage:
             report = marker.read_text(encoding="utf-8")
+            if nothing_to_recover(report):   # never advise recover when nothing can be recovered
+                others = _other_copies(self.path, report)
+                way = (f"other damaged copies are kept beside it: `kiosk journal recover {self.path} --from "
+                       f"{others[0]}` reads the latest" if others else
+                       f"`kiosk journal acknowledge {self.path}` starts afresh")
+                raise JournalCorrupt(f"{self.path}: a damaged journal was kept aside and not yet acknowledged by an "
+                                     f"operator; as the report below says, there is nothing in it to recover "
+                                     f"({way}):\n{report}", None, report, nothing=True)
             raise JournalCorrupt(f"{self.path}: a damaged journal was kept aside and not yet acknowledged "
                                  f"by an operator (after reading the report below, run `kiosk journal recover "
                                  f"{self.path}` to carry on from its intact events, or `kiosk journal acknowledge "
@@ -708,7 +736,7 @@ class Journal:
                        f"a kiosk opening it keeps it aside and stops, and `kiosk journal acknowledge {self.path}` "
                        f"then starts afresh")
                 raise JournalCorrupt(f"{report} There is nothing in it to recover (nothing was changed; {way})",
-                                     None, report)
+                                     None, report, nothing=True)
             raise JournalCorrupt(f"{report} (nothing was changed: a kiosk opening it keeps the files aside and "
                                  f"stops; `kiosk journal recover {self.path}` keeps it aside and carries its intact "
                                  f"events into a fresh journal at its path, `kiosk journal recover NEW.sqlite --from "
@@ -744,6 +772,14 @@ class Journal:
                 with contextlib.suppress(OSError):
                     os.replace(dest, p)
             raise not_kept_aside(self.path, f"journal {self.path} is damaged: {why}.", exc) from None
+        if nothing_to_recover(report):   # never advise recover when nothing can be recovered
+            others = _other_copies(self.path, report)
+            way = (f"`kiosk journal acknowledge {self.path}` (start afresh; other damaged copies are kept beside it: "
+                   f"`kiosk journal recover {self.path} --from {others[0]}` reads the latest)" if others else
+                   f"`kiosk journal acknowledge {self.path}` (start afresh)")
+            raise JournalCorrupt(f"{report} There is nothing in it to recover. This path stays blocked until an "
+                                 f"operator runs {way}; no new game can silently replace a lost one.", kept, report,
+                                 nothing=True)
         raise JournalCorrupt(f"{report} This path stays blocked until an operator runs `kiosk journal recover "
                              f"{self.path}` (carry on from the intact events) or `kiosk journal acknowledge "
                              f"{self.path}` (start afresh); no new game can silently replace a lost one.", kept, report)

@@ -301,13 +301,13 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
     if not src.is_file():
         raise JournalPathError(f"{src}: no such file")
     if src.stat().st_size == 0:
-        raise JournalError(f"{path}: {src} is empty (0 bytes): there is nothing to recover from it; "
+        raise NothingToRecover(f"{path}: {src} is empty (0 bytes): there is nothing to recover from it; "
                            + _way_on(path, src))
     out = Salvage(source=src)
     readable = _read_copy(src, out)
     plan = _plan(readable, out)
     if not plan and not out.set_aside:
-        raise JournalError(f"{path}: nothing could be read from {src}: no recorded event in it is whole (it was "
+        raise NothingToRecover(f"{path}: nothing could be read from {src}: no recorded event in it is whole (it was "
                            f"read through SQLite as far as it goes and byte by byte), so there is nothing to "
                            f"recover from it; " + _way_on(path, src))
     for p in _sidecars(path):
@@ -324,6 +324,11 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
             raise _not_written(path, src, exc) from None
         raise
     return out
+
+
+class NothingToRecover(JournalError):
+    """The damaged copy holds nothing to recover (it is empty, or no recorded event in it is whole): an unusable
+    input, the command line exits 2 for it (README, command-line conventions). The path stays blocked."""
 
 
 class RecoverWriteError(JournalError):
@@ -455,4 +460,4 @@ def _write_set_aside(path: Path, out: Salvage) -> None:
         g.set_aside_file = out.set_aside_file if g.set_aside else None
 
 
-__all__ = ["GameSalvage", "RecoverWriteError", "Salvage", "kept_aside_copy", "recover_journal"]
+__all__ = ["GameSalvage", "NothingToRecover", "RecoverWriteError", "Salvage", "kept_aside_copy", "recover_journal"]

@@ -27,11 +27,12 @@ def test_damaged_journal_names_the_commands_that_unblock_it(tmp_path, capsys):
     path = tmp_path / "j.sqlite"
     Journal(path).close()   # a journal was kept here (its lock file says so), then overwritten: damaged
     path.write_bytes(b"this is not a journal\n" * 10)
-    for _ in range(2):  # damaged, then blocked: both messages say how to go on
+    for _ in range(2):  # damaged, then blocked: both messages say how to go on (nothing in it is to recover)
         try:
             Journal(path)
         except JournalCorrupt as exc:
-            assert f"kiosk journal acknowledge {path}" in str(exc) and f"kiosk journal recover {path}" in str(exc)
+            assert f"kiosk journal acknowledge {path}" in str(exc) and exc.nothing
+            assert "kiosk journal recover" not in str(exc) and "nothing in it to recover" in str(exc)
         else:
             raise AssertionError("a damaged journal was opened")
     assert (tmp_path / "j.sqlite.corrupt-1").read_bytes().startswith(b"this is not a journal")
@@ -69,8 +70,8 @@ def test_journal_show_changes_nothing_it_is_shown(tmp_path, capsys, content):
     err = capsys.readouterr().err
     if content == png_1x1():   # no journal at all (kiosk.store.foreign): refused as such, as demo and recover do
         assert rc == 2 and "is not a kiosk journal" in err and "damaged" not in err
-    else:
-        assert rc == 1 and "is damaged" in err and "nothing was changed" in err
+    else:   # nothing in it to recover: an unusable input (README's convention)
+        assert rc == 2 and "is damaged" in err and "nothing was changed" in err
     assert _snapshot(tmp_path) == before  # no rename, no .blocked marker, no 28 KB database
 
 
@@ -138,7 +139,7 @@ def test_recover_a_damaged_file_in_place_and_refusals(tmp_path, capsys):
     garbage = tmp_path / "g.sqlite"
     Journal(garbage).close()   # a journal, then overwritten (garbage where none was kept: refused, not recovered)
     garbage.write_bytes(b"nothing here" * 100)
-    assert main(["journal", "recover", str(garbage)]) == 1
+    assert main(["journal", "recover", str(garbage)]) == 2   # nothing in it to recover: an unusable input
     err = capsys.readouterr().err
     assert "nothing could be read" in err
     with pytest.raises(JournalCorrupt, match="not yet acknowledged"):

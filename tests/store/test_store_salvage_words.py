@@ -60,22 +60,32 @@ def test_show_says_a_file_cut_in_its_header_is_cut_short_and_that_nothing_is_to_
     full = _finished(tmp_path / "full.sqlite")
     cut = tmp_path / "cut.sqlite"
     cut.write_bytes(full.read_bytes()[:50])
-    assert main(["journal", "show", str(cut)]) == 1
+    assert main(["journal", "show", str(cut)]) == 2   # nothing in it to recover: an unusable input (README)
     err = capsys.readouterr().err
     assert "the file is cut short: it ends at byte 50" in err and "no longer starts as an SQLite" not in err
     assert "There is nothing in it to recover" in err and "kiosk journal recover" not in err
+    assert main(["journal", "recover", str(cut)]) == 2
+    assert "nothing could be read from" in capsys.readouterr().err
+    assert main(["journal", "show", str(cut)]) == 2   # blocked now: still never advises recover
+    err = capsys.readouterr().err
+    assert "there is nothing in it to recover" in err and f"`kiosk journal acknowledge {cut}` starts afresh" in err
+    assert "kiosk journal recover" not in err.split("\n")[0] and "carry on from its intact events" not in err
+    assert main(["journal", "acknowledge", str(cut)]) == 0
 
 
 def test_an_empty_file_is_said_plainly_to_hold_nothing_to_recover(tmp_path, capsys):
     path = tmp_path / "e.sqlite"
     path.write_bytes(b"")
-    assert main(["journal", "show", str(path)]) == 1
+    assert main(["journal", "show", str(path)]) == 2   # an empty file: an unusable input (README's convention)
     err = capsys.readouterr().err
     assert "There is nothing in it to recover" in err and "kiosk journal recover" not in err
-    assert main(["journal", "recover", str(path)]) == 1
+    assert main(["journal", "recover", str(path)]) == 2
     err = capsys.readouterr().err
     assert "e.sqlite.corrupt-1 is empty (0 bytes): there is nothing to recover from it" in err
     assert "could not be read through SQLite" not in err and f"kiosk journal acknowledge {path}" in err
+    assert main(["journal", "show", str(path)]) == 2   # blocked now: still never advises recover
+    err = capsys.readouterr().err
+    assert "there is nothing in it to recover" in err and "carry on from its intact events" not in err
 
 
 def test_a_damaged_row_is_said_with_how_many_events_can_be_read_and_its_text_shown_escaped(tmp_path, capsys):
@@ -98,6 +108,6 @@ def test_show_of_an_empty_file_names_a_damaged_copy_beside_it_not_a_fresh_start(
     path = tmp_path / "e.sqlite"
     path.write_bytes(b"")
     (tmp_path / "e.sqlite.corrupt-1").write_bytes(b"x")
-    assert main(["journal", "show", str(path)]) == 1
+    assert main(["journal", "show", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"--from {tmp_path / 'e.sqlite.corrupt-1'}" in err and "acknowledge" not in err
