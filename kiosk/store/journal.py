@@ -116,6 +116,16 @@ def nothing_to_recover(report: str) -> bool:
     return any(words in report for words in _NOTHING) and "write-ahead log" not in report
 
 
+def report_as_seen(path: Path, report: str) -> str:
+    """A blocked path's report (``PATH.blocked``) naming the journal and its damaged copy as they are found now,
+    from ``path`` as given to this command: the report names them as the path was given when the damage was found
+    (``journal b/j.sqlite ... kept aside as b/j.sqlite.corrupt-1``, read from inside ``b/``: wrong). A copy is only
+    ever kept aside beside its journal, so its file name is looked up there."""
+    report = re.sub(r"^journal (.+?) is damaged: ", lambda _m: f"journal {path} is damaged: ", report, count=1)
+    return re.sub(r"kept aside as (\S+?)(?= \(|\.(?:\s|$))",
+                  lambda m: f"kept aside as {path.with_name(Path(m.group(1)).name)}", report, count=1)
+
+
 def _other_copies(path: Path, report: str) -> list[Path]:
     """The damaged copies beside ``path`` (``<name>.corrupt-<n>``, the main files only; the latest first) other
     than the one ``report`` names."""
@@ -390,7 +400,7 @@ def acknowledge_corruption(path: str | Path) -> str:
     marker = _blocked_marker(p)
     if not marker.exists():
         raise JournalError(f"{path}: no corruption report to acknowledge")
-    report = marker.read_text(encoding="utf-8")
+    report = report_as_seen(p, marker.read_text(encoding="utf-8"))
     try:
         fd = _lock(p, create=True)
     except JournalLocked:
@@ -538,7 +548,7 @@ class Journal:
         self._file_id: tuple[int, int] | None = None  # the open file's (device, inode): still at self.path?
         marker = _blocked_marker(self.path)
         if marker.exists() and not _salvage:
-            report = marker.read_text(encoding="utf-8")
+            report = report_as_seen(self.path, marker.read_text(encoding="utf-8"))
             if nothing_to_recover(report):   # never advise recover when nothing can be recovered
                 others = _other_copies(self.path, report)
                 way = (f"other damaged copies are kept beside it: `kiosk journal recover {self.path} --from "

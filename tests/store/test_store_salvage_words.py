@@ -111,3 +111,22 @@ def test_show_of_an_empty_file_names_a_damaged_copy_beside_it_not_a_fresh_start(
     assert main(["journal", "show", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"--from {tmp_path / 'e.sqlite.corrupt-1'}" in err and "acknowledge" not in err
+
+
+def test_the_blocked_report_names_the_journal_and_its_copy_as_they_are_found_now(tmp_path, monkeypatch, capsys):
+    """Kept aside by a kiosk run from tmp_path as b/j.sqlite, the report was shown from inside b/ (and from a
+    folder beside it) still naming b/j.sqlite and b/j.sqlite.corrupt-1, paths that lead nowhere there."""
+    (tmp_path / "b").mkdir()
+    (tmp_path / "c").mkdir()
+    monkeypatch.chdir(tmp_path)
+    write_damaged_journal("b/j.sqlite")
+    assert "kept aside as b/j.sqlite.corrupt-1." in (tmp_path / "b" / "j.sqlite.blocked").read_text()
+    monkeypatch.chdir(tmp_path / "b")
+    assert main(["journal", "show", "j.sqlite"]) == 1
+    err = capsys.readouterr().err
+    assert "journal j.sqlite is damaged" in err and "kept aside as j.sqlite.corrupt-1." in err and "b/" not in err
+    monkeypatch.chdir(tmp_path / "c")
+    assert main(["journal", "acknowledge", "../b/j.sqlite"]) == 0
+    out = capsys.readouterr().out
+    assert "journal ../b/j.sqlite is damaged" in out and "kept aside as ../b/j.sqlite.corrupt-1." in out
+    assert " b/j.sqlite" not in out
