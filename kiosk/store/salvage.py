@@ -56,6 +56,8 @@ from kiosk.store.journal import (
     not_a_file,
     wal_check,
 )
+from kiosk.store.kept_reading import KEY as KEPT_KEY
+from kiosk.store.kept_reading import KeptReading, KeptReadingDamaged
 from kiosk.store.readable import Rows, pad_copy, read_rows, row_crc
 from kiosk.store.set_aside import lost_words, spans, write_set_aside
 
@@ -108,12 +110,15 @@ class GameSalvage:
 @dataclass
 class Salvage:
     """What :func:`recover_journal` did: ``source`` (the damaged copy read), ``games``, ``problems`` (what
-    SQLite could not read at all), ``set_aside_file`` (the file the events set aside were written to, or None)."""
+    SQLite could not read at all, and what was not carried), ``set_aside_file`` (the file the events set aside were written to, or None)."""
 
     source: Path
     games: list[GameSalvage] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     set_aside_file: Path | None = None
+    kept_reading: str | None = None
+    """The reading kept for a press during a pause found in the damaged journal (its ``meta`` row's text), never
+    carried into the fresh journal (the board is read afresh): ``problems`` says so."""
 
     @property
     def lost(self) -> int:
@@ -306,6 +311,8 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
     out = Salvage(source=src)
     readable = _read_copy(src, out)
     plan = _plan(readable, out)
+    if out.kept_reading is not None:   # by design (kiosk.store.kept_reading): said, never dropped without a word
+        out.problems.append(_not_carried(out.kept_reading, out.games))
     if not plan and not out.set_aside:
         raise NothingToRecover(f"{path}: nothing could be read from {src}: no recorded event in it is whole (it was "
                            f"read through SQLite as far as it goes and byte by byte), so there is nothing to "
@@ -407,8 +414,36 @@ def _read_copy(src: Path, out: Salvage) -> Rows:
                 out.problems.append(f"{why}; the writes SQLite can apply were read, and every whole event in its "
                                     f"bytes (each checked against its checksum)")
         readable = read_rows(copy)
+        kept = _kept_reading(copy)
     out.problems.extend(readable.problems)
+    if kept is not None:
+        out.kept_reading = kept
     return readable
+
+
+def _kept_reading(copy: Path) -> str | None:
+    """The text of the reading kept for a press during a pause (``meta`` key ``kept_reading``,
+    :mod:`kiosk.store.kept_reading`) in the damaged journal's copy, or None (none there, or none readable)."""
+    try:
+        with contextlib.closing(sqlite3.connect(copy, isolation_level=None)) as db:
+            row = db.execute("SELECT value FROM meta WHERE key = ?", (KEPT_KEY,)).fetchone()
+    except (sqlite3.Error, UnicodeDecodeError):
+        return None
+    return row[0] if row is not None and isinstance(row[0], str) else None
+
+
+def _not_carried(text: str, games: list[GameSalvage]) -> str:
+    """The report's words for the reading kept for a press (never carried: the board is read afresh)."""
+    try:
+        kept = KeptReading.from_text(text)
+    except KeptReadingDamaged as exc:
+        return (f"a board reading kept for a press during a pause was not carried (it cannot be used: {exc}): the "
+                f"board is read when play resumes")
+    game = next((g for g in games if g.game == kept.game), None)
+    who = (game.players[kept.player] if game is not None and 0 <= kept.player < len(game.players)
+           else f"player {kept.player + 1}")
+    return (f"the board reading kept for {who}'s press at {kept.pressed_at / 1000:g} s was not carried: the board "
+            f"is read when play resumes")
 
 
 def _write_fresh(path: Path, plan: _Plan, readable: Rows, out: Salvage) -> None:

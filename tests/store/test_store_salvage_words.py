@@ -130,3 +130,32 @@ def test_the_blocked_report_names_the_journal_and_its_copy_as_they_are_found_now
     out = capsys.readouterr().out
     assert "journal ../b/j.sqlite is damaged" in out and "kept aside as ../b/j.sqlite.corrupt-1." in out
     assert " b/j.sqlite" not in out
+
+
+def test_recover_says_a_reading_kept_for_a_press_was_not_carried(tmp_path, capsys):
+    """A journal whose meta held the board reading kept for a press during a pause (kiosk.store.kept_reading):
+    recover drops it by design (the press is read afresh) and used to say nothing of it."""
+    import sqlite3
+
+    from kiosk.store import GameSession
+    from kiosk.store.kept_reading import KEY, KeptReading, save
+    from tests.store.journal_fixtures import FINISHED_GAME
+
+    path = tmp_path / "j.sqlite"
+    s = GameSession.open(path)
+    for ev in FINISHED_GAME[:20]:
+        assert s.apply(ev)
+    save(s.journal, KeptReading(s.game, 20, 0, 10_000, ("." * 15,) * 15))
+    s.close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE events SET body = replace(body, '\"t\":', '\"t\": ') WHERE seq = 12")
+    db.commit()
+    db.close()
+    assert main(["journal", "recover", str(path)]) == 0
+    out = capsys.readouterr().out
+    ann = FINISHED_GAME[0].players[0]
+    assert f"note: the board reading kept for {ann}'s press at 10 s was not carried: the board is read when play " \
+           f"resumes" in out
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT 1 FROM meta WHERE key = ?", (KEY,)).fetchone() is None   # by design: not carried
+    db.close()
