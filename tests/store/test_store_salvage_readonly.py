@@ -108,18 +108,23 @@ def test_the_kiosks_own_open_that_cannot_keep_a_damaged_journal_aside_changes_no
     assert _snapshot(tmp_path) == before
 
 
-def test_recover_whose_report_cannot_be_removed_leaves_nothing_stray_exit_2(tmp_path, monkeypatch, capsys):
-    path = tmp_path / "j.sqlite"
-    write_damaged_journal(path)
-    before = _snapshot(tmp_path)
+def _refuse_removing_the_report(monkeypatch) -> None:  # noqa: ANN001
+    """Removing any ``*.blocked`` report is refused, as in a folder that cannot be written."""
     real = Path.unlink
 
-    def unlink(self, *a, **k):
+    def unlink(self, *a, **k):  # noqa: ANN001, ANN002, ANN003, ANN202
         if self.name.endswith(".blocked"):
             raise PermissionError(errno.EACCES, "Permission denied", str(self))
         return real(self, *a, **k)
 
     monkeypatch.setattr(Path, "unlink", unlink)
+
+
+def test_recover_whose_report_cannot_be_removed_leaves_nothing_stray_exit_2(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "j.sqlite"
+    write_damaged_journal(path)
+    before = _snapshot(tmp_path)
+    _refuse_removing_the_report(monkeypatch)
     assert main(["journal", "recover", str(path)]) == 2
     err = capsys.readouterr().err
     assert "nothing was recovered" in err and "Permission denied" not in err and "permission denied" in err
@@ -135,14 +140,7 @@ def test_acknowledge_in_a_folder_it_cannot_write_says_what_to_do_exit_2(tmp_path
         (tmp_path / "j.sqlite.lock").unlink()
         _refuse_lock(monkeypatch)
     else:
-        real = Path.unlink
-
-        def unlink(self, *a, **k):
-            if self.name.endswith(".blocked"):
-                raise PermissionError(errno.EACCES, "Permission denied", str(self))
-            return real(self, *a, **k)
-
-        monkeypatch.setattr(Path, "unlink", unlink)
+        _refuse_removing_the_report(monkeypatch)
     before = _snapshot(tmp_path)
     assert main(["journal", "acknowledge", str(path)]) == 2
     err = capsys.readouterr().err
