@@ -8,8 +8,8 @@ lost one in ``PATH.set-aside-N.jsonl`` and lists them, and says exactly which ev
 stays where it was put). ``show`` never changes a file.
 
 Results go to stdout, diagnostics to stderr. Exit codes: 0 done, 1 the journal is damaged (something in it can be
-recovered), 2 bad input (no such file, not a kiosk journal, nothing in it to recover - an empty file, one cut in
-its header or with no whole event - nothing to acknowledge, the journal is in use; README's convention) or an
+recovered), 2 bad input (no such file, not a kiosk journal, nothing to recover - an empty file, one cut in its
+header or with no whole event, no damaged copy left, an intact journal - nothing to acknowledge, the journal is in use; README's convention) or an
 output that cannot be written (``recover`` or ``acknowledge`` in a read-only folder or on a full disk: nothing is
 changed, and it says what to do).
 """

@@ -291,7 +291,7 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
             if copies:   # never advise a fresh start (the game abandoned) while a damaged copy is there to read
                 raise JournalError(f"{path}: blocked, but the damaged copy its report names is not beside it; "
                                    f"{_from_words(path, copies)}")
-            raise JournalError(f"{path}: blocked, but the damaged copy its report names is gone (no "
+            raise NothingToRecover(f"{path}: blocked, but the damaged copy its report names is gone (no "
                                f"{path.name}.corrupt-N beside it): nothing to recover (`kiosk journal acknowledge "
                                f"{path}` starts afresh)")
         source = found
@@ -334,8 +334,9 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
 
 
 class NothingToRecover(JournalError):
-    """The damaged copy holds nothing to recover (it is empty, or no recorded event in it is whole): an unusable
-    input, the command line exits 2 for it (README, command-line conventions). The path stays blocked."""
+    """There is nothing to recover: the damaged copy holds nothing (it is empty, or no recorded event in it is
+    whole), no damaged copy is left, or the journal is intact. An unusable input: the command line exits 2 for it
+    (README, command-line conventions). A blocked path stays blocked; nothing is changed."""
 
 
 class RecoverWriteError(JournalError):
@@ -378,7 +379,7 @@ def _keep_aside_if_damaged(path: Path) -> None:
         fd = _lock(path, create=False)   # a kiosk has it open: refused as in use (JournalLocked)
         if fd is not None:
             os.close(fd)
-        raise JournalError(f"{path}: the journal is intact: nothing to recover")
+        raise NothingToRecover(f"{path}: the journal is intact: nothing to recover")
     try:
         Journal(path).close()
     except JournalNotKeptAside as exc:   # a read-only folder, a full disk: nothing was changed
@@ -391,7 +392,7 @@ def _keep_aside_if_damaged(path: Path) -> None:
     except JournalError as exc:   # its lock file cannot be made (a read-only folder): nothing was changed
         raise _not_kept_aside(path, folder_refused(path.parent, _os_error(exc))) from None
     else:   # damaged on the copy only (a file changed in between): say what was found, nothing kept aside
-        raise JournalError(f"{path}: the journal is intact: nothing to recover")
+        raise NothingToRecover(f"{path}: the journal is intact: nothing to recover")
 
 
 def _read_copy(src: Path, out: Salvage) -> Rows:

@@ -126,7 +126,7 @@ def test_recover_a_damaged_file_in_place_and_refusals(tmp_path, capsys):
     for ev in SCRIPT[:20]:
         assert s.apply(ev)
     s.close()
-    assert main(["journal", "recover", str(path)]) == 1  # intact: nothing to do, nothing changed
+    assert main(["journal", "recover", str(path)]) == 2  # intact: nothing to recover, nothing changed (exit 2, was 1)
     assert "intact: nothing to recover" in capsys.readouterr().err
     db = sqlite3.connect(path)
     db.execute("DELETE FROM events WHERE seq = 12")

@@ -51,5 +51,5 @@ def test_a_copy_beside_the_journal_is_named_never_a_fresh_start(tmp_path, monkey
     assert "--from j.sqlite.corrupt-3" in err and "acknowledge" not in err
     write_damaged_journal("k.sqlite")
     (tmp_path / "k.sqlite.corrupt-1").unlink()
-    assert main(["journal", "recover", "k.sqlite"]) == 1
+    assert main(["journal", "recover", "k.sqlite"]) == 2   # no copy left: nothing to recover (an unusable input)
     assert "kiosk journal acknowledge k.sqlite" in capsys.readouterr().err   # nothing left to read

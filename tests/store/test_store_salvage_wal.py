@@ -107,7 +107,7 @@ def test_recover_of_an_intact_journal_changes_no_file(tmp_path, capsys):
     path = tmp_path / "j.sqlite"
     _left_over_log(path, 20, 1)
     before = _snapshot(tmp_path)
-    assert main(["journal", "recover", str(path)]) == 1
+    assert main(["journal", "recover", str(path)]) == 2
     assert "intact: nothing to recover" in capsys.readouterr().err
     assert _snapshot(tmp_path) == before   # the log left as it is (opening the journal applied and deleted it)
 
