@@ -46,6 +46,7 @@ from kiosk.devices.buttons import ButtonSource, KeyboardButtons, ScriptedButtons
 from kiosk.devices.camera import Camera, CameraError, UnavailableCamera
 from kiosk.devices.display import ClockDisplay, FanOutDisplay, NullDisplay, SimulatedDisplay
 from kiosk.devices.health import DeviceHealth
+from kiosk.files.config_layout import DEVICE_TABLES
 from kiosk.rules.checked import Checker, Parse, value_words
 
 T = TypeVar("T")
@@ -482,7 +483,7 @@ def build_devices(config: Mapping[str, Any], board: Callable[[], Any] | None = N
     the calibration profile (camera settings)."""
     if not isinstance(config, Mapping):
         raise DeviceConfigError(f"[devices]: expected a table, not {value_words(config)}")
-    _unknown(config, "[devices]", {"buttons", "display", "camera", "serial"})
+    _unknown(config, "[devices]", set(DEVICE_TABLES))
     link = None
     uses_serial = [_uses(_section(config, s).get("backend"), "serial") for s in ("buttons", "display")]
     if any(uses_serial):

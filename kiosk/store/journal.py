@@ -116,23 +116,40 @@ def nothing_to_recover(report: str) -> bool:
     return any(words in report for words in _NOTHING) and "write-ahead log" not in report
 
 
+_KEPT_AS = re.compile(r"kept aside as (\S+?)(?= \(|\.(?:\s|$))")
+"""How a damage report names the copy kept aside (as the path was given when the damage was found)."""
+
+
+def named_copy(report: str) -> str | None:
+    """The file name of the damaged copy a damage report names (``j.sqlite.corrupt-1``), or None."""
+    m = _KEPT_AS.search(report)
+    return Path(m.group(1)).name if m else None
+
+
 def report_as_seen(path: Path, report: str) -> str:
     """A blocked path's report (``PATH.blocked``) naming the journal and its damaged copy as they are found now,
     from ``path`` as given to this command: the report names them as the path was given when the damage was found
     (``journal b/j.sqlite ... kept aside as b/j.sqlite.corrupt-1``, read from inside ``b/``: wrong). A copy is only
     ever kept aside beside its journal, so its file name is looked up there."""
     report = re.sub(r"^journal (.+?) is damaged: ", lambda _m: f"journal {path} is damaged: ", report, count=1)
-    return re.sub(r"kept aside as (\S+?)(?= \(|\.(?:\s|$))",
-                  lambda m: f"kept aside as {path.with_name(Path(m.group(1)).name)}", report, count=1)
+    return _KEPT_AS.sub(lambda m: f"kept aside as {path.with_name(Path(m.group(1)).name)}", report, count=1)
+
+
+def copies_beside(path: Path) -> list[Path]:
+    """The damaged copies kept aside beside journal ``path`` (``<name>.corrupt-<n>``, the main files only), the
+    latest first."""
+    found = []
+    for p in path.parent.glob(glob.escape(path.name) + ".corrupt-*") if path.parent.is_dir() else ():
+        n = p.name[len(path.name) + len(".corrupt-"):]
+        if n.isdigit() and p.is_file():
+            found.append((int(n), p))
+    return [p for _, p in sorted(found, reverse=True)]
 
 
 def _other_copies(path: Path, report: str) -> list[Path]:
-    """The damaged copies beside ``path`` (``<name>.corrupt-<n>``, the main files only; the latest first) other
-    than the one ``report`` names."""
-    named = re.search(r"kept aside as (\S+?)(?: \(|\.(?:\s|$))", report)
-    copies = [c for c in path.parent.glob(glob.escape(path.name) + ".corrupt-*")
-              if c.name[len(path.name) + 9:].isdigit() and (named is None or c.name != Path(named.group(1)).name)]
-    return sorted(copies, key=lambda c: int(c.name[len(path.name) + 9:]), reverse=True)
+    """The damaged copies beside ``path`` (the latest first) other than the one ``report`` names."""
+    named = named_copy(report)
+    return [c for c in copies_beside(path) if c.name != named]
 
 
 class JournalNotKeptAside(JournalCorrupt):

@@ -23,10 +23,8 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import glob
 import json
 import os
-import re
 import shutil
 import sqlite3
 import tempfile
@@ -52,7 +50,9 @@ from kiosk.store.journal import (
     _lock,
     _os_error,
     _sidecars,
+    copies_beside,
     folder_refused,
+    named_copy,
     not_a_file,
     wal_check,
 )
@@ -147,24 +147,12 @@ def kept_aside_copy(path: Path) -> Path | None:
     marker = _blocked_marker(path)
     if not marker.exists():
         return None
-    m = re.search(r"kept aside as (\S+?)(?: \(|\.(?:\s|$))", marker.read_text(encoding="utf-8"))
-    if m:
-        named = Path(m.group(1))
-        beside = path.with_name(named.name)
+    named = named_copy(marker.read_text(encoding="utf-8"))
+    if named is not None:
+        beside = path.with_name(named)
         if beside.name.startswith(path.name + ".corrupt-") and beside.is_file():
             return beside
     return None
-
-
-def copies_beside(path: Path) -> list[Path]:
-    """The damaged copies kept aside beside journal ``path`` (``<name>.corrupt-<n>``, the main files only), the
-    latest first."""
-    found = []
-    for p in path.parent.glob(glob.escape(path.name) + ".corrupt-*") if path.parent.is_dir() else ():
-        n = p.name[len(path.name) + len(".corrupt-"):]
-        if n.isdigit() and p.is_file():
-            found.append((int(n), p))
-    return [p for _, p in sorted(found, reverse=True)]
 
 
 def _way_on(path: Path, src: Path) -> str:
