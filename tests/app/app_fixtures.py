@@ -75,3 +75,13 @@ def settle(kiosk: Kiosk, worker: VisionWorker, steps: int = 6) -> list[str]:
             break
         time.sleep(0)
     return out
+
+
+def answer(kiosk: Kiosk, worker: VisionWorker) -> list[str]:
+    """Run the worker (in this thread) until it has answered the press, then the kiosk's poll (its log lines)."""
+    for _ in range(10):
+        worker.step()
+        if not worker.waiting():
+            break
+    assert not worker.waiting()
+    return kiosk.poll()

@@ -16,6 +16,7 @@ import sqlite3
 from pathlib import Path
 
 from app_fixtures import PIN, GridTable, read_grid
+from app_fixtures import answer as _answer
 from common_fixtures import ManualClock
 from common_fixtures import make_kiosk as make_plain_kiosk
 
@@ -38,16 +39,6 @@ READ_AGAIN = ("The game is paused: both clocks are stopped. Press pause again to
 def _worker(table: GridTable, clock: ManualClock) -> VisionWorker:
     return VisionWorker(table, read_grid, stable_frames=2, timeout_ms=15_000, clock=clock,
                         timer=lambda: clock.t / 1000)
-
-
-def _answer(kiosk: Kiosk, worker: VisionWorker) -> list[str]:
-    """Run the worker (in this thread) until it has answered, then the kiosk's poll."""
-    for _ in range(10):
-        worker.step()
-        if not worker.waiting():
-            break
-    assert not worker.waiting()
-    return kiosk.poll()
 
 
 def _pressed(tmp: Path) -> tuple[Kiosk, VisionWorker, GridTable, ManualClock]:

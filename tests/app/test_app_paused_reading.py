@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from app_fixtures import PIN, GridTable, read_grid
+from app_fixtures import answer as _answer
 from common_fixtures import ManualClock
 from common_fixtures import make_kiosk as make_plain_kiosk
 
@@ -49,16 +50,6 @@ def _kiosk(tmp: Path) -> tuple[Kiosk, DownTable, ManualClock, VisionWorker]:
                           timer=lambda: clock.t / 1000)
     kiosk, _ = make_plain_kiosk(tmp, worker=worker, clock=clock)
     return kiosk, table, clock, worker
-
-
-def _answer(kiosk: Kiosk, worker: VisionWorker) -> list[str]:
-    """Run the worker (in this thread) until it has answered the press, and the kiosk's poll."""
-    for _ in range(10):
-        worker.step()
-        if not worker.waiting():
-            break
-    assert not worker.waiting()
-    return kiosk.poll()
 
 
 def _no_problem(kiosk: Kiosk) -> None:
