@@ -21,7 +21,10 @@ STREAM_KEYS = frozenset({
     "board", "delay_s", "live_port", "live_host", "live_max_connections", "mqtt_host", "mqtt_port", "mqtt_root",
     "mqtt_username", "mqtt_password_file", "mqtt_password_env", "mqtt_tls", "mqtt_tls_ca", "mqtt_tls_cert",
     "mqtt_tls_key", "mqtt_private"})
-"""The keys of ``[stream]``: :data:`kiosk.stream.setup.KEYS` (checked there; a test keeps the two alike)."""
+"""The keys of ``[stream]``, the one list of them: the layout check here places a stray one (``mqtt_host belongs in
+[stream]``) without importing the stream package (which imports this package: a cycle), and
+:class:`kiosk.stream.setup.StreamSettings` checks each one's type (its type groups are checked against this list
+when it is imported)."""
 
 SECTIONS: dict[str, frozenset[str] | None] = {
     "table": frozenset({"players", "preset", "judge_pin", "director_code", "journal", "tiles", "lexicon"}),

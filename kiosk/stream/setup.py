@@ -39,14 +39,30 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kiosk.files.config_layout import STREAM_KEYS
+
 log = logging.getLogger("kiosk.stream")
 
+KEYS = STREAM_KEYS
+"""The keys of ``[stream]``: the one list, :data:`kiosk.files.config_layout.STREAM_KEYS` (which the config's
+layout check reads without importing this package); each is in one type group below, checked at import."""
 _INT_KEYS = ("board", "delay_s", "live_port", "live_max_connections", "mqtt_port")
 _INT_LEAST = {"live_max_connections": 1}  # a page that serves nobody is a typo, not a setting (others: 0)
 _STR_KEYS = ("live_host", "mqtt_host", "mqtt_root", "mqtt_username", "mqtt_password_file", "mqtt_password_env",
              "mqtt_tls_ca", "mqtt_tls_cert", "mqtt_tls_key")
 _BOOL_KEYS = ("mqtt_tls", "mqtt_private")
-KEYS = frozenset(_INT_KEYS + _STR_KEYS + _BOOL_KEYS)
+
+
+def untyped_keys(keys: frozenset[str], groups: Iterable[tuple[str, ...]]) -> list[str]:
+    """The keys of ``keys`` in no type group of ``groups`` or in more than one, and the keys of a group that are
+    not in ``keys`` (sorted; empty when the groups split ``keys`` exactly)."""
+    typed = [k for group in groups for k in group]
+    return sorted({k for k in keys if typed.count(k) != 1} | (set(typed) - keys))
+
+
+if _odd := untyped_keys(KEYS, (_INT_KEYS, _STR_KEYS, _BOOL_KEYS)):   # a key no type check would look at
+    raise ImportError(f"kiosk.stream.setup: the [stream] keys {', '.join(_odd)} are not in exactly one type group "
+                      "of STREAM_KEYS (kiosk.files.config_layout)")
 _REFUSED = {"mqtt_password": "a password is not written in the config file: use mqtt_password_file or "
                              "mqtt_password_env"}
 

@@ -9,7 +9,7 @@ import pytest
 
 from kiosk.cli import main as kiosk_main
 from kiosk.devices.check import main as check_main
-from kiosk.files.config_layout import STREAM_KEYS, home_of
+from kiosk.files.config_layout import home_of
 
 TABLE = '[table]\nplayers = ["Ann", "Bob"]\njudge_pin = "2468"\n'
 
@@ -52,8 +52,6 @@ def test_a_file_of_device_tables_only_is_read_by_the_check_and_said_so(
                                               "reads them only under [devices]) (buttons keyboard")
 
 
-def test_the_stream_keys_are_the_stream_sections_own() -> None:
-    from kiosk.stream.setup import KEYS
-
-    assert STREAM_KEYS == KEYS
+def test_each_key_has_its_section() -> None:
     assert home_of("camera") == "devices" and home_of("stable_frames") == "vision" and home_of("nothing") is None
+    assert home_of("mqtt_password_env") == "stream" and home_of("journal") == "table"
