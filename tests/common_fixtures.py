@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import pytest
+
     from kiosk.app.kiosk import Kiosk
     from kiosk.app.vision_worker import VisionWorker
 
@@ -98,6 +100,27 @@ def make_kiosk(tmp: Path, preset: str = "nsf", *, players: tuple[str, ...] = ("A
         res = kiosk.start_game(load_preset(preset).to_dict(), players)
         assert res.accepted, res.reason
     return kiosk, clock
+
+
+def refuse_meta_writes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Journals opened from now on (until ``monkeypatch.undo()``) refuse every write into their ``meta`` table, as
+    a write failing there would: SQLite's authorizer denies it ("not authorized"). Journals already open are not
+    touched. For the second of two writes failing after the first went through."""
+    import sqlite3
+
+    from kiosk.store.journal import Journal
+
+    setup = Journal._setup
+
+    def deny(action: int, table: str | None, *_: object) -> int:
+        writes = (sqlite3.SQLITE_INSERT, sqlite3.SQLITE_UPDATE, sqlite3.SQLITE_DELETE)
+        return sqlite3.SQLITE_DENY if action in writes and table == "meta" else sqlite3.SQLITE_OK
+
+    def refusing(self: Journal, max_bytes: int | None) -> None:
+        setup(self, max_bytes)
+        self._conn.set_authorizer(deny)
+
+    monkeypatch.setattr(Journal, "_setup", refusing)
 
 
 def wait_for(pred: Callable[[], bool], timeout: float = 30.0) -> bool:

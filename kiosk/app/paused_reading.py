@@ -28,9 +28,9 @@ with it when play resumes (no press is needed: the press stands); when it cannot
 disk) the reply adds that after a restart the judge enters it again.
 
 When the journal file is deleted or moved during the pause, the game is written from memory into a new journal
-(:meth:`kiosk.store.session.GameSession._journal_again`) and the kept reading with it (:func:`carried`, also one
-held in memory only); the kiosk then keeps what the new journal holds (:func:`carried_over`), so memory and journal
-agree, and the screen says that the journal works again and the pause's own sentence (the clocks stay stopped).
+(:meth:`kiosk.store.session.GameSession._journal_again`) and the kept reading with it, in one transaction
+(:func:`carried`, also one held in memory only: both are written or neither, and the pause goes on until both are);
+the kiosk then keeps what the new journal holds (:func:`carried_over`), so memory and journal agree, and the screen says that the journal works again and the pause's own sentence (the clocks stay stopped).
 After a restart during the pause the screen says that the move is recorded when play resumes (the reading kept), or,
 with none kept (the kiosk stopped before it came, or it could not be used), that the board is read for the move when
 play resumes and the tiles are to be left as they are (:func:`kiosk.app.table_pause.stopped_sentence`).
@@ -242,6 +242,6 @@ def carried(table: Table, game: int) -> dict[str, str]:
 
 
 def carried_over(table: Table) -> None:
-    """After the game was written into a new journal (:func:`carried`): the kiosk's kept reading is the one the new
-    journal holds (none when it could not be written there: a restart then reads the board afresh, and says so)."""
+    """After the game was written into a new journal with its kept reading (:func:`carried`, one transaction): the
+    kiosk's kept reading is the one the new journal holds."""
     table.kept = restore_kept(table)

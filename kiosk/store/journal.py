@@ -49,7 +49,7 @@ import sqlite3
 import stat
 import tempfile
 import uuid
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
@@ -63,6 +63,9 @@ from kiosk.store.readable import damage_words, row_crc, saved_words
 from kiosk.store.wal import wal_damage
 
 _T = TypeVar("_T")
+Carried = Callable[[int], Mapping[str, str]]
+"""What the kiosk keeps in a journal's ``meta`` table beside a game's events, as rows (key -> text) for the game's
+id in a new journal (:meth:`Journal.write_game`)."""
 SCHEMA_VERSION = 1
 # room kept for the write-ahead log under a size cap: one write touches a few pages and the log is emptied after it
 WAL_RESERVE_PAGES = 8
@@ -835,6 +838,11 @@ class Journal:
         return row[0] if row else None
 
     @property
+    def closed(self) -> bool:
+        """Whether the journal is closed (:meth:`close`; :func:`journal_again` closes the journal it replaces)."""
+        return self._db is None
+
+    @property
     def _conn(self) -> sqlite3.Connection:
         if self._db is None:
             raise JournalError(f"{self.path}: the journal is closed")
@@ -847,7 +855,8 @@ class Journal:
             raise sqlite3.OperationalError("the write-ahead log could not be folded into the file (busy)")
 
     def _write(self, fn: Callable[..., _T], *args: object) -> _T:
-        """Run ``fn(db, *args)`` in one transaction, then fold the log into the main file.
+        """Run ``fn(db, *args)`` in one transaction, then fold the log into the main file: all or nothing (anything
+        ``fn`` raises rolls back what it wrote; an SQLite error is raised as :class:`JournalError`, any other as it is).
 
         If the fold fails (the disk filled up between the commit and the fold), the write stands (it is durable
         in the log) and the next write retries the fold first, refusing with :class:`JournalFull` until it works.
@@ -866,13 +875,15 @@ class Journal:
             db.execute("BEGIN IMMEDIATE")
             out = fn(db, *args)
             db.execute("COMMIT")
-        except sqlite3.Error as exc:
+        except BaseException as exc:   # (an error of ``fn`` itself too: never a transaction left open)
             if db.in_transaction:
                 try:
                     db.execute("ROLLBACK")
                 except sqlite3.Error:
                     pass
-            raise self._write_error(exc) from None
+            if isinstance(exc, sqlite3.Error):
+                raise self._write_error(exc) from None
+            raise
         try:
             self._checkpoint()
         except sqlite3.Error:
@@ -914,10 +925,13 @@ class Journal:
         self._next_seq[game] = 2
         return game
 
-    def write_game(self, events: Sequence[Event]) -> int:
+    def write_game(self, events: Sequence[Event], meta: Carried | None = None) -> int:
         """Record a whole game in progress (``events``, its ``game_started`` first) as a new, unfinished game in
         one transaction; returns its id. For a game the kiosk holds in memory whose journal file was deleted or
-        moved away (:func:`journal_again`). Raises as :meth:`append` (then nothing was recorded)."""
+        moved away (:func:`journal_again`). ``meta``: what the kiosk keeps beside the game's events, as rows of the
+        ``meta`` table (key -> text) for the game's id here (a press's reading kept during a pause,
+        :mod:`kiosk.store.kept_reading`), written in the same transaction: all of it or nothing. Raises as
+        :meth:`append` (then nothing was recorded; anything ``meta`` raises, as it is)."""
         bodies = [json.dumps(ev.to_dict(), separators=(",", ":"), ensure_ascii=False, sort_keys=True) for ev in events]
 
         def tx(db: sqlite3.Connection) -> int:
@@ -926,6 +940,8 @@ class Journal:
             db.executemany("INSERT INTO events (game, seq, t, type, body, crc) VALUES (?, ?, ?, ?, ?, ?)",
                            [(game, seq, ev.t, ev.type, body, _crc(game, seq, body))
                             for seq, (ev, body) in enumerate(zip(events, bodies), 1)])
+            if meta is not None:
+                db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", sorted(meta(game).items()))
             return game
 
         game = self._write(tx)
@@ -1016,15 +1032,19 @@ class Journal:
         self.close()
 
 
-def journal_again(old: Journal, events: Sequence[Event]) -> tuple[Journal, int]:
+def journal_again(old: Journal, events: Sequence[Event], meta: Carried | None = None) -> tuple[Journal, int]:
     """A new journal at ``old``'s path holding the game in progress ``events`` (from the kiosk's memory), when the
     journal file was deleted or moved away while the game went on (nothing is at the path): ``old`` is closed, a
     write-ahead log or shared-memory file the lost file left is kept aside as ``NAME-wal.orphan``, and the new
-    journal is made as a journal is (whole, then renamed into place). Returns (the new journal, the game's id).
+    journal is made as a journal is (whole, then renamed into place). ``meta``: what the kiosk keeps beside the
+    events (:meth:`Journal.write_game`), written with them in one transaction. Returns (the new journal, the
+    game's id).
 
     Raises:
         JournalFull / JournalError: the new journal cannot be made or written (``old`` stays closed; the game is
-            still in memory and the caller tries again later).
+            still in memory and the caller tries again later). Nothing half-written is left at the path: a new
+            journal whose game could not be written is removed again (a restart finding it would start afresh
+            over the game, and the next try would find a file in the way).
     """
     path = old.path
     if path.exists():
@@ -1035,8 +1055,13 @@ def journal_again(old: Journal, events: Sequence[Event]) -> tuple[Journal, int]:
             os.replace(side, side.with_name(side.name + ".orphan"))
     new = Journal(path, max_bytes=old.max_bytes, _salvage=True)   # the lock file names the lost journal: this is its game
     try:
-        return new, new.write_game(events)
+        return new, new.write_game(events, meta)
     except BaseException:
+        made = new._file_id
         new.close()
+        if made is not None and _identity(path) == made:   # (only the file made here, never one put there since)
+            for p in _sidecars(path):
+                with contextlib.suppress(OSError):
+                    p.unlink(missing_ok=True)
         raise
 

@@ -20,9 +20,9 @@ afresh, as without it). There is at most one row: a new kept reading replaces th
 its press is finished, taken back or undone, or its game over.
 
 A journal file deleted or moved mid-game is written again from the kiosk's memory
-(:func:`kiosk.store.journal.journal_again`): the kept reading goes into the new journal too, right after the events
-(:attr:`kiosk.store.session.GameSession.carry`, :func:`kiosk.app.paused_reading.carried`), as the row for the game's
-id there. ``kiosk journal recover`` does not carry it: recovery rebuilds a fresh journal from the intact events alone, and a
+(:func:`kiosk.store.journal.journal_again`): the kept reading goes into the new journal too, in the events' own
+transaction (:attr:`kiosk.store.session.GameSession.carry`, :func:`kiosk.app.paused_reading.carried`), as the row for
+the game's id there: a crash or a failed write never leaves the events there without it. ``kiosk journal recover`` does not carry it: recovery rebuilds a fresh journal from the intact events alone, and a
 reading whose press may be among the lost events, or whose game goes on from an earlier event, belongs to no press
 that stands there; a press the recovered game holds without its move is read afresh
 (:mod:`kiosk.app.unread_press`).

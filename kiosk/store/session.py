@@ -17,7 +17,8 @@ nobody, like a restart) and the game goes on by itself.
 
 A journal file deleted or moved away mid-game is written again from memory into a new journal at its path
 (:meth:`GameSession._journal_again`), with what the kiosk keeps beside the events (:attr:`GameSession.carry`: a
-press's reading kept during a pause, :mod:`kiosk.store.kept_reading`).
+press's reading kept during a pause, :mod:`kiosk.store.kept_reading`) in the same transaction: the new journal
+holds both or neither (a failure leaves no file there, and the next try writes both).
 
 The event that could not be written is not applied, and not held to be applied later: what the screen shows
 is always what the journal holds, and an event held through a pause would take effect at a time nobody saw.
@@ -27,13 +28,20 @@ The player repeats it (presses the clock again) once the game goes on; the clock
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from kiosk.referee.events import Event, GameStarted, KioskResumed
 from kiosk.referee.referee import Referee
 from kiosk.referee.state import NOT_STARTED, OVER, GameState, Result
-from kiosk.store.journal import MOVED, Journal, JournalError, JournalFull, JournalReplayError, journal_again
+from kiosk.store.journal import (
+    MOVED,
+    Carried,
+    Journal,
+    JournalError,
+    JournalFull,
+    JournalReplayError,
+    journal_again,
+)
 
 JOURNAL_FULL = "The journal is full: the game is paused. Free space on its disk or call the tournament director."
 #: any other journal write failure; ``{cause}``: :attr:`JournalError.cause` ("disk I/O error")
@@ -92,10 +100,10 @@ class GameSession:
         self.paused_detail = ""  # the journal's message (for logs)
         self._refusal: Result | None = None  # while paused: every event's refusal (pause_sentence)
         self._last_try = 0
-        self.carry: Callable[[int], Mapping[str, str]] | None = None
+        self.carry: Carried | None = None
         """What the kiosk keeps in the journal's ``meta`` beside the game's events, as rows for the game's id in a new
         journal (a press's reading kept during a pause, :mod:`kiosk.store.kept_reading`): written into the new journal
-        with the events when the file was deleted or moved (:meth:`_journal_again`)."""
+        in the events' own transaction when the file was deleted or moved (:meth:`_journal_again`)."""
 
     @classmethod
     def open(cls, path: str | Path, *, max_bytes: int | None = None) -> GameSession:
@@ -205,14 +213,14 @@ class GameSession:
             self.paused_since, self._refusal = None, None
             log.warning("journal writable again: the kiosk goes on")
             return None
-        if MOVED in self.paused_detail:
+        if MOVED in self.paused_detail or self.journal.closed:   # (closed: no new journal could be written yet)
             path = self.journal.path
             if path.exists() and not path.is_file():   # a folder made where the deleted journal was
                 blocked = JournalError(f"{path}: {MOVED}, and something that is no file stands there")
                 blocked.cause = BLOCKED
                 self._pause(since, blocked)
                 return None
-            if not path.exists() and not self._journal_again(since):
+            if (self.journal.closed or not path.exists()) and not self._journal_again(since):
                 return None
         self.paused_since = None
         res = self.apply(KioskResumed(t=max(now_ms, since), down_since=since))
@@ -228,21 +236,13 @@ class GameSession:
         memory into a new journal there (:func:`kiosk.store.journal.journal_again`), so that a restart finds it.
         False (still paused, the cause said) when that fails too."""
         events = self.referee.events
-        try:
-            self.journal, self.game = journal_again(self.journal, events)
+        try:   # the events and what the kiosk keeps beside them: one transaction, all or nothing
+            self.journal, self.game = journal_again(self.journal, events, self.carry)
         except JournalError as exc:
             self._pause(since, exc)
             return False
         log.warning("the journal file %s was deleted or moved: this game's %d events were written again from the "
                     "kiosk's memory into a new journal there", self.journal.path, len(events))
-        rows = dict(self.carry(self.game)) if self.carry is not None else {}
-        if rows:   # (right after the events: one more transaction; failing, the kiosk finds none there and says so)
-            try:
-                self.journal._write(lambda db: db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                                                              sorted(rows.items())))
-            except JournalError as exc:
-                log.warning("what the kiosk kept beside the events (%s) could not be written into the new journal: "
-                            "%s", ", ".join(sorted(rows)), exc)
         return True
 
     def _apply(self, event: Event) -> Result:

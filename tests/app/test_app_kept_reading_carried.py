@@ -18,8 +18,8 @@ from test_app_kept_reading_restart import KEPT, T_SQUARE, _answer, _kept_in_jour
 from kiosk.store.session import RETRY_MS
 
 
-def _gone_during_the_pause(tmp: Path):  # type: ignore[no-untyped-def]
-    """Ann's QUIRT kept during the pause; the journal file deleted; the kiosk writes it again at its next try."""
+def _deleted_during_the_pause(tmp: Path):  # type: ignore[no-untyped-def]
+    """Ann's QUIRT kept during the pause; the journal file deleted, found by the kiosk's next heartbeat at 14 s."""
     kiosk, worker, table, clock = _pressed(tmp)
     clock.t = 12_000
     kiosk.press("pause")
@@ -29,6 +29,12 @@ def _gone_during_the_pause(tmp: Path):  # type: ignore[no-untyped-def]
     clock.t = 14_000
     kiosk.session.heartbeat(clock())
     assert kiosk.session.paused
+    return kiosk, table, clock, path
+
+
+def _gone_during_the_pause(tmp: Path):  # type: ignore[no-untyped-def]
+    """... and the kiosk writes it again at its next try."""
+    kiosk, table, clock, path = _deleted_during_the_pause(tmp)
     clock.t = 14_000 + RETRY_MS
     kiosk.poll()
     assert not kiosk.session.paused and path.exists()
@@ -71,4 +77,31 @@ def test_a_reading_kept_in_memory_only_goes_into_the_journal_written_again(tmp_p
     kiosk, table, clock = _gone_during_the_pause(tmp_path)
     kept = _kept_in_journal(kiosk)
     assert kept is not None and kept == kiosk.kept and "QUIRT" in kept.grid[7]
+    kiosk.session.close()
+
+
+def test_the_events_and_the_kept_reading_go_into_the_new_journal_together_or_not_at_all(tmp_path, monkeypatch):
+    """They were two writes: the second (the kept reading) failing, or a crash between them, left the new journal
+    with the game's events alone, the screen saying the journal works again; a restart then read the board afresh
+    (QUIR for 23, the T lifted). Now one transaction: the second failing leaves nothing at the path and the game
+    paused; the next try writes both, and a restart records the board read at the press."""
+    from common_fixtures import refuse_meta_writes
+
+    kiosk, table, clock, path = _deleted_during_the_pause(tmp_path)
+    refuse_meta_writes(monkeypatch)   # the new journal takes the events, and refuses the kept reading
+    clock.t = 14_000 + RETRY_MS
+    kiosk.poll()
+    assert kiosk.session.paused and not path.exists()   # nothing half-written: no journal without the reading
+    assert kiosk.view.message == kiosk.session.pause_reason != ""
+    monkeypatch.undo()
+    clock.t = 14_000 + 2 * RETRY_MS
+    kiosk.poll()
+    assert not kiosk.session.paused and path.exists()
+    kept = _kept_in_journal(kiosk)
+    assert kept is not None and kept == kiosk.kept and "QUIRT" in kept.grid[7]
+    assert kiosk.view.message == "The journal works again. " + KEPT
+    kiosk, worker = _restart(kiosk, table, clock, 60_000)
+    table.put({T_SQUARE: "."})
+    _resume_play(kiosk, worker, clock, 70_000)
+    assert kiosk.state.last_play.word == "QUIRT" and kiosk.state.scores == (48, 0)
     kiosk.session.close()

@@ -228,3 +228,43 @@ def test_a_folder_made_where_the_deleted_journal_was_is_named_and_its_removal_le
     assert again.referee.events == kept
     again.close()
 
+
+
+def test_a_journal_written_again_holds_the_events_and_what_was_kept_beside_them_or_neither(tmp_path, monkeypatch):
+    """The game and what the kiosk keeps beside it (a press's reading kept during a pause) were written into the new
+    journal in two transactions: the second failing (or a crash between them) left the events there without the
+    reading, the game going on as if it had been written. Now one transaction: its failure leaves no journal at the
+    path, the game stays paused in memory, and the next try writes both."""
+    from common_fixtures import refuse_meta_writes
+
+    path = tmp_path / "j.sqlite"
+    sess = _played(path)
+    sess.carry = lambda game: {"kept_reading": f"kept for game {game}"}
+    os.unlink(path)
+    assert sess.apply(SCRIPT[5]).reason == JOURNAL_GONE
+    refuse_meta_writes(monkeypatch)
+    assert sess.advance(SCRIPT[5].t + RETRY_MS) == [] and sess.paused   # the row refused: nothing was written
+    assert sess.pause_reason == _sentence("not authorized")
+    assert not any(p.exists() for p in (path, tmp_path / "j.sqlite-wal", tmp_path / "j.sqlite-shm"))   # nothing half-written
+    monkeypatch.undo()
+    done = sess.advance(SCRIPT[5].t + 2 * RETRY_MS)
+    assert done and done[0][1].accepted and not sess.paused
+    kept = sess.referee.events
+    sess.close()
+    with Journal(path) as again:
+        assert again.events(1) == list(kept) and kept[:5] == tuple(SCRIPT[:5])
+        assert again._conn.execute("SELECT value FROM meta WHERE key='kept_reading'").fetchone() == ("kept for game 1",)
+
+
+def test_a_game_whose_rows_beside_it_cannot_be_made_is_not_written_and_the_journal_takes_writes_after(tmp_path):
+    """Anything the rows' maker raises rolls the game back (an error of Python's own left the transaction open)."""
+    journal = Journal(tmp_path / "j.sqlite")
+
+    def broken(game: int) -> dict[str, str]:
+        raise ValueError(f"no rows for game {game}")
+
+    with pytest.raises(ValueError, match="no rows for game 1"):
+        journal.write_game(SCRIPT[:5], broken)
+    assert journal.games() == [] and not journal._conn.in_transaction
+    assert journal.write_game(SCRIPT[:5]) == 1 and journal.events(1) == list(SCRIPT[:5])
+    journal.close()
