@@ -41,12 +41,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from kiosk.app.pin import check_pin, check_recovery_code
 from kiosk.files import InputError
 from kiosk.files.config_layout import read_config_file
-from kiosk.rules.checked import Checker
-from kiosk.rules.counts import counted
-from kiosk.rules.names import clash, name_problem, shown_name
+from kiosk.settings.table import TableError, TableSettings, check_table, config_checker
 from kiosk.stream.setup import StreamConfigError, StreamSettings
 
 APP_NAME = "scrabble-kiosk"
@@ -81,19 +78,7 @@ class KioskConfig:
     stream: dict[str, Any] = field(default_factory=dict)
     stream_settings: StreamSettings | None = None   # the checked [stream] section; None without one
     source: Path | None = None   # the config file read (named in messages about its settings)
-
-
-@dataclass(frozen=True)
-class _TableFile:
-    """``[table]`` as written in the file (defaults: :class:`KioskConfig`'s)."""
-
-    players: tuple[str, ...] = ("Player 1", "Player 2")
-    preset: str = "nsf"
-    judge_pin: Any = ""         # checked by check_pin, with its own messages (a number: write it in quotes)
-    director_code: Any = None   # checked by check_recovery_code, with its own messages
-    journal: str | None = None
-    tiles: str = ""
-    lexicon: str | None = None
+    table: TableSettings | None = None   # the checked [table] (the names of its rules and tile set too)
 
 
 @dataclass(frozen=True)
@@ -112,16 +97,14 @@ class _VisionFile:
 class _ConfigFile:
     """The file's shape, checked by :mod:`kiosk.rules.checked` (value ranges are checked in :func:`load_config`)."""
 
-    table: _TableFile = field(default_factory=_TableFile)
+    table: dict[str, Any] = field(default_factory=dict)   # its values: kiosk.settings.table.check_table
     screen: _ScreenFile = field(default_factory=_ScreenFile)
     vision: _VisionFile = field(default_factory=_VisionFile)
     stream: dict[str, Any] = field(default_factory=dict)
     devices: dict[str, Any] = field(default_factory=dict)
 
 
-_JOURNAL_WORDS = 'the path of a journal file, e.g. "/var/lib/scrabble-kiosk/journal.sqlite"'
-_FIELD_WORDS = {"table.players": "2 to 4 non-empty names, in turn order", "table.journal": _JOURNAL_WORDS,
-                "screen.size": "[width, height] in px, 240..4000", "vision.stable_frames": "a whole number 1..10"}
+_FIELD_WORDS = {"screen.size": "[width, height] in px, 240..4000", "vision.stable_frames": "a whole number 1..10"}
 
 
 def _read_file(p: Path) -> _ConfigFile:
@@ -130,39 +113,29 @@ def _read_file(p: Path) -> _ConfigFile:
         data = read_config_file(p)
     except InputError as exc:
         raise ConfigError(str(exc)) from None
-    check = Checker(error=lambda message: ConfigError(f"{p}: {message}"), template="{path}: expected {what}",
-                    words={bool: "true or false"}, field_words=_FIELD_WORDS)
-    return check.build(_ConfigFile, data)
+    return config_checker(p, ConfigError, _FIELD_WORDS).build(_ConfigFile, data)
 
 
-def load_config(path: str | Path) -> KioskConfig:
-    """Read and check a config file.
+def load_config(path: str | Path, *, open_lexicon: bool = False) -> KioskConfig:
+    """Read and check a config file; ``open_lexicon``: the event's lexicon (``table.lexicon``) is loaded too, as
+    ``kiosk run --check`` does (``kiosk run`` loads it at start).
 
     Raises:
-        ConfigError: unreadable file, unknown section or key, wrong type (names file and key).
+        ConfigError: unreadable file, unknown section or key, wrong type or value (names file and key; the
+            ``[table]`` values: :func:`kiosk.settings.table.check_table`, the device check's check too).
     """
     p = Path(path)
     f = _read_file(p)
-    t, s, v = f.table, f.screen, f.vision
-    cfg = KioskConfig(players=_players(p, t.players), preset=t.preset, judge_pin=t.judge_pin, tiles=t.tiles,
-                      fullscreen=s.fullscreen, stable_frames=v.stable_frames,
-                      profile=None if v.profile is None else str(v.profile), source=p)
-    _check_player_count(p, cfg)
+    s, v = f.screen, f.vision
     try:
-        check_pin(cfg.judge_pin, "table.judge_pin")
-        if t.director_code is not None:
-            cfg.director_code = check_recovery_code(t.director_code, cfg.judge_pin, "table.director_code")
-    except ValueError as exc:
-        raise ConfigError(f"{p}: {exc}") from None
+        t = check_table(p, f.table, open_lexicon=open_lexicon)
+    except TableError as exc:
+        raise ConfigError(str(exc)) from None
+    cfg = KioskConfig(players=t.players, preset=t.preset, judge_pin=t.judge_pin, director_code=t.director_code,
+                      tiles=t.tiles, lexicon=t.lexicon, table=t, fullscreen=s.fullscreen,
+                      stable_frames=v.stable_frames, profile=None if v.profile is None else str(v.profile), source=p)
     if t.journal is not None:
-        if not t.journal.strip() or t.journal.endswith(("/", ".")):
-            raise ConfigError(f"{p}: table.journal: expected {_JOURNAL_WORDS}")
-        cfg.journal = Path(t.journal).expanduser()
-    if t.lexicon is not None:
-        if not t.lexicon.strip():
-            raise ConfigError(f"{p}: table.lexicon: expected the path of the event's lexicon (a .marisa file or a "
-                              f"word list)")
-        cfg.lexicon = Path(t.lexicon).expanduser()
+        cfg.journal = t.journal
     if not all(240 <= x <= 4000 for x in s.size):
         raise ConfigError(f"{p}: screen.size: expected {_FIELD_WORDS['screen.size']}")
     cfg.size = s.size
@@ -225,47 +198,3 @@ def _check_tls(c: Any) -> None:
                 load(ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))
             except (OSError, ValueError) as exc:
                 raise MqttConfigError(f"mqtt {name}: cannot load {getattr(c, name)}: {tls_problem(exc)}") from None
-
-
-def _players(p: Path, pl: tuple[str, ...]) -> tuple[str, ...]:
-    """``table.players``: 2-4 different non-empty names in turn order (seeds 003/004 allow 4).
-
-    Raises:
-        ConfigError: not a list of 2-4 names, an empty name, a name no player may have (a control character, more
-            than 100 characters: :func:`kiosk.rules.names.name_problem`), or two names a scoresheet cannot tell
-            apart (given twice, or differing only in letter case: :func:`kiosk.rules.names.clash`).
-    """
-    if not 2 <= len(pl) <= 4 or not all(x.strip() for x in pl):
-        raise ConfigError(f"{p}: table.players: expected 2 to 4 non-empty names, in turn order")
-    for x in pl:
-        if (why := name_problem(x)) is not None:   # it would add lines to the journal, the GCG and the desk's files
-            raise ConfigError(f"{p}: table.players: the name {shown_name(x)} {why}")
-    if (same := clash([x.strip() for x in pl])) is not None:
-        raise ConfigError(f"{p}: table.players: players {same[0] + 1} and {same[1] + 1} {same[2]}: the players need "
-                          "distinct names")
-    return tuple(x.strip() for x in pl)
-
-
-def _check_player_count(p: Path, cfg: KioskConfig) -> None:
-    """The preset must load (``table.preset``), and its tile set or ``table.tiles``, and be for as many players as
-    ``table.players`` names (home and team: 2-4, seeds 003/004).
-
-    Raises:
-        ConfigError: naming the file and the key: the preset or the tile set does not load, or its
-            ``min_players``..``max_players`` leave the count out.
-    """
-    from kiosk.referee.presets import PresetError, load_preset
-    from kiosk.rules.tiles import TileSetError, load_tile_set
-
-    try:
-        preset = load_preset(cfg.preset)
-    except PresetError as exc:
-        raise ConfigError(f"{p}: table.preset: {exc}") from None
-    if cfg.tiles:
-        try:
-            load_tile_set(cfg.tiles)
-        except TileSetError as exc:
-            raise ConfigError(f"{p}: table.tiles: {exc}") from None
-    if not preset.min_players <= len(cfg.players) <= preset.max_players:
-        raise ConfigError(f"{p}: table.players: {counted(len(cfg.players), 'name')}, but the preset {preset.name} "
-                          f"is for {preset.seats}")

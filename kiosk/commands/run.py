@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(levelname)s %(message)s")
     check_text_file(args.config, "config file")
     try:
-        cfg = load_config(args.config)
+        cfg = load_config(args.config, open_lexicon=args.check)   # --check: the event's lexicon loads too
     except ConfigError as exc:
         print(f"kiosk run: {exc}", file=sys.stderr)
         return 2
@@ -47,30 +47,14 @@ def run(args: argparse.Namespace) -> int:
 
 
 def check_config(cfg: Any) -> int:
-    """What ``kiosk run`` checks at start before it opens the journal and the devices, on a loaded config: the
-    preset, the tile set, the event's lexicon, the calibration profile and the devices' section (every key and
-    value, no device opened: :func:`kiosk.devices.factory.check_devices_config`). Prints one line: ``CONFIG:
-    config ok (...)`` (exit 0) or ``kiosk run: CONFIG: ...`` naming the mistake on stderr (exit 2)."""
+    """What ``kiosk run`` checks at start before it opens the journal and the devices, on a config loaded with its
+    ``[table]`` checked (:func:`kiosk.settings.table.check_table`: the players, the preset, the tile set, the
+    event's lexicon, the PINs): the calibration profile and the devices' section (every key and value, no device
+    opened: :func:`kiosk.devices.factory.check_devices_config`). Prints one line: ``CONFIG: config ok (...)``
+    (exit 0) or ``kiosk run: CONFIG: ...`` naming the mistake on stderr (exit 2)."""
     from kiosk.devices.factory import DeviceConfigError, check_devices_config, devices_words
-    from kiosk.referee.presets import PresetError, load_preset
-    from kiosk.rules.tiles import load_tile_set
 
-    where = cfg.source
-    try:
-        preset = load_preset(cfg.preset)
-        tile_set = load_tile_set(cfg.tiles or preset.tile_set)
-    except (PresetError, ValueError) as exc:
-        print(f"kiosk run: {where}: {exc}", file=sys.stderr)
-        return 2
-    if cfg.lexicon is not None:
-        from kiosk.lexicons import load_lexicon
-        from kiosk.rules.lexicon import LexiconError
-
-        try:
-            load_lexicon(cfg.lexicon, tile_set.letters)
-        except LexiconError as exc:
-            print(f"kiosk run: {where}: table.lexicon: {exc}", file=sys.stderr)
-            return 2
+    where, table = cfg.source, cfg.table
     if cfg.profile:
         from kiosk.vision.profile import ProfileError, load_profile
 
@@ -84,7 +68,7 @@ def check_config(cfg: Any) -> int:
     except DeviceConfigError as exc:
         print(f"kiosk run: {where}: {devices_words(exc)}", file=sys.stderr)
         return 2
-    print(f"{where}: config ok ({' vs '.join(cfg.players)} under {preset.name}, tiles {tile_set.name}; {devices}; "
+    print(f"{where}: config ok ({' vs '.join(cfg.players)} under {table.rules}, tiles {table.tile_set}; {devices}; "
           f"journal {cfg.journal}, opened at start)")
     return 0
 

@@ -43,8 +43,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from kiosk.app.pin import check_pin
 from kiosk.rules.names import name_problem, shown_name
+from kiosk.settings.pins import check_pin
 from kiosk.stream.subscriber import MAX_BOARD
 
 BYE_SPREAD = 50   #: the score of a bye not recorded otherwise: tsh's default ``bye_spread`` (a win by 50)

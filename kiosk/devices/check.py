@@ -1,8 +1,9 @@
 """Device check for installers: ``python -m kiosk.devices.check [CONFIG.toml] [--seconds 20] [--frame out.png]``.
 
-Builds the devices from the ``[devices]`` table of the kiosk's config file, read as ``kiosk run`` reads it (a
-kiosk config without one: the default devices, said first; a file of device tables only, ``buttons``,
-``display``, ``camera`` and ``serial`` at the top, is read as the table; without a file: the demo defaults),
+Builds the devices from the ``[devices]`` table of the kiosk's config file, read as ``kiosk run`` reads it (its
+``[table]`` values checked as ``kiosk run --check`` checks them, in the same sentences; a kiosk config without
+``[devices]``: the default devices, said first; a file of device tables only, ``buttons``, ``display``,
+``camera`` and ``serial`` at the top, is read as the table; without a file: the demo defaults),
 prints each one's health, counts the clock down on the display, prints every button press as it comes for
 ``--seconds``, and saves one camera frame as a PNG. Each device is judged by its state at the end of
 the watch (:mod:`kiosk.devices.watch`): one lost for a while that came back works, and what happened is said
@@ -35,7 +36,9 @@ def read_devices_config(path: Path | None) -> tuple[dict[str, Any], str | None]:
     (``buttons``, ``display``, ``camera``, ``serial`` at the top, said: ``kiosk run`` reads them only under
     ``[devices]``). Any other file is read as ``kiosk run`` reads it, by the same reader with the same sentences
     (:func:`kiosk.files.config_layout.read_config_file`'s checks: missing, empty, UTF-16, binary or not TOML, a section or
-    key out of its place: ``players belongs in [table]: ...``, a device table outside ``[devices]``).
+    key out of its place: ``players belongs in [table]: ...``, a device table outside ``[devices]``), and its
+    ``[table]`` values, where it has one, by ``kiosk run --check``'s check (:func:`kiosk.settings.table.check_table`:
+    ``table.judge_pin: expected 4 to 8 digits 0-9``, a preset or lexicon that does not load, ...).
 
     Raises:
         DeviceConfigError: naming the file.
@@ -53,6 +56,13 @@ def read_devices_config(path: Path | None) -> tuple[dict[str, Any], str | None]:
         return data, "device tables only, read as the [devices] table (kiosk run reads them only under [devices])"
     if (problem := layout_problem(data)) is not None:
         raise DeviceConfigError(f"{path}: {problem}")
+    if "table" in data:   # its values as kiosk run --check checks them, in its sentences
+        from kiosk.settings.table import TableError, check_table
+
+        try:
+            check_table(path, data["table"], open_lexicon=True)
+        except TableError as exc:
+            raise DeviceConfigError(str(exc)) from None
     if "devices" not in data:
         return {}, "no [devices] table: the default devices"
     return data["devices"], None

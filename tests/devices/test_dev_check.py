@@ -19,6 +19,7 @@ def test_check_reports_presses_frame_and_health(tmp_path: Path, capsys: pytest.C
     cfg.write_text(f"""
 [table]
 players = ["A", "B"]
+judge_pin = "2468"
 [devices]
 buttons = {{backend = "scripted", script = [[50, "left"], [120, "right"]]}}
 display = {{backend = "simulated"}}
