@@ -10,6 +10,7 @@ as that tile stays (:func:`confirmed_now`: the camera missed it once, it will li
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from kiosk.control.port import KioskView
@@ -26,14 +27,19 @@ PRESS_AGAIN = "Press the clock again when the board is right."
 :func:`kiosk.app.paused_reading.correction_kept`)."""
 
 
-class Table(Protocol):
-    """What these functions need of the kiosk (:class:`kiosk.app.kiosk.Kiosk`)."""
+class Seen(Protocol):
+    """What the judge's confirmations need of the kiosk (:class:`kiosk.app.kiosk.Kiosk`): its screen's view, the
+    camera's worker and the referee's state."""
 
     view: KioskView
     vision: Any   # the VisionWorker (set_overrides), or None
 
     @property
     def state(self) -> GameState: ...
+
+
+class Table(Seen, Protocol):
+    """What these functions need of the kiosk (:class:`kiosk.app.kiosk.Kiosk`)."""
 
     @property
     def preset(self) -> Preset | None: ...
@@ -51,7 +57,7 @@ def correct(kiosk: Table, square: int, char: str) -> Result:
     if len(ch) != 1:
         return Result(False, "correct: one character (letter, '?' blank or '.' empty)", "bad_input")
     view, have = kiosk.view, kiosk.state.board[square]
-    if have and ch == seen_as(have):
+    if confirms(kiosk.state.board, square, ch):
         view.confirmed[square] = ch
         view.corrections.pop(square, None)     # a wrong entry on a tile taken back
         if kiosk.vision is not None:
@@ -73,10 +79,30 @@ def promote(kiosk: Table) -> None:
     confirmations; the others, and the judge's entry of the move, end with it."""
     view, board = kiosk.view, kiosk.state.board
     for sq, ch in view.corrections.items():
-        if board[sq] and ch == seen_as(board[sq]):
+        if confirms(board, sq, ch):
             view.confirmed[sq] = ch
     drop_entries(view)
     if kiosk.vision is not None:
+        kiosk.vision.set_overrides(confirmed_now(kiosk))
+
+
+def confirms(board: Sequence[str], square: int, char: str) -> bool:
+    """Whether the judge's ``char`` on ``square`` (0..224) is the tile the referee's ``board`` (225 cells) holds
+    there: his confirmation of that tile, which holds as long as it stays (:func:`confirmed_now`), not a
+    correction of the move being read."""
+    have = board[square]
+    return bool(have) and char == seen_as(have)
+
+
+def restore_fixes(kiosk: Seen, fixes: Sequence[tuple[int, str]]) -> None:
+    """Put back the judge's ``fixes`` ((square, char), ...: his confirmations and corrections, as written with a
+    press's kept reading, :mod:`kiosk.app.paused_reading`) after a restart, each as what it was when he made it: a
+    confirmation where it confirms the tile on the board (:func:`confirms`; the vision worker told), else a
+    correction of the move being read."""
+    view, board = kiosk.view, kiosk.state.board
+    for sq, ch in fixes:
+        (view.confirmed if confirms(board, sq, ch) else view.corrections)[sq] = ch
+    if kiosk.vision is not None and view.confirmed:
         kiosk.vision.set_overrides(confirmed_now(kiosk))
 
 
@@ -86,7 +112,7 @@ def drop_entries(view: KioskView) -> None:
     view.corrections, view.read_this_turn, view.judge_entered = {}, False, False
 
 
-def confirmed_now(kiosk: Table) -> dict[int, str]:
+def confirmed_now(kiosk: Seen) -> dict[int, str]:
     """The judge's confirmations whose tile is still on the referee's board (square -> char); the vision
     worker is told when one leaves with its tile."""
     view, board = kiosk.view, kiosk.state.board

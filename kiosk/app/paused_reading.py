@@ -22,8 +22,11 @@ cannot be written (a full disk) stays in memory as before, logged, and nothing i
 holds damaged or unreadable is ignored with a log line, and the board is read afresh at the resume, as without it.
 The judge's corrections made during the pause (a misread tile: :func:`kiosk.app.judge_entries.correct`) are the
 move's as much as the reading: they are written with the kept reading (:func:`correction_kept`; those made before it
-came go with it) and, after a restart, put back among the judge's corrections (:func:`restore_kept`), so the move
-recorded at the resume is the same with a restart or without. The correction's reply says that the move is recorded
+came go with it) and, after a restart, put back as they were made (:func:`restore_kept`,
+:func:`kiosk.app.judge_entries.restore_fixes`): a confirmation of a tile on the board as a confirmation (it holds while
+its tile stays, through an undo of the press too, and the camera is told), a correction of the move as a correction;
+so the move recorded at the resume, and what the judge's confirmations do after it, are the same with a restart or
+without. The correction's reply says that the move is recorded
 with it when play resumes (no press is needed: the press stands); when it cannot be written into the journal (a full
 disk) the reply adds that after a restart the judge enters it again.
 
@@ -43,7 +46,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
-from kiosk.app.judge_entries import PRESS_AGAIN
+from kiosk.app.judge_entries import PRESS_AGAIN, restore_fixes
 from kiosk.app.table_pause import paused_sentence, stopped_sentence
 from kiosk.app.vision_worker import StableReading
 from kiosk.control.port import KioskView
@@ -63,6 +66,7 @@ class Table(Protocol):
     """What the held answer needs of the kiosk (:class:`kiosk.app.kiosk.Kiosk`)."""
 
     view: KioskView
+    vision: Any    # the VisionWorker (told the judge's confirmations put back), or None
     pending: Any   # the PendingPress being read, or None
     session: GameSession
     kept: KeptReading | None   # the kept reading the journal holds (kiosk.store.kept_reading), or None
@@ -181,7 +185,7 @@ def restore_kept(table: Table) -> KeptReading | None:
     log.warning("%s's clock press at %s ms: the board as read at the press, kept in the journal during the pause, is "
                 "the move when play resumes%s", table.state.players[k.player], k.pressed_at,
                 f", with the judge's {len(k.fixes)} correction(s)" if k.fixes else "")
-    table.view.corrections.update(k.fixes)  # (a confirmation among them becomes one again once the move is taken)
+    restore_fixes(table, k.fixes)   # his confirmations as confirmations, his corrections as corrections
     return k
 
 

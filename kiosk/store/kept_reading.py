@@ -59,7 +59,9 @@ class KeptReading:
     grid: tuple[str, ...]
     fixes: tuple[tuple[int, str], ...] = ()
     """The judge's corrections made for the press during the pause ((square, char), ...: what the camera should have
-    read there, :func:`kiosk.app.judge_entries.correct`), laid over ``grid`` when the move is taken."""
+    read there, :func:`kiosk.app.judge_entries.correct`), laid over ``grid`` when the move is taken; his
+    confirmations of tiles on the board among them (told apart by the board: :func:`kiosk.app.judge_entries.
+    restore_fixes`)."""
 
     def _body(self) -> dict[str, object]:
         body: dict[str, object] = {"game": self.game, "seq": self.seq, "player": self.player,
