@@ -155,6 +155,23 @@ def _other_copies(path: Path, report: str) -> list[Path]:
     return [c for c in copies_beside(path) if c.name != named]
 
 
+def recover_from_words(into: str | Path, copies: list[Path]) -> str:
+    """How to recover into the journal ``into`` from damaged ``copies`` (not empty; the latest first), in words:
+    "`kiosk journal recover INTO --from COPY` reads the latest, NAME (also beside it: NAME, ...)"."""
+    others = f" (also beside it: {', '.join(p.name for p in copies[1:])})" if len(copies) > 1 else ""
+    return f"`kiosk journal recover {into} --from {copies[0]}` reads the latest, {copies[0].name}{others}"
+
+
+def nothing_way(path: Path, others: list[Path]) -> str:
+    """The way on for the journal ``path`` whose damaged copy holds nothing to recover, in words: the other damaged
+    copies beside it (``others``, the latest first) when there are any (then never a fresh start, which abandons
+    the game they may hold), else "`kiosk journal acknowledge PATH` starts afresh". One wording for every place
+    that says it: the kiosk's open of the blocked path, its keeping the file aside, and ``kiosk journal recover``."""
+    if others:
+        return f"other damaged copies are kept beside it: {recover_from_words(path, others)}"
+    return f"`kiosk journal acknowledge {path}` starts afresh"
+
+
 class JournalNotKeptAside(JournalCorrupt):
     """The journal file is damaged and cannot be kept aside: its folder cannot be written (read-only, not this
     user's) or its disk is full. Nothing was changed (a rename done is undone); ``cause``: why, in words."""
@@ -570,10 +587,7 @@ class Journal:
         if marker.exists() and not _salvage:
             report = report_as_seen(self.path, marker.read_text(encoding="utf-8"))
             if nothing_to_recover(report):   # never advise recover when nothing can be recovered
-                others = _other_copies(self.path, report)
-                way = (f"other damaged copies are kept beside it: `kiosk journal recover {self.path} --from "
-                       f"{others[0]}` reads the latest" if others else
-                       f"`kiosk journal acknowledge {self.path}` starts afresh")
+                way = nothing_way(self.path, _other_copies(self.path, report))
                 raise JournalCorrupt(f"{self.path}: a damaged journal was kept aside and not yet acknowledged by an "
                                      f"operator; as the report below says, there is nothing in it to recover "
                                      f"({way}):\n{report}", None, report, nothing=True)
@@ -759,10 +773,9 @@ class Journal:
         if self.readonly:
             report = f"journal {self.path} is damaged: {why}."
             if nothing or why.endswith("no recorded event can be read from it"):
-                copies = sorted(self.path.parent.glob(glob.escape(self.path.name) + ".corrupt-*"))
-                copies = [c for c in copies if c.name[len(self.path.name) + 9:].isdigit()]
-                way = (f"damaged copies kept beside it earlier may hold its events: `kiosk journal recover NEW.sqlite "
-                       f"--from {copies[-1]}` reads one" if copies else
+                copies = copies_beside(self.path)   # (the file is still at the path: recovered into a new journal)
+                way = (f"damaged copies kept beside it earlier may hold its events: "
+                       f"{recover_from_words('NEW.sqlite', copies)}" if copies else
                        f"a kiosk opening it keeps it aside and stops, and `kiosk journal acknowledge {self.path}` "
                        f"then starts afresh")
                 raise JournalCorrupt(f"{report} There is nothing in it to recover (nothing was changed; {way})",
@@ -803,12 +816,9 @@ class Journal:
                     os.replace(dest, p)
             raise not_kept_aside(self.path, f"journal {self.path} is damaged: {why}.", exc) from None
         if nothing_to_recover(report):   # never advise recover when nothing can be recovered
-            others = _other_copies(self.path, report)
-            way = (f"`kiosk journal acknowledge {self.path}` (start afresh; other damaged copies are kept beside it: "
-                   f"`kiosk journal recover {self.path} --from {others[0]}` reads the latest)" if others else
-                   f"`kiosk journal acknowledge {self.path}` (start afresh)")
-            raise JournalCorrupt(f"{report} There is nothing in it to recover. This path stays blocked until an "
-                                 f"operator runs {way}; no new game can silently replace a lost one.", kept, report,
+            way = nothing_way(self.path, _other_copies(self.path, report))
+            raise JournalCorrupt(f"{report} There is nothing in it to recover ({way}). This path stays blocked until "
+                                 f"an operator runs it; no new game can silently replace a lost one.", kept, report,
                                  nothing=True)
         raise JournalCorrupt(f"{report} This path stays blocked until an operator runs `kiosk journal recover "
                              f"{self.path}` (carry on from the intact events) or `kiosk journal acknowledge "

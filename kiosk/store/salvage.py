@@ -54,6 +54,8 @@ from kiosk.store.journal import (
     folder_refused,
     named_copy,
     not_a_file,
+    nothing_way,
+    recover_from_words,
     wal_check,
 )
 from kiosk.store.kept_reading import KEY as KEPT_KEY
@@ -157,17 +159,8 @@ def kept_aside_copy(path: Path) -> Path | None:
 
 def _way_on(path: Path, src: Path) -> str:
     """The way on when nothing can be recovered from ``src``: another damaged copy beside ``path`` if there is
-    one, else a fresh start."""
-    others = [p for p in copies_beside(path) if not p.samefile(src)]
-    if others:
-        return f"other damaged copies are kept beside it: {_from_words(path, others)}"
-    return f"`kiosk journal acknowledge {path}` starts afresh"
-
-
-def _from_words(path: Path, copies: list[Path]) -> str:
-    """How to recover from the damaged copies beside ``path`` (the latest first), in words."""
-    others = f" (also beside it: {', '.join(p.name for p in copies[1:])})" if len(copies) > 1 else ""
-    return f"`kiosk journal recover {path} --from {copies[0]}` reads the latest, {copies[0].name}{others}"
+    one, else a fresh start (:func:`kiosk.store.journal.nothing_way`)."""
+    return nothing_way(path, [p for p in copies_beside(path) if not p.samefile(src)])
 
 
 def _replayed(rows: dict[int, Row], last: int) -> tuple[list[tuple[Row, Event]], str]:
@@ -270,7 +263,7 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
                 copies = copies_beside(path)
                 if copies:
                     raise JournalPathError(f"{path}: no such journal and no report of damage for it; damaged copies "
-                                           f"are kept beside it: {_from_words(path, copies)}")
+                                           f"are kept beside it: {recover_from_words(path, copies)}")
                 raise JournalPathError(f"{path}: no such journal and no damaged copy kept aside for it")
             _keep_aside_if_damaged(path)
         found = kept_aside_copy(path)
@@ -278,7 +271,7 @@ def recover_journal(path: str | Path, source: str | Path | None = None) -> Salva
             copies = copies_beside(path)
             if copies:   # never advise a fresh start (the game abandoned) while a damaged copy is there to read
                 raise JournalError(f"{path}: blocked, but the damaged copy its report names is not beside it; "
-                                   f"{_from_words(path, copies)}")
+                                   f"{recover_from_words(path, copies)}")
             raise NothingToRecover(f"{path}: blocked, but the damaged copy its report names is gone (no "
                                f"{path.name}.corrupt-N beside it): nothing to recover (`kiosk journal acknowledge "
                                f"{path}` starts afresh)")

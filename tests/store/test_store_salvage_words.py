@@ -159,3 +159,55 @@ def test_recover_says_a_reading_kept_for_a_press_was_not_carried(tmp_path, capsy
     db = sqlite3.connect(path)
     assert db.execute("SELECT 1 FROM meta WHERE key = ?", (KEY,)).fetchone() is None   # by design: not carried
     db.close()
+
+
+def _refusals(path):
+    """The messages of the kiosk's two opens of ``path``: the one that keeps it aside, then that of the blocked path."""
+    import pytest
+
+    from kiosk.store import Journal, JournalCorrupt
+
+    said = []
+    for _ in range(2):
+        with pytest.raises(JournalCorrupt) as err:
+            Journal(path)
+        assert err.value.nothing
+        said.append(str(err.value))
+    return said
+
+
+def test_a_file_holding_nothing_is_advised_alike_when_kept_aside_and_when_its_path_is_opened_again(tmp_path):
+    """The advice was written twice, and the keep-aside's advised a fresh start first (`acknowledge`, abandoning the
+    game) though another damaged copy lay beside the journal, where the blocked path's named that copy alone."""
+    path = tmp_path / "j.sqlite"
+    earlier = tmp_path / "j.sqlite.corrupt-1"
+    earlier.write_bytes(b"an earlier damaged copy")
+    path.write_bytes(b"")
+    kept_aside, blocked = _refusals(path)
+    way = (f"(other damaged copies are kept beside it: `kiosk journal recover {path} --from {earlier}` reads the "
+           f"latest, j.sqlite.corrupt-1)")
+    assert f"There is nothing in it to recover {way}. This path stays blocked until an operator runs it;" in kept_aside
+    assert f"there is nothing in it to recover {way}:\n" in blocked
+    assert "kiosk journal acknowledge" not in kept_aside and "kiosk journal acknowledge" not in blocked.split("\n")[0]
+
+
+def test_a_file_holding_nothing_with_no_other_copy_is_advised_a_fresh_start_alike(tmp_path):
+    path = tmp_path / "j.sqlite"
+    path.write_bytes(b"")
+    way = f"(`kiosk journal acknowledge {path}` starts afresh)"
+    kept_aside, blocked = _refusals(path)
+    assert f"There is nothing in it to recover {way}. This path stays blocked until an operator runs it;" in kept_aside
+    assert f"there is nothing in it to recover {way}:\n" in blocked
+
+
+def test_show_of_a_file_holding_nothing_names_the_latest_damaged_copy_beside_it(tmp_path, capsys):
+    """It named the last by the copies' names sorted as text (e.sqlite.corrupt-9 after e.sqlite.corrupt-10)."""
+    path = tmp_path / "e.sqlite"
+    path.write_bytes(b"")
+    for n in (9, 10):
+        (tmp_path / f"e.sqlite.corrupt-{n}").write_bytes(b"x")
+    assert main(["journal", "show", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert (f"damaged copies kept beside it earlier may hold its events: `kiosk journal recover NEW.sqlite --from "
+            f"{tmp_path / 'e.sqlite.corrupt-10'}` reads the latest, e.sqlite.corrupt-10 (also beside it: "
+            f"e.sqlite.corrupt-9)") in err
