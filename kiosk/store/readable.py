@@ -157,7 +157,7 @@ def read_rows(file: Path) -> Rows:
     into it - each table as far as it goes, rows of the wrong kinds (a damaged cell read as NULL or as another
     type) left out, and the intact event rows anywhere in its bytes (and its log's). Raises nothing."""
     out = Rows()
-    carved = carve_file(file) + carve_file(file.with_name(file.name + "-wal"), pages=False)
+    carved = {_PAGES: carve_file(file), _LOG: carve_file(file.with_name(file.name + "-wal"), pages=False)}
     try:
         db = sqlite3.connect(sqlite_uri(file, "mode=rw"), uri=True, isolation_level=None)
     except sqlite3.Error:
@@ -181,17 +181,29 @@ def read_rows(file: Path) -> Rows:
     return out
 
 
-def _merge(out: Rows, carved: list[tuple[int, int, int, str, str, int]]) -> None:
-    """Add to ``out.rows`` the intact rows found in the bytes that SQLite did not read intact (an intact copy
-    takes the place of a damaged row of its game and sequence number), and say how many."""
+_PAGES, _LOG = "the file's pages", "its write-ahead log"
+"""Where :func:`read_rows` finds whole rows in the bytes: the journal file's pages, the frames of its log."""
+
+
+def _merge(out: Rows, carved: dict[str, list[tuple[int, int, int, str, str, int]]]) -> None:
+    """Add to ``out.rows`` the intact rows found in the bytes that SQLite did not read intact (``carved``: by where
+    they were found, :data:`_PAGES` first; an intact copy takes the place of a damaged row of its game and sequence
+    number; a row found in both places is taken once, from the file's pages), and say how many, and where."""
     intact = {(g, s) for g, s, _, _, body, crc in out.rows if crc == row_crc(g, s, body)}
-    new = [r for r in carved if (r[0], r[1]) not in intact]
+    new: dict[tuple[int, int], tuple[int, int, int, str, str, int]] = {}
+    found: dict[str, int] = {}
+    for where, rows in carved.items():
+        for r in rows:
+            if (r[0], r[1]) not in intact and (r[0], r[1]) not in new:
+                new[r[0], r[1]] = r
+                found[where] = found.get(where, 0) + 1
     if new:
-        taken = {(r[0], r[1]) for r in new}
-        out.rows = [r for r in out.rows if (r[0], r[1]) not in taken] + new
+        out.rows = [r for r in out.rows if (r[0], r[1]) not in new] + list(new.values())
         n = len(new)
+        place = f"in {next(iter(found))}" if len(found) == 1 else \
+            f"({' and '.join(f'{k} in {where}' for where, k in found.items())})"
         out.problems.append(f"{n} event{'s' if n != 1 else ''} SQLite could not reach {'were' if n != 1 else 'was'} "
-                            f"found whole in the file's pages (each checked against its checksum)")
+                            f"found whole {place}, each checked against its checksum")
 
 
 def _keep(out: Rows, table: str, r: tuple) -> None:
