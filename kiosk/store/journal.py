@@ -13,8 +13,10 @@ never "a new journal": it is a damaged one. Every journal carries a random id (`
 write-ahead log found beside the file on open must carry that id, change no recorded event and add events that
 continue the games (the one unacknowledged write, or several a reader kept from being folded in), or the journal
 is refused as damaged and kept aside with it: another journal's log (e.g. beside a restored file), or a log that
-cannot be applied whole (a damaged frame with a finished write after it, :mod:`kiosk.store.wal`: SQLite would
-drop that write without a word; ``kiosk journal recover`` reads its events from its bytes).
+cannot be applied whole (a damaged frame with a finished write after it, or a torn last write holding a whole
+event, :mod:`kiosk.store.wal`: SQLite would drop that write without a word; ``kiosk journal recover`` reads its
+events from its bytes). A log ending in a torn write holding no event is applied as SQLite applies it (the torn
+write, never acknowledged, dropped and logged).
 
 Only one process may use a journal path: an exclusive lock on ``<name>.lock`` (held while the journal is
 open) refuses a second kiosk with :class:`JournalLocked`. The lock file also remembers the id of the journal
@@ -42,6 +44,7 @@ import contextlib
 import errno
 import glob
 import json
+import logging
 import os
 import re
 import shutil
@@ -60,9 +63,10 @@ from kiosk.rules.counts import counted
 from kiosk.store.foreign import JOURNAL_APPLICATION_ID, foreign_file, sqlite_uri
 from kiosk.store.lock import LockHeld, take_lock, write_pid
 from kiosk.store.readable import damage_words, row_crc, saved_words
-from kiosk.store.wal import wal_damage
+from kiosk.store.wal import torn_tail, wal_damage
 
 _T = TypeVar("_T")
+log = logging.getLogger("kiosk.store")
 Carried = Callable[[int], Mapping[str, str]]
 """What the kiosk keeps in a journal's ``meta`` table beside a game's events, as rows (key -> text) for the game's
 id in a new journal (:meth:`Journal.write_game`)."""
@@ -528,7 +532,7 @@ def wal_check(file: Path, name: str | None = None) -> tuple[str | None, bool]:
         g, s = changed[0]
         return (f"the write-ahead log {name} beside it would change or drop {counted(len(changed), 'recorded event')} "
                 f"(first: game {g} event {s}): it is not this journal's log"), False
-    damage = wal_damage(wal, name)
+    damage = wal_damage(wal, name, wal_rows)
     if damage:
         return damage, True
     gap = _not_continued(main_rows, wal_rows)
@@ -698,6 +702,9 @@ class Journal:
         why = wal_problem(file, _wal(self.path).name)
         if why:
             self._quarantine(why)
+        torn = None if self.readonly else torn_tail(_wal(file), _wal(self.path).name)
+        if torn:   # (said once: the open folds the log into the file and empties it)
+            log.warning("%s: %s", self.path, torn)
 
     def _setup(self, max_bytes: int | None) -> None:
         db = self._db

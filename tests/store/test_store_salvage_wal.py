@@ -31,6 +31,18 @@ def _left_over_log(path, n, extra, *, skip=0):
     """A journal of ``n`` events at ``path`` and beside it the write-ahead log of ``extra`` more appends (one
     write each, never folded in: as a reader blocking the fold leaves them); ``skip``: sequence numbers left out
     before them (a log whose events do not continue the game)."""
+    return _log_ending_in(path, n, extra, skip=skip)[0]
+
+
+def _append(db, seq):
+    ev = SCRIPT[seq - 1]
+    body = json.dumps(ev.to_dict(), separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+    db.execute("INSERT INTO events VALUES (1, ?, ?, ?, ?, ?)", (seq, ev.t, ev.type, body, row_crc(1, seq, body)))
+
+
+def _log_ending_in(path, n, extra, last=None, *, skip=0):
+    """:func:`_left_over_log`, its log ending in the write ``last(db)`` when given; returns (the log, the number of
+    its first frame that write's, its frames in all)."""
     s = GameSession.open(path)
     for ev in SCRIPT[:n]:
         assert s.apply(ev)
@@ -40,16 +52,18 @@ def _left_over_log(path, n, extra, *, skip=0):
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA wal_autocheckpoint=0")
     for seq in range(n + 1 + skip, n + 1 + skip + extra):
-        ev = SCRIPT[seq - 1]
-        body = json.dumps(ev.to_dict(), separators=(",", ":"), ensure_ascii=False, sort_keys=True)
-        db.execute("INSERT INTO events VALUES (1, ?, ?, ?, ?, ?)", (seq, ev.t, ev.type, body, row_crc(1, seq, body)))
+        _append(db, seq)
     wal = path.with_name(path.name + "-wal")
+    frame = 24 + db.execute("PRAGMA page_size").fetchone()[0]
+    first = (wal.stat().st_size - 32) // frame + 1
+    if last is not None:
+        last(db)
     log = wal.read_bytes()
     db.close()
     path.write_bytes(before)
     wal.write_bytes(log)
     path.with_name(path.name + "-shm").unlink(missing_ok=True)
-    return wal
+    return wal, first, (len(log) - 32) // frame
 
 
 def _damage_frame(wal, frame):
@@ -58,6 +72,21 @@ def _damage_frame(wal, frame):
     at = 32 + (frame - 1) * (24 + page) + 24 + page // 2
     data[at] ^= 0xFF
     wal.write_bytes(bytes(data))
+
+
+def _tear(wal, frames):
+    """The write of ``frames`` (frame numbers) torn as a power cut before its fsync tears it: each frame's header
+    reached the disk (a commit frame's says so), the second half of its page did not (zeros)."""
+    data = bytearray(wal.read_bytes())
+    page = int.from_bytes(data[8:12], "big")
+    for frame in frames:
+        at = 32 + (frame - 1) * (24 + page) + 24
+        data[at + page // 2:at + page] = bytes(page - page // 2)
+    wal.write_bytes(bytes(data))
+
+
+def _beat(db):
+    db.execute("INSERT OR REPLACE INTO heartbeat VALUES (1, 99999999)")
 
 
 def test_a_log_with_a_damaged_frame_is_named_kept_aside_and_its_events_recovered(tmp_path, capsys):
@@ -180,3 +209,54 @@ def test_recover_counts_the_events_found_in_the_file_s_pages_and_in_its_log_apar
     assert "all 63 events kept" in out
     assert ("63 events SQLite could not reach were found whole (60 in the file's pages and 3 in its write-ahead "
             "log), each checked against its checksum") in out
+
+
+def test_a_torn_last_write_opens_without_recover_and_every_committed_write_is_kept(tmp_path, caplog):
+    """A power cut while the kiosk wrote a heartbeat (its most frequent write) tore it: its commit frame's header on
+    the disk, half its page not. The journal was blocked until `kiosk journal recover`; nothing after the damage is
+    whole, so it is the write under way, never acknowledged: the journal opens as SQLite applies the log, every
+    write committed before it kept (the 3 appends the log holds), the torn heartbeat dropped, and the log says so."""
+    import logging
+
+    path = tmp_path / "j.sqlite"
+    wal, first, total = _log_ending_in(path, 20, 3, _beat)
+    assert total == first   # the heartbeat: one frame, a commit frame
+    _tear(wal, [first])
+    frames = wal_frames(wal.read_bytes())
+    assert frames is not None and frames.broken == first and frames.finished_after and frames.torn_tail
+    assert wal_damage(wal) is None
+    with caplog.at_level(logging.WARNING, logger="kiosk.store"), Journal(path) as j:
+        assert j.events(1) == list(SCRIPT[:23])   # the committed writes in the log, all of them
+        assert j.last_heartbeat(1) != 99999999   # the torn write, dropped
+    assert f"ended in a torn write (frame {first} of {total} damaged, nothing whole after them)" in caplog.text
+    assert not list(tmp_path.glob("*corrupt*")) and not (tmp_path / "j.sqlite.blocked").exists()
+    back = GameSession.open(path)
+    assert back.referee.events == tuple(SCRIPT[:23])
+    back.close()
+
+
+def test_a_torn_last_write_holding_a_whole_event_still_waits_for_recover_which_keeps_it(tmp_path, capsys):
+    """The event's row reached the disk although its write is torn: SQLite would drop it, recover carries it."""
+    path = tmp_path / "j.sqlite"
+    wal, first, total = _log_ending_in(path, 20, 3, lambda db: _append(db, 24))
+    _tear(wal, range(first, total + 1))
+    assert wal_frames(wal.read_bytes()).torn_tail
+    with pytest.raises(JournalCorrupt, match=r"nothing whole after it, and the damaged frames hold 1 whole event "
+                                             r"\(game 1 event 24\) SQLite would drop without a word"):
+        Journal(path)
+    assert main(["journal", "recover", str(path)]) == 0
+    assert "all 24 events kept" in capsys.readouterr().out
+
+
+def test_a_damaged_frame_followed_by_a_whole_commit_frame_still_waits_for_recover(tmp_path, capsys):
+    """The same torn heartbeat, and a whole write after it (a frame whose checksum holds, chained from the damaged
+    frame's stored checksum): a write finished after the damage, which SQLite would drop."""
+    path = tmp_path / "j.sqlite"
+    wal, first, total = _log_ending_in(path, 20, 3, lambda db: (_beat(db), _append(db, 24)))
+    _tear(wal, [first])
+    frames = wal_frames(wal.read_bytes())
+    assert frames is not None and frames.broken == first and frames.whole_after and not frames.torn_tail
+    with pytest.raises(JournalCorrupt, match="a write the kiosk finished lies after it"):
+        Journal(path)
+    assert main(["journal", "recover", str(path)]) == 0
+    assert "all 24 events kept" in capsys.readouterr().out
