@@ -180,35 +180,29 @@ def test_recover_from_a_damaged_journal_left_in_place_reads_its_log_too(tmp_path
     back.close()
 
 
-def test_recover_says_where_it_found_the_events_sqlite_could_not_reach(tmp_path, capsys):
+@pytest.mark.parametrize(("n", "root_lost", "found"), [
+    (20, False, "3 events SQLite could not reach were found whole in its write-ahead log"),
+    (60, True, "63 events SQLite could not reach were found whole (60 in the file's pages and 3 in its write-ahead "
+               "log)"),
+])
+def test_recover_says_where_it_found_the_events_sqlite_could_not_reach(tmp_path, capsys, n, root_lost, found):
     """After a log's salvage the note said the events were "found whole in the file's pages" when they came from the
-    log: it says where now, and how many in each place."""
+    log: it says where now, and how many in each place (``root_lost``: the events' root page zeroed, the events on
+    several pages: SQLite reaches none of them in the file)."""
     path = tmp_path / "j.sqlite"
-    wal = _left_over_log(path, 20, 3)
+    wal = _left_over_log(path, n, 3)
     _damage_frame(wal, 1)
+    if root_lost:
+        db = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+        root, page = db.execute("SELECT rootpage, (SELECT page_size FROM pragma_page_size) FROM sqlite_master "
+                                "WHERE name = 'events'").fetchone()
+        db.close()
+        data = bytearray(path.read_bytes())
+        data[(root - 1) * page:root * page] = bytes(page)
+        path.write_bytes(bytes(data))
     assert main(["journal", "recover", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "all 23 events kept" in out
-    assert ("3 events SQLite could not reach were found whole in its write-ahead log, each checked against its "
-            "checksum") in out
-
-
-def test_recover_counts_the_events_found_in_the_file_s_pages_and_in_its_log_apart(tmp_path, capsys):
-    path = tmp_path / "j.sqlite"
-    wal = _left_over_log(path, 60, 3)   # the events on several pages, their root an inner page
-    _damage_frame(wal, 1)
-    db = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
-    root, page = db.execute("SELECT rootpage, (SELECT page_size FROM pragma_page_size) FROM sqlite_master "
-                            "WHERE name = 'events'").fetchone()
-    db.close()
-    data = bytearray(path.read_bytes())
-    data[(root - 1) * page:root * page] = bytes(page)   # the events' root: SQLite reaches none of them
-    path.write_bytes(bytes(data))
-    assert main(["journal", "recover", str(path)]) == 0
-    out = capsys.readouterr().out
-    assert "all 63 events kept" in out
-    assert ("63 events SQLite could not reach were found whole (60 in the file's pages and 3 in its write-ahead "
-            "log), each checked against its checksum") in out
+    assert f"all {n + 3} events kept" in out and f"{found}, each checked against its checksum" in out
 
 
 def test_a_torn_last_write_opens_without_recover_and_every_committed_write_is_kept(tmp_path, caplog):
