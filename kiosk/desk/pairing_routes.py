@@ -1,16 +1,16 @@
 """The desk's pairing routes (a part of :class:`kiosk.desk.server.DeskServer`): the registered players for the
 pairing form, a board's next pairing for a kiosk's new-game screen and the director's assignment of a board,
-guarded by the event's ``director_pin`` (wrong PINs slow their address down: :mod:`kiosk.desk.pin_wait`).
+guarded by the event's ``director_pin`` as every director's request is (:mod:`kiosk.desk.director`).
 
 Routes: ``/players.json``, ``/pairing/{N}.json`` and POST ``/pairing`` (see :mod:`kiosk.desk.server`).
 """
 
 from __future__ import annotations
 
-import hmac
 import sqlite3
 from typing import Any
 
+from kiosk.desk.director import director_request, whole_field
 from kiosk.desk.pin_wait import PinWaits
 from kiosk.desk.route_base import RouteBase, log, off_loop
 from kiosk.desk.url_numbers import table_number
@@ -44,26 +44,11 @@ class PairingRoutes(RouteBase):
 
         from kiosk.desk.event import EventFileError
 
-        if self.config is None or not self.config.director_pin:
-            raise web.HTTPNotFound(text="Pairings can be set here only when event.toml gives a director_pin.")
-        try:
-            data = await request.json()
-        except (ValueError, RecursionError):   # RecursionError: arrays nested thousands deep
-            raise web.HTTPBadRequest(text="The request was not JSON.") from None
-        address = request.remote or "?"
-        wait = self.pin_waits.wait_s(address)
-        if wait:   # the right PIN too: guessing must not go faster by trying it during the wait
-            raise web.HTTPTooManyRequests(text=f"Too many wrong director PINs: wait {wait} s.",
-                                          headers={"Retry-After": str(wait)})
-        if not isinstance(data, dict):
-            raise web.HTTPBadRequest(text='The request must be a JSON object: {"pin", "round", "board", "players"}.')
-        pin = data.get("pin")
-        if not isinstance(pin, str) or not hmac.compare_digest(pin.encode(), self.config.director_pin.encode()):
-            self.pin_waits.wrong(address)
-            raise web.HTTPForbidden(text="Wrong director PIN.")
-        self.pin_waits.right(address)
+        data = await director_request(request, self.config, self.pin_waits, action="pair boards",
+                                      fields='{"pin", "round", "board", "players"}')
         rnd, board, names = _pairing_fields(data)
         config = self.config
+        assert config is not None   # director_request refuses a desk without an event
 
         def assign() -> Any:
             with self.lock:
@@ -96,15 +81,10 @@ def _pairing_fields(data: dict[str, Any]) -> tuple[int, int, tuple[str, str]]:
 
     from kiosk.desk.event import shown
 
-    for key, what in (("round", "the round number"), ("board", "the board number")):
-        value = data.get(key)
-        if value is None:
-            raise web.HTTPBadRequest(text=f'The request lacks "{key}": {what}, a whole number.')
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise web.HTTPBadRequest(text=f'"{key}" must be {what}, a whole number, not {shown(value)}.')
+    rnd, board = whole_field(data, "round", "the round number"), whole_field(data, "board", "the board number")
     names = data.get("players")
     if names is None:
         raise web.HTTPBadRequest(text='The request lacks "players": the two players\' names.')
     if not isinstance(names, list) or len(names) != 2 or not all(isinstance(n, str) and n.strip() for n in names):
         raise web.HTTPBadRequest(text=f'"players" must be a list of two player names, not {shown(names)}.')
-    return data["round"], data["board"], (names[0], names[1])
+    return rnd, board, (names[0], names[1])

@@ -1,5 +1,6 @@
-"""The desk page's one write, POST /pairing, against bodies a hostile or careless client sends: each is refused
-with a sentence (4xx, never a 500), and a refused or unsaved pairing leaves the desk's pairings as they were."""
+"""The director's POST /pairing against bodies a hostile or careless client sends: each is refused with a sentence
+(4xx, never a 500), and a refused or unsaved pairing leaves the desk's pairings as they were. (The director's other
+write, POST /take-version: tests/desk/test_desk_take_version.py.)"""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from desk_helpers import event_folder  # noqa: E402
 from hostile_http import assert_refused_quietly  # noqa: E402
 
 
-def _post(url: str, body: bytes) -> tuple[int, str]:
-    req = urllib.request.Request(url, body, {"Content-Type": "application/json"})
+def _post(url: str, body: bytes, content_type: str = "application/json") -> tuple[int, str]:
+    req = urllib.request.Request(url, body, {"Content-Type": content_type})
     try:
         with urllib.request.urlopen(req, timeout=10) as r:
             return r.status, r.read().decode()
@@ -71,6 +72,22 @@ def test_wrong_director_pins_slow_their_address_down(desk):
     code, text = _post(desk.url + "pairing", _pair(3))   # the right PIN waits too
     assert code == 429 and text.startswith("Too many wrong director PINs: wait ")
     assert desk.config.pairings.get((2, 3)) is None
+
+
+def test_a_director_request_must_be_sent_as_json_and_one_without_a_pin_is_said_so(desk):
+    """POST /pairing took a body of any kind, so a page of another site could send it through the director's
+    browser as a form (text/plain), without the browser asking the desk first; and a request with no PIN was
+    answered 'Wrong director PIN.' and counted as a wrong guess. Every director's request is checked alike
+    (kiosk.desk.director; POST /take-version: tests/desk/test_desk_take_version.py)."""
+    pair = {"pin": "2468", "round": 2, "board": 3, "players": ["Cid", "Bob"]}
+    assert _post(desk.url + "pairing", json.dumps(pair).encode(), "text/plain") == (
+        415, "The request must be sent as JSON (Content-Type: application/json), not as text/plain.")
+    assert _post(desk.url + "pairing", json.dumps({**pair, "pin": ""}).encode()) == (
+        403, "Only the tournament director can pair boards: the request gave no director PIN.")
+    for _ in range(2):   # with the request without a PIN, 3 wrong in a row would make the right PIN wait
+        assert _post(desk.url + "pairing", json.dumps({**pair, "pin": "0000"}).encode()) == (403, "Wrong director PIN.")
+    assert desk.config.pairings.get((2, 3)) is None
+    assert _post(desk.url + "pairing", json.dumps(pair).encode())[0] == 200
 
 
 def test_pin_waits_double_per_address_and_end():
