@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from calibration import CalibrationError, CalibrationInputError
-from kiosk.files import InputError
+from kiosk.files import InputError, read_text
 from kiosk.rules.counts import counted
 from kiosk.vision.geometry import SIZE
 from kiosk.vision.images import write_image
@@ -62,11 +62,12 @@ def default_layout(tile_set: str = "english") -> list[str]:
 
 
 def load_layout(path: Path) -> list[str]:
-    """Read and check a layout file; CalibrationInputError (a CalibrationError) names the line and column of a bad character."""
+    """Read (:func:`kiosk.files.read_text`: UTF-8, a byte-order mark read past) and check a layout file;
+    CalibrationInputError (a CalibrationError) names the file, and the line and column of a bad character."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CalibrationInputError(f"{path}: cannot read the layout: {exc}") from None
+        text = read_text(path, "layout file")
+    except InputError as exc:
+        raise CalibrationInputError(str(exc)) from None
     rows = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     if len(rows) != SIZE:
         raise CalibrationInputError(f"{path}: expected {SIZE} rows of {SIZE} characters, got {len(rows)} rows")

@@ -68,17 +68,18 @@ def check_recording_file(p: Path) -> None:
 
 
 def recording_text(p: Path) -> str:
-    """The UTF-8 text of ``p``; RecordingError naming the line of the first byte that is not UTF-8."""
+    """The text of the recording's file ``p`` (:func:`kiosk.files.read_text`: UTF-8, a byte-order mark read past).
+
+    Raises:
+        RecordingError: naming the file (and the line of the first byte that is not UTF-8): empty, binary,
+            UTF-16, not UTF-8, unreadable.
+    """
+    from kiosk.files import InputError, read_text
+
     try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise RecordingError(f"{p}: cannot be read ({exc.strerror or exc})") from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise RecordingError(f"{p}:{line}: not UTF-8 text (byte 0x{raw[exc.start]:02x}); the recording system "
-                             "writes UTF-8") from None
+        return read_text(p, f"recording's {p.name}")
+    except InputError as exc:
+        raise RecordingError(str(exc)) from None
 
 
 _WHOSE = {"name1": "the first player's", "name2": "the second player's"}

@@ -37,12 +37,12 @@ from __future__ import annotations
 
 import json
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeGuard
 
+from kiosk.files import InputError, read_toml
 from kiosk.rules.names import name_problem, shown_name
 from kiosk.settings.pins import check_pin
 from kiosk.stream.subscriber import MAX_BOARD
@@ -209,14 +209,12 @@ def load_event(folder: str | Path) -> EventConfig:
     path = folder / "event.toml"
     if not folder.is_dir():
         raise EventFileError(f"{folder}: not a folder (expected the event folder holding event.toml)")
+    if not path.exists() and not path.is_symlink():
+        raise EventFileError(f"{path}: no such file (the event folder needs an event.toml)")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
-    except FileNotFoundError:
-        raise EventFileError(f"{path}: no such file (the event folder needs an event.toml)") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise EventFileError(f"{path}: cannot read: {exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise EventFileError(f"{path}: not valid TOML: {exc}") from None
+        data = read_toml(path, "event file")
+    except InputError as exc:
+        raise EventFileError(str(exc)) from None
     unknown = set(data) - {"name", "rounds", "director_pin", "division", "pairing", "bye"}
     if unknown:  # a typo ('director_pn', 'pairings') would otherwise be dropped without a word
         raise EventFileError(f"{path}: unknown key {sorted(unknown)[0]!r} (known: name, rounds, director_pin, "

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kiosk.desk.event import Division, EventConfig, EventFileError, name_key
+from kiosk.files import InputError, read_text
 from kiosk.rules.counts import counted
 
 _LINE = re.compile(r"^(?P<name>[^\d;]*[^\d\s;])\s+(?P<rating>\d+)(?P<opps>(?:\s+\d+)*)\s*(?:;(?P<scores>[^;]*))?(?P<rest>(?:;.*)?)$")
@@ -175,11 +176,16 @@ def _set_fields(pl: PlayerLine, rnd: int, board: int, first: bool | None) -> Non
 
 
 def read_t(path: Path) -> list[PlayerLine | str]:
-    """Read and parse a ``.t`` file. Raises :class:`TshError` naming it."""
+    """Read (:func:`kiosk.files.read_text`: UTF-8, a byte-order mark read past) and parse a ``.t`` file.
+
+    Raises:
+        TshError: naming the file (and the line): missing, empty, binary, not UTF-8, a line that is no player.
+    """
     try:
-        return parse_t(path.read_text(encoding="utf-8"), str(path))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TshError(f"{path}: cannot read: {exc}") from None
+        text = read_text(path, "tsh .t file")
+    except InputError as exc:
+        raise TshError(str(exc)) from None
+    return parse_t(text, str(path))
 
 
 def add_tfile_byes(cfg: EventConfig) -> None:

@@ -7,6 +7,13 @@ Every write of a file in the kiosk goes through :func:`replacing` (here :func:`a
 A device, FIFO, socket or folder there is refused and left as it is (``kiosk selfplay -o /dev/null`` run as
 root once replaced the null device with a file); a symbolic link to a regular file is written through: the
 file it points to is replaced, the link kept.
+
+Every text file a person gives the kiosk, the calibration tools or the desk is read through :func:`read_text`
+(:func:`read_toml` for TOML; :func:`text_file_bytes` and :func:`decode_text` where the bytes are needed too; a
+test keeps it so): a missing, empty, UTF-16 or binary file is refused by name, a UTF-8 byte-order mark (Windows
+Notepad writes one) is read past, and a byte that is not UTF-8 is named with its file and line. GCG records are
+the one exception: :mod:`kiosk.rules.gcg` reads them game by game in their declared encoding (a mark read past
+there too).
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ from pathlib import Path
 from typing import IO, Any
 
 SNIFF_BYTES = 8192  # how much of a file is looked at to tell text from binary data
+BOM = b"\xef\xbb\xbf"   # the UTF-8 byte-order mark Windows Notepad writes at a file's start: read past
 
 
 class InputError(ValueError):
@@ -183,7 +191,7 @@ def check_text_file(path: str | Path, what: str = "file") -> Path:
     p = check_regular_file(path, what)
     with open(p, "rb") as fh:
         head = fh.read(SNIFF_BYTES)
-    if not head.removeprefix(b"\xef\xbb\xbf").strip():   # (a UTF-8 byte-order mark, as Notepad writes, holds nothing)
+    if not head.removeprefix(BOM).strip():   # (a UTF-8 byte-order mark, as Notepad writes, holds nothing)
         raise InputError(f"{p}: empty file, not a {what}")
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):   # (a UTF-16 byte-order mark: NUL bytes between the letters)
         raise InputError(f"{p}: UTF-16 text (what a Windows editor saves as 'Unicode'), not UTF-8: save it as UTF-8 "
@@ -193,26 +201,71 @@ def check_text_file(path: str | Path, what: str = "file") -> Path:
     return p
 
 
-def read_toml(path: str | Path, what: str = "config file") -> dict[str, Any]:
-    """The TOML file at ``path`` as a dict, once :func:`check_text_file` has taken it (missing, a folder, empty,
-    UTF-16, binary data: refused by name; a UTF-8 byte-order mark, as Windows Notepad writes, is read past): the one reader of the kiosk's config file for every command that reads
-    it (``python -m kiosk.devices.check``, ``kiosk run``).
+def decode_text(raw: bytes, name: str | Path, what: str = "file", *, fallback: str | None = None,
+                secret: bool = False) -> str:
+    """The text of a file's bytes ``raw`` (``name``: the file, named in the error): UTF-8, a byte-order mark at its
+    start (as Windows Notepad writes) read past; with ``fallback`` (a codec: a word list's ``"latin-1"``) bytes that
+    are not UTF-8 are read in it instead. Pure: no I/O (the rules core reads word lists' bytes with it).
 
     Raises:
-        InputError: as check_text_file, ``PATH: not UTF-8 text (byte N: ...)``, ``PATH: cannot read the WHAT:
-            REASON``, ``PATH: not valid TOML: ...``.
+        InputError: ``NAME:LINE: not UTF-8 text (byte 0xe9): save it as UTF-8 to read it as a WHAT`` (the byte
+            left out for a ``secret``: a password file's).
+    """
+    body = raw.removeprefix(BOM)
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        if fallback is not None:
+            return body.decode(fallback)
+        line = body.count(b"\n", 0, exc.start) + 1
+        byte = "" if secret else f" (byte 0x{body[exc.start]:02x})"
+        raise InputError(f"{name}:{line}: not UTF-8 text{byte}: save it as UTF-8 to read it as a {what}") from None
+
+
+def text_file_bytes(path: str | Path, what: str = "file") -> bytes:
+    """The bytes of the text file a person gave at ``path``, once :func:`check_text_file` has taken it (missing, a
+    folder, a FIFO or device, empty, UTF-16, binary data: refused by name); for a reader that needs them as well as
+    the text (a word list's checksum), which it then gets from :func:`decode_text`, as :func:`read_text` does.
+
+    Raises:
+        InputError: as check_text_file, or ``PATH: cannot read the WHAT: REASON``.
+    """
+    p = check_text_file(path, what)
+    try:
+        return p.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{p}: cannot read the {what}: {_reason(exc)}") from None
+
+
+def read_text(path: str | Path, what: str = "file", *, fallback: str | None = None, secret: bool = False) -> str:
+    """The text of the file a person gave at ``path``: the one reader of every text file the kiosk, the calibration
+    tools and the desk take from a person (config, presets, tile sets, event files, tsh ``.t`` files, word lists,
+    corners, layouts, passwords, profiles, a recording's ``game.ini`` and ``game.csv``; a test keeps it so). It is
+    checked first (:func:`text_file_bytes`: missing, a folder, a FIFO or device, empty, UTF-16, binary data are
+    refused by name), then read as :func:`decode_text` reads it (UTF-8, a byte-order mark read past; ``fallback``
+    and ``secret`` as there).
+
+    Raises:
+        InputError: as text_file_bytes and decode_text.
+    """
+    return decode_text(text_file_bytes(path, what), Path(path), what, fallback=fallback, secret=secret)
+
+
+def read_toml(path: str | Path, what: str = "config file") -> dict[str, Any]:
+    """The TOML file at ``path`` as a dict, read by :func:`read_text` (missing, a folder, empty, UTF-16, binary data,
+    not UTF-8: refused by name; a UTF-8 byte-order mark is read past): the one reader of the kiosk's TOML files (the
+    config for ``python -m kiosk.devices.check`` and ``kiosk run``, presets, tile sets, the desk's event file).
+
+    Raises:
+        InputError: as read_text, ``PATH: not valid TOML: ...``.
     """
     import tomllib
 
-    p = check_text_file(path, what)
+    text = read_text(path, what)
     try:
-        return tomllib.loads(p.read_text(encoding="utf-8-sig"))   # a UTF-8 byte-order mark (Notepad) is no fault
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{p}: {describe_os_error(exc)}: save it as UTF-8 to read it as a {what}") from None
-    except OSError as exc:
-        raise InputError(f"{p}: cannot read the {what}: {_reason(exc)}") from None
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise InputError(f"{p}: not valid TOML: {exc}") from None
+        raise InputError(f"{path}: not valid TOML: {exc}") from None
 
 
 def check_output(path: str | Path, what: str = "output file") -> Path:

@@ -17,8 +17,7 @@ import json
 import os
 import tempfile
 import time
-import unicodedata
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 
@@ -29,8 +28,10 @@ from kiosk.files import (
     NotReplaceable,
     OutputError,
     check_regular_file,
+    decode_text,
     replace_target,
     replacing,
+    text_file_bytes,
 )
 from kiosk.rules.board import SIZE
 from kiosk.rules.counts import counted
@@ -42,6 +43,7 @@ from kiosk.rules.lexicon import (
     enable_words,
     lexicon_from_words,
     parse_word_list,
+    word_lines,
 )
 
 MIN_LETTERS = 2
@@ -65,33 +67,23 @@ def _check(p: Path, what: str) -> None:
         raise LexiconError(str(exc)) from None
 
 
-def _read(p: Path, what: str) -> bytes:
-    _check(p, what)
+def _read_word_list(p: Path) -> tuple[bytes, str]:
+    """The bytes (for its checksum) and the text of the word list at ``p``: :func:`kiosk.files.text_file_bytes`
+    (missing, a folder, empty, UTF-16, binary: refused by name), read as UTF-8 (a byte-order mark read past) or
+    else ISO-8859-1 (:func:`kiosk.files.decode_text`). Raises LexiconError naming the file."""
     try:
-        return p.read_bytes()
-    except OSError as exc:
-        raise LexiconError(f"{p}: cannot read {what}: {exc.strerror or exc}") from None
-
-
-def _word_lines(raw: bytes) -> Iterator[tuple[int, str]]:
-    """(line number, word) of a word list's lines, read as :func:`kiosk.rules.lexicon.parse_word_list` reads
-    them (only to name the lines of the words :func:`playable` leaves out)."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        text = raw.decode("latin-1")
-    for number, line in enumerate(text.splitlines(), 1):
-        line = line.strip().lstrip("\ufeff")
-        if line and not line.startswith("#"):
-            yield number, unicodedata.normalize("NFC", line.split()[0]).upper()
+        raw = text_file_bytes(p, "word list")
+    except InputError as exc:
+        raise LexiconError(str(exc)) from None
+    return raw, decode_text(raw, p, "word list", fallback="latin-1")
 
 
 def _shown(word: str) -> str:
     return repr(word) if len(word) <= 20 else f"'{word[:15]}...'"
 
 
-def playable(words: list[str], raw: bytes, name: str, notice: Callable[[str], None] | None = None) -> list[str]:
-    """``words`` of a word list (``raw``, named ``name``) without those of fewer than :data:`MIN_LETTERS` or
+def playable(words: list[str], text: str, name: str, notice: Callable[[str], None] | None = None) -> list[str]:
+    """``words`` of a word list (``text``, named ``name``) without those of fewer than :data:`MIN_LETTERS` or
     more than :data:`MAX_LETTERS` letters; ``notice`` is told how many were left out, naming their lines (the
     first five).
 
@@ -101,7 +93,7 @@ def playable(words: list[str], raw: bytes, name: str, notice: Callable[[str], No
     kept = [w for w in words if MIN_LETTERS <= len(w) <= MAX_LETTERS]
     if len(kept) == len(words):
         return words
-    out = [(n, w) for n, w in _word_lines(raw) if not MIN_LETTERS <= len(w) <= MAX_LETTERS]
+    out = [(n, w) for n, w in word_lines(text) if not MIN_LETTERS <= len(w) <= MAX_LETTERS]
     lines = "; ".join(f"line {n} {_shown(w)} ({counted(len(w), 'letter', fmt=',')})" for n, w in out[:5])
     more = f"; and {len(out) - 5:,} more" if len(out) > 5 else ""
     if not kept:
@@ -125,8 +117,8 @@ def read_word_list(path: str | Path, letters: Iterable[str] | None = None,
             word of 2 to 15 letters.
     """
     p = Path(path)
-    raw = _read(p, "word list")
-    return playable(parse_word_list(raw, str(p), letters), raw, str(p), notice)
+    text = _read_word_list(p)[1]
+    return playable(parse_word_list(text, str(p), letters), text, str(p), notice)
 
 
 def _atomic_write(out: Path, write: Callable[[str], object]) -> None:
@@ -184,8 +176,8 @@ def compile_word_list(src: str | Path, out: str | Path, name: str | None = None,
     """
     t0 = time.perf_counter()
     outp = check_lexicon_output(out)
-    raw = _read(Path(src), "word list")
-    words = playable(parse_word_list(raw, str(src), letters), raw, str(src), progress)
+    raw, text = _read_word_list(Path(src))
+    words = playable(parse_word_list(text, str(src), letters), text, str(src), progress)
     if progress:
         progress(f"read {counted(len(words), 'word')} from {src} in {time.perf_counter() - t0:.2f} s")
     trie = marisa_trie.Trie(words)

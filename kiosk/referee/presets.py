@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-import tomllib
 from dataclasses import asdict, dataclass, field, fields
 from importlib import resources
 from pathlib import Path
@@ -449,17 +448,18 @@ def checked_preset_from_dict(data: dict[str, Any], origin: str = "the preset") -
     return p
 
 
-def _read(path_or_text: Path, origin: str) -> dict[str, Any]:
+def _read(path: Path) -> dict[str, Any]:
+    """The preset file at ``path`` (:func:`kiosk.files.read_toml`, the one reader of a TOML file a person gives).
+
+    Raises:
+        PresetError: naming the file: missing, empty, binary, not UTF-8, not valid TOML, ...
+    """
+    from kiosk.files import InputError, read_toml
+
     try:
-        text = path_or_text.read_text(encoding="utf-8-sig")   # a byte-order mark (Notepad) is no fault
-    except OSError as exc:
-        raise PresetError(f"{origin}: cannot read preset file: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise PresetError(f"{origin}: not UTF-8 text") from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PresetError(f"{origin}: not valid TOML: {exc}") from None
+        return read_toml(path, "preset file")
+    except InputError as exc:
+        raise PresetError(str(exc)) from None
 
 
 def bundled_presets() -> list[str]:
@@ -478,13 +478,13 @@ def load_preset(name_or_path: str | Path, _seen: tuple[str, ...] = ()) -> Preset
     path = Path(name_or_path)
     if isinstance(name_or_path, Path) or path.suffix == ".toml" or path.exists():
         origin = str(path)
-        data = _read(path, origin)
+        data = _read(path)
     else:
         res = resources.files("kiosk") / "presets" / f"{name_or_path}.toml"
         if not res.is_file():
             raise PresetError(f"unknown preset '{name_or_path}' (bundled: {', '.join(bundled_presets())})")
         origin = f"{name_or_path}.toml"
-        data = _read(Path(str(res)), origin)
+        data = _read(Path(str(res)))
     base = None
     if "extends" in data:
         parent = data["extends"]

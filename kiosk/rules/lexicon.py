@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
@@ -67,31 +67,32 @@ def _words(lines: Iterable[str]) -> Iterable[str]:
             yield w
 
 
-def parse_word_list(raw: bytes, name: str, letters: Iterable[str] | None = None) -> list[str]:
-    """Words of a word list's bytes: one word per line (upper-cased; a definition after the word, ``#``
-    comment lines and blank lines are ignored), UTF-8 or else ISO-8859-1. Every word must be spelt with
-    ``letters`` (a tile set's letters, e.g. ``ENGLISH.letters``; None: any letters); Unicode is compared in
-    NFC, so a decomposed Ä is an Ä.
+def word_lines(text: str) -> Iterator[tuple[int, str]]:
+    """(line number, word) of a word list's ``text``: the first word of each line, NFC, upper case; blank lines,
+    ``#`` comment lines and a byte-order mark where two files were joined are passed over."""
+    for number, line in enumerate(text.splitlines(), 1):
+        line = line.strip().lstrip("\ufeff")
+        if line and not line.startswith("#"):
+            yield number, unicodedata.normalize("NFC", line.split()[0]).upper()
+
+
+def parse_word_list(text: str, name: str, letters: Iterable[str] | None = None) -> list[str]:
+    """Words of a word list's text (read by :func:`kiosk.files.read_text`: UTF-8 or else ISO-8859-1): one word per
+    line (:func:`word_lines`: upper-cased; a definition after the word, ``#`` comment lines and blank lines are
+    ignored). Every word must be spelt with ``letters`` (a tile set's letters, e.g. ``ENGLISH.letters``; None: any
+    letters); Unicode is compared in NFC, so a decomposed Ä is an Ä.
 
     Raises:
         LexiconError: binary data, no word at all, or the first line whose word is not spelt with
             ``letters`` (``NAME:LINE: ...``), with how many lines are like it: a README or a list of
             another language is refused, not half read.
     """
-    if b"\x00" in raw[:65536]:
+    if "\x00" in text[:65536]:
         raise LexiconError(f"{name}: not a text word list (binary data)")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        text = raw.decode("latin-1")
     allowed = None if letters is None else {unicodedata.normalize("NFC", c).upper() for c in letters}
     words: list[str] = []
     bad: list[tuple[int, str, str]] = []
-    for number, line in enumerate(text.splitlines(), 1):
-        line = line.strip().lstrip("\ufeff")
-        if not line or line.startswith("#"):
-            continue
-        word = unicodedata.normalize("NFC", line.split()[0]).upper()
+    for number, word in word_lines(text):
         if not word.isalpha():
             bad.append((number, word, "is not a word"))
         elif allowed is not None and not set(word) <= allowed:

@@ -13,12 +13,12 @@ Source: English counts and values from seed ``004`` ("LETTER DISTRIBUTIONS", 100
 
 from __future__ import annotations
 
-import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from kiosk.rules.counts import counted
 
@@ -87,11 +87,21 @@ class TileSet:
         return ch.upper() in self.values
 
 
-def _parse(text: str, origin: str) -> TileSet:
+def _read(path: Path) -> dict[str, Any]:
+    """The tile set file at ``path`` (:func:`kiosk.files.read_toml`, the one reader of a TOML file a person gives).
+
+    Raises:
+        TileSetError: naming the file: missing, empty, binary, not UTF-8, not valid TOML, ...
+    """
+    from kiosk.files import InputError, read_toml
+
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise TileSetError(f"{origin}: not valid TOML: {exc}") from None
+        return read_toml(path, "tile set file")
+    except InputError as exc:
+        raise TileSetError(str(exc)) from None
+
+
+def _parse(data: dict[str, Any], origin: str) -> TileSet:
     for key in ("name", "tiles"):
         if key not in data:
             raise TileSetError(f"{origin}: missing key '{key}'")
@@ -131,14 +141,11 @@ def load_tile_set(name_or_path: str = "english") -> TileSet:
     """
     path = Path(name_or_path)
     if path.suffix == ".toml" or path.exists():
-        try:
-            return _parse(path.read_text(encoding="utf-8-sig"), str(path))
-        except OSError as exc:
-            raise TileSetError(f"{path}: cannot read tile set: {exc.strerror}") from None
+        return _parse(_read(path), str(path))
     res = resources.files("kiosk.rules") / "data" / "tilesets" / f"{name_or_path}.toml"
     if not res.is_file():
         raise TileSetError(f"unknown tile set '{name_or_path}' (bundled: {', '.join(bundled_tile_sets())})")
-    return _parse(res.read_text(encoding="utf-8"), f"tileset {name_or_path}")
+    return _parse(_read(Path(str(res))), f"tileset {name_or_path}")
 
 
 def bundled_tile_sets() -> list[str]:

@@ -172,18 +172,12 @@ def read_password(s: StreamSettings) -> str | None:
     """
     if s.mqtt_password_file:
         path = Path(s.mqtt_password_file).expanduser()
-        from kiosk.files import InputError, check_regular_file
+        from kiosk.files import InputError, read_text
 
-        try:  # a FIFO or a device would block the start until something writes to it (missing: said below)
-            if path.exists():
-                check_regular_file(path, "password file")
+        try:  # checked first: a FIFO or a device would block the start until something writes to it
+            text = read_text(path, "password file", secret=True)   # no byte of it in a message
         except InputError as exc:
             raise ValueError(f"stream.mqtt_password_file: {exc}") from None
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            why = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
-            raise ValueError(f"stream.mqtt_password_file: {path}: cannot read it: {why}") from None
         lines = text.splitlines()
         if not lines or not lines[0]:
             raise ValueError(f"stream.mqtt_password_file: {path}: the first line is empty")

@@ -155,16 +155,21 @@ def parse_corners(text: str, where: str, shape: tuple[int, ...] | None = None) -
 
 def read_corners_file(path: Any, shape: tuple[int, ...] | None = None) -> np.ndarray:
     """Corners from a text file of 4 lines ``x y`` (``#`` lines are comments; the ``.corners.txt`` beside the
-    photos of ../shared/photos), checked (:func:`check_corners`). Raises CornersError naming the file (and the
-    line where a line is not two numbers)."""
+    photos of ../shared/photos), read by :func:`kiosk.files.read_text` (UTF-8, a byte-order mark read past) and
+    checked (:func:`check_corners`). Raises CornersError naming the file (and the line where a line is not two
+    numbers, or is not UTF-8)."""
     from pathlib import Path
+
+    from kiosk.files import InputError, read_text
 
     p = Path(path)
     try:
-        lines = [(n, ln.split()) for n, ln in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
-                 if ln.strip() and not ln.lstrip().startswith("#")]
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CornersError(str(p), f"cannot be read: {getattr(exc, 'strerror', None) or exc}") from None
+        text = read_text(p, "corners file")
+    except InputError as exc:   # 'PATH: why' or 'PATH:LINE: why'
+        line, _, why = str(exc).removeprefix(str(p)).partition(": ")
+        raise CornersError(f"{p}{line}", why) from None
+    lines = [(n, ln.split()) for n, ln in enumerate(text.splitlines(), 1)
+             if ln.strip() and not ln.lstrip().startswith("#")]
     pts = []
     for n, parts in lines:
         try:

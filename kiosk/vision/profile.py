@@ -380,14 +380,15 @@ def _regular(p: Path, what: str) -> Path:
 
 
 def load_profile(path: str | Path) -> CalibrationProfile:
-    """Read a profile file. Raises ProfileError (missing, unreadable, not JSON, wrong version, bad field)."""
+    """Read a profile file. Raises ProfileError (missing, unreadable, empty, binary, not UTF-8, not JSON, wrong
+    version, bad field), naming it."""
+    from kiosk.files import InputError, read_text
+
     p = Path(path)
-    try:
-        text = _regular(p, "calibration profile").read_text(encoding="utf-8-sig")   # a BOM (Windows editors) is no fault
-    except OSError as exc:
-        raise ProfileError(f"{p}: cannot read the calibration profile: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise ProfileError(f"{p}: not a text (UTF-8 JSON) file") from None
+    try:   # the one reader of a person's text file: a BOM (Windows editors) is no fault, binary data is refused
+        text = read_text(p, "calibration profile")
+    except InputError as exc:
+        raise ProfileError(str(exc)) from None
     try:
         d = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -21,6 +21,7 @@ from typing import Literal, overload
 
 import numpy as np
 
+from kiosk.files import InputError, read_text
 from kiosk.vision.corners import CornersError, check_corners
 
 SECTION, KEY = "default", "warp-coord"
@@ -71,23 +72,18 @@ def ini_problem(exc: configparser.Error, text: str) -> str:
 
 
 def read_game_ini(path: str | Path) -> configparser.ConfigParser:
-    """``path`` read as a ``game.ini``: UTF-8 (a byte-order mark is skipped), without interpolation.
+    """``path`` read as a ``game.ini`` (:func:`kiosk.files.read_text`: UTF-8, a byte-order mark read past), without
+    interpolation.
 
     Raises:
-        GameIniError: naming the file and the line: it cannot be read, is not UTF-8, or is no INI file
-            (:func:`ini_problem`).
+        GameIniError: naming the file and the line: it cannot be read (missing, a folder, empty, binary), is not
+            UTF-8, or is no INI file (:func:`ini_problem`).
     """
     path = Path(path)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise GameIniError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise GameIniError(f"{path}:{line}: not UTF-8 text (byte 0x{raw[exc.start]:02x}); the recording system "
-                           "writes UTF-8") from None
+        text = read_text(path, "game.ini")
+    except InputError as exc:
+        raise GameIniError(str(exc)) from None
     ini = configparser.ConfigParser(interpolation=None)   # a '%' is a '%': in a name, in warp-coord
     try:
         ini.read_string(text, source=str(path))

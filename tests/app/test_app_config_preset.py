@@ -45,15 +45,16 @@ def test_the_device_check_runs_on_the_shipped_simulated_table(tmp_path, capsys, 
 
 @pytest.mark.parametrize("content, says", [
     ('[table]\nplayers = ["Ann", "B\xe9b\xe9"]\n'.encode("latin-1"),
-     "not UTF-8 text (byte 28: b'\\xe9'): save it as UTF-8 to read it as a config file"),
+     ":2: not UTF-8 text (byte 0xe9): save it as UTF-8 to read it as a config file"),
     ("[table]\n".encode("utf-16"), "UTF-16"),
     (b"", "empty"),
 ])
 def test_kiosk_run_reads_its_config_file_as_the_device_check_does(tmp_path, content, says):
     """One reader of the config file (kiosk.files.read_toml) for `kiosk run` and the device check: a Latin-1 file
-    was 'kiosk run: not UTF-8 text (byte 28: ...)' without the file's name; both now name it and say what to do."""
+    was 'kiosk run: not UTF-8 text (byte 28: ...)' without the file's name; both now name it, the line, and say what
+    to do."""
     path = tmp_path / "kiosk.toml"
     path.write_bytes(content)
     with pytest.raises(ConfigError) as exc:
         load_config(path)
-    assert str(exc.value).startswith(f"{path}: ") and says in str(exc.value), str(exc.value)
+    assert str(exc.value).startswith(f"{path}:") and says in str(exc.value), str(exc.value)

@@ -20,7 +20,7 @@ def _with_stream(tmp_path, lines: str):
 @pytest.mark.parametrize("lines, says", [
     ('mqtt_root = "a/#"', "stream.mqtt_root: 'a/#' must be a topic path without wildcards"),
     ('mqtt_username = "u"\nmqtt_password_file = "{tmp}/none.txt"',
-     "stream.mqtt_password_file: {tmp}/none.txt: cannot read it: No such file or directory"),
+     "stream.mqtt_password_file: {tmp}/none.txt: no such password file"),
     ('mqtt_tls_ca = "{tmp}/ca.pem"', "stream.mqtt_tls_ca: cannot load {tmp}/ca.pem: the file holds no PEM certificate"),
     ('mqtt_tls_ca = "{tmp}/missing.pem"', "stream.mqtt_tls_ca: {tmp}/missing.pem is not a readable file"),
     ("mqtt_port = 70000", "stream.mqtt_port: 70000 is not a TCP port"),

@@ -82,11 +82,14 @@ GOOD_CSV = b'Move, Button, State, Coord, Word, Points, Score1, Score2\n1, "green
 
 
 @pytest.mark.parametrize("ini, csv_bytes, says", [
-    (b"", GOOD_CSV, "game.ini: has no [default] section"),
+    (b"", GOOD_CSV, "game.ini: empty file, not a game.ini"),
+    (b"\n", GOOD_CSV, "game.ini: empty file, not a game.ini"),
+    (b"# no section\n", GOOD_CSV, "game.ini: has no [default] section"),
     (b"name1 = A\n", GOOD_CSV, "game.ini: line 1: the file must start with the [default] section header"),
     (b"[default]\nname1 = A\nname1 = B\n", GOOD_CSV, "game.ini: line 3: name1 is given twice in [default]"),
-    (b"[default]\nname1 = J\xfcrgen\n", GOOD_CSV, "game.ini:2: not UTF-8 text (byte 0xfc)"),
-    (GOOD_INI, "\ufeffMove\n".encode("utf-16"), "game.csv:1: not UTF-8 text (byte 0xff)"),
+    (b"[default]\nname1 = J\xfcrgen\n", GOOD_CSV, "game.ini:2: not UTF-8 text (byte 0xfc): save it as UTF-8"),
+    (GOOD_INI, "\ufeffMove\n".encode("utf-16"), "game.csv: UTF-16 text (what a Windows editor saves as 'Unicode'), "
+                                                  "not UTF-8: save it as UTF-8 to read it as a recording's game.csv"),
     (GOOD_INI, GOOD_CSV + b"2, " + b"x" * 200_000 + b"\n",
      "game.csv:3: not a line of the recording's table (a field longer than 131,072 characters)"),
     ("folder", GOOD_CSV, "game.ini: is a folder, not a file of the recording"),

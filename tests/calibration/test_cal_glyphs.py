@@ -38,7 +38,7 @@ def test_layout_file_errors(tmp_path: Path) -> None:
     bad.write_text("\n".join(["." * 15] * 15))
     with pytest.raises(CalibrationError, match="no tiles"):
         load_layout(bad)
-    with pytest.raises(CalibrationError, match="cannot read"):
+    with pytest.raises(CalibrationError, match="missing.txt: no such layout file"):
         load_layout(tmp_path / "missing.txt")
 
 

@@ -92,7 +92,7 @@ def test_ref_bad_preset_file_names_the_key(tmp_path, body, words):
 def test_ref_unknown_or_unreadable_preset(tmp_path):
     with pytest.raises(PresetError, match="unknown preset 'worlds'.*bundled: .*nsf"):
         load_preset("worlds")
-    with pytest.raises(PresetError, match="cannot read preset file"):
+    with pytest.raises(PresetError, match="missing.toml: no such preset file"):
         load_preset(tmp_path / "missing.toml")
     cyc = tmp_path / "a.toml"
     cyc.write_text(f'name = "a"\nextends = "{cyc}"\n', encoding="utf-8")

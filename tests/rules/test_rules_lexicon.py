@@ -25,7 +25,7 @@ def test_compile_and_load(tmp_path):
     assert again.name == "CLUB" and "qi" in again
 
 
-@pytest.mark.parametrize("content,msg", [(b"", "empty"), (b"\n\n# only comments\n", "empty"), (b"\x00\x01\x02ELF", "not a text")])
+@pytest.mark.parametrize("content,msg", [(b"", "empty"), (b"\n\n# only comments\n", "empty"), (b"\x00\x01\x02ELF", "w.txt: binary data, not a word list")])
 def test_bad_word_lists(tmp_path, content, msg):
     p = tmp_path / "w.txt"
     p.write_bytes(content)

@@ -54,7 +54,7 @@ def test_reader_cli_json_and_corners(board_png, capsys):
 @pytest.mark.parametrize("args, message", [
     (["--corners", "1,2 3,4"], "expected 4 points"),
     (["--corners", "1,2 3,4 5,x 7,8"], "point 3"),
-    (["--calibration", "/nonexistent/profile.json"], "cannot read"),
+    (["--calibration", "/nonexistent/profile.json"], "/nonexistent/profile.json: no such calibration profile"),
     (["--corners", ""], "expected 4 points 'x,y x,y x,y x,y', got 0"),    # was silently ignored
     (["--annotate", ""], "--annotate: give a folder name"),
     (["--corners", "1e40,2 3,4 5,6 7,8"], "point 1 (A1, at 1e+40,2) lies far outside any image"),   # was a RuntimeWarning

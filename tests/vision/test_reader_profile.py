@@ -60,7 +60,7 @@ def test_reader_profile_model_reference_errors_name_the_field(tmp_path, model, m
 
 
 def test_reader_profile_missing_file(tmp_path):
-    with pytest.raises(ProfileError, match="cannot read"):
+    with pytest.raises(ProfileError, match="nope.json: no such calibration profile"):
         load_profile(tmp_path / "nope.json")
 
 

@@ -67,7 +67,7 @@ def test_a_malformed_value_names_the_file_the_key_and_why(tmp_path, value, why):
 def test_an_unreadable_file_is_named(tmp_path):
     p = tmp_path / "game.ini"
     p.write_bytes(b"[default]\nwarp-coord = \xff\xfe\n")
-    with pytest.raises(WarpCoordError, match=re.escape(f"{p}:2: not UTF-8 text (byte 0xff)")):
+    with pytest.raises(WarpCoordError, match=re.escape(f"{p}:2: not UTF-8 text (byte 0xff): save it as UTF-8")):
         read_warp_coord(p)
     p.write_text("[default]\nwarp-coord\n", encoding="utf-8")   # configparser's error, with its line and section
     with pytest.raises(WarpCoordError, match=re.escape(f"{p}: line 2 'warp-coord' in [default]: not NAME = VALUE")):
