@@ -28,12 +28,14 @@ def gcg_path(r: Result) -> str:
 
 def result_row(r: Result, base: str = "/") -> dict[str, Any]:
     """``{"round", "board", "division", "players": [{"name", "score", "win"}], "game_id", "gcg": URL}`` plus
-    ``corrected`` and ``preset``; ``win``: the referee's win credit (1, 0.5, 0; null when not recorded)."""
+    ``corrected``, ``preset`` and ``replaced_at``; ``win``: the referee's win credit (1, 0.5, 0; null when not
+    recorded); ``replaced_at``: when the director took another version of the game (ms since the epoch, desk
+    clock), or null."""
     wins = r.wins if len(r.wins) == len(r.players) else (None,) * len(r.players)
     return {"round": r.round, "board": r.board, "division": r.division,
             "players": [{"name": n, "score": s, "win": w} for (n, s), w in zip(r.players, wins)],
             "game_id": r.game_id,
-            "gcg": base + gcg_path(r), "corrected": r.corrected, "preset": r.preset}
+            "gcg": base + gcg_path(r), "corrected": r.corrected, "preset": r.preset, "replaced_at": r.replaced_ts}
 
 
 def csv_cell(text: str) -> str:

@@ -62,9 +62,10 @@ _SENTENCES = {
     Bad.FIELDS: "The message lacked a field or had a field of the wrong kind.",
     Bad.REFUSED: "The referee refused the event: it does not follow the table's game so far.",
     Bad.CONFLICT: "The event differs from the one already recorded under the same number.",
-    Bad.STREAMED_AGAIN: "A game the desk already has was streamed again with other moves under the same game id (a "
-                        "corrected record streamed again, or another sender with the table's login): the desk keeps "
-                        "the game as it first came and does not take the other version.",
+    Bad.STREAMED_AGAIN: "A game the desk already has was streamed again with other moves under the same game id, by "
+                        "a kiosk run whose version the desk does not keep: a later run streamed the game again, the "
+                        "director replaced that version, its referee refused one of its events, or the game has as "
+                        "many other versions as the desk keeps.",
 }
 
 

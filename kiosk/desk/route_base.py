@@ -1,5 +1,5 @@
 """What the desk server's route parts (:mod:`kiosk.desk.live_routes`, :mod:`kiosk.desk.export_routes`,
-:mod:`kiosk.desk.pairing_routes`) share: the server's attributes they read, its log, and running their blocking
+:mod:`kiosk.desk.pairing_routes`, :mod:`kiosk.desk.version_routes`) share: the server's attributes they read, its log, and running their blocking
 work (the tables' lock, SQLite, the disk) off the event loop."""
 
 from __future__ import annotations

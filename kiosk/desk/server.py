@@ -24,6 +24,14 @@ Routes::
                                 "players": [name, name]}; 403 without the event's director_pin; after 3
                                 wrong PINs in a row from one address, 429 for 1 s doubling to 30 s
                                 (:mod:`kiosk.desk.pin_wait`)
+    POST /take-version          the director takes the other version of a game the page shows: JSON {"pin",
+                                "board", "game_id", "version"} (:mod:`kiosk.desk.version_routes`); 403 without
+                                the director_pin, 404 for no such game, 409 when that version cannot be taken
+                                (no version waits, another came or it grew since, not finished, refused)
+    GET /versions/{N}.json      every version the desk kept of table N's games (taken, replaced, waiting ...)
+
+Both POSTs are the director's requests (:mod:`kiosk.desk.director`): sent as ``application/json`` or refused
+(415), so no page of another site can send one through the director's browser.
 
 No page asset comes from outside (everything is in ``kiosk/desk/web/``). Connections pass the connection gate
 (:mod:`kiosk.stream.conn_gate`): at most :data:`MAX_CONNECTIONS_PER_ADDRESS` from one address (whole requests sent
@@ -48,6 +56,7 @@ from kiosk.desk.pairing_routes import PairingRoutes
 from kiosk.desk.pin_wait import PinWaits
 from kiosk.desk.store import ResultsStore
 from kiosk.desk.tables import Tables
+from kiosk.desk.version_routes import VersionRoutes
 from kiosk.stream import sse, web_files
 from kiosk.stream.conn_gate import ConnectionGate, GateField, open_file_cap
 
@@ -72,7 +81,7 @@ MAX_UNFINISHED_PER_ADDRESS = 8
 IDLE_TIMEOUT_S = 15.0   #: a kept-alive connection with no request in flight for this long is closed (s)
 
 
-class DeskServer(LiveRoutes, ExportRoutes, PairingRoutes):
+class DeskServer(LiveRoutes, ExportRoutes, PairingRoutes, VersionRoutes):
     """See module doc. ``lock`` guards ``tables`` (shared with the ingest worker); ``out_dir`` receives the
     merged ``.t`` copies. ``status_extra()`` adds fields (broker connection ...) to the page's counters.
     ``header_timeout_s``: a connection whose request headers are not all in this long after it was made is closed
@@ -146,6 +155,8 @@ class DeskServer(LiveRoutes, ExportRoutes, PairingRoutes):
         r.add_get("/players.json", self._players)
         r.add_get("/pairing/{board}.json", self._pairing)
         r.add_post("/pairing", self._assign)
+        r.add_post("/take-version", self._take_version)
+        r.add_get("/versions/{board}.json", self._versions)
         return app
 
     # ------------------------------------------------------------------------------------------ thread

@@ -11,7 +11,10 @@ Tables:
   final scores (points), preset, round, division and the GCG text. Recording the same final again changes
   nothing; a different final for the same game (a judge correction after the end) updates the row, sets
   ``corrected`` and counts ``revision``. ``wins``: the referee's win credit per player (its preset's tie rule and
-  forfeits applied); NULL in a database of a desk before it (then standings compare the finals).
+  forfeits applied); NULL in a database of a desk before it (then standings compare the finals). ``replaced_ts``:
+  when the director took another version of the game (desk wall ms; NULL: never).
+* ``versions``, ``version_events`` - the other versions of games, streamed again with other moves, and the versions
+  the director replaced (:mod:`kiosk.desk.version_store`; never deleted).
 
 All methods are thread-safe (one connection behind a lock). Raises :class:`StoreError` (naming the file) when
 the database cannot be opened or is not the desk's.
@@ -20,15 +23,19 @@ the database cannot be opened or is not the desk's.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
+
+from kiosk.desk import version_store
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -43,7 +50,7 @@ CREATE TABLE IF NOT EXISTS results (
 CREATE TABLE IF NOT EXISTS pairings (
     round INTEGER NOT NULL, board INTEGER NOT NULL, player1 TEXT NOT NULL, player2 TEXT NOT NULL,
     set_ts INTEGER NOT NULL, PRIMARY KEY (round, board));
-"""
+""" + version_store.SCHEMA
 
 
 #: ``PRAGMA application_id`` of a desk database ("KDSK"): what tells it from a kiosk journal or any other SQLite file
@@ -86,6 +93,8 @@ class Result:
     #: the referee's win credit per player (1, 0.5 each for a tie under "half", 0), as its preset decided;
     #: empty when unknown (a result stored by an earlier desk)
     wins: tuple[float, ...] = ()
+    #: desk wall ms the director took another version of the game (its result is that version's), or None
+    replaced_ts: int | None = None
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -147,8 +156,9 @@ class ResultsStore:
         self._db.execute("PRAGMA synchronous=FULL")  # acked to the broker only after this commit
         self._db.executescript(SCHEMA)
         columns = {r[1] for r in self._db.execute("PRAGMA table_info(results)")}
-        if "wins" not in columns:   # a database of a desk before the column: its rows keep NULL
-            self._db.execute("ALTER TABLE results ADD COLUMN wins TEXT")
+        for name, kind in (("wins", "TEXT"), ("replaced_ts", "INTEGER")):
+            if name not in columns:   # a database of a desk before the column: its rows keep NULL
+                self._db.execute(f"ALTER TABLE results ADD COLUMN {name} {kind}")
 
     def close(self) -> None:
         """Close the database (the WAL is checkpointed by SQLite) and release its lock (idempotent)."""
@@ -200,29 +210,34 @@ class ResultsStore:
     # ------------------------------------------------------------------------------------------ results
     def record_result(self, r: Result) -> Recorded:
         """Record a finished game once (see module doc). Returns NEW, SAME (nothing changed) or CORRECTED."""
-        now = int(time.time() * 1000)
+        with self._lock:
+            return self._put_result(r, _now_ms())
+
+    def _put_result(self, r: Result, now: int, replaced_ts: int | None = None) -> Recorded:
+        """Insert or update the result row of ``r``'s game (the caller holds the lock). ``replaced_ts``: the
+        director took another version now: the row is updated even with the same finals (its GCG is another)."""
         players = json.dumps([[n, s] for n, s in r.players], ensure_ascii=False)
         wins = json.dumps(list(r.wins)) if r.wins else None
-        with self._lock:
-            row = self._db.execute("SELECT players, revision, round, division FROM results "
-                                   "WHERE board=? AND game_id=?", (r.board, r.game_id)).fetchone()
-            if row is None:
-                self._db.execute(f"INSERT INTO results ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?)",
-                                 (r.board, r.game_id, r.round, r.division, players, r.preset, r.reason, r.gcg,
-                                  r.last_seq, r.finished_ts, now, wins))
-                return Recorded.NEW
-            if row[0] == players:
-                if wins is not None:   # the same finals: the referee's verdict is the same (kept if unknown)
-                    self._db.execute("UPDATE results SET wins=? WHERE board=? AND game_id=?", (wins, r.board, r.game_id))
-                if (row[2], row[3]) != (r.round, r.division):  # the pairing became known later
-                    self._db.execute("UPDATE results SET round=?, division=? WHERE board=? AND game_id=?",
-                                     (r.round, r.division, r.board, r.game_id))
-                return Recorded.SAME
-            self._db.execute("UPDATE results SET players=?, reason=?, gcg=?, last_seq=?, updated_ts=?, corrected=1, "
-                             "revision=?, round=?, division=?, wins=? WHERE board=? AND game_id=?",
-                             (players, r.reason, r.gcg, r.last_seq, now, row[1] + 1, r.round, r.division, wins,
-                              r.board, r.game_id))
-            return Recorded.CORRECTED
+        row = self._db.execute("SELECT players, revision, round, division FROM results "
+                               "WHERE board=? AND game_id=?", (r.board, r.game_id)).fetchone()
+        if row is None:
+            self._db.execute(f"INSERT INTO results ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?, ?)",
+                             (r.board, r.game_id, r.round, r.division, players, r.preset, r.reason, r.gcg,
+                              r.last_seq, r.finished_ts, now, wins, replaced_ts))
+            return Recorded.NEW
+        if row[0] == players and replaced_ts is None:
+            if wins is not None:   # the same finals: the referee's verdict is the same (kept if unknown)
+                self._db.execute("UPDATE results SET wins=? WHERE board=? AND game_id=?", (wins, r.board, r.game_id))
+            if (row[2], row[3]) != (r.round, r.division):  # the pairing became known later
+                self._db.execute("UPDATE results SET round=?, division=? WHERE board=? AND game_id=?",
+                                 (r.round, r.division, r.board, r.game_id))
+            return Recorded.SAME
+        self._db.execute("UPDATE results SET players=?, reason=?, gcg=?, last_seq=?, updated_ts=?, corrected=1, "
+                         "revision=?, round=?, division=?, wins=?, replaced_ts=COALESCE(?, replaced_ts) "
+                         "WHERE board=? AND game_id=?",
+                         (players, r.reason, r.gcg, r.last_seq, now, row[1] + 1, r.round, r.division, wins,
+                          replaced_ts, r.board, r.game_id))
+        return Recorded.CORRECTED
 
     def results(self, rnd: int | None = None) -> list[Result]:
         """Finished games (of round ``rnd``, or all), by round then board."""
@@ -264,9 +279,77 @@ class ResultsStore:
             row = self._db.execute(f"SELECT {_COLUMNS} FROM results WHERE board=? AND game_id=?", (board, game_id)).fetchone()
         return _result(row) if row else None
 
+    # ------------------------------------------------------------------------------------------ versions
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """One transaction (the caller holds the lock): committed when the block ends, rolled back when it raises."""
+        self._db.execute("BEGIN")
+        try:
+            yield
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
+    def add_versions(self, new: list[version_store.NewVersion], superseded: list[int],
+                     rows: list[version_store.VersionEvent]) -> None:
+        """Record new pending versions (id, board, game_id, boot, from_seq, received_ts), mark versions superseded
+        and add version events (version id, seq, event, ts), in one transaction (:mod:`kiosk.desk.version_store`)."""
+        if new or superseded or rows:
+            with self._lock, self._transaction():
+                version_store.add(self._db, new, superseded, rows)
+
+    def last_version_id(self) -> int:
+        """The highest version number used so far (0: none)."""
+        with self._lock:
+            return version_store.last_id(self._db)
+
+    def pending_versions(self) -> list[tuple[int, int, str, str, int, int]]:
+        """The versions waiting for the director: (id, board, game_id, boot, from_seq, received_ts), by id."""
+        with self._lock:
+            return version_store.pending(self._db)
+
+    def version_events(self, version: int) -> list[tuple[int, dict[str, Any], int]]:
+        """A version's stored events as (seq, event, ts), by seq."""
+        with self._lock:
+            return version_store.events_of(self._db, version)
+
+    def replaced_events(self, board: int, game_id: str, seq: int) -> list[dict[str, Any]]:
+        """Event ``seq`` of each version of a game the director replaced (none: never replaced)."""
+        with self._lock:
+            return version_store.replaced_events(self._db, board, game_id, seq)
+
+    def versions_kept(self, board: int, game_id: str) -> int:
+        """How many other versions of a game the desk received and kept."""
+        with self._lock:
+            return version_store.kept(self._db, board, game_id)
+
+    def version_history(self, board: int) -> list[dict[str, Any]]:
+        """Every version of table ``board``'s games kept in the store, oldest first
+        (:func:`kiosk.desk.version_store.history`)."""
+        with self._lock:
+            return version_store.history(self._db, board)
+
+    def replace_game(self, taken: int, replaced: version_store.NewVersion, now: int, result: Result) -> Recorded:
+        """The director took version ``taken`` of ``result``'s game at desk wall time ``now`` (ms), in one
+        transaction: the game's events and result as they stand are kept as version ``replaced`` (id, board,
+        game_id, boot, from_seq, kiosk time of its first event), the taken version's events become the game's and
+        ``result`` its result, marked replaced at ``now``. Returns what happened to the result row. Raises
+        ``ValueError`` (nothing changed) when ``taken`` is no pending version of that game, ``sqlite3.Error``."""
+        with self._lock, self._transaction():
+            old = self._db.execute(f"SELECT {_COLUMNS} FROM results WHERE board=? AND game_id=?",
+                                   (result.board, result.game_id)).fetchone()
+            version_store.swap(self._db, result.board, result.game_id, taken, replaced, now,
+                               dataclasses.asdict(_result(old)) if old else None)
+            return self._put_result(result, now, replaced_ts=now)
+
 
 _COLUMNS = ("board, game_id, round, division, players, preset, reason, gcg, last_seq, finished_ts, updated_ts, "
-            "corrected, revision, wins")
+            "corrected, revision, wins, replaced_ts")
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
 
 
 #: the desk databases this process holds locked: real path -> [lock fd, stores open on it] (a desk restarted in
@@ -346,8 +429,8 @@ def _not_a_desk(db: sqlite3.Connection) -> str | None:
 
 
 def _result(row: tuple[Any, ...]) -> Result:
-    (board, game_id, rnd, div, players, preset, reason, gcg, last_seq, fin, upd, corrected, rev, wins) = row
+    (board, game_id, rnd, div, players, preset, reason, gcg, last_seq, fin, upd, corrected, rev, wins, replaced) = row
     credit = json.loads(wins) if wins else []
     return Result(board, game_id, rnd, div, tuple((n, s) for n, s in json.loads(players)), preset or "",
                   reason or "", gcg, last_seq, fin, upd, bool(corrected), rev,
-                  tuple(float(w) for w in credit) if isinstance(credit, list) else ())
+                  tuple(float(w) for w in credit) if isinstance(credit, list) else (), replaced)

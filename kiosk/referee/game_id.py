@@ -44,8 +44,9 @@ def record_game_id(game: GcgGame) -> str:
 
     The same record gets the same id every time, whatever its file is called (the desk takes it again as
     nothing new); two different games without ``#id`` get two ids. Two different records under one ``#id`` are
-    one game to the desk, which keeps the first and says the second was streamed again with other moves
-    (``docs/desk.md``). An id never holds a character outside ``A-Za-z0-9._-``, so it is safe in a file name.
+    one game to the desk, which keeps the first and the second beside it as the game's other version, for the
+    director to take (``docs/desk.md``). An id never holds a character outside ``A-Za-z0-9._-``, so it is safe
+    in a file name.
     """
     named = game.pragmas.get("id")
     text = named[-1].strip() if named else ""

@@ -98,3 +98,14 @@ def snapshot_message(events: list[Event], board: int, *, game_id: str = "g1", bo
     msg = envelope("snapshot", "judge", game_id=game_id, board=board, boot=boot, n=n, seq=len(events),
                    ts=ts0 + len(events), state={}, events=body)
     return message_topic(ROOT, msg), encode(msg)
+
+
+def two_versions(seed: int = 1, at: int = 10, points: int = -10) -> tuple[list[Event], list[Event]]:
+    """Board 1's game of Ann and Bob as a kiosk first streamed it (649-671 for seed 1) and as corrected: the judge's
+    ``points`` to Ann inserted after event ``at``, so the corrected version differs from event ``at + 1`` on
+    (639-671 for the defaults) and has one event more."""
+    from kiosk.referee.events import JudgeAdjustment
+
+    first = game(seed, ("Ann", "Bob"))
+    fix = JudgeAdjustment(t=first[at - 1].t + 1, player=0, points=points, reason="scoring error")
+    return first, first[:at] + [fix] + first[at:]

@@ -31,7 +31,8 @@ def test_bench_desk_small_n_meets_the_correctness_bars(tmp_path):
     assert rep["results_total"] == rep["results_unique"] == 8
     assert rep["tsh_lines_checked"] == 16
     assert rep["round1"]["page_tables"] == 4 and rep["round1"]["latency_n"] > 10
-    assert rep["round2"]["refused_total"] == 20
+    # of the 20, 2 are another kiosk run's changed copy of a game's start: kept as those games' other versions
+    assert (rep["round2"]["refused_total"], rep["round2"]["versions_kept"]) == (18, 2)
     assert "with 4 kiosks playing" in rep["round2"]["faults"][0]        # the broker went down mid-round
     assert "(2 of them mid-game)" in rep["round2"]["faults"][1]
     assert "bar p99 <= 1000 ms" in r.stdout and "200 tables" in r.stdout

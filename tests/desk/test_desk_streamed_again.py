@@ -1,6 +1,7 @@
 """A game streamed again with other moves under its game id (a director fixed a record and ran ``kiosk
-stream-game`` on it again, its ``#id`` unchanged): the desk keeps the game as it first came and says so once, in
-words, never as events the referee refused, duplicates or events waiting for a gap (docs/desk.md, "Checks")."""
+stream-game`` on it again, its ``#id`` unchanged): the desk keeps the game as it came and keeps the other version
+beside it, never as events the referee refused, duplicates or events waiting for a gap (docs/desk.md, "A game
+streamed again with other moves"; the director taking it: tests/desk/test_desk_other_version.py)."""
 
 from __future__ import annotations
 
@@ -37,10 +38,11 @@ def _feed(tables: Tables, msgs: list[tuple[str, bytes]]) -> None:
 
 
 @needs_shared
-def test_a_record_streamed_again_with_other_moves_is_named_once_and_not_taken(tmp_path):
+def test_a_record_streamed_again_with_other_moves_is_kept_as_its_other_version(tmp_path):
     """The second run of the fixed record was 24 conflicts (a line each), one event 'refused by the referee' (its
     event 31 folded onto the finished game), two events left waiting for ever (the board flagged waiting) and 6
-    duplicates."""
+    duplicates; then it was counted and dropped, with no way to take it. Now it is the game's other version, whole,
+    and a third run (a player's name fixed) differs at the game's start: it is the one waiting then."""
     first, fixed, renamed = _versions()
     assert first[:6] == fixed[:6] and first[6] != fixed[6] and fixed[0].game_id == "r1_b3"
     tables = Tables(load_event(event_folder(tmp_path)), ResultsStore(tmp_path / "desk.sqlite"))
@@ -49,24 +51,21 @@ def test_a_record_streamed_again_with_other_moves_is_named_once_and_not_taken(tm
     _feed(tables, messages(fixed, 3, game_id="r1_b3", boot="run-2"))
     _feed(tables, [snapshot_message(fixed, 3, game_id="r1_b3", boot="run-2")])   # its retained snapshot too
     st = tables.status()
-    ignored = len(fixed) - 6 + 1         # events 7-33 of the second run, and its snapshot
-    assert st["refused"] == {"streamed_again": {"count": ignored, "sentence": Bad.STREAMED_AGAIN.sentence}}
-    assert st["refused_total"] == ignored and tables.duplicates == 6      # events 1-6: the same again
-    assert [r["detail"] for r in st["latest_refused"]] == [
-        "board 3 game r1_b3: streamed again with other moves from event 7 (play) on: the desk keeps the game as it "
-        "first came and does not take them"]
-    assert [(x["board"], x["game_id"], x["from_event"]) for x in st["streamed_again"]] == [(3, "r1_b3", 7)]
+    assert st["refused"] == {} and tables.duplicates == 6      # events 1-6: the same again
+    (v,) = st["other_versions"]
+    assert (v["board"], v["game_id"], v["from_event"], v["from_type"], v["sender"]["run"]) == (
+        3, "r1_b3", 7, "play", "run-2")
+    assert (v["desk"]["scores"], v["desk"]["events"], v["other"]["scores"], v["other"]["events"]) == (
+        [451, 345], 30, [451, 345], 33)
     game = tables.tables[3].game
     assert game.events == [e.to_dict() for e in first] and not game.waiting
     assert tables.tile(3)["flags"]["waiting"] is False and tables.store.results() == [kept]
-    # a third run with a player's name fixed differs at the game's start: named from event 1
+    # a third run with a player's name fixed differs at the game's start: its version waits from event 1 on
     _feed(tables, messages(renamed, 3, game_id="r1_b3", boot="run-3"))
     st = tables.status()
-    assert st["refused"]["streamed_again"]["count"] == ignored + len(renamed) and set(st["refused"]) == {
-        "streamed_again"}
-    assert st["latest_refused"][-1]["detail"].startswith("board 3 game r1_b3: streamed again with other moves from "
-                                                         "event 1 (game_started) on")
-    assert [x["from_event"] for x in st["streamed_again"]] == [7, 1]
+    assert st["refused"] == {} and [(x["from_event"], x["from_type"], x["sender"]["run"], x["other"]["players"])
+                                    for x in st["other_versions"]] == [(1, "game_started", "run-3", ["doug", "Emely"])]
+    assert "differs from event 1 (the start of the game) on" in st["other_versions"][0]["sentence"]
     assert game.events == [e.to_dict() for e in first] and tables.store.results() == [kept]
 
 
@@ -88,3 +87,4 @@ def test_one_differing_event_without_a_new_start_is_a_conflict_and_the_kiosk_s_g
     assert dict(tables.counts) == {Bad.CONFLICT.value: 1} and tables.duplicates == 10
     assert tables.tables[3].game.events == [e.to_dict() for e in fixed]
     assert tables.store.results()[0].scores == (451, 345)
+    assert tables.status()["other_versions"] == [] and tables.store.pending_versions() == []   # no version

@@ -63,6 +63,15 @@ def _chrome():
     return webdriver.Chrome(service=Service(driver_path), options=opts), profile
 
 
+def fits_a_phone(driver, shot: str) -> None:
+    """The page in ``driver`` (sized as a 390 px wide phone) is no wider than the phone; its screenshot is saved as
+    ``artifacts/desk/SHOT``."""
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 400, f"the page is {width} px wide on a 390 px phone"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert driver.save_screenshot(str(ARTIFACTS / shot))
+
+
 class Kiosks:
     """Publishes judge-channel messages as the kiosks would (one paho client for the test)."""
 
@@ -185,9 +194,7 @@ def test_desk_page_tiles_flags_detail_and_screenshots(tmp_path):
 
         driver.set_window_size(390, 844)                                               # a phone
         time.sleep(0.5)
-        width = driver.execute_script("return document.documentElement.scrollWidth")
-        assert width <= 400, f"the page is {width} px wide on a 390 px phone"
-        assert driver.save_screenshot(str(ARTIFACTS / "desk_phone.png"))
+        fits_a_phone(driver, "desk_phone.png")
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)

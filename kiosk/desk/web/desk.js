@@ -48,6 +48,11 @@
     if (big) { g.strokeStyle = "#0a3d2e"; }
   }
 
+  // A desk wall time (ms) as this browser's time of day.
+  function timeText(ms) {
+    return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+  }
+
   function clockText(ms) {
     const neg = ms < 0, s = Math.floor(Math.abs(ms) / 1000);
     return (neg ? "-" : "") + Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
@@ -73,7 +78,9 @@
     if (f.journal) out.push(["journal", "journal: " + f.journal]);
     if (f.waiting) out.push(["waiting", "waiting for events"]);
     if (f.unpaired) out.push(["unpaired", "not paired"]);
-    if (t.corrected) out.push(["corrected", "corrected"]);
+    if (f.other_version) out.push(["version", "other version"]);
+    if (t.replaced_at) out.push(["replaced", "replaced by the director at " + timeText(t.replaced_at)]);
+    else if (t.corrected) out.push(["corrected", "corrected"]);
     return out;
   }
 
@@ -159,8 +166,14 @@
       const r = s.refused[k];
       a.appendChild(el("p", "", counted(r.count, "message") + " ignored: " + r.sentence));
     });
-    // each game streamed again with other moves, by board and game (the count above sums their messages)
-    (s.streamed_again || []).forEach(function (r) { a.appendChild(el("p", "", r.detail)); });
+    // each game's other version waiting for the director: what it is, and the way to its table
+    (s.other_versions || []).forEach(function (v) {
+      const p = el("p", "version", v.sentence + " ");
+      const open = el("button", "open", "Open table " + v.board);
+      open.addEventListener("click", function () { openDetail(v.board); });
+      p.appendChild(open);
+      a.appendChild(p);
+    });
     const all = Object.values(tiles);
     const live = all.filter(function (t) { return t.players && t.players.length && t.phase !== "over"; }).length;
     const done = all.filter(function (t) { return t.phase === "over"; }).length;
@@ -182,9 +195,63 @@
     if (openBoard !== null && list.some(function (t) { return t.board === openBoard; })) loadDetail(openBoard);
   }
 
+  // The other versions of the open table's games (d.other_versions), each beside the desk's, with the director's
+  // button to take it beside the PIN field; that field and the last answer stay as they are while the table updates.
+  function renderVersions(list) {
+    const box = document.getElementById("versions"), into = document.getElementById("versions-list");
+    const buttons = document.getElementById("take-buttons");
+    into.textContent = "";
+    buttons.textContent = "";
+    (list || []).forEach(function (v) {
+      const item = el("div", "ver");
+      item.appendChild(el("p", "", v.sentence));
+      const tb = el("table"), hr = el("tr");
+      ["", "The desk's version", "The other version"].forEach(function (h) { hr.appendChild(el("th", "", h)); });
+      tb.appendChild(hr);
+      const scores = function (x) { return (x.finished ? "" : "not finished: ") + x.scores.join(" - "); };
+      [["Players", v.desk.players.join(" - "), v.other.players.join(" - ")],
+        ["Scores", scores(v.desk), scores(v.other)],
+        ["Events", String(v.desk.events), v.other.events + " (other from event " + v.from_event + ")"]]
+        .forEach(function (row) {
+          const tr = el("tr");
+          row.forEach(function (c, i) { tr.appendChild(el(i ? "td" : "th", "", c)); });
+          tb.appendChild(tr);
+        });
+      item.appendChild(tb);
+      into.appendChild(item);
+      const take = el("button", "take", list.length > 1 ? "Take the other version of game " + v.game_id :
+        "Take the other version");
+      take.type = "button";
+      take.disabled = !v.takeable;
+      take.addEventListener("click", function () { takeVersion(v); });
+      buttons.appendChild(take);
+    });
+    const any = !!(list && list.length);
+    document.getElementById("versions-title").hidden = !any;
+    document.getElementById("take-pin").hidden = !any;   // once taken, only the answer stays
+    box.hidden = !any && !document.getElementById("take-msg").textContent;
+  }
+
+  function takeVersion(v) {
+    const msg = document.getElementById("take-msg");
+    const body = { pin: document.getElementById("take-pin").value, board: v.board, game_id: v.game_id,
+      version: v.version };
+    fetch("/take-version", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+      .then(function (r) { return r.text().then(function (t) { return [r.ok, t]; }); })
+      .then(function (res) {
+        if (res[0]) {
+          msg.textContent = JSON.parse(res[1]).sentence; msg.className = "ok";
+          document.getElementById("take-pin").value = "";
+        }
+        else { msg.textContent = res[1]; msg.className = "bad"; }
+        loadDetail(v.board);
+      }).catch(function (err) { msg.textContent = "The desk did not answer: " + err; msg.className = "bad"; });
+  }
+
   function openDetail(board) {
     openBoard = board;
     document.getElementById("pair-msg").textContent = "";
+    document.getElementById("take-msg").textContent = "";
     const t = tiles[board];
     if (t && t.round) document.getElementById("pair-round").value = t.round;
     document.getElementById("detail").hidden = false;
@@ -209,6 +276,7 @@
       mv.textContent = "";
       ((d.state && d.state.history) || []).forEach(function (h) { mv.appendChild(el("li", "", h.text + " (" + h.total + ")")); });
       mv.scrollTop = mv.scrollHeight;
+      renderVersions(d.other_versions);
     }).catch(function () { /* the next update retries */ });
   }
 
