@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from source_scan import call_name, calls, open_mode, strays
 
 from kiosk.cli import main as kiosk_main
 from kiosk.devices.check import main as check_main
 
-ROOT = Path(__file__).resolve().parent.parent
 BOM = b"\xef\xbb\xbf"
 
 
@@ -259,13 +259,8 @@ ALLOWED = {
 }
 
 
-def _name(call: ast.Call) -> str:
-    f = call.func
-    return f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-
-
 def _reads_text(call: ast.Call) -> bool:
-    name, f = _name(call), call.func
+    name, f = call_name(call), call.func
     if name in TEXT_READS and isinstance(f, ast.Attribute):
         return True
     if name == "load" and isinstance(f, ast.Attribute) and getattr(f.value, "id", "") in ("json", "tomllib"):
@@ -274,30 +269,15 @@ def _reads_text(call: ast.Call) -> bool:
             str(call.args[0].value).lower().replace("_", "-") == "utf-8-sig":
         return True   # a byte-order mark read past by hand
     if name != "open" or (isinstance(f, ast.Attribute) and getattr(f.value, "id", "") == "os"):
-        return False
-    mode_args = call.args[1:2] if isinstance(f, ast.Name) else call.args[:1]
-    mode = [*mode_args, *(k.value for k in call.keywords if k.arg == "mode")][:1]
-    if not mode:
-        return True   # open(path): text, for reading
-    return isinstance(mode[0], ast.Constant) and isinstance(mode[0].value, str) and "b" not in mode[0].value \
-        and not set(mode[0].value) & set("wax+")
+        return False   # (os.open: a file descriptor, no text)
+    mode = open_mode(call)
+    return mode is not None and "b" not in mode and not set(mode) & set("wax+")   # open(path): text, for reading
 
 
 def text_reads(path: Path) -> list[tuple[int, str, str]]:
     """(line, enclosing function, call) of each text read in ``path`` that is not :func:`kiosk.files.read_text`:
     ``Path.read_text``, ``open`` for reading text, ``json.load``, ``tomllib.load``, a ``decode("utf-8-sig")``."""
-    found: list[tuple[int, str, str]] = []
-
-    def visit(node: ast.AST, func: str) -> None:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            func = node.name
-        elif isinstance(node, ast.Call) and _reads_text(node):
-            found.append((node.lineno, func, _name(node)))
-        for child in ast.iter_child_nodes(node):
-            visit(child, func)
-
-    visit(ast.parse(path.read_text(encoding="utf-8")), "<module>")
-    return found
+    return calls(path, _reads_text)
 
 
 def test_the_scan_finds_a_text_read_and_passes_the_one_reader(tmp_path: Path) -> None:
@@ -311,11 +291,6 @@ def test_the_scan_finds_a_text_read_and_passes_the_one_reader(tmp_path: Path) ->
 
 
 def test_no_text_file_is_read_outside_the_one_reader() -> None:
-    stray = []
-    for package in ("kiosk", "calibration", "firmware_bridge"):
-        for path in sorted((ROOT / package).rglob("*.py")):
-            rel = path.relative_to(ROOT).as_posix()
-            stray += [f"{rel}:{line} {func}(): {call}" for line, func, call in text_reads(path)
-                      if (rel, func) not in ALLOWED]
+    stray = strays(_reads_text, ALLOWED)
     assert not stray, "read a person's text file through kiosk.files.read_text (or name why not in ALLOWED):\n" + \
         "\n".join(stray)

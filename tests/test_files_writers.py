@@ -14,11 +14,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from source_scan import call_name, calls, open_mode, strays
 
 from kiosk.files import InputError, write_atomic
 from kiosk.vision.images import write_image
 
-ROOT = Path(__file__).resolve().parent.parent
 WRITERS = {"write_text", "write_bytes", "imwrite", "savez", "savez_compressed"}
 GUARDS = {"replacing", "atomic_output"}
 ALLOWED = {
@@ -33,44 +33,20 @@ ALLOWED = {
 }
 
 
-def _name(call: ast.Call) -> str:
-    f = call.func
-    return f.attr if isinstance(f, ast.Attribute) else getattr(f, "id", "")
-
-
 def _writes(call: ast.Call) -> bool:
-    name = _name(call)
+    name = call_name(call)
     if name in WRITERS:
         return True
     f = call.func
     if name == "export" and isinstance(f, ast.Attribute) and getattr(f.value, "attr", "") == "onnx":
         return True     # torch.onnx.export(net, ..., path)
-    if name in ("open", "fdopen"):
-        mode_args = call.args[1:2] if isinstance(f, ast.Name) else call.args[:1]
-        mode = [*mode_args, *(k.value for k in call.keywords if k.arg == "mode")][:1]
-        return bool(mode) and isinstance(mode[0], ast.Constant) and isinstance(mode[0].value, str) \
-            and bool(set(mode[0].value) & set("wax+"))
-    return False
+    return name in ("open", "fdopen") and bool(set(open_mode(call) or "") & set("wax+"))
 
 
 def direct_writes(path: Path) -> list[tuple[int, str, str]]:
     """(line, enclosing function, call) of each write in ``path`` that is not inside a ``with replacing(...)``
     or ``with atomic_output(...)`` block."""
-    found: list[tuple[int, str, str]] = []
-
-    def visit(node: ast.AST, func: str, guarded: bool) -> None:
-        if isinstance(node, (ast.With, ast.AsyncWith)):
-            guarded = guarded or any(isinstance(i.context_expr, ast.Call) and _name(i.context_expr) in GUARDS
-                                     for i in node.items)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            func = node.name
-        elif isinstance(node, ast.Call) and not guarded and _writes(node):
-            found.append((node.lineno, func, _name(node)))
-        for child in ast.iter_child_nodes(node):
-            visit(child, func, guarded)
-
-    visit(ast.parse(path.read_text(encoding="utf-8")), "<module>", False)
-    return found
+    return calls(path, _writes, GUARDS)
 
 
 def test_the_scan_finds_a_direct_write_and_passes_one_through_replacing(tmp_path):
@@ -83,12 +59,7 @@ def test_the_scan_finds_a_direct_write_and_passes_one_through_replacing(tmp_path
 
 
 def test_no_file_is_written_outside_the_one_atomic_writer():
-    stray = []
-    for package in ("kiosk", "calibration", "firmware_bridge"):
-        for path in sorted((ROOT / package).rglob("*.py")):
-            rel = path.relative_to(ROOT).as_posix()
-            stray += [f"{rel}:{line} {func}(): {call}" for line, func, call in direct_writes(path)
-                      if (rel, func) not in ALLOWED]
+    stray = strays(_writes, ALLOWED, GUARDS)
     assert not stray, "write these through kiosk.files (replacing / write_atomic / atomic_output):\n" + \
         "\n".join(stray)
 
