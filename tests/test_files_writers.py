@@ -30,6 +30,8 @@ ALLOWED = {
     ("kiosk/lexicons/__init__.py", "cached_default_lexicon"): "the same",
     ("kiosk/store/readable.py", "pad_copy"): "pads, in place, the copy of a damaged journal made for reading it",
     ("kiosk/store/header.py", "repair_header"): "rebuilds, in place, the header of the copy of a damaged journal",
+    ("kiosk/vision/cvcompat.py", "read_onnx"): "a network's bytes into mkstemp's private temporary file, for OpenCV 5 "
+                                               "to load by path and deleted at once",
 }
 
 
