@@ -102,6 +102,10 @@ from kiosk.vision.exemplars import CANDIDATE_SHARE, GlyphCache, confirm_by_exemp
 from kiosk.vision.familiarity import Familiarity, hold_unfamiliar
 from kiosk.vision.game_exemplars import GAME_KINDS, FeatureCache, RuledOut, settle_by_known
 from kiosk.vision.glyph_model import GlyphClassifier, normalise_glyph
+from kiosk.vision.letter_shapes import CHECK_BELOW_P as SHAPE_CHECK_BELOW_P
+from kiosk.vision.letter_shapes import MODEL_FILE as SHAPES_FILE
+from kiosk.vision.letter_shapes import SHARP_MIN as SHAPES_SHARP_MIN
+from kiosk.vision.letter_shapes import ShapeReader, letters_unlike
 from kiosk.vision.mlp import Classifier, ModelError, data_problem
 from kiosk.vision.occupancy import (
     OccupancyModel,
@@ -227,6 +231,11 @@ def default_occupancy_model() -> OccupancyModel:
     return OccupancyModel(Classifier.from_bytes(_packaged("occupancy.npz"), "occupancy.npz"))
 
 
+def default_shape_reader() -> ShapeReader:
+    """The shipped stroke-direction letter reader (:mod:`kiosk.vision.letter_shapes`); raises ModelError."""
+    return ShapeReader.from_bytes(_packaged(SHAPES_FILE), SHAPES_FILE)
+
+
 def default_settle_model() -> SettleModel:
     """The shipped tile-or-empty model of the square-network path (:mod:`kiosk.vision.settle`); raises
     ModelError."""
@@ -304,6 +313,37 @@ def _letters_not_held(net: SquareNet, grey: np.ndarray, preds: dict[int, SquareP
         least = shares.reshape(len(todo), len(HOLD_SCALES)).min(axis=1)
         memo.update((sq, memo[sq]._replace(held=float(v))) for sq, v in zip(todo, least))
     return {sq: held for sq in check if (held := memo[sq].held) is not None and held < HOLD_P}
+
+
+def _letters_unlike_shapes(shapes: ShapeReader | None, squares: list[SquareReading],
+                           preds: dict[int, SquarePrediction], memo: dict[int, _Memo], known: str | None
+                           ) -> dict[int, tuple[float, str]]:
+    """The letters read (squares read as a tile with a letter) that the network gives below
+    :data:`kiosk.vision.letter_shapes.CHECK_BELOW_P` of the lettered classes and the stroke-direction reader
+    (``shapes``; None: none) gives less than :data:`kiosk.vision.letter_shapes.UNLIKE_P`: {square: (that
+    reader's P of the letter, its own letter)}. A tile the game knows (``known``) read as its letter is not
+    checked."""
+    if shapes is None:
+        return {}
+    check = [sq for sq, r in enumerate(squares) if r.state is SquareState.TILE and r.letter and sq in preds
+             and sq in memo and preds[sq].letter_given_tile < SHAPE_CHECK_BELOW_P
+             and not (known is not None and known[sq] == r.letter)]
+    return letters_unlike(shapes, {sq: memo[sq].input for sq in check},
+                          {sq: str(squares[sq].letter) for sq in check}, {sq: preds[sq].turns for sq in check})
+
+
+def _doubt_unlike_shapes(squares: list[SquareReading], doubts: dict[int, Doubt], unlike: dict[int, tuple[float, str]]
+                         ) -> list[int]:
+    """Make the letters of :func:`_letters_unlike_shapes` (``unlike``) doubts, in place, as
+    :func:`_doubt_not_held` does; returns the squares doubted."""
+    out = []
+    for sq, (p, best) in unlike.items():
+        letter = squares[sq].letter
+        doubts[sq] = Doubt(DoubtKind.LETTER, f"letter {letter}? its strokes look more like {best} than {letter} "
+                           f"(P {p:.2f} by their directions; an unfamiliar font?)")
+        squares[sq] = SquareReading(SquareState.UNSURE, None, squares[sq].confidence)
+        out.append(sq)
+    return out
 
 
 def _doubt_not_held(squares: list[SquareReading], doubts: dict[int, Doubt], preds: dict[int, SquarePrediction],
@@ -525,6 +565,9 @@ class BoardReader:
     (or, in a game, its known tiles) settle it (:mod:`kiosk.vision.exemplars`,
     :mod:`kiosk.vision.game_exemplars`); the tile's printed value still answers the doubts it can
     (:meth:`_letters_by_value`: that is the value network's, on whenever the reader has one).
+    ``shapes=False``: a letter the network is not quite sure of is not checked by the stroke-direction reader
+    (:mod:`kiosk.vision.letter_shapes`; it is not asked either where a calibration profile gives glyphs or bag
+    templates).
     ``letter_net=False``: the square network reads the letters alone, without the shipped letter network
     (:class:`kiosk.vision.squarenet.SquareNet` ``letters``; for measuring what that network adds, and for tests of
     rules on the doubts the square network alone leaves). "The square network" in the rules below means the
@@ -533,7 +576,7 @@ class BoardReader:
     """
 
     def __init__(self, tile_set: TileSet | None = None, profile: CalibrationProfile | None = None, *,
-                 settle: bool = True, exemplars: bool = True, letter_net: bool = True) -> None:
+                 settle: bool = True, exemplars: bool = True, letter_net: bool = True, shapes: bool = True) -> None:
         self.profile = profile
         self.exemplars = exemplars
         made_for = profile.tile_set if profile is not None and profile.tile_set else None
@@ -553,6 +596,11 @@ class BoardReader:
         self.bag: BagTemplates | None = self._load_templates()
         self.squarenet = default_square_net(self._set_name(), letter_net)
         self.settle: SettleModel | None = default_settle_model() if settle else None
+        # a second reader of the letters, of another kind (kiosk.vision.letter_shapes), for lettering not
+        # calibrated: a calibrated tile set is read against its own glyphs and templates, which know it better than
+        # a reader trained on rendered faces (its doubts on the real Pi frames were all right letters); None: not asked
+        self.shapes: ShapeReader | None = \
+            default_shape_reader() if shapes and self.glyphs is None and self.bag is None else None
         # the square network's letters are checked against the value printed on their tile
         self.value_net: ValueNet | None = default_value_net()
         # the settle model's input rows of the last read (squares, N x F), for training it (kiosk.vision.train)
@@ -777,6 +825,11 @@ class BoardReader:
         doubt_off_colour_blanks(squares, doubts, feats)
         doubt_colour_collapse(squares, doubts, preds)
         self._lasting_doubts.update(_doubt_not_held(squares, doubts, preds, not_held))
+        # a letter the network is not quite sure of whose strokes a reader of another kind does not see as that
+        # letter is doubted (kiosk.vision.letter_shapes: an unfamiliar face)
+        unlike = _letters_unlike_shapes(self.shapes, squares, preds, fresh, known) \
+            if sharp_v >= SHAPES_SHARP_MIN else {}
+        self._lasting_doubts.update(_doubt_unlike_shapes(squares, doubts, unlike))
         crops = {sq: m.crop for sq, m in fresh.items()}   # the grey crops the network read
         if self.exemplars:  # letter doubts the frame's own sure tiles settle (kiosk.vision.exemplars)
             cache = self._glyph_cache

@@ -604,6 +604,16 @@ def main(argv: list[str] | None = None) -> int:
     lt.add_argument("--outlines", type=float, default=0.0,
                     help="share of the crops not redrawn as elements whose lettering is redrawn hollow (outline "
                          "or inline lettering), from 0 to 1 (default 0)")
+    sh = sub.add_parser("shapes", help="train the stroke-direction letter reader (needs the `train` extra: torch) "
+                                       "and write shapes.npz")
+    sh.add_argument("caches", type=Path, nargs="+", help="caches written by `squares`")
+    sh.add_argument("--out", type=Path, default=MODELS_DIR / "shapes.npz")
+    sh.add_argument("--epochs", type=int, default=12)
+    sh.add_argument("--augment", action="store_true",
+                    help="draw and change the tiles afresh each epoch (not the shipped reader's way)")
+    sh.add_argument("--per-epoch", type=int, default=100000, help="with --augment: tiles drawn per epoch")
+    sh.add_argument("--limit", type=int, default=300000, help="lettered tiles of the caches used at most")
+    sh.add_argument("--threads", type=int, default=2)
     v = sub.add_parser("values", help="train the value network (needs the `train` extra: torch, onnx) and write "
                                       "values.onnx")
     v.add_argument("caches", type=Path, nargs="+", help="caches written by `squares`")
@@ -664,6 +674,11 @@ def main(argv: list[str] | None = None) -> int:
                                  threads=args.threads, lr=args.lr, stroke=args.stroke, widen=args.widen,
                                  elements=args.elements, outlines=args.outlines)
             log(f"letter network trained in {time.time() - t:.0f} s; held out: {figs}")
+        elif args.cmd == "shapes":
+            from kiosk.vision.shapes_train import train_shapes
+            acc = train_shapes(args.caches, args.out, epochs=args.epochs, per_epoch=args.per_epoch,
+                               threads=args.threads, limit=args.limit, augment=args.augment)
+            log(f"wrote {args.out}; letters read right on kept-out plain tiles: {acc:.4f}")
         elif args.cmd == "values":
             from kiosk.vision.value_train import train as train_values
             acc = train_values(args.caches, args.out, args.epochs, args.per_epoch, args.threads, marks=args.marks)
