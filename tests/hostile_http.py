@@ -4,6 +4,7 @@ requests, streams that are never read, connections reset."""
 
 from __future__ import annotations
 
+import json
 import logging
 import socket
 import struct
@@ -178,3 +179,15 @@ def tally(answers: list[bytes]) -> dict[str, int]:
         line = a.split(b"\r\n", 1)[0].decode("latin-1")
         out[line] = out.get(line, 0) + 1
     return out
+
+
+def post(url: str, body: object, content_type: str = "application/json") -> tuple[int, str]:
+    """POST ``body`` (bytes as they are, anything else as JSON) to ``url``: (HTTP status, the reply's text), an
+    error status's too."""
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    req = urllib.request.Request(url, data, {"Content-Type": content_type})
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()

@@ -7,24 +7,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 from desk_helpers import event_folder  # noqa: E402
-from hostile_http import assert_refused_quietly  # noqa: E402
-
-
-def _post(url: str, body: bytes, content_type: str = "application/json") -> tuple[int, str]:
-    req = urllib.request.Request(url, body, {"Content-Type": content_type})
-    try:
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode()
+from hostile_http import assert_refused_quietly, post  # noqa: E402
 
 
 def _pair(board: object, rnd: int = 2, players: tuple[str, str] = ("Cid", "Bob")) -> bytes:
@@ -35,15 +24,15 @@ def test_a_board_number_beyond_any_table_is_refused_and_pairs_nobody(desk):
     """Board 10**30 went through the checks, was paired in memory, then failed SQLite (500); from then on
     both players 'already played' on a board no kiosk can have."""
     before = dict(desk.config.pairings)
-    code, text = _post(desk.url + "pairing", _pair(10**30))
+    code, text = post(desk.url + "pairing", _pair(10**30))
     assert code == 400 and "must be a whole number 0-1000000" in text
     assert desk.config.pairings == before and desk.store.pairings() == []
-    code, text = _post(desk.url + "pairing", _pair(3))
+    code, text = post(desk.url + "pairing", _pair(3))
     assert code == 200, text
 
 
 def test_a_deeply_nested_body_is_refused_as_not_json(desk):
-    code, text = _post(desk.url + "pairing", b"[" * 100_000 + b"]" * 100_000)
+    code, text = post(desk.url + "pairing", b"[" * 100_000 + b"]" * 100_000)
     assert (code, text) == (400, "The request was not JSON.")
 
 
@@ -53,13 +42,13 @@ def test_a_pairing_the_database_cannot_keep_changes_nothing(desk, monkeypatch):
 
     before = dict(desk.config.pairings)
     monkeypatch.setattr(desk.store, "save_pairing", full)
-    code, text = _post(desk.url + "pairing", _pair(3))
+    code, text = post(desk.url + "pairing", _pair(3))
     assert code == 503 and "could not be saved" in text and "nothing was changed" in text
     assert desk.config.pairings == before
 
 
 def test_a_seated_player_is_named_as_registered(desk):
-    code, text = _post(desk.url + "pairing", _pair(5, rnd=1, players=("bob", "Cid")))   # Bob plays board 1
+    code, text = post(desk.url + "pairing", _pair(5, rnd=1, players=("bob", "Cid")))   # Bob plays board 1
     assert code == 400 and text == "round 1 board 5: 'Bob' already plays on board 1 in round 1"
 
 
@@ -68,8 +57,8 @@ def test_wrong_director_pins_slow_their_address_down(desk):
     wrong = json.loads(_pair(3))
     wrong["pin"] = "0000"
     for _ in range(3):
-        assert _post(desk.url + "pairing", json.dumps(wrong).encode()) == (403, "Wrong director PIN.")
-    code, text = _post(desk.url + "pairing", _pair(3))   # the right PIN waits too
+        assert post(desk.url + "pairing", json.dumps(wrong).encode()) == (403, "Wrong director PIN.")
+    code, text = post(desk.url + "pairing", _pair(3))   # the right PIN waits too
     assert code == 429 and text.startswith("Too many wrong director PINs: wait ")
     assert desk.config.pairings.get((2, 3)) is None
 
@@ -80,14 +69,14 @@ def test_a_director_request_must_be_sent_as_json_and_one_without_a_pin_is_said_s
     answered 'Wrong director PIN.' and counted as a wrong guess. Every director's request is checked alike
     (kiosk.desk.director; POST /take-version: tests/desk/test_desk_take_version.py)."""
     pair = {"pin": "2468", "round": 2, "board": 3, "players": ["Cid", "Bob"]}
-    assert _post(desk.url + "pairing", json.dumps(pair).encode(), "text/plain") == (
+    assert post(desk.url + "pairing", json.dumps(pair).encode(), "text/plain") == (
         415, "The request must be sent as JSON (Content-Type: application/json), not as text/plain.")
-    assert _post(desk.url + "pairing", json.dumps({**pair, "pin": ""}).encode()) == (
+    assert post(desk.url + "pairing", json.dumps({**pair, "pin": ""}).encode()) == (
         403, "Only the tournament director can pair boards: the request gave no director PIN.")
     for _ in range(2):   # with the request without a PIN, 3 wrong in a row would make the right PIN wait
-        assert _post(desk.url + "pairing", json.dumps({**pair, "pin": "0000"}).encode()) == (403, "Wrong director PIN.")
+        assert post(desk.url + "pairing", json.dumps({**pair, "pin": "0000"}).encode()) == (403, "Wrong director PIN.")
     assert desk.config.pairings.get((2, 3)) is None
-    assert _post(desk.url + "pairing", json.dumps(pair).encode())[0] == 200
+    assert post(desk.url + "pairing", json.dumps(pair).encode())[0] == 200
 
 
 def test_pin_waits_double_per_address_and_end():
@@ -132,12 +121,12 @@ def test_requests_that_are_not_http_are_refused_in_one_line_by_the_desk(desk, ca
 ])
 def test_a_pairing_request_lacking_or_mistyping_a_field_names_it(desk, body, said):
     """{"pin": "2468"} alone was answered "'NoneType' object is not iterable"; a round of true was "round True"."""
-    assert _post(desk.url + "pairing", json.dumps(body).encode()) == (400, said)
+    assert post(desk.url + "pairing", json.dumps(body).encode()) == (400, said)
     assert desk.config.pairings.get((2, 3)) is None
 
 
 def test_a_pairing_request_that_is_no_object_is_said_so(desk):
-    code, text = _post(desk.url + "pairing", b"[1, 2]")
+    code, text = post(desk.url + "pairing", b"[1, 2]")
     assert (code, text) == (400, 'The request must be a JSON object: {"pin", "round", "board", "players"}.')
 
 

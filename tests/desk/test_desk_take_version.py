@@ -22,6 +22,7 @@ from common_fixtures import http_get, wait_for
 
 sys.path.insert(0, str(Path(__file__).parent))
 from desk_helpers import EVENT_TOML, ROOT, event_folder, game, messages, two_versions  # noqa: E402
+from hostile_http import post  # noqa: E402
 
 from kiosk.desk.ingest import BrokerConfig  # noqa: E402
 from kiosk.desk.message import parse  # noqa: E402
@@ -34,14 +35,6 @@ TAKE = {"pin": "2468", "board": 1, "game_id": GID, "version": "1.80"}
 DOUG = SHARED / "corpus" / "gcg" / "real" / "domino14_macondo__gcgio_testdata__doug_v_emely.gcg"
 
 
-def _post(url: str, body: object, content_type: str = "application/json") -> tuple[int, str]:
-    data = body if isinstance(body, bytes) else json.dumps(body).encode()
-    req = urllib.request.Request(url, data, {"Content-Type": content_type})
-    try:
-        with urllib.request.urlopen(req, timeout=10) as r:
-            return r.status, r.read().decode()
-    except urllib.error.HTTPError as e:
-        return e.code, e.read().decode()
 
 
 def _get_json(url: str) -> object:
@@ -97,7 +90,7 @@ def test_the_director_takes_the_other_version_and_every_page_and_export_follows(
     stream = _Stream(desk.server.port)
     try:
         assert stream.until(b'"other_version":true')
-        code, text = _post(desk.url + "take-version", TAKE)
+        code, text = post(desk.url + "take-version", TAKE)
         assert code == 200, text
         took = json.loads(text)
         at = took["replaced_at"]
@@ -128,7 +121,7 @@ def test_the_director_takes_the_other_version_and_every_page_and_export_follows(
     kept = _get_json(desk.url + "versions/1.json")
     assert [(k["boot"], k["status"], k["events"]) for k in kept] == [("run-2", "taken", 80), ("run-1", "replaced", 79)]
     assert kept[1]["result"]["players"] == [["Ann", 649], ["Bob", 671]]
-    assert _post(desk.url + "take-version", TAKE) == (409, "Game r1_b1 at table 1 has no other version waiting to be "
+    assert post(desk.url + "take-version", TAKE) == (409, "Game r1_b1 at table 1 has no other version waiting to be "
                                                            "taken.")
 
 
@@ -175,12 +168,12 @@ def test_requests_that_may_not_take_the_version_are_refused_and_change_nothing(d
          "'run-2''s, with 80 events, differing from event 11 on. Look at it again before taking it."),
     ]
     for body, kind, code, said in cases:
-        assert _post(desk.url + "take-version", body, kind) == (code, said), body
+        assert post(desk.url + "take-version", body, kind) == (code, said), body
         assert now() == before, body
     # yet another version came while the director looked at this one: his request names the one he saw
     _, fixed5 = two_versions(points=-5)
     _feed(desk, fixed5, "run-3")
-    code, text = _post(desk.url + "take-version", TAKE)
+    code, text = post(desk.url + "take-version", TAKE)
     assert code == 409 and "has changed since the page showed it: it is now kiosk run 'run-3''s" in text
     assert desk.store.results()[0].scores == (649, 671)
 
@@ -194,13 +187,13 @@ def test_a_take_the_store_cannot_keep_changes_nothing(desk, monkeypatch):
         raise sqlite3.OperationalError("database or disk is full")
 
     monkeypatch.setattr(desk.store, "replace_game", full)
-    assert _post(desk.url + "take-version", TAKE) == (
+    assert post(desk.url + "take-version", TAKE) == (
         503, "The other version of game r1_b1 at table 1 could not be saved (database or disk is full); nothing was "
              "changed.")
     assert desk.tables.tables[1].game.events == [e.to_dict() for e in first]
     assert desk.store.results()[0].scores == (649, 671) and desk.tables.status()["other_versions"][0]["takeable"]
     monkeypatch.undo()
-    assert _post(desk.url + "take-version", TAKE)[0] == 200
+    assert post(desk.url + "take-version", TAKE)[0] == 200
 
 
 def test_taking_a_version_needs_a_director_pin_in_the_event(tmp_path):
@@ -208,7 +201,7 @@ def test_taking_a_version_needs_a_director_pin_in_the_event(tmp_path):
     desk = Desk(folder, BrokerConfig("127.0.0.1", 1, root=ROOT), http_port=0)
     desk.server.start()
     try:
-        assert _post(desk.url + "take-version", TAKE) == (
+        assert post(desk.url + "take-version", TAKE) == (
             404, "The desk lets the director take another version of a game only when event.toml gives a "
                  "director_pin.")
     finally:
@@ -246,7 +239,7 @@ def test_a_corrected_record_streamed_again_is_taken_by_the_director(broker, tmp_
         assert wait_for(lambda: bool(waiting()) and waiting()[0]["takeable"], 20), desk.tables.status()
         (v,) = waiting()
         assert (v["board"], v["game_id"], v["from_event"], v["other"]["events"]) == (3, "r1_b3", 7, 33)
-        code, text = _post(desk.url + "take-version", {"pin": "2468", "board": 3, "game_id": "r1_b3",
+        code, text = post(desk.url + "take-version", {"pin": "2468", "board": 3, "game_id": "r1_b3",
                                                        "version": v["version"]})
         assert code == 200, text
         (res,) = desk.store.results()
