@@ -21,6 +21,7 @@ import numpy as np
 
 from kiosk.files import replacing, write_atomic
 from kiosk.vision.cvcompat import read_onnx
+from kiosk.vision.mlp import data_problem
 from kiosk.vision.squarenet import BLANK, CROP_PX, EMPTY, GROW_PX, INPUT_PX, normalise
 
 TURNS = 4
@@ -39,10 +40,14 @@ def load_caches(paths: list[Path]) -> dict[str, np.ndarray]:
         try:
             z = np.load(p, allow_pickle=False)
             files = z.files
-        except (OSError, ValueError, EOFError, zipfile.BadZipFile, AttributeError) as exc:
-            # AttributeError: a plain .npy array has no ``files``
-            raise ValueError(f"{p}: not a square cache written by `train squares` ({type(exc).__name__}: "
-                             f"{str(exc).splitlines()[0] if str(exc) else 'unreadable'})") from None
+        except FileNotFoundError:
+            raise ValueError(f"{p}: not a square cache written by `train squares` (no such file)") from None
+        except AttributeError:    # a plain .npy array has no ``files``
+            raise ValueError(f"{p}: not a square cache written by `train squares` (one NumPy array, not an .npz "
+                             "archive of arrays)") from None
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+            # numpy's own words would advise loading pickled data "unsafely"
+            raise ValueError(f"{p}: not a square cache written by `train squares` ({data_problem(exc)})") from None
         missing = [k for k in keys if k not in files]
         extra = [k for k in files if k not in keys]
         if missing or extra:
