@@ -138,11 +138,17 @@ def _open(cfg: KioskConfig, clock: EventClock,
     from kiosk.devices import build_devices
     from kiosk.devices.factory import DeviceConfigError, devices_words
 
+    where = cfg.source or "config"
     try:
         preset = rules_preset(cfg.preset)  # loaded once: the new-game screen starts the event's rules as checked
-        tile_set = load_tile_set(cfg.tiles or preset.tile_set)
     except (PresetError, ValueError) as exc:
-        print(f"kiosk run: {exc}", file=sys.stderr)
+        print(f"kiosk run: {where}: table.preset: {exc}", file=sys.stderr)
+        return 2
+    try:
+        tile_set = load_tile_set(cfg.tiles or preset.tile_set)
+    except ValueError as exc:
+        key = "table.tiles" if cfg.tiles else f"the tile set of table.preset {cfg.preset!r}"
+        print(f"kiosk run: {where}: {key}: {exc}", file=sys.stderr)
         return 2
     event_lexicon = None
     if cfg.lexicon is not None:
@@ -152,7 +158,7 @@ def _open(cfg: KioskConfig, clock: EventClock,
         try:
             event_lexicon = load_lexicon(cfg.lexicon, tile_set.letters, in_memory=True)   # may be replaced in place
         except LexiconError as exc:
-            print(f"kiosk run: table.lexicon: {exc}", file=sys.stderr)
+            print(f"kiosk run: {where}: table.lexicon: {exc}", file=sys.stderr)
             return 2
     session = _open_journal(cfg, preset, max_seconds)
     if isinstance(session, int):

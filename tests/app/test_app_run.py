@@ -174,7 +174,7 @@ def test_the_event_s_lexicon_suggests_rulings_and_the_table_reader_never_checks_
     path.write_text(text.replace('players = ["Ann", "Bob"]', f'players = ["Ann", "Bob"]\nlexicon = "{tmp_path}/none.txt"'))
     assert run_table(load_config(path), headless=True, max_seconds=1) == 2
     err = capsys.readouterr().err
-    assert "kiosk run: table.lexicon:" in err and "none.txt" in err and "Traceback" not in err
+    assert f"kiosk run: {path}: table.lexicon:" in err and "none.txt" in err and "Traceback" not in err
     assert not (tmp_path / "journal.sqlite").exists()
     path.write_text(text.replace('players = ["Ann", "Bob"]', 'players = ["Ann", "Bob"]\nlexicon = " "'))
     with pytest.raises(ConfigError, match="table.lexicon: expected the path of the event's lexicon"):
@@ -260,3 +260,20 @@ def test_a_press_at_a_table_with_a_camera_gets_its_reading(tmp_path, caplog):
     # the synthetic camera shows the board as the kiosk keeps it, empty: the press is a pass (the centre star,
     # doubted alone, is no first move), never silence until the run ends
     assert after and after[0] == "pass", said
+
+
+def test_a_preset_or_tile_set_that_does_not_load_at_the_start_names_the_config_and_its_key(tmp_path, capsys):
+    """``kiosk run`` checks the config's keys when it reads the file; a preset or tile set that stops loading between
+    (a preset file removed or damaged) is named with the file and key, and no journal is made."""
+    import dataclasses
+
+    path = _config(tmp_path, '{backend = "scripted", script = []}')
+    cfg = load_config(path)
+    gone = tmp_path / "gone.toml"
+    assert run_table(dataclasses.replace(cfg, preset=str(gone)), headless=True, max_seconds=1) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"kiosk run: {path}: table.preset: ") and "gone.toml" in err and "Traceback" not in err
+    assert run_table(dataclasses.replace(cfg, tiles="klingon"), headless=True, max_seconds=1) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"kiosk run: {path}: table.tiles: ") and "klingon" in err
+    assert not (tmp_path / "journal.sqlite").exists()
