@@ -129,15 +129,9 @@ def run_table(cfg: KioskConfig, *, headless: bool = False, max_seconds: float | 
     return 0
 
 
-def _open(cfg: KioskConfig, clock: EventClock,
-          max_seconds: float | None = None) -> tuple[Preset, TileSet, GameSession, Any, Any, Any] | int:
-    """The config's rules and tile set, the journal (its game resumed at ``clock``'s time; the clock then counts
-    on from the journal's last time if the wall clock booted stale), the devices, the calibration profile and the
-    event's lexicon (``table.lexicon``, or None); a problem is printed and returned as exit code 2 (what was opened
-    is closed)."""
-    from kiosk.devices import build_devices
-    from kiosk.devices.factory import DeviceConfigError, devices_words
-
+def _rules_of(cfg: KioskConfig) -> tuple[Preset, TileSet, Any] | int:
+    """The config's rules preset, tile set and event lexicon (``table.lexicon``, or None); a problem is printed,
+    naming the config file and its key, and returned as exit code 2."""
     where = cfg.source or "config"
     try:
         preset = rules_preset(cfg.preset)  # loaded once: the new-game screen starts the event's rules as checked
@@ -160,6 +154,22 @@ def _open(cfg: KioskConfig, clock: EventClock,
         except LexiconError as exc:
             print(f"kiosk run: {where}: table.lexicon: {exc}", file=sys.stderr)
             return 2
+    return preset, tile_set, event_lexicon
+
+
+def _open(cfg: KioskConfig, clock: EventClock,
+          max_seconds: float | None = None) -> tuple[Preset, TileSet, GameSession, Any, Any, Any] | int:
+    """The config's rules and tile set, the journal (its game resumed at ``clock``'s time; the clock then counts
+    on from the journal's last time if the wall clock booted stale), the devices, the calibration profile and the
+    event's lexicon (``table.lexicon``, or None); a problem is printed and returned as exit code 2 (what was opened
+    is closed)."""
+    from kiosk.devices import build_devices
+    from kiosk.devices.factory import DeviceConfigError, devices_words
+
+    rules = _rules_of(cfg)
+    if isinstance(rules, int):
+        return rules
+    preset, tile_set, event_lexicon = rules
     session = _open_journal(cfg, preset, max_seconds)
     if isinstance(session, int):
         return session
